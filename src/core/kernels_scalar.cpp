@@ -1,0 +1,56 @@
+// Plain-loop kernels for engines without SIMD. Loop orders keep the innermost access contiguous.
+#include <cmath>
+#include <limits>
+
+#include "kernels.h"
+
+namespace attn::kernels {
+
+const char* variant_name() { return "scalar"; }
+
+void matmul(const float* a, size_t lda, const float* b, size_t ldb, float* c, size_t ldc,
+            size_t n, size_t m, size_t k, float alpha, bool accumulate) {
+  for (size_t i = 0; i < n; ++i) {
+    float* ci = c + i * ldc;
+    if (!accumulate) {
+      for (size_t j = 0; j < m; ++j) ci[j] = 0.0f;
+    }
+    const float* ai = a + i * lda;
+    // i-p-j order: one row of b at a time, added into the row of c.
+    for (size_t p = 0; p < k; ++p) {
+      const float s = alpha * ai[p];
+      const float* bp = b + p * ldb;
+      for (size_t j = 0; j < m; ++j) ci[j] += s * bp[j];
+    }
+  }
+}
+
+void transpose(const float* a, size_t lda, size_t rows, size_t cols, float* out, size_t ldo) {
+  for (size_t i = 0; i < rows; ++i)
+    for (size_t j = 0; j < cols; ++j) out[j * ldo + i] = a[i * lda + j];
+}
+
+void axpy(float* y, const float* x, size_t len, float alpha) {
+  for (size_t i = 0; i < len; ++i) y[i] += alpha * x[i];
+}
+
+void scale(float* x, size_t len, float s) {
+  for (size_t i = 0; i < len; ++i) x[i] *= s;
+}
+
+float max_value(const float* x, size_t len) {
+  float best = -std::numeric_limits<float>::infinity();
+  for (size_t i = 0; i < len; ++i) best = x[i] > best ? x[i] : best;
+  return best;
+}
+
+float exp_shifted_sum(float* x, size_t len, float shift) {
+  float sum = 0.0f;
+  for (size_t i = 0; i < len; ++i) {
+    x[i] = std::exp(x[i] - shift);
+    sum += x[i];
+  }
+  return sum;
+}
+
+}  // namespace attn::kernels

@@ -1,0 +1,128 @@
+#include "reference.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace attn::reference {
+namespace {
+
+constexpr double kNegInf = -std::numeric_limits<double>::infinity();
+
+bool hidden(bool causal, const uint8_t* mask, const uint8_t* key_padding, size_t i, size_t j,
+            size_t m) {
+  return (causal && j > i) || (mask && mask[i * m + j]) || (key_padding && key_padding[j]);
+}
+
+// Softmax of one row in double; an all -inf row becomes all zeros.
+bool softmax_row(const double* in, double* out, size_t m) {
+  double mx = kNegInf;
+  for (size_t j = 0; j < m; ++j) mx = std::max(mx, in[j]);
+  if (mx == kNegInf) {
+    for (size_t j = 0; j < m; ++j) out[j] = 0.0;
+    return true;
+  }
+  double sum = 0.0;
+  for (size_t j = 0; j < m; ++j) sum += (out[j] = std::exp(in[j] - mx));
+  for (size_t j = 0; j < m; ++j) out[j] /= sum;
+  return false;
+}
+
+// x (rows × in, stride in) · w (in × out) + b
+std::vector<double> linear(const float* x, size_t rows, size_t in, const float* w, const float* b,
+                           size_t out) {
+  std::vector<double> y(rows * out);
+  for (size_t r = 0; r < rows; ++r)
+    for (size_t c = 0; c < out; ++c) {
+      double sum = b ? b[c] : 0.0;
+      for (size_t p = 0; p < in; ++p) sum += double(x[r * in + p]) * double(w[p * out + c]);
+      y[r * out + c] = sum;
+    }
+  return y;
+}
+
+}  // namespace
+
+AttentionReference scaled_dot_product_attention(const AttentionProblem& p) {
+  const size_t B = p.batch, n = p.n, m = p.m, nm = n * m;
+  AttentionReference r;
+  r.output.assign(B * n * p.dv, 0.0);
+  r.weights.assign(B * nm, 0.0);
+  r.scores.assign(B * nm, 0.0);
+  r.scaled.assign(B * nm, 0.0);
+  r.masked.assign(B * nm, 0.0);
+  r.fully_masked_rows.assign(B * n, 0);
+  for (size_t b = 0; b < B; ++b) {
+    const float* q = p.q + b * n * p.dk;
+    const float* k = p.k + b * m * p.dk;
+    const float* v = p.v + b * m * p.dv;
+    const uint8_t* mask = p.mask ? p.mask + (p.mask_per_batch ? b * nm : 0) : nullptr;
+    const float* bias = p.bias ? p.bias + (p.bias_per_batch ? b * nm : 0) : nullptr;
+    const uint8_t* pad = p.key_padding ? p.key_padding + b * m : nullptr;
+    for (size_t i = 0; i < n; ++i) {
+      const size_t row = b * nm + i * m;
+      for (size_t j = 0; j < m; ++j) {
+        double dot = 0.0;
+        for (size_t c = 0; c < p.dk; ++c) dot += double(q[i * p.dk + c]) * double(k[j * p.dk + c]);
+        r.scores[row + j] = dot;
+        r.scaled[row + j] = dot * double(p.scale);
+        const double biased = r.scaled[row + j] + (bias ? double(bias[i * m + j]) : 0.0);
+        r.masked[row + j] = hidden(p.causal, mask, pad, i, j, m) ? kNegInf : biased;
+      }
+      r.fully_masked_rows[b * n + i] = softmax_row(&r.masked[row], &r.weights[row], m);
+      for (size_t c = 0; c < p.dv; ++c) {
+        double sum = 0.0;
+        for (size_t j = 0; j < m; ++j) sum += r.weights[row + j] * double(v[j * p.dv + c]);
+        r.output[(b * n + i) * p.dv + c] = sum;
+      }
+    }
+  }
+  return r;
+}
+
+MultiHeadReference multi_head_attention(const MultiHeadProblem& p) {
+  const size_t B = p.batch, n = p.n, m = p.m, E = p.shape.embed_dim, H = p.shape.num_heads;
+  const size_t d = E / H, nm = n * m;
+  const MultiHeadWeights& w = p.weights;
+  MultiHeadReference r;
+  r.q_proj = linear(p.query, B * n, E, w.wq, w.bq, E);
+  r.k_proj = linear(p.key, B * m, p.shape.kdim, w.wk, w.bk, E);
+  r.v_proj = linear(p.value, B * m, p.shape.vdim, w.wv, w.bv, E);
+  r.weights.assign(B * H * nm, 0.0);
+  r.averaged_weights.assign(B * nm, 0.0);
+  r.concat.assign(B * n * E, 0.0);
+  r.fully_masked_rows.assign(B * n, 0);
+  const double scale = 1.0 / std::sqrt(double(d));
+  std::vector<double> scores(m);
+  for (size_t b = 0; b < B; ++b) {
+    const uint8_t* pad = p.key_padding ? p.key_padding + b * m : nullptr;
+    for (size_t h = 0; h < H; ++h)
+      for (size_t i = 0; i < n; ++i) {
+        for (size_t j = 0; j < m; ++j) {
+          double dot = 0.0;
+          for (size_t c = 0; c < d; ++c)
+            dot += r.q_proj[(b * n + i) * E + h * d + c] * r.k_proj[(b * m + j) * E + h * d + c];
+          const double biased = dot * scale + (p.bias ? double(p.bias[i * m + j]) : 0.0);
+          scores[j] = hidden(p.causal, p.mask, pad, i, j, m) ? kNegInf : biased;
+        }
+        double* weights = &r.weights[((b * H + h) * n + i) * m];
+        r.fully_masked_rows[b * n + i] = softmax_row(scores.data(), weights, m);
+        for (size_t j = 0; j < m; ++j) r.averaged_weights[b * nm + i * m + j] += weights[j] / H;
+        for (size_t c = 0; c < d; ++c) {
+          double sum = 0.0;
+          for (size_t j = 0; j < m; ++j) sum += weights[j] * r.v_proj[(b * m + j) * E + h * d + c];
+          r.concat[(b * n + i) * E + h * d + c] = sum;
+        }
+      }
+  }
+  r.output.assign(B * n * E, 0.0);
+  for (size_t row = 0; row < B * n; ++row)
+    for (size_t c = 0; c < E; ++c) {
+      double sum = w.bo ? w.bo[c] : 0.0;
+      for (size_t p2 = 0; p2 < E; ++p2) sum += r.concat[row * E + p2] * double(w.wo[p2 * E + c]);
+      r.output[row * E + c] = sum;
+    }
+  return r;
+}
+
+}  // namespace attn::reference

@@ -1,0 +1,34 @@
+// Float64 reference implementations: plain loops, no kernels, no blocking, no streaming. They are
+// the test oracle for every fast path and are never used to produce results for users.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "attention.h"
+#include "multi_head_attention.h"
+
+namespace attn::reference {
+
+struct AttentionReference {
+  std::vector<double> output;   // (batch, n, dv)
+  std::vector<double> weights;  // (batch, n, m)
+  std::vector<double> scores;   // Q·Kᵀ
+  std::vector<double> scaled;
+  std::vector<double> masked;   // hidden keys = -inf
+  std::vector<uint8_t> fully_masked_rows;  // (batch, n)
+};
+
+AttentionReference scaled_dot_product_attention(const AttentionProblem& problem);
+
+struct MultiHeadReference {
+  std::vector<double> q_proj, k_proj, v_proj;  // (B, tokens, E)
+  std::vector<double> weights;                 // (B, h, n, m)
+  std::vector<double> averaged_weights;        // (B, n, m)
+  std::vector<double> concat;                  // (B, n, E)
+  std::vector<double> output;                  // (B, n, E)
+  std::vector<uint8_t> fully_masked_rows;      // (B, n)
+};
+
+MultiHeadReference multi_head_attention(const MultiHeadProblem& problem);
+
+}  // namespace attn::reference

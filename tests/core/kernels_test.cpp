@@ -1,0 +1,104 @@
+// Every kernel against a float64 loop, at sizes below, at, above and at multiples of the SIMD
+// width (4 floats) and of the 4 × 8 register block, so every tail path runs.
+#include "kernels.h"
+
+#include <limits>
+
+#include "test_util.h"
+
+namespace attn {
+namespace {
+
+using testing::all_close;
+using testing::random_floats;
+using testing::shape_of;
+
+const size_t kSizes[] = {1, 2, 3, 4, 5, 7, 8, 9, 12, 15, 16, 17, 31, 32, 33, 64, 65};
+
+TEST(Kernels, ReportsVariant) {
+  const std::string name = kernels::variant_name();
+  EXPECT_TRUE(name == "scalar" || name.rfind("xsimd/", 0) == 0) << name;
+}
+
+TEST(Kernels, MatmulMatchesDoubleLoopsAtEveryTail) {
+  for (size_t n : kSizes)
+    for (size_t m : kSizes)
+      for (size_t k : {size_t(1), size_t(3), size_t(8), size_t(17), size_t(64)}) {
+        const size_t lda = k + 3, ldb = m + 1, ldc = m + 2;  // strides wider than the rows
+        auto a = random_floats(n * lda, 1 + n, -2, 2);
+        auto b = random_floats(k * ldb, 2 + m, -2, 2);
+        auto c = random_floats(n * ldc, 3 + k);
+        const auto c0 = c;
+        for (bool accumulate : {false, true}) {
+          c = c0;
+          kernels::matmul(a.data(), lda, b.data(), ldb, c.data(), ldc, n, m, k, 0.5f, accumulate);
+          std::vector<double> expected(n * m), actual(n * m);
+          for (size_t i = 0; i < n; ++i)
+            for (size_t j = 0; j < m; ++j) {
+              double sum = 0;
+              for (size_t p = 0; p < k; ++p) sum += double(a[i * lda + p]) * b[p * ldb + j];
+              expected[i * m + j] = 0.5 * sum + (accumulate ? c0[i * ldc + j] : 0.0);
+              actual[i * m + j] = c[i * ldc + j];
+            }
+          ASSERT_TRUE(all_close(actual, expected, shape_of({n, m, k}), 1e-5, 1e-5))
+              << "accumulate=" << accumulate;
+          // Padding between rows of c is never written.
+          for (size_t i = 0; i < n; ++i)
+            for (size_t j = m; j < ldc; ++j) ASSERT_EQ(c[i * ldc + j], c0[i * ldc + j]);
+        }
+      }
+}
+
+TEST(Kernels, TransposeMovesEveryElement) {
+  for (size_t rows : kSizes)
+    for (size_t cols : {size_t(1), size_t(4), size_t(7), size_t(64)}) {
+      auto a = random_floats(rows * (cols + 1), 7);
+      std::vector<float> out(cols * rows);
+      kernels::transpose(a.data(), cols + 1, rows, cols, out.data(), rows);
+      for (size_t i = 0; i < rows; ++i)
+        for (size_t j = 0; j < cols; ++j) ASSERT_EQ(out[j * rows + i], a[i * (cols + 1) + j]);
+    }
+}
+
+TEST(Kernels, AxpyScaleAndMax) {
+  for (size_t len : kSizes) {
+    auto x = random_floats(len, 11, -3, 3);
+    auto y = random_floats(len, 12, -3, 3);
+    std::vector<double> expected(len);
+    for (size_t i = 0; i < len; ++i) expected[i] = y[i] + 1.5 * double(x[i]);
+    kernels::axpy(y.data(), x.data(), len, 1.5f);
+    ASSERT_TRUE(all_close(y, expected, shape_of({len}), 1e-6, 1e-6));
+
+    for (size_t i = 0; i < len; ++i) expected[i] = double(x[i]) * -0.25;
+    kernels::scale(x.data(), len, -0.25f);
+    ASSERT_TRUE(all_close(x, expected, shape_of({len}), 0, 0));
+
+    // The maximum placed at every position, including the scalar tail.
+    for (size_t at = 0; at < len; ++at) {
+      auto z = random_floats(len, 13, -1, 1);
+      z[at] = 5.0f;
+      ASSERT_EQ(kernels::max_value(z.data(), len), 5.0f) << "len " << len << " at " << at;
+    }
+  }
+  const float inf = std::numeric_limits<float>::infinity();
+  std::vector<float> hidden(9, -inf);
+  EXPECT_EQ(kernels::max_value(hidden.data(), hidden.size()), -inf);
+}
+
+TEST(Kernels, ExpShiftedSumMatchesDoubleAndZeroesMinusInfinity) {
+  const float inf = std::numeric_limits<float>::infinity();
+  for (size_t len : kSizes) {
+    auto x = random_floats(len, 21, -20, 5);
+    for (size_t i = 0; i < len; i += 3) x[i] = -inf;
+    std::vector<double> expected(len);
+    double expected_sum = 0;
+    for (size_t i = 0; i < len; ++i) expected_sum += (expected[i] = std::exp(double(x[i]) - 5.0));
+    const float sum = kernels::exp_shifted_sum(x.data(), len, 5.0f);
+    ASSERT_TRUE(all_close(x, expected, shape_of({len}), 1e-7, 2e-6));
+    for (size_t i = 0; i < len; i += 3) ASSERT_EQ(x[i], 0.0f) << "exp(-inf) at " << i;
+    ASSERT_NEAR(sum, expected_sum, 1e-6 + 2e-6 * expected_sum);
+  }
+}
+
+}  // namespace
+}  // namespace attn

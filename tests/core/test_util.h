@@ -1,0 +1,70 @@
+// Shared helpers for the core tests: one float comparison (absolute + relative tolerance, reports
+// the first mismatch, the largest error and the shape) and seeded random data.
+#pragma once
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace attn::testing {
+
+template <typename Actual, typename Expected>
+::testing::AssertionResult all_close(const Actual* actual, const Expected* expected, size_t count,
+                                     const std::string& shape, double atol, double rtol) {
+  size_t first_bad = count, worst = 0;
+  double worst_err = 0.0;
+  for (size_t i = 0; i < count; ++i) {
+    const double a = double(actual[i]), e = double(expected[i]);
+    const bool both_inf = std::isinf(a) && std::isinf(e) && (a > 0) == (e > 0);
+    const double err = both_inf ? 0.0 : std::fabs(a - e);
+    if (!(err <= atol + rtol * std::fabs(e))) {  // written so that NaN fails
+      if (first_bad == count) first_bad = i;
+      if (!(err <= worst_err)) worst_err = err, worst = i;
+    }
+  }
+  if (first_bad == count) return ::testing::AssertionSuccess();
+  std::ostringstream out;
+  out << "shape " << shape << ": first mismatch at index " << first_bad << " (actual "
+      << double(actual[first_bad]) << ", expected " << double(expected[first_bad])
+      << "); largest error " << worst_err << " at index " << worst << "; atol " << atol
+      << ", rtol " << rtol;
+  return ::testing::AssertionFailure() << out.str();
+}
+
+template <typename A, typename E>
+::testing::AssertionResult all_close(const std::vector<A>& actual, const std::vector<E>& expected,
+                                     const std::string& shape, double atol, double rtol) {
+  if (actual.size() != expected.size())
+    return ::testing::AssertionFailure() << "sizes differ: " << actual.size() << " vs "
+                                         << expected.size() << " for shape " << shape;
+  return all_close(actual.data(), expected.data(), actual.size(), shape, atol, rtol);
+}
+
+inline std::vector<float> random_floats(size_t count, uint32_t seed, float lo = -1.0f,
+                                        float hi = 1.0f) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<float> dist(lo, hi);
+  std::vector<float> v(count);
+  for (float& x : v) x = dist(gen);
+  return v;
+}
+
+inline std::vector<uint8_t> random_mask(size_t count, uint32_t seed, double p_hidden) {
+  std::mt19937 gen(seed);
+  std::bernoulli_distribution dist(p_hidden);
+  std::vector<uint8_t> v(count);
+  for (auto& x : v) x = dist(gen) ? 1 : 0;
+  return v;
+}
+
+inline std::string shape_of(std::initializer_list<size_t> dims) {
+  std::string s = "(";
+  for (size_t d : dims) s += (s.size() > 1 ? ", " : "") + std::to_string(d);
+  return s + ")";
+}
+
+}  // namespace attn::testing
