@@ -18,7 +18,7 @@ void project(const float* x, size_t rows, size_t in, const float* w, const float
 }
 
 bool wants_head_matrix(const MultiHeadResult& r) {
-  return r.weights || r.scores || r.scaled || r.masked;
+  return r.weights || r.head_weights || r.scores || r.scaled || r.masked;
 }
 
 struct Workspace {
@@ -101,7 +101,9 @@ Status multi_head_attention(const MultiHeadProblem& p, const MultiHeadResult& r,
 
       HeadOutputs out;
       out.output = {ws.concat + b * n * E + h * d, n, d, E};
-      if (average)
+      if (r.head_weights)
+        out.weights = r.head_weights + head_index * nm;
+      else if (average)
         out.weights = ws.head_weights;
       else if (r.weights)
         out.weights = r.weights + head_index * nm;
@@ -111,7 +113,10 @@ Status multi_head_attention(const MultiHeadProblem& p, const MultiHeadResult& r,
       // Masks are shared by the heads, so every head hides the same rows.
       out.fully_masked_rows = (h == 0 && r.fully_masked_rows) ? r.fully_masked_rows + b * n : nullptr;
       attend_head(in, out, ws.head);
-      if (average) kernels::axpy(r.weights + b * nm, ws.head_weights, nm, 1.0f / static_cast<float>(H));
+      if (average)
+        kernels::axpy(r.weights + b * nm, out.weights, nm, 1.0f / static_cast<float>(H));
+      else if (r.weights && r.head_weights)
+        std::memcpy(r.weights + head_index * nm, out.weights, nm * sizeof(float));
       if (r.head_outputs)
         for (size_t i = 0; i < n; ++i)
           std::memcpy(r.head_outputs + (head_index * n + i) * d, out.output.row(i), d * sizeof(float));

@@ -55,6 +55,7 @@ struct MultiHeadResult {
   float* scores = nullptr;          // (B, h, n, m)
   float* scaled = nullptr;          // (B, h, n, m)
   float* masked = nullptr;          // (B, h, n, m)
+  float* head_weights = nullptr;    // (B, h, n, m), per-head weights even when `weights` averages
   float* head_outputs = nullptr;    // (B, h, n, E / h)
   float* concat = nullptr;          // (B, n, E)
   uint8_t* fully_masked_rows = nullptr;  // (B, n)

@@ -36,7 +36,7 @@ struct Layer {
 };
 
 struct Outcome {
-  std::vector<float> output, weights, q_proj, k_proj, v_proj, scores, concat, head_outputs;
+  std::vector<float> output, weights, head_weights, q_proj, k_proj, v_proj, scores, concat, head_outputs;
   std::vector<uint8_t> fully_masked_rows;
   Status status;
 };
@@ -58,6 +58,8 @@ Outcome run(const MultiHeadProblem& p, bool weights, bool average, bool trace) {
     r.q_proj.assign(B * n * E, NAN), r.k_proj.assign(B * m * E, NAN), r.v_proj.assign(B * m * E, NAN);
     r.scores.assign(B * H * n * m, NAN), r.concat.assign(B * n * E, NAN);
     r.head_outputs.assign(B * n * E, NAN);
+    r.head_weights.assign(B * H * n * m, NAN);
+    res.head_weights = r.head_weights.data();
     res.q_proj = r.q_proj.data(), res.k_proj = r.k_proj.data(), res.v_proj = r.v_proj.data();
     res.scores = r.scores.data(), res.concat = r.concat.data();
     res.head_outputs = r.head_outputs.data();
@@ -128,6 +130,9 @@ TEST(MultiHead, MatchesFloat64Reference) {
 
     Outcome averaged = run(p, true, true, false);
     EXPECT_TRUE(all_close(averaged.weights, ref.averaged_weights, shape, 1e-6, 1e-4));
+    Outcome averaged_traced = run(p, true, true, true);
+    EXPECT_TRUE(all_close(averaged_traced.weights, ref.averaged_weights, shape, 1e-6, 1e-4));
+    EXPECT_TRUE(all_close(averaged_traced.head_weights, ref.weights, shape, 1e-6, 1e-4));
     EXPECT_TRUE(all_close(averaged.output, ref.output, shape, 1e-5, 1e-4));
 
     Outcome streamed = run(p, false, false, false);

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Incremental builds: the native library + GoogleTest suite (build/native) and the two WebAssembly
+# variants (build/wasm-simd, build/wasm-scalar), whose .mjs/.wasm land in web/lib/wasm/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+jobs=$(nproc 2>/dev/null || echo 2)
+
+if [ ! -f build/native/CMakeCache.txt ]; then
+  cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null
+fi
+cmake --build build/native -j"$jobs"
+
+# Emscripten 3.1.6's JS optimizer needs Debian's acorn, which Node does not search by default.
+export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
+for variant in simd scalar; do
+  dir=build/wasm-$variant
+  if [ ! -f "$dir/CMakeCache.txt" ]; then
+    simd=ON; [ "$variant" = scalar ] && simd=OFF
+    emcmake cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release -DATTN_SIMD=$simd >/dev/null
+  fi
+  cmake --build "$dir" -j"$jobs"
+  mkdir -p web/lib/wasm
+  for ext in mjs wasm; do
+    src="$dir/attention-$variant.$ext"
+    cmp -s "$src" "web/lib/wasm/attention-$variant.$ext" 2>/dev/null || cp "$src" web/lib/wasm/
+  done
+done

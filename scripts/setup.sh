@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Installs what the build and tests need, only when it is missing (safe to run every time):
+# Debian packages (Emscripten, xsimd, GoogleTest, wabt, Chromium) and the npm packages of
+# package-lock.json.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+missing=()
+need() { # need <package> <test command...>
+  local pkg=$1; shift
+  "$@" >/dev/null 2>&1 || missing+=("$pkg")
+}
+need cmake command -v cmake
+need g++ command -v g++
+need make command -v make
+need emscripten command -v em++
+need libxsimd-dev test -f /usr/include/xsimd/xsimd.hpp
+need libgtest-dev test -f /usr/include/gtest/gtest.h
+need wabt command -v wasm-objdump
+need chromium command -v chromium
+
+if ((${#missing[@]})); then
+  echo "setup: installing Debian packages: ${missing[*]}"
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# npm packages: reinstall only when package-lock.json changed since the last install.
+stamp=node_modules/.package-lock.sha256
+want=$(sha256sum package-lock.json | cut -d' ' -f1)
+if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
+  echo "setup: installing npm packages"
+  npm ci --no-audit --no-fund --loglevel=error
+  echo "$want" > "$stamp"
+fi

@@ -1,0 +1,136 @@
+// The only Embind file. Thin by design: JavaScript (web/lib/) validates arguments, lays tensors out
+// in WASM memory and passes their addresses; this file builds the core's structs, calls the core and
+// hands back its status text ("" = success) for the JS layer to throw. Workspace comes from malloc,
+// which returns null instead of aborting when memory cannot grow, so running out is an error
+// message, not a dead module.
+#include <emscripten/bind.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+
+#include "attention.h"
+#include "kernels.h"
+#include "multi_head_attention.h"
+#include "numpy_random.h"
+
+namespace {
+
+using Address = uintptr_t;  // a byte offset into WASM memory, passed from JS as a number
+
+template <typename T>
+T* ptr(Address address) {
+  return reinterpret_cast<T*>(address);
+}
+
+class Workspace {
+ public:
+  explicit Workspace(size_t floats) : data_(static_cast<float*>(std::malloc(floats * sizeof(float) + 16))) {}
+  ~Workspace() { std::free(data_); }
+  Workspace(const Workspace&) = delete;
+  Workspace& operator=(const Workspace&) = delete;
+  float* get() const { return data_; }
+
+ private:
+  float* data_;
+};
+
+std::string out_of_memory(size_t floats) {
+  return "out of memory: the attention workspace needs " + std::to_string(floats * sizeof(float)) +
+         " bytes that WebAssembly memory cannot provide";
+}
+
+std::string scaled_dot_product_attention(Address q, Address k, Address v, size_t batch, size_t n,
+                                         size_t m, size_t dk, size_t dv, float scale, bool causal,
+                                         Address mask, bool mask_per_batch, Address bias,
+                                         bool bias_per_batch, Address key_padding, Address output,
+                                         Address weights, Address scores, Address scaled,
+                                         Address masked, Address fully_masked_rows) {
+  attn::AttentionProblem p;
+  p.batch = batch, p.n = n, p.m = m, p.dk = dk, p.dv = dv;
+  p.q = ptr<const float>(q), p.k = ptr<const float>(k), p.v = ptr<const float>(v);
+  p.scale = scale, p.causal = causal;
+  p.mask = ptr<const uint8_t>(mask), p.mask_per_batch = mask_per_batch;
+  p.bias = ptr<const float>(bias), p.bias_per_batch = bias_per_batch;
+  p.key_padding = ptr<const uint8_t>(key_padding);
+  attn::AttentionResult r;
+  r.output = ptr<float>(output), r.weights = ptr<float>(weights);
+  r.scores = ptr<float>(scores), r.scaled = ptr<float>(scaled), r.masked = ptr<float>(masked);
+  r.fully_masked_rows = ptr<uint8_t>(fully_masked_rows);
+  const size_t floats = attn::attention_workspace_floats(p, r);
+  Workspace workspace(floats);
+  if (!workspace.get()) return out_of_memory(floats);
+  return attn::scaled_dot_product_attention(p, r, workspace.get()).message;
+}
+
+std::string multi_head_attention(size_t embed_dim, size_t num_heads, size_t kdim, size_t vdim,
+                                 Address wq, Address wk, Address wv, Address wo, Address bq,
+                                 Address bk, Address bv, Address bo, size_t batch, size_t n,
+                                 size_t m, Address query, Address key, Address value, bool causal,
+                                 Address mask, Address bias, Address key_padding, Address output,
+                                 Address weights, bool average_weights, Address q_proj,
+                                 Address k_proj, Address v_proj, Address scores, Address scaled,
+                                 Address masked, Address head_weights, Address head_outputs,
+                                 Address concat,
+                                 Address fully_masked_rows) {
+  attn::MultiHeadProblem p;
+  p.shape = {embed_dim, num_heads, kdim, vdim, bq != 0};
+  p.weights = {ptr<const float>(wq), ptr<const float>(wk), ptr<const float>(wv),
+               ptr<const float>(wo), ptr<const float>(bq), ptr<const float>(bk),
+               ptr<const float>(bv), ptr<const float>(bo)};
+  p.batch = batch, p.n = n, p.m = m;
+  p.query = ptr<const float>(query), p.key = ptr<const float>(key), p.value = ptr<const float>(value);
+  p.causal = causal;
+  p.mask = ptr<const uint8_t>(mask), p.bias = ptr<const float>(bias);
+  p.key_padding = ptr<const uint8_t>(key_padding);
+  attn::MultiHeadResult r;
+  r.output = ptr<float>(output), r.weights = ptr<float>(weights);
+  r.average_weights = average_weights;
+  r.q_proj = ptr<float>(q_proj), r.k_proj = ptr<float>(k_proj), r.v_proj = ptr<float>(v_proj);
+  r.scores = ptr<float>(scores), r.scaled = ptr<float>(scaled), r.masked = ptr<float>(masked);
+  r.head_weights = ptr<float>(head_weights), r.head_outputs = ptr<float>(head_outputs);
+  r.concat = ptr<float>(concat);
+  r.fully_masked_rows = ptr<uint8_t>(fully_masked_rows);
+  attn::Status shape_status = attn::validate_multi_head_shape(p.shape);
+  if (!shape_status.ok()) return shape_status.message;
+  const size_t floats = attn::multi_head_workspace_floats(p, r);
+  Workspace workspace(floats);
+  if (!workspace.get()) return out_of_memory(floats);
+  return attn::multi_head_attention(p, r, workspace.get()).message;
+}
+
+double multi_head_parameter_count(size_t embed_dim, size_t num_heads, size_t kdim, size_t vdim,
+                                  bool has_bias) {
+  return static_cast<double>(
+      attn::multi_head_parameter_count({embed_dim, num_heads, kdim, vdim, has_bias}));
+}
+
+size_t random_state_bytes() { return sizeof(attn::NumpyRandomState); }
+
+void random_seed(Address state, uint32_t seed) {
+  new (ptr<void>(state)) attn::NumpyRandomState();
+  attn::numpy_seed(*ptr<attn::NumpyRandomState>(state), seed);
+}
+
+void random_fill_randn(Address state, Address out, size_t count) {
+  attn::numpy_fill_randn(*ptr<attn::NumpyRandomState>(state), ptr<double>(out), count);
+}
+
+void random_fill_rand(Address state, Address out, size_t count) {
+  attn::numpy_fill_rand(*ptr<attn::NumpyRandomState>(state), ptr<double>(out), count);
+}
+
+std::string kernel_variant() { return attn::kernels::variant_name(); }
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(attention_core) {
+  emscripten::function("_scaledDotProductAttention", &scaled_dot_product_attention);
+  emscripten::function("_multiHeadAttention", &multi_head_attention);
+  emscripten::function("_multiHeadParameterCount", &multi_head_parameter_count);
+  emscripten::function("_randomStateBytes", &random_state_bytes);
+  emscripten::function("_randomSeed", &random_seed);
+  emscripten::function("_randomFillRandn", &random_fill_randn);
+  emscripten::function("_randomFillRand", &random_fill_rand);
+  emscripten::function("_kernelVariant", &kernel_variant);
+}

@@ -1,0 +1,150 @@
+// attention-explorer's JavaScript API: scaled dot-product and multi-head attention computed by a
+// C++ core compiled to WebAssembly (SIMD128 where the engine has it). Typed arrays in and out.
+// The full documentation of every function is in attention.d.ts.
+import {
+  checkBoolean, checkOptions, fail, formatShape, product, sameShape, toMask, toTensor,
+} from './tensors.js';
+import { WasmHeap, check } from './wasm-heap.js';
+import { chooseVariant, loadModule, simdSupported } from './load-module.js';
+import { RandomState } from './random-state.js';
+import { MultiHeadAttention, maskedRowIndices } from './multi-head-attention.js';
+
+export { simdSupported };
+
+const SDPA_OPTIONS = ['causal', 'mask', 'bias', 'keyPaddingMask', 'scale', 'needWeights', 'trace'];
+const CREATE_OPTIONS = ['simd'];
+
+// A per-batch mask/bias may be [n, m] (shared) or [...batch, n, m].
+function batchedShape(t, lead, n, m, name) {
+  if (sameShape(t.shape, [n, m])) return false;
+  if (sameShape(t.shape, [...lead, n, m])) return true;
+  const full = lead.length ? ` or ${formatShape([...lead, n, m])}` : '';
+  return fail(`${name} must have shape [n, m] = [${n}, ${m}]${full}, got ${formatShape(t.shape)}`);
+}
+
+class Attention {
+  #module;
+  #heap;
+
+  constructor(module, variant) {
+    this.#module = module;
+    this.#heap = new WasmHeap(module);
+    /** True when the WebAssembly SIMD128 build is in use. */
+    this.simd = variant === 'simd';
+    /** The kernel implementation inside the module, e.g. "xsimd/sse4.1" or "scalar". */
+    this.variant = module._kernelVariant();
+  }
+
+  scaledDotProductAttention(q, k, v, options) {
+    const opts = checkOptions(options, SDPA_OPTIONS, 'scaledDotProductAttention options');
+    const Q = toTensor(q, 'q');
+    const K = toTensor(k, 'k');
+    const V = toTensor(v, 'v');
+    for (const [name, t, dims] of [['q', Q, '[n, dk]'], ['k', K, '[m, dk]'], ['v', V, '[m, dv]']])
+      if (t.shape.length < 2) fail(`${name} must have at least 2 dimensions ${dims}, got shape ${formatShape(t.shape)}`);
+    const lead = Q.shape.slice(0, -2);
+    if (!sameShape(K.shape.slice(0, -2), lead) || !sameShape(V.shape.slice(0, -2), lead))
+      fail(`q, k and v must have the same batch dimensions, got ${formatShape(Q.shape)}, ${formatShape(K.shape)} and ${formatShape(V.shape)}`);
+    const [n, dk] = Q.shape.slice(-2);
+    const [m, dkKeys] = K.shape.slice(-2);
+    const [mValues, dv] = V.shape.slice(-2);
+    if (dk !== dkKeys)
+      fail(`q and k must have the same last dimension dk: q is ${formatShape(Q.shape)} (dk = ${dk}), k is ${formatShape(K.shape)} (dk = ${dkKeys})`);
+    if (m !== mValues)
+      fail(`k and v must have the same number of rows m (one value per key): k is ${formatShape(K.shape)}, v is ${formatShape(V.shape)}`);
+    const batch = product(lead);
+
+    const causal = checkBoolean(opts.causal, 'options.causal', false);
+    const needWeights = checkBoolean(opts.needWeights, 'options.needWeights', true);
+    const trace = checkBoolean(opts.trace, 'options.trace', false);
+    let scale = 1 / Math.sqrt(dk);
+    if (opts.scale !== undefined) {
+      if (typeof opts.scale !== 'number' || !Number.isFinite(opts.scale) || opts.scale <= 0)
+        fail(`options.scale must be a positive finite number, got ${String(opts.scale)}`);
+      scale = opts.scale;
+    }
+    let mask = null;
+    let maskPerBatch = false;
+    if (opts.mask !== undefined && opts.mask !== null) {
+      mask = toMask(opts.mask, 'options.mask');
+      maskPerBatch = batchedShape(mask, lead, n, m, 'options.mask');
+    }
+    let bias = null;
+    let biasPerBatch = false;
+    if (opts.bias !== undefined && opts.bias !== null) {
+      bias = toTensor(opts.bias, 'options.bias', { allowNegativeInfinity: true });
+      biasPerBatch = batchedShape(bias, lead, n, m, 'options.bias');
+    }
+    let padding = null;
+    if (opts.keyPaddingMask !== undefined && opts.keyPaddingMask !== null) {
+      const t = toMask(opts.keyPaddingMask, 'options.keyPaddingMask');
+      if (sameShape(t.shape, [m])) {
+        padding = new Uint8Array(batch * m);
+        for (let b = 0; b < batch; b++) padding.set(t.data, b * m);
+      } else if (lead.length && sameShape(t.shape, [...lead, m])) {
+        padding = t.data;
+      } else {
+        fail(`options.keyPaddingMask must have shape [m] = [${m}]${lead.length ? ` or ${formatShape([...lead, m])}` : ''}, got ${formatShape(t.shape)}`);
+      }
+    }
+
+    const f = 4;
+    const nm = batch * n * m;
+    const traceBytes = trace ? nm * f : 0;
+    const sizes = [
+      Q.data.length * f, K.data.length * f, V.data.length * f,
+      mask ? mask.data.length : 0, bias ? bias.data.length * f : 0, padding ? padding.length : 0,
+      batch * n * dv * f, needWeights ? nm * f : 0, traceBytes, traceBytes, traceBytes, batch * n,
+    ];
+    const materialize = needWeights || trace;
+    const workspaceBytes = (dk * m + (materialize ? n * m : 64 * 256 + 64 * dv + 128)) * f;
+    const a = this.#heap.layout(sizes, 'scaledDotProductAttention', workspaceBytes);
+    this.#heap.writeF32(a[0], Q.data);
+    this.#heap.writeF32(a[1], K.data);
+    this.#heap.writeF32(a[2], V.data);
+    if (mask) this.#heap.writeU8(a[3], mask.data);
+    if (bias) this.#heap.writeF32(a[4], bias.data);
+    if (padding) this.#heap.writeU8(a[5], padding);
+    const status = this.#module._scaledDotProductAttention(
+      a[0], a[1], a[2], batch, n, m, dk, dv, scale, causal, a[3], maskPerBatch, a[4], biasPerBatch,
+      a[5], a[6], a[7], a[8], a[9], a[10], a[11]);
+    try {
+      check(status, 'scaledDotProductAttention');
+      const read = (address, shape) => ({ data: this.#heap.readF32(address, product(shape)), shape });
+      const result = {
+        output: read(a[6], [...lead, n, dv]),
+        weights: needWeights ? read(a[7], [...lead, n, m]) : null,
+        fullyMaskedRows: maskedRowIndices(this.#heap.readU8(a[11], batch * n)),
+      };
+      if (trace) {
+        result.trace = {
+          scores: read(a[8], [...lead, n, m]),
+          scaled: read(a[9], [...lead, n, m]),
+          masked: read(a[10], [...lead, n, m]),
+        };
+      }
+      return result;
+    } finally {
+      this.#heap.settle();
+    }
+  }
+
+  randomState(seed = 0) {
+    return new RandomState(this.#module, this.#heap, seed);
+  }
+
+  multiHeadAttention(config) {
+    return new MultiHeadAttention(this.#module, this.#heap, config);
+  }
+}
+
+/**
+ * Loads the WebAssembly core and returns the API. `simd: 'auto'` (default) uses the SIMD128 build
+ * where the engine supports it; `true` requires it; `false` uses the scalar build.
+ */
+export async function createAttention(options) {
+  const opts = checkOptions(options, CREATE_OPTIONS, 'createAttention options');
+  const variant = chooseVariant(opts.simd);
+  const module = await loadModule(variant);
+  return new Attention(module, variant);
+}

@@ -1,0 +1,278 @@
+// A multi-head attention layer whose weights live in WebAssembly memory (so forward() copies only
+// activations). One dispose() frees them; a FinalizationRegistry frees a forgotten layer.
+import {
+  checkBoolean, checkOptions, checkPositiveInteger, fail, formatShape, looksBoolean, product,
+  sameShape, toMask, toTensor,
+} from './tensors.js';
+import { check } from './wasm-heap.js';
+import { RandomState } from './random-state.js';
+
+const layers = new FinalizationRegistry(({ module, address }) => module._free(address));
+const FORWARD_OPTIONS = ['causal', 'attnMask', 'keyPaddingMask', 'needWeights', 'averageWeights', 'trace'];
+const CONFIG_OPTIONS = ['embedDim', 'numHeads', 'bias', 'kdim', 'vdim', 'seed'];
+const WEIGHT_NAMES = ['wq', 'wk', 'wv', 'wo', 'bq', 'bk', 'bv', 'bo'];
+
+function transposed(data, rows, cols) {
+  const out = new Float32Array(rows * cols);
+  for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) out[c * rows + r] = data[r * cols + c];
+  return out;
+}
+
+export class MultiHeadAttention {
+  #module;
+  #heap;
+  #address = 0;
+  #offsets = {};  // weight name -> byte offset in the weight block
+  #shapes = {};   // weight name -> [in, out] or [E]
+
+  constructor(module, heap, config) {
+    checkOptions(config, CONFIG_OPTIONS, 'multiHeadAttention options');
+    if (config === undefined) fail('multiHeadAttention needs { embedDim, numHeads }');
+    const embedDim = checkPositiveInteger(config.embedDim, 'embedDim');
+    const numHeads = checkPositiveInteger(config.numHeads, 'numHeads');
+    if (embedDim % numHeads !== 0)
+      fail(`numHeads (${numHeads}) must divide embedDim (${embedDim}): each head gets embedDim / numHeads features`);
+    this.embedDim = embedDim;
+    this.numHeads = numHeads;
+    this.headDim = embedDim / numHeads;
+    this.kdim = checkPositiveInteger(config.kdim, 'kdim', embedDim);
+    this.vdim = checkPositiveInteger(config.vdim, 'vdim', embedDim);
+    this.hasBias = checkBoolean(config.bias, 'bias', true);
+    const seed = config.seed ?? 0;
+    this.#module = module;
+    this.#heap = heap;
+
+    const E = embedDim;
+    this.#shapes = { wq: [E, E], wk: [this.kdim, E], wv: [this.vdim, E], wo: [E, E] };
+    if (this.hasBias) Object.assign(this.#shapes, { bq: [E], bk: [E], bv: [E], bo: [E] });
+    let bytes = 0;
+    for (const [name, shape] of Object.entries(this.#shapes)) {
+      this.#offsets[name] = bytes;
+      bytes += product(shape) * 4;
+    }
+    const address = module._malloc(bytes);
+    if (!address) fail(`multiHeadAttention: out of WebAssembly memory for ${bytes} bytes of weights`);
+    this.#address = address;
+    layers.register(this, { module, address }, this);
+    this.#initialize(seed);
+  }
+
+  /** Xavier-uniform weights drawn from the NumPy-compatible generator; biases start at zero. */
+  #initialize(seed) {
+    const rng = new RandomState(this.#module, this.#heap, seed);
+    try {
+      const weights = {};
+      for (const [name, shape] of Object.entries(this.#shapes)) {
+        if (shape.length === 1) {
+          weights[name] = { data: new Float32Array(shape[0]), shape };
+          continue;
+        }
+        const bound = Math.sqrt(6 / (shape[0] + shape[1]));
+        const u = rng.rand(product(shape)).data;
+        weights[name] = { data: Float32Array.from(u, (x) => (2 * x - 1) * bound), shape };
+      }
+      this.setWeights(weights);
+    } finally {
+      rng.dispose();
+    }
+  }
+
+  /** Number of learnable parameters: 4·E² + 4·E for self-attention with biases. */
+  parameterCount() {
+    this.#live();
+    return this.#module._multiHeadParameterCount(this.embedDim, this.numHeads, this.kdim, this.vdim, this.hasBias);
+  }
+
+  /** Sets any subset of { wq, wk, wv, wo, bq, bk, bv, bo }; W is [in, out] (y = x·W + b). */
+  setWeights(weights) {
+    this.#live();
+    if (!weights || typeof weights !== 'object') fail('setWeights needs an object such as { wq, wk, wv, wo }');
+    const checked = [];
+    for (const [name, value] of Object.entries(weights)) {
+      if (!WEIGHT_NAMES.includes(name)) fail(`setWeights: unknown weight "${name}"; known: ${WEIGHT_NAMES.join(', ')}`);
+      if (!this.#shapes[name]) fail(`setWeights: ${name} was given but this layer has no biases (bias: false)`);
+      const tensor = toTensor(value, name);
+      if (!sameShape(tensor.shape, this.#shapes[name]))
+        fail(`${name} must have shape ${formatShape(this.#shapes[name])} ([in, out]), got ${formatShape(tensor.shape)}`);
+      checked.push([name, tensor.data]);
+    }
+    // Validate everything before writing anything, so a bad call leaves the layer unchanged.
+    for (const [name, data] of checked) this.#heap.writeF32(this.#address + this.#offsets[name], data);
+    return this;
+  }
+
+  /** Copies of the current weights, W as [in, out]. */
+  getWeights() {
+    this.#live();
+    const out = {};
+    for (const [name, shape] of Object.entries(this.#shapes))
+      out[name] = { data: this.#heap.readF32(this.#address + this.#offsets[name], product(shape)), shape: shape.slice() };
+    return out;
+  }
+
+  /** Loads a torch.nn.MultiheadAttention state dict (weights [out, in], fused in_proj). */
+  loadTorchState(state) {
+    this.#live();
+    if (!state || typeof state !== 'object') fail('loadTorchState needs a state dict object');
+    const E = this.embedDim;
+    const separate = this.kdim !== E || this.vdim !== E;
+    const required = separate
+      ? ['q_proj_weight', 'k_proj_weight', 'v_proj_weight', 'out_proj.weight']
+      : ['in_proj_weight', 'out_proj.weight'];
+    if (this.hasBias) required.push('in_proj_bias', 'out_proj.bias');
+    for (const key of Object.keys(state))
+      if (!required.includes(key))
+        fail(`loadTorchState: unexpected key "${key}"; this layer (kdim ${this.kdim}, vdim ${this.vdim}, ` +
+          `bias ${this.hasBias}) takes ${required.join(', ')}`);
+    for (const key of required) if (!(key in state)) fail(`loadTorchState: missing "${key}"`);
+
+    const read = (key, shape) => {
+      const t = toTensor(state[key], key);
+      if (!sameShape(t.shape, shape)) fail(`${key} must have shape ${formatShape(shape)}, got ${formatShape(t.shape)}`);
+      return t.data;
+    };
+    const w = {};
+    if (separate) {
+      w.wq = { data: transposed(read('q_proj_weight', [E, E]), E, E), shape: [E, E] };
+      w.wk = { data: transposed(read('k_proj_weight', [E, this.kdim]), E, this.kdim), shape: [this.kdim, E] };
+      w.wv = { data: transposed(read('v_proj_weight', [E, this.vdim]), E, this.vdim), shape: [this.vdim, E] };
+    } else {
+      const packed = read('in_proj_weight', [3 * E, E]);
+      ['wq', 'wk', 'wv'].forEach((name, i) => {
+        w[name] = { data: transposed(packed.subarray(i * E * E, (i + 1) * E * E), E, E), shape: [E, E] };
+      });
+    }
+    w.wo = { data: transposed(read('out_proj.weight', [E, E]), E, E), shape: [E, E] };
+    if (this.hasBias) {
+      const packed = read('in_proj_bias', [3 * E]);
+      ['bq', 'bk', 'bv'].forEach((name, i) => {
+        w[name] = { data: packed.slice(i * E, (i + 1) * E), shape: [E] };
+      });
+      w.bo = { data: read('out_proj.bias', [E]), shape: [E] };
+    }
+    return this.setWeights(w);
+  }
+
+  /**
+   * Attention of `query` over `key`/`value` (self-attention when they are omitted), batch-first
+   * [B, n, E] or unbatched [n, E]. See attention.d.ts for the options and the result.
+   */
+  forward(query, key, value, options) {
+    this.#live();
+    const opts = checkOptions(options, FORWARD_OPTIONS, 'forward options');
+    const q = toTensor(query, 'query');
+    const k = key === undefined ? q : toTensor(key, 'key');
+    const v = value === undefined ? k : toTensor(value, 'value');
+    const rank = q.shape.length;
+    if (rank !== 2 && rank !== 3) fail(`query must be [n, E] or [B, n, E], got shape ${formatShape(q.shape)}`);
+    for (const [name, t] of [['key', k], ['value', v]])
+      if (t.shape.length !== rank)
+        fail(`${name} must have the same rank as query (${rank}), got shape ${formatShape(t.shape)}`);
+    const batched = rank === 3;
+    const B = batched ? q.shape[0] : 1;
+    const [n, E] = q.shape.slice(-2);
+    const m = k.shape[rank - 2];
+    if (E !== this.embedDim) fail(`query's last dimension must be embedDim (${this.embedDim}), got shape ${formatShape(q.shape)}`);
+    if (k.shape[rank - 1] !== this.kdim) fail(`key's last dimension must be kdim (${this.kdim}), got shape ${formatShape(k.shape)}`);
+    if (v.shape[rank - 1] !== this.vdim) fail(`value's last dimension must be vdim (${this.vdim}), got shape ${formatShape(v.shape)}`);
+    if (v.shape[rank - 2] !== m)
+      fail(`key and value must have the same number of tokens, got ${formatShape(k.shape)} and ${formatShape(v.shape)}`);
+    if (batched && (k.shape[0] !== B || v.shape[0] !== B))
+      fail(`query, key and value must have the same batch size, got ${formatShape(q.shape)}, ${formatShape(k.shape)}, ${formatShape(v.shape)}`);
+
+    const causal = checkBoolean(opts.causal, 'options.causal', false);
+    const needWeights = checkBoolean(opts.needWeights, 'options.needWeights', true);
+    const averageWeights = checkBoolean(opts.averageWeights, 'options.averageWeights', true);
+    const trace = checkBoolean(opts.trace, 'options.trace', false);
+    let mask = null;
+    let bias = null;
+    if (opts.attnMask !== undefined && opts.attnMask !== null) {
+      const boolean = looksBoolean(opts.attnMask);
+      const t = boolean ? toMask(opts.attnMask, 'options.attnMask')
+        : toTensor(opts.attnMask, 'options.attnMask', { allowNegativeInfinity: true });
+      if (!sameShape(t.shape, [n, m])) fail(`options.attnMask must have shape [n, m] = [${n}, ${m}], got ${formatShape(t.shape)}`);
+      if (boolean) mask = t.data; else bias = t.data;
+    }
+    let padding = null;
+    if (opts.keyPaddingMask !== undefined && opts.keyPaddingMask !== null) {
+      const t = toMask(opts.keyPaddingMask, 'options.keyPaddingMask');
+      const want = batched ? [B, m] : [m];
+      if (!sameShape(t.shape, want)) fail(`options.keyPaddingMask must have shape ${formatShape(want)}, got ${formatShape(t.shape)}`);
+      padding = t.data;
+    }
+
+    const H = this.numHeads;
+    const d = this.headDim;
+    const nm = n * m;
+    const f = 4;
+    const headMatrix = trace ? B * H * nm * f : 0;
+    const sizes = [
+      q.data.length * f, k === q ? 0 : k.data.length * f, v === k ? 0 : v.data.length * f,
+      mask ? nm : 0, bias ? nm * f : 0, padding ? B * m : 0,
+      B * n * E * f,                                                // output
+      needWeights ? (averageWeights ? B * nm : B * H * nm) * f : 0,  // weights
+      trace ? B * n * E * f : 0, trace ? B * m * E * f : 0, trace ? B * m * E * f : 0,  // projections
+      headMatrix, headMatrix, headMatrix, headMatrix,                // scores, scaled, masked, head weights
+      trace ? B * n * E * f : 0, trace ? B * n * E * f : 0,          // head outputs, concat
+      B * n,                                                         // fully masked rows
+    ];
+    const workspaceBytes = (2 * B * n * E + 2 * B * m * E + nm + d * m + nm) * f;
+    const a = this.#heap.layout(sizes, 'multiHeadAttention.forward', workspaceBytes);
+    const [aq, ak0, av0] = a;
+    const ak = k === q ? aq : ak0;
+    const av = v === k ? ak : av0;
+    this.#heap.writeF32(aq, q.data);
+    if (k !== q) this.#heap.writeF32(ak, k.data);
+    if (v !== k) this.#heap.writeF32(av, v.data);
+    if (mask) this.#heap.writeU8(a[3], mask);
+    if (bias) this.#heap.writeF32(a[4], bias);
+    if (padding) this.#heap.writeU8(a[5], padding);
+
+    const o = this.#offsets;
+    const base = this.#address;
+    const w = (name) => (o[name] === undefined ? 0 : base + o[name]);
+    const status = this.#module._multiHeadAttention(
+      E, H, this.kdim, this.vdim, w('wq'), w('wk'), w('wv'), w('wo'), w('bq'), w('bk'), w('bv'), w('bo'),
+      B, n, m, aq, ak, av, causal, a[3], a[4], a[5],
+      a[6], a[7], averageWeights, a[8], a[9], a[10], a[11], a[12], a[13], a[14], a[15], a[16], a[17]);
+    try {
+      check(status, 'multiHeadAttention.forward');
+      const lead = batched ? [B] : [];
+      const read = (address, shape) => ({ data: this.#heap.readF32(address, product(shape)), shape });
+      const result = {
+        output: read(a[6], [...lead, n, E]),
+        weights: needWeights ? read(a[7], averageWeights ? [...lead, n, m] : [...lead, H, n, m]) : null,
+        fullyMaskedRows: maskedRowIndices(this.#heap.readU8(a[17], B * n)),
+      };
+      if (trace) {
+        result.trace = {
+          q: read(a[8], [...lead, n, E]), k: read(a[9], [...lead, m, E]), v: read(a[10], [...lead, m, E]),
+          scores: read(a[11], [...lead, H, n, m]), scaled: read(a[12], [...lead, H, n, m]),
+          masked: read(a[13], [...lead, H, n, m]), weights: read(a[14], [...lead, H, n, m]),
+          headOutputs: read(a[15], [...lead, H, n, d]), concat: read(a[16], [...lead, n, E]),
+        };
+      }
+      return result;
+    } finally {
+      this.#heap.settle();
+    }
+  }
+
+  /** Frees the weights in WebAssembly memory; the layer cannot be used afterwards. */
+  dispose() {
+    if (!this.#address) return;
+    layers.unregister(this);
+    this.#module._free(this.#address);
+    this.#address = 0;
+  }
+
+  #live() {
+    if (!this.#address) fail('this MultiHeadAttention was disposed');
+  }
+}
+
+export function maskedRowIndices(flags) {
+  const rows = [];
+  for (let i = 0; i < flags.length; i++) if (flags[i]) rows.push(i);
+  return rows;
+}

@@ -1,0 +1,72 @@
+// NumPy's legacy RandomState (np.random.seed / randn / rand), computed by the C++ core so that
+// lesson examples written with NumPy give the same numbers here, call after call.
+import { fail, product } from './tensors.js';
+
+const MAX_DRAW = 2 ** 27;  // 1 GiB of doubles
+
+const states = new FinalizationRegistry(({ module, address }) => module._free(address));
+
+function readDims(dims, method) {
+  const list = dims.length === 1 && Array.isArray(dims[0]) ? dims[0] : dims;
+  for (const d of list)
+    if (!Number.isSafeInteger(d) || d < 0) fail(`${method}: dimensions must be non-negative integers, got ${JSON.stringify(list)}`);
+  if (product(list) > MAX_DRAW) fail(`${method}: ${product(list)} values is more than the ${MAX_DRAW} one call may draw`);
+  return list;
+}
+
+export class RandomState {
+  #module;
+  #heap;
+  #address;
+
+  constructor(module, heap, seed) {
+    this.#module = module;
+    this.#heap = heap;
+    const address = module._malloc(module._randomStateBytes());
+    if (!address) fail('randomState: out of WebAssembly memory');
+    this.#address = address;
+    states.register(this, { module, address }, this);
+    this.seed(seed);
+  }
+
+  /** Re-seeds like np.random.seed(seed): an integer from 0 to 2**32 - 1. */
+  seed(seed) {
+    if (!Number.isSafeInteger(seed) || seed < 0 || seed > 0xffffffff)
+      fail(`seed must be an integer from 0 to 2**32 - 1, got ${JSON.stringify(seed)}`);
+    this.#module._randomSeed(this.#live(), seed);
+    return this;
+  }
+
+  /** np.random.randn(...dims): standard normal doubles; no dims gives a single number. */
+  randn(...dims) {
+    return this.#draw(dims, 'randn', '_randomFillRandn');
+  }
+
+  /** np.random.rand(...dims): uniform doubles in [0, 1); no dims gives a single number. */
+  rand(...dims) {
+    return this.#draw(dims, 'rand', '_randomFillRand');
+  }
+
+  dispose() {
+    if (!this.#address) return;
+    states.unregister(this);
+    this.#module._free(this.#address);
+    this.#address = 0;
+  }
+
+  #live() {
+    if (!this.#address) fail('this RandomState was disposed');
+    return this.#address;
+  }
+
+  #draw(dims, method, fill) {
+    const shape = readDims(dims, method);
+    const count = shape.length ? product(shape) : 1;
+    const state = this.#live();
+    const [out] = this.#heap.layout([count * 8], method);
+    this.#module[fill](state, out, count);
+    const data = this.#heap.readF64(out, count);
+    this.#heap.settle();
+    return shape.length ? { data, shape: shape.slice() } : data[0];
+  }
+}
