@@ -1,0 +1,235 @@
+/**
+ * attention-explorer: scaled dot-product and multi-head attention, softmax(Q·Kᵀ·scale + bias) · V,
+ * computed by a C++ core compiled to WebAssembly (SIMD128 where available, scalar otherwise).
+ *
+ * Every function validates its arguments and throws an `Error` whose message names the argument
+ * and the problem; after an error the instance keeps working. No valid call returns NaN.
+ *
+ * @packageDocumentation
+ */
+
+/** A dense row-major tensor. Outputs always use `Float32Array`. */
+export interface Tensor {
+  data: Float32Array;
+  /** Dimensions, outermost first; `data.length` is their product. */
+  shape: number[];
+}
+
+/**
+ * A float tensor as input: `{ data, shape }` with any numeric typed array or array of numbers, or
+ * nested arrays (`[[1, 2], [3, 4]]` has shape [2, 2]). Values must be finite (additive masks may
+ * also hold `-Infinity`) and fit in float32. Nested arrays must not be ragged.
+ */
+export type TensorInput =
+  | { data: ArrayLike<number>; shape: number[] }
+  | number[]
+  | number[][]
+  | number[][][]
+  | number[][][][];
+
+/**
+ * A boolean mask as input, `true` (or 1) = hidden: `{ data: Uint8Array of 0/1, shape }`, or
+ * nested arrays of booleans.
+ */
+export type MaskInput =
+  | { data: Uint8Array | ArrayLike<number | boolean>; shape: number[] }
+  | boolean[]
+  | boolean[][]
+  | boolean[][][];
+
+export interface CreateAttentionOptions {
+  /**
+   * `'auto'` (default): the SIMD128 build where the engine supports WebAssembly SIMD, else scalar.
+   * `true`: require SIMD (throws if unsupported). `false`: the scalar build.
+   */
+  simd?: 'auto' | boolean;
+}
+
+export interface ScaledDotProductAttentionOptions {
+  /** Query i sees keys j ≤ i only (top-left aligned when n ≠ m, as in PyTorch). Default false. */
+  causal?: boolean;
+  /** Boolean mask [n, m] (shared) or [...batch, n, m]; `true` = the query may NOT attend to that key. */
+  mask?: MaskInput;
+  /** Additive float mask [n, m] or [...batch, n, m], added to the scaled scores; may hold -Infinity. */
+  bias?: TensorInput;
+  /** Padding keys: [m] (shared) or [...batch, m]; `true` = padding, hidden from every query. */
+  keyPaddingMask?: MaskInput;
+  /** Multiplies Q·Kᵀ; default 1/√dk. Any positive finite number (1 shows unscaled attention). */
+  scale?: number;
+  /** Return the attention weights. Default true. With false (and no trace) the core streams and
+   *  never builds the n × m matrix, so very long sequences fit in memory. */
+  needWeights?: boolean;
+  /** Also return the intermediate matrices Q·Kᵀ, scaled, and masked. Default false. */
+  trace?: boolean;
+}
+
+export interface AttentionTrace {
+  /** Q·Kᵀ, [...batch, n, m]. */
+  scores: Tensor;
+  /** Q·Kᵀ · scale. */
+  scaled: Tensor;
+  /** scaled + bias, with hidden keys set to -Infinity: exactly what enters the softmax. */
+  masked: Tensor;
+}
+
+export interface ScaledDotProductAttentionResult {
+  /** [...batch, n, dv]. */
+  output: Tensor;
+  /** Softmax weights [...batch, n, m]: each row sums to 1, hidden keys exactly 0. Null when needWeights is false. */
+  weights: Tensor | null;
+  /**
+   * Rows whose every key was hidden, as indices into the flattened [...batch × n] rows (for 2-D
+   * input, simply the query indices). Such rows get all-zero weights and an all-zero output.
+   */
+  fullyMaskedRows: number[];
+  /** Present when `trace: true`. */
+  trace?: AttentionTrace;
+}
+
+/** NumPy's legacy generator: `np.random.seed(seed)` followed by `randn` / `rand` calls. */
+export interface RandomState {
+  /** Re-seeds, like `np.random.seed(seed)`; an integer from 0 to 2**32 - 1. Returns this. */
+  seed(seed: number): RandomState;
+  /** Like `np.random.randn(...dims)`: standard-normal doubles, identical to NumPy's. */
+  randn(): number;
+  randn(...dims: number[]): { data: Float64Array; shape: number[] };
+  randn(dims: number[]): { data: Float64Array; shape: number[] };
+  /** Like `np.random.rand(...dims)`: uniform doubles in [0, 1), identical to NumPy's. */
+  rand(): number;
+  rand(...dims: number[]): { data: Float64Array; shape: number[] };
+  rand(dims: number[]): { data: Float64Array; shape: number[] };
+  /** Frees the generator's state in WebAssembly memory (also freed when garbage-collected). */
+  dispose(): void;
+}
+
+export interface MultiHeadAttentionConfig {
+  /** E, the model width of queries and of the output. */
+  embedDim: number;
+  /** h; must divide embedDim. Each head has headDim = embedDim / numHeads features. */
+  numHeads: number;
+  /** Learnable biases b_Q, b_K, b_V, b_O. Default true. */
+  bias?: boolean;
+  /** Features of `key` (cross-attention from another sequence). Default embedDim. */
+  kdim?: number;
+  /** Features of `value`. Default embedDim. */
+  vdim?: number;
+  /** Seed of the NumPy-compatible generator for the initial Xavier-uniform weights. Biases start at 0. Default 0. */
+  seed?: number;
+}
+
+/** Weights in the lessons' x·W + b layout: W is [in, out]. */
+export interface MultiHeadWeights {
+  /** [embedDim, embedDim] */ wq?: TensorInput;
+  /** [kdim, embedDim] */ wk?: TensorInput;
+  /** [vdim, embedDim] */ wv?: TensorInput;
+  /** [embedDim, embedDim] */ wo?: TensorInput;
+  /** [embedDim] */ bq?: TensorInput;
+  /** [embedDim] */ bk?: TensorInput;
+  /** [embedDim] */ bv?: TensorInput;
+  /** [embedDim] */ bo?: TensorInput;
+}
+
+/**
+ * A `torch.nn.MultiheadAttention` state dict (weights [out, in]). With kdim = vdim = embedDim it
+ * holds `in_proj_weight` [3E, E]; otherwise `q_proj_weight` [E, E], `k_proj_weight` [E, kdim] and
+ * `v_proj_weight` [E, vdim]. With biases: `in_proj_bias` [3E] and `out_proj.bias` [E].
+ */
+export interface TorchMultiheadAttentionState {
+  in_proj_weight?: TensorInput;
+  q_proj_weight?: TensorInput;
+  k_proj_weight?: TensorInput;
+  v_proj_weight?: TensorInput;
+  in_proj_bias?: TensorInput;
+  'out_proj.weight': TensorInput;
+  'out_proj.bias'?: TensorInput;
+}
+
+export interface MultiHeadForwardOptions {
+  /** Query i sees keys j ≤ i only. Default false. */
+  causal?: boolean;
+  /** [n, m]: booleans / Uint8Array = hidden where true; numbers = added to the scaled scores. */
+  attnMask?: MaskInput | TensorInput;
+  /** [B, m] for batched input, [m] for unbatched; true = padding. */
+  keyPaddingMask?: MaskInput;
+  /** Return attention weights. Default true. */
+  needWeights?: boolean;
+  /** Average the weights over heads ([B, n, m]) instead of per head ([B, h, n, m]). Default true. */
+  averageWeights?: boolean;
+  /** Return every intermediate matrix (see MultiHeadTrace). Default false. */
+  trace?: boolean;
+}
+
+/** Intermediates of a forward pass (shapes for batched input; unbatched input drops B). */
+export interface MultiHeadTrace {
+  /** Projections Q = query·W_Q + b_Q [B, n, E]; K, V [B, m, E]. Head j uses columns j·d … (j+1)·d − 1. */
+  q: Tensor;
+  k: Tensor;
+  v: Tensor;
+  /** Per head [B, h, n, m]: Q_j·K_jᵀ, its scaling by 1/√d, the masked scores and the softmax weights. */
+  scores: Tensor;
+  scaled: Tensor;
+  masked: Tensor;
+  weights: Tensor;
+  /** Each head's output [B, h, n, d]. */
+  headOutputs: Tensor;
+  /** The heads side by side [B, n, E], before W_O. */
+  concat: Tensor;
+}
+
+export interface MultiHeadForwardResult {
+  /** concat · W_O + b_O: [B, n, E] (or [n, E] for unbatched input). */
+  output: Tensor;
+  /** [B, n, m] averaged or [B, h, n, m] per head; null when needWeights is false. */
+  weights: Tensor | null;
+  /** Rows (indices into the flattened B × n rows) whose every key was hidden; their output is b_O. */
+  fullyMaskedRows: number[];
+  trace?: MultiHeadTrace;
+}
+
+/** A multi-head attention layer whose weights live in WebAssembly memory. */
+export interface MultiHeadAttention {
+  readonly embedDim: number;
+  readonly numHeads: number;
+  /** embedDim / numHeads: the d of each head; the scores are scaled by 1/√headDim. */
+  readonly headDim: number;
+  readonly kdim: number;
+  readonly vdim: number;
+  readonly hasBias: boolean;
+  /** Sets any subset of the weights (W as [in, out]); all are validated before any is written. */
+  setWeights(weights: MultiHeadWeights): MultiHeadAttention;
+  /** Copies of the current weights (W as [in, out]). */
+  getWeights(): Record<'wq' | 'wk' | 'wv' | 'wo', Tensor> & Partial<Record<'bq' | 'bk' | 'bv' | 'bo', Tensor>>;
+  /** Loads a PyTorch state dict, transposing its [out, in] weights. */
+  loadTorchState(state: TorchMultiheadAttentionState): MultiHeadAttention;
+  /**
+   * Attention of `query` [B, n, E] (or [n, E]) over `key` [B, m, kdim] and `value` [B, m, vdim].
+   * `key` defaults to `query` and `value` to `key` (self-attention).
+   */
+  forward(query: TensorInput, key?: TensorInput, value?: TensorInput, options?: MultiHeadForwardOptions): MultiHeadForwardResult;
+  /** Learnable parameters: E² + kdim·E + vdim·E + E² (+ 4E with biases); independent of numHeads. */
+  parameterCount(): number;
+  /** Frees the weights; later calls throw. A dropped layer is freed when garbage-collected. */
+  dispose(): void;
+}
+
+export interface Attention {
+  /** True when the SIMD128 build is in use. */
+  readonly simd: boolean;
+  /** The kernels inside the module, e.g. "xsimd/sse4.1" (lowered to WASM SIMD128) or "scalar". */
+  readonly variant: string;
+  /**
+   * softmax(Q·Kᵀ·scale + bias, masked) · V for q [...batch, n, dk], k [...batch, m, dk],
+   * v [...batch, m, dv]. Masks are applied to the scores before the softmax and combine.
+   */
+  scaledDotProductAttention(q: TensorInput, k: TensorInput, v: TensorInput, options?: ScaledDotProductAttentionOptions): ScaledDotProductAttentionResult;
+  /** A NumPy-compatible generator seeded like `np.random.seed(seed)` (default 0). */
+  randomState(seed?: number): RandomState;
+  /** A new multi-head attention layer (PyTorch `nn.MultiheadAttention` semantics, batch-first). */
+  multiHeadAttention(config: MultiHeadAttentionConfig): MultiHeadAttention;
+}
+
+/** Loads the WebAssembly core (browsers, workers and Node) and returns the API. */
+export function createAttention(options?: CreateAttentionOptions): Promise<Attention>;
+
+/** Whether this engine supports WebAssembly SIMD128. */
+export function simdSupported(): boolean;
