@@ -1,0 +1,209 @@
+// An independent float64 implementation of scaled dot-product and multi-head attention, written
+// from the API contract (issue 2 / attention.d.ts), not from the C++ core: plain loops, the textbook
+// softmax, no blocking or streaming. The property tests compare both WebAssembly builds against it.
+//
+// Besides each value it returns a first-order bound on the error a correct float32 computation
+// may make (any summation order, any tiling), so tolerances follow the conditioning of the case:
+// tight where the problem is well conditioned, loose only where float32 itself cannot do better
+// (e.g. scores of ±1e4 whose float32 dot products carry absolute errors of ~1e-3).
+//
+// Error model, u = 2⁻²⁴ (float32 unit roundoff), inputs exact float32:
+//   dot product of length d:  |err| ≤ d·u·Σ|aᵢbᵢ| + Σ(|Δaᵢ||bᵢ| + |aᵢ||Δbᵢ|)
+//   softmax:                  shift-invariant, so with x = z − max and δ = max error of the row's z,
+//                             |Δp_j| ≤ p_j·(2δ + u·(|x_j| + Σₖ pₖ|xₖ|) + (m + 8)·u)
+//                             + 2⁻¹²⁶ (exp may flush weights below float32's normal range to 0)
+//   weights · V:              |err| ≤ Σ_j (|Δp_j||v_j| + p_j|Δv_j|) + (m + 2)·u·Σ_j p_j|v_j|
+// Tests allow a small multiple of the bound plus a floor for gradual underflow (subnormals).
+
+export const U = 2 ** -24;
+const FLOAT32_MIN_NORMAL = 2 ** -126;
+
+/**
+ * One attention head on contiguous float64 arrays with error bounds.
+ * q (n×d), k (m×d), v (m×dv); eq/ek/ev their error bounds (or null = exact).
+ * `scaleRel`: relative error of `scale` itself as the implementation sees it.
+ * `hidden(i, j)` → true when key j is masked for query i; `bias(i, j)` → additive bias (may be -∞).
+ */
+export function attendHead({ n, m, d, dv, q, k, v, eq = null, ek = null, ev = null, scale, scaleRel = 0,
+  hidden = () => false, bias = null }) {
+  const nm = n * m;
+  const scores = new Float64Array(nm), eScores = new Float64Array(nm);
+  const scaled = new Float64Array(nm), eScaled = new Float64Array(nm);
+  const masked = new Float64Array(nm), eMasked = new Float64Array(nm);
+  const weights = new Float64Array(nm), eWeights = new Float64Array(nm);
+  const output = new Float64Array(n * dv), eOutput = new Float64Array(n * dv);
+  const fully = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    let rowMax = -Infinity;
+    let delta = 0;
+    for (let j = 0; j < m; j++) {
+      let dot = 0, mag = 0, inErr = 0;
+      for (let c = 0; c < d; c++) {
+        const a = q[i * d + c], b = k[j * d + c];
+        dot += a * b;
+        mag += Math.abs(a * b);
+        if (eq) inErr += eq[i * d + c] * Math.abs(b);
+        if (ek) inErr += Math.abs(a) * ek[j * d + c];
+      }
+      const x = i * m + j;
+      scores[x] = dot;
+      eScores[x] = d * U * mag + inErr;
+      scaled[x] = dot * scale;
+      eScaled[x] = scale * eScores[x] + (U + scaleRel) * Math.abs(scaled[x]);
+      const b = bias ? bias(i, j) : 0;
+      if (hidden(i, j) || b === -Infinity) {
+        masked[x] = -Infinity;
+        eMasked[x] = 0;
+        continue;
+      }
+      masked[x] = scaled[x] + b;
+      eMasked[x] = eScaled[x] + U * Math.abs(masked[x]);
+      rowMax = Math.max(rowMax, masked[x]);
+      delta = Math.max(delta, eMasked[x]);
+    }
+    const row = i * m;
+    if (rowMax === -Infinity) {
+      fully[i] = 1;  // weights and output stay exactly 0
+      continue;
+    }
+    let sum = 0;
+    for (let j = 0; j < m; j++) sum += (weights[row + j] = Math.exp(masked[row + j] - rowMax));
+    let meanShift = 0;
+    for (let j = 0; j < m; j++) {
+      weights[row + j] /= sum;
+      if (weights[row + j] > 0) meanShift += weights[row + j] * (rowMax - masked[row + j]);
+    }
+    for (let j = 0; j < m; j++) {
+      if (masked[row + j] === -Infinity) continue;  // hidden: exactly 0, no error allowed
+      const p = weights[row + j];
+      eWeights[row + j] = FLOAT32_MIN_NORMAL +
+        p * (2 * delta + U * ((rowMax - masked[row + j]) + meanShift) + (m + 8) * U);
+    }
+    for (let c = 0; c < dv; c++) {
+      let acc = 0, err = 0, mag = 0;
+      for (let j = 0; j < m; j++) {
+        const p = weights[row + j];
+        if (masked[row + j] === -Infinity) continue;
+        const val = v[j * dv + c];
+        acc += p * val;
+        mag += p * Math.abs(val);
+        err += eWeights[row + j] * Math.abs(val) + (ev ? p * ev[j * dv + c] : 0);
+      }
+      output[i * dv + c] = acc;
+      eOutput[i * dv + c] = err + (m + 2) * U * mag;
+    }
+  }
+  return { scores, eScores, scaled, eScaled, masked, eMasked, weights, eWeights, output, eOutput, fully };
+}
+
+function slice(src, offset, length) {
+  return Float64Array.from(src.subarray ? src.subarray(offset, offset + length) : src.slice(offset, offset + length));
+}
+
+/**
+ * Batched SDPA exactly as the API defines it. Masks are flat: mask/bias either (n, m) shared or
+ * (batch, n, m) per batch item; keyPadding (batch, m) (already broadcast); all optional.
+ * Returns flat Float64Arrays over (batch, …) and their bounds, plus fullyMasked (batch·n flags).
+ */
+export function referenceAttention({ batch, n, m, dk, dv, q, k, v, scale, causal = false,
+  mask = null, maskPerBatch = false, bias = null, biasPerBatch = false, keyPadding = null }) {
+  const nm = n * m;
+  const keys = ['scores', 'eScores', 'scaled', 'eScaled', 'masked', 'eMasked', 'weights', 'eWeights'];
+  const out = Object.fromEntries(keys.map((key) => [key, new Float64Array(batch * nm)]));
+  out.output = new Float64Array(batch * n * dv);
+  out.eOutput = new Float64Array(batch * n * dv);
+  out.fullyMasked = new Uint8Array(batch * n);
+  for (let b = 0; b < batch; b++) {
+    const maskAt = maskPerBatch ? b * nm : 0;
+    const biasAt = biasPerBatch ? b * nm : 0;
+    const head = attendHead({
+      n, m, d: dk, dv, scale,
+      q: slice(q, b * n * dk, n * dk), k: slice(k, b * m * dk, m * dk), v: slice(v, b * m * dv, m * dv),
+      hidden: (i, j) => (causal && j > i) || (mask !== null && mask[maskAt + i * m + j] !== 0) ||
+        (keyPadding !== null && keyPadding[b * m + j] !== 0),
+      bias: bias === null ? null : (i, j) => bias[biasAt + i * m + j],
+    });
+    for (const key of keys) out[key].set(head[key], b * nm);
+    out.output.set(head.output, b * n * dv);
+    out.eOutput.set(head.eOutput, b * n * dv);
+    out.fullyMasked.set(head.fully, b * n);
+  }
+  return out;
+}
+
+// y (rows × out) = x (rows × in) · w (in × out) + b, with x's error bound ex (or null).
+function linear(x, ex, rows, inDim, w, b, outDim) {
+  const y = new Float64Array(rows * outDim), ey = new Float64Array(rows * outDim);
+  for (let r = 0; r < rows; r++)
+    for (let c = 0; c < outDim; c++) {
+      let acc = b ? b[c] : 0, mag = b ? Math.abs(b[c]) : 0, err = 0;
+      for (let p = 0; p < inDim; p++) {
+        const wv = w[p * outDim + c];
+        acc += x[r * inDim + p] * wv;
+        mag += Math.abs(x[r * inDim + p] * wv);
+        if (ex) err += ex[r * inDim + p] * Math.abs(wv);
+      }
+      y[r * outDim + c] = acc;
+      ey[r * outDim + c] = err + (inDim + 1) * U * mag;
+    }
+  return { y, ey };
+}
+
+// Columns [c0, c0 + width) of a (rows × cols) matrix, contiguous.
+function columns(src, rows, cols, c0, width) {
+  const out = new Float64Array(rows * width);
+  for (let r = 0; r < rows; r++) for (let c = 0; c < width; c++) out[r * width + c] = src[r * cols + c0 + c];
+  return out;
+}
+
+/**
+ * torch.nn.MultiheadAttention (batch_first) in x·W + b layout: W are (in, out), biases (E) or null.
+ * query (B, n, E), key (B, m, kdim), value (B, m, vdim); mask/bias (n, m) shared; keyPadding (B, m).
+ * Each head scales by the float32 value of 1/√d, as the core does, with its rounding in the bound.
+ */
+export function referenceMultiHead({ B, n, m, E, H, kdim, vdim, weights, query, key, value,
+  causal = false, mask = null, bias = null, keyPadding = null }) {
+  const d = E / H, nm = n * m;
+  const { wq, wk, wv, wo, bq = null, bk = null, bv = null, bo = null } = weights;
+  const Q = linear(query, null, B * n, E, wq, bq, E);
+  const K = linear(key, null, B * m, kdim, wk, bk, E);
+  const V = linear(value, null, B * m, vdim, wv, bv, E);
+  const scale = 1 / Math.sqrt(d);
+  const headWeights = new Float64Array(B * H * nm), eHeadWeights = new Float64Array(B * H * nm);
+  const averaged = new Float64Array(B * nm), eAveraged = new Float64Array(B * nm);
+  const concat = new Float64Array(B * n * E), eConcat = new Float64Array(B * n * E);
+  const fullyMasked = new Uint8Array(B * n);
+  for (let b = 0; b < B; b++) {
+    const rowsQ = (t) => t.subarray(b * n * E, (b + 1) * n * E);
+    const rowsK = (t) => t.subarray(b * m * E, (b + 1) * m * E);
+    for (let h = 0; h < H; h++) {
+      const head = attendHead({
+        n, m, d, dv: d, scale, scaleRel: U,
+        q: columns(rowsQ(Q.y), n, E, h * d, d), eq: columns(rowsQ(Q.ey), n, E, h * d, d),
+        k: columns(rowsK(K.y), m, E, h * d, d), ek: columns(rowsK(K.ey), m, E, h * d, d),
+        v: columns(rowsK(V.y), m, E, h * d, d), ev: columns(rowsK(V.ey), m, E, h * d, d),
+        hidden: (i, j) => (causal && j > i) || (mask !== null && mask[i * m + j] !== 0) ||
+          (keyPadding !== null && keyPadding[b * m + j] !== 0),
+        bias: bias === null ? null : (i, j) => bias[i * m + j],
+      });
+      headWeights.set(head.weights, (b * H + h) * nm);
+      eHeadWeights.set(head.eWeights, (b * H + h) * nm);
+      for (let x = 0; x < nm; x++) {
+        averaged[b * nm + x] += head.weights[x] / H;
+        eAveraged[b * nm + x] += head.eWeights[x] / H + 2 * U * head.weights[x];
+      }
+      for (let i = 0; i < n; i++)
+        for (let c = 0; c < d; c++) {
+          concat[(b * n + i) * E + h * d + c] = head.output[i * d + c];
+          eConcat[(b * n + i) * E + h * d + c] = head.eOutput[i * d + c];
+        }
+      if (h === 0) fullyMasked.set(head.fully, b * n);
+    }
+  }
+  const O = linear(concat, eConcat, B * n, E, wo, bo, E);
+  return {
+    q: Q.y, eQ: Q.ey, k: K.y, eK: K.ey, v: V.y, eV: V.ey,
+    headWeights, eHeadWeights, averaged, eAveraged, concat, eConcat,
+    output: O.y, eOutput: O.ey, fullyMasked,
+  };
+}
