@@ -11,8 +11,10 @@
 
 #include "attention.h"
 #include "kernels.h"
+#include "lesson_analysis.h"
 #include "multi_head_attention.h"
 #include "numpy_random.h"
+#include "pitfalls.h"
 
 namespace {
 
@@ -122,6 +124,79 @@ void random_fill_rand(Address state, Address out, size_t count) {
 
 std::string kernel_variant() { return attn::kernels::variant_name(); }
 
+// ---- Lesson experiments and deliberate mistakes ------------------------------------------------
+
+std::string sample_dot_products(uint32_t seed, size_t dk, size_t count, Address raw, Address scaled) {
+  return attn::sample_dot_products(seed, dk, count, ptr<double>(raw), ptr<double>(scaled)).message;
+}
+
+void moments(Address values, size_t count, Address mean_std) {
+  const attn::Moments m = attn::moments(ptr<const double>(values), count);
+  ptr<double>(mean_std)[0] = m.mean;
+  ptr<double>(mean_std)[1] = m.std;
+}
+
+std::string histogram(Address values, size_t count, size_t bins, double lo, double hi, Address counts) {
+  return attn::histogram(ptr<const double>(values), count, bins, lo, hi, ptr<uint32_t>(counts)).message;
+}
+
+void row_statistics(Address weights, size_t rows, size_t cols, Address entropy, Address max, Address sum) {
+  attn::row_statistics(ptr<const float>(weights), rows, cols, ptr<float>(entropy), ptr<float>(max),
+                       ptr<float>(sum));
+}
+
+std::string softmax_rows(Address scores, size_t rows, size_t cols, float scale, Address out) {
+  return attn::softmax_rows(ptr<const float>(scores), rows, cols, scale, ptr<float>(out)).message;
+}
+
+// out: parameters, projection FLOPs, score FLOPs, softmax FLOPs, attention-matrix bytes
+std::string attention_cost(size_t n, size_t m, size_t d_model, size_t heads, bool bias, Address out) {
+  attn::AttentionCost c;
+  attn::Status status = attn::attention_cost(n, m, d_model, heads, bias, &c);
+  double* o = ptr<double>(out);
+  o[0] = c.parameters, o[1] = c.projection_flops, o[2] = c.score_flops;
+  o[3] = c.softmax_flops, o[4] = c.attention_matrix_bytes;
+  return status.message;
+}
+
+std::string attention_with_pitfall(int pitfall, Address q, Address k, Address v, size_t batch,
+                                   size_t n, size_t m, size_t dk, size_t dv, float scale,
+                                   bool causal, Address mask, bool mask_per_batch, Address bias,
+                                   bool bias_per_batch, Address key_padding, Address output,
+                                   Address weights) {
+  if (!attn::pitfall_is_valid(pitfall)) return "unknown pitfall";
+  attn::AttentionProblem p;
+  p.batch = batch, p.n = n, p.m = m, p.dk = dk, p.dv = dv;
+  p.q = ptr<const float>(q), p.k = ptr<const float>(k), p.v = ptr<const float>(v);
+  p.scale = scale, p.causal = causal;
+  p.mask = ptr<const uint8_t>(mask), p.mask_per_batch = mask_per_batch;
+  p.bias = ptr<const float>(bias), p.bias_per_batch = bias_per_batch;
+  p.key_padding = ptr<const uint8_t>(key_padding);
+  return attn::attention_with_pitfall(p, static_cast<attn::Pitfall>(pitfall), ptr<float>(output),
+                                      ptr<float>(weights)).message;
+}
+
+std::string multi_head_with_pitfall(int pitfall, size_t embed_dim, size_t num_heads, size_t kdim,
+                                    size_t vdim, Address wq, Address wk, Address wv, Address wo,
+                                    Address bq, Address bk, Address bv, Address bo, size_t batch,
+                                    size_t n, size_t m, Address query, Address key, Address value,
+                                    bool causal, Address mask, Address bias, Address key_padding,
+                                    Address output, Address weights) {
+  if (!attn::pitfall_is_valid(pitfall)) return "unknown pitfall";
+  attn::MultiHeadProblem p;
+  p.shape = {embed_dim, num_heads, kdim, vdim, bq != 0};
+  p.weights = {ptr<const float>(wq), ptr<const float>(wk), ptr<const float>(wv),
+               ptr<const float>(wo), ptr<const float>(bq), ptr<const float>(bk),
+               ptr<const float>(bv), ptr<const float>(bo)};
+  p.batch = batch, p.n = n, p.m = m;
+  p.query = ptr<const float>(query), p.key = ptr<const float>(key), p.value = ptr<const float>(value);
+  p.causal = causal;
+  p.mask = ptr<const uint8_t>(mask), p.bias = ptr<const float>(bias);
+  p.key_padding = ptr<const uint8_t>(key_padding);
+  return attn::multi_head_with_pitfall(p, static_cast<attn::Pitfall>(pitfall), ptr<float>(output),
+                                       ptr<float>(weights)).message;
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(attention_core) {
@@ -133,4 +208,12 @@ EMSCRIPTEN_BINDINGS(attention_core) {
   emscripten::function("_randomFillRandn", &random_fill_randn);
   emscripten::function("_randomFillRand", &random_fill_rand);
   emscripten::function("_kernelVariant", &kernel_variant);
+  emscripten::function("_sampleDotProducts", &sample_dot_products);
+  emscripten::function("_moments", &moments);
+  emscripten::function("_histogram", &histogram);
+  emscripten::function("_rowStatistics", &row_statistics);
+  emscripten::function("_softmaxRows", &softmax_rows);
+  emscripten::function("_attentionCost", &attention_cost);
+  emscripten::function("_attentionWithPitfall", &attention_with_pitfall);
+  emscripten::function("_multiHeadWithPitfall", &multi_head_with_pitfall);
 }

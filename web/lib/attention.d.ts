@@ -61,7 +61,18 @@ export interface ScaledDotProductAttentionOptions {
   needWeights?: boolean;
   /** Also return the intermediate matrices Q·Kᵀ, scaled, and masked. Default false. */
   trace?: boolean;
+  /**
+   * Compute attention with a deliberate mistake, for lessons that show right next to wrong:
+   * `'mask-after-softmax'` (softmax over every key, then zero the hidden ones: rows sum below 1),
+   * `'mask-value-zero'` (hidden scores set to 0 instead of −∞), `'scale-by-dk'` (divide by dₖ, not
+   * √dₖ). Default `'none'`. Not combinable with `trace`; `fullyMaskedRows` is then empty.
+   */
+  pitfall?: SingleHeadPitfall;
 }
+
+export type SingleHeadPitfall = 'none' | 'mask-after-softmax' | 'mask-value-zero' | 'scale-by-dk';
+/** Adds `'scale-by-dmodel'` (divide by √E instead of the per-head √d) and `'skip-wo'` (return the concatenation: heads never mix). */
+export type MultiHeadPitfall = SingleHeadPitfall | 'scale-by-dmodel' | 'skip-wo';
 
 export interface AttentionTrace {
   /** Q·Kᵀ, [...batch, n, m]. */
@@ -157,6 +168,8 @@ export interface MultiHeadForwardOptions {
   averageWeights?: boolean;
   /** Return every intermediate matrix (see MultiHeadTrace). Default false. */
   trace?: boolean;
+  /** A deliberate mistake (see MultiHeadPitfall); needs averageWeights, not combinable with trace. */
+  pitfall?: MultiHeadPitfall;
 }
 
 /** Intermediates of a forward pass (shapes for batched input; unbatched input drops B). */
@@ -212,7 +225,43 @@ export interface MultiHeadAttention {
   dispose(): void;
 }
 
+/** A set of numbers with its moments and a histogram over the symmetric range [lo, hi]. */
+export interface Sample {
+  values: Float64Array;
+  mean: number;
+  /** Population standard deviation. */
+  std: number;
+  histogram: { lo: number; hi: number; counts: Uint32Array };
+}
+
+/** Experiments of the attention lessons, computed by the C++ core. */
+export interface Lessons {
+  /**
+   * Why √dₖ: `count` (default 10 000) pairs of standard-normal vectors of length `dk`, drawn from
+   * NumPy's generator seeded with `seed` (default 0); their dot products spread like √dₖ (`raw`)
+   * and like 1 after dividing by √dₖ (`scaled`). `bins` (default 41) histogram bins.
+   */
+  sampleDotProducts(options: { dk: number; count?: number; seed?: number; bins?: number }):
+    { dk: number; count: number; seed: number; raw: Sample; scaled: Sample };
+  /** softmax(scale · scores) along the last axis (−∞ allowed), with each row's entropy (nats) and max. */
+  softmax(scores: TensorInput, options?: { scale?: number }): { weights: Tensor; entropy: Tensor; max: Tensor };
+  /** Per row of a weights tensor: entropy in nats (0 for a one-hot row, ln m for a uniform one), max and sum. */
+  rowStats(weights: TensorInput): { entropy: Tensor; max: Tensor; sum: Tensor };
+  /**
+   * The cost of multi-head attention for n queries, m keys (default n), width dModel, numHeads heads:
+   * parameters (independent of the head count), FLOPs (multiply–add = 2) of the projections O(n·d²),
+   * of QKᵀ and weights·V O(n·m·d), of the softmax O(h·n·m), and bytes of the h float32 weight
+   * matrices O(h·n·m).
+   */
+  attentionCost(options: { n: number; m?: number; dModel: number; numHeads: number; bias?: boolean }): {
+    parameters: number; projectionFlops: number; scoreFlops: number; softmaxFlops: number;
+    totalFlops: number; attentionMatrixBytes: number;
+  };
+}
+
 export interface Attention {
+  /** Lesson experiments (why √dₖ, softmax entropy, cost), computed by the core. */
+  readonly lessons: Lessons;
   /** True when the SIMD128 build is in use. */
   readonly simd: boolean;
   /** The kernels inside the module, e.g. "xsimd/sse4.1" (lowered to WASM SIMD128) or "scalar". */

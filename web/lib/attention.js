@@ -8,10 +8,12 @@ import { WasmHeap, check } from './wasm-heap.js';
 import { chooseVariant, loadModule, simdSupported } from './load-module.js';
 import { RandomState } from './random-state.js';
 import { MultiHeadAttention, maskedRowIndices } from './multi-head-attention.js';
+import { pitfallCode } from './pitfalls.js';
+import { Lessons } from './lessons.js';
 
 export { simdSupported };
 
-const SDPA_OPTIONS = ['causal', 'mask', 'bias', 'keyPaddingMask', 'scale', 'needWeights', 'trace'];
+const SDPA_OPTIONS = ['causal', 'mask', 'bias', 'keyPaddingMask', 'scale', 'needWeights', 'trace', 'pitfall'];
 const CREATE_OPTIONS = ['simd'];
 
 // A per-batch mask/bias may be [n, m] (shared) or [...batch, n, m].
@@ -33,6 +35,8 @@ class Attention {
     this.simd = variant === 'simd';
     /** The kernel implementation inside the module, e.g. "xsimd/sse4.1" or "scalar". */
     this.variant = module._kernelVariant();
+    /** Lesson experiments computed by the core (see attention.d.ts). */
+    this.lessons = new Lessons(module, this.#heap);
   }
 
   scaledDotProductAttention(q, k, v, options) {
@@ -57,6 +61,7 @@ class Attention {
     const causal = checkBoolean(opts.causal, 'options.causal', false);
     const needWeights = checkBoolean(opts.needWeights, 'options.needWeights', true);
     const trace = checkBoolean(opts.trace, 'options.trace', false);
+    const pitfall = pitfallCode(opts.pitfall, { multiHead: false, trace });
     let scale = 1 / Math.sqrt(dk);
     if (opts.scale !== undefined) {
       if (typeof opts.scale !== 'number' || !Number.isFinite(opts.scale) || opts.scale <= 0)
@@ -105,9 +110,14 @@ class Attention {
     if (mask) this.#heap.writeU8(a[3], mask.data);
     if (bias) this.#heap.writeF32(a[4], bias.data);
     if (padding) this.#heap.writeU8(a[5], padding);
-    const status = this.#module._scaledDotProductAttention(
-      a[0], a[1], a[2], batch, n, m, dk, dv, scale, causal, a[3], maskPerBatch, a[4], biasPerBatch,
-      a[5], a[6], a[7], a[8], a[9], a[10], a[11]);
+    const status = pitfall === null
+      ? this.#module._scaledDotProductAttention(
+        a[0], a[1], a[2], batch, n, m, dk, dv, scale, causal, a[3], maskPerBatch, a[4], biasPerBatch,
+        a[5], a[6], a[7], a[8], a[9], a[10], a[11])
+      : this.#module._attentionWithPitfall(
+        pitfall, a[0], a[1], a[2], batch, n, m, dk, dv, scale, causal, a[3], maskPerBatch, a[4],
+        biasPerBatch, a[5], a[6], a[7]);
+    if (pitfall !== null) this.#heap.writeU8(a[11], new Uint8Array(batch * n));  // not tracked by pitfalls
     try {
       check(status, 'scaledDotProductAttention');
       const read = (address, shape) => ({ data: this.#heap.readF32(address, product(shape)), shape });

@@ -6,9 +6,10 @@ import {
 } from './tensors.js';
 import { check } from './wasm-heap.js';
 import { RandomState } from './random-state.js';
+import { pitfallCode } from './pitfalls.js';
 
 const layers = new FinalizationRegistry(({ module, address }) => module._free(address));
-const FORWARD_OPTIONS = ['causal', 'attnMask', 'keyPaddingMask', 'needWeights', 'averageWeights', 'trace'];
+const FORWARD_OPTIONS = ['causal', 'attnMask', 'keyPaddingMask', 'needWeights', 'averageWeights', 'trace', 'pitfall'];
 const CONFIG_OPTIONS = ['embedDim', 'numHeads', 'bias', 'kdim', 'vdim', 'seed'];
 const WEIGHT_NAMES = ['wq', 'wk', 'wv', 'wo', 'bq', 'bk', 'bv', 'bo'];
 
@@ -184,6 +185,9 @@ export class MultiHeadAttention {
     const needWeights = checkBoolean(opts.needWeights, 'options.needWeights', true);
     const averageWeights = checkBoolean(opts.averageWeights, 'options.averageWeights', true);
     const trace = checkBoolean(opts.trace, 'options.trace', false);
+    const pitfall = pitfallCode(opts.pitfall, { multiHead: true, trace });
+    if (pitfall !== null && needWeights && !averageWeights)
+      fail('options.pitfall gives head-averaged weights only; pass averageWeights: true');
     let mask = null;
     let bias = null;
     if (opts.attnMask !== undefined && opts.attnMask !== null) {
@@ -231,10 +235,15 @@ export class MultiHeadAttention {
     const o = this.#offsets;
     const base = this.#address;
     const w = (name) => (o[name] === undefined ? 0 : base + o[name]);
-    const status = this.#module._multiHeadAttention(
+    const status = pitfall !== null
+      ? this.#module._multiHeadWithPitfall(
+        pitfall, E, H, this.kdim, this.vdim, w('wq'), w('wk'), w('wv'), w('wo'), w('bq'), w('bk'),
+        w('bv'), w('bo'), B, n, m, aq, ak, av, causal, a[3], a[4], a[5], a[6], a[7])
+      : this.#module._multiHeadAttention(
       E, H, this.kdim, this.vdim, w('wq'), w('wk'), w('wv'), w('wo'), w('bq'), w('bk'), w('bv'), w('bo'),
       B, n, m, aq, ak, av, causal, a[3], a[4], a[5],
       a[6], a[7], averageWeights, a[8], a[9], a[10], a[11], a[12], a[13], a[14], a[15], a[16], a[17]);
+    if (pitfall !== null) this.#heap.writeU8(a[17], new Uint8Array(B * n));  // not tracked by pitfalls
     try {
       check(status, 'multiHeadAttention.forward');
       const lead = batched ? [B] : [];
