@@ -1,0 +1,44 @@
+// A titled panel for one matrix or step: number, title, formula, shape, a one-line hint, a body.
+
+function el(tag, className, text) {
+  const e = document.createElement(tag);
+  if (className) e.className = className;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+let nextId = 0;
+
+export function createCard({ step = '', title, formula = '', hint = '', className = '' }) {
+  const id = `card-${++nextId}`;
+  const root = el('section', `card ${className}`.trim());
+  root.setAttribute('aria-labelledby', id);
+  const header = el('header', 'card-header');
+  const h = el('h3', 'card-title');
+  h.id = id;
+  if (step) h.append(el('span', 'step-no', step));
+  const titleText = el('span', 'title-text', title);
+  h.append(titleText);
+  const formulaEl = el('p', 'formula', formula);
+  const shape = el('span', 'shape');
+  header.append(h, shape, formulaEl);
+  const hintEl = el('p', 'hint', hint);
+  hintEl.hidden = !hint;
+  const note = el('p', 'card-note');
+  note.hidden = true;
+  const body = el('div', 'card-body');
+  root.append(header, hintEl, note, body);
+  return {
+    el: root,
+    body,
+    setTitle(text) { if (titleText.textContent !== text) titleText.textContent = text; },
+    setFormula(text) { if (formulaEl.textContent !== text) formulaEl.textContent = text; },
+    setShape(text) { if (shape.textContent !== text) shape.textContent = text; },
+    setHint(text) { hintEl.textContent = text; hintEl.hidden = !text; },
+    setNote(text) {
+      note.hidden = !text;
+      if (text && note.textContent !== text) note.textContent = text;
+    },
+    setVisible(on) { root.hidden = !on; },
+  };
+}

@@ -1,0 +1,315 @@
+// The control panel: example presets, input mode, sizes, seeded randomness, scaling, masks and
+// the selected head. Every control is a labelled native form element; the panel reads the state
+// and sends pure state transitions back, it keeps no state of its own.
+import { dims, LIMITS, togglePad } from './state.js';
+import { PRESETS } from './presets.js';
+import { formatNumber } from './format.js';
+
+const SUB_K = '\u2096';
+let uid = 0;
+
+function el(tag, className, text) {
+  const e = document.createElement(tag);
+  if (className) e.className = className;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function fieldset(legend, className = '') {
+  const f = el('fieldset', `control-group ${className}`.trim());
+  f.append(el('legend', '', legend));
+  return f;
+}
+
+function labelled(labelText, input, hintText) {
+  const wrap = el('div', 'field');
+  const id = input.id || `ctl-${++uid}`;
+  input.id = id;
+  const label = el('label', '', labelText);
+  label.htmlFor = id;
+  wrap.append(label, input);
+  if (hintText) {
+    const hint = el('span', 'field-hint', hintText);
+    hint.id = `${id}-hint`;
+    input.setAttribute('aria-describedby', hint.id);
+    wrap.append(hint);
+  }
+  return wrap;
+}
+
+function numberInput([min, max], step = 1) {
+  const input = el('input', 'number');
+  input.type = 'number';
+  input.min = String(min);
+  input.max = String(max);
+  input.step = String(step);
+  input.inputMode = 'numeric';
+  return input;
+}
+
+function radioGroup(name, options, className = 'radios') {
+  const wrap = el('div', className);
+  const inputs = {};
+  for (const [value, text] of options) {
+    const label = el('label', 'radio');
+    const input = el('input');
+    input.type = 'radio';
+    input.name = name;
+    input.value = value;
+    label.append(input, el('span', '', text));
+    wrap.append(label);
+    inputs[value] = input;
+  }
+  return { el: wrap, inputs };
+}
+
+const setIfIdle = (input, value) => {
+  if (document.activeElement !== input && input.value !== String(value)) input.value = String(value);
+};
+
+export function createControls({ update, applyPreset, randomize }) {
+  const root = el('section', 'controls');
+  root.setAttribute('aria-label', 'Controls');
+
+  // Example.
+  const example = fieldset('Example', 'example');
+  const preset = el('select');
+  preset.id = 'preset';
+  const placeholder = el('option', '', 'Choose an example\u2026');
+  placeholder.value = '';
+  preset.append(placeholder, ...PRESETS.map((p) => {
+    const o = el('option', '', p.label);
+    o.value = p.id;
+    return o;
+  }));
+  const presetHelp = el('p', 'help');
+  presetHelp.id = 'preset-help';
+  preset.setAttribute('aria-describedby', presetHelp.id);
+  example.append(labelled('Preset', preset), presetHelp);
+  preset.addEventListener('change', () => { if (preset.value) applyPreset(preset.value); });
+
+  // Input mode.
+  const modeSet = fieldset('Input');
+  const mode = radioGroup('mode', [['sentence', 'Sentence \u2192 X\u00b7W'], ['qkv', 'Q, K, V directly']]);
+  modeSet.append(mode.el);
+  for (const input of Object.values(mode.inputs))
+    input.addEventListener('change', () => update((s) => ({ ...s, mode: input.value })));
+
+  // Sizes.
+  const sizes = fieldset('Sizes', 'sizes');
+  const sizeInputs = {
+    n: numberInput(LIMITS.n), m: numberInput(LIMITS.m), dModel: numberInput(LIMITS.dModel),
+    heads: numberInput(LIMITS.heads), dk: numberInput(LIMITS.dk), dv: numberInput(LIMITS.dv),
+  };
+  const sizeFields = {
+    n: labelled('n (queries)', sizeInputs.n),
+    m: labelled('m (keys)', sizeInputs.m),
+    dModel: labelled('d_model', sizeInputs.dModel),
+    heads: labelled('heads h', sizeInputs.heads),
+    dk: labelled(`d${SUB_K}`, sizeInputs.dk),
+    dv: labelled('d\u1d65', sizeInputs.dv),
+  };
+  const tokenCount = el('p', 'help');
+  sizes.append(...Object.values(sizeFields), tokenCount);
+  for (const [key, input] of Object.entries(sizeInputs)) {
+    input.addEventListener('change', () => {
+      const v = Number(input.value);
+      if (!Number.isFinite(v)) return;
+      update((s) => ({ ...s, [key]: v }));
+    });
+  }
+
+  // Random values.
+  const random = fieldset('Random values');
+  const seed = numberInput(LIMITS.seed);
+  seed.id = 'seed';
+  const again = el('button', 'button', 'Randomize');
+  again.type = 'button';
+  again.title = 'Draw new values with the next seed';
+  random.append(labelled('Seed', seed), again);
+  seed.addEventListener('change', () => {
+    const v = Number(seed.value);
+    if (Number.isInteger(v) && v >= 0 && v <= LIMITS.seed[1]) randomize(v);
+  });
+  again.addEventListener('click', () => randomize(null));
+
+  // Scaling.
+  const scaling = fieldset('Scaling', 'scaling');
+  const sqrt = el('input');
+  sqrt.type = 'checkbox';
+  sqrt.id = 'sqrt-dk';
+  const sqrtLabel = el('label', 'check');
+  sqrtLabel.append(sqrt, el('span', '', `divide by \u221ad${SUB_K}`));
+  const tempRange = el('input');
+  tempRange.type = 'range';
+  tempRange.min = String(Math.log10(LIMITS.temperature[0]));
+  tempRange.max = String(Math.log10(LIMITS.temperature[1]));
+  tempRange.step = '0.01';
+  tempRange.id = 'temperature-range';
+  const tempNumber = numberInput(LIMITS.temperature, 0.05);
+  tempNumber.inputMode = 'decimal';
+  tempNumber.id = 'temperature';
+  const tempRow = el('div', 'temp-row');
+  const tempLabel = el('label', '', 'Temperature T');
+  tempLabel.htmlFor = tempRange.id;
+  tempRow.append(tempRange, tempNumber);
+  tempNumber.setAttribute('aria-label', 'Temperature T (number)');
+  const resetT = el('button', 'small-button', 'T = 1');
+  resetT.type = 'button';
+  resetT.setAttribute('aria-label', 'Reset temperature to 1');
+  tempRow.append(resetT);
+  const scaleOut = el('output', 'scale-out');
+  scaleOut.setAttribute('aria-live', 'polite');
+  const scaleNote = el('p', 'help');
+  scaling.append(sqrtLabel, tempLabel, tempRow, scaleOut, scaleNote);
+  sqrt.addEventListener('change', () => update((s) => ({ ...s, scaling: { ...s.scaling, sqrtDk: sqrt.checked } })));
+  const setT = (t) => update((s) => ({ ...s, scaling: { ...s.scaling, temperature: t } }));
+  tempRange.addEventListener('input', () => setT(Number((10 ** Number(tempRange.value)).toPrecision(3))));
+  tempNumber.addEventListener('change', () => {
+    const t = Number(tempNumber.value);
+    if (Number.isFinite(t) && t > 0) setT(t);
+  });
+  resetT.addEventListener('click', () => setT(1));
+
+  // Mask.
+  const maskSet = fieldset('Mask', 'mask');
+  const mask = radioGroup('mask', [['none', 'None'], ['causal', 'Causal'], ['padding', 'Padding'], ['custom', 'Custom']]);
+  const maskHelp = el('p', 'help');
+  const padList = el('div', 'pad-toggles');
+  padList.setAttribute('role', 'group');
+  padList.setAttribute('aria-label', 'Keys marked as [PAD]');
+  const clearCustom = el('button', 'small-button', 'Show all pairs');
+  clearCustom.type = 'button';
+  maskSet.append(mask.el, maskHelp, padList, clearCustom);
+  for (const input of Object.values(mask.inputs))
+    input.addEventListener('change', () => update((s) => ({ ...s, mask: { ...s.mask, kind: input.value } })));
+  clearCustom.addEventListener('click', () => update((s) => ({ ...s, mask: { ...s.mask, custom: s.mask.custom.map(() => 0) } })));
+  let padButtons = [];
+  let padKey = '';
+
+  // Heads.
+  const headSet = fieldset('Head shown', 'head-select');
+  const headWrap = el('div', 'segmented');
+  headWrap.setAttribute('role', 'group');
+  headWrap.setAttribute('aria-label', 'Head shown in the steps');
+  headSet.append(headWrap);
+  let headButtons = [];
+
+  root.append(example, modeSet, sizes, random, scaling, maskSet, headSet);
+
+  return {
+    el: root,
+    render(state, result) {
+      const d = dims(state);
+      const presetDef = PRESETS.find((p) => p.id === preset.value);
+      presetHelp.textContent = presetDef ? presetDef.description : 'Pick a ready-made example, or edit any number.';
+      mode.inputs[state.mode].checked = true;
+
+      sizeFields.n.hidden = d.sentence;
+      sizeFields.m.hidden = d.sentence;
+      sizeFields.dModel.hidden = !d.sentence;
+      sizeFields.heads.hidden = !d.sentence;
+      setIfIdle(sizeInputs.n, state.n);
+      setIfIdle(sizeInputs.m, state.m);
+      setIfIdle(sizeInputs.dModel, state.dModel);
+      setIfIdle(sizeInputs.heads, state.heads);
+      sizeInputs.dk.disabled = d.multi;
+      sizeInputs.dv.disabled = d.multi;
+      setIfIdle(sizeInputs.dk, d.multi ? (d.divisible ? d.dk : '') : state.dk);
+      setIfIdle(sizeInputs.dv, d.multi ? (d.divisible ? d.dv : '') : state.dv);
+      tokenCount.textContent = d.sentence
+        ? `n = m = ${d.n} tokens (from the sentence).${d.multi ? ` Each head gets d${SUB_K} = d\u1d65 = d_model / h.` : ''}`
+        : '';
+      tokenCount.hidden = !d.sentence;
+
+      setIfIdle(seed, state.seed);
+
+      sqrt.checked = state.scaling.sqrtDk;
+      const T = state.scaling.temperature;
+      if (document.activeElement !== tempRange) tempRange.value = String(Math.log10(T));
+      setIfIdle(tempNumber, T);
+      tempRange.setAttribute('aria-valuetext', `T = ${formatNumber(T, 3)}`);
+      const scaleDisabled = d.multi;
+      for (const c of [sqrt, tempRange, tempNumber, resetT]) c.disabled = scaleDisabled;
+      scaleOut.textContent = !result.error && result.head
+        ? `scale applied to QK\u1d40: ${formatNumber(result.head.scale, 4)}`
+        : '';
+      scaleNote.textContent = scaleDisabled
+        ? `With several heads each head divides by its own \u221ad${SUB_K}, as torch.nn.MultiheadAttention does. Set heads to 1 to experiment with scaling.`
+        : `T < 1 sharpens the softmax, T > 1 flattens it. Turn \u221ad${SUB_K} off to see the weights saturate.`;
+
+      mask.inputs[state.mask.kind].checked = true;
+      maskHelp.textContent = {
+        none: 'Every query sees every key.',
+        causal: 'Query i sees keys 1..i only: no peeking at later tokens.',
+        padding: 'Keys marked [PAD] are hidden from every query. Toggle keys below.',
+        custom: 'Click a cell of the scores (or press Enter on it) to hide or show that query\u2013key pair.',
+      }[state.mask.kind];
+      padList.hidden = state.mask.kind !== 'padding';
+      clearCustom.hidden = state.mask.kind !== 'custom';
+      const keys = result.labels.keys;
+      const key = keys.join('\u0000');
+      if (key !== padKey) {
+        padKey = key;
+        padButtons = keys.map((label, j) => {
+          const b = el('button', 'pad-toggle', label);
+          b.type = 'button';
+          b.addEventListener('click', () => update((s) => togglePad(s, j)));
+          return b;
+        });
+        padList.replaceChildren(...padButtons);
+      }
+      padButtons.forEach((b, j) => {
+        b.setAttribute('aria-pressed', String(!!state.mask.pad[j]));
+        b.title = state.mask.pad[j] ? `${keys[j]} is [PAD] (hidden); click to unmark` : `Mark ${keys[j]} as [PAD]`;
+      });
+
+      headSet.hidden = !d.multi || !d.divisible;
+      if (!headSet.hidden) {
+        if (headButtons.length !== d.heads) {
+          headButtons = Array.from({ length: d.heads }, (_, k) => {
+            const b = el('button', 'segment', String(k + 1));
+            b.type = 'button';
+            b.setAttribute('aria-label', `Head ${k + 1}`);
+            b.addEventListener('click', () => update((s) => ({ ...s, view: { ...s.view, head: k } })));
+            return b;
+          });
+          headWrap.replaceChildren(...headButtons);
+        }
+        headButtons.forEach((b, k) => b.setAttribute('aria-pressed', String(k === state.view.head)));
+      }
+    },
+    setPreset(id) {
+      preset.value = id ?? '';
+    },
+  };
+}
+
+/** Theme and palette, shown in the page header. */
+export function createDisplayControls({ update }) {
+  const root = el('div', 'display-controls');
+  const theme = el('select');
+  theme.id = 'theme';
+  for (const [v, t] of [['auto', 'System'], ['light', 'Light'], ['dark', 'Dark']]) {
+    const o = el('option', '', t);
+    o.value = v;
+    theme.append(o);
+  }
+  const palette = el('select');
+  palette.id = 'palette';
+  for (const [v, t] of [['viridis', 'Viridis'], ['cividis', 'Cividis'], ['blues', 'Blues']]) {
+    const o = el('option', '', t);
+    o.value = v;
+    palette.append(o);
+  }
+  root.append(labelled('Theme', theme), labelled('Weights palette', palette));
+  theme.addEventListener('change', () => update((s) => ({ ...s, display: { ...s.display, theme: theme.value } })));
+  palette.addEventListener('change', () => update((s) => ({ ...s, display: { ...s.display, palette: palette.value } })));
+  return {
+    el: root,
+    render(state) {
+      theme.value = state.display.theme;
+      palette.value = state.display.palette;
+    },
+  };
+}

@@ -1,0 +1,207 @@
+// The inputs: either Q, K, V typed directly, or a sentence whose tokens label the rows, the token
+// vectors X and the projection matrices W_Q, W_K, W_V (and W_O with several heads), followed by
+// the projections Q = X·W_Q, K = X·W_K, V = X·W_V the core computes from them.
+import { createCard } from './card.js';
+import { createHeatmap } from './heatmap.js';
+import { createMatrixEditor } from './matrix-editor.js';
+import { activeMatrices, dims, MAX_TOKENS } from './state.js';
+import { isPad, PAD } from './tokenizer.js';
+import { subscript } from './format.js';
+
+const SUB_K = '\u2096';
+// Matrices with more cells start collapsed and are built when opened.
+const COLLAPSE_CELLS = 300;
+
+function el(tag, className, text) {
+  const e = document.createElement(tag);
+  if (className) e.className = className;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+const TITLES = {
+  Q: ['Queries Q', 'What each query token is looking for.'],
+  K: ['Keys K', 'What each key token offers to be matched on.'],
+  V: ['Values V', 'What each key token passes on when attended to.'],
+  X: ['Token vectors X', 'One row per token (an embedding). Edit it to change what a token "means".'],
+  WQ: ['W_Q', 'Projects a token vector to its query.'],
+  WK: ['W_K', 'Projects a token vector to its key.'],
+  WV: ['W_V', 'Projects a token vector to its value.'],
+  WO: ['W_O', 'Mixes the concatenated head outputs into the layer output.'],
+};
+
+export function createInputsPanel({ onEdit, onInspect, onSentence }) {
+  const root = el('section', 'inputs');
+  root.setAttribute('aria-labelledby', 'inputs-title');
+  const heading = el('div', 'section-heading');
+  const h2 = el('h2', '', 'Inputs');
+  h2.id = 'inputs-title';
+  const sub = el('p', 'section-sub');
+  heading.append(h2, sub);
+  root.append(heading);
+
+  // Sentence field (sentence mode).
+  const sentenceBox = el('div', 'sentence-box');
+  const sentenceLabel = el('label', '', 'Sentence');
+  sentenceLabel.htmlFor = 'sentence';
+  const sentenceRow = el('div', 'sentence-row');
+  const sentence = el('input');
+  sentence.id = 'sentence';
+  sentence.type = 'text';
+  sentence.autocomplete = 'off';
+  sentence.maxLength = 200;
+  sentence.setAttribute('aria-describedby', 'sentence-help');
+  const addPad = el('button', 'small-button', `+ ${PAD}`);
+  addPad.type = 'button';
+  addPad.title = 'Append a padding token (hide it with the padding mask)';
+  sentenceRow.append(sentence, addPad);
+  const help = el('p', 'help');
+  help.id = 'sentence-help';
+  const tokenList = el('ol', 'tokens');
+  tokenList.setAttribute('aria-label', 'Tokens');
+  sentenceBox.append(sentenceLabel, sentenceRow, help, tokenList);
+  root.append(sentenceBox);
+
+  const matrixGrid = el('div', 'matrices');
+  root.append(matrixGrid);
+
+  const editors = {};
+  const cards = {};
+  const folds = {};
+  for (const name of ['Q', 'K', 'V', 'X', 'WQ', 'WK', 'WV', 'WO']) {
+    const [title, hint] = TITLES[name];
+    const card = createCard({ title, hint, className: 'matrix-card' });
+    const editor = createMatrixEditor({ name, label: title, onEdit, onInspect: (n, i, j) => onInspect({ kind: 'input', name: n, i, j }) });
+    if (name.startsWith('W')) {
+      // Weight matrices can be 64 × 64: fold them away until wanted.
+      const details = el('details', 'fold');
+      const summary = el('summary', '', 'Show the matrix');
+      details.append(summary, editor.el);
+      details.addEventListener('toggle', () => {
+        editor.setActive(details.open);
+        summary.textContent = details.open ? 'Hide the matrix' : 'Show the matrix';
+      });
+      folds[name] = details;
+      card.body.append(details);
+    } else {
+      card.body.append(editor.el);
+    }
+    editors[name] = editor;
+    cards[name] = card;
+    matrixGrid.append(card.el);
+  }
+
+  // Projections (sentence mode).
+  const projGrid = el('div', 'matrices projections');
+  const projMaps = {};
+  const projCards = {};
+  for (const name of ['Q', 'K', 'V']) {
+    const card = createCard({ title: `${name} = X\u00b7W_${name}`, className: 'matrix-card' });
+    const map = createHeatmap({ name, label: `${name} = X times W_${name}`, kind: 'diverging', onInspect: (i, j) => onInspect({ kind: 'proj', name, i, j }) });
+    card.body.append(map.el);
+    projMaps[name] = map;
+    projCards[name] = card;
+    projGrid.append(card.el);
+  }
+  const projHeading = el('h3', 'subsection', 'Projections, computed by the core');
+  root.append(projHeading, projGrid);
+
+  let lastSentence = null;
+  const foldedOnce = new Set();
+  sentence.addEventListener('input', () => {
+    const ok = onSentence(sentence.value);
+    sentence.setAttribute('aria-invalid', ok ? 'false' : 'true');
+    help.classList.toggle('invalid', !ok);
+    if (!ok) help.textContent = 'Type at least one word: the tokens label the rows and columns.';
+  });
+  addPad.addEventListener('click', () => {
+    sentence.value = `${sentence.value.trimEnd()} ${PAD}`;
+    sentence.dispatchEvent(new Event('input'));
+  });
+
+  return {
+    el: root,
+    editors,
+    projMaps,
+    render(state, result, display) {
+      const d = dims(state);
+      const labels = result.labels;
+      const active = new Map(activeMatrices(state).map(([n, r, c]) => [n, [r, c]]));
+      sentenceBox.hidden = !d.sentence;
+      projHeading.hidden = !d.sentence;
+      projGrid.hidden = !d.sentence;
+      sub.textContent = d.sentence
+        ? `Type a sentence, then edit the token vectors and the projection weights (d_model = ${d.dModel}). Every number below follows at once.`
+        : 'Edit any query, key or value. Every number below follows at once.';
+
+      if (d.sentence) {
+        if (document.activeElement !== sentence && sentence.value !== state.sentence) sentence.value = state.sentence;
+        if (lastSentence !== state.tokens.join('\u0000')) {
+          lastSentence = state.tokens.join('\u0000');
+          tokenList.replaceChildren(...state.tokens.map((t) => {
+            const li = el('li', isPad(t) ? 'token pad' : 'token', t);
+            return li;
+          }));
+        }
+        if (!help.classList.contains('invalid') || sentence.getAttribute('aria-invalid') !== 'true')
+          help.textContent = `${state.tokens.length} token${state.tokens.length > 1 ? 's' : ''} (at most ${MAX_TOKENS}); words and punctuation become tokens, ${PAD} is a padding token.`;
+      }
+
+      for (const [name, editor] of Object.entries(editors)) {
+        const shape = active.get(name);
+        cards[name].setVisible(!!shape);
+        if (!shape || !state.matrices[name]) {
+          editor.setActive(false);
+          continue;
+        }
+        const [r, c] = shape;
+        const card = cards[name];
+        card.setShape(`${r} \u00d7 ${c}`);
+        let rowLabels;
+        if (name === 'X') rowLabels = labels.queries;
+        else if (name === 'Q') rowLabels = labels.queries;
+        else if (name === 'K') rowLabels = labels.keys;
+        else if (name === 'V') rowLabels = labels.keys.map((_, j) => `v${subscript(j + 1)}`);
+        else rowLabels = Array.from({ length: r }, (_, i) => String(i + 1));
+        if (folds[name]) {
+          // Open small weight matrices the first time they appear; leave the reader's choice after.
+          const key = `${name}:${r}x${c}`;
+          if (!foldedOnce.has(key)) {
+            foldedOnce.add(key);
+            folds[name].open = r * c <= COLLAPSE_CELLS;
+          }
+          editor.setActive(folds[name].open);
+          const formula = name === 'WO'
+            ? `d_model \u00d7 d_model = ${r} \u00d7 ${c}`
+            : d.multi ? `d_model \u00d7 (h\u00b7d${SUB_K}) = ${r} \u00d7 ${c}` : `d_model \u00d7 d${name === 'WV' ? '\u1d65' : SUB_K} = ${r} \u00d7 ${c}`;
+          card.setFormula(formula);
+        } else {
+          editor.setActive(true);
+        }
+        editor.update({ matrix: state.matrices[name], rowLabels, theme: display.theme });
+      }
+
+      if (d.sentence && !result.error) {
+        for (const name of ['Q', 'K', 'V']) {
+          const t = result.proj[name];
+          const card = projCards[name];
+          card.setShape(`${t.shape[0]} \u00d7 ${t.shape[1]}`);
+          card.setHint(d.multi
+            ? `Columns are split into ${d.heads} heads of ${t.shape[1] / d.heads}: head 1 reads columns 1\u2013${t.shape[1] / d.heads}, and so on.`
+            : '');
+          projMaps[name].update({
+            tensor: t, rowLabels: labels.queries,
+            colLabels: Array.from({ length: t.shape[1] }, (_, c) => String(c + 1)),
+            padRows: state.mask.kind === 'padding' ? state.mask.pad : null,
+            ...display,
+          });
+        }
+      }
+    },
+    /** Editor or projection map by matrix name, for highlighting. */
+    target(name, sentenceMode) {
+      if (sentenceMode && ['Q', 'K', 'V'].includes(name)) return projMaps[name];
+      return editors[name];
+    },
+  };
+}

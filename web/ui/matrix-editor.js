@@ -1,0 +1,241 @@
+// An editable matrix: a table of text inputs, tinted by value. Typing a valid number updates the
+// state at once (every later step follows live); an invalid entry is flagged and ignored until
+// fixed. Keys: arrows move between cells (Left/Right once the caret reaches the edge of the text),
+// Enter commits and moves down (Shift+Enter up), Escape restores the current value, Tab moves on.
+// Test hook: the wrapper carries data-matrix="<name>" and every cell is an <input>.
+import { formatInput, formatNumber, parseNumber } from './format.js';
+import { moveFor } from './grid-nav.js';
+import { makeScale } from './palettes.js';
+
+function el(tag, className, text) {
+  const e = document.createElement(tag);
+  if (className) e.className = className;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+export function createMatrixEditor({ name, label, onEdit, onInspect }) {
+  const root = el('div', 'matrix-block');
+  root.dataset.matrix = name;
+  const scroller = el('div', 'matrix-scroll');
+  const table = el('table', 'matrix');
+  table.setAttribute('aria-label', label);
+  const thead = el('thead');
+  const tbody = el('tbody');
+  table.append(thead, tbody);
+  scroller.append(table);
+  root.append(scroller);
+
+  let rows = 0;
+  let cols = 0;
+  let inputs = [];
+  let rowHeads = [];
+  let colHeads = [];
+  let shown = [];        // the value each input currently stands for
+  let matrix = null;     // last matrix object rendered (state replaces, never mutates, matrices)
+  let pending = null;    // latest update() arguments while inactive
+  let active = true;
+  let theme = 'light';
+  let rowLabels = [];
+
+  function build(r, c) {
+    rows = r;
+    cols = c;
+    thead.replaceChildren();
+    tbody.replaceChildren();
+    const head = el('tr');
+    const corner = el('th', 'corner');
+    corner.setAttribute('aria-hidden', 'true');
+    head.append(corner);
+    colHeads = [];
+    for (let j = 0; j < c; j++) {
+      const th = el('th', 'col-label', String(j + 1));
+      th.scope = 'col';
+      colHeads.push(th);
+      head.append(th);
+    }
+    thead.append(head);
+    inputs = [];
+    rowHeads = [];
+    shown = new Array(r * c).fill(NaN);
+    table.classList.toggle('compact', c > 12);
+    for (let i = 0; i < r; i++) {
+      const tr = el('tr');
+      const th = el('th', 'row-label');
+      th.scope = 'row';
+      rowHeads.push(th);
+      tr.append(th);
+      for (let j = 0; j < c; j++) {
+        const td = el('td');
+        const input = el('input', 'cell-input');
+        input.type = 'text';
+        input.autocomplete = 'off';
+        input.spellcheck = false;
+        input.enterKeyHint = 'next';
+        input.dataset.row = String(i);
+        input.dataset.col = String(j);
+        td.append(input);
+        tr.append(td);
+        inputs.push(input);
+      }
+      tbody.append(tr);
+    }
+    matrix = null;
+  }
+
+  function labelInputs() {
+    for (let i = 0; i < rows; i++) {
+      const rl = rowLabels[i] ?? String(i + 1);
+      if (rowHeads[i].textContent !== rl) rowHeads[i].textContent = rl;
+      rowHeads[i].title = rl;
+      for (let j = 0; j < cols; j++) {
+        const aria = `${label}, row ${i + 1}${rowLabels[i] ? ` (${rowLabels[i]})` : ''}, column ${j + 1}`;
+        const input = inputs[i * cols + j];
+        if (input.getAttribute('aria-label') !== aria) input.setAttribute('aria-label', aria);
+      }
+    }
+  }
+
+  function tint() {
+    let M = 0;
+    for (const v of matrix.data) M = Math.max(M, Math.abs(v));
+    // A range twice the data's keeps tints gentle enough to read typed digits on.
+    const scale = makeScale({ kind: 'diverging', theme, min: -2 * (M || 1), max: 2 * (M || 1) });
+    for (let k = 0; k < inputs.length; k++) {
+      const c = scale.map(matrix.data[k]);
+      inputs[k].style.backgroundColor = c.background;
+      inputs[k].style.color = c.text;
+    }
+  }
+
+  function render({ matrix: next, rowLabels: rl, theme: th }) {
+    if (next.rows !== rows || next.cols !== cols) build(next.rows, next.cols);
+    const relabel = rl.join('\u0000') !== rowLabels.join('\u0000') || !matrix;
+    rowLabels = rl.slice();
+    if (relabel) labelInputs();
+    if (next === matrix && th === theme) return;
+    theme = th;
+    matrix = next;
+    for (let k = 0; k < inputs.length; k++) {
+      const v = next.data[k];
+      if (Object.is(shown[k], v)) continue;
+      shown[k] = v;
+      const input = inputs[k];
+      input.value = formatInput(v);
+      input.title = formatNumber(v, 8);
+      input.classList.remove('invalid');
+      input.removeAttribute('aria-invalid');
+    }
+    tint();
+  }
+
+  function at(input) {
+    return [Number(input.dataset.row), Number(input.dataset.col)];
+  }
+
+  function revert(input) {
+    const [i, j] = at(input);
+    const v = matrix ? matrix.data[i * cols + j] : 0;
+    input.value = formatInput(v);
+    input.classList.remove('invalid');
+    input.removeAttribute('aria-invalid');
+  }
+
+  function focusCell(i, j) {
+    const input = inputs[i * cols + j];
+    if (!input) return;
+    input.focus();
+    input.select();
+  }
+
+  table.addEventListener('input', (e) => {
+    const input = e.target;
+    if (!(input instanceof HTMLInputElement)) return;
+    const v = parseNumber(input.value);
+    const [i, j] = at(input);
+    if (v === null) {
+      input.classList.add('invalid');
+      input.setAttribute('aria-invalid', 'true');
+      return;
+    }
+    input.classList.remove('invalid');
+    input.removeAttribute('aria-invalid');
+    shown[i * cols + j] = v;
+    input.title = formatNumber(v, 8);
+    onEdit(name, i, j, v);
+  });
+  table.addEventListener('focusin', (e) => {
+    const input = e.target;
+    if (!(input instanceof HTMLInputElement)) return;
+    input.select();
+    const [i, j] = at(input);
+    onInspect?.(name, i, j);
+  });
+  table.addEventListener('pointerover', (e) => {
+    const input = e.target instanceof Element ? e.target.closest('input') : null;
+    if (input && table.contains(input)) onInspect?.(name, ...at(input));
+  });
+  table.addEventListener('focusout', (e) => {
+    const input = e.target;
+    if (input instanceof HTMLInputElement && input.classList.contains('invalid')) revert(input);
+  });
+  table.addEventListener('keydown', (e) => {
+    const input = e.target;
+    if (!(input instanceof HTMLInputElement)) return;
+    const [i, j] = at(input);
+    if (e.key === 'Escape') {
+      revert(input);
+      input.select();
+      return;
+    }
+    if (e.key === 'Enter') {
+      e.preventDefault();
+      if (input.classList.contains('invalid')) revert(input);
+      focusCell(e.shiftKey ? Math.max(0, i - 1) : Math.min(rows - 1, i + 1), j);
+      return;
+    }
+    const len = input.value.length;
+    const allSelected = input.selectionStart === 0 && input.selectionEnd === len;
+    if (e.key === 'ArrowLeft' && !(allSelected || (input.selectionStart === 0 && input.selectionEnd === 0))) return;
+    if (e.key === 'ArrowRight' && !(allSelected || input.selectionStart === len)) return;
+    if (e.key === 'Home' || e.key === 'End') return;  // caret movement inside the number
+    const next = moveFor(e.key, e.ctrlKey, i, j, rows, cols);
+    if (!next) return;
+    e.preventDefault();
+    if (input.classList.contains('invalid')) revert(input);
+    focusCell(next[0], next[1]);
+  });
+
+  return {
+    el: root,
+    /** matrix: { rows, cols, data }; rowLabels: one per row. Deferred while inactive. */
+    update(args) {
+      if (!active) {
+        pending = args;
+        return;
+      }
+      pending = null;
+      render(args);
+    },
+    /** Large matrices are built only when shown. */
+    setActive(on) {
+      active = on;
+      if (on && pending) this.update(pending);
+    },
+    /** Outlines cells: whole rows, whole columns and single flat indices (Sets, or null). */
+    setHighlight({ rows: hlRows = null, cols: hlCols = null, cells: hlCells = null } = {}) {
+      if (!active) return;
+      for (let i = 0; i < rows; i++) {
+        rowHeads[i].classList.toggle('hl', !!hlRows?.has(i));
+        for (let j = 0; j < cols; j++) {
+          const on = !!hlRows?.has(i) || !!hlCols?.has(j) || !!hlCells?.has(i * cols + j);
+          const td = inputs[i * cols + j].parentElement;
+          if (td.classList.contains('hl') !== on) td.classList.toggle('hl', on);
+        }
+      }
+      for (let j = 0; j < cols; j++) colHeads[j].classList.toggle('hl', !!hlCols?.has(j));
+    },
+    focusCell,
+    get name() { return name; },
+  };
+}

@@ -1,0 +1,75 @@
+// Colour maps for the heatmaps. All are colour-blind safe: the sequential maps (viridis, cividis)
+// vary monotonically in lightness, and the diverging map runs blue ↔ neutral ↔ orange, a pair that
+// stays distinct under protanopia, deuteranopia and tritanopia. The diverging centre follows the
+// theme so that 0 looks like "nothing" on both a light and a dark page.
+
+const SEQUENTIAL = {
+  viridis: ['#440154', '#482878', '#3e4989', '#31688e', '#26828e', '#1f9e89', '#35b779', '#6ece58', '#b5de2b', '#fde725'],
+  cividis: ['#00224e', '#123570', '#3b496c', '#575d6d', '#707173', '#8a8678', '#a59c74', '#c3b369', '#e1cc55', '#fee838'],
+  // Light-to-dark blues: low weights fade into a light page (most like a printed table).
+  blues: ['#f7fbff', '#deebf7', '#c6dbef', '#9ecae1', '#6baed6', '#4292c6', '#2171b5', '#08519c', '#08306b'],
+};
+
+const DIVERGING = {
+  light: ['#053061', '#2166ac', '#4393c3', '#92c5de', '#d1e5f0', '#f7f7f7', '#fee0b6', '#fdb863', '#e08214', '#b35806', '#7f3b08'],
+  dark: ['#9ecae1', '#4a90c8', '#2f6ea3', '#1f4d77', '#1a3550', '#24272c', '#4d3219', '#7a4a17', '#b0641a', '#e88b2c', '#ffb45c'],
+};
+
+export const SEQUENTIAL_NAMES = Object.keys(SEQUENTIAL);
+
+function parseHex(hex) {
+  const v = parseInt(hex.slice(1), 16);
+  return [(v >> 16) & 255, (v >> 8) & 255, v & 255];
+}
+
+const parsed = new Map();
+function stops(list) {
+  let s = parsed.get(list);
+  if (!s) parsed.set(list, (s = list.map(parseHex)));
+  return s;
+}
+
+// Piecewise-linear interpolation in sRGB between evenly spaced stops; t is clamped to [0, 1].
+function sample(list, t) {
+  const s = stops(list);
+  const x = Math.min(1, Math.max(0, Number.isFinite(t) ? t : 0)) * (s.length - 1);
+  const i = Math.min(s.length - 2, Math.floor(x));
+  const f = x - i;
+  const a = s[i];
+  const b = s[i + 1];
+  return [a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f, a[2] + (b[2] - a[2]) * f];
+}
+
+const css = ([r, g, b]) => `rgb(${Math.round(r)}, ${Math.round(g)}, ${Math.round(b)})`;
+
+// WCAG relative luminance, to pick black or white text on a cell.
+function luminance([r, g, b]) {
+  const lin = (c) => {
+    const v = c / 255;
+    return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+  };
+  return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+}
+
+/** A colour scale: map(value) -> { background, text } plus the CSS gradient for its legend. */
+export function makeScale({ kind, palette = 'viridis', theme = 'light', min = 0, max = 1 }) {
+  const list = kind === 'diverging' ? DIVERGING[theme === 'dark' ? 'dark' : 'light']
+    : SEQUENTIAL[palette] ?? SEQUENTIAL.viridis;
+  const span = max - min || 1;
+  const position = kind === 'diverging'
+    ? (v) => 0.5 + v / (2 * (Math.max(Math.abs(min), Math.abs(max)) || 1))
+    : (v) => (v - min) / span;
+  const cache = new Map();
+  const colour = (t) => {
+    const key = Math.round(t * 255);
+    let c = cache.get(key);
+    if (!c) {
+      const rgb = sample(list, key / 255);
+      c = { background: css(rgb), text: luminance(rgb) > 0.33 ? '#111' : '#fff' };
+      cache.set(key, c);
+    }
+    return c;
+  };
+  const gradient = `linear-gradient(to right, ${Array.from({ length: 11 }, (_, i) => css(sample(list, i / 10))).join(', ')})`;
+  return { kind, map: (v) => colour(position(v)), gradient, min, max };
+}

@@ -1,0 +1,160 @@
+// The attention pipeline of one head, step by step: QKᵀ → scale → + mask → softmax → × V. Each
+// step is a card with its formula, a one-line hint and a heatmap; the weights carry per-row
+// sums, entropies and maxima so saturation is visible at a glance.
+import { createCard } from './card.js';
+import { createHeatmap } from './heatmap.js';
+import { formatNumber, subscript } from './format.js';
+
+const SUB_K = '\u2096';
+
+function el(tag, className, text) {
+  const e = document.createElement(tag);
+  if (className) e.className = className;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+const MASK_NAMES = { none: 'no mask', causal: 'causal mask', padding: 'padding mask', custom: 'custom mask' };
+
+export function createPipeline({ onInspect, onToggleMask }) {
+  const root = el('section', 'pipeline');
+  root.id = 'pipeline';
+  root.setAttribute('aria-labelledby', 'pipeline-title');
+  const heading = el('div', 'section-heading');
+  const h2 = el('h2', '', 'Attention, step by step');
+  h2.id = 'pipeline-title';
+  const sub = el('p', 'section-sub');
+  heading.append(h2, sub);
+  const grid = el('div', 'steps');
+  root.append(heading, grid);
+
+  const inspect = (kind) => (i, j) => onInspect({ kind, i, j });
+  const steps = {};
+  const maps = {};
+  const add = (key, card, kind, extra = {}) => {
+    steps[key] = card;
+    maps[key] = createHeatmap({ name: key, label: card.el.querySelector('.title-text').textContent, kind, onInspect: inspect(key), ...extra });
+    card.body.append(maps[key].el);
+    grid.append(card.el);
+  };
+
+  add('scores', createCard({
+    step: '1', title: 'Scores', formula: 'S = Q\u00b7K\u1d40',
+    hint: 'Row = query, column = key: the dot product says how well each key matches what the query looks for.',
+  }), 'diverging', { onActivate: (i, j) => onToggleMask(i, j) });
+  add('scaled', createCard({
+    step: '2', title: 'Scaled scores', formula: `S\u2032 = S / \u221ad${SUB_K}`,
+    hint: `Dot products grow with d${SUB_K}; dividing by \u221ad${SUB_K} keeps their spread near 1 so the softmax stays soft.`,
+  }), 'diverging', { onActivate: (i, j) => onToggleMask(i, j) });
+  add('masked', createCard({
+    step: '3', title: 'Masked scores', formula: 'M = S\u2032 + mask',
+    hint: 'Hidden pairs become \u2212\u221e before the softmax, so they get exactly zero weight and the rest still sum to 1.',
+  }), 'diverging', { onActivate: (i, j) => onToggleMask(i, j) });
+  add('weights', createCard({
+    step: '4', title: 'Attention weights', formula: 'A = softmax(M), row by row',
+    hint: 'Each row is a probability distribution over the keys. H is its entropy in nats: near 0 means one key takes almost everything.',
+    className: 'wide-ok',
+  }), 'weights');
+  add('output', createCard({
+    step: '5', title: 'Output', formula: 'O = A\u00b7V',
+    hint: 'Each output row is a weighted average of the value rows: attention mixes values, it never invents new ones.',
+  }), 'diverging');
+
+  const summary = el('p', 'weights-summary');
+  summary.dataset.stat = 'summary';
+  steps.weights.body.append(summary);
+  const errorBox = el('p', 'error');
+  errorBox.setAttribute('role', 'alert');
+  errorBox.hidden = true;
+  root.insertBefore(errorBox, grid);
+
+  return {
+    el: root,
+    maps,
+    render(state, result, display) {
+      if (result.error) {
+        errorBox.textContent = `Cannot compute: ${result.error}`;
+        errorBox.hidden = false;
+        grid.classList.add('stale');
+        return;
+      }
+      errorBox.hidden = true;
+      grid.classList.remove('stale');
+      const d = result.dims;
+      const head = result.head;
+      const { queries, keys } = result.labels;
+      const padCols = state.mask.kind === 'padding' ? state.mask.pad : null;
+      const clickable = state.mask.kind === 'custom';
+      const common = { rowLabels: queries, colLabels: keys, padCols, ...display };
+      const hn = d.multi ? ` \u2014 head ${head.index + 1} of ${d.heads}` : '';
+      sub.textContent = d.multi
+        ? `Showing head ${head.index + 1} of ${d.heads} (d${SUB_K} = d_model / h = ${head.dk}). Pick another head in the controls or in the head grid below.`
+        : `n = ${d.n} queries, m = ${d.m} keys, d${SUB_K} = ${d.dk}, d\u1d65 = ${d.dv}.`;
+
+      const shapeNM = `${d.n} \u00d7 ${d.m}`;
+      steps.scores.setShape(shapeNM);
+      steps.scores.setTitle(`Scores${hn}`);
+      steps.scores.setNote(clickable ? 'Custom mask: click a cell (or press Enter on it) to hide or show that pair.' : '');
+      maps.scores.update({ tensor: head.scores, hidden: clickable ? result.hidden : null, clickable, ...common });
+
+      const T = state.scaling.temperature;
+      let formula;
+      if (d.multi) formula = `S\u2032 = S / \u221ad${SUB_K} = S \u00d7 ${formatNumber(head.scale)}`;
+      else if (state.scaling.sqrtDk && T === 1) formula = `S\u2032 = S / \u221a${head.dk} = S \u00d7 ${formatNumber(head.scale)}`;
+      else if (state.scaling.sqrtDk) formula = `S\u2032 = S / (T\u00b7\u221ad${SUB_K}) = S \u00d7 ${formatNumber(head.scale)}`;
+      else if (T !== 1) formula = `S\u2032 = S / T = S \u00d7 ${formatNumber(head.scale)}  (no \u221ad${SUB_K})`;
+      else formula = `S\u2032 = S  (scaling off)`;
+      steps.scaled.setFormula(formula);
+      steps.scaled.setShape(shapeNM);
+      steps.scaled.setNote(d.multi && !result.defaultScale
+        ? `A multi-head layer always scales each head by 1/\u221ad${SUB_K} of that head, as torch.nn.MultiheadAttention does; the scaling controls apply to one head.`
+        : (!state.scaling.sqrtDk ? `Scaling is off: compare the weights' entropy with \u221ad${SUB_K} on.` : ''));
+      maps.scaled.update({ tensor: head.scaled, hidden: clickable ? result.hidden : null, clickable, ...common });
+
+      steps.masked.setFormula(`M = S\u2032 + mask  (${MASK_NAMES[state.mask.kind]})`);
+      steps.masked.setShape(shapeNM);
+      maps.masked.update({ tensor: head.masked, hidden: result.hidden, fullyMasked: result.fullyMasked, clickable, ...common });
+
+      const st = result.stats;
+      steps.weights.setShape(shapeNM);
+      steps.weights.setTitle(`Attention weights${hn}`);
+      maps.weights.update({
+        tensor: head.weights, hidden: result.hidden, fullyMasked: result.fullyMasked, ...common,
+        stats: [
+          { key: 'sum', label: '\u03a3', title: 'row sum (1 unless every key is hidden)', values: st.rowSums, format: (v) => v.toFixed(3) },
+          { key: 'entropy', label: 'H', title: 'entropy of the row in nats', values: st.entropy, format: (v) => v.toFixed(2) },
+          { key: 'max', label: 'max', title: 'largest weight in the row', values: st.maxWeight, format: (v) => v.toFixed(2) },
+        ],
+      });
+      let sumH = 0;
+      let sumMax = 0;
+      let count = 0;
+      for (let i = 0; i < d.n; i++) {
+        if (result.fullyMasked.has(i)) continue;
+        sumH += st.entropy[i];
+        sumMax += st.maxWeight[i];
+        count++;
+      }
+      const meanH = count ? sumH / count : 0;
+      summary.dataset.meanEntropy = String(meanH);
+      summary.textContent = count
+        ? `Mean entropy ${meanH.toFixed(2)} nats (uniform attention over ${d.m} keys: ln ${d.m} = ${Math.log(d.m).toFixed(2)}); mean max weight ${(sumMax / count).toFixed(2)}.`
+        : 'Every row is fully masked: no query sees any key.';
+      if (result.fullyMasked.size) {
+        const names = [...result.fullyMasked].map((i) => `\u201c${queries[i]}\u201d`).join(', ');
+        steps.weights.setNote(`Fully masked row${result.fullyMasked.size > 1 ? 's' : ''} ${names}: no visible key, so the weights are all 0 (not NaN) and the output row is 0.`);
+      } else {
+        steps.weights.setNote('');
+      }
+
+      steps.output.setShape(`${d.n} \u00d7 ${head.output.shape[1]}`);
+      steps.output.setTitle(`Output${hn}`);
+      steps.output.setFormula(d.multi ? `head${subscript(head.index + 1)} = A\u00b7V\u2095` : 'O = A\u00b7V');
+      maps.output.update({
+        tensor: head.output, rowLabels: queries,
+        colLabels: Array.from({ length: head.output.shape[1] }, (_, c) => String(c + 1)), ...display,
+        fullyMasked: result.fullyMasked,
+      });
+    },
+  };
+}

@@ -1,0 +1,219 @@
+// Ready-made examples. Each returns a state (or a patch of one); all random numbers come from the
+// core's NumPy-compatible generator, so an example is the same everywhere and the lesson's NumPy
+// code reproduces it exactly.
+import { activeMatrices, dims } from './state.js';
+
+const matrix = (rows, cols, data) => ({ rows, cols, data: Array.from(data) });
+const round2 = (x) => Math.round(x * 100) / 100;
+
+function draw(rng, rows, cols, { scale = 1, round = false } = {}) {
+  const { data } = rng.randn(rows, cols);
+  return matrix(rows, cols, Array.from(data, (x) => (round ? round2(x * scale) : x * scale)));
+}
+
+// Projection weights drawn with std 1/√d_model keep Q, K, V at roughly unit scale (as trained
+// layers are initialised), so the effect of the √d_k scaling is the one the lesson describes.
+const weightScale = (dModel) => 1 / Math.sqrt(dModel);
+
+const BASE = {
+  mode: 'sentence', n: 4, m: 4, dk: 4, dv: 4, dModel: 8, heads: 1, seed: 42,
+  scaling: { sqrtDk: true, temperature: 1 },
+  mask: { kind: 'none' },
+  view: { head: 0 },
+};
+
+function withTokens(sentence, tokens) {
+  return { sentence, tokens };
+}
+
+/** New random values for every active matrix, drawn in page order from one seeded generator. */
+export function randomMatrices(attn, state, seed) {
+  const rng = attn.randomState(seed);
+  try {
+    const d = dims(state);
+    const out = {};
+    for (const [name, rows, cols] of activeMatrices(state)) {
+      if (!Number.isInteger(rows) || !Number.isInteger(cols)) continue;
+      const isWeight = name.startsWith('W');
+      out[name] = draw(rng, rows, cols, { scale: isWeight ? weightScale(d.dModel) : 1, round: true });
+    }
+    return out;
+  } finally {
+    rng.dispose();
+  }
+}
+
+/** Values for cells that appear when a matrix grows (deterministic per seed and matrix). */
+export function makeFiller(attn, getSeed) {
+  return (name, count) => {
+    const rng = attn.randomState((getSeed() + 7919 * (1 + 'QKVXWQWKWVWO'.indexOf(name))) >>> 0);
+    try {
+      const { data } = rng.randn(count);
+      const scale = name.startsWith('W') ? 0.35 : 1;
+      return Array.from(data, (x) => round2(x * scale));
+    } finally {
+      rng.dispose();
+    }
+  };
+}
+
+// Four heads built by hand so each shows a pattern heads are known to learn. Token vectors hold a
+// constant feature, four positional features (two rotations) and random "meaning" features.
+function handBuiltHeads(attn) {
+  const sentence = 'the cat sat on the mat because it was tired';
+  const tokens = sentence.split(' ');
+  const n = tokens.length;
+  const E = 16;
+  const hd = 4;
+  const a = 1.2;
+  const b = 0.3;
+  const rng = attn.randomState(3);
+  try {
+    const meaning = new Map();
+    const X = new Array(n * E).fill(0);
+    tokens.forEach((t, p) => {
+      if (!meaning.has(t)) meaning.set(t, Array.from(rng.randn(E - 5).data, (x) => round2(x)));
+      const row = [1, Math.cos(a * p), Math.sin(a * p), Math.cos(b * p), Math.sin(b * p), ...meaning.get(t)];
+      row.forEach((v, c) => { X[p * E + c] = round2(v); });
+    });
+    const W = () => new Array(E * E).fill(0);
+    const WQ = W();
+    const WK = W();
+    const WV = W();
+    const set = (M, r, c, v) => { M[r * E + c] = round2(v); };
+    // Head 1 (columns 0-3): previous token. q_i = pos(i − 1) (a rotation back by one step), k_j = pos(j).
+    const c1 = 3.5;
+    for (const [w, cosRow, sinRow, col] of [[a, 1, 2, 0], [b, 3, 4, 2]]) {
+      set(WQ, cosRow, col, c1 * Math.cos(w)); set(WQ, sinRow, col, c1 * Math.sin(w));
+      set(WQ, cosRow, col + 1, -c1 * Math.sin(w)); set(WQ, sinRow, col + 1, c1 * Math.cos(w));
+      set(WK, cosRow, col, c1); set(WK, sinRow, col + 1, c1);
+    }
+    // Head 2 (columns 4-7): same word. Q and K read the meaning features through one projection.
+    const P = rng.randn(E - 5, hd).data;
+    for (let r = 0; r < E - 5; r++)
+      for (let c = 0; c < hd; c++) {
+        set(WQ, 5 + r, 4 + c, 0.6 * P[r * hd + c]);
+        set(WK, 5 + r, 4 + c, 0.6 * P[r * hd + c]);
+      }
+    // Head 3 (columns 8-11): first token. Every query is the same; keys decrease with position.
+    set(WQ, 0, 8, 4); set(WK, 3, 8, 4); set(WK, 4, 8, -4);
+    // Head 4 (columns 12-15): broad. Tiny weights give nearly uniform attention.
+    const S = rng.randn(E, hd).data;
+    for (let r = 0; r < E; r++)
+      for (let c = 0; c < hd; c++) {
+        set(WQ, r, 12 + c, 0.05 * S[r * hd + c]);
+        set(WK, r, 12 + c, 0.05 * S[(E - 1 - r) * hd + c]);
+      }
+    const V = rng.randn(E, E).data;
+    for (let k = 0; k < E * E; k++) WV[k] = round2(V[k] * 0.3);
+    const WO = Array.from(rng.randn(E, E).data, (x) => round2(x * 0.25));
+    return {
+      ...BASE, ...withTokens(sentence, tokens), dModel: E, heads: 4, seed: 3,
+      matrices: { X: matrix(n, E, X), WQ: matrix(E, E, WQ), WK: matrix(E, E, WK), WV: matrix(E, E, WV), WO: matrix(E, E, WO) },
+    };
+  } finally {
+    rng.dispose();
+  }
+}
+
+function randomSentence(attn, { sentence, tokens, dModel, dk, dv, heads = 1, seed, mask }) {
+  const state = { ...BASE, ...withTokens(sentence, tokens), dModel, dk, dv, heads, seed, mask };
+  return { ...state, matrices: randomMatrices(attn, state, seed) };
+}
+
+export const PRESETS = [
+  {
+    id: 'lesson',
+    label: 'Lesson NumPy example (seed 42, X 4\u00d78, W 8\u00d74)',
+    description: 'np.random.seed(42); X = randn(4, 8); Wq, Wk, Wv = three randn(8, 4). The weights match the lesson\u2019s printout (0.85 and 0.62 rows).',
+    build(attn) {
+      const rng = attn.randomState(42);
+      try {
+        const X = draw(rng, 4, 8);
+        const WQ = draw(rng, 8, 4);
+        const WK = draw(rng, 8, 4);
+        const WV = draw(rng, 8, 4);
+        // W_O comes after the lesson's draws, so they stay exactly the lesson's numbers.
+        const WO = draw(rng, 8, 8, { scale: weightScale(8), round: true });
+        return { ...BASE, ...withTokens('the cat sat down', ['the', 'cat', 'sat', 'down']), matrices: { X, WQ, WK, WV, WO } };
+      } finally {
+        rng.dispose();
+      }
+    },
+  },
+  {
+    id: 'hand',
+    label: 'By hand: 3 tokens, d\u2096 = 2',
+    description: 'Small whole numbers you can check on paper.',
+    build: () => ({
+      ...BASE, mode: 'qkv', n: 3, m: 3, dk: 2, dv: 2,
+      matrices: {
+        Q: matrix(3, 2, [1, 0, 0, 1, 1, 1]),
+        K: matrix(3, 2, [1, 0, 0, 1, 1, 1]),
+        V: matrix(3, 2, [1, 0, 0, 1, 0.5, 0.5]),
+      },
+    }),
+  },
+  {
+    id: 'causal',
+    label: 'Causal mask (GPT-style decoder)',
+    description: 'Each token sees only itself and earlier tokens: the upper triangle of the weights is exactly 0.',
+    build: (attn) => randomSentence(attn, {
+      sentence: 'the cat sat on the mat', tokens: ['the', 'cat', 'sat', 'on', 'the', 'mat'],
+      dModel: 8, dk: 4, dv: 4, seed: 7, mask: { kind: 'causal' },
+    }),
+  },
+  {
+    id: 'padding',
+    label: 'Padding mask ([PAD] tokens)',
+    description: 'A short sentence padded to length 6; nobody attends to the [PAD] keys.',
+    build: (attn) => randomSentence(attn, {
+      sentence: 'I like green tea [PAD] [PAD]', tokens: ['I', 'like', 'green', 'tea', '[PAD]', '[PAD]'],
+      dModel: 8, dk: 4, dv: 4, seed: 11, mask: { kind: 'padding' },
+    }),
+  },
+  {
+    id: 'saturation',
+    label: 'Why \u221ad\u2096: unit-variance Q and K with d\u2096 = 32',
+    description: 'Switch \u221ad\u2096 off: the scores spread to about \u00b1\u221a32 and the weights saturate towards one-hot.',
+    build(attn) {
+      const rng = attn.randomState(5);
+      try {
+        const Q = draw(rng, 5, 32, { round: true });
+        const K = draw(rng, 5, 32, { round: true });
+        const V = draw(rng, 5, 4, { round: true });
+        return { ...BASE, mode: 'qkv', n: 5, m: 5, dk: 32, dv: 4, seed: 5, matrices: { Q, K, V } };
+      } finally {
+        rng.dispose();
+      }
+    },
+  },
+  {
+    id: 'heads',
+    label: 'Four heads, four jobs (d_model = 16, h = 4)',
+    description: 'Hand-built heads: previous token, same word, first token, and a broad average.',
+    build: handBuiltHeads,
+  },
+  {
+    id: 'fully-masked',
+    label: 'A fully masked row (custom mask)',
+    description: 'Query 2 may see no key at all: its weights are 0, not NaN, and its output is 0.',
+    build: (attn) => {
+      const rng = attn.randomState(13);
+      try {
+        const Q = draw(rng, 3, 2, { round: true });
+        const K = draw(rng, 3, 2, { round: true });
+        const V = draw(rng, 3, 2, { round: true });
+        return {
+          ...BASE, mode: 'qkv', n: 3, m: 3, dk: 2, dv: 2, seed: 13,
+          mask: { kind: 'custom', custom: [0, 0, 0, 1, 1, 1, 0, 0, 1], customRows: 3 },
+          matrices: { Q, K, V },
+        };
+      } finally {
+        rng.dispose();
+      }
+    },
+  },
+];
+
+export const presetById = (id) => PRESETS.find((p) => p.id === id);

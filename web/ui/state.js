@@ -1,0 +1,219 @@
+// The page's whole state as one plain, JSON-serializable object, and the pure transitions that
+// change it. Nothing here touches the DOM or the attention core, so the same object can later be
+// written to a URL, posted to a parent frame or handed to a custom element.
+import { isPad, tokenize } from './tokenizer.js';
+import { subscript } from './format.js';
+
+export const STATE_VERSION = 1;
+
+export const LIMITS = {
+  n: [1, 24], m: [1, 24], dk: [1, 64], dv: [1, 64], dModel: [1, 64], heads: [1, 8],
+  temperature: [0.05, 20], seed: [0, 0xffffffff],
+};
+export const MAX_TOKENS = LIMITS.n[1];
+
+export const MASK_KINDS = ['none', 'causal', 'padding', 'custom'];
+export const MATRIX_NAMES = ['Q', 'K', 'V', 'X', 'WQ', 'WK', 'WV', 'WO'];
+
+const clampInt = (v, [lo, hi], fallback) => {
+  const x = Math.round(Number(v));
+  return Number.isFinite(x) ? Math.min(hi, Math.max(lo, x)) : fallback;
+};
+
+export const emptyMatrix = (rows, cols) => ({ rows, cols, data: new Array(rows * cols).fill(0) });
+
+/** Sizes the computation actually uses (in multi-head mode d_k = d_v = d_model / heads). */
+export function dims(state) {
+  const sentence = state.mode === 'sentence';
+  const heads = sentence ? state.heads : 1;
+  const n = sentence ? state.tokens.length : state.n;
+  const m = sentence ? state.tokens.length : state.m;
+  const multi = heads > 1;
+  const headDim = multi ? state.dModel / heads : null;
+  return {
+    n, m, heads, multi, sentence,
+    dModel: state.dModel,
+    dk: multi ? headDim : state.dk,
+    dv: multi ? headDim : state.dv,
+    divisible: !multi || Number.isInteger(headDim),
+  };
+}
+
+/** The editable matrices of the current mode and their shapes, in the order the page shows them. */
+export function activeMatrices(state) {
+  const d = dims(state);
+  if (!d.sentence) return [['Q', d.n, d.dk], ['K', d.m, d.dk], ['V', d.m, d.dv]];
+  const E = d.dModel;
+  if (d.multi) return [['X', d.n, E], ['WQ', E, E], ['WK', E, E], ['WV', E, E], ['WO', E, E]];
+  return [['X', d.n, E], ['WQ', E, d.dk], ['WK', E, d.dk], ['WV', E, d.dv]];
+}
+
+/** Row labels (queries) and column labels (keys) for the heatmaps. */
+export function tokenLabels(state) {
+  const d = dims(state);
+  if (d.sentence) return { queries: state.tokens.slice(), keys: state.tokens.slice() };
+  return {
+    queries: Array.from({ length: d.n }, (_, i) => `q${subscript(i + 1)}`),
+    keys: Array.from({ length: d.m }, (_, j) => `k${subscript(j + 1)}`),
+  };
+}
+
+// Keeps the overlapping block of a matrix; new cells come from fill(count) (or zeros).
+function resize(matrix, rows, cols, fill) {
+  if (matrix && matrix.rows === rows && matrix.cols === cols) return matrix;
+  const fresh = fill ? fill(rows * cols) : null;
+  const data = new Array(rows * cols);
+  for (let i = 0; i < rows; i++) {
+    for (let j = 0; j < cols; j++) {
+      const keep = matrix && i < matrix.rows && j < matrix.cols;
+      data[i * cols + j] = keep ? matrix.data[i * matrix.cols + j] : fresh ? fresh[i * cols + j] : 0;
+    }
+  }
+  return { rows, cols, data };
+}
+
+function resizeGrid(flat, oldRows, oldCols, rows, cols) {
+  const out = new Array(rows * cols).fill(0);
+  if (!Array.isArray(flat)) return out;
+  for (let i = 0; i < Math.min(rows, oldRows); i++)
+    for (let j = 0; j < Math.min(cols, oldCols); j++) out[i * cols + j] = flat[i * oldCols + j] ? 1 : 0;
+  return out;
+}
+
+/**
+ * Brings a state into a consistent shape: sizes within limits, every active matrix the right
+ * size, masks as long as the keys. `fill(name, count)` supplies values for new matrix cells.
+ */
+export function reconcile(state, fill) {
+  const s = { ...state };
+  s.version = STATE_VERSION;
+  s.mode = s.mode === 'qkv' ? 'qkv' : 'sentence';
+  s.n = clampInt(s.n, LIMITS.n, 4);
+  s.m = clampInt(s.m, LIMITS.m, 4);
+  s.dk = clampInt(s.dk, LIMITS.dk, 4);
+  s.dv = clampInt(s.dv, LIMITS.dv, 4);
+  s.dModel = clampInt(s.dModel, LIMITS.dModel, 8);
+  s.heads = clampInt(s.heads, LIMITS.heads, 1);
+  s.seed = clampInt(s.seed, LIMITS.seed, 42);
+  if (!Array.isArray(s.tokens) || s.tokens.length === 0) {
+    const { tokens } = tokenize(s.sentence ?? '', MAX_TOKENS);
+    s.tokens = tokens.length ? tokens : ['token'];
+  }
+  s.tokens = s.tokens.slice(0, MAX_TOKENS).map(String);
+
+  const scaling = s.scaling ?? {};
+  const t = Number(scaling.temperature);
+  s.scaling = {
+    sqrtDk: scaling.sqrtDk !== false,
+    temperature: Number.isFinite(t) ? Math.min(LIMITS.temperature[1], Math.max(LIMITS.temperature[0], t)) : 1,
+  };
+
+  const d = dims(s);
+  const matrices = { ...(s.matrices ?? {}) };
+  for (const [name, rows, cols] of activeMatrices(s)) {
+    if (!Number.isInteger(rows) || !Number.isInteger(cols)) continue;  // heads do not divide d_model
+    matrices[name] = resize(matrices[name], rows, cols, fill && ((count) => fill(name, count)));
+  }
+  s.matrices = matrices;
+
+  const mask = s.mask ?? {};
+  const prevM = Array.isArray(mask.pad) ? mask.pad.length : d.m;
+  const prevN = Number.isInteger(mask.customRows) ? mask.customRows : d.n;
+  let pad = Array.from({ length: d.m }, (_, j) => Boolean(mask.pad?.[j]));
+  if (d.sentence && (mask.padTokens === undefined || mask.padTokens.join('\u0000') !== s.tokens.join('\u0000'))) {
+    // A new sentence: its [PAD] tokens are the padding.
+    pad = s.tokens.map(isPad);
+  }
+  s.mask = {
+    kind: MASK_KINDS.includes(mask.kind) ? mask.kind : 'none',
+    pad,
+    padTokens: d.sentence ? s.tokens.slice() : undefined,
+    custom: resizeGrid(mask.custom, prevN, prevM, d.n, d.m),
+    customRows: d.n,
+  };
+  if (!d.sentence) delete s.mask.padTokens;
+
+  const view = s.view ?? {};
+  s.view = { head: clampInt(view.head, [0, Math.max(0, d.heads - 1)], 0) };
+  const display = s.display ?? {};
+  s.display = {
+    theme: ['light', 'dark'].includes(display.theme) ? display.theme : 'auto',
+    palette: ['viridis', 'cividis', 'blues'].includes(display.palette) ? display.palette : 'viridis',
+  };
+  return s;
+}
+
+// Transitions: each returns a new state and never mutates the old one (matrices are replaced,
+// not edited, so views can skip work for matrices whose object did not change).
+
+export function setCell(state, name, i, j, value) {
+  const old = state.matrices[name];
+  const data = old.data.slice();
+  data[i * old.cols + j] = value;
+  return { ...state, matrices: { ...state.matrices, [name]: { ...old, data } } };
+}
+
+export function setMatrices(state, matrices) {
+  return { ...state, matrices: { ...state.matrices, ...matrices } };
+}
+
+export function toggleCustom(state, i, j) {
+  const d = dims(state);
+  const custom = state.mask.custom.slice();
+  custom[i * d.m + j] = custom[i * d.m + j] ? 0 : 1;
+  return { ...state, mask: { ...state.mask, custom } };
+}
+
+export function togglePad(state, j) {
+  const pad = state.mask.pad.slice();
+  pad[j] = !pad[j];
+  return { ...state, mask: { ...state.mask, pad } };
+}
+
+export function setSentence(state, sentence) {
+  const { tokens } = tokenize(sentence, MAX_TOKENS);
+  if (tokens.length === 0) return null;
+  return { ...state, sentence, tokens };
+}
+
+/** The boolean mask options for the core, from the chosen mask kind. */
+export function maskOptions(state) {
+  const d = dims(state);
+  switch (state.mask.kind) {
+    case 'causal': return { causal: true };
+    case 'padding': return { keyPaddingMask: { data: Uint8Array.from(state.mask.pad, Number), shape: [d.m] } };
+    case 'custom': return { mask: { data: Uint8Array.from(state.mask.custom), shape: [d.n, d.m] } };
+    default: return {};
+  }
+}
+
+/** The scale factor applied to QKᵀ: 1/(T·√d_k), or 1/T when √d_k is switched off. */
+export function scaleFactor(state) {
+  const { dk } = dims(state);
+  const root = state.scaling.sqrtDk ? Math.sqrt(dk) : 1;
+  return 1 / (root * state.scaling.temperature);
+}
+
+export const usesDefaultScale = (state) => state.scaling.sqrtDk && state.scaling.temperature === 1;
+
+/** A tiny observable store: one current state, listeners told after each change. */
+export function createStore(initial, fill) {
+  let current = reconcile(initial, fill);
+  const listeners = new Set();
+  return {
+    get: () => current,
+    set(next, meta = {}) {
+      if (!next || next === current) return;
+      const prev = current;
+      current = reconcile(next, fill);
+      for (const l of listeners) l(current, prev, meta);
+    },
+    update(fn, meta) {
+      this.set(fn(current), meta);
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
