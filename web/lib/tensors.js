@@ -3,6 +3,9 @@
 // the shape, and values float32 cannot hold. Every message names the argument.
 
 const FLOAT32_MAX = 3.4028234663852886e38;
+// Deeper nesting is refused: it is never a tensor here, and an array that contains itself would
+// otherwise loop forever (or overflow the stack) while its shape is read.
+const MAX_RANK = 32;
 
 export function fail(message) {
   throw new Error(message);
@@ -13,6 +16,7 @@ export const product = (shape) => shape.reduce((a, b) => a * b, 1);
 
 function describe(value) {
   if (value === null) return 'null';
+  if (value === undefined) return 'undefined';
   if (Array.isArray(value)) return 'an array';
   if (ArrayBuffer.isView(value)) return `a ${value.constructor.name}`;
   return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`;
@@ -26,9 +30,10 @@ function isNumericArrayView(x) {
 export function checkShape(shape, name) {
   if (!Array.isArray(shape) || shape.length === 0)
     fail(`${name}.shape must be a non-empty array of positive integers, got ${describe(shape)}`);
+  if (shape.length > MAX_RANK) fail(`${name}.shape has ${shape.length} dimensions; at most ${MAX_RANK} are supported`);
   for (const d of shape)
     if (!Number.isSafeInteger(d) || d <= 0)
-      fail(`${name}.shape must hold positive integers, got ${JSON.stringify(shape)}`);
+      fail(`${name}.shape must hold positive integers, got [${shape.map((x) => (typeof x === 'number' ? x : describe(x))).join(', ')}]`);
   return shape.slice();
 }
 
@@ -38,6 +43,7 @@ function nestedShape(value, name) {
   let level = value;
   while (Array.isArray(level)) {
     if (level.length === 0) fail(`${name} has an empty dimension at depth ${shape.length}`);
+    if (shape.length === MAX_RANK) fail(`${name} is nested more than ${MAX_RANK} levels deep (or contains itself)`);
     shape.push(level.length);
     level = level[0];
   }
