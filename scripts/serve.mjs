@@ -55,7 +55,16 @@ export function startServer({ root = WEB_ROOT, port = 0, host = '127.0.0.1', csp
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const port = Number(process.argv[2] ?? process.env.PORT ?? 8080);
-  const { url } = await startServer({ port, host: process.env.HOST ?? '127.0.0.1' });
-  console.log(`attention-explorer is being served at ${url}  (Ctrl+C to stop)`);
+  const wanted = Number(process.argv[2] ?? process.env.PORT ?? 8080);
+  const host = process.env.HOST ?? '127.0.0.1';
+  // A busy port (another server, an earlier npm start) moves on to the next few.
+  for (let port = wanted; ; port++) {
+    try {
+      const { url } = await startServer({ port, host });
+      console.log(`attention-explorer is being served at ${url}  (Ctrl+C to stop)`);
+      break;
+    } catch (err) {
+      if (err.code !== 'EADDRINUSE' || port >= wanted + 20) throw err;
+    }
+  }
 }
