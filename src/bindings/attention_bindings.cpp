@@ -42,7 +42,9 @@ std::string out_of_memory(size_t floats) {
          " bytes that WebAssembly memory cannot provide";
 }
 
-std::string scaled_dot_product_attention(Address q, Address k, Address v, size_t batch, size_t n,
+// pitfall 0 is ordinary attention (the fast kernels); others route to the deliberate mistakes of
+// pitfalls.h, which report no fully masked rows and no trace.
+std::string scaled_dot_product_attention(int pitfall, Address q, Address k, Address v, size_t batch, size_t n,
                                          size_t m, size_t dk, size_t dv, float scale, bool causal,
                                          Address mask, bool mask_per_batch, Address bias,
                                          bool bias_per_batch, Address key_padding, Address output,
@@ -59,13 +61,17 @@ std::string scaled_dot_product_attention(Address q, Address k, Address v, size_t
   r.output = ptr<float>(output), r.weights = ptr<float>(weights);
   r.scores = ptr<float>(scores), r.scaled = ptr<float>(scaled), r.masked = ptr<float>(masked);
   r.fully_masked_rows = ptr<uint8_t>(fully_masked_rows);
+  if (pitfall != 0) {
+    if (!attn::pitfall_is_valid(pitfall)) return "unknown pitfall";
+    return attn::attention_with_pitfall(p, static_cast<attn::Pitfall>(pitfall), r.output, r.weights).message;
+  }
   const size_t floats = attn::attention_workspace_floats(p, r);
   Workspace workspace(floats);
   if (!workspace.get()) return out_of_memory(floats);
   return attn::scaled_dot_product_attention(p, r, workspace.get()).message;
 }
 
-std::string multi_head_attention(size_t embed_dim, size_t num_heads, size_t kdim, size_t vdim,
+std::string multi_head_attention(int pitfall, size_t embed_dim, size_t num_heads, size_t kdim, size_t vdim,
                                  Address wq, Address wk, Address wv, Address wo, Address bq,
                                  Address bk, Address bv, Address bo, size_t batch, size_t n,
                                  size_t m, Address query, Address key, Address value, bool causal,
@@ -95,6 +101,11 @@ std::string multi_head_attention(size_t embed_dim, size_t num_heads, size_t kdim
   r.fully_masked_rows = ptr<uint8_t>(fully_masked_rows);
   attn::Status shape_status = attn::validate_multi_head_shape(p.shape);
   if (!shape_status.ok()) return shape_status.message;
+  if (pitfall != 0) {
+    if (!attn::pitfall_is_valid(pitfall)) return "unknown pitfall";
+    return attn::multi_head_with_pitfall(p, static_cast<attn::Pitfall>(pitfall), r.output,
+                                         average_weights ? r.weights : nullptr).message;
+  }
   const size_t floats = attn::multi_head_workspace_floats(p, r);
   Workspace workspace(floats);
   if (!workspace.get()) return out_of_memory(floats);
@@ -159,44 +170,6 @@ std::string attention_cost(size_t n, size_t m, size_t d_model, size_t heads, boo
   return status.message;
 }
 
-std::string attention_with_pitfall(int pitfall, Address q, Address k, Address v, size_t batch,
-                                   size_t n, size_t m, size_t dk, size_t dv, float scale,
-                                   bool causal, Address mask, bool mask_per_batch, Address bias,
-                                   bool bias_per_batch, Address key_padding, Address output,
-                                   Address weights) {
-  if (!attn::pitfall_is_valid(pitfall)) return "unknown pitfall";
-  attn::AttentionProblem p;
-  p.batch = batch, p.n = n, p.m = m, p.dk = dk, p.dv = dv;
-  p.q = ptr<const float>(q), p.k = ptr<const float>(k), p.v = ptr<const float>(v);
-  p.scale = scale, p.causal = causal;
-  p.mask = ptr<const uint8_t>(mask), p.mask_per_batch = mask_per_batch;
-  p.bias = ptr<const float>(bias), p.bias_per_batch = bias_per_batch;
-  p.key_padding = ptr<const uint8_t>(key_padding);
-  return attn::attention_with_pitfall(p, static_cast<attn::Pitfall>(pitfall), ptr<float>(output),
-                                      ptr<float>(weights)).message;
-}
-
-std::string multi_head_with_pitfall(int pitfall, size_t embed_dim, size_t num_heads, size_t kdim,
-                                    size_t vdim, Address wq, Address wk, Address wv, Address wo,
-                                    Address bq, Address bk, Address bv, Address bo, size_t batch,
-                                    size_t n, size_t m, Address query, Address key, Address value,
-                                    bool causal, Address mask, Address bias, Address key_padding,
-                                    Address output, Address weights) {
-  if (!attn::pitfall_is_valid(pitfall)) return "unknown pitfall";
-  attn::MultiHeadProblem p;
-  p.shape = {embed_dim, num_heads, kdim, vdim, bq != 0};
-  p.weights = {ptr<const float>(wq), ptr<const float>(wk), ptr<const float>(wv),
-               ptr<const float>(wo), ptr<const float>(bq), ptr<const float>(bk),
-               ptr<const float>(bv), ptr<const float>(bo)};
-  p.batch = batch, p.n = n, p.m = m;
-  p.query = ptr<const float>(query), p.key = ptr<const float>(key), p.value = ptr<const float>(value);
-  p.causal = causal;
-  p.mask = ptr<const uint8_t>(mask), p.bias = ptr<const float>(bias);
-  p.key_padding = ptr<const uint8_t>(key_padding);
-  return attn::multi_head_with_pitfall(p, static_cast<attn::Pitfall>(pitfall), ptr<float>(output),
-                                       ptr<float>(weights)).message;
-}
-
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(attention_core) {
@@ -214,6 +187,4 @@ EMSCRIPTEN_BINDINGS(attention_core) {
   emscripten::function("_rowStatistics", &row_statistics);
   emscripten::function("_softmaxRows", &softmax_rows);
   emscripten::function("_attentionCost", &attention_cost);
-  emscripten::function("_attentionWithPitfall", &attention_with_pitfall);
-  emscripten::function("_multiHeadWithPitfall", &multi_head_with_pitfall);
 }

@@ -110,14 +110,10 @@ class Attention {
     if (mask) this.#heap.writeU8(a[3], mask.data);
     if (bias) this.#heap.writeF32(a[4], bias.data);
     if (padding) this.#heap.writeU8(a[5], padding);
-    const status = pitfall === null
-      ? this.#module._scaledDotProductAttention(
-        a[0], a[1], a[2], batch, n, m, dk, dv, scale, causal, a[3], maskPerBatch, a[4], biasPerBatch,
-        a[5], a[6], a[7], a[8], a[9], a[10], a[11])
-      : this.#module._attentionWithPitfall(
-        pitfall, a[0], a[1], a[2], batch, n, m, dk, dv, scale, causal, a[3], maskPerBatch, a[4],
-        biasPerBatch, a[5], a[6], a[7]);
     if (pitfall !== null) this.#heap.writeU8(a[11], new Uint8Array(batch * n));  // not tracked by pitfalls
+    const status = this.#module._scaledDotProductAttention(
+      pitfall ?? 0, a[0], a[1], a[2], batch, n, m, dk, dv, scale, causal, a[3], maskPerBatch, a[4],
+      biasPerBatch, a[5], a[6], a[7], a[8], a[9], a[10], a[11]);
     try {
       check(status, 'scaledDotProductAttention');
       const read = (address, shape) => ({ data: this.#heap.readF32(address, product(shape)), shape });

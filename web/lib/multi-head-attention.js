@@ -235,15 +235,11 @@ export class MultiHeadAttention {
     const o = this.#offsets;
     const base = this.#address;
     const w = (name) => (o[name] === undefined ? 0 : base + o[name]);
-    const status = pitfall !== null
-      ? this.#module._multiHeadWithPitfall(
-        pitfall, E, H, this.kdim, this.vdim, w('wq'), w('wk'), w('wv'), w('wo'), w('bq'), w('bk'),
-        w('bv'), w('bo'), B, n, m, aq, ak, av, causal, a[3], a[4], a[5], a[6], a[7])
-      : this.#module._multiHeadAttention(
-      E, H, this.kdim, this.vdim, w('wq'), w('wk'), w('wv'), w('wo'), w('bq'), w('bk'), w('bv'), w('bo'),
+    if (pitfall !== null) this.#heap.writeU8(a[17], new Uint8Array(B * n));  // not tracked by pitfalls
+    const status = this.#module._multiHeadAttention(
+      pitfall ?? 0, E, H, this.kdim, this.vdim, w('wq'), w('wk'), w('wv'), w('wo'), w('bq'), w('bk'), w('bv'), w('bo'),
       B, n, m, aq, ak, av, causal, a[3], a[4], a[5],
       a[6], a[7], averageWeights, a[8], a[9], a[10], a[11], a[12], a[13], a[14], a[15], a[16], a[17]);
-    if (pitfall !== null) this.#heap.writeU8(a[17], new Uint8Array(B * n));  // not tracked by pitfalls
     try {
       check(status, 'multiHeadAttention.forward');
       const lead = batched ? [B] : [];
