@@ -4,6 +4,7 @@
 // which returns null instead of aborting when memory cannot grow, so running out is an error
 // message, not a dead module.
 #include <emscripten/bind.h>
+#include <malloc.h>
 
 #include <cstdint>
 #include <cstdlib>
@@ -170,6 +171,9 @@ std::string attention_cost(size_t n, size_t m, size_t d_model, size_t heads, boo
   return status.message;
 }
 
+// Bytes malloc has handed out and not taken back, for the leak tests (tests/js/leaks.test.mjs).
+double heap_bytes_in_use() { return static_cast<double>(mallinfo().uordblks); }
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(attention_core) {
@@ -187,4 +191,5 @@ EMSCRIPTEN_BINDINGS(attention_core) {
   emscripten::function("_rowStatistics", &row_statistics);
   emscripten::function("_softmaxRows", &softmax_rows);
   emscripten::function("_attentionCost", &attention_cost);
+  emscripten::function("_heapBytesInUse", &heap_bytes_in_use);
 }
