@@ -15,6 +15,7 @@ constexpr float kNegInf = -std::numeric_limits<float>::infinity();
 // masked, exponentiated and multiplied into V.
 constexpr size_t kQueryBlock = 64;
 constexpr size_t kKeyBlock = 256;
+static_assert(kKeyBlock % kernels::kPanelWidth == 0, "key tiles start on a panel boundary");
 
 bool wants_matrix(const HeadOutputs& out) {
   return out.weights || out.scores || out.scaled || out.masked;
@@ -51,10 +52,11 @@ void scale_and_mask_row(float* s, size_t len, size_t i, size_t j0, size_t m, flo
 // Builds the full n × m matrix: needed when weights or a trace are asked for.
 void attend_materialized(const HeadInputs& in, const HeadOutputs& out, float* workspace) {
   const size_t n = in.q.rows, m = in.k.rows, dk = in.q.cols, dv = in.v.cols;
-  float* kt = workspace;                                     // dk × m
-  float* p = out.weights ? out.weights : workspace + dk * m;  // n × m
-  kernels::transpose(in.k.data, in.k.ld, m, dk, kt, m);
-  kernels::matmul(in.q.data, in.q.ld, kt, m, p, m, n, m, dk, 1.0f, false);
+  float* kt = workspace;                                     // Kᵀ panels: dk × m
+  float* vp = kt + kernels::packed_floats(dk, m);            // V panels: m × dv
+  float* p = out.weights ? out.weights : vp + kernels::packed_floats(m, dv);  // n × m
+  kernels::pack_panels_transposed(in.k.data, in.k.ld, dk, m, kt);
+  kernels::matmul_packed(in.q.data, in.q.ld, kt, dk, p, m, n, m, dk, 1.0f, false);
   for (size_t i = 0; i < n; ++i) {
     float* row = p + i * m;
     copy_row(out.scores ? out.scores + i * m : nullptr, row, m);
@@ -71,19 +73,54 @@ void attend_materialized(const HeadInputs& in, const HeadOutputs& out, float* wo
     }
     if (out.fully_masked_rows) out.fully_masked_rows[i] = all_hidden ? 1 : 0;
   }
-  kernels::matmul(p, m, in.v.data, in.v.ld, out.output.data, out.output.ld, n, dv, m, 1.0f, false);
+  kernels::pack_panels(in.v.data, in.v.ld, m, dv, vp);
+  kernels::matmul_packed(p, m, vp, m, out.output.data, out.output.ld, n, dv, m, 1.0f, false);
+}
+
+// Turns one tile row of raw scores s (query i, keys [j0, j0 + len)) into softmax numerators
+// relative to the running max, FlashAttention-style; returns false when every key so far is hidden
+// (the row then adds nothing). Without bias or mask the scale is folded into the exponential and
+// a causal mask only shortens the row, so the common cases make two passes over the row.
+bool online_softmax_row(float* s, size_t len, size_t i, size_t j0, size_t m, float scale,
+                        const HeadMasks& masks, float& row_max, float& row_sum, float& correction) {
+  const bool general = masks.bias || masks.mask || masks.key_padding;
+  size_t valid = len;
+  if (masks.causal && !general) valid = i < j0 ? 0 : std::min(len, i - j0 + 1);
+  float tile_max;
+  if (general) {
+    scale_and_mask_row(s, len, i, j0, m, scale, masks, nullptr, nullptr);
+    tile_max = kernels::max_value(s, len);
+  } else {
+    tile_max = valid ? kernels::max_value(s, valid) * scale : kNegInf;
+  }
+  const float new_max = std::max(row_max, tile_max);
+  correction = 1.0f;
+  if (new_max == kNegInf) {
+    std::fill(s, s + len, 0.0f);
+    return false;
+  }
+  correction = std::exp(row_max - new_max);  // exp(-inf) = 0 on the first tile with a visible key
+  const float tile_sum = general ? kernels::exp_shifted_sum(s, len, new_max)
+                                 : kernels::exp_scaled_shifted_sum(s, valid, scale, new_max);
+  std::fill(s + valid, s + len, 0.0f);
+  row_sum = row_sum * correction + tile_sum;
+  row_max = new_max;
+  return true;
 }
 
 // Output only, FlashAttention-style online softmax: scores live one tile at a time, each row keeps
-// its running max and sum, and the accumulated output is rescaled whenever the max grows.
+// its running max and sum, and the accumulated output is rescaled whenever the max grows. Kᵀ and V
+// are packed once into panels (dk·m + m·dv floats, linear in m), never an n × m matrix.
 void attend_streaming(const HeadInputs& in, const HeadOutputs& out, float* workspace) {
   const size_t n = in.q.rows, m = in.k.rows, dk = in.q.cols, dv = in.v.cols;
-  float* kt = workspace;                   // dk × m
-  float* tile = kt + dk * m;               // kQueryBlock × kKeyBlock
-  float* acc = tile + kQueryBlock * kKeyBlock;  // kQueryBlock × dv
-  float* row_max = acc + kQueryBlock * dv;      // kQueryBlock
-  float* row_sum = row_max + kQueryBlock;       // kQueryBlock
-  kernels::transpose(in.k.data, in.k.ld, m, dk, kt, m);
+  float* kt = workspace;                                     // Kᵀ panels: dk × m
+  float* vp = kt + kernels::packed_floats(dk, m);            // V panels: m × dv
+  float* tile = vp + kernels::packed_floats(m, dv);          // kQueryBlock × kKeyBlock
+  float* acc = tile + kQueryBlock * kKeyBlock;               // kQueryBlock × dv
+  float* row_max = acc + kQueryBlock * dv;                   // kQueryBlock
+  float* row_sum = row_max + kQueryBlock;                    // kQueryBlock
+  kernels::pack_panels_transposed(in.k.data, in.k.ld, dk, m, kt);
+  kernels::pack_panels(in.v.data, in.v.ld, m, dv, vp);
 
   for (size_t i0 = 0; i0 < n; i0 += kQueryBlock) {
     const size_t rows = std::min(kQueryBlock, n - i0);
@@ -94,22 +131,17 @@ void attend_streaming(const HeadInputs& in, const HeadOutputs& out, float* works
     const size_t key_end = in.masks.causal ? std::min(m, i0 + rows) : m;
     for (size_t j0 = 0; j0 < key_end; j0 += kKeyBlock) {
       const size_t cols = std::min(kKeyBlock, key_end - j0);
-      kernels::matmul(in.q.row(i0), in.q.ld, kt + j0, m, tile, cols, rows, cols, dk, 1.0f, false);
+      // kKeyBlock is a multiple of the panel width, so keys [j0, …) start a panel.
+      kernels::matmul_packed(in.q.row(i0), in.q.ld, kt + j0 * dk, dk, tile, cols, rows, cols, dk,
+                             1.0f, false);
       for (size_t r = 0; r < rows; ++r) {
-        float* s = tile + r * cols;
-        scale_and_mask_row(s, cols, i0 + r, j0, m, in.scale, in.masks, nullptr, nullptr);
-        const float new_max = std::max(row_max[r], kernels::max_value(s, cols));
-        if (new_max == kNegInf) {  // every key so far hidden: this tile adds nothing
-          std::fill(s, s + cols, 0.0f);
-          continue;
-        }
-        const float correction = std::exp(row_max[r] - new_max);  // exp(-inf) = 0 on first tile
-        const float tile_sum = kernels::exp_shifted_sum(s, cols, new_max);
+        float correction;
+        online_softmax_row(tile + r * cols, cols, i0 + r, j0, m, in.scale, in.masks, row_max[r],
+                           row_sum[r], correction);
         if (correction != 1.0f) kernels::scale(acc + r * dv, dv, correction);
-        row_sum[r] = row_sum[r] * correction + tile_sum;
-        row_max[r] = new_max;
       }
-      kernels::matmul(tile, cols, in.v.row(j0), in.v.ld, acc, dv, rows, dv, cols, 1.0f, true);
+      kernels::matmul_packed(tile, cols, vp + j0 * kernels::kPanelWidth, m, acc, dv, rows, dv,
+                             cols, 1.0f, true);
     }
     for (size_t r = 0; r < rows; ++r) {
       const bool all_hidden = row_sum[r] == 0.0f;
@@ -124,8 +156,9 @@ void attend_streaming(const HeadInputs& in, const HeadOutputs& out, float* works
 }  // namespace
 
 size_t head_workspace_floats(size_t n, size_t m, size_t dk, size_t dv, bool stream) {
-  if (stream) return dk * m + kQueryBlock * kKeyBlock + kQueryBlock * dv + 2 * kQueryBlock;
-  return dk * m + n * m;
+  const size_t panels = kernels::packed_floats(dk, m) + kernels::packed_floats(m, dv);
+  if (stream) return panels + kQueryBlock * kKeyBlock + kQueryBlock * dv + 2 * kQueryBlock;
+  return panels + n * m;
 }
 
 void attend_head(const HeadInputs& in, const HeadOutputs& out, float* workspace) {

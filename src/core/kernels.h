@@ -14,6 +14,30 @@ const char* variant_name();
 void matmul(const float* a, size_t lda, const float* b, size_t ldb, float* c, size_t ldc,
             size_t n, size_t m, size_t k, float alpha, bool accumulate);
 
+// ---- Packed panels -------------------------------------------------------------------------
+// A right-hand matrix B (rows × cols) packed as ceil(cols / kPanelWidth) panels of kPanelWidth
+// columns. Panel j holds B[p][j·W + c] at panels[j·W·rows + p·W + c]: each panel is contiguous,
+// one W-float row per p, and columns past `cols` are 0. A GEMM then streams B with unit stride
+// and reuses each panel for every row of A. Rows [p0, p0 + k) of a packing are themselves a
+// packing with the same panel stride: pass `panels + p0·W` and panel_rows = rows.
+constexpr size_t kPanelWidth = 16;
+
+inline size_t packed_floats(size_t rows, size_t cols) {
+  return rows * ((cols + kPanelWidth - 1) / kPanelWidth) * kPanelWidth;
+}
+
+// Packs b (rows × cols, ldb).
+void pack_panels(const float* b, size_t ldb, size_t rows, size_t cols, float* panels);
+
+// Packs the transpose of bt (cols × rows, ldbt): keys K (m × dk) become panels of Kᵀ (dk × m).
+void pack_panels_transposed(const float* bt, size_t ldbt, size_t rows, size_t cols,
+                            float* panels);
+
+// c (n × m, ldc) = alpha · a (n × k, lda) · B (k × m, packed with panel_rows ≥ k)  [+ c]
+void matmul_packed(const float* a, size_t lda, const float* panels, size_t panel_rows, float* c,
+                   size_t ldc, size_t n, size_t m, size_t k, float alpha, bool accumulate);
+
+// ---- Vector helpers ------------------------------------------------------------------------
 // out (cols × rows, ldo) = transpose of a (rows × cols, lda)
 void transpose(const float* a, size_t lda, size_t rows, size_t cols, float* out, size_t ldo);
 
@@ -28,5 +52,9 @@ float max_value(const float* x, size_t len);
 
 // x[i] = exp(x[i] - shift), returns the sum. exp(-inf) is exactly 0, so masked keys get weight 0.
 float exp_shifted_sum(float* x, size_t len, float shift);
+
+// x[i] = exp(x[i]·s - shift), returns the sum: the softmax numerators of raw scores x with the
+// scale folded in (shift = s · max x). exp(-inf) is exactly 0.
+float exp_scaled_shifted_sum(float* x, size_t len, float s, float shift);
 
 }  // namespace attn::kernels

@@ -25,6 +25,44 @@ void matmul(const float* a, size_t lda, const float* b, size_t ldb, float* c, si
   }
 }
 
+// Same panel layout as the SIMD build (the callers index into it), filled with plain loops.
+void pack_panels(const float* b, size_t ldb, size_t rows, size_t cols, float* panels) {
+  for (size_t j = 0; j < cols; j += kPanelWidth) {
+    const size_t w = cols - j < kPanelWidth ? cols - j : kPanelWidth;
+    float* dst = panels + j * rows;
+    for (size_t p = 0; p < rows; ++p)
+      for (size_t c = 0; c < kPanelWidth; ++c) dst[p * kPanelWidth + c] = c < w ? b[p * ldb + j + c] : 0.0f;
+  }
+}
+
+void pack_panels_transposed(const float* bt, size_t ldbt, size_t rows, size_t cols,
+                            float* panels) {
+  for (size_t j = 0; j < cols; j += kPanelWidth) {
+    const size_t w = cols - j < kPanelWidth ? cols - j : kPanelWidth;
+    float* dst = panels + j * rows;
+    for (size_t p = 0; p < rows; ++p)
+      for (size_t c = 0; c < kPanelWidth; ++c) dst[p * kPanelWidth + c] = c < w ? bt[(j + c) * ldbt + p] : 0.0f;
+  }
+}
+
+void matmul_packed(const float* a, size_t lda, const float* panels, size_t panel_rows, float* c,
+                   size_t ldc, size_t n, size_t m, size_t k, float alpha, bool accumulate) {
+  for (size_t j = 0; j < m; j += kPanelWidth) {
+    const size_t w = m - j < kPanelWidth ? m - j : kPanelWidth;
+    const float* panel = panels + j * panel_rows;
+    for (size_t i = 0; i < n; ++i) {
+      float sum[kPanelWidth] = {};
+      const float* ai = a + i * lda;
+      for (size_t p = 0; p < k; ++p) {
+        const float* bp = panel + p * kPanelWidth;
+        for (size_t q = 0; q < kPanelWidth; ++q) sum[q] += ai[p] * bp[q];
+      }
+      float* ci = c + i * ldc + j;
+      for (size_t q = 0; q < w; ++q) ci[q] = alpha * sum[q] + (accumulate ? ci[q] : 0.0f);
+    }
+  }
+}
+
 void transpose(const float* a, size_t lda, size_t rows, size_t cols, float* out, size_t ldo) {
   for (size_t i = 0; i < rows; ++i)
     for (size_t j = 0; j < cols; ++j) out[j * ldo + i] = a[i * lda + j];
@@ -48,6 +86,15 @@ float exp_shifted_sum(float* x, size_t len, float shift) {
   float sum = 0.0f;
   for (size_t i = 0; i < len; ++i) {
     x[i] = std::exp(x[i] - shift);
+    sum += x[i];
+  }
+  return sum;
+}
+
+float exp_scaled_shifted_sum(float* x, size_t len, float s, float shift) {
+  float sum = 0.0f;
+  for (size_t i = 0; i < len; ++i) {
+    x[i] = std::exp(x[i] * s - shift);
     sum += x[i];
   }
   return sum;

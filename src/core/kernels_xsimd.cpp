@@ -1,8 +1,17 @@
 // xsimd kernels. In the WebAssembly build xsimd targets SSE4.1, which Emscripten lowers to WASM
 // SIMD128 (f32x4). Every loop is a batch loop followed by a scalar tail, so any size works.
+//
+// GEMM design, measured in V8 (Node 20) on the target machine: V8 gives WASM 16 vector registers
+// and no FMA, and it neither unrolls nor schedules loops. The fastest micro-kernel found holds a
+// 2 × 16 block of C in 8 accumulators, broadcasts one A value per row and reads 16 B values from a
+// packed panel each step (≈ 37–38 GFLOP/s, ~75 % of the mul+add peak). 4 × 8 is as fast; taller
+// blocks (6 × 8, 3 × 16) spill, and unrolling the k loop (by hand or by clang) lets clang hoist
+// loads ahead and V8 then spills, losing 30–40 %. So the k loop below stays plain on purpose.
 #include <xsimd/xsimd.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <string>
 
@@ -11,56 +20,155 @@
 namespace attn::kernels {
 namespace {
 
+// Keeps clang from unrolling a micro-kernel loop (see the top of this file); GCC does not unroll
+// these loops at -O2/-O3 anyway.
+#if defined(__clang__)
+#define ATTN_PLAIN_LOOP _Pragma("clang loop unroll(disable)")
+#else
+#define ATTN_PLAIN_LOOP
+#endif
+
 using Batch = xsimd::batch<float>;
 constexpr size_t kWidth = Batch::size;
+constexpr size_t W = kPanelWidth;
+constexpr size_t kPanelBatches = W / kWidth;
+static_assert(W % kWidth == 0, "a panel is a whole number of batches");
 
-// c[R rows × CB·kWidth cols] = alpha · a[R × k] · b[k × CB·kWidth] (+ c). The accumulators stay in
-// registers for the whole k loop: R·CB of them, well under the 16 vector registers V8 gives WASM.
-template <size_t R, size_t CB>
-inline void micro_kernel(const float* a, size_t lda, const float* b, size_t ldb, float* c,
-                         size_t ldc, size_t k, float alpha, bool accumulate) {
-  Batch acc[R][CB];
+// Rows of B packed per step when matmul packs on the fly: 256 × 16 floats = 16 KiB stays in L1.
+constexpr size_t kDepthBlock = 256;
+// Below this many rows of A a packed panel is not reused enough to pay for packing.
+constexpr size_t kPackMinRows = 8;
+
+// Stores one row of an accumulator block: the first w ≤ 16 columns of alpha · acc (+ c).
+inline void store_row(const Batch* acc, float* c, size_t w, float alpha, bool accumulate) {
+  const Batch s(alpha);
+  if (w == W) {
+    for (size_t q = 0; q < kPanelBatches; ++q) {
+      Batch v = acc[q] * s;
+      if (accumulate) v += Batch::load_unaligned(c + q * kWidth);
+      v.store_unaligned(c + q * kWidth);
+    }
+    return;
+  }
+  alignas(16) float tmp[W];
+  for (size_t q = 0; q < kPanelBatches; ++q) (acc[q] * s).store_aligned(tmp + q * kWidth);
+  for (size_t j = 0; j < w; ++j) c[j] = tmp[j] + (accumulate ? c[j] : 0.0f);
+}
+
+// c[R × w] = alpha · a[R × k] · panel[k × 16] (+ c): R·4 accumulators stay in registers for the
+// whole k loop; one broadcast per row and four contiguous loads per step.
+template <size_t R>
+inline void panel_kernel(const float* a, size_t lda, const float* panel, size_t k, float* c,
+                         size_t ldc, size_t w, float alpha, bool accumulate) {
+  Batch acc[R][kPanelBatches];
   for (size_t r = 0; r < R; ++r)
-    for (size_t q = 0; q < CB; ++q) acc[r][q] = Batch(0.0f);
-  for (size_t p = 0; p < k; ++p) {
-    Batch bp[CB];
-    for (size_t q = 0; q < CB; ++q) bp[q] = Batch::load_unaligned(b + p * ldb + q * kWidth);
+    for (size_t q = 0; q < kPanelBatches; ++q) acc[r][q] = Batch(0.0f);
+  const float* row[R];
+  for (size_t r = 0; r < R; ++r) row[r] = a + r * lda;
+  const float* const end = panel + k * W;
+ATTN_PLAIN_LOOP
+  for (; panel != end; panel += W) {
+    Batch b[kPanelBatches];
+    for (size_t q = 0; q < kPanelBatches; ++q) b[q] = Batch::load_unaligned(panel + q * kWidth);
     for (size_t r = 0; r < R; ++r) {
-      const Batch ar(a[r * lda + p]);
-      for (size_t q = 0; q < CB; ++q) acc[r][q] = xsimd::fma(ar, bp[q], acc[r][q]);
+      const Batch ar(*row[r]++);
+      for (size_t q = 0; q < kPanelBatches; ++q) acc[r][q] += ar * b[q];
     }
   }
-  const Batch scale(alpha);
-  for (size_t r = 0; r < R; ++r)
-    for (size_t q = 0; q < CB; ++q) {
-      float* out = c + r * ldc + q * kWidth;
-      Batch v = acc[r][q] * scale;
-      if (accumulate) v += Batch::load_unaligned(out);
-      v.store_unaligned(out);
-    }
+  for (size_t r = 0; r < R; ++r) store_row(acc[r], c + r * ldc, w, alpha, accumulate);
 }
 
-// Columns that do not fill a batch.
-inline void scalar_columns(const float* a, size_t lda, const float* b, size_t ldb, float* c,
-                           size_t ldc, size_t rows, size_t j0, size_t m, size_t k, float alpha,
-                           bool accumulate) {
-  for (size_t i = 0; i < rows; ++i)
-    for (size_t j = j0; j < m; ++j) {
+// All rows of A against one packed panel (w ≤ 16 valid columns).
+inline void rows_times_panel(const float* a, size_t lda, const float* panel, float* c, size_t ldc,
+                             size_t n, size_t k, size_t w, float alpha, bool accumulate) {
+  size_t i = 0;
+  for (; i + 2 <= n; i += 2)
+    panel_kernel<2>(a + i * lda, lda, panel, k, c + i * ldc, ldc, w, alpha, accumulate);
+  if (i < n) panel_kernel<1>(a + i * lda, lda, panel, k, c + i * ldc, ldc, w, alpha, accumulate);
+}
+
+// Few rows: read B in place, NB batches of columns at a time, and finish with scalar columns.
+template <size_t NB>
+inline void direct_kernel(const float* a, const float* b, size_t ldb, size_t k, float* c,
+                          float alpha, bool accumulate) {
+  Batch acc[NB];
+  for (size_t q = 0; q < NB; ++q) acc[q] = Batch(0.0f);
+ATTN_PLAIN_LOOP
+  for (size_t p = 0; p < k; ++p, b += ldb) {
+    const Batch ap(a[p]);
+    for (size_t q = 0; q < NB; ++q) acc[q] += ap * Batch::load_unaligned(b + q * kWidth);
+  }
+  const Batch s(alpha);
+  for (size_t q = 0; q < NB; ++q) {
+    Batch v = acc[q] * s;
+    if (accumulate) v += Batch::load_unaligned(c + q * kWidth);
+    v.store_unaligned(c + q * kWidth);
+  }
+}
+
+void matmul_direct(const float* a, size_t lda, const float* b, size_t ldb, float* c, size_t ldc,
+                   size_t n, size_t m, size_t k, float alpha, bool accumulate) {
+  for (size_t i = 0; i < n; ++i) {
+    const float* ai = a + i * lda;
+    float* ci = c + i * ldc;
+    size_t j = 0;
+    for (; j + W <= m; j += W) direct_kernel<kPanelBatches>(ai, b + j, ldb, k, ci + j, alpha, accumulate);
+    for (; j + kWidth <= m; j += kWidth) direct_kernel<1>(ai, b + j, ldb, k, ci + j, alpha, accumulate);
+    for (; j < m; ++j) {
       float sum = 0.0f;
-      for (size_t p = 0; p < k; ++p) sum += a[i * lda + p] * b[p * ldb + j];
-      c[i * ldc + j] = alpha * sum + (accumulate ? c[i * ldc + j] : 0.0f);
+      for (size_t p = 0; p < k; ++p) sum += ai[p] * b[p * ldb + j];
+      ci[j] = alpha * sum + (accumulate ? ci[j] : 0.0f);
     }
+  }
 }
 
-template <size_t R>
-inline void row_block(const float* a, size_t lda, const float* b, size_t ldb, float* c, size_t ldc,
-                      size_t m, size_t k, float alpha, bool accumulate) {
-  size_t j = 0;
-  for (; j + 2 * kWidth <= m; j += 2 * kWidth)
-    micro_kernel<R, 2>(a, lda, b + j, ldb, c + j, ldc, k, alpha, accumulate);
-  for (; j + kWidth <= m; j += kWidth)
-    micro_kernel<R, 1>(a, lda, b + j, ldb, c + j, ldc, k, alpha, accumulate);
-  if (j < m) scalar_columns(a, lda, b, ldb, c, ldc, R, j, m, k, alpha, accumulate);
+// One panel (w ≤ 16 columns) of B, rows [0, rows), into dst (rows × 16, zero-padded).
+inline void pack_one_panel(const float* b, size_t ldb, size_t rows, size_t w, float* dst) {
+  if (w == W) {
+    for (size_t p = 0; p < rows; ++p, b += ldb, dst += W)
+      for (size_t q = 0; q < kPanelBatches; ++q)
+        Batch::load_unaligned(b + q * kWidth).store_unaligned(dst + q * kWidth);
+    return;
+  }
+  for (size_t p = 0; p < rows; ++p, b += ldb, dst += W) {
+    std::memcpy(dst, b, w * sizeof(float));
+    std::fill(dst + w, dst + W, 0.0f);
+  }
+}
+
+// exp(x) for the softmax terms, x ≤ 0 (any x < 88 works): Cephes' expf, i.e. x = i·ln 2 + r with
+// i = round(x·log2 e) and ln 2 split in two constants so r is exact, a degree-5 polynomial for
+// e^r on [-ln2/2, ln2/2] (about 1 ulp), and 2^i added to the exponent bits. Cheaper than
+// xsimd::exp, which also handles overflow and denormal results that softmax never needs. Below
+// 2^-125 it returns exactly 0, and so does -inf: a masked key gets a weight of exactly 0.
+// Rounding uses the 1.5·2^23 trick rather than float→int conversions: Emscripten 3.1.6 lowers
+// _mm_cvttps_epi32/_mm_cvtps_epi32 (what xsimd::exp and batch_cast use) to four scalar lrint calls,
+// which made the old softmax cost as much as both matmuls together.
+inline Batch exp_nonpositive(Batch x) {
+  const Batch magic(12582912.0f);  // 1.5 · 2^23: adding it rounds to an integer in the low bits
+  const Batch shifted = x * Batch(1.44269504088896341f) + magic;
+  const Batch i = shifted - magic;
+  Batch r = x - i * Batch(0.693359375f);
+  r = r - i * Batch(-2.12194440e-4f);
+  // Estrin's scheme: three independent pairs, then two steps in r², a shorter dependency chain
+  // than Horner's (no FMA to hide the latency of mul + add).
+  const Batch r2 = r * r;
+  const Batch c54 = Batch(1.9875691500e-4f) * r + Batch(1.3981999507e-3f);
+  const Batch c32 = Batch(8.3334519073e-3f) * r + Batch(4.1665795894e-2f);
+  const Batch c10 = Batch(1.6666665459e-1f) * r + Batch(5.0000001201e-1f);
+  const Batch p = ((c54 * r2 + c32) * r2 + c10) * r2 + r + Batch(1.0f);
+  // The low mantissa bits of `shifted` hold i in two's complement; shifted left by 23 they are
+  // 2^i's exponent field (the magic's own bits fall off the top). p ∈ [0.7, 1.5], so with
+  // i ≥ -125 the result is a normal float and adding the exponent is exact.
+  using Int = xsimd::batch<int32_t>;
+  const Int bits = xsimd::bitwise_cast<Int>(p) + (xsimd::bitwise_cast<Int>(shifted) << 23);
+  return xsimd::select(i < Batch(-125.0f), Batch(0.0f), xsimd::bitwise_cast<Batch>(bits));
+}
+
+inline float exp_nonpositive(float x) {
+  alignas(16) float lanes[kWidth];
+  exp_nonpositive(Batch(x)).store_aligned(lanes);
+  return lanes[0];
 }
 
 }  // namespace
@@ -72,10 +180,70 @@ const char* variant_name() {
 
 void matmul(const float* a, size_t lda, const float* b, size_t ldb, float* c, size_t ldc,
             size_t n, size_t m, size_t k, float alpha, bool accumulate) {
-  size_t i = 0;
-  for (; i + 4 <= n; i += 4)
-    row_block<4>(a + i * lda, lda, b, ldb, c + i * ldc, ldc, m, k, alpha, accumulate);
-  for (; i < n; ++i) row_block<1>(a + i * lda, lda, b, ldb, c + i * ldc, ldc, m, k, alpha, accumulate);
+  if (k == 0) {
+    if (!accumulate)
+      for (size_t i = 0; i < n; ++i) std::fill(c + i * ldc, c + i * ldc + m, 0.0f);
+    return;
+  }
+  if (n < kPackMinRows) return matmul_direct(a, lda, b, ldb, c, ldc, n, m, k, alpha, accumulate);
+  alignas(16) float panel[kDepthBlock * W];
+  for (size_t j = 0; j < m; j += W) {
+    const size_t w = std::min(W, m - j);
+    for (size_t p = 0; p < k; p += kDepthBlock) {
+      const size_t depth = std::min(kDepthBlock, k - p);
+      pack_one_panel(b + p * ldb + j, ldb, depth, w, panel);
+      rows_times_panel(a + p, lda, panel, c + j, ldc, n, depth, w, alpha, accumulate || p > 0);
+    }
+  }
+}
+
+void pack_panels(const float* b, size_t ldb, size_t rows, size_t cols, float* panels) {
+  for (size_t j = 0; j < cols; j += W) pack_one_panel(b + j, ldb, rows, std::min(W, cols - j), panels + j * rows);
+}
+
+void pack_panels_transposed(const float* bt, size_t ldbt, size_t rows, size_t cols,
+                            float* panels) {
+  for (size_t j = 0; j < cols; j += W) {
+    const size_t w = std::min(W, cols - j);
+    float* dst = panels + j * rows;
+    size_t c = 0;
+    // 4 × 4 blocks: four rows of bt become four columns of the panel.
+    for (; c + kWidth <= w; c += kWidth) {
+      const float* src = bt + (j + c) * ldbt;
+      size_t p = 0;
+      for (; p + kWidth <= rows; p += kWidth) {
+        const Batch r0 = Batch::load_unaligned(src + p), r1 = Batch::load_unaligned(src + ldbt + p);
+        const Batch r2 = Batch::load_unaligned(src + 2 * ldbt + p);
+        const Batch r3 = Batch::load_unaligned(src + 3 * ldbt + p);
+        const Batch t0 = xsimd::zip_lo(r0, r1), t1 = xsimd::zip_hi(r0, r1);
+        const Batch t2 = xsimd::zip_lo(r2, r3), t3 = xsimd::zip_hi(r2, r3);
+        // t0 = r0[0] r1[0] r0[1] r1[1], t2 = r2[0] r3[0] r2[1] r3[1]: 64-bit halves interleave.
+        using D = xsimd::batch<double>;
+        const auto lo = [](Batch x, Batch y) {
+          return xsimd::bitwise_cast<Batch>(xsimd::zip_lo(xsimd::bitwise_cast<D>(x), xsimd::bitwise_cast<D>(y)));
+        };
+        const auto hi = [](Batch x, Batch y) {
+          return xsimd::bitwise_cast<Batch>(xsimd::zip_hi(xsimd::bitwise_cast<D>(x), xsimd::bitwise_cast<D>(y)));
+        };
+        lo(t0, t2).store_unaligned(dst + (p + 0) * W + c);
+        hi(t0, t2).store_unaligned(dst + (p + 1) * W + c);
+        lo(t1, t3).store_unaligned(dst + (p + 2) * W + c);
+        hi(t1, t3).store_unaligned(dst + (p + 3) * W + c);
+      }
+      for (; p < rows; ++p)
+        for (size_t cc = c; cc < c + kWidth; ++cc) dst[p * W + cc] = bt[(j + cc) * ldbt + p];
+    }
+    for (; c < w; ++c)
+      for (size_t p = 0; p < rows; ++p) dst[p * W + c] = bt[(j + c) * ldbt + p];
+    for (size_t p = 0; p < rows && w < W; ++p) std::fill(dst + p * W + w, dst + (p + 1) * W, 0.0f);
+  }
+}
+
+void matmul_packed(const float* a, size_t lda, const float* panels, size_t panel_rows, float* c,
+                   size_t ldc, size_t n, size_t m, size_t k, float alpha, bool accumulate) {
+  for (size_t j = 0; j < m; j += W)
+    rows_times_panel(a, lda, panels + j * panel_rows, c + j, ldc, n, k, std::min(W, m - j), alpha,
+                     accumulate);
 }
 
 void transpose(const float* a, size_t lda, size_t rows, size_t cols, float* out, size_t ldo) {
@@ -119,13 +287,30 @@ float exp_shifted_sum(float* x, size_t len, float shift) {
   Batch acc(0.0f);
   size_t i = 0;
   for (; i + kWidth <= len; i += kWidth) {
-    const Batch e = xsimd::exp(Batch::load_unaligned(x + i) - sb);
+    const Batch e = exp_nonpositive(Batch::load_unaligned(x + i) - sb);
     e.store_unaligned(x + i);
     acc += e;
   }
   float sum = xsimd::hadd(acc);
   for (; i < len; ++i) {
-    x[i] = std::exp(x[i] - shift);
+    x[i] = exp_nonpositive(x[i] - shift);
+    sum += x[i];
+  }
+  return sum;
+}
+
+float exp_scaled_shifted_sum(float* x, size_t len, float s, float shift) {
+  const Batch sb(s), shb(shift);
+  Batch acc(0.0f);
+  size_t i = 0;
+  for (; i + kWidth <= len; i += kWidth) {
+    const Batch e = exp_nonpositive(Batch::load_unaligned(x + i) * sb - shb);
+    e.store_unaligned(x + i);
+    acc += e;
+  }
+  float sum = xsimd::hadd(acc);
+  for (; i < len; ++i) {
+    x[i] = exp_nonpositive(x[i] * s - shift);
     sum += x[i];
   }
   return sum;

@@ -1,0 +1,250 @@
+// The fast paths of the performance work against float64 loops and the float64 reference, at
+// sizes below, at, above and at multiples of the SIMD width (4), the packed panel width (16), the
+// 2-row register block, the depth block of on-the-fly packing (256 rows of B), the row count
+// below which matmul reads B in place (8), and the streaming tiles (64 queries × 256 keys), so
+// every tail runs. Runs against both kernel builds (SIMD and scalar).
+#include <cmath>
+#include <limits>
+
+#include "attention.h"
+#include "kernels.h"
+#include "multi_head_attention.h"
+#include "reference.h"
+#include "test_util.h"
+
+namespace attn {
+namespace {
+
+using testing::all_close;
+using testing::random_floats;
+using testing::random_mask;
+using testing::shape_of;
+
+constexpr float kInf = std::numeric_limits<float>::infinity();
+constexpr size_t W = kernels::kPanelWidth;
+
+TEST(FastPaths, PackPanelsLayoutAndZeroPadding) {
+  for (size_t rows : {1, 3, 4, 17})
+    for (size_t cols : {1, 4, 5, 15, 16, 17, 31, 32, 33}) {
+      const size_t ld = cols + 3;
+      auto b = random_floats(rows * ld, uint32_t(rows * 100 + cols));
+      std::vector<float> panels(kernels::packed_floats(rows, cols), std::nanf(""));
+      kernels::pack_panels(b.data(), ld, rows, cols, panels.data());
+      for (size_t j = 0; j < (cols + W - 1) / W * W; ++j)
+        for (size_t p = 0; p < rows; ++p) {
+          const float got = panels[(j / W) * W * rows + p * W + j % W];
+          ASSERT_EQ(got, j < cols ? b[p * ld + j] : 0.0f) << shape_of({rows, cols}) << " p " << p << " j " << j;
+        }
+      // Transposed packing of bt = bᵀ (cols × rows) gives the same panels.
+      std::vector<float> bt(cols * (rows + 2));
+      for (size_t p = 0; p < rows; ++p)
+        for (size_t j = 0; j < cols; ++j) bt[j * (rows + 2) + p] = b[p * ld + j];
+      std::vector<float> from_t(panels.size(), std::nanf(""));
+      kernels::pack_panels_transposed(bt.data(), rows + 2, rows, cols, from_t.data());
+      for (size_t i = 0; i < panels.size(); ++i) ASSERT_EQ(from_t[i], panels[i]) << "index " << i;
+    }
+}
+
+// c = alpha · a · b (+ c) in double, for the matmul variants below.
+std::vector<double> expected_product(const std::vector<float>& a, size_t lda,
+                                     const std::vector<float>& b, size_t ldb,
+                                     const std::vector<float>& c0, size_t ldc, size_t n, size_t m,
+                                     size_t k, double alpha, bool accumulate) {
+  std::vector<double> out(n * m);
+  for (size_t i = 0; i < n; ++i)
+    for (size_t j = 0; j < m; ++j) {
+      double sum = 0;
+      for (size_t p = 0; p < k; ++p) sum += double(a[i * lda + p]) * b[p * ldb + j];
+      out[i * m + j] = alpha * sum + (accumulate ? c0[i * ldc + j] : 0.0);
+    }
+  return out;
+}
+
+TEST(FastPaths, MatmulPackedMatchesDoubleAtEveryTail) {
+  for (size_t n : {1, 2, 3, 5, 8, 9})
+    for (size_t m : {1, 3, 4, 12, 16, 17, 33, 48})
+      for (size_t k : {1, 5, 16, 64}) {
+        const size_t lda = k + 1, ldb = m + 2, ldc = m + 3, panel_rows = k + 5;
+        auto a = random_floats(n * lda, uint32_t(n + 10), -2, 2);
+        auto b = random_floats(panel_rows * ldb, uint32_t(m + 20), -2, 2);
+        auto c0 = random_floats(n * ldc, uint32_t(k + 30));
+        // Pack more rows than are used and start at row 5: a sub-range of a packing.
+        std::vector<float> panels(kernels::packed_floats(panel_rows, m));
+        kernels::pack_panels(b.data(), ldb, panel_rows, m, panels.data());
+        std::vector<float> b_used(b.begin() + 5 * ldb, b.end());
+        for (bool accumulate : {false, true}) {
+          auto c = c0;
+          kernels::matmul_packed(a.data(), lda, panels.data() + 5 * W, panel_rows, c.data(), ldc, n,
+                                 m, k, -0.75f, accumulate);
+          auto expected = expected_product(a, lda, b_used, ldb, c0, ldc, n, m, k, -0.75, accumulate);
+          std::vector<double> actual(n * m);
+          for (size_t i = 0; i < n; ++i)
+            for (size_t j = 0; j < m; ++j) actual[i * m + j] = c[i * ldc + j];
+          ASSERT_TRUE(all_close(actual, expected, shape_of({n, m, k}), 1e-5, 1e-5))
+              << "accumulate " << accumulate;
+          for (size_t i = 0; i < n; ++i)
+            for (size_t j = m; j < ldc; ++j) ASSERT_EQ(c[i * ldc + j], c0[i * ldc + j]) << "padding written";
+        }
+      }
+}
+
+TEST(FastPaths, MatmulDeepAndTallUsesDepthBlocksAndDirectPath) {
+  // k beyond one depth block (256) and n on both sides of the direct-path threshold (8).
+  for (size_t n : {1, 7, 8, 9, 20})
+    for (size_t m : {5, 16, 37})
+      for (size_t k : {255, 256, 257, 600}) {
+        const size_t lda = k, ldb = m + 1, ldc = m;
+        auto a = random_floats(n * lda, uint32_t(n * 7 + k), -1, 1);
+        auto b = random_floats(k * ldb, uint32_t(m * 3 + k), -1, 1);
+        auto c0 = random_floats(n * ldc, 99);
+        for (bool accumulate : {false, true}) {
+          auto c = c0;
+          kernels::matmul(a.data(), lda, b.data(), ldb, c.data(), ldc, n, m, k, 1.0f, accumulate);
+          auto expected = expected_product(a, lda, b, ldb, c0, ldc, n, m, k, 1.0, accumulate);
+          ASSERT_TRUE(all_close(c.data(), expected.data(), n * m, shape_of({n, m, k}), 2e-5, 1e-5))
+              << "accumulate " << accumulate;
+        }
+      }
+}
+
+TEST(FastPaths, ExpScaledShiftedSumMatchesDoubleAndZeroesHiddenKeys) {
+  for (size_t len : {1, 3, 4, 5, 8, 15, 16, 17, 64, 65}) {
+    auto x = random_floats(len, uint32_t(len), -40, 8);
+    for (size_t i = 0; i < len; i += 4) x[i] = -kInf;
+    if (len > 2) x[1] = -1e30f;  // far below the range: exactly 0 too
+    const float s = 0.3f, shift = 0.3f * 8.0f;
+    std::vector<double> expected(len);
+    double expected_sum = 0;
+    for (size_t i = 0; i < len; ++i)
+      expected_sum += (expected[i] = std::exp(double(x[i] * s) - double(shift)));
+    const float sum = kernels::exp_scaled_shifted_sum(x.data(), len, s, shift);
+    ASSERT_TRUE(all_close(x, expected, shape_of({len}), 1e-7, 2e-6));
+    for (size_t i = 0; i < len; i += 4) ASSERT_EQ(x[i], 0.0f) << "exp(-inf) at " << i;
+    if (len > 2) ASSERT_EQ(x[1], 0.0f);
+    ASSERT_NEAR(sum, expected_sum, 1e-6 + 2e-6 * expected_sum);
+  }
+}
+
+struct Problem {
+  std::vector<float> q, k, v, bias;
+  std::vector<uint8_t> mask, padding;
+  AttentionProblem p;
+};
+
+Problem make_problem(size_t batch, size_t n, size_t m, size_t dk, size_t dv, uint32_t seed) {
+  Problem pr;
+  pr.q = random_floats(batch * n * dk, seed, -2, 2);
+  pr.k = random_floats(batch * m * dk, seed + 1, -2, 2);
+  pr.v = random_floats(batch * m * dv, seed + 2, -3, 3);
+  pr.p.batch = batch, pr.p.n = n, pr.p.m = m, pr.p.dk = dk, pr.p.dv = dv;
+  pr.p.q = pr.q.data(), pr.p.k = pr.k.data(), pr.p.v = pr.v.data();
+  pr.p.scale = 1.0f / std::sqrt(float(dk));
+  return pr;
+}
+
+struct Outputs {
+  std::vector<float> output, weights;
+  std::vector<uint8_t> fully_masked_rows;
+};
+
+Outputs run_attention(const AttentionProblem& p, bool weights) {
+  Outputs r;
+  r.output.assign(p.batch * p.n * p.dv, std::nanf(""));
+  r.fully_masked_rows.assign(p.batch * p.n, 7);
+  AttentionResult result;
+  result.output = r.output.data();
+  result.fully_masked_rows = r.fully_masked_rows.data();
+  if (weights) {
+    r.weights.assign(p.batch * p.n * p.m, std::nanf(""));
+    result.weights = r.weights.data();
+  }
+  std::vector<float> workspace(attention_workspace_floats(p, result));
+  EXPECT_TRUE(scaled_dot_product_attention(p, result, workspace.data()).ok());
+  return r;
+}
+
+// Streaming (output only) and materializing paths against the float64 reference: the causal
+// fast path (shortened rows, skipped tiles), the general masked path and no mask at all, with
+// head sizes that are not multiples of the panel width.
+TEST(FastPaths, StreamingAndMaterializingMatchReferenceAcrossTiles) {
+  enum Masks { kNone, kCausal, kGeneral, kCausalAndGeneral };
+  for (size_t n : {1, 63, 64, 65, 130})
+    for (size_t m : {1, 15, 17, 255, 256, 257, 520})
+      for (Masks masks : {kNone, kCausal, kGeneral, kCausalAndGeneral}) {
+        const size_t dk = n % 2 ? 20 : 64, dv = m % 2 ? 7 : 16;
+        Problem pr = make_problem(2, n, m, dk, dv, uint32_t(n * 7919 + m * 31 + masks));
+        pr.p.causal = masks == kCausal || masks == kCausalAndGeneral;
+        if (masks == kGeneral || masks == kCausalAndGeneral) {
+          pr.mask = random_mask(n * m, 3, 0.2);
+          pr.bias = random_floats(2 * n * m, 4, -1, 1);
+          pr.padding = random_mask(2 * m, 5, 0.1);
+          pr.padding[0] = 0;  // key 0 visible in batch 0, so causal rows there keep a key
+          pr.p.mask = pr.mask.data(), pr.p.bias = pr.bias.data(), pr.p.bias_per_batch = true;
+          pr.p.key_padding = pr.padding.data();
+        }
+        const auto ref = reference::scaled_dot_product_attention(pr.p);
+        const std::string shape = shape_of({2, n, m, dk, dv}) + " masks " + std::to_string(masks);
+        const Outputs streamed = run_attention(pr.p, false), full = run_attention(pr.p, true);
+        ASSERT_TRUE(all_close(streamed.output, ref.output, shape, 2e-5, 1e-4)) << "streaming";
+        ASSERT_TRUE(all_close(full.output, ref.output, shape, 2e-5, 1e-4)) << "materializing";
+        ASSERT_TRUE(all_close(full.weights, ref.weights, shape, 1e-6, 1e-4)) << "weights";
+        ASSERT_TRUE(all_close(streamed.output, full.output, shape, 1e-5, 1e-5)) << "paths differ";
+        ASSERT_EQ(streamed.fully_masked_rows, ref.fully_masked_rows) << shape;
+        ASSERT_EQ(full.fully_masked_rows, ref.fully_masked_rows) << shape;
+      }
+}
+
+TEST(FastPaths, CausalWithMoreQueriesThanKeysAndFullyPaddedBatch) {
+  // n > m causal: late queries see every key; batch 1 is all padding, so every row there is
+  // fully masked, in both paths, and its output is exactly 0.
+  Problem pr = make_problem(2, 300, 40, 16, 16, 77);
+  pr.p.causal = true;
+  pr.padding.assign(2 * 40, 0);
+  std::fill(pr.padding.begin() + 40, pr.padding.end(), 1);
+  pr.p.key_padding = pr.padding.data();
+  const auto ref = reference::scaled_dot_product_attention(pr.p);
+  for (bool weights : {false, true}) {
+    const Outputs r = run_attention(pr.p, weights);
+    ASSERT_TRUE(all_close(r.output, ref.output, "(2, 300, 40)", 2e-5, 1e-4)) << "weights " << weights;
+    ASSERT_EQ(r.fully_masked_rows, ref.fully_masked_rows);
+    for (size_t i = 300 * 16; i < 2 * 300 * 16; ++i) ASSERT_EQ(r.output[i], 0.0f);
+  }
+}
+
+TEST(FastPaths, LongSequenceStreamingWorkspaceStaysUnder16MiB) {
+  AttentionProblem p;
+  p.n = p.m = 16384, p.dk = p.dv = 64;
+  AttentionResult r;
+  float out = 0;
+  r.output = &out;
+  ASSERT_TRUE(attention_streams(r));
+  EXPECT_LE(attention_workspace_floats(p, r) * sizeof(float), size_t(16) << 20);
+}
+
+TEST(FastPaths, MultiHeadProjectionsBeyondOneDepthBlockMatchReference) {
+  // E = 264 (> 256: projections pack B in two depth blocks), 3 heads of 88, n ≠ m (cross).
+  const size_t E = 264, H = 3, B = 2, n = 9, m = 21;
+  MultiHeadProblem p;
+  p.shape = {E, H, E, E, true};
+  auto wq = random_floats(E * E, 1, -0.1f, 0.1f), wk = random_floats(E * E, 2, -0.1f, 0.1f);
+  auto wv = random_floats(E * E, 3, -0.1f, 0.1f), wo = random_floats(E * E, 4, -0.1f, 0.1f);
+  auto bq = random_floats(E, 5), bk = random_floats(E, 6), bv = random_floats(E, 7), bo = random_floats(E, 8);
+  p.weights = {wq.data(), wk.data(), wv.data(), wo.data(), bq.data(), bk.data(), bv.data(), bo.data()};
+  auto x = random_floats(B * n * E, 9), y = random_floats(B * m * E, 10), z = random_floats(B * m * E, 11);
+  p.batch = B, p.n = n, p.m = m, p.query = x.data(), p.key = y.data(), p.value = z.data();
+  p.causal = true;
+  const auto ref = reference::multi_head_attention(p);
+  for (bool weights : {false, true}) {
+    std::vector<float> out(B * n * E), avg(B * n * m);
+    MultiHeadResult r;
+    r.output = out.data();
+    if (weights) r.weights = avg.data();
+    std::vector<float> workspace(multi_head_workspace_floats(p, r));
+    ASSERT_TRUE(multi_head_attention(p, r, workspace.data()).ok());
+    ASSERT_TRUE(all_close(out, ref.output, shape_of({B, n, E}), 2e-5, 1e-4)) << "weights " << weights;
+    if (weights) ASSERT_TRUE(all_close(avg, ref.averaged_weights, shape_of({B, n, m}), 1e-6, 1e-4));
+  }
+}
+
+}  // namespace
+}  // namespace attn
