@@ -1,9 +1,16 @@
 // The only Embind file. Thin by design: JavaScript (web/lib/) validates arguments, lays tensors out
 // in WASM memory and passes their addresses; this file builds the core's structs, calls the core and
-// hands back its status text ("" = success) for the JS layer to throw. Workspace comes from malloc,
-// which returns null instead of aborting when memory cannot grow, so running out is an error
-// message, not a dead module.
+// hands back its status for the JS layer to throw. Workspace comes from malloc, which returns null
+// instead of aborting when memory cannot grow, so running out is an error message, not a dead
+// module.
+//
+// The two attention calls are the hot path of a lesson (thousands of calls of n = 8 on every slider
+// move), so they skip Embind: they are plain exported C functions (Module._attn_…, ~15 ns to call
+// instead of ~1 µs for Embind's generic 22-argument invoker under DYNAMIC_EXECUTION=0), return an
+// int (0 = success; the message is then fetched with _takeLastError), and reuse one workspace
+// block instead of a malloc + free per call.
 #include <emscripten/bind.h>
+#include <emscripten/emscripten.h>
 #include <malloc.h>
 
 #include <cstdint>
@@ -26,31 +33,74 @@ T* ptr(Address address) {
   return reinterpret_cast<T*>(address);
 }
 
-class Workspace {
+// One workspace block kept between calls (the module is single-threaded). A block over 64 MiB is
+// returned after its call, so one long sequence does not pin memory for the rest of the session.
+class WorkspaceCache {
  public:
-  explicit Workspace(size_t floats) : data_(static_cast<float*>(std::malloc(floats * sizeof(float) + 16))) {}
-  ~Workspace() { std::free(data_); }
-  Workspace(const Workspace&) = delete;
-  Workspace& operator=(const Workspace&) = delete;
-  float* get() const { return data_; }
+  float* reserve(size_t floats) {
+    const size_t bytes = floats * sizeof(float) + 16;
+    if (bytes <= bytes_) return data_;
+    release();
+    data_ = static_cast<float*>(std::malloc(bytes));
+    bytes_ = data_ ? bytes : 0;
+    return data_;
+  }
+  void settle() {
+    if (bytes_ > kKeepBytes) release();
+  }
 
  private:
-  float* data_;
+  static constexpr size_t kKeepBytes = size_t(64) << 20;
+  void release() {
+    std::free(data_);
+    data_ = nullptr;
+    bytes_ = 0;
+  }
+  float* data_ = nullptr;
+  size_t bytes_ = 0;
 };
+
+WorkspaceCache workspace_cache;
+std::string last_error;  // message of the last failed raw call, until _takeLastError reads it
+
+int fail(std::string message) {
+  last_error = std::move(message);
+  return 1;
+}
+
+int report(const attn::Status& status) { return status.ok() ? 0 : fail(status.message); }
+
+std::string take_last_error() {
+  std::string message;
+  message.swap(last_error);  // frees it: a rejected call leaves the heap as it was
+  return message;
+}
 
 std::string out_of_memory(size_t floats) {
   return "out of memory: the attention workspace needs " + std::to_string(floats * sizeof(float)) +
          " bytes that WebAssembly memory cannot provide";
 }
 
+// Runs the core with the cached workspace.
+template <typename Problem, typename Result, typename Floats, typename Call>
+int with_workspace(const Problem& p, const Result& r, Floats floats_of, Call call) {
+  const size_t floats = floats_of(p, r);
+  float* workspace = workspace_cache.reserve(floats);
+  if (!workspace) return fail(out_of_memory(floats));
+  const int status = report(call(p, r, workspace));
+  workspace_cache.settle();
+  return status;
+}
+
+}  // namespace
+
 // pitfall 0 is ordinary attention (the fast kernels); others route to the deliberate mistakes of
 // pitfalls.h, which report no fully masked rows and no trace.
-std::string scaled_dot_product_attention(int pitfall, Address q, Address k, Address v, size_t batch, size_t n,
-                                         size_t m, size_t dk, size_t dv, float scale, bool causal,
-                                         Address mask, bool mask_per_batch, Address bias,
-                                         bool bias_per_batch, Address key_padding, Address output,
-                                         Address weights, Address scores, Address scaled,
-                                         Address masked, Address fully_masked_rows) {
+extern "C" EMSCRIPTEN_KEEPALIVE int attn_scaled_dot_product_attention(
+    int pitfall, Address q, Address k, Address v, size_t batch, size_t n, size_t m, size_t dk,
+    size_t dv, float scale, bool causal, Address mask, bool mask_per_batch, Address bias,
+    bool bias_per_batch, Address key_padding, Address output, Address weights, Address scores,
+    Address scaled, Address masked, Address fully_masked_rows) {
   attn::AttentionProblem p;
   p.batch = batch, p.n = n, p.m = m, p.dk = dk, p.dv = dv;
   p.q = ptr<const float>(q), p.k = ptr<const float>(k), p.v = ptr<const float>(v);
@@ -63,25 +113,20 @@ std::string scaled_dot_product_attention(int pitfall, Address q, Address k, Addr
   r.scores = ptr<float>(scores), r.scaled = ptr<float>(scaled), r.masked = ptr<float>(masked);
   r.fully_masked_rows = ptr<uint8_t>(fully_masked_rows);
   if (pitfall != 0) {
-    if (!attn::pitfall_is_valid(pitfall)) return "unknown pitfall";
-    return attn::attention_with_pitfall(p, static_cast<attn::Pitfall>(pitfall), r.output, r.weights).message;
+    if (!attn::pitfall_is_valid(pitfall)) return fail("unknown pitfall");
+    return report(attn::attention_with_pitfall(p, static_cast<attn::Pitfall>(pitfall), r.output, r.weights));
   }
-  const size_t floats = attn::attention_workspace_floats(p, r);
-  Workspace workspace(floats);
-  if (!workspace.get()) return out_of_memory(floats);
-  return attn::scaled_dot_product_attention(p, r, workspace.get()).message;
+  return with_workspace(p, r, attn::attention_workspace_floats, attn::scaled_dot_product_attention);
 }
 
-std::string multi_head_attention(int pitfall, size_t embed_dim, size_t num_heads, size_t kdim, size_t vdim,
-                                 Address wq, Address wk, Address wv, Address wo, Address bq,
-                                 Address bk, Address bv, Address bo, size_t batch, size_t n,
-                                 size_t m, Address query, Address key, Address value, bool causal,
-                                 Address mask, Address bias, Address key_padding, Address output,
-                                 Address weights, bool average_weights, Address q_proj,
-                                 Address k_proj, Address v_proj, Address scores, Address scaled,
-                                 Address masked, Address head_weights, Address head_outputs,
-                                 Address concat,
-                                 Address fully_masked_rows) {
+extern "C" EMSCRIPTEN_KEEPALIVE int attn_multi_head_attention(
+    int pitfall, size_t embed_dim, size_t num_heads, size_t kdim, size_t vdim, Address wq,
+    Address wk, Address wv, Address wo, Address bq, Address bk, Address bv, Address bo,
+    size_t batch, size_t n, size_t m, Address query, Address key, Address value, bool causal,
+    Address mask, Address bias, Address key_padding, Address output, Address weights,
+    bool average_weights, Address q_proj, Address k_proj, Address v_proj, Address scores,
+    Address scaled, Address masked, Address head_weights, Address head_outputs, Address concat,
+    Address fully_masked_rows) {
   attn::MultiHeadProblem p;
   p.shape = {embed_dim, num_heads, kdim, vdim, bq != 0};
   p.weights = {ptr<const float>(wq), ptr<const float>(wk), ptr<const float>(wv),
@@ -101,17 +146,16 @@ std::string multi_head_attention(int pitfall, size_t embed_dim, size_t num_heads
   r.concat = ptr<float>(concat);
   r.fully_masked_rows = ptr<uint8_t>(fully_masked_rows);
   attn::Status shape_status = attn::validate_multi_head_shape(p.shape);
-  if (!shape_status.ok()) return shape_status.message;
+  if (!shape_status.ok()) return report(shape_status);
   if (pitfall != 0) {
-    if (!attn::pitfall_is_valid(pitfall)) return "unknown pitfall";
-    return attn::multi_head_with_pitfall(p, static_cast<attn::Pitfall>(pitfall), r.output,
-                                         average_weights ? r.weights : nullptr).message;
+    if (!attn::pitfall_is_valid(pitfall)) return fail("unknown pitfall");
+    return report(attn::multi_head_with_pitfall(p, static_cast<attn::Pitfall>(pitfall), r.output,
+                                                average_weights ? r.weights : nullptr));
   }
-  const size_t floats = attn::multi_head_workspace_floats(p, r);
-  Workspace workspace(floats);
-  if (!workspace.get()) return out_of_memory(floats);
-  return attn::multi_head_attention(p, r, workspace.get()).message;
+  return with_workspace(p, r, attn::multi_head_workspace_floats, attn::multi_head_attention);
 }
+
+namespace {
 
 double multi_head_parameter_count(size_t embed_dim, size_t num_heads, size_t kdim, size_t vdim,
                                   bool has_bias) {
@@ -177,8 +221,7 @@ double heap_bytes_in_use() { return static_cast<double>(mallinfo().uordblks); }
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(attention_core) {
-  emscripten::function("_scaledDotProductAttention", &scaled_dot_product_attention);
-  emscripten::function("_multiHeadAttention", &multi_head_attention);
+  emscripten::function("_takeLastError", &take_last_error);
   emscripten::function("_multiHeadParameterCount", &multi_head_parameter_count);
   emscripten::function("_randomStateBytes", &random_state_bytes);
   emscripten::function("_randomSeed", &random_seed);

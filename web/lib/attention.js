@@ -4,10 +4,10 @@
 import {
   checkBoolean, checkOptions, fail, formatShape, product, sameShape, toMask, toTensor,
 } from './tensors.js';
-import { WasmHeap, check } from './wasm-heap.js';
+import { WasmHeap, checkCode, headWorkspaceBytes } from './wasm-heap.js';
 import { chooseVariant, loadModule, simdSupported } from './load-module.js';
 import { RandomState } from './random-state.js';
-import { MultiHeadAttention, maskedRowIndices } from './multi-head-attention.js';
+import { MultiHeadAttention } from './multi-head-attention.js';
 import { pitfallCode } from './pitfalls.js';
 import { Lessons } from './lessons.js';
 
@@ -102,7 +102,7 @@ class Attention {
       batch * n * dv * f, needWeights ? nm * f : 0, traceBytes, traceBytes, traceBytes, batch * n,
     ];
     const materialize = needWeights || trace;
-    const workspaceBytes = (dk * m + (materialize ? n * m : 64 * 256 + 64 * dv + 128)) * f;
+    const workspaceBytes = headWorkspaceBytes(n, m, dk, dv, materialize);
     const a = this.#heap.layout(sizes, 'scaledDotProductAttention', workspaceBytes);
     this.#heap.writeF32(a[0], Q.data);
     this.#heap.writeF32(a[1], K.data);
@@ -111,16 +111,16 @@ class Attention {
     if (bias) this.#heap.writeF32(a[4], bias.data);
     if (padding) this.#heap.writeU8(a[5], padding);
     if (pitfall !== null) this.#heap.writeU8(a[11], new Uint8Array(batch * n));  // not tracked by pitfalls
-    const status = this.#module._scaledDotProductAttention(
+    const status = this.#module._attn_scaled_dot_product_attention(
       pitfall ?? 0, a[0], a[1], a[2], batch, n, m, dk, dv, scale, causal, a[3], maskPerBatch, a[4],
       biasPerBatch, a[5], a[6], a[7], a[8], a[9], a[10], a[11]);
     try {
-      check(status, 'scaledDotProductAttention');
+      checkCode(this.#module, status, 'scaledDotProductAttention');
       const read = (address, shape) => ({ data: this.#heap.readF32(address, product(shape)), shape });
       const result = {
         output: read(a[6], [...lead, n, dv]),
         weights: needWeights ? read(a[7], [...lead, n, m]) : null,
-        fullyMaskedRows: maskedRowIndices(this.#heap.readU8(a[11], batch * n)),
+        fullyMaskedRows: this.#heap.nonzeroIndices(a[11], batch * n),
       };
       if (trace) {
         result.trace = {

@@ -4,7 +4,7 @@ import {
   checkBoolean, checkOptions, checkPositiveInteger, fail, formatShape, looksBoolean, product,
   sameShape, toMask, toTensor,
 } from './tensors.js';
-import { check } from './wasm-heap.js';
+import { checkCode, headWorkspaceBytes } from './wasm-heap.js';
 import { RandomState } from './random-state.js';
 import { pitfallCode } from './pitfalls.js';
 
@@ -220,7 +220,8 @@ export class MultiHeadAttention {
       trace ? B * n * E * f : 0, trace ? B * n * E * f : 0,          // head outputs, concat
       B * n,                                                         // fully masked rows
     ];
-    const workspaceBytes = (2 * B * n * E + 2 * B * m * E + nm + d * m + nm) * f;
+    const workspaceBytes = (2 * B * n * E + 2 * B * m * E + nm) * f +
+      headWorkspaceBytes(n, m, d, d, needWeights || trace);
     const a = this.#heap.layout(sizes, 'multiHeadAttention.forward', workspaceBytes);
     const [aq, ak0, av0] = a;
     const ak = k === q ? aq : ak0;
@@ -236,18 +237,18 @@ export class MultiHeadAttention {
     const base = this.#address;
     const w = (name) => (o[name] === undefined ? 0 : base + o[name]);
     if (pitfall !== null) this.#heap.writeU8(a[17], new Uint8Array(B * n));  // not tracked by pitfalls
-    const status = this.#module._multiHeadAttention(
+    const status = this.#module._attn_multi_head_attention(
       pitfall ?? 0, E, H, this.kdim, this.vdim, w('wq'), w('wk'), w('wv'), w('wo'), w('bq'), w('bk'), w('bv'), w('bo'),
       B, n, m, aq, ak, av, causal, a[3], a[4], a[5],
       a[6], a[7], averageWeights, a[8], a[9], a[10], a[11], a[12], a[13], a[14], a[15], a[16], a[17]);
     try {
-      check(status, 'multiHeadAttention.forward');
+      checkCode(this.#module, status, 'multiHeadAttention.forward');
       const lead = batched ? [B] : [];
       const read = (address, shape) => ({ data: this.#heap.readF32(address, product(shape)), shape });
       const result = {
         output: read(a[6], [...lead, n, E]),
         weights: needWeights ? read(a[7], averageWeights ? [...lead, n, m] : [...lead, H, n, m]) : null,
-        fullyMaskedRows: maskedRowIndices(this.#heap.readU8(a[17], B * n)),
+        fullyMaskedRows: this.#heap.nonzeroIndices(a[17], B * n),
       };
       if (trace) {
         result.trace = {
@@ -274,10 +275,4 @@ export class MultiHeadAttention {
   #live() {
     if (!this.#address) fail('this MultiHeadAttention was disposed');
   }
-}
-
-export function maskedRowIndices(flags) {
-  const rows = [];
-  for (let i = 0; i < flags.length; i++) if (flags[i]) rows.push(i);
-  return rows;
 }

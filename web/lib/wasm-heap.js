@@ -66,16 +66,23 @@ export class WasmHeap {
     return new Float32Array(this.module.HEAPU8.buffer, address, length);
   }
 
+  // The copies below go through the module's own HEAPF32/HEAPU8, which Emscripten replaces when
+  // memory grows (read afresh on every call, never kept): no view object per copy, which mattered
+  // at lesson sizes where a call moves a few hundred bytes.
   writeF32(address, data) {
-    if (address) this.f32(address, data.length).set(data);
+    if (!address) return;
+    if (address & 3) this.f32(address, data.length).set(data);
+    else this.module.HEAPF32.set(data, address >>> 2);
   }
 
   writeU8(address, data) {
-    if (address) new Uint8Array(this.module.HEAPU8.buffer, address, data.length).set(data);
+    if (address) this.module.HEAPU8.set(data, address);
   }
 
   readF32(address, length) {
-    return this.f32(address, length).slice();
+    if (address & 3) return this.f32(address, length).slice();
+    const start = address >>> 2;
+    return this.module.HEAPF32.slice(start, start + length);
   }
 
   readF64(address, length) {
@@ -83,11 +90,35 @@ export class WasmHeap {
   }
 
   readU8(address, length) {
-    return new Uint8Array(this.module.HEAPU8.buffer, address, length).slice();
+    return this.module.HEAPU8.slice(address, address + length);
+  }
+
+  /** Indices i < length where the byte at address + i is nonzero, read without a copy. */
+  nonzeroIndices(address, length) {
+    const bytes = this.module.HEAPU8;
+    const found = [];
+    for (let i = 0; i < length; i++) if (bytes[address + i]) found.push(i);
+    return found;
   }
 }
 
 /** Runs a bound core function and turns its status text into an Error. */
 export function check(status, what) {
   if (status) throw new Error(`${what}: ${status}`);
+}
+
+/** Throws the message of a failed raw export (Module._attn_…), which returns 0 on success. */
+export function checkCode(module, code, what) {
+  if (code !== 0) throw new Error(`${what}: ${module._takeLastError()}`);
+}
+
+/**
+ * Bytes of core workspace an attention head needs (attention_head.cpp: Kᵀ and V packed in
+ * 16-column panels, plus the n × m matrix or one 64 × 256 streaming tile), for the memory check
+ * before a call.
+ */
+export function headWorkspaceBytes(n, m, dk, dv, materialize) {
+  const panels = (rows, cols) => rows * Math.ceil(cols / 16) * 16;
+  const tile = materialize ? n * m : 64 * 256 + 64 * dv + 128;
+  return (panels(dk, m) + panels(m, dv) + tile) * 4;
 }
