@@ -94,17 +94,23 @@ async function main() {
   layout.className = 'layout';
   const content = document.createElement('div');
   content.className = 'content';
-  content.append(inputs.el, pipeline.el, heads.el);
+  content.append(inputs.el, pipeline.el, heads.el, explainPanel.el);
   layout.append(controls.el, content);
-  app.append(layout, explainPanel.el);
+  app.append(layout);
   controls.setPreset(DEFAULT_PRESET);
 
   // Cells related to the explained one, outlined across panels.
   let lit = [];
   function highlight() {
-    for (const c of lit) c.setHighlight({});
-    lit = [];
-    if (!target || !result || result.error) return;
+    const plan = [];
+    if (target && result && !result.error) planHighlight(plan);
+    const next = plan.filter(([component]) => component).map(([component]) => component);
+    for (const c of lit) if (!next.includes(c)) c.setHighlight({});
+    for (const [component, spec] of plan) component?.setHighlight(spec);
+    lit = next;
+  }
+
+  function planHighlight(plan) {
     const d = result.dims;
     const { i, j } = target;
     const m = d.m;
@@ -113,7 +119,6 @@ async function main() {
     const cell = (r, c, cols) => new Set([r * cols + c]);
     const P = pipeline.maps;
     const H = heads.maps;
-    const plan = [];
     switch (target.kind) {
       case 'scores': plan.push([qkv('Q'), { rows: new Set([i]) }], [qkv('K'), { rows: new Set([j]) }], [P.scores, { cells: cell(i, j, m) }]); break;
       case 'scaled': plan.push([P.scores, { cells: cell(i, j, m) }], [P.scaled, { cells: cell(i, j, m) }]); break;
@@ -135,11 +140,6 @@ async function main() {
         break;
       case 'mha-output': plan.push([H.concat, { rows: new Set([i]) }], [inputs.editors.WO, { cols: new Set([j]) }], [H['mha-output'], { cells: cell(i, j, d.dModel) }]); break;
       default: break;
-    }
-    for (const [component, spec] of plan) {
-      if (!component) continue;
-      component.setHighlight(spec);
-      lit.push(component);
     }
   }
 

@@ -34,11 +34,14 @@ export function createCard({ step = '', title, formula = '', hint = '', classNam
     setTitle(text) { if (titleText.textContent !== text) titleText.textContent = text; },
     setFormula(text) { if (formulaEl.textContent !== text) formulaEl.textContent = text; },
     setShape(text) { if (shape.textContent !== text) shape.textContent = text; },
-    setHint(text) { hintEl.textContent = text; hintEl.hidden = !text; },
+    setHint(text) {
+      if (hintEl.textContent !== text) hintEl.textContent = text;
+      if (hintEl.hidden !== !text) hintEl.hidden = !text;
+    },
     setNote(text) {
-      note.hidden = !text;
+      if (note.hidden !== !text) note.hidden = !text;
       if (text && note.textContent !== text) note.textContent = text;
     },
-    setVisible(on) { root.hidden = !on; },
+    setVisible(on) { if (root.hidden !== !on) root.hidden = !on; },
   };
 }

@@ -101,6 +101,7 @@ export function createControls({ update, applyPreset, randomize }) {
     n: numberInput(LIMITS.n), m: numberInput(LIMITS.m), dModel: numberInput(LIMITS.dModel),
     heads: numberInput(LIMITS.heads), dk: numberInput(LIMITS.dk), dv: numberInput(LIMITS.dv),
   };
+  for (const [key, input] of Object.entries(sizeInputs)) input.id = `size-${key}`;
   const sizeFields = {
     n: labelled('n (queries)', sizeInputs.n),
     m: labelled('m (keys)', sizeInputs.m),

@@ -5,10 +5,10 @@
 // cell carries data-row, data-col and its full-precision data-value.
 import { formatCell } from './format.js';
 import { moveFor } from './grid-nav.js';
-import { makeScale } from './palettes.js';
+import { makeScale, niceBound } from './palettes.js';
 import { createLegend } from './legend.js';
 
-const COMPACT_COLS = 12;
+const COMPACT_COLS = 16;
 
 function el(tag, className, text) {
   const e = document.createElement(tag);
@@ -45,9 +45,12 @@ export function createHeatmap({ name, label, kind = 'diverging', onInspect, onAc
   let colHeads = [];
   let prevValues = null;
   let prevHidden = null;
+  let prevColour = [];   // background per cell as last written (skips identical style writes)
   let prevScaleKey = '';
   let statKeys = '';
   let focus = [0, 0];
+  let lit = new Set();  // highlighted cells
+  let textShown = true;
   let activatable = false;
 
   function build(r, c, stats) {
@@ -115,7 +118,9 @@ export function createHeatmap({ name, label, kind = 'diverging', onInspect, onAc
     if (r && c) cells[focus[0]][focus[1]].tabIndex = 0;
     prevValues = null;
     prevHidden = null;
+    prevColour = new Array(r * c).fill(null);
     prevScaleKey = '';
+    lit = new Set();
   }
 
   function cellFrom(target) {
@@ -186,18 +191,22 @@ export function createHeatmap({ name, label, kind = 'diverging', onInspect, onAc
       for (let j = 0; j < c; j++) {
         const text = colLabels[j] ?? '';
         const span = colHeads[j].firstChild;
-        if (span.textContent !== text) span.textContent = text;
-        colHeads[j].title = text;
+        if (span.textContent !== text) {
+          span.textContent = text;
+          colHeads[j].title = text;
+        }
         colHeads[j].classList.toggle('pad', !!padCols?.[j]);
       }
       for (let i = 0; i < r; i++) {
         const text = rowLabels[i] ?? '';
         const span = rowHeads[i].firstChild;
-        if (span.textContent !== text) span.textContent = text;
-        rowHeads[i].title = text;
+        if (span.textContent !== text) {
+          span.textContent = text;
+          rowHeads[i].title = text;
+        }
         rowHeads[i].classList.toggle('pad', !!padRows?.[i]);
         const all = !!fullyMasked?.has(i);
-        rowHeads[i].lastChild.hidden = !all;
+        if (rowHeads[i].lastChild.hidden === all) rowHeads[i].lastChild.hidden = !all;
         rowHeads[i].parentElement.classList.toggle('fully-masked', all);
       }
 
@@ -217,9 +226,14 @@ export function createHeatmap({ name, label, kind = 'diverging', onInspect, onAc
       if (kind === 'weights') {
         scale = makeScale({ kind: 'sequential', palette, theme, min: 0, max: 1 });
       } else {
-        const M = Math.max(Math.abs(lo), Math.abs(hi));
-        const span = Number.isFinite(M) && M > 0 ? M : 1;
+        const span = niceBound(Math.max(Math.abs(lo), Math.abs(hi)));
         scale = makeScale({ kind: 'diverging', theme, min: -span, max: span });
+      }
+      const showText = !small && c <= COMPACT_COLS;
+      if (showText !== textShown) {
+        textShown = showText;
+        prevValues = null;
+        if (!showText) for (const row of cells) for (const td of row) td.textContent = '';
       }
       const scaleKey = `${scale.gradient}|${scale.min}|${scale.max}`;
       const recolour = scaleKey !== prevScaleKey;
@@ -236,17 +250,20 @@ export function createHeatmap({ name, label, kind = 'diverging', onInspect, onAc
           if (!changedValue && !changedHidden && !recolour) continue;
           const td = rowCells[j];
           if (changedValue) {
-            td.textContent = formatCell(v);
+            // Compact and thumbnail maps hide their digits (hover explains), so skip writing them.
+            if (showText) {
+              const text = formatCell(v);
+              if (td.firstChild?.data !== text) td.textContent = text;
+            }
             td.dataset.value = String(v);
           }
           if (changedHidden) td.classList.toggle('masked', !!h);
-          if (h || !Number.isFinite(v)) {
-            td.style.backgroundColor = '';
-            td.style.color = '';
-          } else {
-            const colour = scale.map(v);
-            td.style.backgroundColor = colour.background;
-            td.style.color = colour.text;
+          const colour = h || !Number.isFinite(v) ? null : scale.map(v);
+          const bg = colour ? colour.background : '';
+          if (bg !== prevColour[k]) {
+            prevColour[k] = bg;
+            td.style.backgroundColor = colour ? colour.background : '';
+            td.style.color = colour ? colour.text : '';
           }
         }
       }
@@ -265,16 +282,15 @@ export function createHeatmap({ name, label, kind = 'diverging', onInspect, onAc
     },
     /** Outlines cells: whole rows, whole columns and single flat indices (Sets, or null). */
     setHighlight({ rows: hlRows = null, cols: hlCols = null, cells: hlCells = null } = {}) {
-      for (let i = 0; i < rows; i++) {
-        const rowOn = !!hlRows?.has(i);
-        rowHeads[i].classList.toggle('hl', rowOn);
-        for (let j = 0; j < cols; j++) {
-          const on = rowOn || !!hlCols?.has(j) || !!hlCells?.has(i * cols + j);
-          const td = cells[i][j];
-          if (td.classList.contains('hl') !== on) td.classList.toggle('hl', on);
-        }
-      }
-      for (let j = 0; j < cols; j++) colHeads[j].classList.toggle('hl', !!hlCols?.has(j));
+      const next = new Set();
+      hlRows?.forEach((i) => { if (i < rows) for (let j = 0; j < cols; j++) next.add(cells[i][j]); });
+      hlCols?.forEach((j) => { if (j < cols) for (let i = 0; i < rows; i++) next.add(cells[i][j]); });
+      hlCells?.forEach((k) => { if (k < rows * cols) next.add(cells[Math.floor(k / cols)][k % cols]); });
+      for (const td of lit) if (!next.has(td)) td.classList.remove('hl');
+      for (const td of next) if (!lit.has(td)) td.classList.add('hl');
+      lit = next;
+      rowHeads.forEach((th, i) => th.classList.toggle('hl', !!hlRows?.has(i)));
+      colHeads.forEach((th, j) => th.classList.toggle('hl', !!hlCols?.has(j)));
     },
     focusCell(i, j) {
       moveFocus(i, j);

@@ -9,7 +9,8 @@ import { isPad, PAD } from './tokenizer.js';
 import { subscript } from './format.js';
 
 const SUB_K = '\u2096';
-// Matrices with more cells start collapsed and are built when opened.
+// Matrices with more cells start folded and are built when opened: every <input> is its own paint
+// chunk, and a thousand of them cost the browser more than a frame on each redraw.
 const COLLAPSE_CELLS = 300;
 
 function el(tag, className, text) {
@@ -72,20 +73,15 @@ export function createInputsPanel({ onEdit, onInspect, onSentence }) {
     const [title, hint] = TITLES[name];
     const card = createCard({ title, hint, className: 'matrix-card' });
     const editor = createMatrixEditor({ name, label: title, onEdit, onInspect: (n, i, j) => onInspect({ kind: 'input', name: n, i, j }) });
-    if (name.startsWith('W')) {
-      // Weight matrices can be 64 × 64: fold them away until wanted.
-      const details = el('details', 'fold');
-      const summary = el('summary', '', 'Show the matrix');
-      details.append(summary, editor.el);
-      details.addEventListener('toggle', () => {
-        editor.setActive(details.open);
-        summary.textContent = details.open ? 'Hide the matrix' : 'Show the matrix';
-      });
-      folds[name] = details;
-      card.body.append(details);
-    } else {
-      card.body.append(editor.el);
-    }
+    const details = el('details', 'fold');
+    const summary = el('summary', '', 'Show the matrix');
+    details.append(summary, editor.el);
+    details.addEventListener('toggle', () => {
+      editor.setActive(details.open);
+      summary.textContent = details.open ? 'Hide the matrix' : `Show the matrix (${details.dataset.cells} cells)`;
+    });
+    folds[name] = details;
+    card.body.append(details);
     editors[name] = editor;
     cards[name] = card;
     matrixGrid.append(card.el);
@@ -163,20 +159,24 @@ export function createInputsPanel({ onEdit, onInspect, onSentence }) {
         else if (name === 'K') rowLabels = labels.keys;
         else if (name === 'V') rowLabels = labels.keys.map((_, j) => `v${subscript(j + 1)}`);
         else rowLabels = Array.from({ length: r }, (_, i) => String(i + 1));
-        if (folds[name]) {
-          // Open small weight matrices the first time they appear; leave the reader's choice after.
-          const key = `${name}:${r}x${c}`;
-          if (!foldedOnce.has(key)) {
-            foldedOnce.add(key);
-            folds[name].open = r * c <= COLLAPSE_CELLS;
-          }
-          editor.setActive(folds[name].open);
+        // Small matrices are always open; large ones start folded, then keep the reader's choice.
+        const fold = folds[name];
+        const small = r * c <= COLLAPSE_CELLS;
+        fold.dataset.cells = String(r * c);
+        fold.classList.toggle('always-open', small);
+        const key = `${name}:${r}x${c}`;
+        if (small) fold.open = true;
+        else if (!foldedOnce.has(key)) {
+          foldedOnce.add(key);
+          fold.open = false;
+          fold.firstChild.textContent = `Show the matrix (${r * c} cells)`;
+        }
+        editor.setActive(fold.open);
+        if (name.startsWith('W')) {
           const formula = name === 'WO'
             ? `d_model \u00d7 d_model = ${r} \u00d7 ${c}`
             : d.multi ? `d_model \u00d7 (h\u00b7d${SUB_K}) = ${r} \u00d7 ${c}` : `d_model \u00d7 d${name === 'WV' ? '\u1d65' : SUB_K} = ${r} \u00d7 ${c}`;
           card.setFormula(formula);
-        } else {
-          editor.setActive(true);
         }
         editor.update({ matrix: state.matrices[name], rowLabels, theme: display.theme });
       }

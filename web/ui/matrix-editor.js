@@ -5,7 +5,7 @@
 // Test hook: the wrapper carries data-matrix="<name>" and every cell is an <input>.
 import { formatInput, formatNumber, parseNumber } from './format.js';
 import { moveFor } from './grid-nav.js';
-import { makeScale } from './palettes.js';
+import { makeScale, niceBound } from './palettes.js';
 
 function el(tag, className, text) {
   const e = document.createElement(tag);
@@ -32,6 +32,8 @@ export function createMatrixEditor({ name, label, onEdit, onInspect }) {
   let rowHeads = [];
   let colHeads = [];
   let shown = [];        // the value each input currently stands for
+  let tints = [];        // background per input as last written
+  let lit = new Set();   // highlighted cells
   let matrix = null;     // last matrix object rendered (state replaces, never mutates, matrices)
   let pending = null;    // latest update() arguments while inactive
   let active = true;
@@ -58,6 +60,8 @@ export function createMatrixEditor({ name, label, onEdit, onInspect }) {
     inputs = [];
     rowHeads = [];
     shown = new Array(r * c).fill(NaN);
+    tints = new Array(r * c).fill(null);
+    lit = new Set();
     table.classList.toggle('compact', c > 12);
     for (let i = 0; i < r; i++) {
       const tr = el('tr');
@@ -100,9 +104,12 @@ export function createMatrixEditor({ name, label, onEdit, onInspect }) {
     let M = 0;
     for (const v of matrix.data) M = Math.max(M, Math.abs(v));
     // A range twice the data's keeps tints gentle enough to read typed digits on.
-    const scale = makeScale({ kind: 'diverging', theme, min: -2 * (M || 1), max: 2 * (M || 1) });
+    const bound = 2 * niceBound(M);
+    const scale = makeScale({ kind: 'diverging', theme, min: -bound, max: bound });
     for (let k = 0; k < inputs.length; k++) {
       const c = scale.map(matrix.data[k]);
+      if (tints[k] === c.background) continue;
+      tints[k] = c.background;
       inputs[k].style.backgroundColor = c.background;
       inputs[k].style.color = c.text;
     }
@@ -224,16 +231,17 @@ export function createMatrixEditor({ name, label, onEdit, onInspect }) {
     },
     /** Outlines cells: whole rows, whole columns and single flat indices (Sets, or null). */
     setHighlight({ rows: hlRows = null, cols: hlCols = null, cells: hlCells = null } = {}) {
-      if (!active) return;
-      for (let i = 0; i < rows; i++) {
-        rowHeads[i].classList.toggle('hl', !!hlRows?.has(i));
-        for (let j = 0; j < cols; j++) {
-          const on = !!hlRows?.has(i) || !!hlCols?.has(j) || !!hlCells?.has(i * cols + j);
-          const td = inputs[i * cols + j].parentElement;
-          if (td.classList.contains('hl') !== on) td.classList.toggle('hl', on);
-        }
-      }
-      for (let j = 0; j < cols; j++) colHeads[j].classList.toggle('hl', !!hlCols?.has(j));
+      if (!active || !inputs.length) return;
+      const td = (i, j) => inputs[i * cols + j].parentElement;
+      const next = new Set();
+      hlRows?.forEach((i) => { if (i < rows) for (let j = 0; j < cols; j++) next.add(td(i, j)); });
+      hlCols?.forEach((j) => { if (j < cols) for (let i = 0; i < rows; i++) next.add(td(i, j)); });
+      hlCells?.forEach((k) => { if (k < rows * cols) next.add(td(Math.floor(k / cols), k % cols)); });
+      for (const cell of lit) if (!next.has(cell)) cell.classList.remove('hl');
+      for (const cell of next) if (!lit.has(cell)) cell.classList.add('hl');
+      lit = next;
+      rowHeads.forEach((th, i) => th.classList.toggle('hl', !!hlRows?.has(i)));
+      colHeads.forEach((th, j) => th.classList.toggle('hl', !!hlCols?.has(j)));
     },
     focusCell,
     get name() { return name; },

@@ -51,6 +51,17 @@ function luminance([r, g, b]) {
   return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
 }
 
+/**
+ * A "nice" bound at or above |x| (1, 1.5, 2, 3, 5, 7.5 × 10^k): colour ranges snap to it, so a
+ * small edit rarely rescales (and recolours) a whole matrix. Legends still print the true range.
+ */
+export function niceBound(x) {
+  if (!(x > 0) || !Number.isFinite(x)) return 1;
+  const p = 10 ** Math.floor(Math.log10(x));
+  for (const f of [1, 1.5, 2, 3, 5, 7.5, 10]) if (f * p >= x) return f * p;
+  return 10 * p;
+}
+
 /** A colour scale: map(value) -> { background, text } plus the CSS gradient for its legend. */
 export function makeScale({ kind, palette = 'viridis', theme = 'light', min = 0, max = 1 }) {
   const list = kind === 'diverging' ? DIVERGING[theme === 'dark' ? 'dark' : 'light']

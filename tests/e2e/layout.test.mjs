@@ -1,0 +1,136 @@
+// The page in the places it must work: light and dark themes, several heads, a phone (375 px),
+// an 800 × 600 iframe, and large sizes. Writes screenshots to tests/e2e/screenshots/ for a person
+// to look at; checks layout facts (no page-wide horizontal scrolling, all panels present).
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  afterRender, assertClose, collectProblems, launch, openExplorer, readHeatmap, screenshot,
+} from './helpers.mjs';
+
+let env;
+before(async () => { env = await launch(); });
+after(async () => { await env?.close(); });
+
+const preset = (page, id) => afterRender(page, () => page.selectOption('#preset', id));
+const scrollTo = (page, selector) => page.$eval(selector, (e) => e.scrollIntoView({ block: 'start' }));
+
+async function noHorizontalOverflow(page) {
+  const { scroll, client } = await page.evaluate(() => ({
+    scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth,
+  }));
+  assert.ok(scroll <= client + 1, `page scrolls sideways: ${scroll} > ${client}`);
+}
+
+test('light and dark themes, causal mask, and multi-head on a desktop', async () => {
+  const { page, context, problems } = await openExplorer(env, { width: 1280, height: 900 });
+  await page.focus('[data-matrix="X"] input[data-row="1"][data-col="2"]');
+  await screenshot(page, 'light-top');
+  await scrollTo(page, '#pipeline');
+  await page.hover('[data-heatmap="weights"] td[data-row="2"][data-col="2"]');
+  await screenshot(page, 'light-pipeline');
+
+  await afterRender(page, () => page.selectOption('#theme', 'dark'));
+  assert.equal(await page.getAttribute('html', 'data-theme'), 'dark');
+  await scrollTo(page, '#pipeline');
+  await page.hover('[data-heatmap="scores"] td[data-row="1"][data-col="3"]');
+  await screenshot(page, 'dark-pipeline');
+  await afterRender(page, () => page.selectOption('#theme', 'light'));
+
+  await preset(page, 'causal');
+  await scrollTo(page, '#pipeline');
+  await page.hover('[data-heatmap="masked"] td[data-row="1"][data-col="4"]');
+  await screenshot(page, 'causal');
+
+  await preset(page, 'heads');
+  await scrollTo(page, '.heads');
+  await page.hover('[data-heatmap="head-1"] td[data-row="5"][data-col="4"]');
+  await screenshot(page, 'multi-head');
+  for (let h = 1; h <= 4; h++) assert.ok(await page.isVisible(`[data-heatmap="head-${h}"]`));
+  await noHorizontalOverflow(page);
+  assert.deepEqual(await collectProblems(page, problems), []);
+  await context.close();
+});
+
+test('a 375 px phone: everything reachable without sideways page scrolling', async () => {
+  const { page, context, problems } = await openExplorer(env, { width: 375, height: 740 });
+  await noHorizontalOverflow(page);
+  await screenshot(page, 'phone-top');
+  await scrollTo(page, '#pipeline');
+  await page.tap?.('[data-heatmap="weights"] td[data-row="1"][data-col="1"]').catch(() => {});
+  await page.focus('[data-heatmap="weights"] td[data-row="1"][data-col="1"]');
+  await screenshot(page, 'phone-pipeline');
+  await preset(page, 'heads');
+  await noHorizontalOverflow(page);
+  await scrollTo(page, '.heads');
+  await screenshot(page, 'phone-heads');
+  assert.deepEqual(await collectProblems(page, problems), []);
+  await context.close();
+});
+
+test('inside an 800 × 600 iframe', async () => {
+  const context = await env.browser.newContext({ viewport: { width: 900, height: 700 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  await page.setContent(`<!doctype html><body style="margin:20px;background:#ccc"><iframe title="Attention explorer" src="${env.url}" width="800" height="600" style="border:1px solid #888;background:#fff"></iframe></body>`);
+  const frame = await (await page.waitForSelector('iframe')).contentFrame();
+  await frame.waitForSelector('#app[data-ready="true"]');
+  const width = await frame.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
+  assert.ok(width[0] <= width[1] + 1, `iframe content scrolls sideways: ${width}`);
+  const w = await frame.$$eval('[data-heatmap="weights"] td[data-col]', (tds) => tds.length);
+  assert.equal(w, 16);
+  await frame.$eval('#pipeline', (e) => e.scrollIntoView());
+  await frame.hover('[data-heatmap="weights"] td[data-row="0"][data-col="2"]');
+  await page.screenshot({ path: new URL('./screenshots/iframe-800x600.png', import.meta.url).pathname });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('n = 16, d_model = 64, h = 4: correct numbers, redraw time reported', async (t) => {
+  const { page, context, problems } = await openExplorer(env, { width: 1280, height: 900 });
+  const words = 'one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen';
+  await afterRender(page, () => page.fill('#sentence', words));
+  for (const [id, v] of [['#size-dModel', '64'], ['#size-heads', '4']]) {
+    await afterRender(page, async () => {
+      await page.fill(id, v);
+      await page.press(id, 'Enter');
+    });
+  }
+  assert.deepEqual((await readHeatmap(page, 'mha-output')).shape, [16, 64]);
+  const unfold = async (name) => {
+    await page.click(`[data-matrix="${name}"] >> xpath=ancestor::details/summary`);
+    await page.waitForSelector(`[data-matrix="${name}"] input[data-row="0"]`);
+  };
+  await unfold('X');
+  const times = [];
+  for (const [k, v] of ['0.5', '-1.25', '2', '0.75', '-0.5', '1.5'].entries()) {
+    await afterRender(page, () => page.fill(`[data-matrix="X"] input[data-row="${k}"][data-col="${k * 7}"]`, v));
+    times.push(Number(await page.getAttribute('#app', 'data-render-ms')));
+  }
+  times.sort((a, b) => a - b);
+  t.diagnostic(`redraw after an edit (JS: compute + DOM updates), n=16 d_model=64 h=4: median ${times[times.length >> 1]} ms, min ${times[0]} ms`);
+
+  const X = await page.evaluate(() => {
+    const inputs = [...document.querySelectorAll('[data-matrix="X"] input')];
+    return { data: inputs.map((i) => Number(i.title.replace('\u2212', '-'))), shape: [16, 64] };
+  });
+  // W matrices are folded at this size; open them to read them.
+  for (const name of ['WQ', 'WK', 'WV', 'WO']) await unfold(name);
+  const W = await page.evaluate(() => Object.fromEntries(['WQ', 'WK', 'WV', 'WO'].map((n) => {
+    const inputs = [...document.querySelectorAll(`[data-matrix="${n}"] input`)];
+    return [n, { data: inputs.map((i) => Number(i.title.replace('\u2212', '-'))), shape: [64, 64] }];
+  })));
+  const expected = await page.evaluate(async ({ X, W }) => {
+    const { createAttention } = await import('/lib/attention.js');
+    const attn = await createAttention();
+    const mha = attn.multiHeadAttention({ embedDim: 64, numHeads: 4, bias: false });
+    mha.setWeights({ wq: W.WQ, wk: W.WK, wv: W.WV, wo: W.WO });
+    const r = mha.forward(X, X, X);
+    return { average: Array.from(r.weights.data), output: Array.from(r.output.data) };
+  }, { X, W });
+  // The titles carry 8 significant digits of values the page drew at random.
+  assertClose((await readHeatmap(page, 'average')).data, expected.average, { atol: 1e-5, rtol: 1e-4, label: 'average weights' });
+  assertClose((await readHeatmap(page, 'mha-output')).data, expected.output, { atol: 1e-4, rtol: 1e-4, label: 'output' });
+  assert.deepEqual(await collectProblems(page, problems), []);
+  await context.close();
+});
