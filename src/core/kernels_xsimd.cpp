@@ -34,8 +34,9 @@ constexpr size_t W = kPanelWidth;
 constexpr size_t kPanelBatches = W / kWidth;
 static_assert(W % kWidth == 0, "a panel is a whole number of batches");
 
-// Rows of B packed per step when matmul packs on the fly: 256 × 16 floats = 16 KiB stays in L1.
-constexpr size_t kDepthBlock = 256;
+// Rows of B packed per step when matmul packs on the fly: 512 × 16 floats = 32 KiB, one pass over C
+// for the d_model = 512 projections (measured ~1.5 % faster on MHA than 256-row blocks).
+constexpr size_t kDepthBlock = 512;
 // Below this many rows of A a packed panel is not reused enough to pay for packing.
 constexpr size_t kPackMinRows = 8;
 
