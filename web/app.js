@@ -64,7 +64,7 @@ async function main() {
     randomize(seed) {
       const s = store.get();
       const next = seed ?? (s.seed + 1) % 0x100000000;
-      store.set({ ...s, seed: next, matrices: { ...s.matrices, ...randomMatrices(attn, s, next) } });
+      store.set({ ...s, seed: next, headNames: [], matrices: { ...s.matrices, ...randomMatrices(attn, s, next) } });
     },
   });
   const inputs = createInputsPanel({

@@ -277,7 +277,10 @@ export function createControls({ update, applyPreset, randomize }) {
           });
           headWrap.replaceChildren(...headButtons);
         }
-        headButtons.forEach((b, k) => b.setAttribute('aria-pressed', String(k === state.view.head)));
+        headButtons.forEach((b, k) => {
+          b.setAttribute('aria-pressed', String(k === state.view.head));
+          b.title = state.headNames[k] ? `Head ${k + 1}: ${state.headNames[k]}` : `Head ${k + 1}`;
+        });
       }
     },
     setPreset(id) {

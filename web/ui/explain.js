@@ -203,7 +203,7 @@ export function createExplainPanel() {
   title.id = 'explain-title';
   const body = el('div', 'explain-body');
   body.setAttribute('aria-live', 'polite');
-  const idle = () => el('p', 'explain-idle', 'Hover over or focus any cell to see how it was computed. Tab into a matrix and use the arrow keys to walk through it.');
+  const idle = () => el('p', 'explain-idle', 'Point at, tap or focus any cell to see how it was computed. In a matrix, arrow keys move between cells.');
   body.append(idle());
   root.append(title, body);
   return {

@@ -80,6 +80,9 @@ export function createHeadsPanel({ onInspect, onSelectHead }) {
       if (headViews.length !== m.heads.length) buildHeads(m.heads.length);
       const padCols = state.mask.kind === 'padding' ? state.mask.pad : null;
       headViews.forEach((v, k) => {
+        const name = state.headNames[k];
+        const label = name ? `Head ${k + 1}: ${name}` : `Head ${k + 1}`;
+        if (v.button.textContent !== label) v.button.textContent = label;
         const selected = k === state.view.head;
         v.figure.classList.toggle('selected', selected);
         v.button.setAttribute('aria-pressed', String(selected));

@@ -86,7 +86,8 @@ export function createPipeline({ onInspect, onToggleMask }) {
       const padCols = state.mask.kind === 'padding' ? state.mask.pad : null;
       const clickable = state.mask.kind === 'custom';
       const common = { rowLabels: queries, colLabels: keys, padCols, ...display };
-      const hn = d.multi ? ` \u2014 head ${head.index + 1} of ${d.heads}` : '';
+      const headName = state.headNames[head.index];
+      const hn = d.multi ? ` \u2014 head ${head.index + 1}${headName ? ` (${headName})` : ''}` : '';
       sub.textContent = d.multi
         ? `Showing head ${head.index + 1} of ${d.heads} (d${SUB_K} = d_model / h = ${head.dk}). Pick another head in the controls or in the head grid below.`
         : `n = ${d.n} queries, m = ${d.m} keys, d${SUB_K} = ${d.dk}, d\u1d65 = ${d.dv}.`;

@@ -109,6 +109,7 @@ function handBuiltHeads(attn) {
     const WO = Array.from(rng.randn(E, E).data, (x) => round2(x * 0.25));
     return {
       ...BASE, ...withTokens(sentence, tokens), dModel: E, heads: 4, seed: 3,
+      headNames: ['previous token', 'same word', 'first token', 'broad'],
       matrices: { X: matrix(n, E, X), WQ: matrix(E, E, WQ), WK: matrix(E, E, WK), WV: matrix(E, E, WV), WO: matrix(E, E, WO) },
     };
   } finally {

@@ -133,6 +133,9 @@ export function reconcile(state, fill) {
   };
   if (!d.sentence) delete s.mask.padTokens;
 
+  // Optional names for the heads of a hand-built example; dropped once they no longer fit.
+  s.headNames = Array.isArray(s.headNames) && s.headNames.length === d.heads && d.multi
+    ? s.headNames.map((t) => String(t).slice(0, 40)) : [];
   const view = s.view ?? {};
   s.view = { head: clampInt(view.head, [0, Math.max(0, d.heads - 1)], 0) };
   const display = s.display ?? {};
