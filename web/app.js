@@ -144,12 +144,8 @@ async function main() {
   }
 
   function showExplanation() {
-    let content = null;
-    try {
-      content = target ? explain(target, store.get(), result) : null;
-    } catch {
-      content = null;  // a target from an older shape; wait for the next hover
-    }
+    const content = target ? explain(target, store.get(), result) : null;
+    if (target && !content) target = null;  // the cell is gone (resized, or an error)
     explainPanel.show(content);
     highlight();
   }
@@ -162,8 +158,6 @@ async function main() {
     document.documentElement.dataset.theme = theme;
     const display = { palette: s.display.palette, theme };
     result = computer.compute(s);
-    // A target may point outside a matrix that just shrank.
-    if (target && result.dims && (target.i >= Math.max(result.dims.n, result.dims.dModel) || target.kind === 'head' && !result.dims.multi)) target = null;
     controls.render(s, result);
     displayControls.render(s);
     inputs.render(s, result, display);

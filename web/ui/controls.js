@@ -92,8 +92,14 @@ export function createControls({ update, applyPreset, randomize }) {
   const modeSet = fieldset('Input');
   const mode = radioGroup('mode', [['sentence', 'Sentence \u2192 X\u00b7W'], ['qkv', 'Q, K, V directly']]);
   modeSet.append(mode.el);
-  for (const input of Object.values(mode.inputs))
-    input.addEventListener('change', () => update((s) => ({ ...s, mode: input.value })));
+  // Once the example's shape changes, it is no longer the preset named in the menu.
+  const leavePreset = () => { preset.value = ''; };
+  for (const input of Object.values(mode.inputs)) {
+    input.addEventListener('change', () => {
+      leavePreset();
+      update((s) => ({ ...s, mode: input.value }));
+    });
+  }
 
   // Sizes.
   const sizes = fieldset('Sizes', 'sizes');
@@ -116,7 +122,8 @@ export function createControls({ update, applyPreset, randomize }) {
     input.addEventListener('change', () => {
       const v = Number(input.value);
       if (!Number.isFinite(v)) return;
-      update((s) => ({ ...s, [key]: v }));
+      leavePreset();
+      update((s) => ({ ...s, [key]: v, headNames: [] }));
     });
   }
 
@@ -130,9 +137,15 @@ export function createControls({ update, applyPreset, randomize }) {
   random.append(labelled('Seed', seed), again);
   seed.addEventListener('change', () => {
     const v = Number(seed.value);
-    if (Number.isInteger(v) && v >= 0 && v <= LIMITS.seed[1]) randomize(v);
+    if (Number.isInteger(v) && v >= 0 && v <= LIMITS.seed[1]) {
+      leavePreset();
+      randomize(v);
+    }
   });
-  again.addEventListener('click', () => randomize(null));
+  again.addEventListener('click', () => {
+    leavePreset();
+    randomize(null);
+  });
 
   // Scaling.
   const scaling = fieldset('Scaling', 'scaling');

@@ -36,9 +36,33 @@ function maskReason(state, i, j, labels) {
   return reasons.length ? reasons.join('; ') : 'masked';
 }
 
-/** Builds { title, lines: [{ text, kind }] } for a target { kind, i, j, name?, head? }. */
+// The matrix a target points into, to check that it still exists after a resize.
+function targetShape(target, state, result) {
+  const m = result.multi;
+  switch (target.kind) {
+    case 'scores': case 'scaled': case 'masked': case 'weights': return result.head.scores.shape;
+    case 'output': return result.head.output.shape;
+    case 'proj': return result.proj?.[target.name]?.shape;
+    case 'input': {
+      const M = state.matrices[target.name];
+      return M ? [M.rows, M.cols] : null;
+    }
+    case 'head': return m?.heads[target.head]?.shape;
+    case 'average': return m?.average.shape;
+    case 'concat': return m?.concat.shape;
+    case 'mha-output': return m?.output.shape;
+    default: return null;
+  }
+}
+
+/**
+ * Builds { title, lines: [{ text, kind }] } for a target { kind, i, j, name?, head? }, or null
+ * when there is nothing to explain (an error, or a cell that no longer exists).
+ */
 export function explain(target, state, result) {
   if (!result || result.error) return null;
+  const shape = targetShape(target, state, result);
+  if (!shape || target.i >= shape[0] || target.j >= shape[1]) return null;
   const { labels } = result;
   const d = result.dims;
   const head = result.head;

@@ -92,7 +92,7 @@ export function createHeadsPanel({ onInspect, onSelectHead }) {
       avgMap.update({ tensor: m.average, rowLabels: queries, colLabels: keys, hidden: result.hidden, fullyMasked: result.fullyMasked, padCols, ...display });
       const cols = (t) => Array.from({ length: t.shape[1] }, (_, c) => String(c + 1));
       concatCard.setShape(`${d.n} \u00d7 ${d.dModel}`);
-      concatMap.update({ tensor: m.concat, rowLabels: queries, colLabels: cols(m.concat), ...display });
+      concatMap.update({ tensor: m.concat, rowLabels: queries, colLabels: cols(m.concat), groupCols: m.headDim, ...display });
       outCard.setShape(`${d.n} \u00d7 ${d.dModel}`);
       outMap.update({ tensor: m.output, rowLabels: queries, colLabels: cols(m.output), ...display });
     },

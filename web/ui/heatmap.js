@@ -51,6 +51,7 @@ export function createHeatmap({ name, label, kind = 'diverging', onInspect, onAc
   let focus = [0, 0];
   let lit = new Set();  // highlighted cells
   let textShown = true;
+  let groupedBy = 0;
   let activatable = false;
 
   function build(r, c, stats) {
@@ -119,6 +120,7 @@ export function createHeatmap({ name, label, kind = 'diverging', onInspect, onAc
     prevValues = null;
     prevHidden = null;
     prevColour = new Array(r * c).fill(null);
+    groupedBy = 0;
     prevScaleKey = '';
     lit = new Set();
   }
@@ -175,12 +177,21 @@ export function createHeatmap({ name, label, kind = 'diverging', onInspect, onAc
      * fullyMasked: Set of row indices; stats: [{ key, label, title, values, format }].
      */
     update({ tensor, rowLabels, colLabels, hidden = null, fullyMasked = null, stats = [],
-      palette = 'viridis', theme = 'light', padCols = null, padRows = null, clickable = false }) {
+      palette = 'viridis', theme = 'light', padCols = null, padRows = null, clickable = false, groupCols = 0 }) {
       const [r, c] = tensor.shape;
       const keys = stats.map((s) => s.key).join(',');
       if (r !== rows || c !== cols || keys !== statKeys) {
         statKeys = keys;
         build(r, c, stats);
+      }
+      if (groupCols !== groupedBy) {
+        // A rule between column groups (the heads inside a projection or the concatenation).
+        groupedBy = groupCols;
+        for (let j = 0; j < c; j++) {
+          const start = groupCols > 0 && j > 0 && j % groupCols === 0;
+          colHeads[j].classList.toggle('group-start', start);
+          for (let i = 0; i < r; i++) cells[i][j].classList.toggle('group-start', start);
+        }
       }
       activatable = clickable && !!onActivate;
       table.classList.toggle('clickable', activatable);

@@ -193,6 +193,7 @@ export function createInputsPanel({ onEdit, onInspect, onSentence }) {
             tensor: t, rowLabels: labels.queries,
             colLabels: Array.from({ length: t.shape[1] }, (_, c) => String(c + 1)),
             padRows: state.mask.kind === 'padding' ? state.mask.pad : null,
+            groupCols: d.multi ? t.shape[1] / d.heads : 0,
             ...display,
           });
         }

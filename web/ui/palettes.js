@@ -15,8 +15,6 @@ const DIVERGING = {
   dark: ['#9ecae1', '#4a90c8', '#2f6ea3', '#1f4d77', '#1a3550', '#24272c', '#4d3219', '#7a4a17', '#b0641a', '#e88b2c', '#ffb45c'],
 };
 
-export const SEQUENTIAL_NAMES = Object.keys(SEQUENTIAL);
-
 function parseHex(hex) {
   const v = parseInt(hex.slice(1), 16);
   return [(v >> 16) & 255, (v >> 8) & 255, v & 255];

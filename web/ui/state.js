@@ -13,14 +13,11 @@ export const LIMITS = {
 export const MAX_TOKENS = LIMITS.n[1];
 
 export const MASK_KINDS = ['none', 'causal', 'padding', 'custom'];
-export const MATRIX_NAMES = ['Q', 'K', 'V', 'X', 'WQ', 'WK', 'WV', 'WO'];
 
 const clampInt = (v, [lo, hi], fallback) => {
   const x = Math.round(Number(v));
   return Number.isFinite(x) ? Math.min(hi, Math.max(lo, x)) : fallback;
 };
-
-export const emptyMatrix = (rows, cols) => ({ rows, cols, data: new Array(rows * cols).fill(0) });
 
 /** Sizes the computation actually uses (in multi-head mode d_k = d_v = d_model / heads). */
 export function dims(state) {
@@ -154,10 +151,6 @@ export function setCell(state, name, i, j, value) {
   const data = old.data.slice();
   data[i * old.cols + j] = value;
   return { ...state, matrices: { ...state.matrices, [name]: { ...old, data } } };
-}
-
-export function setMatrices(state, matrices) {
-  return { ...state, matrices: { ...state.matrices, ...matrices } };
 }
 
 export function toggleCustom(state, i, j) {
