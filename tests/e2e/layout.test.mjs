@@ -3,6 +3,8 @@
 // to look at; checks layout facts (no page-wide horizontal scrolling, all panels present).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import {
   afterRender, assertClose, collectProblems, launch, openExplorer, readHeatmap, screenshot,
 } from './helpers.mjs';
@@ -49,6 +51,19 @@ test('light and dark themes, causal mask, and multi-head on a desktop', async ()
   await noHorizontalOverflow(page);
   assert.deepEqual(await collectProblems(page, problems), []);
   await context.close();
+});
+
+test('axe-core finds no accessibility violations (light, dark, masks, heads)', async () => {
+  const axe = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+  for (const [colorScheme, id] of [['light', null], ['dark', 'heads'], ['light', 'fully-masked'], ['dark', 'padding']]) {
+    const { page, context } = await openExplorer(env, { width: 1280, height: 900, colorScheme });
+    if (id) await preset(page, id);
+    await page.evaluate(axe);  // evaluated over the DevTools protocol, so the page's CSP does not apply
+    const violations = await page.evaluate(async () => (await window.axe.run(document)).violations
+      .map((v) => `${v.id}: ${v.help} (${v.nodes.length}×, e.g. ${v.nodes[0].target.join(' ')})`));
+    assert.deepEqual(violations, [], `${colorScheme}, ${id ?? 'lesson'}`);
+    await context.close();
+  }
 });
 
 test('a 375 px phone: everything reachable without sideways page scrolling', async () => {

@@ -170,7 +170,7 @@ export function createControls({ update, applyPreset, randomize }) {
   tempNumber.setAttribute('aria-label', 'Temperature T (number)');
   const resetT = el('button', 'small-button', 'T = 1');
   resetT.type = 'button';
-  resetT.setAttribute('aria-label', 'Reset temperature to 1');
+  resetT.setAttribute('aria-label', 'Reset to T = 1');
   tempRow.append(resetT);
   const scaleOut = el('output', 'scale-out');
   scaleOut.setAttribute('aria-live', 'polite');

@@ -40,7 +40,8 @@ function sample(list, t) {
 
 const css = ([r, g, b]) => `rgb(${Math.round(r)}, ${Math.round(g)}, ${Math.round(b)})`;
 
-// WCAG relative luminance, to pick black or white text on a cell.
+// WCAG relative luminance, to pick black or white text on a cell: whichever contrasts more, which
+// is always at least 4.58:1 (the two ratios are equal at luminance 0.179).
 function luminance([r, g, b]) {
   const lin = (c) => {
     const v = c / 255;
@@ -74,7 +75,8 @@ export function makeScale({ kind, palette = 'viridis', theme = 'light', min = 0,
     let c = cache.get(key);
     if (!c) {
       const rgb = sample(list, key / 255);
-      c = { background: css(rgb), text: luminance(rgb) > 0.33 ? '#111' : '#fff' };
+      const L = luminance(rgb);
+      c = { background: css(rgb), text: (L + 0.05) / 0.05 >= 1.05 / (L + 0.05) ? '#000' : '#fff' };
       cache.set(key, c);
     }
     return c;
