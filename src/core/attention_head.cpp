@@ -49,32 +49,42 @@ void scale_and_mask_row(float* s, size_t len, size_t i, size_t j0, size_t m, flo
   copy_row(masked_trace, s, len);
 }
 
-// Builds the full n × m matrix: needed when weights or a trace are asked for.
+// Builds the full n × m matrix: needed when weights or a trace are asked for. Rows go in blocks of
+// kQueryBlock; with a causal mask and no trace, keys after a block's last query are neither scored
+// nor multiplied into V (their weights are exactly 0), which halves the work of a square problem.
 void attend_materialized(const HeadInputs& in, const HeadOutputs& out, float* workspace) {
   const size_t n = in.q.rows, m = in.k.rows, dk = in.q.cols, dv = in.v.cols;
   float* kt = workspace;                                     // Kᵀ panels: dk × m
   float* vp = kt + kernels::packed_floats(dk, m);            // V panels: m × dv
   float* p = out.weights ? out.weights : vp + kernels::packed_floats(m, dv);  // n × m
   kernels::pack_panels_transposed(in.k.data, in.k.ld, dk, m, kt);
-  kernels::matmul_packed(in.q.data, in.q.ld, kt, dk, p, m, n, m, dk, 1.0f, false);
-  for (size_t i = 0; i < n; ++i) {
-    float* row = p + i * m;
-    copy_row(out.scores ? out.scores + i * m : nullptr, row, m);
-    scale_and_mask_row(row, m, i, 0, m, in.scale, in.masks,
-                       out.scaled ? out.scaled + i * m : nullptr,
-                       out.masked ? out.masked + i * m : nullptr);
-    const float row_max = kernels::max_value(row, m);
-    const bool all_hidden = row_max == kNegInf;
-    if (all_hidden) {
-      std::fill(row, row + m, 0.0f);
-    } else {
-      const float sum = kernels::exp_shifted_sum(row, m, row_max);
-      kernels::scale(row, m, 1.0f / sum);  // sum ≥ 1: the max term contributes exp(0)
-    }
-    if (out.fully_masked_rows) out.fully_masked_rows[i] = all_hidden ? 1 : 0;
-  }
   kernels::pack_panels(in.v.data, in.v.ld, m, dv, vp);
-  kernels::matmul_packed(p, m, vp, m, out.output.data, out.output.ld, n, dv, m, 1.0f, false);
+  const bool skip_hidden = in.masks.causal && !out.scores && !out.scaled && !out.masked;
+  for (size_t i0 = 0; i0 < n; i0 += kQueryBlock) {
+    const size_t rows = std::min(kQueryBlock, n - i0);
+    const size_t key_end = skip_hidden ? std::min(m, i0 + rows) : m;
+    float* block = p + i0 * m;
+    kernels::matmul_packed(in.q.row(i0), in.q.ld, kt, dk, block, m, rows, key_end, dk, 1.0f, false);
+    for (size_t i = i0; i < i0 + rows; ++i) {
+      float* row = p + i * m;
+      std::fill(row + key_end, row + m, kNegInf);  // causal-hidden, never scored
+      copy_row(out.scores ? out.scores + i * m : nullptr, row, m);
+      scale_and_mask_row(row, m, i, 0, m, in.scale, in.masks,
+                         out.scaled ? out.scaled + i * m : nullptr,
+                         out.masked ? out.masked + i * m : nullptr);
+      const float row_max = kernels::max_value(row, m);
+      const bool all_hidden = row_max == kNegInf;
+      if (all_hidden) {
+        std::fill(row, row + m, 0.0f);
+      } else {
+        const float sum = kernels::exp_shifted_sum(row, m, row_max);
+        kernels::scale(row, m, 1.0f / sum);  // sum ≥ 1: the max term contributes exp(0)
+      }
+      if (out.fully_masked_rows) out.fully_masked_rows[i] = all_hidden ? 1 : 0;
+    }
+    kernels::matmul_packed(block, m, vp, m, out.output.row(i0), out.output.ld, rows, dv, key_end,
+                           1.0f, false);
+  }
 }
 
 // Turns one tile row of raw scores s (query i, keys [j0, j0 + len)) into softmax numerators
@@ -82,7 +92,8 @@ void attend_materialized(const HeadInputs& in, const HeadOutputs& out, float* wo
 // (the row then adds nothing). Without bias or mask the scale is folded into the exponential and
 // a causal mask only shortens the row, so the common cases make two passes over the row.
 bool online_softmax_row(float* s, size_t len, size_t i, size_t j0, size_t m, float scale,
-                        const HeadMasks& masks, float& row_max, float& row_sum, float& correction) {
+                        const HeadMasks& masks, float raw_max, float& row_max, float& row_sum,
+                        float& correction) {
   const bool general = masks.bias || masks.mask || masks.key_padding;
   size_t valid = len;
   if (masks.causal && !general) valid = i < j0 ? 0 : std::min(len, i - j0 + 1);
@@ -90,6 +101,8 @@ bool online_softmax_row(float* s, size_t len, size_t i, size_t j0, size_t m, flo
   if (general) {
     scale_and_mask_row(s, len, i, j0, m, scale, masks, nullptr, nullptr);
     tile_max = kernels::max_value(s, len);
+  } else if (valid == len) {
+    tile_max = raw_max * scale;  // max of the whole row, fused into the score product
   } else {
     tile_max = valid ? kernels::max_value(s, valid) * scale : kNegInf;
   }
@@ -119,6 +132,8 @@ void attend_streaming(const HeadInputs& in, const HeadOutputs& out, float* works
   float* acc = tile + kQueryBlock * kKeyBlock;               // kQueryBlock × dv
   float* row_max = acc + kQueryBlock * dv;                   // kQueryBlock
   float* row_sum = row_max + kQueryBlock;                    // kQueryBlock
+  float* raw_max = row_sum + kQueryBlock;                    // kQueryBlock: max of a tile row
+  const bool general = in.masks.bias || in.masks.mask || in.masks.key_padding;
   kernels::pack_panels_transposed(in.k.data, in.k.ld, dk, m, kt);
   kernels::pack_panels(in.v.data, in.v.ld, m, dv, vp);
 
@@ -132,12 +147,18 @@ void attend_streaming(const HeadInputs& in, const HeadOutputs& out, float* works
     for (size_t j0 = 0; j0 < key_end; j0 += kKeyBlock) {
       const size_t cols = std::min(kKeyBlock, key_end - j0);
       // kKeyBlock is a multiple of the panel width, so keys [j0, …) start a panel.
-      kernels::matmul_packed(in.q.row(i0), in.q.ld, kt + j0 * dk, dk, tile, cols, rows, cols, dk,
-                             1.0f, false);
+      if (general) {
+        kernels::matmul_packed(in.q.row(i0), in.q.ld, kt + j0 * dk, dk, tile, cols, rows, cols, dk,
+                               1.0f, false);
+      } else {
+        std::fill(raw_max, raw_max + rows, kNegInf);
+        kernels::matmul_packed_row_max(in.q.row(i0), in.q.ld, kt + j0 * dk, dk, tile, cols, rows,
+                                       cols, dk, raw_max);
+      }
       for (size_t r = 0; r < rows; ++r) {
         float correction;
-        online_softmax_row(tile + r * cols, cols, i0 + r, j0, m, in.scale, in.masks, row_max[r],
-                           row_sum[r], correction);
+        online_softmax_row(tile + r * cols, cols, i0 + r, j0, m, in.scale, in.masks, raw_max[r],
+                           row_max[r], row_sum[r], correction);
         if (correction != 1.0f) kernels::scale(acc + r * dv, dv, correction);
       }
       kernels::matmul_packed(tile, cols, vp + j0 * kernels::kPanelWidth, m, acc, dv, rows, dv,
@@ -157,7 +178,7 @@ void attend_streaming(const HeadInputs& in, const HeadOutputs& out, float* works
 
 size_t head_workspace_floats(size_t n, size_t m, size_t dk, size_t dv, bool stream) {
   const size_t panels = kernels::packed_floats(dk, m) + kernels::packed_floats(m, dv);
-  if (stream) return panels + kQueryBlock * kKeyBlock + kQueryBlock * dv + 2 * kQueryBlock;
+  if (stream) return panels + kQueryBlock * kKeyBlock + kQueryBlock * dv + 3 * kQueryBlock;
   return panels + n * m;
 }
 

@@ -37,6 +37,11 @@ void pack_panels_transposed(const float* bt, size_t ldbt, size_t rows, size_t co
 void matmul_packed(const float* a, size_t lda, const float* panels, size_t panel_rows, float* c,
                    size_t ldc, size_t n, size_t m, size_t k, float alpha, bool accumulate);
 
+// matmul_packed with alpha = 1 that also raises row_max[i] (set by the caller) to the largest
+// value it writes in row i: the softmax's row max without another pass over the scores.
+void matmul_packed_row_max(const float* a, size_t lda, const float* panels, size_t panel_rows,
+                           float* c, size_t ldc, size_t n, size_t m, size_t k, float* row_max);
+
 // ---- Vector helpers ------------------------------------------------------------------------
 // out (cols × rows, ldo) = transpose of a (rows × cols, lda)
 void transpose(const float* a, size_t lda, size_t rows, size_t cols, float* out, size_t ldo);

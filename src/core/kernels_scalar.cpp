@@ -63,6 +63,13 @@ void matmul_packed(const float* a, size_t lda, const float* panels, size_t panel
   }
 }
 
+void matmul_packed_row_max(const float* a, size_t lda, const float* panels, size_t panel_rows,
+                           float* c, size_t ldc, size_t n, size_t m, size_t k, float* row_max) {
+  matmul_packed(a, lda, panels, panel_rows, c, ldc, n, m, k, 1.0f, false);
+  for (size_t i = 0; i < n; ++i)
+    for (size_t j = 0; j < m; ++j) row_max[i] = c[i * ldc + j] > row_max[i] ? c[i * ldc + j] : row_max[i];
+}
+
 void transpose(const float* a, size_t lda, size_t rows, size_t cols, float* out, size_t ldo) {
   for (size_t i = 0; i < rows; ++i)
     for (size_t j = 0; j < cols; ++j) out[j * ldo + i] = a[i * lda + j];

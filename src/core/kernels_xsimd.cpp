@@ -40,27 +40,39 @@ constexpr size_t kDepthBlock = 512;
 // Below this many rows of A a packed panel is not reused enough to pay for packing.
 constexpr size_t kPackMinRows = 8;
 
-// Stores one row of an accumulator block: the first w ≤ 16 columns of alpha · acc (+ c).
-inline void store_row(const Batch* acc, float* c, size_t w, float alpha, bool accumulate) {
+// Stores one row of an accumulator block: the first w ≤ 16 columns of alpha · acc (+ c). With
+// row_max, also raises *row_max to the largest value stored (the softmax's row max, fused so the
+// scores need no separate pass).
+inline void store_row(const Batch* acc, float* c, size_t w, float alpha, bool accumulate,
+                      float* row_max) {
   const Batch s(alpha);
+  alignas(16) float tmp[W];
   if (w == W) {
+    Batch top;
     for (size_t q = 0; q < kPanelBatches; ++q) {
       Batch v = acc[q] * s;
       if (accumulate) v += Batch::load_unaligned(c + q * kWidth);
       v.store_unaligned(c + q * kWidth);
+      top = q == 0 ? v : xsimd::max(top, v);
+    }
+    if (row_max) {
+      top.store_aligned(tmp);
+      for (size_t j = 0; j < kWidth; ++j) *row_max = tmp[j] > *row_max ? tmp[j] : *row_max;
     }
     return;
   }
-  alignas(16) float tmp[W];
   for (size_t q = 0; q < kPanelBatches; ++q) (acc[q] * s).store_aligned(tmp + q * kWidth);
-  for (size_t j = 0; j < w; ++j) c[j] = tmp[j] + (accumulate ? c[j] : 0.0f);
+  for (size_t j = 0; j < w; ++j) {
+    c[j] = tmp[j] + (accumulate ? c[j] : 0.0f);
+    if (row_max) *row_max = c[j] > *row_max ? c[j] : *row_max;
+  }
 }
 
 // c[R × w] = alpha · a[R × k] · panel[k × 16] (+ c): R·4 accumulators stay in registers for the
 // whole k loop; one broadcast per row and four contiguous loads per step.
 template <size_t R>
 inline void panel_kernel(const float* a, size_t lda, const float* panel, size_t k, float* c,
-                         size_t ldc, size_t w, float alpha, bool accumulate) {
+                         size_t ldc, size_t w, float alpha, bool accumulate, float* row_max) {
   Batch acc[R][kPanelBatches];
   for (size_t r = 0; r < R; ++r)
     for (size_t q = 0; q < kPanelBatches; ++q) acc[r][q] = Batch(0.0f);
@@ -76,16 +88,21 @@ ATTN_PLAIN_LOOP
       for (size_t q = 0; q < kPanelBatches; ++q) acc[r][q] += ar * b[q];
     }
   }
-  for (size_t r = 0; r < R; ++r) store_row(acc[r], c + r * ldc, w, alpha, accumulate);
+  for (size_t r = 0; r < R; ++r)
+    store_row(acc[r], c + r * ldc, w, alpha, accumulate, row_max ? row_max + r : nullptr);
 }
 
 // All rows of A against one packed panel (w ≤ 16 valid columns).
 inline void rows_times_panel(const float* a, size_t lda, const float* panel, float* c, size_t ldc,
-                             size_t n, size_t k, size_t w, float alpha, bool accumulate) {
+                             size_t n, size_t k, size_t w, float alpha, bool accumulate,
+                             float* row_max = nullptr) {
   size_t i = 0;
   for (; i + 2 <= n; i += 2)
-    panel_kernel<2>(a + i * lda, lda, panel, k, c + i * ldc, ldc, w, alpha, accumulate);
-  if (i < n) panel_kernel<1>(a + i * lda, lda, panel, k, c + i * ldc, ldc, w, alpha, accumulate);
+    panel_kernel<2>(a + i * lda, lda, panel, k, c + i * ldc, ldc, w, alpha, accumulate,
+                    row_max ? row_max + i : nullptr);
+  if (i < n)
+    panel_kernel<1>(a + i * lda, lda, panel, k, c + i * ldc, ldc, w, alpha, accumulate,
+                    row_max ? row_max + i : nullptr);
 }
 
 // Few rows: read B in place, NB batches of columns at a time, and finish with scalar columns.
@@ -247,6 +264,13 @@ void matmul_packed(const float* a, size_t lda, const float* panels, size_t panel
   for (size_t j = 0; j < m; j += W)
     rows_times_panel(a, lda, panels + j * panel_rows, c + j, ldc, n, k, std::min(W, m - j), alpha,
                      accumulate);
+}
+
+void matmul_packed_row_max(const float* a, size_t lda, const float* panels, size_t panel_rows,
+                           float* c, size_t ldc, size_t n, size_t m, size_t k, float* row_max) {
+  for (size_t j = 0; j < m; j += W)
+    rows_times_panel(a, lda, panels + j * panel_rows, c + j, ldc, n, k, std::min(W, m - j), 1.0f,
+                     false, row_max);
 }
 
 void transpose(const float* a, size_t lda, size_t rows, size_t cols, float* out, size_t ldo) {

@@ -3,6 +3,7 @@
 // 2-row register block, the depth block of on-the-fly packing (512 rows of B), the row count
 // below which matmul reads B in place (8), and the streaming tiles (64 queries × 256 keys), so
 // every tail runs. Runs against both kernel builds (SIMD and scalar).
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -84,6 +85,21 @@ TEST(FastPaths, MatmulPackedMatchesDoubleAtEveryTail) {
               << "accumulate " << accumulate;
           for (size_t i = 0; i < n; ++i)
             for (size_t j = m; j < ldc; ++j) ASSERT_EQ(c[i * ldc + j], c0[i * ldc + j]) << "padding written";
+        }
+        // The fused row max: the same product (alpha 1), and each row's max raised from its start.
+        auto c = c0;
+        std::vector<float> row_max(n);
+        for (size_t i = 0; i < n; ++i) row_max[i] = i % 2 ? -kInf : 0.25f;
+        kernels::matmul_packed_row_max(a.data(), lda, panels.data() + 5 * W, panel_rows, c.data(), ldc,
+                                       n, m, k, row_max.data());
+        auto expected = expected_product(a, lda, b_used, ldb, c0, ldc, n, m, k, 1.0, false);
+        for (size_t i = 0; i < n; ++i) {
+          float want = i % 2 ? -kInf : 0.25f;
+          for (size_t j = 0; j < m; ++j) {
+            ASSERT_NEAR(c[i * ldc + j], expected[i * m + j], 1e-5 + 1e-5 * std::fabs(expected[i * m + j]));
+            want = std::max(want, c[i * ldc + j]);
+          }
+          ASSERT_EQ(row_max[i], want) << shape_of({n, m, k}) << " row " << i;
         }
       }
 }

@@ -119,6 +119,6 @@ export function checkCode(module, code, what) {
  */
 export function headWorkspaceBytes(n, m, dk, dv, materialize) {
   const panels = (rows, cols) => rows * Math.ceil(cols / 16) * 16;
-  const tile = materialize ? n * m : 64 * 256 + 64 * dv + 128;
+  const tile = materialize ? n * m : 64 * 256 + 64 * dv + 3 * 64;
   return (panels(dk, m) + panels(m, dv) + tile) * 4;
 }
