@@ -18,6 +18,9 @@ need libxsimd-dev test -f /usr/include/xsimd/xsimd.hpp
 need libgtest-dev test -f /usr/include/gtest/gtest.h
 need wabt command -v wasm-objdump
 need chromium command -v chromium
+# clang with its sanitizer and libFuzzer runtimes, for scripts/sanitize.sh and scripts/fuzz.sh
+need clang command -v clang++
+need libclang-rt-14-dev compgen -G "/usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a"
 
 if ((${#missing[@]})); then
   echo "setup: installing Debian packages: ${missing[*]}"
