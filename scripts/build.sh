@@ -5,6 +5,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc 2>/dev/null || echo 2)
 
+# Two builds at once (a test run and an editor, say) would interleave links of the same outputs.
+mkdir -p build
+exec 9>build/.lock
+flock 9
+
 if [ ! -f build/native/CMakeCache.txt ]; then
   cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null
 fi

@@ -20,6 +20,7 @@
 #include "attention.h"
 #include "kernels.h"
 #include "lesson_analysis.h"
+#include "matrix_product.h"
 #include "multi_head_attention.h"
 #include "numpy_random.h"
 #include "pitfalls.h"
@@ -122,8 +123,8 @@ extern "C" EMSCRIPTEN_KEEPALIVE int attn_scaled_dot_product_attention(
 extern "C" EMSCRIPTEN_KEEPALIVE int attn_multi_head_attention(
     int pitfall, size_t embed_dim, size_t num_heads, size_t kdim, size_t vdim, Address wq,
     Address wk, Address wv, Address wo, Address bq, Address bk, Address bv, Address bo,
-    size_t batch, size_t n, size_t m, Address query, Address key, Address value, bool causal,
-    Address mask, Address bias, Address key_padding, Address output, Address weights,
+    size_t batch, size_t n, size_t m, Address query, Address key, Address value, float scale,
+    bool causal, Address mask, Address bias, Address key_padding, Address output, Address weights,
     bool average_weights, Address q_proj, Address k_proj, Address v_proj, Address scores,
     Address scaled, Address masked, Address head_weights, Address head_outputs, Address concat,
     Address fully_masked_rows) {
@@ -134,7 +135,7 @@ extern "C" EMSCRIPTEN_KEEPALIVE int attn_multi_head_attention(
                ptr<const float>(bv), ptr<const float>(bo)};
   p.batch = batch, p.n = n, p.m = m;
   p.query = ptr<const float>(query), p.key = ptr<const float>(key), p.value = ptr<const float>(value);
-  p.causal = causal;
+  p.scale = scale, p.causal = causal;
   p.mask = ptr<const uint8_t>(mask), p.bias = ptr<const float>(bias);
   p.key_padding = ptr<const uint8_t>(key_padding);
   attn::MultiHeadResult r;
@@ -176,6 +177,10 @@ void random_fill_randn(Address state, Address out, size_t count) {
 
 void random_fill_rand(Address state, Address out, size_t count) {
   attn::numpy_fill_rand(*ptr<attn::NumpyRandomState>(state), ptr<double>(out), count);
+}
+
+std::string matmul(Address a, Address b, Address c, size_t n, size_t k, size_t m) {
+  return attn::matrix_product(ptr<const float>(a), ptr<const float>(b), ptr<float>(c), n, k, m).message;
 }
 
 std::string kernel_variant() { return attn::kernels::variant_name(); }
@@ -228,6 +233,7 @@ EMSCRIPTEN_BINDINGS(attention_core) {
   emscripten::function("_randomFillRandn", &random_fill_randn);
   emscripten::function("_randomFillRand", &random_fill_rand);
   emscripten::function("_kernelVariant", &kernel_variant);
+  emscripten::function("_matmul", &matmul);
   emscripten::function("_sampleDotProducts", &sample_dot_products);
   emscripten::function("_moments", &moments);
   emscripten::function("_histogram", &histogram);

@@ -53,6 +53,11 @@ size_t multi_head_parameter_count(const MultiHeadShape& s) {
   return E * E + s.kdim * E + s.vdim * E + E * E + (s.has_bias ? 4 * E : 0);
 }
 
+float multi_head_scale(const MultiHeadProblem& p) {
+  if (p.scale > 0.0f) return p.scale;
+  return 1.0f / std::sqrt(static_cast<float>(p.shape.embed_dim / p.shape.num_heads));
+}
+
 Status validate_multi_head_shape(const MultiHeadShape& s) {
   if (s.embed_dim == 0 || s.num_heads == 0 || s.kdim == 0 || s.vdim == 0)
     return Status::error("embed_dim, num_heads, kdim and vdim must be positive");
@@ -72,6 +77,7 @@ Status multi_head_attention(const MultiHeadProblem& p, const MultiHeadResult& r,
   Status status = validate_multi_head_shape(p.shape);
   if (!status.ok()) return status;
   if (p.batch == 0 || p.n == 0 || p.m == 0) return Status::error("batch, n and m must be positive");
+  if (p.scale < 0.0f || !std::isfinite(p.scale)) return Status::error("scale must be a positive finite number");
   if (!p.query || !p.key || !p.value || !r.output) return Status::error("missing input or output");
   const MultiHeadWeights& w = p.weights;
   if (!w.wq || !w.wk || !w.wv || !w.wo) return Status::error("missing projection weights");
@@ -84,7 +90,7 @@ Status multi_head_attention(const MultiHeadProblem& p, const MultiHeadResult& r,
   project(p.value, B * m, p.shape.vdim, w.wv, w.bv, E, ws.v);
 
   const bool average = r.weights && r.average_weights;
-  const float scale = 1.0f / std::sqrt(static_cast<float>(d));
+  const float scale = multi_head_scale(p);
   for (size_t b = 0; b < B; ++b) {
     if (average) std::memset(r.weights + b * nm, 0, nm * sizeof(float));
     for (size_t h = 0; h < H; ++h) {

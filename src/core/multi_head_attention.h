@@ -38,6 +38,7 @@ struct MultiHeadProblem {
   const float* query = nullptr;  // (B, n, E)
   const float* key = nullptr;    // (B, m, kdim)
   const float* value = nullptr;  // (B, m, vdim)
+  float scale = 0.0f;  // multiplies Q_h·K_hᵀ; 0 means the standard 1/√(E/h)
   bool causal = false;
   const uint8_t* mask = nullptr;         // (n, m), nonzero = hidden
   const float* bias = nullptr;           // (n, m), added to the scaled scores
@@ -62,6 +63,8 @@ struct MultiHeadResult {
 };
 
 size_t multi_head_parameter_count(const MultiHeadShape& shape);
+// The scale the heads use: problem.scale, or 1/√(E/h) when it is 0.
+float multi_head_scale(const MultiHeadProblem& problem);
 Status validate_multi_head_shape(const MultiHeadShape& shape);
 size_t multi_head_workspace_floats(const MultiHeadProblem& problem, const MultiHeadResult& result);
 Status multi_head_attention(const MultiHeadProblem& problem, const MultiHeadResult& result,

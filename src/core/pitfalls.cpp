@@ -116,7 +116,7 @@ Status multi_head_with_pitfall(const MultiHeadProblem& p, Pitfall pitfall, float
   const auto k = linear(p.key, B * m, p.shape.kdim, w.wk, w.bk, E);
   const auto v = linear(p.value, B * m, p.shape.vdim, w.wv, w.bv, E);
   std::vector<double> concat(B * n * E), head_weights(nm);
-  const double scale = scale_for(pitfall, 1.0 / std::sqrt(double(d)), d, E);
+  const double scale = scale_for(pitfall, multi_head_scale(p), d, E);
   for (size_t b = 0; b < B; ++b) {
     if (weights) std::fill(weights + b * nm, weights + (b + 1) * nm, 0.0f);
     for (size_t hd = 0; hd < H; ++hd) {

@@ -92,7 +92,7 @@ MultiHeadReference multi_head_attention(const MultiHeadProblem& p) {
   r.averaged_weights.assign(B * nm, 0.0);
   r.concat.assign(B * n * E, 0.0);
   r.fully_masked_rows.assign(B * n, 0);
-  const double scale = 1.0 / std::sqrt(double(d));
+  const double scale = p.scale > 0.0f ? double(p.scale) : 1.0 / std::sqrt(double(d));
   std::vector<double> scores(m);
   for (size_t b = 0; b < B; ++b) {
     const uint8_t* pad = p.key_padding ? p.key_padding + b * m : nullptr;

@@ -141,6 +141,25 @@ TEST(MultiHead, MatchesFloat64Reference) {
   }
 }
 
+TEST(MultiHead, CustomScaleMatchesReferenceAndDefaultIsInverseSqrtHeadDim) {
+  Layer layer(8, 2, 8, 8, true, 900);
+  auto x = random_floats(5 * 8, 901);
+  MultiHeadProblem p;
+  p.shape = layer.shape, p.weights = layer.weights();
+  p.n = p.m = 5, p.query = p.key = p.value = x.data();
+  const auto standard = run(p, true, true, false);
+  p.scale = 0.5f;  // = 1/√(8/2): the default, given explicitly
+  EXPECT_TRUE(all_close(run(p, true, true, false).output, standard.output, "(5, 8)", 0, 0));
+  p.scale = 2.0f;
+  const auto ref = reference::multi_head_attention(p);
+  const auto sharp = run(p, true, true, false);
+  EXPECT_TRUE(all_close(sharp.output, ref.output, "(5, 8)", 1e-5, 1e-4));
+  EXPECT_TRUE(all_close(sharp.weights, ref.averaged_weights, "(5, 5)", 1e-6, 1e-4));
+  EXPECT_FALSE(all_close(sharp.output, standard.output, "(5, 8)", 1e-4, 0));
+  p.scale = -1.0f;
+  EXPECT_FALSE(run(p, false, false, false).status.ok());
+}
+
 TEST(MultiHead, OneHeadWithIdentityProjectionsIsPlainAttention) {
   const size_t n = 5, m = 7, E = 6;
   std::vector<float> eye(E * E, 0.0f);

@@ -179,6 +179,20 @@ for (const simd of [true, false]) {
       assert.equal(r.output.data.length, 4096);
     });
 
+    test('matmul: [..., n, k] · [k, m] against float64 loops, with shape errors', () => {
+      const a = tensor(rng, 2, 3, 5), b = tensor(rng, 5, 4);
+      const c = attn.matmul(a, b);
+      assert.deepEqual(c.shape, [2, 3, 4]);
+      for (let i = 0; i < 6; i++)
+        for (let j = 0; j < 4; j++) {
+          let sum = 0;
+          for (let p = 0; p < 5; p++) sum += a.data[i * 5 + p] * b.data[p * 4 + j];
+          assert.ok(Math.abs(c.data[i * 4 + j] - sum) < 1e-5);
+        }
+      assert.throws(() => attn.matmul(a, tensor(rng, 4, 4)), /a's last dimension \(5\) must equal b's first \(4\)/);
+      assert.throws(() => attn.matmul([1, 2], [[1], [2]]), /a must have at least 2 dimensions/);
+    });
+
     test('randomState: NumPy call forms, reseeding, validation, dispose', () => {
       const a = attn.randomState(42);
       const first = a.randn();
@@ -285,6 +299,17 @@ for (const simd of [true, false]) {
         assertClose(r.output.data.subarray(0, 8), bo.data, 0, 'output = b_O');
         mha.dispose();
         assert.throws(() => mha.forward(q, k, v), /disposed/);
+      });
+
+      test('forward scale: default 1/√headDim, explicit values change the weights', () => {
+        const mha = attn.multiHeadAttention({ embedDim: 8, numHeads: 2, seed: 4 });
+        const x = tensor(rng, 4, 8);
+        const base = mha.forward(x);
+        assert.deepEqual(mha.forward(x, x, x, { scale: 0.5 }).output.data, base.output.data);
+        const flat = mha.forward(x, x, x, { scale: 1e-6 });
+        for (const w of flat.weights.data) assert.ok(Math.abs(w - 0.25) < 1e-4, 'a tiny scale gives uniform weights');
+        assert.throws(() => mha.forward(x, x, x, { scale: -1 }), /options.scale must be a positive finite number/);
+        mha.dispose();
       });
 
       test('boolean and additive attnMask agree', () => {

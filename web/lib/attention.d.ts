@@ -158,6 +158,8 @@ export interface TorchMultiheadAttentionState {
 export interface MultiHeadForwardOptions {
   /** Query i sees keys j ≤ i only. Default false. */
   causal?: boolean;
+  /** Multiplies each head's Q_h·K_hᵀ; default 1/√headDim. Any positive finite number. */
+  scale?: number;
   /** [n, m]: booleans / Uint8Array = hidden where true; numbers = added to the scaled scores. */
   attnMask?: MaskInput | TensorInput;
   /** [B, m] for batched input, [m] for unbatched; true = padding. */
@@ -271,6 +273,8 @@ export interface Attention {
    * v [...batch, m, dv]. Masks are applied to the scores before the softmax and combine.
    */
   scaledDotProductAttention(q: TensorInput, k: TensorInput, v: TensorInput, options?: ScaledDotProductAttentionOptions): ScaledDotProductAttentionResult;
+  /** The matrix product a [..., n, k] · b [k, m] → [..., n, m] (e.g. Q = X·W_Q), computed by the core. */
+  matmul(a: TensorInput, b: TensorInput): Tensor;
   /** A NumPy-compatible generator seeded like `np.random.seed(seed)` (default 0). */
   randomState(seed?: number): RandomState;
   /** A new multi-head attention layer (PyTorch `nn.MultiheadAttention` semantics, batch-first). */

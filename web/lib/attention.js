@@ -4,7 +4,7 @@
 import {
   checkBoolean, checkOptions, fail, formatShape, product, sameShape, toMask, toTensor,
 } from './tensors.js';
-import { WasmHeap, checkCode, headWorkspaceBytes } from './wasm-heap.js';
+import { WasmHeap, check, checkCode, headWorkspaceBytes } from './wasm-heap.js';
 import { chooseVariant, loadModule, simdSupported } from './load-module.js';
 import { RandomState } from './random-state.js';
 import { MultiHeadAttention } from './multi-head-attention.js';
@@ -130,6 +130,27 @@ class Attention {
         };
       }
       return result;
+    } finally {
+      this.#heap.settle();
+    }
+  }
+
+  /** a [..., n, k] · b [k, m] → [..., n, m], computed by the core's kernels. */
+  matmul(a, b) {
+    const A = toTensor(a, 'a');
+    const B = toTensor(b, 'b');
+    if (A.shape.length < 2) fail(`a must have at least 2 dimensions [n, k], got shape ${formatShape(A.shape)}`);
+    if (B.shape.length !== 2) fail(`b must be a matrix [k, m], got shape ${formatShape(B.shape)}`);
+    const k = A.shape[A.shape.length - 1];
+    const [kb, m] = B.shape;
+    if (k !== kb) fail(`a's last dimension (${k}) must equal b's first (${kb}): a is ${formatShape(A.shape)}, b is ${formatShape(B.shape)}`);
+    const n = A.data.length / k;
+    const [pa, pb, pc] = this.#heap.layout([A.data.length * 4, B.data.length * 4, n * m * 4], 'matmul');
+    this.#heap.writeF32(pa, A.data);
+    this.#heap.writeF32(pb, B.data);
+    try {
+      check(this.#module._matmul(pa, pb, pc, n, k, m), 'matmul');
+      return { data: this.#heap.readF32(pc, n * m), shape: [...A.shape.slice(0, -1), m] };
     } finally {
       this.#heap.settle();
     }

@@ -9,7 +9,7 @@ import { RandomState } from './random-state.js';
 import { pitfallCode } from './pitfalls.js';
 
 const layers = new FinalizationRegistry(({ module, address }) => module._free(address));
-const FORWARD_OPTIONS = ['causal', 'attnMask', 'keyPaddingMask', 'needWeights', 'averageWeights', 'trace', 'pitfall'];
+const FORWARD_OPTIONS = ['causal', 'attnMask', 'keyPaddingMask', 'needWeights', 'averageWeights', 'trace', 'pitfall', 'scale'];
 const CONFIG_OPTIONS = ['embedDim', 'numHeads', 'bias', 'kdim', 'vdim', 'seed'];
 const WEIGHT_NAMES = ['wq', 'wk', 'wv', 'wo', 'bq', 'bk', 'bv', 'bo'];
 
@@ -186,6 +186,12 @@ export class MultiHeadAttention {
     const averageWeights = checkBoolean(opts.averageWeights, 'options.averageWeights', true);
     const trace = checkBoolean(opts.trace, 'options.trace', false);
     const pitfall = pitfallCode(opts.pitfall, { multiHead: true, trace });
+    let scale = 0;  // the core's default: 1/√headDim
+    if (opts.scale !== undefined) {
+      if (typeof opts.scale !== 'number' || !Number.isFinite(opts.scale) || opts.scale <= 0)
+        fail(`options.scale must be a positive finite number, got ${String(opts.scale)}`);
+      scale = opts.scale;
+    }
     if (pitfall !== null && needWeights && !averageWeights)
       fail('options.pitfall gives head-averaged weights only; pass averageWeights: true');
     let mask = null;
@@ -239,7 +245,7 @@ export class MultiHeadAttention {
     if (pitfall !== null) this.#heap.writeU8(a[17], new Uint8Array(B * n));  // not tracked by pitfalls
     const status = this.#module._attn_multi_head_attention(
       pitfall ?? 0, E, H, this.kdim, this.vdim, w('wq'), w('wk'), w('wv'), w('wo'), w('bq'), w('bk'), w('bv'), w('bo'),
-      B, n, m, aq, ak, av, causal, a[3], a[4], a[5],
+      B, n, m, aq, ak, av, scale, causal, a[3], a[4], a[5],
       a[6], a[7], averageWeights, a[8], a[9], a[10], a[11], a[12], a[13], a[14], a[15], a[16], a[17]);
     try {
       checkCode(this.#module, status, 'multiHeadAttention.forward');
