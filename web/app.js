@@ -6,6 +6,7 @@ const root = document.getElementById('app');
 mountExplorer(root, {
   toolbarHost: document.getElementById('display-tools'),
   documentTheme: true,
+  syncUrl: true,
 }).catch((err) => {
   if (root.dataset.ready || root.querySelector(':scope > .status.error')) return;
   const status = document.createElement('p');

@@ -11,14 +11,20 @@ import { createHeadsPanel } from './heads-panel.js';
 import { createInputsPanel } from './inputs-panel.js';
 import { createPipeline } from './pipeline.js';
 import { makeFiller, presetById, randomMatrices } from './presets.js';
+import { createShareControls } from './share.js';
 import { createStore, setCell, setSentence, toggleCustom } from './state.js';
+import { decodeState, encodeState, linkFor, presetFromHash, stateFromHash, validateState } from './url-state.js';
 
 export const DEFAULT_PRESET = 'lesson';
 /** Panels a host can pick with options.panels (default: all of them). */
-export const PANEL_IDS = ['display', 'controls', 'inputs', 'pipeline', 'heads', 'explain'];
+export const PANEL_IDS = ['display', 'share', 'controls', 'inputs', 'pipeline', 'heads', 'explain'];
 // Past this many milliseconds per redraw, typing is debounced instead of redrawn every frame.
 const SLOW_RENDER_MS = 24;
 const DEBOUNCE_MS = 90;
+// The address bar follows the state this long after the last change.
+const URL_DEBOUNCE_MS = 300;
+const STANDALONE_PAGE = new URL('../index.html', import.meta.url).href;
+const ELEMENT_MODULE = new URL('../attention-explorer.js', import.meta.url).href;
 
 // One WebAssembly instance per page, shared by every explorer in it (each keeps its own layers).
 let sharedAttention = null;
@@ -62,14 +68,19 @@ function scopeIds(tree, scope, prefix) {
 /**
  * Mounts an explorer into `root` and resolves once it has drawn.
  *
- * options.state          initial state (any part; repaired by reconcile) — wins over preset
+ * options.state          initial state (any part; checked, then repaired by reconcile) — wins over preset
+ * options.link           initial state as link text ("v1.…", from encodeState) — wins over state
  * options.preset         preset id for the initial example (default 'lesson')
+ * options.syncUrl        read the state from location.hash and keep the hash up to date
  * options.theme          'auto' | 'light' | 'dark' (overrides the state's display theme)
  * options.readOnly       true, or a list of matrix names whose cells cannot be edited
  * options.panels         ids from PANEL_IDS to show (default all)
  * options.toolbarHost    element outside root for the theme/palette tools (default: top of root)
  * options.documentTheme  also set data-theme on <html> (the stand-alone page)
  * options.idPrefix       prefix for element ids (default: none unless the ids are taken)
+ * options.linkBase       page that shared links open (default: this page with syncUrl, else index.html)
+ *
+ * A state that fails its checks (a bad link) shows a message and the default example instead.
  */
 export async function mountExplorer(root, options = {}) {
   const panels = new Set(Array.isArray(options.panels) ? options.panels.filter((p) => PANEL_IDS.includes(p)) : PANEL_IDS);
@@ -108,8 +119,38 @@ export async function mountExplorer(root, options = {}) {
 
   let seedForFill = 42;
   const fill = makeFiller(attn, () => seedForFill);
-  const presetId = presetById(options.preset) ? options.preset : DEFAULT_PRESET;
-  let initial = options.state && typeof options.state === 'object' ? options.state : presetById(presetId).build(attn);
+
+  // The first example: a link (option or address bar), a state object, or a preset.
+  const notice = el('div', 'notice');
+  notice.setAttribute('role', 'alert');
+  notice.hidden = true;
+  const noticeText = el('p');
+  const noticeClose = el('button', 'small-button', 'Dismiss');
+  noticeClose.type = 'button';
+  noticeClose.addEventListener('click', () => { notice.hidden = true; });
+  notice.append(noticeText, noticeClose);
+  const showNotice = (message) => {
+    noticeText.textContent = message;
+    notice.hidden = !message;
+  };
+  const hashLink = options.syncUrl ? stateFromHash(window.location.hash) : null;
+  const hashPreset = options.syncUrl ? presetFromHash(window.location.hash) : null;
+  const presetId = [options.preset, hashPreset].find((id) => presetById(id)) ?? DEFAULT_PRESET;
+  if (options.preset && !presetById(options.preset)) showNotice(`There is no example called \u201c${String(options.preset).slice(0, 40)}\u201d. Showing the default example instead.`);
+  let checked = null;
+  const linkText = options.link ?? hashLink;
+  if (linkText != null) {
+    const r = await decodeState(linkText);
+    if (r.ok) checked = r.state;
+    else showNotice(`This link\u2019s example could not be opened: ${r.error}. Showing the default example instead.`);
+  } else if (options.state !== undefined) {
+    try {
+      checked = validateState(options.state);
+    } catch (err) {
+      showNotice(`The example could not be opened: ${err.message}. Showing the default example instead.`);
+    }
+  }
+  let initial = checked ?? presetById(presetId).build(attn);
   if (options.theme) initial = { ...initial, display: { ...initial.display, theme: options.theme } };
   const store = createStore(initial, fill);
   seedForFill = store.get().seed;
@@ -169,8 +210,11 @@ export async function mountExplorer(root, options = {}) {
     { id: 'heads', el: heads.el, render: (s, r, d) => heads.render(s, r, d) },
   ].filter((v) => panels.has(v.id));
 
+  const linkBase = () => options.linkBase ?? (options.syncUrl ? window.location.href : STANDALONE_PAGE);
+  const share = createShareControls({ getState: () => store.get(), linkBase, elementUrl: ELEMENT_MODULE });
   const toolbar = el('div', 'explorer-toolbar');
   if (panels.has('display')) toolbar.append(displayControls.el);
+  if (panels.has('share')) toolbar.append(share.el);
   const layout = el('div', 'layout');
   const content = el('div', 'content');
   content.append(...views.map((v) => v.el));
@@ -186,8 +230,8 @@ export async function mountExplorer(root, options = {}) {
   status.hidden = true;
   if (options.toolbarHost) options.toolbarHost.append(toolbar);
   else if (toolbar.childElementCount) root.append(toolbar);
-  root.append(layout);
-  controls.setPreset(options.state ? '' : presetId);
+  root.append(notice, layout);
+  controls.setPreset(checked ? '' : presetId);
   root.classList.toggle('read-only', readOnly === true);
 
   // Cells related to the explained one, outlined across panels.
@@ -303,6 +347,52 @@ export async function mountExplorer(root, options = {}) {
     }
   });
   darkQuery.addEventListener('change', schedule);
+
+  // The address bar follows the state (replaceState: no history entry per keystroke), and a link
+  // pasted into the address bar of an open page is loaded like a fresh one.
+  let urlTimer = 0;
+  let urlSeq = 0;
+  let writtenHash = null;
+  async function writeUrl() {
+    const seq = ++urlSeq;
+    let hash = '';
+    try {
+      hash = `#s=${await encodeState(store.get())}`;
+    } catch {
+      hash = '';  // too large for a link: the address shows no state rather than an old one
+    }
+    if (seq !== urlSeq || destroyed) return;
+    writtenHash = hash;
+    const url = new URL(window.location.href);
+    url.hash = hash;
+    window.history.replaceState(window.history.state, '', url.href);
+  }
+  const urlListener = () => {
+    clearTimeout(urlTimer);
+    urlTimer = setTimeout(writeUrl, URL_DEBOUNCE_MS);
+  };
+  async function onHashChange() {
+    if (window.location.hash === writtenHash) return;
+    const text = stateFromHash(window.location.hash);
+    if (text == null) return;  // an in-page anchor such as #pipeline
+    const r = await decodeState(text);
+    if (destroyed) return;
+    if (!r.ok) {
+      showNotice(`This link\u2019s example could not be opened: ${r.error}. The example shown is unchanged.`);
+      return;
+    }
+    showNotice('');
+    target = null;
+    controls.setPreset('');
+    store.set(r.state, { source: 'url' });
+  }
+  if (options.syncUrl) {
+    listeners.add(urlListener);
+    window.addEventListener('hashchange', onHashChange);
+    // A bad link is replaced by the example actually shown.
+    if (hashLink != null && !checked) writeUrl();
+  }
+
   lastMs = render();
   root.setAttribute('aria-busy', 'false');
   root.dataset.ready = 'true';
@@ -312,12 +402,20 @@ export async function mountExplorer(root, options = {}) {
     /** A deep copy of the current state (plain JSON-compatible data). */
     getState: () => structuredClone(store.get()),
     /** Replaces the state; it is repaired by reconcile (sizes clamped, matrices resized). */
-    setState(state, meta = {}) {
-      if (!state || typeof state !== 'object') throw new TypeError('setState expects a state object');
+    setState(state, meta = { source: 'api' }) {
+      const next = validateState(state);  // throws a StateError naming the first bad field
       target = null;
       controls.setPreset('');
-      store.set(structuredClone(state), meta);
+      store.set(next, meta);
     },
+    /** The state as link text ("v1.…"); rejects with a StateError when it is too large. */
+    encode: () => encodeState(store.get()),
+    /** A link to the stand-alone page (or options.linkBase) showing the current state. */
+    async link() {
+      return linkFor(linkBase(), await encodeState(store.get()));
+    },
+    /** Shows a message above the panels (empty text hides it). */
+    notify: showNotice,
     /** Calls cb(state, meta) after every change; returns a function that stops the calls. */
     onChange(cb) {
       listeners.add(cb);
@@ -331,9 +429,12 @@ export async function mountExplorer(root, options = {}) {
       destroyed = true;
       unsubscribe();
       listeners.clear();
+      clearTimeout(urlTimer);
+      window.removeEventListener('hashchange', onHashChange);
       darkQuery.removeEventListener('change', schedule);
       computer.dispose();
       toolbar.remove();
+      notice.remove();
       layout.remove();
       status.remove();
       root.classList.remove('ae-root', 'read-only');

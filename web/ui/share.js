@@ -1,0 +1,71 @@
+// Sharing: "Copy link" (the page's address with the whole state in its hash) and "Copy embed
+// code" (a custom-element snippet for a lesson page). The clipboard may be unavailable (an iframe
+// without clipboard permission, a plain-http page): then the text is shown selected in a field so
+// a person can copy it by hand. Text only; the link and snippet are never parsed as HTML.
+import { encodeState, linkFor } from './url-state.js';
+
+function el(tag, className, text) {
+  const e = document.createElement(tag);
+  if (className) e.className = className;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+const attr = (text) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+
+/** The HTML a lesson author pastes to show `encoded` with the custom element. */
+export function embedSnippet(elementUrl, encoded) {
+  return `<script type="module" src="${attr(elementUrl)}"></script>\n` +
+    `<attention-explorer state="${attr(encoded)}"></attention-explorer>`;
+}
+
+/**
+ * getState(): the current state; linkBase(): the page URL links point at; elementUrl: the
+ * custom element's module URL (for the embed snippet).
+ */
+export function createShareControls({ getState, linkBase, elementUrl }) {
+  const root = el('div', 'share-controls');
+  const copyLink = el('button', 'small-button', 'Copy link');
+  copyLink.type = 'button';
+  copyLink.dataset.action = 'copy-link';
+  copyLink.title = 'Copy a link that opens this exact example';
+  const copyEmbed = el('button', 'small-button', 'Copy embed code');
+  copyEmbed.type = 'button';
+  copyEmbed.dataset.action = 'copy-embed';
+  copyEmbed.title = 'Copy HTML that shows this example in a lesson page';
+  const out = el('output', 'share-status');
+  out.setAttribute('aria-live', 'polite');
+  const field = el('textarea', 'share-text');
+  field.readOnly = true;
+  field.rows = 2;
+  field.hidden = true;
+  field.setAttribute('aria-label', 'Text to copy');
+  root.append(copyLink, copyEmbed, out, field);
+
+  async function copy(kind) {
+    let text;
+    try {
+      const encoded = await encodeState(getState());
+      text = kind === 'link' ? linkFor(linkBase(), encoded) : embedSnippet(elementUrl, encoded);
+    } catch (err) {
+      out.textContent = err.message;
+      field.hidden = true;
+      return;
+    }
+    field.value = text;
+    root.dataset.copied = kind;
+    try {
+      await navigator.clipboard.writeText(text);
+      out.textContent = kind === 'link' ? 'Link copied.' : 'Embed code copied.';
+      field.hidden = true;
+    } catch {
+      out.textContent = 'Copy this text (Ctrl+C or \u2318C):';
+      field.hidden = false;
+      field.focus();
+      field.select();
+    }
+  }
+  copyLink.addEventListener('click', () => copy('link'));
+  copyEmbed.addEventListener('click', () => copy('embed'));
+  return { el: root, copy };
+}
