@@ -63,8 +63,12 @@ function radioGroup(name, options, className = 'radios') {
   return { el: wrap, inputs };
 }
 
+// The focused element of the input's own document or shadow root (document.activeElement is the
+// host element when the explorer lives in a shadow root).
+const isFocused = (input) => input.getRootNode().activeElement === input;
+
 const setIfIdle = (input, value) => {
-  if (document.activeElement !== input && input.value !== String(value)) input.value = String(value);
+  if (!isFocused(input) && input.value !== String(value)) input.value = String(value);
 };
 
 export function createControls({ update, applyPreset, randomize }) {
@@ -240,7 +244,7 @@ export function createControls({ update, applyPreset, randomize }) {
 
       sqrt.checked = state.scaling.sqrtDk;
       const T = state.scaling.temperature;
-      if (document.activeElement !== tempRange) tempRange.value = String(Math.log10(T));
+      if (!isFocused(tempRange)) tempRange.value = String(Math.log10(T));
       setIfIdle(tempNumber, T);
       tempRange.setAttribute('aria-valuetext', `T = ${formatNumber(T, 3)}`);
       const scaleDisabled = d.multi;

@@ -131,7 +131,7 @@ export function createInputsPanel({ onEdit, onInspect, onSentence }) {
         : 'Edit any query, key or value. Every number below follows at once.';
 
       if (d.sentence) {
-        if (document.activeElement !== sentence && sentence.value !== state.sentence) sentence.value = state.sentence;
+        if (sentence.getRootNode().activeElement !== sentence && sentence.value !== state.sentence) sentence.value = state.sentence;
         if (lastSentence !== state.tokens.join('\u0000')) {
           lastSentence = state.tokens.join('\u0000');
           tokenList.replaceChildren(...state.tokens.map((t) => {
