@@ -1,10 +1,27 @@
-// State -> every number the page shows, computed by the WebAssembly core through the JS API.
-// The page does no attention arithmetic of its own; the only JS arithmetic here is bookkeeping
-// (slicing a head's columns out of a projection) and the row diagnostics (sum, entropy, max),
-// which summarise weights the core produced.
+// State -> every number the page shows, computed by the WebAssembly core through the JS API:
+// projections (attn.matmul), attention (scaledDotProductAttention / a multi-head layer) and the row
+// diagnostics (attn.lessons.rowStats). The only JS here is bookkeeping: slicing a head's columns
+// out of a projection and picking which rows count towards a mean.
 import { activeMatrices, dims, maskOptions, scaleFactor, tokenLabels, usesDefaultScale } from './state.js';
 
 const tensor = (m) => ({ data: m.data, shape: [m.rows, m.cols] });
+
+// Rows `index` (in that order) of a row-major [rows, cols] tensor, as a new tensor.
+function rowsOf(t, index) {
+  const cols = t.shape[1];
+  const data = new Float32Array(index.length * cols);
+  index.forEach((r, i) => data.set(t.data.subarray(r * cols, (r + 1) * cols), i * cols));
+  return { data, shape: [index.length, cols] };
+}
+
+// The page's mask options in the multi-head layer's vocabulary (attnMask instead of mask).
+function forwardMask(opts) {
+  const out = {};
+  if (opts.causal) out.causal = true;
+  if (opts.keyPaddingMask) out.keyPaddingMask = opts.keyPaddingMask;
+  if (opts.mask) out.attnMask = opts.mask;
+  return out;
+}
 
 // Columns [from, from + count) of a row-major [rows, cols] tensor, as a new [rows, count] tensor.
 function columns(t, from, count) {
@@ -14,48 +31,35 @@ function columns(t, from, count) {
   return { data, shape: [rows, count] };
 }
 
-// Zero-pads a [rows, cols] matrix to [R, C]; zeros add exact zeros to every product.
-function padded(m, R, C) {
-  if (m.rows === R && m.cols === C) return tensor(m);
-  const data = new Float32Array(R * C);
-  for (let i = 0; i < m.rows; i++)
-    for (let j = 0; j < m.cols; j++) data[i * C + j] = m.data[i * m.cols + j];
-  return { data, shape: [R, C] };
-}
-
-function rowStats(weights, n, m) {
-  const rowSums = new Float64Array(n);
-  const entropy = new Float64Array(n);
-  const maxWeight = new Float64Array(n);
+/**
+ * Row sums, entropies and maxima of an [n, m] weights tensor from the core, and their means over
+ * the rows that see at least one key, also from the core: a [1, n] row of 1/count (0 for fully
+ * masked rows) times the [n, 2] columns (entropy, max). `uniformEntropy` is the entropy of a
+ * softmax over m equal scores (ln m), the most a row can have.
+ */
+export function weightStats(attn, weights, fullyMasked) {
+  const [n, m] = weights.shape;
+  const st = attn.lessons.rowStats(weights);
+  const visible = n - fullyMasked.size;
+  const picks = new Float32Array(n);
+  const columnsHM = new Float32Array(2 * n);
   for (let i = 0; i < n; i++) {
-    let sum = 0;
-    let h = 0;
-    let max = 0;
-    for (let j = 0; j < m; j++) {
-      const w = weights[i * m + j];
-      sum += w;
-      if (w > 0) h -= w * Math.log(w);
-      if (w > max) max = w;
-    }
-    rowSums[i] = sum;
-    entropy[i] = h;
-    maxWeight[i] = max;
+    picks[i] = visible && !fullyMasked.has(i) ? 1 / visible : 0;
+    columnsHM[2 * i] = st.entropy.data[i];
+    columnsHM[2 * i + 1] = st.max.data[i];
   }
-  return { rowSums, entropy, maxWeight };
+  const means = attn.matmul({ data: picks, shape: [1, n] }, { data: columnsHM, shape: [n, 2] }).data;
+  const uniform = attn.lessons.softmax({ data: new Float32Array(m), shape: [1, m] }).entropy.data[0];
+  return {
+    rowSums: st.sum.data, entropy: st.entropy.data, maxWeight: st.max.data,
+    visibleRows: visible, meanEntropy: means[0], meanMax: means[1], uniformEntropy: uniform,
+  };
 }
 
 /** Keeps the WebAssembly layers it needs between calls and recreates them when sizes change. */
 export function createComputer(attn) {
-  let projector = null;  // single-head projections: { E, layer }
-  let layer = null;      // multi-head: { E, h, layer }
-
-  function projectorFor(E) {
-    if (projector?.E !== E) {
-      projector?.layer.dispose();
-      projector = { E, layer: attn.multiHeadAttention({ embedDim: E, numHeads: 1, bias: false }) };
-    }
-    return projector.layer;
-  }
+  let layer = null;  // multi-head: { E, h, layer }
+  let inputs = null;  // what the last compute() attended with, for variant()
 
   function layerFor(E, h) {
     if (layer?.E !== E || layer?.h !== h) {
@@ -66,26 +70,21 @@ export function createComputer(attn) {
     return layer.layer;
   }
 
-  // Q = X·W_Q, K = X·W_K, V = X·W_V for one head of free width d_k, d_v. The core's projection is
-  // a multi-head layer's input projection, which is square (E × E): the matrices are zero-padded
-  // to E = max(d_model, d_k, d_v) and the first d_k (d_v) columns of the result are kept.
-  function project(s, d) {
-    const E = Math.max(d.dModel, d.dk, d.dv);
+  // Q = X·W_Q, K = X·W_K, V = X·W_V for one head of free width d_k, d_v.
+  function project(s) {
     const M = s.matrices;
-    const proj = projectorFor(E);
-    proj.setWeights({ wq: padded(M.WQ, E, E), wk: padded(M.WK, E, E), wv: padded(M.WV, E, E) });
-    const x = padded(M.X, d.n, E);
-    const r = proj.forward(x, x, x, { needWeights: false, trace: true });
-    return { Q: columns(r.trace.q, 0, d.dk), K: columns(r.trace.k, 0, d.dk), V: columns(r.trace.v, 0, d.dv) };
+    const x = tensor(M.X);
+    return { Q: attn.matmul(x, tensor(M.WQ)), K: attn.matmul(x, tensor(M.WK)), V: attn.matmul(x, tensor(M.WV)) };
   }
 
   function single(s, d) {
-    const proj = d.sentence ? project(s, d) : null;
+    const proj = d.sentence ? project(s) : null;
     const q = proj ? proj.Q : tensor(s.matrices.Q);
     const k = proj ? proj.K : tensor(s.matrices.K);
     const v = proj ? proj.V : tensor(s.matrices.V);
     const scale = scaleFactor(s);
     const r = attn.scaledDotProductAttention(q, k, v, { ...maskOptions(s), scale, trace: true });
+    inputs = { multi: false, q, k, v, scale };
     return {
       proj,
       head: {
@@ -106,12 +105,10 @@ export function createComputer(attn) {
     const mha = layerFor(E, h);
     mha.setWeights({ wq: tensor(M.WQ), wk: tensor(M.WK), wv: tensor(M.WV), wo: tensor(M.WO) });
     const x = tensor(M.X);
-    const opts = maskOptions(s);
-    const forwardOpts = { trace: true, needWeights: true, averageWeights: true };
-    if (opts.causal) forwardOpts.causal = true;
-    if (opts.keyPaddingMask) forwardOpts.keyPaddingMask = opts.keyPaddingMask;
-    if (opts.mask) forwardOpts.attnMask = opts.mask;
+    const scale = scaleFactor(s);
+    const forwardOpts = { trace: true, needWeights: true, averageWeights: true, scale, ...forwardMask(maskOptions(s)) };
     const r = mha.forward(x, x, x, forwardOpts);
+    inputs = { multi: true, x, layer: mha, scale };
     const t = r.trace;
     const nm = d.n * d.m;
     const perHead = (all, i, rows, cols) => ({ data: all.data.subarray(i * rows * cols, (i + 1) * rows * cols), shape: [rows, cols] });
@@ -119,7 +116,7 @@ export function createComputer(attn) {
     return {
       proj: { Q: t.q, K: t.k, V: t.v },
       head: {
-        index: sel, dk: hd, scale: 1 / Math.sqrt(hd),
+        index: sel, dk: hd, scale,
         q: columns(t.q, sel * hd, hd), k: columns(t.k, sel * hd, hd), v: columns(t.v, sel * hd, hd),
         scores: perHead(t.scores, sel, d.n, d.m), scaled: perHead(t.scaled, sel, d.n, d.m),
         masked: perHead(t.masked, sel, d.n, d.m), weights: perHead(t.weights, sel, d.n, d.m),
@@ -145,6 +142,7 @@ export function createComputer(attn) {
       const d = dims(s);
       const labels = tokenLabels(s);
       const base = { dims: d, labels, defaultScale: usesDefaultScale(s) };
+      inputs = null;
       try {
         if (!d.divisible)
           throw new Error(`d_model (${d.dModel}) must be divisible by the number of heads (${d.heads}): each head gets d_model / heads features`);
@@ -156,19 +154,42 @@ export function createComputer(attn) {
         const { masked, weights } = out.head;
         const hidden = new Uint8Array(d.n * d.m);
         for (let i = 0; i < hidden.length; i++) hidden[i] = masked.data[i] === -Infinity ? 1 : 0;
-        return {
-          ...base, ...out, error: null, hidden,
-          fullyMasked: new Set(out.fullyMaskedRows),
-          stats: rowStats(weights.data, d.n, d.m),
-        };
+        const fullyMasked = new Set(out.fullyMaskedRows);
+        return { ...base, ...out, error: null, hidden, fullyMasked, stats: weightStats(attn, weights, fullyMasked) };
       } catch (err) {
         return { ...base, error: err instanceof Error ? err.message : String(err) };
       }
     },
+    /**
+     * The same attention as the last compute() (same inputs, layer and scale) on a choice of rows:
+     * `queries` and `keys` are row indices (a prefix, a permutation, …) into the query side and the
+     * key/value side (Q and K, V; or X for a multi-head layer). `options` are the core's mask
+     * options ({ causal, keyPaddingMask, mask }) and `pitfall`. Returns the weights (the head
+     * average for several heads), the output and the fully masked rows, or null after an error.
+     */
+    variant({ queries, keys, causal = false, keyPaddingMask, mask, pitfall } = {}) {
+      if (!inputs) return null;
+      const masks = { causal, keyPaddingMask, mask };
+      for (const key of Object.keys(masks)) if (!masks[key]) delete masks[key];
+      const extra = pitfall && pitfall !== 'none' ? { pitfall } : {};
+      if (!inputs.multi) {
+        const { q, k, v, scale } = inputs;
+        const Q = queries ? rowsOf(q, queries) : q;
+        const K = keys ? rowsOf(k, keys) : k;
+        const V = keys ? rowsOf(v, keys) : v;
+        const r = attn.scaledDotProductAttention(Q, K, V, { ...masks, scale, ...extra });
+        return { weights: r.weights, output: r.output, fullyMaskedRows: r.fullyMaskedRows };
+      }
+      const { x, layer: mha, scale } = inputs;
+      const xq = queries ? rowsOf(x, queries) : x;
+      const xkv = keys ? rowsOf(x, keys) : x;
+      const r = mha.forward(xq, xkv, xkv, { ...forwardMask(masks), scale, averageWeights: true, ...extra });
+      return { weights: r.weights, output: r.output, fullyMaskedRows: r.fullyMaskedRows };
+    },
     dispose() {
-      projector?.layer.dispose();
+      inputs = null;
       layer?.layer.dispose();
-      projector = layer = null;
+      layer = null;
     },
   };
 }

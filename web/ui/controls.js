@@ -247,13 +247,11 @@ export function createControls({ update, applyPreset, randomize }) {
       if (!isFocused(tempRange)) tempRange.value = String(Math.log10(T));
       setIfIdle(tempNumber, T);
       tempRange.setAttribute('aria-valuetext', `T = ${formatNumber(T, 3)}`);
-      const scaleDisabled = d.multi;
-      for (const c of [sqrt, tempRange, tempNumber, resetT]) c.disabled = scaleDisabled;
       scaleOut.textContent = !result.error && result.head
         ? `scale applied to QK\u1d40: ${formatNumber(result.head.scale, 4)}`
         : '';
-      scaleNote.textContent = scaleDisabled
-        ? `With several heads each head divides by its own \u221ad${SUB_K}, as torch.nn.MultiheadAttention does. Set heads to 1 to experiment with scaling.`
+      scaleNote.textContent = d.multi
+        ? `Every head is scaled by 1/(T\u00b7\u221ad${SUB_K}) with its own d${SUB_K} = d_model / h. T < 1 sharpens the softmax, T > 1 flattens it.`
         : `T < 1 sharpens the softmax, T > 1 flattens it. Turn \u221ad${SUB_K} off to see the weights saturate.`;
 
       mask.inputs[state.mask.kind].checked = true;

@@ -85,8 +85,8 @@ export function explain(target, state, result) {
     }
     case 'scaled': {
       const s = at(head.scores, i, j);
-      const how = state.scaling.sqrtDk || d.multi
-        ? (state.scaling.temperature !== 1 && !d.multi ? `1 / (T\u00b7\u221ad${SUB_K}) = 1 / (${formatNumber(state.scaling.temperature)}\u00b7\u221a${head.dk})` : `1 / \u221ad${SUB_K} = 1 / \u221a${head.dk}`)
+      const how = state.scaling.sqrtDk
+        ? (state.scaling.temperature !== 1 ? `1 / (T\u00b7\u221ad${SUB_K}) = 1 / (${formatNumber(state.scaling.temperature)}\u00b7\u221a${head.dk})` : `1 / \u221ad${SUB_K} = 1 / \u221a${head.dk}`)
         : (state.scaling.temperature !== 1 ? `1 / T = 1 / ${formatNumber(state.scaling.temperature)}` : '1 (no scaling)');
       line(`scale = ${how} = ${formatNumber(head.scale)}`, 'text');
       line(`S\u2032[${i + 1},${j + 1}] = ${factor(s, 4)} \u00d7 ${formatNumber(head.scale)}`);
@@ -129,7 +129,7 @@ export function explain(target, state, result) {
         line('(The core subtracts the row maximum before exp; the ratio is the same and nothing overflows.)', 'note');
       }
       const st = result.stats;
-      line(`Row ${quote(q)}: sum = ${formatNumber(st.rowSums[i], 6)}, max = ${formatNumber(st.maxWeight[i])}, entropy H = ${formatNumber(st.entropy[i], 3)} nats (uniform over ${m} would be ln ${m} = ${formatNumber(Math.log(m), 3)}).`, 'text');
+      line(`Row ${quote(q)}: sum = ${formatNumber(st.rowSums[i], 6)}, max = ${formatNumber(st.maxWeight[i])}, entropy H = ${formatNumber(st.entropy[i], 3)} nats (uniform over ${m} would be ln ${m} = ${formatNumber(st.uniformEntropy, 3)}).`, 'text');
       return { title: `Weight: how much ${quote(q)} attends to ${quote(k)}${hn}`, lines };
     }
     case 'output': {

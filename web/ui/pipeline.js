@@ -100,16 +100,15 @@ export function createPipeline({ onInspect, onToggleMask }) {
 
       const T = state.scaling.temperature;
       let formula;
-      if (d.multi) formula = `S\u2032 = S / \u221ad${SUB_K} = S \u00d7 ${formatNumber(head.scale)}`;
-      else if (state.scaling.sqrtDk && T === 1) formula = `S\u2032 = S / \u221a${head.dk} = S \u00d7 ${formatNumber(head.scale)}`;
+      if (state.scaling.sqrtDk && T === 1) formula = `S\u2032 = S / \u221a${head.dk} = S \u00d7 ${formatNumber(head.scale)}`;
       else if (state.scaling.sqrtDk) formula = `S\u2032 = S / (T\u00b7\u221ad${SUB_K}) = S \u00d7 ${formatNumber(head.scale)}`;
       else if (T !== 1) formula = `S\u2032 = S / T = S \u00d7 ${formatNumber(head.scale)}  (no \u221ad${SUB_K})`;
       else formula = `S\u2032 = S  (scaling off)`;
       steps.scaled.setFormula(formula);
       steps.scaled.setShape(shapeNM);
-      steps.scaled.setNote(d.multi && !result.defaultScale
-        ? `A multi-head layer always scales each head by 1/\u221ad${SUB_K} of that head, as torch.nn.MultiheadAttention does; the scaling controls apply to one head.`
-        : (!state.scaling.sqrtDk ? `Scaling is off: compare the weights' entropy with \u221ad${SUB_K} on.` : ''));
+      steps.scaled.setNote(!state.scaling.sqrtDk
+        ? `Scaling is off: compare the weights' entropy with \u221ad${SUB_K} on.`
+        : (d.multi && !result.defaultScale ? `Every head uses the same scale (its own d${SUB_K} = ${head.dk}); torch.nn.MultiheadAttention always uses 1/\u221ad${SUB_K}.` : ''));
       maps.scaled.update({ tensor: head.scaled, hidden: clickable ? result.hidden : null, clickable, ...common });
 
       steps.masked.setFormula(`M = S\u2032 + mask  (${MASK_NAMES[state.mask.kind]})`);
@@ -127,19 +126,11 @@ export function createPipeline({ onInspect, onToggleMask }) {
           { key: 'max', label: 'max', title: 'largest weight in the row', values: st.maxWeight, format: (v) => v.toFixed(2) },
         ],
       });
-      let sumH = 0;
-      let sumMax = 0;
-      let count = 0;
-      for (let i = 0; i < d.n; i++) {
-        if (result.fullyMasked.has(i)) continue;
-        sumH += st.entropy[i];
-        sumMax += st.maxWeight[i];
-        count++;
-      }
-      const meanH = count ? sumH / count : 0;
-      summary.dataset.meanEntropy = String(meanH);
-      summary.textContent = count
-        ? `Mean entropy ${meanH.toFixed(2)} nats (uniform attention over ${d.m} keys: ln ${d.m} = ${Math.log(d.m).toFixed(2)}); mean max weight ${(sumMax / count).toFixed(2)}.`
+      // Means over the rows that see a key, and ln m for comparison, all from the core.
+      summary.dataset.meanEntropy = String(st.meanEntropy);
+      summary.dataset.meanMax = String(st.meanMax);
+      summary.textContent = st.visibleRows
+        ? `Mean entropy ${st.meanEntropy.toFixed(2)} nats (uniform attention over ${d.m} keys: ln ${d.m} = ${st.uniformEntropy.toFixed(2)}); mean max weight ${st.meanMax.toFixed(2)}.`
         : 'Every row is fully masked: no query sees any key.';
       if (result.fullyMasked.size) {
         const names = [...result.fullyMasked].map((i) => `\u201c${queries[i]}\u201d`).join(', ');
