@@ -1,0 +1,168 @@
+// <attention-explorer>: the whole explorer as one HTML element, for lesson pages.
+//
+//   <script type="module" src="/explorer/attention-explorer.js"></script>
+//   <attention-explorer preset="causal" panels="controls inputs pipeline explain" theme="light"
+//                       readonly></attention-explorer>
+//
+// Attributes (all optional; changes after the element is on the page are applied):
+//   preset    id of a ready-made example: lesson, hand, causal, padding, saturation, heads, fully-masked
+//   state     an example as link text ("v1.…", what "Copy link" puts after #s=), or a whole link
+//   panels    which panels to show, separated by spaces or commas: display share controls inputs
+//             pipeline heads explain (default: all)
+//   theme     auto | light | dark
+//   readonly  present: no matrix cell can be edited; or a list of matrix names (X WQ …)
+// Events: "ready" and "statechange" (event.detail.state), both composed and bubbling.
+// Properties: ready (a Promise of the element), state (get or set a state object), link().
+//
+// Everything lives in an open shadow root with its own copy of styles.css (a <link>, which a
+// `default-src 'self'` policy allows), so the host page's styles and ids never collide with it.
+import { mountExplorer } from './ui/explorer.js';
+import { stateFromHash } from './ui/url-state.js';
+
+const STYLES = new URL('./styles.css', import.meta.url).href;
+const ATTRIBUTES = ['preset', 'state', 'panels', 'theme', 'readonly'];
+const list = (text) => String(text).split(/[\s,]+/).filter(Boolean);
+
+// "v1.…" as it is, or the state out of a whole link's #s=.
+function linkText(value) {
+  if (value.startsWith('v')) return value;
+  try {
+    return stateFromHash(new URL(value, 'https://x.invalid/').hash) ?? value;
+  } catch {
+    return value;
+  }
+}
+
+export class AttentionExplorerElement extends HTMLElement {
+  static get observedAttributes() {
+    return ATTRIBUTES;
+  }
+
+  constructor() {
+    super();
+    this._handle = null;
+    this._mounting = null;
+    this._pending = new Set();
+    this._queued = false;
+    let resolveReady;
+    this.ready = new Promise((resolve) => { resolveReady = resolve; });
+    this._resolveReady = resolveReady;
+    const shadow = this.attachShadow({ mode: 'open' });
+    const link = document.createElement('link');
+    link.rel = 'stylesheet';
+    link.href = STYLES;
+    this._styled = new Promise((resolve) => {
+      link.addEventListener('load', resolve, { once: true });
+      link.addEventListener('error', resolve, { once: true });
+    });
+    this._root = document.createElement('div');
+    this._root.className = 'ae-host-root';
+    shadow.append(link, this._root);
+  }
+
+  connectedCallback() {
+    if (!this._handle && !this._mounting) this._mount();
+  }
+
+  disconnectedCallback() {
+    // Moving the element (remove, then insert) keeps it; only a removal that lasts tears it down.
+    queueMicrotask(() => {
+      if (this.isConnected) return;
+      this._handle?.destroy();
+      this._handle = null;
+    });
+  }
+
+  attributeChangedCallback(name, oldValue, newValue) {
+    if (oldValue === newValue || (!this._handle && !this._mounting)) return;
+    this._pending.add(name);
+    if (this._queued) return;
+    this._queued = true;
+    queueMicrotask(() => this._apply());
+  }
+
+  _options() {
+    const options = { panels: undefined };
+    const preset = this.getAttribute('preset');
+    if (preset) options.preset = preset;
+    const state = this.getAttribute('state');
+    if (state) options.link = linkText(state.trim());
+    if (this.hasAttribute('panels')) options.panels = list(this.getAttribute('panels'));
+    const theme = this.getAttribute('theme');
+    if (theme) options.theme = ['auto', 'light', 'dark'].includes(theme) ? theme : 'auto';
+    if (this.hasAttribute('readonly')) {
+      const names = list(this.getAttribute('readonly'));
+      options.readOnly = names.length ? names : true;
+    }
+    return options;
+  }
+
+  async _mount(extra = {}) {
+    const mounting = (async () => {
+      await this._styled;
+      const handle = await mountExplorer(this._root, { ...this._options(), ...extra });
+      handle.onChange((state, meta) => {
+        this.dispatchEvent(new CustomEvent('statechange', { detail: { state: structuredClone(state), source: meta?.source ?? 'user' }, bubbles: true, composed: true }));
+      });
+      return handle;
+    })();
+    this._mounting = mounting;
+    try {
+      this._handle = await mounting;
+    } finally {
+      this._mounting = null;
+    }
+    this._resolveReady(this);
+    this.dispatchEvent(new CustomEvent('ready', { detail: { state: this._handle.getState() }, bubbles: true, composed: true }));
+    return this._handle;
+  }
+
+  async _apply() {
+    this._queued = false;
+    await this._mounting;
+    const changed = this._pending;
+    this._pending = new Set();
+    const handle = this._handle;
+    if (!handle) return;
+    if ([...changed].every((n) => n === 'theme' || n === 'state')) {
+      if (changed.has('state') && this.getAttribute('state')) {
+        // A new example: a fresh mount checks it and shows a message if it is bad.
+        return this._remount({ keepState: false });
+      }
+      if (changed.has('theme')) {
+        const s = handle.getState();
+        handle.setState({ ...s, display: { ...s.display, theme: this._options().theme ?? 'auto' } });
+      }
+      return undefined;
+    }
+    // Panels, read-only cells or the preset: rebuild (keeping the example unless the preset changed).
+    return this._remount({ keepState: !changed.has('preset') && !changed.has('state') });
+  }
+
+  async _remount({ keepState }) {
+    const state = keepState ? this._handle.getState() : undefined;
+    this._handle.destroy();
+    this._handle = null;
+    this._root.replaceChildren();
+    const extra = state ? { state, link: undefined } : {};
+    return this._mount(extra);
+  }
+
+  /** The current state (a copy), or undefined before the element is ready. */
+  get state() {
+    return this._handle?.getState();
+  }
+
+  /** Replaces the state; throws a StateError naming the first bad field. */
+  set state(value) {
+    if (!this._handle) throw new Error('attention-explorer is not ready yet: await element.ready first');
+    this._handle.setState(value);
+  }
+
+  /** A link to the stand-alone explorer page showing the current state. */
+  link() {
+    return this._handle ? this._handle.link() : Promise.reject(new Error('attention-explorer is not ready yet'));
+  }
+}
+
+if (!customElements.get('attention-explorer')) customElements.define('attention-explorer', AttentionExplorerElement);

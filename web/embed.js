@@ -1,0 +1,125 @@
+// embed.html: the explorer alone, made for an <iframe> in a lesson page. The page talks to its
+// parent with window.postMessage; every message is a plain object
+//   { type: 'attention-explorer:<kind>', version: 1, ... }
+//
+// To the parent (sent to parentOrigin when configured, else to any origin; the state is the
+// example on screen, nothing private):
+//   ready  { state }                  once, after the first drawing
+//   state  { state, source }          after every change (coalesced over EMIT_MS); source is
+//                                     'user', 'parent' (a set-state was applied) or 'request'
+//   error  { error, request }         a message from the parent was refused (the reason, in words)
+// From the parent (only from window.parent, and only from parentOrigin when configured):
+//   set-state { state } or { link }   replace the example: a state object or "v1.…" link text;
+//                                     checked field by field, a bad one is refused with an error
+//   get-state {}                      answered with a state message (source 'request')
+//
+// Query parameters: parentOrigin (one or more origins, space or comma separated), preset, panels,
+// theme, readonly (as the <attention-explorer> attributes). The hash may hold a state (#s=v1.…).
+import { mountExplorer } from './ui/explorer.js';
+import { decodeState, stateFromHash, validateState } from './ui/url-state.js';
+
+export const MESSAGE_VERSION = 1;
+const PREFIX = 'attention-explorer:';
+const EMIT_MS = 120;
+
+const root = document.getElementById('app');
+const params = new URLSearchParams(window.location.search);
+const list = (text) => String(text ?? '').split(/[\s,]+/).filter(Boolean);
+const framed = window.parent !== window;
+
+// Origins the parent may have; null when any is accepted, [] when the setting is unusable.
+function parseOrigins(text) {
+  if (text === null) return null;
+  const origins = [];
+  for (const item of list(text)) {
+    try {
+      const url = new URL(item);
+      if ((url.protocol === 'https:' || url.protocol === 'http:') && url.origin === item.replace(/\/$/, '')) origins.push(url.origin);
+      else return [];
+    } catch {
+      return [];
+    }
+  }
+  return origins;
+}
+const allowed = parseOrigins(params.get('parentOrigin'));
+const targets = allowed ?? ['*'];
+
+function post(kind, body) {
+  if (!framed) return;
+  for (const origin of targets) window.parent.postMessage({ type: PREFIX + kind, version: MESSAGE_VERSION, ...body }, origin);
+}
+
+const options = {};
+if (params.get('preset')) options.preset = params.get('preset');
+if (params.has('panels')) options.panels = list(params.get('panels'));
+if (['auto', 'light', 'dark'].includes(params.get('theme'))) options.theme = params.get('theme');
+if (params.has('readonly')) options.readOnly = list(params.get('readonly')).length ? list(params.get('readonly')) : true;
+const link = stateFromHash(window.location.hash);
+if (link !== null) options.link = link;
+
+async function main() {
+  const explorer = await mountExplorer(root, options);
+  if (allowed && allowed.length === 0)
+    explorer.notify('The parentOrigin setting is not a list of origins such as https://lessons.example: messages from the lesson page are ignored.');
+
+  let timer = 0;
+  let lastSource = 'user';
+  explorer.onChange((state, meta) => {
+    lastSource = meta?.source === 'parent' ? 'parent' : 'user';  // the latest change names the burst
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      post('state', { state: explorer.getState(), source: lastSource });
+      lastSource = 'user';
+    }, EMIT_MS);
+  });
+
+  window.addEventListener('message', async (event) => {
+    if (!framed || event.source !== window.parent) return;
+    if (allowed && !allowed.includes(event.origin)) return;
+    const data = event.data;
+    if (data === null || typeof data !== 'object' || typeof data.type !== 'string' || !data.type.startsWith(PREFIX)) return;
+    const kind = data.type.slice(PREFIX.length);
+    const refuse = (error) => post('error', { error, request: kind });
+    if (data.version !== MESSAGE_VERSION) {
+      refuse(`unsupported message version ${String(data.version).slice(0, 20)} (this page speaks version ${MESSAGE_VERSION})`);
+      return;
+    }
+    if (kind === 'get-state') {
+      post('state', { state: explorer.getState(), source: 'request' });
+    } else if (kind === 'set-state') {
+      let state;
+      if (typeof data.link === 'string') {
+        const r = await decodeState(data.link);
+        if (!r.ok) {
+          refuse(r.error);
+          return;
+        }
+        state = r.state;
+      } else {
+        try {
+          state = validateState(data.state);
+        } catch (err) {
+          refuse(err.message);
+          return;
+        }
+      }
+      explorer.notify('');
+      explorer.setState(state, { source: 'parent' });
+    } else {
+      refuse(`unknown message type ${data.type.slice(0, 60)}`);
+    }
+  });
+
+  post('ready', { state: explorer.getState() });
+}
+
+main().catch((err) => {
+  if (root.querySelector(':scope > .status.error')) return;
+  const status = document.createElement('p');
+  status.className = 'status error';
+  status.setAttribute('role', 'status');
+  status.textContent = `The explorer could not start: ${err.message}`;
+  root.append(status);
+  root.setAttribute('aria-busy', 'false');
+});
