@@ -77,10 +77,14 @@ HeadBounds head_bounds(size_t n, size_t m, size_t d, size_t dv, const Q* q, cons
       w[j] /= sum;
       if (w[j] > 0) mean_shift += w[j] * (row_max - z[j]);
     }
-    for (size_t j = 0; j < m; ++j)
-      if (z[j] != -inf)
-        h.e_weights[i * m + j] =
-            kMinNormal + w[j] * (2 * delta + kU * ((row_max - z[j]) + mean_shift) + (m + 8) * kU);
+    const double log_sum = std::log(sum);
+    for (size_t j = 0; j < m; ++j) {
+      if (z[j] == -inf) continue;
+      // Bound L on the error of log p_j; e^L − 1 rather than L keeps it valid when L is large.
+      const double L = 2 * delta + kU * ((row_max - z[j]) + mean_shift) + (m + 8) * kU;
+      const double err = w[j] > 1e-300 ? w[j] * std::expm1(L) : std::exp(z[j] - row_max - log_sum + L);
+      h.e_weights[i * m + j] = kMinNormal + std::min(1.0, err);
+    }
     for (size_t c = 0; c < dv; ++c) {
       double acc = 0.0, err = 0.0, mag = 0.0;
       for (size_t j = 0; j < m; ++j) {

@@ -12,7 +12,9 @@
 // Runs: `npm test` draws a few thousand cases. ATTN_PROPERTY_RUNS=N runs N cases of each of the
 // three properties on each build (6·N in all; `npm run test:long` uses N = 17000, over 10⁵).
 // ATTN_PROPERTY_SEED=s replays a run. A failing case is printed as JSON: add it to
-// regressions/property-cases.json, where it runs on every `npm test` from then on.
+// regressions/property-cases.json, where it runs on every `npm test` from then on (with a
+// "knownBug" field, and optionally "knownBugBuilds": ["SIMD"], it runs as a `todo` test there until
+// the bug is fixed).
 import { describe, test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -27,7 +29,10 @@ import {
 
 const LONG_RUNS = Number(process.env.ATTN_PROPERTY_RUNS) || 0;
 const RUNS = { sdpa: LONG_RUNS || 1000, huge: LONG_RUNS || 250, mha: LONG_RUNS || 500 };
-const SEED = process.env.ATTN_PROPERTY_SEED === undefined ? undefined : Number(process.env.ATTN_PROPERTY_SEED);
+// `npm test` replays the same cases every time (a CI failure is reproducible and never flaky);
+// long runs draw a fresh seed each time and print it with any failure.
+const SEED = process.env.ATTN_PROPERTY_SEED !== undefined ? Number(process.env.ATTN_PROPERTY_SEED)
+  : LONG_RUNS ? undefined : 20261129;
 const REGRESSIONS = JSON.parse(readFileSync(new URL('./regressions/property-cases.json', import.meta.url), 'utf8'));
 
 const indices = (flags) => Array.from(flags).flatMap((f, i) => (f ? [i] : []));
@@ -141,15 +146,24 @@ for (const simd of [true, false]) {
       attn = await createAttention({ simd });
     });
 
-    test(`regression cases (${REGRESSIONS.length})`, () => {
-      for (const [i, { property, note, case: c }] of REGRESSIONS.entries()) {
+    const open = (r) => r.knownBug && (!r.knownBugBuilds || r.knownBugBuilds.includes(build));
+    const fixed = REGRESSIONS.filter((r) => !open(r));
+    test(`regression cases (${fixed.length})`, () => {
+      for (const { property, note, case: c } of fixed) {
         try {
           CHECKS[property](attn, c);
         } catch (err) {
-          assert.fail(`regression case ${i} (${property}: ${note}) fails: ${err.message}`);
+          assert.fail(`regression case (${property}: ${note}) fails: ${err.message}`);
         }
       }
     });
+    // Cases of bugs reported but not fixed yet: they run as `todo` until the fix lands; then drop
+    // their knownBug field.
+    for (const { property, note, knownBug, case: c } of REGRESSIONS.filter(open)) {
+      test(`known bug: ${note}`, { todo: knownBug }, () => {
+        CHECKS[property](attn, c);
+      });
+    }
 
     test(`scaled dot-product attention, ${RUNS.sdpa} random cases`, () => runProperty(attn, 'sdpa', build));
     test(`scores of ±1e4 and beyond, ${RUNS.huge} random cases`, () => runProperty(attn, 'huge', build));

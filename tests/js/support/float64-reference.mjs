@@ -10,7 +10,8 @@
 // Error model, u = 2⁻²⁴ (float32 unit roundoff), inputs exact float32:
 //   dot product of length d:  |err| ≤ d·u·Σ|aᵢbᵢ| + Σ(|Δaᵢ||bᵢ| + |aᵢ||Δbᵢ|)
 //   softmax:                  shift-invariant, so with x = z − max and δ = max error of the row's z,
-//                             |Δp_j| ≤ p_j·(2δ + u·(|x_j| + Σₖ pₖ|xₖ|) + (m + 8)·u)
+//                             |Δlog p_j| ≤ L_j = 2δ + u·(|x_j| + Σₖ pₖ|xₖ|) + (m + 8)·u, hence
+//                             |Δp_j| ≤ min(1, p_j·(e^L_j − 1))  (≈ p_j·L_j when the row is well conditioned)
 //                             + 2⁻¹²⁶ (exp may flush weights below float32's normal range to 0)
 //   weights · V:              |err| ≤ Σ_j (|Δp_j||v_j| + p_j|Δv_j|) + (m + 2)·u·Σ_j p_j|v_j|
 // Tests allow a small multiple of the bound plus a floor for gradual underflow (subnormals).
@@ -73,11 +74,16 @@ export function attendHead({ n, m, d, dv, q, k, v, eq = null, ek = null, ev = nu
       weights[row + j] /= sum;
       if (weights[row + j] > 0) meanShift += weights[row + j] * (rowMax - masked[row + j]);
     }
+    const logSum = Math.log(sum);
     for (let j = 0; j < m; j++) {
       if (masked[row + j] === -Infinity) continue;  // hidden: exactly 0, no error allowed
       const p = weights[row + j];
-      eWeights[row + j] = FLOAT32_MIN_NORMAL +
-        p * (2 * delta + U * ((rowMax - masked[row + j]) + meanShift) + (m + 8) * U);
+      const x = masked[row + j] - rowMax;
+      // Bound on the error of log p_j; exp of it, not its first-order term, so that badly
+      // conditioned rows (δ of 1 or more: scores near 1e8) are judged fairly too.
+      const logErr = 2 * delta + U * (-x + meanShift) + (m + 8) * U;
+      const err = p > 1e-300 ? p * Math.expm1(logErr) : Math.exp(x - logSum + logErr);
+      eWeights[row + j] = FLOAT32_MIN_NORMAL + Math.min(1, err);
     }
     for (let c = 0; c < dv; c++) {
       let acc = 0, err = 0, mag = 0;
