@@ -7,6 +7,7 @@ import { createAttention } from '../lib/attention.js';
 import { createComputer } from './compute.js';
 import { createControls, createDisplayControls } from './controls.js';
 import { createExplainPanel, explain } from './explain.js';
+import { createExportControls } from './export.js';
 import { createHeadsPanel } from './heads-panel.js';
 import { createInputsPanel } from './inputs-panel.js';
 import { createPipeline } from './pipeline.js';
@@ -17,7 +18,7 @@ import { decodeState, encodeState, linkFor, presetFromHash, stateFromHash, valid
 
 export const DEFAULT_PRESET = 'lesson';
 /** Panels a host can pick with options.panels (default: all of them). */
-export const PANEL_IDS = ['display', 'share', 'controls', 'inputs', 'pipeline', 'heads', 'explain'];
+export const PANEL_IDS = ['display', 'share', 'export', 'controls', 'inputs', 'pipeline', 'heads', 'explain'];
 // Past this many milliseconds per redraw, typing is debounced instead of redrawn every frame.
 const SLOW_RENDER_MS = 24;
 const DEBOUNCE_MS = 90;
@@ -212,9 +213,16 @@ export async function mountExplorer(root, options = {}) {
 
   const linkBase = () => options.linkBase ?? (options.syncUrl ? window.location.href : STANDALONE_PAGE);
   const share = createShareControls({ getState: () => store.get(), linkBase, elementUrl: ELEMENT_MODULE });
+  const exporter = createExportControls({
+    getView: () => {
+      const s = store.get();
+      return { state: s, result, display: { palette: s.display.palette, theme: resolveTheme(s.display.theme) } };
+    },
+  });
   const toolbar = el('div', 'explorer-toolbar');
   if (panels.has('display')) toolbar.append(displayControls.el);
   if (panels.has('share')) toolbar.append(share.el);
+  if (panels.has('export')) toolbar.append(exporter.el);
   const layout = el('div', 'layout');
   const content = el('div', 'content');
   content.append(...views.map((v) => v.el));
@@ -304,6 +312,7 @@ export async function mountExplorer(root, options = {}) {
     result = computer.compute(s);
     controls.render(s, result);
     displayControls.render(s);
+    exporter.render();
     for (const v of views) v.render(s, result, display);
     if (readOnly === true || readOnly.size) applyReadOnly();
     showExplanation();

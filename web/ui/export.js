@@ -1,0 +1,435 @@
+// Export the current view: any matrix or heatmap as PNG, SVG, CSV or JSON, a whole panel as PNG,
+// SVG or JSON, and the example as a NumPy or PyTorch script. The numbers are the ones the page
+// shows (the state's inputs and the core's results), never re-derived here. Images are drawn from
+// one scene description: SVG through DOM APIs (createElementNS, textContent), PNG on a canvas, so
+// neither needs inline markup or a blob: image (both would break under a strict CSP). Files leave
+// through a Blob and an object URL on a download link.
+import { activeMatrices, dims } from './state.js';
+import { formatCell, subscript } from './format.js';
+import { makeScale, niceBound } from './palettes.js';
+import { numpyCode, torchCode } from './code-export.js';
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+function el(tag, className, text) {
+  const e = document.createElement(tag);
+  if (className) e.className = className;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+const TITLES = {
+  Q: 'Queries Q', K: 'Keys K', V: 'Values V', X: 'Token vectors X', WQ: 'W_Q', WK: 'W_K', WV: 'W_V', WO: 'W_O',
+  scores: 'Scores S = Q\u00b7K\u1d40', scaled: 'Scaled scores S\u2032', masked: 'Masked scores M',
+  weights: 'Attention weights A = softmax(M)', output: 'Output O = A\u00b7V',
+  average: 'Head average', concat: 'Concatenated heads', 'mha-output': 'Multi-head output concat\u00b7W_O',
+};
+
+const numbered = (count) => Array.from({ length: count }, (_, c) => String(c + 1));
+const asMatrix = (t) => ({ rows: t.shape[0], cols: t.shape[1], data: t.data });
+
+/**
+ * Every matrix the page shows for (state, result), in page order, and the panels that group them:
+ * { matrices: [{ id, title, kind, rows, cols, data, rowLabels, colLabels, hidden }], panels }.
+ */
+export function catalogue(state, result) {
+  const d = dims(state);
+  const { queries, keys } = result.labels;
+  const matrices = [];
+  const add = (id, group, m, extra) => matrices.push({ id, group, title: TITLES[id] ?? id, kind: 'diverging', hidden: null, ...m, ...extra });
+  for (const [name, rows, cols] of activeMatrices(state)) {
+    const m = state.matrices[name];
+    if (!m || m.rows !== rows || m.cols !== cols) continue;
+    let rowLabels = numbered(rows);
+    if (name === 'X' || name === 'Q') rowLabels = queries;
+    else if (name === 'K') rowLabels = keys;
+    else if (name === 'V') rowLabels = keys.map((_, j) => `v${subscript(j + 1)}`);
+    add(name, 'inputs', m, { rowLabels, colLabels: numbered(cols) });
+  }
+  if (result.error) return { matrices, panels: panelsOf(matrices) };
+  if (d.sentence) {
+    for (const name of ['Q', 'K', 'V']) {
+      const t = result.proj[name];
+      add(name, 'inputs', asMatrix(t), { title: `${name} = X\u00b7W_${name}`, rowLabels: queries, colLabels: numbered(t.shape[1]) });
+    }
+  }
+  const head = result.head;
+  const hn = d.multi ? ` (head ${head.index + 1})` : '';
+  // As on the page: scores are hatched where hidden only while a custom mask is being edited.
+  const custom = state.mask.kind === 'custom';
+  for (const step of ['scores', 'scaled', 'masked']) add(step, 'pipeline', asMatrix(head[step]), { title: TITLES[step] + hn, rowLabels: queries, colLabels: keys, hidden: step === 'masked' || custom ? result.hidden : null });
+  add('weights', 'pipeline', asMatrix(head.weights), { title: TITLES.weights + hn, kind: 'weights', rowLabels: queries, colLabels: keys, hidden: result.hidden });
+  add('output', 'pipeline', asMatrix(head.output), { title: TITLES.output + hn, rowLabels: queries, colLabels: numbered(head.output.shape[1]) });
+  if (d.multi) {
+    const mh = result.multi;
+    mh.heads.forEach((t, k) => {
+      const name = state.headNames[k];
+      add(`head-${k + 1}`, 'heads', asMatrix(t), { title: `Head ${k + 1} weights${name ? `: ${name}` : ''}`, kind: 'weights', rowLabels: queries, colLabels: keys });
+    });
+    add('average', 'heads', asMatrix(mh.average), { kind: 'weights', rowLabels: queries, colLabels: keys });
+    add('concat', 'heads', asMatrix(mh.concat), { rowLabels: queries, colLabels: numbered(mh.concat.shape[1]) });
+    add('mha-output', 'heads', asMatrix(mh.output), { rowLabels: queries, colLabels: numbered(mh.output.shape[1]) });
+  }
+  return { matrices, panels: panelsOf(matrices) };
+}
+
+function panelsOf(matrices) {
+  const panels = [];
+  for (const [id, title] of [['inputs', 'Inputs panel'], ['pipeline', 'Attention steps panel'], ['heads', 'Multi-head panel']]) {
+    const items = matrices.filter((m) => m.group === id);
+    if (items.length) panels.push({ id: `panel-${id}`, title, items });
+  }
+  return panels;
+}
+
+// ---- CSV and JSON -----------------------------------------------------------------------------
+
+// Spreadsheets run cells that start with = + - @ as formulas; a label is text, so it is quoted
+// with a leading apostrophe. Numbers are written in full (shortest round-trip digits).
+function csvField(text) {
+  let t = String(text);
+  if (/^[=+\-@\t\r]/.test(t)) t = `'${t}`;
+  return /[",\r\n]/.test(t) ? `"${t.replace(/"/g, '""')}"` : t;
+}
+
+/** CSV: a header row of column labels, then one row per matrix row (label, values). −∞ is -Infinity. */
+export function toCsv(m) {
+  const lines = [['', ...m.colLabels.slice(0, m.cols)].map(csvField).join(',')];
+  for (let i = 0; i < m.rows; i++) {
+    const row = [csvField(m.rowLabels[i] ?? String(i + 1))];
+    for (let j = 0; j < m.cols; j++) row.push(String(m.data[i * m.cols + j] + 0));
+    lines.push(row.join(','));
+  }
+  return `${lines.join('\r\n')}\r\n`;
+}
+
+/** JSON-ready object: shape, labels and nested rows; a hidden (−∞) score is null. */
+export function toJsonObject(m) {
+  const data = [];
+  for (let i = 0; i < m.rows; i++) {
+    const row = [];
+    for (let j = 0; j < m.cols; j++) {
+      const v = m.data[i * m.cols + j];
+      row.push(Number.isFinite(v) ? v + 0 : null);
+    }
+    data.push(row);
+  }
+  const out = { name: m.id, title: m.title, shape: [m.rows, m.cols], rowLabels: m.rowLabels.slice(0, m.rows), colLabels: m.colLabels.slice(0, m.cols), data };
+  if (m.data.some((v) => v === -Infinity)) out.note = 'null marks -Infinity: a query-key pair hidden by the mask';
+  return out;
+}
+
+// Indented JSON with each innermost array (a matrix row, a label list) on one line. Whitespace
+// inside JSON strings is always escaped, so only the layout between tokens changes.
+export function prettyJson(value) {
+  return JSON.stringify(value, null, 2).replace(/\[\s+([^[\]{}]*?)\s+\]/g, (_, inner) => `[${inner.replace(/\s*\n\s*/g, ' ')}]`);
+}
+
+// ---- images -----------------------------------------------------------------------------------
+
+const THEME_COLOURS = {
+  light: { bg: '#ffffff', text: '#1b1f24', muted: '#58606b', maskA: '#e3e6ea', maskB: '#f4f5f7' },
+  dark: { bg: '#1a1e24', text: '#e6e9ee', muted: '#a0a8b4', maskA: '#2a2f37', maskB: '#1f232a' },
+};
+const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", sans-serif';
+const MONO = 'ui-monospace, Menlo, Consolas, "Liberation Mono", monospace';
+const textWidth = (text, size) => String(text).length * size * 0.6;
+const clip = (text, max) => (text.length > max ? `${text.slice(0, max - 1)}\u2026` : text);
+
+function scaleFor(m, display) {
+  if (m.kind === 'weights') return makeScale({ kind: 'sequential', palette: display.palette, theme: display.theme, min: 0, max: 1 });
+  let M = 0;
+  for (let k = 0; k < m.data.length; k++) if (!m.hidden?.[k] && Number.isFinite(m.data[k])) M = Math.max(M, Math.abs(m.data[k]));
+  const span = niceBound(M);
+  return makeScale({ kind: 'diverging', theme: display.theme, min: -span, max: span });
+}
+
+/**
+ * The drawing of one or more matrices as primitives: { width, height, background, items }, items
+ * being { type: 'rect', x, y, w, h, fill | hatch } and { type: 'text', x, y, text, size, fill,
+ * anchor, bold, mono, rotate }. SVG and PNG are both drawn from it.
+ */
+export function scene(matrices, display, heading = '') {
+  const colours = THEME_COLOURS[display.theme === 'dark' ? 'dark' : 'light'];
+  const items = [];
+  const pad = 16;
+  let y = pad;
+  let width = 0;
+  if (heading) {
+    items.push({ type: 'text', x: pad, y: y + 16, text: heading, size: 18, fill: colours.text, bold: true });
+    y += 30;
+  }
+  for (const m of matrices) {
+    const compact = m.cols > 16;
+    const cw = compact ? 14 : 48;
+    const ch = compact ? 14 : 24;
+    const rowLabels = m.rowLabels.slice(0, m.rows).map((t) => clip(String(t), 14));
+    const colLabels = m.colLabels.slice(0, m.cols).map((t) => clip(String(t), 10));
+    const vertical = colLabels.some((t) => textWidth(t, 11) > cw - 4);
+    const labelW = Math.min(110, Math.max(16, ...rowLabels.map((t) => textWidth(t, 11)))) + 8;
+    const headH = vertical ? Math.max(...colLabels.map((t) => textWidth(t, 11))) + 8 : 18;
+    items.push({ type: 'text', x: pad, y: y + 14, text: m.title, size: 14, fill: colours.text, bold: true });
+    items.push({ type: 'text', x: pad + textWidth(m.title, 14) * 1.05 + 10, y: y + 14, text: `${m.rows} \u00d7 ${m.cols}`, size: 12, fill: colours.muted, mono: true });
+    y += 24;
+    const x0 = pad + labelW;
+    const y0 = y + headH;
+    colLabels.forEach((t, j) => {
+      const cx = x0 + j * cw + cw / 2;
+      if (vertical) items.push({ type: 'text', x: cx + 4, y: y0 - 4, text: t, size: 11, fill: colours.muted, rotate: -90 });
+      else items.push({ type: 'text', x: cx, y: y0 - 5, text: t, size: 11, fill: colours.muted, anchor: 'middle' });
+    });
+    const scale = scaleFor(m, display);
+    for (let i = 0; i < m.rows; i++) {
+      items.push({ type: 'text', x: x0 - 6, y: y0 + i * ch + ch / 2 + 4, text: rowLabels[i], size: 11, fill: colours.muted, anchor: 'end' });
+      for (let j = 0; j < m.cols; j++) {
+        const k = i * m.cols + j;
+        const v = m.data[k];
+        const x = x0 + j * cw;
+        const cy = y0 + i * ch;
+        const hidden = m.hidden?.[k] || v === -Infinity;
+        const colour = hidden || !Number.isFinite(v) ? null : scale.map(v);
+        if (colour) items.push({ type: 'rect', x, y: cy, w: cw - 1, h: ch - 1, fill: colour.background });
+        else items.push({ type: 'rect', x, y: cy, w: cw - 1, h: ch - 1, hatch: [colours.maskA, colours.maskB] });
+        if (!compact) items.push({ type: 'text', x: x + cw / 2, y: cy + ch / 2 + 4, text: formatCell(v), size: 11, fill: colour ? colour.text : colours.muted, anchor: 'middle', mono: true });
+      }
+    }
+    width = Math.max(width, x0 + m.cols * cw + pad, pad + textWidth(m.title, 14) + 80);
+    y = y0 + m.rows * ch + 24;
+  }
+  return { width: Math.ceil(width), height: Math.ceil(y - 8), background: colours.bg, items };
+}
+
+/** An <svg> element for a scene, built with DOM APIs (all text through textContent). */
+export function sceneToSvg(sc, title) {
+  const svg = document.createElementNS(SVG_NS, 'svg');
+  svg.setAttribute('xmlns', SVG_NS);
+  svg.setAttribute('width', String(sc.width));
+  svg.setAttribute('height', String(sc.height));
+  svg.setAttribute('viewBox', `0 0 ${sc.width} ${sc.height}`);
+  svg.setAttribute('role', 'img');
+  const t = document.createElementNS(SVG_NS, 'title');
+  t.textContent = title;
+  svg.append(t);
+  const defs = document.createElementNS(SVG_NS, 'defs');
+  svg.append(defs);
+  const patterns = new Map();
+  const hatchId = ([a, b]) => {
+    const key = `${a}${b}`;
+    if (!patterns.has(key)) {
+      const id = `hatch-${patterns.size + 1}`;
+      const p = document.createElementNS(SVG_NS, 'pattern');
+      p.setAttribute('id', id);
+      p.setAttribute('patternUnits', 'userSpaceOnUse');
+      p.setAttribute('width', '8');
+      p.setAttribute('height', '8');
+      p.setAttribute('patternTransform', 'rotate(45)');
+      for (const [x, fill] of [[0, a], [4, b]]) {
+        const r = document.createElementNS(SVG_NS, 'rect');
+        r.setAttribute('x', String(x));
+        r.setAttribute('width', '4');
+        r.setAttribute('height', '8');
+        r.setAttribute('fill', fill);
+        p.append(r);
+      }
+      defs.append(p);
+      patterns.set(key, id);
+    }
+    return patterns.get(key);
+  };
+  const bg = document.createElementNS(SVG_NS, 'rect');
+  bg.setAttribute('width', '100%');
+  bg.setAttribute('height', '100%');
+  bg.setAttribute('fill', sc.background);
+  svg.append(bg);
+  for (const it of sc.items) {
+    if (it.type === 'rect') {
+      const r = document.createElementNS(SVG_NS, 'rect');
+      for (const [k, v] of [['x', it.x], ['y', it.y], ['width', it.w], ['height', it.h]]) r.setAttribute(k, String(+v.toFixed(2)));
+      r.setAttribute('fill', it.hatch ? `url(#${hatchId(it.hatch)})` : it.fill);
+      svg.append(r);
+    } else {
+      const e = document.createElementNS(SVG_NS, 'text');
+      e.setAttribute('x', String(+it.x.toFixed(2)));
+      e.setAttribute('y', String(+it.y.toFixed(2)));
+      e.setAttribute('font-size', String(it.size));
+      e.setAttribute('font-family', it.mono ? MONO : FONT);
+      e.setAttribute('fill', it.fill);
+      if (it.bold) e.setAttribute('font-weight', '700');
+      if (it.anchor) e.setAttribute('text-anchor', it.anchor);
+      if (it.rotate) e.setAttribute('transform', `rotate(${it.rotate} ${+it.x.toFixed(2)} ${+it.y.toFixed(2)})`);
+      e.textContent = it.text;
+      svg.append(e);
+    }
+  }
+  return svg;
+}
+
+/** Draws a scene on a canvas at `ratio` device pixels per unit and resolves to a PNG Blob. */
+export function sceneToPng(sc, ratio = 2) {
+  const canvas = document.createElement('canvas');
+  canvas.width = Math.ceil(sc.width * ratio);
+  canvas.height = Math.ceil(sc.height * ratio);
+  const ctx = canvas.getContext('2d');
+  ctx.scale(ratio, ratio);
+  ctx.fillStyle = sc.background;
+  ctx.fillRect(0, 0, sc.width, sc.height);
+  for (const it of sc.items) {
+    if (it.type === 'rect') {
+      if (it.hatch) {
+        ctx.save();
+        ctx.beginPath();
+        ctx.rect(it.x, it.y, it.w, it.h);
+        ctx.clip();
+        ctx.fillStyle = it.hatch[1];
+        ctx.fillRect(it.x, it.y, it.w, it.h);
+        ctx.strokeStyle = it.hatch[0];
+        ctx.lineWidth = 4 / Math.SQRT2 * 1.4;
+        ctx.beginPath();
+        for (let s = -it.h; s < it.w + it.h; s += 8) {
+          ctx.moveTo(it.x + s, it.y + it.h);
+          ctx.lineTo(it.x + s + it.h, it.y);
+        }
+        ctx.stroke();
+        ctx.restore();
+      } else {
+        ctx.fillStyle = it.fill;
+        ctx.fillRect(it.x, it.y, it.w, it.h);
+      }
+    } else {
+      ctx.save();
+      ctx.font = `${it.bold ? '700 ' : ''}${it.size}px ${it.mono ? MONO : FONT}`;
+      ctx.fillStyle = it.fill;
+      ctx.textAlign = it.anchor === 'middle' ? 'center' : it.anchor === 'end' ? 'right' : 'left';
+      ctx.translate(it.x, it.y);
+      if (it.rotate) ctx.rotate((it.rotate * Math.PI) / 180);
+      ctx.fillText(it.text, 0, 0);
+      ctx.restore();
+    }
+  }
+  return new Promise((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('the image could not be made'))), 'image/png'));
+}
+
+/** Saves a Blob as a file through a temporary object URL. */
+export function download(blob, filename, host = document.body) {
+  const url = URL.createObjectURL(blob);
+  const a = el('a');
+  a.href = url;
+  a.download = filename;
+  a.hidden = true;
+  host.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+// ---- the control ------------------------------------------------------------------------------
+
+/** getView() -> { state, result, display }. The control lives in the explorer's toolbar. */
+export function createExportControls({ getView }) {
+  const root = el('details', 'export-menu');
+  const summary = el('summary', 'small-button', 'Export');
+  const panel = el('div', 'export-panel');
+  const pick = el('select');
+  pick.id = 'export-target';
+  const pickLabel = el('label', '', 'Matrix or panel');
+  pickLabel.htmlFor = pick.id;
+  const buttons = el('div', 'export-buttons');
+  buttons.setAttribute('role', 'group');
+  buttons.setAttribute('aria-label', 'Save the chosen matrix or panel as');
+  const make = (format, text, title) => {
+    const b = el('button', 'small-button', text);
+    b.type = 'button';
+    b.dataset.export = format;
+    b.title = title;
+    return b;
+  };
+  const png = make('png', 'PNG', 'Save as a PNG image');
+  const svg = make('svg', 'SVG', 'Save as an SVG image');
+  const csv = make('csv', 'CSV', 'Save the numbers as CSV (one matrix)');
+  const json = make('json', 'JSON', 'Save the numbers as JSON');
+  buttons.append(png, svg, csv, json);
+  const code = el('div', 'export-buttons');
+  code.setAttribute('role', 'group');
+  code.setAttribute('aria-label', 'The whole example as Python code');
+  const numpy = make('numpy', 'NumPy code', 'A NumPy script that recomputes these numbers');
+  const torch = make('pytorch', 'PyTorch code', 'A PyTorch script that recomputes these numbers');
+  code.append(numpy, torch);
+  const out = el('output', 'share-status');
+  out.setAttribute('aria-live', 'polite');
+  const field = el('div', 'field');
+  field.append(pickLabel, pick);
+  panel.append(field, buttons, el('p', 'help', 'The whole example as a script:'), code, out);
+  root.append(summary, panel);
+
+  let key = '';
+  let current = { matrices: [], panels: [] };
+
+  function refresh() {
+    const { state, result } = getView();
+    current = catalogue(state, result);
+    const entries = [...current.matrices.map((m) => [m.id, m.title]), ...current.panels.map((p) => [p.id, p.title])];
+    const next = entries.map(([id, t]) => `${id}\u0000${t}`).join('\u0001');
+    if (next !== key) {
+      key = next;
+      const chosen = pick.value || 'weights';
+      pick.replaceChildren(...entries.map(([id, t]) => {
+        const o = el('option', '', id.startsWith('panel-') ? t : `${t} [${id}]`);
+        o.value = id;
+        return o;
+      }));
+      pick.value = entries.some(([id]) => id === chosen) ? chosen : entries[0]?.[0] ?? '';
+    }
+    const isPanel = pick.value.startsWith('panel-');
+    csv.disabled = isPanel;
+  }
+
+  const slug = (id) => `attention-${id.replace(/[^a-z0-9-]/gi, '_')}`;
+
+  async function save(format) {
+    refresh();
+    const { state, display } = getView();
+    const id = pick.value;
+    const panelDef = current.panels.find((p) => p.id === id);
+    const items = panelDef ? panelDef.items : current.matrices.filter((m) => m.id === id);
+    try {
+      if (format === 'numpy' || format === 'pytorch') {
+        const text = format === 'numpy' ? numpyCode(state) : torchCode(state);
+        download(new Blob([text], { type: 'text/x-python' }), format === 'numpy' ? 'attention_numpy.py' : 'attention_pytorch.py', root);
+        out.textContent = `Saved ${format === 'numpy' ? 'attention_numpy.py' : 'attention_pytorch.py'}.`;
+        return;
+      }
+      if (!items.length) throw new Error('nothing to export yet');
+      const name = slug(id);
+      if (format === 'csv') {
+        download(new Blob([toCsv(items[0])], { type: 'text/csv' }), `${name}.csv`, root);
+      } else if (format === 'json') {
+        const body = panelDef ? { panel: panelDef.title, matrices: items.map(toJsonObject) } : toJsonObject(items[0]);
+        download(new Blob([`${prettyJson(body)}\n`], { type: 'application/json' }), `${name}.json`, root);
+      } else {
+        const sc = scene(items, display, panelDef ? panelDef.title : '');
+        if (format === 'svg') {
+          const text = `<?xml version="1.0" encoding="UTF-8"?>\n${new XMLSerializer().serializeToString(sceneToSvg(sc, panelDef ? panelDef.title : items[0].title))}\n`;
+          download(new Blob([text], { type: 'image/svg+xml' }), `${name}.svg`, root);
+        } else {
+          download(await sceneToPng(sc), `${name}.png`, root);
+        }
+      }
+      out.textContent = `Saved ${name}.${format}.`;
+    } catch (err) {
+      out.textContent = `Could not export: ${err.message}`;
+    }
+  }
+
+  for (const b of [png, svg, csv, json, numpy, torch]) b.addEventListener('click', () => save(b.dataset.export));
+  pick.addEventListener('change', refresh);
+  root.addEventListener('toggle', () => { if (root.open) refresh(); });
+
+  return {
+    el: root,
+    /** Keeps the list of matrices current while the menu is open. */
+    render() {
+      if (root.open) refresh();
+    },
+    save,
+  };
+}
