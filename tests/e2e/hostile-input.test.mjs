@@ -3,13 +3,14 @@
 // markup, script, URLs, huge, malformed and exotic Unicode values are shown as text or rejected
 // with a message; nothing they contain runs (a payload that runs sets window.__pwned), no element
 // they describe appears, no NaN reaches a heatmap, and the page reports no error and no CSP
-// violation. Hostile URL query/hash and postMessage input are ignored by the page today; the last
-// tests pin that down until URL state and embedding exist.
+// violation. Links (#s=… state) with markup in them show it as text; damaged or hostile links are
+// refused with a message; a hostile query string and messages from other windows do nothing.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { afterRender, collectProblems, launch, openExplorer, readHeatmap } from './helpers.mjs';
 import { MAX_TOKEN_LENGTH, tokenize } from '../../web/ui/tokenizer.js';
-import { MAX_TOKENS } from '../../web/ui/state.js';
+import { MAX_TOKENS, reconcile } from '../../web/ui/state.js';
+import { encodeState } from '../../web/ui/url-state.js';
 
 const PAYLOADS = [
   '<img src=x onerror="window.__pwned=\'img\'">',
@@ -134,6 +135,46 @@ describe('URL and postMessage input', () => {
     assert.deepEqual(r, { pwned: null, csp: [] });
     assert.deepEqual(own, []);
     await other.close();
+  });
+
+  // A link (#s=v1.…) carries a whole state: hostile tokens must come out as text, a hostile
+  // message (error text quoting the link) as text too.
+  const openLink = async (hash) => {
+    const other = await page.context().newPage();
+    const own = [];
+    other.on('pageerror', (err) => own.push(err.message));
+    other.on('console', (msg) => { if (msg.type() === 'error') own.push(msg.text()); });
+    await other.addInitScript(() => {
+      window.__csp = [];
+      document.addEventListener('securitypolicyviolation', (e) => window.__csp.push(e.violatedDirective));
+    });
+    await other.goto(`${env.url}#${hash}`);
+    await other.waitForSelector('#app[data-ready="true"]');
+    const r = await other.evaluate((selector) => ({
+      pwned: window.__pwned ?? null, csp: window.__csp,
+      forbidden: [...document.querySelectorAll(`#app :is(${selector})`)].length,
+      tokens: [...document.querySelectorAll('.sentence-box li.token')].map((li) => li.textContent),
+      text: document.body.innerText,
+    }), FORBIDDEN);
+    await other.close();
+    assert.deepEqual([r.pwned, r.csp, r.forbidden, own], [null, [], 0, []], `#${hash.slice(0, 40)}`);
+    return r;
+  };
+
+  test('a link whose state holds markup shows it as text', async () => {
+    const tokens = ['<img src=x onerror=f()>', '<script>', 'javascript:x', '"><b>', '{{7*7}}'];  // ≤ 24 characters each
+    const link = await encodeState(reconcile({ mode: 'sentence', sentence: tokens.join(' '), tokens, dModel: 4, heads: 1 },
+      (name, count) => Array.from({ length: count }, (_, k) => Math.cos(k))));
+    const r = await openLink(`s=${link}`);
+    assert.deepEqual(r.tokens, tokens);
+  });
+
+  test('damaged and hostile links are refused with a message, the default example shown', async () => {
+    for (const hash of ['s=v1.%3Cimg%20src%3Dx%20onerror%3Dwindow.__pwned%3D1%3E', 's=v2.AAAA', 's=v1.' + 'A'.repeat(200000),
+      's=%3Cscript%3Ewindow.__pwned%3D1%3C%2Fscript%3E', 'preset=%3Cimg%20src%3Dx%20onerror%3Dwindow.__pwned%3D1%3E']) {
+      const r = await openLink(hash);
+      assert.ok(!/undefined|NaN|\[object Object\]/.test(r.text), `#${hash.slice(0, 40)}: the page text shows a raw value`);
+    }
   });
 
   test('messages from another window run nothing and break nothing', async () => {
