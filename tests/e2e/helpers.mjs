@@ -67,8 +67,15 @@ export async function afterRender(page, action) {
   await page.waitForFunction((n) => Number(document.getElementById('app').dataset.renders) > n, before);
 }
 
-/** Values of a heatmap, row-major, as numbers (−Infinity kept), with its shape. */
-export function readHeatmap(page, name) {
+/**
+ * Values of a heatmap, row-major, as numbers (−Infinity kept), with its shape. The page writes the
+ * data-value attributes just after drawing a frame (the table carries data-pending until then).
+ */
+export async function readHeatmap(page, name) {
+  await page.waitForFunction((heatmap) => {
+    const table = document.querySelector(`[data-heatmap="${heatmap}"]`);
+    return !table || !table.hasAttribute('data-pending');
+  }, name);
   return page.evaluate((heatmap) => {
     const table = document.querySelector(`[data-heatmap="${heatmap}"]`);
     if (!table) throw new Error(`no heatmap ${heatmap}`);

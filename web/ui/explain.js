@@ -230,9 +230,13 @@ export function createExplainPanel() {
   const idle = () => el('p', 'explain-idle', 'Point at, tap or focus any cell to see how it was computed. In a matrix, arrow keys move between cells.');
   body.append(idle());
   root.append(title, body);
+  let shown = '';  // the content on screen, so an unchanged explanation costs no DOM work
   return {
     el: root,
     show(content) {
+      const key = content ? `${content.title}\u0000${content.lines.map((l) => `${l.kind}:${l.text}`).join('\u0000')}` : '';
+      if (key === shown) return;
+      shown = key;
       if (!content) {
         title.textContent = 'How was this number computed?';
         body.replaceChildren(idle());

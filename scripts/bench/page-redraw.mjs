@@ -1,0 +1,136 @@
+// How long the explorer page takes to follow an edit at the size issue 3 names (n = 16,
+// d_model = 64, h = 4, X unfolded): the JS redraw the page measures itself (compute + DOM writes),
+// and the main thread's whole busy time per edit from a Chromium trace (JS, style, layout, paint,
+// GC), which is what must fit in one 16 ms frame. `--profile` also prints the functions with the
+// most self time from the V8 CPU profiler.
+//   node scripts/bench/page-redraw.mjs [--edits 20] [--view x|pipeline] [--profile] [--css "<rules>"]
+import { chromium } from 'playwright-core';
+import { startServer } from '../serve.mjs';
+
+const args = process.argv.slice(2);
+const EDITS = Number(args[args.indexOf('--edits') + 1]) || 20;
+const PROFILE = args.includes('--profile');
+// --css "<rules>": extra rules adopted before measuring, to try a layout or paint idea quickly.
+const CSS = args.includes('--css') ? args[args.indexOf('--css') + 1] : '';
+
+// Leaf-level kinds of main-thread work (containers such as TimerFire would count JS twice).
+const KINDS = new Set(['FunctionCall', 'UpdateLayoutTree', 'Layout', 'PrePaint', 'Paint', 'Layerize', 'Commit', 'MinorGC', 'MajorGC', 'HitTest', 'IntersectionObserverController::computeIntersections']);
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const fmt = (xs) => `median ${median(xs).toFixed(1)} ms, min ${Math.min(...xs).toFixed(1)}, max ${Math.max(...xs).toFixed(1)}`;
+
+const server = await startServer({ port: 0 });
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+});
+try {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await page.goto(server.url);
+  await page.waitForSelector('#app[data-ready="true"]');
+  const renders = async () => Number(await page.getAttribute('#app', 'data-renders'));
+  const afterRender = async (action) => {
+    const before = await renders();
+    await action();
+    await page.waitForFunction((n) => Number(document.getElementById('app').dataset.renders) > n, before);
+  };
+  await afterRender(() => page.fill('#sentence', 'one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen'));
+  for (const [id, v] of [['#size-dModel', '64'], ['#size-heads', '4']])
+    await afterRender(async () => { await page.fill(id, v); await page.press(id, 'Enter'); });
+  await page.click('[data-matrix="X"] >> xpath=ancestor::details/summary');
+  await page.waitForSelector('[data-matrix="X"] input[data-row="0"]');
+  // As a person typing: the X cell has focus and the page shows it (--view pipeline: the steps).
+  const VIEW = args.includes('--view') ? args[args.indexOf('--view') + 1] : 'x';
+  await page.focus('[data-matrix="X"] input[data-row="0"][data-col="0"]');
+  await page.$eval(VIEW === 'pipeline' ? '#pipeline' : '[data-matrix="X"]', (e) => e.scrollIntoView({ block: 'start' }));
+
+  if (CSS) {
+    await page.evaluate((rules) => {
+      const sheet = new CSSStyleSheet();
+      sheet.replaceSync(rules);
+      document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+    }, CSS);
+  }
+  console.log(await page.evaluate(() => `DOM: ${document.getElementsByTagName('*').length} elements, ${document.querySelectorAll('td.cell').length} heatmap cells, ${document.querySelectorAll('input').length} inputs`));
+  const cdp = await page.context().newCDPSession(page);
+  if (PROFILE) {
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+    await cdp.send('Profiler.start');
+  }
+  await browser.startTracing(page, { categories: ['devtools.timeline', 'toplevel'] });
+  // The edits are typed from inside the page, so the test driver adds no work of its own; each is
+  // followed by an idle pause and marked in the trace with console.timeStamp.
+  const jsMs = await page.evaluate(async (edits) => {
+    const app = document.getElementById('app');
+    const rendered = (n) => new Promise((done) => {
+      const seen = new MutationObserver(() => {
+        if (Number(app.dataset.renders) > n) {
+          seen.disconnect();
+          done();
+        }
+      });
+      seen.observe(app, { attributes: true, attributeFilter: ['data-renders'] });
+    });
+    const out = [];
+    for (let k = 0; k < edits; k++) {
+      const input = document.querySelector(`[data-matrix="X"] input[data-row="${k % 16}"][data-col="${(k * 7) % 64}"]`);
+      const before = Number(app.dataset.renders);
+      console.timeStamp(`edit-${k}`);
+      input.focus({ preventScroll: true });
+      input.value = String(((k % 9) - 4) * 0.25 + 0.1);
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+      await rendered(before);
+      out.push(Number(app.dataset.renderMs));
+      await new Promise((done) => setTimeout(done, 200));
+    }
+    console.timeStamp('edit-end');
+    return out;
+  }, EDITS);
+  const trace = JSON.parse((await browser.stopTracing()).toString());
+  let profile = null;
+  if (PROFILE) ({ profile } = await cdp.send('Profiler.stop'));
+
+  // Main-thread busy time per edit: top-level tasks of the renderer main thread between marks.
+  const events = trace.traceEvents ?? trace;
+  const stamps = events.filter((e) => e.name === 'TimeStamp' && /^edit-/.test(e.args?.data?.message ?? ''))
+    .sort((a, b) => a.ts - b.ts);
+  const { pid, tid } = stamps[0];
+  const windows = stamps.slice(0, -1).map((s, k) => [s.ts, stamps[k + 1].ts]);
+  const onMain = events.filter((e) => e.ph === 'X' && e.pid === pid && e.tid === tid).sort((a, b) => a.ts - b.ts);
+  const perEdit = windows.map(() => 0);
+  const byName = new Map();
+  const lastEnd = new Map();  // skips events nested in one of the same name
+  for (const e of onMain) {
+    const w = windows.findIndex(([a, b]) => e.ts >= a && e.ts < b);
+    if (w < 0) continue;
+    if ((lastEnd.get(e.name) ?? -1) > e.ts) continue;
+    lastEnd.set(e.name, e.ts + e.dur);
+    if (e.name === 'ThreadControllerImpl::RunTask' || e.name === 'RunTask') perEdit[w] += e.dur / 1000;
+    else if (KINDS.has(e.name)) byName.set(e.name, (byName.get(e.name) ?? 0) + e.dur / 1000);
+  }
+  console.log(`n = 16, d_model = 64, h = 4, X unfolded, view ${VIEW}; ${EDITS} edits of X (SIMD: ${await page.getAttribute('#app', 'data-simd')})`);
+  console.log(`JS redraw (compute + DOM writes, #app[data-render-ms]): ${fmt(jsMs)}`);
+  console.log(`main-thread busy per edit (trace: JS + style + layout + paint + GC): ${fmt(perEdit)}`);
+  console.log('main-thread time by kind, mean per edit:');
+  for (const [name, ms] of [...byName].sort((a, b) => b[1] - a[1]).filter(([, ms]) => ms / EDITS >= 0.05)) console.log(`  ${name.padEnd(18)} ${(ms / EDITS).toFixed(2)} ms`);
+  if (profile) {
+    const self = new Map();
+    const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
+    const dt = profile.timeDeltas;
+    profile.samples.forEach((id, s) => {
+      const n = nodes.get(id);
+      const f = n.callFrame;
+      const key = `${f.functionName || '(anon)'} ${f.url.split('/').slice(-2).join('/')}:${f.lineNumber + 1}`;
+      self.set(key, (self.get(key) ?? 0) + (dt[s] ?? 0) / 1000);
+    });
+    console.log('V8 self time (top 25, whole run):');
+    for (const [k, ms] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`  ${ms.toFixed(1).padStart(8)} ms  ${k}`);
+  }
+} finally {
+  await browser.close();
+  await server.close();
+}
