@@ -31,7 +31,7 @@ function ensurePeers() {
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-// One sample of fn: enough back-to-back calls to last ≥ 1 ms (tiny calls), in ms per call.
+// One sample of fn: reps back-to-back calls, in ms per call.
 async function sample(fn, reps) {
   const t0 = performance.now();
   for (let i = 0; i < reps; i++) {
@@ -43,11 +43,14 @@ async function sample(fn, reps) {
 
 // Times several implementations of one case, interleaved; returns median ms per implementation.
 async function timeInterleaved(fns) {
+  // Enough back-to-back calls per sample to last ≥ 2 ms: tiny calls are timed in bulk (and the
+  // browser's coarsened performance.now() still resolves them).
   const reps = [];
   for (const fn of fns) {
     for (let i = 0; i < 3; i++) await sample(fn, 1);  // warm-up: tier-up, scratch blocks
-    const once = await sample(fn, 1);
-    reps.push(Math.max(1, Math.min(20000, Math.round(1 / Math.max(once, 1e-4)))));
+    let n = 1;
+    while (n < 1e6 && (await sample(fn, n)) * n < 2) n *= 4;
+    reps.push(n);
   }
   const samples = fns.map(() => []);
   const spent = fns.map(() => 0);
