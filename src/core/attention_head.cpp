@@ -121,6 +121,40 @@ bool online_softmax_row(float* s, size_t len, size_t i, size_t j0, size_t m, flo
   return true;
 }
 
+// One tile of the online softmax, rows × cols raw scores.
+struct TileRows {
+  float* tile;
+  size_t rows, cols, i0, j0, m;
+  float scale;
+  const HeadMasks& masks;
+  const float* raw_max;  // per row, from the score product (used when fused_max)
+  float* row_max;
+  float* row_sum;
+  float* acc;            // rows × dv accumulated outputs
+  size_t dv;
+};
+
+#if defined(__GNUC__)
+#define ATTN_NOINLINE __attribute__((noinline))
+#else
+#define ATTN_NOINLINE
+#endif
+
+// Turns a tile's scores into softmax numerators and rescales the accumulated outputs of rows whose
+// max grew. Out of line on purpose (noinline, and two call sites that clang cannot merge, so
+// Binaryen, which inlines every function with one caller, keeps it too): V8 moves a WebAssembly function to optimized code only between calls, so inside one
+// long call (n = m = 16384 runs for seconds) a loop inlined into attend_streaming would run in
+// the baseline tier for the whole call; as its own function it is optimized after a few tiles.
+ATTN_NOINLINE void softmax_tile(const TileRows& t, bool fused_max) {
+  for (size_t r = 0; r < t.rows; ++r) {
+    float correction;
+    const float raw_max = fused_max ? t.raw_max[r] : 0.0f;
+    online_softmax_row(t.tile + r * t.cols, t.cols, t.i0 + r, t.j0, t.m, t.scale, t.masks, raw_max,
+                       t.row_max[r], t.row_sum[r], correction);
+    if (correction != 1.0f) kernels::scale(t.acc + r * t.dv, t.dv, correction);
+  }
+}
+
 // Output only, FlashAttention-style online softmax: scores live one tile at a time, each row keeps
 // its running max and sum, and the accumulated output is rescaled whenever the max grows. Kᵀ and V
 // are packed once into panels (dk·m + m·dv floats, linear in m), never an n × m matrix.
@@ -136,6 +170,7 @@ void attend_streaming(const HeadInputs& in, const HeadOutputs& out, float* works
   const bool general = in.masks.bias || in.masks.mask || in.masks.key_padding;
   kernels::pack_panels_transposed(in.k.data, in.k.ld, dk, m, kt);
   kernels::pack_panels(in.v.data, in.v.ld, m, dv, vp);
+  std::fill(raw_max, raw_max + kQueryBlock, kNegInf);
 
   for (size_t i0 = 0; i0 < n; i0 += kQueryBlock) {
     const size_t rows = std::min(kQueryBlock, n - i0);
@@ -147,19 +182,17 @@ void attend_streaming(const HeadInputs& in, const HeadOutputs& out, float* works
     for (size_t j0 = 0; j0 < key_end; j0 += kKeyBlock) {
       const size_t cols = std::min(kKeyBlock, key_end - j0);
       // kKeyBlock is a multiple of the panel width, so keys [j0, …) start a panel.
+      const TileRows t{tile, rows, cols, i0, j0, m, in.scale, in.masks, raw_max, row_max, row_sum,
+                       acc, dv};
       if (general) {
         kernels::matmul_packed(in.q.row(i0), in.q.ld, kt + j0 * dk, dk, tile, cols, rows, cols, dk,
                                1.0f, false);
+        softmax_tile(t, false);
       } else {
-        std::fill(raw_max, raw_max + rows, kNegInf);
         kernels::matmul_packed_row_max(in.q.row(i0), in.q.ld, kt + j0 * dk, dk, tile, cols, rows,
                                        cols, dk, raw_max);
-      }
-      for (size_t r = 0; r < rows; ++r) {
-        float correction;
-        online_softmax_row(tile + r * cols, cols, i0 + r, j0, m, in.scale, in.masks, raw_max[r],
-                           row_max[r], row_sum[r], correction);
-        if (correction != 1.0f) kernels::scale(acc + r * dv, dv, correction);
+        softmax_tile(t, true);
+        std::fill(raw_max, raw_max + rows, kNegInf);  // ready for the next tile
       }
       kernels::matmul_packed(tile, cols, vp + j0 * kernels::kPanelWidth, m, acc, dv, rows, dv,
                              cols, 1.0f, true);
