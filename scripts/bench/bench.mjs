@@ -41,10 +41,13 @@ async function sample(fn, reps) {
   return (performance.now() - t0) / reps;
 }
 
-// Times several implementations of one case, interleaved; returns median ms per implementation.
+// Times several implementations of one case, interleaved: every round samples the first one (ours,
+// the reference) and each other one that still needs samples. Returns per implementation the
+// median ms and the median over rounds of its sample divided by ours from the same round: a burst
+// of load from another process slows both sides of a pair, so the paired ratio stays steady on a
+// shared machine where medians taken minutes apart do not.
 async function timeInterleaved(fns) {
-  // Enough back-to-back calls per sample to last ≥ 2 ms: tiny calls are timed in bulk (and the
-  // browser's coarsened performance.now() still resolves them).
+  // Enough back-to-back calls per sample to last ≥ 2 ms: tiny calls are timed in bulk.
   const reps = [];
   for (const fn of fns) {
     for (let i = 0; i < 3; i++) await sample(fn, 1);  // warm-up: tier-up, scratch blocks
@@ -53,16 +56,22 @@ async function timeInterleaved(fns) {
     reps.push(n);
   }
   const samples = fns.map(() => []);
+  const ratios = fns.map(() => []);
   const spent = fns.map(() => 0);
-  while (samples.some((s, i) => s.length < 5 || spent[i] < MIN_TIME_MS)) {
-    for (let i = 0; i < fns.length; i++) {
-      if (samples[i].length >= 5 && spent[i] >= MIN_TIME_MS) continue;
+  const needs = (i) => samples[i].length < 5 || spent[i] < MIN_TIME_MS;
+  while (fns.some((_, i) => needs(i))) {
+    const ours = await sample(fns[0], reps[0]);
+    samples[0].push(ours);
+    spent[0] += ours * reps[0];
+    for (let i = 1; i < fns.length; i++) {
+      if (!needs(i)) continue;
       const ms = await sample(fns[i], reps[i]);
       samples[i].push(ms);
+      ratios[i].push(ms / ours);
       spent[i] += ms * reps[i];
     }
   }
-  return samples.map(median);
+  return fns.map((_, i) => ({ ms: median(samples[i]), ratio: i === 0 ? 1 : median(ratios[i]) }));
 }
 
 function maxAbsDiff(a, b) {
@@ -153,19 +162,19 @@ for (const c of cases) {
     if (out instanceof Promise) out = await out;
     it.error = maxAbsDiff(out, reference);
   }
-  const ms = await timeInterleaved(impls.map((it) => () => it.fn(...it.args)));
-  const rows = impls.map((it, i) => ({ impl: it.impl, ms: ms[i], gflops: c.flops / ms[i] / 1e6, maxAbsDiff: it.error }));
+  const timed = await timeInterleaved(impls.map((it) => () => it.fn(...it.args)));
+  const rows = impls.map((it, i) => ({ impl: it.impl, ms: timed[i].ms, ratioToOurs: timed[i].ratio,
+    gflops: c.flops / timed[i].ms / 1e6, maxAbsDiff: it.error }));
   results.push({ case: c.name, flops: c.flops, target: c.target, rows });
   printCase(results.at(-1));
 }
 
 function printCase(r) {
-  const ours = r.rows[0].ms;
   const fmtMs = (ms) => (ms < 0.1 ? `${(ms * 1000).toPrecision(3)} µs` : `${ms.toPrecision(3)} ms`);
   console.log(`\n${r.case}  (${(r.flops / 1e6).toPrecision(3)} MFLOP)`);
   for (const row of r.rows)
     console.log(`  ${row.impl.padEnd(26)} ${fmtMs(row.ms).padStart(10)} ${row.gflops.toFixed(1).padStart(7)} GFLOP/s` +
-      `  ${(row.ms / ours).toFixed(2).padStart(7)}× ours  max|Δ| ${row.maxAbsDiff.toExponential(1)}`);
+      `  ${row.ratioToOurs.toFixed(2).padStart(7)}× ours  max|Δ| ${row.maxAbsDiff.toExponential(1)}`);
 }
 
 // ------------------------------------------------------ long sequence: streaming memory + error
@@ -214,16 +223,15 @@ if (!ONLY || 'long'.includes(ONLY)) {
 const targets = [];
 const find = (name, impl) => results.find((r) => r.case === name)?.rows.find((row) => row.impl === impl);
 for (const r of results) {
-  const ours = r.rows[0];
   const ort = r.rows.find((row) => row.impl === 'onnxruntime-web');
   if (r.target && ort) {
     const want = r.target === 'ort5' ? 5 : 1.4;
-    const ratio = ort.ms / ours.ms;
+    const ratio = ort.ratioToOurs;
     targets.push({ target: `${r.case}: onnxruntime-web / ours ≥ ${want}`, value: ratio, met: ratio >= want });
   }
   const sc = find(r.case, 'ours scalar, output only');
   if (!r.case.startsWith('lesson') && sc) {
-    const ratio = sc.ms / ours.ms;
+    const ratio = sc.ratioToOurs;
     targets.push({ target: `${r.case}: scalar / SIMD ≥ 4 (output only)`, value: ratio, met: ratio >= 4 });
   }
 }
@@ -243,11 +251,11 @@ for (const t of targets)
 
 // The same table as Markdown, for the README.
 const md = [`Measured ${new Date().toISOString().slice(0, 10)}: ${machine}.`, '',
-  '| case | implementation | median | GFLOP/s | time / ours |', '| --- | --- | ---: | ---: | ---: |'];
+  '| case | implementation | median | GFLOP/s | time / ours (paired) |', '| --- | --- | ---: | ---: | ---: |'];
 for (const r of results)
   for (const row of r.rows)
     md.push(`| ${r.case} | ${row.impl} | ${row.ms < 0.1 ? `${(row.ms * 1000).toPrecision(3)} µs` : `${row.ms.toPrecision(3)} ms`} | ` +
-      `${row.gflops.toFixed(1)} | ${(row.ms / r.rows[0].ms).toFixed(2)}× |`);
+      `${row.gflops.toFixed(1)} | ${row.ratioToOurs.toFixed(2)}× |`);
 if (long)
   md.push('', `Long sequence n = m = ${long.n}, d = ${long.d}, output only: ${(long.ms / 1000).toFixed(1)} s, core workspace ` +
     `${(long.workspaceBytes / 2 ** 20).toFixed(1)} MiB, max |Δ| against the materializing path ${long.maxAbsDiffVsMaterializing.toExponential(1)}.`);
