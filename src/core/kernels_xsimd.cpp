@@ -206,7 +206,7 @@ void matmul(const float* a, size_t lda, const float* b, size_t ldb, float* c, si
     return;
   }
   if (n < kPackMinRows) return matmul_direct(a, lda, b, ldb, c, ldc, n, m, k, alpha, accumulate);
-  alignas(16) float panel[kDepthBlock * W];
+  alignas(64) float panel[kDepthBlock * W];
   for (size_t j = 0; j < m; j += W) {
     const size_t w = std::min(W, m - j);
     for (size_t p = 0; p < k; p += kDepthBlock) {

@@ -30,15 +30,20 @@ struct Workspace {
   float* head;    // attend_head scratch
 };
 
+// Sub-buffers start on 16-float (64-byte) boundaries, so when the caller's block is 64-byte aligned
+// the kernels' 16-byte loads and stores never straddle a cache line.
+constexpr size_t kAlignFloats = 16;
+inline size_t aligned(size_t floats) { return (floats + kAlignFloats - 1) / kAlignFloats * kAlignFloats; }
+
 Workspace carve(const MultiHeadProblem& p, float* base) {
   const size_t E = p.shape.embed_dim;
   Workspace w;
   w.q = base;
-  w.k = w.q + p.batch * p.n * E;
-  w.v = w.k + p.batch * p.m * E;
-  w.concat = w.v + p.batch * p.m * E;
-  w.head_weights = w.concat + p.batch * p.n * E;
-  w.head = w.head_weights + p.n * p.m;
+  w.k = w.q + aligned(p.batch * p.n * E);
+  w.v = w.k + aligned(p.batch * p.m * E);
+  w.concat = w.v + aligned(p.batch * p.m * E);
+  w.head_weights = w.concat + aligned(p.batch * p.n * E);
+  w.head = w.head_weights + aligned(p.n * p.m);
   return w;
 }
 
@@ -69,7 +74,7 @@ Status validate_multi_head_shape(const MultiHeadShape& s) {
 size_t multi_head_workspace_floats(const MultiHeadProblem& p, const MultiHeadResult& r) {
   const size_t E = p.shape.embed_dim, d = E / p.shape.num_heads;
   const bool stream = !wants_head_matrix(r);
-  return 2 * p.batch * p.n * E + 2 * p.batch * p.m * E + p.n * p.m +
+  return 2 * aligned(p.batch * p.n * E) + 2 * aligned(p.batch * p.m * E) + aligned(p.n * p.m) +
          head_workspace_floats(p.n, p.m, d, d, stream);
 }
 
