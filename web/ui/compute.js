@@ -10,7 +10,9 @@ const tensor = (m) => ({ data: m.data, shape: [m.rows, m.cols] });
 function rowsOf(t, index) {
   const cols = t.shape[1];
   const data = new Float32Array(index.length * cols);
-  index.forEach((r, i) => data.set(t.data.subarray(r * cols, (r + 1) * cols), i * cols));
+  index.forEach((r, i) => {
+    for (let c = 0; c < cols; c++) data[i * cols + c] = t.data[r * cols + c];  // typed or plain array
+  });
   return { data, shape: [index.length, cols] };
 }
 

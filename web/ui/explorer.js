@@ -10,6 +10,7 @@ import { createExplainPanel, explain } from './explain.js';
 import { createExportControls } from './export.js';
 import { createHeadsPanel } from './heads-panel.js';
 import { createInputsPanel } from './inputs-panel.js';
+import { createLessons } from './lessons/index.js';
 import { createPipeline } from './pipeline.js';
 import { makeFiller, presetById, randomMatrices } from './presets.js';
 import { createShareControls } from './share.js';
@@ -18,7 +19,7 @@ import { decodeState, encodeState, linkFor, presetFromHash, stateFromHash, valid
 
 export const DEFAULT_PRESET = 'lesson';
 /** Panels a host can pick with options.panels (default: all of them). */
-export const PANEL_IDS = ['display', 'share', 'export', 'controls', 'inputs', 'pipeline', 'heads', 'explain'];
+export const PANEL_IDS = ['display', 'share', 'export', 'controls', 'inputs', 'pipeline', 'heads', 'lessons', 'explain'];
 // Past this many milliseconds per redraw, typing is debounced instead of redrawn every frame.
 const SLOW_RENDER_MS = 24;
 const DEBOUNCE_MS = 90;
@@ -174,7 +175,7 @@ export async function mountExplorer(root, options = {}) {
       if (!preset) return;
       const s = store.get();
       target = null;
-      store.set({ ...preset.build(attn), display: s.display });
+      store.set({ ...preset.build(attn), display: s.display, lessons: s.lessons });
     },
     randomize(seed) {
       const s = store.get();
@@ -205,10 +206,12 @@ export async function mountExplorer(root, options = {}) {
 
   // Panels, in page order. Each is { id, el, render(state, result, display) }; a panel that is
   // not shown is neither attached nor drawn.
+  const lessons = createLessons({ attn, computer, update });
   const views = [
     { id: 'inputs', el: inputs.el, render: (s, r, d) => inputs.render(s, r, d) },
     { id: 'pipeline', el: pipeline.el, render: (s, r, d) => pipeline.render(s, r, d) },
     { id: 'heads', el: heads.el, render: (s, r, d) => heads.render(s, r, d) },
+    { id: 'lessons', el: lessons.el, render: (s, r, d) => lessons.render(s, r, d) },
   ].filter((v) => panels.has(v.id));
 
   const linkBase = () => options.linkBase ?? (options.syncUrl ? window.location.href : STANDALONE_PAGE);
@@ -441,6 +444,7 @@ export async function mountExplorer(root, options = {}) {
       clearTimeout(urlTimer);
       window.removeEventListener('hashchange', onHashChange);
       darkQuery.removeEventListener('change', schedule);
+      lessons.dispose();
       computer.dispose();
       toolbar.remove();
       notice.remove();

@@ -45,7 +45,7 @@ function el(tag, className, text) {
  * kind: 'weights' (sequential, fixed 0..1) or 'diverging' (centred on 0, symmetric range).
  * onInspect(i, j) on hover/focus; onActivate(i, j) on click, Enter or Space (optional).
  */
-export function createHeatmap({ name, label, kind = 'diverging', onInspect, onActivate, small = false }) {
+export function createHeatmap({ name, label, kind = 'diverging', onInspect, onActivate, small = false, legend: showLegend = !small }) {
   const root = el('div', small ? 'heatmap-block small' : 'heatmap-block');
   const scroller = el('div', 'heatmap-scroll');
   const table = el('table', 'heatmap');
@@ -59,7 +59,7 @@ export function createHeatmap({ name, label, kind = 'diverging', onInspect, onAc
   scroller.append(table);
   const legend = createLegend();
   root.append(scroller);
-  if (!small) root.append(legend.el);
+  if (showLegend) root.append(legend.el);
 
   let rows = 0;
   let cols = 0;
@@ -336,7 +336,7 @@ export function createHeatmap({ name, label, kind = 'diverging', onInspect, onAc
           td.dataset.value = String(s.values[i]);
         }
       });
-      if (!small) legend.update(scale, lo, hi, anyHidden);
+      if (showLegend) legend.update(scale, lo, hi, anyHidden);
     },
     /** Outlines cells: whole rows, whole columns and single flat indices (Sets, or null). */
     setHighlight({ rows: hlRows = null, cols: hlCols = null, cells: hlCells = null } = {}) {

@@ -196,6 +196,22 @@ export const PRESETS = [
     build: handBuiltHeads,
   },
   {
+    id: 'mixing',
+    label: 'Mixing in the plane: 4 tokens, d\u1d65 = 2',
+    description: 'Each value is a point in the plane; every output is a weighted average of them and lands inside their hull. Drag the points in the \u201cMixing\u201d lesson below.',
+    build(attn) {
+      const rng = attn.randomState(21);
+      try {
+        const Q = draw(rng, 4, 2, { scale: 1.5, round: true });
+        const K = draw(rng, 4, 2, { scale: 1.5, round: true });
+        const V = matrix(4, 2, [2, 0.5, 0.5, 2, -1.5, 1, 0, -1.5]);
+        return { ...BASE, mode: 'qkv', n: 4, m: 4, dk: 2, dv: 2, seed: 21, matrices: { Q, K, V } };
+      } finally {
+        rng.dispose();
+      }
+    },
+  },
+  {
     id: 'fully-masked',
     label: 'A fully masked row (custom mask)',
     description: 'Query 2 may see no key at all: its weights are 0, not NaN, and its output is 0.',

@@ -14,6 +14,16 @@ export const MAX_TOKENS = LIMITS.n[1];
 
 export const MASK_KINDS = ['none', 'causal', 'padding', 'custom'];
 
+/** The lesson panels (web/ui/lessons/), in the order of their tabs. */
+export const LESSON_PANELS = ['sqrt-dk', 'pitfalls', 'hull', 'cost', 'steps', 'permutation'];
+/** Mistakes the core can make on request; the last two need a multi-head layer. */
+export const PITFALLS = ['mask-after-softmax', 'mask-value-zero', 'scale-by-dk', 'scale-by-dmodel', 'skip-wo'];
+export const MULTI_HEAD_PITFALLS = ['scale-by-dmodel', 'skip-wo'];
+export const LESSON_LIMITS = {
+  dk: [1, 1024], count: [100, 50000], seed: [0, 0xffffffff],
+  n: [1, 1 << 20], dModel: [1, 65536], heads: [1, 1024],
+};
+
 const clampInt = (v, [lo, hi], fallback) => {
   const x = Math.round(Number(v));
   return Number.isFinite(x) ? Math.min(hi, Math.max(lo, x)) : fallback;
@@ -135,12 +145,46 @@ export function reconcile(state, fill) {
     ? s.headNames.map((t) => String(t).slice(0, 40)) : [];
   const view = s.view ?? {};
   s.view = { head: clampInt(view.head, [0, Math.max(0, d.heads - 1)], 0) };
+  s.lessons = reconcileLessons(s.lessons, d);
   const display = s.display ?? {};
   s.display = {
     theme: ['light', 'dark'].includes(display.theme) ? display.theme : 'auto',
     palette: ['viridis', 'cividis', 'blues'].includes(display.palette) ? display.palette : 'viridis',
   };
   return s;
+}
+
+// The lesson panels' settings: which panel is open and each panel's own inputs.
+function reconcileLessons(lessons, d) {
+  const l = lessons !== null && typeof lessons === 'object' ? lessons : {};
+  const L = LESSON_LIMITS;
+  const sqrt = l.sqrtDk ?? {};
+  const cost = l.cost ?? {};
+  let pitfall = PITFALLS.includes(l.pitfall) ? l.pitfall : 'mask-after-softmax';
+  if (!d.multi && MULTI_HEAD_PITFALLS.includes(pitfall)) pitfall = 'mask-after-softmax';
+  const tokens = Math.min(d.n, d.m);
+  const swap = Array.isArray(l.swap) ? l.swap : [];
+  const a = clampInt(swap[0], [0, tokens - 1], 0);
+  let b = clampInt(swap[1], [0, tokens - 1], Math.min(1, tokens - 1));
+  if (b === a && tokens > 1) b = a === 0 ? 1 : 0;
+  return {
+    panel: LESSON_PANELS.includes(l.panel) ? l.panel : LESSON_PANELS[0],
+    sqrtDk: {
+      dk: clampInt(sqrt.dk, L.dk, 64),
+      count: clampInt(sqrt.count, L.count, 10000),
+      seed: clampInt(sqrt.seed, L.seed, 0),
+    },
+    pitfall,
+    cost: {
+      follow: cost.follow !== false,
+      n: clampInt(cost.n, L.n, 4096),
+      m: clampInt(cost.m, L.n, 4096),
+      dModel: clampInt(cost.dModel, L.dModel, 512),
+      heads: clampInt(cost.heads, L.heads, 8),
+    },
+    step: clampInt(l.step, [0, d.n - 1], Math.min(2, d.n - 1)),
+    swap: [a, b],
+  };
 }
 
 // Transitions: each returns a new state and never mutates the old one (matrices are replaced,
@@ -191,6 +235,14 @@ export function scaleFactor(state) {
 }
 
 export const usesDefaultScale = (state) => state.scaling.sqrtDk && state.scaling.temperature === 1;
+
+/** Changes one lesson setting: setLesson(s, 'pitfall', 'skip-wo') or setLesson(s, 'cost', { n: 64 }). */
+export function setLesson(state, key, value) {
+  const old = state.lessons[key];
+  const next = old !== null && typeof old === 'object' && !Array.isArray(old) && typeof value === 'object' && !Array.isArray(value)
+    ? { ...old, ...value } : value;
+  return { ...state, lessons: { ...state.lessons, [key]: next } };
+}
 
 /** A tiny observable store: one current state, listeners told after each change. */
 export function createStore(initial, fill) {

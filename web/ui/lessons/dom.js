@@ -1,0 +1,101 @@
+// Small DOM helpers shared by the lesson panels: HTML and SVG elements built with DOM APIs (no
+// markup strings, so the page keeps its strict Content-Security-Policy and user text stays text),
+// labelled form fields, and linear/log scales for the plots.
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+export function el(tag, className, text) {
+  const e = document.createElement(tag);
+  if (className) e.className = className;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+/** An SVG element with attributes (numbers are written as they are). */
+export function svg(tag, attrs = {}, className) {
+  const e = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+  if (className) e.setAttribute('class', className);
+  return e;
+}
+
+/** Sets attributes on an SVG element, skipping those that already hold the value. */
+export function setAttrs(e, attrs) {
+  for (const [k, v] of Object.entries(attrs)) {
+    const text = String(v);
+    if (e.getAttribute(k) !== text) e.setAttribute(k, text);
+  }
+}
+
+/** Text that is only written when it changes (every write would cost a layout). */
+export function setText(e, text) {
+  if (e.textContent !== text) e.textContent = text;
+}
+
+/** A label wrapping its control (no id needed, so several explorers can share a page). */
+export function field(labelText, control, className = 'lesson-field') {
+  const label = el('label', className);
+  label.append(el('span', 'lesson-field-label', labelText), control);
+  return label;
+}
+
+export function numberInput([min, max], step = 1) {
+  const input = el('input', 'number');
+  input.type = 'number';
+  input.min = String(min);
+  input.max = String(max);
+  input.step = String(step);
+  input.inputMode = 'numeric';
+  return input;
+}
+
+export function button(text, className = 'small-button') {
+  const b = el('button', className, text);
+  b.type = 'button';
+  return b;
+}
+
+/** True while the control is being used, so a redraw does not overwrite what is being typed. */
+export const isFocused = (input) => input.getRootNode().activeElement === input;
+
+export function setIfIdle(input, value) {
+  if (!isFocused(input) && input.value !== String(value)) input.value = String(value);
+}
+
+/** Linear map from [d0, d1] to [r0, r1]. */
+export function linear([d0, d1], [r0, r1]) {
+  const k = d1 === d0 ? 0 : (r1 - r0) / (d1 - d0);
+  return (x) => r0 + (x - d0) * k;
+}
+
+/** Base-10 log map from [d0, d1] (both > 0) to [r0, r1]. */
+export function logScale([d0, d1], [r0, r1]) {
+  const l0 = Math.log10(d0);
+  const l1 = Math.log10(d1);
+  const k = l1 === l0 ? 0 : (r1 - r0) / (l1 - l0);
+  return (x) => r0 + (Math.log10(x) - l0) * k;
+}
+
+const SI = [[1e18, 'E'], [1e15, 'P'], [1e12, 'T'], [1e9, 'G'], [1e6, 'M'], [1e3, 'k']];
+
+/** 1234567 -> "1.23 M" (three significant digits and an SI prefix). */
+export function si(x, unit = '') {
+  const a = Math.abs(x);
+  for (const [f, p] of SI) if (a >= f) return `${Number((x / f).toPrecision(3))} ${p}${unit}`;
+  return `${Number(x.toPrecision(3))}${unit ? ` ${unit}` : ''}`;
+}
+
+/** Bytes in binary units: 4096 -> "4 KiB". */
+export function bytes(x) {
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'];
+  let v = x;
+  let u = 0;
+  while (v >= 1024 && u < units.length - 1) {
+    v /= 1024;
+    u++;
+  }
+  return `${Number(v.toPrecision(3))} ${units[u]}`;
+}
+
+/** A whole number with thin-space thousands separators: 16640 -> "16 640". */
+export const grouped = (x) => Math.round(x).toString().replace(/\B(?=(\d{3})+(?!\d))/g, '\u2009');

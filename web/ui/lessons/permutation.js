@@ -1,0 +1,135 @@
+// "Permutation equivariance": swap two tokens (their rows of Q and of K, V; or of X) and compute
+// again in the core. Without positions, attention cannot tell the order: the output rows swap with
+// the tokens and are otherwise unchanged. A causal mask is tied to positions, so with it they are not.
+import { el, field, setText } from './dom.js';
+import { compare, diffText } from './compare.js';
+import { createHeatmap } from '../heatmap.js';
+import { dims, maskOptions, setLesson } from '../state.js';
+
+export function createPermutationPanel({ computer, update }) {
+  const root = el('div', 'lesson-panel');
+  root.dataset.lesson = 'permutation';
+  const intro = el('p', 'lesson-intro', 'Attention compares every query with every key, and nothing in that comparison knows where a token stands. Swap two tokens and the outputs are the same rows, swapped. That is why transformers add position information to the token vectors.');
+  const a = el('select');
+  a.dataset.control = 'swap-a';
+  const b = el('select');
+  b.dataset.control = 'swap-b';
+  const controls = el('div', 'lesson-controls');
+  controls.append(field('Swap token', a), field('with token', b));
+  const setSwap = () => update((s) => setLesson(s, 'swap', [Number(a.value), Number(b.value)]));
+  a.addEventListener('change', setSwap);
+  b.addEventListener('change', setSwap);
+  const note = el('p', 'lesson-note');
+  const error = el('p', 'error');
+  error.hidden = true;
+
+  const side = (title, key) => {
+    const col = el('div', 'lesson-side');
+    const h = el('h4', '', title);
+    const order = el('p', 'lesson-note mono');
+    const map = createHeatmap({ name: `perm-${key}`, label: `${title}: output`, kind: 'diverging' });
+    col.append(h, order, map.el);
+    return { el: col, h, order, map };
+  };
+  const before = side('Output, tokens in order', 'original');
+  const after = side('Output with the two tokens swapped', 'swapped');
+  const sides = el('div', 'lesson-compare');
+  sides.append(before.el, after.el);
+  const verdict = el('p', 'lesson-summary');
+  verdict.dataset.stat = 'perm-verdict';
+  verdict.setAttribute('aria-live', 'polite');
+  const body = el('div');
+  body.append(note, sides, verdict);
+  root.append(intro, controls, error, body);
+  let optionsKey = '';
+
+  return {
+    el: root,
+    render(state, result, display) {
+      if (result.error) {
+        error.textContent = `Cannot compute: ${result.error}`;
+        error.hidden = false;
+        body.hidden = true;
+        return;
+      }
+      const d = result.dims;
+      const { queries } = result.labels;
+      const count = Math.min(d.n, d.m);
+      const names = queries.slice(0, count).map((q, i) => `${i + 1}: ${q}`);
+      if (names.join('\u0000') !== optionsKey) {
+        optionsKey = names.join('\u0000');
+        for (const select of [a, b]) {
+          select.replaceChildren(...names.map((t, i) => {
+            const o = el('option', '', t);
+            o.value = String(i);
+            return o;
+          }));
+        }
+      }
+      const [i, j] = state.lessons.swap;
+      a.value = String(i);
+      b.value = String(j);
+      if (count < 2 || i === j) {
+        error.textContent = 'Swapping needs two different tokens.';
+        error.hidden = false;
+        body.hidden = true;
+        return;
+      }
+
+      // The permutation: positions i and j trade places, in the queries and in the keys/values.
+      const perm = Array.from({ length: Math.max(d.n, d.m) }, (_, k) => k);
+      perm[i] = j;
+      perm[j] = i;
+      const qIndex = perm.slice(0, d.n);
+      const kIndex = perm.slice(0, d.m);
+      // Masks travel with their tokens, except the causal one, which is about positions.
+      const opts = maskOptions(state);
+      const moved = {};
+      if (opts.causal) moved.causal = true;
+      if (opts.keyPaddingMask) moved.keyPaddingMask = { data: Uint8Array.from(kIndex, (k) => opts.keyPaddingMask.data[k]), shape: [d.m] };
+      if (opts.mask) {
+        const data = new Uint8Array(d.n * d.m);
+        for (let r = 0; r < d.n; r++) for (let c = 0; c < d.m; c++) data[r * d.m + c] = opts.mask.data[qIndex[r] * d.m + kIndex[c]];
+        moved.mask = { data, shape: [d.n, d.m] };
+      }
+      let base;
+      let swapped;
+      try {
+        base = computer.variant(opts);
+        swapped = computer.variant({ queries: qIndex, keys: kIndex, ...moved });
+      } catch (err) {
+        error.textContent = `The core refused: ${err.message}`;
+        error.hidden = false;
+        body.hidden = true;
+        return;
+      }
+      error.hidden = true;
+      body.hidden = false;
+
+      const out = base.output;
+      const cols = out.shape[1];
+      const colLabels = Array.from({ length: cols }, (_, c) => String(c + 1));
+      const swappedLabels = qIndex.map((r) => queries[r]);
+      before.map.update({ tensor: out, rowLabels: queries, colLabels, ...display });
+      after.map.update({ tensor: swapped.output, rowLabels: swappedLabels, colLabels, ...display });
+      const rows = new Set([i, j]);
+      before.map.setHighlight({ rows });
+      after.map.setHighlight({ rows });
+      setText(before.order, `order: ${queries.join(' \u00b7 ')}`);
+      setText(after.order, `order: ${swappedLabels.join(' \u00b7 ')}`);
+      setText(note, state.mask.kind === 'causal'
+        ? 'The causal mask is chosen above: it hides keys by position, so after the swap each token sees a different set of keys.'
+        : (dims(state).multi ? 'The whole multi-head layer is compared (concat\u00b7W_O).' : ''));
+      note.hidden = !note.textContent;
+
+      // Row r of the swapped output should be row perm[r] of the original.
+      const c = compare(swapped.output.data, out.data, (k) => qIndex[Math.floor(k / cols)] * cols + (k % cols));
+      const equal = c.differ.size === 0;
+      verdict.dataset.equal = String(equal);
+      verdict.dataset.maxDiff = String(c.maxDiff);
+      setText(verdict, equal
+        ? `Rows ${i + 1} and ${j + 1} of the output swapped places; every row is otherwise the same (largest difference ${diffText(c.maxDiff)}).`
+        : `The rows did not just swap: ${c.differ.size} values changed (by up to ${diffText(c.maxDiff)}). Position matters here.`);
+    },
+  };
+}

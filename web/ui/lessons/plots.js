@@ -1,0 +1,170 @@
+// Inline SVG plots for the lesson panels, built with DOM APIs and styled from styles.css (classes
+// and theme colours), so they follow the light and dark themes and need no inline style attributes.
+// Each plot is created once and updated in place.
+import { linear, setAttrs, setText, svg } from './dom.js';
+import { formatNumber } from '../format.js';
+
+/**
+ * A histogram: bars of `counts` over [lo, hi], ticks at lo, 0 and hi, and dashed markers at
+ * mean ± std. `label(summary)` gives the accessible description.
+ */
+export function createHistogram({ width = 320, height = 150, className = '' } = {}) {
+  const pad = { l: 8, r: 8, t: 18, b: 26 };
+  const root = svg('svg', { viewBox: `0 0 ${width} ${height}`, role: 'img' }, `plot histogram ${className}`.trim());
+  const bars = svg('g', {}, 'bars');
+  const axis = svg('line', { x1: pad.l, x2: width - pad.r, y1: height - pad.b, y2: height - pad.b }, 'axis');
+  const ticks = svg('g', {}, 'ticks');
+  const markers = svg('g', {}, 'markers');
+  const sigmaLabel = svg('text', { y: 12, 'text-anchor': 'middle' }, 'marker-label');
+  root.append(bars, axis, markers, ticks, sigmaLabel);
+  let rects = [];
+
+  return {
+    el: root,
+    update({ counts, lo, hi, mean, std, description }) {
+      const x = linear([lo, hi], [pad.l, width - pad.r]);
+      const max = Math.max(1, ...counts);
+      const y = linear([0, max], [height - pad.b, pad.t]);
+      if (rects.length !== counts.length) {
+        rects = Array.from(counts, () => svg('rect', {}, 'bar'));
+        bars.replaceChildren(...rects);
+      }
+      const w = (width - pad.l - pad.r) / counts.length;
+      counts.forEach((c, i) => {
+        setAttrs(rects[i], { x: (pad.l + i * w).toFixed(2), width: Math.max(0.5, w - 0.6).toFixed(2), y: y(c).toFixed(2), height: (y(0) - y(c)).toFixed(2), 'data-count': c });
+      });
+      const tickAt = (v, anchor) => {
+        const g = svg('g', {}, 'tick');
+        g.append(svg('line', { x1: x(v), x2: x(v), y1: height - pad.b, y2: height - pad.b + 4 }));
+        const t = svg('text', { x: x(v), y: height - 8, 'text-anchor': anchor });
+        t.textContent = formatNumber(v, 3);
+        g.append(t);
+        return g;
+      };
+      ticks.replaceChildren(tickAt(lo, 'start'), tickAt(0, 'middle'), tickAt(hi, 'end'));
+      const line = (v) => svg('line', { x1: x(v), x2: x(v), y1: pad.t - 4, y2: height - pad.b }, 'marker');
+      markers.replaceChildren(line(mean - std), line(mean + std));
+      setAttrs(sigmaLabel, { x: x(mean).toFixed(2) });
+      setText(sigmaLabel, `\u00b11 std = \u00b1${formatNumber(std, 3)}`);
+      root.setAttribute('aria-label', description);
+    },
+  };
+}
+
+/** Vertical bars of values in [0, 1] (softmax weights), one per key, with a 0..1 axis. */
+export function createBars({ width = 320, height = 120, className = '' } = {}) {
+  const pad = { l: 24, r: 6, t: 8, b: 18 };
+  const root = svg('svg', { viewBox: `0 0 ${width} ${height}`, role: 'img' }, `plot bars ${className}`.trim());
+  const grid = svg('g', {}, 'ticks');
+  const y = linear([0, 1], [height - pad.b, pad.t]);
+  for (const v of [0, 0.5, 1]) {
+    const g = svg('g', {}, 'tick');
+    g.append(svg('line', { x1: pad.l - 3, x2: width - pad.r, y1: y(v), y2: y(v) }, v === 0 ? 'axis' : 'gridline'));
+    const t = svg('text', { x: pad.l - 5, y: y(v) + 3.5, 'text-anchor': 'end' });
+    t.textContent = String(v);
+    g.append(t);
+    grid.append(g);
+  }
+  const bars = svg('g', {}, 'bars');
+  const labels = svg('g', {}, 'ticks');
+  root.append(grid, bars, labels);
+  let rects = [];
+  return {
+    el: root,
+    update({ values, names, description }) {
+      const n = values.length;
+      if (rects.length !== n) {
+        rects = Array.from(values, () => svg('rect', {}, 'bar'));
+        bars.replaceChildren(...rects);
+        const w = (width - pad.l - pad.r) / n;
+        labels.replaceChildren(...Array.from(values, (_, i) => {
+          const t = svg('text', { x: pad.l + (i + 0.5) * w, y: height - 5, 'text-anchor': 'middle' });
+          t.textContent = names[i];
+          return t;
+        }));
+      }
+      const w = (width - pad.l - pad.r) / n;
+      values.forEach((v, i) => {
+        setAttrs(rects[i], { x: (pad.l + i * w + 1).toFixed(2), width: Math.max(0.5, w - 2).toFixed(2), y: y(v).toFixed(2), height: Math.max(0, y(0) - y(v)).toFixed(2), 'data-value': v });
+      });
+      root.setAttribute('aria-label', description);
+    },
+  };
+}
+
+/**
+ * Lines on log–log axes: series [{ key, label, points: [[x, y], …] }], an optional vertical
+ * marker at x (with a label) and an optional point marker. Axis ticks at powers of ten.
+ */
+export function createLogLogPlot({ width = 520, height = 260, xLabel = '', yLabel = '' } = {}) {
+  const pad = { l: 52, r: 14, t: 14, b: 38 };
+  const root = svg('svg', { viewBox: `0 0 ${width} ${height}`, role: 'img' }, 'plot loglog');
+  const grid = svg('g', {}, 'ticks');
+  const lines = svg('g', {}, 'series');
+  const marks = svg('g', {}, 'markers');
+  const xl = svg('text', { x: (pad.l + width - pad.r) / 2, y: height - 4, 'text-anchor': 'middle' }, 'axis-label');
+  xl.textContent = xLabel;
+  const yl = svg('text', { x: 12, y: (pad.t + height - pad.b) / 2, 'text-anchor': 'middle', transform: `rotate(-90 12 ${(pad.t + height - pad.b) / 2})` }, 'axis-label');
+  yl.textContent = yLabel;
+  root.append(grid, lines, marks, xl, yl);
+
+  const decades = (lo, hi) => {
+    const out = [];
+    for (let p = Math.ceil(Math.log10(lo)); p <= Math.floor(Math.log10(hi)); p++) out.push(10 ** p);
+    return out;
+  };
+  const pow = (v) => {
+    const p = Math.round(Math.log10(v));
+    return p <= 3 && p >= 0 ? String(10 ** p) : `10${String(p).replace(/[-\d]/g, (c) => '\u207b\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079'['-0123456789'.indexOf(c)])}`;
+  };
+
+  return {
+    el: root,
+    update({ series, xDomain, yDomain, vertical = [], points = [], description }) {
+      const x = (v) => pad.l + (Math.log10(v) - Math.log10(xDomain[0])) * (width - pad.l - pad.r) / (Math.log10(xDomain[1]) - Math.log10(xDomain[0]));
+      const y = (v) => height - pad.b - (Math.log10(v) - Math.log10(yDomain[0])) * (height - pad.t - pad.b) / (Math.log10(yDomain[1]) - Math.log10(yDomain[0]));
+      const xs = decades(...xDomain);
+      const ys = decades(...yDomain);
+      const every = (list, max) => list.filter((_, i) => i % Math.ceil(list.length / max) === 0);
+      grid.replaceChildren(
+        svg('line', { x1: pad.l, x2: width - pad.r, y1: height - pad.b, y2: height - pad.b }, 'axis'),
+        svg('line', { x1: pad.l, x2: pad.l, y1: pad.t, y2: height - pad.b }, 'axis'),
+        ...every(xs, 8).map((v) => {
+          const g = svg('g', {}, 'tick');
+          g.append(svg('line', { x1: x(v), x2: x(v), y1: pad.t, y2: height - pad.b }, 'gridline'));
+          const t = svg('text', { x: x(v), y: height - pad.b + 13, 'text-anchor': 'middle' });
+          t.textContent = pow(v);
+          g.append(t);
+          return g;
+        }),
+        ...every(ys, 6).map((v) => {
+          const g = svg('g', {}, 'tick');
+          g.append(svg('line', { x1: pad.l, x2: width - pad.r, y1: y(v), y2: y(v) }, 'gridline'));
+          const t = svg('text', { x: pad.l - 5, y: y(v) + 3.5, 'text-anchor': 'end' });
+          t.textContent = pow(v);
+          g.append(t);
+          return g;
+        }),
+      );
+      lines.replaceChildren(...series.map((s) => {
+        const d = s.points.map(([px, py], i) => `${i ? 'L' : 'M'}${x(px).toFixed(1)},${y(py).toFixed(1)}`).join('');
+        const path = svg('path', { d }, `line ${s.key}`);
+        path.dataset.series = s.key;
+        return path;
+      }));
+      marks.replaceChildren(
+        ...vertical.map((v) => {
+          const g = svg('g', {}, `vmark ${v.key}`);
+          g.append(svg('line', { x1: x(v.x), x2: x(v.x), y1: pad.t, y2: height - pad.b }));
+          const anchor = x(v.x) > width * 0.7 ? 'end' : 'start';
+          const t = svg('text', { x: x(v.x) + (anchor === 'end' ? -4 : 4), y: pad.t + 10 + (v.row ?? 0) * 12, 'text-anchor': anchor });
+          t.textContent = v.label;
+          g.append(t);
+          return g;
+        }),
+        ...points.map((p) => svg('circle', { cx: x(p.x), cy: y(p.y), r: 4.5 }, `pmark ${p.key}`)),
+      );
+      root.setAttribute('aria-label', description);
+    },
+  };
+}

@@ -1,0 +1,258 @@
+// "Why √d_k, measured": N pairs of standard-normal vectors of length d_k, their dot products
+// before and after dividing by √d_k (histograms with the measured spread, ≈ √d_k and ≈ 1), then
+// one row of such scores through a softmax with and without the scaling, with its entropy. The
+// sampling runs in the core inside a worker (a second at d_k = 1024); the softmax in the page's core.
+import { button, el, field, isFocused, numberInput, setIfIdle, setText } from './dom.js';
+import { createBars, createHistogram } from './plots.js';
+import { formatNumber, subscript } from '../format.js';
+import { LESSON_LIMITS, setLesson } from '../state.js';
+
+const SUB_K = '\u2096';
+const ROW = 10;     // keys in the softmax row
+const BINS = 41;
+
+function stat(name, text) {
+  const out = el('output', 'lesson-stat');
+  out.dataset.stat = name;
+  out.textContent = text;
+  return out;
+}
+
+// Requests to the sampling worker: one in flight, the newest waiting; the main thread computes
+// instead if a worker cannot be started.
+function createSampler(attn) {
+  let worker = null;
+  let failed = false;
+  let seq = 0;
+  let busy = false;
+  let queued = null;
+  const waiting = new Map();
+
+  function start() {
+    if (worker || failed) return;
+    try {
+      worker = new Worker(new URL('./sampler-worker.js', import.meta.url), { type: 'module' });
+      worker.onmessage = (e) => finish(e.data);
+      worker.onerror = (e) => {
+        e.preventDefault?.();
+        failed = true;
+        worker?.terminate();
+        worker = null;
+        for (const [id, req] of waiting) finish({ id, ...local(req) });
+      };
+    } catch {
+      failed = true;
+    }
+  }
+
+  function local({ dk, count, seed }) {
+    try {
+      const r = attn.lessons.sampleDotProducts({ dk, count, seed, bins: BINS });
+      const summary = (s) => ({ mean: s.mean, std: s.std, histogram: s.histogram });
+      return { ok: true, dk, count, seed, raw: summary(r.raw), scaled: summary(r.scaled), row: Array.from(r.raw.values.subarray(0, ROW)) };
+    } catch (err) {
+      return { ok: false, error: err.message };
+    }
+  }
+
+  function send(req) {
+    busy = true;
+    const id = ++seq;
+    waiting.set(id, req);
+    if (worker) worker.postMessage({ id, dk: req.dk, count: req.count, seed: req.seed, bins: BINS, keep: ROW });
+    else setTimeout(() => finish({ id, ...local(req) }), 0);
+  }
+
+  function finish(reply) {
+    const req = waiting.get(reply.id);
+    if (!req) return;
+    waiting.delete(reply.id);
+    busy = false;
+    req.done(reply);
+    if (queued) {
+      const next = queued;
+      queued = null;
+      send(next);
+    }
+  }
+
+  return {
+    request(req) {
+      start();
+      if (busy) queued = req;
+      else send(req);
+    },
+    dispose() {
+      worker?.terminate();
+      worker = null;
+      waiting.clear();
+      queued = null;
+    },
+  };
+}
+
+export function createSqrtDkPanel({ attn, update }) {
+  const root = el('div', 'lesson-panel');
+  root.dataset.lesson = 'sqrt-dk';
+  const intro = el('p', 'lesson-intro', `A dot product adds up d${SUB_K} products. If every entry of q and k has mean 0 and variance 1, each product has variance 1, so the sum has variance d${SUB_K}: its spread grows like \u221ad${SUB_K}. Dividing by \u221ad${SUB_K} brings it back to 1, whatever d${SUB_K} is. Here the core draws the vectors (NumPy\u2019s generator, seeded) and measures.`);
+
+  const dkRange = el('input');
+  dkRange.type = 'range';
+  dkRange.min = '0';
+  dkRange.max = String(Math.log2(LESSON_LIMITS.dk[1]));
+  dkRange.step = '0.05';
+  dkRange.setAttribute('aria-label', `d${SUB_K} (slider, logarithmic)`);
+  const dkNumber = numberInput(LESSON_LIMITS.dk);
+  dkNumber.setAttribute('aria-label', `d${SUB_K}`);
+  const dkRow = el('div', 'lesson-range');
+  dkRow.append(dkRange, dkNumber);
+  const dkField = el('div', 'lesson-field wide');
+  dkField.append(el('span', 'lesson-field-label', `d${SUB_K}, the length of q and k`), dkRow);
+  const count = numberInput(LESSON_LIMITS.count, 100);
+  const seed = numberInput(LESSON_LIMITS.seed);
+  const again = button('New seed');
+  const controls = el('div', 'lesson-controls');
+  controls.append(dkField, field('pairs N', count), field('seed', seed), again);
+
+  const setSqrt = (patch) => update((s) => setLesson(s, 'sqrtDk', patch));
+  dkRange.addEventListener('input', () => setSqrt({ dk: Math.round(2 ** Number(dkRange.value)) }));
+  dkNumber.addEventListener('change', () => {
+    const v = Number(dkNumber.value);
+    if (Number.isFinite(v)) setSqrt({ dk: v });
+  });
+  count.addEventListener('change', () => {
+    const v = Number(count.value);
+    if (Number.isFinite(v)) setSqrt({ count: v });
+  });
+  seed.addEventListener('change', () => {
+    const v = Number(seed.value);
+    if (Number.isInteger(v)) setSqrt({ seed: v });
+  });
+  again.addEventListener('click', () => update((s) => setLesson(s, 'sqrtDk', { seed: (s.lessons.sqrtDk.seed + 1) % 2 ** 32 })));
+
+  const status = el('p', 'lesson-status');
+  status.setAttribute('role', 'status');
+
+  const rawHist = createHistogram({ className: 'raw' });
+  const scaledHist = createHistogram({ className: 'scaled' });
+  const rawStd = stat('raw-std', '');
+  const rawMean = stat('raw-mean', '');
+  const scaledStd = stat('scaled-std', '');
+  const scaledMean = stat('scaled-mean', '');
+  const rawExpected = el('span', 'lesson-note');
+  const figure = (title, plot, ...caption) => {
+    const f = el('figure', 'lesson-figure');
+    const c = el('figcaption');
+    c.append(el('strong', '', title), el('br'), ...caption);
+    f.append(plot.el, c);
+    return f;
+  };
+  const hists = el('div', 'lesson-figures');
+  hists.append(
+    figure('Raw scores q\u00b7k', rawHist, 'std ', rawStd, ' ', rawExpected, ', mean ', rawMean),
+    figure(`Scaled scores q\u00b7k / \u221ad${SUB_K}`, scaledHist, 'std ', scaledStd, ' (target 1), mean ', scaledMean),
+  );
+
+  const softIntro = el('p', 'lesson-intro lesson-gap');
+  const rawBars = createBars({ className: 'raw' });
+  const scaledBars = createBars({ className: 'scaled' });
+  const hRaw = stat('entropy-raw', '');
+  const hScaled = stat('entropy-scaled', '');
+  const maxRaw = stat('max-raw', '');
+  const maxScaled = stat('max-scaled', '');
+  const uniform = stat('entropy-uniform', '');
+  const softs = el('div', 'lesson-figures');
+  softs.append(
+    figure('softmax(scores), unscaled', rawBars, 'entropy ', hRaw, ' nats, largest weight ', maxRaw),
+    figure(`softmax(scores / \u221ad${SUB_K})`, scaledBars, 'entropy ', hScaled, ' nats, largest weight ', maxScaled),
+  );
+  const uniformNote = el('p', 'lesson-note');
+  uniformNote.append(`For comparison, equal weights over ${ROW} keys have entropy ln ${ROW} = `, uniform, ' nats; a one-hot row has 0. Near 0, the softmax passes almost all weight to one key and its gradient almost vanishes.');
+
+  const result = el('div', 'lesson-result');
+  result.append(hists, softIntro, softs, uniformNote);
+  root.append(intro, controls, status, result);
+
+  const sampler = createSampler(attn);
+  let requested = '';
+  let shown = '';
+  let reply = null;
+  const names = Array.from({ length: ROW }, (_, j) => `k${subscript(j + 1)}`);
+
+  function draw() {
+    if (!reply) return;
+    if (!reply.ok) {
+      setText(status, `The core could not sample: ${reply.error}`);
+      status.classList.add('error');
+      return;
+    }
+    status.classList.remove('error');
+    const { dk, raw, scaled } = reply;
+    const N = reply.count.toLocaleString('en-US');
+    rawHist.update({
+      counts: raw.histogram.counts, lo: raw.histogram.lo, hi: raw.histogram.hi, mean: raw.mean, std: raw.std,
+      description: `Histogram of ${N} raw dot products for d${SUB_K} = ${dk}: from ${formatNumber(raw.histogram.lo, 3)} to ${formatNumber(raw.histogram.hi, 3)}, standard deviation ${formatNumber(raw.std, 3)}.`,
+    });
+    scaledHist.update({
+      counts: scaled.histogram.counts, lo: scaled.histogram.lo, hi: scaled.histogram.hi, mean: scaled.mean, std: scaled.std,
+      description: `Histogram of the same ${N} dot products divided by \u221a${dk}: standard deviation ${formatNumber(scaled.std, 3)}.`,
+    });
+    const put = (out, v, digits = 4) => {
+      setText(out, formatNumber(v, digits));
+      out.dataset.value = String(v);
+    };
+    put(rawStd, raw.std);
+    put(rawMean, raw.mean, 2);
+    put(scaledStd, scaled.std);
+    put(scaledMean, scaled.mean, 2);
+    setText(rawExpected, `(\u221a${dk} = ${formatNumber(Math.sqrt(dk), 3)})`);
+
+    // One row of scores: the first ten raw dot products, through the core's softmax.
+    const row = { data: Float32Array.from(reply.row), shape: [1, reply.row.length] };
+    const plain = attn.lessons.softmax(row, { scale: 1 });
+    const soft = attn.lessons.softmax(row, { scale: 1 / Math.sqrt(dk) });
+    const flat = attn.lessons.softmax({ data: new Float32Array(row.shape[1]), shape: row.shape });
+    setText(softIntro, `Now one row of attention: ${ROW} keys whose scores are the first ${ROW} dot products above (d${SUB_K} = ${dk}), through a softmax without and with the scaling.`);
+    rawBars.update({ values: Array.from(plain.weights.data), names, description: `Softmax of ${ROW} unscaled scores: largest weight ${formatNumber(plain.max.data[0], 3)}, entropy ${formatNumber(plain.entropy.data[0], 3)} nats.` });
+    scaledBars.update({ values: Array.from(soft.weights.data), names, description: `Softmax of the same scores divided by \u221a${dk}: largest weight ${formatNumber(soft.max.data[0], 3)}, entropy ${formatNumber(soft.entropy.data[0], 3)} nats.` });
+    put(hRaw, plain.entropy.data[0]);
+    put(hScaled, soft.entropy.data[0]);
+    put(maxRaw, plain.max.data[0]);
+    put(maxScaled, soft.max.data[0]);
+    put(uniform, flat.entropy.data[0]);
+    setText(status, `${N} pairs of standard-normal vectors of length ${dk}, seed ${reply.seed}.`);
+    result.classList.remove('stale');
+    root.dataset.shown = shown;
+  }
+
+  return {
+    el: root,
+    render(state) {
+      const { dk, count: N, seed: sd } = state.lessons.sqrtDk;
+      if (!isFocused(dkRange)) dkRange.value = String(Math.log2(dk));
+      dkRange.setAttribute('aria-valuetext', `d${SUB_K} = ${dk}`);
+      setIfIdle(dkNumber, dk);
+      setIfIdle(count, N);
+      setIfIdle(seed, sd);
+      const key = `${dk},${N},${sd}`;
+      if (key === requested) return;
+      requested = key;
+      delete root.dataset.shown;
+      result.classList.add('stale');
+      status.classList.remove('error');
+      setText(status, `Sampling ${N.toLocaleString('en-US')} pairs of vectors of length ${dk}\u2026`);
+      sampler.request({
+        dk, count: N, seed: sd,
+        done(r) {
+          if (key !== requested) return;  // a newer request is on its way
+          reply = r;
+          shown = key;
+          draw();
+        },
+      });
+    },
+    dispose() {
+      sampler.dispose();
+    },
+  };
+}
