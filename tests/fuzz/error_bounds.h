@@ -13,6 +13,7 @@ namespace fuzz {
 
 constexpr double kU = 1.0 / 16777216.0;
 constexpr double kMinNormal = 1.1754943508222875e-38;  // 2⁻¹²⁶
+constexpr double kUnderflow = 1.4012984643248171e-45;  // 2⁻¹⁴⁹: absolute error of an op that underflows
 constexpr double kSafety = 4.0;
 
 struct HeadBounds {
@@ -50,7 +51,7 @@ HeadBounds head_bounds(size_t n, size_t m, size_t d, size_t dv, const Q* q, cons
       }
       const size_t x = i * m + j;
       h.scores[x] = dot;
-      h.e_scores[x] = double(d) * kU * mag + in_err;
+      h.e_scores[x] = double(d) * (kU * mag + kUnderflow) + in_err;
       h.scaled[x] = dot * scale;
       h.e_scaled[x] = scale * h.e_scores[x] + (kU + scale_rel) * std::fabs(h.scaled[x]);
       const double b = bias(i, j);
@@ -95,7 +96,7 @@ HeadBounds head_bounds(size_t n, size_t m, size_t d, size_t dv, const Q* q, cons
         err += h.e_weights[i * m + j] * std::fabs(val) + (ev ? w[j] * ev[j * ldv + c] : 0.0);
       }
       h.output[i * dv + c] = acc;
-      h.e_output[i * dv + c] = err + (m + 2) * kU * mag;
+      h.e_output[i * dv + c] = err + (m + 2) * (kU * mag + kUnderflow);
     }
   }
   return h;

@@ -114,6 +114,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (float x : bias) finite = finite && (std::isfinite(x) || x == -std::numeric_limits<float>::infinity());
   if (!finite) return 0;
 
+  double v_max = 0.0;
+  for (float x : v) v_max = std::max(v_max, double(std::fabs(x)));
+  if (v_max * double(m) > kInRange) return 0;  // sums of weights · V could leave float32's range
+
   const attn::reference::AttentionReference ref = attn::reference::scaled_dot_product_attention(p);
   for (size_t b = 0; b < B; ++b) {
     const uint8_t* mb = p.mask ? p.mask + (p.mask_per_batch ? b * nm : 0) : nullptr;

@@ -8,7 +8,9 @@
 // (e.g. scores of ±1e4 whose float32 dot products carry absolute errors of ~1e-3).
 //
 // Error model, u = 2⁻²⁴ (float32 unit roundoff), inputs exact float32:
-//   dot product of length d:  |err| ≤ d·u·Σ|aᵢbᵢ| + Σ(|Δaᵢ||bᵢ| + |aᵢ||Δbᵢ|)
+//   dot product of length d:  |err| ≤ d·(u·Σ|aᵢbᵢ| + 2⁻¹⁴⁹) + Σ(|Δaᵢ||bᵢ| + |aᵢ||Δbᵢ|)
+//                             (2⁻¹⁴⁹: the absolute error of an operation that underflows, which a
+//                             large weight downstream can make visible)
 //   softmax:                  shift-invariant, so with x = z − max and δ = max error of the row's z,
 //                             |Δlog p_j| ≤ L_j = 2δ + u·(|x_j| + Σₖ pₖ|xₖ|) + (m + 8)·u, hence
 //                             |Δp_j| ≤ min(1, p_j·(e^L_j − 1))  (≈ p_j·L_j when the row is well conditioned)
@@ -18,6 +20,7 @@
 
 export const U = 2 ** -24;
 const FLOAT32_MIN_NORMAL = 2 ** -126;
+const UNDERFLOW = 2 ** -149;  // absolute error of a float32 operation whose result underflows
 
 /**
  * One attention head on contiguous float64 arrays with error bounds.
@@ -48,7 +51,7 @@ export function attendHead({ n, m, d, dv, q, k, v, eq = null, ek = null, ev = nu
       }
       const x = i * m + j;
       scores[x] = dot;
-      eScores[x] = d * U * mag + inErr;
+      eScores[x] = d * (U * mag + UNDERFLOW) + inErr;
       scaled[x] = dot * scale;
       eScaled[x] = scale * eScores[x] + (U + scaleRel) * Math.abs(scaled[x]);
       const b = bias ? bias(i, j) : 0;
@@ -96,7 +99,7 @@ export function attendHead({ n, m, d, dv, q, k, v, eq = null, ek = null, ev = nu
         err += eWeights[row + j] * Math.abs(val) + (ev ? p * ev[j * dv + c] : 0);
       }
       output[i * dv + c] = acc;
-      eOutput[i * dv + c] = err + (m + 2) * U * mag;
+      eOutput[i * dv + c] = err + (m + 2) * (U * mag + UNDERFLOW);
     }
   }
   return { scores, eScores, scaled, eScaled, masked, eMasked, weights, eWeights, output, eOutput, fully };
@@ -150,7 +153,7 @@ function linear(x, ex, rows, inDim, w, b, outDim) {
         if (ex) err += ex[r * inDim + p] * Math.abs(wv);
       }
       y[r * outDim + c] = acc;
-      ey[r * outDim + c] = err + (inDim + 1) * U * mag;
+      ey[r * outDim + c] = err + (inDim + 1) * (U * mag + UNDERFLOW);
     }
   return { y, ey };
 }
