@@ -28,7 +28,8 @@ const PAYLOADS = [
   '__proto__ constructor prototype toString hasOwnProperty',
 ];
 // Elements no input may create inside the app.
-const FORBIDDEN = 'script, img, svg, iframe, object, embed, link, style, base, form';
+// The lesson panels draw their own plots as inline SVG (data-plot); any other SVG would be injected.
+const FORBIDDEN = 'script, img, svg:not([data-plot]), iframe, object, embed, link, style, base, form';
 
 let env;
 let page;

@@ -31,7 +31,7 @@ export function createHullPanel({ update }) {
   const setup = el('div', 'lesson-inline');
   setup.append(how, convert);
 
-  const plot = svg('svg', { viewBox: `0 0 ${SIZE.w} ${SIZE.h}`, role: 'group' }, 'plot hull-plot');
+  const plot = svg('svg', { viewBox: `0 0 ${SIZE.w} ${SIZE.h}`, role: 'group', 'data-plot': '' }, 'plot hull-plot');
   const grid = svg('g', {}, 'ticks');
   const hull = svg('polygon', {}, 'hull');
   const spokes = svg('g', {}, 'spokes');
