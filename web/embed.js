@@ -50,7 +50,7 @@ function post(kind, body) {
   for (const origin of targets) window.parent.postMessage({ type: PREFIX + kind, version: MESSAGE_VERSION, ...body }, origin);
 }
 
-const options = {};
+const options = { documentTheme: true };  // the page is all explorer: its background follows the theme
 if (params.get('preset')) options.preset = params.get('preset');
 if (params.has('panels')) options.panels = list(params.get('panels'));
 if (['auto', 'light', 'dark'].includes(params.get('theme'))) options.theme = params.get('theme');

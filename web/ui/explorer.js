@@ -81,6 +81,7 @@ function scopeIds(tree, scope, prefix) {
  * options.documentTheme  also set data-theme on <html> (the stand-alone page)
  * options.idPrefix       prefix for element ids (default: none unless the ids are taken)
  * options.linkBase       page that shared links open (default: this page with syncUrl, else index.html)
+ * options.label          a name for this explorer, added to its landmarks' names (several on a page)
  *
  * A state that fails its checks (a bad link) shows a message and the default example instead.
  */
@@ -234,6 +235,18 @@ export async function mountExplorer(root, options = {}) {
   else layout.classList.add('no-controls');
   layout.append(content);
 
+  // Several explorers on one page: each one's landmarks (Controls, Inputs, …) carry its name too,
+  // so a screen reader's landmark list tells them apart.
+  if (options.label) {
+    const name = el('span', 'visually-hidden', `, ${options.label}`);
+    name.id = 'explorer-label';
+    layout.append(name);
+    for (const landmark of layout.querySelectorAll('section, aside')) {
+      const by = landmark.getAttribute('aria-labelledby');
+      if (by) landmark.setAttribute('aria-labelledby', `${by} ${name.id}`);
+      else if (landmark.hasAttribute('aria-label')) landmark.setAttribute('aria-label', `${landmark.getAttribute('aria-label')}, ${options.label}`);
+    }
+  }
   const tree = el('div');
   tree.append(toolbar, layout);
   const treePrefix = scopeIds(tree, scope, prefix || options.idPrefix);
