@@ -3,13 +3,15 @@
 // and the main thread's whole busy time per edit from a Chromium trace (JS, style, layout, paint,
 // GC), which is what must fit in one 16 ms frame. `--profile` also prints the functions with the
 // most self time from the V8 CPU profiler.
-//   node scripts/bench/page-redraw.mjs [--edits 20] [--view x|pipeline] [--profile] [--css "<rules>"]
+//   node scripts/bench/page-redraw.mjs [--edits 20] [--view x|pipeline] [--profile] [--css "<rules>"] [--root dir]
 import { chromium } from 'playwright-core';
 import { startServer } from '../serve.mjs';
 
 const args = process.argv.slice(2);
 const EDITS = Number(args[args.indexOf('--edits') + 1]) || 20;
 const PROFILE = args.includes('--profile');
+// --root <dir>: serve another checkout's web/ (to compare two versions of the page).
+const ROOT = args.includes('--root') ? args[args.indexOf('--root') + 1] : undefined;
 // --css "<rules>": extra rules adopted before measuring, to try a layout or paint idea quickly.
 const CSS = args.includes('--css') ? args[args.indexOf('--css') + 1] : '';
 
@@ -22,7 +24,7 @@ const median = (xs) => {
 };
 const fmt = (xs) => `median ${median(xs).toFixed(1)} ms, min ${Math.min(...xs).toFixed(1)}, max ${Math.max(...xs).toFixed(1)}`;
 
-const server = await startServer({ port: 0 });
+const server = await startServer({ port: 0, ...(ROOT ? { root: ROOT } : {}) });
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
   args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
