@@ -46,7 +46,7 @@ export function createHistogram({ width = 320, height = 150, className = '' } = 
       const line = (v) => svg('line', { x1: x(v), x2: x(v), y1: pad.t - 4, y2: height - pad.b }, 'marker');
       markers.replaceChildren(line(mean - std), line(mean + std));
       setAttrs(sigmaLabel, { x: x(mean).toFixed(2) });
-      setText(sigmaLabel, `\u00b11 std = \u00b1${formatNumber(std, 3)}`);
+      setText(sigmaLabel, `\u00b11 std = \u00b1${formatNumber(std, 4)}`);
       root.setAttribute('aria-label', description);
     },
   };
