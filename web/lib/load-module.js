@@ -42,5 +42,7 @@ export async function loadModule(variant) {
     const { readFile } = await import('node:fs/promises');
     return factory({ wasmBinary: await readFile(wasmUrl) });
   }
-  return factory({ locateFile: (file) => new URL(file, jsUrl).href });
+  // The .wasm by its own URL, not by its name next to the .mjs: a bundler (Vite, webpack) that
+  // emits both as hashed assets rewrites these new URL(…, import.meta.url) expressions.
+  return factory({ locateFile: (file) => (file.endsWith('.wasm') ? wasmUrl.href : new URL(file, jsUrl).href) });
 }
