@@ -13,6 +13,7 @@
 //   readonly  present: no matrix cell can be edited; or a list of matrix names (X WQ …)
 //   label     a name for this explorer (screen readers list its regions as "Inputs, <label>"):
 //             give one to each explorer when a page has several
+//   link-base the page "Copy link" links open (default: the index.html next to this module)
 // Events: "ready" and "statechange" (event.detail.state), both composed and bubbling.
 // Properties: ready (a Promise of the element), state (get or set a state object), link().
 //
@@ -22,7 +23,7 @@ import { mountExplorer } from './ui/explorer.js';
 import { stateFromHash } from './ui/url-state.js';
 
 const STYLES = new URL('./styles.css', import.meta.url).href;
-const ATTRIBUTES = ['preset', 'state', 'panels', 'theme', 'readonly', 'label'];
+const ATTRIBUTES = ['preset', 'state', 'panels', 'theme', 'readonly', 'label', 'link-base'];
 const list = (text) => String(text).split(/[\s,]+/).filter(Boolean);
 
 // "v1.…" as it is, or the state out of a whole link's #s=.
@@ -92,6 +93,15 @@ export class AttentionExplorerElement extends HTMLElement {
     if (this.hasAttribute('panels')) options.panels = list(this.getAttribute('panels'));
     const theme = this.getAttribute('theme');
     if (theme) options.theme = ['auto', 'light', 'dark'].includes(theme) ? theme : 'auto';
+    const base = this.getAttribute('link-base');
+    if (base) {
+      try {
+        const url = new URL(base, document.baseURI);
+        if (url.protocol === 'https:' || url.protocol === 'http:') options.linkBase = url.href;
+      } catch {
+        // not a URL: links keep the default page
+      }
+    }
     const label = this.getAttribute('label');
     if (label) options.label = label.slice(0, 100);
     if (this.hasAttribute('readonly')) {

@@ -262,6 +262,10 @@ describe('<attention-explorer> in a plain lesson page', () => {
     const q = await causal.locator('[data-matrix="Q"] input').evaluateAll((inputs) => inputs.map((i) => i.readOnly));
     const k = await causal.locator('[data-matrix="K"] input').evaluateAll((inputs) => inputs.map((i) => i.readOnly));
     assert.ok(q.length > 0 && q.every(Boolean) && k.every((x) => !x));
+    ready = remounted();
+    await page.evaluate(() => document.getElementById('causal').setAttribute('link-base', 'https://lessons.example/explorer/'));
+    await ready;
+    assert.match(await page.evaluate(() => document.getElementById('causal').link()), /^https:\/\/lessons\.example\/explorer\/#s=v1\./);
     // Setting a state object from script is checked field by field.
     const error = await page.evaluate(() => {
       try {
@@ -325,7 +329,7 @@ describe('embed.html in an iframe', () => {
     const lessonSite = `http://localhost:${port}`;
     const embed = `${env.url}embed.html?parentOrigin=${encodeURIComponent(lessonSite)}&panels=pipeline`;
     writeFileSync(join(dir, 'lesson.html'), '<!doctype html><html lang="en"><head><title>parent</title><script src="parent.js"></script></head>' +
-      `<body><iframe id="f" title="Attention explorer" src="${embed}"></iframe></body></html>`);
+      `<body><iframe id="f" title="Attention explorer" src="${embed}" allow="clipboard-write" sandbox="allow-scripts allow-same-origin allow-downloads"></iframe></body></html>`);
     writeFileSync(join(dir, 'parent.js'), `window.got = [];
       window.addEventListener('message', (e) => { if (e.source === document.getElementById('f').contentWindow) window.got.push({ origin: e.origin, data: e.data }); });
       window.send = (message) => document.getElementById('f').contentWindow.postMessage(message, '*');`);
