@@ -89,6 +89,7 @@ export function createLessons({ attn, computer, update }) {
     render(state, result, display) {
       const id = state.lessons.panel;
       if (id !== open) {
+        if (open) panels[open]?.pause?.();  // e.g. stop the token-by-token animation
         open = id;
         for (const p of LESSON_PANELS) {
           const on = p === id;

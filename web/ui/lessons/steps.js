@@ -165,6 +165,7 @@ export function createStepsPanel({ computer, update }) {
         ? `Equal: the causal row gives the keys after ${k} exactly 0, and the rest ${maxDiff === 0 ? 'are identical' : `match to float32 rounding (largest difference ${diffText(maxDiff)})`}.`
         : `Not equal: largest difference ${diffText(maxDiff)}${leaked ? `, ${leaked} future key${leaked > 1 ? 's' : ''} with weight` : ''}.`);
     },
+    pause: stop,
     dispose: stop,
   };
 }
