@@ -29,6 +29,7 @@ function ensurePeers() {
   execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: here, stdio: 'inherit' });
 }
 
+const fmtMs = (ms) => (ms < 0.1 ? `${(ms * 1000).toPrecision(3)} µs` : `${ms.toPrecision(3)} ms`);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 // One sample of fn: reps back-to-back calls, in ms per call.
@@ -71,7 +72,8 @@ async function timeInterleaved(fns) {
       spent[i] += ms * reps[i];
     }
   }
-  return fns.map((_, i) => ({ ms: median(samples[i]), ratio: i === 0 ? 1 : median(ratios[i]) }));
+  return fns.map((_, i) => ({ ms: median(samples[i]), best: Math.min(...samples[i]),
+    ratio: i === 0 ? 1 : median(ratios[i]) }));
 }
 
 function maxAbsDiff(a, b) {
@@ -163,18 +165,19 @@ for (const c of cases) {
     it.error = maxAbsDiff(out, reference);
   }
   const timed = await timeInterleaved(impls.map((it) => () => it.fn(...it.args)));
-  const rows = impls.map((it, i) => ({ impl: it.impl, ms: timed[i].ms, ratioToOurs: timed[i].ratio,
+  const rows = impls.map((it, i) => ({ impl: it.impl, ms: timed[i].ms, bestMs: timed[i].best,
+    ratioToOurs: timed[i].ratio, bestRatioToOurs: timed[i].best / timed[0].best,
     gflops: c.flops / timed[i].ms / 1e6, maxAbsDiff: it.error }));
   results.push({ case: c.name, flops: c.flops, target: c.target, rows });
   printCase(results.at(-1));
 }
 
 function printCase(r) {
-  const fmtMs = (ms) => (ms < 0.1 ? `${(ms * 1000).toPrecision(3)} µs` : `${ms.toPrecision(3)} ms`);
-  console.log(`\n${r.case}  (${(r.flops / 1e6).toPrecision(3)} MFLOP)`);
+  console.log(`\n${r.case}  (${(r.flops / 1e6).toPrecision(3)} MFLOP)      median  GFLOP/s  ×ours(paired)     best  ×ours(best)`);
   for (const row of r.rows)
-    console.log(`  ${row.impl.padEnd(26)} ${fmtMs(row.ms).padStart(10)} ${row.gflops.toFixed(1).padStart(7)} GFLOP/s` +
-      `  ${row.ratioToOurs.toFixed(2).padStart(7)}× ours  max|Δ| ${row.maxAbsDiff.toExponential(1)}`);
+    console.log(`  ${row.impl.padEnd(26)} ${fmtMs(row.ms).padStart(10)} ${row.gflops.toFixed(1).padStart(8)}` +
+      ` ${row.ratioToOurs.toFixed(2).padStart(13)}× ${fmtMs(row.bestMs).padStart(10)} ${row.bestRatioToOurs.toFixed(2).padStart(11)}×` +
+      `  max|Δ| ${row.maxAbsDiff.toExponential(1)}`);
 }
 
 // ------------------------------------------------------ long sequence: streaming memory + error
@@ -222,17 +225,22 @@ if (!ONLY || 'long'.includes(ONLY)) {
 // ------------------------------------------------------------------------------------ targets
 const targets = [];
 const find = (name, impl) => results.find((r) => r.case === name)?.rows.find((row) => row.impl === impl);
+// A target counts as met when both the paired median ratio and the ratio of best times reach it:
+// on a busy machine the peers' medians suffer more than ours, and the best times are the runs
+// least disturbed by other processes.
 for (const r of results) {
   const ort = r.rows.find((row) => row.impl === 'onnxruntime-web');
   if (r.target && ort) {
     const want = r.target === 'ort5' ? 5 : 1.4;
-    const ratio = ort.ratioToOurs;
-    targets.push({ target: `${r.case}: onnxruntime-web / ours ≥ ${want}`, value: ratio, met: ratio >= want });
+    const ratio = Math.min(ort.ratioToOurs, ort.bestRatioToOurs);
+    targets.push({ target: `${r.case}: onnxruntime-web / ours ≥ ${want}`, value: ratio, met: ratio >= want,
+      paired: ort.ratioToOurs, best: ort.bestRatioToOurs });
   }
   const sc = find(r.case, 'ours scalar, output only');
   if (!r.case.startsWith('lesson') && sc) {
-    const ratio = sc.ratioToOurs;
-    targets.push({ target: `${r.case}: scalar / SIMD ≥ 4 (output only)`, value: ratio, met: ratio >= 4 });
+    const ratio = Math.min(sc.ratioToOurs, sc.bestRatioToOurs);
+    targets.push({ target: `${r.case}: scalar / SIMD ≥ 4 (output only)`, value: ratio, met: ratio >= 4,
+      paired: sc.ratioToOurs, best: sc.bestRatioToOurs });
   }
 }
 if (long) {
@@ -247,20 +255,24 @@ const machine = `Node ${process.version}, ${cpus[0]?.model ?? 'unknown CPU'} (${
 console.log(`\nattention-explorer benchmark — ${machine}`);
 console.log('targets (issue 5):');
 for (const t of targets)
-  console.log(`  ${t.met ? 'met   ' : 'MISSED'} ${t.target.padEnd(62)} ${t.value.toPrecision(3)}`);
+  console.log(`  ${t.met ? 'met   ' : 'MISSED'} ${t.target.padEnd(62)} ${t.value.toPrecision(3)}` +
+    (t.paired ? `  (paired median ${t.paired.toFixed(2)}, best ${t.best.toFixed(2)})` : ''));
 
 // The same table as Markdown, for the README.
 const md = [`Measured ${new Date().toISOString().slice(0, 10)}: ${machine}.`, '',
-  '| case | implementation | median | GFLOP/s | time / ours (paired) |', '| --- | --- | ---: | ---: | ---: |'];
+  '| case | implementation | median | GFLOP/s | time / ours (paired) | best | best / ours best |',
+  '| --- | --- | ---: | ---: | ---: | ---: | ---: |'];
 for (const r of results)
   for (const row of r.rows)
-    md.push(`| ${r.case} | ${row.impl} | ${row.ms < 0.1 ? `${(row.ms * 1000).toPrecision(3)} µs` : `${row.ms.toPrecision(3)} ms`} | ` +
-      `${row.gflops.toFixed(1)} | ${row.ratioToOurs.toFixed(2)}× |`);
+    md.push(`| ${r.case} | ${row.impl} | ${fmtMs(row.ms)} | ${row.gflops.toFixed(1)} | ${row.ratioToOurs.toFixed(2)}× | ` +
+      `${fmtMs(row.bestMs)} | ${row.bestRatioToOurs.toFixed(2)}× |`);
 if (long)
   md.push('', `Long sequence n = m = ${long.n}, d = ${long.d}, output only: ${(long.ms / 1000).toFixed(1)} s, core workspace ` +
     `${(long.workspaceBytes / 2 ** 20).toFixed(1)} MiB, max |Δ| against the materializing path ${long.maxAbsDiffVsMaterializing.toExponential(1)}.`);
 md.push('', 'Targets (issue 5):', '');
-for (const t of targets) md.push(`- ${t.met ? 'met' : '**missed**'}: ${t.target} — ${t.value.toPrecision(3)}`);
+for (const t of targets)
+  md.push(`- ${t.met ? 'met' : '**missed**'}: ${t.target} — ${t.value.toPrecision(3)}` +
+    (t.paired ? ` (paired median ${t.paired.toFixed(2)}, best ${t.best.toFixed(2)})` : ''));
 
 await mkdir('bench-results', { recursive: true });
 await writeFile('bench-results/bench.md', md.join('\n') + '\n');
