@@ -111,14 +111,12 @@ describe('the state in the URL', () => {
 
   test('bad and hostile links show a message and the default example, never markup', async () => {
     const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
+    // (Every kind of bad field is checked in Node by tests/js/url-state.test.mjs; here, that the
+    // page survives each class of bad link the same way.)
     const links = {
       markup: 's=%3Cimg%20src%3Dx%20onerror%3Dwindow.__pwned%3D1%3E',
       'javascript: URL': 's=javascript:window.__pwned=1',
-      'damaged base64': 's=v1.AAAAAAAA',
-      'newer version': 's=v9.AAAA',
-      'huge sizes': `s=${pack({ n: 1e9, matrices: { Q: { rows: 1e9, cols: 1e9, data: [] } } })}`,
-      'wrong types': `s=${pack({ n: '4', tokens: 'abc' })}`,
-      'markup in a field value': `s=${pack({ display: { theme: '<img src=x onerror=window.__pwned=1>' } })}`,
+      'huge sizes, wrong types, markup in a value': `s=${pack({ n: 1e9, tokens: 'abc', display: { theme: '<img src=x onerror=window.__pwned=1>' }, matrices: { Q: { rows: 1e9, cols: 1e9, data: [] } } })}`,
       'prototype keys': `s=${pack('{"view": {"__proto__": {"polluted": 1}}}')}`,
       oversized: `s=v1.${'A'.repeat(120_000)}`,
     };
@@ -365,8 +363,8 @@ describe('embed.html in an iframe', () => {
 });
 
 describe('accessibility of the embedding surfaces', () => {
-  test('axe-core: embed.html (light and dark, and in a narrow frame) and the page with its sharing and export controls open', async () => {
-    for (const [query, width] of [['', 1000], ['?theme=dark&preset=heads', 1000], ['?panels=pipeline%20explain&preset=causal', 420]]) {
+  test('axe-core: embed.html (light, and dark in a narrow frame) and the page with its sharing and export controls open', async () => {
+    for (const [query, width] of [['', 1000], ['?theme=dark&preset=heads&panels=display%20share%20export%20pipeline%20heads%20explain', 420]]) {
       const { page, context, problems } = await newPage({ width, height: 700 });
       await page.goto(`${env.url}embed.html${query}`);
       await page.waitForSelector('#app[data-ready="true"]');
