@@ -161,6 +161,11 @@ describe('images out', () => {
     assert.equal(panel.name, 'attention-panel-pipeline.png');
     assert.ok(panel.bytes.readUInt32BE(20) > height * 4, 'the panel image holds all five steps');
     await screenshot(page, 'export-menu');
+    // A menu: Escape closes it and gives the focus back to its button.
+    await page.focus('#export-target');
+    await page.keyboard.press('Escape');
+    assert.equal(await page.isVisible('.export-panel'), false);
+    assert.equal(await page.evaluate(() => document.activeElement.matches('.export-menu > summary')), true);
   });
 });
 

@@ -422,7 +422,22 @@ export function createExportControls({ getView }) {
 
   for (const b of [png, svg, csv, json, numpy, torch]) b.addEventListener('click', () => save(b.dataset.export));
   pick.addEventListener('change', refresh);
-  root.addEventListener('toggle', () => { if (root.open) refresh(); });
+  // A menu: Escape or a click elsewhere closes it (composedPath sees through a shadow root).
+  const outside = (e) => { if (!e.composedPath().includes(root)) root.open = false; };
+  root.addEventListener('toggle', () => {
+    if (root.open) {
+      refresh();
+      document.addEventListener('pointerdown', outside);
+    } else {
+      document.removeEventListener('pointerdown', outside);
+    }
+  });
+  root.addEventListener('keydown', (e) => {
+    if (e.key !== 'Escape' || !root.open) return;
+    e.preventDefault();
+    root.open = false;
+    summary.focus();
+  });
 
   return {
     el: root,
