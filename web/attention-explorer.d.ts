@@ -1,0 +1,52 @@
+/**
+ * `<attention-explorer>`: the attention explorer as an HTML element (see docs/embedding.md).
+ * Importing the module defines the element.
+ *
+ * @example
+ * import 'attention-explorer/element';
+ * const el = document.querySelector('attention-explorer')!;
+ * await el.ready;
+ * el.addEventListener('statechange', (e) => console.log(e.detail.state.mask.kind));
+ */
+
+/** The explorer's whole state: plain, JSON-compatible data (see docs/embedding.md, "The state"). */
+export interface ExplorerState {
+  mode: 'sentence' | 'qkv';
+  n: number; m: number; dk: number; dv: number; dModel: number; heads: number; seed: number;
+  sentence: string;
+  tokens: string[];
+  matrices: Partial<Record<'Q' | 'K' | 'V' | 'X' | 'WQ' | 'WK' | 'WV' | 'WO', { rows: number; cols: number; data: number[] }>>;
+  scaling: { sqrtDk: boolean; temperature: number };
+  mask: { kind: 'none' | 'causal' | 'padding' | 'custom'; pad: boolean[]; custom: (0 | 1)[] };
+  view: { head: number };
+  display: { theme: 'auto' | 'light' | 'dark'; palette: 'viridis' | 'cividis' | 'blues' };
+  headNames: string[];
+  /** The lesson panels' settings. */
+  lessons: Record<string, unknown>;
+}
+
+export interface ExplorerStateEventDetail {
+  state: ExplorerState;
+  /** 'user' (someone edited), 'api' (set through `state` or an attribute), 'url'. */
+  source: string;
+}
+
+export class AttentionExplorerElement extends HTMLElement {
+  /** Resolves with the element once it has drawn (again after each rebuild). */
+  readonly ready: Promise<AttentionExplorerElement>;
+  /**
+   * A copy of the current state (undefined before `ready`). Setting it checks every field and
+   * throws an Error (name 'StateError') naming the first bad one; missing fields are filled in.
+   */
+  state: ExplorerState | undefined;
+  /** A link to the stand-alone page (or `link-base`) showing the current state. */
+  link(): Promise<string>;
+  addEventListener(type: 'statechange' | 'ready', listener: (event: CustomEvent<ExplorerStateEventDetail>) => void, options?: boolean | AddEventListenerOptions): void;
+  addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'attention-explorer': AttentionExplorerElement;
+  }
+}
