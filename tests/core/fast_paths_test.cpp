@@ -142,6 +142,26 @@ TEST(FastPaths, ExpScaledShiftedSumMatchesDoubleAndZeroesHiddenKeys) {
   }
 }
 
+TEST(FastPaths, ExpScaledShiftedSumGivesTheMaxTermExactlyOneForHugeScores) {
+  // Scaled scores around 5e8 and beyond: the max term must be exp(0) = 1 exactly (no inf, NaN or
+  // zero sum from rounding s·x and s·max differently), the others ≤ 1.
+  for (float magnitude : {1e3f, 5e8f, 3e9f, 1e30f}) {
+    std::vector<float> x = random_floats(37, 7, -1.0f, 1.0f);
+    for (float& v : x) v *= magnitude;
+    const float s = 0.1118034f;  // 1/√80: not a power of two, so roundings can differ
+    float max = -kInf;
+    for (float v : x) max = std::max(max, v);
+    const float sum = kernels::exp_scaled_shifted_sum(x.data(), x.size(), s, max * s);
+    ASSERT_TRUE(std::isfinite(sum) && sum >= 1.0f) << "magnitude " << magnitude << " sum " << sum;
+    float largest = 0.0f;
+    for (float v : x) {
+      ASSERT_TRUE(v >= 0.0f && v <= 1.0f) << "magnitude " << magnitude << " term " << v;
+      largest = std::max(largest, v);
+    }
+    ASSERT_EQ(largest, 1.0f) << "magnitude " << magnitude;
+  }
+}
+
 struct Problem {
   std::vector<float> q, k, v, bias;
   std::vector<uint8_t> mask, padding;
@@ -178,6 +198,24 @@ Outputs run_attention(const AttentionProblem& p, bool weights) {
   std::vector<float> workspace(attention_workspace_floats(p, result));
   EXPECT_TRUE(scaled_dot_product_attention(p, result, workspace.data()).ok());
   return r;
+}
+
+TEST(FastPaths, HugeScoresStayFiniteInBothPaths) {
+  // |scaled scores| up to ~1e10 (still far from float32 overflow): the softmax is nearly one-hot;
+  // both paths must match the float64 reference and flag no live row as fully masked.
+  for (bool causal : {false, true}) {
+    Problem pr = make_problem(1, 70, 300, 20, 8, 91);  // scale 1/√20, not a power of two
+    for (float& v : pr.q) v *= 3e4f;
+    for (float& v : pr.k) v *= 3e4f;
+    pr.p.causal = causal;
+    const auto ref = reference::scaled_dot_product_attention(pr.p);
+    for (bool weights : {false, true}) {
+      const Outputs r = run_attention(pr.p, weights);
+      ASSERT_TRUE(all_close(r.output, ref.output, "(70, 300) huge", 1e-4, 1e-4))
+          << "causal " << causal << " weights " << weights;
+      ASSERT_EQ(r.fully_masked_rows, ref.fully_masked_rows);
+    }
+  }
 }
 
 // Streaming (output only) and materializing paths against the float64 reference: the causal
