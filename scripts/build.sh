@@ -25,8 +25,12 @@ for variant in simd scalar; do
   fi
   cmake --build "$dir" -j"$jobs"
   mkdir -p web/lib/wasm
-  for ext in mjs wasm; do
-    src="$dir/attention-$variant.$ext"
-    cmp -s "$src" "web/lib/wasm/attention-$variant.$ext" 2>/dev/null || cp "$src" web/lib/wasm/
+  # Copy under temporary names, then rename: a test loading the module meanwhile never sees a new
+  # .mjs next to an old .wasm.
+  changed=()
+  for ext in wasm mjs; do
+    src="$dir/attention-$variant.$ext" dst="web/lib/wasm/attention-$variant.$ext"
+    cmp -s "$src" "$dst" 2>/dev/null || { cp "$src" "$dst.tmp"; changed+=("$dst"); }
   done
+  for dst in "${changed[@]}"; do mv -f "$dst.tmp" "$dst"; done
 done

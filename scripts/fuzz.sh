@@ -8,7 +8,6 @@
 #   bash scripts/fuzz.sh [seconds]      long run: every harness for `seconds` (default 600) each
 #   bash scripts/fuzz.sh --merge        fold build/fuzz/corpus into the committed corpus, minimized
 #   bash scripts/fuzz.sh --build        build only
-# ATTN_FUZZ_KNOWN_BUGS=1 also feeds inputs that reach known, reported bugs (see the harnesses).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=build/fuzz

@@ -46,9 +46,11 @@ Status histogram(const double* values, size_t count, size_t bins, double lo, dou
     return Status::error("the histogram range needs finite lo < hi");
   std::fill(counts, counts + bins, 0u);
   const double width = (hi - lo) / static_cast<double>(bins);
+  if (!(width > 0.0) || !std::isfinite(width)) return Status::error("the histogram range is too narrow or too wide for its bins");
   for (size_t i = 0; i < count; ++i) {
     const double x = (values[i] - lo) / width;
-    const size_t b = x <= 0 ? 0 : std::min(bins - 1, static_cast<size_t>(x));
+    // Clamp before converting: a double outside size_t's range (or NaN) has no defined conversion.
+    const size_t b = !(x > 0.0) ? 0 : x >= static_cast<double>(bins) ? bins - 1 : static_cast<size_t>(x);
     ++counts[b];
   }
   return Status::success();

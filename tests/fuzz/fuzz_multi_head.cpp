@@ -21,14 +21,6 @@ namespace {
 
 constexpr double kInRange = 1e30;
 
-bool known_bugs() {
-  static const bool on = [] {
-    const char* v = std::getenv("ATTN_FUZZ_KNOWN_BUGS");
-    return v && *v == '1';
-  }();
-  return on;
-}
-
 struct Projection {
   std::vector<double> y, e;  // values and error bounds, rows × E
   double magnitude = 0.0;    // largest Σ|x·w| + |b|: no partial sum of the float32 version exceeds it
@@ -206,17 +198,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                "reference output %zu: %.17g vs %.17g", x, ref.output[x], out[x]);
   for (size_t x = 0; x < B * n; ++x) FUZZ_CHECK(ref.fully_masked_rows[x] == fully[x], "reference fully masked %zu", x);
 
-  // Known bug (reported; see fuzz_attention.cpp): the SIMD streaming softmax fails above scaled
-  // scores of about 5e8. Until it is fixed, skip the streaming checks there unless
-  // ATTN_FUZZ_KNOWN_BUGS=1.
-  const bool check_streaming = known_bugs() || max_score < 1e8;
   for (size_t x = 0; x < B * n; ++x) {
     FUZZ_CHECK(fully_all[x] == fully[x], "fully_masked_rows[%zu] = %d", x, fully_all[x]);
-    FUZZ_CHECK(!check_streaming || fully_only[x] == fully[x], "fully_masked_rows[%zu] = %d (streaming)", x, fully_only[x]);
+    FUZZ_CHECK(fully_only[x] == fully[x], "fully_masked_rows[%zu] = %d (streaming)", x, fully_only[x]);
   }
   check_close("output", out_all.data(), out.data(), e_out.data(), out.size());
   check_close("output (averaged weights)", out_avg.data(), out.data(), e_out.data(), out.size());
-  if (check_streaming) check_close("output (streaming)", out_only.data(), out.data(), e_out.data(), out.size());
+  check_close("output (streaming)", out_only.data(), out.data(), e_out.data(), out.size());
   check_close("per-head weights", w_heads.data(), w_all.data(), e_w_all.data(), w_all.size());
   check_close("trace head weights", head_w.data(), w_all.data(), e_w_all.data(), w_all.size());
   check_close("averaged weights", w_avg.data(), w_mean.data(), e_w_mean.data(), w_mean.size());

@@ -1,7 +1,7 @@
 // Bad input never kills the module: for every class of bad input (issue 2's list) each API function
 // throws a plain `Error` whose message names the argument, and the same instance then computes the
 // very same numbers as before. A random-garbage property (fast-check's anything()) backs the table
-// up. Known bugs are `todo` tests: they run and report, without failing the suite, until fixed.
+// up. Bugs these tests found stay as regression tests at the end.
 import { describe, test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
@@ -323,20 +323,15 @@ for (const simd of [true, false]) {
       if (problems.length) assert.fail(problems.join('\n'));
     });
 
-    test('random garbage including BigInts and null-prototype objects', {
-      todo: 'known bug: error messages built with JSON.stringify()/String() throw a TypeError for BigInts ' +
-        '(random-state.js seed/dims, lessons.js seed, pitfalls.js name) and null-prototype objects ' +
-        '(attention.js and lessons.js options.scale)',
-    }, () => {
+    test('random garbage including BigInts and null-prototype objects', () => {
       const problems = garbageProblems(api, baseline, true);
       if (problems.length) assert.fail(problems.join('\n'));
     });
   });
 }
 
-// Known bugs, reported to the owners of the code: each test shows the right behaviour and runs as
-// `todo` (reported, not failing the suite) until the fix lands; then drop the `todo`.
-describe('known bugs', () => {
+// Bugs these tests once found, kept as regression tests.
+describe('fixed bugs', () => {
   const finiteOrNamedError = (call, pattern, what) => {
     let result;
     try {
@@ -350,10 +345,7 @@ describe('known bugs', () => {
         assert.ok(t.data.every(Number.isFinite), `${what}: ${name} holds ${t.data.find((x) => !Number.isFinite(x))}`);
   };
 
-  test('scores beyond float32 give a finite result or an Error naming the inputs, never NaN', {
-    todo: 'known bug: scores that overflow float32 (|q·k|·scale or scaled + bias above 3.4e38) become ±Infinity ' +
-      'and the softmax returns NaN, although attention.d.ts promises that no valid call returns NaN',
-  }, async () => {
+  test('scores beyond float32 give a finite result or an Error naming the inputs, never NaN', async () => {
     const attn = await createAttention({ simd: true });
     finiteOrNamedError(() => attn.scaledDotProductAttention([[1e20, 1]], [[1e20, 1], [-1e20, 2]], [[1], [2]]),
       /\b(q|k)\b/, 'q·k = 1e40');
@@ -365,11 +357,7 @@ describe('known bugs', () => {
     finiteOrNamedError(() => layer.forward([[1e20, 1e20], [1, 1]]), /query|key/, 'multi-head q·k = 2e40');
   });
 
-  test('a pitfall on a long sequence is refused up front instead of aborting the module', {
-    todo: 'known bug: attention_with_pitfall allocates std::vector<double>(n·m) (and n·dv) inside the core, ' +
-      'which the JS size check does not count (needWeights: false counts no n × m at all); with n = m = 40 000 ' +
-      'the allocation throws with C++ exceptions disabled and the module aborts (RuntimeError: Aborted())',
-  }, async () => {
+  test('a pitfall on a long sequence is refused up front instead of aborting the module', async () => {
     const attn = await createAttention({ simd: true });
     const long = ramp([40000, 1]);
     expectCleanError(() => attn.scaledDotProductAttention(long, long, long, { pitfall: 'mask-value-zero', needWeights: false }),
@@ -377,11 +365,7 @@ describe('known bugs', () => {
     assert.ok(attn.scaledDotProductAttention(Q, K, V).output.data.every(Number.isFinite));
   });
 
-  test('a layer too large for WebAssembly memory is refused naming embedDim and the bytes', {
-    todo: 'known bug: multiHeadAttention({ embedDim: 16385, numHeads: 1 }) fails inside the weight ' +
-      'initialisation with "rand: 268468225 values is more than the 134217728 one call may draw"; there is no ' +
-      'up-front size check, and _malloc receives the byte count wrapped to 32 bits (here 768 KiB for 4 GiB)',
-  }, async () => {
+  test('a layer too large for WebAssembly memory is refused naming embedDim and the bytes', async () => {
     const attn = await createAttention({ simd: true });
     expectCleanError(() => attn.multiHeadAttention({ embedDim: 16385, numHeads: 1 }), /embedDim.*(GiB|bytes)|(GiB|bytes).*embedDim/,
       'embedDim 16385');

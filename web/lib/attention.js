@@ -2,7 +2,8 @@
 // C++ core compiled to WebAssembly (SIMD128 where the engine has it). Typed arrays in and out.
 // The full documentation of every function is in attention.d.ts.
 import {
-  checkBoolean, checkOptions, fail, formatShape, product, sameShape, toMask, toTensor,
+  checkBoolean, checkNoOverflow, checkOptions, checkScale, fail, formatShape, product, sameShape,
+  toMask, toTensor,
 } from './tensors.js';
 import { WasmHeap, check, checkCode, headWorkspaceBytes } from './wasm-heap.js';
 import { chooseVariant, loadModule, simdSupported } from './load-module.js';
@@ -64,9 +65,7 @@ class Attention {
     const pitfall = pitfallCode(opts.pitfall, { multiHead: false, trace });
     let scale = 1 / Math.sqrt(dk);
     if (opts.scale !== undefined) {
-      if (typeof opts.scale !== 'number' || !Number.isFinite(opts.scale) || opts.scale <= 0)
-        fail(`options.scale must be a positive finite number, got ${String(opts.scale)}`);
-      scale = opts.scale;
+      scale = checkScale(opts.scale, 'options.scale');
     }
     let mask = null;
     let maskPerBatch = false;
@@ -102,7 +101,9 @@ class Attention {
       batch * n * dv * f, needWeights ? nm * f : 0, traceBytes, traceBytes, traceBytes, batch * n,
     ];
     const materialize = needWeights || trace;
-    const workspaceBytes = headWorkspaceBytes(n, m, dk, dv, materialize);
+    // The deliberate-mistake path works in float64 on its own buffers (n·m weights, n·dv output).
+    const workspaceBytes = pitfall === null ? headWorkspaceBytes(n, m, dk, dv, materialize)
+      : (n * m + n * dv) * 8;
     const a = this.#heap.layout(sizes, 'scaledDotProductAttention', workspaceBytes);
     this.#heap.writeF32(a[0], Q.data);
     this.#heap.writeF32(a[1], K.data);
@@ -122,6 +123,7 @@ class Attention {
         weights: needWeights ? read(a[7], [...lead, n, m]) : null,
         fullyMaskedRows: this.#heap.nonzeroIndices(a[11], batch * n),
       };
+      checkNoOverflow(result.output.data, 'q, k, the scale or the bias');
       if (trace) {
         result.trace = {
           scores: read(a[8], [...lead, n, m]),

@@ -1,6 +1,8 @@
 // Lesson experiments, computed by the C++ core: the spread of random dot products (why √dk), the
 // entropy of softmax rows, and the cost of attention. Exposed as `attn.lessons`.
-import { checkBoolean, checkOptions, checkPositiveInteger, fail, toTensor } from './tensors.js';
+import {
+  checkBoolean, checkNoOverflow, checkOptions, checkPositiveInteger, checkScale, checkSeed, fail, toTensor,
+} from './tensors.js';
 import { check } from './wasm-heap.js';
 
 const MAX_SAMPLES = 1_000_000;
@@ -28,7 +30,7 @@ export class Lessons {
     if (count * dk > 2e8 || count > MAX_SAMPLES) fail(`count × dk = ${count * dk} is too much work for one call (at most 2e8, count ≤ ${MAX_SAMPLES})`);
     const bins = checkPositiveInteger(opts.bins, 'bins', 41);
     const seed = opts.seed ?? 0;
-    if (!Number.isSafeInteger(seed) || seed < 0 || seed > 0xffffffff) fail(`seed must be an integer from 0 to 2**32 - 1, got ${JSON.stringify(seed)}`);
+    checkSeed(seed);
 
     const [raw, scaled, stats, counts] = this.#heap.layout([count * 8, count * 8, 16, bins * 4], 'sampleDotProducts');
     try {
@@ -69,9 +71,7 @@ export class Lessons {
   softmax(scores, options) {
     const opts = checkOptions(options, ['scale'], 'softmax options');
     const t = toTensor(scores, 'scores', { allowNegativeInfinity: true });
-    const scale = opts.scale ?? 1;
-    if (typeof scale !== 'number' || !Number.isFinite(scale) || scale <= 0)
-      fail(`options.scale must be a positive finite number, got ${String(scale)}`);
+    const scale = checkScale(opts.scale ?? 1, 'options.scale');
     const cols = t.shape[t.shape.length - 1];
     const rows = t.data.length / cols;
     const [s, out] = this.#heap.layout([t.data.length * 4, t.data.length * 4], 'softmax');
@@ -79,6 +79,7 @@ export class Lessons {
     try {
       check(this.#module._softmaxRows(s, rows, cols, scale, out), 'softmax');
       const weights = { data: this.#heap.readF32(out, t.data.length), shape: t.shape.slice() };
+      checkNoOverflow(weights.data, 'the scores or the scale');
       const stats = this.rowStats(weights);
       return { weights, entropy: stats.entropy, max: stats.max };
     } finally {

@@ -1,10 +1,10 @@
 // A multi-head attention layer whose weights live in WebAssembly memory (so forward() copies only
 // activations). One dispose() frees them; a FinalizationRegistry frees a forgotten layer.
 import {
-  checkBoolean, checkOptions, checkPositiveInteger, fail, formatShape, looksBoolean, product,
-  sameShape, toMask, toTensor,
+  checkBoolean, checkNoOverflow, checkOptions, checkPositiveInteger, checkScale, checkSeed, fail,
+  formatShape, looksBoolean, product, sameShape, toMask, toTensor,
 } from './tensors.js';
-import { checkCode, headWorkspaceBytes } from './wasm-heap.js';
+import { MEMORY_LIMIT_BYTES, checkCode, formatBytes, headWorkspaceBytes } from './wasm-heap.js';
 import { RandomState } from './random-state.js';
 import { pitfallCode } from './pitfalls.js';
 
@@ -39,7 +39,7 @@ export class MultiHeadAttention {
     this.kdim = checkPositiveInteger(config.kdim, 'kdim', embedDim);
     this.vdim = checkPositiveInteger(config.vdim, 'vdim', embedDim);
     this.hasBias = checkBoolean(config.bias, 'bias', true);
-    const seed = config.seed ?? 0;
+    const seed = checkSeed(config.seed ?? 0, 'seed');
     this.#module = module;
     this.#heap = heap;
 
@@ -51,6 +51,10 @@ export class MultiHeadAttention {
       this.#offsets[name] = bytes;
       bytes += product(shape) * 4;
     }
+    // Checked before malloc, whose size argument is 32-bit: 4 GiB would wrap around to a small block.
+    if (bytes > MEMORY_LIMIT_BYTES / 2)
+      fail(`multiHeadAttention: embedDim ${E} (kdim ${this.kdim}, vdim ${this.vdim}) needs ${formatBytes(bytes)} ` +
+        `of weights, more than WebAssembly memory (${formatBytes(MEMORY_LIMIT_BYTES)}) can hold with room to compute`);
     const address = module._malloc(bytes);
     if (!address) fail(`multiHeadAttention: out of WebAssembly memory for ${bytes} bytes of weights`);
     this.#address = address;
@@ -188,9 +192,7 @@ export class MultiHeadAttention {
     const pitfall = pitfallCode(opts.pitfall, { multiHead: true, trace });
     let scale = 0;  // the core's default: 1/√headDim
     if (opts.scale !== undefined) {
-      if (typeof opts.scale !== 'number' || !Number.isFinite(opts.scale) || opts.scale <= 0)
-        fail(`options.scale must be a positive finite number, got ${String(opts.scale)}`);
-      scale = opts.scale;
+      scale = checkScale(opts.scale, 'options.scale');
     }
     if (pitfall !== null && needWeights && !averageWeights)
       fail('options.pitfall gives head-averaged weights only; pass averageWeights: true');
@@ -226,8 +228,10 @@ export class MultiHeadAttention {
       trace ? B * n * E * f : 0, trace ? B * n * E * f : 0,          // head outputs, concat
       B * n,                                                         // fully masked rows
     ];
-    const workspaceBytes = (2 * B * n * E + 2 * B * m * E + nm) * f +
-      headWorkspaceBytes(n, m, d, d, needWeights || trace);
+    // The deliberate-mistake path works in float64: projections, concatenation and one head's weights.
+    const workspaceBytes = pitfall === null
+      ? (2 * B * n * E + 2 * B * m * E + nm) * f + headWorkspaceBytes(n, m, d, d, needWeights || trace)
+      : (2 * B * n * E + 2 * B * m * E + nm + n * d) * 8;
     const a = this.#heap.layout(sizes, 'multiHeadAttention.forward', workspaceBytes);
     const [aq, ak0, av0] = a;
     const ak = k === q ? aq : ak0;
@@ -256,6 +260,7 @@ export class MultiHeadAttention {
         weights: needWeights ? read(a[7], averageWeights ? [...lead, n, m] : [...lead, H, n, m]) : null,
         fullyMaskedRows: this.#heap.nonzeroIndices(a[17], B * n),
       };
+      checkNoOverflow(result.output.data, 'query, key or the weights');
       if (trace) {
         result.trace = {
           q: read(a[8], [...lead, n, E]), k: read(a[9], [...lead, m, E]), v: read(a[10], [...lead, m, E]),

@@ -1,6 +1,6 @@
 // Names of the deliberate mistakes the core can make on request (see src/core/pitfalls.h), so a
 // lesson can put the correct result next to a wrong one computed from the same inputs.
-import { fail } from './tensors.js';
+import { fail, show } from './tensors.js';
 
 export const PITFALLS = {
   'none': 0,
@@ -18,7 +18,7 @@ export function pitfallCode(name, { multiHead, trace }) {
   if (name === undefined || name === 'none') return null;
   const allowed = multiHead ? Object.keys(PITFALLS) : SINGLE_HEAD;
   if (!allowed.includes(name))
-    fail(`options.pitfall must be one of ${allowed.map((p) => `"${p}"`).join(', ')}, got ${JSON.stringify(name)}`);
+    fail(`options.pitfall must be one of ${allowed.map((p) => `"${p}"`).join(', ')}, got ${show(name)}`);
   if (trace) fail('options.trace cannot be combined with options.pitfall');
   return PITFALLS[name];
 }

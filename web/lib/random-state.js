@@ -1,6 +1,6 @@
 // NumPy's legacy RandomState (np.random.seed / randn / rand), computed by the C++ core so that
 // lesson examples written with NumPy give the same numbers here, call after call.
-import { fail, product } from './tensors.js';
+import { checkSeed, fail, product, show } from './tensors.js';
 
 const MAX_DRAW = 2 ** 27;  // 1 GiB of doubles
 
@@ -9,7 +9,7 @@ const states = new FinalizationRegistry(({ module, address }) => module._free(ad
 function readDims(dims, method) {
   const list = dims.length === 1 && Array.isArray(dims[0]) ? dims[0] : dims;
   for (const d of list)
-    if (!Number.isSafeInteger(d) || d < 0) fail(`${method}: dimensions must be non-negative integers, got ${JSON.stringify(list)}`);
+    if (!Number.isSafeInteger(d) || d < 0) fail(`${method}: dimensions must be non-negative integers, got ${list.map(show).join(', ')}`);
   if (product(list) > MAX_DRAW) fail(`${method}: ${product(list)} values is more than the ${MAX_DRAW} one call may draw`);
   return list;
 }
@@ -22,6 +22,7 @@ export class RandomState {
   constructor(module, heap, seed) {
     this.#module = module;
     this.#heap = heap;
+    checkSeed(seed);  // before allocating, so a refused seed holds no memory
     const address = module._malloc(module._randomStateBytes());
     if (!address) fail('randomState: out of WebAssembly memory');
     this.#address = address;
@@ -31,8 +32,7 @@ export class RandomState {
 
   /** Re-seeds like np.random.seed(seed): an integer from 0 to 2**32 - 1. */
   seed(seed) {
-    if (!Number.isSafeInteger(seed) || seed < 0 || seed > 0xffffffff)
-      fail(`seed must be an integer from 0 to 2**32 - 1, got ${JSON.stringify(seed)}`);
+    checkSeed(seed);
     this.#module._randomSeed(this.#live(), seed);
     return this;
   }

@@ -22,6 +22,39 @@ function describe(value) {
   return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`;
 }
 
+/** A value as an error message shows it; never throws (BigInt, Symbol, null-prototype objects). */
+export function show(value) {
+  if (typeof value === 'number') return String(value);
+  if (typeof value === 'string') return JSON.stringify(value);
+  return describe(value);
+}
+
+/** A multiplier of the scores: positive, finite and a normal float32. */
+export function checkScale(value, name) {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0)
+    fail(`${name} must be a positive finite number, got ${show(value)}`);
+  if (value < 1.1754943508222875e-38 || value > FLOAT32_MAX)
+    fail(`${name} must be a positive finite number within float32's range (1.2e-38 to 3.4e38), got ${value}`);
+  return value;
+}
+
+/** A seed of NumPy's legacy generator. */
+export function checkSeed(value, name = 'seed') {
+  if (!Number.isSafeInteger(value) || value < 0 || value > 0xffffffff)
+    fail(`${name} must be an integer from 0 to 2**32 - 1, got ${show(value)}`);
+  return value;
+}
+
+/**
+ * Finite inputs can still give scores beyond float32 (|q·k|·scale above 3.4e38); the softmax of an
+ * infinite score is NaN. Results are checked so such a call fails with a message instead.
+ */
+export function checkNoOverflow(data, inputs) {
+  for (let i = 0; i < data.length; i++)
+    if (Number.isNaN(data[i]))
+      fail(`the attention scores overflow float32 (|q·k|·scale + bias above 3.4e38): scale ${inputs} down`);
+}
+
 function isNumericArrayView(x) {
   return ArrayBuffer.isView(x) && !(x instanceof DataView) &&
     !(typeof BigInt64Array !== 'undefined' && (x instanceof BigInt64Array || x instanceof BigUint64Array));
