@@ -11,7 +11,7 @@ import { formatNumber } from '../format.js';
  */
 export function createHistogram({ width = 320, height = 150, className = '' } = {}) {
   const pad = { l: 8, r: 8, t: 18, b: 26 };
-  const root = svg('svg', { viewBox: `0 0 ${width} ${height}`, role: 'img', 'data-plot': '' }, `plot histogram ${className}`.trim());
+  const root = svg('svg', { viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': 'Plot, being computed', 'data-plot': '' }, `plot histogram ${className}`.trim());
   const bars = svg('g', {}, 'bars');
   const axis = svg('line', { x1: pad.l, x2: width - pad.r, y1: height - pad.b, y2: height - pad.b }, 'axis');
   const ticks = svg('g', {}, 'ticks');
@@ -55,7 +55,7 @@ export function createHistogram({ width = 320, height = 150, className = '' } = 
 /** Vertical bars of values in [0, 1] (softmax weights), one per key, with a 0..1 axis. */
 export function createBars({ width = 320, height = 120, className = '' } = {}) {
   const pad = { l: 24, r: 6, t: 8, b: 18 };
-  const root = svg('svg', { viewBox: `0 0 ${width} ${height}`, role: 'img', 'data-plot': '' }, `plot bars ${className}`.trim());
+  const root = svg('svg', { viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': 'Plot, being computed', 'data-plot': '' }, `plot bars ${className}`.trim());
   const grid = svg('g', {}, 'ticks');
   const y = linear([0, 1], [height - pad.b, pad.t]);
   for (const v of [0, 0.5, 1]) {
@@ -99,7 +99,7 @@ export function createBars({ width = 320, height = 120, className = '' } = {}) {
  */
 export function createLogLogPlot({ width = 520, height = 260, xLabel = '', yLabel = '' } = {}) {
   const pad = { l: 52, r: 14, t: 14, b: 38 };
-  const root = svg('svg', { viewBox: `0 0 ${width} ${height}`, role: 'img', 'data-plot': '' }, 'plot loglog');
+  const root = svg('svg', { viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': 'Plot, being computed', 'data-plot': '' }, 'plot loglog');
   const grid = svg('g', {}, 'ticks');
   const lines = svg('g', {}, 'series');
   const marks = svg('g', {}, 'markers');
