@@ -18,6 +18,9 @@ need libxsimd-dev test -f /usr/include/xsimd/xsimd.hpp
 need libgtest-dev test -f /usr/include/gtest/gtest.h
 need wabt command -v wasm-objdump
 need chromium command -v chromium
+# Fonts the page is tested with (chromium only recommends them; installs here skip recommends).
+need fonts-liberation test -d /usr/share/fonts/truetype/liberation
+need fonts-dejavu-core test -d /usr/share/fonts/truetype/dejavu
 # clang with its sanitizer and libFuzzer runtimes, for scripts/sanitize.sh and scripts/fuzz.sh
 need clang command -v clang++
 need libclang-rt-14-dev compgen -G "/usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a"
