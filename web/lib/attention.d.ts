@@ -3,7 +3,8 @@
  * computed by a C++ core compiled to WebAssembly (SIMD128 where available, scalar otherwise).
  *
  * Every function validates its arguments and throws an `Error` whose message names the argument
- * and the problem; after an error the instance keeps working. No valid call returns NaN.
+ * and the problem; after an error the instance keeps working. No valid call returns NaN: finite
+ * inputs whose scores overflow float32 (|q·k|·scale above 3.4e38) raise an Error instead.
  *
  * @packageDocumentation
  */
