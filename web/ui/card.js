@@ -1,11 +1,6 @@
 // A titled panel for one matrix or step: number, title, formula, shape, a one-line hint, a body.
 
-function el(tag, className, text) {
-  const e = document.createElement(tag);
-  if (className) e.className = className;
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
+import { el } from './dom.js';
 
 let nextId = 0;
 

@@ -4,16 +4,10 @@
 import { dims, LIMITS, togglePad } from './state.js';
 import { PRESETS } from './presets.js';
 import { formatNumber } from './format.js';
+import { el, numberInput } from './dom.js';
 
 const SUB_K = '\u2096';
 let uid = 0;
-
-function el(tag, className, text) {
-  const e = document.createElement(tag);
-  if (className) e.className = className;
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
 
 function fieldset(legend, className = '') {
   const f = el('fieldset', `control-group ${className}`.trim());
@@ -35,16 +29,6 @@ function labelled(labelText, input, hintText) {
     wrap.append(hint);
   }
   return wrap;
-}
-
-function numberInput([min, max], step = 1) {
-  const input = el('input', 'number');
-  input.type = 'number';
-  input.min = String(min);
-  input.max = String(max);
-  input.step = String(step);
-  input.inputMode = 'numeric';
-  return input;
 }
 
 function radioGroup(name, options, className = 'radios') {

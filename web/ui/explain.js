@@ -3,16 +3,10 @@
 // the result the core produced, so a reader can check it by hand. Text only (textContent).
 import { factor, formatNumber, subscript } from './format.js';
 import { dims } from './state.js';
+import { el } from './dom.js';
 
 const MAX_TERMS = 8;
 const SUB_K = '\u2096';
-
-function el(tag, className, text) {
-  const e = document.createElement(tag);
-  if (className) e.className = className;
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
 
 const at = (t, i, j) => t.data[i * t.shape[1] + j];
 const quote = (s) => `\u201c${s}\u201d`;

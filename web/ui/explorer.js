@@ -16,6 +16,7 @@ import { makeFiller, presetById, randomMatrices } from './presets.js';
 import { createShareControls } from './share.js';
 import { createStore, setCell, setSentence, toggleCustom } from './state.js';
 import { decodeState, encodeState, linkFor, presetFromHash, stateFromHash, validateState } from './url-state.js';
+import { el } from './dom.js';
 
 export const DEFAULT_PRESET = 'lesson';
 /** Panels a host can pick with options.panels (default: all of them). */
@@ -36,13 +37,6 @@ function attentionCore() {
     throw err;
   });
   return sharedAttention;
-}
-
-function el(tag, className, text) {
-  const e = document.createElement(tag);
-  if (className) e.className = className;
-  if (text !== undefined) e.textContent = text;
-  return e;
 }
 
 const ID_REFS = ['for', 'aria-labelledby', 'aria-describedby', 'aria-controls'];

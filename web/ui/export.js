@@ -8,15 +8,9 @@ import { activeMatrices, dims } from './state.js';
 import { formatCell, subscript } from './format.js';
 import { makeScale, niceBound } from './palettes.js';
 import { numpyCode, torchCode } from './code-export.js';
+import { el } from './dom.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
-
-function el(tag, className, text) {
-  const e = document.createElement(tag);
-  if (className) e.className = className;
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
 
 const TITLES = {
   Q: 'Queries Q', K: 'Keys K', V: 'Values V', X: 'Token vectors X', WQ: 'W_Q', WK: 'W_K', WV: 'W_V', WO: 'W_O',

@@ -2,13 +2,7 @@
 // average, the concatenated head outputs and the layer output concat·W_O.
 import { createCard } from './card.js';
 import { createHeatmap } from './heatmap.js';
-
-function el(tag, className, text) {
-  const e = document.createElement(tag);
-  if (className) e.className = className;
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
+import { el } from './dom.js';
 
 export function createHeadsPanel({ onInspect, onSelectHead }) {
   const root = el('section', 'heads');

@@ -9,6 +9,7 @@ import { formatCell } from './format.js';
 import { moveFor } from './grid-nav.js';
 import { makeScale, niceBound } from './palettes.js';
 import { createLegend } from './legend.js';
+import { el } from './dom.js';
 
 const COMPACT_COLS = 16;
 
@@ -32,13 +33,6 @@ function flushSoon(flush) {
     flushPosted = true;
     flushChannel.port2.postMessage(0);
   }
-}
-
-function el(tag, className, text) {
-  const e = document.createElement(tag);
-  if (className) e.className = className;
-  if (text !== undefined) e.textContent = text;
-  return e;
 }
 
 /**

@@ -7,18 +7,12 @@ import { createMatrixEditor } from './matrix-editor.js';
 import { activeMatrices, dims, MAX_TOKENS } from './state.js';
 import { isPad, PAD } from './tokenizer.js';
 import { subscript } from './format.js';
+import { el } from './dom.js';
 
 const SUB_K = '\u2096';
 // Matrices with more cells start folded and are built when opened: every <input> is its own paint
 // chunk, and a thousand of them cost the browser more than a frame on each redraw.
 const COLLAPSE_CELLS = 300;
-
-function el(tag, className, text) {
-  const e = document.createElement(tag);
-  if (className) e.className = className;
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
 
 const TITLES = {
   Q: ['Queries Q', 'What each query token is looking for.'],

@@ -1,13 +1,7 @@
 // The colour legend under a heatmap: the gradient with its true range (weights 0..1, a diverging
 // range symmetric about 0 with the data's actual min and max), plus a swatch for hidden cells.
 import { formatNumber } from './format.js';
-
-function el(tag, className, text) {
-  const e = document.createElement(tag);
-  if (className) e.className = className;
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
+import { el } from './dom.js';
 
 export function createLegend() {
   const root = el('div', 'legend');

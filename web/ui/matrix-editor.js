@@ -6,13 +6,7 @@
 import { formatInput, formatNumber, parseNumber } from './format.js';
 import { moveFor } from './grid-nav.js';
 import { makeScale, niceBound } from './palettes.js';
-
-function el(tag, className, text) {
-  const e = document.createElement(tag);
-  if (className) e.className = className;
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
+import { el } from './dom.js';
 
 export function createMatrixEditor({ name, label, onEdit, onInspect }) {
   const root = el('div', 'matrix-block');

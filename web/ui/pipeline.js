@@ -4,15 +4,9 @@
 import { createCard } from './card.js';
 import { createHeatmap } from './heatmap.js';
 import { formatNumber, subscript } from './format.js';
+import { el } from './dom.js';
 
 const SUB_K = '\u2096';
-
-function el(tag, className, text) {
-  const e = document.createElement(tag);
-  if (className) e.className = className;
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
 
 const MASK_NAMES = { none: 'no mask', causal: 'causal mask', padding: 'padding mask', custom: 'custom mask' };
 

@@ -3,13 +3,7 @@
 // without clipboard permission, a plain-http page): then the text is shown selected in a field so
 // a person can copy it by hand. Text only; the link and snippet are never parsed as HTML.
 import { encodeState, linkFor } from './url-state.js';
-
-function el(tag, className, text) {
-  const e = document.createElement(tag);
-  if (className) e.className = className;
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
+import { el } from './dom.js';
 
 const attr = (text) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 

@@ -2,22 +2,9 @@
 // markup strings, so the page keeps its strict Content-Security-Policy and user text stays text),
 // labelled form fields, and linear/log scales for the plots.
 
-const SVG_NS = 'http://www.w3.org/2000/svg';
+import { el, numberInput, svg } from '../dom.js';
 
-export function el(tag, className, text) {
-  const e = document.createElement(tag);
-  if (className) e.className = className;
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
-
-/** An SVG element with attributes (numbers are written as they are). */
-export function svg(tag, attrs = {}, className) {
-  const e = document.createElementNS(SVG_NS, tag);
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
-  if (className) e.setAttribute('class', className);
-  return e;
-}
+export { el, numberInput, svg };
 
 /** Sets attributes on an SVG element, skipping those that already hold the value. */
 export function setAttrs(e, attrs) {
@@ -37,16 +24,6 @@ export function field(labelText, control, className = 'lesson-field') {
   const label = el('label', className);
   label.append(el('span', 'lesson-field-label', labelText), control);
   return label;
-}
-
-export function numberInput([min, max], step = 1) {
-  const input = el('input', 'number');
-  input.type = 'number';
-  input.min = String(min);
-  input.max = String(max);
-  input.step = String(step);
-  input.inputMode = 'numeric';
-  return input;
 }
 
 export function button(text, className = 'small-button') {
