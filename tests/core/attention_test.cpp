@@ -44,23 +44,8 @@ Outcome run(const AttentionProblem& p, bool materialize = true) {
   return r;
 }
 
-struct Inputs {
-  std::vector<float> q, k, v, bias;
-  std::vector<uint8_t> mask, key_padding;
-  AttentionProblem problem;
-};
-
-Inputs make_inputs(size_t batch, size_t n, size_t m, size_t dk, size_t dv, uint32_t seed) {
-  Inputs in;
-  in.q = random_floats(batch * n * dk, seed, -2, 2);
-  in.k = random_floats(batch * m * dk, seed + 1, -2, 2);
-  in.v = random_floats(batch * m * dv, seed + 2, -3, 3);
-  AttentionProblem& p = in.problem;
-  p.batch = batch, p.n = n, p.m = m, p.dk = dk, p.dv = dv;
-  p.q = in.q.data(), p.k = in.k.data(), p.v = in.v.data();
-  p.scale = 1.0f / std::sqrt(float(dk));
-  return in;
-}
+using Inputs = testing::RandomAttention;
+using testing::random_attention;
 
 TEST(Attention, HandComputedTwoByTwo) {
   // q = [[1, 0], [0, 1]], k = [[1, 0], [0, 1]], v = [[1, 2], [3, 4]], scale 1:
@@ -79,7 +64,7 @@ TEST(Attention, HandComputedTwoByTwo) {
 }
 
 TEST(Attention, DefaultScaleIsInverseSqrtDk) {
-  Inputs in = make_inputs(1, 3, 5, 16, 2, 3);
+  Inputs in = random_attention(1, 3, 5, 16, 2, 3);
   Outcome r = run(in.problem);
   for (size_t i = 0; i < r.scores.size(); ++i)
     ASSERT_FLOAT_EQ(r.scaled[i], r.scores[i] * 0.25f) << "index " << i;
@@ -93,7 +78,7 @@ TEST(Attention, MatchesFloat64ReferenceWithMasks) {
   uint32_t seed = 100;
   for (const auto& s : shapes)
     for (int masks = 0; masks < 8; ++masks) {
-      Inputs in = make_inputs(s[0], s[1], s[2], s[3], s[4], seed++);
+      Inputs in = random_attention(s[0], s[1], s[2], s[3], s[4], seed++);
       AttentionProblem& p = in.problem;
       const size_t nm = p.n * p.m;
       p.causal = masks & 1;
@@ -130,7 +115,7 @@ TEST(Attention, StreamingEqualsMaterializingAcrossTiles) {
   for (size_t n : {63, 64, 65, 200})
     for (size_t m : {255, 256, 257, 600})
       for (bool causal : {false, true}) {
-        Inputs in = make_inputs(1, n, m, 24, 12, uint32_t(n * 1000 + m));
+        Inputs in = random_attention(1, n, m, 24, 12, uint32_t(n * 1000 + m));
         in.problem.causal = causal;
         Outcome full = run(in.problem, true), streamed = run(in.problem, false);
         ASSERT_TRUE(all_close(streamed.output, full.output, shape_of({n, m}), 1e-5, 1e-5))
@@ -140,7 +125,7 @@ TEST(Attention, StreamingEqualsMaterializingAcrossTiles) {
 }
 
 TEST(Attention, InvariantsRowsSumToOneMaskedExactlyZeroOutputInHull) {
-  Inputs in = make_inputs(2, 12, 9, 8, 3, 42);
+  Inputs in = random_attention(2, 12, 9, 8, 3, 42);
   in.mask = random_mask(12 * 9, 5, 0.4);
   in.problem.mask = in.mask.data();
   in.problem.causal = true;
@@ -177,7 +162,7 @@ TEST(Attention, InvariantsRowsSumToOneMaskedExactlyZeroOutputInHull) {
 }
 
 TEST(Attention, FullyMaskedRowIsZeroNotNaN) {
-  Inputs in = make_inputs(1, 3, 4, 2, 2, 9);
+  Inputs in = random_attention(1, 3, 4, 2, 2, 9);
   in.mask = {1, 1, 1, 1, 0, 1, 0, 1, 1, 1, 1, 1};  // rows 0 and 2 see nothing
   in.problem.mask = in.mask.data();
   for (bool materialize : {true, false}) {
@@ -194,7 +179,7 @@ TEST(Attention, FullyMaskedRowIsZeroNotNaN) {
 }
 
 TEST(Attention, CausalIsTopLeftAlignedWhenQueriesDifferFromKeys) {
-  Inputs in = make_inputs(1, 3, 5, 4, 4, 77);
+  Inputs in = random_attention(1, 3, 5, 4, 4, 77);
   in.problem.causal = true;
   Outcome r = run(in.problem);
   for (size_t i = 0; i < 3; ++i)
@@ -204,7 +189,7 @@ TEST(Attention, CausalIsTopLeftAlignedWhenQueriesDifferFromKeys) {
 }
 
 TEST(Attention, PermutationEquivariance) {
-  Inputs in = make_inputs(1, 6, 7, 5, 3, 123);
+  Inputs in = random_attention(1, 6, 7, 5, 3, 123);
   Outcome base = run(in.problem);
   const size_t perm_q[] = {3, 0, 5, 1, 4, 2}, perm_k[] = {6, 2, 0, 4, 1, 5, 3};
   Inputs moved = in;
@@ -222,7 +207,7 @@ TEST(Attention, PermutationEquivariance) {
 }
 
 TEST(Attention, LargeScoresDoNotOverflow) {
-  Inputs in = make_inputs(1, 4, 6, 8, 2, 5);
+  Inputs in = random_attention(1, 4, 6, 8, 2, 5);
   for (float& x : in.q) x *= 1e2f;
   for (float& x : in.k) x *= 1e2f;  // scores up to ~1e5
   in.problem.scale = 1.0f;
@@ -235,7 +220,7 @@ TEST(Attention, LargeScoresDoNotOverflow) {
 }
 
 TEST(Attention, RejectsBadArguments) {
-  Inputs in = make_inputs(1, 2, 2, 2, 2, 1);
+  Inputs in = random_attention(1, 2, 2, 2, 2, 1);
   AttentionProblem p = in.problem;
   p.scale = 0.0f;
   EXPECT_NE(run(p).status.message.find("scale"), std::string::npos);

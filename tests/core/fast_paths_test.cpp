@@ -162,22 +162,8 @@ TEST(FastPaths, ExpScaledShiftedSumGivesTheMaxTermExactlyOneForHugeScores) {
   }
 }
 
-struct Problem {
-  std::vector<float> q, k, v, bias;
-  std::vector<uint8_t> mask, padding;
-  AttentionProblem p;
-};
-
-Problem make_problem(size_t batch, size_t n, size_t m, size_t dk, size_t dv, uint32_t seed) {
-  Problem pr;
-  pr.q = random_floats(batch * n * dk, seed, -2, 2);
-  pr.k = random_floats(batch * m * dk, seed + 1, -2, 2);
-  pr.v = random_floats(batch * m * dv, seed + 2, -3, 3);
-  pr.p.batch = batch, pr.p.n = n, pr.p.m = m, pr.p.dk = dk, pr.p.dv = dv;
-  pr.p.q = pr.q.data(), pr.p.k = pr.k.data(), pr.p.v = pr.v.data();
-  pr.p.scale = 1.0f / std::sqrt(float(dk));
-  return pr;
-}
+using Problem = testing::RandomAttention;
+using testing::random_attention;
 
 struct Outputs {
   std::vector<float> output, weights;
@@ -204,13 +190,13 @@ TEST(FastPaths, HugeScoresStayFiniteInBothPaths) {
   // |scaled scores| up to ~1e10 (still far from float32 overflow): the softmax is nearly one-hot;
   // both paths must match the float64 reference and flag no live row as fully masked.
   for (bool causal : {false, true}) {
-    Problem pr = make_problem(1, 70, 300, 20, 8, 91);  // scale 1/√20, not a power of two
+    Problem pr = random_attention(1, 70, 300, 20, 8, 91);  // scale 1/√20, not a power of two
     for (float& v : pr.q) v *= 3e4f;
     for (float& v : pr.k) v *= 3e4f;
-    pr.p.causal = causal;
-    const auto ref = reference::scaled_dot_product_attention(pr.p);
+    pr.problem.causal = causal;
+    const auto ref = reference::scaled_dot_product_attention(pr.problem);
     for (bool weights : {false, true}) {
-      const Outputs r = run_attention(pr.p, weights);
+      const Outputs r = run_attention(pr.problem, weights);
       ASSERT_TRUE(all_close(r.output, ref.output, "(70, 300) huge", 1e-4, 1e-4))
           << "causal " << causal << " weights " << weights;
       ASSERT_EQ(r.fully_masked_rows, ref.fully_masked_rows);
@@ -227,19 +213,19 @@ TEST(FastPaths, StreamingAndMaterializingMatchReferenceAcrossTiles) {
     for (size_t m : {1, 15, 17, 255, 256, 257, 520})
       for (Masks masks : {kNone, kCausal, kGeneral, kCausalAndGeneral}) {
         const size_t dk = n % 2 ? 20 : 64, dv = m % 2 ? 7 : 16;
-        Problem pr = make_problem(2, n, m, dk, dv, uint32_t(n * 7919 + m * 31 + masks));
-        pr.p.causal = masks == kCausal || masks == kCausalAndGeneral;
+        Problem pr = random_attention(2, n, m, dk, dv, uint32_t(n * 7919 + m * 31 + masks));
+        pr.problem.causal = masks == kCausal || masks == kCausalAndGeneral;
         if (masks == kGeneral || masks == kCausalAndGeneral) {
           pr.mask = random_mask(n * m, 3, 0.2);
           pr.bias = random_floats(2 * n * m, 4, -1, 1);
-          pr.padding = random_mask(2 * m, 5, 0.1);
-          pr.padding[0] = 0;  // key 0 visible in batch 0, so causal rows there keep a key
-          pr.p.mask = pr.mask.data(), pr.p.bias = pr.bias.data(), pr.p.bias_per_batch = true;
-          pr.p.key_padding = pr.padding.data();
+          pr.key_padding = random_mask(2 * m, 5, 0.1);
+          pr.key_padding[0] = 0;  // key 0 visible in batch 0, so causal rows there keep a key
+          pr.problem.mask = pr.mask.data(), pr.problem.bias = pr.bias.data(), pr.problem.bias_per_batch = true;
+          pr.problem.key_padding = pr.key_padding.data();
         }
-        const auto ref = reference::scaled_dot_product_attention(pr.p);
+        const auto ref = reference::scaled_dot_product_attention(pr.problem);
         const std::string shape = shape_of({2, n, m, dk, dv}) + " masks " + std::to_string(masks);
-        const Outputs streamed = run_attention(pr.p, false), full = run_attention(pr.p, true);
+        const Outputs streamed = run_attention(pr.problem, false), full = run_attention(pr.problem, true);
         ASSERT_TRUE(all_close(streamed.output, ref.output, shape, 2e-5, 1e-4)) << "streaming";
         ASSERT_TRUE(all_close(full.output, ref.output, shape, 2e-5, 1e-4)) << "materializing";
         ASSERT_TRUE(all_close(full.weights, ref.weights, shape, 1e-6, 1e-4)) << "weights";
@@ -252,14 +238,14 @@ TEST(FastPaths, StreamingAndMaterializingMatchReferenceAcrossTiles) {
 TEST(FastPaths, CausalWithMoreQueriesThanKeysAndFullyPaddedBatch) {
   // n > m causal: late queries see every key; batch 1 is all padding, so every row there is
   // fully masked, in both paths, and its output is exactly 0.
-  Problem pr = make_problem(2, 300, 40, 16, 16, 77);
-  pr.p.causal = true;
-  pr.padding.assign(2 * 40, 0);
-  std::fill(pr.padding.begin() + 40, pr.padding.end(), 1);
-  pr.p.key_padding = pr.padding.data();
-  const auto ref = reference::scaled_dot_product_attention(pr.p);
+  Problem pr = random_attention(2, 300, 40, 16, 16, 77);
+  pr.problem.causal = true;
+  pr.key_padding.assign(2 * 40, 0);
+  std::fill(pr.key_padding.begin() + 40, pr.key_padding.end(), 1);
+  pr.problem.key_padding = pr.key_padding.data();
+  const auto ref = reference::scaled_dot_product_attention(pr.problem);
   for (bool weights : {false, true}) {
-    const Outputs r = run_attention(pr.p, weights);
+    const Outputs r = run_attention(pr.problem, weights);
     ASSERT_TRUE(all_close(r.output, ref.output, "(2, 300, 40)", 2e-5, 1e-4)) << "weights " << weights;
     ASSERT_EQ(r.fully_masked_rows, ref.fully_masked_rows);
     for (size_t i = 300 * 16; i < 2 * 300 * 16; ++i) ASSERT_EQ(r.output[i], 0.0f);

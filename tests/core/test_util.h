@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "attention.h"
+
 namespace attn::testing {
 
 template <typename Actual, typename Expected>
@@ -59,6 +61,27 @@ inline std::vector<uint8_t> random_mask(size_t count, uint32_t seed, double p_hi
   std::vector<uint8_t> v(count);
   for (auto& x : v) x = dist(gen) ? 1 : 0;
   return v;
+}
+
+// A random attention problem that owns its data: q, k in [-2, 2], v in [-3, 3], scale 1/√dk.
+// Tests fill bias, mask and key_padding themselves and point `problem` at them.
+struct RandomAttention {
+  std::vector<float> q, k, v, bias;
+  std::vector<uint8_t> mask, key_padding;
+  AttentionProblem problem;
+};
+
+inline RandomAttention random_attention(size_t batch, size_t n, size_t m, size_t dk, size_t dv,
+                                        uint32_t seed) {
+  RandomAttention r;
+  r.q = random_floats(batch * n * dk, seed, -2, 2);
+  r.k = random_floats(batch * m * dk, seed + 1, -2, 2);
+  r.v = random_floats(batch * m * dv, seed + 2, -3, 3);
+  AttentionProblem& p = r.problem;
+  p.batch = batch, p.n = n, p.m = m, p.dk = dk, p.dv = dv;
+  p.q = r.q.data(), p.k = r.k.data(), p.v = r.v.data();
+  p.scale = 1.0f / std::sqrt(float(dk));
+  return r;
 }
 
 inline std::string shape_of(std::initializer_list<size_t> dims) {
