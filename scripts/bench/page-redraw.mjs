@@ -30,7 +30,9 @@ const browser = await chromium.launch({
   args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
 });
 try {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  // --dpr 2: a high-density screen, where Chromium composites every scroller.
+  const DPR = args.includes('--dpr') ? Number(args[args.indexOf('--dpr') + 1]) : 1;
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: DPR });
   await page.goto(server.url);
   await page.waitForSelector('#app[data-ready="true"]');
   const renders = async () => Number(await page.getAttribute('#app', 'data-renders'));
@@ -105,6 +107,7 @@ try {
   const onMain = events.filter((e) => e.ph === 'X' && e.pid === pid && e.tid === tid).sort((a, b) => a.ts - b.ts);
   const perEdit = windows.map(() => 0);
   const byName = new Map();
+  const countByName = new Map();
   const lastEnd = new Map();  // skips events nested in one of the same name
   for (const e of onMain) {
     const w = windows.findIndex(([a, b]) => e.ts >= a && e.ts < b);
@@ -112,13 +115,16 @@ try {
     if ((lastEnd.get(e.name) ?? -1) > e.ts) continue;
     lastEnd.set(e.name, e.ts + e.dur);
     if (e.name === 'ThreadControllerImpl::RunTask' || e.name === 'RunTask') perEdit[w] += e.dur / 1000;
-    else if (KINDS.has(e.name)) byName.set(e.name, (byName.get(e.name) ?? 0) + e.dur / 1000);
+    else if (KINDS.has(e.name)) {
+      byName.set(e.name, (byName.get(e.name) ?? 0) + e.dur / 1000);
+      countByName.set(e.name, (countByName.get(e.name) ?? 0) + 1);
+    }
   }
   console.log(`n = 16, d_model = 64, h = 4, X unfolded, view ${VIEW}; ${EDITS} edits of X (SIMD: ${await page.getAttribute('#app', 'data-simd')})`);
   console.log(`JS redraw (compute + DOM writes, #app[data-render-ms]): ${fmt(jsMs)}`);
   console.log(`main-thread busy per edit (trace: JS + style + layout + paint + GC): ${fmt(perEdit)}`);
   console.log('main-thread time by kind, mean per edit:');
-  for (const [name, ms] of [...byName].sort((a, b) => b[1] - a[1]).filter(([, ms]) => ms / EDITS >= 0.05)) console.log(`  ${name.padEnd(18)} ${(ms / EDITS).toFixed(2)} ms`);
+  for (const [name, ms] of [...byName].sort((a, b) => b[1] - a[1]).filter(([, ms]) => ms / EDITS >= 0.05)) console.log(`  ${name.padEnd(18)} ${(ms / EDITS).toFixed(2)} ms (${(countByName.get(name) / EDITS).toFixed(1)} per edit)`);
   if (profile) {
     const self = new Map();
     const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
