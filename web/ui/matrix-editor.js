@@ -2,11 +2,14 @@
 // state at once (every later step follows live); an invalid entry is flagged and ignored until
 // fixed. Keys: arrows move between cells (Left/Right once the caret reaches the edge of the text),
 // Enter commits and moves down (Shift+Enter up), Escape restores the current value, Tab moves on.
+// Wide matrices scroll sideways through ui/matrix-scroll.js (the cell area itself is not
+// user-scrollable, which keeps each frame cheap with a thousand inputs).
 // Test hook: the wrapper carries data-matrix="<name>" and every cell is an <input>.
 import { formatInput, formatNumber, parseNumber } from './format.js';
 import { moveFor } from './grid-nav.js';
 import { makeScale, niceBound } from './palettes.js';
 import { el } from './dom.js';
+import { attachMatrixScroll } from './matrix-scroll.js';
 
 export function createMatrixEditor({ name, label, onEdit, onInspect }) {
   const root = el('div', 'matrix-block');
@@ -18,7 +21,8 @@ export function createMatrixEditor({ name, label, onEdit, onInspect }) {
   const tbody = el('tbody');
   table.append(thead, tbody);
   scroller.append(table);
-  root.append(scroller);
+  const { bar } = attachMatrixScroll(scroller, table);
+  root.append(scroller, bar);
 
   let rows = 0;
   let cols = 0;
