@@ -171,11 +171,10 @@ describe('the state in the URL', () => {
 async function shadowHeatmap(host, name) {
   const table = host.locator(`[data-heatmap="${name}"]:not([data-pending])`);
   await table.waitFor();
-  return table.evaluate((t) => {
-    const cells = [...t.querySelectorAll('td[data-col]')];
-    const rows = new Set(cells.map((c) => c.dataset.row)).size;
-    return { shape: [rows, cells.length / rows], data: cells.map((c) => Number(c.dataset.value)) };
-  });
+  return table.evaluate((t) => ({
+    shape: [Number(t.dataset.rows), Number(t.dataset.cols)],
+    data: t.dataset.values.split(' ').map(Number),
+  }));
 }
 
 describe('<attention-explorer> in a plain lesson page', () => {
@@ -292,7 +291,7 @@ describe('embed.html in an iframe', () => {
     // Parent → explorer: the causal example.
     await page.click('#send-causal');
     await page.waitForFunction(() => window.explorerMessages.some((m) => m.type === 'attention-explorer:state' && m.source === 'parent'));
-    const masked = await frame.locator('[data-heatmap="masked"]:not([data-pending])').evaluate((t) => [...t.querySelectorAll('td[data-col]')].map((c) => Number(c.dataset.value)));
+    const masked = await frame.locator('[data-heatmap="masked"]:not([data-pending])').evaluate((t) => t.dataset.values.split(' ').map(Number));
     assert.equal(masked[1], -Infinity);
     // Explorer → parent: a person's edit.
     await frame.locator('[data-matrix="X"] input[data-row="0"][data-col="0"]').fill('1.75');

@@ -3,7 +3,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  afterRender, assertClose, collectProblems, launch, openExplorer, readHeatmap,
+  afterRender, assertClose, collectProblems, launch, openExplorer, readHeatmap, readHeatmapCells,
 } from './helpers.mjs';
 
 // /usr/bin/python3 -c "import numpy as np; np.random.seed(42); X = np.random.randn(4, 8);
@@ -57,7 +57,7 @@ describe('the lesson NumPy example', () => {
     const out = await readHeatmap(page, 'output');
     assertClose(out.data, LESSON_OUTPUT, { atol: 1e-3, rtol: 1e-3, label: 'lesson output' });
     // The two rows the lesson quotes: 0.85 and 0.62.
-    const cells = await page.$$eval('[data-heatmap="weights"] td[data-col]', (tds) => tds.map((td) => td.textContent));
+    const cells = (await readHeatmapCells(page, 'weights')).map((c) => c.text);
     assert.equal(cells[10], '0.85');
     assert.equal(cells[5], '0.62');
     const sums = await page.$$eval('[data-heatmap="weights"] td[data-stat="sum"]', (tds) => tds.map((td) => td.textContent));
@@ -140,7 +140,9 @@ describe('masks', () => {
     }
     const masked = await readHeatmap(page, 'masked');
     assert.equal(masked.data[1], -Infinity);
-    assert.equal(await page.textContent('[data-heatmap="masked"] td[data-row="0"][data-col="1"]'), '\u2212\u221e');
+    const shown = await readHeatmapCells(page, 'masked');
+    assert.deepEqual(shown[1], { colour: 'hatch', text: '\u2212\u221e, hidden' });
+    assert.match(shown[0].colour, /^rgb\(/);
   });
 
   test('padding: keys marked [PAD] get zero weight from every query', async () => {

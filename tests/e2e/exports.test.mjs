@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import {
-  afterRender, assertClose, collectProblems, launch, openExplorer, readHeatmap, screenshot,
+  afterRender, assertClose, collectProblems, launch, openExplorer, readHeatmap, readHeatmapCells, screenshot,
 } from './helpers.mjs';
 
 const PYTHON = process.env.PYTHON ?? '/usr/bin/python3';
@@ -111,25 +111,24 @@ describe('images out', () => {
     const { name, bytes } = await exportFile('weights', 'svg');
     assert.equal(name, 'attention-weights.svg');
     const text = bytes.toString('utf8');
+    const shown = await readHeatmapCells(page, 'weights');
     const check = await page.evaluate((svgText) => {
       const doc = new DOMParser().parseFromString(svgText, 'image/svg+xml');
       if (doc.querySelector('parsererror')) return { error: doc.querySelector('parsererror').textContent };
-      const tds = [...document.querySelectorAll('[data-heatmap="weights"] td[data-col]')];
       const rects = [...doc.querySelectorAll('svg > rect')].slice(1);  // after the background
       const texts = [...doc.querySelectorAll('svg > text')].map((t) => t.textContent);
       return {
-        cells: tds.length, rects: rects.length,
+        rects: rects.length,
         fills: rects.map((r) => r.getAttribute('fill')),
-        page: tds.map((td) => (td.classList.contains('masked') ? 'hatch' : td.style.backgroundColor)),
-        cellTexts: tds.map((td) => td.textContent), texts,
+        texts,
         scripts: doc.querySelectorAll('script, foreignObject').length,
         size: [doc.documentElement.getAttribute('width'), doc.documentElement.getAttribute('height')],
       };
     }, text);
     assert.equal(check.error, undefined);
-    assert.equal(check.rects, check.cells);
-    assert.deepEqual(check.fills.map((f) => (f.startsWith('url(') ? 'hatch' : f)), check.page);
-    for (const t of check.cellTexts) assert.ok(check.texts.includes(t), `cell text ${t} in the SVG`);
+    assert.equal(check.rects, shown.length);
+    assert.deepEqual(check.fills.map((f) => (f.startsWith('url(') ? 'hatch' : f)), shown.map((c) => c.colour));
+    for (const { text: t } of shown) assert.ok(check.texts.includes(t.replace(', hidden', '')), `cell text ${t} in the SVG`);
     assert.equal(check.scripts, 0);
   });
 

@@ -69,7 +69,7 @@ export async function afterRender(page, action) {
 
 /**
  * Values of a heatmap, row-major, as numbers (−Infinity kept), with its shape. The page writes the
- * data-value attributes just after drawing a frame (the table carries data-pending until then).
+ * data-values attribute just after drawing a frame (the table carries data-pending until then).
  */
 export async function readHeatmap(page, name) {
   await page.waitForFunction((heatmap) => {
@@ -79,10 +79,51 @@ export async function readHeatmap(page, name) {
   return page.evaluate((heatmap) => {
     const table = document.querySelector(`[data-heatmap="${heatmap}"]`);
     if (!table) throw new Error(`no heatmap ${heatmap}`);
-    const cells = [...table.querySelectorAll('td[data-col]')];
-    const rows = new Set(cells.map((c) => c.dataset.row)).size;
-    const cols = rows ? cells.length / rows : 0;
-    return { shape: [rows, cols], data: cells.map((c) => Number(c.dataset.value)) };
+    const shape = [Number(table.dataset.rows), Number(table.dataset.cols)];
+    const data = table.dataset.values ? table.dataset.values.split(' ').map(Number) : [];
+    return { shape, data };
+  }, name);
+}
+
+/**
+ * What a heatmap shows in each cell, row-major: the colour painted on its canvas (a pixel a few
+ * pixels inside the cell's corner, clear of the digits, as 'rgb(r, g, b)', or 'hatch' for a masked
+ * cell) and the text a screen reader announces when the cell has focus (its accessible name). The
+ * pixel is found from the cell's own box, so this also checks that the canvas lines up with the
+ * table. `page` may be a Page or a Frame.
+ */
+export async function readHeatmapCells(page, name) {
+  await page.waitForFunction((heatmap) => {
+    const table = document.querySelector(`[data-heatmap="${heatmap}"]`);
+    return table && !table.hasAttribute('data-pending');
+  }, name);
+  return page.evaluate(async (heatmap) => {
+    const table = document.querySelector(`[data-heatmap="${heatmap}"]`);
+    // On screen, as a person sees it (maps out of view are laid out and painted lazily).
+    table.scrollIntoView({ block: 'center' });
+    for (let k = 0; k < 3; k++) await new Promise((done) => requestAnimationFrame(done));
+    const canvas = table.parentElement.querySelector('canvas.heatmap-paint');
+    const box = canvas.getBoundingClientRect();
+    const scale = canvas.width / box.width;
+    const pixels = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+    const tds = [...table.querySelectorAll('td[data-col]')];
+    // Colours first: focusing a cell shows its explanation, which can move the page.
+    const colours = tds.map((td) => {
+      if (td.classList.contains('masked')) return 'hatch';
+      const r = td.getBoundingClientRect();
+      const x = Math.floor((r.left + td.clientLeft + 3 - box.left) * scale);
+      const y = Math.floor((r.top + 3 - box.top) * scale);
+      if (x < 0 || y < 0 || x >= canvas.width || y >= canvas.height) return 'outside the canvas';
+      const p = 4 * (y * canvas.width + x);
+      return `rgb(${pixels[p]}, ${pixels[p + 1]}, ${pixels[p + 2]})`;
+    });
+    const focused = document.activeElement;
+    const texts = tds.map((td) => {
+      td.focus({ preventScroll: true });
+      return td.getAttribute('aria-label');
+    });
+    focused?.focus?.({ preventScroll: true });
+    return tds.map((_, k) => ({ colour: colours[k], text: texts[k] }));
   }, name);
 }
 

@@ -1,5 +1,5 @@
 // Number formatting shared by every panel, so a value reads the same in a cell, a legend and an
-// explanation. Display only: the full-precision value stays in data-value attributes and state.
+// explanation. Display only: the full-precision value stays in the heatmaps' data-values and in state.
 
 const MINUS = '\u2212';
 

@@ -1,39 +1,26 @@
-// A read-only matrix drawn as a coloured table: token labels on both axes, the value in each cell,
+// A read-only matrix drawn as a coloured grid: token labels on both axes, the value in each cell,
 // hidden (masked) cells hatched, optional per-row statistics, and a legend with the true range.
-// Cells are focusable with a roving tabindex, so arrow keys walk the matrix and each focused or
-// hovered cell can be explained. Test hook: the table carries data-heatmap="<name>"; each value
-// cell carries data-row, data-col and its full-precision data-value. The data-value attributes are
-// written just after the frame that shows the new colours (see flushSoon); until then the table
-// carries data-pending, so a reader waits for `[data-heatmap]:not([data-pending])`.
+// The colours and digits are painted on a canvas under the table (see heatmap-paint.js); the
+// table's cells are transparent and carry the semantics: they are focusable with a roving
+// tabindex, so arrow keys walk the matrix, and each focused or hovered cell can be explained; a
+// focused cell's accessible name is its value.
+// Test hook: the table carries data-heatmap="<name>", data-rows, data-cols and data-values (the
+// full-precision values, row-major, space-separated); each value cell carries data-row and
+// data-col. data-values is written just after the frame that shows the new colours, and maps out
+// of view are painted then too; until both are done the table carries data-pending, so a reader
+// waits for `[data-heatmap]:not([data-pending])`.
 import { formatCell } from './format.js';
 import { moveFor } from './grid-nav.js';
 import { makeScale, niceBound } from './palettes.js';
 import { createLegend } from './legend.js';
 import { el } from './dom.js';
+import { createHeatmapPainter } from './heatmap-paint.js';
+import { afterFrame } from './after-frame.js';
 
 const COMPACT_COLS = 16;
 
-// Writing an attribute costs about 1.5 µs in Blink (every attribute value is an atomic string), and
-// an edit at d_model = 64 changes a few thousand cells: a third of a frame for values nobody sees.
-// So they are written in a task of their own, queued behind the redraw (a message runs after the
-// current task, and a redraw inside requestAnimationFrame is followed by style, layout and paint
-// in that same task), and the frame is drawn first.
-const dirtyMaps = new Set();
-let flushPosted = false;
-const flushChannel = new MessageChannel();
-flushChannel.port1.onmessage = () => {
-  flushPosted = false;
-  const maps = [...dirtyMaps];
-  dirtyMaps.clear();
-  for (const flush of maps) flush();
-};
-function flushSoon(flush) {
-  dirtyMaps.add(flush);
-  if (!flushPosted) {
-    flushPosted = true;
-    flushChannel.port2.postMessage(0);
-  }
-}
+// The values attribute is for readers, not for the picture: formatting a few thousand numbers at
+// d_model = 64 is a tenth of a frame, so it is written after the frame (see after-frame.js).
 
 /**
  * kind: 'weights' (sequential, fixed 0..1) or 'diverging' (centred on 0, symmetric range).
@@ -42,6 +29,7 @@ function flushSoon(flush) {
 export function createHeatmap({ name, label, kind = 'diverging', onInspect, onActivate, small = false, legend: showLegend = !small }) {
   const root = el('div', small ? 'heatmap-block small' : 'heatmap-block');
   const scroller = el('div', 'heatmap-scroll');
+  const stage = el('div', 'heatmap-stage');
   const table = el('table', 'heatmap');
   table.dataset.heatmap = name;
   table.setAttribute('role', 'grid');
@@ -50,10 +38,14 @@ export function createHeatmap({ name, label, kind = 'diverging', onInspect, onAc
   const thead = el('thead');
   const tbody = el('tbody');
   table.append(thead, tbody);
-  scroller.append(table);
+  const painter = createHeatmapPainter(table, (i, j) => cells[i][j]);
+  stage.append(painter.canvas, table);
+  scroller.append(stage);
   const legend = createLegend();
   root.append(scroller);
   if (showLegend) root.append(legend.el);
+  // Labels, fonts, zoom and being shown after display: none all move the cells: measure again.
+  new ResizeObserver(() => painter.repaint()).observe(table);
 
   let rows = 0;
   let cols = 0;
@@ -61,22 +53,23 @@ export function createHeatmap({ name, label, kind = 'diverging', onInspect, onAc
   let statCells = [];    // statCells[i][s] -> td
   let rowHeads = [];
   let colHeads = [];
-  let prevValues = null;
-  let prevHidden = null;
-  let valueDirty = null;  // cells whose data-value is behind prevValues
-  let anyDirty = false;
-  let prevColour = [];   // background per cell as last written (skips identical style writes)
-  let prevScaleKey = '';
+  let values = null;     // the values painted (Float32Array) and their hidden flags
+  let hiddenNow = null;
+  let valuesDirty = false;  // data-values is behind `values`
   let statKeys = '';
+  let layoutKey = '';    // labels and classes that move cells; a change means measuring again
+  let paintKey = '';
+  let themeNow = '';
   let focus = [0, 0];
   let lit = new Set();  // highlighted cells
-  let textShown = true;
   let groupedBy = 0;
   let activatable = false;
 
   function build(r, c, stats) {
     rows = r;
     cols = c;
+    table.dataset.rows = String(r);
+    table.dataset.cols = String(c);
     thead.replaceChildren();
     tbody.replaceChildren();
     const head = el('tr');
@@ -137,26 +130,29 @@ export function createHeatmap({ name, label, kind = 'diverging', onInspect, onAc
     }
     focus = [Math.min(focus[0], r - 1), Math.min(focus[1], c - 1)];
     if (r && c) cells[focus[0]][focus[1]].tabIndex = 0;
-    prevValues = null;
-    prevHidden = null;
-    valueDirty = new Uint8Array(r * c);
-    prevColour = new Array(r * c).fill(null);
+    values = null;
+    hiddenNow = null;
     groupedBy = 0;
-    prevScaleKey = '';
+    layoutKey = '';
+    paintKey = '';
     lit = new Set();
   }
 
-  // The data-value attributes of the cells changed since the last flush (see flushSoon).
+  // data-values for readers, once the frame with the new colours is drawn.
   function writeValues() {
-    if (anyDirty && prevValues) {
-      for (let k = 0; k < valueDirty.length; k++) {
-        if (!valueDirty[k]) continue;
-        valueDirty[k] = 0;
-        cells[Math.floor(k / cols)][k % cols].dataset.value = String(prevValues[k]);
-      }
-    }
-    anyDirty = false;
+    if (valuesDirty && values) table.dataset.values = Array.prototype.join.call(values, ' ');
+    valuesDirty = false;
     delete table.dataset.pending;
+  }
+
+  // The accessible name of a cell is its value; only the focused cell needs one (a screen reader
+  // announces the cell that has focus), so a redraw names one cell, not thousands.
+  function nameCell(i, j) {
+    const td = cells[i]?.[j];
+    if (!td || !values) return;
+    const k = i * cols + j;
+    const text = `${formatCell(values[k])}${hiddenNow?.[k] ? ', hidden' : ''}`;
+    if (td.getAttribute('aria-label') !== text) td.setAttribute('aria-label', text);
   }
 
   function cellFrom(target) {
@@ -171,6 +167,7 @@ export function createHeatmap({ name, label, kind = 'diverging', onInspect, onAc
     focus = [i, j];
     const td = cells[i][j];
     td.tabIndex = 0;
+    nameCell(i, j);
     if (focusIt) td.focus();
   }
 
@@ -182,6 +179,7 @@ export function createHeatmap({ name, label, kind = 'diverging', onInspect, onAc
     const at = cellFrom(e.target);
     if (!at) return;
     focus = at;
+    nameCell(at[0], at[1]);
     onInspect?.(at[0], at[1]);
   });
   table.addEventListener('click', (e) => {
@@ -202,6 +200,21 @@ export function createHeatmap({ name, label, kind = 'diverging', onInspect, onAc
       onActivate?.(at[0], at[1]);
     }
   });
+
+  function setLabels(heads, labels, flags) {
+    let key = '';
+    heads.forEach((th, k) => {
+      const text = labels[k] ?? '';
+      const span = th.firstChild;
+      if (span.textContent !== text) {
+        span.textContent = text;
+        th.title = text;
+      }
+      th.classList.toggle('pad', !!flags?.[k]);
+      key += `${text}\u0000`;
+    });
+    return key;
+  }
 
   return {
     el: root,
@@ -229,30 +242,17 @@ export function createHeatmap({ name, label, kind = 'diverging', onInspect, onAc
       }
       activatable = clickable && !!onActivate;
       table.classList.toggle('clickable', activatable);
-      table.classList.toggle('compact', c > COMPACT_COLS);
+      const compact = c > COMPACT_COLS;
+      table.classList.toggle('compact', compact);
       const longLabels = colLabels.some((t) => t.length > 3);
       table.classList.toggle('vertical-labels', longLabels && c > 1);
 
-      for (let j = 0; j < c; j++) {
-        const text = colLabels[j] ?? '';
-        const span = colHeads[j].firstChild;
-        if (span.textContent !== text) {
-          span.textContent = text;
-          colHeads[j].title = text;
-        }
-        colHeads[j].classList.toggle('pad', !!padCols?.[j]);
-      }
+      let nextLayout = `${compact}|${longLabels}|${groupCols}|${setLabels(colHeads, colLabels, padCols)}|${setLabels(rowHeads, rowLabels, padRows)}`;
       for (let i = 0; i < r; i++) {
-        const text = rowLabels[i] ?? '';
-        const span = rowHeads[i].firstChild;
-        if (span.textContent !== text) {
-          span.textContent = text;
-          rowHeads[i].title = text;
-        }
-        rowHeads[i].classList.toggle('pad', !!padRows?.[i]);
         const all = !!fullyMasked?.has(i);
         if (rowHeads[i].lastChild.hidden === all) rowHeads[i].lastChild.hidden = !all;
         rowHeads[i].parentElement.classList.toggle('fully-masked', all);
+        if (all) nextLayout += `|${i}`;
       }
 
       const data = tensor.data;
@@ -274,52 +274,57 @@ export function createHeatmap({ name, label, kind = 'diverging', onInspect, onAc
         const span = niceBound(Math.max(Math.abs(lo), Math.abs(hi)));
         scale = makeScale({ kind: 'diverging', theme, min: -span, max: span });
       }
-      const showText = !small && c <= COMPACT_COLS;
-      if (showText !== textShown) {
-        textShown = showText;
-        prevValues = null;
-        if (!showText) for (const row of cells) for (const td of row) td.textContent = '';
-      }
-      const scaleKey = `${scale.gradient}|${scale.min}|${scale.max}`;
-      const recolour = scaleKey !== prevScaleKey;
-      prevScaleKey = scaleKey;
+      const showText = !small && !compact;
 
-      for (let i = 0; i < r; i++) {
-        const rowCells = cells[i];
-        for (let j = 0; j < c; j++) {
-          const k = i * c + j;
-          const v = data[k];
-          const h = hidden ? hidden[k] : 0;
-          const changedValue = !prevValues || !Object.is(prevValues[k], v);
-          const changedHidden = !prevHidden || prevHidden[k] !== h;
-          if (!changedValue && !changedHidden && !recolour) continue;
-          const td = rowCells[j];
-          if (changedValue) {
-            // Compact and thumbnail maps hide their digits (hover explains), so skip writing them.
-            if (showText) {
-              const text = formatCell(v);
-              const node = td.firstChild;
-              if (!node) td.textContent = text;
-              else if (node.data !== text) node.data = text;  // a third of the cost of textContent
-            }
-            valueDirty[k] = 1;
-            anyDirty = true;
+      // Nothing to repaint when the values, the hidden cells, the colours and the layout are as
+      // last painted (an edit elsewhere, a highlight, a theme-neutral setting).
+      let sameValues = values !== null && values.length === data.length;
+      for (let k = 0; sameValues && k < data.length; k++) sameValues = Object.is(values[k], Math.fround(data[k]));
+      let sameHidden = hiddenNow !== null && hiddenNow.length === data.length;
+      for (let k = 0; sameHidden && k < data.length; k++) sameHidden = hiddenNow[k] === (hidden ? hidden[k] : 0);
+      const same = sameValues && sameHidden;
+      const relayout = nextLayout !== layoutKey;
+      const nextPaint = `${theme}|${scale.gradient}|${scale.min}|${scale.max}|${showText}`;
+      if (theme !== themeNow) {
+        themeNow = theme;
+        painter.restyle();
+      }
+      if (!same || relayout || nextPaint !== paintKey) {
+        layoutKey = nextLayout;
+        paintKey = nextPaint;
+        if (!same) {
+          values = Float32Array.from(data);
+          hiddenNow = hidden ? Uint8Array.from(hidden) : new Uint8Array(data.length);
+          valuesDirty = true;
+        }
+        // Colours and digits are worked out when the canvas is drawn, which for a map out of view
+        // is after the frame.
+        const shownValues = values;
+        const shownHidden = hiddenNow;
+        painter.paint(() => {
+          const n = shownValues.length;
+          const fills = new Array(n);
+          const inks = new Array(n);
+          const texts = showText ? new Array(n) : null;
+          for (let k = 0; k < n; k++) {
+            const v = shownValues[k];
+            const colour = shownHidden[k] || !Number.isFinite(v) ? null : scale.map(v);
+            fills[k] = colour ? colour.background : null;
+            inks[k] = colour ? colour.text : null;
+            if (texts) texts[k] = formatCell(v);
           }
-          if (changedHidden) td.classList.toggle('masked', !!h);
-          const colour = h || !Number.isFinite(v) ? null : scale.map(v);
-          const bg = colour ? colour.background : '';
-          if (bg !== prevColour[k]) {
-            prevColour[k] = bg;
-            td.style.backgroundColor = colour ? colour.background : '';
-            td.style.color = colour ? colour.text : '';
+          return { rows: r, cols: c, fills, inks, texts, hidden: shownHidden };
+        }, { relayout });
+        if (!sameHidden) {
+          for (let i = 0; i < r; i++) {
+            for (let j = 0; j < c; j++) cells[i][j].classList.toggle('masked', !!hiddenNow[i * c + j]);
           }
         }
+        if (!same) nameCell(focus[0], focus[1]);
       }
-      prevValues = Float32Array.from(data);
-      prevHidden = hidden ? Uint8Array.from(hidden) : new Uint8Array(data.length);
-      if (anyDirty && !table.hasAttribute('data-pending')) {
+      if (valuesDirty && !table.hasAttribute('data-pending')) {
         table.dataset.pending = '';
-        flushSoon(writeValues);
+        afterFrame(writeValues);
       }
 
       stats.forEach((s, si) => {
