@@ -1,109 +1,133 @@
 // Prints short numbers straight into an RGBA pixel buffer. A heatmap at d_model = 64 prints over a
 // thousand cell values per keystroke, and each canvas fillText costs a few microseconds (shaping,
 // recording, rasterizing): several milliseconds of a 16 ms frame. The digits of formatCell come
-// from a dozen characters, so each is drawn once with fillText (per font, pixel ratio and ink),
-// kept as an alpha mask, and blended into the pixels of each cell.
-
-const atlases = new Map();
+// from a dozen characters, so each is drawn once with fillText (per font and pixel ratio), kept
+// as an alpha mask cropped to its ink, and blended into the pixels of each cell.
 
 /** A CSS colour as [r, g, b], as the canvas itself parses it (cached). */
-const inks = new Map();
+const parsed = new Map();
 export function rgbOf(css) {
-  let rgb = inks.get(css);
+  let rgb = parsed.get(css);
   if (!rgb) {
     const c = new OffscreenCanvas(1, 1).getContext('2d');
     c.fillStyle = css;
     c.fillRect(0, 0, 1, 1);
     const [r, g, b] = c.getImageData(0, 0, 1, 1).data;
-    inks.set(css, (rgb = [r, g, b]));
+    parsed.set(css, (rgb = [r, g, b]));
   }
   return rgb;
 }
 
-/** The glyphs of `font` scaled by `scale` (the device pixel ratio); built on first use. */
-function atlasFor(font, scale) {
-  const key = `${font}|${scale}`;
-  let atlas = atlases.get(key);
-  if (atlas) return atlas;
-  const probe = new OffscreenCanvas(1, 1).getContext('2d');
-  probe.font = font;
-  const digit = probe.measureText('0');
-  // Sizes in device pixels; the box holds every glyph, with a pixel of room for antialiasing.
-  const ascent = Math.ceil(digit.actualBoundingBoxAscent * scale) + 1;
-  const descent = Math.ceil(Math.max(digit.actualBoundingBoxDescent, 0) * scale) + 1;
-  const pad = Math.ceil(2 * scale);
-  const height = Math.ceil(probe.measureText('\u221e\u2212NaeM').fontBoundingBoxAscent * scale) + descent + 2 * pad;
-  atlas = { glyphs: new Map(), font, scale, ascent, descent, pad, height };
-  atlases.set(key, atlas);
-  return atlas;
-}
-
-function glyph(atlas, ch) {
-  let g = atlas.glyphs.get(ch);
-  if (g) return g;
-  const { font, scale, pad, height } = atlas;
-  const probe = new OffscreenCanvas(1, 1).getContext('2d');
-  probe.font = font;
+// One character rasterized white on transparent; only the rows and columns with ink are kept.
+function rasterize(ch, font, scale, probe) {
   const advance = probe.measureText(ch).width * scale;
+  const pad = Math.ceil(2 * scale);
+  const size = Math.ceil(parseFloat(font.match(/([\d.]+)px/)?.[1] ?? '16') * scale * 1.5) + 2 * pad;
   const width = Math.ceil(advance) + 2 * pad;
-  const c = new OffscreenCanvas(width, height).getContext('2d', { willReadFrequently: true });
+  const c = new OffscreenCanvas(width, size).getContext('2d', { willReadFrequently: true });
   c.setTransform(scale, 0, 0, scale, 0, 0);
   c.font = font;
   c.fillStyle = '#fff';
   c.textBaseline = 'alphabetic';
-  const baseline = height - pad - atlas.descent;  // device px from the top of the box
+  const baseline = size - 2 * pad;  // device px from the top; room below for descenders
   c.fillText(ch, pad / scale, baseline / scale);
-  const rgba = c.getImageData(0, 0, width, height).data;
-  const alpha = new Uint8Array(width * height);
-  for (let p = 0; p < alpha.length; p++) alpha[p] = rgba[4 * p + 3];
-  g = { advance, width, height, baseline, alpha };
-  atlas.glyphs.set(ch, g);
-  return g;
+  const rgba = c.getImageData(0, 0, width, size).data;
+  let x0 = width;
+  let x1 = -1;
+  let y0 = size;
+  let y1 = -1;
+  for (let y = 0; y < size; y++) {
+    for (let x = 0; x < width; x++) {
+      if (rgba[4 * (y * width + x) + 3] === 0) continue;
+      x0 = Math.min(x0, x);
+      x1 = Math.max(x1, x);
+      y0 = Math.min(y0, y);
+      y1 = Math.max(y1, y);
+    }
+  }
+  const w = Math.max(0, x1 - x0 + 1);
+  const h = Math.max(0, y1 - y0 + 1);
+  const alpha = new Uint8Array(w * h);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) alpha[y * w + x] = rgba[4 * ((y + y0) * width + x + x0) + 3];
+  }
+  // Offsets of the ink box from the pen position on the baseline.
+  return { advance, w, h, dx: x0 - pad, dy: y0 - baseline, alpha };
 }
 
+const printers = new Map();
+
 /**
- * Blends `text` in `ink` into `data` (RGBA bytes, `stride` pixels per row) centred on (cx, cy) in
- * device pixels and clipped to the rectangle [x0, x1) × [y0, y1). Digits are centred on their
- * visual middle, as textBaseline 'middle' would place them.
+ * A printer for `font` at `scale` device pixels per CSS pixel (built once, then shared):
+ * print(data, stride, text, [r, g, b], cx, cy, [x0, y0, x1, y1]) blends `text` into `data` (RGBA
+ * bytes, `stride` pixels per row) centred on (cx, cy) in device pixels, clipped to the rectangle
+ * [x0, x1) × [y0, y1). Digits are centred on their visual middle, as textBaseline 'middle' would.
  */
-export function printText(data, stride, text, ink, font, scale, cx, cy, [x0, y0, x1, y1]) {
-  const atlas = atlasFor(font, scale);
-  const [r, g, b] = rgbOf(ink);
-  let width = 0;
-  for (const ch of text) width += glyph(atlas, ch).advance;
-  let pen = cx - width / 2;
-  // Baseline so that a digit's ink is centred vertically on cy.
-  const baseline = Math.round(cy + (atlas.ascent - atlas.descent) / 2);
-  for (const ch of text) {
-    const gl = glyph(atlas, ch);
-    const left = Math.round(pen) - atlas.pad;
-    const top = baseline - gl.baseline;
-    const ya = Math.max(y0, top);
-    const yb = Math.min(y1, top + gl.height);
-    const xa = Math.max(x0, left);
-    const xb = Math.min(x1, left + gl.width);
-    for (let y = ya; y < yb; y++) {
-      let src = (y - top) * gl.width + (xa - left);
-      let dst = 4 * (y * stride + xa);
-      for (let x = xa; x < xb; x++, src++, dst += 4) {
-        const a = gl.alpha[src];
-        if (a === 0) continue;
-        const below = data[dst + 3];
-        if (below === 255) {  // an opaque cell: plain "over" blending
-          const k = a / 255;
-          data[dst] += (r - data[dst]) * k;
-          data[dst + 1] += (g - data[dst + 1]) * k;
-          data[dst + 2] += (b - data[dst + 2]) * k;
-        } else {  // a transparent cell (a value with no colour): unpremultiplied "over"
-          const out = a + below * (1 - a / 255);
-          const k = a / out;
-          data[dst] += (r - data[dst]) * k;
-          data[dst + 1] += (g - data[dst + 1]) * k;
-          data[dst + 2] += (b - data[dst + 2]) * k;
-          data[dst + 3] = out;
+export function printerFor(font, scale) {
+  const key = `${font}|${scale}`;
+  let printer = printers.get(key);
+  if (printer) return printer;
+  const probe = new OffscreenCanvas(1, 1).getContext('2d');
+  probe.font = font;
+  const glyphs = new Map();
+  const glyph = (ch) => {
+    let g = glyphs.get(ch);
+    if (!g) glyphs.set(ch, (g = rasterize(ch, font, scale, probe)));
+    return g;
+  };
+  const zero = glyph('0');
+  const lift = Math.round(zero.dy + zero.h / 2);  // baseline to a digit's middle, in device px
+  const runs = new Map();  // text -> { glyphs, width }
+  const run = (text) => {
+    let r = runs.get(text);
+    if (!r) {
+      const gs = [...text].map(glyph);
+      r = { glyphs: gs, width: gs.reduce((w, g) => w + g.advance, 0) };
+      if (runs.size > 4096) runs.clear();
+      runs.set(text, r);
+    }
+    return r;
+  };
+
+  printer = {
+    print(data, stride, text, [r, g, b], cx, cy, [x0, y0, x1, y1]) {
+      const { glyphs: gs, width } = run(text);
+      let pen = cx - width / 2;
+      const baseline = Math.round(cy) - lift;
+      for (const gl of gs) {
+        const left = Math.round(pen) + gl.dx;
+        const top = baseline + gl.dy;
+        pen += gl.advance;
+        const ya = Math.max(y0, top);
+        const yb = Math.min(y1, top + gl.h);
+        const xa = Math.max(x0, left);
+        const xb = Math.min(x1, left + gl.w);
+        const alpha = gl.alpha;
+        for (let y = ya; y < yb; y++) {
+          let src = (y - top) * gl.w + (xa - left);
+          let dst = 4 * (y * stride + xa);
+          for (let x = xa; x < xb; x++, src++, dst += 4) {
+            const a = alpha[src];
+            if (a === 0) continue;
+            const below = data[dst + 3];
+            if (below === 255) {  // an opaque cell: plain "over" blending
+              const k = a / 255;
+              data[dst] += (r - data[dst]) * k;
+              data[dst + 1] += (g - data[dst + 1]) * k;
+              data[dst + 2] += (b - data[dst + 2]) * k;
+            } else {  // a transparent cell (a value with no colour): unpremultiplied "over"
+              const out = a + below * (1 - a / 255);
+              const k = a / out;
+              data[dst] += (r - data[dst]) * k;
+              data[dst + 1] += (g - data[dst + 1]) * k;
+              data[dst + 2] += (b - data[dst + 2]) * k;
+              data[dst + 3] = out;
+            }
+          }
         }
       }
-    }
-    pen += gl.advance;
-  }
+    },
+  };
+  printers.set(key, printer);
+  return printer;
 }

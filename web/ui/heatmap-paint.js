@@ -15,22 +15,15 @@
 // scrolled out of view is redrawn just after the frame instead of inside it.
 import { el } from './dom.js';
 import { afterFrame } from './after-frame.js';
-import { printText, rgbOf } from './glyphs.js';
+import { printerFor, rgbOf } from './glyphs.js';
 
 const HATCH_CSS_PX = 8;  // the period of the masked-cell stripes
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
-// A CSS colour -> an opaque pixel in the platform's byte order.
-const packed = new Map();
-function pixel(css) {
-  let p = packed.get(css);
-  if (p === undefined) {
-    const [r, g, b] = rgbOf(css);
-    p = LITTLE_ENDIAN ? ((255 << 24) | (b << 16) | (g << 8) | r) >>> 0 : ((r << 24) | (g << 16) | (b << 8) | 255) >>> 0;
-    packed.set(css, p);
-  }
-  return p;
-}
+// [r, g, b] -> an opaque pixel in the platform's byte order.
+const pixel = LITTLE_ENDIAN
+  ? ([r, g, b]) => ((255 << 24) | (b << 16) | (g << 8) | r) >>> 0
+  : ([r, g, b]) => ((r << 24) | (g << 16) | (b << 8) | 255) >>> 0;
 
 export function createHeatmapPainter(table, cellAt) {
   const canvas = el('canvas', 'heatmap-paint');
@@ -43,6 +36,7 @@ export function createHeatmapPainter(table, cellAt) {
   let image = null;     // ImageData the size of the canvas, reused between redraws
   let stale = false;    // `frame` is not on the canvas yet
   let inView = true;    // near the viewport (until the IntersectionObserver says otherwise)
+  let onShow = null;
 
   // Reads the layout: the only place that forces one (so an edit that changes values alone never
   // does). The canvas covers the cells only (not the labels) and starts on a device pixel, so
@@ -102,8 +96,8 @@ export function createHeatmapPainter(table, cellAt) {
 
   // Diagonal stripes like the CSS hatch of the legend's "hidden" swatch, written as pixels.
   function hatchCell(px, W, xa, xb, ya, yb, dpr) {
-    const a = pixel(looks.hatchA);
-    const b = pixel(looks.hatchB);
+    const a = pixel(rgbOf(looks.hatchA));
+    const b = pixel(rgbOf(looks.hatchB));  // (rgbOf caches: these are two map lookups)
     const period = HATCH_CSS_PX * Math.SQRT2 * dpr;
     for (let y = ya; y < yb; y++) {
       const line = y * W;
@@ -114,29 +108,74 @@ export function createHeatmapPainter(table, cellAt) {
     }
   }
 
+  // What each cell shows on the canvas now, so a redraw repaints only the cells that change (an
+  // edit of one token's vector changes one row and one column of the scores, not all of them).
+  let shown = null;  // { geometry, fill: Uint32Array (pixel; 0: none; 1: hatch), text: [], ink: [] }
+
+  function paintCell(k, fill, text, ink, printer) {
+    const { cols, X0, X1, Y0, Y1, W, dpr } = geometry;
+    const i = Math.floor(k / cols);
+    const j = k % cols;
+    const px = new Uint32Array(image.data.buffer);
+    if (fill === 1) hatchCell(px, W, X0[j], X1[j], Y0[i], Y1[i], dpr);
+    else for (let y = Y0[i]; y < Y1[i]; y++) px.fill(fill, y * W + X0[j], y * W + X1[j]);
+    if (text) printer.print(image.data, W, text, rgbOf(ink), (X0[j] + X1[j]) / 2, (Y0[i] + Y1[i]) / 2, [X0[j], Y0[i], X1[j], Y1[i]]);
+  }
+
   function draw() {
     stale = false;
     if (!frame || !geometry || geometry.rows !== frame.rows || geometry.cols !== frame.cols) {
       ctx.clearRect(0, 0, canvas.width, canvas.height);
+      shown = null;
       return;
     }
     const { rows, cols, fills, texts, inks, hidden } = frame;
     const { X0, X1, Y0, Y1, W, H, dpr } = geometry;
+    const n = rows * cols;
+    const printer = texts ? printerFor(looks.font, dpr) : null;
+    const want = (k) => (hidden?.[k] ? 1 : fills[k] ? pixel(fills[k]) : 0);
+    const inkOf = (k) => (hidden?.[k] ? looks.muted : inks[k] ?? looks.text);
+
+    if (image && shown?.geometry === geometry) {
+      const dirty = [];
+      for (let k = 0; k < n; k++) {
+        const fill = want(k);
+        const text = texts ? texts[k] : null;
+        const ink = text ? inkOf(k) : null;
+        if (fill === shown.fill[k] && text === shown.text[k] && ink === shown.ink[k]) continue;
+        paintCell(k, fill, text, ink, printer);
+        shown.fill[k] = fill;
+        shown.text[k] = text;
+        shown.ink[k] = ink;
+        dirty.push(k);
+      }
+      if (dirty.length > n / 4) ctx.putImageData(image, 0, 0);
+      else {
+        for (const k of dirty) {
+          const i = Math.floor(k / cols);
+          const j = k % cols;
+          ctx.putImageData(image, 0, 0, X0[j], Y0[i], X1[j] - X0[j], Y1[i] - Y0[i]);
+        }
+      }
+      return;
+    }
+
+    // Everything: backgrounds one scanline per row of cells, copied down the row, then digits.
     if (!image) image = new ImageData(W, H);
-    const bytes = image.data;
-    const px = new Uint32Array(bytes.buffer);
+    const px = new Uint32Array(image.data.buffer);
     px.fill(0);
+    shown = { geometry, fill: new Uint32Array(n), text: new Array(n).fill(null), ink: new Array(n).fill(null) };
     for (let i = 0; i < rows; i++) {
       if (Y1[i] <= Y0[i]) continue;
       const line = Y0[i] * W;
       for (let j = 0; j < cols; j++) {
-        const fill = hidden?.[i * cols + j] ? null : fills[i * cols + j];
-        if (fill) px.fill(pixel(fill), line + X0[j], line + X1[j]);
+        const k = i * cols + j;
+        const fill = want(k);
+        shown.fill[k] = fill;
+        if (fill > 1) px.fill(fill, line + X0[j], line + X1[j]);
       }
       for (let y = Y0[i] + 1; y < Y1[i]; y++) px.copyWithin(y * W, line, line + W);
-      if (hidden) {
-        for (let j = 0; j < cols; j++) if (hidden[i * cols + j]) hatchCell(px, W, X0[j], X1[j], Y0[i], Y1[i], dpr);
-      }
+      for (let j = 0; j < cols; j++) if (shown.fill[i * cols + j] === 1) hatchCell(px, W, X0[j], X1[j], Y0[i], Y1[i], dpr);
     }
     if (texts) {
       const box = [0, 0, 0, 0];
@@ -147,8 +186,10 @@ export function createHeatmapPainter(table, cellAt) {
           box[1] = Y0[i];
           box[2] = X1[j];
           box[3] = Y1[i];
-          const ink = hidden?.[k] ? looks.muted : inks[k] ?? looks.text;
-          printText(bytes, W, texts[k], ink, looks.font, dpr, (X0[j] + X1[j]) / 2, (Y0[i] + Y1[i]) / 2, box);
+          const ink = inkOf(k);
+          shown.text[k] = texts[k];
+          shown.ink[k] = ink;
+          printer.print(image.data, W, texts[k], rgbOf(ink), (X0[j] + X1[j]) / 2, (Y0[i] + Y1[i]) / 2, box);
         }
       }
     }
@@ -177,6 +218,7 @@ export function createHeatmapPainter(table, cellAt) {
   new IntersectionObserver((entries) => {
     inView = entries[entries.length - 1].isIntersecting;
     if (!inView) return;
+    onShow?.();
     if (measuredOutOfView && (frame || make)) {
       stale = true;
       geometry = null;
@@ -186,9 +228,14 @@ export function createHeatmapPainter(table, cellAt) {
 
   return {
     canvas,
+    /** Whether the map is near the viewport (drawing it now is drawing what a person sees). */
+    get inView() { return inView; },
+    /** Called when the map comes near the viewport, before it is redrawn. */
+    set onShow(fn) { onShow = fn; },
     /**
      * Paints one frame, built by next() when it is drawn: { rows, cols, fills, inks, texts,
-     * hidden } with fills[k] / inks[k] the background and text colour of cell k (null: none),
+     * hidden } with fills[k] the background of cell k as [r, g, b] and inks[k] its text colour
+     * (CSS; null: none),
      * texts the digits to print (null: a compact map without digits), hidden[k] a masked cell.
      * relayout: the table's labels or structure changed since the last frame, so measure again.
      */

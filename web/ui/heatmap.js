@@ -44,6 +44,7 @@ export function createHeatmap({ name, label, kind = 'diverging', onInspect, onAc
   const legend = createLegend();
   root.append(scroller);
   if (showLegend) root.append(legend.el);
+  painter.onShow = () => runDeferred();
   // Labels, fonts, zoom and being shown after display: none all move the cells: measure again.
   new ResizeObserver(() => painter.repaint()).observe(table);
 
@@ -64,6 +65,7 @@ export function createHeatmap({ name, label, kind = 'diverging', onInspect, onAc
   let lit = new Set();  // highlighted cells
   let groupedBy = 0;
   let activatable = false;
+  let deferred = null;   // the latest update() arguments while out of view
 
   function build(r, c, stats) {
     rows = r;
@@ -216,126 +218,148 @@ export function createHeatmap({ name, label, kind = 'diverging', onInspect, onAc
     return key;
   }
 
+  /**
+   * tensor: { data, shape: [rows, cols] }; hidden: Uint8Array marking masked cells (or null);
+   * fullyMasked: Set of row indices; stats: [{ key, label, title, values, format }].
+   */
+  function render({ tensor, rowLabels, colLabels, hidden = null, fullyMasked = null, stats = [],
+    palette = 'viridis', theme = 'light', padCols = null, padRows = null, clickable = false, groupCols = 0 }) {
+    const [r, c] = tensor.shape;
+    const keys = stats.map((s) => s.key).join(',');
+    if (r !== rows || c !== cols || keys !== statKeys) {
+      statKeys = keys;
+      build(r, c, stats);
+    }
+    if (groupCols !== groupedBy) {
+      // A rule between column groups (the heads inside a projection or the concatenation).
+      groupedBy = groupCols;
+      for (let j = 0; j < c; j++) {
+        const start = groupCols > 0 && j > 0 && j % groupCols === 0;
+        colHeads[j].classList.toggle('group-start', start);
+        for (let i = 0; i < r; i++) cells[i][j].classList.toggle('group-start', start);
+      }
+    }
+    activatable = clickable && !!onActivate;
+    table.classList.toggle('clickable', activatable);
+    const compact = c > COMPACT_COLS;
+    table.classList.toggle('compact', compact);
+    const longLabels = colLabels.some((t) => t.length > 3);
+    table.classList.toggle('vertical-labels', longLabels && c > 1);
+
+    let nextLayout = `${compact}|${longLabels}|${groupCols}|${setLabels(colHeads, colLabels, padCols)}|${setLabels(rowHeads, rowLabels, padRows)}`;
+    for (let i = 0; i < r; i++) {
+      const all = !!fullyMasked?.has(i);
+      if (rowHeads[i].lastChild.hidden === all) rowHeads[i].lastChild.hidden = !all;
+      rowHeads[i].parentElement.classList.toggle('fully-masked', all);
+      if (all) nextLayout += `|${i}`;
+    }
+
+    const data = tensor.data;
+    let lo = Infinity;
+    let hi = -Infinity;
+    let anyHidden = false;
+    for (let k = 0; k < data.length; k++) {
+      const v = data[k];
+      if (hidden?.[k]) anyHidden = true;
+      if (Number.isFinite(v) && !hidden?.[k]) {
+        if (v < lo) lo = v;
+        if (v > hi) hi = v;
+      }
+    }
+    let scale;
+    if (kind === 'weights') {
+      scale = makeScale({ kind: 'sequential', palette, theme, min: 0, max: 1 });
+    } else {
+      const span = niceBound(Math.max(Math.abs(lo), Math.abs(hi)));
+      scale = makeScale({ kind: 'diverging', theme, min: -span, max: span });
+    }
+    const showText = !small && !compact;
+
+    // Nothing to repaint when the values, the hidden cells, the colours and the layout are as
+    // last painted (an edit elsewhere, a highlight, a theme-neutral setting).
+    let sameValues = values !== null && values.length === data.length;
+    for (let k = 0; sameValues && k < data.length; k++) sameValues = Object.is(values[k], Math.fround(data[k]));
+    let sameHidden = hiddenNow !== null && hiddenNow.length === data.length;
+    for (let k = 0; sameHidden && k < data.length; k++) sameHidden = hiddenNow[k] === (hidden ? hidden[k] : 0);
+    const same = sameValues && sameHidden;
+    const relayout = nextLayout !== layoutKey;
+    const nextPaint = `${theme}|${scale.gradient}|${scale.min}|${scale.max}|${showText}`;
+    if (theme !== themeNow) {
+      themeNow = theme;
+      painter.restyle();
+    }
+    if (!same || relayout || nextPaint !== paintKey) {
+      layoutKey = nextLayout;
+      paintKey = nextPaint;
+      if (!same) {
+        values = Float32Array.from(data);
+        hiddenNow = hidden ? Uint8Array.from(hidden) : new Uint8Array(data.length);
+        valuesDirty = true;
+      }
+      // Colours and digits are worked out when the canvas is drawn, which for a map out of view
+      // is after the frame.
+      const shownValues = values;
+      const shownHidden = hiddenNow;
+      painter.paint(() => {
+        const n = shownValues.length;
+        const fills = new Array(n);
+        const inks = new Array(n);
+        const texts = showText ? new Array(n) : null;
+        for (let k = 0; k < n; k++) {
+          const v = shownValues[k];
+          const colour = shownHidden[k] || !Number.isFinite(v) ? null : scale.map(v);
+          fills[k] = colour ? colour.rgb : null;
+          inks[k] = colour ? colour.text : null;
+          if (texts) texts[k] = formatCell(v);
+        }
+        return { rows: r, cols: c, fills, inks, texts, hidden: shownHidden };
+      }, { relayout });
+      if (!sameHidden) {
+        for (let i = 0; i < r; i++) {
+          for (let j = 0; j < c; j++) cells[i][j].classList.toggle('masked', !!hiddenNow[i * c + j]);
+        }
+      }
+      if (!same) nameCell(focus[0], focus[1]);
+    }
+    if (valuesDirty) {
+      table.dataset.pending = '';
+      afterFrame(writeValues);  // queued once however many redraws come before it runs
+    }
+
+    stats.forEach((s, si) => {
+      for (let i = 0; i < r; i++) {
+        const td = statCells[i][si];
+        const text = s.format(s.values[i], i);
+        if (td.textContent !== text) td.textContent = text;
+        td.dataset.value = String(s.values[i]);
+      }
+    });
+    if (showLegend) legend.update(scale, lo, hi, anyHidden);
+  }
+
+  function runDeferred() {
+    if (!deferred) return;
+    const args = deferred;
+    deferred = null;
+    render(args);
+    if (!valuesDirty) delete table.dataset.pending;  // nothing new to write: the wait is over
+  }
+
   return {
     el: root,
     table,
-    /**
-     * tensor: { data, shape: [rows, cols] }; hidden: Uint8Array marking masked cells (or null);
-     * fullyMasked: Set of row indices; stats: [{ key, label, title, values, format }].
-     */
-    update({ tensor, rowLabels, colLabels, hidden = null, fullyMasked = null, stats = [],
-      palette = 'viridis', theme = 'light', padCols = null, padRows = null, clickable = false, groupCols = 0 }) {
-      const [r, c] = tensor.shape;
-      const keys = stats.map((s) => s.key).join(',');
-      if (r !== rows || c !== cols || keys !== statKeys) {
-        statKeys = keys;
-        build(r, c, stats);
-      }
-      if (groupCols !== groupedBy) {
-        // A rule between column groups (the heads inside a projection or the concatenation).
-        groupedBy = groupCols;
-        for (let j = 0; j < c; j++) {
-          const start = groupCols > 0 && j > 0 && j % groupCols === 0;
-          colHeads[j].classList.toggle('group-start', start);
-          for (let i = 0; i < r; i++) cells[i][j].classList.toggle('group-start', start);
-        }
-      }
-      activatable = clickable && !!onActivate;
-      table.classList.toggle('clickable', activatable);
-      const compact = c > COMPACT_COLS;
-      table.classList.toggle('compact', compact);
-      const longLabels = colLabels.some((t) => t.length > 3);
-      table.classList.toggle('vertical-labels', longLabels && c > 1);
-
-      let nextLayout = `${compact}|${longLabels}|${groupCols}|${setLabels(colHeads, colLabels, padCols)}|${setLabels(rowHeads, rowLabels, padRows)}`;
-      for (let i = 0; i < r; i++) {
-        const all = !!fullyMasked?.has(i);
-        if (rowHeads[i].lastChild.hidden === all) rowHeads[i].lastChild.hidden = !all;
-        rowHeads[i].parentElement.classList.toggle('fully-masked', all);
-        if (all) nextLayout += `|${i}`;
-      }
-
-      const data = tensor.data;
-      let lo = Infinity;
-      let hi = -Infinity;
-      let anyHidden = false;
-      for (let k = 0; k < data.length; k++) {
-        const v = data[k];
-        if (hidden?.[k]) anyHidden = true;
-        if (Number.isFinite(v) && !hidden?.[k]) {
-          if (v < lo) lo = v;
-          if (v > hi) hi = v;
-        }
-      }
-      let scale;
-      if (kind === 'weights') {
-        scale = makeScale({ kind: 'sequential', palette, theme, min: 0, max: 1 });
-      } else {
-        const span = niceBound(Math.max(Math.abs(lo), Math.abs(hi)));
-        scale = makeScale({ kind: 'diverging', theme, min: -span, max: span });
-      }
-      const showText = !small && !compact;
-
-      // Nothing to repaint when the values, the hidden cells, the colours and the layout are as
-      // last painted (an edit elsewhere, a highlight, a theme-neutral setting).
-      let sameValues = values !== null && values.length === data.length;
-      for (let k = 0; sameValues && k < data.length; k++) sameValues = Object.is(values[k], Math.fround(data[k]));
-      let sameHidden = hiddenNow !== null && hiddenNow.length === data.length;
-      for (let k = 0; sameHidden && k < data.length; k++) sameHidden = hiddenNow[k] === (hidden ? hidden[k] : 0);
-      const same = sameValues && sameHidden;
-      const relayout = nextLayout !== layoutKey;
-      const nextPaint = `${theme}|${scale.gradient}|${scale.min}|${scale.max}|${showText}`;
-      if (theme !== themeNow) {
-        themeNow = theme;
-        painter.restyle();
-      }
-      if (!same || relayout || nextPaint !== paintKey) {
-        layoutKey = nextLayout;
-        paintKey = nextPaint;
-        if (!same) {
-          values = Float32Array.from(data);
-          hiddenNow = hidden ? Uint8Array.from(hidden) : new Uint8Array(data.length);
-          valuesDirty = true;
-        }
-        // Colours and digits are worked out when the canvas is drawn, which for a map out of view
-        // is after the frame.
-        const shownValues = values;
-        const shownHidden = hiddenNow;
-        painter.paint(() => {
-          const n = shownValues.length;
-          const fills = new Array(n);
-          const inks = new Array(n);
-          const texts = showText ? new Array(n) : null;
-          for (let k = 0; k < n; k++) {
-            const v = shownValues[k];
-            const colour = shownHidden[k] || !Number.isFinite(v) ? null : scale.map(v);
-            fills[k] = colour ? colour.background : null;
-            inks[k] = colour ? colour.text : null;
-            if (texts) texts[k] = formatCell(v);
-          }
-          return { rows: r, cols: c, fills, inks, texts, hidden: shownHidden };
-        }, { relayout });
-        if (!sameHidden) {
-          for (let i = 0; i < r; i++) {
-            for (let j = 0; j < c; j++) cells[i][j].classList.toggle('masked', !!hiddenNow[i * c + j]);
-          }
-        }
-        if (!same) nameCell(focus[0], focus[1]);
-      }
-      if (valuesDirty && !table.hasAttribute('data-pending')) {
+    /** Draws the matrix; see render() for the arguments. */
+    update(args) {
+      // Out of view, the whole update (labels, statistics, legend, canvas) waits until after
+      // the frame, or until the map scrolls into view.
+      if (!painter.inView) {
+        deferred = args;
         table.dataset.pending = '';
-        afterFrame(writeValues);
+        afterFrame(runDeferred);
+        return;
       }
-
-      stats.forEach((s, si) => {
-        for (let i = 0; i < r; i++) {
-          const td = statCells[i][si];
-          const text = s.format(s.values[i], i);
-          if (td.textContent !== text) td.textContent = text;
-          td.dataset.value = String(s.values[i]);
-        }
-      });
-      if (showLegend) legend.update(scale, lo, hi, anyHidden);
+      deferred = null;
+      render(args);
     },
     /** Outlines cells: whole rows, whole columns and single flat indices (Sets, or null). */
     setHighlight({ rows: hlRows = null, cols: hlCols = null, cells: hlCells = null } = {}) {

@@ -61,7 +61,7 @@ export function niceBound(x) {
   return 10 * p;
 }
 
-/** A colour scale: map(value) -> { background, text } plus the CSS gradient for its legend. */
+/** A colour scale: map(value) -> { background, rgb, text } plus the CSS gradient for its legend. */
 export function makeScale({ kind, palette = 'viridis', theme = 'light', min = 0, max = 1 }) {
   const list = kind === 'diverging' ? DIVERGING[theme === 'dark' ? 'dark' : 'light']
     : SEQUENTIAL[palette] ?? SEQUENTIAL.viridis;
@@ -76,7 +76,11 @@ export function makeScale({ kind, palette = 'viridis', theme = 'light', min = 0,
     if (!c) {
       const rgb = sample(list, key / 255);
       const L = luminance(rgb);
-      c = { background: css(rgb), text: (L + 0.05) / 0.05 >= 1.05 / (L + 0.05) ? '#000' : '#fff' };
+      c = {
+        background: css(rgb),
+        rgb: rgb.map(Math.round),  // the same colour as numbers, for pixel buffers
+        text: (L + 0.05) / 0.05 >= 1.05 / (L + 0.05) ? '#000' : '#fff',
+      };
       cache.set(key, c);
     }
     return c;
