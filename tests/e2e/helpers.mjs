@@ -33,8 +33,8 @@ export async function launch() {
  * Opens the explorer and waits until it has drawn. `problems` collects console errors and
  * warnings, uncaught exceptions, failed requests and CSP violations.
  */
-export async function openExplorer(env, { width = 1280, height = 900, colorScheme = 'light', path = '' } = {}) {
-  const context = await env.browser.newContext({ viewport: { width, height }, colorScheme });
+export async function openExplorer(env, { width = 1280, height = 900, colorScheme = 'light', path = '', deviceScaleFactor = 1 } = {}) {
+  const context = await env.browser.newContext({ viewport: { width, height }, colorScheme, deviceScaleFactor });
   const page = await context.newPage();
   const problems = [];
   page.on('console', (msg) => {

@@ -25,6 +25,29 @@ const pixel = LITTLE_ENDIAN
   ? ([r, g, b]) => ((255 << 24) | (b << 16) | (g << 8) | r) >>> 0
   : ([r, g, b]) => ((r << 24) | (g << 16) | (b << 8) | 255) >>> 0;
 
+// Zooming the page changes the device pixel ratio but no CSS size (so no ResizeObserver fires):
+// every live painter measures and repaints at the new ratio. Browsers report it as a change of
+// the resolution media query, and zoom also resizes the window in CSS pixels.
+const painters = new Set();  // WeakRefs to each painter's repaint()
+let ratio = typeof window === 'object' ? window.devicePixelRatio || 1 : 1;
+function ratioChanged() {
+  if ((window.devicePixelRatio || 1) === ratio) return;
+  ratio = window.devicePixelRatio || 1;
+  for (const ref of painters) {
+    const repaint = ref.deref();
+    if (repaint) repaint();
+    else painters.delete(ref);
+  }
+  watchRatio();
+}
+function watchRatio() {
+  matchMedia(`(resolution: ${ratio}dppx)`).addEventListener('change', ratioChanged, { once: true });
+}
+if (typeof matchMedia === 'function') {
+  watchRatio();
+  window.addEventListener('resize', ratioChanged);
+}
+
 export function createHeatmapPainter(table, cellAt) {
   const canvas = el('canvas', 'heatmap-paint');
   canvas.setAttribute('aria-hidden', 'true');
@@ -226,6 +249,15 @@ export function createHeatmapPainter(table, cellAt) {
     drawIfStale();
   }, { rootMargin: '200px' }).observe(table);
 
+  function repaint() {
+    const f = current();
+    if (!f) return;
+    measure(f.rows, f.cols);
+    stale = true;
+    drawIfStale();
+  }
+  painters.add(new WeakRef(repaint));
+
   return {
     canvas,
     /** Whether the map is near the viewport (drawing it now is drawing what a person sees). */
@@ -247,13 +279,7 @@ export function createHeatmapPainter(table, cellAt) {
       else afterFrame(drawIfStale);
     },
     /** The table was resized (fonts, zoom, labels, shown after being hidden): measure, repaint. */
-    repaint() {
-      const f = current();
-      if (!f) return;
-      measure(f.rows, f.cols);
-      stale = true;
-      drawIfStale();
-    },
+    repaint,
     /** The theme changed: colours read from CSS are stale. */
     restyle() {
       looks = null;

@@ -66,6 +66,8 @@ export function createHeatmap({ name, label, kind = 'diverging', onInspect, onAc
   let groupedBy = 0;
   let activatable = false;
   let deferred = null;   // the latest update() arguments while out of view
+  let digits = false;    // the cells print their values
+  let namedAll = false;  // every cell has an accessible name (not just the focused one)
 
   function build(r, c, stats) {
     rows = r;
@@ -134,6 +136,7 @@ export function createHeatmap({ name, label, kind = 'diverging', onInspect, onAc
     if (r && c) cells[focus[0]][focus[1]].tabIndex = 0;
     values = null;
     hiddenNow = null;
+    namedAll = false;
     groupedBy = 0;
     layoutKey = '';
     paintKey = '';
@@ -141,14 +144,23 @@ export function createHeatmap({ name, label, kind = 'diverging', onInspect, onAc
   }
 
   // data-values for readers, once the frame with the new colours is drawn.
+  // Maps that print their digits also name every cell after the frame, so a screen reader reading
+  // the table (not only moving focus through it) hears the numbers a sighted reader sees.
   function writeValues() {
-    if (valuesDirty && values) table.dataset.values = Array.prototype.join.call(values, ' ');
+    if (valuesDirty && values) {
+      table.dataset.values = Array.prototype.join.call(values, ' ');
+      if (digits) for (let i = 0; i < rows; i++) for (let j = 0; j < cols; j++) nameCell(i, j);
+      else if (namedAll) for (const row of cells) for (const td of row) td.removeAttribute('aria-label');
+      namedAll = digits;
+      if (!digits) nameCell(focus[0], focus[1]);
+    }
     valuesDirty = false;
     delete table.dataset.pending;
   }
 
-  // The accessible name of a cell is its value; only the focused cell needs one (a screen reader
-  // announces the cell that has focus), so a redraw names one cell, not thousands.
+  // The accessible name of a cell is its value. Compact maps (no digits) name only the focused
+  // cell (a screen reader announces the cell that has focus), so a redraw names one cell, not
+  // thousands.
   function nameCell(i, j) {
     const td = cells[i]?.[j];
     if (!td || !values) return;
@@ -274,6 +286,10 @@ export function createHeatmap({ name, label, kind = 'diverging', onInspect, onAc
       scale = makeScale({ kind: 'diverging', theme, min: -span, max: span });
     }
     const showText = !small && !compact;
+    if (showText !== digits) {
+      digits = showText;
+      valuesDirty = true;  // name (or leave unnamed) every cell again
+    }
 
     // Nothing to repaint when the values, the hidden cells, the colours and the layout are as
     // last painted (an edit elsewhere, a highlight, a theme-neutral setting).

@@ -1,0 +1,160 @@
+// The heatmaps' canvas (ui/heatmap-paint.js, ui/glyphs.js) against the table it lies under, in
+// headless Chromium: every cell is filled edge to edge in one colour at the place the table gives
+// it, the gaps between cells stay clear, digits are printed inside their cell and centred, compact
+// maps print none, maps out of view catch up when scrolled to, and a new pixel ratio (zoom)
+// repaints at the new resolution.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { afterRender, collectProblems, launch, openExplorer, readHeatmap, readHeatmapCells } from './helpers.mjs';
+
+let env;
+before(async () => { env = await launch(); });
+after(async () => { await env?.close(); });
+
+/**
+ * For each cell of a heatmap: the colours at its four corners (2 CSS px inside), the colour of
+ * the gap just left of it (between it and its neighbour), and the "ink" (pixels that differ from
+ * the cell's corner colour): count, and the centre of its bounding box relative to the cell's
+ * centre, in CSS px.
+ */
+function inspectCanvas(page, name) {
+  return page.evaluate(async (heatmap) => {
+    const table = document.querySelector(`[data-heatmap="${heatmap}"]`);
+    table.scrollIntoView({ block: 'center' });
+    for (let k = 0; k < 3; k++) await new Promise((done) => requestAnimationFrame(done));
+    const canvas = table.parentElement.querySelector('canvas.heatmap-paint');
+    const box = canvas.getBoundingClientRect();
+    const scale = canvas.width / box.width;
+    const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+    const at = (x, y) => {
+      const px = Math.floor((x - box.left) * scale);
+      const py = Math.floor((y - box.top) * scale);
+      if (px < 0 || py < 0 || px >= canvas.width || py >= canvas.height) return 'outside';
+      const p = 4 * (py * canvas.width + px);
+      return `${data[p]},${data[p + 1]},${data[p + 2]},${data[p + 3]}`;
+    };
+    return [...table.querySelectorAll('td[data-col]')].map((td) => {
+      const r = td.getBoundingClientRect();
+      const left = r.left + td.clientLeft;
+      const corners = [[left + 2, r.top + 2], [r.right - 2, r.top + 2], [left + 2, r.bottom - 2], [r.right - 2, r.bottom - 2]]
+        .map(([x, y]) => at(x, y));
+      let ink = 0;
+      let [ix0, ix1, iy0, iy1] = [Infinity, -Infinity, Infinity, -Infinity];
+      const x0 = Math.ceil((left - box.left) * scale);
+      const x1 = Math.floor((r.right - box.left) * scale);
+      const y0 = Math.ceil((r.top - box.top) * scale);
+      const y1 = Math.floor((r.bottom - box.top) * scale);
+      for (let y = y0; y < y1; y++) {
+        for (let x = x0; x < x1; x++) {
+          const p = 4 * (y * canvas.width + x);
+          if (`${data[p]},${data[p + 1]},${data[p + 2]},${data[p + 3]}` === corners[0]) continue;
+          ink += 1;
+          ix0 = Math.min(ix0, x);
+          ix1 = Math.max(ix1, x + 1);
+          iy0 = Math.min(iy0, y);
+          iy1 = Math.max(iy1, y + 1);
+        }
+      }
+      const cx = ((x0 + x1) / 2) / scale;
+      const cy = ((y0 + y1) / 2) / scale;
+      return {
+        masked: td.classList.contains('masked'),
+        corners,
+        gap: Number(td.dataset.col) > 0 ? at(left - 0.5 - td.clientLeft, (r.top + r.bottom) / 2) : null,
+        ink,
+        inkOffset: ink ? [(ix0 + ix1) / 2 / scale - cx, (iy0 + iy1) / 2 / scale - cy] : null,
+        text: td.getAttribute('aria-label'),
+      };
+    });
+  }, name);
+}
+
+function assertFilledAndAligned(cells, label) {
+  for (const [k, c] of cells.entries()) {
+    if (c.masked) continue;
+    assert.ok(c.corners.every((x) => x === c.corners[0] && x !== 'outside'), `${label} cell ${k}: one colour to its edges (${c.corners})`);
+    assert.ok(c.corners[0].endsWith(',255'), `${label} cell ${k}: opaque`);
+    if (c.gap !== null) assert.ok(c.gap.endsWith(',0'), `${label} cell ${k}: the gap before it is clear (${c.gap})`);
+  }
+}
+
+describe('the canvas lines up with the table', () => {
+  for (const deviceScaleFactor of [1, 2, 1.25]) {
+    test(`pixel ratio ${deviceScaleFactor}: cells filled edge to edge, gaps clear, digits centred in their cell`, async () => {
+      const { page, context, problems } = await openExplorer(env, { deviceScaleFactor });
+      const cells = await inspectCanvas(page, 'weights');
+      assertFilledAndAligned(cells, 'weights');
+      // The lesson example's weights, each printed: a few dozen pixels of ink, centred within a
+      // pixel or two.
+      for (const [k, c] of cells.entries()) {
+        assert.ok(c.ink > 15 * deviceScaleFactor ** 2, `cell ${k} (${c.text}) has its digits: ${c.ink} ink pixels`);
+        assert.ok(Math.abs(c.inkOffset[0]) < 2.5 && Math.abs(c.inkOffset[1]) < 2.5, `cell ${k} (${c.text}) digits centred: offset ${c.inkOffset}`);
+      }
+      assert.deepEqual(await collectProblems(page, problems), []);
+      await context.close();
+    });
+  }
+
+  test('a wide map prints no digits; masked cells are hatched and name themselves hidden', async () => {
+    const { page, context } = await openExplorer(env);
+    await afterRender(page, () => page.fill('#sentence', 'one two three four five six seven eight nine ten eleven twelve'));
+    for (const [id, value] of [['#size-dModel', '64'], ['#size-heads', '4']]) {
+      await afterRender(page, async () => {
+        await page.fill(id, value);
+        await page.press(id, 'Enter');
+      });
+    }
+    const q = await inspectCanvas(page, 'Q');
+    assert.equal(q.length, 12 * 64);
+    assertFilledAndAligned(q, 'Q');
+    for (const [k, c] of q.entries()) assert.equal(c.ink, 0, `Q cell ${k} prints nothing`);
+
+    await afterRender(page, () => page.check('input[name="mask"][value="causal"]'));
+    const masked = await readHeatmapCells(page, 'masked');
+    const [, m] = (await readHeatmap(page, 'masked')).shape;
+    for (const [k, c] of masked.entries()) {
+      const upper = k % m > Math.floor(k / m);
+      assert.equal(c.colour === 'hatch', upper, `cell ${k} hatched exactly above the diagonal`);
+      if (upper) assert.equal(c.text, '\u2212\u221e, hidden');
+    }
+    await context.close();
+  });
+});
+
+describe('maps out of view', () => {
+  test('are brought up to date after the frame, and when scrolled into view show the new values', async () => {
+    const { page, context } = await openExplorer(env);
+    await afterRender(page, () => page.selectOption('#preset', 'causal'));
+    const before = await readHeatmapCells(page, 'output');
+    await page.$eval('[data-matrix="X"]', (e) => e.scrollIntoView({ block: 'start' }));
+    assert.ok(await page.$eval('[data-heatmap="output"]', (t) => t.getBoundingClientRect().top > window.innerHeight + 300), 'the output is out of view');
+    // Edited while the output is out of view: its values follow once the frame is drawn...
+    await afterRender(page, () => page.fill('[data-matrix="X"] input[data-row="0"][data-col="0"]', '3.5'));
+    const values = (await readHeatmap(page, 'output')).data;
+    // ...and its canvas and cell names show them when a person scrolls to it.
+    const after = await readHeatmapCells(page, 'output');
+    assert.notDeepEqual(after.map((c) => c.colour), before.map((c) => c.colour));
+    const expected = await page.evaluate(async (vs) => {
+      const { formatCell } = await import('./ui/format.js');
+      return vs.map(formatCell);
+    }, values);
+    assert.deepEqual(after.map((c) => c.text), expected);
+    assertFilledAndAligned(await inspectCanvas(page, 'output'), 'output');
+    await context.close();
+  });
+});
+
+describe('zoom', () => {
+  test('a new device pixel ratio (zoom) repaints the maps at the new resolution', async () => {
+    const { page, context } = await openExplorer(env);
+    const width1 = await page.$eval('[data-heatmap="weights"]', (t) => t.parentElement.querySelector('canvas').width);
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Emulation.setDeviceMetricsOverride', { width: 1280, height: 900, deviceScaleFactor: 2, mobile: false });
+    await page.waitForFunction(() => window.devicePixelRatio === 2);
+    // Emulation changes the ratio without the events a real zoom brings; send the window's one.
+    await page.evaluate(() => window.dispatchEvent(new Event('resize')));
+    await page.waitForFunction((w) => document.querySelector('[data-heatmap="weights"]').parentElement.querySelector('canvas').width >= 2 * w - 2, width1);
+    assertFilledAndAligned(await inspectCanvas(page, 'weights'), 'weights at 2x');
+    await context.close();
+  });
+});
