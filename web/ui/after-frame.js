@@ -1,21 +1,34 @@
 // Work that must happen soon but not before the next frame: a message posted now runs after the
 // current task, and a redraw inside requestAnimationFrame is followed by style, layout and paint
 // in that same task, so whatever is queued here runs once the frame with the edit is drawn. Each
-// function queued more than once before the flush runs once, in the order first queued.
+// function queued more than once before it runs, runs once, in the order first queued.
+//
+// The queue is worked through in slices of a few milliseconds, one task each, so a keystroke that
+// arrives meanwhile waits for one slice, not for every map out of view to be redrawn.
+const SLICE_MS = 8;  // half a frame: the next frame still has room for the next keystroke
 const queued = new Set();
 let posted = false;
 const channel = new MessageChannel();
 channel.port1.onmessage = () => {
   posted = false;
-  const jobs = [...queued];
-  queued.clear();
-  for (const job of jobs) job();
+  const start = performance.now();
+  for (const job of queued) {
+    queued.delete(job);
+    job();
+    if (queued.size && performance.now() - start > SLICE_MS) {
+      post();
+      return;
+    }
+  }
 };
+
+function post() {
+  if (posted) return;
+  posted = true;
+  channel.port2.postMessage(0);
+}
 
 export function afterFrame(job) {
   queued.add(job);
-  if (!posted) {
-    posted = true;
-    channel.port2.postMessage(0);
-  }
+  post();
 }
