@@ -6,7 +6,7 @@
 // that frame (maps out of view, data attributes) is reported apart. `--profile` also prints the
 // functions with the most self time from the V8 CPU profiler. `npm run bench:page` runs both views.
 //   node scripts/bench/page-redraw.mjs [--edits 20] [--view x|pipeline] [--profile] [--css "<rules>"]
-//     [--root dir] [--dpr 2] [--no-focus]
+//     [--root dir] [--dpr 2] [--no-focus] [--n 24] [--heads 8]
 import { chromium } from 'playwright-core';
 import { startServer } from '../serve.mjs';
 
@@ -44,8 +44,11 @@ try {
     await action();
     await page.waitForFunction((n) => Number(document.getElementById('app').dataset.renders) > n, before);
   };
-  await afterRender(() => page.fill('#sentence', 'one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen'));
-  for (const [id, v] of [['#size-dModel', '64'], ['#size-heads', '4']])
+  // --n 24 --heads 8: the largest sizes the page allows (the budget is for n = 16, h = 4).
+  const N = args.includes('--n') ? Number(args[args.indexOf('--n') + 1]) : 16;
+  const HEADS = args.includes('--heads') ? args[args.indexOf('--heads') + 1] : '4';
+  await afterRender(() => page.fill('#sentence', Array.from({ length: N }, (_, i) => `w${i + 1}`).join(' ')));
+  for (const [id, v] of [['#size-dModel', '64'], ['#size-heads', HEADS]])
     await afterRender(async () => { await page.fill(id, v); await page.press(id, 'Enter'); });
   await page.click('[data-matrix="X"] >> xpath=ancestor::details/summary');
   await page.waitForSelector('[data-matrix="X"] input[data-row="0"]');
@@ -72,7 +75,7 @@ try {
   await browser.startTracing(page, { categories: ['devtools.timeline', 'toplevel'] });
   // The edits are typed from inside the page, so the test driver adds no work of its own; each is
   // followed by an idle pause and marked in the trace with console.timeStamp.
-  const jsMs = await page.evaluate(async (edits) => {
+  const jsMs = await page.evaluate(async ([edits, n]) => {
     const app = document.getElementById('app');
     const rendered = (n) => new Promise((done) => {
       const seen = new MutationObserver(() => {
@@ -86,7 +89,7 @@ try {
     });
     const out = [];
     for (let k = 0; k < edits; k++) {
-      const input = document.querySelector(`[data-matrix="X"] input[data-row="${k % 16}"][data-col="${(k * 7) % 64}"]`);
+      const input = document.querySelector(`[data-matrix="X"] input[data-row="${k % n}"][data-col="${(k * 7) % 64}"]`);
       // The cell is focused first, as a person clicks a cell and then types into it: the edit
       // measured is the keystroke.
       if (!window.__noFocus) input.focus({ preventScroll: true });
@@ -101,7 +104,7 @@ try {
       console.timeStamp(`idle-${k}`);
     }
     return out;
-  }, EDITS);
+  }, [EDITS, N]);
   const trace = JSON.parse((await browser.stopTracing()).toString());
   let profile = null;
   if (PROFILE) ({ profile } = await cdp.send('Profiler.stop'));
@@ -145,7 +148,7 @@ try {
       countByName.set(e.name, (countByName.get(e.name) ?? 0) + 1);
     }
   }
-  console.log(`n = 16, d_model = 64, h = 4, X unfolded, view ${VIEW}; ${EDITS} edits of X (SIMD: ${await page.getAttribute('#app', 'data-simd')})`);
+  console.log(`n = ${N}, d_model = 64, h = ${HEADS}, X unfolded, view ${VIEW}; ${EDITS} edits of X (SIMD: ${await page.getAttribute('#app', 'data-simd')})`);
   console.log(`JS redraw (compute + DOM writes, #app[data-render-ms]): ${fmt(jsMs)}`);
   console.log(`main-thread work from the edit to the frame that shows it (the 16 ms budget): ${fmt(toFrame)}`);
   console.log(`main-thread busy per edit, with the work after that frame (maps out of view, data attributes, the address bar): ${fmt(perEdit)}`);
