@@ -48,6 +48,15 @@ if (typeof matchMedia === 'function') {
   window.addEventListener('resize', ratioChanged);
 }
 
+// The pixels of a map drawn while out of view: one buffer for all of them, grown as needed.
+let scratch = null;
+function scratchFor(W, H) {
+  if (!scratch || scratch.width < W || scratch.height < H) {
+    scratch = new ImageData(Math.max(W, scratch?.width ?? 0), Math.max(H, scratch?.height ?? 0));
+  }
+  return scratch;
+}
+
 export function createHeatmapPainter(table, cellAt) {
   const canvas = el('canvas', 'heatmap-paint');
   canvas.setAttribute('aria-hidden', 'true');
@@ -184,21 +193,23 @@ export function createHeatmapPainter(table, cellAt) {
     }
 
     // Everything: backgrounds one scanline per row of cells, copied down the row, then digits.
-    if (!image) image = new ImageData(W, H);
-    const px = new Uint32Array(image.data.buffer);
-    px.fill(0);
-    shown = { geometry, fill: new Uint32Array(n), text: new Array(n).fill(null), ink: new Array(n).fill(null) };
+    // A map in view keeps its pixels for the next redraw; one out of view borrows a shared buffer.
+    const buffer = inView ? (image ??= new ImageData(W, H)) : scratchFor(W, H);
+    const S = buffer.width;  // pixels per row of the buffer
+    const px = new Uint32Array(buffer.data.buffer);
+    px.fill(0, 0, S * H);
+    const kept = { geometry, fill: new Uint32Array(n), text: new Array(n).fill(null), ink: new Array(n).fill(null) };
     for (let i = 0; i < rows; i++) {
       if (Y1[i] <= Y0[i]) continue;
-      const line = Y0[i] * W;
+      const line = Y0[i] * S;
       for (let j = 0; j < cols; j++) {
         const k = i * cols + j;
         const fill = want(k);
-        shown.fill[k] = fill;
+        kept.fill[k] = fill;
         if (fill > 1) px.fill(fill, line + X0[j], line + X1[j]);
       }
-      for (let y = Y0[i] + 1; y < Y1[i]; y++) px.copyWithin(y * W, line, line + W);
-      for (let j = 0; j < cols; j++) if (shown.fill[i * cols + j] === 1) hatchCell(px, W, X0[j], X1[j], Y0[i], Y1[i], dpr);
+      for (let y = Y0[i] + 1; y < Y1[i]; y++) px.copyWithin(y * S, line, line + W);
+      for (let j = 0; j < cols; j++) if (kept.fill[i * cols + j] === 1) hatchCell(px, S, X0[j], X1[j], Y0[i], Y1[i], dpr);
     }
     if (texts) {
       const box = [0, 0, 0, 0];
@@ -210,13 +221,14 @@ export function createHeatmapPainter(table, cellAt) {
           box[2] = X1[j];
           box[3] = Y1[i];
           const ink = inkOf(k);
-          shown.text[k] = texts[k];
-          shown.ink[k] = ink;
-          printer.print(image.data, W, texts[k], rgbOf(ink), (X0[j] + X1[j]) / 2, (Y0[i] + Y1[i]) / 2, box);
+          kept.text[k] = texts[k];
+          kept.ink[k] = ink;
+          printer.print(buffer.data, S, texts[k], rgbOf(ink), (X0[j] + X1[j]) / 2, (Y0[i] + Y1[i]) / 2, box);
         }
       }
     }
-    ctx.putImageData(image, 0, 0);
+    ctx.putImageData(buffer, 0, 0, 0, 0, W, H);
+    shown = buffer === image ? kept : null;
   }
 
   function current() {
@@ -240,7 +252,14 @@ export function createHeatmapPainter(table, cellAt) {
   let measuredOutOfView = false;
   new IntersectionObserver((entries) => {
     inView = entries[entries.length - 1].isIntersecting;
-    if (!inView) return;
+    if (!inView) {
+      // The pixel copy kept for repainting changed cells only is as large as the canvas (megabytes
+      // at d_model = 64 on a high-density screen): maps out of view give it back and are drawn
+      // whole when they change.
+      image = null;
+      shown = null;
+      return;
+    }
     onShow?.();
     if (measuredOutOfView && (frame || make)) {
       stale = true;
