@@ -4,12 +4,22 @@
 // from a dozen characters, so each is drawn once with fillText (per font and pixel ratio), kept
 // as an alpha mask cropped to its ink, and blended into the pixels of each cell.
 
+// A 2D context off screen: OffscreenCanvas where there is one (Safari has it from 16.4), a
+// detached <canvas> elsewhere.
+function context2d(width, height, options) {
+  if (typeof OffscreenCanvas === 'function') return new OffscreenCanvas(width, height).getContext('2d', options);
+  const canvas = document.createElement('canvas');
+  canvas.width = width;
+  canvas.height = height;
+  return canvas.getContext('2d', options);
+}
+
 /** A CSS colour as [r, g, b], as the canvas itself parses it (cached). */
 const parsed = new Map();
 export function rgbOf(css) {
   let rgb = parsed.get(css);
   if (!rgb) {
-    const c = new OffscreenCanvas(1, 1).getContext('2d');
+    const c = context2d(1, 1);
     c.fillStyle = css;
     c.fillRect(0, 0, 1, 1);
     const [r, g, b] = c.getImageData(0, 0, 1, 1).data;
@@ -24,7 +34,7 @@ function rasterize(ch, font, scale, probe) {
   const pad = Math.ceil(2 * scale);
   const size = Math.ceil(parseFloat(font.match(/([\d.]+)px/)?.[1] ?? '16') * scale * 1.5) + 2 * pad;
   const width = Math.ceil(advance) + 2 * pad;
-  const c = new OffscreenCanvas(width, size).getContext('2d', { willReadFrequently: true });
+  const c = context2d(width, size, { willReadFrequently: true });
   c.setTransform(scale, 0, 0, scale, 0, 0);
   c.font = font;
   c.fillStyle = '#fff';
@@ -67,7 +77,7 @@ export function printerFor(font, scale) {
   const key = `${font}|${scale}`;
   let printer = printers.get(key);
   if (printer) return printer;
-  const probe = new OffscreenCanvas(1, 1).getContext('2d');
+  const probe = context2d(1, 1);
   probe.font = font;
   const glyphs = new Map();
   const glyph = (ch) => {

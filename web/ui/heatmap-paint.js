@@ -275,7 +275,7 @@ export function createHeatmapPainter(table, cellAt) {
     stale = true;
     drawIfStale();
   }
-  painters.add(new WeakRef(repaint));
+  painters.add(typeof WeakRef === 'function' ? new WeakRef(repaint) : { deref: () => repaint });
 
   return {
     canvas,
