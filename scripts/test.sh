@@ -15,7 +15,7 @@ if compgen -G "tests/e2e/*.test.mjs" >/dev/null; then
   node --test tests/e2e/
 fi
 
-# ---- Reliability (issue 6): the native suite under sanitizers, and a short fuzzing run. Both build
+# ---- Reliability: the native suite under sanitizers, and a short fuzzing run. Both build
 # incrementally with clang in their own directories (build/asan, build/fuzz).
 echo "== C++ core: GoogleTest under AddressSanitizer + UndefinedBehaviorSanitizer"
 bash scripts/sanitize.sh

@@ -1,7 +1,7 @@
 // `npm run bench`: in one Node process on one thread, times this module (SIMD and scalar builds)
 // against plain JavaScript, onnxruntime-web (wasm) and TensorFlow.js (wasm backend) on the same
 // inputs, checks every peer's output against ours, prints medians, GFLOP/s and ratios, checks the
-// performance targets of issue 5, and writes everything to bench-results/bench.json.
+// performance targets, and writes everything to bench-results/bench.json.
 //
 // Peers are installed from scripts/bench/package.json on first use, so `npm test` stays light.
 // Samples of all implementations of a case are interleaved round by round, so a burst of load from
@@ -253,7 +253,7 @@ const clock = cpus[0]?.speed ? ` × ${cpus[0].speed} MHz` : ' cores';
 const machine = `Node ${process.version}, ${cpus[0]?.model ?? 'unknown CPU'} (${cpus.length}${clock}), one thread` +
   (WITH_PEERS ? `, onnxruntime-web ${versions.onnxruntimeWeb}, tfjs ${versions.tfjs}` : '');
 console.log(`\nattention-explorer benchmark — ${machine}`);
-console.log('targets (issue 5):');
+console.log('targets:');
 for (const t of targets)
   console.log(`  ${t.met ? 'met   ' : 'MISSED'} ${t.target.padEnd(62)} ${t.value.toPrecision(3)}` +
     (t.paired ? `  (paired median ${t.paired.toFixed(2)}, best ${t.best.toFixed(2)})` : ''));
@@ -269,7 +269,7 @@ for (const r of results)
 if (long)
   md.push('', `Long sequence n = m = ${long.n}, d = ${long.d}, output only: ${(long.ms / 1000).toFixed(1)} s, core workspace ` +
     `${(long.workspaceBytes / 2 ** 20).toFixed(1)} MiB, max |Δ| against the materializing path ${long.maxAbsDiffVsMaterializing.toExponential(1)}.`);
-md.push('', 'Targets (issue 5):', '');
+md.push('', 'Targets:', '');
 for (const t of targets)
   md.push(`- ${t.met ? 'met' : '**missed**'}: ${t.target} — ${t.value.toPrecision(3)}` +
     (t.paired ? ` (paired median ${t.paired.toFixed(2)}, best ${t.best.toFixed(2)})` : ''));

@@ -1,4 +1,4 @@
-// How long the explorer page takes to follow an edit at the size issue 3 names (n = 16,
+// How long the explorer page takes to follow an edit at the size it promises one frame for (n = 16,
 // d_model = 64, h = 4, X unfolded and focused, as a person typing into it): the JS redraw the page
 // measures itself (compute + canvas and DOM writes), and from a Chromium trace the main thread's
 // work from the keystroke to the end of the frame that shows it (input handler, redraw, style,

@@ -1,4 +1,4 @@
-// Bad input never kills the module: for every class of bad input (issue 2's list) each API function
+// Bad input never kills the module: for every class of bad input (the API's error contract) each API function
 // throws a plain `Error` whose message names the argument, and the same instance then computes the
 // very same numbers as before. A random-garbage property (fast-check's anything()) backs the table
 // up. Bugs these tests found stay as regression tests at the end.

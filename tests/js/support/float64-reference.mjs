@@ -1,5 +1,5 @@
 // An independent float64 implementation of scaled dot-product and multi-head attention, written
-// from the API contract (issue 2 / attention.d.ts), not from the C++ core: plain loops, the textbook
+// from the API contract (attention.d.ts), not from the C++ core: plain loops, the textbook
 // softmax, no blocking or streaming. The property tests compare both WebAssembly builds against it.
 //
 // Besides each value it returns a first-order bound on the error a correct float32 computation
