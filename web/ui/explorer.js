@@ -319,14 +319,13 @@ export async function mountExplorer(root, options = {}) {
     if (options.toolbarHost) options.toolbarHost.dataset.theme = theme;
     if (options.documentTheme) document.documentElement.dataset.theme = theme;
     const display = { palette: s.display.palette, theme };
-    const T = []; let tt = performance.now(); const lap = (n) => { const x = performance.now(); T.push([n, +(x - tt).toFixed(2)]); tt = x; };
-    result = computer.compute(s); lap('compute');
-    controls.render(s, result); lap('controls');
-    displayControls.render(s); lap('display');
-    exporter.render(); lap('exporter');
-    for (const v of views) { v.render(s, result, display); lap(v.id); }
+    result = computer.compute(s);
+    controls.render(s, result);
+    displayControls.render(s);
+    exporter.render();
+    for (const v of views) v.render(s, result, display);
     if (readOnly === true || readOnly.size) applyReadOnly();
-    showExplanation(); lap('explain'); (window.__steps ??= []).push(T);
+    showExplanation();
     const ms = performance.now() - t0;
     renders += 1;
     root.dataset.renders = String(renders);
