@@ -93,6 +93,10 @@ describe('a 16 × 64 X on a desktop', () => {
     await synced(page);
     const first = await page.locator(cell(4, 0)).boundingBox();
     assert.ok(first.x >= area.x - 0.5 && first.x + first.width <= area.x + area.width + 0.5, 'column 0 back in view');
+    // Tab from the very last cell skips the bar (hidden from screen readers, so no tab stop).
+    await page.focus(cell(15, 63));
+    await page.keyboard.press('Tab');
+    assert.notEqual(await page.evaluate(() => document.activeElement.className), 'matrix-hbar');
   });
 
   test('a sideways wheel scrolls the cells and the bar follows; a vertical one scrolls the page', async () => {

@@ -22,8 +22,11 @@ export function attachMatrixScroll(area, content) {
   const bar = document.createElement('div');
   bar.className = 'matrix-hbar';
   bar.hidden = true;
-  // A visual affordance only: keyboard users scroll by moving focus between cells.
+  // A visual affordance only: keyboard users scroll by moving focus between cells. Out of the tab
+  // order too (browsers make a scroller without focusable content a tab stop of its own), or Tab
+  // would land on an element hidden from screen readers.
   bar.setAttribute('aria-hidden', 'true');
+  bar.tabIndex = -1;
   const spacer = document.createElement('div');
   spacer.className = 'matrix-hbar-spacer';
   bar.append(spacer);
