@@ -11,64 +11,6 @@ let env;
 before(async () => { env = await launch(); });
 after(async () => { await env?.close(); });
 
-/**
- * For each cell of a heatmap: the colours at its four corners (2 CSS px inside), the colour of
- * the gap just left of it (between it and its neighbour), and the "ink" (pixels that differ from
- * the cell's corner colour): count, and the centre of its bounding box relative to the cell's
- * centre, in CSS px.
- */
-function inspectCanvas(page, name) {
-  return page.evaluate(async (heatmap) => {
-    const table = document.querySelector(`[data-heatmap="${heatmap}"]`);
-    table.scrollIntoView({ block: 'center' });
-    for (let k = 0; k < 3; k++) await new Promise((done) => requestAnimationFrame(done));
-    const canvas = table.parentElement.querySelector('canvas.heatmap-paint');
-    const box = canvas.getBoundingClientRect();
-    const scale = canvas.width / box.width;
-    const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
-    const at = (x, y) => {
-      const px = Math.floor((x - box.left) * scale);
-      const py = Math.floor((y - box.top) * scale);
-      if (px < 0 || py < 0 || px >= canvas.width || py >= canvas.height) return 'outside';
-      const p = 4 * (py * canvas.width + px);
-      return `${data[p]},${data[p + 1]},${data[p + 2]},${data[p + 3]}`;
-    };
-    return [...table.querySelectorAll('td[data-col]')].map((td) => {
-      const r = td.getBoundingClientRect();
-      const left = r.left + td.clientLeft;
-      const corners = [[left + 2, r.top + 2], [r.right - 2, r.top + 2], [left + 2, r.bottom - 2], [r.right - 2, r.bottom - 2]]
-        .map(([x, y]) => at(x, y));
-      let ink = 0;
-      let [ix0, ix1, iy0, iy1] = [Infinity, -Infinity, Infinity, -Infinity];
-      const x0 = Math.ceil((left - box.left) * scale);
-      const x1 = Math.floor((r.right - box.left) * scale);
-      const y0 = Math.ceil((r.top - box.top) * scale);
-      const y1 = Math.floor((r.bottom - box.top) * scale);
-      for (let y = y0; y < y1; y++) {
-        for (let x = x0; x < x1; x++) {
-          const p = 4 * (y * canvas.width + x);
-          if (`${data[p]},${data[p + 1]},${data[p + 2]},${data[p + 3]}` === corners[0]) continue;
-          ink += 1;
-          ix0 = Math.min(ix0, x);
-          ix1 = Math.max(ix1, x + 1);
-          iy0 = Math.min(iy0, y);
-          iy1 = Math.max(iy1, y + 1);
-        }
-      }
-      const cx = ((x0 + x1) / 2) / scale;
-      const cy = ((y0 + y1) / 2) / scale;
-      return {
-        masked: td.classList.contains('masked'),
-        corners,
-        gap: Number(td.dataset.col) > 0 ? at(left - 0.5 - td.clientLeft, (r.top + r.bottom) / 2) : null,
-        ink,
-        inkOffset: ink ? [(ix0 + ix1) / 2 / scale - cx, (iy0 + iy1) / 2 / scale - cy] : null,
-        text: td.getAttribute('aria-label'),
-      };
-    });
-  }, name);
-}
-
 function assertFilledAndAligned(cells, label) {
   for (const [k, c] of cells.entries()) {
     if (c.masked) continue;
@@ -82,7 +24,7 @@ describe('the canvas lines up with the table', () => {
   for (const deviceScaleFactor of [1, 2, 1.25]) {
     test(`pixel ratio ${deviceScaleFactor}: cells filled edge to edge, gaps clear, digits centred in their cell`, async () => {
       const { page, context, problems } = await openExplorer(env, { deviceScaleFactor });
-      const cells = await inspectCanvas(page, 'weights');
+      const cells = await readHeatmapCells(page, 'weights');
       assertFilledAndAligned(cells, 'weights');
       // The lesson example's weights, each printed: a few dozen pixels of ink, centred within a
       // pixel or two.
@@ -104,7 +46,7 @@ describe('the canvas lines up with the table', () => {
         await page.press(id, 'Enter');
       });
     }
-    const q = await inspectCanvas(page, 'Q');
+    const q = await readHeatmapCells(page, 'Q');
     assert.equal(q.length, 12 * 64);
     assertFilledAndAligned(q, 'Q');
     for (const [k, c] of q.entries()) assert.equal(c.ink, 0, `Q cell ${k} prints nothing`);
@@ -139,7 +81,7 @@ describe('maps out of view', () => {
       return vs.map(formatCell);
     }, values);
     assert.deepEqual(after.map((c) => c.text), expected);
-    assertFilledAndAligned(await inspectCanvas(page, 'output'), 'output');
+    assertFilledAndAligned(after, 'output');
     await context.close();
   });
 });
@@ -154,7 +96,7 @@ describe('zoom', () => {
     // Emulation changes the ratio without the events a real zoom brings; send the window's one.
     await page.evaluate(() => window.dispatchEvent(new Event('resize')));
     await page.waitForFunction((w) => document.querySelector('[data-heatmap="weights"]').parentElement.querySelector('canvas').width >= 2 * w - 2, width1);
-    assertFilledAndAligned(await inspectCanvas(page, 'weights'), 'weights at 2x');
+    assertFilledAndAligned(await readHeatmapCells(page, 'weights'), 'weights at 2x');
     await context.close();
   });
 });

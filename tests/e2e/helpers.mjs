@@ -86,11 +86,16 @@ export async function readHeatmap(page, name) {
 }
 
 /**
- * What a heatmap shows in each cell, row-major: the colour painted on its canvas (a pixel a few
- * pixels inside the cell's corner, clear of the digits, as 'rgb(r, g, b)', or 'hatch' for a masked
- * cell) and the text a screen reader announces when the cell has focus (its accessible name). The
- * pixel is found from the cell's own box, so this also checks that the canvas lines up with the
- * table. `page` may be a Page or a Frame.
+ * What a heatmap shows in each cell, row-major, read from its canvas at the cell's own box (so
+ * this also checks that the canvas lines up with the table), with the map scrolled into view:
+ * - colour: the pixel 3 CSS px inside the cell's corner, clear of the digits, as 'rgb(r, g, b)',
+ *   or 'hatch' for a masked cell;
+ * - text: the cell's accessible name, what a screen reader announces when it has focus;
+ * - masked, corners: the pixels 2 CSS px inside its four corners ('r,g,b,a', 'outside' when off
+ *   the canvas), gap: the pixel of the gap just left of it (null in the first column);
+ * - ink, inkOffset: how many pixels differ from its corner colour (the digits), and the centre of
+ *   their bounding box relative to the cell's centre, in CSS px.
+ * `page` may be a Page or a Frame.
  */
 export async function readHeatmapCells(page, name) {
   await page.waitForFunction((heatmap) => {
@@ -105,25 +110,56 @@ export async function readHeatmapCells(page, name) {
     const canvas = table.parentElement.querySelector('canvas.heatmap-paint');
     const box = canvas.getBoundingClientRect();
     const scale = canvas.width / box.width;
-    const pixels = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+    const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+    const rgba = (px, py) => {
+      if (px < 0 || py < 0 || px >= canvas.width || py >= canvas.height) return 'outside';
+      const p = 4 * (py * canvas.width + px);
+      return `${data[p]},${data[p + 1]},${data[p + 2]},${data[p + 3]}`;
+    };
+    const at = (x, y) => rgba(Math.floor((x - box.left) * scale), Math.floor((y - box.top) * scale));
     const tds = [...table.querySelectorAll('td[data-col]')];
-    // Colours first: focusing a cell shows its explanation, which can move the page.
-    const colours = tds.map((td) => {
-      if (td.classList.contains('masked')) return 'hatch';
+    // Pixels first: focusing a cell shows its explanation, which can move the page.
+    const cells = tds.map((td) => {
       const r = td.getBoundingClientRect();
-      const x = Math.floor((r.left + td.clientLeft + 3 - box.left) * scale);
-      const y = Math.floor((r.top + 3 - box.top) * scale);
-      if (x < 0 || y < 0 || x >= canvas.width || y >= canvas.height) return 'outside the canvas';
-      const p = 4 * (y * canvas.width + x);
-      return `rgb(${pixels[p]}, ${pixels[p + 1]}, ${pixels[p + 2]})`;
+      const left = r.left + td.clientLeft;
+      const masked = td.classList.contains('masked');
+      const sample = at(left + 3, r.top + 3);
+      const corners = [[left + 2, r.top + 2], [r.right - 2, r.top + 2], [left + 2, r.bottom - 2], [r.right - 2, r.bottom - 2]]
+        .map(([x, y]) => at(x, y));
+      let ink = 0;
+      let [ix0, ix1, iy0, iy1] = [Infinity, -Infinity, Infinity, -Infinity];
+      const x0 = Math.ceil((left - box.left) * scale);
+      const x1 = Math.floor((r.right - box.left) * scale);
+      const y0 = Math.ceil((r.top - box.top) * scale);
+      const y1 = Math.floor((r.bottom - box.top) * scale);
+      for (let y = y0; y < y1; y++) {
+        for (let x = x0; x < x1; x++) {
+          if (rgba(x, y) === corners[0]) continue;
+          ink += 1;
+          ix0 = Math.min(ix0, x);
+          ix1 = Math.max(ix1, x + 1);
+          iy0 = Math.min(iy0, y);
+          iy1 = Math.max(iy1, y + 1);
+        }
+      }
+      const cx = (x0 + x1) / 2 / scale;
+      const cy = (y0 + y1) / 2 / scale;
+      return {
+        colour: masked ? 'hatch' : sample === 'outside' ? 'outside the canvas' : `rgb(${sample.split(',').slice(0, 3).join(', ')})`,
+        masked,
+        corners,
+        gap: Number(td.dataset.col) > 0 ? at(left - 0.5 - td.clientLeft, (r.top + r.bottom) / 2) : null,
+        ink,
+        inkOffset: ink ? [(ix0 + ix1) / 2 / scale - cx, (iy0 + iy1) / 2 / scale - cy] : null,
+      };
     });
     const focused = document.activeElement;
-    const texts = tds.map((td) => {
+    for (const [k, td] of tds.entries()) {
       td.focus({ preventScroll: true });
-      return td.getAttribute('aria-label');
-    });
+      cells[k].text = td.getAttribute('aria-label');
+    }
     focused?.focus?.({ preventScroll: true });
-    return tds.map((_, k) => ({ colour: colours[k], text: texts[k] }));
+    return cells;
   }, name);
 }
 
