@@ -286,8 +286,8 @@ export function createHeatmapPainter(table, cellAt) {
     /**
      * Paints one frame, built by next() when it is drawn: { rows, cols, fills, inks, texts,
      * hidden } with fills[k] the background of cell k as [r, g, b] and inks[k] its text colour
-     * (CSS; null: none),
-     * texts the digits to print (null: a compact map without digits), hidden[k] a masked cell.
+     * (CSS; null: none), texts the digits to print (null: a compact map without digits), and
+     * hidden[k] a masked cell.
      * relayout: the table's labels or structure changed since the last frame, so measure again.
      */
     paint(next, { relayout = false } = {}) {
