@@ -125,4 +125,47 @@ MultiHeadReference multi_head_attention(const MultiHeadProblem& p) {
   return r;
 }
 
+AttentionGradReference scaled_dot_product_attention_backward(const AttentionProblem& p,
+                                                             const float* d_output) {
+  const size_t B = p.batch, n = p.n, m = p.m, dk = p.dk, dv = p.dv;
+  const AttentionReference fwd = scaled_dot_product_attention(p);
+  AttentionGradReference r;
+  r.output = fwd.output;
+  r.weights = fwd.weights;
+  r.d_q.assign(B * n * dk, 0.0);
+  r.d_k.assign(B * m * dk, 0.0);
+  r.d_v.assign(B * m * dv, 0.0);
+  r.d_scores.assign(B * n * m, 0.0);
+  const double scale = p.scale;
+  std::vector<double> d_a(m);
+  for (size_t b = 0; b < B; ++b) {
+    const float* q = p.q + b * n * dk;
+    const float* k = p.k + b * m * dk;
+    const float* v = p.v + b * m * dv;
+    const float* d_o = d_output + b * n * dv;
+    const double* a = &fwd.weights[b * n * m];
+    double* d_s = &r.d_scores[b * n * m];
+    for (size_t i = 0; i < n; ++i) {
+      double a_dot_da = 0.0;
+      for (size_t j = 0; j < m; ++j) {
+        double sum = 0.0;
+        for (size_t c = 0; c < dv; ++c) sum += double(d_o[i * dv + c]) * double(v[j * dv + c]);
+        d_a[j] = sum;
+        a_dot_da += sum * a[i * m + j];
+      }
+      for (size_t j = 0; j < m; ++j) d_s[i * m + j] = a[i * m + j] * (d_a[j] - a_dot_da);
+    }
+    for (size_t i = 0; i < n; ++i)
+      for (size_t j = 0; j < m; ++j) {
+        const double s = d_s[i * m + j], w = a[i * m + j];
+        for (size_t c = 0; c < dk; ++c) {
+          r.d_q[(b * n + i) * dk + c] += scale * s * double(k[j * dk + c]);
+          r.d_k[(b * m + j) * dk + c] += scale * s * double(q[i * dk + c]);
+        }
+        for (size_t c = 0; c < dv; ++c) r.d_v[(b * m + j) * dv + c] += w * double(d_o[i * dv + c]);
+      }
+  }
+  return r;
+}
+
 }  // namespace attn::reference

@@ -31,4 +31,15 @@ struct MultiHeadReference {
 
 MultiHeadReference multi_head_attention(const MultiHeadProblem& problem);
 
+// Gradients of scaled dot-product attention for d_output (batch, n, dv), from the textbook
+// formulas with dS = A ⊙ (dA − rowsum(dA ⊙ A)).
+struct AttentionGradReference {
+  std::vector<double> output, weights;  // the forward's
+  std::vector<double> d_q, d_k, d_v;    // (batch, n, dk), (batch, m, dk), (batch, m, dv)
+  std::vector<double> d_scores;         // (batch, n, m)
+};
+
+AttentionGradReference scaled_dot_product_attention_backward(const AttentionProblem& problem,
+                                                             const float* d_output);
+
 }  // namespace attn::reference
