@@ -140,6 +140,7 @@ bool multi_head_backward_streams(const MultiHeadProblem& p, const MultiHeadGradR
 
 size_t multi_head_backward_workspace_floats(const MultiHeadProblem& p,
                                             const MultiHeadGradResult& r) {
+  if (!validate_multi_head_shape(p.shape).ok()) return 0;  // the call itself reports the error
   const bool stream = multi_head_backward_streams(p, r);
   const size_t E = p.shape.embed_dim, nE = aligned(p.batch * p.n * E), mE = aligned(p.batch * p.m * E);
   return 4 * nE + 4 * mE + aligned(transposed_floats(p)) +

@@ -11,6 +11,7 @@ import { RandomState } from './random-state.js';
 import { MultiHeadAttention } from './multi-head-attention.js';
 import { pitfallCode } from './pitfalls.js';
 import { Lessons } from './lessons.js';
+import { scaledDotProductAttentionGrad } from './gradients.js';
 
 export { simdSupported };
 
@@ -135,6 +136,11 @@ class Attention {
     } finally {
       this.#heap.settle();
     }
+  }
+
+  /** Forward and backward of scaledDotProductAttention for gradOutput = ∂L/∂output; see attention.d.ts. */
+  scaledDotProductAttentionGrad(q, k, v, gradOutput, options) {
+    return scaledDotProductAttentionGrad(this.#module, this.#heap, q, k, v, gradOutput, options);
   }
 
   /** a [..., n, k] · b [k, m] → [..., n, m], computed by the core's kernels. */
