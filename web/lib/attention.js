@@ -7,7 +7,7 @@ import {
 } from './tensors.js';
 import { check, checkCode, headWorkspaceBytes } from './wasm-heap.js';
 import { Instance } from './instance.js';
-import { chooseVariant, loadModule, simdSupported } from './load-module.js';
+import { chooseVariant, loadModule, requireWebAssembly, simdSupported } from './load-module.js';
 import { RandomState } from './random-state.js';
 import { MultiHeadAttention } from './multi-head-attention.js';
 import { pitfallCode } from './pitfalls.js';
@@ -193,6 +193,7 @@ class Attention {
  */
 export async function createAttention(options) {
   const opts = checkOptions(options, CREATE_OPTIONS, 'createAttention options');
+  requireWebAssembly();
   const variant = chooseVariant(opts.simd);
   const module = await loadModule(variant);
   return new Attention(module, variant);
