@@ -36,7 +36,11 @@ function linkText(value) {
   }
 }
 
-export class AttentionExplorerElement extends HTMLElement {
+// Importing must do nothing but define the element: in Node without a DOM (server-side rendering,
+// test runners) there is no HTMLElement, so the class extends a stand-in and nothing is defined.
+const ElementBase = typeof HTMLElement === 'function' ? HTMLElement : class {};
+
+export class AttentionExplorerElement extends ElementBase {
   static get observedAttributes() {
     return ATTRIBUTES;
   }
@@ -179,4 +183,5 @@ export class AttentionExplorerElement extends HTMLElement {
   }
 }
 
-if (!customElements.get('attention-explorer')) customElements.define('attention-explorer', AttentionExplorerElement);
+if (typeof customElements === 'object' && customElements !== null && !customElements.get('attention-explorer'))
+  customElements.define('attention-explorer', AttentionExplorerElement);

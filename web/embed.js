@@ -17,9 +17,9 @@
 // theme, readonly (as the <attention-explorer> attributes). The hash may hold a state (#s=v1.…).
 import { mountExplorer } from './ui/explorer.js';
 import { decodeState, stateFromHash, validateState } from './ui/url-state.js';
+import { MESSAGE_PREFIX as PREFIX, MESSAGE_VERSION, versionError } from './embed-protocol.js';
 
-export const MESSAGE_VERSION = 1;
-const PREFIX = 'attention-explorer:';
+export { MESSAGE_VERSION };
 const EMIT_MS = 120;
 
 const root = document.getElementById('app');
@@ -81,8 +81,9 @@ async function main() {
     if (data === null || typeof data !== 'object' || typeof data.type !== 'string' || !data.type.startsWith(PREFIX)) return;
     const kind = data.type.slice(PREFIX.length);
     const refuse = (error) => post('error', { error, request: kind });
-    if (data.version !== MESSAGE_VERSION) {
-      refuse(`unsupported message version ${String(data.version).slice(0, 20)} (this page speaks version ${MESSAGE_VERSION})`);
+    const badVersion = versionError(data.version);
+    if (badVersion) {
+      refuse(badVersion);
       return;
     }
     if (kind === 'get-state') {

@@ -22,6 +22,7 @@
 #include "lesson_analysis.h"
 #include "matrix_product.h"
 #include "multi_head_attention.h"
+#include "multi_head_layer.h"
 #include "numpy_random.h"
 #include "pitfalls.h"
 
@@ -128,19 +129,16 @@ extern "C" EMSCRIPTEN_KEEPALIVE int attn_scaled_dot_product_attention(
   return with_workspace(p, r, attn::attention_workspace_floats, attn::scaled_dot_product_attention);
 }
 
+// The layer's shape and weights come from its block (multi_head_layer.h), never from JavaScript.
 extern "C" EMSCRIPTEN_KEEPALIVE int attn_multi_head_attention(
-    int pitfall, size_t embed_dim, size_t num_heads, size_t kdim, size_t vdim, Address wq,
-    Address wk, Address wv, Address wo, Address bq, Address bk, Address bv, Address bo,
-    size_t batch, size_t n, size_t m, Address query, Address key, Address value, float scale,
-    bool causal, Address mask, Address bias, Address key_padding, Address output, Address weights,
-    bool average_weights, Address q_proj, Address k_proj, Address v_proj, Address scores,
-    Address scaled, Address masked, Address head_weights, Address head_outputs, Address concat,
-    Address fully_masked_rows) {
+    int pitfall, Address layer, size_t batch, size_t n, size_t m, Address query, Address key,
+    Address value, float scale, bool causal, Address mask, Address bias, Address key_padding,
+    Address output, Address weights, bool average_weights, Address q_proj, Address k_proj,
+    Address v_proj, Address scores, Address scaled, Address masked, Address head_weights,
+    Address head_outputs, Address concat, Address fully_masked_rows) {
   attn::MultiHeadProblem p;
-  p.shape = {embed_dim, num_heads, kdim, vdim, bq != 0};
-  p.weights = {ptr<const float>(wq), ptr<const float>(wk), ptr<const float>(wv),
-               ptr<const float>(wo), ptr<const float>(bq), ptr<const float>(bk),
-               ptr<const float>(bv), ptr<const float>(bo)};
+  const attn::Status layer_status = attn::use_multi_head_layer(ptr<attn::MultiHeadLayer>(layer), &p);
+  if (!layer_status.ok()) return report(layer_status);
   p.batch = batch, p.n = n, p.m = m;
   p.query = ptr<const float>(query), p.key = ptr<const float>(key), p.value = ptr<const float>(value);
   p.scale = scale, p.causal = causal;
@@ -154,14 +152,39 @@ extern "C" EMSCRIPTEN_KEEPALIVE int attn_multi_head_attention(
   r.head_weights = ptr<float>(head_weights), r.head_outputs = ptr<float>(head_outputs);
   r.concat = ptr<float>(concat);
   r.fully_masked_rows = ptr<uint8_t>(fully_masked_rows);
-  attn::Status shape_status = attn::validate_multi_head_shape(p.shape);
-  if (!shape_status.ok()) return report(shape_status);
   if (pitfall != 0) {
     if (!attn::pitfall_is_valid(pitfall)) return fail("unknown pitfall");
     return report(attn::multi_head_with_pitfall(p, static_cast<attn::Pitfall>(pitfall), r.output,
                                                 average_weights ? r.weights : nullptr));
   }
   return with_workspace(p, r, attn::multi_head_workspace_floats, attn::multi_head_attention);
+}
+
+// A layer's weight block: created and sized by the core, which checks every copy in or out
+// against the sizes it recorded (JavaScript passes the count it has, the core compares).
+extern "C" EMSCRIPTEN_KEEPALIVE Address attn_layer_create(size_t embed_dim, size_t num_heads,
+                                                          size_t kdim, size_t vdim, bool has_bias) {
+  attn::Status status;
+  attn::MultiHeadLayer* layer =
+      attn::multi_head_layer_create({embed_dim, num_heads, kdim, vdim, has_bias}, &status);
+  if (!layer) fail(status.message);
+  return reinterpret_cast<Address>(layer);
+}
+
+extern "C" EMSCRIPTEN_KEEPALIVE void attn_layer_destroy(Address layer) {
+  attn::multi_head_layer_destroy(ptr<attn::MultiHeadLayer>(layer));
+}
+
+extern "C" EMSCRIPTEN_KEEPALIVE int attn_layer_set_weight(Address layer, int index, Address data,
+                                                          size_t count) {
+  return report(attn::multi_head_layer_set_weight(ptr<attn::MultiHeadLayer>(layer), index,
+                                                  ptr<const float>(data), count));
+}
+
+extern "C" EMSCRIPTEN_KEEPALIVE int attn_layer_get_weight(Address layer, int index, Address out,
+                                                          size_t count) {
+  return report(attn::multi_head_layer_get_weight(ptr<attn::MultiHeadLayer>(layer), index,
+                                                  ptr<float>(out), count));
 }
 
 namespace {
@@ -281,17 +304,13 @@ extern "C" EMSCRIPTEN_KEEPALIVE int attn_scaled_dot_product_attention_backward(
 }
 
 extern "C" EMSCRIPTEN_KEEPALIVE int attn_multi_head_attention_backward(
-    size_t embed_dim, size_t num_heads, size_t kdim, size_t vdim, Address wq, Address wk,
-    Address wv, Address wo, Address bq, Address bk, Address bv, Address bo, size_t batch, size_t n,
-    size_t m, Address query, Address key, Address value, Address d_output, float scale, bool causal,
-    Address mask, Address bias, Address key_padding, Address output, Address d_query,
-    Address d_key, Address d_value, Address d_wq, Address d_wk, Address d_wv, Address d_wo,
-    Address d_bq, Address d_bk, Address d_bv, Address d_bo) {
+    Address layer, size_t batch, size_t n, size_t m, Address query, Address key, Address value,
+    Address d_output, float scale, bool causal, Address mask, Address bias, Address key_padding,
+    Address output, Address d_query, Address d_key, Address d_value, Address d_wq, Address d_wk,
+    Address d_wv, Address d_wo, Address d_bq, Address d_bk, Address d_bv, Address d_bo) {
   attn::MultiHeadProblem p;
-  p.shape = {embed_dim, num_heads, kdim, vdim, bq != 0};
-  p.weights = {ptr<const float>(wq), ptr<const float>(wk), ptr<const float>(wv),
-               ptr<const float>(wo), ptr<const float>(bq), ptr<const float>(bk),
-               ptr<const float>(bv), ptr<const float>(bo)};
+  const attn::Status layer_status = attn::use_multi_head_layer(ptr<attn::MultiHeadLayer>(layer), &p);
+  if (!layer_status.ok()) return report(layer_status);
   p.batch = batch, p.n = n, p.m = m;
   p.query = ptr<const float>(query), p.key = ptr<const float>(key), p.value = ptr<const float>(value);
   p.scale = scale, p.causal = causal;

@@ -21,12 +21,18 @@ bool wants_head_matrix(const MultiHeadResult& r) {
   return r.weights || r.head_weights || r.scores || r.scaled || r.masked;
 }
 
+// Averaged weights without per-head ones need one head's n × m weights to sum from. Output only
+// needs none: each head streams, so the workspace stays linear in n and m.
+bool needs_head_weights(const MultiHeadResult& r) {
+  return r.weights && r.average_weights && !r.head_weights;
+}
+
 struct Workspace {
   float* q;       // B·n·E
   float* k;       // B·m·E
   float* v;       // B·m·E
   float* concat;  // B·n·E
-  float* head_weights;  // n·m, for averaging
+  float* head_weights;  // n·m, for averaging (only when needs_head_weights)
   float* head;    // attend_head scratch
 };
 
@@ -35,7 +41,7 @@ struct Workspace {
 constexpr size_t kAlignFloats = 16;
 inline size_t aligned(size_t floats) { return (floats + kAlignFloats - 1) / kAlignFloats * kAlignFloats; }
 
-Workspace carve(const MultiHeadProblem& p, float* base) {
+Workspace carve(const MultiHeadProblem& p, const MultiHeadResult& r, float* base) {
   const size_t E = p.shape.embed_dim;
   Workspace w;
   w.q = base;
@@ -43,7 +49,7 @@ Workspace carve(const MultiHeadProblem& p, float* base) {
   w.v = w.k + aligned(p.batch * p.m * E);
   w.concat = w.v + aligned(p.batch * p.m * E);
   w.head_weights = w.concat + aligned(p.batch * p.n * E);
-  w.head = w.head_weights + aligned(p.n * p.m);
+  w.head = w.head_weights + (needs_head_weights(r) ? aligned(p.n * p.m) : 0);
   return w;
 }
 
@@ -74,7 +80,8 @@ Status validate_multi_head_shape(const MultiHeadShape& s) {
 size_t multi_head_workspace_floats(const MultiHeadProblem& p, const MultiHeadResult& r) {
   const size_t E = p.shape.embed_dim, d = E / p.shape.num_heads;
   const bool stream = !wants_head_matrix(r);
-  return 2 * aligned(p.batch * p.n * E) + 2 * aligned(p.batch * p.m * E) + aligned(p.n * p.m) +
+  return 2 * aligned(p.batch * p.n * E) + 2 * aligned(p.batch * p.m * E) +
+         (needs_head_weights(r) ? aligned(p.n * p.m) : 0) +
          head_workspace_floats(p.n, p.m, d, d, stream);
 }
 
@@ -89,7 +96,7 @@ Status multi_head_attention(const MultiHeadProblem& p, const MultiHeadResult& r,
 
   const size_t B = p.batch, n = p.n, m = p.m, E = p.shape.embed_dim, H = p.shape.num_heads;
   const size_t d = E / H, nm = n * m;
-  Workspace ws = carve(p, workspace);
+  Workspace ws = carve(p, r, workspace);
   project(p.query, B * n, E, w.wq, w.bq, E, ws.q);
   project(p.key, B * m, p.shape.kdim, w.wk, w.bk, E, ws.k);
   project(p.value, B * m, p.shape.vdim, w.wv, w.bv, E, ws.v);

@@ -5,8 +5,9 @@ import {
   checkBoolean, checkNoOverflow, checkOptions, checkScale, fail, formatShape, product, sameShape,
   toMask, toTensor,
 } from './tensors.js';
-import { WasmHeap, check, checkCode, headWorkspaceBytes } from './wasm-heap.js';
-import { chooseVariant, loadModule, simdSupported } from './load-module.js';
+import { check, checkCode, headWorkspaceBytes } from './wasm-heap.js';
+import { Instance } from './instance.js';
+import { chooseVariant, loadModule, requireWebAssembly, simdSupported } from './load-module.js';
 import { RandomState } from './random-state.js';
 import { MultiHeadAttention } from './multi-head-attention.js';
 import { pitfallCode } from './pitfalls.js';
@@ -27,21 +28,38 @@ function batchedShape(t, lead, n, m, name) {
 }
 
 class Attention {
-  #module;
+  #instance;
   #heap;
+  #simd;
+  #variant;
+  #lessons;
 
   constructor(module, variant) {
-    this.#module = module;
-    this.#heap = new WasmHeap(module);
-    /** True when the WebAssembly SIMD128 build is in use. */
-    this.simd = variant === 'simd';
-    /** The kernel implementation inside the module, e.g. "xsimd/sse4.1" or "scalar". */
-    this.variant = module._kernelVariant();
-    /** Lesson experiments computed by the core (see attention.d.ts). */
-    this.lessons = new Lessons(module, this.#heap);
+    this.#instance = new Instance(module);
+    this.#heap = this.#instance.heap;
+    this.#simd = variant === 'simd';
+    this.#variant = module._kernelVariant();
+    this.#lessons = new Lessons(this.#instance);
+  }
+
+  /** True when the WebAssembly SIMD128 build is in use. */
+  get simd() { return this.#simd; }
+  /** The kernel implementation inside the module, e.g. "xsimd/sse4.1" or "scalar". */
+  get variant() { return this.#variant; }
+  /** Lesson experiments computed by the core (see attention.d.ts). */
+  get lessons() { return this.#lessons; }
+
+  /**
+   * Ends this instance: its WebAssembly memory (which never shrinks while the module lives) can
+   * be reclaimed, and every later call on it, its layers and generators throws. Call
+   * createAttention() again for a fresh instance.
+   */
+  dispose() {
+    this.#instance.dispose();
   }
 
   scaledDotProductAttention(q, k, v, options) {
+    const module = this.#instance.live();
     const opts = checkOptions(options, SDPA_OPTIONS, 'scaledDotProductAttention options');
     const Q = toTensor(q, 'q');
     const K = toTensor(k, 'k');
@@ -105,7 +123,8 @@ class Attention {
     // The deliberate-mistake path works in float64 on its own buffers (n·m weights, n·dv output).
     const workspaceBytes = pitfall === null ? headWorkspaceBytes(n, m, dk, dv, materialize)
       : (n * m + n * dv) * 8;
-    const a = this.#heap.layout(sizes, 'scaledDotProductAttention', workspaceBytes);
+    const a = this.#heap.layout(sizes, 'scaledDotProductAttention', workspaceBytes,
+      { suggestOutputOnly: pitfall === null && materialize });
     this.#heap.writeF32(a[0], Q.data);
     this.#heap.writeF32(a[1], K.data);
     this.#heap.writeF32(a[2], V.data);
@@ -113,11 +132,11 @@ class Attention {
     if (bias) this.#heap.writeF32(a[4], bias.data);
     if (padding) this.#heap.writeU8(a[5], padding);
     if (pitfall !== null) this.#heap.writeU8(a[11], new Uint8Array(batch * n));  // not tracked by pitfalls
-    const status = this.#module._attn_scaled_dot_product_attention(
+    const status = module._attn_scaled_dot_product_attention(
       pitfall ?? 0, a[0], a[1], a[2], batch, n, m, dk, dv, scale, causal, a[3], maskPerBatch, a[4],
       biasPerBatch, a[5], a[6], a[7], a[8], a[9], a[10], a[11]);
     try {
-      checkCode(this.#module, status, 'scaledDotProductAttention');
+      checkCode(module, status, 'scaledDotProductAttention');
       const read = (address, shape) => ({ data: this.#heap.readF32(address, product(shape)), shape });
       const result = {
         output: read(a[6], [...lead, n, dv]),
@@ -140,11 +159,12 @@ class Attention {
 
   /** Forward and backward of scaledDotProductAttention for gradOutput = ∂L/∂output; see attention.d.ts. */
   scaledDotProductAttentionGrad(q, k, v, gradOutput, options) {
-    return scaledDotProductAttentionGrad(this.#module, this.#heap, q, k, v, gradOutput, options);
+    return scaledDotProductAttentionGrad(this.#instance.live(), this.#heap, q, k, v, gradOutput, options);
   }
 
   /** a [..., n, k] · b [k, m] → [..., n, m], computed by the core's kernels. */
   matmul(a, b) {
+    const module = this.#instance.live();
     const A = toTensor(a, 'a');
     const B = toTensor(b, 'b');
     if (A.shape.length < 2) fail(`a must have at least 2 dimensions [n, k], got shape ${formatShape(A.shape)}`);
@@ -157,7 +177,7 @@ class Attention {
     this.#heap.writeF32(pa, A.data);
     this.#heap.writeF32(pb, B.data);
     try {
-      check(this.#module._matmul(pa, pb, pc, n, k, m), 'matmul');
+      check(module._matmul(pa, pb, pc, n, k, m), 'matmul');
       return { data: this.#heap.readF32(pc, n * m), shape: [...A.shape.slice(0, -1), m] };
     } finally {
       this.#heap.settle();
@@ -165,11 +185,11 @@ class Attention {
   }
 
   randomState(seed = 0) {
-    return new RandomState(this.#module, this.#heap, seed);
+    return new RandomState(this.#instance, seed);
   }
 
   multiHeadAttention(config) {
-    return new MultiHeadAttention(this.#module, this.#heap, config);
+    return new MultiHeadAttention(this.#instance, config);
   }
 }
 
@@ -179,6 +199,7 @@ class Attention {
  */
 export async function createAttention(options) {
   const opts = checkOptions(options, CREATE_OPTIONS, 'createAttention options');
+  requireWebAssembly();
   const variant = chooseVariant(opts.simd);
   const module = await loadModule(variant);
   return new Attention(module, variant);

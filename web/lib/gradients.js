@@ -2,10 +2,10 @@
 // MultiHeadAttention#backward (documented in attention.d.ts). Arguments are checked here as the
 // forward calls check theirs; the core computes the forward and the backward in one call.
 import {
-  checkBoolean, checkOptions, checkScale, fail, formatShape, looksBoolean, product, sameShape,
-  toMask, toTensor,
+  checkBoolean, checkOptions, checkScale, fail, formatShape, product, sameShape, toMask, toTensor,
 } from './tensors.js';
 import { checkCode } from './wasm-heap.js';
+import { readAttnMask } from './attn-mask.js';
 
 const SDPA_GRAD_OPTIONS = ['causal', 'mask', 'bias', 'keyPaddingMask', 'scale', 'needWeights'];
 const MHA_BACKWARD_OPTIONS = ['causal', 'attnMask', 'keyPaddingMask', 'scale'];
@@ -166,11 +166,10 @@ function multiHeadInputs(layer, query, key, value, opts) {
   x.causal = checkBoolean(opts.causal, 'options.causal', false);
   x.scale = opts.scale === undefined ? 0 : checkScale(opts.scale, 'options.scale');  // 0: 1/√headDim
   if (opts.attnMask !== undefined && opts.attnMask !== null) {
-    const boolean = looksBoolean(opts.attnMask);
-    const t = boolean ? toMask(opts.attnMask, 'options.attnMask')
-      : toTensor(opts.attnMask, 'options.attnMask', { allowNegativeInfinity: true });
+    const read = readAttnMask(opts.attnMask);
+    const t = read.mask ?? read.bias;
     if (!sameShape(t.shape, [n, m])) fail(`options.attnMask must have shape [n, m] = [${n}, ${m}], got ${formatShape(t.shape)}`);
-    if (boolean) x.mask = t.data; else x.bias = t.data;
+    if (read.mask) x.mask = t.data; else x.bias = t.data;
   }
   if (opts.keyPaddingMask !== undefined && opts.keyPaddingMask !== null) {
     const t = toMask(opts.keyPaddingMask, 'options.keyPaddingMask');
@@ -192,10 +191,10 @@ function multiHeadWorkspaceBytes(layer, B, n, m) {
 }
 
 /**
- * MultiHeadAttention#backward: see attention.d.ts. `weightAddress(name)` is the address of a
- * weight in WebAssembly memory (0 when the layer has no such bias).
+ * MultiHeadAttention#backward: see attention.d.ts. `block` is the layer's weight block in the core
+ * (multi_head_layer.h), which supplies the shape and the weights.
  */
-export function multiHeadBackward(module, heap, layer, weightAddress, query, key, value, gradOutput, options) {
+export function multiHeadBackward(module, heap, layer, block, query, key, value, gradOutput, options) {
   const what = 'multiHeadAttention.backward';
   const opts = checkOptions(options, MHA_BACKWARD_OPTIONS, 'backward options');
   const x = multiHeadInputs(layer, query, key, value, opts);
@@ -220,10 +219,8 @@ export function multiHeadBackward(module, heap, layer, weightAddress, query, key
   if (x.mask) heap.writeU8(a[4], x.mask);
   if (x.bias) heap.writeF32(a[5], x.bias);
   if (x.padding) heap.writeU8(a[6], x.padding);
-  const w = weightAddress;
   const status = module._attn_multi_head_attention_backward(
-    E, layer.numHeads, kdim, vdim, w('wq'), w('wk'), w('wv'), w('wo'), w('bq'), w('bk'), w('bv'), w('bo'),
-    B, n, m, aq, ak, av, a[3], x.scale, x.causal, a[4], a[5], a[6],
+    block, B, n, m, aq, ak, av, a[3], x.scale, x.causal, a[4], a[5], a[6],
     a[7], a[8], a[9], a[10], a[11], a[12], a[13], a[14], a[15], a[16], a[17], a[18]);
   try {
     checkCode(module, status, what);

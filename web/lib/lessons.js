@@ -9,12 +9,17 @@ const MAX_SAMPLES = 1_000_000;
 const MAX_DK = 65536;
 
 export class Lessons {
-  #module;
+  #instance;
   #heap;
 
-  constructor(module, heap) {
-    this.#module = module;
-    this.#heap = heap;
+  constructor(instance) {
+    this.#instance = instance;
+    this.#heap = instance.heap;
+  }
+
+  // The module, checked live on every call (attn.dispose() ends the lessons too).
+  get #module() {
+    return this.#instance.live();
   }
 
   /**

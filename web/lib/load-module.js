@@ -1,11 +1,14 @@
 // Picks and instantiates one of the two WebAssembly builds (SIMD128 or scalar) in browsers,
-// workers and Node. In Node the .wasm is read from disk and handed over as wasmBinary, because the
-// Emscripten loader is built for the web and fetch() cannot read file paths.
+// workers and Node. The .wasm bytes are fetched (or, from a file: URL in Node, read from disk) here
+// and handed over as wasmBinary, so a failure names its real cause: the URL, the HTTP status, the
+// content type, or the file that is missing.
 
 // (module (func (result v128) i32.const 0 i8x16.splat)): validates only where SIMD128 exists.
 const SIMD_PROBE = new Uint8Array([
   0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 8, 1, 6, 0, 65, 0, 253, 15, 11,
 ]);
+const WASM_MAGIC = [0, 97, 115, 109];  // "\0asm"
+const BUILD_HINT = 'run "npm run build" in the attention-explorer checkout first';
 
 export function simdSupported() {
   try {
@@ -15,8 +18,18 @@ export function simdSupported() {
   }
 }
 
-const isNode = typeof process === 'object' && !!process.versions?.node &&
-  typeof window === 'undefined' && typeof importScripts !== 'function';
+// Node (and runtimes that follow it) by its version, not by a missing `window`: test
+// environments such as Jest's jsdom or happy-dom define `window` inside Node.
+export const isNode = typeof process === 'object' && process !== null &&
+  typeof process.versions === 'object' && typeof process.versions?.node === 'string';
+
+/** Throws a clear Error when this engine has no WebAssembly at all. */
+export function requireWebAssembly() {
+  if (typeof WebAssembly === 'object' && WebAssembly !== null && typeof WebAssembly.instantiate === 'function') return;
+  throw new Error('WebAssembly is not available in this JavaScript engine, and attention-explorer computes ' +
+    'everything in WebAssembly. It is missing when Node runs with --jitless (or --no-expose-wasm), and in ' +
+    'browsers or WebViews where a policy or a "lockdown" mode turns it off; run without that flag or policy.');
+}
 
 export function chooseVariant(simd) {
   if (simd === undefined || simd === 'auto') return simdSupported() ? 'simd' : 'scalar';
@@ -33,16 +46,81 @@ export async function loadModule(variant) {
   const wasmUrl = new URL(`./wasm/attention-${variant}.wasm`, import.meta.url);
   let factory;
   try {
-    factory = (await import(jsUrl.href)).default;
+    factory = (await import(/* @vite-ignore */ jsUrl.href)).default;
   } catch (err) {
-    throw new Error(`could not load the ${variant} WebAssembly build from ${jsUrl.href} ` +
-      `(run "npm run build" first): ${err.message}`);
+    throw new Error(`could not load the ${variant} WebAssembly build's loader ${jsUrl.href}: ` +
+      `${await explainFailure(jsUrl, 'javascript', err)}`);
   }
-  if (isNode) {
-    const { readFile } = await import('node:fs/promises');
-    return factory({ wasmBinary: await readFile(wasmUrl) });
-  }
+  if (typeof factory !== 'function')
+    throw new Error(`${jsUrl.href} is not the attention-explorer WebAssembly loader (it has no default export)`);
   // The .wasm by its own URL, not by its name next to the .mjs: a bundler (Vite, webpack) that
   // emits both as hashed assets rewrites these new URL(…, import.meta.url) expressions.
-  return factory({ locateFile: (file) => (file.endsWith('.wasm') ? wasmUrl.href : new URL(file, jsUrl).href) });
+  const wasmBinary = await readWasm(wasmUrl);
+  return factory({ wasmBinary });
+}
+
+/** The .wasm bytes at `url`, or an Error naming why not (exported for the tests). */
+export async function readWasm(url) {
+  if (isNode && url.protocol === 'file:') {
+    const { readFile } = await import('node:fs/promises');
+    try {
+      return await readFile(url);
+    } catch (err) {
+      if (err?.code === 'ENOENT') throw new Error(`the WebAssembly file ${url.href} is missing (${BUILD_HINT})`);
+      throw new Error(`could not read the WebAssembly file ${url.href}: ${err.message}`);
+    }
+  }
+  let response;
+  try {
+    response = await fetch(url.href, { credentials: 'same-origin' });
+  } catch (err) {
+    throw new Error(`could not fetch the WebAssembly file ${url.href}: ${err.message} ` +
+      '(is it served over http(s), and does the page\'s Content-Security-Policy connect-src allow it?)');
+  }
+  if (!response.ok) throw new Error(`could not load the WebAssembly file ${url.href}: ${statusText(response, url)}`);
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  if (!WASM_MAGIC.every((b, i) => bytes[i] === b)) {
+    const type = response.headers.get('content-type') || 'no content type';
+    throw new Error(`${url.href} is not a WebAssembly file: the server answered with ${type}` +
+      (/html/i.test(type) ? ' (a page, not the .wasm: the file is not where the server looks for it; host web/lib/wasm/ next to attention.js)' : ''));
+  }
+  return bytes;
+}
+
+function statusText(response, url) {
+  const text = `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
+  if (response.status !== 404) return text;
+  return `${text}: the file is not there${bundlerHint(url) || `; ${BUILD_HINT}, or host web/lib/wasm/ next to attention.js`}`;
+}
+
+// Vite's dependency pre-bundling moves attention.js to node_modules/.vite/deps/ without its wasm/.
+function bundlerHint(url) {
+  return /\/\.vite\/deps(_temp[^/]*)?\//.test(url.pathname)
+    ? ' (Vite pre-bundled attention-explorer away from its wasm/ folder: add optimizeDeps: { exclude: [\'attention-explorer\'] } to vite.config)'
+    : '';
+}
+
+// Why an import() of a URL failed: the file is missing, the server answered with an error or with
+// something other than JavaScript, or the script itself threw.
+export async function explainFailure(url, kind, err) {
+  const reason = err?.message ?? String(err);
+  if (isNode && url.protocol === 'file:') {
+    const { access } = await import('node:fs/promises');
+    try {
+      await access(url);
+    } catch {
+      return `the file is missing (${BUILD_HINT})`;
+    }
+    return reason;
+  }
+  try {
+    const response = await fetch(url.href, { credentials: 'same-origin' });
+    if (!response.ok) return statusText(response, url);
+    const type = response.headers.get('content-type') || 'no content type';
+    if (!new RegExp(kind, 'i').test(type))
+      return `the server answered with ${type}, but a module script must be served as text/javascript${bundlerHint(url)}`;
+  } catch {
+    // fetch itself failed (offline, CSP connect-src): the import's own message is all there is
+  }
+  return reason;
 }

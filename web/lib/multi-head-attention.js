@@ -2,18 +2,24 @@
 // activations). One dispose() frees them; a FinalizationRegistry frees a forgotten layer.
 import {
   checkBoolean, checkNoOverflow, checkOptions, checkPositiveInteger, checkScale, checkSeed, fail,
-  formatShape, looksBoolean, product, sameShape, toMask, toTensor,
+  formatShape, product, sameShape, toMask, toTensor,
 } from './tensors.js';
 import { MEMORY_LIMIT_BYTES, checkCode, formatBytes, headWorkspaceBytes } from './wasm-heap.js';
+import { ownEntries } from './read-input.js';
 import { RandomState } from './random-state.js';
 import { pitfallCode } from './pitfalls.js';
+import { readAttnMask } from './attn-mask.js';
 import { multiHeadBackward } from './gradients.js';
 
-const layers = new FinalizationRegistry(({ module, address }) => module._free(address));
+// The safety net for layers that are never disposed. It holds the instance, not the module, so a
+// disposed instance (attn.dispose()) lets its whole WebAssembly memory go even while layers live.
+const layers = new FinalizationRegistry(({ instance, address }) => {
+  if (instance.module) instance.module._attn_layer_destroy(address);
+});
 const FORWARD_OPTIONS = ['causal', 'attnMask', 'keyPaddingMask', 'needWeights', 'averageWeights', 'trace', 'pitfall', 'scale'];
 const CONFIG_OPTIONS = ['embedDim', 'numHeads', 'bias', 'kdim', 'vdim', 'seed'];
+// In the core's order (multi_head_layer.h): the index names a weight in the layer's block.
 const WEIGHT_NAMES = ['wq', 'wk', 'wv', 'wo', 'bq', 'bk', 'bv', 'bo'];
-
 function transposed(data, rows, cols) {
   const out = new Float32Array(rows * cols);
   for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) out[c * rows + r] = data[r * cols + c];
@@ -21,51 +27,67 @@ function transposed(data, rows, cols) {
 }
 
 export class MultiHeadAttention {
-  #module;
+  #instance;
   #heap;
-  #address = 0;
-  #offsets = {};  // weight name -> byte offset in the weight block
+  #layer = 0;     // the core's weight block (multi_head_layer.h), which knows its own sizes
   #shapes = {};   // weight name -> [in, out] or [E]
+  #embedDim;
+  #numHeads;
+  #kdim;
+  #vdim;
+  #hasBias;
 
-  constructor(module, heap, config) {
-    checkOptions(config, CONFIG_OPTIONS, 'multiHeadAttention options');
+  constructor(instance, config) {
+    this.#instance = instance;
+    this.#heap = instance.heap;
+    const opts = checkOptions(config, CONFIG_OPTIONS, 'multiHeadAttention options');
     if (config === undefined) fail('multiHeadAttention needs { embedDim, numHeads }');
-    const embedDim = checkPositiveInteger(config.embedDim, 'embedDim');
-    const numHeads = checkPositiveInteger(config.numHeads, 'numHeads');
+    const embedDim = checkPositiveInteger(opts.embedDim, 'embedDim');
+    const numHeads = checkPositiveInteger(opts.numHeads, 'numHeads');
     if (embedDim % numHeads !== 0)
       fail(`numHeads (${numHeads}) must divide embedDim (${embedDim}): each head gets embedDim / numHeads features`);
-    this.embedDim = embedDim;
-    this.numHeads = numHeads;
-    this.headDim = embedDim / numHeads;
-    this.kdim = checkPositiveInteger(config.kdim, 'kdim', embedDim);
-    this.vdim = checkPositiveInteger(config.vdim, 'vdim', embedDim);
-    this.hasBias = checkBoolean(config.bias, 'bias', true);
-    const seed = checkSeed(config.seed ?? 0, 'seed');
-    this.#module = module;
-    this.#heap = heap;
+    this.#embedDim = embedDim;
+    this.#numHeads = numHeads;
+    this.#kdim = checkPositiveInteger(opts.kdim, 'kdim', embedDim);
+    this.#vdim = checkPositiveInteger(opts.vdim, 'vdim', embedDim);
+    this.#hasBias = checkBoolean(opts.bias, 'bias', true);
+    const seed = checkSeed(opts.seed ?? 0, 'seed');
 
     const E = embedDim;
-    this.#shapes = { wq: [E, E], wk: [this.kdim, E], wv: [this.vdim, E], wo: [E, E] };
-    if (this.hasBias) Object.assign(this.#shapes, { bq: [E], bk: [E], bv: [E], bo: [E] });
+    this.#shapes = { wq: [E, E], wk: [this.#kdim, E], wv: [this.#vdim, E], wo: [E, E] };
+    if (this.#hasBias) Object.assign(this.#shapes, { bq: [E], bk: [E], bv: [E], bo: [E] });
     let bytes = 0;
-    for (const [name, shape] of Object.entries(this.#shapes)) {
-      this.#offsets[name] = bytes;
-      bytes += product(shape) * 4;
-    }
-    // Checked before malloc, whose size argument is 32-bit: 4 GiB would wrap around to a small block.
+    for (const shape of Object.values(this.#shapes)) bytes += product(shape) * 4;
+    // Checked before the core allocates, whose sizes are 32-bit (the core checks overflow too).
     if (bytes > MEMORY_LIMIT_BYTES / 2)
-      fail(`multiHeadAttention: embedDim ${E} (kdim ${this.kdim}, vdim ${this.vdim}) needs ${formatBytes(bytes)} ` +
+      fail(`multiHeadAttention: embedDim ${E} (kdim ${this.#kdim}, vdim ${this.#vdim}) needs ${formatBytes(bytes)} ` +
         `of weights, more than WebAssembly memory (${formatBytes(MEMORY_LIMIT_BYTES)}) can hold with room to compute`);
-    const address = module._malloc(bytes);
-    if (!address) fail(`multiHeadAttention: out of WebAssembly memory for ${bytes} bytes of weights`);
-    this.#address = address;
-    layers.register(this, { module, address }, this);
+    const module = instance.live();
+    const layer = module._attn_layer_create(E, numHeads, this.#kdim, this.#vdim, this.#hasBias);
+    if (!layer) fail(`multiHeadAttention: ${module._takeLastError()}`);
+    this.#layer = layer;
+    layers.register(this, { instance, address: layer }, this);
     this.#initialize(seed);
+    // The sizes are getters over private fields; frozen, no own property can shadow them either.
+    Object.freeze(this);
   }
+
+  /** Width of the model, E. Read-only: the sizes live with the weights in the core. */
+  get embedDim() { return this.#embedDim; }
+  /** Number of heads h. */
+  get numHeads() { return this.#numHeads; }
+  /** Features per head, E / h. */
+  get headDim() { return this.#embedDim / this.#numHeads; }
+  /** Features of `key`. */
+  get kdim() { return this.#kdim; }
+  /** Features of `value`. */
+  get vdim() { return this.#vdim; }
+  /** Whether the projections have biases. */
+  get hasBias() { return this.#hasBias; }
 
   /** Xavier-uniform weights drawn from the NumPy-compatible generator; biases start at zero. */
   #initialize(seed) {
-    const rng = new RandomState(this.#module, this.#heap, seed);
+    const rng = new RandomState(this.#instance, seed);
     try {
       const weights = {};
       for (const [name, shape] of Object.entries(this.#shapes)) {
@@ -85,34 +107,52 @@ export class MultiHeadAttention {
 
   /** Number of learnable parameters: 4·E² + 4·E for self-attention with biases. */
   parameterCount() {
-    this.#live();
-    return this.#module._multiHeadParameterCount(this.embedDim, this.numHeads, this.kdim, this.vdim, this.hasBias);
+    return this.#live()._multiHeadParameterCount(this.#embedDim, this.#numHeads, this.#kdim, this.#vdim, this.#hasBias);
   }
 
   /** Sets any subset of { wq, wk, wv, wo, bq, bk, bv, bo }; W is [in, out] (y = x·W + b). */
   setWeights(weights) {
     this.#live();
     if (!weights || typeof weights !== 'object') fail('setWeights needs an object such as { wq, wk, wv, wo }');
+    const given = ownEntries(weights);
     const checked = [];
-    for (const [name, value] of Object.entries(weights)) {
+    for (const name of Object.keys(given)) {
       if (!WEIGHT_NAMES.includes(name)) fail(`setWeights: unknown weight "${name}"; known: ${WEIGHT_NAMES.join(', ')}`);
       if (!this.#shapes[name]) fail(`setWeights: ${name} was given but this layer has no biases (bias: false)`);
-      const tensor = toTensor(value, name);
+      const tensor = toTensor(given[name], name);
       if (!sameShape(tensor.shape, this.#shapes[name]))
         fail(`${name} must have shape ${formatShape(this.#shapes[name])} ([in, out]), got ${formatShape(tensor.shape)}`);
       checked.push([name, tensor.data]);
     }
-    // Validate everything before writing anything, so a bad call leaves the layer unchanged.
-    for (const [name, data] of checked) this.#heap.writeF32(this.#address + this.#offsets[name], data);
+    // Validate everything before writing anything, so a bad call leaves the layer unchanged. The
+    // core copies each weight into its block after checking the count against the block's own size.
+    const module = this.#live();
+    try {
+      for (const [name, data] of checked) {
+        const [at] = this.#heap.layout([data.length * 4], 'setWeights');
+        this.#heap.writeF32(at, data);
+        checkCode(module, module._attn_layer_set_weight(this.#layer, WEIGHT_NAMES.indexOf(name), at, data.length), 'setWeights');
+      }
+    } finally {
+      this.#heap.settle();
+    }
     return this;
   }
 
   /** Copies of the current weights, W as [in, out]. */
   getWeights() {
-    this.#live();
+    const module = this.#live();
     const out = {};
-    for (const [name, shape] of Object.entries(this.#shapes))
-      out[name] = { data: this.#heap.readF32(this.#address + this.#offsets[name], product(shape)), shape: shape.slice() };
+    try {
+      for (const [name, shape] of Object.entries(this.#shapes)) {
+        const count = product(shape);
+        const [at] = this.#heap.layout([count * 4], 'getWeights');
+        checkCode(module, module._attn_layer_get_weight(this.#layer, WEIGHT_NAMES.indexOf(name), at, count), 'getWeights');
+        out[name] = { data: this.#heap.readF32(at, count), shape: shape.slice() };
+      }
+    } finally {
+      this.#heap.settle();
+    }
     return out;
   }
 
@@ -120,28 +160,29 @@ export class MultiHeadAttention {
   loadTorchState(state) {
     this.#live();
     if (!state || typeof state !== 'object') fail('loadTorchState needs a state dict object');
-    const E = this.embedDim;
-    const separate = this.kdim !== E || this.vdim !== E;
+    const own = ownEntries(state);  // own keys only, each read once
+    const E = this.#embedDim;
+    const separate = this.#kdim !== E || this.#vdim !== E;
     const required = separate
       ? ['q_proj_weight', 'k_proj_weight', 'v_proj_weight', 'out_proj.weight']
       : ['in_proj_weight', 'out_proj.weight'];
-    if (this.hasBias) required.push('in_proj_bias', 'out_proj.bias');
-    for (const key of Object.keys(state))
+    if (this.#hasBias) required.push('in_proj_bias', 'out_proj.bias');
+    for (const key of Object.keys(own))
       if (!required.includes(key))
-        fail(`loadTorchState: unexpected key "${key}"; this layer (kdim ${this.kdim}, vdim ${this.vdim}, ` +
-          `bias ${this.hasBias}) takes ${required.join(', ')}`);
-    for (const key of required) if (!(key in state)) fail(`loadTorchState: missing "${key}"`);
+        fail(`loadTorchState: unexpected key "${key}"; this layer (kdim ${this.#kdim}, vdim ${this.#vdim}, ` +
+          `bias ${this.#hasBias}) takes ${required.join(', ')}`);
+    for (const key of required) if (!(key in own)) fail(`loadTorchState: missing "${key}"`);
 
     const read = (key, shape) => {
-      const t = toTensor(state[key], key);
+      const t = toTensor(own[key], key);
       if (!sameShape(t.shape, shape)) fail(`${key} must have shape ${formatShape(shape)}, got ${formatShape(t.shape)}`);
       return t.data;
     };
     const w = {};
     if (separate) {
       w.wq = { data: transposed(read('q_proj_weight', [E, E]), E, E), shape: [E, E] };
-      w.wk = { data: transposed(read('k_proj_weight', [E, this.kdim]), E, this.kdim), shape: [this.kdim, E] };
-      w.wv = { data: transposed(read('v_proj_weight', [E, this.vdim]), E, this.vdim), shape: [this.vdim, E] };
+      w.wk = { data: transposed(read('k_proj_weight', [E, this.#kdim]), E, this.#kdim), shape: [this.#kdim, E] };
+      w.wv = { data: transposed(read('v_proj_weight', [E, this.#vdim]), E, this.#vdim), shape: [this.#vdim, E] };
     } else {
       const packed = read('in_proj_weight', [3 * E, E]);
       ['wq', 'wk', 'wv'].forEach((name, i) => {
@@ -149,7 +190,7 @@ export class MultiHeadAttention {
       });
     }
     w.wo = { data: transposed(read('out_proj.weight', [E, E]), E, E), shape: [E, E] };
-    if (this.hasBias) {
+    if (this.#hasBias) {
       const packed = read('in_proj_bias', [3 * E]);
       ['bq', 'bk', 'bv'].forEach((name, i) => {
         w[name] = { data: packed.slice(i * E, (i + 1) * E), shape: [E] };
@@ -178,9 +219,9 @@ export class MultiHeadAttention {
     const B = batched ? q.shape[0] : 1;
     const [n, E] = q.shape.slice(-2);
     const m = k.shape[rank - 2];
-    if (E !== this.embedDim) fail(`query's last dimension must be embedDim (${this.embedDim}), got shape ${formatShape(q.shape)}`);
-    if (k.shape[rank - 1] !== this.kdim) fail(`key's last dimension must be kdim (${this.kdim}), got shape ${formatShape(k.shape)}`);
-    if (v.shape[rank - 1] !== this.vdim) fail(`value's last dimension must be vdim (${this.vdim}), got shape ${formatShape(v.shape)}`);
+    if (E !== this.#embedDim) fail(`query's last dimension must be embedDim (${this.#embedDim}), got shape ${formatShape(q.shape)}`);
+    if (k.shape[rank - 1] !== this.#kdim) fail(`key's last dimension must be kdim (${this.#kdim}), got shape ${formatShape(k.shape)}`);
+    if (v.shape[rank - 1] !== this.#vdim) fail(`value's last dimension must be vdim (${this.#vdim}), got shape ${formatShape(v.shape)}`);
     if (v.shape[rank - 2] !== m)
       fail(`key and value must have the same number of tokens, got ${formatShape(k.shape)} and ${formatShape(v.shape)}`);
     if (batched && (k.shape[0] !== B || v.shape[0] !== B))
@@ -200,11 +241,11 @@ export class MultiHeadAttention {
     let mask = null;
     let bias = null;
     if (opts.attnMask !== undefined && opts.attnMask !== null) {
-      const boolean = looksBoolean(opts.attnMask);
-      const t = boolean ? toMask(opts.attnMask, 'options.attnMask')
-        : toTensor(opts.attnMask, 'options.attnMask', { allowNegativeInfinity: true });
+      const read = readAttnMask(opts.attnMask);
+      const t = read.mask ?? read.bias;
       if (!sameShape(t.shape, [n, m])) fail(`options.attnMask must have shape [n, m] = [${n}, ${m}], got ${formatShape(t.shape)}`);
-      if (boolean) mask = t.data; else bias = t.data;
+      mask = read.mask?.data ?? null;
+      bias = read.bias?.data ?? null;
     }
     let padding = null;
     if (opts.keyPaddingMask !== undefined && opts.keyPaddingMask !== null) {
@@ -214,7 +255,7 @@ export class MultiHeadAttention {
       padding = t.data;
     }
 
-    const H = this.numHeads;
+    const H = this.#numHeads;
     const d = this.headDim;
     const nm = n * m;
     const f = 4;
@@ -230,10 +271,13 @@ export class MultiHeadAttention {
       B * n,                                                         // fully masked rows
     ];
     // The deliberate-mistake path works in float64: projections, concatenation and one head's weights.
+    // Output only streams every head (multi_head_attention.cpp): no n × m matrix anywhere.
+    const averaging = needWeights && averageWeights && !trace;
     const workspaceBytes = pitfall === null
-      ? (2 * B * n * E + 2 * B * m * E + nm) * f + headWorkspaceBytes(n, m, d, d, needWeights || trace)
+      ? (2 * B * n * E + 2 * B * m * E + (averaging ? nm : 0)) * f + headWorkspaceBytes(n, m, d, d, needWeights || trace)
       : (2 * B * n * E + 2 * B * m * E + nm + n * d) * 8;
-    const a = this.#heap.layout(sizes, 'multiHeadAttention.forward', workspaceBytes);
+    const a = this.#heap.layout(sizes, 'multiHeadAttention.forward', workspaceBytes,
+      { suggestOutputOnly: pitfall === null && (needWeights || trace) });
     const [aq, ak0, av0] = a;
     const ak = k === q ? aq : ak0;
     const av = v === k ? ak : av0;
@@ -244,16 +288,13 @@ export class MultiHeadAttention {
     if (bias) this.#heap.writeF32(a[4], bias);
     if (padding) this.#heap.writeU8(a[5], padding);
 
-    const o = this.#offsets;
-    const base = this.#address;
-    const w = (name) => (o[name] === undefined ? 0 : base + o[name]);
+    const module = this.#live();
     if (pitfall !== null) this.#heap.writeU8(a[17], new Uint8Array(B * n));  // not tracked by pitfalls
-    const status = this.#module._attn_multi_head_attention(
-      pitfall ?? 0, E, H, this.kdim, this.vdim, w('wq'), w('wk'), w('wv'), w('wo'), w('bq'), w('bk'), w('bv'), w('bo'),
-      B, n, m, aq, ak, av, scale, causal, a[3], a[4], a[5],
+    const status = module._attn_multi_head_attention(
+      pitfall ?? 0, this.#layer, B, n, m, aq, ak, av, scale, causal, a[3], a[4], a[5],
       a[6], a[7], averageWeights, a[8], a[9], a[10], a[11], a[12], a[13], a[14], a[15], a[16], a[17]);
     try {
-      checkCode(this.#module, status, 'multiHeadAttention.forward');
+      checkCode(module, status, 'multiHeadAttention.forward');
       const lead = batched ? [B] : [];
       const read = (address, shape) => ({ data: this.#heap.readF32(address, product(shape)), shape });
       const result = {
@@ -278,20 +319,21 @@ export class MultiHeadAttention {
 
   /** Gradients of Σ(output ⊙ gradOutput) for the inputs and the weights; see attention.d.ts. */
   backward(query, key, value, gradOutput, options) {
-    this.#live();
-    const address = (name) => (this.#offsets[name] === undefined ? 0 : this.#address + this.#offsets[name]);
-    return multiHeadBackward(this.#module, this.#heap, this, address, query, key, value, gradOutput, options);
+    const module = this.#live();
+    return multiHeadBackward(module, this.#heap, this, this.#layer, query, key, value, gradOutput, options);
   }
 
   /** Frees the weights in WebAssembly memory; the layer cannot be used afterwards. */
   dispose() {
-    if (!this.#address) return;
+    if (!this.#layer) return;
     layers.unregister(this);
-    this.#module._free(this.#address);
-    this.#address = 0;
+    this.#instance.module?._attn_layer_destroy(this.#layer);
+    this.#layer = 0;
   }
 
+  /** The module, or an Error when this layer or its attention instance was disposed. */
   #live() {
-    if (!this.#address) fail('this MultiHeadAttention was disposed');
+    if (!this.#layer) fail('this MultiHeadAttention was disposed');
+    return this.#instance.live();
   }
 }

@@ -1,13 +1,16 @@
 // NumPy's legacy RandomState (np.random.seed / randn / rand), computed by the C++ core so that
 // lesson examples written with NumPy give the same numbers here, call after call.
 import { checkSeed, fail, product, show } from './tensors.js';
+import { isArray, readList } from './read-input.js';
 
 const MAX_DRAW = 2 ** 27;  // 1 GiB of doubles
 
-const states = new FinalizationRegistry(({ module, address }) => module._free(address));
+// Holds the instance, not the module, so a disposed instance's memory can go (see instance.js).
+const states = new FinalizationRegistry(({ instance, address }) => instance.module?._free(address));
 
 function readDims(dims, method) {
-  const list = dims.length === 1 && Array.isArray(dims[0]) ? dims[0] : dims;
+  // One array argument (np.random.rand([2, 3])) is read once into a plain array.
+  const list = dims.length === 1 && isArray(dims[0]) ? readList(dims[0], method) : dims;
   for (const d of list)
     if (!Number.isSafeInteger(d) || d < 0) fail(`${method}: dimensions must be non-negative integers, got ${list.map(show).join(', ')}`);
   if (product(list) > MAX_DRAW) fail(`${method}: ${product(list)} values is more than the ${MAX_DRAW} one call may draw`);
@@ -15,25 +18,27 @@ function readDims(dims, method) {
 }
 
 export class RandomState {
-  #module;
+  #instance;
   #heap;
   #address;
 
-  constructor(module, heap, seed) {
-    this.#module = module;
-    this.#heap = heap;
+  constructor(instance, seed) {
+    this.#instance = instance;
+    this.#heap = instance.heap;
     checkSeed(seed);  // before allocating, so a refused seed holds no memory
+    const module = instance.live();
     const address = module._malloc(module._randomStateBytes());
     if (!address) fail('randomState: out of WebAssembly memory');
     this.#address = address;
-    states.register(this, { module, address }, this);
+    states.register(this, { instance, address }, this);
     this.seed(seed);
   }
 
   /** Re-seeds like np.random.seed(seed): an integer from 0 to 2**32 - 1. */
   seed(seed) {
     checkSeed(seed);
-    this.#module._randomSeed(this.#live(), seed);
+    const state = this.#live();
+    this.#instance.module._randomSeed(state, seed);
     return this;
   }
 
@@ -50,12 +55,14 @@ export class RandomState {
   dispose() {
     if (!this.#address) return;
     states.unregister(this);
-    this.#module._free(this.#address);
+    this.#instance.module?._free(this.#address);
     this.#address = 0;
   }
 
+  /** The state's address, or an Error when it or its attention instance was disposed. */
   #live() {
     if (!this.#address) fail('this RandomState was disposed');
+    this.#instance.live();
     return this.#address;
   }
 
@@ -64,7 +71,7 @@ export class RandomState {
     const count = shape.length ? product(shape) : 1;
     const state = this.#live();
     const [out] = this.#heap.layout([count * 8], method);
-    this.#module[fill](state, out, count);
+    this.#instance.module[fill](state, out, count);
     const data = this.#heap.readF64(out, count);
     this.#heap.settle();
     return shape.length ? { data, shape: shape.slice() } : data[0];

@@ -1,3 +1,5 @@
+import { copyTypedArray, isArray, ownEntries, ownValue, readList, typedArrayName } from './read-input.js';
+
 // Turns what users pass (nested arrays or { data, shape }) into flat data plus a shape, checking
 // everything a WebAssembly kernel cannot: ragged nesting, wrong types, lengths that disagree with
 // the shape, and values float32 cannot hold. Every message names the argument.
@@ -17,8 +19,9 @@ export const product = (shape) => shape.reduce((a, b) => a * b, 1);
 function describe(value) {
   if (value === null) return 'null';
   if (value === undefined) return 'undefined';
-  if (Array.isArray(value)) return 'an array';
-  if (ArrayBuffer.isView(value)) return `a ${value.constructor.name}`;
+  if (isArray(value)) return 'an array';
+  if (ArrayBuffer.isView(value)) return `a ${typedArrayName(value) ?? 'DataView'}`;
+  if (typeof value === 'function') return 'a function';
   return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`;
 }
 
@@ -55,48 +58,64 @@ export function checkNoOverflow(data, inputs) {
       fail(`the attention scores overflow float32 (|q·k|·scale + bias above 3.4e38): scale ${inputs} down`);
 }
 
-function isNumericArrayView(x) {
-  return ArrayBuffer.isView(x) && !(x instanceof DataView) &&
-    !(typeof BigInt64Array !== 'undefined' && (x instanceof BigInt64Array || x instanceof BigUint64Array));
-}
+// Element types a { data } may have; BigInt arrays and DataView are refused.
+const NUMERIC_ARRAYS = new Set(['Float32Array', 'Float64Array', 'Int8Array', 'Uint8Array', 'Uint8ClampedArray',
+  'Int16Array', 'Uint16Array', 'Int32Array', 'Uint32Array']);
+const isNumericArrayView = (x) => NUMERIC_ARRAYS.has(typedArrayName(x));
+// A nested array holding more numbers than this cannot fit in WebAssembly memory as float32.
+const MAX_ELEMENTS = 2 ** 29;
 
 export function checkShape(shape, name) {
-  if (!Array.isArray(shape) || shape.length === 0)
-    fail(`${name}.shape must be a non-empty array of positive integers, got ${describe(shape)}`);
-  if (shape.length > MAX_RANK) fail(`${name}.shape has ${shape.length} dimensions; at most ${MAX_RANK} are supported`);
-  for (const d of shape)
+  if (!isArray(shape)) fail(`${name}.shape must be a non-empty array of positive integers, got ${describe(shape)}`);
+  const dims = readList(shape, `${name}.shape`);
+  if (dims.length === 0) fail(`${name}.shape must be a non-empty array of positive integers, got an empty array`);
+  if (dims.length > MAX_RANK) fail(`${name}.shape has ${dims.length} dimensions; at most ${MAX_RANK} are supported`);
+  for (const d of dims)
     if (!Number.isSafeInteger(d) || d <= 0)
-      fail(`${name}.shape must hold positive integers, got [${shape.map((x) => (typeof x === 'number' ? x : describe(x))).join(', ')}]`);
-  return shape.slice();
+      fail(`${name}.shape must hold positive integers, got [${dims.map((x) => (typeof x === 'number' ? x : describe(x))).join(', ')}]`);
+  return dims;
 }
 
-// Shape of a nested array, read along the first elements; flatten() then checks every branch.
-function nestedShape(value, name) {
+/**
+ * Nested arrays in one pass: each array's length and each element read once (the shape is taken
+ * along the first elements as they are reached), leaves collected into a plain array.
+ */
+function readNested(value, name) {
   const shape = [];
-  let level = value;
-  while (Array.isArray(level)) {
-    if (level.length === 0) fail(`${name} has an empty dimension at depth ${shape.length}`);
-    if (shape.length === MAX_RANK) fail(`${name} is nested more than ${MAX_RANK} levels deep (or contains itself)`);
-    shape.push(level.length);
-    level = level[0];
-  }
-  return shape;
-}
-
-function flatten(value, shape, name, readLeaf, out) {
-  let index = 0;
+  const leaves = [];
+  let leafDepth = -1;
   const walk = (node, depth, path) => {
-    if (depth === shape.length) {
-      out[index++] = readLeaf(node, path);
+    if (!isArray(node)) {
+      if (leafDepth < 0) leafDepth = depth;
+      else if (depth !== leafDepth) fail(`${name} is ragged: ${path} is ${describe(node)}, expected an array of ${shape[depth]}`);
+      leaves.push(node);
       return;
     }
-    if (!Array.isArray(node)) fail(`${name} is ragged: ${path} is ${describe(node)}, expected an array of ${shape[depth]}`);
-    if (node.length !== shape[depth])
-      fail(`${name} is ragged: ${path} has ${node.length} entries, expected ${shape[depth]}`);
-    for (let i = 0; i < node.length; i++) walk(node[i], depth + 1, `${path}[${i}]`);
+    if (depth === leafDepth) fail(`${name} is ragged: ${path} is an array, expected a number`);
+    const items = readList(node, path, (length) => {
+      if (depth === shape.length) {
+        if (length === 0) fail(`${name} has an empty dimension at depth ${depth}`);
+        if (depth === MAX_RANK) fail(`${name} is nested more than ${MAX_RANK} levels deep (or contains itself)`);
+        if (product(shape) * length > MAX_ELEMENTS) fail(`${name} holds more than ${MAX_ELEMENTS} values`);
+        shape.push(length);
+      } else if (length !== shape[depth]) {
+        fail(`${name} is ragged: ${path} has ${length} entries, expected ${shape[depth]}`);
+      }
+    });
+    for (let i = 0; i < items.length; i++) walk(items[i], depth + 1, `${path}[${i}]`);
   };
   walk(value, 0, name);
-  return out;
+  return { shape, leaves, paths: (i) => `${name}${indexPath(shape, i)}` };
+}
+
+// "[1][2]" for flat index i of shape, for error messages.
+function indexPath(shape, i) {
+  let text = '';
+  for (let d = shape.length - 1; d >= 0; d--) {
+    text = `[${i % shape[d]}]${text}`;
+    i = Math.floor(i / shape[d]);
+  }
+  return text;
 }
 
 function checkFloat(x, where, allowNegativeInfinity) {
@@ -109,32 +128,65 @@ function checkFloat(x, where, allowNegativeInfinity) {
 }
 
 /**
- * A float tensor: `{ data: Float32Array, shape }`. Accepts `{ data, shape }` (any numeric typed
- * array or array of numbers) or nested arrays. `allowNegativeInfinity` is for additive masks.
+ * What a user passed as a tensor, read once into arrays this module owns: `{ shape, values, kind,
+ * where }`, where `values` is a typed-array copy (`kind` = its element type, e.g. "Float32Array")
+ * or a plain array of the leaves as read (`kind` = "array"), and `where(i)` names element i.
  */
-export function toTensor(value, name, { allowNegativeInfinity = false } = {}) {
+export function readTensorInput(value, name, nounForm = 'a nested array or { data, shape }') {
   if (value === undefined || value === null) fail(`${name} is required`);
-  if (Array.isArray(value)) {
-    const shape = nestedShape(value, name);
-    const data = flatten(value, shape, name,
-      (x, where) => checkFloat(x, where, allowNegativeInfinity), new Float32Array(product(shape)));
-    return { data, shape };
+  if (isArray(value)) {
+    const { shape, leaves, paths } = readNested(value, name);
+    return { shape, values: leaves, kind: 'array', where: paths };
   }
   if (typeof value !== 'object' || isNumericArrayView(value))
-    fail(`${name} must be a nested array or { data, shape }, got ${describe(value)}` +
-      (isNumericArrayView(value) ? ' without a shape' : ''));
-  const shape = checkShape(value.shape, name);
-  const { data } = value;
-  if (!isNumericArrayView(data) && !Array.isArray(data))
-    fail(`${name}.data must be a typed array or an array of numbers, got ${describe(data)}`);
-  if (data.length !== product(shape))
-    fail(`${name}.data has ${data.length} values but shape ${formatShape(shape)} needs ${product(shape)}`);
-  for (let i = 0; i < data.length; i++) {
-    const x = data[i];
-    // Fast path for the common case; the full check only runs to explain a bad value.
-    if (!(x >= -FLOAT32_MAX && x <= FLOAT32_MAX)) checkFloat(x, `${name}.data[${i}]`, allowNegativeInfinity);
+    fail(`${name} must be ${nounForm}, got ${describe(value)}` + (isNumericArrayView(value) ? ' without a shape' : ''));
+  const shape = checkShape(ownValue(value, 'shape'), name);
+  const data = ownValue(value, 'data');
+  const count = product(shape);
+  const where = (i) => `${name}.data[${i}]`;
+  const kind = typedArrayName(data);
+  if (NUMERIC_ARRAYS.has(kind)) {
+    // Copied by the engine's own length: a subclass's `length` getter is never asked.
+    const copy = copyTypedArray(data, kind === 'Float32Array' ? Float32Array : kind === 'Uint8Array' ? Uint8Array : Float64Array);
+    if (copy.length !== count) fail(`${name}.data has ${copy.length} values but shape ${formatShape(shape)} needs ${count}`);
+    return { shape, values: copy, kind, where };
   }
-  return { data: data instanceof Float32Array ? data : Float32Array.from(data), shape };
+  if (!isArray(data)) fail(`${name}.data must be a typed array or an array of numbers, got ${describe(data)}`);
+  const values = readList(data, `${name}.data`, (length) => {
+    if (length !== count) fail(`${name}.data has ${length} values but shape ${formatShape(shape)} needs ${count}`);
+  });
+  return { shape, values, kind: 'array', where };
+}
+
+/** Float32 data from readTensorInput's result, every value checked. */
+function floatData({ values, where }, allowNegativeInfinity) {
+  if (values instanceof Float32Array) {
+    for (let i = 0; i < values.length; i++) {
+      const x = values[i];
+      // Fast path for the common case; the full check only runs to explain a bad value.
+      if (!(x >= -FLOAT32_MAX && x <= FLOAT32_MAX)) checkFloat(x, where(i), allowNegativeInfinity);
+    }
+    return values;
+  }
+  const out = new Float32Array(values.length);
+  for (let i = 0; i < values.length; i++) {
+    const x = values[i];
+    out[i] = typeof x === 'number' && x >= -FLOAT32_MAX && x <= FLOAT32_MAX ? x : checkFloat(x, where(i), allowNegativeInfinity);
+  }
+  return out;
+}
+
+/**
+ * A float tensor: `{ data: Float32Array, shape }` owned by the caller of this function. Accepts
+ * `{ data, shape }` (any numeric typed array or array of numbers) or nested arrays.
+ * `allowNegativeInfinity` is for additive masks.
+ */
+export function toTensor(value, name, { allowNegativeInfinity = false } = {}) {
+  return tensorFrom(readTensorInput(value, name), allowNegativeInfinity);
+}
+
+export function tensorFrom(input, allowNegativeInfinity = false) {
+  return { data: floatData(input, allowNegativeInfinity), shape: input.shape };
 }
 
 function readBoolean(x, where) {
@@ -145,31 +197,13 @@ function readBoolean(x, where) {
 
 /** A boolean mask: `{ data: Uint8Array of 0/1, shape }` from `{ data, shape }` or nested booleans. */
 export function toMask(value, name) {
-  if (value === undefined || value === null) fail(`${name} is required`);
-  if (Array.isArray(value)) {
-    const shape = nestedShape(value, name);
-    return { data: flatten(value, shape, name, readBoolean, new Uint8Array(product(shape))), shape };
-  }
-  if (typeof value !== 'object' || isNumericArrayView(value))
-    fail(`${name} must be nested arrays of booleans or { data, shape }, got ${describe(value)}`);
-  const shape = checkShape(value.shape, name);
-  const { data } = value;
-  if (!isNumericArrayView(data) && !Array.isArray(data))
-    fail(`${name}.data must be a Uint8Array or an array of booleans, got ${describe(data)}`);
-  if (data.length !== product(shape))
-    fail(`${name}.data has ${data.length} values but shape ${formatShape(shape)} needs ${product(shape)}`);
-  const out = new Uint8Array(data.length);
-  for (let i = 0; i < data.length; i++) out[i] = readBoolean(data[i], `${name}.data[${i}]`);
-  return { data: out, shape };
+  return maskFrom(readTensorInput(value, name, 'nested arrays of booleans or { data, shape }'));
 }
 
-/** True for masks given as booleans or a Uint8Array; numbers mean an additive float mask. */
-export function looksBoolean(value) {
-  if (value && !Array.isArray(value) && typeof value === 'object')
-    return value.data instanceof Uint8Array || (Array.isArray(value.data) && typeof value.data[0] === 'boolean');
-  let leaf = value;
-  while (Array.isArray(leaf)) leaf = leaf[0];
-  return typeof leaf === 'boolean';
+export function maskFrom({ shape, values, where }) {
+  const out = values instanceof Uint8Array ? values : new Uint8Array(values.length);
+  for (let i = 0; i < values.length; i++) out[i] = readBoolean(values[i], where(i));
+  return { data: out, shape };
 }
 
 export function checkBoolean(value, name, fallback) {
@@ -184,14 +218,19 @@ export function checkPositiveInteger(value, name, fallback) {
   return value;
 }
 
-/** Rejects options this function does not know, so a typo ("casual") is not silently ignored. */
+/**
+ * The options as a null-prototype object of own properties, each read once; rejects options this
+ * function does not know, so a typo ("casual") is not silently ignored. Keys inherited from a
+ * prototype (Object.prototype.causal = true) are never read.
+ */
 export function checkOptions(options, known, name) {
-  if (options === undefined) return {};
-  if (options === null || typeof options !== 'object' || Array.isArray(options))
+  if (options === undefined) return Object.create(null);
+  if (options === null || typeof options !== 'object' || isArray(options))
     fail(`${name} must be an object, got ${describe(options)}`);
-  for (const key of Object.keys(options))
+  const own = ownEntries(options);
+  for (const key of Object.keys(own))
     if (!known.includes(key)) fail(`${name} has an unknown option "${key}"; known options: ${known.join(', ')}`);
-  return options;
+  return own;
 }
 
 export const sameShape = (a, b) => a.length === b.length && a.every((d, i) => d === b[i]);

@@ -27,9 +27,12 @@ export class WasmHeap {
   /**
    * Places buffers of the given byte sizes (0 = absent) in the scratch block and returns their
    * addresses (0 for absent ones). `extraBytes` is what the core will allocate itself; `what`
-   * names the call in error messages.
+   * names the call in error messages; `suggestOutputOnly` when needWeights: false (or no trace)
+   * would make the call fit, so the message suggests it only to calls it can help.
    */
-  layout(sizes, what, extraBytes = 0) {
+  layout(sizes, what, extraBytes = 0, { suggestOutputOnly = false } = {}) {
+    if (!this.module)
+      throw new Error(`${what}: this attention instance was disposed (attn.dispose()); call createAttention() again for a new one`);
     let total = 0;
     const offsets = sizes.map((size) => {
       if (!size) return -1;
@@ -40,7 +43,7 @@ export class WasmHeap {
     if (total + extraBytes > MEMORY_LIMIT_BYTES - RESERVED_BYTES)
       throw new Error(`${what} needs about ${formatBytes(total + extraBytes)} of WebAssembly memory, ` +
         `more than its ${formatBytes(MEMORY_LIMIT_BYTES)} limit allows; use smaller sizes` +
-        ' (or needWeights: false, which never builds the n × m matrix)');
+        (suggestOutputOnly ? ' (or needWeights: false without trace, which never builds the n × m matrix)' : ''));
     this.reserve(total, what);
     return offsets.map((at) => (at < 0 ? 0 : this.base + at));
   }

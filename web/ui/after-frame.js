@@ -8,8 +8,11 @@
 const SLICE_MS = 8;  // half a frame: the next frame still has room for the next keystroke
 const queued = new Set();
 let posted = false;
-const channel = new MessageChannel();
-channel.port1.onmessage = () => {
+// Made on first use, not at import: an open port keeps Node's event loop alive, and jsdom has no
+// MessageChannel (importing the element module must do nothing there).
+let channel = null;
+
+function run() {
   posted = false;
   const start = performance.now();
   for (const job of queued) {
@@ -20,11 +23,19 @@ channel.port1.onmessage = () => {
       return;
     }
   }
-};
+}
 
 function post() {
   if (posted) return;
   posted = true;
+  if (typeof MessageChannel !== 'function') {
+    setTimeout(run, 0);
+    return;
+  }
+  if (!channel) {
+    channel = new MessageChannel();
+    channel.port1.onmessage = run;
+  }
   channel.port2.postMessage(0);
 }
 

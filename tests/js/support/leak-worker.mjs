@@ -5,8 +5,8 @@
 //   node --expose-gc tests/js/support/leak-worker.mjs <simd|scalar> [calls]
 //
 // The API keeps its module private. The worker reaches it the way the API's own safety net does:
-// RandomState and MultiHeadAttention register { module, address } with a FinalizationRegistry, so
-// a subclass installed before the API loads sees the module. If that ever changes, the worker
+// RandomState and MultiHeadAttention register { instance, address } with a FinalizationRegistry,
+// so a subclass installed before the API loads sees the instance and its module. If that ever changes, the worker
 // says so and exits nonzero rather than measuring nothing.
 import { setImmediate as tick } from 'node:timers/promises';
 
@@ -17,7 +17,8 @@ if (typeof globalThis.gc !== 'function') throw new Error('run with node --expose
 const modules = new Set();
 globalThis.FinalizationRegistry = class extends FinalizationRegistry {
   register(target, held, token) {
-    if (held && typeof held === 'object' && held.module) modules.add(held.module);
+    const module = held?.instance?.module;
+    if (module) modules.add(module);
     return super.register(target, held, token);
   }
 };
