@@ -214,7 +214,8 @@ export async function mountExplorer(root, options = {}) {
   const exporter = createExportControls({
     getView: () => {
       const s = store.get();
-      return { state: s, result, display: { palette: s.display.palette, theme: resolveTheme(s.display.theme) } };
+      const pitfall = panels.has('lessons') && s.lessons.panel === 'pitfalls' ? s.lessons.pitfall : null;
+      return { state: s, result, pitfall, display: { palette: s.display.palette, theme: resolveTheme(s.display.theme) } };
     },
   });
   const toolbar = el('div', 'explorer-toolbar');

