@@ -87,6 +87,29 @@ describe('exported code', () => {
   });
 });
 
+describe('sentences', () => {
+  test('other words give other weights; the same word the same row of X; positions can be added', async () => {
+    await preset('causal');
+    await afterRender(page, () => page.check('input[name="mask"][value="none"]'));
+    const weightsFor = async (text) => {
+      await afterRender(page, () => page.fill('#sentence', text));
+      return (await readHeatmap(page, 'weights')).data;
+    };
+    const a = await weightsFor('the cat sat on the mat');
+    const b = await weightsFor('my dog ate in a box');
+    const c = await weightsFor('the the the the the the');
+    assert.notDeepEqual(a, b);
+    assert.notDeepEqual(a, c);
+    for (const w of c) assert.ok(Math.abs(w - 1 / 6) < 1e-6, `six equal tokens: uniform weights, got ${w}`);
+    await weightsFor('the cat sat on the mat');
+    const row = (r) => page.$$eval(`[data-matrix="X"] input[data-row="${r}"]`, (inputs) => inputs.map((i) => i.title));
+    assert.deepEqual(await row(0), await row(4), 'both "the" rows');
+    assert.match(await page.textContent('#vectors-note'), /random but fixed.*same word.*same vector/s);
+    await afterRender(page, () => page.selectOption('#positional', 'sinusoidal'));
+    assert.notDeepEqual(await row(0), await row(4), 'positions make the two "the" rows differ');
+  });
+});
+
 describe('the page', () => {
   test('no console errors, failed requests or CSP violations', async () => {
     assert.deepEqual(await collectProblems(page, problems), []);

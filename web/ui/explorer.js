@@ -12,7 +12,7 @@ import { createHeadsPanel } from './heads-panel.js';
 import { createInputsPanel } from './inputs-panel.js';
 import { createLessons } from './lessons/index.js';
 import { createPipeline } from './pipeline.js';
-import { makeFiller, presetById, randomMatrices } from './presets.js';
+import { makeEmbedder, makeFiller, presetById, randomMatrices } from './presets.js';
 import { createShareControls } from './share.js';
 import { createStore, setCell, setSentence, toggleCustom } from './state.js';
 import { decodeState, encodeState, linkFor, presetFromHash, stateFromHash, validateState } from './url-state.js';
@@ -149,7 +149,7 @@ export async function mountExplorer(root, options = {}) {
   }
   let initial = checked ?? presetById(presetId).build(attn);
   if (options.theme) initial = { ...initial, display: { ...initial.display, theme: options.theme } };
-  const store = createStore(initial, fill);
+  const store = createStore(initial, fill, makeEmbedder(attn));
   seedForFill = store.get().seed;
   const computer = createComputer(attn);
   const update = (fn) => store.update(fn);
@@ -187,6 +187,7 @@ export async function mountExplorer(root, options = {}) {
       store.set(next);
       return true;
     },
+    onPositional: (kind) => update((s) => ({ ...s, positional: kind })),
   });
   const pipeline = createPipeline({
     onInspect: inspect,

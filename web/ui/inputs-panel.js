@@ -18,14 +18,20 @@ const TITLES = {
   Q: ['Queries Q', 'What each query token is looking for.'],
   K: ['Keys K', 'What each key token offers to be matched on.'],
   V: ['Values V', 'What each key token passes on when attended to.'],
-  X: ['Token vectors X', 'One row per token (an embedding). Edit it to change what a token "means".'],
+  X: ['Token vectors X', 'One row per token: its word\u2019s vector plus its position\u2019s. Edit it to change what a token "means".'],
   WQ: ['W_Q', 'Projects a token vector to its query.'],
   WK: ['W_K', 'Projects a token vector to its key.'],
   WV: ['W_V', 'Projects a token vector to its value.'],
   WO: ['W_O', 'Mixes the concatenated head outputs into the layer output.'],
 };
 
-export function createInputsPanel({ onEdit, onInspect, onSentence }) {
+const POSITIONAL_LABELS = [
+  ['none', 'none (attention cannot tell the order)'],
+  ['sinusoidal', 'sinusoidal (sin/cos of the position)'],
+  ['learned', 'learned-style (a random vector per position)'],
+];
+
+export function createInputsPanel({ onEdit, onInspect, onSentence, onPositional }) {
   const root = el('section', 'inputs');
   root.setAttribute('aria-labelledby', 'inputs-title');
   const heading = el('div', 'section-heading');
@@ -54,7 +60,24 @@ export function createInputsPanel({ onEdit, onInspect, onSentence }) {
   help.id = 'sentence-help';
   const tokenList = el('ol', 'tokens');
   tokenList.setAttribute('aria-label', 'Tokens');
-  sentenceBox.append(sentenceLabel, sentenceRow, help, tokenList);
+  // What the token vectors are: nothing here is trained, so say how they are made.
+  const positional = el('select');
+  positional.id = 'positional';
+  for (const [value, text] of POSITIONAL_LABELS) {
+    const o = el('option', '', text);
+    o.value = value;
+    positional.append(o);
+  }
+  positional.addEventListener('change', () => onPositional(positional.value));
+  const positionalLabel = el('label', '', 'Position information added to X');
+  positionalLabel.htmlFor = positional.id;
+  const positionalRow = el('div', 'field positional-field');
+  positionalRow.append(positionalLabel, positional);
+  const vectorsNote = el('p', 'help vectors-note');
+  vectorsNote.id = 'vectors-note';
+  vectorsNote.textContent = 'Each word\u2019s vector is random but fixed: the same word always gets the same vector (from NumPy\u2019s generator, seeded by a hash of the lower-cased word and the seed). No model has learned them, so similar words are not close. Changing the sentence, the seed, d_model or the positions rebuilds X; edits to X last until then.';
+  positional.setAttribute('aria-describedby', vectorsNote.id);
+  sentenceBox.append(sentenceLabel, sentenceRow, help, tokenList, positionalRow, vectorsNote);
   root.append(sentenceBox);
 
   const matrixGrid = el('div', 'matrices');
@@ -133,6 +156,7 @@ export function createInputsPanel({ onEdit, onInspect, onSentence }) {
             return li;
           }));
         }
+        if (positional.value !== state.positional) positional.value = state.positional;
         if (!help.classList.contains('invalid') || sentence.getAttribute('aria-invalid') !== 'true')
           help.textContent = `${state.tokens.length} token${state.tokens.length > 1 ? 's' : ''} (at most ${MAX_TOKENS}); words and punctuation become tokens, ${PAD} is a padding token.`;
       }
