@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { afterRender, assertClose, collectProblems, launch, openExplorer, readHeatmap } from './helpers.mjs';
 import { hasPythonModule, PYTHON, runPythonScripts } from '../js/support/python.mjs';
+import { niceBound } from '../../web/ui/palettes.js';
 
 const NUMPY = hasPythonModule('numpy');
 const TORCH = NUMPY && hasPythonModule('torch');
@@ -110,7 +111,26 @@ describe('sentences', () => {
   });
 });
 
-describe('the page', () => {
+describe('what the page says', () => {
+  test('the pitfalls panel colours its correct and mistaken outputs on one scale', async () => {
+    await preset('lesson');
+    await afterRender(page, () => page.check('input[name="mask"][value="causal"]'));
+    await openPanel('pitfalls');
+    const ownBounds = [];
+    for (const mistake of ['mask-after-softmax', 'scale-by-dk']) {
+      await afterRender(page, () => page.selectOption('[data-control="pitfall"]', mistake));
+      const scales = await page.$$eval('[data-heatmap^="pitfall-"][data-heatmap$="-output"]', (ts) => ts.map((t) => t.dataset.scaleMax));
+      assert.equal(scales.length, 2);
+      assert.ok(Number(scales[0]) > 0, `${mistake}: a scale is shown (${scales})`);
+      assert.equal(scales[0], scales[1], `${mistake}: ${scales}`);
+      const largest = async (side) => Math.max(...(await readHeatmap(page, `pitfall-${side}-output`)).data.map(Math.abs));
+      ownBounds.push([await largest('correct'), await largest('wrong')].map(niceBound));
+      assert.ok(Number(scales[0]) >= Math.max(...ownBounds.at(-1)), `${mistake}: the scale covers both maps`);
+    }
+    // The check means something: on its own scale, at least one side would have been coloured differently.
+    assert.ok(ownBounds.some(([a, b]) => a !== b), JSON.stringify(ownBounds));
+  });
+
   test('no console errors, failed requests or CSP violations', async () => {
     assert.deepEqual(await collectProblems(page, problems), []);
   });
