@@ -131,6 +131,17 @@ describe('what the page says', () => {
     assert.ok(ownBounds.some(([a, b]) => a !== b), JSON.stringify(ownBounds));
   });
 
+  test('one parameter count: heads panel and Cost tab agree, with and without biases, next to the wrong h \u00d7 4d\u00b2', async () => {
+    await preset('heads');
+    await openPanel('cost');
+    const stats = (root) => page.$$eval(`${root} [data-stat^="parameters-"]`, (bs) => Object.fromEntries(bs.map((b) => [b.dataset.stat, Number(b.dataset.value)])));
+    const heads = await stats('section.heads');
+    const cost = await stats('[data-lesson="cost"]');
+    assert.deepEqual(heads, { 'parameters-weights': 1024, 'parameters-biases': 1088, 'parameters-wrong': 4096 });
+    assert.deepEqual(cost, heads);
+    assert.equal(Number(await page.getAttribute('[data-lesson="cost"] output[data-stat="parameters"]', 'data-value')), 1088);
+  });
+
   test('no console errors, failed requests or CSP violations', async () => {
     assert.deepEqual(await collectProblems(page, problems), []);
   });

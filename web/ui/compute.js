@@ -133,6 +133,7 @@ export function createComputer(attn) {
         output: r.output,
         headDim: hd,
         parameterCount: mha.parameterCount(),
+        parameterCountWithBiases: attn.lessons.attentionCost({ n: d.n, m: d.m, dModel: E, numHeads: h, bias: true }).parameters,
       },
       nm,
     };
