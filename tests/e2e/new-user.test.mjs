@@ -142,6 +142,19 @@ describe('what the page says', () => {
     assert.equal(Number(await page.getAttribute('[data-lesson="cost"] output[data-stat="parameters"]', 'data-value')), 1088);
   });
 
+  test('number fields show the value used: out of range is clamped in the field, with a note', async () => {
+    await preset('lesson');
+    await typeInto('#temperature', 100);
+    assert.equal(await page.inputValue('#temperature'), '20');
+    assert.match(await page.textContent('#temperature ~ [data-clamp-note], .temp-row + [data-clamp-note]'), /100 is not possible.*20 is used/);
+    assert.match(await page.textContent('.scale-out'), /0\.025/);  // 1 / (20 · √4)
+    await typeInto('#size-dModel', 1000);
+    assert.equal(await page.inputValue('#size-dModel'), '64');
+    assert.deepEqual(await page.evaluate(() => document.querySelectorAll('[data-matrix="X"] input[data-row="0"]').length), 64);
+    await typeInto('#size-dModel', 8);
+    assert.equal(await page.isHidden('#size-dModel ~ [data-clamp-note], .field:has(#size-dModel) + [data-clamp-note]'), true);
+  });
+
   test('no console errors, failed requests or CSP violations', async () => {
     assert.deepEqual(await collectProblems(page, problems), []);
   });
