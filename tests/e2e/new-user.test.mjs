@@ -108,6 +108,22 @@ describe('sentences', () => {
     assert.match(await page.textContent('#vectors-note'), /random but fixed.*same word.*same vector/s);
     await afterRender(page, () => page.selectOption('#positional', 'sinusoidal'));
     assert.notDeepEqual(await row(0), await row(4), 'positions make the two "the" rows differ');
+    await afterRender(page, () => page.selectOption('#positional', 'none'));
+  });
+
+  test('swapping tokens: without positions the output rows only swap; with positions added to X they change', async () => {
+    await preset('causal');
+    await afterRender(page, () => page.check('input[name="mask"][value="none"]'));
+    await openPanel('permutation');
+    const verdict = () => page.getAttribute('[data-stat="perm-verdict"]', 'data-equal');
+    assert.equal(await verdict(), 'true');
+    for (const kind of ['sinusoidal', 'learned']) {
+      await afterRender(page, () => page.selectOption('#positional', kind));
+      assert.equal(await verdict(), 'false', kind);
+      assert.match(await page.textContent('[data-lesson="permutation"] .lesson-note'), /each position keeps its own vector/);
+    }
+    await afterRender(page, () => page.selectOption('#positional', 'none'));
+    assert.equal(await verdict(), 'true');
   });
 });
 
