@@ -127,6 +127,28 @@ describe('sentences', () => {
   });
 });
 
+describe('editing', () => {
+  test('Escape gives a cell back its value in full precision; Reset gives a matrix back the example\u2019s values', async () => {
+    await preset('lesson');
+    const q = async () => (await readHeatmap(page, 'Q')).data;
+    const original = await q();
+    const cell = '[data-matrix="X"] input[data-row="0"][data-col="0"]';
+    await page.focus(cell);
+    await afterRender(page, () => page.keyboard.type('1.5'));
+    assert.notDeepEqual(await q(), original);
+    await afterRender(page, () => page.keyboard.press('Escape'));
+    assert.deepEqual(await q(), original, 'the exact value is back, not its rounded text');
+    assert.equal(await page.isDisabled('[data-reset="X"]'), true);
+    await afterRender(page, async () => { await page.keyboard.type('2'); await page.keyboard.press('Enter'); });
+    await afterRender(page, async () => { await page.keyboard.type('-3'); await page.keyboard.press('Enter'); });
+    assert.notDeepEqual(await q(), original);
+    assert.equal(await page.isDisabled('[data-reset="X"]'), false);
+    await afterRender(page, () => page.click('[data-reset="X"]'));
+    assert.deepEqual(await q(), original);
+    assert.equal(await page.isDisabled('[data-reset="X"]'), true);
+  });
+});
+
 describe('what the page says', () => {
   test('the pitfalls panel colours its correct and mistaken outputs on one scale', async () => {
     await preset('lesson');

@@ -39,6 +39,13 @@ function attentionCore() {
   return sharedAttention;
 }
 
+// Whether matrix a no longer holds b's values (same shape, some cell changed).
+function differs(a, b) {
+  if (!a || !b || a === b || a.rows !== b.rows || a.cols !== b.cols) return false;
+  for (let k = 0; k < a.data.length; k++) if (!Object.is(a.data[k], b.data[k])) return true;
+  return false;
+}
+
 const ID_REFS = ['for', 'aria-labelledby', 'aria-describedby', 'aria-controls'];
 
 // Fixed ids (#preset, #pipeline, …) are test hooks and label targets. The first explorer in a
@@ -153,6 +160,13 @@ export async function mountExplorer(root, options = {}) {
   seedForFill = store.get().seed;
   const computer = createComputer(attn);
   const update = (fn) => store.update(fn);
+  // Each matrix as the example last set it (a preset, a link, new random values, new words, a
+  // resize); cell edits leave it alone, so "Reset" can bring back its exact values.
+  const origin = { ...store.get().matrices };
+  store.subscribe((s, prev, meta) => {
+    if (meta.source === 'edit') return;
+    for (const [name, m] of Object.entries(s.matrices)) if (m !== prev.matrices[name]) origin[name] = m;
+  });
 
   let result = null;
   let target = null;  // the cell being explained
@@ -179,7 +193,14 @@ export async function mountExplorer(root, options = {}) {
     },
   });
   const inputs = createInputsPanel({
-    onEdit: (name, i, j, v) => { if (!isReadOnly(name)) update((s) => setCell(s, name, i, j, v)); },
+    onEdit: (name, i, j, v) => { if (!isReadOnly(name)) store.update((s) => setCell(s, name, i, j, v), { source: 'edit' }); },
+    onReset(name) {
+      const m = origin[name];
+      if (!m || isReadOnly(name)) return;
+      store.update((s) => (s.matrices[name]?.rows === m.rows && s.matrices[name]?.cols === m.cols
+        ? { ...s, matrices: { ...s.matrices, [name]: m } } : s), { source: 'reset' });
+    },
+    canReset: (name) => !isReadOnly(name) && differs(store.get().matrices[name], origin[name]),
     onInspect: inspect,
     onSentence(text) {
       const next = setSentence(store.get(), text);

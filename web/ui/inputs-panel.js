@@ -31,7 +31,11 @@ const POSITIONAL_LABELS = [
   ['learned', 'learned-style (a random vector per position)'],
 ];
 
-export function createInputsPanel({ onEdit, onInspect, onSentence, onPositional }) {
+/**
+ * onReset(name) puts a matrix back to the example's values; canReset(name) says whether it has
+ * been edited since the example set it.
+ */
+export function createInputsPanel({ onEdit, onInspect, onSentence, onPositional, onReset = () => {}, canReset = () => false }) {
   const root = el('section', 'inputs');
   root.setAttribute('aria-labelledby', 'inputs-title');
   const heading = el('div', 'section-heading');
@@ -86,6 +90,7 @@ export function createInputsPanel({ onEdit, onInspect, onSentence, onPositional 
   const editors = {};
   const cards = {};
   const folds = {};
+  const resets = {};
   for (const name of ['Q', 'K', 'V', 'X', 'WQ', 'WK', 'WV', 'WO']) {
     const [title, hint] = TITLES[name];
     const card = createCard({ title, hint, className: 'matrix-card' });
@@ -98,6 +103,14 @@ export function createInputsPanel({ onEdit, onInspect, onSentence, onPositional 
       summary.textContent = details.open ? 'Hide the matrix' : `Show the matrix (${details.dataset.cells} cells)`;
     });
     folds[name] = details;
+    const reset = el('button', 'small-button reset-matrix', 'Reset');
+    reset.type = 'button';
+    reset.dataset.reset = name;
+    reset.title = `Put ${title} back to the example\u2019s exact values`;
+    reset.setAttribute('aria-label', `Reset ${title} to the example\u2019s values`);
+    reset.addEventListener('click', () => onReset(name));
+    resets[name] = reset;
+    card.el.querySelector('.card-header').append(reset);
     card.body.append(details);
     editors[name] = editor;
     cards[name] = card;
@@ -197,6 +210,7 @@ export function createInputsPanel({ onEdit, onInspect, onSentence, onPositional 
           card.setFormula(formula);
         }
         editor.update({ matrix: state.matrices[name], rowLabels, theme: display.theme });
+        resets[name].disabled = !canReset(name);
       }
 
       if (d.sentence && !result.error) {
