@@ -11,6 +11,7 @@ import { RandomState } from './random-state.js';
 import { MultiHeadAttention } from './multi-head-attention.js';
 import { pitfallCode } from './pitfalls.js';
 import { Lessons } from './lessons.js';
+import { Transformer } from './transformer.js';
 
 export { simdSupported };
 
@@ -164,6 +165,11 @@ class Attention {
 
   multiHeadAttention(config) {
     return new MultiHeadAttention(this.#module, this.#heap, config);
+  }
+
+  /** A GPT-2-style transformer whose weights live in WebAssembly memory (see attention.d.ts). */
+  transformer(config) {
+    return new Transformer(this.#module, this.#heap, config);
   }
 }
 
