@@ -11,6 +11,7 @@ import { RandomState } from './random-state.js';
 import { MultiHeadAttention } from './multi-head-attention.js';
 import { pitfallCode } from './pitfalls.js';
 import { Lessons } from './lessons.js';
+import { headScores } from './head-scores.js';
 
 export { simdSupported };
 
@@ -156,6 +157,11 @@ class Attention {
     } finally {
       this.#heap.settle();
     }
+  }
+
+  /** Previous-token, duplicate-token and induction scores of attention patterns (see attention.d.ts). */
+  headScores(tokens, attention) {
+    return headScores(this.#module, this.#heap, tokens, attention);
   }
 
   randomState(seed = 0) {
