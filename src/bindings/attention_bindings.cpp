@@ -16,8 +16,10 @@
 #include <cstdint>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "attention.h"
+#include "head_scores.h"
 #include "kernels.h"
 #include "lesson_analysis.h"
 #include "matrix_product.h"
@@ -229,6 +231,23 @@ std::string attention_cost(size_t n, size_t m, size_t d_model, size_t heads, boo
   return status.message;
 }
 
+// out: per head previous-token, duplicate-token and induction scores, then their query counts.
+std::string head_scores(Address attention, Address tokens, size_t batch, size_t heads, size_t t,
+                        Address out) {
+  std::vector<attn::HeadScores> scores(heads);
+  attn::Status status = attn::head_scores(ptr<const float>(attention), ptr<const int32_t>(tokens),
+                                          batch, heads, t, scores.data());
+  double* o = ptr<double>(out);
+  for (size_t h = 0; h < heads && status.ok(); ++h) {
+    const attn::HeadScores& s = scores[h];
+    double* r = o + 6 * h;
+    r[0] = s.previous_token, r[1] = s.duplicate_token, r[2] = s.induction;
+    r[3] = double(s.previous_token_queries), r[4] = double(s.duplicate_token_queries);
+    r[5] = double(s.induction_queries);
+  }
+  return status.message;
+}
+
 // Bytes malloc has handed out and not taken back, for the leak tests (tests/js/leaks.test.mjs).
 double heap_bytes_in_use() { return static_cast<double>(mallinfo().uordblks); }
 
@@ -313,4 +332,5 @@ EMSCRIPTEN_BINDINGS(attention_core) {
   emscripten::function("_transformerForward", &transformer_forward);
   emscripten::function("_transformerComputeGradients", &transformer_compute_gradients);
   emscripten::function("_transformerTrainStep", &transformer_train_step);
+  emscripten::function("_headScores", &head_scores);
 }

@@ -280,6 +280,34 @@ export interface Attention {
   randomState(seed?: number): RandomState;
   /** A new multi-head attention layer (PyTorch `nn.MultiheadAttention` semantics, batch-first). */
   multiHeadAttention(config: MultiHeadAttentionConfig): MultiHeadAttention;
+  /**
+   * What attention heads do, computed by the core. `tokens` [T] with `attention` [T, T] gives
+   * numbers; `tokens` [T] with [H, T, T], or `tokens` [B, T] with [B, H, T, T] (e.g. one layer of
+   * a transformer's `forward(...).attentions`), gives one number per head, pooled over the batch.
+   * See {@link HeadScores} for the definitions.
+   */
+  headScores(tokens: TokenInput, attention: TensorInput): HeadScores;
+}
+
+/** Token ids [T] or [B, T]: nested arrays, an integer typed array, or `{ data, shape }`. */
+export type TokenInput = number[] | number[][] | Int32Array | Uint16Array | Uint8Array | { data: ArrayLike<number>; shape: number[] };
+
+/**
+ * Head metrics of attention patterns A [T, T] (row i = query, column j = key) over tokens tok:
+ * - `previousToken`: mean of A[i, i−1] over the queries i ≥ 1.
+ * - `duplicateToken`: mean, over the queries i with an earlier copy of their token (j < i,
+ *   tok[j] = tok[i]), of the attention on those copies.
+ * - `induction` (prefix matching): mean, over the queries i with some key j, 1 ≤ j ≤ i,
+ *   tok[j−1] = tok[i], of the attention on such keys j (the tokens that followed earlier copies
+ *   of the current token). An induction head scores near 1 on repeated random tokens.
+ * A score no query qualifies for is 0. `queries` counts the queries each mean is over (pooled over
+ * the batch). Numbers for one [T, T] pattern, arrays with one entry per head otherwise.
+ */
+export interface HeadScores<T = number | number[]> {
+  previousToken: T;
+  duplicateToken: T;
+  induction: T;
+  queries: { previousToken: T; duplicateToken: T; induction: T };
 }
 
 /** Loads the WebAssembly core (browsers, workers and Node) and returns the API. */

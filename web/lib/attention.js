@@ -12,6 +12,7 @@ import { MultiHeadAttention } from './multi-head-attention.js';
 import { pitfallCode } from './pitfalls.js';
 import { Lessons } from './lessons.js';
 import { Transformer } from './transformer.js';
+import { headScores } from './head-scores.js';
 
 export { simdSupported };
 
@@ -157,6 +158,11 @@ class Attention {
     } finally {
       this.#heap.settle();
     }
+  }
+
+  /** Previous-token, duplicate-token and induction scores of attention patterns (see attention.d.ts). */
+  headScores(tokens, attention) {
+    return headScores(this.#module, this.#heap, tokens, attention);
   }
 
   randomState(seed = 0) {
