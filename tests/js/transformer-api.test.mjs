@@ -15,6 +15,7 @@ globalThis.FinalizationRegistry = class extends FinalizationRegistry {
   }
 };
 const { createAttention } = await import('../../web/lib/attention.js');
+const { encodeSafetensors } = await import('../../web/lib/safetensors.js');
 
 const SMALL = { vocabSize: 7, contextLength: 6, dModel: 8, numLayers: 2, numHeads: 2 };
 const TOKENS = [[0, 3, 1, 6, 2], [2, 6, 1, 0, 3]];
@@ -191,6 +192,44 @@ for (const simd of [true, false]) {
         assert.notDeepEqual(snapshot(model.getState()), after);
         const clipped = model.trainStep(TOKENS, TARGETS, { learningRate: 1e-3, betas: [0.8, 0.99], eps: 1e-6, weightDecay: 0.1, clipNorm: 0.5 });
         assert.ok(Number.isFinite(clipped.loss));
+      } finally {
+        model.dispose();
+      }
+    });
+
+    test('toSafetensors and transformerFromSafetensors: round trip, Hugging Face configs, bad files', () => {
+      const model = attn.transformer({ ...SMALL, tieEmbeddings: false, seed: 4 });
+      try {
+        const bytes = model.toSafetensors();
+        assert.ok(bytes instanceof Uint8Array);
+        const copy = attn.transformerFromSafetensors(bytes, { ...SMALL, tieEmbeddings: false });
+        assert.deepEqual(snapshot(copy.getState()), snapshot(model.getState()));
+        assert.deepEqual(copy.forward(TOKENS).logits.data, model.forward(TOKENS).logits.data);
+        copy.dispose();
+
+        const hf = { model_type: 'gpt2', vocab_size: 7, n_positions: 6, n_embd: 8, n_layer: 2, n_head: 2,
+          n_inner: null, activation_function: 'gelu_new', layer_norm_epsilon: 1e-5, tie_word_embeddings: false,
+          attn_pdrop: 0.1, architectures: ['GPT2LMHeadModel'] };
+        const fromHf = attn.transformerFromSafetensors(bytes, hf);
+        assert.deepEqual({ ...fromHf.config }, { ...SMALL, mlp: true, layerNorm: true, positions: 'learned',
+          tieEmbeddings: false, init: 'pytorch', seed: 0 });
+        fromHf.dispose();
+        assert.throws(() => attn.transformerFromSafetensors(bytes, { ...hf, n_inner: 64 }), /n_inner must be null or 4·n_embd \(32\)/);
+        assert.throws(() => attn.transformerFromSafetensors(bytes, { ...hf, activation_function: 'relu' }), /activation_function must be 'gelu_new'/);
+        assert.throws(() => attn.transformerFromSafetensors(bytes, { ...hf, n_head: undefined }), /has no n_head/);
+        assert.throws(() => attn.transformerFromSafetensors(bytes, { ...hf, vocab_size: 9 }), /"(wte|lm_head)\.weight" must have shape \[9, 8\], got \[7, 8\]/);
+        assert.throws(() => attn.transformerFromSafetensors(bytes, { ...hf, tie_word_embeddings: true }), /"lm_head\.weight" differs from wte\.weight/);
+        assert.throws(() => attn.transformerFromSafetensors(bytes.subarray(0, bytes.length - 4), hf), /safetensors/);
+        assert.throws(() => attn.transformerFromSafetensors(bytes), /needs a config/);
+        // A tied GPT-2 checkpoint as Hugging Face stores it: no prefix, causal-mask buffers, no lm_head.
+        const tied = attn.transformer({ ...SMALL, seed: 9 });
+        const state = tied.getState();
+        state['h.0.attn.bias'] = { data: new Float32Array(36), shape: [1, 1, 6, 6] };
+        state['h.1.attn.bias'] = { data: new Float32Array(36), shape: [1, 1, 6, 6] };
+        const loaded = attn.transformerFromSafetensors(encodeSafetensors(state), { ...hf, tie_word_embeddings: undefined });
+        assert.deepEqual(loaded.forward(TOKENS).logits.data, tied.forward(TOKENS).logits.data);
+        loaded.dispose();
+        tied.dispose();
       } finally {
         model.dispose();
       }

@@ -11,7 +11,7 @@ import { RandomState } from './random-state.js';
 import { MultiHeadAttention } from './multi-head-attention.js';
 import { pitfallCode } from './pitfalls.js';
 import { Lessons } from './lessons.js';
-import { Transformer } from './transformer.js';
+import { Transformer, transformerFromSafetensors } from './transformer.js';
 import { headScores } from './head-scores.js';
 
 export { simdSupported };
@@ -176,6 +176,11 @@ class Attention {
   /** A GPT-2-style transformer whose weights live in WebAssembly memory (see attention.d.ts). */
   transformer(config) {
     return new Transformer(this.#module, this.#heap, config);
+  }
+
+  /** A transformer loaded from safetensors bytes; config is ours or a Hugging Face GPT-2 config.json. */
+  transformerFromSafetensors(bytes, config) {
+    return transformerFromSafetensors(this.#module, this.#heap, bytes, config);
   }
 }
 

@@ -6,6 +6,7 @@ import {
   checkBoolean, checkOptions, checkPositiveInteger, checkSeed, fail, formatShape, product, sameShape,
   show, toTensor,
 } from './tensors.js';
+import { decodeSafetensors, encodeSafetensors } from './safetensors.js';
 
 const models = new FinalizationRegistry(({ module, handle }) => module._transformerDestroy(handle));
 const CONFIG_KEYS = ['vocabSize', 'contextLength', 'dModel', 'numLayers', 'numHeads', 'mlp', 'layerNorm',
@@ -46,6 +47,37 @@ export function normalizeConfig(config) {
   return Object.freeze(c);
 }
 
+const HF_REQUIRED = ['vocab_size', 'n_embd', 'n_layer', 'n_head'];
+
+/**
+ * Our config from a Hugging Face GPT-2 config.json object (n_embd, n_layer, …), refusing the
+ * settings this model does not implement; our own config passes through.
+ */
+export function configFromHuggingFace(config) {
+  if (config === null || typeof config !== 'object' || Array.isArray(config))
+    fail('transformerFromSafetensors needs a config: ours ({ vocabSize, … }) or a Hugging Face GPT-2 config.json object');
+  if (!('n_embd' in config) && !('n_layer' in config) && !('model_type' in config)) return config;
+  if (config.model_type !== undefined && config.model_type !== 'gpt2')
+    fail(`config.model_type must be 'gpt2', got ${show(config.model_type)}`);
+  for (const key of HF_REQUIRED) if (config[key] === undefined) fail(`the Hugging Face config has no ${key}`);
+  const contextLength = config.n_positions ?? config.n_ctx;
+  if (contextLength === undefined) fail('the Hugging Face config has no n_positions (or n_ctx)');
+  const E = config.n_embd;
+  if (config.n_inner !== undefined && config.n_inner !== null && config.n_inner !== 4 * E)
+    fail(`config.n_inner must be null or 4·n_embd (${4 * E}): this model's MLP is 4·d_model wide, got ${show(config.n_inner)}`);
+  if (config.activation_function !== undefined && !['gelu_new', 'gelu_pytorch_tanh'].includes(config.activation_function))
+    fail(`config.activation_function must be 'gelu_new' (GPT-2's tanh GELU), got ${show(config.activation_function)}`);
+  if (config.layer_norm_epsilon !== undefined && config.layer_norm_epsilon !== 1e-5)
+    fail(`config.layer_norm_epsilon must be 1e-5, got ${show(config.layer_norm_epsilon)}`);
+  for (const key of ['scale_attn_by_inverse_layer_idx', 'reorder_and_upcast_attn'])
+    if (config[key] === true) fail(`config.${key} is not supported`);
+  if (config.scale_attn_weights === false) fail('config.scale_attn_weights: false is not supported (scores are always scaled by 1/√d)');
+  return {
+    vocabSize: config.vocab_size, contextLength, dModel: E, numLayers: config.n_layer, numHeads: config.n_head,
+    tieEmbeddings: config.tie_word_embeddings ?? true,
+  };
+}
+
 function indexName(name, shape, flat) {
   const idx = [];
   for (let d = shape.length - 1; d >= 0; d--) {
@@ -57,7 +89,8 @@ function indexName(name, shape, flat) {
 
 /** Token ids [T] or [B, T] as Int32Array; `ignore` lets −1 through (targets). */
 function toTokens(value, name, vocabSize, contextLength, ignore) {
-  const t = toTensor(value, name);
+  const bare = ArrayBuffer.isView(value) && !(value instanceof DataView);  // a typed array is [T]
+  const t = toTensor(bare ? { data: value, shape: [value.length] } : value, name);
   if (t.shape.length !== 1 && t.shape.length !== 2)
     fail(`${name} must be [T] or [B, T] token ids, got shape ${formatShape(t.shape)}`);
   const T = t.shape[t.shape.length - 1];
@@ -101,6 +134,20 @@ function adamOptions(options) {
     clipNorm = o.clipNorm;
   }
   return Float64Array.of(lr, betas[0], betas[1], eps, weightDecay, clipNorm);
+}
+
+/** A model from a safetensors file (untrusted bytes: decoded and checked before the model exists). */
+export function transformerFromSafetensors(module, heap, bytes, config) {
+  const c = configFromHuggingFace(config);
+  const tensors = decodeSafetensors(bytes);
+  const model = new Transformer(module, heap, c);
+  try {
+    model.loadState(tensors);
+  } catch (err) {
+    model.dispose();
+    throw err;
+  }
+  return model;
 }
 
 export class Transformer {
@@ -238,6 +285,12 @@ export class Transformer {
     } finally {
       this.#heap.settle();
     }
+  }
+
+  /** The parameters as a safetensors file (F32, getState names; metadata format: 'pt'). */
+  toSafetensors() {
+    this.#live();
+    return encodeSafetensors(this.getState(), { format: 'pt' });
   }
 
   /** Forgets Adam's moments and step count; the next trainStep is a first step again. */
