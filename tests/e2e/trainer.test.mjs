@@ -43,6 +43,7 @@ test('trains in a module Worker: progress, probe, pause, reset, state; the page 
     await trainer.start({ maxSteps: 30 });
     const stop = await stopped;
     counting = false;
+    const runSteps = progress.map((p) => p.step);
     const one = await trainer.step(2);
     const state = await trainer.getState();
     const reset = await trainer.reset();
@@ -50,7 +51,7 @@ test('trains in a module Worker: progress, probe, pause, reset, state; the page 
     await trainer.terminate();
     const last = progress[progress.length - 1].probe;
     return {
-      steps: progress.map((p) => p.step), stop: stop.step, turns, one: one.step, reset: reset.step, afterReset: afterReset.step,
+      steps: runSteps, stop: stop.step, turns, one: one.step, reset: reset.step, afterReset: afterReset.step,
       names: Object.keys(state).length, wte: state['wte.weight'].shape,
       attention: last.attentions[0].shape, isF32: last.attentions[0].data instanceof Float32Array,
       scores: last.headScores.map((s) => s.induction.length), probeLoss: last.loss,

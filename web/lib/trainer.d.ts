@@ -85,7 +85,7 @@ export declare class Trainer {
   /** For text data: the characters of the vocabulary (token id = index). */
   readonly vocabulary: string[] | null;
   /** The last step the Worker reported. */
-  readonly step: number;
+  readonly lastStep: number;
   onProgress: ((progress: TrainerProgress) => void) | null;
   onStopped: ((message: { step: number; reason: 'maxSteps' }) => void) | null;
   /** Errors outside a request (e.g. the loss became NaN while running, which stops the loop). */

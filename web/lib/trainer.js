@@ -55,8 +55,8 @@ export class Trainer {
   parameterCount = 0;
   /** The characters of a text run's vocabulary (token id = index). */
   vocabulary = null;
-  /** The last step reported. */
-  step = 0;
+  /** The last step the Worker reported (a field named `step` would hide the step() method). */
+  lastStep = 0;
 
   constructor(worker) {
     this.#worker = worker;
@@ -65,7 +65,7 @@ export class Trainer {
   }
 
   #receive(m) {
-    if (typeof m.step === 'number') this.step = m.step;
+    if (typeof m.step === 'number') this.lastStep = m.step;
     const request = m.id !== undefined ? this.#requests.get(m.id) : undefined;
     if (m.type === 'progress') this.onProgress?.(m);
     if (m.type === 'stopped') this.onStopped?.(m);
