@@ -14,7 +14,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const TOOLS = join(ROOT, 'tests', 'consumers', 'node_modules');
@@ -139,8 +139,15 @@ describe('the packed package in a fresh project', () => {
     const manifest = JSON.parse(await readFile(join(pkg, 'package.json'), 'utf8'));
     assert.equal(manifest.type, 'module');
     assert.match(readme, /ESM only/);
-    const link = await import(join(pkg, 'web', 'ui', 'url-state.js'));
-    assert.equal(typeof link.encodeState, 'function');
+    // The pages that "Copy link" and the iframe snippet point at ship too.
+    for (const page of ['web/index.html', 'web/app.js', 'web/embed.html', 'web/attention-explorer.js'])
+      assert.ok(existsSync(join(pkg, page)), `${page} is not in the package`);
+    // The link codec by its package name, as a consumer imports it.
+    await writeFile(join(project, 'link-check.mjs'), "export * from 'attention-explorer/link';\n");
+    const link = await import(pathToFileURL(join(project, 'link-check.mjs')).href);
+    const text = await link.encodeState({ n: 2, m: 2 });
+    assert.match(text, /^v1\./);
+    assert.equal((await link.decodeState(text)).state.n, 2);
   });
 
   for (const resolution of ['nodenext', 'bundler', 'node10']) {
