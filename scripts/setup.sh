@@ -43,3 +43,13 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   npm ci --no-audit --no-fund --loglevel=error
   echo "$want" > "$stamp"
 fi
+
+# Tools of the consumer tests (TypeScript, Jest with jsdom; tests/js/consumers.test.mjs) have their
+# own package.json, installed the same way: only when their lock file changed since the last install.
+stamp=tests/consumers/node_modules/.package-lock.sha256
+want=$(sha256sum tests/consumers/package-lock.json | cut -d' ' -f1)
+if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
+  echo "setup: installing the consumer-test tools (tests/consumers)"
+  (cd tests/consumers && npm ci --no-audit --no-fund --loglevel=error)
+  echo "$want" > "$stamp"
+fi

@@ -1,6 +1,7 @@
 /**
  * `<attention-explorer>`: the attention explorer as an HTML element (see docs/embedding.md).
- * Importing the module defines the element.
+ * Importing the module defines the element (in a browser, or a DOM such as jsdom); in Node
+ * without a DOM it defines nothing and starts nothing.
  *
  * @example
  * import 'attention-explorer/element';
@@ -25,6 +26,12 @@ export interface ExplorerState {
   lessons: Record<string, unknown>;
 }
 
+/** The `ready` event's detail: the state first drawn (no `source`: nothing changed it yet). */
+export interface ExplorerReadyEventDetail {
+  state: ExplorerState;
+}
+
+/** The `statechange` event's detail. */
 export interface ExplorerStateEventDetail {
   state: ExplorerState;
   /** 'user' (someone edited), 'api' (set through `state` or an attribute), 'url'. */
@@ -41,7 +48,8 @@ export class AttentionExplorerElement extends HTMLElement {
   state: ExplorerState | undefined;
   /** A link to the stand-alone page (or `link-base`) showing the current state. */
   link(): Promise<string>;
-  addEventListener(type: 'statechange' | 'ready', listener: (event: CustomEvent<ExplorerStateEventDetail>) => void, options?: boolean | AddEventListenerOptions): void;
+  addEventListener(type: 'statechange', listener: (event: CustomEvent<ExplorerStateEventDetail>) => void, options?: boolean | AddEventListenerOptions): void;
+  addEventListener(type: 'ready', listener: (event: CustomEvent<ExplorerReadyEventDetail>) => void, options?: boolean | AddEventListenerOptions): void;
   addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
 }
 

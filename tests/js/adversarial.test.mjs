@@ -142,6 +142,17 @@ for (const simd of [true, false]) {
       assertUntouched(world, 'prototype keys');
     });
 
+    test('a getter that calls the API from inside a call leaves the outer call its own inputs', () => {
+      const plain = world.attn.scaledDotProductAttention(world.q, world.k, world.v);
+      const big = tensor([200, 40], 3);  // needs more staging space than the first calls used
+      for (const inner of [() => world.attn.scaledDotProductAttention(tensor([3, 4], 7), world.k, world.v),
+        () => world.victim.forward(world.x), () => world.attn.matmul(big, tensor([40, 8], 4))]) {
+        const sneaky = { shape: [5, 2], get data() { inner(); return world.v.data; } };
+        assert.deepEqual(world.attn.scaledDotProductAttention(world.q, world.k, sneaky), plain);
+      }
+      assertUntouched(world, 'calls from inside a call');
+    });
+
     test("a layer's sizes are read-only: writing them changes nothing the core sees", () => {
       const layer = world.attn.multiHeadAttention({ embedDim: 4, numHeads: 2, seed: 8 });
       const before = layer.forward(world.x);

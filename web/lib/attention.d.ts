@@ -16,27 +16,45 @@ export interface Tensor {
   shape: number[];
 }
 
-/**
- * A float tensor as input: `{ data, shape }` with any numeric typed array or array of numbers, or
- * nested arrays (`[[1, 2], [3, 4]]` has shape [2, 2]). Values must be finite (additive masks may
- * also hold `-Infinity`) and fit in float32. Nested arrays must not be ragged.
- */
-export type TensorInput =
-  | { data: ArrayLike<number>; shape: number[] }
-  | number[]
-  | number[][]
-  | number[][][]
-  | number[][][][];
+/** The typed arrays a tensor's `data` may be (BigInt arrays and DataView are refused). */
+export type NumericArray =
+  | Float32Array | Float64Array | Int8Array | Uint8Array | Uint8ClampedArray | Int16Array
+  | Uint16Array | Int32Array | Uint32Array;
 
 /**
- * A boolean mask as input, `true` (or 1) = hidden: `{ data: Uint8Array of 0/1, shape }`, or
- * nested arrays of booleans.
+ * A float tensor as input: `{ data, shape }` with a numeric typed array or an array of numbers
+ * (own properties: inherited `data`/`shape` do not count), or nested arrays (`[[1, 2], [3, 4]]`
+ * has shape [2, 2]). Values must be finite (additive masks may also hold `-Infinity`) and fit in
+ * float32. Nested arrays must not be ragged. Every input is read once and copied before it is
+ * checked, so objects that change while being read cannot make a call use unchecked values.
+ */
+export type TensorInput =
+  | { data: NumericArray | readonly number[]; shape: readonly number[] }
+  | readonly number[]
+  | readonly (readonly number[])[]
+  | readonly (readonly (readonly number[])[])[]
+  | readonly (readonly (readonly (readonly number[])[])[])[];
+
+/**
+ * A boolean mask as input, `true` (or 1) = hidden: `{ data: Uint8Array of 0/1, shape }` (or an
+ * array of booleans or 0/1), or nested arrays of booleans.
  */
 export type MaskInput =
-  | { data: Uint8Array | ArrayLike<number | boolean>; shape: number[] }
-  | boolean[]
-  | boolean[][]
-  | boolean[][][];
+  | { data: NumericArray | readonly (number | boolean)[]; shape: readonly number[] }
+  | readonly boolean[]
+  | readonly (readonly boolean[])[]
+  | readonly (readonly (readonly boolean[])[])[];
+
+/**
+ * A multi-head `attnMask`, with PyTorch's meaning by element type: boolean (a `Uint8Array` or JS
+ * booleans) hides where true; floating point (a `Float32Array`, `Float64Array` or JS numbers) is
+ * added to the scaled scores. Any other typed array (Int32Array, Uint8ClampedArray, …) throws.
+ */
+export type AttnMaskInput =
+  | { data: Uint8Array | readonly boolean[]; shape: readonly number[] }
+  | { data: Float32Array | Float64Array | readonly number[]; shape: readonly number[] }
+  | readonly (readonly boolean[])[]
+  | readonly (readonly number[])[];
 
 export interface CreateAttentionOptions {
   /**
@@ -161,8 +179,11 @@ export interface MultiHeadForwardOptions {
   causal?: boolean;
   /** Multiplies each head's Q_h·K_hᵀ; default 1/√headDim. Any positive finite number. */
   scale?: number;
-  /** [n, m]: booleans / Uint8Array = hidden where true; numbers = added to the scaled scores. */
-  attnMask?: MaskInput | TensorInput;
+  /**
+   * [n, m]: boolean (Uint8Array or booleans) = hidden where true; floating point (Float32Array,
+   * Float64Array or numbers) = added to the scaled scores; other element types throw.
+   */
+  attnMask?: AttnMaskInput;
   /** [B, m] for batched input, [m] for unbatched; true = padding. */
   keyPaddingMask?: MaskInput;
   /** Return attention weights. Default true. */
@@ -202,7 +223,11 @@ export interface MultiHeadForwardResult {
   trace?: MultiHeadTrace;
 }
 
-/** A multi-head attention layer whose weights live in WebAssembly memory. */
+/**
+ * A multi-head attention layer whose weights live in WebAssembly memory. Its sizes are read-only
+ * getters (the object is frozen); the core keeps the layer's shape next to its weights and checks
+ * every copy against it.
+ */
 export interface MultiHeadAttention {
   readonly embedDim: number;
   readonly numHeads: number;
@@ -224,7 +249,11 @@ export interface MultiHeadAttention {
   forward(query: TensorInput, key?: TensorInput, value?: TensorInput, options?: MultiHeadForwardOptions): MultiHeadForwardResult;
   /** Learnable parameters: E² + kdim·E + vdim·E + E² (+ 4E with biases); independent of numHeads. */
   parameterCount(): number;
-  /** Frees the weights; later calls throw. A dropped layer is freed when garbage-collected. */
+  /**
+   * Frees the weights; later calls throw. A layer that is dropped without dispose() is freed when
+   * it is garbage-collected (a FinalizationRegistry safety net), but when that happens is up to
+   * the engine: dispose layers you are done with.
+   */
   dispose(): void;
 }
 
@@ -280,6 +309,14 @@ export interface Attention {
   randomState(seed?: number): RandomState;
   /** A new multi-head attention layer (PyTorch `nn.MultiheadAttention` semantics, batch-first). */
   multiHeadAttention(config: MultiHeadAttentionConfig): MultiHeadAttention;
+  /**
+   * Ends this instance and gives its memory back. WebAssembly memory only grows (one call at
+   * n = 15 500 with weights leaves ~1.8 GiB allocated), so the way to return it is to drop the
+   * whole module: after dispose(), every call on this instance, its layers and its generators
+   * throws an Error, and the engine may reclaim the memory. Call `createAttention()` again for a
+   * fresh instance. Calling dispose() twice is harmless.
+   */
+  dispose(): void;
   /**
    * What attention heads do, computed by the core. `tokens` [T] with `attention` [T, T] gives
    * numbers; `tokens` [T] with [H, T, T], or `tokens` [B, T] with [B, H, T, T] (e.g. one layer of
@@ -439,7 +476,11 @@ export interface HeadScores<T = number | number[]> {
   queries: { previousToken: T; duplicateToken: T; induction: T };
 }
 
-/** Loads the WebAssembly core (browsers, workers and Node) and returns the API. */
+/**
+ * Loads the WebAssembly core (browsers, workers and Node) and returns the API. Rejects with an
+ * Error naming the cause when it cannot: no WebAssembly in this engine (e.g. `node --jitless`),
+ * a missing build file, or an HTTP status or content type that is not the file.
+ */
 export function createAttention(options?: CreateAttentionOptions): Promise<Attention>;
 
 /** Whether this engine supports WebAssembly SIMD128. */

@@ -7,6 +7,7 @@ import {
 } from './tensors.js';
 import { check, checkCode, headWorkspaceBytes } from './wasm-heap.js';
 import { Instance } from './instance.js';
+import { mark, release } from './staging.js';
 import { chooseVariant, loadModule, requireWebAssembly, simdSupported } from './load-module.js';
 import { RandomState } from './random-state.js';
 import { MultiHeadAttention } from './multi-head-attention.js';
@@ -61,6 +62,15 @@ class Attention {
   }
 
   scaledDotProductAttention(q, k, v, options) {
+    mark();  // copies of small inputs are staged until the call ends (staging.js)
+    try {
+      return this.#scaledDotProductAttention(q, k, v, options);
+    } finally {
+      release();
+    }
+  }
+
+  #scaledDotProductAttention(q, k, v, options) {
     const module = this.#instance.live();
     const opts = checkOptions(options, SDPA_OPTIONS, 'scaledDotProductAttention options');
     const Q = toTensor(q, 'q');
@@ -166,6 +176,15 @@ class Attention {
 
   /** a [..., n, k] · b [k, m] → [..., n, m], computed by the core's kernels. */
   matmul(a, b) {
+    mark();  // copies of small inputs are staged until the call ends (staging.js)
+    try {
+      return this.#matmul(a, b);
+    } finally {
+      release();
+    }
+  }
+
+  #matmul(a, b) {
     const module = this.#instance.live();
     const A = toTensor(a, 'a');
     const B = toTensor(b, 'b');

@@ -4,6 +4,7 @@ import {
   checkBoolean, checkNoOverflow, checkOptions, checkPositiveInteger, checkScale, checkSeed, fail, toTensor,
 } from './tensors.js';
 import { check } from './wasm-heap.js';
+import { mark, release } from './staging.js';
 
 const MAX_SAMPLES = 1_000_000;
 const MAX_DK = 65536;
@@ -59,6 +60,15 @@ export class Lessons {
 
   /** Per row of a weights tensor [..., m]: entropy in nats, largest weight and row sum. */
   rowStats(weights) {
+    mark();  // copies of small inputs are staged until the call ends (staging.js)
+    try {
+      return this.#rowStats(weights);
+    } finally {
+      release();
+    }
+  }
+
+  #rowStats(weights) {
     const t = toTensor(weights, 'weights');
     const cols = t.shape[t.shape.length - 1];
     const rows = t.data.length / cols;
@@ -74,6 +84,15 @@ export class Lessons {
 
   /** softmax(scale · scores) along the last axis (-Infinity allowed), with each row's entropy and max. */
   softmax(scores, options) {
+    mark();  // copies of small inputs are staged until the call ends (staging.js)
+    try {
+      return this.#softmax(scores, options);
+    } finally {
+      release();
+    }
+  }
+
+  #softmax(scores, options) {
     const opts = checkOptions(options, ['scale'], 'softmax options');
     const t = toTensor(scores, 'scores', { allowNegativeInfinity: true });
     const scale = checkScale(opts.scale ?? 1, 'options.scale');

@@ -6,6 +6,7 @@ import {
 } from './tensors.js';
 import { MEMORY_LIMIT_BYTES, checkCode, formatBytes, headWorkspaceBytes } from './wasm-heap.js';
 import { ownEntries } from './read-input.js';
+import { mark, release } from './staging.js';
 import { RandomState } from './random-state.js';
 import { pitfallCode } from './pitfalls.js';
 import { readAttnMask } from './attn-mask.js';
@@ -112,6 +113,15 @@ export class MultiHeadAttention {
 
   /** Sets any subset of { wq, wk, wv, wo, bq, bk, bv, bo }; W is [in, out] (y = x·W + b). */
   setWeights(weights) {
+    mark();  // copies of small inputs are staged until the call ends (staging.js)
+    try {
+      return this.#setWeights(weights);
+    } finally {
+      release();
+    }
+  }
+
+  #setWeights(weights) {
     this.#live();
     if (!weights || typeof weights !== 'object') fail('setWeights needs an object such as { wq, wk, wv, wo }');
     const given = ownEntries(weights);
@@ -158,6 +168,15 @@ export class MultiHeadAttention {
 
   /** Loads a torch.nn.MultiheadAttention state dict (weights [out, in], fused in_proj). */
   loadTorchState(state) {
+    mark();  // copies of small inputs are staged until the call ends (staging.js)
+    try {
+      return this.#loadTorchState(state);
+    } finally {
+      release();
+    }
+  }
+
+  #loadTorchState(state) {
     this.#live();
     if (!state || typeof state !== 'object') fail('loadTorchState needs a state dict object');
     const own = ownEntries(state);  // own keys only, each read once
@@ -205,6 +224,15 @@ export class MultiHeadAttention {
    * [B, n, E] or unbatched [n, E]. See attention.d.ts for the options and the result.
    */
   forward(query, key, value, options) {
+    mark();  // copies of small inputs are staged until the call ends (staging.js)
+    try {
+      return this.#forward(query, key, value, options);
+    } finally {
+      release();
+    }
+  }
+
+  #forward(query, key, value, options) {
     this.#live();
     const opts = checkOptions(options, FORWARD_OPTIONS, 'forward options');
     const q = toTensor(query, 'query');

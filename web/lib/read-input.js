@@ -10,7 +10,7 @@ const intrinsicLength = Object.getOwnPropertyDescriptor(TypedArrayPrototype, 'le
 const intrinsicName = Object.getOwnPropertyDescriptor(TypedArrayPrototype, Symbol.toStringTag).get;
 const intrinsicSet = TypedArrayPrototype.set;
 const { apply } = Reflect;
-const { getOwnPropertyDescriptor } = Object;
+const { hasOwn } = Object;
 const { isArray } = Array;
 
 // Beyond this a list is not a tensor dimension or an argument list (and would not fit in memory).
@@ -25,6 +25,16 @@ export function typedArrayName(value) {
   return ArrayBuffer.isView(value) ? apply(intrinsicName, value, []) : undefined;
 }
 
+/** The length the engine knows a real typed array has (its `length` getter is never asked). */
+export function typedArrayLength(source) {
+  return apply(intrinsicLength, source, []);
+}
+
+/** target.set(source) by the engine's own method, reading source by its real length. */
+export function typedArraySet(target, source) {
+  apply(intrinsicSet, target, [source]);
+}
+
 /** A copy of a typed array into a new `Type` array, of the length the engine knows it has. */
 export function copyTypedArray(source, Type) {
   const out = new Type(apply(intrinsicLength, source, []));
@@ -34,9 +44,7 @@ export function copyTypedArray(source, Type) {
 
 /** The value of an own property (read once, through its getter if it has one), else undefined. */
 export function ownValue(object, key) {
-  const d = getOwnPropertyDescriptor(object, key);
-  if (!d) return undefined;
-  return 'value' in d ? d.value : d.get === undefined ? undefined : apply(d.get, object, []);
+  return hasOwn(object, key) ? object[key] : undefined;
 }
 
 /**

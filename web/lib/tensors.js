@@ -1,4 +1,7 @@
-import { copyTypedArray, isArray, ownEntries, ownValue, readList, typedArrayName } from './read-input.js';
+import {
+  copyTypedArray, isArray, ownEntries, ownValue, readList, typedArrayLength, typedArrayName,
+} from './read-input.js';
+import { stagedCopy } from './staging.js';
 
 // Turns what users pass (nested arrays or { data, shape }) into flat data plus a shape, checking
 // everything a WebAssembly kernel cannot: ragged nesting, wrong types, lengths that disagree with
@@ -105,7 +108,7 @@ function readNested(value, name) {
     for (let i = 0; i < items.length; i++) walk(items[i], depth + 1, `${path}[${i}]`);
   };
   walk(value, 0, name);
-  return { shape, leaves, paths: (i) => `${name}${indexPath(shape, i)}` };
+  return { shape, leaves };
 }
 
 // "[1][2]" for flat index i of shape, for error messages.
@@ -129,49 +132,55 @@ function checkFloat(x, where, allowNegativeInfinity) {
 
 /**
  * What a user passed as a tensor, read once into arrays this module owns: `{ shape, values, kind,
- * where }`, where `values` is a typed-array copy (`kind` = its element type, e.g. "Float32Array")
- * or a plain array of the leaves as read (`kind` = "array"), and `where(i)` names element i.
+ * name, nested }`, where `values` is a typed-array copy (`kind` = its element type, e.g.
+ * "Float32Array") or a plain array of the leaves as read (`kind` = "array"); `where(input, i)`
+ * names element i in messages.
  */
 export function readTensorInput(value, name, nounForm = 'a nested array or { data, shape }') {
   if (value === undefined || value === null) fail(`${name} is required`);
   if (isArray(value)) {
-    const { shape, leaves, paths } = readNested(value, name);
-    return { shape, values: leaves, kind: 'array', where: paths };
+    const { shape, leaves } = readNested(value, name);
+    return { shape, values: leaves, kind: 'array', name, nested: true };
   }
   if (typeof value !== 'object' || isNumericArrayView(value))
     fail(`${name} must be ${nounForm}, got ${describe(value)}` + (isNumericArrayView(value) ? ' without a shape' : ''));
   const shape = checkShape(ownValue(value, 'shape'), name);
   const data = ownValue(value, 'data');
   const count = product(shape);
-  const where = (i) => `${name}.data[${i}]`;
   const kind = typedArrayName(data);
   if (NUMERIC_ARRAYS.has(kind)) {
-    // Copied by the engine's own length: a subclass's `length` getter is never asked.
-    const copy = copyTypedArray(data, kind === 'Float32Array' ? Float32Array : kind === 'Uint8Array' ? Uint8Array : Float64Array);
-    if (copy.length !== count) fail(`${name}.data has ${copy.length} values but shape ${formatShape(shape)} needs ${count}`);
-    return { shape, values: copy, kind, where };
+    // Measured and copied by the engine's own length: a subclass's `length` getter is never asked.
+    const length = typedArrayLength(data);
+    if (length !== count) fail(`${name}.data has ${length} values but shape ${formatShape(shape)} needs ${count}`);
+    const copy = kind === 'Float32Array' ? stagedCopy(data, length)
+      : copyTypedArray(data, kind === 'Uint8Array' ? Uint8Array : Float64Array);
+    return { shape, values: copy, kind, name, nested: false };
   }
   if (!isArray(data)) fail(`${name}.data must be a typed array or an array of numbers, got ${describe(data)}`);
   const values = readList(data, `${name}.data`, (length) => {
     if (length !== count) fail(`${name}.data has ${length} values but shape ${formatShape(shape)} needs ${count}`);
   });
-  return { shape, values, kind: 'array', where };
+  return { shape, values, kind: 'array', name, nested: false };
 }
 
 /** Float32 data from readTensorInput's result, every value checked. */
-function floatData({ values, where }, allowNegativeInfinity) {
+// Element i of a readTensorInput result, as messages name it: "q[1][2]" or "q.data[6]".
+const where = (input, i) => (input.nested ? `${input.name}${indexPath(input.shape, i)}` : `${input.name}.data[${i}]`);
+
+function floatData(input, allowNegativeInfinity) {
+  const { values } = input;
   if (values instanceof Float32Array) {
     for (let i = 0; i < values.length; i++) {
       const x = values[i];
       // Fast path for the common case; the full check only runs to explain a bad value.
-      if (!(x >= -FLOAT32_MAX && x <= FLOAT32_MAX)) checkFloat(x, where(i), allowNegativeInfinity);
+      if (!(x >= -FLOAT32_MAX && x <= FLOAT32_MAX)) checkFloat(x, where(input, i), allowNegativeInfinity);
     }
     return values;
   }
   const out = new Float32Array(values.length);
   for (let i = 0; i < values.length; i++) {
     const x = values[i];
-    out[i] = typeof x === 'number' && x >= -FLOAT32_MAX && x <= FLOAT32_MAX ? x : checkFloat(x, where(i), allowNegativeInfinity);
+    out[i] = typeof x === 'number' && x >= -FLOAT32_MAX && x <= FLOAT32_MAX ? x : checkFloat(x, where(input, i), allowNegativeInfinity);
   }
   return out;
 }
@@ -200,9 +209,10 @@ export function toMask(value, name) {
   return maskFrom(readTensorInput(value, name, 'nested arrays of booleans or { data, shape }'));
 }
 
-export function maskFrom({ shape, values, where }) {
+export function maskFrom(input) {
+  const { shape, values } = input;
   const out = values instanceof Uint8Array ? values : new Uint8Array(values.length);
-  for (let i = 0; i < values.length; i++) out[i] = readBoolean(values[i], where(i));
+  for (let i = 0; i < values.length; i++) out[i] = readBoolean(values[i], where(input, i));
   return { data: out, shape };
 }
 
@@ -218,13 +228,15 @@ export function checkPositiveInteger(value, name, fallback) {
   return value;
 }
 
+const NO_OPTIONS = Object.freeze(Object.create(null));
+
 /**
  * The options as a null-prototype object of own properties, each read once; rejects options this
  * function does not know, so a typo ("casual") is not silently ignored. Keys inherited from a
  * prototype (Object.prototype.causal = true) are never read.
  */
 export function checkOptions(options, known, name) {
-  if (options === undefined) return Object.create(null);
+  if (options === undefined) return NO_OPTIONS;
   if (options === null || typeof options !== 'object' || isArray(options))
     fail(`${name} must be an object, got ${describe(options)}`);
   const own = ownEntries(options);

@@ -16,6 +16,7 @@ import { makeEmbedder, makeFiller, presetById, randomMatrices } from './presets.
 import { createShareControls } from './share.js';
 import { createStore, setCell, setSentence, toggleCustom } from './state.js';
 import { decodeState, encodeState, linkFor, presetFromHash, stateFromHash, validateState } from './url-state.js';
+import { NO_PAGE_MESSAGE, packageUrls } from './package-urls.js';
 import { el } from './dom.js';
 
 export const DEFAULT_PRESET = 'lesson';
@@ -26,8 +27,8 @@ const SLOW_RENDER_MS = 24;
 const DEBOUNCE_MS = 90;
 // The address bar follows the state this long after the last change.
 const URL_DEBOUNCE_MS = 300;
-const STANDALONE_PAGE = new URL('../index.html', import.meta.url).href;
-const ELEMENT_MODULE = new URL('../attention-explorer.js', import.meta.url).href;
+// null when a bundler moved this module away from the page and the element (package-urls.js).
+const { page: STANDALONE_PAGE, element: ELEMENT_MODULE } = packageUrls(import.meta.url);
 
 // One WebAssembly instance per page, shared by every explorer in it (each keeps its own layers).
 let sharedAttention = null;
@@ -454,7 +455,9 @@ export async function mountExplorer(root, options = {}) {
     encode: () => encodeState(store.get()),
     /** A link to the stand-alone page (or options.linkBase) showing the current state. */
     async link() {
-      return linkFor(linkBase(), await encodeState(store.get()));
+      const base = linkBase();
+      if (!base) throw new Error(NO_PAGE_MESSAGE);
+      return linkFor(base, await encodeState(store.get()));
     },
     /** Shows a message above the panels (empty text hides it). */
     notify: showNotice,

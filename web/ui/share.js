@@ -4,6 +4,7 @@
 // a person can copy it by hand. Text only; the link and snippet are never parsed as HTML.
 import { encodeState, linkFor } from './url-state.js';
 import { el } from './dom.js';
+import { HOST_PLACEHOLDER, NO_PAGE_MESSAGE } from './package-urls.js';
 
 const attr = (text) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
@@ -15,7 +16,8 @@ export function embedSnippet(elementUrl, encoded) {
 
 /**
  * getState(): the current state; linkBase(): the page URL links point at; elementUrl: the
- * custom element's module URL (for the embed snippet).
+ * custom element's module URL (for the embed snippet). Either may be null when the explorer is
+ * bundled into an app (package-urls.js): then the controls say where to host the explorer.
  */
 export function createShareControls({ getState, linkBase, elementUrl }) {
   const root = el('div', 'share-controls');
@@ -36,11 +38,17 @@ export function createShareControls({ getState, linkBase, elementUrl }) {
   field.setAttribute('aria-label', 'Text to copy');
   root.append(copyLink, copyEmbed, out, field);
 
+  // A bundled explorer has no element module of its own to point the snippet at.
+  const hostNote = (kind) => (kind === 'embed' && !elementUrl
+    ? ` Replace ${HOST_PLACEHOLDER} with where attention-explorer's web/ folder is hosted.` : '');
+
   async function copy(kind) {
     let text;
     try {
       const encoded = await encodeState(getState());
-      text = kind === 'link' ? linkFor(linkBase(), encoded) : embedSnippet(elementUrl, encoded);
+      const base = kind === 'link' ? linkBase() : null;
+      if (kind === 'link' && !base) throw new Error(NO_PAGE_MESSAGE);
+      text = kind === 'link' ? linkFor(base, encoded) : embedSnippet(elementUrl ?? `${HOST_PLACEHOLDER}attention-explorer.js`, encoded);
     } catch (err) {
       out.textContent = err.message;
       field.hidden = true;
@@ -50,10 +58,10 @@ export function createShareControls({ getState, linkBase, elementUrl }) {
     root.dataset.copied = kind;
     try {
       await navigator.clipboard.writeText(text);
-      out.textContent = kind === 'link' ? 'Link copied.' : 'Embed code copied.';
+      out.textContent = (kind === 'link' ? 'Link copied.' : 'Embed code copied.') + hostNote(kind);
       field.hidden = true;
     } catch {
-      out.textContent = 'Copy this text (Ctrl+C or \u2318C):';
+      out.textContent = `Copy this text (Ctrl+C or \u2318C):${hostNote(kind)}`;
       field.hidden = false;
       field.focus();
       field.select();

@@ -1,0 +1,24 @@
+// Where the stand-alone page and the element module are. Served as the package ships them
+// (web/ui/explorer.js next to web/index.html and web/attention-explorer.js: npm start, a static
+// host, node_modules/attention-explorer/web), both sit next to this folder. A bundler (Vite,
+// webpack) folds the modules into chunks of its own, where neither file exists: then both are
+// null, and the share controls ask for a link-base and say where to host the explorer instead of
+// copying links that lead nowhere.
+export const HOST_PLACEHOLDER = 'https://YOUR-HOST/attention-explorer/web/';
+
+export function packageUrls(moduleUrl) {
+  let path = '';
+  try {
+    path = new URL(moduleUrl).pathname;
+  } catch {
+    // not a URL: treated as bundled
+  }
+  if (!path.endsWith('/ui/explorer.js')) return { page: null, element: null };
+  // Built from a variable, so a bundler does not copy these files as loose assets.
+  const base = new URL('../', moduleUrl);
+  return { page: new URL('index.html', base).href, element: new URL('attention-explorer.js', base).href };
+}
+
+export const NO_PAGE_MESSAGE = 'This app bundles the explorer without its stand-alone page, so there is no page to ' +
+  'link to: host attention-explorer\'s web/ folder (the output of npm run build, or ' +
+  'node_modules/attention-explorer/web) and give its index.html as link-base.';
