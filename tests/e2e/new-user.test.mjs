@@ -149,6 +149,22 @@ describe('editing', () => {
   });
 });
 
+describe('links', () => {
+  test('a new #preset= hash on the open page loads that example without a reload', async () => {
+    await preset('lesson');
+    await page.evaluate(() => { window.__sameDocument = true; });
+    await afterRender(page, () => page.evaluate(() => { window.location.hash = '#preset=saturation'; }));
+    assert.deepEqual((await readHeatmap(page, 'weights')).shape, [5, 5]);
+    assert.equal(await page.inputValue('#preset'), 'saturation');
+    assert.equal(await page.evaluate(() => window.__sameDocument), true, 'no reload');
+    await page.evaluate(() => { window.location.hash = '#preset=nonsense'; });
+    await page.waitForSelector('.notice:not([hidden])');
+    assert.match(await page.textContent('.notice'), /no example called \u201cnonsense\u201d/);
+    assert.deepEqual((await readHeatmap(page, 'weights')).shape, [5, 5]);
+    await page.click('.notice button');
+  });
+});
+
 describe('what the page says', () => {
   test('the pitfalls panel colours its correct and mistaken outputs on one scale', async () => {
     await preset('lesson');

@@ -176,16 +176,18 @@ export async function mountExplorer(root, options = {}) {
     target = t;
     showExplanation();
   };
+  // An example replaces the matrices and settings; the display and the lesson tabs stay.
+  function loadPreset(id, meta) {
+    const preset = presetById(id);
+    if (!preset) return;
+    const s = store.get();
+    target = null;
+    store.set({ ...preset.build(attn), display: s.display, lessons: s.lessons }, meta);
+  }
   const displayControls = createDisplayControls({ update });
   const controls = createControls({
     update,
-    applyPreset(id) {
-      const preset = presetById(id);
-      if (!preset) return;
-      const s = store.get();
-      target = null;
-      store.set({ ...preset.build(attn), display: s.display, lessons: s.lessons });
-    },
+    applyPreset: (id) => loadPreset(id),
     randomize(seed) {
       const s = store.get();
       const next = seed ?? (s.seed + 1) % 0x100000000;
@@ -416,7 +418,19 @@ export async function mountExplorer(root, options = {}) {
   async function onHashChange() {
     if (window.location.hash === writtenHash) return;
     const text = stateFromHash(window.location.hash);
-    if (text == null) return;  // an in-page anchor such as #pipeline
+    if (text == null) {
+      // "#preset=saturation" typed into the address bar of the open page loads that example.
+      const id = presetFromHash(window.location.hash);
+      if (id == null) return;  // an in-page anchor such as #pipeline
+      if (!presetById(id)) {
+        showNotice(`There is no example called \u201c${String(id).slice(0, 40)}\u201d. The example shown is unchanged.`);
+        return;
+      }
+      showNotice('');
+      loadPreset(id, { source: 'url' });
+      controls.setPreset(id);
+      return;
+    }
     const r = await decodeState(text);
     if (destroyed) return;
     if (!r.ok) {
