@@ -165,6 +165,30 @@ describe('links', () => {
   });
 });
 
+describe('on a phone', () => {
+  test('the explanation panel folds down to its title line and opens again', async () => {
+    const { page: phone, context } = await openExplorer(env, { width: 375, height: 700 });
+    try {
+      const height = () => phone.$eval('#explain', (e) => e.getBoundingClientRect().height);
+      await phone.focus('[data-heatmap="weights"] td[data-row="1"][data-col="1"]');
+      const open = await height();
+      assert.ok(open > 100, `open: ${open}px`);
+      await phone.click('.explain-toggle');
+      assert.equal(await phone.getAttribute('.explain-toggle', 'aria-expanded'), 'false');
+      assert.equal(await phone.isHidden('#explain-body'), true);
+      const folded = await height();
+      assert.ok(folded < 60, `folded: ${folded}px of 700`);
+      await phone.focus('[data-heatmap="weights"] td[data-row="2"][data-col="0"]');
+      assert.match(await phone.textContent('#explain-title'), /Weight/);
+      await phone.click('.explain-toggle');
+      assert.equal(await phone.isVisible('#explain-body'), true);
+      assert.match(await phone.textContent('#explain-body'), /softmax|exp/);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
 describe('what the page says', () => {
   test('the pitfalls panel colours its correct and mistaken outputs on one scale', async () => {
     await preset('lesson');
