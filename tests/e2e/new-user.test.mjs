@@ -220,6 +220,15 @@ describe('what the page says', () => {
     assert.equal(Number(await page.getAttribute('[data-lesson="cost"] output[data-stat="parameters"]', 'data-value')), 1088);
   });
 
+  test('heads: the page says every head sees all n tokens and heads are a reshape', async () => {
+    await preset('heads');
+    const text = await page.textContent('[data-stat="heads-see-all"]');
+    assert.match(text, /Every head sees all 10 tokens/);
+    assert.match(text, /4 of the 16 columns/);
+    assert.match(text, /reshape of Q \(10 \u00d7 16 \u2192 4 \u00d7 10 \u00d7 4\)/);
+    assert.deepEqual((await readHeatmap(page, 'head-2')).shape, [10, 10]);
+  });
+
   test('number fields show the value used: out of range is clamped in the field, with a note', async () => {
     await preset('lesson');
     await typeInto('#temperature', 100);
