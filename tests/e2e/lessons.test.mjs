@@ -126,7 +126,7 @@ describe('lesson panels', () => {
     await openPanel('sqrt-dk');
     const root = '[data-lesson="sqrt-dk"]';
     await typeInto(`${root} input[type="number"] >> nth=0`, 256);
-    await page.waitForSelector(`${root}[data-shown="256,10000,0"]`);
+    await page.waitForSelector(`${root}[data-shown="256,10000,0,64"]`);
     const shown = {
       rawStd: await statValue(root, 'raw-std'), scaledStd: await statValue(root, 'scaled-std'),
       rawMean: await statValue(root, 'raw-mean'), scaledMean: await statValue(root, 'scaled-mean'),
@@ -139,7 +139,7 @@ describe('lesson panels', () => {
     const expected = await page.evaluate(() => {
       const a = window.__attn;
       const r = a.lessons.sampleDotProducts({ dk: 256, count: 10000, seed: 0, bins: 41 });
-      const row = { data: Float32Array.from(r.raw.values.subarray(0, 10)), shape: [1, 10] };
+      const row = { data: Float32Array.from(r.raw.values.subarray(0, 64)), shape: [1, 64] };
       const plain = a.lessons.softmax(row, { scale: 1 });
       const soft = a.lessons.softmax(row, { scale: 1 / 16 });
       return {
@@ -147,7 +147,7 @@ describe('lesson panels', () => {
         rawCounts: Array.from(r.raw.histogram.counts), scaledCounts: Array.from(r.scaled.histogram.counts),
         hRaw: plain.entropy.data[0], hScaled: soft.entropy.data[0], maxRaw: plain.max.data[0],
         scaledBars: Array.from(soft.weights.data),
-        uniform: a.lessons.softmax({ data: new Float32Array(10), shape: [1, 10] }).entropy.data[0],
+        uniform: a.lessons.softmax({ data: new Float32Array(64), shape: [1, 64] }).entropy.data[0],
       };
     });
     assert.deepEqual(shown, expected);

@@ -229,6 +229,22 @@ describe('what the page says', () => {
     assert.deepEqual((await readHeatmap(page, 'head-2')).shape, [10, 10]);
   });
 
+  test('why \u221ad_k: the softmax row has 64 keys unless the learner picks another length; the variance is printed', async () => {
+    await openPanel('sqrt-dk');
+    const root = '[data-lesson="sqrt-dk"]';
+    await page.waitForSelector(`${root}[data-shown$=",64"]`);
+    assert.equal(await page.$$eval(`${root} svg.bars.scaled rect.bar`, (rs) => rs.length), 64);
+    await typeInto(`${root} [data-control="row-length"]`, 10);
+    await page.waitForSelector(`${root}[data-shown$=",10"]`);
+    assert.equal(await page.$$eval(`${root} svg.bars.scaled rect.bar`, (rs) => rs.length), 10);
+    assert.match(await page.textContent(root), /equal weights over 10 keys/);
+    for (const side of ['raw', 'scaled']) {
+      const std = Number(await page.getAttribute(`${root} [data-stat="${side}-std"]`, 'data-value'));
+      const variance = Number(await page.getAttribute(`${root} [data-stat="${side}-var"]`, 'data-value'));
+      assert.ok(Math.abs(variance - std * std) <= 1e-12 * variance, `${side}: variance ${variance}, std ${std}`);
+    }
+  });
+
   test('number fields show the value used: out of range is clamped in the field, with a note', async () => {
     await preset('lesson');
     await typeInto('#temperature', 100);
