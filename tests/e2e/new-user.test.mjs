@@ -245,6 +245,22 @@ describe('what the page says', () => {
     }
   });
 
+  test('two implementations agree: the page next to plain float64 JavaScript, live, with the largest difference', async () => {
+    await preset('heads');
+    const check = '[data-stat="float64-check"]:not([data-pending])';
+    const diff = async () => Number(await page.getAttribute(check, 'data-max-diff'));
+    assert.ok(await diff() < 1e-6, `heads: ${await diff()}`);
+    assert.match(await page.textContent(check), /Two implementations agree.*float64 JavaScript.*over 400 weights/);
+    await preset('lesson');
+    const cell = '[data-matrix="X"] input[data-row="1"][data-col="2"]';
+    await page.focus(cell);
+    await afterRender(page, () => page.keyboard.type('2.5'));
+    await page.waitForSelector(check);
+    assert.ok(await diff() < 1e-6);
+    assert.match(await page.textContent(check), /over 16 weights/);
+    await afterRender(page, () => page.keyboard.press('Escape'));
+  });
+
   test('number fields show the value used: out of range is clamped in the field, with a note', async () => {
     await preset('lesson');
     await typeInto('#temperature', 100);

@@ -8,6 +8,7 @@ import { createComputer } from './compute.js';
 import { createControls, createDisplayControls } from './controls.js';
 import { createExplainPanel, explain } from './explain.js';
 import { createExportControls } from './export.js';
+import { createAgreementCheck } from './agreement-check.js';
 import { createHeadsPanel } from './heads-panel.js';
 import { createInputsPanel } from './inputs-panel.js';
 import { createLessons } from './lessons/index.js';
@@ -218,6 +219,8 @@ export async function mountExplorer(root, options = {}) {
       if (store.get().mask.kind === 'custom') update((s) => toggleCustom(s, i, j));
     },
   });
+  const check = createAgreementCheck();
+  pipeline.el.append(check.el);
   const heads = createHeadsPanel({
     onInspect: inspect,
     onSelectHead: (k) => update((s) => ({ ...s, view: { ...s.view, head: k } })),
@@ -228,7 +231,7 @@ export async function mountExplorer(root, options = {}) {
   const lessons = createLessons({ attn, computer, update });
   const views = [
     { id: 'inputs', el: inputs.el, render: (s, r, d) => inputs.render(s, r, d) },
-    { id: 'pipeline', el: pipeline.el, render: (s, r, d) => pipeline.render(s, r, d) },
+    { id: 'pipeline', el: pipeline.el, render: (s, r, d) => { pipeline.render(s, r, d); check.render(s, r); } },
     { id: 'heads', el: heads.el, render: (s, r, d) => heads.render(s, r, d) },
     { id: 'lessons', el: lessons.el, render: (s, r, d) => lessons.render(s, r, d) },
   ].filter((v) => panels.has(v.id));
