@@ -4,7 +4,10 @@
 // scale; one parameter count everywhere; number fields never show a value that is not used.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startServer } from '../../scripts/serve.mjs';
 import { afterRender, assertClose, collectProblems, launch, openExplorer, readHeatmap } from './helpers.mjs';
 import { hasPythonModule, PYTHON, runPythonScripts } from '../js/support/python.mjs';
 import { niceBound } from '../../web/ui/palettes.js';
@@ -162,6 +165,45 @@ describe('links', () => {
     assert.match(await page.textContent('.notice'), /no example called \u201cnonsense\u201d/);
     assert.deepEqual((await readHeatmap(page, 'weights')).shape, [5, 5]);
     await page.click('.notice button');
+  });
+});
+
+describe('teachers embedding it', () => {
+  test('Copy iframe code gives a frame of this example that works from another site and reports its height', async () => {
+    const context = await env.browser.newContext({ viewport: { width: 1000, height: 800 } });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.url });
+    const p = await context.newPage();
+    await p.goto(env.url);
+    await p.waitForSelector('#app[data-ready="true"]');
+    await afterRender(p, () => p.selectOption('#preset', 'padding'));
+    await p.click('[data-action="copy-embed"]');
+    await p.waitForFunction(() => /hosted on your lesson/.test(document.querySelector('.share-status').textContent));
+    await p.click('[data-action="copy-iframe"]');
+    await p.waitForFunction(() => /iframe code copied/.test(document.querySelector('.share-status').textContent));
+    const snippet = await p.evaluate(() => navigator.clipboard.readText());
+    assert.match(snippet, new RegExp(`^<iframe src="${env.url}embed\\.html#s=v1\\.[A-Za-z0-9_-]+" title="Attention explorer" width="100%" height="900"`));
+    const weights = await readHeatmap(p, 'weights');
+    // A lesson on another origin (127.0.0.1 vs localhost) with the snippet pasted in, and a script
+    // that sizes the frame from its height messages.
+    const dir = mkdtempSync(join(tmpdir(), 'ae-lesson-'));
+    const lesson = await startServer({ root: dir, csp: `default-src 'self'; script-src 'self'; frame-src ${env.url.replace(/\/$/, '')}` });
+    writeFileSync(join(dir, 'lesson.html'), `<!doctype html><html lang="en"><head><title>lesson</title><script src="sizer.js"></script></head><body>${snippet}</body></html>`);
+    writeFileSync(join(dir, 'sizer.js'), `window.heights = [];
+      window.addEventListener('message', (e) => { if (e.data && e.data.type === 'attention-explorer:height') window.heights.push(e.data.height); });`);
+    await p.goto(`http://localhost:${new URL(lesson.url).port}/lesson.html`);
+    const frame = p.frameLocator('iframe');
+    await frame.locator('#app[data-ready="true"]').waitFor();
+    const framed = await frame.locator('[data-heatmap="weights"]:not([data-pending])').evaluate((t) => t.dataset.values.split(' ').map(Number));
+    assert.deepEqual(framed, weights.data);
+    await p.waitForFunction(() => window.heights.length > 0);
+    const [reported, actual] = await Promise.all([
+      p.evaluate(() => window.heights.at(-1)),
+      frame.locator('html').evaluate((h) => Math.ceil(h.getBoundingClientRect().height)),
+    ]);
+    assert.ok(reported > 900 && Math.abs(reported - actual) <= 1, `reported ${reported}, document ${actual}`);
+    await context.close();
+    await lesson.close();
+    rmSync(dir, { recursive: true, force: true });
   });
 });
 

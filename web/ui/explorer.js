@@ -29,6 +29,7 @@ const DEBOUNCE_MS = 90;
 const URL_DEBOUNCE_MS = 300;
 const STANDALONE_PAGE = new URL('../index.html', import.meta.url).href;
 const ELEMENT_MODULE = new URL('../attention-explorer.js', import.meta.url).href;
+const EMBED_PAGE = new URL('../embed.html', import.meta.url).href;
 
 // One WebAssembly instance per page, shared by every explorer in it (each keeps its own layers).
 let sharedAttention = null;
@@ -237,7 +238,7 @@ export async function mountExplorer(root, options = {}) {
   ].filter((v) => panels.has(v.id));
 
   const linkBase = () => options.linkBase ?? (options.syncUrl ? window.location.href : STANDALONE_PAGE);
-  const share = createShareControls({ getState: () => store.get(), linkBase, elementUrl: ELEMENT_MODULE });
+  const share = createShareControls({ getState: () => store.get(), linkBase, elementUrl: ELEMENT_MODULE, embedUrl: EMBED_PAGE });
   const exporter = createExportControls({
     getView: () => {
       const s = store.get();
