@@ -1,31 +1,22 @@
 // The lesson panels and the page follow-ups in headless Chromium under the strict CSP. Every value
 // checked is compared with the JS API called inside the page (the same WebAssembly core), not only
 // looked for. Screenshots of each panel at 1280 and 375 px, light and dark, go to screenshots/.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import {
-  afterRender, assertClose, collectProblems, launch, openExplorer, readHeatmap, screenshot,
+  afterRender, assertClose, collectProblems, openExplorer, readHeatmap, screenshot, useExplorer,
 } from './helpers.mjs';
 
 const PANELS = ['sqrt-dk', 'pitfalls', 'hull', 'cost', 'steps', 'permutation'];
 
-let env;
-let page;
-let problems;
-
-before(async () => {
-  env = await launch();
-  ({ page, problems } = await openExplorer(env));
+const { env, page, problems } = useExplorer({
   // One API instance in the page for the expected values.
-  await page.evaluate(async () => {
+  setup: (page) => page.evaluate(async () => {
     const { createAttention } = await import('/lib/attention.js');
     window.__attn = await createAttention();
-  });
-});
-after(async () => {
-  await env?.close();
+  }),
 });
 
 const preset = (id) => afterRender(page, () => page.selectOption('#preset', id));

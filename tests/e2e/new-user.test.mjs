@@ -2,28 +2,22 @@
 // exported NumPy and PyTorch scripts print the page's own data-values for every head, scale and
 // mistake; sentences with other words give other numbers; side-by-side maps share one colour
 // scale; one parameter count everywhere; number fields never show a value that is not used.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer } from '../../scripts/serve.mjs';
-import { afterRender, assertClose, collectProblems, launch, openExplorer, readHeatmap } from './helpers.mjs';
+import {
+  afterRender, assertClose, collectProblems, openExplorer, readHeatmap, useExplorer,
+} from './helpers.mjs';
 import { hasPythonModule, PYTHON, runPythonScripts } from '../js/support/python.mjs';
 import { niceBound } from '../../web/ui/palettes.js';
 
 const NUMPY = hasPythonModule('numpy');
 const TORCH = NUMPY && hasPythonModule('torch');
 
-let env;
-let page;
-let problems;
-
-before(async () => {
-  env = await launch();
-  ({ page, problems } = await openExplorer(env));
-});
-after(async () => { await env?.close(); });
+const { env, page, problems } = useExplorer();
 
 const preset = (id) => afterRender(page, () => page.selectOption('#preset', id));
 const typeInto = (selector, value) => afterRender(page, async () => {
