@@ -22,7 +22,7 @@ const panels = (rows, cols) => rows * Math.ceil(cols / 16) * 16;
  */
 export function headBackwardWorkspaceBytes(n, m, dk, dv, materialize) {
   const floats = materialize
-    ? 2 * n * m + Math.max(panels(n, dv), panels(dv, m), panels(m, dk), panels(n, dk))
+    ? panels(n, m) + n * m + Math.max(dv, dk) * (n + m) + Math.max(panels(dv, m), panels(m, dk))
     : panels(dk, m) + panels(dv, m) + panels(m, dk) + panels(64, dk) + panels(64, dv) + 3 * 64 * 256 + 64;
   return (floats + n) * F;
 }
