@@ -145,7 +145,7 @@ export function createGradientsPanel({ attn, update }) {
   const keysBox = el('div', 'lesson-gap');
   const keysTable = el('table', 'grad-keys');
   const head = el('tr');
-  ['', 'keys with |dS| above the threshold (of 64)', 'gradient norm \u2016(dQ, dK, dV)\u2016'].forEach((t) => head.append(el('th', '', t)));
+  ['scores', 'keys with |dS| above the threshold (of 64)', 'gradient norm \u2016(dQ, dK, dV)\u2016'].forEach((t) => head.append(el('th', '', t)));
   const rowOf = (label, countOut, normOut) => {
     const tr = el('tr');
     const bar = el('span', 'grad-bar');
@@ -231,6 +231,7 @@ export function createGradientsPanel({ attn, update }) {
     const p = local.pick ?? steepestCell(grads);
     const r = nudge(attn, context.head, masks, local.goal, local.target, local.cell, grads, p, local.eps);
     const name = `${p.matrix.toUpperCase()}[${p.i + 1},${p.j + 1}]`;
+    nudgeText.dataset.eps = String(r.eps);
     nudgeText.dataset.change = String(r.change);
     nudgeText.dataset.predicted = String(r.predicted);
     setText(nudgeText, `${name} + ${formatNumber(r.eps)}: the loss goes from ${formatNumber(r.before, 6)} to ${formatNumber(r.after, 6)}, ` +
