@@ -81,6 +81,7 @@ export function createGradientsPanel({ attn, update }) {
   const targetButtons = el('div', 'lesson-inline');
   targetButtons.append(zeroT, copyT);
   targetBox.append(targetTitle, targetEditor.el, targetButtons);
+  const headNote = el('p', 'lesson-note');
   const lossLine = el('p', 'lesson-summary');
   const loss = stat('grad-loss');
   lossLine.append('Loss L = ', loss);
@@ -165,7 +166,7 @@ export function createGradientsPanel({ attn, update }) {
     field('|dS| threshold', threshold), keysTable,
     el('p', 'lesson-note', 'The norm is larger without the scaling: dQ and dK carry the scale factor, so the few keys that still learn get 8\u00d7 larger, spikier updates, while the rest get none.'));
 
-  root.append(intro, controls, targetBox, lossLine, error, mapsNote, grid, explainBox, nudgeBox, stepBox, keysBox);
+  root.append(intro, headNote, controls, targetBox, lossLine, error, mapsNote, grid, explainBox, nudgeBox, stepBox, keysBox);
 
   // ---- events
   goal.addEventListener('change', () => { local.goal = goal.value; redraw(); });
@@ -281,6 +282,10 @@ export function createGradientsPanel({ attn, update }) {
     setStat(loss, grads.loss, formatNumber(grads.loss, 6));
     drawMaps(state, result, display, grads);
     drawNudge(masks, grads);
+    setText(headNote, result.dims.multi
+      ? `Several heads: this is head ${result.head.index + 1}\u2019s backward pass (choose the head above), with the head\u2019s own output as O and its slices of the projections as Q, K, V.`
+      : '');
+    headNote.hidden = !result.dims.multi;
     step.disabled = result.dims.sentence;
     useQkv.hidden = !result.dims.sentence;
     setText(stepNote, result.dims.sentence
