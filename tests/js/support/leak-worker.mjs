@@ -125,6 +125,16 @@ const scenarios = {
     attn.lessons.rowStats(f32([3, 4]));
     attn.lessons.attentionCost({ n: 16, dModel: 8, numHeads: 2 });
   },
+  // Gradients (web/lib/gradients.js)
+  'sdpa gradients (materialized and streaming, masks, bias)': (i) => attn.scaledDotProductAttentionGrad(q, k, v, f32([2, 5, 6], 11),
+    { mask, bias, keyPaddingMask, causal: i % 2 === 0, needWeights: i % 3 !== 0 }),
+  'sdpa gradients rejected (gradOutput shape)': () => expectError(() => attn.scaledDotProductAttentionGrad(q, k, v, f32([2, 5, 5]))),
+  'multiHeadAttention backward (self and cross, masks)': (i) => {
+    const cross = i % 2 === 1;  // the masks are for m = 7 keys (mem)
+    layer.backward(x, cross ? mem : x, cross ? mem : x, f32([2, 5, 8], 12),
+      { causal: i % 3 === 0, keyPaddingMask: cross ? keyPaddingMask : undefined, attnMask: cross && i % 5 === 1 ? mask : undefined });
+  },
+  'multiHeadAttention backward rejected': () => expectError(() => layer.backward(x, x, x, f32([2, 5, 7]))),
 };
 
 const only = process.env.ATTN_LEAK_ONLY;
