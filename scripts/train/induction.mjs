@@ -2,11 +2,16 @@
 // measured on repeat lengths the model never trained on. The short version runs in `npm test`
 // (tests/js/induction.test.mjs); this script runs longer or larger configurations:
 //
-//   node scripts/train/induction.mjs [--preset small|issue] [--steps N] [--seed S] [--threshold X] [--worker]
+//   node scripts/train/induction.mjs [--preset small|issue] [--steps N] [--seed S] [--threshold X]
+//                                    [--loss L] [--worker]
 //
 // 'small' is the test's model (2 layers × 2 heads, d_model 32, vocab 48, 24 tokens); 'issue' the
 // benchmark's (2 layers × 4 heads, d_model 64, vocab 48, 32 tokens, batch 32, untied, pre-LN,
-// attention-only). Exits 1 when no head of the last layer reaches the threshold within --steps.
+// attention-only). The induction mechanism counts as formed when the loss on the held-out repeat
+// length is below --loss (default 0.5; chance is ln 46 ≈ 3.8) and a last-layer head has an
+// induction score of at least --threshold (default 0.3; the models here spread the mechanism over
+// all their heads, each near 0.3–0.4, rather than forming one head near 1). Exits 1 when it does
+// not form within --steps.
 import { createAttention } from '../../web/lib/attention.js';
 import { createTrainer } from '../../web/lib/trainer.js';
 import { TrainingSession } from '../../web/lib/trainer-session.js';
@@ -34,7 +39,7 @@ export function inductionConfig(presetName, seed = 0) {
 }
 
 function parseArgs(argv) {
-  const args = { preset: 'small', steps: 1500, seed: 0, threshold: 0.4, worker: false };
+  const args = { preset: 'small', steps: 1500, seed: 0, threshold: 0.3, loss: 0.5, worker: false };
   for (let i = 0; i < argv.length; i++) {
     const key = argv[i].replace(/^--/, '');
     if (key === 'worker') args.worker = true;
@@ -54,12 +59,17 @@ async function main() {
     const seconds = (performance.now() - t0) / 1000;
     console.log(`step ${String(p.step).padStart(5)}  loss ${p.loss.toFixed(3)}  held-out loss ${p.probe.loss.toFixed(3)}  ` +
       `layer-2 induction ${last.map((x) => x.toFixed(2)).join(' ')}  ${seconds.toFixed(1)} s`);
-    if (reached === null && best >= args.threshold) reached = { step: p.step, seconds };
+    if (reached === null && best >= args.threshold && p.probe.loss < args.loss) reached = { step: p.step, seconds };
   };
   if (args.worker) {
     const trainer = await createTrainer(config);
-    trainer.onProgress = report;
-    const done = new Promise((resolve) => { trainer.onStopped = resolve; });
+    const done = new Promise((resolve) => {
+      trainer.onStopped = resolve;
+      trainer.onProgress = (p) => {
+        report(p);
+        if (reached && p.running) trainer.pause().then(resolve);  // stop at the first success
+      };
+    });
     await trainer.start({ maxSteps: args.steps });
     await done;
     await trainer.terminate();
@@ -69,8 +79,9 @@ async function main() {
     for (let s = 0; s < args.steps && reached === null; s += config.reportEvery) session.handle({ type: 'step', count: config.reportEvery });
     session.dispose();
   }
-  if (reached) console.log(`induction head (score ≥ ${args.threshold} on held-out repeat lengths) at step ${reached.step}, ${reached.seconds.toFixed(1)} s`);
-  else console.log(`no head reached ${args.threshold} within ${args.steps} steps`);
+  const what = `held-out loss < ${args.loss} and an induction score ≥ ${args.threshold}`;
+  if (reached) console.log(`induction formed (${what}) at step ${reached.step}, ${reached.seconds.toFixed(1)} s`);
+  else console.log(`no induction (${what}) within ${args.steps} steps`);
   process.exitCode = reached ? 0 : 1;
 }
 
