@@ -40,7 +40,7 @@ test('trains in a module Worker: progress, probe, pause, reset, state; the page 
     count();
     const progress = [];
     trainer.onProgress = (p) => progress.push({ step: p.step, losses: p.losses.length, probe: p.probe });
-    const stopped = new Promise((resolve) => { trainer.onStopped = resolve; });
+    const stopped = new Promise((resolve, reject) => { trainer.onStopped = resolve; trainer.onError = reject; });
     await trainer.start({ maxSteps: 30 });
     const stop = await stopped;
     counting = false;
@@ -96,7 +96,7 @@ test('the Worker grows an induction head in Chromium that works on an unseen rep
     const { createTrainer } = await import('/lib/trainer.js');
     const trainer = await createTrainer(cfg);
     const before = await trainer.probe();
-    const stopped = new Promise((resolve) => { trainer.onStopped = resolve; });
+    const stopped = new Promise((resolve, reject) => { trainer.onStopped = resolve; trainer.onError = reject; });
     await trainer.start({ maxSteps: 450 });
     await stopped;
     const after = await trainer.probe();
