@@ -342,3 +342,64 @@ EMSCRIPTEN_BINDINGS(attention_core) {
   emscripten::function("_headScores", &head_scores);
   emscripten::function("_lossByPosition", &loss_by_position);
 }
+
+// ---- Gradients (plain exports with an int status, like the forward calls above) ----------------
+// Included here rather than at the top so this block stays self-contained.
+#include "attention_backward.h"
+#include "multi_head_backward.h"
+
+extern "C" EMSCRIPTEN_KEEPALIVE int attn_scaled_dot_product_attention_backward(
+    Address q, Address k, Address v, Address d_output, size_t batch, size_t n, size_t m, size_t dk,
+    size_t dv, float scale, bool causal, Address mask, bool mask_per_batch, Address bias,
+    bool bias_per_batch, Address key_padding, Address output, Address weights, Address d_q,
+    Address d_k, Address d_v, Address d_scores) {
+  attn::AttentionProblem p;
+  p.batch = batch, p.n = n, p.m = m, p.dk = dk, p.dv = dv;
+  p.q = ptr<const float>(q), p.k = ptr<const float>(k), p.v = ptr<const float>(v);
+  p.scale = scale, p.causal = causal;
+  p.mask = ptr<const uint8_t>(mask), p.mask_per_batch = mask_per_batch;
+  p.bias = ptr<const float>(bias), p.bias_per_batch = bias_per_batch;
+  p.key_padding = ptr<const uint8_t>(key_padding);
+  attn::AttentionGradResult r;
+  r.output = ptr<float>(output), r.weights = ptr<float>(weights);
+  r.d_q = ptr<float>(d_q), r.d_k = ptr<float>(d_k), r.d_v = ptr<float>(d_v);
+  r.d_scores = ptr<float>(d_scores);
+  const float* grad = ptr<const float>(d_output);
+  return with_workspace(p, r, attn::attention_backward_workspace_floats,
+                        [grad](const attn::AttentionProblem& p, const attn::AttentionGradResult& r,
+                               float* ws) {
+                          return attn::scaled_dot_product_attention_backward(p, grad, r, ws);
+                        });
+}
+
+extern "C" EMSCRIPTEN_KEEPALIVE int attn_multi_head_attention_backward(
+    size_t embed_dim, size_t num_heads, size_t kdim, size_t vdim, Address wq, Address wk,
+    Address wv, Address wo, Address bq, Address bk, Address bv, Address bo, size_t batch, size_t n,
+    size_t m, Address query, Address key, Address value, Address d_output, float scale, bool causal,
+    Address mask, Address bias, Address key_padding, Address output, Address d_query,
+    Address d_key, Address d_value, Address d_wq, Address d_wk, Address d_wv, Address d_wo,
+    Address d_bq, Address d_bk, Address d_bv, Address d_bo) {
+  attn::MultiHeadProblem p;
+  p.shape = {embed_dim, num_heads, kdim, vdim, bq != 0};
+  p.weights = {ptr<const float>(wq), ptr<const float>(wk), ptr<const float>(wv),
+               ptr<const float>(wo), ptr<const float>(bq), ptr<const float>(bk),
+               ptr<const float>(bv), ptr<const float>(bo)};
+  p.batch = batch, p.n = n, p.m = m;
+  p.query = ptr<const float>(query), p.key = ptr<const float>(key), p.value = ptr<const float>(value);
+  p.scale = scale, p.causal = causal;
+  p.mask = ptr<const uint8_t>(mask), p.bias = ptr<const float>(bias);
+  p.key_padding = ptr<const uint8_t>(key_padding);
+  attn::MultiHeadGradResult r;
+  r.output = ptr<float>(output), r.d_query = ptr<float>(d_query), r.d_key = ptr<float>(d_key);
+  r.d_value = ptr<float>(d_value);
+  r.d_wq = ptr<float>(d_wq), r.d_wk = ptr<float>(d_wk), r.d_wv = ptr<float>(d_wv);
+  r.d_wo = ptr<float>(d_wo);
+  r.d_bq = ptr<float>(d_bq), r.d_bk = ptr<float>(d_bk), r.d_bv = ptr<float>(d_bv);
+  r.d_bo = ptr<float>(d_bo);
+  const float* grad = ptr<const float>(d_output);
+  return with_workspace(p, r, attn::multi_head_backward_workspace_floats,
+                        [grad](const attn::MultiHeadProblem& p, const attn::MultiHeadGradResult& r,
+                               float* ws) {
+                          return attn::multi_head_attention_backward(p, grad, r, ws);
+                        });
+}

@@ -13,6 +13,7 @@ import { pitfallCode } from './pitfalls.js';
 import { Lessons } from './lessons.js';
 import { Transformer, transformerFromSafetensors } from './transformer.js';
 import { headScores, lossByPosition } from './head-scores.js';
+import { scaledDotProductAttentionGrad } from './gradients.js';
 
 export { simdSupported };
 
@@ -137,6 +138,11 @@ class Attention {
     } finally {
       this.#heap.settle();
     }
+  }
+
+  /** Forward and backward of scaledDotProductAttention for gradOutput = ∂L/∂output; see attention.d.ts. */
+  scaledDotProductAttentionGrad(q, k, v, gradOutput, options) {
+    return scaledDotProductAttentionGrad(this.#module, this.#heap, q, k, v, gradOutput, options);
   }
 
   /** a [..., n, k] · b [k, m] → [..., n, m], computed by the core's kernels. */

@@ -7,6 +7,7 @@ import {
 import { MEMORY_LIMIT_BYTES, checkCode, formatBytes, headWorkspaceBytes } from './wasm-heap.js';
 import { RandomState } from './random-state.js';
 import { pitfallCode } from './pitfalls.js';
+import { multiHeadBackward } from './gradients.js';
 
 const layers = new FinalizationRegistry(({ module, address }) => module._free(address));
 const FORWARD_OPTIONS = ['causal', 'attnMask', 'keyPaddingMask', 'needWeights', 'averageWeights', 'trace', 'pitfall', 'scale'];
@@ -273,6 +274,13 @@ export class MultiHeadAttention {
     } finally {
       this.#heap.settle();
     }
+  }
+
+  /** Gradients of Σ(output ⊙ gradOutput) for the inputs and the weights; see attention.d.ts. */
+  backward(query, key, value, gradOutput, options) {
+    this.#live();
+    const address = (name) => (this.#offsets[name] === undefined ? 0 : this.#address + this.#offsets[name]);
+    return multiHeadBackward(this.#module, this.#heap, this, address, query, key, value, gradOutput, options);
   }
 
   /** Frees the weights in WebAssembly memory; the layer cannot be used afterwards. */

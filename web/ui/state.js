@@ -15,7 +15,7 @@ export const MAX_TOKENS = LIMITS.n[1];
 export const MASK_KINDS = ['none', 'causal', 'padding', 'custom'];
 
 /** The lesson panels (web/ui/lessons/), in the order of their tabs. */
-export const LESSON_PANELS = ['sqrt-dk', 'pitfalls', 'hull', 'cost', 'steps', 'permutation'];
+export const LESSON_PANELS = ['sqrt-dk', 'pitfalls', 'hull', 'cost', 'steps', 'permutation', 'gradients'];
 /** Mistakes the core can make on request; the last two need a multi-head layer. */
 export const PITFALLS = ['mask-after-softmax', 'mask-value-zero', 'scale-by-dk', 'scale-by-dmodel', 'skip-wo'];
 export const MULTI_HEAD_PITFALLS = ['scale-by-dmodel', 'skip-wo'];
