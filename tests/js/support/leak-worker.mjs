@@ -68,6 +68,11 @@ const expectError = (call) => {
   throw new Error('expected an error');
 };
 
+const tiny = { vocabSize: 7, contextLength: 6, dModel: 8, numLayers: 2, numHeads: 2 };
+const model = attn.transformer({ ...tiny, tieEmbeddings: false });
+const tokens = [[0, 3, 1, 6, 2], [2, 6, 1, 0, 3]], targets = [[3, 1, -1, 2, 2], [6, 1, -1, 3, 0]];
+const modelBytes = model.toSafetensors();
+
 const scenarios = {
   'sdpa with weights': () => attn.scaledDotProductAttention(q, k, v),
   'sdpa streaming (needWeights: false)': () => attn.scaledDotProductAttention(q, k, v, { needWeights: false, causal: true }),
@@ -99,6 +104,22 @@ const scenarios = {
   },
   'multiHeadAttention rejected (bad seed, after allocating)': () => expectError(() => attn.multiHeadAttention({ embedDim: 8, numHeads: 2, seed: -1 })),
   'multiHeadAttention forward rejected': () => expectError(() => layer.forward(f32([5, 3]))),
+  'transformer trainStep, forward, gradients, state': (i) => {
+    model.trainStep(tokens, targets, { learningRate: 1e-3, clipNorm: i % 2 ? 1 : undefined });
+    model.forward(tokens, { needWeights: i % 3 !== 0 });
+    if (i % 10 === 0) model.loadState(model.gradients(tokens, targets).grads);
+    if (i % 100 === 0) model.resetOptimizer();
+  },
+  'transformer create, safetensors, dispose': (i) => {
+    attn.transformer({ ...tiny, seed: i, mlp: i % 2 === 0 }).dispose();
+    if (i % 10 === 0) attn.transformerFromSafetensors(modelBytes, { ...tiny, tieEmbeddings: false }).dispose();
+  },
+  'transformer dropped (garbage-collected)': (i) => attn.transformer({ ...tiny, seed: i }).forward(tokens[0]),
+  'transformer rejected (tokens, targets, state)': (i) => {
+    expectError(() => model.forward([[0, 7]]));
+    expectError(() => model.trainStep(tokens, [[-1, -1, -1, -1, -1], [-1, -1, -1, -1, -1]]));
+    if (i % 10 === 0) expectError(() => model.loadState({ 'wte.weight': [[0]] }));
+  },
   'lessons (sampleDotProducts, softmax, rowStats, attentionCost)': (i) => {
     attn.lessons.sampleDotProducts({ dk: 4, count: 20, seed: i, bins: 5 });
     attn.lessons.softmax(bias, { scale: 2 });
@@ -137,3 +158,4 @@ for (const [name, run] of Object.entries(scenarios)) {
 }
 rng.dispose();
 layer.dispose();
+model.dispose();
