@@ -1,76 +1,105 @@
-# PyTorch peer of scripts/bench/transformer-bench.mjs: the same GPT-2-style model (pre-LN blocks,
-# optional MLP, untied or tied unembedding) trained with torch.optim.Adam on one thread, timed in
-# chunks on request so that the Node side can interleave its own chunks with ours.
-#   stdin:  one JSON config line, then lines "<steps>"; stdout: one line of ms per step per chunk.
+"""PyTorch peer of `npm run bench:transformer`: the same GPT-2-architecture model trained with
+torch.optim.Adam on one thread, driven over stdin/stdout so the bench can interleave its samples
+with ours.
+
+Protocol, one JSON object per line:
+  in:  {"config": {...}, "state": {name: {"data": [...], "shape": [...]}}, "tokens": [[...]],
+        "targets": [[...]], "learningRate": 0.003}
+  out: {"ready": true, "torch": version, "loss": loss before any step, "lossAfter3": loss after 3 steps}
+  in:  {"steps": K}            out: {"ms": milliseconds for K training steps}
+  in:  {"quit": true}
+"""
 import json
+import math
 import sys
 import time
 
 import torch
+import torch.nn.functional as F
 
 torch.set_num_threads(1)
-cfg = json.loads(sys.stdin.readline())
-V, T, E, H, L, B = (cfg[k] for k in ('vocabSize', 'contextLength', 'dModel', 'numHeads', 'numLayers', 'batch'))
-MLP, TIED = cfg['mlp'], cfg['tieEmbeddings']
 
 
-class Block(torch.nn.Module):
-    def __init__(self):
+class Gpt2(torch.nn.Module):
+    """x = wte[t] + wpe[p]; pre-LN blocks of causal attention (and an optional MLP); LN_f; logits."""
+
+    def __init__(self, config, state):
         super().__init__()
-        self.ln_1 = torch.nn.LayerNorm(E)
-        self.c_attn = torch.nn.Linear(E, 3 * E)
-        self.c_proj = torch.nn.Linear(E, E)
-        if MLP:
-            self.ln_2 = torch.nn.LayerNorm(E)
-            self.c_fc = torch.nn.Linear(E, 4 * E)
-            self.mlp_proj = torch.nn.Linear(4 * E, E)
+        self.c = config
+        self.p = torch.nn.ParameterDict(
+            {name.replace('.', '__'): torch.nn.Parameter(
+                torch.tensor(value['data'], dtype=torch.float32).reshape(value['shape']))
+             for name, value in state.items()})
 
-    def forward(self, x, mask):
-        q, k, v = self.c_attn(self.ln_1(x)).split(E, dim=-1)
-        heads = lambda t: t.view(B, T, H, E // H).transpose(1, 2)
-        att = (heads(q) @ heads(k).transpose(-1, -2)) / (E // H) ** 0.5
-        att = att.masked_fill(mask, float('-inf')).softmax(-1)
-        x = x + self.c_proj((att @ heads(v)).transpose(1, 2).reshape(B, T, E))
-        if MLP:
-            x = x + self.mlp_proj(torch.nn.functional.gelu(self.c_fc(self.ln_2(x)), approximate='tanh'))
-        return x
+    def w(self, name):
+        return self.p[name.replace('.', '__')]
 
+    def ln(self, x, name):
+        if not self.c['layerNorm']:
+            return x
+        return F.layer_norm(x, (x.shape[-1],), self.w(name + '.weight'), self.w(name + '.bias'), 1e-5)
 
-class Model(torch.nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.wte = torch.nn.Embedding(V, E)
-        self.wpe = torch.nn.Embedding(T, E)
-        self.h = torch.nn.ModuleList([Block() for _ in range(L)])
-        self.ln_f = torch.nn.LayerNorm(E)
-        self.lm_head = None if TIED else torch.nn.Linear(E, V, bias=False)
-        self.register_buffer('mask', torch.triu(torch.ones(T, T, dtype=torch.bool), 1))
+    def attention(self, x, i):
+        B, T, E = x.shape
+        H = self.c['numHeads']
+        d = E // H
+        qkv = self.ln(x, f'h.{i}.ln_1') @ self.w(f'h.{i}.attn.c_attn.weight') + self.w(f'h.{i}.attn.c_attn.bias')
+        q, k, v = (t.view(B, T, H, d).transpose(1, 2) for t in qkv.split(E, dim=2))
+        scores = (q @ k.transpose(-2, -1)) / math.sqrt(d)
+        hidden = torch.triu(torch.ones(T, T, dtype=torch.bool), 1)
+        y = scores.masked_fill(hidden, float('-inf')).softmax(-1) @ v
+        y = y.transpose(1, 2).reshape(B, T, E)
+        return y @ self.w(f'h.{i}.attn.c_proj.weight') + self.w(f'h.{i}.attn.c_proj.bias')
+
+    def mlp(self, x, i):
+        h = self.ln(x, f'h.{i}.ln_2') @ self.w(f'h.{i}.mlp.c_fc.weight') + self.w(f'h.{i}.mlp.c_fc.bias')
+        h = F.gelu(h, approximate='tanh')
+        return h @ self.w(f'h.{i}.mlp.c_proj.weight') + self.w(f'h.{i}.mlp.c_proj.bias')
 
     def forward(self, tokens):
-        x = self.wte(tokens) + self.wpe(torch.arange(T))
-        for block in self.h:
-            x = block(x, self.mask)
-        x = self.ln_f(x)
-        return x @ self.wte.weight.T if TIED else self.lm_head(x)
+        T = tokens.shape[1]
+        x = self.w('wte.weight')[tokens]
+        if self.c['positions'] == 'learned':
+            x = x + self.w('wpe.weight')[:T]
+        for i in range(self.c['numLayers']):
+            x = x + self.attention(x, i)
+            if self.c['mlp']:
+                x = x + self.mlp(x, i)
+        x = self.ln(x, 'ln_f')
+        head = self.w('wte.weight') if self.c['tieEmbeddings'] else self.w('lm_head.weight')
+        return x @ head.t()
 
 
-model = Model()
-optimizer = torch.optim.Adam(model.parameters(), lr=3e-3)
-tokens = torch.tensor(cfg['tokens'], dtype=torch.long)
-targets = torch.tensor(cfg['targets'], dtype=torch.long)
+def main():
+    setup = json.loads(sys.stdin.readline())
+    model = Gpt2(setup['config'], setup['state'])
+    tokens = torch.tensor(setup['tokens'], dtype=torch.long)
+    targets = torch.tensor(setup['targets'], dtype=torch.long)
+    optimizer = torch.optim.Adam(model.parameters(), lr=setup['learningRate'])
+    vocab = setup['config']['vocabSize']
+
+    def step():
+        optimizer.zero_grad()
+        loss = F.cross_entropy(model(tokens).reshape(-1, vocab), targets.reshape(-1), ignore_index=-1)
+        loss.backward()
+        optimizer.step()
+        return loss.item()
+
+    first = step()
+    step()
+    step()
+    with torch.no_grad():
+        after = F.cross_entropy(model(tokens).reshape(-1, vocab), targets.reshape(-1), ignore_index=-1).item()
+    print(json.dumps({'ready': True, 'torch': torch.__version__, 'loss': first, 'lossAfter3': after}), flush=True)
+    for line in sys.stdin:
+        request = json.loads(line)
+        if request.get('quit'):
+            break
+        start = time.perf_counter()
+        for _ in range(request['steps']):
+            step()
+        print(json.dumps({'ms': (time.perf_counter() - start) * 1000}), flush=True)
 
 
-def step():
-    optimizer.zero_grad(set_to_none=True)
-    loss = torch.nn.functional.cross_entropy(model(tokens).view(-1, V), targets.view(-1), ignore_index=-1)
-    loss.backward()
-    optimizer.step()
-
-
-print(torch.__version__, flush=True)
-for line in sys.stdin:
-    steps = int(line)
-    start = time.perf_counter()
-    for _ in range(steps):
-        step()
-    print((time.perf_counter() - start) * 1000 / steps, flush=True)
+if __name__ == '__main__':
+    main()

@@ -1,4 +1,4 @@
-// TensorFlow.js peer of `npm run bench:train` (wasm backend, one thread): the same GPT-2-architecture
+// TensorFlow.js peer of `npm run bench:transformer` (wasm backend, one thread): the same GPT-2-architecture
 // model as the core's, its parameters as tf.variables loaded from our state, trained with
 // tf.train.adam. Losses follow the core's: mean cross-entropy over the targets that are not −1.
 import { loadTfjs } from './peers.mjs';
