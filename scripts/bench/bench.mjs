@@ -225,7 +225,7 @@ if (!ONLY || 'long'.includes(ONLY)) {
 }
 
 const gradRatios = await backwardRatios(cases);
-for (const r of gradRatios) console.log(`\n${r.case}: backward / forward (paired) ${r.median.toFixed(2)}, of best times ${r.best.toFixed(2)}`);
+for (const r of gradRatios) console.log(`\n${r.case}: backward / forward (paired, CPU time) ${r.median.toFixed(2)}, of best times ${r.best.toFixed(2)}`);
 let longGrad = null;
 if (!ONLY || 'long-grad'.includes(ONLY)) {
   longGrad = await longBackward({ simd, loadModule });
