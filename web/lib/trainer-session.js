@@ -6,7 +6,7 @@ import { TINY_CORPUS } from './tiny-corpus.js';
 
 const CONFIG_KEYS = ['model', 'data', 'batchSize', 'seed', 'optimizer', 'reportEvery', 'probe', 'simd'];
 const DATA_KEYS = { repeated: ['kind', 'seqLength', 'minRepeat', 'maxRepeat', 'repeatLengths', 'allTargets'], text: ['kind', 'seqLength', 'text'] };
-const PROBE_KEYS = ['batchSize', 'seed', 'repeatLengths', 'attentions', 'headScores'];
+const PROBE_KEYS = ['batchSize', 'seed', 'repeatLengths', 'attentions', 'headScores', 'excludeFiller'];
 const MAX_STEPS_PER_MESSAGE = 100000;
 
 function fail(message) {
@@ -73,6 +73,14 @@ function crossEntropy(logits, targets) {
   return count ? sum / count : 0;
 }
 
+const pick = (s) => ({ previousToken: s.previousToken, duplicateToken: s.duplicateToken, induction: s.induction });
+
+// Every next token as a target (the last position has none): the loss over the whole sequence.
+const nextTokens = (tokens) => tokens.map((row) => row.map((_, i) => (i + 1 < row.length ? row[i + 1] : -1)));
+
+// Repeated data: the next token only inside the second copy (what induction can predict).
+const secondCopyTargets = (tokens, repeats) => tokens.map((row, b) => row.map((_, i) => (i >= repeats[b] + 1 && i <= 2 * repeats[b] - 1 ? row[i + 1] : -1)));
+
 export class TrainingSession {
   #attn;
   #post;
@@ -84,6 +92,7 @@ export class TrainingSession {
   #maxSteps = Infinity;
   #pending = [];  // losses since the last progress message
   #probeBatch = null;
+  #scratch = null;  // a second model for ablations (evaluate)
 
   /** attn: a createAttention() instance; post(message, transfer): sends to the main thread. */
   constructor(attn, config, post) {
@@ -131,6 +140,8 @@ export class TrainingSession {
         case 'reset': return this.#reset(id);
         case 'getState': return this.#sendState(id);
         case 'probe': return this.#post({ type: 'probe', id, step: this.#step, probe: this.#probe() });
+        case 'evaluate': return this.#evaluate(message, id);
+        case 'load': return this.#load(message, id);
         case 'dispose': return this.dispose(id);
         default: return fail(`unknown message type ${JSON.stringify(type)}`);
       }
@@ -168,12 +179,13 @@ export class TrainingSession {
   }
 
   // Loss, attention of the first probe sequence per layer [H, T, T] and head scores per layer.
-  #probe() {
+  #probe(batch = this.#probeBatch, model = this.#model) {
     const p = this.#config.probe;
     if (!p) return null;
-    const { tokens, targets } = this.#probeBatch;
-    const out = this.#model.forward(tokens, { needWeights: true });
-    const result = { loss: crossEntropy(out.logits, targets), tokens: tokens[0] };
+    const { tokens, targets } = batch;
+    const out = model.forward(tokens, { needWeights: true });
+    const result = { loss: crossEntropy(out.logits, targets), allTokensLoss: crossEntropy(out.logits, nextTokens(tokens)), tokens: tokens[0] };
+    if (batch.repeatLengths) result.repeatedLoss = crossEntropy(out.logits, secondCopyTargets(tokens, batch.repeatLengths));
     if (p.attentions) {
       result.attentions = out.attentions.map((a) => {
         const [, h, t] = a.shape;
@@ -181,12 +193,74 @@ export class TrainingSession {
       });
     }
     if (p.headScores) {
-      result.headScores = out.attentions.map((a) => {
-        const s = this.#attn.headScores(tokens, a);
-        return { previousToken: s.previousToken, duplicateToken: s.duplicateToken, induction: s.induction };
-      });
+      const crop = p.excludeFiller && batch.repeatLengths;
+      result.headScores = out.attentions.map((a) => (crop ? this.#scoresWithoutFiller(tokens, a, batch.repeatLengths) : pick(this.#attn.headScores(tokens, a))));
     }
     return result;
+  }
+
+  // The probe measured on another batch (other repeat lengths) and/or with heads ablated: each
+  // { layer, head } in `ablate` has its output zeroed, by zeroing the rows of c_proj.weight that
+  // read the head's slice of the concatenation (exactly what zeroing the head's output does). The
+  // ablated copy is a second model, so the trained one and its optimizer stay untouched.
+  #evaluate(message, id) {
+    if (!this.#config.probe) fail('evaluate needs the probe (config.probe is false)');
+    const { repeatLengths, ablate = [] } = message;
+    const p = this.#config.probe;
+    const batch = repeatLengths ? this.#batch(p.seed, p.batchSize, repeatLengths) : this.#probeBatch;
+    let model = this.#model;
+    if (ablate.length) {
+      const { numLayers, numHeads, dModel } = this.#model.config;
+      const d = dModel / numHeads;
+      const state = this.#model.getState();
+      for (const { layer, head } of ablate) {
+        if (!Number.isInteger(layer) || layer < 0 || layer >= numLayers) fail(`ablate: layer must be an integer from 0 to ${numLayers - 1}, got ${layer}`);
+        if (!Number.isInteger(head) || head < 0 || head >= numHeads) fail(`ablate: head must be an integer from 0 to ${numHeads - 1}, got ${head}`);
+        state[`h.${layer}.attn.c_proj.weight`].data.fill(0, head * d * dModel, (head + 1) * d * dModel);
+      }
+      this.#scratch ??= this.#attn.transformer(this.#model.config);
+      this.#scratch.loadState(state);
+      model = this.#scratch;
+    }
+    const probe = this.#probe(batch, model);
+    this.#post({ type: 'evaluation', id, step: this.#step, probe }, (probe.attentions ?? []).map((a) => a.data.buffer));
+  }
+
+  // Trained parameters (a checkpoint) replace the model's; Adam starts afresh from them.
+  #load(message, id) {
+    const step = message.step ?? 0;
+    if (!Number.isSafeInteger(step) || step < 0) fail(`load: step must be a whole number ≥ 0, got ${step}`);
+    this.#running = false;
+    this.#model.loadState(message.state);
+    this.#model.resetOptimizer();
+    this.#step = step;
+    this.#pending = [];
+    this.#post({ type: 'state-loaded', id, step });
+  }
+
+  // Head scores over BOS and the two copies only: filler repeats at every position, so queries on
+  // it would count attention to other filler as "induction" and "duplicate-token" even at init.
+  // Each sequence is cropped to its 2r + 1 tokens; the means are pooled by their query counts.
+  #scoresWithoutFiller(tokens, attention, repeats) {
+    const [, h, t] = attention.shape;
+    const sums = { previousToken: new Float64Array(h), duplicateToken: new Float64Array(h), induction: new Float64Array(h) };
+    const counts = { previousToken: new Float64Array(h), duplicateToken: new Float64Array(h), induction: new Float64Array(h) };
+    tokens.forEach((row, b) => {
+      const n = Math.min(t, 2 * repeats[b] + 1);
+      const crop = new Float32Array(h * n * n);
+      for (let k = 0; k < h; k++) {
+        for (let i = 0; i < n; i++) crop.set(attention.data.subarray(((b * h + k) * t + i) * t, ((b * h + k) * t + i) * t + n), (k * n + i) * n);
+      }
+      const s = this.#attn.headScores(row.slice(0, n), { data: crop, shape: [h, n, n] });
+      for (const key of Object.keys(sums)) {
+        for (let k = 0; k < h; k++) {
+          sums[key][k] += s[key][k] * s.queries[key][k];
+          counts[key][k] += s.queries[key][k];
+        }
+      }
+    });
+    const mean = (key) => Array.from(sums[key], (x, k) => (counts[key][k] ? x / counts[key][k] : 0));
+    return { previousToken: mean('previousToken'), duplicateToken: mean('duplicateToken'), induction: mean('induction') };
   }
 
   #start(message) {
@@ -244,6 +318,8 @@ export class TrainingSession {
     this.#running = false;
     this.#model?.dispose();
     this.#model = null;
+    this.#scratch?.dispose();
+    this.#scratch = null;
     this.#post({ type: 'disposed', id });
   }
 }

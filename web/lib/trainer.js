@@ -12,6 +12,10 @@
 //   reset                            → reset { step: 0 } (a new model from the same config and seed)
 //   getState                         → state { step, state } (getState names → { data, shape })
 //   probe                            → probe { step, probe }
+//   evaluate { repeatLengths?, ablate? } → evaluation { step, probe }: the probe on a batch with
+//                                       other repeat lengths and/or with heads' outputs zeroed
+//                                       (ablate: [{ layer, head }]); the trained model is untouched
+//   load { state, step? }            → state-loaded { step } (parameters replaced, Adam restarted)
 //   dispose                          → disposed
 // Worker → main, unsolicited: loaded (once, before init), progress { step, loss, losses, running,
 // probe? }, stopped, error { message }. A failed request answers error { id, message }.
@@ -145,6 +149,19 @@ export class Trainer {
   /** Loss, attention of the first probe sequence and head scores, now. */
   async probe() {
     return (await this.#request('probe')).probe;
+  }
+
+  /**
+   * The probe on a batch with other repeat lengths (`repeatLengths`, e.g. lengths never trained
+   * on) and/or with heads ablated (`ablate`: [{ layer, head }], each head's output zeroed).
+   */
+  async evaluate({ repeatLengths, ablate } = {}) {
+    return (await this.#request('evaluate', { repeatLengths, ablate })).probe;
+  }
+
+  /** Replaces the model's parameters (getState names) and restarts Adam; the step count becomes `step`. */
+  load(state, { step = 0 } = {}) {
+    return this.#request('load', { state, step });
   }
 
   /** Frees the model and ends the Worker. */
