@@ -20,8 +20,15 @@ function fail(err) {
   root.setAttribute('aria-busy', 'false');
 }
 
+const skip = document.querySelector('.skip-link');
+const SKIP = { explorer: [skip?.getAttribute('href'), skip?.textContent], train: ['#training-heads', 'Skip to the heads'] };
+
 async function show(view, extra = {}) {
-  if (view === shown && !extra.force) return;
+  if (!view || (view === shown && !extra.force)) return;
+  if (skip) {
+    skip.setAttribute('href', SKIP[view][0]);
+    skip.textContent = SKIP[view][1];
+  }
   const mine = ++seq;
   shown = view;
   viewSwitch.select(view);
@@ -52,4 +59,4 @@ async function openHead(head) {
 const viewSwitch = createViewSwitch();
 document.querySelector('.site-header .brand')?.after(viewSwitch.el);
 window.addEventListener('hashchange', () => show(viewFromHash(window.location.hash)));
-show(viewFromHash(window.location.hash));
+show(viewFromHash(window.location.hash) ?? 'explorer');

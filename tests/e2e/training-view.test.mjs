@@ -136,6 +136,7 @@ test('trained examples open with labelled heads; "Train it yourself" trains the 
   assert.ok(Number(await page.getAttribute('[data-training]', 'data-step')) > 0);
   await screenshot(page, 'training-1400-dark');
   await page.setViewportSize({ width: 375, height: 800 });
+  await page.$eval('[data-head-score][data-layer="1"]', (e) => e.scrollIntoView());
   await screenshot(page, 'training-375-dark');
   await axe(page, 'induction example, dark');
   await page.click('[data-action="train-yourself"]');
@@ -151,7 +152,8 @@ test('trained examples open with labelled heads; "Train it yourself" trains the 
 
 test('the element and the iframe open the training view and a trained example', { timeout: 300_000 }, async () => {
   const { page, problems, context } = await openExplorer(env, { width: 375, height: 800 });
-  await page.evaluate(() => {
+  await page.evaluate(async () => {
+    await import('/attention-explorer.js');
     const e = document.createElement('attention-explorer');
     e.setAttribute('view', 'train');
     e.setAttribute('example', 'induction');
@@ -191,6 +193,7 @@ test('attention JSON import: heatmaps and head scores; bad files get a message a
   assert.equal(await page.$$eval('[data-imported-head]', (e) => e.length), 2, 'the previous import stays');
   await page.setInputFiles('[data-import-attention]', file('notjson.json', '{"tokens": ['));
   await page.waitForFunction(() => /not JSON/.test(document.querySelector('.import-status').textContent));
+  await page.$eval('.import-panel', (e) => e.scrollIntoView());
   await screenshot(page, 'training-375-light');
   await axe(page, 'training view with an import, narrow');
   assert.deepEqual(await collectProblems(page, problems), []);

@@ -96,6 +96,8 @@ function cropHead(a, h, n) {
 /** The cards of every head, layer by layer. */
 export function createHeadCards({ onAblate, onOpen }) {
   const root = el('section', 'head-cards');
+  root.id = 'training-heads';  // the page's skip link
+  root.tabIndex = -1;
   const heading = el('h2', 'section-title', 'Every head, on a probe sequence');
   heading.id = `train-heads-${Math.random().toString(36).slice(2, 8)}`;
   root.setAttribute('aria-labelledby', heading.id);

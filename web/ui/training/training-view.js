@@ -32,6 +32,7 @@ export function tokenLabels(tokens, vocabulary) {
  * Resolves with { el, settings(), trainer(), destroy() }.
  */
 export async function mountTraining(root, options = {}) {
+  for (const placeholder of root.querySelectorAll(':scope > [data-placeholder]')) placeholder.remove();
   root.classList.add('ae-root', 'training-root');
   root.dataset.training = '';
   root.dataset.step = '0';
@@ -106,7 +107,7 @@ export async function mountTraining(root, options = {}) {
     const draw = !running || now - lastMap > MAP_MS;
     if (draw) lastMap = now;
     cards.update(p.step, p.probe, labels, display(), { draw });
-    controls.setStatus(`Step ${p.step}: loss ${p.loss === null ? '–' : p.loss.toFixed(3)}${running ? '' : ' (paused)'}`);
+    if (p.loss !== null) controls.setStatus(`Step ${p.step}: loss ${p.loss.toFixed(3)}${running ? '' : ' (paused)'}`);
     if (settings.task === 'repeated' && (!running || now - lastGeneral > GENERAL_MS)) {
       lastGeneral = now;
       generalise(gen).catch(() => {});
@@ -231,6 +232,7 @@ export async function mountTraining(root, options = {}) {
       await building;
       await trainer.load(state, { step });
       onProgress({ step, loss: null, losses: [], probe: await trainer.probe() }, generation);
+      controls.setStatus(`Step ${step}: trained parameters loaded. Train continues from them.`);
     },
     async apply(nextSettings, nextText = '') {
       settings = normalizeSettings(nextSettings);

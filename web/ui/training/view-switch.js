@@ -3,7 +3,16 @@
 import { el } from '../dom.js';
 import { wantsTrainingView } from './config.js';
 
-export const viewFromHash = (hash) => (wantsTrainingView(hash) ? 'train' : 'explorer');
+/**
+ * The view an address shows, or null for an in-page anchor (a skip link's #pipeline), which
+ * leaves the view as it is.
+ */
+export function viewFromHash(hash) {
+  const text = String(hash ?? '').replace(/^#/, '');
+  if (wantsTrainingView(text)) return 'train';
+  if (text && !text.includes('=')) return null;
+  return 'explorer';
+}
 
 export function createViewSwitch() {
   const nav = el('nav', 'view-switch');
