@@ -14,7 +14,7 @@ const MAX_BYTES = 100 * 1024;
 
 export const EXAMPLES = [
   { id: 'induction', settings: { ...DEFAULTS }, steps: 800 },
-  { id: 'text', settings: { ...DEFAULTS, task: 'text', dModel: 24, heads: 4, layers: 2, mlp: true }, steps: 1500 },
+  { id: 'text', settings: { ...DEFAULTS, task: 'text', heads: 2 }, steps: 1500 },
 ];
 
 function train(attn, { id, settings, steps }) {

@@ -13,7 +13,7 @@ import { createRequire } from 'node:module';
 import { assertClose, collectProblems, launch, openExplorer, readHeatmap, screenshot } from './helpers.mjs';
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const INDUCTION = 0.4;     // the view's "induction head" threshold
+const INDUCTION = 0.5;     // above the view's "induction head" label (0.4)
 const MAX_STEPS = 1500;    // measured: ~400–700 steps at the defaults (seed 0)
 
 let env;
@@ -61,11 +61,13 @@ test('Train at the defaults grows an induction head; the page keeps drawing; pau
   t.diagnostic(`induction head L${best.layer}H${best.head} (${best.induction.toFixed(2)}) at step ${step}, loss ${loss.toFixed(3)}`);
   assert.ok(best.induction >= INDUCTION, `best induction score ${best.induction} after ${step} steps`);
   assert.ok(step <= MAX_STEPS + 20);
-  assert.ok(loss < 2.0, `the repeated half's loss fell (${loss})`);
+  assert.ok(loss < 2.5, `the repeated half's loss fell below guessing's ln 22 ≈ 3.09 (${loss})`);
   const gaps = await page.evaluate(() => { window.__stopFrames = true; return window.__gaps.slice(5); });
   gaps.sort((a, b) => a - b);
   const over = gaps.filter((g) => g > 17.5).length;
   t.diagnostic(`${gaps.length} frames while training: median ${gaps[gaps.length >> 1].toFixed(1)} ms, p95 ${gaps[Math.floor(gaps.length * 0.95)].toFixed(1)} ms, max ${gaps.at(-1).toFixed(1)} ms, ${over} over 17.5 ms`);
+  const work = await page.$eval('[data-training]', (e) => [e.dataset.progressMs, e.dataset.progressMaxMs]);
+  t.diagnostic(`main-thread work per progress message: last ${work[0]} ms, max ${work[1]} ms`);
   assert.ok(gaps.length > 20, 'the page drew frames while the Worker trained');
 
   await page.click('[data-action="pause"]');
@@ -84,7 +86,7 @@ test('Train at the defaults grows an induction head; the page keeps drawing; pau
   await page.waitForFunction((sel) => !document.querySelector(`${sel} .ablation-effect`).hidden, card);
   const effect = await page.textContent(`${card} .ablation-effect`);
   t.diagnostic(effect);
-  const [, before, afterLoss] = effect.match(/probe loss ([\d.]+) → ([\d.]+)/).map(Number);
+  const [, before, afterLoss] = effect.match(/probe loss (\d+\.\d+) → (\d+\.\d+)/).map(Number);
   assert.ok(afterLoss > before, `ablating the induction head raises the loss: ${effect}`);
   assert.equal(await page.getAttribute(`${card} [data-action="ablate"]`, 'aria-pressed'), 'true');
   const general = await page.$eval('[data-generalisation]', (e) => ({ trained: Number(e.dataset.trained), heldOut: Number(e.dataset.heldOut) }));

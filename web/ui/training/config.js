@@ -34,7 +34,7 @@ export const REPORT_EVERY = 10;
 const ALL_TARGETS = false;
 
 /** Scores above these name a head's job. */
-export const THRESHOLDS = Object.freeze({ previousToken: 0.5, induction: 0.4, duplicateToken: 0.5 });
+export const THRESHOLDS = Object.freeze({ previousToken: 0.4, induction: 0.4, duplicateToken: 0.4 });
 
 const clamp = (x, [lo, hi]) => Math.min(hi, Math.max(lo, x));
 

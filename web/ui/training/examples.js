@@ -9,7 +9,7 @@ import { normalizeSettings } from './config.js';
 const TRAINED = new URL('../../trained/', import.meta.url);
 export const EXAMPLES = {
   induction: 'Induction model: 2 layers, attention only, trained on repeated random tokens',
-  text: 'Text model: 2 layers with MLP, trained on the bundled stories, character by character',
+  text: 'Text model: 2 layers of 2 heads, attention only, trained on the bundled stories, character by character',
 };
 
 function button(text, action) {

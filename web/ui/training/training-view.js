@@ -89,8 +89,22 @@ export async function mountTraining(root, options = {}) {
 
   const display = () => ({ palette: 'viridis', theme: theme() });
 
+  // Main-thread time spent on progress messages (data-progress-ms: the last, data-progress-max-ms).
+  let progressMax = 0;
   function onProgress(p, gen) {
     if (gen !== generation || destroyed) return;
+    const t0 = performance.now();
+    try {
+      showProgress(p, gen);
+    } finally {
+      const ms = performance.now() - t0;
+      progressMax = Math.max(progressMax, ms);
+      root.dataset.progressMs = ms.toFixed(2);
+      root.dataset.progressMaxMs = progressMax.toFixed(2);
+    }
+  }
+
+  function showProgress(p, gen) {
     root.dataset.step = String(p.step);
     if (p.loss !== null) root.dataset.loss = String(p.loss);
     const now = performance.now();
@@ -176,8 +190,11 @@ export async function mountTraining(root, options = {}) {
       rateWindow = [];
       await trainer.start();
     } else if (name === 'pause') {
-      setRunning(false);
+      // data-running turns false once the Worker has stopped: its last progress comes before the reply.
+      controls.setRunning(false, true);
+      running = false;
       await trainer.pause();
+      setRunning(false);
     } else if (name === 'step') {
       await trainer.step(1);
     } else if (name === 'reset') {
