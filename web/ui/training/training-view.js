@@ -89,8 +89,10 @@ export async function mountTraining(root, options = {}) {
 
   const display = () => ({ palette: 'viridis', theme: theme() });
 
-  // Main-thread time spent on progress messages (data-progress-ms: the last, data-progress-max-ms).
+  // Main-thread time spent on progress messages (data-progress-ms: the last, data-progress-max-ms:
+  // the longest once the first few have built the maps' tables).
   let progressMax = 0;
+  let progressCount = 0;
   function onProgress(p, gen) {
     if (gen !== generation || destroyed) return;
     const t0 = performance.now();
@@ -98,7 +100,7 @@ export async function mountTraining(root, options = {}) {
       showProgress(p, gen);
     } finally {
       const ms = performance.now() - t0;
-      progressMax = Math.max(progressMax, ms);
+      if (++progressCount > 3) progressMax = Math.max(progressMax, ms);
       root.dataset.progressMs = ms.toFixed(2);
       root.dataset.progressMaxMs = progressMax.toFixed(2);
     }
@@ -146,6 +148,8 @@ export async function mountTraining(root, options = {}) {
     ablated.clear();
     labels = [];
     rateWindow = [];
+    progressCount = 0;
+    progressMax = 0;
     root.dataset.step = '0';
     root.dataset.loss = '';
     loss.setTask(settings.task);
