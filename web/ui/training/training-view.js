@@ -110,7 +110,7 @@ export async function mountTraining(root, options = {}) {
     root.dataset.step = String(p.step);
     if (p.loss !== null) root.dataset.loss = String(p.loss);
     const now = performance.now();
-    rateWindow.push([now, p.step]);
+    if (running || p.losses.length) rateWindow.push([now, p.step]);
     while (rateWindow.length > 2 && now - rateWindow[0][0] > 2000) rateWindow.shift();
     if (rateWindow.length > 1) {
       const [t0, s0] = rateWindow[0];
@@ -252,6 +252,7 @@ export async function mountTraining(root, options = {}) {
     async load(state, { step = 0 } = {}) {
       await building;
       await trainer.load(state, { step });
+      rateWindow = [];
       onProgress({ step, loss: null, losses: [], probe: await trainer.probe() }, generation);
       controls.setStatus(`Step ${step}: trained parameters loaded. Train continues from them.`);
     },
