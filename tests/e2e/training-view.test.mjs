@@ -228,3 +228,24 @@ test('the address carries the settings (not the weights), and a changed setting 
   assert.deepEqual(await collectProblems(page, problems), []);
   await context.close();
 });
+
+test('character-level text: pasted text trains with character labels; text too short for a window gets a message', { timeout: 300_000 }, async () => {
+  const { page, problems, context } = await openTraining();
+  await page.check('input[type="radio"][value="text"]');
+  await page.waitForSelector('[data-training][data-ready="true"] [data-head-score]');
+  await page.fill('textarea', 'ab');
+  await page.dispatchEvent('textarea', 'change');
+  await page.waitForFunction(() => /window of seqLength 32 needs at least 33/.test(document.querySelector('.run-status').textContent));
+  const text = 'the cat sat on the mat. the cat sat on the hat. '.repeat(4);
+  await page.fill('textarea', text);
+  await page.dispatchEvent('textarea', 'change');
+  await page.waitForFunction(() => /parameters\. Press Train\./.test(document.querySelector('.run-status').textContent));
+  await page.click('[data-action="step"]');
+  await page.waitForFunction(() => document.querySelector('[data-training]').dataset.step === '1');
+  const map = await readHeatmap(page, 'train-l0-h0');
+  assert.deepEqual(map.shape, [32, 32]);
+  const labels = await page.$$eval('table[data-heatmap="train-l0-h0"] th.col-label', (ths) => ths.map((th) => th.textContent).join(''));
+  assert.ok(text.replaceAll(' ', '\u2423').includes(labels), `column labels are a window of the text: ${labels}`);
+  assert.deepEqual(await collectProblems(page, problems), []);
+  await context.close();
+});

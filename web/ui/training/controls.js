@@ -128,11 +128,18 @@ export function createTrainingControls({ onSettings, onAction }) {
   };
   for (const r of Object.values(radios)) r.addEventListener('change', changed);
   for (const f of [...Object.values(numbers), ...Object.values(checks)]) f.input.addEventListener('change', changed);
-  textArea.addEventListener('change', changed);
+  // A change event comes on each blur after an edit, even one already applied: build only once.
+  let appliedText = '';
+  textArea.addEventListener('change', () => {
+    if (textArea.value === appliedText) return;
+    appliedText = textArea.value;
+    changed();
+  });
   for (const b of [train, pause, step, reset]) b.addEventListener('click', () => onAction(b.dataset.action));
   defaults.addEventListener('click', () => {
     settings = { ...DEFAULTS };
     textArea.value = '';
+    appliedText = '';
     show(settings);
     onSettings(settings, '');
   });
@@ -142,6 +149,7 @@ export function createTrainingControls({ onSettings, onAction }) {
     set(s, text = '') {
       settings = normalizeSettings(s);
       textArea.value = text;
+      appliedText = text;
       show(settings);
     },
     get: () => settings,
