@@ -8,6 +8,7 @@ const H = 120;
 const PAD = { left: 34, right: 6, top: 6, bottom: 18 };
 // Past this many points a series is thinned to every other point, so a long run draws as fast.
 const MAX_POINTS = 1200;
+const DRAW_MS = 250;
 
 /**
  * series: [{ key, label, style: 'a' | 'b' | 'c' }]; yMax: a fixed top of the y axis (scores: 1),
@@ -39,9 +40,24 @@ export function createLineChart({ title, series, yMax = null, small = false, for
   let stride = 1;  // every how many pushes a point is kept (doubles when thinned)
   let pushes = 0;
   let queued = false;
+  let drawnAt = -Infinity;
+
+  // At most one redraw per DRAW_MS: while training, points arrive faster than anyone reads them.
+  function schedule() {
+    if (queued) return;
+    queued = true;
+    const wait = Math.max(0, drawnAt + DRAW_MS - performance.now());
+    setTimeout(() => requestAnimationFrame(draw), wait);
+  }
+
+  let last = null;  // the latest values, shown in the legend
 
   function draw() {
     queued = false;
+    drawnAt = performance.now();
+    if (last) {
+      for (const [key, v] of Object.entries(last)) if (latest.has(key) && Number.isFinite(v)) latest.get(key).textContent = format(v);
+    }
     let maxStep = 1;
     let top = yMax ?? 0;
     for (const points of data.values()) {
@@ -79,29 +95,22 @@ export function createLineChart({ title, series, yMax = null, small = false, for
     /** Adds one point per series at `step`: values { key: number }. */
     push(step, values) {
       pushes += 1;
-      for (const [key, v] of Object.entries(values)) {
-        if (latest.has(key) && Number.isFinite(v)) latest.get(key).textContent = format(v);
-      }
+      last = values;
       if (pushes % stride !== 0) return;
       for (const [key, v] of Object.entries(values)) data.get(key)?.push([step, v]);
       if ([...data.values()].some((p) => p.length > MAX_POINTS)) {
         for (const [key, p] of data) data.set(key, p.filter((_, i) => i % 2 === 0));
         stride *= 2;
       }
-      if (!queued) {
-        queued = true;
-        requestAnimationFrame(draw);
-      }
+      schedule();
     },
     reset() {
       data = new Map(series.map((s) => [s.key, []]));
       stride = 1;
       pushes = 0;
+      last = null;
       for (const v of latest.values()) v.textContent = '–';
-      if (!queued) {
-        queued = true;
-        requestAnimationFrame(draw);
-      }
+      schedule();
     },
   };
 }

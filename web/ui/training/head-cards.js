@@ -63,17 +63,17 @@ function createHeadCard(layer, head, { onAblate, onOpen }) {
   return {
     el: root,
     chart,
+    /** The data- hooks always; the numbers, label and map only with `attention` (a redraw). */
     update(scores, attention, labels, display) {
-      for (const [key, attr] of [['previousToken', 'previousToken'], ['induction', 'induction'], ['duplicateToken', 'duplicateToken']]) {
-        root.dataset[attr] = String(scores[key]);
-        values[key].textContent = scores[key].toFixed(2);
-      }
+      for (const key of ['previousToken', 'induction', 'duplicateToken']) root.dataset[key] = String(scores[key]);
+      if (!attention) return;
+      for (const key of ['previousToken', 'induction', 'duplicateToken']) values[key].textContent = scores[key].toFixed(2);
       const label = headLabel(scores);
       badge.hidden = !label;
       badge.textContent = label;
       root.classList.toggle('is-induction', label === 'induction head');
       root.classList.toggle('is-previous', label === 'previous-token head');
-      if (attention) map.update({ tensor: attention, rowLabels: labels, colLabels: labels, ...display });
+      map.update({ tensor: attention, rowLabels: labels, colLabels: labels, ...display });
     },
     setAblated(on, text = '') {
       ablate.setAttribute('aria-pressed', String(on));

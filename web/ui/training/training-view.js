@@ -1,6 +1,7 @@
 // The "Train a tiny transformer" view: controls, loss curves and one card per head, composed
 // around a Worker trainer (web/lib/trainer.js), so training never blocks the page. Progress
-// messages update the charts every time and the heatmaps at most every MAP_MS.
+// messages update the test hooks every time, the charts at most every 250 ms (curves.js) and the
+// cards' numbers and heatmaps at most every MAP_MS.
 // Test hooks: the root is [data-training] with data-step and data-loss kept current;
 // [data-action="train"] starts and [data-action="pause"] pauses; head cards: see head-cards.js.
 import { createTrainer } from '../../lib/trainer.js';
@@ -12,7 +13,7 @@ import { HELD_OUT, TRAINED, normalizeSettings, settingsToParams, trainerConfig }
 import { describeAblation } from './ablation.js';
 
 const STYLES = new URL('./training.css', import.meta.url).href;
-const MAP_MS = 200;
+const MAP_MS = 500;
 const GENERAL_MS = 1000;
 
 /**
@@ -123,7 +124,8 @@ export async function mountTraining(root, options = {}) {
     const draw = !running || now - lastMap > MAP_MS;
     if (draw) lastMap = now;
     cards.update(p.step, p.probe, labels, display(), { draw });
-    if (p.loss !== null) controls.setStatus(`Step ${p.step}: loss ${p.loss.toFixed(3)}${running ? '' : ' (paused)'}`);
+    // A status region (read out by screen readers): at the maps' pace, not 30 times a second.
+    if (draw && p.loss !== null) controls.setStatus(`Step ${p.step}: loss ${p.loss.toFixed(3)}${running ? '' : ' (paused)'}`);
     if (settings.task === 'repeated' && (!running || now - lastGeneral > GENERAL_MS)) {
       lastGeneral = now;
       generalise(gen).catch(() => {});
