@@ -147,3 +147,23 @@ test('open in the explorer: the float64 recomputation of the residual stream giv
     }
   }
 });
+
+test('trained examples: ≤ 100 KB, and loaded into the trainer they give the head scores their .json records', async () => {
+  const { readFileSync } = await import('node:fs');
+  const { decodeSafetensors, decodeSafetensorsMetadata } = await import('../../web/lib/safetensors.js');
+  for (const id of ['induction', 'text']) {
+    const bytes = readFileSync(new URL(`../../web/trained/${id}.safetensors`, import.meta.url));
+    const meta = JSON.parse(readFileSync(new URL(`../../web/trained/${id}.json`, import.meta.url), 'utf8'));
+    assert.ok(bytes.length <= 100 * 1024, `${id}: ${bytes.length} bytes`);
+    assert.deepEqual(JSON.parse(decodeSafetensorsMetadata(bytes).settings), meta.settings);
+    const { ask } = session(trainerConfig(meta.settings));
+    ask({ type: 'load', state: decodeSafetensors(bytes), step: meta.steps });
+    const { probe } = ask({ type: 'probe' });
+    assert.ok(Math.abs(probe.loss - meta.probeLoss) < 1e-3, `${id}: probe loss ${probe.loss} vs ${meta.probeLoss}`);
+    probe.headScores.forEach((layer, l) => {
+      for (const key of ['previousToken', 'induction', 'duplicateToken']) {
+        layer[key].forEach((v, h) => assert.ok(Math.abs(v - meta.headScores[l][key][h]) < 2e-3, `${id} L${l}H${h} ${key}: ${v} vs ${meta.headScores[l][key][h]}`));
+      }
+    });
+  }
+});
