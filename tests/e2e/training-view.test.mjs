@@ -173,6 +173,8 @@ test('the element and the iframe open the training view and a trained example', 
   await page.waitForFunction(() => document.getElementById('trained')?.shadowRoot?.querySelector('.examples-panel[data-example="induction"]'), null, { timeout: 120_000 });
   const badge = await page.evaluate(() => [...document.getElementById('trained').shadowRoot.querySelectorAll('[data-head-score] .head-badge:not([hidden])')].map((b) => b.textContent));
   assert.ok(badge.includes('induction head'), badge.join(', '));
+  const openButtons = await page.evaluate(() => [...document.getElementById('trained').shadowRoot.querySelectorAll('[data-action="open-head"]')].map((b) => b.hidden));
+  assert.ok(openButtons.length === 8 && openButtons.every(Boolean), 'no explorer to open a head in: the buttons are hidden');
   await page.goto(`${env.url}embed.html?view=train&example=induction`);
   await page.waitForSelector('.examples-panel[data-example="induction"]', { timeout: 120_000 });
   await screenshot(page, 'training-375-light-embed');

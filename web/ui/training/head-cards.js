@@ -52,13 +52,14 @@ function createHeadCard(layer, head, { onAblate, onOpen }) {
   const open = el('button', 'small-button', 'Open in the explorer');
   open.type = 'button';
   open.dataset.action = 'open-head';
+  open.hidden = !onOpen;  // only where an explorer can take the head (the stand-alone page)
   actions.append(ablate, open);
   const effect = el('p', 'ablation-effect');
   effect.setAttribute('aria-live', 'polite');
   effect.hidden = true;
   root.append(title, numbers, chart.el, map.el, actions, effect);
   ablate.addEventListener('click', () => onAblate(layer, head));
-  open.addEventListener('click', () => onOpen(layer, head));
+  open.addEventListener('click', () => onOpen?.(layer, head));
 
   return {
     el: root,
@@ -94,7 +95,7 @@ function cropHead(a, h, n) {
 }
 
 /** The cards of every head, layer by layer. */
-export function createHeadCards({ onAblate, onOpen }) {
+export function createHeadCards({ onAblate, onOpen = null }) {
   const root = el('section', 'head-cards');
   root.id = 'training-heads';  // the page's skip link
   root.tabIndex = -1;

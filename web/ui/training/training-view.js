@@ -67,7 +67,7 @@ export async function mountTraining(root, options = {}) {
   const loss = createLossPanel();
   const cards = createHeadCards({
     onAblate: (l, h) => toggleAblation(l, h).catch(showError),
-    onOpen: (l, h) => openHead(l, h).catch(showError),
+    onOpen: options.onOpenHead ? (l, h) => openHead(l, h).catch(showError) : null,
   });
   const extras = el('div', 'training-extras');
   const layout = el('div', 'training-layout');
