@@ -251,3 +251,24 @@ test('character-level text: pasted text trains with character labels; text too s
   assert.deepEqual(await collectProblems(page, problems), []);
   await context.close();
 });
+
+test('a trained model saved as safetensors opens again; a bad model file gets a message', { timeout: 300_000 }, async () => {
+  const { page, problems, context } = await openTraining({ path: '#view=train&example=induction' });
+  await page.waitForSelector('.examples-panel[data-example="induction"]');
+  const before = await cards(page);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-action="export-model"]')]);
+  const bytes = readFileSync(await download.path());
+  assert.ok(bytes.length > 40_000 && bytes.length <= 100 * 1024, `${bytes.length} bytes`);
+  await page.click('[data-action="reset"]');
+  await page.waitForFunction(() => document.querySelector('[data-training]').dataset.step === '0');
+  await page.setInputFiles('.examples-panel input[type="file"]', { name: 'mine.safetensors', mimeType: 'application/octet-stream', buffer: bytes });
+  await page.waitForFunction(() => /Opened mine\.safetensors/.test(document.querySelector('.example-status').textContent));
+  assert.equal(await page.getAttribute('[data-training]', 'data-step'), '800');
+  const after = await cards(page);
+  after.forEach((c, k) => assert.ok(Math.abs(c.induction - before[k].induction) < 1e-6, `L${c.layer}H${c.head}`));
+  await page.setInputFiles('.examples-panel input[type="file"]', { name: 'cut.safetensors', mimeType: 'application/octet-stream', buffer: bytes.subarray(0, 1000) });
+  await page.waitForFunction(() => /cut\.safetensors could not be opened: /.test(document.querySelector('.example-status').textContent));
+  assert.equal(await page.getAttribute('[data-training]', 'data-step'), '800', 'the model shown stays');
+  assert.deepEqual(await collectProblems(page, problems), []);
+  await context.close();
+});
