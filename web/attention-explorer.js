@@ -14,7 +14,8 @@
 //   label     a name for this explorer (screen readers list its regions as "Inputs, <label>"):
 //             give one to each explorer when a page has several
 //   link-base the page "Copy link" links open (default: the index.html next to this module)
-//   view      "train": the "Train a tiny transformer" view instead of the explorer
+//   view      "train": the "Train a tiny transformer" view instead of the explorer ("Open in the
+//             explorer" on a head removes the attribute and shows that head in the explorer)
 //   example   with view="train": a trained example to open at once (induction, text)
 // Events: "ready" and "statechange" (event.detail.state), both composed and bubbling.
 // Properties: ready (a Promise of the element), state (get or set a state object), link().
@@ -51,6 +52,7 @@ export class AttentionExplorerElement extends ElementBase {
     super();
     this._handle = null;
     this._mounting = null;
+    this._openState = null;
     this._pending = new Set();
     this._queued = false;
     let resolveReady;
@@ -120,10 +122,17 @@ export class AttentionExplorerElement extends ElementBase {
   async _mount(extra = {}) {
     const mounting = (async () => {
       await this._styled;
+      // "Open in the explorer" from the training view: the element becomes an explorer of that head.
+      const opened = this._openState ? { state: this._openState, link: undefined } : {};
+      this._openState = null;
       const handle = this.getAttribute('view') === 'train'
         ? await (await import('./ui/training/page-view.js')).mountTrainingPage(this._root, {
-          syncUrl: false, documentTheme: false, theme: this._options().theme, example: this.getAttribute('example') ?? undefined })
-        : await mountExplorer(this._root, { ...this._options(), ...extra });
+          syncUrl: false, documentTheme: false, theme: this._options().theme, example: this.getAttribute('example') ?? undefined,
+          onOpenHead: async (head) => {
+            this._openState = (await import('./ui/training/open-head.js')).headState(head);
+            this.removeAttribute('view');
+          } })
+        : await mountExplorer(this._root, { ...this._options(), ...extra, ...opened });
       handle.onChange((state, meta) => {
         this.dispatchEvent(new CustomEvent('statechange', { detail: { state: structuredClone(state), source: meta?.source ?? 'user' }, bubbles: true, composed: true }));
       });

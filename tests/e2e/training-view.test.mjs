@@ -173,13 +173,19 @@ test('the element and the iframe open the training view and a trained example', 
   await page.waitForFunction(() => document.getElementById('trained')?.shadowRoot?.querySelector('.examples-panel[data-example="induction"]'), null, { timeout: 120_000 });
   const badge = await page.evaluate(() => [...document.getElementById('trained').shadowRoot.querySelectorAll('[data-head-score] .head-badge:not([hidden])')].map((b) => b.textContent));
   assert.ok(badge.includes('induction head'), badge.join(', '));
-  const openButtons = await page.evaluate(() => [...document.getElementById('trained').shadowRoot.querySelectorAll('[data-action="open-head"]')].map((b) => b.hidden));
-  assert.ok(openButtons.length === 8 && openButtons.every(Boolean), 'no explorer to open a head in: the buttons are hidden');
-  await page.goto(`${env.url}embed.html?view=train&example=induction`);
-  await page.waitForSelector('.examples-panel[data-example="induction"]', { timeout: 120_000 });
-  await screenshot(page, 'training-375-light-embed');
+  // "Open in the explorer" turns the element into an explorer of that head (the view attribute goes).
+  await page.evaluate(() => document.getElementById('trained').shadowRoot.querySelector('[data-head-score][data-layer="1"][data-head="0"] [data-action="open-head"]').click());
+  await page.waitForFunction(() => !document.getElementById('trained').hasAttribute('view')
+    && document.getElementById('trained').shadowRoot.querySelector('[data-matrix="WQ"]'), null, { timeout: 60_000 });
+  const shape = await page.evaluate(() => [document.getElementById('trained').state.dModel, document.getElementById('trained').state.mask.kind]);
+  assert.deepEqual(shape, [33, 'causal'], 'd_model 32 + the bias column, causal');
   assert.deepEqual(await collectProblems(page, problems), []);
   await context.close();
+  const frame = await openExplorer(env, { width: 375, height: 800, path: 'embed.html?view=train&example=induction' });
+  await frame.page.waitForSelector('.examples-panel[data-example="induction"]', { timeout: 120_000 });
+  await screenshot(frame.page, 'training-375-light-embed');
+  assert.deepEqual(await collectProblems(frame.page, frame.problems), []);
+  await frame.context.close();
 });
 
 test('attention JSON import: heatmaps and head scores; bad files get a message and keep what was shown', { timeout: 300_000 }, async () => {
