@@ -10,6 +10,17 @@ import { headLabel } from './head-cards.js';
 let core = null;
 const attention = () => (core ??= createAttention());
 
+const SNIPPET = `import json, torch
+from transformers import GPT2Model, GPT2TokenizerFast
+tok = GPT2TokenizerFast.from_pretrained("gpt2")
+model = GPT2Model.from_pretrained("gpt2")
+ids = tok("Mr and Mrs Dursley of number four. Mr and Mrs Dursley", return_tensors="pt")
+with torch.no_grad():
+    out = model(**ids, output_attentions=True)
+json.dump({"tokens": tok.convert_ids_to_tokens(ids["input_ids"][0]),
+           "attentions": [a[0].tolist() for a in out.attentions]},
+          open("gpt2-attention.json", "w"))`;
+
 function importedCard(l, h, scores, tensor, tokens, display) {
   const card = el('article', 'head-card');
   Object.assign(card.dataset, {
@@ -40,11 +51,16 @@ export function createImportPanel({ theme }) {
   input.dataset.importAttention = '';
   const label = el('label', 'small-button file-button', 'Import attention JSON');
   label.htmlFor = input.id;
-  const hint = el('p', 'hint', 'A file { "tokens": [...], "attentions": [layer][head][query][key] }, e.g. from GPT-2 with output_attentions=True (the Python snippet is in docs/attention-json.md).');
+  const hint = el('p', 'hint', 'A file { "tokens": [...], "attentions": [layer][head][query][key] }, every row a softmax, e.g. from GPT-2 with output_attentions=True:');
+  const details = el('details', 'snippet');
+  const code = el('pre');
+  code.tabIndex = 0;  // scrollable sideways with the keyboard
+  code.append(el('code', '', SNIPPET));
+  details.append(el('summary', '', 'Python that writes such a file'), code);
   const status = el('p', 'import-status');
   status.setAttribute('role', 'status');
   const grid = el('div', 'head-grid');
-  root.append(heading, hint, label, input, status, grid);
+  root.append(heading, hint, details, label, input, status, grid);
 
   async function show(text, name = 'the file') {
     let parsed;
