@@ -1,13 +1,16 @@
 // Entry module of the stand-alone page: mounts the explorer into <main id="app">, with the theme
-// and palette tools in the page header.
+// and palette tools in the page header, or the training view when the address says #view=train
+// (a switch in the header goes between them).
 import { mountExplorer } from './ui/explorer.js';
+import { createViewSwitch, viewFromHash } from './ui/training/view-switch.js';
 
 const root = document.getElementById('app');
-mountExplorer(root, {
-  toolbarHost: document.getElementById('display-tools'),
-  documentTheme: true,
-  syncUrl: true,
-}).catch((err) => {
+const tools = document.getElementById('display-tools');
+let current = null;
+let shown = null;
+let seq = 0;
+
+function fail(err) {
   if (root.dataset.ready || root.querySelector(':scope > .status.error')) return;
   const status = document.createElement('p');
   status.className = 'status error';
@@ -15,4 +18,45 @@ mountExplorer(root, {
   status.textContent = `The explorer could not start: ${err.message}`;
   root.append(status);
   root.setAttribute('aria-busy', 'false');
-});
+}
+
+const skip = document.querySelector('.skip-link');
+const SKIP = { explorer: [skip?.getAttribute('href'), skip?.textContent], train: ['#training-heads', 'Skip to the heads'] };
+
+async function show(view, extra = {}) {
+  if (!view || (view === shown && !extra.force)) return;
+  if (skip) {
+    skip.setAttribute('href', SKIP[view][0]);
+    skip.textContent = SKIP[view][1];
+  }
+  const mine = ++seq;
+  shown = view;
+  viewSwitch.select(view);
+  current?.destroy();
+  current = null;
+  root.replaceChildren();
+  delete root.dataset.ready;
+  root.setAttribute('aria-busy', 'true');
+  try {
+    const handle = view === 'train'
+      ? await (await import('./ui/training/page-view.js')).mountTrainingPage(root, { onOpenHead: (head) => openHead(head) })
+      : await mountExplorer(root, { toolbarHost: tools, documentTheme: true, syncUrl: true, ...extra.options });
+    if (mine !== seq) handle.destroy();
+    else current = handle;
+  } catch (err) {
+    if (mine === seq) fail(err);
+  }
+}
+
+// "Open in the explorer": the head's weights and the probe's inputs become the explorer's example.
+async function openHead(head) {
+  const { headState } = await import('./ui/training/open-head.js');
+  const state = await headState(head);
+  history.pushState(null, '', '#');
+  await show('explorer', { force: true, options: { state, syncUrl: true } });
+}
+
+const viewSwitch = createViewSwitch();
+document.querySelector('.site-header .brand')?.after(viewSwitch.el);
+window.addEventListener('hashchange', () => show(viewFromHash(window.location.hash)));
+show(viewFromHash(window.location.hash) ?? 'explorer');

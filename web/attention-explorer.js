@@ -14,6 +14,9 @@
 //   label     a name for this explorer (screen readers list its regions as "Inputs, <label>"):
 //             give one to each explorer when a page has several
 //   link-base the page "Copy link" links open (default: the index.html next to this module)
+//   view      "train": the "Train a tiny transformer" view instead of the explorer ("Open in the
+//             explorer" on a head removes the attribute and shows that head in the explorer)
+//   example   with view="train": a trained example to open at once (induction, text)
 // Events: "ready" and "statechange" (event.detail.state), both composed and bubbling.
 // Properties: ready (a Promise of the element), state (get or set a state object), link().
 //
@@ -23,7 +26,7 @@ import { mountExplorer } from './ui/explorer.js';
 import { stateFromHash } from './ui/url-state.js';
 
 const STYLES = new URL('./styles.css', import.meta.url).href;
-const ATTRIBUTES = ['preset', 'state', 'panels', 'theme', 'readonly', 'label', 'link-base'];
+const ATTRIBUTES = ['preset', 'state', 'panels', 'theme', 'readonly', 'label', 'link-base', 'view', 'example'];
 const list = (text) => String(text).split(/[\s,]+/).filter(Boolean);
 
 // "v1.…" as it is, or the state out of a whole link's #s=.
@@ -49,6 +52,7 @@ export class AttentionExplorerElement extends ElementBase {
     super();
     this._handle = null;
     this._mounting = null;
+    this._openState = null;
     this._pending = new Set();
     this._queued = false;
     let resolveReady;
@@ -118,7 +122,17 @@ export class AttentionExplorerElement extends ElementBase {
   async _mount(extra = {}) {
     const mounting = (async () => {
       await this._styled;
-      const handle = await mountExplorer(this._root, { ...this._options(), ...extra });
+      // "Open in the explorer" from the training view: the element becomes an explorer of that head.
+      const opened = this._openState ? { state: this._openState, link: undefined } : {};
+      this._openState = null;
+      const handle = this.getAttribute('view') === 'train'
+        ? await (await import('./ui/training/page-view.js')).mountTrainingPage(this._root, {
+          syncUrl: false, documentTheme: false, theme: this._options().theme, example: this.getAttribute('example') ?? undefined,
+          onOpenHead: async (head) => {
+            this._openState = (await import('./ui/training/open-head.js')).headState(head);
+            this.removeAttribute('view');
+          } })
+        : await mountExplorer(this._root, { ...this._options(), ...extra, ...opened });
       handle.onChange((state, meta) => {
         this.dispatchEvent(new CustomEvent('statechange', { detail: { state: structuredClone(state), source: meta?.source ?? 'user' }, bubbles: true, composed: true }));
       });
@@ -142,6 +156,7 @@ export class AttentionExplorerElement extends ElementBase {
     this._pending = new Set();
     const handle = this._handle;
     if (!handle) return;
+    if (changed.has('view') || changed.has('example')) return this._remount({ keepState: false });
     if ([...changed].every((n) => n === 'theme' || n === 'state')) {
       if (changed.has('state') && this.getAttribute('state')) {
         // A new example: a fresh mount checks it and shows a message if it is bad.

@@ -16,7 +16,8 @@
 //   get-state {}                      answered with a state message (source 'request')
 //
 // Query parameters: parentOrigin (one or more origins, space or comma separated), preset, panels,
-// theme, readonly (as the <attention-explorer> attributes). The hash may hold a state (#s=v1.…).
+// theme, readonly (as the <attention-explorer> attributes), view=train (the training view; with
+// example=induction or text, a trained example). The hash may hold a state (#s=v1.…).
 import { mountExplorer } from './ui/explorer.js';
 import { decodeState, stateFromHash, validateState } from './ui/url-state.js';
 import { MESSAGE_PREFIX as PREFIX, MESSAGE_VERSION, versionError } from './embed-protocol.js';
@@ -61,6 +62,12 @@ const link = stateFromHash(window.location.hash);
 if (link !== null) options.link = link;
 
 async function main() {
+  if (params.get('view') === 'train') {
+    const { mountTrainingPage } = await import('./ui/training/page-view.js');
+    await mountTrainingPage(root, { syncUrl: false, params, theme: options.theme });
+    post('ready', { view: 'train' });
+    return;
+  }
   const explorer = await mountExplorer(root, options);
   if (allowed && allowed.length === 0)
     explorer.notify('The parentOrigin setting is not a list of origins such as https://lessons.example: messages from the lesson page are ignored.');

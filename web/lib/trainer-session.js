@@ -6,7 +6,7 @@ import { TINY_CORPUS } from './tiny-corpus.js';
 
 const CONFIG_KEYS = ['model', 'data', 'batchSize', 'seed', 'optimizer', 'reportEvery', 'probe', 'simd'];
 const DATA_KEYS = { repeated: ['kind', 'seqLength', 'minRepeat', 'maxRepeat', 'repeatLengths', 'allTargets'], text: ['kind', 'seqLength', 'text'] };
-const PROBE_KEYS = ['batchSize', 'seed', 'repeatLengths', 'attentions', 'headScores'];
+const PROBE_KEYS = ['batchSize', 'seed', 'repeatLengths', 'attentions', 'headScores', 'excludeFiller'];
 const MAX_STEPS_PER_MESSAGE = 100000;
 
 function fail(message) {
@@ -56,18 +56,26 @@ export function normalizeConfig(config) {
   return out;
 }
 
+const pick = (s) => ({ previousToken: s.previousToken, duplicateToken: s.duplicateToken, induction: s.induction });
+
+// Every next token as a target (the last position has none): the loss over the whole sequence.
+const nextTokens = (tokens) => tokens.map((row) => row.map((_, i) => (i + 1 < row.length ? row[i + 1] : -1)));
+
+// Repeated data: the next token only inside the second copy (what induction can predict).
+const secondCopyTargets = (tokens, repeats) => tokens.map((row, b) => row.map((_, i) => (i >= repeats[b] + 1 && i <= 2 * repeats[b] - 1 ? row[i + 1] : -1)));
+
 export class TrainingSession {
   #attn;
   #post;
   #config;
   #vocabulary = null;
   #model = null;
-  #ablationModel = null;  // a second model that receives the state with one head zeroed
   #step = 0;
   #running = false;
   #maxSteps = Infinity;
   #pending = [];  // losses since the last progress message
   #probeBatch = null;
+  #scratch = null;  // a second model for ablations (evaluate, ablate)
 
   /** attn: a createAttention() instance; post(message, transfer): sends to the main thread. */
   constructor(attn, config, post) {
@@ -80,8 +88,8 @@ export class TrainingSession {
 
   #build() {
     this.#model?.dispose();
-    this.#ablationModel?.dispose();
-    this.#ablationModel = null;
+    this.#scratch?.dispose();
+    this.#scratch = null;
     this.#model = this.#attn.transformer(this.#config.model);
     this.#step = 0;
     this.#pending = [];
@@ -117,7 +125,9 @@ export class TrainingSession {
         case 'reset': return this.#reset(id);
         case 'getState': return this.#sendState(id);
         case 'probe': return this.#post({ type: 'probe', id, step: this.#step, probe: this.#probe() });
-        case 'ablate': return this.#post({ type: 'ablation', id, step: this.#step, layer: message.layer, head: message.head, probe: this.#ablate(message.layer, message.head) });
+        case 'ablate': return this.#post({ type: 'ablation', id, step: this.#step, layer: message.layer, head: message.head, probe: this.#evaluation({ ablate: [{ layer: message.layer, head: message.head }] }) });
+        case 'evaluate': return this.#evaluate(message, id);
+        case 'load': return this.#load(message, id);
         case 'dispose': return this.dispose(id);
         default: return fail(`unknown message type ${JSON.stringify(type)}`);
       }
@@ -154,17 +164,24 @@ export class TrainingSession {
     this.#post(message, transfer);
   }
 
-  // Loss (overall and by position), attention of the first probe sequence per layer [H, T, T] and
-  // head scores per layer.
-  #probe(model = this.#model) {
-    const p = this.#config.probe;
-    if (!p) return null;
-    const { tokens, targets } = this.#probeBatch;
-    const out = model.forward(tokens, { needWeights: true });
-    const byPosition = this.#attn.lossByPosition(out.logits, targets);
+  // Mean cross-entropy over the targets that are not −1 and its value at each position, from the core.
+  #losses(logits, targets) {
+    const byPosition = this.#attn.lossByPosition(logits, targets);
     const counted = byPosition.count.reduce((a, b) => a + b, 0);
     const loss = byPosition.loss.reduce((a, x, i) => a + x * byPosition.count[i], 0) / (counted || 1);
-    const result = { loss, lossByPosition: byPosition.loss, tokens: tokens[0] };
+    return { loss, byPosition: byPosition.loss };
+  }
+
+  // Loss (overall, by position, over every next token and, for repeated data, on the second copy),
+  // attention of the first probe sequence per layer [H, T, T] and head scores per layer.
+  #probe(batch = this.#probeBatch, model = this.#model) {
+    const p = this.#config.probe;
+    if (!p) return null;
+    const { tokens, targets } = batch;
+    const out = model.forward(tokens, { needWeights: true });
+    const { loss, byPosition } = this.#losses(out.logits, targets);
+    const result = { loss, lossByPosition: byPosition, allTokensLoss: this.#losses(out.logits, nextTokens(tokens)).loss, tokens: tokens[0] };
+    if (batch.repeatLengths) result.repeatedLoss = this.#losses(out.logits, secondCopyTargets(tokens, batch.repeatLengths)).loss;
     if (p.attentions) {
       result.attentions = out.attentions.map((a) => {
         const [, h, t] = a.shape;
@@ -172,28 +189,77 @@ export class TrainingSession {
       });
     }
     if (p.headScores) {
-      result.headScores = out.attentions.map((a) => {
-        const s = this.#attn.headScores(tokens, a);
-        return { previousToken: s.previousToken, duplicateToken: s.duplicateToken, induction: s.induction };
-      });
+      const crop = p.excludeFiller && batch.repeatLengths;
+      result.headScores = out.attentions.map((a) => (crop ? this.#scoresWithoutFiller(tokens, a, batch.repeatLengths) : pick(this.#attn.headScores(tokens, a))));
     }
     return result;
   }
 
-  // Zero ablation: head `head` of layer `layer` contributes nothing (its rows of c_proj.weight,
-  // which multiply its slice of the concatenated heads, are zeroed) in a copy of the model; the
-  // probe on that copy shows what the head did. The training model is untouched.
-  #ablate(layer, head) {
-    const { numLayers, numHeads, dModel } = this.#model.config;
-    if (!Number.isInteger(layer) || layer < 0 || layer >= numLayers) fail(`layer must be an integer from 0 to ${numLayers - 1}, got ${layer}`);
-    if (!Number.isInteger(head) || head < 0 || head >= numHeads) fail(`head must be an integer from 0 to ${numHeads - 1}, got ${head}`);
-    if (!this.#config.probe) fail('ablation needs a probe batch (probe is false)');
-    const state = this.#model.getState();
-    const d = dModel / numHeads;
-    state[`h.${layer}.attn.c_proj.weight`].data.fill(0, head * d * dModel, (head + 1) * d * dModel);
-    this.#ablationModel ??= this.#attn.transformer(this.#model.config);
-    this.#ablationModel.loadState(state);
-    return this.#probe(this.#ablationModel);
+  // The probe measured on another batch (other repeat lengths) and/or with heads ablated: each
+  // { layer, head } in `ablate` has its output zeroed, by zeroing the rows of c_proj.weight that
+  // read the head's slice of the concatenation (exactly what zeroing the head's output does). The
+  // ablated copy is a second model, so the trained one and its optimizer stay untouched.
+  #evaluation({ repeatLengths, ablate = [] }) {
+    if (!this.#config.probe) fail('evaluating needs the probe batch (config.probe is false)');
+    const p = this.#config.probe;
+    const batch = repeatLengths ? this.#batch(p.seed, p.batchSize, repeatLengths) : this.#probeBatch;
+    let model = this.#model;
+    if (ablate.length) {
+      const { numLayers, numHeads, dModel } = this.#model.config;
+      const d = dModel / numHeads;
+      const state = this.#model.getState();
+      for (const { layer, head } of ablate) {
+        if (!Number.isInteger(layer) || layer < 0 || layer >= numLayers) fail(`layer must be an integer from 0 to ${numLayers - 1}, got ${layer}`);
+        if (!Number.isInteger(head) || head < 0 || head >= numHeads) fail(`head must be an integer from 0 to ${numHeads - 1}, got ${head}`);
+        state[`h.${layer}.attn.c_proj.weight`].data.fill(0, head * d * dModel, (head + 1) * d * dModel);
+      }
+      this.#scratch ??= this.#attn.transformer(this.#model.config);
+      this.#scratch.loadState(state);
+      model = this.#scratch;
+    }
+    return this.#probe(batch, model);
+  }
+
+  #evaluate(message, id) {
+    const probe = this.#evaluation(message);
+    this.#post({ type: 'evaluation', id, step: this.#step, probe }, (probe.attentions ?? []).map((a) => a.data.buffer));
+  }
+
+  // Trained parameters (a checkpoint) replace the model's; Adam starts afresh from them.
+  #load(message, id) {
+    const step = message.step ?? 0;
+    if (!Number.isSafeInteger(step) || step < 0) fail(`load: step must be a whole number ≥ 0, got ${step}`);
+    this.#running = false;
+    this.#model.loadState(message.state);
+    this.#model.resetOptimizer();
+    this.#step = step;
+    this.#pending = [];
+    this.#post({ type: 'state-loaded', id, step });
+  }
+
+  // Head scores over BOS and the two copies only: filler repeats at every position, so queries on
+  // it would count attention to other filler as "induction" and "duplicate-token" even at init.
+  // Each sequence is cropped to its 2r + 1 tokens; the means are pooled by their query counts.
+  #scoresWithoutFiller(tokens, attention, repeats) {
+    const [, h, t] = attention.shape;
+    const sums = { previousToken: new Float64Array(h), duplicateToken: new Float64Array(h), induction: new Float64Array(h) };
+    const counts = { previousToken: new Float64Array(h), duplicateToken: new Float64Array(h), induction: new Float64Array(h) };
+    tokens.forEach((row, b) => {
+      const n = Math.min(t, 2 * repeats[b] + 1);
+      const crop = new Float32Array(h * n * n);
+      for (let k = 0; k < h; k++) {
+        for (let i = 0; i < n; i++) crop.set(attention.data.subarray(((b * h + k) * t + i) * t, ((b * h + k) * t + i) * t + n), (k * n + i) * n);
+      }
+      const s = this.#attn.headScores(row.slice(0, n), { data: crop, shape: [h, n, n] });
+      for (const key of Object.keys(sums)) {
+        for (let k = 0; k < h; k++) {
+          sums[key][k] += s[key][k] * s.queries[key][k];
+          counts[key][k] += s.queries[key][k];
+        }
+      }
+    });
+    const mean = (key) => Array.from(sums[key], (x, k) => (counts[key][k] ? x / counts[key][k] : 0));
+    return { previousToken: mean('previousToken'), duplicateToken: mean('duplicateToken'), induction: mean('induction') };
   }
 
   #start(message) {
@@ -250,9 +316,9 @@ export class TrainingSession {
   dispose(id) {
     this.#running = false;
     this.#model?.dispose();
-    this.#ablationModel?.dispose();
     this.#model = null;
-    this.#ablationModel = null;
+    this.#scratch?.dispose();
+    this.#scratch = null;
     this.#post({ type: 'disposed', id });
   }
 }

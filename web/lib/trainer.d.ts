@@ -49,7 +49,15 @@ export interface TrainerConfig {
    * attentions: true, headScores: true }); `repeatLengths` lets it test lengths not trained on.
    * false turns probing off.
    */
-  probe?: false | { batchSize?: number; seed?: number; repeatLengths?: number[]; attentions?: boolean; headScores?: boolean };
+  probe?: false | {
+    batchSize?: number; seed?: number; repeatLengths?: number[]; attentions?: boolean; headScores?: boolean;
+    /**
+     * Repeated data: score heads over BOS and the two copies only (each sequence cropped to its
+     * 2r + 1 tokens), since queries on the filler make every head look like an induction and a
+     * duplicate-token head. Default false (the whole sequence).
+     */
+    excludeFiller?: boolean;
+  };
   /** Which WebAssembly build the Worker loads: 'auto' (default), true or false. */
   simd?: 'auto' | boolean;
 }
@@ -59,6 +67,10 @@ export interface TrainerProbe {
   loss: number;
   /** Mean cross-entropy at each position (0 where no target counts), from attn.lossByPosition. */
   lossByPosition: number[];
+  /** Mean cross-entropy of predicting every next token of the probe batch (the whole sequence). */
+  allTokensLoss: number;
+  /** Repeated data: the loss on the second copy only (the tokens induction can predict). */
+  repeatedLoss?: number;
   /** The first probe sequence's tokens. */
   tokens: number[];
   /** Per layer, the first probe sequence's attention of every head, shape [H, T, T]. */
@@ -110,6 +122,12 @@ export declare class Trainer {
    * affected. Compare its loss, loss by position and head scores with probe().
    */
   ablate(layer: number, head: number): Promise<TrainerProbe>;
+   * The probe on a batch with other repeat lengths and/or with heads ablated (each listed head's
+   * output zeroed, through a copy of the model: the trained one is untouched).
+   */
+  evaluate(options?: { repeatLengths?: number[]; ablate?: { layer: number; head: number }[] }): Promise<TrainerProbe>;
+  /** Replaces the parameters (getState names, e.g. a checkpoint) and restarts Adam at step `step`. */
+  load(state: Record<string, Tensor>, options?: { step?: number }): Promise<{ step: number }>;
   /** Frees the model and ends the Worker. */
   terminate(): Promise<void>;
 }

@@ -14,6 +14,10 @@
 //   probe                            → probe { step, probe }
 //   ablate { layer, head }           → ablation { step, layer, head, probe } (the probe of a copy of
 //                                       the model with that head's output zeroed)
+//   evaluate { repeatLengths?, ablate? } → evaluation { step, probe }: the probe on a batch with
+//                                       other repeat lengths and/or with heads' outputs zeroed
+//                                       (ablate: [{ layer, head }]); the trained model is untouched
+//   load { state, step? }            → state-loaded { step } (parameters replaced, Adam restarted)
 //   dispose                          → disposed
 // Worker → main, unsolicited: loaded (once, before init), progress { step, loss, losses, running,
 // probe? }, stopped, error { message }. A failed request answers error { id, message }.
@@ -155,6 +159,19 @@ export class Trainer {
    */
   async ablate(layer, head) {
     return (await this.#request('ablate', { layer, head })).probe;
+  }
+
+  /**
+   * The probe on a batch with other repeat lengths (`repeatLengths`, e.g. lengths never trained
+   * on) and/or with heads ablated (`ablate`: [{ layer, head }], each head's output zeroed).
+   */
+  async evaluate({ repeatLengths, ablate } = {}) {
+    return (await this.#request('evaluate', { repeatLengths, ablate })).probe;
+  }
+
+  /** Replaces the model's parameters (getState names) and restarts Adam; the step count becomes `step`. */
+  load(state, { step = 0 } = {}) {
+    return this.#request('load', { state, step });
   }
 
   /** Frees the model and ends the Worker. */

@@ -1,0 +1,100 @@
+// The training view's settings: defaults that grow an induction head in seconds, their limits,
+// the trainer config they make, and their place in the address (the configuration and seed travel
+// in the URL, never the weights).
+
+/** Settings as the controls show them. */
+export const DEFAULTS = Object.freeze({
+  task: 'repeated', layers: 2, heads: 4, dModel: 32, mlp: false, layerNorm: true, lr: 0.003, batch: 32, seed: 0,
+});
+
+/** [min, max, step] of each number setting. */
+export const LIMITS = Object.freeze({
+  layers: [1, 4, 1], heads: [1, 8, 1], dModel: [16, 128, 8], lr: [0.0001, 0.03, 0.0001], batch: [1, 128, 1], seed: [0, 99999, 1],
+});
+
+export const TASKS = Object.freeze({
+  repeated: 'Repeated random tokens: a random run of tokens, then the same run again. The first copy cannot be predicted; the second can, by looking back at what followed the current token last time. That is the job of an induction head.',
+  text: 'Character-level text: predict the next character of a short story (or of your own text). A model can learn spelling, common words and, with a repeated name, copy it from earlier.',
+});
+
+// The repeated task: sequence length, vocabulary (0 = BOS, 1 = filler) and the repeat lengths
+// trained on. Lengths 7 and 11 are never trained on: an induction head that works there has
+// learned "copy what followed last time", not one period.
+export const SEQ_LENGTH = 32;
+export const VOCAB_SIZE = 24;
+export const HELD_OUT = Object.freeze([7, 11]);
+export const TRAINED = Object.freeze([2, 3, 4, 5, 6, 8, 9, 10, 12, 13, 14, 15]);
+export const TEXT_LENGTH = 32;
+// The probe batch's seed: its first sequence (the one the maps show) repeats 10 tokens.
+export const PROBE_SEED = 2;
+export const REPORT_EVERY = 10;
+// Targets only in the second copy (training-data.js): the first copy is random, so training on it
+// only delays the induction head (measured: the repeated half's loss still on its plateau at step
+// 300 with every token as a target, and an induction score of 0.8 at step 400 without).
+const ALL_TARGETS = false;
+
+/** Scores above these name a head's job. */
+export const THRESHOLDS = Object.freeze({ previousToken: 0.4, induction: 0.4, duplicateToken: 0.4 });
+
+const clamp = (x, [lo, hi]) => Math.min(hi, Math.max(lo, x));
+
+/** Settings checked and clamped; anything unknown or unreadable falls back to its default. */
+export function normalizeSettings(raw = {}) {
+  const s = { ...DEFAULTS };
+  if (raw.task === 'text' || raw.task === 'repeated') s.task = raw.task;
+  for (const key of ['layers', 'heads', 'dModel', 'batch', 'seed']) {
+    const v = Number(raw[key]);
+    if (raw[key] !== undefined && raw[key] !== '' && Number.isFinite(v)) s[key] = clamp(Math.round(v), LIMITS[key]);
+  }
+  const lr = Number(raw.lr);
+  if (raw.lr !== undefined && Number.isFinite(lr) && lr > 0) s.lr = clamp(lr, LIMITS.lr);
+  for (const key of ['mlp', 'layerNorm']) {
+    if (raw[key] === true || raw[key] === '1' || raw[key] === 'true') s[key] = true;
+    if (raw[key] === false || raw[key] === '0' || raw[key] === 'false') s[key] = false;
+  }
+  // Each head gets dModel / heads features: round dModel up to a multiple of the head count.
+  s.dModel = Math.min(LIMITS.dModel[1] - (LIMITS.dModel[1] % s.heads), Math.ceil(s.dModel / s.heads) * s.heads);
+  return s;
+}
+
+/** The trainer config (web/lib/trainer.js) for settings; `text` is the text task's text (default: the corpus). */
+export function trainerConfig(settings, text) {
+  const s = normalizeSettings(settings);
+  const model = { contextLength: SEQ_LENGTH, dModel: s.dModel, numLayers: s.layers, numHeads: s.heads, mlp: s.mlp,
+    layerNorm: s.layerNorm, tieEmbeddings: false, seed: s.seed };
+  const common = { batchSize: s.batch, seed: s.seed, optimizer: { learningRate: s.lr }, reportEvery: REPORT_EVERY };
+  if (s.task === 'text') {
+    const data = { kind: 'text', seqLength: TEXT_LENGTH };
+    if (text) data.text = text;
+    return { ...common, model: { ...model, contextLength: TEXT_LENGTH }, data, probe: { batchSize: 8, seed: 12345 } };
+  }
+  return { ...common, model: { ...model, vocabSize: VOCAB_SIZE },
+    data: { kind: 'repeated', seqLength: SEQ_LENGTH, repeatLengths: [...TRAINED], allTargets: ALL_TARGETS },
+    probe: { batchSize: 8, seed: PROBE_SEED, excludeFiller: true } };
+}
+
+const KEYS = ['task', 'layers', 'heads', 'dModel', 'mlp', 'layerNorm', 'lr', 'batch', 'seed'];
+
+/** Settings that differ from the defaults, as address parameters (with view=train first). */
+export function settingsToParams(settings, extra = {}) {
+  const p = new URLSearchParams({ view: 'train', ...extra });
+  for (const key of KEYS) {
+    const v = settings[key];
+    if (v === DEFAULTS[key]) continue;
+    p.set(key, typeof v === 'boolean' ? (v ? '1' : '0') : String(v));
+  }
+  return p;
+}
+
+/** Settings from address parameters (a URLSearchParams or a hash such as "#view=train&heads=2"). */
+export function settingsFromParams(params) {
+  const p = typeof params === 'string' ? new URLSearchParams(params.replace(/^#/, '')) : params;
+  const raw = {};
+  for (const key of KEYS) if (p.has(key)) raw[key] = p.get(key);
+  return normalizeSettings(raw);
+}
+
+/** Whether a hash or query asks for the training view. */
+export function wantsTrainingView(text) {
+  return new URLSearchParams(String(text ?? '').replace(/^[#?]/, '')).get('view') === 'train';
+}

@@ -1,0 +1,116 @@
+// Line charts of values over training steps (losses, head scores), drawn as SVG polylines. Each
+// series also keeps its line style (solid, dashed, dotted), so the lines differ without colour,
+// and the chart's accessible name and caption state the latest values in words.
+import { el, svg } from '../dom.js';
+
+const W = 320;
+const H = 120;
+const PAD = { left: 34, right: 6, top: 6, bottom: 18 };
+// Past this many points a series is thinned to every other point, so a long run draws as fast.
+const MAX_POINTS = 1200;
+const DRAW_MS = 250;
+
+/**
+ * series: [{ key, label, style: 'a' | 'b' | 'c' }]; yMax: a fixed top of the y axis (scores: 1),
+ * or null to follow the data; small: a card's sparkline (no axis labels but the range).
+ */
+export function createLineChart({ title, series, yMax = null, small = false, format = (v) => v.toFixed(3) }) {
+  const root = el('figure', small ? 'line-chart small' : 'line-chart');
+  const plot = svg('svg', { viewBox: `0 0 ${W} ${H}`, preserveAspectRatio: 'none', role: 'img', 'aria-label': title });
+  const grid = svg('g', {}, 'chart-grid');
+  const lines = new Map(series.map((s) => [s.key, svg('polyline', { points: '', fill: 'none' }, `chart-line line-${s.style}`)]));
+  plot.append(grid, ...lines.values());
+  const caption = el('figcaption', 'chart-caption');
+  const legend = el('span', 'chart-legend');
+  const latest = new Map();
+  for (const s of series) {
+    const item = el('span', `legend-item line-${s.style}`);
+    const swatch = svg('svg', { viewBox: '0 0 24 6', width: 24, height: 6, 'aria-hidden': 'true' });
+    swatch.append(svg('line', { x1: 0, y1: 3, x2: 24, y2: 3 }, `chart-line line-${s.style}`));
+    const value = el('span', 'legend-value', '–');
+    latest.set(s.key, value);
+    item.append(swatch, el('span', '', ` ${s.label} `), value);
+    legend.append(item);
+  }
+  const range = el('span', 'chart-range');
+  caption.append(el('span', 'chart-title', title), legend, range);
+  root.append(plot, caption);
+
+  let data = new Map(series.map((s) => [s.key, []]));
+  let stride = 1;  // every how many pushes a point is kept (doubles when thinned)
+  let pushes = 0;
+  let queued = false;
+  let drawnAt = -Infinity;
+
+  // At most one redraw per DRAW_MS: while training, points arrive faster than anyone reads them.
+  function schedule() {
+    if (queued) return;
+    queued = true;
+    const wait = Math.max(0, drawnAt + DRAW_MS - performance.now());
+    setTimeout(() => requestAnimationFrame(draw), wait);
+  }
+
+  let last = null;  // the latest values, shown in the legend
+
+  function draw() {
+    queued = false;
+    drawnAt = performance.now();
+    if (last) {
+      for (const [key, v] of Object.entries(last)) if (latest.has(key) && Number.isFinite(v)) latest.get(key).textContent = format(v);
+    }
+    let maxStep = 1;
+    let top = yMax ?? 0;
+    for (const points of data.values()) {
+      for (const [x, y] of points) {
+        maxStep = Math.max(maxStep, x);
+        if (yMax === null && Number.isFinite(y)) top = Math.max(top, y);
+      }
+    }
+    top = top > 0 ? top : 1;
+    const sx = (W - PAD.left - PAD.right) / maxStep;
+    const sy = (H - PAD.top - PAD.bottom) / top;
+    for (const [key, points] of data) {
+      const text = points.filter(([, y]) => Number.isFinite(y))
+        .map(([x, y]) => `${(PAD.left + x * sx).toFixed(1)},${(H - PAD.bottom - Math.min(y, top) * sy).toFixed(1)}`).join(' ');
+      lines.get(key).setAttribute('points', text);
+    }
+    grid.replaceChildren(
+      svg('line', { x1: PAD.left, y1: H - PAD.bottom, x2: W - PAD.right, y2: H - PAD.bottom }),
+      svg('line', { x1: PAD.left, y1: PAD.top, x2: PAD.left, y2: H - PAD.bottom }),
+    );
+    if (!small) {
+      const label = (x, y, text, anchor) => {
+        const t = svg('text', { x, y, 'text-anchor': anchor });
+        t.textContent = text;
+        return t;
+      };
+      grid.append(label(PAD.left - 3, PAD.top + 8, top.toFixed(top < 2 ? 1 : 0), 'end'), label(PAD.left - 3, H - PAD.bottom, '0', 'end'),
+        label(W - PAD.right, H - 4, `step ${maxStep}`, 'end'));
+    }
+    range.textContent = `steps 0–${maxStep}`;
+  }
+
+  return {
+    el: root,
+    /** Adds one point per series at `step`: values { key: number }. */
+    push(step, values) {
+      pushes += 1;
+      last = values;
+      if (pushes % stride !== 0) return;
+      for (const [key, v] of Object.entries(values)) data.get(key)?.push([step, v]);
+      if ([...data.values()].some((p) => p.length > MAX_POINTS)) {
+        for (const [key, p] of data) data.set(key, p.filter((_, i) => i % 2 === 0));
+        stride *= 2;
+      }
+      schedule();
+    },
+    reset() {
+      data = new Map(series.map((s) => [s.key, []]));
+      stride = 1;
+      pushes = 0;
+      last = null;
+      for (const v of latest.values()) v.textContent = '–';
+      schedule();
+    },
+  };
+}

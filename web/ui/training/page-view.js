@@ -1,0 +1,34 @@
+// The training view as the page, the <attention-explorer view="train"> element and the iframe
+// show it: the view itself plus the trained examples and the attention import, with its settings
+// read from (and, on the stand-alone page, written to) the address.
+import { mountTraining } from './training-view.js';
+import { settingsFromParams } from './config.js';
+import { createExamplesPanel } from './examples.js';
+import { createImportPanel } from './import-panel.js';
+
+/**
+ * options: syncUrl (default true: settings and example from and to location.hash), params (a
+ * URLSearchParams to read them from instead, e.g. the iframe's query), settings,
+ * example ('induction' | 'text'), theme, documentTheme (default true), onOpenHead.
+ * Returns a handle like the explorer's: { getState, onChange, destroy, … }.
+ */
+export async function mountTrainingPage(root, options = {}) {
+  const syncUrl = options.syncUrl ?? true;
+  const params = options.params ?? new URLSearchParams(syncUrl ? window.location.hash.replace(/^#/, '') : '');
+  const settings = options.settings ?? settingsFromParams(params);
+  const documentTheme = options.documentTheme ?? true;
+  const view = await mountTraining(root, { settings, theme: options.theme, syncUrl, onOpenHead: options.onOpenHead });
+  if (documentTheme) document.documentElement.dataset.theme = root.dataset.theme;
+  const examples = createExamplesPanel({ view });
+  const imports = createImportPanel({ theme: () => root.dataset.theme });
+  view.extras.append(examples.el, imports.el);
+  const example = options.example ?? params.get('example');
+  if (example) await examples.open(example);
+  return {
+    ...view,
+    getState: () => view.settings(),
+    onChange: () => () => {},
+    setState: (s) => view.apply(s),
+    link: async () => window.location.href,
+  };
+}

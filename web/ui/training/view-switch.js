@@ -1,0 +1,36 @@
+// The stand-alone page's switch between the explorer and the training view: two links whose
+// address (#view=train) says which view is shown, so the back button and shared links work.
+import { el } from '../dom.js';
+import { wantsTrainingView } from './config.js';
+
+/**
+ * The view an address shows, or null for an in-page anchor (a skip link's #pipeline), which
+ * leaves the view as it is.
+ */
+export function viewFromHash(hash) {
+  const text = String(hash ?? '').replace(/^#/, '');
+  if (wantsTrainingView(text)) return 'train';
+  if (text && !text.includes('=')) return null;
+  return 'explorer';
+}
+
+export function createViewSwitch() {
+  const nav = el('nav', 'view-switch');
+  nav.setAttribute('aria-label', 'Views');
+  const explorer = el('a', '', 'Explorer');
+  explorer.href = '#';
+  const train = el('a', '', 'Train a tiny transformer');
+  train.href = '#view=train';
+  train.dataset.view = 'train';
+  explorer.dataset.view = 'explorer';
+  nav.append(explorer, train);
+  return {
+    el: nav,
+    select(view) {
+      for (const a of [explorer, train]) {
+        if (a.dataset.view === view) a.setAttribute('aria-current', 'page');
+        else a.removeAttribute('aria-current');
+      }
+    },
+  };
+}
