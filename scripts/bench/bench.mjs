@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { createAttention } from '../../web/lib/attention.js';
 import { loadModule } from '../../web/lib/load-module.js';
 import { headWorkspaceBytes } from '../../web/lib/wasm-heap.js';
-import { describeLong, gradCases, gradTargets, longBackward } from './grad-bench.mjs';
+import { backwardRatios, describeLong, gradCases, gradTargets, longBackward } from './grad-bench.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const MIN_TIME_MS = Number(process.env.BENCH_MIN_TIME_MS ?? 600);
@@ -224,6 +224,8 @@ if (!ONLY || 'long'.includes(ONLY)) {
     `${long.maxAbsDiffVsMaterializing.toExponential(1)} on ${long.sampledRows} sampled rows (limit 1e-5)`);
 }
 
+const gradRatios = await backwardRatios(cases);
+for (const r of gradRatios) console.log(`\n${r.case}: backward / forward (paired, CPU time) ${r.median.toFixed(2)}, of best times ${r.best.toFixed(2)}`);
 let longGrad = null;
 if (!ONLY || 'long-grad'.includes(ONLY)) {
   longGrad = await longBackward({ simd, loadModule });
@@ -256,7 +258,7 @@ if (long) {
   targets.push({ target: 'long n=m=16384 d=64: extra heap (MiB) ≤ 16', value: extra / 2 ** 20, met: extra <= 16 * 2 ** 20 });
   targets.push({ target: 'long n=m=16384 d=64: max|Δ| vs materializing ≤ 1e-5', value: long.maxAbsDiffVsMaterializing, met: long.maxAbsDiffVsMaterializing <= 1e-5 });
 }
-targets.push(...gradTargets(results, longGrad));
+targets.push(...gradTargets(results, longGrad, gradRatios));
 const cpus = os.cpus();
 const clock = cpus[0]?.speed ? ` × ${cpus[0].speed} MHz` : ' cores';
 const machine = `Node ${process.version}, ${cpus[0]?.model ?? 'unknown CPU'} (${cpus.length}${clock}), one thread` +

@@ -57,8 +57,9 @@ MaterializedBuffers carve_materialized(size_t n, size_t m, size_t dk, size_t dv,
 
 // dV = Aᵀ·dO; dS = A ⊙ (dO·Vᵀ − delta); dQ = scale·dS·K; dK = scale·dSᵀ·Q. The two products with
 // a transposed n × m operand run transposed instead, dVᵀ = dOᵀ·A and dKᵀ = scale·Qᵀ·dS: the big
-// matrix is then packed into panels (a streaming copy) rather than transposed (a strided one, which
-// cost as much as a matmul in V8), and only the thin dOᵀ, Qᵀ, dVᵀ and dKᵀ are transposed.
+// matrix is then packed into panels (a streaming copy) rather than transposed (a strided one:
+// natively, transposing 512 × 512 took about as long as one of the four products), and only the
+// thin dOᵀ, Qᵀ, dVᵀ and dKᵀ are transposed.
 void backward_materialized(const HeadInputs& in, const HeadGradInputs& g,
                            const HeadGradOutputs& out, float* workspace) {
   const size_t n = in.q.rows, m = in.k.rows, dk = in.q.cols, dv = in.v.cols;
@@ -98,12 +99,11 @@ void recompute_weights_row(float* s, size_t len, size_t i, size_t j0, size_t m, 
   }
   kernels::scale(s, len, scale);
   if (masks.bias) kernels::axpy(s, masks.bias + i * m + j0, len, 1.0f);
-  for (size_t j = 0; j < len; ++j) {
-    const bool hidden = (masks.mask && masks.mask[i * m + j0 + j]) ||
-                        (masks.key_padding && masks.key_padding[j0 + j]) ||
-                        (masks.causal && j0 + j > i);
-    if (hidden) s[j] = kNegInf;
-  }
+  if (masks.mask || masks.key_padding)
+    for (size_t j = 0; j < len; ++j)
+      if ((masks.mask && masks.mask[i * m + j0 + j]) || (masks.key_padding && masks.key_padding[j0 + j]))
+        s[j] = kNegInf;
+  if (masks.causal && j0 + len > i + 1) std::fill(s + (std::max(i + 1, j0) - j0), s + len, kNegInf);
   kernels::exp_shifted_sum(s, len, lse);
 }
 

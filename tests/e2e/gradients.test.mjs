@@ -130,6 +130,24 @@ describe('gradients lesson', () => {
     assert.ok(await stat('norm-scaled') > 0 && await stat('norm-unscaled') > 0);
   });
 
+  test('several heads: the panel shows the selected head\u2019s backward pass; a fully masked row gets zero gradient', async () => {
+    await afterRender(page, () => page.selectOption('#preset', 'heads'));
+    await page.waitForFunction(() => !document.querySelector('#lesson-panel-gradients p.lesson-note').hidden);
+    assert.match(await page.textContent('#lesson-panel-gradients p.lesson-note'), /head 1/);
+    assert.equal(await page.isVisible('#lesson-panel-gradients .error'), false);
+    const dQ = await readHeatmap(page, 'grad-dQ');
+    assert.ok(dQ.data.every(Number.isFinite) && dQ.data.some((x) => x !== 0));
+    await afterRender(page, () => page.selectOption('#preset', 'fully-masked'));
+    const dS = await readHeatmap(page, 'grad-dS');
+    const rows = await page.$$eval('[data-heatmap="grad-dS"] tbody tr.fully-masked', (trs) => trs.length);
+    assert.ok(rows > 0, 'the preset has a fully masked row');
+    const [n, m] = dS.shape;
+    const full = await page.$$eval('[data-heatmap="grad-dS"] tbody tr', (trs) => trs.map((tr) => tr.classList.contains('fully-masked')));
+    for (let i = 0; i < n; i++) if (full[i]) for (let j = 0; j < m; j++) assert.equal(dS.data[i * m + j], 0);
+    await afterRender(page, () => page.selectOption('#preset', 'lesson'));
+    await afterRender(page, () => page.click('[data-control="grad-use-qkv"]'));
+  });
+
   test('at 1280 and 375 px, light and dark: screenshots, no sideways scrolling, axe clean, no console errors', async () => {
     const axe = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
     for (const [width, height, scheme] of [[1280, 900, 'light'], [1280, 900, 'dark'], [375, 740, 'light'], [375, 740, 'dark']]) {

@@ -185,7 +185,7 @@ function multiHeadInputs(layer, query, key, value, opts) {
 function multiHeadWorkspaceBytes(layer, B, n, m) {
   const E = layer.embedDim;
   const d = E / layer.numHeads;
-  const transposed = Math.max(E * E, E * layer.kdim, E * layer.vdim, B * n * E, B * m * layer.kdim, B * m * layer.vdim);
+  const transposed = Math.max(panels(E, E), panels(E, layer.kdim), panels(E, layer.vdim), B * n * E, B * m * layer.kdim, B * m * layer.vdim);
   const materialize = n * m <= MHA_MATERIALIZE_LIMIT;
   return (4 * B * n * E + 4 * B * m * E + transposed + (materialize ? n * m : 0)) * F +
     headBackwardWorkspaceBytes(n, m, d, d, materialize);
