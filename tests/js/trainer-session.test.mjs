@@ -114,6 +114,18 @@ test('start reports every reportEvery steps and stops after maxSteps', async () 
   assert.equal(log.steps.length, 25);
 });
 
+test('start while running answers and takes the new maxSteps', async () => {
+  const { s, log } = session({ reportEvery: 5, probe: false });
+  s.handle({ type: 'start', id: 1 });
+  await until(() => log.steps.length >= 10);
+  s.handle({ type: 'start', id: 2, maxSteps: 5 });
+  const started = log.messages.filter((m) => m.message.type === 'started');
+  assert.deepEqual(started.map((m) => m.message.id), [1, 2], 'every start gets its reply');
+  const from = started[1].message.step;
+  await until(() => log.messages.some((m) => m.message.type === 'stopped'));
+  assert.equal(log.steps.length, from + 5);
+});
+
 test('pause stops the loop between chunks; reset builds a fresh model; getState transfers', async () => {
   const { s, log } = session({ reportEvery: 2, probe: false });
   s.handle({ type: 'start' });

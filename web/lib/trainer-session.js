@@ -199,10 +199,10 @@ export class TrainingSession {
   #start(message) {
     const more = message.maxSteps === undefined ? Infinity : checkCount(message.maxSteps, 'maxSteps', 1, Number.MAX_SAFE_INTEGER);
     this.#maxSteps = this.#step + more;
-    if (this.#running) return;
+    const wasRunning = this.#running;
     this.#running = true;
     this.#post({ type: 'started', id: message.id, step: this.#step });
-    this.#schedule();
+    if (!wasRunning) this.#schedule();  // a running loop just takes the new maxSteps
   }
 
   // Runs reportEvery steps, reports, then yields to the event loop so pause and other messages
