@@ -130,10 +130,10 @@ export async function longBackward({ simd, loadModule }) {
   });
   rng.dispose?.();
   const afterInputs = module.HEAPU8.length;
-  const t0 = performance.now();
+  const t0 = performance.now(), c0 = cpuMs();
   const status = module._attn_scaled_dot_product_attention_backward(aq, ak, av, ag, 1, n, n, d, d, 1 / Math.sqrt(d),
     false, 0, false, 0, false, 0, ao, 0, adq, adk, adv, 0);
-  const ms = performance.now() - t0;
+  const ms = performance.now() - t0, cpu = cpuMs() - c0;
   if (status) throw new Error(module._takeLastError());
   const dq = new Float32Array(module.HEAPU8.buffer, adq, n * d).slice();
   const grown = module.HEAPU8.length - afterInputs;
@@ -154,12 +154,13 @@ export async function longBackward({ simd, loadModule }) {
     }
   });
   [aq, ak, av, ag, ao, adq, adk, adv].forEach((a) => module._free(a));
-  return { n, d, ms, workspaceBytes: headBackwardWorkspaceBytes(n, n, d, d, false), heapGrowthDuringCallBytes: grown,
+  return { n, d, ms, cpuMs: cpu, workspaceBytes: headBackwardWorkspaceBytes(n, n, d, d, false), heapGrowthDuringCallBytes: grown,
     maxAbsDiffDqVsMaterialized: err, largestDq: largest, sampledRows: rows.length };
 }
 
 export function describeLong(long) {
-  return `streaming backward (with its forward) n=m=${long.n} d=${long.d}: ${(long.ms / 1000).toFixed(1)} s, core workspace ` +
+  return `streaming backward (with its forward) n=m=${long.n} d=${long.d}: ${(long.ms / 1000).toFixed(1)} s ` +
+    `(${(long.cpuMs / 1000).toFixed(1)} s of CPU time), core workspace ` +
     `${(long.workspaceBytes / 2 ** 20).toFixed(1)} MiB, WASM memory growth during the call ` +
     `${(long.heapGrowthDuringCallBytes / 2 ** 20).toFixed(1)} MiB (limit 32 MiB), max|ΔdQ| vs the materialized path ` +
     `${long.maxAbsDiffDqVsMaterialized.toExponential(1)} (largest |dQ| ${long.largestDq.toPrecision(3)}) on ${long.sampledRows} sampled rows`;
