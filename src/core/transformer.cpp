@@ -111,8 +111,8 @@ Status Transformer::prepare(size_t batch, size_t T, bool training) {
                           double(E) * V + double(N) * E * 10;
   if (estimate > kMaxWorkFloats)
     return Status::error("batch × tokens too large: the activations would need about " +
-                         std::to_string(static_cast<long long>(estimate * sizeof(float))) +
-                         " bytes of memory");
+                         std::to_string(static_cast<long long>(estimate * sizeof(float) / double(1 << 20))) +
+                         " MiB, more than the 1536 MiB allowed; pass fewer sequences or tokens");
   Carver layer_count{nullptr};
   BlockActivations unused;
   carve_layer(layer_count, s, training, stream_attention_, unused);

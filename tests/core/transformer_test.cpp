@@ -131,6 +131,17 @@ TEST(Transformer, ParameterNamesShapesAndCount) {
   }
 }
 
+// GPT-2 small as Hugging Face counts it (124 439 808 parameters, lm_head tied to wte) is a valid
+// config: it loads for inference within WebAssembly's 2 GiB.
+TEST(Transformer, Gpt2SmallLayout) {
+  TransformerConfig c;
+  c.vocab_size = 50257, c.context_length = 1024, c.d_model = 768, c.num_layers = 12, c.num_heads = 12;
+  EXPECT_TRUE(validate_transformer_config(c).ok());
+  const ParameterLayout l = make_parameter_layout(c);
+  EXPECT_EQ(l.parameter_count, 124439808u);
+  EXPECT_EQ(l.tensors.size(), 2 + 12 * 12 + 2u);
+}
+
 TEST(Transformer, SameSeedSameModelAndSteps) {
   Batch b;
   std::vector<float> first;

@@ -130,6 +130,22 @@ for (const simd of [true, false]) {
       }
     });
 
+    test('inputs beyond WebAssembly memory are refused up front with the size; the model keeps working', () => {
+      const model = attn.transformer({ vocabSize: 50000, contextLength: 4096, dModel: 8, numLayers: 1, numHeads: 1, mlp: false });
+      try {
+        const tokens = { data: new Int32Array(64 * 4096), shape: [64, 4096] };
+        assert.throws(() => model.forward(tokens), /transformer\.forward: the logits \[64, 4096, 50000\] would need 48\.83 GiB/);
+        const narrow = attn.transformer({ vocabSize: 5, contextLength: 4096, dModel: 8, numLayers: 4, numHeads: 8 });
+        assert.throws(() => narrow.forward({ data: new Int32Array(8 * 4096), shape: [8, 4096] }),
+          /the attention weights \(4 × \[8, 8, 4096, 4096\]\) would need 16\.00 GiB .*pass needWeights: false/);
+        narrow.dispose();
+        assert.throws(() => model.trainStep(tokens, tokens), /transformer\.trainStep: batch × tokens too large: the activations would need about \d+ MiB/);
+        assert.deepEqual(model.forward([1, 2, 3]).logits.shape, [3, 50000]);
+      } finally {
+        model.dispose();
+      }
+    });
+
     test('loadState: names, prefix, GPT-2 buffers, nested arrays; a bad state names the key and changes nothing', () => {
       const source = attn.transformer({ ...SMALL, seed: 1 });
       const model = attn.transformer({ ...SMALL, seed: 2 });

@@ -7,6 +7,7 @@ import {
   show, toTensor,
 } from './tensors.js';
 import { decodeSafetensors, encodeSafetensors } from './safetensors.js';
+import { MEMORY_LIMIT_BYTES, formatBytes } from './wasm-heap.js';
 
 const models = new FinalizationRegistry(({ module, handle }) => module._transformerDestroy(handle));
 const CONFIG_KEYS = ['vocabSize', 'contextLength', 'dModel', 'numLayers', 'numHeads', 'mlp', 'layerNorm',
@@ -238,6 +239,14 @@ export class Transformer {
     const tok = toTokens(tokens, 'tokens', V, this.config.contextLength, false);
     const { batch: B, T } = tok;
     const perLayer = B * H * T * T;
+    // Named here so that the message says which result does not fit (half of memory: the model and
+    // its activations need the rest).
+    const fits = (bytes, what, advice) => {
+      if (bytes > MEMORY_LIMIT_BYTES / 2)
+        fail(`transformer.forward: ${what} would need ${formatBytes(bytes)} of WebAssembly memory (at most ${formatBytes(MEMORY_LIMIT_BYTES)}); ${advice}`);
+    };
+    fits(B * T * V * 4, `the logits [${B}, ${T}, ${V}]`, 'pass fewer sequences or tokens');
+    if (needWeights) fits(L * perLayer * 4, `the attention weights (${L} × [${B}, ${H}, ${T}, ${T}])`, 'pass needWeights: false or fewer tokens');
     const a = this.#heap.layout([B * T * 4, B * T * V * 4, needWeights ? L * perLayer * 4 : 0], 'transformer.forward');
     this.#module.HEAP32.set(tok.data, a[0] >>> 2);
     try {
