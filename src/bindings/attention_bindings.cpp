@@ -16,8 +16,10 @@
 #include <cstdint>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "attention.h"
+#include "head_scores.h"
 #include "kernels.h"
 #include "lesson_analysis.h"
 #include "matrix_product.h"
@@ -25,6 +27,7 @@
 #include "multi_head_layer.h"
 #include "numpy_random.h"
 #include "pitfalls.h"
+#include "transformer.h"
 
 namespace {
 
@@ -251,8 +254,75 @@ std::string attention_cost(size_t n, size_t m, size_t d_model, size_t heads, boo
   return status.message;
 }
 
+// out: per head previous-token, duplicate-token and induction scores, then their query counts.
+std::string head_scores(Address attention, Address tokens, size_t batch, size_t heads, size_t t,
+                        Address out) {
+  std::vector<attn::HeadScores> scores(heads);
+  attn::Status status = attn::head_scores(ptr<const float>(attention), ptr<const int32_t>(tokens),
+                                          batch, heads, t, scores.data());
+  double* o = ptr<double>(out);
+  for (size_t h = 0; h < heads && status.ok(); ++h) {
+    const attn::HeadScores& s = scores[h];
+    double* r = o + 6 * h;
+    r[0] = s.previous_token, r[1] = s.duplicate_token, r[2] = s.induction;
+    r[3] = double(s.previous_token_queries), r[4] = double(s.duplicate_token_queries);
+    r[5] = double(s.induction_queries);
+  }
+  return status.message;
+}
+
 // Bytes malloc has handed out and not taken back, for the leak tests (tests/js/leaks.test.mjs).
 double heap_bytes_in_use() { return static_cast<double>(mallinfo().uordblks); }
+
+// ---- The tiny transformer: a handle is the address of a core Transformer ---------------------
+
+attn::Transformer* model(Address handle) { return ptr<attn::Transformer>(handle); }
+
+std::string transformer_create(Address handle_out, size_t vocab, size_t context, size_t d_model,
+                               size_t layers, size_t heads, bool mlp, bool layer_norm,
+                               bool positions, bool tie, int init, uint32_t seed) {
+  attn::TransformerConfig c;
+  c.vocab_size = vocab, c.context_length = context, c.d_model = d_model;
+  c.num_layers = layers, c.num_heads = heads, c.mlp = mlp, c.layer_norm = layer_norm;
+  c.learned_positions = positions, c.tie_embeddings = tie, c.seed = seed;
+  c.init = init == 1 ? attn::TransformerInit::gpt2 : attn::TransformerInit::pytorch;
+  attn::Transformer* t = nullptr;
+  const attn::Status status = attn::Transformer::create(c, &t);
+  *ptr<uint32_t>(handle_out) = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(t));
+  return status.message;
+}
+
+void transformer_destroy(Address handle) { delete model(handle); }
+size_t transformer_tensor_count(Address h) { return model(h)->layout().tensors.size(); }
+std::string transformer_tensor_name(Address h, size_t i) { return model(h)->layout().tensors[i].name; }
+size_t transformer_tensor_rank(Address h, size_t i) { return model(h)->layout().tensors[i].shape.size(); }
+size_t transformer_tensor_dim(Address h, size_t i, size_t d) { return model(h)->layout().tensors[i].shape[d]; }
+size_t transformer_tensor_offset(Address h, size_t i) { return model(h)->layout().tensors[i].offset; }
+Address transformer_parameters(Address h) { return reinterpret_cast<Address>(model(h)->parameters()); }
+Address transformer_gradients(Address h) { return reinterpret_cast<Address>(model(h)->gradients()); }
+void transformer_reset_optimizer(Address h) { model(h)->reset_optimizer(); }
+
+std::string transformer_forward(Address h, Address tokens, size_t batch, size_t T, Address logits,
+                                Address attentions) {
+  return model(h)->forward(ptr<const int32_t>(tokens), batch, T, ptr<float>(logits), ptr<float>(attentions)).message;
+}
+
+std::string transformer_compute_gradients(Address h, Address tokens, Address targets, size_t batch,
+                                          size_t T, Address loss) {
+  return model(h)->compute_gradients(ptr<const int32_t>(tokens), ptr<const int32_t>(targets), batch, T,
+                                     ptr<double>(loss)).message;
+}
+
+// options: learning rate, beta1, beta2, eps, weight decay, clip norm (0 = none), as 6 doubles.
+std::string transformer_train_step(Address h, Address tokens, Address targets, size_t batch, size_t T,
+                                   Address options, Address loss) {
+  const double* o = ptr<const double>(options);
+  attn::AdamOptions adam;
+  adam.learning_rate = o[0], adam.beta1 = o[1], adam.beta2 = o[2], adam.eps = o[3];
+  adam.weight_decay = o[4], adam.clip_norm = o[5];
+  return model(h)->train_step(ptr<const int32_t>(tokens), ptr<const int32_t>(targets), batch, T, adam,
+                              ptr<double>(loss)).message;
+}
 
 }  // namespace
 
@@ -272,4 +342,75 @@ EMSCRIPTEN_BINDINGS(attention_core) {
   emscripten::function("_softmaxRows", &softmax_rows);
   emscripten::function("_attentionCost", &attention_cost);
   emscripten::function("_heapBytesInUse", &heap_bytes_in_use);
+  emscripten::function("_transformerCreate", &transformer_create);
+  emscripten::function("_transformerDestroy", &transformer_destroy);
+  emscripten::function("_transformerTensorCount", &transformer_tensor_count);
+  emscripten::function("_transformerTensorName", &transformer_tensor_name);
+  emscripten::function("_transformerTensorRank", &transformer_tensor_rank);
+  emscripten::function("_transformerTensorDim", &transformer_tensor_dim);
+  emscripten::function("_transformerTensorOffset", &transformer_tensor_offset);
+  emscripten::function("_transformerParameters", &transformer_parameters);
+  emscripten::function("_transformerGradients", &transformer_gradients);
+  emscripten::function("_transformerResetOptimizer", &transformer_reset_optimizer);
+  emscripten::function("_transformerForward", &transformer_forward);
+  emscripten::function("_transformerComputeGradients", &transformer_compute_gradients);
+  emscripten::function("_transformerTrainStep", &transformer_train_step);
+  emscripten::function("_headScores", &head_scores);
+}
+
+// ---- Gradients (plain exports with an int status, like the forward calls above) ----------------
+// Included here rather than at the top so this block stays self-contained.
+#include "attention_backward.h"
+#include "multi_head_backward.h"
+
+extern "C" EMSCRIPTEN_KEEPALIVE int attn_scaled_dot_product_attention_backward(
+    Address q, Address k, Address v, Address d_output, size_t batch, size_t n, size_t m, size_t dk,
+    size_t dv, float scale, bool causal, Address mask, bool mask_per_batch, Address bias,
+    bool bias_per_batch, Address key_padding, Address output, Address weights, Address d_q,
+    Address d_k, Address d_v, Address d_scores) {
+  attn::AttentionProblem p;
+  p.batch = batch, p.n = n, p.m = m, p.dk = dk, p.dv = dv;
+  p.q = ptr<const float>(q), p.k = ptr<const float>(k), p.v = ptr<const float>(v);
+  p.scale = scale, p.causal = causal;
+  p.mask = ptr<const uint8_t>(mask), p.mask_per_batch = mask_per_batch;
+  p.bias = ptr<const float>(bias), p.bias_per_batch = bias_per_batch;
+  p.key_padding = ptr<const uint8_t>(key_padding);
+  attn::AttentionGradResult r;
+  r.output = ptr<float>(output), r.weights = ptr<float>(weights);
+  r.d_q = ptr<float>(d_q), r.d_k = ptr<float>(d_k), r.d_v = ptr<float>(d_v);
+  r.d_scores = ptr<float>(d_scores);
+  const float* grad = ptr<const float>(d_output);
+  return with_workspace(p, r, attn::attention_backward_workspace_floats,
+                        [grad](const attn::AttentionProblem& p, const attn::AttentionGradResult& r,
+                               float* ws) {
+                          return attn::scaled_dot_product_attention_backward(p, grad, r, ws);
+                        });
+}
+
+extern "C" EMSCRIPTEN_KEEPALIVE int attn_multi_head_attention_backward(
+    Address layer, size_t batch, size_t n, size_t m, Address query, Address key, Address value,
+    Address d_output, float scale, bool causal, Address mask, Address bias, Address key_padding,
+    Address output, Address d_query, Address d_key, Address d_value, Address d_wq, Address d_wk,
+    Address d_wv, Address d_wo, Address d_bq, Address d_bk, Address d_bv, Address d_bo) {
+  attn::MultiHeadProblem p;
+  const attn::Status layer_status = attn::use_multi_head_layer(ptr<attn::MultiHeadLayer>(layer), &p);
+  if (!layer_status.ok()) return report(layer_status);
+  p.batch = batch, p.n = n, p.m = m;
+  p.query = ptr<const float>(query), p.key = ptr<const float>(key), p.value = ptr<const float>(value);
+  p.scale = scale, p.causal = causal;
+  p.mask = ptr<const uint8_t>(mask), p.bias = ptr<const float>(bias);
+  p.key_padding = ptr<const uint8_t>(key_padding);
+  attn::MultiHeadGradResult r;
+  r.output = ptr<float>(output), r.d_query = ptr<float>(d_query), r.d_key = ptr<float>(d_key);
+  r.d_value = ptr<float>(d_value);
+  r.d_wq = ptr<float>(d_wq), r.d_wk = ptr<float>(d_wk), r.d_wv = ptr<float>(d_wv);
+  r.d_wo = ptr<float>(d_wo);
+  r.d_bq = ptr<float>(d_bq), r.d_bk = ptr<float>(d_bk), r.d_bv = ptr<float>(d_bv);
+  r.d_bo = ptr<float>(d_bo);
+  const float* grad = ptr<const float>(d_output);
+  return with_workspace(p, r, attn::multi_head_backward_workspace_floats,
+                        [grad](const attn::MultiHeadProblem& p, const attn::MultiHeadGradResult& r,
+                               float* ws) {
+                          return attn::multi_head_attention_backward(p, grad, r, ws);
+                        });
 }

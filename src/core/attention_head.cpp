@@ -74,13 +74,15 @@ void attend_materialized(const HeadInputs& in, const HeadOutputs& out, float* wo
                          out.masked ? out.masked + i * m : nullptr);
       const float row_max = kernels::max_value(row, m);
       const bool all_hidden = row_max == kNegInf;
+      float sum = 0.0f;
       if (all_hidden) {
         std::fill(row, row + m, 0.0f);
       } else {
-        const float sum = kernels::exp_shifted_sum(row, m, row_max);
+        sum = kernels::exp_shifted_sum(row, m, row_max);
         kernels::scale(row, m, 1.0f / sum);  // sum ≥ 1: the max term contributes exp(0)
       }
       if (out.fully_masked_rows) out.fully_masked_rows[i] = all_hidden ? 1 : 0;
+      if (out.row_lse) out.row_lse[i] = all_hidden ? kNegInf : row_max + std::log(sum);
     }
     kernels::matmul_packed(block, m, vp, m, out.output.row(i0), out.output.ld, rows, dv, key_end,
                            1.0f, false);
@@ -203,6 +205,8 @@ void attend_streaming(const HeadInputs& in, const HeadOutputs& out, float* works
       const float inv = all_hidden ? 0.0f : 1.0f / row_sum[r];
       for (size_t c = 0; c < dv; ++c) dst[c] = acc[r * dv + c] * inv;
       if (out.fully_masked_rows) out.fully_masked_rows[i0 + r] = all_hidden ? 1 : 0;
+      if (out.row_lse)
+        out.row_lse[i0 + r] = all_hidden ? kNegInf : row_max[r] + std::log(row_sum[r]);
     }
   }
 }

@@ -31,6 +31,8 @@ struct HeadOutputs {
   float* scaled = nullptr;
   float* masked = nullptr;
   uint8_t* fully_masked_rows = nullptr;  // n, optional
+  float* row_lse = nullptr;  // n, optional: per row, log-sum-exp of the scaled, masked scores
+                             // (−inf for a fully masked row); what the streaming backward needs.
 };
 
 // Floats of workspace attend_head needs. `stream` selects the output-only kernel.
@@ -38,5 +40,37 @@ size_t head_workspace_floats(size_t n, size_t m, size_t dk, size_t dv, bool stre
 
 // Computes one head. Streams (never builds the n × m matrix) when no weights or trace are asked.
 void attend_head(const HeadInputs& in, const HeadOutputs& out, float* workspace);
+
+// ---- Backward --------------------------------------------------------------------------------
+// What the backward needs from the forward of the same HeadInputs.
+struct HeadGradInputs {
+  ConstMatrixView output;          // O from the forward, n × dv
+  ConstMatrixView d_output;        // dO, n × dv
+  const float* weights = nullptr;  // A from the forward, n × m contiguous: materialized path
+  const float* row_lse = nullptr;  // n, from the forward: streaming path (used when weights is null)
+};
+
+struct HeadGradOutputs {
+  MatrixView dq;                   // n × dk (strided, like the inputs)
+  MatrixView dk;                   // m × dk
+  MatrixView dv;                   // m × dv
+  float* d_scores = nullptr;       // n × m contiguous, optional (materialized path only): the gradient
+                                   // with respect to the scaled, masked scores before the softmax (dS),
+                                   // which is also the gradient of an additive bias
+  bool accumulate = false;         // add into dq, dk, dv instead of overwriting them
+};
+
+// Floats of workspace attend_head_backward needs; `stream` = the streaming (no n × m) path:
+//   materialized: 2·n·m + max(packed(n, dv), packed(dv, m), packed(m, dk), packed(n, dk))
+//   streaming:    packed(dk, m) + packed(dv, m) + packed(m, dk) + packed(64, dk) + packed(64, dv)
+//                 + 3 · 64 · 256 + 64          (packed(r, c) = kernels::packed_floats(r, c))
+size_t head_backward_workspace_floats(size_t n, size_t m, size_t dk, size_t dv, bool stream);
+
+// dV = Aᵀ·dO; dA = dO·Vᵀ; dS = A ⊙ (dA − rowsum(dO ⊙ O)); dQ = scale·dS·K; dK = scale·dSᵀ·Q.
+// Hidden cells get exactly 0; a fully masked row gets zero gradient. Uses the packed kernels.
+// With weights null it streams: scores are recomputed tile by tile from Q, K and row_lse, and
+// d_scores is not written.
+void attend_head_backward(const HeadInputs& in, const HeadGradInputs& grad_in,
+                          const HeadGradOutputs& grad_out, float* workspace);
 
 }  // namespace attn

@@ -62,4 +62,12 @@ float exp_shifted_sum(float* x, size_t len, float shift);
 // scale folded in (shift = s · max x). exp(-inf) is exactly 0.
 float exp_scaled_shifted_sum(float* x, size_t len, float s, float shift);
 
+// ---- Softmax backward ----------------------------------------------------------------------
+// sum over i of x[i] · y[i]
+float dot(const float* x, const float* y, size_t len);
+
+// d[i] = p[i] · (d[i] − delta): one row of the softmax's backward, dS = A ⊙ (dA − rowsum(dO ⊙ O)),
+// in place over dA. Where p[i] is 0 (a hidden key) the result is +0 exactly, never −0.
+void softmax_backward_row(const float* p, float* d, size_t len, float delta);
+
 }  // namespace attn::kernels

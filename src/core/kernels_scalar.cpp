@@ -107,4 +107,15 @@ float exp_scaled_shifted_sum(float* x, size_t len, float s, float shift) {
   return sum;
 }
 
+float dot(const float* x, const float* y, size_t len) {
+  float sum = 0.0f;
+  for (size_t i = 0; i < len; ++i) sum += x[i] * y[i];
+  return sum;
+}
+
+// Adding +0 turns the −0 of 0 · (negative) into +0 and leaves every other value unchanged.
+void softmax_backward_row(const float* p, float* d, size_t len, float delta) {
+  for (size_t i = 0; i < len; ++i) d[i] = p[i] * (d[i] - delta) + 0.0f;
+}
+
 }  // namespace attn::kernels

@@ -347,4 +347,22 @@ float exp_scaled_shifted_sum(float* x, size_t len, float s, float shift) {
   return sum;
 }
 
+float dot(const float* x, const float* y, size_t len) {
+  Batch acc(0.0f);
+  size_t i = 0;
+  for (; i + kWidth <= len; i += kWidth) acc += Batch::load_unaligned(x + i) * Batch::load_unaligned(y + i);
+  float sum = xsimd::hadd(acc);
+  for (; i < len; ++i) sum += x[i] * y[i];
+  return sum;
+}
+
+// Adding +0 turns the −0 of 0 · (negative) into +0 and leaves every other value unchanged.
+void softmax_backward_row(const float* p, float* d, size_t len, float delta) {
+  const Batch db(delta), zero(0.0f);
+  size_t i = 0;
+  for (; i + kWidth <= len; i += kWidth)
+    (Batch::load_unaligned(p + i) * (Batch::load_unaligned(d + i) - db) + zero).store_unaligned(d + i);
+  for (; i < len; ++i) d[i] = p[i] * (d[i] - delta) + 0.0f;
+}
+
 }  // namespace attn::kernels

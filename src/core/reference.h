@@ -31,4 +31,27 @@ struct MultiHeadReference {
 
 MultiHeadReference multi_head_attention(const MultiHeadProblem& problem);
 
+// Gradients of scaled dot-product attention for d_output (batch, n, dv), from the textbook
+// formulas with dS = A ⊙ (dA − rowsum(dA ⊙ A)).
+struct AttentionGradReference {
+  std::vector<double> output, weights;  // the forward's
+  std::vector<double> d_q, d_k, d_v;    // (batch, n, dk), (batch, m, dk), (batch, m, dv)
+  std::vector<double> d_scores;         // (batch, n, m)
+};
+
+AttentionGradReference scaled_dot_product_attention_backward(const AttentionProblem& problem,
+                                                             const float* d_output);
+
+// Gradients of multi-head attention for d_output (B, n, E): the forward in float64 kept whole,
+// then the chain rule through W_O, each head's softmax and the three input projections.
+struct MultiHeadGradReference {
+  std::vector<double> output;                   // (B, n, E)
+  std::vector<double> d_query, d_key, d_value;  // (B, n, E), (B, m, kdim), (B, m, vdim)
+  std::vector<double> d_wq, d_wk, d_wv, d_wo;   // [in, out]
+  std::vector<double> d_bq, d_bk, d_bv, d_bo;   // (E); empty without biases
+};
+
+MultiHeadGradReference multi_head_attention_backward(const MultiHeadProblem& problem,
+                                                     const float* d_output);
+
 }  // namespace attn::reference

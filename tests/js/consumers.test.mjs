@@ -1,7 +1,7 @@
 // The package as its users get it: `npm pack`, installed (offline: it has no dependencies) into a
 // fresh project, then
 //   - type-checked with `tsc --strict` under moduleResolution nodenext, bundler and node10 (which
-//     ignores "exports": typesVersions must lead it to the element's and the link codec's types),
+//     ignores "exports": typesVersions must lead it to the element's, trainer's and link codec's types),
 //     including @ts-expect-error lines for inputs the runtime refuses;
 //   - run by Jest in its jsdom environment (a global `window` inside Node): createAttention loads
 //     the .wasm, and importing the element defines it and lets Jest exit;
@@ -34,6 +34,9 @@ import { createAttention } from 'attention-explorer';
 import type { Attention, AttnMaskInput, MultiHeadAttention, Tensor, TensorInput } from 'attention-explorer';
 import type { AttentionExplorerElement, ExplorerState } from 'attention-explorer/element';
 import { decodeState, encodeState, StateError } from 'attention-explorer/link';
+import type { Trainer, TrainerConfig } from 'attention-explorer/trainer';
+
+export type Training = [Trainer, TrainerConfig];
 
 export async function main(): Promise<number> {
   const attn: Attention = await createAttention({ simd: 'auto' });

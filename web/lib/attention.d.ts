@@ -317,6 +317,163 @@ export interface Attention {
    * fresh instance. Calling dispose() twice is harmless.
    */
   dispose(): void;
+  /**
+   * What attention heads do, computed by the core. `tokens` [T] with `attention` [T, T] gives
+   * numbers; `tokens` [T] with [H, T, T], or `tokens` [B, T] with [B, H, T, T] (e.g. one layer of
+   * a transformer's `forward(...).attentions`), gives one number per head, pooled over the batch.
+   * See {@link HeadScores} for the definitions.
+   */
+  headScores(tokens: TokenInput, attention: TensorInput): HeadScores;
+  /** A GPT-2-style transformer whose parameters live in WebAssembly memory (see {@link Transformer}). */
+  transformer(config: TransformerConfig): Transformer;
+  /**
+   * A transformer from a safetensors file (untrusted: a malformed file throws an Error naming the
+   * tensor). `config` is ours or a Hugging Face GPT-2 `config.json` object (`vocab_size`,
+   * `n_positions`, `n_embd`, `n_layer`, `n_head`, `tie_word_embeddings`; `n_inner` other than 4·n_embd,
+   * an activation other than `gelu_new`, or `layer_norm_epsilon` other than 1e-5 are refused).
+   * Names may carry the `transformer.` prefix; `h.N.attn.bias`/`masked_bias` buffers are ignored.
+   */
+  transformerFromSafetensors(bytes: Uint8Array | ArrayBuffer, config: TransformerConfig | HuggingFaceGpt2Config): Transformer;
+}
+
+// ---- The tiny transformer ----------------------------------------------------------------------
+
+/**
+ * GPT-2's architecture with parts that can be switched off for toy models:
+ * x = wte[token] + wpe[position]; per layer x += c_proj(attn(LN₁(x))) with causal heads
+ * softmax(q·kᵀ/√d)·v (q, k, v the column blocks of c_attn, d = dModel / numHeads), then with `mlp`
+ * x += c_proj(GELU(c_fc(LN₂(x)))) (c_fc 4·dModel wide, GELU in GPT-2's tanh form);
+ * logits = LN_f(x)·Uᵀ with U = wte (tied) or lm_head.weight. LayerNorm ε = 1e-5.
+ */
+export interface TransformerConfig {
+  vocabSize: number;
+  /** The most tokens per sequence (rows of wpe). */
+  contextLength: number;
+  dModel: number;
+  numLayers: number;
+  /** Must divide dModel. */
+  numHeads: number;
+  /** Default true; false gives an attention-only model (no ln_2, no mlp.* tensors). */
+  mlp?: boolean;
+  /** Default true; false removes ln_1, ln_2 and ln_f. */
+  layerNorm?: boolean;
+  /** 'learned' (default, wpe.weight) or 'none' (no position information besides the causal mask). */
+  positions?: 'learned' | 'none';
+  /** Default true: logits use wte; false adds lm_head.weight [V, E]. */
+  tieEmbeddings?: boolean;
+  /**
+   * 'pytorch' (default): as PyTorch's layers start: embeddings N(0, 1), linear weights and biases
+   * U(±1/√fan_in), LayerNorm 1/0. 'gpt2': Hugging Face GPT-2's: embeddings and weights N(0, 0.02),
+   * the residual projections (c_proj) N(0, 0.02/√(2·numLayers)), biases 0, LayerNorm 1/0.
+   * Drawn from the NumPy-compatible generator, tensor by tensor in state-dict order.
+   */
+  init?: 'pytorch' | 'gpt2';
+  /** Seed of the initialization (default 0): a seed always gives the same model. */
+  seed?: number;
+}
+
+/** The fields of a Hugging Face GPT-2 config.json this API reads; others are ignored. */
+export interface HuggingFaceGpt2Config {
+  model_type?: 'gpt2';
+  vocab_size: number;
+  n_positions?: number;
+  n_ctx?: number;
+  n_embd: number;
+  n_layer: number;
+  n_head: number;
+  n_inner?: number | null;
+  activation_function?: string;
+  layer_norm_epsilon?: number;
+  tie_word_embeddings?: boolean;
+  [other: string]: unknown;
+}
+
+/**
+ * Parameters by Hugging Face GPT-2 name: `wte.weight` [V, E], `wpe.weight` [contextLength, E],
+ * `h.{i}.ln_1.weight|bias` [E], `h.{i}.attn.c_attn.weight` [E, 3E], `h.{i}.attn.c_attn.bias` [3E],
+ * `h.{i}.attn.c_proj.weight` [E, E], `h.{i}.attn.c_proj.bias` [E], `h.{i}.ln_2.weight|bias` [E],
+ * `h.{i}.mlp.c_fc.weight` [E, 4E], `h.{i}.mlp.c_fc.bias` [4E], `h.{i}.mlp.c_proj.weight` [4E, E],
+ * `h.{i}.mlp.c_proj.bias` [E], `ln_f.weight|bias` [E], `lm_head.weight` [V, E] (untied only).
+ * Linear weights are [in, out] (GPT-2's Conv1D: y = x·W + b). Parts a config switches off have no keys.
+ */
+export type TransformerState = Record<string, Tensor>;
+
+export interface TransformerForwardOptions {
+  /** Return each layer's attention weights (default true); false lets the heads stream. */
+  needWeights?: boolean;
+}
+
+export interface TransformerForwardResult {
+  /** [B, T, V] ([T, V] for [T] tokens). */
+  logits: Tensor;
+  /** One tensor per layer, [B, H, T, T] ([H, T, T] for [T] tokens); null with needWeights: false. Above the diagonal exactly 0. */
+  attentions: Tensor[] | null;
+}
+
+/** torch.optim.Adam (bias-corrected); weightDecay > 0 makes it torch.optim.AdamW (decoupled). */
+export interface TrainStepOptions {
+  /** Default 1e-3. */
+  learningRate?: number;
+  /** Default [0.9, 0.999]; each in [0, 1). */
+  betas?: [number, number];
+  /** Default 1e-8, added after the square root as PyTorch does. */
+  eps?: number;
+  /** Default 0. */
+  weightDecay?: number;
+  /** When given, the global gradient norm is clipped first, as torch.nn.utils.clip_grad_norm_. */
+  clipNorm?: number;
+}
+
+export interface Transformer {
+  /** The configuration with every default filled in. */
+  readonly config: Readonly<Required<TransformerConfig>>;
+  /** Learnable parameters (a tied lm_head counts once, as wte). */
+  parameterCount(): number;
+  /**
+   * Replaces every parameter. Values are `{ data, shape }` or nested arrays. Accepted and ignored:
+   * a `transformer.` prefix, GPT-2's `h.N.attn.bias`/`h.N.attn.masked_bias` buffers, and with tied
+   * embeddings an `lm_head.weight` equal to `wte.weight`. A missing or unknown key, a wrong shape or
+   * a non-finite value throws an Error naming the key, and the model is left unchanged.
+   */
+  loadState(state: Record<string, TensorInput>): this;
+  /** Copies of every parameter by name (state-dict order). */
+  getState(): TransformerState;
+  /** Tokens [B, T] or [T]: integers in [0, vocabSize), T ≤ contextLength. */
+  forward(tokens: TokenInput, options?: TransformerForwardOptions): TransformerForwardResult;
+  /**
+   * Mean cross-entropy of the next-token logits against `targets` (the shape of tokens; −1 =
+   * ignored, at least one not −1) and the gradient of every parameter (getState names).
+   */
+  gradients(tokens: TokenInput, targets: TokenInput): { loss: number; grads: TransformerState };
+  /** gradients(), optional clipping, then one Adam(W) step; returns the loss before the update. */
+  trainStep(tokens: TokenInput, targets: TokenInput, options?: TrainStepOptions): { loss: number };
+  /** Forgets Adam's moments and step count: the next trainStep is a first step. */
+  resetOptimizer(): void;
+  /** The parameters as a safetensors file (F32 tensors, getState names, metadata { format: 'pt' }). */
+  toSafetensors(): Uint8Array;
+  /** Frees the WebAssembly memory; later calls throw. A forgotten model is freed when collected. */
+  dispose(): void;
+}
+
+/** Token ids [T] or [B, T]: nested arrays, an integer typed array, or `{ data, shape }`. */
+export type TokenInput = number[] | number[][] | Int32Array | Uint16Array | Uint8Array | { data: ArrayLike<number>; shape: number[] };
+
+/**
+ * Head metrics of attention patterns A [T, T] (row i = query, column j = key) over tokens tok:
+ * - `previousToken`: mean of A[i, i−1] over the queries i ≥ 1.
+ * - `duplicateToken`: mean, over the queries i with an earlier copy of their token (j < i,
+ *   tok[j] = tok[i]), of the attention on those copies.
+ * - `induction` (prefix matching): mean, over the queries i with some key j, 1 ≤ j ≤ i,
+ *   tok[j−1] = tok[i], of the attention on such keys j (the tokens that followed earlier copies
+ *   of the current token). An induction head scores near 1 on repeated random tokens.
+ * A score no query qualifies for is 0. `queries` counts the queries each mean is over (pooled over
+ * the batch). Numbers for one [T, T] pattern, arrays with one entry per head otherwise.
+ */
+export interface HeadScores<T = number | number[]> {
+  previousToken: T;
+  duplicateToken: T;
+  induction: T;
+  queries: { previousToken: T; duplicateToken: T; induction: T };
 }
 
 /**

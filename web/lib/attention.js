@@ -13,6 +13,9 @@ import { RandomState } from './random-state.js';
 import { MultiHeadAttention } from './multi-head-attention.js';
 import { pitfallCode } from './pitfalls.js';
 import { Lessons } from './lessons.js';
+import { scaledDotProductAttentionGrad } from './gradients.js';
+import { Transformer, transformerFromSafetensors } from './transformer.js';
+import { headScores } from './head-scores.js';
 
 export { simdSupported };
 
@@ -166,6 +169,11 @@ class Attention {
     }
   }
 
+  /** Forward and backward of scaledDotProductAttention for gradOutput = ∂L/∂output; see attention.d.ts. */
+  scaledDotProductAttentionGrad(q, k, v, gradOutput, options) {
+    return scaledDotProductAttentionGrad(this.#instance.live(), this.#heap, q, k, v, gradOutput, options);
+  }
+
   /** a [..., n, k] · b [k, m] → [..., n, m], computed by the core's kernels. */
   matmul(a, b) {
     mark();  // copies of small inputs are staged until the call ends (staging.js)
@@ -197,12 +205,27 @@ class Attention {
     }
   }
 
+  /** Previous-token, duplicate-token and induction scores of attention patterns (see attention.d.ts). */
+  headScores(tokens, attention) {
+    return headScores(this.#instance.live(), this.#heap, tokens, attention);
+  }
+
   randomState(seed = 0) {
     return new RandomState(this.#instance, seed);
   }
 
   multiHeadAttention(config) {
     return new MultiHeadAttention(this.#instance, config);
+  }
+
+  /** A GPT-2-style transformer whose weights live in WebAssembly memory (see attention.d.ts). */
+  transformer(config) {
+    return new Transformer(this.#instance.live(), this.#heap, config);
+  }
+
+  /** A transformer loaded from safetensors bytes; config is ours or a Hugging Face GPT-2 config.json. */
+  transformerFromSafetensors(bytes, config) {
+    return transformerFromSafetensors(this.#instance.live(), this.#heap, bytes, config);
   }
 }
 

@@ -2,13 +2,15 @@
 // activations). One dispose() frees them; a FinalizationRegistry frees a forgotten layer.
 import {
   checkBoolean, checkNoOverflow, checkOptions, checkPositiveInteger, checkScale, checkSeed, fail,
-  formatShape, maskFrom, product, readTensorInput, sameShape, tensorFrom, toMask, toTensor,
+  formatShape, product, sameShape, toMask, toTensor,
 } from './tensors.js';
 import { MEMORY_LIMIT_BYTES, checkCode, formatBytes, headWorkspaceBytes } from './wasm-heap.js';
 import { ownEntries } from './read-input.js';
 import { mark, release } from './staging.js';
 import { RandomState } from './random-state.js';
 import { pitfallCode } from './pitfalls.js';
+import { readAttnMask } from './attn-mask.js';
+import { multiHeadBackward } from './gradients.js';
 
 // The safety net for layers that are never disposed. It holds the instance, not the module, so a
 // disposed instance (attn.dispose()) lets its whole WebAssembly memory go even while layers live.
@@ -19,21 +21,6 @@ const FORWARD_OPTIONS = ['causal', 'attnMask', 'keyPaddingMask', 'needWeights', 
 const CONFIG_OPTIONS = ['embedDim', 'numHeads', 'bias', 'kdim', 'vdim', 'seed'];
 // In the core's order (multi_head_layer.h): the index names a weight in the layer's block.
 const WEIGHT_NAMES = ['wq', 'wk', 'wv', 'wo', 'bq', 'bk', 'bv', 'bo'];
-const BOOLEAN_MASKS = new Set(['Uint8Array']);
-const FLOAT_MASKS = new Set(['Float32Array', 'Float64Array']);
-
-// attnMask follows PyTorch: booleans hide keys, floating-point values are added to the scores.
-function readAttnMask(value) {
-  const name = 'options.attnMask';
-  const input = readTensorInput(value, name);
-  let kind = input.kind;
-  if (kind === 'array') kind = typeof input.values[0] === 'boolean' ? 'Uint8Array' : 'Float64Array';
-  if (BOOLEAN_MASKS.has(kind)) return { mask: maskFrom(input) };
-  if (FLOAT_MASKS.has(kind)) return { bias: tensorFrom(input, true) };
-  return fail(`${name} must be boolean (a Uint8Array or booleans; true hides the key) or floating point ` +
-    `(a Float32Array, Float64Array or numbers; added to the scores), got a ${kind}`);
-}
-
 function transposed(data, rows, cols) {
   const out = new Float32Array(rows * cols);
   for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) out[c * rows + r] = data[r * cols + c];
@@ -356,6 +343,12 @@ export class MultiHeadAttention {
     } finally {
       this.#heap.settle();
     }
+  }
+
+  /** Gradients of Σ(output ⊙ gradOutput) for the inputs and the weights; see attention.d.ts. */
+  backward(query, key, value, gradOutput, options) {
+    const module = this.#live();
+    return multiHeadBackward(module, this.#heap, this, this.#layer, query, key, value, gradOutput, options);
   }
 
   /** Frees the weights in WebAssembly memory; the layer cannot be used afterwards. */

@@ -6,7 +6,7 @@
 // same float64. Text from the page (tokens) goes in as ASCII-only string literals, so nothing a
 // reader typed can end a string or a comment. The page computes in float32, so the script's
 // float64 results agree with the page to about 1e-6.
-import { activeMatrices, dims, tokenLabels } from './state.js';
+import { activeMatrices, dims, MULTI_HEAD_PITFALLS, tokenLabels } from './state.js';
 
 const PY_NAMES = { Q: 'Q', K: 'K', V: 'V', X: 'X', WQ: 'W_Q', WK: 'W_K', WV: 'W_V', WO: 'W_O' };
 
@@ -53,24 +53,36 @@ function boolLiteral(fn, rows, cols, flags, dtype) {
 }
 
 // What the script needs to know about the example.
-function describe(state) {
+function describe(state, pitfall) {
   const d = dims(state);
   const labels = tokenLabels(state);
   const matrices = activeMatrices(state).map(([name]) => [name, state.matrices[name]]);
   for (const [name, m] of matrices) if (!m) throw new Error(`the example has no ${name} matrix yet`);
   if (!d.divisible) throw new Error(`d_model (${d.dModel}) is not divisible by the number of heads (${d.heads})`);
+  if (pitfall && !PITFALL_TEXT[pitfall]) throw new Error(`unknown mistake ${pitfall}`);
+  if (pitfall && !d.multi && MULTI_HEAD_PITFALLS.includes(pitfall)) throw new Error(`the mistake ${pitfall} needs several heads`);
   return { d, labels, matrices };
 }
+
+// The mistakes of the pitfalls panel, as the core makes them (src/core/pitfalls.cpp).
+const PITFALL_TEXT = {
+  'mask-after-softmax': 'the mask applied after the softmax (hidden weights set to 0, rows not renormalized)',
+  'mask-value-zero': 'hidden scores set to 0 instead of -inf (hidden keys still take part)',
+  'scale-by-dk': 'scores divided by d_k instead of sqrt(d_k)',
+  'scale-by-dmodel': 'every head divided by sqrt(d_model) instead of its own sqrt(d_k)',
+  'skip-wo': 'W_O skipped (the concatenated heads are the output)',
+};
 
 function header(state, d, lib) {
   const lines = [
     `# Attention explorer example, recomputed with ${lib}.`,
     d.multi
-      ? `# Multi-head attention: ${d.heads} heads of d_head = d_model / h = ${d.dk}; each head is softmax(Q_h K_h^T / sqrt(d_head) + mask) V_h, then concat(heads) @ W_O.`
+      ? `# Multi-head attention: ${d.heads} heads of d_k = d_model / h = ${d.dk}; each head is softmax(Q_h K_h^T * scale + mask) V_h, then concat(heads) @ W_O.`
       : '# Attention(Q, K, V) = softmax(Q K^T * scale + mask) V, with -inf in the mask for hidden query-key pairs.',
     '# A row whose keys are all hidden gets weights 0 and output 0 (the explorer does not return NaN).',
   ];
   if (d.sentence) lines.push('# Rows of X are the tokens; Q = X @ W_Q, K = X @ W_K, V = X @ W_V (weights in the x @ W layout).');
+  if (d.multi) lines.push('# Every head sees all n tokens; heads differ only in the d_k columns of Q, K, V they read (a reshape, not a loop).');
   return lines;
 }
 
@@ -95,128 +107,181 @@ function maskLines(state, d, lib) {
   }
 }
 
+// The page's scale: 1 / (T * sqrt(d_k)), or 1 / T with the sqrt(d_k) switched off; d_k is the
+// head's width (d_model / h with several heads).
 function scaleLines(state, d) {
   const T = state.scaling.temperature;
-  if (d.multi) return [];
-  if (state.scaling.sqrtDk) return [`d_k = ${d.dk}`, `T = ${pyNumber(T)}  # temperature`, 'scale = 1 / (T * sqrt(d_k))'];
-  return [`T = ${pyNumber(T)}  # temperature (the sqrt(d_k) scaling is switched off)`, 'scale = 1 / T'];
+  const lines = d.multi ? [`h = ${d.heads}`, `d_model = ${d.dModel}`, 'd_k = d_model // h  # each head\'s width'] : [`d_k = ${d.dk}`];
+  lines.push(`T = ${pyNumber(T)}  # temperature`);
+  lines.push(state.scaling.sqrtDk ? 'scale = 1 / (T * sqrt(d_k))' : 'scale = 1 / T  # the sqrt(d_k) scaling is switched off');
+  return lines;
 }
 
-/** A NumPy script recomputing the example; defines weights, output (and heads' values). */
-export function numpyCode(state) {
-  const { d, labels, matrices } = describe(state);
-  const lines = [...header(state, d, 'NumPy'), 'import numpy as np', 'from math import sqrt', ''];
-  lines.push(`${d.sentence ? 'tokens' : 'queries'} = [${labels.queries.map(pyString).join(', ')}]`);
+function dataLines(state, d, labels, matrices, lib) {
+  const fn = lib === 'numpy' ? 'np.array' : 'torch.tensor';
+  const lines = [`${d.sentence ? 'tokens' : 'queries'} = [${labels.queries.map(pyString).join(', ')}]`];
   if (!d.sentence) lines.push(`keys = [${labels.keys.map(pyString).join(', ')}]`);
   lines.push('');
   for (const [name, m] of matrices) {
     const py = PY_NAMES[name];
-    lines.push(`${py} = ${literal('np.array', m, py.length + 13)}`);
+    lines.push(`${py} = ${literal(fn, m, py.length + fn.length + 4)}`);
   }
   lines.push('');
   if (d.sentence) lines.push('Q, K, V = X @ W_Q, X @ W_K, X @ W_V', '');
-  lines.push(...maskLines(state, d, 'numpy'), '');
-  lines.push(
-    'def softmax_rows(s):',
-    '    top = s.max(axis=-1, keepdims=True)',
-    '    top = np.where(np.isfinite(top), top, 0.0)  # a fully hidden row has no finite maximum',
-    '    e = np.exp(s - top)',
-    '    total = e.sum(axis=-1, keepdims=True)',
-    '    return np.divide(e, total, out=np.zeros_like(e), where=total > 0)',
-    '',
-  );
+  return lines;
+}
+
+const NUMPY_SOFTMAX = [
+  'def softmax_rows(s):',
+  '    top = s.max(axis=-1, keepdims=True)',
+  '    top = np.where(np.isfinite(top), top, 0.0)  # a fully hidden row has no finite maximum',
+  '    e = np.exp(s - top)',
+  '    total = e.sum(axis=-1, keepdims=True)',
+  '    return np.divide(e, total, out=np.zeros_like(e), where=total > 0)',
+  '',
+];
+
+// The mistaken weights and output of the pitfalls panel, from `raw` (Q K^T, unscaled). `lib`
+// picks the ops; `multi` adds the head average and W_O as the panel shows them.
+function pitfallLines(pitfall, d, lib) {
+  const np = lib === 'numpy';
+  const where = np ? (cond, a, b) => `np.where(${cond}, ${a}, ${b})` : (cond, a, b) => `(${b}).masked_fill(${cond}, ${a})`;
+  const ninf = np ? '-np.inf' : 'float("-inf")';
+  const lines = ['', `# The pitfalls panel's mistake: ${PITFALL_TEXT[pitfall]}.`];
+  const w = d.multi ? 'mistake_head_weights' : 'mistake_weights';
+  switch (pitfall) {
+    case 'mask-after-softmax': lines.push(`${w} = ${where('hidden', '0.0', `softmax_rows(raw * scale)`)}`); break;
+    case 'mask-value-zero': lines.push(`${w} = softmax_rows(${where('hidden', '0.0', 'raw * scale')})`); break;
+    case 'scale-by-dk': lines.push(`${w} = softmax_rows(${where('hidden', ninf, 'raw / d_k')})`); break;
+    case 'scale-by-dmodel': lines.push(`${w} = softmax_rows(${where('hidden', ninf, 'raw / sqrt(d_model)')})`); break;
+    default: lines.push(`${w} = weights`); break;
+  }
+  if (!d.multi) return [...lines, 'mistake_output = mistake_weights @ V'];
+  lines.push(`mistake_average = ${w}.mean(${np ? 'axis' : 'dim'}=0)`);
+  if (pitfall === 'skip-wo') lines.push(`mistake_output = merge_heads(weights @ Vh)  # no W_O: each column comes from one head`);
+  else lines.push(`mistake_output = merge_heads(${w} @ Vh) @ W_O`);
+  return lines;
+}
+
+/**
+ * A NumPy script recomputing the example; defines weights, output (with several heads also
+ * average and concat). `pitfall` (a name from the pitfalls panel) adds mistake_weights (or
+ * mistake_average) and mistake_output, the panel's "with the mistake" side.
+ */
+export function numpyCode(state, { pitfall = null } = {}) {
+  const { d, labels, matrices } = describe(state, pitfall);
+  const lines = [...header(state, d, 'NumPy'), 'import numpy as np', 'from math import sqrt', ''];
+  lines.push(...dataLines(state, d, labels, matrices, 'numpy'));
+  lines.push(...maskLines(state, d, 'numpy'), '', ...scaleLines(state, d), '', ...NUMPY_SOFTMAX);
   if (d.multi) {
     lines.push(
-      `h = ${d.heads}`,
-      `d_head = ${d.dk}`,
-      'weights = []  # one (n, m) matrix per head',
-      'head_outputs = []',
-      'for i in range(h):',
-      '    cols = slice(i * d_head, (i + 1) * d_head)',
-      '    scores = Q[:, cols] @ K[:, cols].T / sqrt(d_head)',
-      '    weights.append(softmax_rows(np.where(hidden, -np.inf, scores)))',
-      '    head_outputs.append(weights[i] @ V[:, cols])',
-      'weights = np.stack(weights)',
-      'average = weights.mean(axis=0)  # what torch.nn.MultiheadAttention returns by default',
-      'concat = np.concatenate(head_outputs, axis=1)',
-      'output = concat @ W_O',
+      'def split_heads(M):  # (n, d_model) -> (h, n, d_k): head i is columns i*d_k .. (i+1)*d_k - 1',
+      '    return M.reshape(M.shape[0], h, d_k).transpose(1, 0, 2)',
       '',
-      'np.set_printoptions(precision=4, suppress=True)',
-      'for i in range(h):',
-      '    print(f"head {i + 1} weights =\\n{weights[i]}")',
-      'print("average weights =\\n", average)',
-      'print("output =\\n", output)',
+      'def merge_heads(H):  # (h, n, d_k) -> (n, d_model), the inverse reshape',
+      '    return H.transpose(1, 0, 2).reshape(H.shape[1], h * d_k)',
+      '',
+      'Qh, Kh, Vh = split_heads(Q), split_heads(K), split_heads(V)',
+      'raw = Qh @ Kh.transpose(0, 2, 1)  # (h, n, m): every head scores all n x m pairs',
+      'weights = softmax_rows(np.where(hidden, -np.inf, raw * scale))  # the (n, m) mask broadcasts over heads',
+      'head_outputs = weights @ Vh  # (h, n, d_k)',
+      'concat = merge_heads(head_outputs)',
+      'output = concat @ W_O',
+      'average = weights.mean(axis=0)  # what torch.nn.MultiheadAttention returns by default',
     );
   } else {
     lines.push(
-      ...scaleLines(state, d),
-      'scores = Q @ K.T * scale',
-      'weights = softmax_rows(np.where(hidden, -np.inf, scores))',
+      'raw = Q @ K.T',
+      'weights = softmax_rows(np.where(hidden, -np.inf, raw * scale))',
       'output = weights @ V',
-      '',
-      'np.set_printoptions(precision=4, suppress=True)',
-      'print("weights =\\n", weights)',
-      'print("row sums =", weights.sum(axis=1))',
-      'print("output =\\n", output)',
     );
   }
+  if (pitfall) lines.push(...pitfallLines(pitfall, d, 'numpy'));
+  lines.push('', 'np.set_printoptions(precision=4, suppress=True)', ...printLines(d, pitfall));
   return `${lines.join('\n')}\n`;
 }
 
-/** A PyTorch script recomputing the example; defines weights, output (and average). */
-export function torchCode(state) {
-  const { d, labels, matrices } = describe(state);
+function printLines(d, pitfall) {
+  const lines = d.multi
+    ? ['for i in range(h):', '    print(f"head {i + 1} weights =\\n{weights[i]}")', 'print("average weights =\\n", average)']
+    : ['print("weights =\\n", weights)', 'print("row sums =", weights.sum(-1))'];
+  lines.push('print("output =\\n", output)');
+  if (pitfall) {
+    lines.push(`print("with the mistake, ${d.multi ? 'average weights' : 'weights'} =\\n", ${d.multi ? 'mistake_average' : 'mistake_weights'})`);
+    lines.push('print("with the mistake, output =\\n", mistake_output)');
+  }
+  return lines;
+}
+
+const TORCH_SOFTMAX = [
+  'def softmax_rows(s):',
+  '    # torch.softmax gives NaN for a fully hidden row; the explorer gives 0.',
+  '    return torch.nan_to_num(torch.softmax(s, dim=-1), nan=0.0)',
+  '',
+];
+
+// torch.nn.MultiheadAttention always divides by sqrt(d_k); any other scale is folded into W_Q.
+function torchLayerLines(state, d) {
+  const lines = [
+    '# torch.nn.Linear computes x @ weight.T, so each weight is the transpose of the x @ W matrix.',
+    'mha = torch.nn.MultiheadAttention(d_model, h, bias=False, batch_first=True)',
+  ];
+  let wq = 'W_Q.T';
+  if (!(state.scaling.sqrtDk && state.scaling.temperature === 1)) {
+    lines.push('# The layer always multiplies the scores by 1 / sqrt(d_k); this example uses `scale`, so W_Q is', '# multiplied by scale * sqrt(d_k) before loading (Q K^T grows by the same factor).');
+    wq = '(W_Q * (scale * sqrt(d_k))).T';
+  }
+  const maskArg = state.mask.kind === 'padding' ? 'key_padding_mask=pad.unsqueeze(0)' : state.mask.kind === 'none' ? 'attn_mask=None' : 'attn_mask=hidden';
+  lines.push(
+    "mha.load_state_dict({",
+    `    'in_proj_weight': torch.cat([${wq}, W_K.T, W_V.T]),`,
+    "    'out_proj.weight': W_O.T,",
+    '})',
+    'x = X.unsqueeze(0)  # a batch of one sequence',
+    'with torch.no_grad():',
+    `    out, w = mha(x, x, x, ${maskArg}, need_weights=True, average_attn_weights=False)`,
+    '# torch returns NaN for a fully hidden row; the explorer returns 0.',
+    'output = torch.nan_to_num(out[0], nan=0.0)',
+    'weights = torch.nan_to_num(w[0], nan=0.0)  # (h, n, m)',
+    'average = weights.mean(dim=0)',
+  );
+  return lines;
+}
+
+/**
+ * A PyTorch script recomputing the example; defines weights, output (and average). Several heads
+ * run through torch.nn.MultiheadAttention loaded with the page's weights. `pitfall` as for
+ * numpyCode.
+ */
+export function torchCode(state, { pitfall = null } = {}) {
+  const { d, labels, matrices } = describe(state, pitfall);
   const lines = [...header(state, d, 'PyTorch'), 'from math import sqrt', 'import torch', '',
     'torch.set_default_dtype(torch.float64)  # like NumPy; the page itself computes in float32', ''];
-  lines.push(`${d.sentence ? 'tokens' : 'queries'} = [${labels.queries.map(pyString).join(', ')}]`);
-  if (!d.sentence) lines.push(`keys = [${labels.keys.map(pyString).join(', ')}]`);
-  lines.push('');
-  for (const [name, m] of matrices) {
-    const py = PY_NAMES[name];
-    lines.push(`${py} = ${literal('torch.tensor', m, py.length + 17)}`);
-  }
-  lines.push('', ...maskLines(state, d, 'torch'), '');
+  lines.push(...dataLines(state, d, labels, matrices, 'torch'));
+  lines.push(...maskLines(state, d, 'torch'), '', ...scaleLines(state, d), '', ...TORCH_SOFTMAX);
   if (d.multi) {
-    lines.push(
-      `h = ${d.heads}`,
-      `d_model = ${d.dModel}`,
-      '# torch.nn.Linear computes x @ weight.T, so each weight is the transpose of the x @ W matrix.',
-      'mha = torch.nn.MultiheadAttention(d_model, h, bias=False, batch_first=True)',
-      'mha.load_state_dict({',
-      "    'in_proj_weight': torch.cat([W_Q.T, W_K.T, W_V.T]),",
-      "    'out_proj.weight': W_O.T,",
-      '})',
-      'x = X.unsqueeze(0)  # a batch of one sequence',
-    );
-    const maskArg = state.mask.kind === 'padding' ? 'key_padding_mask=pad.unsqueeze(0)' : state.mask.kind === 'none' ? 'attn_mask=None' : 'attn_mask=hidden';
-    lines.push(
-      'with torch.no_grad():',
-      `    out, w = mha(x, x, x, ${maskArg}, need_weights=True, average_attn_weights=False)`,
-      '# torch returns NaN for a fully hidden row; the explorer returns 0.',
-      'output = torch.nan_to_num(out[0], nan=0.0)',
-      'weights = torch.nan_to_num(w[0], nan=0.0)  # (h, n, m)',
-      'average = weights.mean(dim=0)',
-      '',
-      'torch.set_printoptions(precision=4, sci_mode=False)',
-      'for i in range(h):',
-      '    print(f"head {i + 1} weights =\\n{weights[i]}")',
-      'print("average weights =\\n", average)',
-      'print("output =\\n", output)',
-    );
+    lines.push(...torchLayerLines(state, d));
+    if (pitfall) {
+      lines.push(
+        '',
+        'def split_heads(M):  # (n, d_model) -> (h, n, d_k), a reshape',
+        '    return M.reshape(M.shape[0], h, d_k).transpose(0, 1)',
+        '',
+        'def merge_heads(H):  # (h, n, d_k) -> (n, d_model)',
+        '    return H.transpose(0, 1).reshape(H.shape[1], h * d_k)',
+        '',
+        'Qh, Kh, Vh = split_heads(Q), split_heads(K), split_heads(V)',
+        'raw = Qh @ Kh.transpose(1, 2)  # (h, n, m)',
+      );
+    }
   } else {
-    if (d.sentence) lines.push('Q, K, V = X @ W_Q, X @ W_K, X @ W_V', '');
     lines.push(
-      ...scaleLines(state, d),
-      'scores = (Q @ K.T * scale).masked_fill(hidden, float("-inf"))',
-      '# torch.softmax gives NaN for a fully hidden row; the explorer gives 0.',
-      'weights = torch.nan_to_num(torch.softmax(scores, dim=-1), nan=0.0)',
+      'raw = Q @ K.T',
+      'weights = softmax_rows((raw * scale).masked_fill(hidden, float("-inf")))',
       'output = weights @ V',
-      '',
-      'torch.set_printoptions(precision=4, sci_mode=False)',
-      'print("weights =\\n", weights)',
-      'print("row sums =", weights.sum(dim=1))',
-      'print("output =\\n", output)',
     );
   }
+  if (pitfall) lines.push(...pitfallLines(pitfall, d, 'torch'));
+  lines.push('', 'torch.set_printoptions(precision=4, sci_mode=False)', ...printLines(d, pitfall));
   return `${lines.join('\n')}\n`;
 }

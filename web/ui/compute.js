@@ -86,7 +86,8 @@ export function createComputer(attn) {
     const v = proj ? proj.V : tensor(s.matrices.V);
     const scale = scaleFactor(s);
     const r = attn.scaledDotProductAttention(q, k, v, { ...maskOptions(s), scale, trace: true });
-    inputs = { multi: false, q, k, v, scale };
+    const M = s.matrices;
+    inputs = { multi: false, q, k, v, scale, w: proj ? { q: tensor(M.WQ), k: tensor(M.WK), v: tensor(M.WV) } : null };
     return {
       proj,
       head: {
@@ -133,6 +134,7 @@ export function createComputer(attn) {
         output: r.output,
         headDim: hd,
         parameterCount: mha.parameterCount(),
+        parameterCountWithBiases: attn.lessons.attentionCost({ n: d.n, m: d.m, dModel: E, numHeads: h, bias: true }).parameters,
       },
       nm,
     };
@@ -169,8 +171,9 @@ export function createComputer(attn) {
      * options ({ causal, keyPaddingMask, mask }) and `pitfall`. Returns the weights (the head
      * average for several heads), the output and the fully masked rows, or null after an error.
      */
-    variant({ queries, keys, causal = false, keyPaddingMask, mask, pitfall } = {}) {
+    variant({ queries, keys, causal = false, keyPaddingMask, mask, pitfall, x: newX } = {}) {
       if (!inputs) return null;
+      if (newX) return this.variantOfX(newX, { causal, keyPaddingMask, mask });
       const masks = { causal, keyPaddingMask, mask };
       for (const key of Object.keys(masks)) if (!masks[key]) delete masks[key];
       const extra = pitfall && pitfall !== 'none' ? { pitfall } : {};
@@ -186,6 +189,22 @@ export function createComputer(attn) {
       const xq = queries ? rowsOf(x, queries) : x;
       const xkv = keys ? rowsOf(x, keys) : x;
       const r = mha.forward(xq, xkv, xkv, { ...forwardMask(masks), scale, averageWeights: true, ...extra });
+      return { weights: r.weights, output: r.output, fullyMaskedRows: r.fullyMaskedRows };
+    },
+    /**
+     * Sentence mode only: the same layer and scale on other token vectors `x` ([n, d_model]), e.g.
+     * the words swapped while the positions stay. Returns what variant() returns.
+     */
+    variantOfX(x, { causal = false, keyPaddingMask, mask } = {}) {
+      if (!inputs || (!inputs.multi && !inputs.w)) return null;
+      const masks = { causal, keyPaddingMask, mask };
+      for (const key of Object.keys(masks)) if (!masks[key]) delete masks[key];
+      if (inputs.multi) {
+        const r = inputs.layer.forward(x, x, x, { ...forwardMask(masks), scale: inputs.scale, averageWeights: true });
+        return { weights: r.weights, output: r.output, fullyMaskedRows: r.fullyMaskedRows };
+      }
+      const { w, scale } = inputs;
+      const r = attn.scaledDotProductAttention(attn.matmul(x, w.q), attn.matmul(x, w.k), attn.matmul(x, w.v), { ...masks, scale });
       return { weights: r.weights, output: r.output, fullyMaskedRows: r.fullyMaskedRows };
     },
     dispose() {

@@ -18,6 +18,12 @@ export function svg(tag, attrs = {}, className) {
   return e;
 }
 
+/**
+ * A number field for values from min to max. A value outside them is clamped in the field itself
+ * before anyone else hears of the change (this listener is the element's first), with a short
+ * note saying so, so the field never shows a number the page does not use; whole-number fields
+ * (step 1) are rounded the same way. Text that is not a number is refused with a note.
+ */
 export function numberInput([min, max], step = 1) {
   const input = el('input', 'number');
   input.type = 'number';
@@ -25,5 +31,28 @@ export function numberInput([min, max], step = 1) {
   input.max = String(max);
   input.step = String(step);
   input.inputMode = 'numeric';
+  let note = null;
+  const say = (text) => {
+    if (!note && !text) return;
+    if (!note) {
+      note = el('span', 'field-note');
+      note.dataset.clampNote = '';
+      note.setAttribute('role', 'status');
+      (input.closest('.field, .lesson-field, .temp-row') ?? input).after(note);
+    }
+    note.textContent = text;
+    note.hidden = !text;
+    input.setAttribute('aria-invalid', String(Boolean(text) && !Number.isFinite(Number(input.value))));
+  };
+  input.addEventListener('change', () => {
+    const typed = input.value.trim() === '' ? NaN : Number(input.value);
+    if (!Number.isFinite(typed)) return say(`Type a number from ${min} to ${max}.`);
+    let used = Math.min(max, Math.max(min, typed));
+    if (step === 1) used = Math.round(used);
+    if (used === typed) return say('');
+    input.value = String(used);
+    const why = typed > max ? `${max} is the largest value` : typed < min ? `${min} is the smallest value` : 'only whole numbers';
+    return say(`${typed} is not possible (${why}): ${used} is used.`);
+  });
   return input;
 }

@@ -12,7 +12,7 @@ import { createHeadsPanel } from './heads-panel.js';
 import { createInputsPanel } from './inputs-panel.js';
 import { createLessons } from './lessons/index.js';
 import { createPipeline } from './pipeline.js';
-import { makeFiller, presetById, randomMatrices } from './presets.js';
+import { makeEmbedder, makeFiller, presetById, randomMatrices } from './presets.js';
 import { createShareControls } from './share.js';
 import { createStore, setCell, setSentence, toggleCustom } from './state.js';
 import { decodeState, encodeState, linkFor, presetFromHash, stateFromHash, validateState } from './url-state.js';
@@ -38,6 +38,13 @@ function attentionCore() {
     throw err;
   });
   return sharedAttention;
+}
+
+// Whether matrix a no longer holds b's values (same shape, some cell changed).
+function differs(a, b) {
+  if (!a || !b || a === b || a.rows !== b.rows || a.cols !== b.cols) return false;
+  for (let k = 0; k < a.data.length; k++) if (!Object.is(a.data[k], b.data[k])) return true;
+  return false;
 }
 
 const ID_REFS = ['for', 'aria-labelledby', 'aria-describedby', 'aria-controls'];
@@ -150,10 +157,17 @@ export async function mountExplorer(root, options = {}) {
   }
   let initial = checked ?? presetById(presetId).build(attn);
   if (options.theme) initial = { ...initial, display: { ...initial.display, theme: options.theme } };
-  const store = createStore(initial, fill);
+  const store = createStore(initial, fill, makeEmbedder(attn));
   seedForFill = store.get().seed;
   const computer = createComputer(attn);
   const update = (fn) => store.update(fn);
+  // Each matrix as the example last set it (a preset, a link, new random values, new words, a
+  // resize); cell edits leave it alone, so "Reset" can bring back its exact values.
+  const origin = { ...store.get().matrices };
+  store.subscribe((s, prev, meta) => {
+    if (meta.source === 'edit') return;
+    for (const [name, m] of Object.entries(s.matrices)) if (m !== prev.matrices[name]) origin[name] = m;
+  });
 
   let result = null;
   let target = null;  // the cell being explained
@@ -180,7 +194,14 @@ export async function mountExplorer(root, options = {}) {
     },
   });
   const inputs = createInputsPanel({
-    onEdit: (name, i, j, v) => { if (!isReadOnly(name)) update((s) => setCell(s, name, i, j, v)); },
+    onEdit: (name, i, j, v) => { if (!isReadOnly(name)) store.update((s) => setCell(s, name, i, j, v), { source: 'edit' }); },
+    onReset(name) {
+      const m = origin[name];
+      if (!m || isReadOnly(name)) return;
+      store.update((s) => (s.matrices[name]?.rows === m.rows && s.matrices[name]?.cols === m.cols
+        ? { ...s, matrices: { ...s.matrices, [name]: m } } : s), { source: 'reset' });
+    },
+    canReset: (name) => !isReadOnly(name) && differs(store.get().matrices[name], origin[name]),
     onInspect: inspect,
     onSentence(text) {
       const next = setSentence(store.get(), text);
@@ -188,6 +209,7 @@ export async function mountExplorer(root, options = {}) {
       store.set(next);
       return true;
     },
+    onPositional: (kind) => update((s) => ({ ...s, positional: kind })),
   });
   const pipeline = createPipeline({
     onInspect: inspect,
@@ -215,7 +237,8 @@ export async function mountExplorer(root, options = {}) {
   const exporter = createExportControls({
     getView: () => {
       const s = store.get();
-      return { state: s, result, display: { palette: s.display.palette, theme: resolveTheme(s.display.theme) } };
+      const pitfall = panels.has('lessons') && s.lessons.panel === 'pitfalls' ? s.lessons.pitfall : null;
+      return { state: s, result, pitfall, display: { palette: s.display.palette, theme: resolveTheme(s.display.theme) } };
     },
   });
   const toolbar = el('div', 'explorer-toolbar');

@@ -318,7 +318,10 @@ export function download(blob, filename, host = document.body) {
 
 // ---- the control ------------------------------------------------------------------------------
 
-/** getView() -> { state, result, display }. The control lives in the explorer's toolbar. */
+/**
+ * getView() -> { state, result, display, pitfall } (pitfall: the mistake the open pitfalls panel
+ * shows, or null). The control lives in the explorer's toolbar.
+ */
 export function createExportControls({ getView }) {
   const root = el('details', 'export-menu');
   const summary = el('summary', 'small-button', 'Export');
@@ -381,13 +384,14 @@ export function createExportControls({ getView }) {
 
   async function save(format) {
     refresh();
-    const { state, display } = getView();
+    const { state, display, pitfall = null } = getView();
     const id = pick.value;
     const panelDef = current.panels.find((p) => p.id === id);
     const items = panelDef ? panelDef.items : current.matrices.filter((m) => m.id === id);
     try {
       if (format === 'numpy' || format === 'pytorch') {
-        const text = format === 'numpy' ? numpyCode(state) : torchCode(state);
+        // With the pitfalls panel open, the script also computes its "with the mistake" side.
+        const text = (format === 'numpy' ? numpyCode : torchCode)(state, { pitfall });
         download(new Blob([text], { type: 'text/x-python' }), format === 'numpy' ? 'attention_numpy.py' : 'attention_pytorch.py', root);
         out.textContent = `Saved ${format === 'numpy' ? 'attention_numpy.py' : 'attention_pytorch.py'}.`;
         return;

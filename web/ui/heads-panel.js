@@ -3,6 +3,7 @@
 import { createCard } from './card.js';
 import { createHeatmap } from './heatmap.js';
 import { el } from './dom.js';
+import { parameterSentence } from './parameter-count.js';
 
 export function createHeadsPanel({ onInspect, onSelectHead }) {
   const root = el('section', 'heads');
@@ -70,7 +71,12 @@ export function createHeadsPanel({ onInspect, onSelectHead }) {
       if (root.hidden) return;
       const m = result.multi;
       const { queries, keys } = result.labels;
-      sub.textContent = `${d.heads} heads of d\u2095 = ${m.headDim} features each (d_model = ${d.dModel}). W_Q, W_K, W_V and W_O hold ${m.parameterCount} parameters (4\u00b7d_model\u00b2), whatever the number of heads.`;
+      const countKey = `${d.heads}|${d.dModel}|${m.parameterCount}|${m.parameterCountWithBiases}`;
+      if (sub.dataset.key !== countKey) {
+        sub.dataset.key = countKey;
+        sub.replaceChildren(`${d.heads} heads of d\u2095 = ${m.headDim} features each (d_model = ${d.dModel}); this layer has no biases. `,
+          parameterSentence({ weights: m.parameterCount, withBiases: m.parameterCountWithBiases, dModel: d.dModel, heads: d.heads }));
+      }
       if (headViews.length !== m.heads.length) buildHeads(m.heads.length);
       const padCols = state.mask.kind === 'padding' ? state.mask.pad : null;
       headViews.forEach((v, k) => {

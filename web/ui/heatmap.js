@@ -232,10 +232,12 @@ export function createHeatmap({ name, label, kind = 'diverging', onInspect, onAc
 
   /**
    * tensor: { data, shape: [rows, cols] }; hidden: Uint8Array marking masked cells (or null);
-   * fullyMasked: Set of row indices; stats: [{ key, label, title, values, format }].
+   * fullyMasked: Set of row indices; stats: [{ key, label, title, values, format }]; span (diverging
+   * maps): the largest |value| the colour scale must reach, so maps shown side by side can share
+   * one scale (each map's own values widen it if needed).
    */
   function render({ tensor, rowLabels, colLabels, hidden = null, fullyMasked = null, stats = [],
-    palette = 'viridis', theme = 'light', padCols = null, padRows = null, clickable = false, groupCols = 0 }) {
+    palette = 'viridis', theme = 'light', padCols = null, padRows = null, clickable = false, groupCols = 0, span: sharedSpan = 0 }) {
     const [r, c] = tensor.shape;
     const keys = stats.map((s) => s.key).join(',');
     if (r !== rows || c !== cols || keys !== statKeys) {
@@ -282,9 +284,10 @@ export function createHeatmap({ name, label, kind = 'diverging', onInspect, onAc
     if (kind === 'weights') {
       scale = makeScale({ kind: 'sequential', palette, theme, min: 0, max: 1 });
     } else {
-      const span = niceBound(Math.max(Math.abs(lo), Math.abs(hi)));
+      const span = niceBound(Math.max(Math.abs(lo), Math.abs(hi), sharedSpan));
       scale = makeScale({ kind: 'diverging', theme, min: -span, max: span });
     }
+    if (table.dataset.scaleMax !== String(scale.max)) table.dataset.scaleMax = String(scale.max);
     const showText = !small && !compact;
     if (showText !== digits) {
       digits = showText;

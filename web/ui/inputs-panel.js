@@ -18,14 +18,24 @@ const TITLES = {
   Q: ['Queries Q', 'What each query token is looking for.'],
   K: ['Keys K', 'What each key token offers to be matched on.'],
   V: ['Values V', 'What each key token passes on when attended to.'],
-  X: ['Token vectors X', 'One row per token (an embedding). Edit it to change what a token "means".'],
+  X: ['Token vectors X', 'One row per token: its word\u2019s vector plus its position\u2019s. Edit it to change what a token "means".'],
   WQ: ['W_Q', 'Projects a token vector to its query.'],
   WK: ['W_K', 'Projects a token vector to its key.'],
   WV: ['W_V', 'Projects a token vector to its value.'],
   WO: ['W_O', 'Mixes the concatenated head outputs into the layer output.'],
 };
 
-export function createInputsPanel({ onEdit, onInspect, onSentence }) {
+const POSITIONAL_LABELS = [
+  ['none', 'none (attention cannot tell the order)'],
+  ['sinusoidal', 'sinusoidal (sin/cos of the position)'],
+  ['learned', 'learned-style (a random vector per position)'],
+];
+
+/**
+ * onReset(name) puts a matrix back to the example's values; canReset(name) says whether it has
+ * been edited since the example set it.
+ */
+export function createInputsPanel({ onEdit, onInspect, onSentence, onPositional, onReset = () => {}, canReset = () => false }) {
   const root = el('section', 'inputs');
   root.setAttribute('aria-labelledby', 'inputs-title');
   const heading = el('div', 'section-heading');
@@ -54,7 +64,24 @@ export function createInputsPanel({ onEdit, onInspect, onSentence }) {
   help.id = 'sentence-help';
   const tokenList = el('ol', 'tokens');
   tokenList.setAttribute('aria-label', 'Tokens');
-  sentenceBox.append(sentenceLabel, sentenceRow, help, tokenList);
+  // What the token vectors are: nothing here is trained, so say how they are made.
+  const positional = el('select');
+  positional.id = 'positional';
+  for (const [value, text] of POSITIONAL_LABELS) {
+    const o = el('option', '', text);
+    o.value = value;
+    positional.append(o);
+  }
+  positional.addEventListener('change', () => onPositional(positional.value));
+  const positionalLabel = el('label', '', 'Position information added to X');
+  positionalLabel.htmlFor = positional.id;
+  const positionalRow = el('div', 'field positional-field');
+  positionalRow.append(positionalLabel, positional);
+  const vectorsNote = el('p', 'help vectors-note');
+  vectorsNote.id = 'vectors-note';
+  vectorsNote.textContent = 'Each word\u2019s vector is random but fixed: the same word always gets the same vector (from NumPy\u2019s generator, seeded by a hash of the lower-cased word and the seed). No model has learned them, so similar words are not close. Changing the sentence, the seed, d_model or the positions rebuilds X; edits to X last until then.';
+  positional.setAttribute('aria-describedby', vectorsNote.id);
+  sentenceBox.append(sentenceLabel, sentenceRow, help, tokenList, positionalRow, vectorsNote);
   root.append(sentenceBox);
 
   const matrixGrid = el('div', 'matrices');
@@ -63,6 +90,7 @@ export function createInputsPanel({ onEdit, onInspect, onSentence }) {
   const editors = {};
   const cards = {};
   const folds = {};
+  const resets = {};
   for (const name of ['Q', 'K', 'V', 'X', 'WQ', 'WK', 'WV', 'WO']) {
     const [title, hint] = TITLES[name];
     const card = createCard({ title, hint, className: 'matrix-card' });
@@ -75,6 +103,14 @@ export function createInputsPanel({ onEdit, onInspect, onSentence }) {
       summary.textContent = details.open ? 'Hide the matrix' : `Show the matrix (${details.dataset.cells} cells)`;
     });
     folds[name] = details;
+    const reset = el('button', 'small-button reset-matrix', 'Reset');
+    reset.type = 'button';
+    reset.dataset.reset = name;
+    reset.title = `Put ${title} back to the example\u2019s exact values`;
+    reset.setAttribute('aria-label', `Reset ${title} to the example\u2019s values`);
+    reset.addEventListener('click', () => onReset(name));
+    resets[name] = reset;
+    card.el.querySelector('.card-header').append(reset);
     card.body.append(details);
     editors[name] = editor;
     cards[name] = card;
@@ -133,6 +169,7 @@ export function createInputsPanel({ onEdit, onInspect, onSentence }) {
             return li;
           }));
         }
+        if (positional.value !== state.positional) positional.value = state.positional;
         if (!help.classList.contains('invalid') || sentence.getAttribute('aria-invalid') !== 'true')
           help.textContent = `${state.tokens.length} token${state.tokens.length > 1 ? 's' : ''} (at most ${MAX_TOKENS}); words and punctuation become tokens, ${PAD} is a padding token.`;
       }
@@ -173,6 +210,7 @@ export function createInputsPanel({ onEdit, onInspect, onSentence }) {
           card.setFormula(formula);
         }
         editor.update({ matrix: state.matrices[name], rowLabels, theme: display.theme });
+        resets[name].disabled = !canReset(name);
       }
 
       if (d.sentence && !result.error) {

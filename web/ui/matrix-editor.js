@@ -1,7 +1,8 @@
 // An editable matrix: a table of text inputs, tinted by value. Typing a valid number updates the
 // state at once (every later step follows live); an invalid entry is flagged and ignored until
 // fixed. Keys: arrows move between cells (Left/Right once the caret reaches the edge of the text),
-// Enter commits and moves down (Shift+Enter up), Escape restores the current value, Tab moves on.
+// Enter commits and moves down (Shift+Enter up), Escape restores the value the cell had when it
+// was focused (in full precision, not the rounded text), Tab moves on.
 // Wide matrices scroll sideways through ui/matrix-scroll.js (the cell area itself is not
 // user-scrollable, which keeps each frame cheap with a thousand inputs).
 // Test hook: the wrapper carries data-matrix="<name>" and every cell is an <input>.
@@ -38,7 +39,12 @@ export function createMatrixEditor({ name, label, onEdit, onInspect }) {
   let theme = 'light';
   let rowLabels = [];
 
+  // The cell being edited and its value when it got the focus (edits apply live, so the state
+  // no longer holds it once typing has started).
+  let before = null;
+
   function build(r, c) {
+    before = null;
     rows = r;
     cols = c;
     thead.replaceChildren();
@@ -138,6 +144,20 @@ export function createMatrixEditor({ name, label, onEdit, onInspect }) {
     return [Number(input.dataset.row), Number(input.dataset.col)];
   }
 
+  function restore(input) {
+    const [i, j] = at(input);
+    const k = i * cols + j;
+    if (!before || before.k !== k) return revert(input);
+    const v = before.value;
+    shown[k] = v;
+    input.value = formatInput(v);
+    input.title = formatNumber(v, 8);
+    input.classList.remove('invalid');
+    input.removeAttribute('aria-invalid');
+    if (matrix && !Object.is(matrix.data[k], v)) onEdit(name, i, j, v);
+    return undefined;
+  }
+
   function revert(input) {
     const [i, j] = at(input);
     const v = matrix ? matrix.data[i * cols + j] : 0;
@@ -174,6 +194,7 @@ export function createMatrixEditor({ name, label, onEdit, onInspect }) {
     if (!(input instanceof HTMLInputElement)) return;
     input.select();
     const [i, j] = at(input);
+    before = { k: i * cols + j, value: matrix ? matrix.data[i * cols + j] : 0 };
     onInspect?.(name, i, j);
   });
   table.addEventListener('pointerover', (e) => {
@@ -189,7 +210,7 @@ export function createMatrixEditor({ name, label, onEdit, onInspect }) {
     if (!(input instanceof HTMLInputElement)) return;
     const [i, j] = at(input);
     if (e.key === 'Escape') {
-      revert(input);
+      restore(input);
       input.select();
       return;
     }

@@ -2,6 +2,7 @@
 // core's NumPy-compatible generator, so an example is the same everywhere and the lesson's NumPy
 // code reproduces it exactly.
 import { activeMatrices, dims } from './state.js';
+import { tokenVectors } from './embeddings.js';
 
 const matrix = (rows, cols, data) => ({ rows, cols, data: Array.from(data) });
 const round2 = (x) => Math.round(x * 100) / 100;
@@ -37,11 +38,16 @@ export function randomMatrices(attn, state, seed) {
       const isWeight = name.startsWith('W');
       out[name] = draw(rng, rows, cols, { scale: isWeight ? weightScale(d.dModel) : 1, round: true });
     }
+    // A sentence's X comes from its words (drawn above all the same, so W stays as it was).
+    if (d.sentence) out.X = tokenVectors(attn, { ...state, seed });
     return out;
   } finally {
     rng.dispose();
   }
 }
+
+/** X for a sentence state: each word's fixed random vector plus its position's (embeddings.js). */
+export const makeEmbedder = (attn) => (state) => tokenVectors(attn, state);
 
 /** Values for cells that appear when a matrix grows (deterministic per seed and matrix). */
 export function makeFiller(attn, getSeed) {

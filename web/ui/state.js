@@ -3,6 +3,7 @@
 // written to a URL, posted to a parent frame or handed to a custom element.
 import { isPad, tokenize } from './tokenizer.js';
 import { subscript } from './format.js';
+import { POSITIONAL, tokenVectorsKey } from './embeddings.js';
 
 export const STATE_VERSION = 1;
 
@@ -89,9 +90,11 @@ function resizeGrid(flat, oldRows, oldCols, rows, cols) {
 
 /**
  * Brings a state into a consistent shape: sizes within limits, every active matrix the right
- * size, masks as long as the keys. `fill(name, count)` supplies values for new matrix cells.
+ * size, masks as long as the keys. `fill(name, count)` supplies values for new matrix cells;
+ * `embed(state)` (optional) the token vectors X of a sentence, used whenever what X is made from
+ * (tokens, seed, d_model, positional encoding) changed since X was last set (state.xKey).
  */
-export function reconcile(state, fill) {
+export function reconcile(state, fill, embed) {
   const s = { ...state };
   s.version = STATE_VERSION;
   s.mode = s.mode === 'qkv' ? 'qkv' : 'sentence';
@@ -117,11 +120,19 @@ export function reconcile(state, fill) {
 
   const d = dims(s);
   const matrices = { ...(s.matrices ?? {}) };
+  const hadX = Boolean(matrices.X);
   for (const [name, rows, cols] of activeMatrices(s)) {
     if (!Number.isInteger(rows) || !Number.isInteger(cols)) continue;  // heads do not divide d_model
     matrices[name] = resize(matrices[name], rows, cols, fill && ((count) => fill(name, count)));
   }
   s.matrices = matrices;
+  s.positional = POSITIONAL.includes(s.positional) ? s.positional : 'none';
+  if (d.sentence) {
+    // A state without a key (a preset, an older link) keeps the X it brings.
+    const key = tokenVectorsKey(s);
+    if (embed && (!hadX || (s.xKey !== undefined && s.xKey !== key))) matrices.X = embed(s);
+    s.xKey = key;
+  }
 
   const mask = s.mask ?? {};
   const prevM = Array.isArray(mask.pad) ? mask.pad.length : d.m;
@@ -245,15 +256,15 @@ export function setLesson(state, key, value) {
 }
 
 /** A tiny observable store: one current state, listeners told after each change. */
-export function createStore(initial, fill) {
-  let current = reconcile(initial, fill);
+export function createStore(initial, fill, embed) {
+  let current = reconcile(initial, fill, embed);
   const listeners = new Set();
   return {
     get: () => current,
     set(next, meta = {}) {
       if (!next || next === current) return;
       const prev = current;
-      current = reconcile(next, fill);
+      current = reconcile(next, fill, embed);
       for (const l of listeners) l(current, prev, meta);
     },
     update(fn, meta) {

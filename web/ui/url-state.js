@@ -13,6 +13,7 @@
 // lesson panel's settings) pass as small plain JSON; the page's reconcile() then repairs them.
 import { activeMatrices, LIMITS, MASK_KINDS, MAX_TOKENS } from './state.js';
 import { MAX_TOKEN_LENGTH } from './tokenizer.js';
+import { POSITIONAL } from './embeddings.js';
 
 export const LINK_VERSION = 1;
 /** Longest encoded state accepted or produced (characters after "#s="). */
@@ -141,7 +142,7 @@ export function validateState(input) {
   const keys = Object.keys(input);
   if (keys.length > EXTRA.keys) throw new StateError('the state has too many fields');
   const KNOWN = ['version', 'mode', 'n', 'm', 'dk', 'dv', 'dModel', 'heads', 'seed', 'sentence', 'tokens',
-    'scaling', 'mask', 'matrices', 'headNames', 'view', 'display'];
+    'scaling', 'mask', 'matrices', 'headNames', 'view', 'display', 'positional', 'xKey'];
   knownKeys(input, KNOWN, 'the state');
   const s = {};
   for (const key of keys) {
@@ -153,6 +154,8 @@ export function validateState(input) {
         s[key] = int(v, LIMITS[key], key);
         break;
       case 'sentence': s.sentence = str(v, MAX_SENTENCE, 'sentence'); break;
+      case 'positional': s.positional = oneOf(v, POSITIONAL, 'positional'); break;
+      case 'xKey': s.xKey = str(v, 16, 'xKey'); break;
       case 'tokens':
         list(v, MAX_TOKENS, 'tokens');
         if (v.length === 0) throw new StateError('tokens must not be empty');

@@ -6,6 +6,7 @@
 import { bytes, el, grouped, numberInput, setIfIdle, setText, si } from './dom.js';
 import { createLogLogPlot } from './plots.js';
 import { dims, LESSON_LIMITS, setLesson } from '../state.js';
+import { parameterSentence } from '../parameter-count.js';
 
 const ROWS = [
   ['parameters', 'Parameters: W_Q, W_K, W_V, W_O and their biases', '4\u00b7d\u00b2 + 4\u00b7d, whatever h is', (v) => grouped(v)],
@@ -66,6 +67,7 @@ export function createCostPanel({ attn, update }) {
     tbody.append(tr);
     cells[key] = out;
   }
+  const params = el('p', 'lesson-note');
   const verdict = el('p', 'lesson-summary');
   verdict.dataset.stat = 'crossover';
   const plot = createLogLogPlot({ xLabel: 'tokens n (self-attention, m = n)', yLabel: 'FLOPs' });
@@ -78,7 +80,7 @@ export function createCostPanel({ attn, update }) {
   legend.append(...key('proj', 'projections (\u221d n\u00b7d\u00b2)'), ...key('quad', 'scores, weights\u00b7V and softmax (\u221d n\u00b2\u00b7d)'), ...key('now', 'the chosen n'));
   const figure = el('figure', 'lesson-figure wide');
   figure.append(plot.el, legend);
-  root.append(intro, controls, error, table, verdict, figure);
+  root.append(intro, controls, error, table, params, verdict, figure);
 
   function sizesOf(s) {
     const c = s.lessons.cost;
@@ -144,6 +146,8 @@ export function createCostPanel({ attn, update }) {
         cells[name].dataset.value = String(c[name]);
         cells[name].title = grouped(c[name]);
       }
+      const weights = attn.lessons.attentionCost({ n: z.n, m: z.m, dModel: z.dModel, numHeads: z.heads, bias: false }).parameters;
+      params.replaceChildren(parameterSentence({ weights, withBiases: c.parameters, dModel: z.dModel, heads: z.heads }));
       const star = crossover(z);
       verdict.dataset.value = String(star);
       setText(verdict, `With d_model = ${grouped(z.dModel)} and ${z.heads} head${z.heads > 1 ? 's' : ''}, the quadratic terms cost more than the projections from n = ${grouped(star)} tokens on (about 2\u00b7d_model). The h attention matrices need ${bytes(c.attentionMatrixBytes)} at n = ${grouped(z.n)}, m = ${grouped(z.m)}.`);

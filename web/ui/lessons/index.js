@@ -44,7 +44,7 @@ export function createLessons({ attn, computer, update }) {
     hull: () => createHullPanel({ update }),
     cost: () => createCostPanel({ attn, update }),
     steps: () => createStepsPanel({ computer, update }),
-    permutation: () => createPermutationPanel({ computer, update }),
+    permutation: () => createPermutationPanel({ attn, computer, update }),
   };
   const panels = {};
   const buttons = {};

@@ -1,12 +1,26 @@
 // "Permutation equivariance": swap two tokens (their rows of Q and of K, V; or of X) and compute
 // again in the core. Without positions, attention cannot tell the order: the output rows swap with
-// the tokens and are otherwise unchanged. A causal mask is tied to positions, so with it they are not.
+// the tokens and are otherwise unchanged. A causal mask is tied to positions, so with it they are
+// not; nor with a positional encoding added to X, where the words swap but the positions stay.
 import { el, field, setText } from './dom.js';
 import { compare, diffText } from './compare.js';
 import { createHeatmap } from '../heatmap.js';
 import { dims, maskOptions, setLesson } from '../state.js';
+import { positionVector } from '../embeddings.js';
 
-export function createPermutationPanel({ computer, update }) {
+// X with the words at positions perm[r] moved to r while every position keeps its own vector:
+// X'[r] = X[perm[r]] − P[perm[r]] + P[r].
+function swappedWords(attn, state, perm) {
+  const X = state.matrices.X;
+  const E = X.cols;
+  const P = perm.map((_, p) => positionVector(attn, state.positional, p, E, state.seed));
+  const data = new Float32Array(X.rows * E);
+  for (let r = 0; r < X.rows; r++)
+    for (let c = 0; c < E; c++) data[r * E + c] = X.data[perm[r] * E + c] - P[perm[r]][c] + P[r][c];
+  return { data, shape: [X.rows, E] };
+}
+
+export function createPermutationPanel({ attn, computer, update }) {
   const root = el('div', 'lesson-panel');
   root.dataset.lesson = 'permutation';
   const intro = el('p', 'lesson-intro', 'Attention compares every query with every key, and nothing in that comparison knows where a token stands. Swap two tokens and the outputs are the same rows, swapped. That is why transformers add position information to the token vectors.');
@@ -92,11 +106,14 @@ export function createPermutationPanel({ computer, update }) {
         for (let r = 0; r < d.n; r++) for (let c = 0; c < d.m; c++) data[r * d.m + c] = opts.mask.data[qIndex[r] * d.m + kIndex[c]];
         moved.mask = { data, shape: [d.n, d.m] };
       }
+      const positions = d.sentence && state.positional !== 'none';
       let base;
       let swapped;
       try {
         base = computer.variant(opts);
-        swapped = computer.variant({ queries: qIndex, keys: kIndex, ...moved });
+        swapped = positions
+          ? computer.variant({ x: swappedWords(attn, state, qIndex), ...moved })
+          : computer.variant({ queries: qIndex, keys: kIndex, ...moved });
       } catch (err) {
         error.textContent = `The core refused: ${err.message}`;
         error.hidden = false;
@@ -117,9 +134,12 @@ export function createPermutationPanel({ computer, update }) {
       after.map.setHighlight({ rows });
       setText(before.order, `order: ${queries.join(' \u00b7 ')}`);
       setText(after.order, `order: ${swappedLabels.join(' \u00b7 ')}`);
-      setText(note, state.mask.kind === 'causal'
-        ? 'The causal mask is chosen above: it hides keys by position, so after the swap each token sees a different set of keys.'
-        : (dims(state).multi ? 'The whole multi-head layer is compared (concat\u00b7W_O).' : ''));
+      const notes = [];
+      if (state.mask.kind === 'causal') notes.push('The causal mask is chosen above: it hides keys by position, so after the swap each token sees a different set of keys.');
+      if (positions) notes.push(`Positions are added to X (${state.positional === 'sinusoidal' ? 'sinusoidal' : 'learned-style'}): the two words swap places but each position keeps its own vector, so the swapped tokens\u2019 vectors change.`);
+      else if (d.sentence) notes.push('No position information is added to X (see \u201cPosition information\u201d under the sentence): choose one to see the order matter.');
+      if (dims(state).multi) notes.push('The whole multi-head layer is compared (concat\u00b7W_O).');
+      setText(note, notes.join(' '));
       note.hidden = !note.textContent;
 
       // Row r of the swapped output should be row perm[r] of the original.

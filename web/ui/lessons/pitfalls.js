@@ -37,6 +37,8 @@ const MISTAKES = {
   },
 };
 
+const largest = (data) => data.reduce((m, v) => (Number.isFinite(v) ? Math.max(m, Math.abs(v)) : m), 0);
+
 export function createPitfallsPanel({ attn, computer, update }) {
   const root = el('div', 'lesson-panel');
   root.dataset.lesson = 'pitfalls';
@@ -138,8 +140,10 @@ export function createPitfallsPanel({ attn, computer, update }) {
       const padCols = state.mask.kind === 'padding' ? state.mask.pad : null;
       right.weights.update({ tensor: good.weights, rowLabels: queries, colLabels: keys, hidden: result.hidden, fullyMasked: result.fullyMasked, padCols, stats: sums(goodStats), ...display });
       wrong.weights.update({ tensor: bad.weights, rowLabels: queries, colLabels: keys, padCols, stats: sums(badStats), ...display });
-      right.output.update({ tensor: good.output, rowLabels: queries, colLabels: cols(good.output), ...display });
-      wrong.output.update({ tensor: bad.output, rowLabels: queries, colLabels: cols(bad.output), ...display });
+      // One colour scale for both outputs: equal numbers must look equal side by side.
+      const span = Math.max(largest(good.output.data), largest(bad.output.data));
+      right.output.update({ tensor: good.output, rowLabels: queries, colLabels: cols(good.output), span, ...display });
+      wrong.output.update({ tensor: bad.output, rowLabels: queries, colLabels: cols(bad.output), span, ...display });
 
       const w = compare(bad.weights.data, good.weights.data);
       const o = compare(bad.output.data, good.output.data);

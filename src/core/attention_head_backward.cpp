@@ -1,0 +1,180 @@
+// The backward of one attention head (attend_head_backward in attention_head.h): a materialized
+// path that reads the forward's weights, and a FlashAttention-2-style streaming path that
+// recomputes the weights tile by tile from the row log-sum-exp, never holding an n × m matrix.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "attention_head.h"
+#include "kernels.h"
+
+namespace attn {
+namespace {
+
+using kernels::packed_floats;
+constexpr float kNegInf = -std::numeric_limits<float>::infinity();
+// Streaming tile: 64 queries × 256 keys, as the forward's.
+constexpr size_t kQueryBlock = 64;
+constexpr size_t kKeyBlock = 256;
+static_assert(kKeyBlock % kernels::kPanelWidth == 0, "key tiles start on a panel boundary");
+
+void zero_rows(const MatrixView& x) {
+  for (size_t i = 0; i < x.rows; ++i) std::fill(x.row(i), x.row(i) + x.cols, 0.0f);
+}
+
+// delta[r] = rowsum(dO ⊙ O) for rows [i0, i0 + rows): equals rowsum(dA ⊙ A) and costs dv, not m.
+void row_deltas(const HeadGradInputs& g, size_t i0, size_t rows, float* delta) {
+  for (size_t r = 0; r < rows; ++r)
+    delta[r] = kernels::dot(g.d_output.row(i0 + r), g.output.row(i0 + r), g.output.cols);
+}
+
+// dV = Aᵀ·dO; dS = A ⊙ (dO·Vᵀ − delta); dQ = scale·dS·K; dK = scale·dSᵀ·Q. The two products with
+// a transposed n × m left operand go through one transposed copy (the kernels read A row-major).
+void backward_materialized(const HeadInputs& in, const HeadGradInputs& g,
+                           const HeadGradOutputs& out, float* workspace) {
+  const size_t n = in.q.rows, m = in.k.rows, dk = in.q.cols, dv = in.v.cols;
+  const float* a = g.weights;
+  float* transposed = workspace;                                  // m × n
+  float* ds = out.d_scores ? out.d_scores : transposed + n * m;   // n × m
+  float* panels = transposed + 2 * n * m;
+  const bool acc = out.accumulate;
+
+  kernels::transpose(a, m, n, m, transposed, n);
+  kernels::pack_panels(g.d_output.data, g.d_output.ld, n, dv, panels);
+  kernels::matmul_packed(transposed, n, panels, n, out.dv.data, out.dv.ld, m, dv, n, 1.0f, acc);
+
+  kernels::pack_panels_transposed(in.v.data, in.v.ld, dv, m, panels);  // Vᵀ: dv × m
+  kernels::matmul_packed(g.d_output.data, g.d_output.ld, panels, dv, ds, m, n, m, dv, 1.0f, false);
+  for (size_t i = 0; i < n; ++i) {
+    float delta;
+    row_deltas(g, i, 1, &delta);
+    kernels::softmax_backward_row(a + i * m, ds + i * m, m, delta);
+  }
+
+  kernels::pack_panels(in.k.data, in.k.ld, m, dk, panels);
+  kernels::matmul_packed(ds, m, panels, m, out.dq.data, out.dq.ld, n, dk, m, in.scale, acc);
+  kernels::transpose(ds, m, n, m, transposed, n);
+  kernels::pack_panels(in.q.data, in.q.ld, n, dk, panels);
+  kernels::matmul_packed(transposed, n, panels, n, out.dk.data, out.dk.ld, m, dk, n, in.scale, acc);
+}
+
+// Raw scores s of query i against keys [j0, j0 + len) become the forward's weights:
+// exp(s·scale + bias − lse), hidden keys exactly 0, and a fully masked row (lse = −inf) all 0.
+void recompute_weights_row(float* s, size_t len, size_t i, size_t j0, size_t m, float scale,
+                           const HeadMasks& masks, float lse) {
+  if (lse == kNegInf) {
+    std::fill(s, s + len, 0.0f);
+    return;
+  }
+  kernels::scale(s, len, scale);
+  if (masks.bias) kernels::axpy(s, masks.bias + i * m + j0, len, 1.0f);
+  for (size_t j = 0; j < len; ++j) {
+    const bool hidden = (masks.mask && masks.mask[i * m + j0 + j]) ||
+                        (masks.key_padding && masks.key_padding[j0 + j]) ||
+                        (masks.causal && j0 + j > i);
+    if (hidden) s[j] = kNegInf;
+  }
+  kernels::exp_shifted_sum(s, len, lse);
+}
+
+struct StreamBuffers {
+  float* kt;     // Kᵀ panels: dk × m (scores)
+  float* vt;     // Vᵀ panels: dv × m (dA = dO·Vᵀ)
+  float* kp;     // K panels: m × dk (dQ = dS·K)
+  float* qp;     // panels of the query block's Q: kQueryBlock × dk (dK = dSᵀ·Q)
+  float* dop;    // panels of the query block's dO: kQueryBlock × dv (dV = Aᵀ·dO)
+  float* p;      // kQueryBlock × kKeyBlock weights
+  float* ds;     // kQueryBlock × kKeyBlock dA, then dS
+  float* t;      // kKeyBlock × kQueryBlock transposed tile
+  float* delta;  // kQueryBlock
+};
+
+StreamBuffers carve_stream(size_t m, size_t dk, size_t dv, float* base) {
+  StreamBuffers b;
+  b.kt = base;
+  b.vt = b.kt + packed_floats(dk, m);
+  b.kp = b.vt + packed_floats(dv, m);
+  b.qp = b.kp + packed_floats(m, dk);
+  b.dop = b.qp + packed_floats(kQueryBlock, dk);
+  b.p = b.dop + packed_floats(kQueryBlock, dv);
+  b.ds = b.p + kQueryBlock * kKeyBlock;
+  b.t = b.ds + kQueryBlock * kKeyBlock;
+  b.delta = b.t + kKeyBlock * kQueryBlock;
+  return b;
+}
+
+// One tile: queries [i0, i0 + rows) × keys [j0, j0 + cols). dQ of the block and dK, dV of the
+// tile's keys are accumulated in the outputs.
+void backward_tile(const HeadInputs& in, const HeadGradInputs& g, const HeadGradOutputs& out,
+                   const StreamBuffers& b, size_t i0, size_t rows, size_t j0, size_t cols,
+                   bool first_tile) {
+  const size_t m = in.k.rows, dk = in.q.cols, dv = in.v.cols, W = kernels::kPanelWidth;
+  kernels::matmul_packed(in.q.row(i0), in.q.ld, b.kt + j0 * dk, dk, b.p, cols, rows, cols, dk,
+                         1.0f, false);
+  for (size_t r = 0; r < rows; ++r)
+    recompute_weights_row(b.p + r * cols, cols, i0 + r, j0, m, in.scale, in.masks,
+                          g.row_lse[i0 + r]);
+  kernels::transpose(b.p, cols, rows, cols, b.t, rows);
+  kernels::matmul_packed(b.t, rows, b.dop, rows, out.dv.row(j0), out.dv.ld, cols, dv, rows, 1.0f,
+                         true);
+
+  kernels::matmul_packed(g.d_output.row(i0), g.d_output.ld, b.vt + j0 * dv, dv, b.ds, cols, rows,
+                         cols, dv, 1.0f, false);
+  for (size_t r = 0; r < rows; ++r)
+    kernels::softmax_backward_row(b.p + r * cols, b.ds + r * cols, cols, b.delta[r]);
+  // Rows [j0, …) of the K packing are a packing with the same panel stride (kernels.h).
+  kernels::matmul_packed(b.ds, cols, b.kp + j0 * W, m, out.dq.row(i0), out.dq.ld, rows, dk, cols,
+                         in.scale, out.accumulate || !first_tile);
+  kernels::transpose(b.ds, cols, rows, cols, b.t, rows);
+  kernels::matmul_packed(b.t, rows, b.qp, rows, out.dk.row(j0), out.dk.ld, cols, dk, rows,
+                         in.scale, true);
+}
+
+// FlashAttention-2's backward on one core: per block of queries, every key tile's weights are
+// recomputed from Q·Kᵀ and the row log-sum-exp; dK and dV accumulate in the outputs across query
+// blocks. Extra memory is three packings linear in m plus fixed tiles.
+void backward_streaming(const HeadInputs& in, const HeadGradInputs& g, const HeadGradOutputs& out,
+                        float* workspace) {
+  const size_t n = in.q.rows, m = in.k.rows, dk = in.q.cols, dv = in.v.cols;
+  const StreamBuffers b = carve_stream(m, dk, dv, workspace);
+  kernels::pack_panels_transposed(in.k.data, in.k.ld, dk, m, b.kt);
+  kernels::pack_panels_transposed(in.v.data, in.v.ld, dv, m, b.vt);
+  kernels::pack_panels(in.k.data, in.k.ld, m, dk, b.kp);
+  if (!out.accumulate) {
+    zero_rows(out.dk);
+    zero_rows(out.dv);
+  }
+  for (size_t i0 = 0; i0 < n; i0 += kQueryBlock) {
+    const size_t rows = std::min(kQueryBlock, n - i0);
+    row_deltas(g, i0, rows, b.delta);
+    kernels::pack_panels(in.q.row(i0), in.q.ld, rows, dk, b.qp);
+    kernels::pack_panels(g.d_output.row(i0), g.d_output.ld, rows, dv, b.dop);
+    // Causal: keys after the block's last query have weight 0 for all of it; skip their tiles.
+    const size_t key_end = in.masks.causal ? std::min(m, i0 + rows) : m;
+    for (size_t j0 = 0; j0 < key_end; j0 += kKeyBlock)
+      backward_tile(in, g, out, b, i0, rows, j0, std::min(kKeyBlock, key_end - j0), j0 == 0);
+  }
+}
+
+}  // namespace
+
+size_t head_backward_workspace_floats(size_t n, size_t m, size_t dk, size_t dv, bool stream) {
+  if (stream)
+    return packed_floats(dk, m) + packed_floats(dv, m) + packed_floats(m, dk) +
+           packed_floats(kQueryBlock, dk) + packed_floats(kQueryBlock, dv) +
+           3 * kQueryBlock * kKeyBlock + kQueryBlock;
+  const size_t panels = std::max(std::max(packed_floats(n, dv), packed_floats(dv, m)),
+                                 std::max(packed_floats(m, dk), packed_floats(n, dk)));
+  return 2 * n * m + panels;
+}
+
+void attend_head_backward(const HeadInputs& in, const HeadGradInputs& grad_in,
+                          const HeadGradOutputs& grad_out, float* workspace) {
+  if (grad_in.weights)
+    backward_materialized(in, grad_in, grad_out, workspace);
+  else
+    backward_streaming(in, grad_in, grad_out, workspace);
+}
+
+}  // namespace attn

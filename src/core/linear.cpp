@@ -1,0 +1,46 @@
+#include "linear.h"
+
+#include <algorithm>
+
+#include "kernels.h"
+
+namespace attn {
+
+void linear_forward(const float* x, const float* w, const float* b, float* y, size_t rows,
+                    size_t in, size_t out) {
+  kernels::matmul(x, in, w, out, y, out, rows, out, in, 1.0f, false);
+  if (b)
+    for (size_t r = 0; r < rows; ++r) kernels::axpy(y + r * out, b, out, 1.0f);
+}
+
+size_t matmul_transposed_scratch_floats(size_t m, size_t k) { return kernels::packed_floats(k, m); }
+
+// bᵀ (k × m) is packed straight from b's rows, so no transposed copy of b is made.
+void matmul_transposed(const float* a, const float* b, float* c, size_t n, size_t m, size_t k,
+                       float* scratch) {
+  kernels::pack_panels_transposed(b, k, k, m, scratch);
+  kernels::matmul_packed(a, k, scratch, k, c, m, n, m, k, 1.0f, false);
+}
+
+size_t accumulate_at_b_scratch_floats(size_t n, size_t k) { return n * k; }
+
+// aᵀ is made explicitly (k × n) so that the GEMM reads both operands row by row.
+void accumulate_at_b(const float* a, const float* b, float* c, size_t n, size_t k, size_t m,
+                     float* scratch) {
+  kernels::transpose(a, k, n, k, scratch, n);
+  kernels::matmul(scratch, n, b, m, c, m, k, m, n, 1.0f, true);
+}
+
+size_t linear_backward_scratch_floats(size_t rows, size_t in, size_t out) {
+  return std::max(matmul_transposed_scratch_floats(in, out), accumulate_at_b_scratch_floats(rows, in));
+}
+
+void linear_backward(const float* x, const float* w, const float* dy, float* dx, float* dw,
+                     float* db, size_t rows, size_t in, size_t out, float* scratch) {
+  if (dx) matmul_transposed(dy, w, dx, rows, in, out, scratch);  // dy (rows × out) · Wᵀ
+  accumulate_at_b(x, dy, dw, rows, in, out, scratch);
+  if (db)
+    for (size_t r = 0; r < rows; ++r) kernels::axpy(db, dy + r * out, out, 1.0f);
+}
+
+}  // namespace attn

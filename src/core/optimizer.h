@@ -1,0 +1,33 @@
+// Adam exactly as torch.optim.Adam (bias-corrected, eps added after the square root), AdamW's
+// decoupled weight decay (torch.optim.AdamW) when weight_decay > 0, and
+// torch.nn.utils.clip_grad_norm_, over one flat block of parameters.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "status.h"
+
+namespace attn {
+
+struct AdamOptions {
+  double learning_rate = 1e-3;
+  double beta1 = 0.9, beta2 = 0.999;
+  double eps = 1e-8;
+  double weight_decay = 0.0;  // > 0: AdamW, param ·= 1 − lr·wd before the Adam update
+  double clip_norm = 0.0;     // > 0: clip the global gradient norm first; 0 = no clipping
+};
+
+Status validate_adam_options(const AdamOptions& options);
+
+// Global 2-norm of grads (count floats), accumulated in double.
+double gradient_norm(const float* grads, size_t count);
+
+// clip_grad_norm_: scales grads by min(1, max_norm / (norm + 1e-6)); returns the norm before.
+double clip_gradient_norm(float* grads, size_t count, double max_norm);
+
+// One Adam(W) step; `step` is the step number after incrementing (1 on the first step).
+// m and v are the first and second moments, zero before the first step.
+void adam_step(float* params, const float* grads, float* m, float* v, size_t count, int64_t step,
+               const AdamOptions& options);
+
+}  // namespace attn

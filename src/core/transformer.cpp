@@ -1,0 +1,274 @@
+#include "transformer.h"
+
+#include <algorithm>
+#include <new>
+#include <string>
+
+#include "cross_entropy.h"
+#include "embedding.h"
+#include "kernels.h"
+#include "layer_norm.h"
+#include "linear.h"
+
+namespace attn {
+namespace {
+
+constexpr size_t kAlignFloats = 16;
+size_t aligned(size_t floats) { return (floats + kAlignFloats - 1) / kAlignFloats * kAlignFloats; }
+// Activations and scratch beyond this many floats (1.5 GiB) are refused before allocating.
+constexpr double kMaxWorkFloats = 1.5 * double(1u << 30) / sizeof(float);
+
+// Hands out consecutive aligned pieces of one block; a null base only counts.
+struct Carver {
+  float* base;
+  size_t used = 0;
+  float* take(size_t floats) {
+    float* at = base ? base + used : nullptr;
+    used += aligned(floats);
+    return at;
+  }
+};
+
+}  // namespace
+
+Transformer::Transformer(const TransformerConfig& config)
+    : config_(config), layout_(make_parameter_layout(config)) {}
+
+Status Transformer::create(const TransformerConfig& config, Transformer** out) {
+  *out = nullptr;
+  Status status = validate_transformer_config(config);
+  if (!status.ok()) return status;
+  Transformer* model = new (std::nothrow) Transformer(config);
+  if (!model) return Status::error("out of memory for the transformer");
+  const size_t floats = model->layout_.total_floats;
+  if (!model->params_.reserve(floats)) {
+    delete model;
+    return Status::error("out of memory: the parameters need " + std::to_string(floats * sizeof(float)) + " bytes");
+  }
+  initialize_parameters(config, model->layout_, model->params_.data());
+  *out = model;
+  return Status::success();
+}
+
+BlockShape Transformer::block_shape() const {
+  BlockShape s;
+  s.batch = batch_, s.T = T_, s.E = config_.d_model, s.heads = config_.num_heads;
+  s.layer_norm = config_.layer_norm, s.mlp = config_.mlp;
+  return s;
+}
+
+BlockTensors Transformer::block_tensors(float* base, size_t layer) const {
+  const BlockOffsets& o = layout_.blocks[layer];
+  auto at = [base](size_t offset) { return offset == kAbsent ? nullptr : base + offset; };
+  BlockTensors t;
+  t.ln1_w = at(o.ln1_w), t.ln1_b = at(o.ln1_b), t.attn_w = at(o.attn_w), t.attn_b = at(o.attn_b);
+  t.proj_w = at(o.proj_w), t.proj_b = at(o.proj_b), t.ln2_w = at(o.ln2_w), t.ln2_b = at(o.ln2_b);
+  t.fc_w = at(o.fc_w), t.fc_b = at(o.fc_b), t.fc_proj_w = at(o.fc_proj_w), t.fc_proj_b = at(o.fc_proj_b);
+  return t;
+}
+
+// Carves one layer's activations out of `c` (counting only when c.base is null).
+static void carve_layer(Carver& c, const BlockShape& s, bool training, BlockActivations& a) {
+  const size_t N = s.rows(), E = s.E;
+  if (s.layer_norm) {
+    a.ln1 = c.take(N * E), a.ln1_mean = c.take(N), a.ln1_rstd = c.take(N);
+  }
+  a.qkv = c.take(N * 3 * E);
+  a.att = training ? c.take(s.batch * s.heads * s.T * s.T) : nullptr;
+  a.concat = c.take(N * E);
+  if (s.mlp) {
+    a.x_mid = c.take(N * E);
+    if (s.layer_norm) a.ln2 = c.take(N * E), a.ln2_mean = c.take(N), a.ln2_rstd = c.take(N);
+    a.fc = c.take(N * 4 * E), a.fc_act = c.take(N * 4 * E);
+  }
+}
+
+BlockActivations Transformer::block_activations(size_t layer) const {
+  const BlockShape s = block_shape();
+  const size_t NE = aligned(s.rows() * s.E);
+  const size_t L = config_.num_layers;
+  auto residual = [&](size_t i) { return carved_.residual + (training_ ? i : i % 2) * NE; };
+  Carver c{carved_.layers + layer * carved_.layer_stride};
+  BlockActivations a;
+  carve_layer(c, s, training_, a);
+  a.x_in = residual(layer);
+  a.x_out = residual(layer + 1);
+  if (!s.layer_norm) a.ln1 = const_cast<float*>(a.x_in);
+  if (!s.mlp) a.x_mid = a.x_out;
+  if (s.mlp && !s.layer_norm) a.ln2 = a.x_mid;
+  (void)L;
+  return a;
+}
+
+Status Transformer::prepare(size_t batch, size_t T, bool training) {
+  batch_ = batch, T_ = T, training_ = training;
+  const BlockShape s = block_shape();
+  const size_t N = s.rows(), E = s.E, V = config_.vocab_size, L = config_.num_layers;
+  // Checked in double first: the sizes below must not wrap around.
+  const double layer_estimate = double(N) * E * 16 + double(batch) * s.heads * T * T;
+  const double estimate = double(L + 1) * (layer_estimate + double(N) * E) + double(N) * V * 2 +
+                          double(E) * V + double(N) * E * 10;
+  if (estimate > kMaxWorkFloats)
+    return Status::error("batch × tokens too large: the activations would need about " +
+                         std::to_string(static_cast<long long>(estimate * sizeof(float))) +
+                         " bytes of memory");
+  Carver layer_count{nullptr};
+  BlockActivations unused;
+  carve_layer(layer_count, s, training, unused);
+  const size_t layer_floats = layer_count.used;
+
+  size_t work = std::max(block_workspace_floats(s, training, false), block_workspace_floats(s, training, true));
+  work = std::max(work, matmul_transposed_scratch_floats(V, E));
+  if (training) work = std::max(work, accumulate_at_b_scratch_floats(N, V));
+
+  auto carve_all = [&](Carver& c) {
+    carved_.residual = c.take((training ? L + 1 : 2) * aligned(N * E));
+    carved_.layer_stride = training ? layer_floats : 0;
+    carved_.layers = c.take((training ? L : 1) * layer_floats);
+    if (config_.layer_norm) {
+      carved_.lnf = c.take(N * E), carved_.lnf_mean = c.take(N), carved_.lnf_rstd = c.take(N);
+    }
+    if (training) {
+      carved_.logits = c.take(N * V);
+      carved_.d_residual = c.take(N * E);
+      carved_.scratch.d_ln = c.take(N * E);
+      carved_.scratch.d_qkv = c.take(N * 3 * E);
+      carved_.scratch.d_concat = c.take(N * E);
+      carved_.scratch.d_fc = config_.mlp ? c.take(N * 4 * E) : nullptr;
+    }
+    carved_.work = c.take(work);
+    carved_.scratch.work = carved_.work;
+  };
+  Carver count{nullptr};
+  carve_all(count);
+  if (!work_.reserve(count.used))
+    return Status::error("out of memory: the activations need " + std::to_string(count.used * sizeof(float)) + " bytes");
+  Carver real{work_.data()};
+  carve_all(real);
+  return Status::success();
+}
+
+Status Transformer::check_tokens(const int32_t* tokens, const int32_t* targets, size_t batch,
+                                 size_t T) const {
+  if (batch == 0 || T == 0) return Status::error("tokens must hold at least one token");
+  if (T > config_.context_length)
+    return Status::error("tokens has " + std::to_string(T) + " tokens per sequence, more than contextLength (" +
+                         std::to_string(config_.context_length) + ")");
+  const int64_t V = static_cast<int64_t>(config_.vocab_size);
+  for (size_t i = 0; i < batch * T; ++i) {
+    if (tokens[i] < 0 || tokens[i] >= V)
+      return Status::error("tokens[" + std::to_string(i) + "] = " + std::to_string(tokens[i]) +
+                           " is outside [0, vocabSize = " + std::to_string(V) + ")");
+    if (targets && (targets[i] < -1 || targets[i] >= V))
+      return Status::error("targets[" + std::to_string(i) + "] = " + std::to_string(targets[i]) +
+                           " is neither −1 (ignored) nor in [0, vocabSize = " + std::to_string(V) + ")");
+  }
+  if (targets && count_targets(targets, batch * T) == 0)
+    return Status::error("targets are all −1: the mean loss over no targets is undefined");
+  return Status::success();
+}
+
+void Transformer::run_forward(const int32_t* tokens, float* logits, float* attentions) {
+  const BlockShape s = block_shape();
+  const size_t N = s.rows(), E = s.E, V = config_.vocab_size, L = config_.num_layers;
+  float* p = params_.data();
+  const float* wpe = layout_.wpe == kAbsent ? nullptr : p + layout_.wpe;
+  embedding_forward(tokens, batch_, T_, p + layout_.wte, wpe, E, carved_.residual);
+  const size_t att_per_layer = s.batch * s.heads * s.T * s.T;
+  for (size_t l = 0; l < L; ++l) {
+    BlockActivations a = block_activations(l);
+    if (!training_) a.att = attentions ? attentions + l * att_per_layer : nullptr;
+    block_forward(s, block_tensors(p, l), a, carved_.work);
+    if (training_ && attentions) std::copy(a.att, a.att + att_per_layer, attentions + l * att_per_layer);
+  }
+  const float* x = block_activations(L - 1).x_out;
+  if (config_.layer_norm) {
+    layer_norm_forward(x, p + layout_.lnf_w, p + layout_.lnf_b, carved_.lnf, carved_.lnf_mean,
+                       carved_.lnf_rstd, N, E);
+    x = carved_.lnf;
+  }
+  const float* unembedding = p + (config_.tie_embeddings ? layout_.wte : layout_.lm_head);
+  matmul_transposed(x, unembedding, logits, N, V, E, carved_.work);
+}
+
+Status Transformer::forward(const int32_t* tokens, size_t batch, size_t T, float* logits,
+                            float* attentions) {
+  Status status = check_tokens(tokens, nullptr, batch, T);
+  if (status.ok()) status = prepare(batch, T, false);
+  if (!status.ok()) return status;
+  run_forward(tokens, logits, attentions);
+  return Status::success();
+}
+
+// carved_.logits holds ∂L/∂logits on entry.
+void Transformer::run_backward(const int32_t* tokens) {
+  const BlockShape s = block_shape();
+  const size_t N = s.rows(), E = s.E, V = config_.vocab_size, L = config_.num_layers;
+  float* p = params_.data();
+  float* g = grads_.data();
+  grads_.zero();
+  const float* x_last = block_activations(L - 1).x_out;
+  const float* final_x = config_.layer_norm ? carved_.lnf : x_last;
+  const size_t u = config_.tie_embeddings ? layout_.wte : layout_.lm_head;
+  const float* dlogits = carved_.logits;
+  accumulate_at_b(dlogits, final_x, g + u, N, V, E, carved_.work);  // ∂U += ∂logitsᵀ·x
+  float* d_res = carved_.d_residual;
+  if (config_.layer_norm) {
+    float* d_lnf = carved_.scratch.d_ln;
+    kernels::matmul(dlogits, V, p + u, E, d_lnf, E, N, E, V, 1.0f, false);
+    std::fill(d_res, d_res + N * E, 0.0f);
+    layer_norm_backward(x_last, p + layout_.lnf_w, carved_.lnf_mean, carved_.lnf_rstd, d_lnf, d_res,
+                        g + layout_.lnf_w, g + layout_.lnf_b, N, E);
+  } else {
+    kernels::matmul(dlogits, V, p + u, E, d_res, E, N, E, V, 1.0f, false);
+  }
+  for (size_t l = L; l-- > 0;)
+    block_backward(s, block_tensors(p, l), block_activations(l), block_tensors(g, l), d_res, carved_.scratch);
+  float* dwpe = layout_.wpe == kAbsent ? nullptr : g + layout_.wpe;
+  embedding_backward(tokens, batch_, T_, d_res, E, g + layout_.wte, dwpe);
+}
+
+Status Transformer::compute_gradients(const int32_t* tokens, const int32_t* targets, size_t batch,
+                                      size_t T, double* loss) {
+  Status status = check_tokens(tokens, targets, batch, T);
+  if (status.ok()) status = prepare(batch, T, true);
+  if (!status.ok()) return status;
+  if (!grads_.reserve(layout_.total_floats))
+    return Status::error("out of memory: the gradients need " + std::to_string(layout_.total_floats * sizeof(float)) + " bytes");
+  run_forward(tokens, carved_.logits, nullptr);
+  const size_t N = batch * T;
+  *loss = cross_entropy(carved_.logits, targets, N, config_.vocab_size, count_targets(targets, N),
+                        carved_.logits);
+  run_backward(tokens);
+  return Status::success();
+}
+
+Status Transformer::train_step(const int32_t* tokens, const int32_t* targets, size_t batch, size_t T,
+                               const AdamOptions& options, double* loss) {
+  Status status = validate_adam_options(options);
+  if (!status.ok()) return status;
+  if (!adam_m_.data()) {
+    if (!adam_m_.reserve(layout_.total_floats) || !adam_v_.reserve(layout_.total_floats))
+      return Status::error("out of memory: Adam's moments need " +
+                           std::to_string(2 * layout_.total_floats * sizeof(float)) + " bytes");
+    reset_optimizer();
+  }
+  status = compute_gradients(tokens, targets, batch, T, loss);
+  if (!status.ok()) return status;
+  float* g = grads_.data();
+  if (options.clip_norm > 0) clip_gradient_norm(g, layout_.total_floats, options.clip_norm);
+  ++step_;
+  // Tensor by tensor, so the padding between tensors is never touched (with eps = 0 it would be 0/0).
+  for (const ParameterInfo& t : layout_.tensors)
+    adam_step(params_.data() + t.offset, g + t.offset, adam_m_.data() + t.offset,
+              adam_v_.data() + t.offset, t.size, step_, options);
+  return Status::success();
+}
+
+void Transformer::reset_optimizer() {
+  adam_m_.zero();
+  adam_v_.zero();
+  step_ = 0;
+}
+
+}  // namespace attn

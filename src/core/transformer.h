@@ -1,0 +1,74 @@
+// The tiny GPT-2 transformer: parameters by name (transformer_config.h), forward with the attention
+// weights of every layer, mean cross-entropy and its gradient for every parameter, and Adam(W)
+// training steps. Buffers are kept between calls: after the first call of a given size, a step
+// allocates nothing. Every method returns a Status; nothing throws or aborts.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "float_buffer.h"
+#include "optimizer.h"
+#include "status.h"
+#include "transformer_block.h"
+#include "transformer_config.h"
+
+namespace attn {
+
+class Transformer {
+ public:
+  // Validates the config, allocates and initializes the parameters; *out is null on failure.
+  static Status create(const TransformerConfig& config, Transformer** out);
+
+  const TransformerConfig& config() const { return config_; }
+  const ParameterLayout& layout() const { return layout_; }
+  float* parameters() { return params_.data(); }
+  // ∂L/∂parameters of the last compute_gradients / train_step (same layout); null before.
+  const float* gradients() const { return grads_.data(); }
+
+  // tokens (batch × T) → logits (batch × T × V); attentions (L × batch × H × T × T) may be null,
+  // which lets the heads stream without building T × T matrices.
+  Status forward(const int32_t* tokens, size_t batch, size_t T, float* logits, float* attentions);
+
+  // Mean cross-entropy over targets ≠ −1 and its gradient (read with gradients()).
+  Status compute_gradients(const int32_t* tokens, const int32_t* targets, size_t batch, size_t T,
+                           double* loss);
+
+  // compute_gradients, optional clipping, then one Adam(W) step; *loss is the loss before the update.
+  Status train_step(const int32_t* tokens, const int32_t* targets, size_t batch, size_t T,
+                    const AdamOptions& options, double* loss);
+
+  void reset_optimizer();
+  int64_t optimizer_step() const { return step_; }
+
+ private:
+  explicit Transformer(const TransformerConfig& config);
+  Status check_tokens(const int32_t* tokens, const int32_t* targets, size_t batch, size_t T) const;
+  Status prepare(size_t batch, size_t T, bool training);
+  BlockTensors block_tensors(float* base, size_t layer) const;
+  BlockActivations block_activations(size_t layer) const;
+  BlockShape block_shape() const;
+  void run_forward(const int32_t* tokens, float* logits, float* attentions);
+  void run_backward(const int32_t* tokens);
+
+  TransformerConfig config_;
+  ParameterLayout layout_;
+  FloatBuffer params_, grads_, adam_m_, adam_v_;
+  int64_t step_ = 0;
+
+  // Activations and scratch for the current (batch, T); see prepare().
+  FloatBuffer work_;
+  size_t batch_ = 0, T_ = 0;
+  bool training_ = false;
+  struct Carved {
+    float* residual = nullptr;  // (L + 1) × N × E when training, 2 × N × E otherwise
+    float* layers = nullptr;    // per layer: see layer_floats()
+    size_t layer_stride = 0;    // 0 when not training: one set of layer buffers reused
+    float* lnf = nullptr; float* lnf_mean = nullptr; float* lnf_rstd = nullptr;
+    float* logits = nullptr;    // N × V (training)
+    float* d_residual = nullptr;
+    BlockScratch scratch;
+    float* work = nullptr;      // shared scratch: heads, linear backward, the unembedding
+  } carved_;
+};
+
+}  // namespace attn

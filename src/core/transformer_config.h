@@ -1,0 +1,74 @@
+// The tiny GPT-2 transformer's configuration and its parameters by name: the Hugging Face GPT-2
+// state-dict names, shapes and where each tensor lives in the model's one flat parameter block.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "status.h"
+
+namespace attn {
+
+enum class TransformerInit { pytorch, gpt2 };
+
+struct TransformerConfig {
+  size_t vocab_size = 0;      // V
+  size_t context_length = 0;  // T_max: rows of wpe
+  size_t d_model = 0;         // E
+  size_t num_layers = 0;      // L
+  size_t num_heads = 0;       // H, divides E
+  bool mlp = true;
+  bool layer_norm = true;
+  bool learned_positions = true;  // false: no wpe
+  bool tie_embeddings = true;     // false: lm_head.weight [V, E]
+  TransformerInit init = TransformerInit::pytorch;
+  uint32_t seed = 0;
+};
+
+Status validate_transformer_config(const TransformerConfig& config);
+
+// How a tensor starts: what PyTorch's nn.Embedding / nn.Linear / nn.LayerNorm do for 'pytorch',
+// or GPT-2's N(0, 0.02) for 'gpt2'.
+enum class ParameterKind { embedding, weight, bias, norm_weight, norm_bias };
+
+struct ParameterInfo {
+  std::string name;           // e.g. "h.0.attn.c_attn.weight"
+  std::vector<size_t> shape;  // [in, out] for linear weights (x·W + b, GPT-2's Conv1D layout)
+  size_t offset = 0;          // floats from the start of the parameter block
+  size_t size = 0;
+  ParameterKind kind = ParameterKind::weight;
+  size_t fan_in = 0;          // inputs of the linear layer (weights and biases)
+  bool residual_projection = false;  // c_proj: GPT-2 scales its init by 1/√(2L)
+};
+
+constexpr size_t kAbsent = static_cast<size_t>(-1);
+
+// Offsets of one block's tensors; kAbsent for parts the config switches off.
+struct BlockOffsets {
+  size_t ln1_w = kAbsent, ln1_b = kAbsent;
+  size_t attn_w = kAbsent, attn_b = kAbsent, proj_w = kAbsent, proj_b = kAbsent;
+  size_t ln2_w = kAbsent, ln2_b = kAbsent;
+  size_t fc_w = kAbsent, fc_b = kAbsent, fc_proj_w = kAbsent, fc_proj_b = kAbsent;
+};
+
+struct ParameterLayout {
+  std::vector<ParameterInfo> tensors;  // in GPT-2's state-dict order
+  size_t wte = kAbsent, wpe = kAbsent, lnf_w = kAbsent, lnf_b = kAbsent, lm_head = kAbsent;
+  std::vector<BlockOffsets> blocks;
+  size_t total_floats = 0;  // the block, with every tensor starting on a 16-float boundary
+  size_t parameter_count = 0;
+};
+
+// Assumes a valid config.
+ParameterLayout make_parameter_layout(const TransformerConfig& config);
+
+// Index of `name` in layout.tensors, or kAbsent.
+size_t find_parameter(const ParameterLayout& layout, const std::string& name);
+
+// Fills the parameter block (layout.total_floats, padding set to 0) from NumPy's legacy generator
+// seeded with config.seed, tensor by tensor in state-dict order.
+void initialize_parameters(const TransformerConfig& config, const ParameterLayout& layout,
+                           float* parameters);
+
+}  // namespace attn

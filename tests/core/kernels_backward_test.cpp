@@ -1,0 +1,42 @@
+// The softmax-backward kernels against float64 loops at every SIMD tail size.
+#include <limits>
+
+#include "kernels.h"
+#include "test_util.h"
+
+namespace attn {
+namespace {
+
+using testing::all_close;
+using testing::random_floats;
+using testing::shape_of;
+
+const size_t kSizes[] = {1, 2, 3, 4, 5, 7, 8, 9, 12, 15, 16, 17, 31, 32, 33, 64, 65};
+
+TEST(KernelsBackward, DotMatchesDouble) {
+  for (size_t len : kSizes) {
+    auto x = random_floats(len, 31, -2, 2), y = random_floats(len, 32, -2, 2);
+    double expected = 0;
+    for (size_t i = 0; i < len; ++i) expected += double(x[i]) * y[i];
+    ASSERT_NEAR(kernels::dot(x.data(), y.data(), len), expected, 1e-5) << "len " << len;
+  }
+  EXPECT_EQ(kernels::dot(nullptr, nullptr, 0), 0.0f);
+}
+
+TEST(KernelsBackward, SoftmaxBackwardRowMatchesDoubleAndGivesPlusZeroForHiddenKeys) {
+  for (size_t len : kSizes) {
+    auto p = random_floats(len, 33, 0, 1), d = random_floats(len, 34, -3, 3);
+    for (size_t i = 0; i < len; i += 3) p[i] = 0.0f;  // hidden keys, in the SIMD body and the tail
+    std::vector<double> expected(len);
+    for (size_t i = 0; i < len; ++i) expected[i] = double(p[i]) * (double(d[i]) - 0.75);
+    kernels::softmax_backward_row(p.data(), d.data(), len, 0.75f);
+    ASSERT_TRUE(all_close(d, expected, shape_of({len}), 1e-6, 1e-6));
+    for (size_t i = 0; i < len; i += 3) {
+      ASSERT_EQ(d[i], 0.0f) << "len " << len << " at " << i;
+      ASSERT_FALSE(std::signbit(d[i])) << "−0 at " << i << " (len " << len << ")";
+    }
+  }
+}
+
+}  // namespace
+}  // namespace attn

@@ -1,0 +1,153 @@
+// The trainer's Worker-side protocol (web/lib/trainer-session.js), in one thread, with a stand-in
+// model that records what it is asked (the real model is tested in transformer-*.test.mjs and,
+// through the Worker, in trainer-worker.test.mjs): replies, progress cadence, pause, reset,
+// determinism of the data, probe contents, and errors.
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+
+import { createAttention } from '../../web/lib/attention.js';
+import { TrainingSession, normalizeConfig } from '../../web/lib/trainer-session.js';
+
+class StandInModel {
+  constructor(config, log) {
+    this.config = config;
+    this.log = log;
+    this.disposed = false;
+    log.models.push(this);
+  }
+  parameterCount() { return 42; }
+  trainStep(tokens, targets, options) {
+    this.log.steps.push({ tokens, targets, options });
+    return { loss: this.log.lossOf(this.log.steps.length) };
+  }
+  forward(tokens, { needWeights }) {
+    assert.equal(needWeights, true);
+    const B = tokens.length, T = tokens[0].length, V = this.config.vocabSize, H = this.config.numHeads;
+    const causal = new Float32Array(B * H * T * T);
+    for (let p = 0; p < B * H; p++)
+      for (let i = 0; i < T; i++) for (let j = 0; j <= i; j++) causal[(p * T + i) * T + j] = 1 / (i + 1);
+    const attention = { data: causal, shape: [B, H, T, T] };
+    return { logits: { data: new Float32Array(B * T * V), shape: [B, T, V] }, attentions: Array(this.config.numLayers).fill(attention) };
+  }
+  getState() { return { 'wte.weight': { data: new Float32Array([1, 2]), shape: [1, 2] } }; }
+  dispose() { this.disposed = true; }
+}
+
+let core;
+before(async () => { core = await createAttention(); });
+
+function session(config = {}, lossOf = (n) => 1 / n) {
+  const log = { models: [], steps: [], messages: [], lossOf };
+  const attn = { transformer: (c) => new StandInModel(c, log), headScores: (t, a) => core.headScores(t, a) };
+  const full = { model: { vocabSize: 12, contextLength: 9, dModel: 8, numLayers: 2, numHeads: 2 }, batchSize: 4, reportEvery: 10, ...config };
+  const s = new TrainingSession(attn, full, (message, transfer) => log.messages.push({ message, transfer }));
+  return { s, log };
+}
+
+const settle = (ms = 30) => new Promise((resolve) => setTimeout(resolve, ms));
+const until = async (condition) => { for (let i = 0; i < 500 && !condition(); i++) await settle(5); assert.ok(condition(), 'timed out waiting'); };
+
+test('ready and step: the reply carries the id, the losses and a probe with attentions and head scores', () => {
+  const { s, log } = session();
+  s.ready(1);
+  assert.deepEqual({ ...log.messages[0].message, config: undefined }, { type: 'ready', id: 1, config: undefined, parameterCount: 42 });
+  s.handle({ type: 'step', id: 2, count: 3 });
+  const { message, transfer } = log.messages.at(-1);
+  assert.equal(message.type, 'progress');
+  assert.equal(message.id, 2);
+  assert.equal(message.step, 3);
+  assert.deepEqual(message.losses, [1, 1 / 2, 1 / 3]);
+  assert.equal(message.loss, 1 / 3);
+  const p = message.probe;
+  assert.ok(Math.abs(p.loss - Math.log(12)) < 1e-12, 'uniform logits: the probe loss is ln V');
+  assert.equal(p.attentions.length, 2);
+  assert.deepEqual(p.attentions[0].shape, [2, 9, 9], 'the first probe sequence, every head');
+  assert.equal(transfer.length, 2, 'attention snapshots are transferred, not copied');
+  assert.equal(p.headScores.length, 2);
+  assert.equal(p.headScores[0].induction.length, 2);
+  // Uniform causal attention: the previous-token score is the mean of 1/(i+1) over i ≥ 1.
+  const expected = [...Array(8).keys()].reduce((a, i) => a + 1 / (i + 2), 0) / 8;
+  assert.ok(Math.abs(p.headScores[0].previousToken[0] - expected) < 1e-6);
+  assert.equal(p.tokens.length, 9);
+});
+
+test('every step gets its own batch of repeated tokens, the same for the same seed', () => {
+  const a = session({ seed: 5 }), b = session({ seed: 5 }), c = session({ seed: 6 });
+  for (const x of [a, b, c]) x.s.handle({ type: 'step', count: 3 });
+  assert.deepEqual(a.log.steps.map((x) => x.tokens), b.log.steps.map((x) => x.tokens));
+  assert.notDeepEqual(a.log.steps[0].tokens, a.log.steps[1].tokens);
+  assert.notDeepEqual(a.log.steps[0].tokens, c.log.steps[0].tokens);
+  const { tokens, targets } = a.log.steps[0];
+  assert.equal(tokens.length, 4);
+  assert.equal(tokens[0].length, 9);
+  assert.ok(targets.flat().includes(-1));
+});
+
+test('options reach trainStep; text data uses the corpus and fills vocabSize', () => {
+  const { s, log } = session({ optimizer: { learningRate: 3e-3, clipNorm: 1 } });
+  s.handle({ type: 'step' });
+  assert.deepEqual(log.steps[0].options, { learningRate: 3e-3, clipNorm: 1 });
+  const text = session({ model: { contextLength: 16, dModel: 8, numLayers: 1, numHeads: 2 }, data: { kind: 'text', text: 'abcabcabd abc abcd' } });
+  assert.equal(text.log.models[0].config.vocabSize, 5);
+  text.s.ready();
+  assert.deepEqual(text.log.messages[0].message.vocabulary, [' ', 'a', 'b', 'c', 'd']);
+  text.s.handle({ type: 'step' });
+  assert.equal(text.log.steps[0].tokens[0].length, 16);
+});
+
+test('start reports every reportEvery steps and stops after maxSteps', async () => {
+  const { s, log } = session({ reportEvery: 10 });
+  s.handle({ type: 'start', id: 7, maxSteps: 25 });
+  await until(() => log.messages.some((m) => m.message.type === 'stopped'));
+  const types = log.messages.map((m) => m.message.type);
+  assert.deepEqual(types, ['started', 'progress', 'progress', 'progress', 'stopped']);
+  assert.deepEqual(log.messages.filter((m) => m.message.type === 'progress').map((m) => m.message.step), [10, 20, 25]);
+  assert.equal(log.messages[0].message.id, 7);
+  assert.equal(log.steps.length, 25);
+});
+
+test('pause stops the loop between chunks; reset builds a fresh model; getState transfers', async () => {
+  const { s, log } = session({ reportEvery: 2, probe: false });
+  s.handle({ type: 'start' });
+  await until(() => log.steps.length >= 6);
+  s.handle({ type: 'pause', id: 3 });
+  const paused = log.messages.at(-1).message;
+  assert.equal(paused.type, 'paused');
+  assert.equal(paused.id, 3);
+  const stepsAtPause = log.steps.length;
+  assert.equal(paused.step, stepsAtPause);
+  await settle(40);
+  assert.equal(log.steps.length, stepsAtPause, 'no step after pause');
+  assert.ok(log.messages.filter((m) => m.message.type === 'progress').every((m) => m.message.probe === undefined), 'probe: false');
+  s.handle({ type: 'reset', id: 4 });
+  assert.deepEqual(log.messages.at(-1).message, { type: 'reset', id: 4, step: 0 });
+  assert.equal(log.models.length, 2);
+  assert.ok(log.models[0].disposed);
+  assert.equal(s.step, 0);
+  s.handle({ type: 'getState', id: 5 });
+  const { message, transfer } = log.messages.at(-1);
+  assert.equal(message.type, 'state');
+  assert.deepEqual(Array.from(message.state['wte.weight'].data), [1, 2]);
+  assert.equal(transfer[0], message.state['wte.weight'].data.buffer);
+  s.handle({ type: 'dispose', id: 6 });
+  assert.ok(log.models[1].disposed);
+});
+
+test('errors: unknown messages, bad counts, bad configs, a diverging loss', async () => {
+  const { s, log } = session();
+  s.handle({ type: 'jump', id: 9 });
+  assert.deepEqual(log.messages.at(-1).message, { type: 'error', id: 9, message: 'unknown message type "jump"' });
+  s.handle({ type: 'step', id: 10, count: 0 });
+  assert.match(log.messages.at(-1).message.message, /count must be an integer from 1/);
+  assert.throws(() => session({ batchSize: -1 }), /batchSize must be an integer from 1 to 4096/);
+  assert.throws(() => session({ data: { kind: 'images' } }), /data.kind must be "repeated" or "text"/);
+  assert.throws(() => session({ data: { seqLength: 20 } }), /data.seqLength 20 exceeds model.contextLength 9/);
+  assert.throws(() => session({ learningRate: 1 }), /trainer config has no option "learningRate"/);
+  assert.throws(() => normalizeConfig({ model: null }), /needs model/);
+  const diverging = session({ reportEvery: 5 }, (n) => (n === 3 ? NaN : 1));
+  diverging.s.handle({ type: 'start' });
+  await until(() => diverging.log.messages.some((m) => m.message.type === 'error'));
+  assert.match(diverging.log.messages.at(-1).message.message, /the loss became NaN at step 3/);
+  await settle(30);
+  assert.equal(diverging.log.steps.length, 3, 'the loop stopped');
+});

@@ -1,0 +1,93 @@
+// The Worker trainer in Node (worker_threads) with the real model: the Worker's own WebAssembly
+// instance trains exactly as the same session does in this thread, start/pause/step/reset work
+// across the thread boundary, and bad configs fail before a Worker starts.
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+
+import { createAttention } from '../../web/lib/attention.js';
+import { createTrainer } from '../../web/lib/trainer.js';
+import { TrainingSession } from '../../web/lib/trainer-session.js';
+
+const CONFIG = {
+  model: { vocabSize: 12, contextLength: 12, dModel: 16, numLayers: 2, numHeads: 2, mlp: false, seed: 1 },
+  batchSize: 8, reportEvery: 4, seed: 3, optimizer: { learningRate: 3e-3 },
+  probe: { batchSize: 4, repeatLengths: [4] },
+};
+
+let attn;
+let skip = null;
+before(async () => {
+  attn = await createAttention();
+  if (typeof attn.transformer !== 'function') skip = 'attn.transformer is not in this build yet';
+});
+
+test('steps in the Worker equal the same steps in this thread', async (t) => {
+  if (skip) return t.skip(skip);
+  const trainer = await createTrainer(CONFIG);
+  try {
+    assert.equal(trainer.config.batchSize, 8);
+    assert.ok(trainer.parameterCount > 0);
+    const progress = await trainer.step(5);
+    assert.equal(progress.step, 5);
+    assert.equal(progress.losses.length, 5);
+    const local = [];
+    const session = new TrainingSession(attn, CONFIG, (m) => local.push(m));
+    session.handle({ type: 'step', count: 5 });
+    session.dispose();
+    // Both load the same build ('auto'), so float32 results agree to the bit.
+    assert.deepEqual(progress.losses, local[0].losses);
+    assert.equal(progress.probe.headScores.length, 2);
+    assert.deepEqual(progress.probe.attentions[0].shape, [2, 12, 12]);
+    assert.ok(progress.probe.attentions[0].data instanceof Float32Array);
+  } finally {
+    await trainer.terminate();
+  }
+});
+
+test('start, progress, pause, getState and reset across the thread boundary', async (t) => {
+  if (skip) return t.skip(skip);
+  const trainer = await createTrainer(CONFIG);
+  try {
+    const seen = [];
+    const stopped = new Promise((resolve) => { trainer.onStopped = resolve; });
+    trainer.onProgress = (p) => seen.push(p.step);
+    await trainer.start({ maxSteps: 10 });
+    assert.equal((await stopped).step, 10);
+    assert.deepEqual(seen, [4, 8, 10]);
+    const first = await trainer.getState();
+    assert.ok(first['wte.weight'].data instanceof Float32Array);
+    assert.deepEqual(first['h.0.attn.c_attn.weight'].shape, [16, 48]);
+    // An open-ended run stops when paused, and no step runs after that.
+    await trainer.start();
+    await new Promise((resolve) => { trainer.onProgress = (p) => { if (p.step >= 18) resolve(); }; });
+    const paused = await trainer.pause();
+    const after = await trainer.step(1);
+    assert.equal(after.step, paused.step + 1);
+    const reset = await trainer.reset();
+    assert.equal(reset.step, 0);
+    const again = await trainer.step(5);
+    const fresh = await createTrainer(CONFIG);
+    try {
+      assert.deepEqual(again.losses, (await fresh.step(5)).losses, 'reset gives the same run as a new trainer');
+    } finally {
+      await fresh.terminate();
+    }
+  } finally {
+    await trainer.terminate();
+  }
+});
+
+test('bad configs and requests fail with clear Errors', async (t) => {
+  await assert.rejects(createTrainer({ model: CONFIG.model, batchSize: 0 }), /batchSize must be an integer from 1/);
+  await assert.rejects(createTrainer({ model: CONFIG.model, data: { seqLength: 40 } }), /data.seqLength 40 exceeds model.contextLength 12/);
+  if (skip) return t.skip(skip);
+  await assert.rejects(createTrainer({ model: { ...CONFIG.model, numHeads: 3 } }), /trainer: .*numHeads/);
+  const trainer = await createTrainer(CONFIG);
+  try {
+    await assert.rejects(trainer.step(0), /trainer: count must be an integer from 1/);
+    assert.equal((await trainer.step(1)).step, 1, 'the Worker keeps working after an error');
+  } finally {
+    await trainer.terminate();
+  }
+  await assert.rejects(trainer.step(1), /terminated/);
+});

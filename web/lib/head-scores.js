@@ -1,0 +1,78 @@
+// attn.headScores: what attention heads do, measured by the core (src/core/head_scores.h has the
+// definitions): previous-token, duplicate-token and induction (prefix-matching) scores of attention
+// patterns over their tokens.
+import { fail, formatShape, toTensor } from './tensors.js';
+import { check } from './wasm-heap.js';
+
+const INT32_MIN = -(2 ** 31);
+const INT32_MAX = 2 ** 31 - 1;
+
+/** Token ids [T] or [B, T] (nested arrays, integer typed arrays, or { data, shape }) → { data: Int32Array, shape }. */
+export function toTokens(value, name) {
+  let data;
+  let shape;
+  if (value && !Array.isArray(value) && !ArrayBuffer.isView(value) && typeof value === 'object' && 'data' in value) {
+    shape = Array.isArray(value.shape) ? value.shape.slice() : fail(`${name}.shape must be an array`);
+    data = Array.from(value.data ?? fail(`${name}.data is missing`));
+  } else if (ArrayBuffer.isView(value)) {
+    data = Array.from(value);
+    shape = [data.length];
+  } else if (Array.isArray(value)) {
+    if (value.length && Array.isArray(value[0])) {
+      const t = value[0].length;
+      if (!value.every((row) => Array.isArray(row) && row.length === t)) fail(`${name} must be [T] or [B, T] with rows of equal length`);
+      data = value.flat();
+      shape = [value.length, t];
+    } else {
+      data = value.slice();
+      shape = [data.length];
+    }
+  } else {
+    fail(`${name} must be an array of token ids [T] or [B, T]`);
+  }
+  if (shape.length < 1 || shape.length > 2 || !shape.every((d) => Number.isSafeInteger(d) && d > 0))
+    fail(`${name} must have shape [T] or [B, T] with positive sizes, got ${formatShape(shape)}`);
+  if (data.length !== shape.reduce((a, b) => a * b, 1)) fail(`${name} has ${data.length} values for shape ${formatShape(shape)}`);
+  data.forEach((x, i) => {
+    if (!Number.isInteger(x) || x < INT32_MIN || x > INT32_MAX) fail(`${name} must hold integer token ids; item ${i} is ${typeof x === 'number' ? x : typeof x}`);
+  });
+  return { data: Int32Array.from(data), shape };
+}
+
+const SCORES = ['previousToken', 'duplicateToken', 'induction'];
+
+/**
+ * tokens [T] with attention [T, T] → numbers; tokens [T] with [H, T, T], or tokens [B, T] with
+ * [B, H, T, T] → one number per head (pooled over the batch). Also returns how many queries each
+ * score averages over (`queries`).
+ */
+export function headScores(module, heap, tokensValue, attentionValue) {
+  const tokens = toTokens(tokensValue, 'tokens');
+  const a = toTensor(attentionValue, 'attention');
+  const t = tokens.shape[tokens.shape.length - 1];
+  const batch = tokens.shape.length === 2 ? tokens.shape[0] : 1;
+  const s = a.shape;
+  const square = s.length >= 2 && s[s.length - 1] === t && s[s.length - 2] === t;
+  const fits = tokens.shape.length === 1 ? square && s.length <= 3 : square && s.length === 4 && s[0] === batch;
+  if (!fits) {
+    const wanted = tokens.shape.length === 1 ? `[T, T] or [H, T, T] with T = ${t}` : `[B, H, T, T] = [${batch}, H, ${t}, ${t}]`;
+    fail(`attention must have shape ${wanted} for tokens of shape ${formatShape(tokens.shape)}, got ${formatShape(s)}`);
+  }
+  const heads = s.length === 2 ? 1 : s[s.length - 3];
+  const [pa, pt, out] = heap.layout([a.data.length * 4, tokens.data.length * 4, heads * 6 * 8], 'headScores');
+  heap.writeF32(pa, a.data);
+  module.HEAP32.set(tokens.data, pt >>> 2);
+  try {
+    check(module._headScores(pa, pt, batch, heads, t, out), 'headScores');
+    const r = heap.readF64(out, heads * 6);
+    const pick = (k) => Array.from({ length: heads }, (_, h) => r[h * 6 + k]);
+    const result = { queries: {} };
+    SCORES.forEach((name, k) => {
+      result[name] = s.length === 2 ? r[k] : pick(k);
+      result.queries[name] = s.length === 2 ? r[3 + k] : pick(3 + k);
+    });
+    return result;
+  } finally {
+    heap.settle();
+  }
+}

@@ -1,0 +1,249 @@
+// The trainer's Worker side, without the Worker: one model, its data and the training loop, driven
+// by messages and answering with messages (web/lib/trainer.js documents the protocol). Kept apart
+// from trainer-worker.js so the protocol can be tested in one thread with any `attn`.
+import { charVocabulary, repeatedTokens, textBatch } from './training-data.js';
+import { TINY_CORPUS } from './tiny-corpus.js';
+
+const CONFIG_KEYS = ['model', 'data', 'batchSize', 'seed', 'optimizer', 'reportEvery', 'probe', 'simd'];
+const DATA_KEYS = { repeated: ['kind', 'seqLength', 'minRepeat', 'maxRepeat', 'repeatLengths', 'allTargets'], text: ['kind', 'seqLength', 'text'] };
+const PROBE_KEYS = ['batchSize', 'seed', 'repeatLengths', 'attentions', 'headScores'];
+const MAX_STEPS_PER_MESSAGE = 100000;
+
+function fail(message) {
+  throw new Error(message);
+}
+
+function checkKeys(object, known, name) {
+  if (object === null || typeof object !== 'object' || Array.isArray(object)) fail(`${name} must be an object`);
+  for (const key of Object.keys(object)) if (!known.includes(key)) fail(`${name} has no option "${key}"; known: ${known.join(', ')}`);
+  return object;
+}
+
+function checkCount(value, name, fallback, max = MAX_STEPS_PER_MESSAGE) {
+  const v = value ?? fallback;
+  if (!Number.isSafeInteger(v) || v < 1 || v > max) fail(`${name} must be an integer from 1 to ${max}, got ${v}`);
+  return v;
+}
+
+// Distinct, reproducible seeds for the batch of every step (a run is a function of its config).
+const stepSeed = (seed, step) => (Math.imul(seed ^ 0x5bd1e995, 0x01000193) + Math.imul(step + 1, 0x9e3779b1)) >>> 0;
+
+/** Validates a trainer config and fills its defaults (also used by the main-thread side). */
+export function normalizeConfig(config) {
+  const c = checkKeys(config, CONFIG_KEYS, 'trainer config');
+  const data = checkKeys(c.data ?? { kind: 'repeated' }, DATA_KEYS[c.data?.kind ?? 'repeated'] ?? fail(`data.kind must be "repeated" or "text", got ${JSON.stringify(c.data?.kind)}`), 'data');
+  if (c.model === null || typeof c.model !== 'object') fail('trainer config needs model: the attn.transformer config');
+  const model = { ...c.model };  // attn.transformer checks it
+  const out = {
+    model,
+    data: { kind: 'repeated', ...data },
+    batchSize: checkCount(c.batchSize, 'batchSize', 32, 4096),
+    seed: c.seed ?? 0,
+    optimizer: { ...(c.optimizer ?? {}) },
+    reportEvery: checkCount(c.reportEvery, 'reportEvery', 10),
+    probe: c.probe === false ? false : { batchSize: 8, seed: 12345, attentions: true, headScores: true, ...checkKeys(c.probe ?? {}, PROBE_KEYS, 'probe') },
+    simd: c.simd ?? 'auto',
+  };
+  if (!Number.isSafeInteger(out.seed) || out.seed < 0 || out.seed > 0xffffffff) fail(`seed must be an integer from 0 to 2**32 - 1, got ${out.seed}`);
+  if (out.data.kind === 'text') {
+    out.data.text = out.data.text ?? TINY_CORPUS;
+    const vocabulary = charVocabulary(out.data.text);
+    model.vocabSize = model.vocabSize ?? vocabulary.size;
+    if (model.vocabSize < vocabulary.size) fail(`model.vocabSize ${model.vocabSize} is smaller than the text's ${vocabulary.size} characters`);
+  }
+  out.data.seqLength = out.data.seqLength ?? model.contextLength;
+  if (out.data.seqLength > model.contextLength) fail(`data.seqLength ${out.data.seqLength} exceeds model.contextLength ${model.contextLength}`);
+  return out;
+}
+
+function crossEntropy(logits, targets) {
+  const v = logits.shape[logits.shape.length - 1];
+  const flat = targets.flat();
+  let sum = 0;
+  let count = 0;
+  flat.forEach((t, i) => {
+    if (t < 0) return;
+    let max = -Infinity;
+    for (let k = 0; k < v; k++) max = Math.max(max, logits.data[i * v + k]);
+    let z = 0;
+    for (let k = 0; k < v; k++) z += Math.exp(logits.data[i * v + k] - max);
+    sum += Math.log(z) + max - logits.data[i * v + t];
+    count++;
+  });
+  return count ? sum / count : 0;
+}
+
+export class TrainingSession {
+  #attn;
+  #post;
+  #config;
+  #vocabulary = null;
+  #model = null;
+  #step = 0;
+  #running = false;
+  #maxSteps = Infinity;
+  #pending = [];  // losses since the last progress message
+  #probeBatch = null;
+
+  /** attn: a createAttention() instance; post(message, transfer): sends to the main thread. */
+  constructor(attn, config, post) {
+    this.#attn = attn;
+    this.#post = post;
+    this.#config = normalizeConfig(config);
+    if (this.#config.data.kind === 'text') this.#vocabulary = charVocabulary(this.#config.data.text);
+    this.#build();
+  }
+
+  #build() {
+    this.#model?.dispose();
+    this.#model = this.#attn.transformer(this.#config.model);
+    this.#step = 0;
+    this.#pending = [];
+    const p = this.#config.probe;
+    this.#probeBatch = p ? this.#batch(p.seed, p.batchSize, p.repeatLengths) : null;
+  }
+
+  #batch(seed, batchSize, repeatLengths) {
+    const d = this.#config.data;
+    if (d.kind === 'text') return textBatch({ text: d.text, vocabulary: this.#vocabulary, seqLength: d.seqLength, batchSize, seed });
+    const options = { vocabSize: this.#config.model.vocabSize, seqLength: d.seqLength, batchSize, seed };
+    for (const key of ['minRepeat', 'maxRepeat', 'repeatLengths', 'allTargets']) if (d[key] !== undefined) options[key] = d[key];
+    if (repeatLengths) {
+      delete options.minRepeat;
+      delete options.maxRepeat;
+      options.repeatLengths = repeatLengths;
+    }
+    return repeatedTokens(options);
+  }
+
+  get step() {
+    return this.#step;
+  }
+
+  /** One message from the main thread. Replies carry the request's id. */
+  handle(message) {
+    const { type, id } = message ?? {};
+    try {
+      switch (type) {
+        case 'start': return this.#start(message);
+        case 'pause': return this.#pause(id);
+        case 'step': return this.#steps(checkCount(message.count, 'count', 1), id);
+        case 'reset': return this.#reset(id);
+        case 'getState': return this.#sendState(id);
+        case 'probe': return this.#post({ type: 'probe', id, step: this.#step, probe: this.#probe() });
+        case 'dispose': return this.dispose(id);
+        default: return fail(`unknown message type ${JSON.stringify(type)}`);
+      }
+    } catch (err) {
+      this.#running = false;
+      this.#post({ type: 'error', id, message: err.message });
+    }
+    return undefined;
+  }
+
+  ready(id) {
+    const info = { type: 'ready', id, config: this.#config, parameterCount: this.#model.parameterCount() };
+    if (this.#vocabulary) info.vocabulary = this.#vocabulary.chars;
+    this.#post(info);
+  }
+
+  #trainOne() {
+    const { tokens, targets } = this.#batch(stepSeed(this.#config.seed, this.#step), this.#config.batchSize);
+    const { loss } = this.#model.trainStep(tokens, targets, this.#config.optimizer);
+    if (!Number.isFinite(loss)) fail(`the loss became ${loss} at step ${this.#step + 1}: lower the learning rate`);
+    this.#step++;
+    this.#pending.push(loss);
+  }
+
+  #progress(id) {
+    const losses = this.#pending;
+    this.#pending = [];
+    const message = { type: 'progress', id, step: this.#step, loss: losses.length ? losses[losses.length - 1] : null, losses, running: this.#running };
+    const transfer = [];
+    if (this.#config.probe) {
+      message.probe = this.#probe();
+      for (const a of message.probe.attentions ?? []) transfer.push(a.data.buffer);
+    }
+    this.#post(message, transfer);
+  }
+
+  // Loss, attention of the first probe sequence per layer [H, T, T] and head scores per layer.
+  #probe() {
+    const p = this.#config.probe;
+    if (!p) return null;
+    const { tokens, targets } = this.#probeBatch;
+    const out = this.#model.forward(tokens, { needWeights: true });
+    const result = { loss: crossEntropy(out.logits, targets), tokens: tokens[0] };
+    if (p.attentions) {
+      result.attentions = out.attentions.map((a) => {
+        const [, h, t] = a.shape;
+        return { data: Float32Array.from(a.data.subarray(0, h * t * t)), shape: [h, t, t] };
+      });
+    }
+    if (p.headScores) {
+      result.headScores = out.attentions.map((a) => {
+        const s = this.#attn.headScores(tokens, a);
+        return { previousToken: s.previousToken, duplicateToken: s.duplicateToken, induction: s.induction };
+      });
+    }
+    return result;
+  }
+
+  #start(message) {
+    const more = message.maxSteps === undefined ? Infinity : checkCount(message.maxSteps, 'maxSteps', 1, Number.MAX_SAFE_INTEGER);
+    this.#maxSteps = this.#step + more;
+    if (this.#running) return;
+    this.#running = true;
+    this.#post({ type: 'started', id: message.id, step: this.#step });
+    this.#schedule();
+  }
+
+  // Runs reportEvery steps, reports, then yields to the event loop so pause and other messages
+  // are handled between chunks.
+  #schedule() {
+    setTimeout(() => {
+      if (!this.#running) return;
+      try {
+        const until = Math.min(this.#maxSteps, this.#step + this.#config.reportEvery);
+        while (this.#step < until) this.#trainOne();
+        if (this.#step >= this.#maxSteps) this.#running = false;
+        this.#progress();
+        if (this.#running) this.#schedule();
+        else this.#post({ type: 'stopped', step: this.#step, reason: 'maxSteps' });
+      } catch (err) {
+        this.#running = false;
+        this.#post({ type: 'error', message: err.message });
+      }
+    }, 0);
+  }
+
+  #pause(id) {
+    this.#running = false;
+    if (this.#pending.length) this.#progress();
+    this.#post({ type: 'paused', id, step: this.#step });
+  }
+
+  #steps(count, id) {
+    for (let i = 0; i < count; i++) this.#trainOne();
+    this.#progress(id);
+  }
+
+  #reset(id) {
+    this.#running = false;
+    this.#build();
+    this.#post({ type: 'reset', id, step: 0 });
+  }
+
+  #sendState(id) {
+    const state = this.#model.getState();
+    const transfer = [...new Set(Object.values(state).map((t) => t.data.buffer))];
+    this.#post({ type: 'state', id, step: this.#step, state }, transfer);
+  }
+
+  dispose(id) {
+    this.#running = false;
+    this.#model?.dispose();
+    this.#model = null;
+    this.#post({ type: 'disposed', id });
+  }
+}

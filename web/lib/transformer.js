@@ -1,0 +1,338 @@
+// The tiny GPT-2 transformer of the C++ core: parameters, Adam's moments and activations live in
+// WebAssembly memory; this layer checks arguments, names tensors as Hugging Face's GPT-2 does and
+// copies tokens in and results out. One dispose() frees the model; a FinalizationRegistry frees a
+// forgotten one. The full documentation is in attention.d.ts.
+import {
+  checkBoolean, checkOptions, checkPositiveInteger, checkSeed, fail, formatShape, product, sameShape,
+  show, toTensor,
+} from './tensors.js';
+import { decodeSafetensors, encodeSafetensors } from './safetensors.js';
+
+const models = new FinalizationRegistry(({ module, handle }) => module._transformerDestroy(handle));
+const CONFIG_KEYS = ['vocabSize', 'contextLength', 'dModel', 'numLayers', 'numHeads', 'mlp', 'layerNorm',
+  'positions', 'tieEmbeddings', 'init', 'seed'];
+const FORWARD_OPTIONS = ['needWeights'];
+const TRAIN_OPTIONS = ['learningRate', 'betas', 'eps', 'weightDecay', 'clipNorm'];
+const INITS = ['pytorch', 'gpt2'];
+const POSITIONS = ['learned', 'none'];
+// GPT-2 checkpoints carry the causal mask as buffers; they are not parameters.
+const IGNORED_BUFFER = /^h\.\d+\.attn\.(bias|masked_bias)$/;
+
+function checkChoice(value, name, choices, fallback) {
+  if (value === undefined) return fallback;
+  if (!choices.includes(value)) fail(`${name} must be one of ${choices.map((c) => `'${c}'`).join(', ')}, got ${show(value)}`);
+  return value;
+}
+
+/** The checked configuration with every default filled in. */
+export function normalizeConfig(config) {
+  if (config === undefined || config === null)
+    fail('transformer needs { vocabSize, contextLength, dModel, numLayers, numHeads }');
+  checkOptions(config, CONFIG_KEYS, 'transformer config');
+  const c = {
+    vocabSize: checkPositiveInteger(config.vocabSize, 'vocabSize'),
+    contextLength: checkPositiveInteger(config.contextLength, 'contextLength'),
+    dModel: checkPositiveInteger(config.dModel, 'dModel'),
+    numLayers: checkPositiveInteger(config.numLayers, 'numLayers'),
+    numHeads: checkPositiveInteger(config.numHeads, 'numHeads'),
+    mlp: checkBoolean(config.mlp, 'mlp', true),
+    layerNorm: checkBoolean(config.layerNorm, 'layerNorm', true),
+    positions: checkChoice(config.positions, 'positions', POSITIONS, 'learned'),
+    tieEmbeddings: checkBoolean(config.tieEmbeddings, 'tieEmbeddings', true),
+    init: checkChoice(config.init, 'init', INITS, 'pytorch'),
+    seed: checkSeed(config.seed ?? 0, 'seed'),
+  };
+  if (c.dModel % c.numHeads !== 0)
+    fail(`numHeads (${c.numHeads}) must divide dModel (${c.dModel}): each head gets dModel / numHeads features`);
+  return Object.freeze(c);
+}
+
+const HF_REQUIRED = ['vocab_size', 'n_embd', 'n_layer', 'n_head'];
+
+/**
+ * Our config from a Hugging Face GPT-2 config.json object (n_embd, n_layer, …), refusing the
+ * settings this model does not implement; our own config passes through.
+ */
+export function configFromHuggingFace(config) {
+  if (config === null || typeof config !== 'object' || Array.isArray(config))
+    fail('transformerFromSafetensors needs a config: ours ({ vocabSize, … }) or a Hugging Face GPT-2 config.json object');
+  if (!('n_embd' in config) && !('n_layer' in config) && !('model_type' in config)) return config;
+  if (config.model_type !== undefined && config.model_type !== 'gpt2')
+    fail(`config.model_type must be 'gpt2', got ${show(config.model_type)}`);
+  for (const key of HF_REQUIRED) if (config[key] === undefined) fail(`the Hugging Face config has no ${key}`);
+  const contextLength = config.n_positions ?? config.n_ctx;
+  if (contextLength === undefined) fail('the Hugging Face config has no n_positions (or n_ctx)');
+  const E = config.n_embd;
+  if (config.n_inner !== undefined && config.n_inner !== null && config.n_inner !== 4 * E)
+    fail(`config.n_inner must be null or 4·n_embd (${4 * E}): this model's MLP is 4·d_model wide, got ${show(config.n_inner)}`);
+  if (config.activation_function !== undefined && !['gelu_new', 'gelu_pytorch_tanh'].includes(config.activation_function))
+    fail(`config.activation_function must be 'gelu_new' (GPT-2's tanh GELU), got ${show(config.activation_function)}`);
+  if (config.layer_norm_epsilon !== undefined && config.layer_norm_epsilon !== 1e-5)
+    fail(`config.layer_norm_epsilon must be 1e-5, got ${show(config.layer_norm_epsilon)}`);
+  for (const key of ['scale_attn_by_inverse_layer_idx', 'reorder_and_upcast_attn'])
+    if (config[key] === true) fail(`config.${key} is not supported`);
+  if (config.scale_attn_weights === false) fail('config.scale_attn_weights: false is not supported (scores are always scaled by 1/√d)');
+  return {
+    vocabSize: config.vocab_size, contextLength, dModel: E, numLayers: config.n_layer, numHeads: config.n_head,
+    tieEmbeddings: config.tie_word_embeddings ?? true,
+  };
+}
+
+function indexName(name, shape, flat) {
+  const idx = [];
+  for (let d = shape.length - 1; d >= 0; d--) {
+    idx.unshift(flat % shape[d]);
+    flat = Math.floor(flat / shape[d]);
+  }
+  return `${name}${idx.map((i) => `[${i}]`).join('')}`;
+}
+
+/** Token ids [T] or [B, T] as Int32Array; `ignore` lets −1 through (targets). */
+function toTokens(value, name, vocabSize, contextLength, ignore) {
+  const bare = ArrayBuffer.isView(value) && !(value instanceof DataView);  // a typed array is [T]
+  const t = toTensor(bare ? { data: value, shape: [value.length] } : value, name);
+  if (t.shape.length !== 1 && t.shape.length !== 2)
+    fail(`${name} must be [T] or [B, T] token ids, got shape ${formatShape(t.shape)}`);
+  const T = t.shape[t.shape.length - 1];
+  if (T > contextLength) fail(`${name} has ${T} tokens per sequence, more than contextLength (${contextLength})`);
+  const out = new Int32Array(t.data.length);
+  for (let i = 0; i < t.data.length; i++) {
+    const x = t.data[i];
+    if (!Number.isInteger(x)) fail(`${indexName(name, t.shape, i)} is ${x}; token ids must be integers`);
+    if ((x < 0 && !(ignore && x === -1)) || x >= vocabSize)
+      fail(`${indexName(name, t.shape, i)} is ${x}, outside [0, vocabSize = ${vocabSize})${ignore ? ' (−1 = ignored)' : ''}`);
+    out[i] = x;
+  }
+  return { data: out, shape: t.shape, batch: t.shape.length === 2 ? t.shape[0] : 1, T, batched: t.shape.length === 2 };
+}
+
+function checkUnitInterval(x, name) {
+  if (typeof x !== 'number' || !(x >= 0 && x < 1)) fail(`${name} must be a number in [0, 1), got ${show(x)}`);
+  return x;
+}
+
+function checkNonNegative(x, name, fallback) {
+  if (x === undefined) return fallback;
+  if (typeof x !== 'number' || !Number.isFinite(x) || x < 0) fail(`${name} must be a finite number ≥ 0, got ${show(x)}`);
+  return x;
+}
+
+function adamOptions(options) {
+  const o = checkOptions(options, TRAIN_OPTIONS, 'trainStep options');
+  const lr = checkNonNegative(o.learningRate, 'learningRate', 1e-3);
+  let betas = [0.9, 0.999];
+  if (o.betas !== undefined) {
+    if (!Array.isArray(o.betas) || o.betas.length !== 2) fail(`betas must be an array of two numbers, got ${show(o.betas)}`);
+    betas = [checkUnitInterval(o.betas[0], 'betas[0]'), checkUnitInterval(o.betas[1], 'betas[1]')];
+  }
+  const eps = checkNonNegative(o.eps, 'eps', 1e-8);
+  const weightDecay = checkNonNegative(o.weightDecay, 'weightDecay', 0);
+  let clipNorm = 0;
+  if (o.clipNorm !== undefined && o.clipNorm !== null) {
+    if (typeof o.clipNorm !== 'number' || !Number.isFinite(o.clipNorm) || o.clipNorm <= 0)
+      fail(`clipNorm must be a positive finite number, got ${show(o.clipNorm)}`);
+    clipNorm = o.clipNorm;
+  }
+  return Float64Array.of(lr, betas[0], betas[1], eps, weightDecay, clipNorm);
+}
+
+/** A model from a safetensors file (untrusted bytes: decoded and checked before the model exists). */
+export function transformerFromSafetensors(module, heap, bytes, config) {
+  const c = configFromHuggingFace(config);
+  const tensors = decodeSafetensors(bytes);
+  const model = new Transformer(module, heap, c);
+  try {
+    model.loadState(tensors);
+  } catch (err) {
+    model.dispose();
+    throw err;
+  }
+  return model;
+}
+
+export class Transformer {
+  #module;
+  #heap;
+  #handle = 0;
+  #tensors = [];  // { name, shape, offset (floats), size } in state-dict order
+  #byName = new Map();
+
+  constructor(module, heap, config) {
+    const c = normalizeConfig(config);
+    this.#module = module;
+    this.#heap = heap;
+    const [out] = heap.layout([4], 'transformer');
+    const message = module._transformerCreate(out, c.vocabSize, c.contextLength, c.dModel, c.numLayers,
+      c.numHeads, c.mlp, c.layerNorm, c.positions === 'learned', c.tieEmbeddings, INITS.indexOf(c.init), c.seed);
+    const handle = module.HEAPU32[out >>> 2];
+    heap.settle();
+    if (message) fail(`transformer: ${message}`);
+    this.#handle = handle;
+    models.register(this, { module, handle }, this);
+    /** The configuration with defaults filled in (frozen). */
+    this.config = c;
+    const count = module._transformerTensorCount(handle);
+    for (let i = 0; i < count; i++) {
+      const shape = [];
+      for (let d = 0; d < module._transformerTensorRank(handle, i); d++) shape.push(module._transformerTensorDim(handle, i, d));
+      const t = { name: module._transformerTensorName(handle, i), shape, offset: module._transformerTensorOffset(handle, i), size: product(shape) };
+      this.#tensors.push(t);
+      this.#byName.set(t.name, t);
+    }
+  }
+
+  /** Number of learnable parameters (a tied lm_head is counted once, as wte). */
+  parameterCount() {
+    this.#live();
+    return this.#tensors.reduce((sum, t) => sum + t.size, 0);
+  }
+
+  /** Copies of every parameter by its Hugging Face GPT-2 name → { data: Float32Array, shape }. */
+  getState() {
+    this.#live();
+    return this.#read(this.#module._transformerParameters(this.#handle));
+  }
+
+  /**
+   * Loads every parameter by name (see attention.d.ts). Everything is checked before anything is
+   * written, so a bad state leaves the model unchanged.
+   */
+  loadState(state) {
+    this.#live();
+    if (!state || typeof state !== 'object' || Array.isArray(state)) fail('loadState needs an object of tensors by name');
+    const given = new Map();
+    let tiedHead = null;
+    for (const key of Object.keys(state)) {
+      const name = key.startsWith('transformer.') ? key.slice('transformer.'.length) : key;
+      if (IGNORED_BUFFER.test(name)) continue;
+      if (name === 'lm_head.weight' && this.config.tieEmbeddings) {
+        tiedHead = key;  // a tied checkpoint may repeat wte as lm_head; it must equal wte
+        continue;
+      }
+      const t = this.#byName.get(name);
+      if (!t) fail(`loadState: unknown key "${key}" for this config (expected names such as ${this.#tensors.slice(0, 3).map((x) => `"${x.name}"`).join(', ')}, …)`);
+      if (given.has(name)) fail(`loadState: "${name}" is given twice (with and without the "transformer." prefix)`);
+      const tensor = toTensor(state[key], key);
+      if (!sameShape(tensor.shape, t.shape))
+        fail(`loadState: "${key}" must have shape ${formatShape(t.shape)}, got ${formatShape(tensor.shape)}`);
+      given.set(name, tensor.data);
+    }
+    for (const t of this.#tensors) if (!given.has(t.name)) fail(`loadState: missing "${t.name}"`);
+    if (tiedHead !== null) {
+      const head = toTensor(state[tiedHead], tiedHead).data;
+      const wte = given.get('wte.weight');
+      if (head.length !== wte.length || head.some((x, i) => x !== wte[i]))
+        fail(`loadState: "${tiedHead}" differs from wte.weight, but this model ties its embeddings (tieEmbeddings: true)`);
+    }
+    const base = this.#module._transformerParameters(this.#handle);
+    for (const t of this.#tensors) this.#heap.writeF32(base + t.offset * 4, given.get(t.name));
+    return this;
+  }
+
+  /** Logits [B, T, V] and each layer's attention weights [B, H, T, T] ([T] input: no B). */
+  forward(tokens, options) {
+    this.#live();
+    const opts = checkOptions(options, FORWARD_OPTIONS, 'forward options');
+    const needWeights = checkBoolean(opts.needWeights, 'options.needWeights', true);
+    const { vocabSize: V, numLayers: L, numHeads: H } = this.config;
+    const tok = toTokens(tokens, 'tokens', V, this.config.contextLength, false);
+    const { batch: B, T } = tok;
+    const perLayer = B * H * T * T;
+    const a = this.#heap.layout([B * T * 4, B * T * V * 4, needWeights ? L * perLayer * 4 : 0], 'transformer.forward');
+    this.#module.HEAP32.set(tok.data, a[0] >>> 2);
+    try {
+      this.#check(this.#module._transformerForward(this.#handle, a[0], B, T, a[1], a[2]), 'forward');
+      const lead = tok.batched ? [B] : [];
+      const logits = { data: this.#heap.readF32(a[1], B * T * V), shape: [...lead, T, V] };
+      let attentions = null;
+      if (needWeights) {
+        attentions = [];
+        for (let l = 0; l < L; l++)
+          attentions.push({ data: this.#heap.readF32(a[2] + l * perLayer * 4, perLayer), shape: [...lead, H, T, T] });
+      }
+      return { logits, attentions };
+    } finally {
+      this.#heap.settle();
+    }
+  }
+
+  /** Mean cross-entropy over targets ≠ −1 and the gradient of every parameter (getState names). */
+  gradients(tokens, targets) {
+    this.#live();
+    const [tok, tgt] = this.#tokensAndTargets(tokens, targets, 'gradients');
+    const a = this.#heap.layout([tok.data.length * 4, tgt.data.length * 4, 8], 'transformer.gradients');
+    this.#writeTokens(a, tok, tgt);
+    try {
+      this.#check(this.#module._transformerComputeGradients(this.#handle, a[0], a[1], tok.batch, tok.T, a[2]), 'gradients');
+      const loss = this.#heap.readF64(a[2], 1)[0];
+      return { loss, grads: this.#read(this.#module._transformerGradients(this.#handle)) };
+    } finally {
+      this.#heap.settle();
+    }
+  }
+
+  /** One Adam(W) step on the mean cross-entropy; returns the loss before the update. */
+  trainStep(tokens, targets, options) {
+    this.#live();
+    const adam = adamOptions(options);
+    const [tok, tgt] = this.#tokensAndTargets(tokens, targets, 'trainStep');
+    const a = this.#heap.layout([tok.data.length * 4, tgt.data.length * 4, 8, adam.length * 8], 'transformer.trainStep');
+    this.#writeTokens(a, tok, tgt);
+    this.#module.HEAPF64.set(adam, a[3] >>> 3);
+    try {
+      this.#check(this.#module._transformerTrainStep(this.#handle, a[0], a[1], tok.batch, tok.T, a[3], a[2]), 'trainStep');
+      return { loss: this.#heap.readF64(a[2], 1)[0] };
+    } finally {
+      this.#heap.settle();
+    }
+  }
+
+  /** The parameters as a safetensors file (F32, getState names; metadata format: 'pt'). */
+  toSafetensors() {
+    this.#live();
+    return encodeSafetensors(this.getState(), { format: 'pt' });
+  }
+
+  /** Forgets Adam's moments and step count; the next trainStep is a first step again. */
+  resetOptimizer() {
+    this.#live();
+    this.#module._transformerResetOptimizer(this.#handle);
+  }
+
+  /** Frees the model's WebAssembly memory; the model cannot be used afterwards. */
+  dispose() {
+    if (!this.#handle) return;
+    models.unregister(this);
+    this.#module._transformerDestroy(this.#handle);
+    this.#handle = 0;
+  }
+
+  #tokensAndTargets(tokens, targets, what) {
+    const { vocabSize: V, contextLength } = this.config;
+    const tok = toTokens(tokens, 'tokens', V, contextLength, false);
+    const tgt = toTokens(targets, 'targets', V, contextLength, true);
+    if (!sameShape(tok.shape, tgt.shape))
+      fail(`${what}: targets must have the shape of tokens ${formatShape(tok.shape)}, got ${formatShape(tgt.shape)}`);
+    if (!tgt.data.some((x) => x >= 0)) fail(`${what}: targets are all −1, so there is no loss to compute`);
+    return [tok, tgt];
+  }
+
+  #writeTokens(a, tok, tgt) {
+    this.#module.HEAP32.set(tok.data, a[0] >>> 2);
+    this.#module.HEAP32.set(tgt.data, a[1] >>> 2);
+  }
+
+  #read(base) {
+    const out = {};
+    for (const t of this.#tensors) out[t.name] = { data: this.#heap.readF32(base + t.offset * 4, t.size), shape: t.shape.slice() };
+    return out;
+  }
+
+  #check(message, what) {
+    if (message) fail(`transformer.${what}: ${message}`);
+  }
+
+  #live() {
+    if (!this.#handle) fail('this transformer was disposed');
+  }
+}
