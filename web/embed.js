@@ -8,6 +8,8 @@
 //   state  { state, source }          after every change (coalesced over EMIT_MS); source is
 //                                     'user', 'parent' (a set-state was applied) or 'request'
 //   error  { error, request }         a message from the parent was refused (the reason, in words)
+//   height { height }                 the page's height in CSS pixels, after the first drawing and
+//                                     whenever it changes, so the parent can size the iframe
 // From the parent (only from window.parent, and only from parentOrigin when configured):
 //   set-state { state } or { link }   replace the example: a state object or "v1.…" link text;
 //                                     checked field by field, a bad one is refused with an error
@@ -113,6 +115,27 @@ async function main() {
   });
 
   post('ready', { state: explorer.getState() });
+  reportHeight();
+}
+
+// The document's own height (the <html> box, not the viewport), sent when it changes; once per
+// frame at most, and only while framed.
+function reportHeight() {
+  if (!framed) return;
+  let last = 0;
+  let queued = false;
+  const send = () => {
+    queued = false;
+    const height = Math.ceil(document.documentElement.getBoundingClientRect().height);
+    if (height === last) return;
+    last = height;
+    post('height', { height });
+  };
+  new ResizeObserver(() => {
+    if (!queued) requestAnimationFrame(send);
+    queued = true;
+  }).observe(document.documentElement);
+  send();
 }
 
 main().catch((err) => {

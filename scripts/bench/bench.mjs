@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { createAttention } from '../../web/lib/attention.js';
 import { loadModule } from '../../web/lib/load-module.js';
 import { headWorkspaceBytes } from '../../web/lib/wasm-heap.js';
+import { backwardRatios, describeLong, gradCases, gradTargets, longBackward } from './grad-bench.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const MIN_TIME_MS = Number(process.env.BENCH_MIN_TIME_MS ?? 600);
@@ -151,6 +152,7 @@ const cases = [
   mhaCase({ name: 'MHA B=1 n=256 E=512 h=8', n: 256, E: 512, H: 8, target: 'ort1.4' }),
   sdpaCase({ name: 'lesson SDPA n=m=8 d=8', n: 8, m: 8, d: 8, target: 'ort5' }),
   mhaCase({ name: 'lesson MHA n=8 E=16 h=2', n: 8, E: 16, H: 2, target: 'ort5' }),
+  ...gradCases({ simd, scalar, randn, T }),
 ].filter((c) => c.name.includes(ONLY));
 
 // ------------------------------------------------------------------------------------ timing
@@ -222,6 +224,14 @@ if (!ONLY || 'long'.includes(ONLY)) {
     `${long.maxAbsDiffVsMaterializing.toExponential(1)} on ${long.sampledRows} sampled rows (limit 1e-5)`);
 }
 
+const gradRatios = await backwardRatios(cases);
+for (const r of gradRatios) console.log(`\n${r.case}: backward / forward (paired) ${r.median.toFixed(2)}, of best times ${r.best.toFixed(2)}`);
+let longGrad = null;
+if (!ONLY || 'long-grad'.includes(ONLY)) {
+  longGrad = await longBackward({ simd, loadModule });
+  console.log(`\n${describeLong(longGrad)}`);
+}
+
 // ------------------------------------------------------------------------------------ targets
 const targets = [];
 const find = (name, impl) => results.find((r) => r.case === name)?.rows.find((row) => row.impl === impl);
@@ -248,6 +258,7 @@ if (long) {
   targets.push({ target: 'long n=m=16384 d=64: extra heap (MiB) ≤ 16', value: extra / 2 ** 20, met: extra <= 16 * 2 ** 20 });
   targets.push({ target: 'long n=m=16384 d=64: max|Δ| vs materializing ≤ 1e-5', value: long.maxAbsDiffVsMaterializing, met: long.maxAbsDiffVsMaterializing <= 1e-5 });
 }
+targets.push(...gradTargets(results, longGrad, gradRatios));
 const cpus = os.cpus();
 const clock = cpus[0]?.speed ? ` × ${cpus[0].speed} MHz` : ' cores';
 const machine = `Node ${process.version}, ${cpus[0]?.model ?? 'unknown CPU'} (${cpus.length}${clock}), one thread` +
@@ -269,6 +280,7 @@ for (const r of results)
 if (long)
   md.push('', `Long sequence n = m = ${long.n}, d = ${long.d}, output only: ${(long.ms / 1000).toFixed(1)} s, core workspace ` +
     `${(long.workspaceBytes / 2 ** 20).toFixed(1)} MiB, max |Δ| against the materializing path ${long.maxAbsDiffVsMaterializing.toExponential(1)}.`);
+if (longGrad) md.push('', `${describeLong(longGrad)}.`);
 md.push('', 'Targets:', '');
 for (const t of targets)
   md.push(`- ${t.met ? 'met' : '**missed**'}: ${t.target} — ${t.value.toPrecision(3)}` +
@@ -279,6 +291,6 @@ await writeFile('bench-results/bench.md', md.join('\n') + '\n');
 const file = 'bench-results/bench.json';
 await writeFile(file, JSON.stringify({
   date: new Date().toISOString(), node: process.version, cpu: os.cpus()[0]?.model, versions,
-  minTimeMs: MIN_TIME_MS, results, long, targets,
+  minTimeMs: MIN_TIME_MS, results, long, longGrad, targets,
 }, null, 2));
 console.log(`written to ${file} and bench-results/bench.md`);

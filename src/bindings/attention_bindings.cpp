@@ -27,6 +27,7 @@
 #include "multi_head_layer.h"
 #include "numpy_random.h"
 #include "pitfalls.h"
+#include "position_loss.h"
 #include "transformer.h"
 
 namespace {
@@ -271,6 +272,12 @@ std::string head_scores(Address attention, Address tokens, size_t batch, size_t 
   return status.message;
 }
 
+std::string loss_by_position(Address logits, Address targets, size_t batch, size_t t, size_t v,
+                             Address loss, Address count) {
+  return attn::loss_by_position(ptr<const float>(logits), ptr<const int32_t>(targets), batch, t, v,
+                                ptr<double>(loss), ptr<uint32_t>(count)).message;
+}
+
 // Bytes malloc has handed out and not taken back, for the leak tests (tests/js/leaks.test.mjs).
 double heap_bytes_in_use() { return static_cast<double>(mallinfo().uordblks); }
 
@@ -356,6 +363,7 @@ EMSCRIPTEN_BINDINGS(attention_core) {
   emscripten::function("_transformerComputeGradients", &transformer_compute_gradients);
   emscripten::function("_transformerTrainStep", &transformer_train_step);
   emscripten::function("_headScores", &head_scores);
+  emscripten::function("_lossByPosition", &loss_by_position);
 }
 
 // ---- Gradients (plain exports with an int status, like the forward calls above) ----------------

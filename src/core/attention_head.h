@@ -61,7 +61,7 @@ struct HeadGradOutputs {
 };
 
 // Floats of workspace attend_head_backward needs; `stream` = the streaming (no n × m) path:
-//   materialized: 2·n·m + max(packed(n, dv), packed(dv, m), packed(m, dk), packed(n, dk))
+//   materialized: packed(n, m) + n·m + max(dv, dk)·(n + m) + max(packed(dv, m), packed(m, dk))
 //   streaming:    packed(dk, m) + packed(dv, m) + packed(m, dk) + packed(64, dk) + packed(64, dv)
 //                 + 3 · 64 · 256 + 64          (packed(r, c) = kernels::packed_floats(r, c))
 size_t head_backward_workspace_floats(size_t n, size_t m, size_t dk, size_t dv, bool stream);

@@ -29,34 +29,64 @@ void row_deltas(const HeadGradInputs& g, size_t i0, size_t rows, float* delta) {
     delta[r] = kernels::dot(g.d_output.row(i0 + r), g.output.row(i0 + r), g.output.cols);
 }
 
+// out (rows × cols, ld) = tᵀ for t (cols × rows, contiguous), or += tᵀ when accumulating.
+void store_transposed(const float* t, size_t rows, size_t cols, const MatrixView& out, bool accumulate) {
+  for (size_t r = 0; r < rows; ++r) {
+    float* dst = out.row(r);
+    for (size_t c = 0; c < cols; ++c) dst[c] = t[c * rows + r] + (accumulate ? dst[c] : 0.0f);
+  }
+}
+
+struct MaterializedBuffers {
+  float* packed;  // packed_floats(n, m): A, later dS, as panels
+  float* ds;      // n × m (when the caller does not keep dS)
+  float* small_t; // max(dv, dk) × n: dOᵀ, later Qᵀ
+  float* small_p; // max(packed(dv, m), packed(m, dk)): Vᵀ, later K, as panels
+  float* result_t;// max(dv, dk) × m: dVᵀ, later dKᵀ
+};
+
+MaterializedBuffers carve_materialized(size_t n, size_t m, size_t dk, size_t dv, float* base) {
+  MaterializedBuffers b;
+  b.packed = base;
+  b.ds = b.packed + packed_floats(n, m);
+  b.small_t = b.ds + n * m;
+  b.small_p = b.small_t + std::max(dv, dk) * n;
+  b.result_t = b.small_p + std::max(packed_floats(dv, m), packed_floats(m, dk));
+  return b;
+}
+
 // dV = Aᵀ·dO; dS = A ⊙ (dO·Vᵀ − delta); dQ = scale·dS·K; dK = scale·dSᵀ·Q. The two products with
-// a transposed n × m left operand go through one transposed copy (the kernels read A row-major).
+// a transposed n × m operand run transposed instead, dVᵀ = dOᵀ·A and dKᵀ = scale·Qᵀ·dS: the big
+// matrix is then packed into panels (a streaming copy) rather than transposed (a strided one:
+// natively, transposing 512 × 512 took about as long as one of the four products), and only the
+// thin dOᵀ, Qᵀ, dVᵀ and dKᵀ are transposed.
 void backward_materialized(const HeadInputs& in, const HeadGradInputs& g,
                            const HeadGradOutputs& out, float* workspace) {
   const size_t n = in.q.rows, m = in.k.rows, dk = in.q.cols, dv = in.v.cols;
   const float* a = g.weights;
-  float* transposed = workspace;                                  // m × n
-  float* ds = out.d_scores ? out.d_scores : transposed + n * m;   // n × m
-  float* panels = transposed + 2 * n * m;
+  const MaterializedBuffers b = carve_materialized(n, m, dk, dv, workspace);
+  float* ds = out.d_scores ? out.d_scores : b.ds;
   const bool acc = out.accumulate;
 
-  kernels::transpose(a, m, n, m, transposed, n);
-  kernels::pack_panels(g.d_output.data, g.d_output.ld, n, dv, panels);
-  kernels::matmul_packed(transposed, n, panels, n, out.dv.data, out.dv.ld, m, dv, n, 1.0f, acc);
+  kernels::transpose(g.d_output.data, g.d_output.ld, n, dv, b.small_t, n);
+  kernels::pack_panels(a, m, n, m, b.packed);
+  kernels::matmul_packed(b.small_t, n, b.packed, n, b.result_t, m, dv, m, n, 1.0f, false);
+  store_transposed(b.result_t, m, dv, out.dv, acc);
 
-  kernels::pack_panels_transposed(in.v.data, in.v.ld, dv, m, panels);  // Vᵀ: dv × m
-  kernels::matmul_packed(g.d_output.data, g.d_output.ld, panels, dv, ds, m, n, m, dv, 1.0f, false);
+  kernels::pack_panels_transposed(in.v.data, in.v.ld, dv, m, b.small_p);  // Vᵀ: dv × m
+  kernels::matmul_packed(g.d_output.data, g.d_output.ld, b.small_p, dv, ds, m, n, m, dv, 1.0f, false);
   for (size_t i = 0; i < n; ++i) {
     float delta;
     row_deltas(g, i, 1, &delta);
     kernels::softmax_backward_row(a + i * m, ds + i * m, m, delta);
   }
 
-  kernels::pack_panels(in.k.data, in.k.ld, m, dk, panels);
-  kernels::matmul_packed(ds, m, panels, m, out.dq.data, out.dq.ld, n, dk, m, in.scale, acc);
-  kernels::transpose(ds, m, n, m, transposed, n);
-  kernels::pack_panels(in.q.data, in.q.ld, n, dk, panels);
-  kernels::matmul_packed(transposed, n, panels, n, out.dk.data, out.dk.ld, m, dk, n, in.scale, acc);
+  kernels::pack_panels(in.k.data, in.k.ld, m, dk, b.small_p);
+  kernels::matmul_packed(ds, m, b.small_p, m, out.dq.data, out.dq.ld, n, dk, m, in.scale, acc);
+  kernels::transpose(in.q.data, in.q.ld, n, dk, b.small_t, n);
+  kernels::pack_panels(ds, m, n, m, b.packed);
+  kernels::matmul_packed(b.small_t, n, b.packed, n, b.result_t, m, dk, m, n, in.scale, false);
+  store_transposed(b.result_t, m, dk, out.dk, acc);
 }
 
 // Raw scores s of query i against keys [j0, j0 + len) become the forward's weights:
@@ -69,12 +99,11 @@ void recompute_weights_row(float* s, size_t len, size_t i, size_t j0, size_t m, 
   }
   kernels::scale(s, len, scale);
   if (masks.bias) kernels::axpy(s, masks.bias + i * m + j0, len, 1.0f);
-  for (size_t j = 0; j < len; ++j) {
-    const bool hidden = (masks.mask && masks.mask[i * m + j0 + j]) ||
-                        (masks.key_padding && masks.key_padding[j0 + j]) ||
-                        (masks.causal && j0 + j > i);
-    if (hidden) s[j] = kNegInf;
-  }
+  if (masks.mask || masks.key_padding)
+    for (size_t j = 0; j < len; ++j)
+      if ((masks.mask && masks.mask[i * m + j0 + j]) || (masks.key_padding && masks.key_padding[j0 + j]))
+        s[j] = kNegInf;
+  if (masks.causal && j0 + len > i + 1) std::fill(s + (std::max(i + 1, j0) - j0), s + len, kNegInf);
   kernels::exp_shifted_sum(s, len, lse);
 }
 
@@ -164,9 +193,8 @@ size_t head_backward_workspace_floats(size_t n, size_t m, size_t dk, size_t dv, 
     return packed_floats(dk, m) + packed_floats(dv, m) + packed_floats(m, dk) +
            packed_floats(kQueryBlock, dk) + packed_floats(kQueryBlock, dv) +
            3 * kQueryBlock * kKeyBlock + kQueryBlock;
-  const size_t panels = std::max(std::max(packed_floats(n, dv), packed_floats(dv, m)),
-                                 std::max(packed_floats(m, dk), packed_floats(n, dk)));
-  return 2 * n * m + panels;
+  return packed_floats(n, m) + n * m + std::max(dv, dk) * (n + m) +
+         std::max(packed_floats(dv, m), packed_floats(m, dk));
 }
 
 void attend_head_backward(const HeadInputs& in, const HeadGradInputs& grad_in,

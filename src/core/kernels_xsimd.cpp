@@ -155,6 +155,28 @@ inline void pack_one_panel(const float* b, size_t ldb, size_t rows, size_t w, fl
   }
 }
 
+// Interleave the 64-bit halves of two batches: (x0 x1 y0 y1) and (x2 x3 y2 y3). With zip_lo/zip_hi
+// of 32-bit lanes first, two rounds transpose a 4 × 4 block.
+inline Batch zip_lo64(Batch x, Batch y) {
+  using D = xsimd::batch<double>;
+  return xsimd::bitwise_cast<Batch>(xsimd::zip_lo(xsimd::bitwise_cast<D>(x), xsimd::bitwise_cast<D>(y)));
+}
+inline Batch zip_hi64(Batch x, Batch y) {
+  using D = xsimd::batch<double>;
+  return xsimd::bitwise_cast<Batch>(xsimd::zip_hi(xsimd::bitwise_cast<D>(x), xsimd::bitwise_cast<D>(y)));
+}
+
+// Rows r0..r3 (4 floats each) -> their 4 columns, stored at out, out + ld, out + 2·ld, out + 3·ld.
+inline void transpose_4x4(Batch r0, Batch r1, Batch r2, Batch r3, float* out, size_t ld) {
+  const Batch t0 = xsimd::zip_lo(r0, r1), t1 = xsimd::zip_hi(r0, r1);
+  const Batch t2 = xsimd::zip_lo(r2, r3), t3 = xsimd::zip_hi(r2, r3);
+  // t0 = r0[0] r1[0] r0[1] r1[1], t2 = r2[0] r3[0] r2[1] r3[1]: 64-bit halves interleave.
+  zip_lo64(t0, t2).store_unaligned(out);
+  zip_hi64(t0, t2).store_unaligned(out + ld);
+  zip_lo64(t1, t3).store_unaligned(out + 2 * ld);
+  zip_hi64(t1, t3).store_unaligned(out + 3 * ld);
+}
+
 constexpr float kLog2e = 1.44269504088896341f;
 
 // 2^t for the softmax terms, t ≤ 0 (any t < 128 works): 2^t = 2^i · 2^f with i = round(t) and
@@ -235,20 +257,7 @@ void pack_panels_transposed(const float* bt, size_t ldbt, size_t rows, size_t co
         const Batch r0 = Batch::load_unaligned(src + p), r1 = Batch::load_unaligned(src + ldbt + p);
         const Batch r2 = Batch::load_unaligned(src + 2 * ldbt + p);
         const Batch r3 = Batch::load_unaligned(src + 3 * ldbt + p);
-        const Batch t0 = xsimd::zip_lo(r0, r1), t1 = xsimd::zip_hi(r0, r1);
-        const Batch t2 = xsimd::zip_lo(r2, r3), t3 = xsimd::zip_hi(r2, r3);
-        // t0 = r0[0] r1[0] r0[1] r1[1], t2 = r2[0] r3[0] r2[1] r3[1]: 64-bit halves interleave.
-        using D = xsimd::batch<double>;
-        const auto lo = [](Batch x, Batch y) {
-          return xsimd::bitwise_cast<Batch>(xsimd::zip_lo(xsimd::bitwise_cast<D>(x), xsimd::bitwise_cast<D>(y)));
-        };
-        const auto hi = [](Batch x, Batch y) {
-          return xsimd::bitwise_cast<Batch>(xsimd::zip_hi(xsimd::bitwise_cast<D>(x), xsimd::bitwise_cast<D>(y)));
-        };
-        lo(t0, t2).store_unaligned(dst + (p + 0) * W + c);
-        hi(t0, t2).store_unaligned(dst + (p + 1) * W + c);
-        lo(t1, t3).store_unaligned(dst + (p + 2) * W + c);
-        hi(t1, t3).store_unaligned(dst + (p + 3) * W + c);
+        transpose_4x4(r0, r1, r2, r3, dst + p * W + c, W);
       }
       for (; p < rows; ++p)
         for (size_t cc = c; cc < c + kWidth; ++cc) dst[p * W + cc] = bt[(j + cc) * ldbt + p];
@@ -273,9 +282,21 @@ void matmul_packed_row_max(const float* a, size_t lda, const float* panels, size
                      false, row_max);
 }
 
+// 4 × 4 blocks through registers: the plain loop's one-float strided stores made a 512 × 512
+// transpose cost about as much as a 512 × 512 × 64 product.
 void transpose(const float* a, size_t lda, size_t rows, size_t cols, float* out, size_t ldo) {
-  // Memory-bound and small next to the matmuls it feeds; a plain loop is enough.
-  for (size_t i = 0; i < rows; ++i)
+  size_t i = 0;
+  for (; i + kWidth <= rows; i += kWidth) {
+    const float* src = a + i * lda;
+    size_t j = 0;
+    for (; j + kWidth <= cols; j += kWidth)
+      transpose_4x4(Batch::load_unaligned(src + j), Batch::load_unaligned(src + lda + j),
+                    Batch::load_unaligned(src + 2 * lda + j), Batch::load_unaligned(src + 3 * lda + j),
+                    out + j * ldo + i, ldo);
+    for (; j < cols; ++j)
+      for (size_t r = 0; r < kWidth; ++r) out[j * ldo + i + r] = src[r * lda + j];
+  }
+  for (; i < rows; ++i)
     for (size_t j = 0; j < cols; ++j) out[j * ldo + i] = a[i * lda + j];
 }
 

@@ -24,10 +24,26 @@ void matmul_transposed(const float* a, const float* b, float* c, size_t n, size_
 
 size_t accumulate_at_b_scratch_floats(size_t n, size_t k) { return n * k; }
 
+namespace {
+
+// out (cols × rows) = aᵀ in small tiles. Rows of out are `rows` floats apart, for a batch of
+// tokens often a multiple of 4 KiB, so every row of out falls in the same cache set: a plain
+// loop writing all `cols` rows at once evicted its own lines and took 12 % of a training step.
+// A tile writes only 8 rows of out.
+void transpose_tiled(const float* a, size_t rows, size_t cols, float* out) {
+  constexpr size_t kTileRows = 32, kTileCols = 8;
+  for (size_t j0 = 0; j0 < cols; j0 += kTileCols)
+    for (size_t i0 = 0; i0 < rows; i0 += kTileRows)
+      kernels::transpose(a + i0 * cols + j0, cols, std::min(kTileRows, rows - i0),
+                         std::min(kTileCols, cols - j0), out + j0 * rows + i0, rows);
+}
+
+}  // namespace
+
 // aᵀ is made explicitly (k × n) so that the GEMM reads both operands row by row.
 void accumulate_at_b(const float* a, const float* b, float* c, size_t n, size_t k, size_t m,
                      float* scratch) {
-  kernels::transpose(a, k, n, k, scratch, n);
+  transpose_tiled(a, n, k, scratch);
   kernels::matmul(scratch, n, b, m, c, m, k, m, n, 1.0f, true);
 }
 

@@ -19,16 +19,17 @@ struct Buffers {
   float *q, *k, *v;       // projections: (B·n, E), (B·m, E), (B·m, E)
   float *concat, *d_concat;  // (B·n, E)
   float *dq, *dk, *dv;    // gradients of the projections
-  float* transposed;      // one transposed weight matrix or input at a time
+  float* transposed;      // one transposed input, or one packed transposed weight matrix, at a time
   float* weights;         // one head's n × m weights (materialized path)
   float* lse;             // one head's row log-sum-exp (n)
   float* head;            // attend_head / attend_head_backward scratch
 };
 
 size_t transposed_floats(const MultiHeadProblem& p) {
+  using kernels::packed_floats;
   const size_t E = p.shape.embed_dim, Bn = p.batch * p.n, Bm = p.batch * p.m;
-  return std::max({E * E, E * p.shape.kdim, E * p.shape.vdim, Bn * E, Bm * p.shape.kdim,
-                   Bm * p.shape.vdim});
+  return std::max({packed_floats(E, E), packed_floats(E, p.shape.kdim),
+                   packed_floats(E, p.shape.vdim), Bn * E, Bm * p.shape.kdim, Bm * p.shape.vdim});
 }
 
 size_t head_scratch_floats(const MultiHeadProblem& p, bool stream) {
@@ -63,11 +64,12 @@ void project(const float* x, size_t rows, size_t in, const float* w, const float
     for (size_t r = 0; r < rows; ++r) kernels::axpy(y + r * out, b, out, 1.0f);
 }
 
-// dx (rows × in) = dy (rows × out) · wᵀ, for w (in × out).
+// dx (rows × in) = dy (rows × out) · wᵀ, for w (in × out): wᵀ is packed into panels straight from
+// w, without a transposed copy first.
 void input_gradient(const float* dy, size_t rows, const float* w, size_t in, size_t out, float* dx,
-                    float* transposed) {
-  kernels::transpose(w, out, in, out, transposed, in);
-  kernels::matmul(dy, out, transposed, in, dx, in, rows, in, out, 1.0f, false);
+                    float* panels) {
+  kernels::pack_panels_transposed(w, out, out, in, panels);
+  kernels::matmul_packed(dy, out, panels, out, dx, in, rows, in, out, 1.0f, false);
 }
 
 // dw (in × out) = xᵀ · dy; db = Σ over rows of dy (when wanted).

@@ -68,13 +68,14 @@ BlockTensors Transformer::block_tensors(float* base, size_t layer) const {
 }
 
 // Carves one layer's activations out of `c` (counting only when c.base is null).
-static void carve_layer(Carver& c, const BlockShape& s, bool training, BlockActivations& a) {
+static void carve_layer(Carver& c, const BlockShape& s, bool training, bool stream, BlockActivations& a) {
   const size_t N = s.rows(), E = s.E;
   if (s.layer_norm) {
     a.ln1 = c.take(N * E), a.ln1_mean = c.take(N), a.ln1_rstd = c.take(N);
   }
   a.qkv = c.take(N * 3 * E);
-  a.att = training ? c.take(s.batch * s.heads * s.T * s.T) : nullptr;
+  a.att = training && !stream ? c.take(s.batch * s.heads * s.T * s.T) : nullptr;
+  a.row_lse = training && stream ? c.take(s.batch * s.heads * s.T) : nullptr;
   a.concat = c.take(N * E);
   if (s.mlp) {
     a.x_mid = c.take(N * E);
@@ -86,17 +87,15 @@ static void carve_layer(Carver& c, const BlockShape& s, bool training, BlockActi
 BlockActivations Transformer::block_activations(size_t layer) const {
   const BlockShape s = block_shape();
   const size_t NE = aligned(s.rows() * s.E);
-  const size_t L = config_.num_layers;
   auto residual = [&](size_t i) { return carved_.residual + (training_ ? i : i % 2) * NE; };
   Carver c{carved_.layers + layer * carved_.layer_stride};
   BlockActivations a;
-  carve_layer(c, s, training_, a);
+  carve_layer(c, s, training_, stream_attention_, a);
   a.x_in = residual(layer);
   a.x_out = residual(layer + 1);
   if (!s.layer_norm) a.ln1 = const_cast<float*>(a.x_in);
   if (!s.mlp) a.x_mid = a.x_out;
   if (s.mlp && !s.layer_norm) a.ln2 = a.x_mid;
-  (void)L;
   return a;
 }
 
@@ -105,7 +104,9 @@ Status Transformer::prepare(size_t batch, size_t T, bool training) {
   const BlockShape s = block_shape();
   const size_t N = s.rows(), E = s.E, V = config_.vocab_size, L = config_.num_layers;
   // Checked in double first: the sizes below must not wrap around.
-  const double layer_estimate = double(N) * E * 16 + double(batch) * s.heads * T * T;
+  stream_attention_ = training && double(L) * batch * s.heads * T * T > double(attention_limit_);
+  const double att = training && !stream_attention_ ? double(batch) * s.heads * T * T : 0.0;
+  const double layer_estimate = double(N) * E * 16 + att;
   const double estimate = double(L + 1) * (layer_estimate + double(N) * E) + double(N) * V * 2 +
                           double(E) * V + double(N) * E * 10;
   if (estimate > kMaxWorkFloats)
@@ -114,7 +115,7 @@ Status Transformer::prepare(size_t batch, size_t T, bool training) {
                          " bytes of memory");
   Carver layer_count{nullptr};
   BlockActivations unused;
-  carve_layer(layer_count, s, training, unused);
+  carve_layer(layer_count, s, training, stream_attention_, unused);
   const size_t layer_floats = layer_count.used;
 
   size_t work = std::max(block_workspace_floats(s, training, false), block_workspace_floats(s, training, true));
@@ -179,7 +180,7 @@ void Transformer::run_forward(const int32_t* tokens, float* logits, float* atten
     BlockActivations a = block_activations(l);
     if (!training_) a.att = attentions ? attentions + l * att_per_layer : nullptr;
     block_forward(s, block_tensors(p, l), a, carved_.work);
-    if (training_ && attentions) std::copy(a.att, a.att + att_per_layer, attentions + l * att_per_layer);
+    if (training_ && attentions && a.att) std::copy(a.att, a.att + att_per_layer, attentions + l * att_per_layer);
   }
   const float* x = block_activations(L - 1).x_out;
   if (config_.layer_norm) {

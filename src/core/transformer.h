@@ -38,6 +38,11 @@ class Transformer {
                     const AdamOptions& options, double* loss);
 
   void reset_optimizer();
+
+  // Training keeps every layer's attention weights for the backward while they fit in this many
+  // floats (all layers together; default 16 Mi = 64 MiB); beyond it the heads stream and the
+  // backward recomputes the weights from each row's log-sum-exp, so memory stays linear in T.
+  void set_attention_memory_limit(size_t floats) { attention_limit_ = floats; }
   int64_t optimizer_step() const { return step_; }
 
  private:
@@ -59,6 +64,8 @@ class Transformer {
   FloatBuffer work_;
   size_t batch_ = 0, T_ = 0;
   bool training_ = false;
+  bool stream_attention_ = false;
+  size_t attention_limit_ = size_t(16) << 20;
   struct Carved {
     float* residual = nullptr;  // (L + 1) × N × E when training, 2 × N × E otherwise
     float* layers = nullptr;    // per layer: see layer_floats()

@@ -36,6 +36,7 @@ void attention_forward(const BlockShape& s, const BlockActivations& a, float* wo
       HeadOutputs out;
       out.output = head_columns(s, a.concat, b, h);
       if (a.att) out.weights = a.att + (b * s.heads + h) * s.T * s.T;
+      if (a.row_lse) out.row_lse = a.row_lse + (b * s.heads + h) * s.T;
       attend_head(head_inputs(s, a.qkv, b, h), out, workspace);
     }
 }
@@ -48,7 +49,7 @@ size_t block_workspace_floats(const BlockShape& s, bool backward, bool stream) {
   const size_t N = s.rows(), E = s.E, d = E / s.heads;
   size_t floats = head_workspace_floats(s.T, s.T, d, d, stream);
   if (backward) {
-    floats = std::max(floats, head_backward_workspace_floats(s.T, s.T, d, d, false));
+    floats = std::max(floats, head_backward_workspace_floats(s.T, s.T, d, d, stream));
     floats = std::max(floats, linear_backward_scratch_floats(N, E, 3 * E));
     floats = std::max(floats, linear_backward_scratch_floats(N, E, E));
     if (s.mlp) {
@@ -103,7 +104,10 @@ void attention_backward(const BlockShape& s, const BlockActivations& a, const Bl
       HeadGradInputs grad_in;
       grad_in.output = head_columns(s, a.concat, b, h);
       grad_in.d_output = head_columns(s, sc.d_concat, b, h);
-      grad_in.weights = a.att + (b * s.heads + h) * s.T * s.T;
+      if (a.att)
+        grad_in.weights = a.att + (b * s.heads + h) * s.T * s.T;
+      else
+        grad_in.row_lse = a.row_lse + (b * s.heads + h) * s.T;
       const size_t d = s.E / s.heads, ld = 3 * s.E;
       float* base = sc.d_qkv + b * s.T * ld + h * d;
       HeadGradOutputs grad_out;

@@ -24,12 +24,14 @@ struct BlockTensors {
 };
 
 // What the forward keeps for the backward. Without layer norm ln1 = x_in and ln2 = x_mid; without
-// an MLP x_mid = x_out. att (B·H·T·T) may be null: the heads then stream (forward only).
+// an MLP x_mid = x_out. att (B·H·T·T) may be null: the heads then stream, and keep only each row's
+// log-sum-exp in row_lse (B·H·T) when it is given, which the streaming backward recomputes from.
 struct BlockActivations {
   const float* x_in = nullptr;
   float* ln1 = nullptr; float* ln1_mean = nullptr; float* ln1_rstd = nullptr;
   float* qkv = nullptr;   // N × 3E
   float* att = nullptr;   // B × H × T × T
+  float* row_lse = nullptr;  // B × H × T (streaming training)
   float* concat = nullptr;
   float* x_mid = nullptr;
   float* ln2 = nullptr; float* ln2_mean = nullptr; float* ln2_rstd = nullptr;

@@ -239,8 +239,8 @@ TEST(AttentionBackward, WorkspaceFormulaAndLongSequenceBudget) {
   using kernels::packed_floats;
   const size_t n = 300, m = 70, dk = 20, dv = 9;
   EXPECT_EQ(head_backward_workspace_floats(n, m, dk, dv, false),
-            2 * n * m + std::max({packed_floats(n, dv), packed_floats(dv, m), packed_floats(m, dk),
-                                  packed_floats(n, dk)}));
+            packed_floats(n, m) + n * m + std::max(dv, dk) * (n + m) +
+                std::max(packed_floats(dv, m), packed_floats(m, dk)));
   EXPECT_EQ(head_backward_workspace_floats(n, m, dk, dv, true),
             packed_floats(dk, m) + packed_floats(dv, m) + packed_floats(m, dk) +
                 packed_floats(64, dk) + packed_floats(64, dv) + 3 * 64 * 256 + 64);

@@ -38,5 +38,21 @@ TEST(KernelsBackward, SoftmaxBackwardRowMatchesDoubleAndGivesPlusZeroForHiddenKe
   }
 }
 
+TEST(KernelsBackward, TransposeWithStridesAtEveryTailLeavesPaddingAlone) {
+  // The 4 × 4 register blocks and both scalar edges, with row strides wider than the rows.
+  for (size_t rows : kSizes)
+    for (size_t cols : kSizes) {
+      const size_t lda = cols + 3, ldo = rows + 2;
+      auto a = random_floats(rows * lda, uint32_t(rows * 100 + cols));
+      std::vector<float> out(cols * ldo, -7.0f);
+      kernels::transpose(a.data(), lda, rows, cols, out.data(), ldo);
+      for (size_t j = 0; j < cols; ++j) {
+        for (size_t i = 0; i < rows; ++i)
+          ASSERT_EQ(out[j * ldo + i], a[i * lda + j]) << rows << "x" << cols << " at " << i << "," << j;
+        for (size_t i = rows; i < ldo; ++i) ASSERT_EQ(out[j * ldo + i], -7.0f) << "padding written";
+      }
+    }
+}
+
 }  // namespace
 }  // namespace attn

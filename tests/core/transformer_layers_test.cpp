@@ -119,9 +119,10 @@ Vec ref_mlp(const Vec& x, const Vec& w1, const Vec& b1, const Vec& w2, const Vec
   return y;
 }
 
-// Sizes below, at and above the 16-column panels and the kernels' 8-row packing threshold.
+// Sizes below, at and above the 16-column panels, the kernels' 8-row packing threshold and the
+// 32 × 8 tiles of the transpose.
 TEST(Mlp, LinearGeluLinearBackwardMatchesFiniteDifferences) {
-  for (size_t rows : {1u, 7u, 9u, 20u})
+  for (size_t rows : {1u, 7u, 9u, 20u, 40u})
     for (size_t in : {3u, 16u, 17u}) {
       const size_t hidden = 4 * in;
       auto x = random_floats(rows * in, 10), w1 = random_floats(in * hidden, 11, -0.5, 0.5);

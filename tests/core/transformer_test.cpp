@@ -44,9 +44,9 @@ double loss_of(Transformer& model, const Batch& b) {
   return loss;
 }
 
-void check_gradients(const TransformerConfig& config) {
+void check_gradients(const TransformerConfig& config, bool stream_attention = false) {
   auto model = make(config);
-  // Scale the init up a little so that every path carries a gradient well above float32 noise.
+  if (stream_attention) model->set_attention_memory_limit(0);
   Batch b;
   loss_of(*model, b);
   const ParameterLayout& layout = model->layout();
@@ -75,6 +75,29 @@ TEST(Transformer, GradientsMatchFiniteDifferencesFullGpt2) { check_gradients(sma
 TEST(Transformer, GradientsMatchFiniteDifferencesAttentionOnly) { check_gradients(small(false, false, false, false)); }
 TEST(Transformer, GradientsMatchFiniteDifferencesMlpWithoutLayerNorm) { check_gradients(small(true, false, true, true)); }
 TEST(Transformer, GradientsMatchFiniteDifferencesLayerNormUntied) { check_gradients(small(false, true, true, false)); }
+
+TEST(Transformer, GradientsMatchFiniteDifferencesStreamingAttention) {
+  check_gradients(small(true, true, true, false), true);
+}
+
+// Past the attention memory limit the heads stream and the backward recomputes the weights from
+// each row's log-sum-exp: the same gradients as keeping the weights, within float32 rounding.
+TEST(Transformer, StreamingAttentionGivesTheSameGradients) {
+  TransformerConfig c = small(true, true, true, false);
+  c.context_length = 80, c.vocab_size = 11, c.num_heads = 4;  // T = 80: more than one 64-query block
+  std::vector<int32_t> tokens(2 * 80), targets(2 * 80);
+  for (size_t i = 0; i < tokens.size(); ++i) tokens[i] = int32_t((i * 7 + i / 5) % 11), targets[i] = int32_t((i * 3) % 11);
+  std::vector<float> grads[2];
+  double losses[2];
+  for (int stream = 0; stream < 2; ++stream) {
+    auto model = make(c);
+    if (stream) model->set_attention_memory_limit(0);
+    ASSERT_TRUE(model->compute_gradients(tokens.data(), targets.data(), 2, 80, &losses[stream]).ok());
+    grads[stream].assign(model->gradients(), model->gradients() + model->layout().total_floats);
+  }
+  EXPECT_NEAR(losses[1], losses[0], 1e-6);
+  EXPECT_TRUE(all_close(grads[1], grads[0], "gradients, streaming vs materialized", 1e-6, 1e-4));
+}
 
 TEST(Transformer, ParameterNamesShapesAndCount) {
   auto model = make(small(true, true, true, false));

@@ -1,9 +1,9 @@
 // End-to-end behaviour of the explorer page in headless Chromium under the strict CSP: every
 // number checked here is compared with the JS API (imported in the page) or with NumPy.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  afterRender, assertClose, collectProblems, launch, openExplorer, readHeatmap, readHeatmapCells,
+  afterRender, assertClose, collectProblems, readHeatmap, readHeatmapCells, useExplorer,
 } from './helpers.mjs';
 
 // /usr/bin/python3 -c "import numpy as np; np.random.seed(42); X = np.random.randn(4, 8);
@@ -23,17 +23,7 @@ const LESSON_OUTPUT = [
   2.312301750938314, 0.29392222493243764, -0.45249372243364605, -2.814579252607603,
 ];
 
-let env;
-let page;
-let problems;
-
-before(async () => {
-  env = await launch();
-  ({ page, problems } = await openExplorer(env));
-});
-after(async () => {
-  await env?.close();
-});
+const { page, problems } = useExplorer();
 
 const edit = (matrix, i, j, text) => afterRender(page, () =>
   page.fill(`[data-matrix="${matrix}"] input[data-row="${i}"][data-col="${j}"]`, text));

@@ -2,12 +2,12 @@
 // the heatmaps hold, SVG and PNG show the same cells and colours, and the NumPy and PyTorch scripts
 // run under /usr/bin/python3 and print the page's numbers (skipped, with the reason, when Python,
 // NumPy or PyTorch is missing).
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import {
-  afterRender, assertClose, collectProblems, launch, openExplorer, readHeatmap, readHeatmapCells, screenshot,
+  afterRender, assertClose, collectProblems, readHeatmap, readHeatmapCells, screenshot, useExplorer,
 } from './helpers.mjs';
 
 const PYTHON = process.env.PYTHON ?? '/usr/bin/python3';
@@ -30,15 +30,7 @@ function runPython(code, names) {
 
 const flat = (x) => (Array.isArray(x) ? x.flat(Infinity) : [x]);
 
-let env;
-let page;
-let problems;
-
-before(async () => {
-  env = await launch();
-  ({ page, problems } = await openExplorer(env));
-});
-after(async () => { await env?.close(); });
+const { page, problems } = useExplorer();
 
 const preset = (id) => afterRender(page, () => page.selectOption('#preset', id));
 

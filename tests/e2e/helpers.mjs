@@ -1,6 +1,7 @@
 // Shared setup for the end-to-end tests: the strict-CSP static server, one headless Chromium per
 // test file, and a page that records console errors, page errors and CSP violations.
 import { mkdirSync } from 'node:fs';
+import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
@@ -33,10 +34,9 @@ export async function launch() {
  * Opens the explorer and waits until it has drawn. `problems` collects console errors and
  * warnings, uncaught exceptions, failed requests and CSP violations.
  */
-export async function openExplorer(env, { width = 1280, height = 900, colorScheme = 'light', path = '', deviceScaleFactor = 1 } = {}) {
+export async function openExplorer(env, { width = 1280, height = 900, colorScheme = 'light', path = '', deviceScaleFactor = 1, problems = [] } = {}) {
   const context = await env.browser.newContext({ viewport: { width, height }, colorScheme, deviceScaleFactor });
   const page = await context.newPage();
-  const problems = [];
   page.on('console', (msg) => {
     if (msg.type() === 'error' || msg.type() === 'warning') problems.push(`console ${msg.type()}: ${msg.text()}`);
   });
@@ -52,6 +52,32 @@ export async function openExplorer(env, { width = 1280, height = 900, colorSchem
   await page.goto(env.url + path);
   await page.waitForSelector('#app[data-ready="true"]');
   return { page, context, problems };
+}
+
+/**
+ * The harness of a test file: the server and the browser, and one explorer page opened with
+ * `options` (as openExplorer) and then prepared by `setup(page)`; before() and after() are
+ * registered here. Returns { env, page, problems } at once: env and page stand in for the real
+ * objects (they forward to them once before() has run), problems is the page's list.
+ */
+export function useExplorer({ setup, ...options } = {}) {
+  const real = {};
+  const problems = [];
+  before(async () => {
+    real.env = await launch();
+    real.page = (await openExplorer(real.env, { ...options, problems })).page;
+    if (setup) await setup(real.page);
+  });
+  after(async () => { await real.env?.close(); });
+  const forward = (key) => new Proxy({}, {
+    get(_, prop) {
+      const target = real[key];
+      if (!target) throw new Error(`the harness's ${key} is ready only once before() has run`);
+      const value = target[prop];
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  return { env: forward('env'), page: forward('page'), problems };
 }
 
 /** All CSP violations the page reported, merged into `problems`. */

@@ -5,9 +5,9 @@
 // they describe appears, no NaN reaches a heatmap, and the page reports no error and no CSP
 // violation. Links (#s=… state) with markup in them show it as text; damaged or hostile links are
 // refused with a message; a hostile query string and messages from other windows do nothing.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { afterRender, collectProblems, launch, openExplorer, readHeatmap } from './helpers.mjs';
+import { afterRender, collectProblems, readHeatmap, useExplorer } from './helpers.mjs';
 import { MAX_TOKEN_LENGTH, tokenize } from '../../web/ui/tokenizer.js';
 import { MAX_TOKENS, reconcile } from '../../web/ui/state.js';
 import { encodeState } from '../../web/ui/url-state.js';
@@ -31,17 +31,8 @@ const PAYLOADS = [
 // The lesson panels draw their own plots as inline SVG (data-plot); any other SVG would be injected.
 const FORBIDDEN = 'script, img, svg:not([data-plot]), iframe, object, embed, link, style, base, form';
 
-let env;
-let page;
-let problems;
-
-before(async () => {
-  env = await launch();
-  ({ page, problems } = await openExplorer(env));
-  await afterRender(page, () => page.selectOption('#preset', 'causal'));  // a sentence preset
-});
-after(async () => {
-  await env?.close();
+const { env, page, problems } = useExplorer({
+  setup: (page) => afterRender(page, () => page.selectOption('#preset', 'causal')),  // a sentence preset
 });
 
 // Fills the sentence field and waits until the page has either redrawn or flagged the text.

@@ -1,31 +1,22 @@
 // The lesson panels and the page follow-ups in headless Chromium under the strict CSP. Every value
 // checked is compared with the JS API called inside the page (the same WebAssembly core), not only
 // looked for. Screenshots of each panel at 1280 and 375 px, light and dark, go to screenshots/.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import {
-  afterRender, assertClose, collectProblems, launch, openExplorer, readHeatmap, screenshot,
+  afterRender, assertClose, collectProblems, openExplorer, readHeatmap, screenshot, useExplorer,
 } from './helpers.mjs';
 
 const PANELS = ['sqrt-dk', 'pitfalls', 'hull', 'cost', 'steps', 'permutation'];
 
-let env;
-let page;
-let problems;
-
-before(async () => {
-  env = await launch();
-  ({ page, problems } = await openExplorer(env));
+const { env, page, problems } = useExplorer({
   // One API instance in the page for the expected values.
-  await page.evaluate(async () => {
+  setup: (page) => page.evaluate(async () => {
     const { createAttention } = await import('/lib/attention.js');
     window.__attn = await createAttention();
-  });
-});
-after(async () => {
-  await env?.close();
+  }),
 });
 
 const preset = (id) => afterRender(page, () => page.selectOption('#preset', id));
@@ -126,7 +117,7 @@ describe('lesson panels', () => {
     await openPanel('sqrt-dk');
     const root = '[data-lesson="sqrt-dk"]';
     await typeInto(`${root} input[type="number"] >> nth=0`, 256);
-    await page.waitForSelector(`${root}[data-shown="256,10000,0"]`);
+    await page.waitForSelector(`${root}[data-shown="256,10000,0,64"]`);
     const shown = {
       rawStd: await statValue(root, 'raw-std'), scaledStd: await statValue(root, 'scaled-std'),
       rawMean: await statValue(root, 'raw-mean'), scaledMean: await statValue(root, 'scaled-mean'),
@@ -139,7 +130,7 @@ describe('lesson panels', () => {
     const expected = await page.evaluate(() => {
       const a = window.__attn;
       const r = a.lessons.sampleDotProducts({ dk: 256, count: 10000, seed: 0, bins: 41 });
-      const row = { data: Float32Array.from(r.raw.values.subarray(0, 10)), shape: [1, 10] };
+      const row = { data: Float32Array.from(r.raw.values.subarray(0, 64)), shape: [1, 64] };
       const plain = a.lessons.softmax(row, { scale: 1 });
       const soft = a.lessons.softmax(row, { scale: 1 / 16 });
       return {
@@ -147,7 +138,7 @@ describe('lesson panels', () => {
         rawCounts: Array.from(r.raw.histogram.counts), scaledCounts: Array.from(r.scaled.histogram.counts),
         hRaw: plain.entropy.data[0], hScaled: soft.entropy.data[0], maxRaw: plain.max.data[0],
         scaledBars: Array.from(soft.weights.data),
-        uniform: a.lessons.softmax({ data: new Float32Array(10), shape: [1, 10] }).entropy.data[0],
+        uniform: a.lessons.softmax({ data: new Float32Array(64), shape: [1, 64] }).entropy.data[0],
       };
     });
     assert.deepEqual(shown, expected);

@@ -2,25 +2,22 @@
 // exported NumPy and PyTorch scripts print the page's own data-values for every head, scale and
 // mistake; sentences with other words give other numbers; side-by-side maps share one colour
 // scale; one parameter count everywhere; number fields never show a value that is not used.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { afterRender, assertClose, collectProblems, launch, openExplorer, readHeatmap } from './helpers.mjs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startServer } from '../../scripts/serve.mjs';
+import {
+  afterRender, assertClose, collectProblems, openExplorer, readHeatmap, useExplorer,
+} from './helpers.mjs';
 import { hasPythonModule, PYTHON, runPythonScripts } from '../js/support/python.mjs';
 import { niceBound } from '../../web/ui/palettes.js';
 
 const NUMPY = hasPythonModule('numpy');
 const TORCH = NUMPY && hasPythonModule('torch');
 
-let env;
-let page;
-let problems;
-
-before(async () => {
-  env = await launch();
-  ({ page, problems } = await openExplorer(env));
-});
-after(async () => { await env?.close(); });
+const { env, page, problems } = useExplorer();
 
 const preset = (id) => afterRender(page, () => page.selectOption('#preset', id));
 const typeInto = (selector, value) => afterRender(page, async () => {
@@ -149,6 +146,85 @@ describe('editing', () => {
   });
 });
 
+describe('links', () => {
+  test('a new #preset= hash on the open page loads that example without a reload', async () => {
+    await preset('lesson');
+    await page.evaluate(() => { window.__sameDocument = true; });
+    await afterRender(page, () => page.evaluate(() => { window.location.hash = '#preset=saturation'; }));
+    assert.deepEqual((await readHeatmap(page, 'weights')).shape, [5, 5]);
+    assert.equal(await page.inputValue('#preset'), 'saturation');
+    assert.equal(await page.evaluate(() => window.__sameDocument), true, 'no reload');
+    await page.evaluate(() => { window.location.hash = '#preset=nonsense'; });
+    await page.waitForSelector('.notice:not([hidden])');
+    assert.match(await page.textContent('.notice'), /no example called \u201cnonsense\u201d/);
+    assert.deepEqual((await readHeatmap(page, 'weights')).shape, [5, 5]);
+    await page.click('.notice button');
+  });
+});
+
+describe('teachers embedding it', () => {
+  test('Copy iframe code gives a frame of this example that works from another site and reports its height', async () => {
+    const context = await env.browser.newContext({ viewport: { width: 1000, height: 800 } });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.url });
+    const p = await context.newPage();
+    await p.goto(env.url);
+    await p.waitForSelector('#app[data-ready="true"]');
+    await afterRender(p, () => p.selectOption('#preset', 'padding'));
+    await p.click('[data-action="copy-embed"]');
+    await p.waitForFunction(() => /hosted on your lesson/.test(document.querySelector('.share-status').textContent));
+    await p.click('[data-action="copy-iframe"]');
+    await p.waitForFunction(() => /iframe code copied/.test(document.querySelector('.share-status').textContent));
+    const snippet = await p.evaluate(() => navigator.clipboard.readText());
+    assert.match(snippet, new RegExp(`^<iframe src="${env.url}embed\\.html#s=v1\\.[A-Za-z0-9_-]+" title="Attention explorer" width="100%" height="900"`));
+    const weights = await readHeatmap(p, 'weights');
+    // A lesson on another origin (127.0.0.1 vs localhost) with the snippet pasted in, and a script
+    // that sizes the frame from its height messages.
+    const dir = mkdtempSync(join(tmpdir(), 'ae-lesson-'));
+    const lesson = await startServer({ root: dir, csp: `default-src 'self'; script-src 'self'; frame-src ${env.url.replace(/\/$/, '')}` });
+    writeFileSync(join(dir, 'lesson.html'), `<!doctype html><html lang="en"><head><title>lesson</title><script src="sizer.js"></script></head><body>${snippet}</body></html>`);
+    writeFileSync(join(dir, 'sizer.js'), `window.heights = [];
+      window.addEventListener('message', (e) => { if (e.data && e.data.type === 'attention-explorer:height') window.heights.push(e.data.height); });`);
+    await p.goto(`http://localhost:${new URL(lesson.url).port}/lesson.html`);
+    const frame = p.frameLocator('iframe');
+    await frame.locator('#app[data-ready="true"]').waitFor();
+    const framed = await frame.locator('[data-heatmap="weights"]:not([data-pending])').evaluate((t) => t.dataset.values.split(' ').map(Number));
+    assert.deepEqual(framed, weights.data);
+    await p.waitForFunction(() => window.heights.length > 0);
+    const [reported, actual] = await Promise.all([
+      p.evaluate(() => window.heights.at(-1)),
+      frame.locator('html').evaluate((h) => Math.ceil(h.getBoundingClientRect().height)),
+    ]);
+    assert.ok(reported > 900 && Math.abs(reported - actual) <= 1, `reported ${reported}, document ${actual}`);
+    await context.close();
+    await lesson.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe('on a phone', () => {
+  test('the explanation panel folds down to its title line and opens again', async () => {
+    const { page: phone, context } = await openExplorer(env, { width: 375, height: 700 });
+    try {
+      const height = () => phone.$eval('#explain', (e) => e.getBoundingClientRect().height);
+      await phone.focus('[data-heatmap="weights"] td[data-row="1"][data-col="1"]');
+      const open = await height();
+      assert.ok(open > 100, `open: ${open}px`);
+      await phone.click('.explain-toggle');
+      assert.equal(await phone.getAttribute('.explain-toggle', 'aria-expanded'), 'false');
+      assert.equal(await phone.isHidden('#explain-body'), true);
+      const folded = await height();
+      assert.ok(folded < 60, `folded: ${folded}px of 700`);
+      await phone.focus('[data-heatmap="weights"] td[data-row="2"][data-col="0"]');
+      assert.match(await phone.textContent('#explain-title'), /Weight/);
+      await phone.click('.explain-toggle');
+      assert.equal(await phone.isVisible('#explain-body'), true);
+      assert.match(await phone.textContent('#explain-body'), /softmax|exp/);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
 describe('what the page says', () => {
   test('the pitfalls panel colours its correct and mistaken outputs on one scale', async () => {
     await preset('lesson');
@@ -178,6 +254,47 @@ describe('what the page says', () => {
     assert.deepEqual(heads, { 'parameters-weights': 1024, 'parameters-biases': 1088, 'parameters-wrong': 4096 });
     assert.deepEqual(cost, heads);
     assert.equal(Number(await page.getAttribute('[data-lesson="cost"] output[data-stat="parameters"]', 'data-value')), 1088);
+  });
+
+  test('heads: the page says every head sees all n tokens and heads are a reshape', async () => {
+    await preset('heads');
+    const text = await page.textContent('[data-stat="heads-see-all"]');
+    assert.match(text, /Every head sees all 10 tokens/);
+    assert.match(text, /4 of the 16 columns/);
+    assert.match(text, /reshape of Q \(10 \u00d7 16 \u2192 4 \u00d7 10 \u00d7 4\)/);
+    assert.deepEqual((await readHeatmap(page, 'head-2')).shape, [10, 10]);
+  });
+
+  test('why \u221ad_k: the softmax row has 64 keys unless the learner picks another length; the variance is printed', async () => {
+    await openPanel('sqrt-dk');
+    const root = '[data-lesson="sqrt-dk"]';
+    await page.waitForSelector(`${root}[data-shown$=",64"]`);
+    assert.equal(await page.$$eval(`${root} svg.bars.scaled rect.bar`, (rs) => rs.length), 64);
+    await typeInto(`${root} [data-control="row-length"]`, 10);
+    await page.waitForSelector(`${root}[data-shown$=",10"]`);
+    assert.equal(await page.$$eval(`${root} svg.bars.scaled rect.bar`, (rs) => rs.length), 10);
+    assert.match(await page.textContent(root), /equal weights over 10 keys/);
+    for (const side of ['raw', 'scaled']) {
+      const std = Number(await page.getAttribute(`${root} [data-stat="${side}-std"]`, 'data-value'));
+      const variance = Number(await page.getAttribute(`${root} [data-stat="${side}-var"]`, 'data-value'));
+      assert.ok(Math.abs(variance - std * std) <= 1e-12 * variance, `${side}: variance ${variance}, std ${std}`);
+    }
+  });
+
+  test('two implementations agree: the page next to plain float64 JavaScript, live, with the largest difference', async () => {
+    await preset('heads');
+    const check = '[data-stat="float64-check"]:not([data-pending])';
+    const diff = async () => Number(await page.getAttribute(check, 'data-max-diff'));
+    assert.ok(await diff() < 1e-6, `heads: ${await diff()}`);
+    assert.match(await page.textContent(check), /Two implementations agree.*float64 JavaScript.*over 400 weights/);
+    await preset('lesson');
+    const cell = '[data-matrix="X"] input[data-row="1"][data-col="2"]';
+    await page.focus(cell);
+    await afterRender(page, () => page.keyboard.type('2.5'));
+    await page.waitForSelector(check);
+    assert.ok(await diff() < 1e-6);
+    assert.match(await page.textContent(check), /over 16 weights/);
+    await afterRender(page, () => page.keyboard.press('Escape'));
   });
 
   test('number fields show the value used: out of range is clamped in the field, with a note', async () => {

@@ -5,6 +5,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { collectProblems, launch, openExplorer } from './helpers.mjs';
+import { inductionConfig } from '../../scripts/train/induction.mjs';
 
 let env;
 let page;
@@ -39,7 +40,7 @@ test('trains in a module Worker: progress, probe, pause, reset, state; the page 
     count();
     const progress = [];
     trainer.onProgress = (p) => progress.push({ step: p.step, losses: p.losses.length, probe: p.probe });
-    const stopped = new Promise((resolve) => { trainer.onStopped = resolve; });
+    const stopped = new Promise((resolve, reject) => { trainer.onStopped = resolve; trainer.onError = reject; });
     await trainer.start({ maxSteps: 30 });
     const stop = await stopped;
     counting = false;
@@ -84,5 +85,29 @@ test('the Worker loads its WebAssembly instance under the strict CSP and reports
   });
   // The model rejects 3 heads for dModel 16; a build without the model has no attn.transformer yet.
   assert.match(message, /^trainer: .*(numHeads|transformer)/);
+  assert.deepEqual(await collectProblems(page, problems), []);
+});
+
+test('the Worker grows an induction head in Chromium that works on an unseen repeat length', async (t) => {
+  if (!hasModel) return t.skip('attn.transformer is not in this build yet');
+  // The run of tests/js/induction.test.mjs (same preset, seed and steps), here through the Worker.
+  const config = { ...inductionConfig('small', 2), reportEvery: 150 };
+  const r = await page.evaluate(async (cfg) => {
+    const { createTrainer } = await import('/lib/trainer.js');
+    const trainer = await createTrainer(cfg);
+    const before = await trainer.probe();
+    const stopped = new Promise((resolve, reject) => { trainer.onStopped = resolve; trainer.onError = reject; });
+    await trainer.start({ maxSteps: 450 });
+    await stopped;
+    const after = await trainer.probe();
+    await trainer.terminate();
+    return { before, after };
+  }, config);
+  const induction = r.after.headScores[1].induction;
+  const summary = `held-out loss ${r.before.loss.toFixed(2)} → ${r.after.loss.toFixed(3)}, layer-2 induction ${induction.map((x) => x.toFixed(2))}`;
+  assert.ok(r.before.loss > 3, summary);
+  assert.ok(r.after.loss < 0.8, summary);
+  assert.ok(Math.max(...induction) > 0.3, summary);
+  assert.ok(induction[0] + induction[1] > 0.5, summary);
   assert.deepEqual(await collectProblems(page, problems), []);
 });

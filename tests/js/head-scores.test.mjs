@@ -65,6 +65,29 @@ for (const simd of [true, false]) {
       assert.equal(one.induction.length, H);
     });
 
+    test('lossByPosition: float64 cross-entropy per position, ignored targets, bad targets', () => {
+      const rng = new SeededRandom(4);
+      const B = 3, T = 5, V = 7;
+      const logits = Array.from({ length: B }, () => Array.from({ length: T }, () => Array.from({ length: V }, () => Math.fround((rng.int(2000) - 1000) / 100))));
+      const targets = Array.from({ length: B }, (_, b) => Array.from({ length: T }, (_, p) => ((b + p) % 3 === 0 ? -1 : rng.int(V))));
+      const r = attn.lossByPosition(logits, targets);
+      for (let p = 0; p < T; p++) {
+        let sum = 0, n = 0;
+        for (let b = 0; b < B; b++) {
+          if (targets[b][p] < 0) continue;
+          const row = logits[b][p];
+          const max = Math.max(...row);
+          sum += Math.log(row.reduce((a, x) => a + Math.exp(x - max), 0)) + max - row[targets[b][p]];
+          n++;
+        }
+        assert.equal(r.count[p], n);
+        assert.ok(Math.abs(r.loss[p] - (n ? sum / n : 0)) < 1e-12, `position ${p}: ${r.loss[p]} vs ${sum / n}`);
+      }
+      assert.deepEqual(attn.lossByPosition([[0, 0]], [-1]), { loss: [0], count: [0] });
+      assert.throws(() => attn.lossByPosition([[0, 0]], [2]), /lossByPosition: .*target 2 at 0 is outside \[-1, 2\)/);
+      assert.throws(() => attn.lossByPosition([[0, 0]], [0, 1]), /logits must have shape \[\.\.\.targets\.shape, V\] = \[2, V\]/);
+    });
+
     test('bad input: clear Errors, and the module keeps working', () => {
       const a = [[1, 0], [0.5, 0.5]];
       assert.throws(() => attn.headScores([0, 1, 2], a), /attention must have shape \[T, T\] or \[H, T, T\] with T = 3 for tokens of shape \[3\], got \[2, 2\]/);

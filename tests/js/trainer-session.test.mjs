@@ -38,7 +38,11 @@ before(async () => { core = await createAttention(); });
 
 function session(config = {}, lossOf = (n) => 1 / n) {
   const log = { models: [], steps: [], messages: [], lossOf };
-  const attn = { transformer: (c) => new StandInModel(c, log), headScores: (t, a) => core.headScores(t, a) };
+  const attn = {
+    transformer: (c) => new StandInModel(c, log),
+    headScores: (t, a) => core.headScores(t, a),
+    lossByPosition: (l, t) => core.lossByPosition(l, t),
+  };
   const full = { model: { vocabSize: 12, contextLength: 9, dModel: 8, numLayers: 2, numHeads: 2 }, batchSize: 4, reportEvery: 10, ...config };
   const s = new TrainingSession(attn, full, (message, transfer) => log.messages.push({ message, transfer }));
   return { s, log };
@@ -60,6 +64,10 @@ test('ready and step: the reply carries the id, the losses and a probe with atte
   assert.equal(message.loss, 1 / 3);
   const p = message.probe;
   assert.ok(Math.abs(p.loss - Math.log(12)) < 1e-12, 'uniform logits: the probe loss is ln V');
+  assert.equal(p.lossByPosition.length, 9);
+  // Repeated tokens: only positions in a second copy have targets; the others report 0.
+  assert.equal(p.lossByPosition[0], 0);
+  assert.ok(p.lossByPosition.some((x) => Math.abs(x - Math.log(12)) < 1e-12));
   assert.equal(p.attentions.length, 2);
   assert.deepEqual(p.attentions[0].shape, [2, 9, 9], 'the first probe sequence, every head');
   assert.equal(transfer.length, 2, 'attention snapshots are transferred, not copied');
@@ -104,6 +112,18 @@ test('start reports every reportEvery steps and stops after maxSteps', async () 
   assert.deepEqual(log.messages.filter((m) => m.message.type === 'progress').map((m) => m.message.step), [10, 20, 25]);
   assert.equal(log.messages[0].message.id, 7);
   assert.equal(log.steps.length, 25);
+});
+
+test('start while running answers and takes the new maxSteps', async () => {
+  const { s, log } = session({ reportEvery: 5, probe: false });
+  s.handle({ type: 'start', id: 1 });
+  await until(() => log.steps.length >= 10);
+  s.handle({ type: 'start', id: 2, maxSteps: 5 });
+  const started = log.messages.filter((m) => m.message.type === 'started');
+  assert.deepEqual(started.map((m) => m.message.id), [1, 2], 'every start gets its reply');
+  const from = started[1].message.step;
+  await until(() => log.messages.some((m) => m.message.type === 'stopped'));
+  assert.equal(log.steps.length, from + 5);
 });
 
 test('pause stops the loop between chunks; reset builds a fresh model; getState transfers', async () => {

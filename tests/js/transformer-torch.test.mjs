@@ -8,14 +8,16 @@
 // the same torch code shows in float32 (stored with the data). The model computes in float32, so
 // rounding, not the architecture, sets the limit; a wrong formula (a missing bias, LayerNorm with
 // the unbiased variance, erf GELU, no 1/√d, Adam without bias correction) is off by far more.
+// Measured: the largest error is 5 % of its tolerance on logits and attentions, 14 % on gradients
+// and 16 % on parameters after the optimizer steps.
 import { describe, test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 
 import { createAttention } from '../../web/lib/attention.js';
 
-const ATOL_REL = 1e-5;
-const F32_SLACK = 50;
+const ATOL_REL = 2e-6;
+const F32_SLACK = 10;
 const reference = JSON.parse(readFileSync(new URL('../data/transformer-reference.json', import.meta.url), 'utf8'));
 
 const float32 = (t) => ({ data: Float32Array.from(t.data), shape: t.shape.slice() });

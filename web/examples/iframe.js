@@ -17,6 +17,11 @@ window.addEventListener('message', (event) => {
   if (event.origin !== embedUrl.origin || event.source !== frame.contentWindow) return;
   const { type, state, source, error } = event.data ?? {};
   if (typeof type !== 'string' || !type.startsWith('attention-explorer:')) return;
+  if (type === 'attention-explorer:height') {
+    // Size the frame to the explorer: no scrollbar inside the lesson.
+    if (Number.isFinite(event.data.height) && event.data.height > 0) frame.style.height = `${Math.min(event.data.height, 20000)}px`;
+    return;
+  }
   received.push(event.data);
   const what = state ? `${state.mode} mode, ${state.tokens.length} tokens, ${state.mask.kind} mask${source ? ` (${source})` : ''}` : error;
   log.textContent = `${type}: ${what}\n${log.textContent}`.slice(0, 4000);

@@ -247,6 +247,15 @@ export interface MultiHeadAttention {
    * `key` defaults to `query` and `value` to `key` (self-attention).
    */
   forward(query: TensorInput, key?: TensorInput, value?: TensorInput, options?: MultiHeadForwardOptions): MultiHeadForwardResult;
+  /**
+   * Gradients of the forward for `gradOutput` = ∂L/∂output (the output's shape): for the inputs
+   * (same shapes as given) and for every weight, in setWeights' layout. The forward runs inside
+   * the call and its output is returned. When one tensor is passed as query, key and value, each
+   * argument still gets its own gradient: the tensor's gradient is their sum. `key` and `value`
+   * may be `undefined` for self-attention, as in forward().
+   */
+  backward(query: TensorInput, key: TensorInput | undefined, value: TensorInput | undefined,
+    gradOutput: TensorInput, options?: MultiHeadBackwardOptions): MultiHeadBackwardResult;
   /** Learnable parameters: E² + kdim·E + vdim·E + E² (+ 4E with biases); independent of numHeads. */
   parameterCount(): number;
   /**
@@ -303,6 +312,14 @@ export interface Attention {
    * v [...batch, m, dv]. Masks are applied to the scores before the softmax and combine.
    */
   scaledDotProductAttention(q: TensorInput, k: TensorInput, v: TensorInput, options?: ScaledDotProductAttentionOptions): ScaledDotProductAttentionResult;
+  /**
+   * The forward and backward pass of scaledDotProductAttention (same arguments and options, no
+   * trace or pitfall) for `gradOutput` = ∂L/∂output [...batch, n, dv]:
+   * dV = Aᵀ·dO; dA = dO·Vᵀ; dS = A ⊙ (dA − rowsum(dO ⊙ O)); dQ = scale·dS·K; dK = scale·dSᵀ·Q.
+   * With `needWeights: false` the core streams (FlashAttention-2 style) and never builds n × m.
+   */
+  scaledDotProductAttentionGrad(q: TensorInput, k: TensorInput, v: TensorInput, gradOutput: TensorInput,
+    options?: ScaledDotProductAttentionGradOptions): ScaledDotProductAttentionGradResult;
   /** The matrix product a [..., n, k] · b [k, m] → [..., n, m] (e.g. Q = X·W_Q), computed by the core. */
   matmul(a: TensorInput, b: TensorInput): Tensor;
   /** A NumPy-compatible generator seeded like `np.random.seed(seed)` (default 0). */
@@ -485,3 +502,40 @@ export function createAttention(options?: CreateAttentionOptions): Promise<Atten
 
 /** Whether this engine supports WebAssembly SIMD128. */
 export function simdSupported(): boolean;
+
+// ---- Gradients -------------------------------------------------------------------------------
+
+export type ScaledDotProductAttentionGradOptions =
+  Pick<ScaledDotProductAttentionOptions, 'causal' | 'mask' | 'bias' | 'keyPaddingMask' | 'scale' | 'needWeights'>;
+
+export interface ScaledDotProductAttentionGradResult {
+  /** The forward's output [...batch, n, dv]. */
+  output: Tensor;
+  /** The forward's weights A [...batch, n, m]; null when needWeights is false. */
+  weights: Tensor | null;
+  /** ∂L/∂q, q's shape. A fully masked query row gets zeros. */
+  gradQ: Tensor;
+  /** ∂L/∂k, k's shape. */
+  gradK: Tensor;
+  /** ∂L/∂v, v's shape. */
+  gradV: Tensor;
+  /**
+   * dS = ∂L/∂(scaled, masked scores) [...batch, n, m], the gradient the softmax passes back; it is
+   * also the gradient of `bias` (summed over the batch for a shared [n, m] bias). Hidden cells and
+   * fully masked rows are exactly 0. Null when needWeights is false.
+   */
+  gradScores: Tensor | null;
+}
+
+export type MultiHeadBackwardOptions = Pick<MultiHeadForwardOptions, 'causal' | 'attnMask' | 'keyPaddingMask' | 'scale'>;
+
+export interface MultiHeadBackwardResult {
+  /** The forward's output, [B, n, E] or [n, E]. */
+  output: Tensor;
+  /** ∂L/∂query, ∂L/∂key, ∂L/∂value: the shapes of the arguments. */
+  gradQuery: Tensor;
+  gradKey: Tensor;
+  gradValue: Tensor;
+  /** ∂L/∂W in setWeights' layout (W [in, out]); biases only when the layer has them. */
+  gradWeights: Record<'wq' | 'wk' | 'wv' | 'wo', Tensor> & Partial<Record<'bq' | 'bk' | 'bv' | 'bo', Tensor>>;
+}

@@ -13,9 +13,9 @@ import { RandomState } from './random-state.js';
 import { MultiHeadAttention } from './multi-head-attention.js';
 import { pitfallCode } from './pitfalls.js';
 import { Lessons } from './lessons.js';
-import { scaledDotProductAttentionGrad } from './gradients.js';
 import { Transformer, transformerFromSafetensors } from './transformer.js';
-import { headScores } from './head-scores.js';
+import { headScores, lossByPosition } from './head-scores.js';
+import { scaledDotProductAttentionGrad } from './gradients.js';
 
 export { simdSupported };
 
@@ -208,6 +208,11 @@ class Attention {
   /** Previous-token, duplicate-token and induction scores of attention patterns (see attention.d.ts). */
   headScores(tokens, attention) {
     return headScores(this.#instance.live(), this.#heap, tokens, attention);
+  }
+
+  /** Mean cross-entropy at each position of logits [B, T, V] against targets [B, T] (−1 ignored). */
+  lossByPosition(logits, targets) {
+    return lossByPosition(this.#instance.live(), this.#heap, logits, targets);
   }
 
   randomState(seed = 0) {

@@ -22,7 +22,7 @@ const panels = (rows, cols) => rows * Math.ceil(cols / 16) * 16;
  */
 export function headBackwardWorkspaceBytes(n, m, dk, dv, materialize) {
   const floats = materialize
-    ? 2 * n * m + Math.max(panels(n, dv), panels(dv, m), panels(m, dk), panels(n, dk))
+    ? panels(n, m) + n * m + Math.max(dv, dk) * (n + m) + Math.max(panels(dv, m), panels(m, dk))
     : panels(dk, m) + panels(dv, m) + panels(m, dk) + panels(64, dk) + panels(64, dv) + 3 * 64 * 256 + 64;
   return (floats + n) * F;
 }
@@ -184,7 +184,7 @@ function multiHeadInputs(layer, query, key, value, opts) {
 function multiHeadWorkspaceBytes(layer, B, n, m) {
   const E = layer.embedDim;
   const d = E / layer.numHeads;
-  const transposed = Math.max(E * E, E * layer.kdim, E * layer.vdim, B * n * E, B * m * layer.kdim, B * m * layer.vdim);
+  const transposed = Math.max(panels(E, E), panels(E, layer.kdim), panels(E, layer.vdim), B * n * E, B * m * layer.kdim, B * m * layer.vdim);
   const materialize = n * m <= MHA_MATERIALIZE_LIMIT;
   return (4 * B * n * E + 4 * B * m * E + transposed + (materialize ? n * m : 0)) * F +
     headBackwardWorkspaceBytes(n, m, d, d, materialize);

@@ -76,3 +76,28 @@ export function headScores(module, heap, tokensValue, attentionValue) {
     heap.settle();
   }
 }
+
+/**
+ * Mean cross-entropy at each position: logits [B, T, V] or [T, V] (e.g. a transformer's forward),
+ * targets [B, T] or [T] with −1 = ignored → { loss: number[T], count: number[T] } (loss 0 where no
+ * target counts).
+ */
+export function lossByPosition(module, heap, logitsValue, targetsValue) {
+  const logits = toTensor(logitsValue, 'logits');
+  const targets = toTokens(targetsValue, 'targets');
+  const v = logits.shape[logits.shape.length - 1];
+  const lead = logits.shape.slice(0, -1);
+  if (lead.length !== targets.shape.length || lead.some((d, i) => d !== targets.shape[i]))
+    fail(`logits must have shape [...targets.shape, V] = [${targets.shape.join(', ')}, V], got ${formatShape(logits.shape)}`);
+  const t = targets.shape[targets.shape.length - 1];
+  const batch = targets.data.length / t;
+  const [pl, pt, loss, count] = heap.layout([logits.data.length * 4, targets.data.length * 4, t * 8, t * 4], 'lossByPosition');
+  heap.writeF32(pl, logits.data);
+  module.HEAP32.set(targets.data, pt >>> 2);
+  try {
+    check(module._lossByPosition(pl, pt, batch, t, v, loss, count), 'lossByPosition');
+    return { loss: Array.from(heap.readF64(loss, t)), count: Array.from(module.HEAPU32.subarray(count >>> 2, (count >>> 2) + t)) };
+  } finally {
+    heap.settle();
+  }
+}

@@ -56,29 +56,13 @@ export function normalizeConfig(config) {
   return out;
 }
 
-function crossEntropy(logits, targets) {
-  const v = logits.shape[logits.shape.length - 1];
-  const flat = targets.flat();
-  let sum = 0;
-  let count = 0;
-  flat.forEach((t, i) => {
-    if (t < 0) return;
-    let max = -Infinity;
-    for (let k = 0; k < v; k++) max = Math.max(max, logits.data[i * v + k]);
-    let z = 0;
-    for (let k = 0; k < v; k++) z += Math.exp(logits.data[i * v + k] - max);
-    sum += Math.log(z) + max - logits.data[i * v + t];
-    count++;
-  });
-  return count ? sum / count : 0;
-}
-
 export class TrainingSession {
   #attn;
   #post;
   #config;
   #vocabulary = null;
   #model = null;
+  #ablationModel = null;  // a second model that receives the state with one head zeroed
   #step = 0;
   #running = false;
   #maxSteps = Infinity;
@@ -96,6 +80,8 @@ export class TrainingSession {
 
   #build() {
     this.#model?.dispose();
+    this.#ablationModel?.dispose();
+    this.#ablationModel = null;
     this.#model = this.#attn.transformer(this.#config.model);
     this.#step = 0;
     this.#pending = [];
@@ -131,6 +117,7 @@ export class TrainingSession {
         case 'reset': return this.#reset(id);
         case 'getState': return this.#sendState(id);
         case 'probe': return this.#post({ type: 'probe', id, step: this.#step, probe: this.#probe() });
+        case 'ablate': return this.#post({ type: 'ablation', id, step: this.#step, layer: message.layer, head: message.head, probe: this.#ablate(message.layer, message.head) });
         case 'dispose': return this.dispose(id);
         default: return fail(`unknown message type ${JSON.stringify(type)}`);
       }
@@ -167,13 +154,17 @@ export class TrainingSession {
     this.#post(message, transfer);
   }
 
-  // Loss, attention of the first probe sequence per layer [H, T, T] and head scores per layer.
-  #probe() {
+  // Loss (overall and by position), attention of the first probe sequence per layer [H, T, T] and
+  // head scores per layer.
+  #probe(model = this.#model) {
     const p = this.#config.probe;
     if (!p) return null;
     const { tokens, targets } = this.#probeBatch;
-    const out = this.#model.forward(tokens, { needWeights: true });
-    const result = { loss: crossEntropy(out.logits, targets), tokens: tokens[0] };
+    const out = model.forward(tokens, { needWeights: true });
+    const byPosition = this.#attn.lossByPosition(out.logits, targets);
+    const counted = byPosition.count.reduce((a, b) => a + b, 0);
+    const loss = byPosition.loss.reduce((a, x, i) => a + x * byPosition.count[i], 0) / (counted || 1);
+    const result = { loss, lossByPosition: byPosition.loss, tokens: tokens[0] };
     if (p.attentions) {
       result.attentions = out.attentions.map((a) => {
         const [, h, t] = a.shape;
@@ -189,13 +180,29 @@ export class TrainingSession {
     return result;
   }
 
+  // Zero ablation: head `head` of layer `layer` contributes nothing (its rows of c_proj.weight,
+  // which multiply its slice of the concatenated heads, are zeroed) in a copy of the model; the
+  // probe on that copy shows what the head did. The training model is untouched.
+  #ablate(layer, head) {
+    const { numLayers, numHeads, dModel } = this.#model.config;
+    if (!Number.isInteger(layer) || layer < 0 || layer >= numLayers) fail(`layer must be an integer from 0 to ${numLayers - 1}, got ${layer}`);
+    if (!Number.isInteger(head) || head < 0 || head >= numHeads) fail(`head must be an integer from 0 to ${numHeads - 1}, got ${head}`);
+    if (!this.#config.probe) fail('ablation needs a probe batch (probe is false)');
+    const state = this.#model.getState();
+    const d = dModel / numHeads;
+    state[`h.${layer}.attn.c_proj.weight`].data.fill(0, head * d * dModel, (head + 1) * d * dModel);
+    this.#ablationModel ??= this.#attn.transformer(this.#model.config);
+    this.#ablationModel.loadState(state);
+    return this.#probe(this.#ablationModel);
+  }
+
   #start(message) {
     const more = message.maxSteps === undefined ? Infinity : checkCount(message.maxSteps, 'maxSteps', 1, Number.MAX_SAFE_INTEGER);
     this.#maxSteps = this.#step + more;
-    if (this.#running) return;
+    const wasRunning = this.#running;
     this.#running = true;
     this.#post({ type: 'started', id: message.id, step: this.#step });
-    this.#schedule();
+    if (!wasRunning) this.#schedule();  // a running loop just takes the new maxSteps
   }
 
   // Runs reportEvery steps, reports, then yields to the event loop so pause and other messages
@@ -243,7 +250,9 @@ export class TrainingSession {
   dispose(id) {
     this.#running = false;
     this.#model?.dispose();
+    this.#ablationModel?.dispose();
     this.#model = null;
+    this.#ablationModel = null;
     this.#post({ type: 'disposed', id });
   }
 }

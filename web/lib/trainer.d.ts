@@ -57,6 +57,8 @@ export interface TrainerConfig {
 export interface TrainerProbe {
   /** Mean cross-entropy of the model on the probe batch (targets ≠ −1). */
   loss: number;
+  /** Mean cross-entropy at each position (0 where no target counts), from attn.lossByPosition. */
+  lossByPosition: number[];
   /** The first probe sequence's tokens. */
   tokens: number[];
   /** Per layer, the first probe sequence's attention of every head, shape [H, T, T]. */
@@ -102,6 +104,12 @@ export declare class Trainer {
   getState(): Promise<Record<string, Tensor>>;
   /** Evaluates the probe batch now. */
   probe(): Promise<TrainerProbe>;
+  /**
+   * The probe on a copy of the model in which head `head` of layer `layer` (both from 0)
+   * contributes nothing (zero ablation: its rows of c_proj.weight are zeroed). Training is not
+   * affected. Compare its loss, loss by position and head scores with probe().
+   */
+  ablate(layer: number, head: number): Promise<TrainerProbe>;
   /** Frees the model and ends the Worker. */
   terminate(): Promise<void>;
 }

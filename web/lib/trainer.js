@@ -12,6 +12,8 @@
 //   reset                            → reset { step: 0 } (a new model from the same config and seed)
 //   getState                         → state { step, state } (getState names → { data, shape })
 //   probe                            → probe { step, probe }
+//   ablate { layer, head }           → ablation { step, layer, head, probe } (the probe of a copy of
+//                                       the model with that head's output zeroed)
 //   dispose                          → disposed
 // Worker → main, unsolicited: loaded (once, before init), progress { step, loss, losses, running,
 // probe? }, stopped, error { message }. A failed request answers error { id, message }.
@@ -145,6 +147,14 @@ export class Trainer {
   /** Loss, attention of the first probe sequence and head scores, now. */
   async probe() {
     return (await this.#request('probe')).probe;
+  }
+
+  /**
+   * The probe on a copy of the model whose head `head` of layer `layer` (from 0) contributes
+   * nothing (zero ablation: its rows of c_proj.weight are zeroed); training is not affected.
+   */
+  async ablate(layer, head) {
+    return (await this.#request('ablate', { layer, head })).probe;
   }
 
   /** Frees the model and ends the Worker. */

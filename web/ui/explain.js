@@ -220,10 +220,28 @@ export function createExplainPanel() {
   const title = el('h2', 'explain-title', 'How was this number computed?');
   title.id = 'explain-title';
   const body = el('div', 'explain-body');
+  body.id = 'explain-body';
   body.setAttribute('aria-live', 'polite');
   const idle = () => el('p', 'explain-idle', 'Point at, tap or focus any cell to see how it was computed. In a matrix, arrow keys move between cells.');
   body.append(idle());
-  root.append(title, body);
+  // It stays in view at the bottom of the screen, which on a phone is a good part of it: it folds
+  // down to its title line (the title still follows the cell explained).
+  const toggle = el('button', 'small-button explain-toggle', 'Hide');
+  toggle.type = 'button';
+  toggle.setAttribute('aria-controls', body.id);
+  toggle.setAttribute('aria-expanded', 'true');
+  toggle.setAttribute('aria-label', 'Hide the explanation');
+  toggle.addEventListener('click', () => {
+    const open = body.hidden;
+    body.hidden = !open;
+    root.classList.toggle('collapsed', !open);
+    toggle.textContent = open ? 'Hide' : 'Show';
+    toggle.setAttribute('aria-expanded', String(open));
+    toggle.setAttribute('aria-label', open ? 'Hide the explanation' : 'Show the explanation');
+  });
+  const header = el('div', 'explain-header');
+  header.append(title, toggle);
+  root.append(header, body);
   let shown = '';  // the content on screen, so an unchanged explanation costs no DOM work
   return {
     el: root,

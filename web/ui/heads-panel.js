@@ -12,7 +12,10 @@ export function createHeadsPanel({ onInspect, onSelectHead }) {
   const h2 = el('h2', '', 'Multi-head attention');
   h2.id = 'heads-title';
   const sub = el('p', 'section-sub');
-  heading.append(h2, sub);
+  // "Heads look at different tokens" is a common misreading: say what they do differ in.
+  const sameTokens = el('p', 'section-sub heads-see-all');
+  sameTokens.dataset.stat = 'heads-see-all';
+  heading.append(h2, sub, sameTokens);
   root.append(heading);
 
   const gridCard = createCard({
@@ -76,6 +79,14 @@ export function createHeadsPanel({ onInspect, onSelectHead }) {
         sub.dataset.key = countKey;
         sub.replaceChildren(`${d.heads} heads of d\u2095 = ${m.headDim} features each (d_model = ${d.dModel}); this layer has no biases. `,
           parameterSentence({ weights: m.parameterCount, withBiases: m.parameterCountWithBiases, dModel: d.dModel, heads: d.heads }));
+      }
+      const seeKey = `${d.heads}|${d.n}|${d.m}|${d.dModel}`;
+      if (sameTokens.dataset.key !== seeKey) {
+        sameTokens.dataset.key = seeKey;
+        sameTokens.dataset.value = String(d.m);
+        sameTokens.textContent = `Every head sees all ${d.m} tokens: each of the ${d.heads} weight maps below is ${d.n} \u00d7 ${d.m}. `
+          + `The heads differ only in which ${m.headDim} of the ${d.dModel} columns of Q, K and V they read, the subspace W_Q, W_K and W_V project to. `
+          + `Splitting into heads is a reshape of Q (${d.n} \u00d7 ${d.dModel} \u2192 ${d.heads} \u00d7 ${d.n} \u00d7 ${m.headDim}), not a loop over tokens or heads.`;
       }
       if (headViews.length !== m.heads.length) buildHeads(m.heads.length);
       const padCols = state.mask.kind === 'padding' ? state.mask.pad : null;

@@ -1,5 +1,6 @@
-// Sharing: "Copy link" (the page's address with the whole state in its hash) and "Copy embed
-// code" (a custom-element snippet for a lesson page). The clipboard may be unavailable (an iframe
+// Sharing: "Copy link" (the page's address with the whole state in its hash), "Copy embed code"
+// (a custom-element snippet for a lesson site hosting the files) and "Copy iframe code" (a frame
+// loading the explorer from here, for any lesson site). The clipboard may be unavailable (an iframe
 // without clipboard permission, a plain-http page): then the text is shown selected in a field so
 // a person can copy it by hand. Text only; the link and snippet are never parsed as HTML.
 import { encodeState, linkFor } from './url-state.js';
@@ -8,18 +9,40 @@ import { HOST_PLACEHOLDER, NO_PAGE_MESSAGE } from './package-urls.js';
 
 const attr = (text) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
-/** The HTML a lesson author pastes to show `encoded` with the custom element. */
+/**
+ * The HTML a lesson author pastes to show `encoded` with the custom element. A module script from
+ * another origin is refused (CORS, and script-src 'self' on most lesson sites), so the element
+ * works only with the explorer's files hosted on the lesson's own site: `elementUrl` is where
+ * they are here, to be replaced by that copy's address.
+ */
 export function embedSnippet(elementUrl, encoded) {
   return `<script type="module" src="${attr(elementUrl)}"></script>\n` +
     `<attention-explorer state="${attr(encoded)}"></attention-explorer>`;
 }
 
 /**
+ * An <iframe> showing `encoded` from this site (`embedUrl`: embed.html here); it works from any
+ * lesson site. The frame posts { type: 'attention-explorer:height', version: 1, height } so the
+ * lesson can size it (docs/embedding.md).
+ */
+export function iframeSnippet(embedUrl, encoded) {
+  const src = new URL(embedUrl);
+  src.hash = `s=${encoded}`;
+  return `<iframe src="${attr(src.href)}" title="Attention explorer" width="100%" height="900" loading="lazy" allow="clipboard-write"></iframe>`;
+}
+
+const COPIED = {
+  link: 'Link copied.',
+  embed: 'Embed code copied. It needs the explorer\u2019s files hosted on your lesson\u2019s site: change the script address to that copy (a script from another site is blocked).',
+  iframe: 'iframe code copied. It loads the explorer from this site and works on any lesson page; the frame reports its height (docs/embedding.md).',
+};
+
+/**
  * getState(): the current state; linkBase(): the page URL links point at; elementUrl: the
  * custom element's module URL (for the embed snippet). Either may be null when the explorer is
  * bundled into an app (package-urls.js): then the controls say where to host the explorer.
  */
-export function createShareControls({ getState, linkBase, elementUrl }) {
+export function createShareControls({ getState, linkBase, elementUrl, embedUrl }) {
   const root = el('div', 'share-controls');
   const copyLink = el('button', 'small-button', 'Copy link');
   copyLink.type = 'button';
@@ -28,7 +51,11 @@ export function createShareControls({ getState, linkBase, elementUrl }) {
   const copyEmbed = el('button', 'small-button', 'Copy embed code');
   copyEmbed.type = 'button';
   copyEmbed.dataset.action = 'copy-embed';
-  copyEmbed.title = 'Copy HTML that shows this example in a lesson page';
+  copyEmbed.title = 'Copy HTML for the <attention-explorer> element (needs the explorer\u2019s files on your lesson\u2019s site)';
+  const copyFrame = el('button', 'small-button', 'Copy iframe code');
+  copyFrame.type = 'button';
+  copyFrame.dataset.action = 'copy-iframe';
+  copyFrame.title = 'Copy an <iframe> that shows this example from this site, on any lesson page';
   const out = el('output', 'share-status');
   out.setAttribute('aria-live', 'polite');
   const field = el('textarea', 'share-text');
@@ -36,7 +63,7 @@ export function createShareControls({ getState, linkBase, elementUrl }) {
   field.rows = 2;
   field.hidden = true;
   field.setAttribute('aria-label', 'Text to copy');
-  root.append(copyLink, copyEmbed, out, field);
+  root.append(copyLink, copyEmbed, copyFrame, out, field);
 
   // A bundled explorer has no element module of its own to point the snippet at.
   const hostNote = (kind) => (kind === 'embed' && !elementUrl
@@ -48,7 +75,10 @@ export function createShareControls({ getState, linkBase, elementUrl }) {
       const encoded = await encodeState(getState());
       const base = kind === 'link' ? linkBase() : null;
       if (kind === 'link' && !base) throw new Error(NO_PAGE_MESSAGE);
-      text = kind === 'link' ? linkFor(base, encoded) : embedSnippet(elementUrl ?? `${HOST_PLACEHOLDER}attention-explorer.js`, encoded);
+      if (kind === 'iframe' && !embedUrl) throw new Error(NO_PAGE_MESSAGE);
+      text = kind === 'link' ? linkFor(base, encoded)
+        : kind === 'iframe' ? iframeSnippet(embedUrl, encoded)
+        : embedSnippet(elementUrl ?? `${HOST_PLACEHOLDER}attention-explorer.js`, encoded);
     } catch (err) {
       out.textContent = err.message;
       field.hidden = true;
@@ -58,7 +88,7 @@ export function createShareControls({ getState, linkBase, elementUrl }) {
     root.dataset.copied = kind;
     try {
       await navigator.clipboard.writeText(text);
-      out.textContent = (kind === 'link' ? 'Link copied.' : 'Embed code copied.') + hostNote(kind);
+      out.textContent = COPIED[kind] + hostNote(kind);
       field.hidden = true;
     } catch {
       out.textContent = `Copy this text (Ctrl+C or \u2318C):${hostNote(kind)}`;
@@ -69,5 +99,6 @@ export function createShareControls({ getState, linkBase, elementUrl }) {
   }
   copyLink.addEventListener('click', () => copy('link'));
   copyEmbed.addEventListener('click', () => copy('embed'));
+  copyFrame.addEventListener('click', () => copy('iframe'));
   return { el: root, copy };
 }

@@ -16,12 +16,12 @@ export const MAX_TOKENS = LIMITS.n[1];
 export const MASK_KINDS = ['none', 'causal', 'padding', 'custom'];
 
 /** The lesson panels (web/ui/lessons/), in the order of their tabs. */
-export const LESSON_PANELS = ['sqrt-dk', 'pitfalls', 'hull', 'cost', 'steps', 'permutation'];
+export const LESSON_PANELS = ['sqrt-dk', 'pitfalls', 'hull', 'cost', 'steps', 'permutation', 'gradients'];
 /** Mistakes the core can make on request; the last two need a multi-head layer. */
 export const PITFALLS = ['mask-after-softmax', 'mask-value-zero', 'scale-by-dk', 'scale-by-dmodel', 'skip-wo'];
 export const MULTI_HEAD_PITFALLS = ['scale-by-dmodel', 'skip-wo'];
 export const LESSON_LIMITS = {
-  dk: [1, 1024], count: [100, 50000], seed: [0, 0xffffffff],
+  dk: [1, 1024], count: [100, 50000], seed: [0, 0xffffffff], row: [2, 100],
   n: [1, 1 << 20], dModel: [1, 65536], heads: [1, 1024],
 };
 
@@ -184,6 +184,7 @@ function reconcileLessons(lessons, d) {
       dk: clampInt(sqrt.dk, L.dk, 64),
       count: clampInt(sqrt.count, L.count, 10000),
       seed: clampInt(sqrt.seed, L.seed, 0),
+      row: clampInt(sqrt.row, L.row, 64),  // keys in the softmax row (the lessons' exercise uses 64)
     },
     pitfall,
     cost: {

@@ -68,6 +68,11 @@ const expectError = (call) => {
   throw new Error('expected an error');
 };
 
+const tiny = { vocabSize: 7, contextLength: 6, dModel: 8, numLayers: 2, numHeads: 2 };
+const model = attn.transformer({ ...tiny, tieEmbeddings: false });
+const tokens = [[0, 3, 1, 6, 2], [2, 6, 1, 0, 3]], targets = [[3, 1, -1, 2, 2], [6, 1, -1, 3, 0]];
+const modelBytes = model.toSafetensors();
+
 const scenarios = {
   'sdpa with weights': () => attn.scaledDotProductAttention(q, k, v),
   'sdpa streaming (needWeights: false)': () => attn.scaledDotProductAttention(q, k, v, { needWeights: false, causal: true }),
@@ -99,12 +104,38 @@ const scenarios = {
   },
   'multiHeadAttention rejected (bad seed, after allocating)': () => expectError(() => attn.multiHeadAttention({ embedDim: 8, numHeads: 2, seed: -1 })),
   'multiHeadAttention forward rejected': () => expectError(() => layer.forward(f32([5, 3]))),
+  'transformer trainStep, forward, gradients, state': (i) => {
+    model.trainStep(tokens, targets, { learningRate: 1e-3, clipNorm: i % 2 ? 1 : undefined });
+    model.forward(tokens, { needWeights: i % 3 !== 0 });
+    if (i % 10 === 0) model.loadState(model.gradients(tokens, targets).grads);
+    if (i % 100 === 0) model.resetOptimizer();
+  },
+  'transformer create, safetensors, dispose': (i) => {
+    attn.transformer({ ...tiny, seed: i, mlp: i % 2 === 0 }).dispose();
+    if (i % 10 === 0) attn.transformerFromSafetensors(modelBytes, { ...tiny, tieEmbeddings: false }).dispose();
+  },
+  'transformer dropped (garbage-collected)': (i) => attn.transformer({ ...tiny, seed: i }).forward(tokens[0]),
+  'transformer rejected (tokens, targets, state)': (i) => {
+    expectError(() => model.forward([[0, 7]]));
+    expectError(() => model.trainStep(tokens, [[-1, -1, -1, -1, -1], [-1, -1, -1, -1, -1]]));
+    if (i % 10 === 0) expectError(() => model.loadState({ 'wte.weight': [[0]] }));
+  },
   'lessons (sampleDotProducts, softmax, rowStats, attentionCost)': (i) => {
     attn.lessons.sampleDotProducts({ dk: 4, count: 20, seed: i, bins: 5 });
     attn.lessons.softmax(bias, { scale: 2 });
     attn.lessons.rowStats(f32([3, 4]));
     attn.lessons.attentionCost({ n: 16, dModel: 8, numHeads: 2 });
   },
+  // Gradients (web/lib/gradients.js)
+  'sdpa gradients (materialized and streaming, masks, bias)': (i) => attn.scaledDotProductAttentionGrad(q, k, v, f32([2, 5, 6], 11),
+    { mask, bias, keyPaddingMask, causal: i % 2 === 0, needWeights: i % 3 !== 0 }),
+  'sdpa gradients rejected (gradOutput shape)': () => expectError(() => attn.scaledDotProductAttentionGrad(q, k, v, f32([2, 5, 5]))),
+  'multiHeadAttention backward (self and cross, masks)': (i) => {
+    const cross = i % 2 === 1;  // the masks are for m = 7 keys (mem)
+    layer.backward(x, cross ? mem : x, cross ? mem : x, f32([2, 5, 8], 12),
+      { causal: i % 3 === 0, keyPaddingMask: cross ? keyPaddingMask : undefined, attnMask: cross && i % 5 === 1 ? mask : undefined });
+  },
+  'multiHeadAttention backward rejected': () => expectError(() => layer.backward(x, x, x, f32([2, 5, 7]))),
 };
 
 const only = process.env.ATTN_LEAK_ONLY;
@@ -127,3 +158,4 @@ for (const [name, run] of Object.entries(scenarios)) {
 }
 rng.dispose();
 layer.dispose();
+model.dispose();

@@ -3,6 +3,7 @@
 // the lessons add nothing to a redraw of the explorer while they are closed.
 import { el } from './dom.js';
 import { createCostPanel } from './cost.js';
+import { createGradientsPanel } from './gradients.js';
 import { createHullPanel } from './hull.js';
 import { createPermutationPanel } from './permutation.js';
 import { createPitfallsPanel } from './pitfalls.js';
@@ -17,6 +18,7 @@ const TITLES = {
   cost: ['Cost', 'Cost and size'],
   steps: ['Token by token', 'Autoregressive view: token by token'],
   permutation: ['Swapping tokens', 'Permutation equivariance'],
+  gradients: ['Gradients', 'Gradients: how attention learns'],
 };
 
 /**
@@ -45,6 +47,7 @@ export function createLessons({ attn, computer, update }) {
     cost: () => createCostPanel({ attn, update }),
     steps: () => createStepsPanel({ computer, update }),
     permutation: () => createPermutationPanel({ attn, computer, update }),
+    gradients: () => createGradientsPanel({ attn, update }),
   };
   const panels = {};
   const buttons = {};

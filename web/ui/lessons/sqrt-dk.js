@@ -8,7 +8,6 @@ import { formatNumber, subscript } from '../format.js';
 import { LESSON_LIMITS, setLesson } from '../state.js';
 
 const SUB_K = '\u2096';
-const ROW = 10;     // keys in the softmax row
 const BINS = 41;
 
 function stat(name, text) {
@@ -45,11 +44,11 @@ function createSampler(attn) {
     }
   }
 
-  function local({ dk, count, seed }) {
+  function local({ dk, count, seed, row }) {
     try {
       const r = attn.lessons.sampleDotProducts({ dk, count, seed, bins: BINS });
       const summary = (s) => ({ mean: s.mean, std: s.std, histogram: s.histogram });
-      return { ok: true, dk, count, seed, raw: summary(r.raw), scaled: summary(r.scaled), row: Array.from(r.raw.values.subarray(0, ROW)) };
+      return { ok: true, dk, count, seed, raw: summary(r.raw), scaled: summary(r.scaled), row: Array.from(r.raw.values.subarray(0, row)) };
     } catch (err) {
       return { ok: false, error: err.message };
     }
@@ -59,7 +58,7 @@ function createSampler(attn) {
     busy = true;
     const id = ++seq;
     waiting.set(id, req);
-    if (worker) worker.postMessage({ id, dk: req.dk, count: req.count, seed: req.seed, bins: BINS, keep: ROW });
+    if (worker) worker.postMessage({ id, dk: req.dk, count: req.count, seed: req.seed, bins: BINS, keep: req.row });
     else setTimeout(() => finish({ id, ...local(req) }), 0);
   }
 
@@ -110,9 +109,11 @@ export function createSqrtDkPanel({ attn, update }) {
   dkField.append(el('span', 'lesson-field-label', `d${SUB_K}, the length of q and k`), dkRow);
   const count = numberInput(LESSON_LIMITS.count, 100);
   const seed = numberInput(LESSON_LIMITS.seed);
+  const rowLength = numberInput(LESSON_LIMITS.row);
+  rowLength.dataset.control = 'row-length';
   const again = button('New seed');
   const controls = el('div', 'lesson-controls');
-  controls.append(dkField, field('pairs N', count), field('seed', seed), again);
+  controls.append(dkField, field('pairs N', count), field('seed', seed), field('keys in the row', rowLength), again);
 
   const setSqrt = (patch) => update((s) => setLesson(s, 'sqrtDk', patch));
   dkRange.addEventListener('input', () => setSqrt({ dk: Math.round(2 ** Number(dkRange.value)) }));
@@ -128,6 +129,10 @@ export function createSqrtDkPanel({ attn, update }) {
     const v = Number(seed.value);
     if (Number.isInteger(v)) setSqrt({ seed: v });
   });
+  rowLength.addEventListener('change', () => {
+    const v = Number(rowLength.value);
+    if (Number.isInteger(v)) setSqrt({ row: v });
+  });
   again.addEventListener('click', () => update((s) => setLesson(s, 'sqrtDk', { seed: (s.lessons.sqrtDk.seed + 1) % 2 ** 32 })));
 
   const status = el('p', 'lesson-status');
@@ -135,6 +140,8 @@ export function createSqrtDkPanel({ attn, update }) {
 
   const rawHist = createHistogram({ className: 'raw' });
   const scaledHist = createHistogram({ className: 'scaled' });
+  const rawVar = stat('raw-var', '');
+  const scaledVar = stat('scaled-var', '');
   const rawStd = stat('raw-std', '');
   const rawMean = stat('raw-mean', '');
   const scaledStd = stat('scaled-std', '');
@@ -149,8 +156,8 @@ export function createSqrtDkPanel({ attn, update }) {
   };
   const hists = el('div', 'lesson-figures');
   hists.append(
-    figure('Raw scores q\u00b7k', rawHist, 'std ', rawStd, ' ', rawExpected, ', mean ', rawMean),
-    figure(`Scaled scores q\u00b7k / \u221ad${SUB_K}`, scaledHist, 'std ', scaledStd, ' (target 1), mean ', scaledMean),
+    figure('Raw scores q\u00b7k', rawHist, 'std ', rawStd, ' ', rawExpected, ', variance ', rawVar, ` (target d${SUB_K}), mean `, rawMean),
+    figure(`Scaled scores q\u00b7k / \u221ad${SUB_K}`, scaledHist, 'std ', scaledStd, ' (target 1), variance ', scaledVar, ' (target 1), mean ', scaledMean),
   );
 
   const softIntro = el('p', 'lesson-intro lesson-gap');
@@ -167,7 +174,8 @@ export function createSqrtDkPanel({ attn, update }) {
     figure(`softmax(scores / \u221ad${SUB_K})`, scaledBars, 'entropy ', hScaled, ' nats, largest weight ', maxScaled),
   );
   const uniformNote = el('p', 'lesson-note');
-  uniformNote.append(`For comparison, equal weights over ${ROW} keys have entropy ln ${ROW} = `, uniform, ' nats; a one-hot row has 0. Near 0, the softmax passes almost all weight to one key and its gradient almost vanishes.');
+  const uniformLead = el('span');
+  uniformNote.append(uniformLead, uniform, ' nats; a one-hot row has 0. Near 0, the softmax passes almost all weight to one key and its gradient almost vanishes.');
 
   const result = el('div', 'lesson-result');
   result.append(hists, softIntro, softs, uniformNote);
@@ -177,7 +185,6 @@ export function createSqrtDkPanel({ attn, update }) {
   let requested = '';
   let shown = '';
   let reply = null;
-  const names = Array.from({ length: ROW }, (_, j) => `k${subscript(j + 1)}`);
 
   function draw() {
     if (!reply) return;
@@ -202,18 +209,23 @@ export function createSqrtDkPanel({ attn, update }) {
       out.dataset.value = String(v);
     };
     put(rawStd, raw.std);
+    put(rawVar, raw.std ** 2);
+    put(scaledVar, scaled.std ** 2);
     put(rawMean, raw.mean, 2);
     put(scaledStd, scaled.std);
     put(scaledMean, scaled.mean, 2);
     setText(rawExpected, `(\u221a${dk} = ${formatNumber(Math.sqrt(dk), 3)})`);
 
-    // One row of scores: the first ten raw dot products, through the core's softmax.
+    // One row of scores: the first `row` raw dot products, through the core's softmax.
+    const keys = reply.row.length;
+    const names = Array.from({ length: keys }, (_, j) => `k${subscript(j + 1)}`);
+    setText(uniformLead, `For comparison, equal weights over ${keys} keys have entropy ln ${keys} = `);
     const row = { data: Float32Array.from(reply.row), shape: [1, reply.row.length] };
     const plain = attn.lessons.softmax(row, { scale: 1 });
     const soft = attn.lessons.softmax(row, { scale: 1 / Math.sqrt(dk) });
     const flat = attn.lessons.softmax({ data: new Float32Array(row.shape[1]), shape: row.shape });
-    setText(softIntro, `Now one row of attention: ${ROW} keys whose scores are the first ${ROW} dot products above (d${SUB_K} = ${dk}), through a softmax without and with the scaling.`);
-    rawBars.update({ values: Array.from(plain.weights.data), names, description: `Softmax of ${ROW} unscaled scores: largest weight ${formatNumber(plain.max.data[0], 3)}, entropy ${formatNumber(plain.entropy.data[0], 3)} nats.` });
+    setText(softIntro, `Now one row of attention: ${keys} keys whose scores are the first ${keys} dot products above (d${SUB_K} = ${dk}), through a softmax without and with the scaling.`);
+    rawBars.update({ values: Array.from(plain.weights.data), names, description: `Softmax of ${keys} unscaled scores: largest weight ${formatNumber(plain.max.data[0], 3)}, entropy ${formatNumber(plain.entropy.data[0], 3)} nats.` });
     scaledBars.update({ values: Array.from(soft.weights.data), names, description: `Softmax of the same scores divided by \u221a${dk}: largest weight ${formatNumber(soft.max.data[0], 3)}, entropy ${formatNumber(soft.entropy.data[0], 3)} nats.` });
     put(hRaw, plain.entropy.data[0]);
     put(hScaled, soft.entropy.data[0]);
@@ -228,13 +240,14 @@ export function createSqrtDkPanel({ attn, update }) {
   return {
     el: root,
     render(state) {
-      const { dk, count: N, seed: sd } = state.lessons.sqrtDk;
+      const { dk, count: N, seed: sd, row } = state.lessons.sqrtDk;
       if (!isFocused(dkRange)) dkRange.value = String(Math.log2(dk));
       dkRange.setAttribute('aria-valuetext', `d${SUB_K} = ${dk}`);
       setIfIdle(dkNumber, dk);
       setIfIdle(count, N);
       setIfIdle(seed, sd);
-      const key = `${dk},${N},${sd}`;
+      setIfIdle(rowLength, row);
+      const key = `${dk},${N},${sd},${row}`;
       if (key === requested) return;
       requested = key;
       delete root.dataset.shown;
@@ -242,7 +255,7 @@ export function createSqrtDkPanel({ attn, update }) {
       status.classList.remove('error');
       setText(status, `Sampling ${N.toLocaleString('en-US')} pairs of vectors of length ${dk}\u2026`);
       sampler.request({
-        dk, count: N, seed: sd,
+        dk, count: N, seed: sd, row,
         done(r) {
           if (key !== requested) return;  // a newer request is on its way
           reply = r;

@@ -1,0 +1,44 @@
+// The "two implementations agree" line under the steps: the page's numbers against the float64
+// recomputation of float64-check.js, with the largest difference, updated after each edit's frame.
+import { afterFrame } from './after-frame.js';
+import { el } from './dom.js';
+import { AGREE, agreement } from './float64-check.js';
+
+const sci = (x) => (x === 0 ? '0' : x.toExponential(1).replace('-', '\u2212'));
+
+/** A line under the steps: the two implementations and their largest difference. */
+export function createAgreementCheck() {
+  const root = el('p', 'agreement');
+  root.dataset.stat = 'float64-check';
+  root.setAttribute('aria-live', 'polite');
+  let latest = null;
+  // The recomputation waits until the edit's frame is drawn (it is not needed to draw it).
+  function run() {
+    const { state, result } = latest;
+    const a = agreement(state, result);
+    root.hidden = !a;
+    if (!a) return;
+    const ok = a.worst < a.bound;
+    root.dataset.maxDiff = String(a.worst);
+    root.dataset.weightsDiff = String(a.weights.abs);
+    root.dataset.outputDiff = String(a.output.abs);
+    root.classList.toggle('disagree', !ok);
+    root.textContent = `Two implementations ${ok ? 'agree' : 'disagree'}: the page (WebAssembly, float32) and plain float64 JavaScript written from the formula. `
+      + `Largest difference over ${a.weightCount} weights: ${sci(a.weights.abs)}; over ${a.outputCount} outputs: ${sci(a.output.abs)}`
+      + `${a.output.abs > a.output.rel ? ` (${sci(a.output.rel)} of the largest output)` : ''}. `
+      + (!ok ? 'That is more than float32 rounding explains.'
+        : a.worst < AGREE ? 'That is float32 rounding, below 1e\u22126.'
+          : `That is float32 rounding: above 1e\u22126 here because the scores reach \u00b1${Math.round(a.scores)}, and float32 keeps about 7 significant digits of each.`);
+  }
+  return {
+    el: root,
+    render(state, result) {
+      latest = { state, result };
+      root.dataset.pending = '';
+      afterFrame(() => {
+        run();
+        delete root.dataset.pending;
+      });
+    },
+  };
+}

@@ -1,0 +1,38 @@
+// The explorer's first example: a link (options.link, or the address bar with syncUrl), a state
+// object (options.state), or a preset (options.preset, or #preset= in the address bar). Whatever
+// cannot be opened is named in a notice and the default example is shown instead.
+import { presetById } from './presets.js';
+import { decodeState, presetFromHash, stateFromHash, validateState } from './url-state.js';
+
+export const DEFAULT_PRESET = 'lesson';
+
+const name40 = (id) => String(id).slice(0, 40);
+
+/**
+ * Returns { state, checked, presetId, hashLink }: `checked` is the state from a link or object
+ * when it passed its checks (else null), `hashLink` the link text found in the address bar.
+ */
+export async function initialState(options, attn, showNotice) {
+  const hash = options.syncUrl ? window.location.hash : '';
+  const hashLink = options.syncUrl ? stateFromHash(hash) : null;
+  const hashPreset = options.syncUrl ? presetFromHash(hash) : null;
+  const presetId = [options.preset, hashPreset].find((id) => presetById(id)) ?? DEFAULT_PRESET;
+  if (options.preset && !presetById(options.preset))
+    showNotice(`There is no example called \u201c${name40(options.preset)}\u201d. Showing the default example instead.`);
+  let checked = null;
+  const linkText = options.link ?? hashLink;
+  if (linkText != null) {
+    const r = await decodeState(linkText);
+    if (r.ok) checked = r.state;
+    else showNotice(`This link\u2019s example could not be opened: ${r.error}. Showing the default example instead.`);
+  } else if (options.state !== undefined) {
+    try {
+      checked = validateState(options.state);
+    } catch (err) {
+      showNotice(`The example could not be opened: ${err.message}. Showing the default example instead.`);
+    }
+  }
+  let state = checked ?? presetById(presetId).build(attn);
+  if (options.theme) state = { ...state, display: { ...state.display, theme: options.theme } };
+  return { state, checked, presetId, hashLink };
+}

@@ -1,0 +1,225 @@
+// The sections of the "Gradients" lesson below its loss: the backward pass as explained heatmaps,
+// the nudge check, the gradient step and "which keys learn?". Each is { el, draw(...) }; the
+// numbers come from gradients-math.js (the core), the explanations from gradients-explain.js.
+import { button, el, field, numberInput, setText } from './dom.js';
+import { nudge, steepestCell, stepped, whichKeysLearn } from './gradients-math.js';
+import { explainGradient } from './gradients-explain.js';
+import { createHeatmap } from '../heatmap.js';
+import { formatNumber } from '../format.js';
+
+const SUB_K = '\u2096';
+// key, title, what its rows are (queries or keys) and whether its columns are keys
+const MAPS = [
+  ['dO', 'dO = \u2202L/\u2202O', 'queries', false],
+  ['dA', 'dA = dO\u00b7V\u1d40', 'queries', true],
+  ['dS', 'dS = A \u2299 (dA \u2212 rowsum(dO \u2299 O))', 'queries', true],
+  ['dQ', 'dQ = scale\u00b7dS\u00b7K', 'queries', false],
+  ['dK', 'dK = scale\u00b7dS\u1d40\u00b7Q', 'keys', false],
+  ['dV', 'dV = A\u1d40\u00b7dO', 'keys', false],
+];
+const PICKABLE = new Set(['dQ', 'dK', 'dV']);
+
+export function stat(name, className = 'lesson-stat') {
+  const out = el('output', className);
+  out.dataset.stat = name;
+  return out;
+}
+
+export function setStat(out, value, text = formatNumber(value)) {
+  out.dataset.value = String(value);
+  setText(out, text);
+}
+
+export function select(name, options) {
+  const s = el('select');
+  s.dataset.control = name;
+  for (const [value, text] of options) {
+    const o = el('option', '', text);
+    o.value = value;
+    s.append(o);
+  }
+  return s;
+}
+
+export function numberField(name, range, step, value) {
+  const input = numberInput(range, step);
+  input.dataset.control = name;
+  input.value = String(value);
+  input.inputMode = 'decimal';
+  return input;
+}
+
+/** dO, dA, dS, dQ, dK, dV as heatmaps; hovering explains a cell, clicking dQ/dK/dV picks it. */
+export function createMapsSection(onPick) {
+  const root = el('div');
+  const note = el('p', 'lesson-note', 'Forward: scores S \u2192 softmax A \u2192 output O = A\u00b7V. Backward runs the other way: dO \u2192 dA \u2192 dS \u2192 dQ, dK (and dV straight from dO). Click a cell of dQ, dK or dV to nudge that input below.');
+  const title = el('h4', 'explain-title', 'How was this number computed?');
+  const body = el('div', 'explain-body');
+  body.setAttribute('aria-live', 'polite');
+  body.append(el('p', 'explain-idle', 'Point at, tap or focus any cell of the gradients to see how it was computed.'));
+  const explainBox = el('div', 'explain grad-explain');
+  explainBox.append(title, body);
+  let context = null;
+  const explain = (key, i, j) => {
+    if (!context) return;
+    const e = explainGradient(key, i, j, context);
+    setText(title, e.title);
+    body.replaceChildren(...e.lines.map((l) => el('p', `explain-${l.kind}`, l.text)));
+  };
+  const maps = {};
+  const grid = el('div', 'grad-maps');
+  for (const [key, label] of MAPS) {
+    const box = el('div', 'grad-map');
+    maps[key] = createHeatmap({
+      name: `grad-${key}`, label, kind: 'diverging', onInspect: (i, j) => explain(key, i, j),
+      onActivate: PICKABLE.has(key) ? (i, j) => onPick({ matrix: key[1].toLowerCase(), i, j }) : undefined,
+    });
+    box.append(el('p', 'lesson-map-title', label), maps[key].el);
+    grid.append(box);
+  }
+  root.append(note, grid, explainBox);
+
+  return {
+    el: root,
+    /** ctx: { head, grads, goal, target, cell, hidden } (also what the explanations read). */
+    draw(state, result, display, ctx, pick) {
+      context = ctx;
+      const { queries, keys } = result.labels;
+      const g = ctx.grads;
+      const tensors = { dO: g.dO, dA: g.dA, dS: g.gradScores, dQ: g.gradQ, dK: g.gradK, dV: g.gradV };
+      const padCols = state.mask.kind === 'padding' ? state.mask.pad : null;
+      for (const [key, , rows, keyCols] of MAPS) {
+        const t = tensors[key];
+        maps[key].update({
+          tensor: t, rowLabels: rows === 'keys' ? keys : queries,
+          colLabels: keyCols ? keys : Array.from({ length: t.shape[1] }, (_, c) => String(c + 1)),
+          hidden: keyCols ? result.hidden : null, fullyMasked: rows === 'keys' ? null : result.fullyMasked,
+          padCols: keyCols ? padCols : null, padRows: rows === 'keys' ? padCols : null,
+          clickable: PICKABLE.has(key), ...display,
+        });
+        const picked = pick && key === `d${pick.matrix.toUpperCase()}`;
+        if (PICKABLE.has(key)) maps[key].setHighlight({ cells: picked ? new Set([pick.i * t.shape[1] + pick.j]) : null });
+      }
+    },
+  };
+}
+
+/** ΔL after adding ε to one input, next to ε × gradient. */
+export function createNudgeSection(attn) {
+  let eps = 1e-3;
+  let last = null;
+  const input = numberField('grad-eps', [1e-6, 1], 'any', eps);
+  const text = stat('grad-nudge', 'grad-sentence');
+  const root = el('div', 'lesson-gap');
+  root.append(el('h4', '', 'Nudge check'), field('\u03b5', input),
+    el('p', 'lesson-note', 'Add \u03b5 to one input and run the forward pass again: the loss changes by \u03b5 \u00d7 gradient, to first order.'), text);
+  function draw(ctx, masks, pick) {
+    last = [ctx, masks, pick];
+    const p = pick ?? steepestCell(ctx.grads);
+    const r = nudge(attn, ctx.head, masks, ctx.goal, ctx.target, ctx.cell, ctx.grads, p, eps);
+    Object.assign(text.dataset, { eps: String(r.eps), change: String(r.change), predicted: String(r.predicted) });
+    setText(text, `${p.matrix.toUpperCase()}[${p.i + 1},${p.j + 1}] + ${formatNumber(r.eps)}: the loss goes from ` +
+      `${formatNumber(r.before, 6)} to ${formatNumber(r.after, 6)}, a change of ${formatNumber(r.change)}; ` +
+      `\u03b5 \u00d7 gradient = ${formatNumber(r.eps)} \u00d7 ${formatNumber(r.gradient)} = ${formatNumber(r.predicted)}.`);
+  }
+  input.addEventListener('change', () => {
+    const v = Number(input.value);
+    if (v > 0) eps = v;
+    if (last) draw(...last);
+  });
+  return { el: root, draw };
+}
+
+/** One step of gradient descent on Q, K or V, written back into the explorer's state. */
+export function createStepSection(update) {
+  let lr = 0.5;
+  let grads = null;
+  const losses = [];
+  const matrix = select('grad-step-matrix', [['Q', 'Q'], ['K', 'K'], ['V', 'V']]);
+  const rate = numberField('grad-lr', [0, 100], 'any', lr);
+  const step = button('Take one step', 'small-button');
+  step.dataset.control = 'grad-step';
+  const note = el('p', 'lesson-note');
+  const useQkv = button('Use Q, K, V directly');
+  useQkv.dataset.control = 'grad-use-qkv';
+  const noteRow = el('div', 'lesson-inline');
+  noteRow.append(note, useQkv);
+  const history = stat('grad-history', 'grad-sentence');
+  const controls = el('div', 'lesson-controls');
+  controls.append(field('Update', matrix), field('Learning rate', rate), step);
+  const root = el('div', 'lesson-gap');
+  root.append(el('h4', '', 'One gradient step'),
+    el('p', 'lesson-note', 'x \u2190 x \u2212 learning rate \u00d7 \u2202L/\u2202x on the chosen matrix, written back into the explorer: watch the weights above move and the loss fall.'),
+    controls, noteRow, history);
+  rate.addEventListener('change', () => { const v = Number(rate.value); if (v >= 0) lr = v; });
+  useQkv.addEventListener('click', () => update((s) => ({ ...s, mode: 'qkv' })));
+  step.addEventListener('click', () => {
+    if (!grads) return;
+    const name = matrix.value;
+    const g = { Q: grads.gradQ, K: grads.gradK, V: grads.gradV }[name];
+    losses.push(grads.loss);
+    update((s) => ({ ...s, matrices: { ...s.matrices, [name]: stepped(s.matrices[name], g, lr) } }));
+  });
+  return {
+    el: root,
+    /** Forget the loss history (a new loss or new sizes). */
+    reset() {
+      losses.length = 0;
+    },
+    draw(g, sentence) {
+      grads = sentence ? null : g;
+      step.disabled = sentence;
+      useQkv.hidden = !sentence;
+      setText(note, sentence
+        ? 'Here Q, K and V are projections of X (sentence mode): switch the explorer to free Q, K, V to step on them directly.'
+        : `Steps update ${matrix.value} in the explorer\u2019s inputs above.`);
+      const all = [...losses, g.loss];
+      setStat(history, all.length, all.length > 1 ? `Loss after each step: ${all.map((x) => formatNumber(x, 4)).join(' \u2192 ')}` : '');
+    },
+  };
+}
+
+/** d_k = 64: how many of 64 keys get |dS| above a threshold, with and without ÷√d_k. */
+export function createKeysSection(attn) {
+  let threshold = 1e-3;
+  let result = null;
+  const input = numberField('grad-threshold', [1e-9, 1], 'any', threshold);
+  const table = el('table', 'grad-keys');
+  const head = el('tr');
+  for (const t of ['scores', 'keys with |dS| above the threshold (of 64)', 'gradient norm \u2016(dQ, dK, dV)\u2016']) head.append(el('th', '', t));
+  table.append(head);
+  const row = (label, key) => {
+    const count = stat(`keys-${key}`), norm = stat(`norm-${key}`), bar = el('span', 'grad-bar');
+    const tr = el('tr');
+    const countCell = el('td');
+    countCell.append(count, bar);
+    const normCell = el('td');
+    normCell.append(norm);
+    tr.append(el('th', '', label), countCell, normCell);
+    table.append(tr);
+    return { count, norm, bar };
+  };
+  const rows = { scaled: row(`scores \u00f7 \u221ad${SUB_K}`, 'scaled'), unscaled: row(`raw scores (no \u00f7\u221ad${SUB_K})`, 'unscaled') };
+  const root = el('div', 'lesson-gap');
+  root.append(el('h4', '', 'Which keys learn?'),
+    el('p', 'lesson-note', `d${SUB_K} = 64, one query, 64 random keys, 200 samples (standard normal, from the core\u2019s generator). Raw scores spread like \u221a64 = 8, the softmax saturates, and almost every key gets no gradient; scaled scores pass gradient to most of them.`),
+    field('|dS| threshold', input), table,
+    el('p', 'lesson-note', 'The norm is larger without the scaling: dQ and dK carry the scale factor, so the few keys that still learn get 8\u00d7 larger, spikier updates, while the rest get none.'));
+  function draw() {
+    if (!result) result = whichKeysLearn(attn, { threshold });
+    for (const key of ['scaled', 'unscaled']) {
+      const r = result[key];
+      setStat(rows[key].count, r.keysLearning, `${r.keysLearning.toFixed(1)} `);
+      setStat(rows[key].norm, r.gradientNorm);
+      rows[key].bar.style.width = `${(6 * r.keysLearning) / result.keys}rem`;
+    }
+  }
+  input.addEventListener('change', () => {
+    const v = Number(input.value);
+    if (!(v > 0)) return;
+    threshold = v;
+    result = null;
+    draw();
+  });
+  return { el: root, draw };
+}

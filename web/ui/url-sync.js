@@ -1,0 +1,75 @@
+// The address bar follows the state (replaceState: no history entry per keystroke), and a link or
+// a #preset= pasted into the address bar of an open page is loaded like a fresh one.
+import { presetById } from './presets.js';
+import { decodeState, encodeState, presetFromHash, stateFromHash } from './url-state.js';
+
+// The address bar follows the state this long after the last change.
+const URL_DEBOUNCE_MS = 300;
+
+/**
+ * store: the explorer's store; showNotice(text); loadState(state) and loadPreset(id) apply an
+ * example from the address bar. Returns { changed() (call after every change), writeNow(),
+ * destroy() }.
+ */
+export function createUrlSync({ store, showNotice, loadState, loadPreset }) {
+  let timer = 0;
+  let seq = 0;
+  let written = null;
+  let destroyed = false;
+
+  async function write() {
+    const mine = ++seq;
+    let hash = '';
+    try {
+      hash = `#s=${await encodeState(store.get())}`;
+    } catch {
+      hash = '';  // too large for a link: the address shows no state rather than an old one
+    }
+    if (mine !== seq || destroyed) return;
+    written = hash;
+    const url = new URL(window.location.href);
+    url.hash = hash;
+    window.history.replaceState(window.history.state, '', url.href);
+  }
+
+  function presetLink(hash) {
+    const id = presetFromHash(hash);
+    if (id == null) return;  // an in-page anchor such as #pipeline
+    if (!presetById(id)) {
+      showNotice(`There is no example called \u201c${String(id).slice(0, 40)}\u201d. The example shown is unchanged.`);
+      return;
+    }
+    showNotice('');
+    loadPreset(id);
+  }
+
+  async function onHashChange() {
+    const hash = window.location.hash;
+    if (hash === written) return;
+    const text = stateFromHash(hash);
+    if (text == null) return presetLink(hash);
+    const r = await decodeState(text);
+    if (destroyed) return undefined;
+    if (!r.ok) {
+      showNotice(`This link\u2019s example could not be opened: ${r.error}. The example shown is unchanged.`);
+      return undefined;
+    }
+    showNotice('');
+    loadState(r.state);
+    return undefined;
+  }
+  window.addEventListener('hashchange', onHashChange);
+
+  return {
+    changed() {
+      clearTimeout(timer);
+      timer = setTimeout(write, URL_DEBOUNCE_MS);
+    },
+    writeNow: write,
+    destroy() {
+      destroyed = true;
+      clearTimeout(timer);
+      window.removeEventListener('hashchange', onHashChange);
+    },
+  };
+}
