@@ -35,8 +35,10 @@ import type { Attention, AttnMaskInput, MultiHeadAttention, Tensor, TensorInput 
 import type { AttentionExplorerElement, ExplorerState } from 'attention-explorer/element';
 import { decodeState, encodeState, StateError } from 'attention-explorer/link';
 import type { Trainer, TrainerConfig } from 'attention-explorer/trainer';
+import { decodeSafetensors } from 'attention-explorer/safetensors';
 
 export type Training = [Trainer, TrainerConfig];
+export const readWeights: (bytes: Uint8Array) => object = decodeSafetensors;
 
 export async function main(): Promise<number> {
   const attn: Attention = await createAttention({ simd: 'auto' });
@@ -141,6 +143,11 @@ describe('the packed package in a fresh project', () => {
     for (const link of links) assert.ok(existsSync(join(pkg, link)), `the README links ${link}, which the package does not hold`);
     const manifest = JSON.parse(await readFile(join(pkg, 'package.json'), 'utf8'));
     assert.equal(manifest.type, 'module');
+    // moduleResolution node10 ignores "exports": every typed subpath needs a typesVersions entry.
+    for (const [subpath, target] of Object.entries(manifest.exports)) {
+      if (subpath === '.' || subpath.includes('*') || !target.types) continue;
+      assert.deepEqual(manifest.typesVersions?.['*']?.[subpath.slice(2)], [target.types.slice(2)], `typesVersions for ${subpath}`);
+    }
     assert.match(readme, /ESM only/);
     // The pages that "Copy link" and the iframe snippet point at ship too.
     for (const page of ['web/index.html', 'web/app.js', 'web/embed.html', 'web/attention-explorer.js'])
