@@ -1,7 +1,7 @@
 // The package as its users get it: `npm pack`, installed (offline: it has no dependencies) into a
 // fresh project, then
 //   - type-checked with `tsc --strict` under moduleResolution nodenext, bundler and node10 (which
-//     ignores "exports": typesVersions must lead it to the element's and the link codec's types),
+//     ignores "exports": typesVersions must lead it to the element's, trainer's and link codec's types),
 //     including @ts-expect-error lines for inputs the runtime refuses;
 //   - run by Jest in its jsdom environment (a global `window` inside Node): createAttention loads
 //     the .wasm, and importing the element defines it and lets Jest exit;
@@ -34,6 +34,11 @@ import { createAttention } from 'attention-explorer';
 import type { Attention, AttnMaskInput, MultiHeadAttention, Tensor, TensorInput } from 'attention-explorer';
 import type { AttentionExplorerElement, ExplorerState } from 'attention-explorer/element';
 import { decodeState, encodeState, StateError } from 'attention-explorer/link';
+import type { Trainer, TrainerConfig } from 'attention-explorer/trainer';
+import { decodeSafetensors } from 'attention-explorer/safetensors';
+
+export type Training = [Trainer, TrainerConfig];
+export const readWeights: (bytes: Uint8Array) => object = decodeSafetensors;
 
 export async function main(): Promise<number> {
   const attn: Attention = await createAttention({ simd: 'auto' });
@@ -138,6 +143,11 @@ describe('the packed package in a fresh project', () => {
     for (const link of links) assert.ok(existsSync(join(pkg, link)), `the README links ${link}, which the package does not hold`);
     const manifest = JSON.parse(await readFile(join(pkg, 'package.json'), 'utf8'));
     assert.equal(manifest.type, 'module');
+    // moduleResolution node10 ignores "exports": every typed subpath needs a typesVersions entry.
+    for (const [subpath, target] of Object.entries(manifest.exports)) {
+      if (subpath === '.' || subpath.includes('*') || !target.types) continue;
+      assert.deepEqual(manifest.typesVersions?.['*']?.[subpath.slice(2)], [target.types.slice(2)], `typesVersions for ${subpath}`);
+    }
     assert.match(readme, /ESM only/);
     // The pages that "Copy link" and the iframe snippet point at ship too.
     for (const page of ['web/index.html', 'web/app.js', 'web/embed.html', 'web/attention-explorer.js'])
