@@ -4,7 +4,10 @@
 // once, own properties only, and a hostile call must not change another object's results.
 import { describe, test, before } from 'node:test';
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { createAttention } from '../../web/lib/attention.js';
+
+const RUNS = Number(process.env.ATTN_ADVERSARIAL_RUNS) || 100;
 
 const SMALL = { vocabSize: 7, contextLength: 6, dModel: 8, numLayers: 1, numHeads: 2, seed: 3 };
 
@@ -281,6 +284,41 @@ describe('hostile inputs to gradients, head scores and the transformer', () => {
     untouched('planted keys');
   });
 
+  test('fuzz: random entry points with hostile tensors never corrupt another object', () => {
+    const { attn, layer, model } = world;
+    const square = (t) => ({ data: Array.from({ length: t * t }, () => 1 / t), shape: [t, t] });
+    // Each call makes one argument hostile with `twist`; the others are valid.
+    const calls = {
+      sdpaGradQ: (tw) => attn.scaledDotProductAttentionGrad(tw(world.q), world.k, world.v, world.g),
+      sdpaGradOut: (tw) => attn.scaledDotProductAttentionGrad(world.q, world.k, world.v, tw(world.g), { causal: true }),
+      sdpaGradBias: (tw) => attn.scaledDotProductAttentionGrad(world.q, world.k, world.v, world.g, { bias: tw(tensor([3, 5], 7)) }),
+      backwardQuery: (tw) => layer.backward(tw(world.x), undefined, undefined, world.gx),
+      backwardMask: (tw) => layer.backward(world.x, undefined, undefined, world.gx, { attnMask: tw(tensor([3, 3], 8)) }),
+      headScoresTokens: (tw) => attn.headScores(tw({ data: [0, 1, 0], shape: [3] }), square(3)),
+      headScoresAttention: (tw) => attn.headScores([0, 1, 0], tw(square(3))),
+      lossLogits: (tw) => attn.lossByPosition(tw(tensor([3, 7], 2)), [0, 1, -1]),
+      lossTargets: (tw) => attn.lossByPosition(tensor([3, 7], 2), tw({ data: [0, 1, -1], shape: [3] })),
+      forward: (tw) => model.forward(tw({ data: [0, 1, 2], shape: [1, 3] })),
+      gradients: (tw) => model.gradients([0, 1, 2], tw({ data: [1, 2, 3], shape: [3] })),
+      trainStep: (tw) => model.trainStep(tw({ data: [0, 1, 2], shape: [3] }), [1, 2, 3], { learningRate: 0 }),
+      loadState: (tw) => model.loadState({ ...world.reference.model, 'wte.weight': tw(world.reference.model['wte.weight']) }),
+    };
+    const twists = fc.oneof(
+      fc.nat(5000).map((n) => ({ name: `length lies (${n})`, tw: (t) => ({ data: lyingFloat32(t.data, n), shape: t.shape }) })),
+      fc.nat(5000).map((n) => ({ name: `length grows to ${n}`, tw: (t) => ({ data: growing(Array.from(t.data), n), shape: t.shape }) })),
+      fc.nat(40).map((i) => ({ name: `element ${i} throws`, tw: (t) => ({ data: throwingAt(Array.from(t.data), i), shape: t.shape }) })),
+      fc.constant({ name: 'inherited data and shape', tw: (t) => Object.create(t) }),
+      fc.constant({ name: 'Proxy tensor', tw: (t) => new Proxy(t, {}) }),
+      fc.constant({ name: 'shape grows', tw: (t) => ({ data: t.data, shape: growing(t.shape.slice(), t.shape.length + 2) }) }),
+      fc.constant({ name: 'plain', tw: (t) => t }),
+    );
+    fc.assert(fc.property(fc.constantFrom(...Object.keys(calls)), twists, (call, twist) => {
+      survive(() => calls[call](twist.tw));
+      model.resetOptimizer();
+      untouched(`${call} with ${twist.name}`);
+    }), { numRuns: RUNS });
+  });
+
   test('a getter that disposes the object being called gets an Error, not a crash', async () => {
     const attn = await createAttention({ simd: false });
     const layer = attn.multiHeadAttention({ embedDim: 4, numHeads: 2, seed: 3 });
@@ -300,3 +338,26 @@ describe('hostile inputs to gradients, head scores and the transformer', () => {
     untouched('disposing getters');
   });
 });
+
+function lyingFloat32(data, n) {
+  const Lie = class extends Float32Array {
+    get length() { return n; }
+  };
+  return Lie.from(data);
+}
+
+// An array whose `length` is its real length on the first read and `later` afterwards.
+function growing(items, later) {
+  let reads = 0;
+  return new Proxy(items, {
+    get(target, key, receiver) {
+      if (key === 'length') return reads++ === 0 ? target.length : later;
+      return Reflect.get(target, key, receiver);
+    },
+  });
+}
+
+function throwingAt(values, index) {
+  Object.defineProperty(values, index % values.length, { get: () => { throw new Error('hostile getter'); }, enumerable: true });
+  return values;
+}
