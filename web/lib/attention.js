@@ -2,8 +2,7 @@
 // C++ core compiled to WebAssembly (SIMD128 where the engine has it). Typed arrays in and out.
 // The full documentation of every function is in attention.d.ts.
 import {
-  checkBoolean, checkNoOverflow, checkOptions, checkScale, fail, formatShape, product, sameShape,
-  toMask, toTensor,
+  checkBoolean, checkNoOverflow, checkOptions, fail, formatShape, product, toTensor,
 } from './tensors.js';
 import { check, checkCode, headWorkspaceBytes } from './wasm-heap.js';
 import { Instance } from './instance.js';
@@ -16,6 +15,7 @@ import { Lessons } from './lessons.js';
 import { Transformer, transformerFromSafetensors } from './transformer.js';
 import { headScores, lossByPosition } from './head-scores.js';
 import { scaledDotProductAttentionGrad } from './gradients.js';
+import { readSdpaInputs } from './attention-inputs.js';
 
 export { simdSupported };
 
@@ -23,13 +23,6 @@ const SDPA_OPTIONS = ['causal', 'mask', 'bias', 'keyPaddingMask', 'scale', 'need
 const CREATE_OPTIONS = ['simd'];
 
 // A per-batch mask/bias may be [n, m] (shared) or [...batch, n, m].
-function batchedShape(t, lead, n, m, name) {
-  if (sameShape(t.shape, [n, m])) return false;
-  if (sameShape(t.shape, [...lead, n, m])) return true;
-  const full = lead.length ? ` or ${formatShape([...lead, n, m])}` : '';
-  return fail(`${name} must have shape [n, m] = [${n}, ${m}]${full}, got ${formatShape(t.shape)}`);
-}
-
 class Attention {
   #instance;
   #heap;
@@ -73,55 +66,10 @@ class Attention {
   #scaledDotProductAttention(q, k, v, options) {
     const module = this.#instance.live();
     const opts = checkOptions(options, SDPA_OPTIONS, 'scaledDotProductAttention options');
-    const Q = toTensor(q, 'q');
-    const K = toTensor(k, 'k');
-    const V = toTensor(v, 'v');
-    for (const [name, t, dims] of [['q', Q, '[n, dk]'], ['k', K, '[m, dk]'], ['v', V, '[m, dv]']])
-      if (t.shape.length < 2) fail(`${name} must have at least 2 dimensions ${dims}, got shape ${formatShape(t.shape)}`);
-    const lead = Q.shape.slice(0, -2);
-    if (!sameShape(K.shape.slice(0, -2), lead) || !sameShape(V.shape.slice(0, -2), lead))
-      fail(`q, k and v must have the same batch dimensions, got ${formatShape(Q.shape)}, ${formatShape(K.shape)} and ${formatShape(V.shape)}`);
-    const [n, dk] = Q.shape.slice(-2);
-    const [m, dkKeys] = K.shape.slice(-2);
-    const [mValues, dv] = V.shape.slice(-2);
-    if (dk !== dkKeys)
-      fail(`q and k must have the same last dimension dk: q is ${formatShape(Q.shape)} (dk = ${dk}), k is ${formatShape(K.shape)} (dk = ${dkKeys})`);
-    if (m !== mValues)
-      fail(`k and v must have the same number of rows m (one value per key): k is ${formatShape(K.shape)}, v is ${formatShape(V.shape)}`);
-    const batch = product(lead);
-
-    const causal = checkBoolean(opts.causal, 'options.causal', false);
-    const needWeights = checkBoolean(opts.needWeights, 'options.needWeights', true);
+    const x = readSdpaInputs(q, k, v, opts);
+    const { Q, K, V, lead, batch, n, m, dk, dv, causal, needWeights, scale, mask, maskPerBatch, bias, biasPerBatch, padding } = x;
     const trace = checkBoolean(opts.trace, 'options.trace', false);
     const pitfall = pitfallCode(opts.pitfall, { multiHead: false, trace });
-    let scale = 1 / Math.sqrt(dk);
-    if (opts.scale !== undefined) {
-      scale = checkScale(opts.scale, 'options.scale');
-    }
-    let mask = null;
-    let maskPerBatch = false;
-    if (opts.mask !== undefined && opts.mask !== null) {
-      mask = toMask(opts.mask, 'options.mask');
-      maskPerBatch = batchedShape(mask, lead, n, m, 'options.mask');
-    }
-    let bias = null;
-    let biasPerBatch = false;
-    if (opts.bias !== undefined && opts.bias !== null) {
-      bias = toTensor(opts.bias, 'options.bias', { allowNegativeInfinity: true });
-      biasPerBatch = batchedShape(bias, lead, n, m, 'options.bias');
-    }
-    let padding = null;
-    if (opts.keyPaddingMask !== undefined && opts.keyPaddingMask !== null) {
-      const t = toMask(opts.keyPaddingMask, 'options.keyPaddingMask');
-      if (sameShape(t.shape, [m])) {
-        padding = new Uint8Array(batch * m);
-        for (let b = 0; b < batch; b++) padding.set(t.data, b * m);
-      } else if (lead.length && sameShape(t.shape, [...lead, m])) {
-        padding = t.data;
-      } else {
-        fail(`options.keyPaddingMask must have shape [m] = [${m}]${lead.length ? ` or ${formatShape([...lead, m])}` : ''}, got ${formatShape(t.shape)}`);
-      }
-    }
 
     const f = 4;
     const nm = batch * n * m;
@@ -171,7 +119,8 @@ class Attention {
 
   /** Forward and backward of scaledDotProductAttention for gradOutput = ∂L/∂output; see attention.d.ts. */
   scaledDotProductAttentionGrad(q, k, v, gradOutput, options) {
-    return scaledDotProductAttentionGrad(this.#instance.live(), this.#heap, q, k, v, gradOutput, options);
+    this.#instance.live();
+    return scaledDotProductAttentionGrad(() => this.#instance.live(), this.#heap, q, k, v, gradOutput, options);
   }
 
   /** a [..., n, k] · b [k, m] → [..., n, m], computed by the core's kernels. */
@@ -225,12 +174,14 @@ class Attention {
 
   /** A GPT-2-style transformer whose weights live in WebAssembly memory (see attention.d.ts). */
   transformer(config) {
-    return new Transformer(this.#instance.live(), this.#heap, config);
+    this.#instance.live();
+    return new Transformer(this.#instance, config);
   }
 
   /** A transformer loaded from safetensors bytes; config is ours or a Hugging Face GPT-2 config.json. */
   transformerFromSafetensors(bytes, config) {
-    return transformerFromSafetensors(this.#instance.live(), this.#heap, bytes, config);
+    this.#instance.live();
+    return transformerFromSafetensors(this.#instance, bytes, config);
   }
 }
 

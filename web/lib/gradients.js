@@ -1,11 +1,9 @@
 // Gradients through the core's backward pass: attn.scaledDotProductAttentionGrad and
 // MultiHeadAttention#backward (documented in attention.d.ts). Arguments are checked here as the
 // forward calls check theirs; the core computes the forward and the backward in one call.
-import {
-  checkBoolean, checkOptions, checkScale, fail, formatShape, product, sameShape, toMask, toTensor,
-} from './tensors.js';
+import { checkOptions, fail, formatShape, product, sameShape, toTensor } from './tensors.js';
 import { checkCode } from './wasm-heap.js';
-import { readAttnMask } from './attn-mask.js';
+import { readMultiHeadInputs, readSdpaInputs } from './attention-inputs.js';
 
 const SDPA_GRAD_OPTIONS = ['causal', 'mask', 'bias', 'keyPaddingMask', 'scale', 'needWeights'];
 const MHA_BACKWARD_OPTIONS = ['causal', 'attnMask', 'keyPaddingMask', 'scale'];
@@ -45,67 +43,15 @@ function checkGradOutput(gradOutput, shape) {
   return g;
 }
 
-// A mask or bias of shape [n, m] (shared) or [...lead, n, m] (per batch item): true when per item.
-function perBatch(t, lead, n, m, name) {
-  if (sameShape(t.shape, [n, m])) return false;
-  if (lead.length && sameShape(t.shape, [...lead, n, m])) return true;
-  const full = lead.length ? ` or ${formatShape([...lead, n, m])}` : '';
-  return fail(`${name} must have shape [n, m] = [${n}, ${m}]${full}, got ${formatShape(t.shape)}`);
-}
-
-function attentionInputs(q, k, v, opts) {
-  const Q = toTensor(q, 'q');
-  const K = toTensor(k, 'k');
-  const V = toTensor(v, 'v');
-  for (const [name, t, dims] of [['q', Q, '[n, dk]'], ['k', K, '[m, dk]'], ['v', V, '[m, dv]']])
-    if (t.shape.length < 2) fail(`${name} must have at least 2 dimensions ${dims}, got shape ${formatShape(t.shape)}`);
-  const lead = Q.shape.slice(0, -2);
-  if (!sameShape(K.shape.slice(0, -2), lead) || !sameShape(V.shape.slice(0, -2), lead))
-    fail(`q, k and v must have the same batch dimensions, got ${formatShape(Q.shape)}, ${formatShape(K.shape)} and ${formatShape(V.shape)}`);
-  const [n, dk] = Q.shape.slice(-2);
-  const [m, dkKeys] = K.shape.slice(-2);
-  const [mValues, dv] = V.shape.slice(-2);
-  if (dk !== dkKeys)
-    fail(`q and k must have the same last dimension dk: q is ${formatShape(Q.shape)} (dk = ${dk}), k is ${formatShape(K.shape)} (dk = ${dkKeys})`);
-  if (m !== mValues)
-    fail(`k and v must have the same number of rows m (one value per key): k is ${formatShape(K.shape)}, v is ${formatShape(V.shape)}`);
-  const batch = product(lead);
-  const x = { Q, K, V, lead, batch, n, m, dk, dv };
-  x.causal = checkBoolean(opts.causal, 'options.causal', false);
-  x.needWeights = checkBoolean(opts.needWeights, 'options.needWeights', true);
-  x.scale = opts.scale === undefined ? 1 / Math.sqrt(dk) : checkScale(opts.scale, 'options.scale');
-  x.mask = null;
-  x.bias = null;
-  x.padding = null;
-  if (opts.mask !== undefined && opts.mask !== null) {
-    x.mask = toMask(opts.mask, 'options.mask');
-    x.maskPerBatch = perBatch(x.mask, lead, n, m, 'options.mask');
-  }
-  if (opts.bias !== undefined && opts.bias !== null) {
-    x.bias = toTensor(opts.bias, 'options.bias', { allowNegativeInfinity: true });
-    x.biasPerBatch = perBatch(x.bias, lead, n, m, 'options.bias');
-  }
-  if (opts.keyPaddingMask !== undefined && opts.keyPaddingMask !== null) {
-    const t = toMask(opts.keyPaddingMask, 'options.keyPaddingMask');
-    if (sameShape(t.shape, [m])) {
-      x.padding = new Uint8Array(batch * m);
-      for (let b = 0; b < batch; b++) x.padding.set(t.data, b * m);
-    } else if (lead.length && sameShape(t.shape, [...lead, m])) {
-      x.padding = t.data;
-    } else {
-      fail(`options.keyPaddingMask must have shape [m] = [${m}]${lead.length ? ` or ${formatShape([...lead, m])}` : ''}, got ${formatShape(t.shape)}`);
-    }
-  }
-  return x;
-}
-
 /** attn.scaledDotProductAttentionGrad: see attention.d.ts. */
-export function scaledDotProductAttentionGrad(module, heap, q, k, v, gradOutput, options) {
+export function scaledDotProductAttentionGrad(live, heap, q, k, v, gradOutput, options) {
   const what = 'scaledDotProductAttentionGrad';
   const opts = checkOptions(options, SDPA_GRAD_OPTIONS, `${what} options`);
-  const x = attentionInputs(q, k, v, opts);
+  const x = readSdpaInputs(q, k, v, opts);
   const { lead, batch, n, m, dk, dv } = x;
   const G = checkGradOutput(gradOutput, [...lead, n, dv]);
+  // Asked after the inputs are read: a getter among them may have disposed the instance.
+  const module = live();
   const nm = batch * n * m;
   const sizes = [
     x.Q.data.length * F, x.K.data.length * F, x.V.data.length * F, G.data.length * F,
@@ -142,44 +88,6 @@ export function scaledDotProductAttentionGrad(module, heap, q, k, v, gradOutput,
   }
 }
 
-function multiHeadInputs(layer, query, key, value, opts) {
-  const q = toTensor(query, 'query');
-  const k = key === undefined || key === null ? q : toTensor(key, 'key');
-  const v = value === undefined || value === null ? k : toTensor(value, 'value');
-  const rank = q.shape.length;
-  if (rank !== 2 && rank !== 3) fail(`query must be [n, E] or [B, n, E], got shape ${formatShape(q.shape)}`);
-  for (const [name, t] of [['key', k], ['value', v]])
-    if (t.shape.length !== rank)
-      fail(`${name} must have the same rank as query (${rank}), got shape ${formatShape(t.shape)}`);
-  const batched = rank === 3;
-  const B = batched ? q.shape[0] : 1;
-  const [n, E] = q.shape.slice(-2);
-  const m = k.shape[rank - 2];
-  if (E !== layer.embedDim) fail(`query's last dimension must be embedDim (${layer.embedDim}), got shape ${formatShape(q.shape)}`);
-  if (k.shape[rank - 1] !== layer.kdim) fail(`key's last dimension must be kdim (${layer.kdim}), got shape ${formatShape(k.shape)}`);
-  if (v.shape[rank - 1] !== layer.vdim) fail(`value's last dimension must be vdim (${layer.vdim}), got shape ${formatShape(v.shape)}`);
-  if (v.shape[rank - 2] !== m)
-    fail(`key and value must have the same number of tokens, got ${formatShape(k.shape)} and ${formatShape(v.shape)}`);
-  if (batched && (k.shape[0] !== B || v.shape[0] !== B))
-    fail(`query, key and value must have the same batch size, got ${formatShape(q.shape)}, ${formatShape(k.shape)}, ${formatShape(v.shape)}`);
-  const x = { q, k, v, lead: batched ? [B] : [], B, n, m, E, mask: null, bias: null, padding: null };
-  x.causal = checkBoolean(opts.causal, 'options.causal', false);
-  x.scale = opts.scale === undefined ? 0 : checkScale(opts.scale, 'options.scale');  // 0: 1/√headDim
-  if (opts.attnMask !== undefined && opts.attnMask !== null) {
-    const read = readAttnMask(opts.attnMask);
-    const t = read.mask ?? read.bias;
-    if (!sameShape(t.shape, [n, m])) fail(`options.attnMask must have shape [n, m] = [${n}, ${m}], got ${formatShape(t.shape)}`);
-    if (read.mask) x.mask = t.data; else x.bias = t.data;
-  }
-  if (opts.keyPaddingMask !== undefined && opts.keyPaddingMask !== null) {
-    const t = toMask(opts.keyPaddingMask, 'options.keyPaddingMask');
-    const want = batched ? [B, m] : [m];
-    if (!sameShape(t.shape, want)) fail(`options.keyPaddingMask must have shape ${formatShape(want)}, got ${formatShape(t.shape)}`);
-    x.padding = t.data;
-  }
-  return x;
-}
-
 // Bytes of the multi-head backward's core workspace (multi_head_backward.cpp), for the memory check.
 function multiHeadWorkspaceBytes(layer, B, n, m) {
   const E = layer.embedDim;
@@ -191,15 +99,18 @@ function multiHeadWorkspaceBytes(layer, B, n, m) {
 }
 
 /**
- * MultiHeadAttention#backward: see attention.d.ts. `block` is the layer's weight block in the core
- * (multi_head_layer.h), which supplies the shape and the weights.
+ * MultiHeadAttention#backward: see attention.d.ts. `live()` gives [module, block], block being the
+ * layer's weight block in the core (multi_head_layer.h), which supplies the shape and the weights.
  */
-export function multiHeadBackward(module, heap, layer, block, query, key, value, gradOutput, options) {
+export function multiHeadBackward(live, heap, layer, query, key, value, gradOutput, options) {
   const what = 'multiHeadAttention.backward';
   const opts = checkOptions(options, MHA_BACKWARD_OPTIONS, 'backward options');
-  const x = multiHeadInputs(layer, query, key, value, opts);
+  // null key/value mean self-attention here as undefined does
+  const x = readMultiHeadInputs(layer, query, key ?? undefined, value ?? undefined, opts);
   const { B, n, m, E, lead } = x;
   const G = checkGradOutput(gradOutput, [...lead, n, E]);
+  // Asked after the inputs are read: a getter among them may have disposed the layer or instance.
+  const [module, block] = live();
   const { kdim, vdim, hasBias } = layer;
   const bias = hasBias ? E * F : 0;
   const sizes = [

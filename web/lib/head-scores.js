@@ -3,40 +3,17 @@
 // patterns over their tokens.
 import { fail, formatShape, toTensor } from './tensors.js';
 import { check } from './wasm-heap.js';
+import { readTokens } from './tokens.js';
 
 const INT32_MIN = -(2 ** 31);
 const INT32_MAX = 2 ** 31 - 1;
 
-/** Token ids [T] or [B, T] (nested arrays, integer typed arrays, or { data, shape }) → { data: Int32Array, shape }. */
+// Ids the core takes as int32 (it checks them against the attention's size itself).
 export function toTokens(value, name) {
-  let data;
-  let shape;
-  if (value && !Array.isArray(value) && !ArrayBuffer.isView(value) && typeof value === 'object' && 'data' in value) {
-    shape = Array.isArray(value.shape) ? value.shape.slice() : fail(`${name}.shape must be an array`);
-    data = Array.from(value.data ?? fail(`${name}.data is missing`));
-  } else if (ArrayBuffer.isView(value)) {
-    data = Array.from(value);
-    shape = [data.length];
-  } else if (Array.isArray(value)) {
-    if (value.length && Array.isArray(value[0])) {
-      const t = value[0].length;
-      if (!value.every((row) => Array.isArray(row) && row.length === t)) fail(`${name} must be [T] or [B, T] with rows of equal length`);
-      data = value.flat();
-      shape = [value.length, t];
-    } else {
-      data = value.slice();
-      shape = [data.length];
-    }
-  } else {
-    fail(`${name} must be an array of token ids [T] or [B, T]`);
-  }
-  if (shape.length < 1 || shape.length > 2 || !shape.every((d) => Number.isSafeInteger(d) && d > 0))
-    fail(`${name} must have shape [T] or [B, T] with positive sizes, got ${formatShape(shape)}`);
-  if (data.length !== shape.reduce((a, b) => a * b, 1)) fail(`${name} has ${data.length} values for shape ${formatShape(shape)}`);
-  data.forEach((x, i) => {
-    if (!Number.isInteger(x) || x < INT32_MIN || x > INT32_MAX) fail(`${name} must hold integer token ids; item ${i} is ${typeof x === 'number' ? x : typeof x}`);
+  return readTokens(value, name, (x, i) => {
+    if (!Number.isInteger(x) || x < INT32_MIN || x > INT32_MAX)
+      fail(`${name} must hold integer token ids; item ${i} is ${typeof x === 'number' ? x : typeof x}`);
   });
-  return { data: Int32Array.from(data), shape };
 }
 
 const SCORES = ['previousToken', 'duplicateToken', 'induction'];

@@ -1,16 +1,16 @@
 // A multi-head attention layer whose weights live in WebAssembly memory (so forward() copies only
 // activations). One dispose() frees them; a FinalizationRegistry frees a forgotten layer.
 import {
-  checkBoolean, checkNoOverflow, checkOptions, checkPositiveInteger, checkScale, checkSeed, fail,
-  formatShape, product, sameShape, toMask, toTensor,
+  checkBoolean, checkNoOverflow, checkOptions, checkPositiveInteger, checkSeed, fail,
+  formatShape, product, sameShape, toTensor,
 } from './tensors.js';
 import { MEMORY_LIMIT_BYTES, checkCode, formatBytes, headWorkspaceBytes } from './wasm-heap.js';
 import { ownEntries } from './read-input.js';
 import { mark, release } from './staging.js';
 import { RandomState } from './random-state.js';
 import { pitfallCode } from './pitfalls.js';
-import { readAttnMask } from './attn-mask.js';
 import { multiHeadBackward } from './gradients.js';
+import { readMultiHeadInputs } from './attention-inputs.js';
 
 // The safety net for layers that are never disposed. It holds the instance, not the module, so a
 // disposed instance (attn.dispose()) lets its whole WebAssembly memory go even while layers live.
@@ -235,53 +235,14 @@ export class MultiHeadAttention {
   #forward(query, key, value, options) {
     this.#live();
     const opts = checkOptions(options, FORWARD_OPTIONS, 'forward options');
-    const q = toTensor(query, 'query');
-    const k = key === undefined ? q : toTensor(key, 'key');
-    const v = value === undefined ? k : toTensor(value, 'value');
-    const rank = q.shape.length;
-    if (rank !== 2 && rank !== 3) fail(`query must be [n, E] or [B, n, E], got shape ${formatShape(q.shape)}`);
-    for (const [name, t] of [['key', k], ['value', v]])
-      if (t.shape.length !== rank)
-        fail(`${name} must have the same rank as query (${rank}), got shape ${formatShape(t.shape)}`);
-    const batched = rank === 3;
-    const B = batched ? q.shape[0] : 1;
-    const [n, E] = q.shape.slice(-2);
-    const m = k.shape[rank - 2];
-    if (E !== this.#embedDim) fail(`query's last dimension must be embedDim (${this.#embedDim}), got shape ${formatShape(q.shape)}`);
-    if (k.shape[rank - 1] !== this.#kdim) fail(`key's last dimension must be kdim (${this.#kdim}), got shape ${formatShape(k.shape)}`);
-    if (v.shape[rank - 1] !== this.#vdim) fail(`value's last dimension must be vdim (${this.#vdim}), got shape ${formatShape(v.shape)}`);
-    if (v.shape[rank - 2] !== m)
-      fail(`key and value must have the same number of tokens, got ${formatShape(k.shape)} and ${formatShape(v.shape)}`);
-    if (batched && (k.shape[0] !== B || v.shape[0] !== B))
-      fail(`query, key and value must have the same batch size, got ${formatShape(q.shape)}, ${formatShape(k.shape)}, ${formatShape(v.shape)}`);
-
-    const causal = checkBoolean(opts.causal, 'options.causal', false);
+    const x = readMultiHeadInputs({ embedDim: this.#embedDim, kdim: this.#kdim, vdim: this.#vdim }, query, key, value, opts);
+    const { q, k, v, batched, B, n, m, E, causal, scale, mask, bias, padding } = x;
     const needWeights = checkBoolean(opts.needWeights, 'options.needWeights', true);
     const averageWeights = checkBoolean(opts.averageWeights, 'options.averageWeights', true);
     const trace = checkBoolean(opts.trace, 'options.trace', false);
     const pitfall = pitfallCode(opts.pitfall, { multiHead: true, trace });
-    let scale = 0;  // the core's default: 1/√headDim
-    if (opts.scale !== undefined) {
-      scale = checkScale(opts.scale, 'options.scale');
-    }
     if (pitfall !== null && needWeights && !averageWeights)
       fail('options.pitfall gives head-averaged weights only; pass averageWeights: true');
-    let mask = null;
-    let bias = null;
-    if (opts.attnMask !== undefined && opts.attnMask !== null) {
-      const read = readAttnMask(opts.attnMask);
-      const t = read.mask ?? read.bias;
-      if (!sameShape(t.shape, [n, m])) fail(`options.attnMask must have shape [n, m] = [${n}, ${m}], got ${formatShape(t.shape)}`);
-      mask = read.mask?.data ?? null;
-      bias = read.bias?.data ?? null;
-    }
-    let padding = null;
-    if (opts.keyPaddingMask !== undefined && opts.keyPaddingMask !== null) {
-      const t = toMask(opts.keyPaddingMask, 'options.keyPaddingMask');
-      const want = batched ? [B, m] : [m];
-      if (!sameShape(t.shape, want)) fail(`options.keyPaddingMask must have shape ${formatShape(want)}, got ${formatShape(t.shape)}`);
-      padding = t.data;
-    }
 
     const H = this.#numHeads;
     const d = this.headDim;
@@ -347,8 +308,8 @@ export class MultiHeadAttention {
 
   /** Gradients of Σ(output ⊙ gradOutput) for the inputs and the weights; see attention.d.ts. */
   backward(query, key, value, gradOutput, options) {
-    const module = this.#live();
-    return multiHeadBackward(module, this.#heap, this, this.#layer, query, key, value, gradOutput, options);
+    this.#live();
+    return multiHeadBackward(() => [this.#live(), this.#layer], this.#heap, this, query, key, value, gradOutput, options);
   }
 
   /** Frees the weights in WebAssembly memory; the layer cannot be used afterwards. */

@@ -6,6 +6,8 @@ import {
   checkBoolean, checkOptions, checkPositiveInteger, checkSeed, fail, formatShape, product, sameShape,
   show, toTensor,
 } from './tensors.js';
+import { ownEntries, readList } from './read-input.js';
+import { readTokens } from './tokens.js';
 import { decodeSafetensors, encodeSafetensors } from './safetensors.js';
 import { MEMORY_LIMIT_BYTES, formatBytes } from './wasm-heap.js';
 
@@ -29,7 +31,8 @@ function checkChoice(value, name, choices, fallback) {
 export function normalizeConfig(config) {
   if (config === undefined || config === null)
     fail('transformer needs { vocabSize, contextLength, dModel, numLayers, numHeads }');
-  checkOptions(config, CONFIG_KEYS, 'transformer config');
+  // Own keys only, each read once: Object.prototype.mlp = false changes nothing.
+  config = checkOptions(config, CONFIG_KEYS, 'transformer config');
   const c = {
     vocabSize: checkPositiveInteger(config.vocabSize, 'vocabSize'),
     contextLength: checkPositiveInteger(config.contextLength, 'contextLength'),
@@ -57,6 +60,7 @@ const HF_REQUIRED = ['vocab_size', 'n_embd', 'n_layer', 'n_head'];
 export function configFromHuggingFace(config) {
   if (config === null || typeof config !== 'object' || Array.isArray(config))
     fail('transformerFromSafetensors needs a config: ours ({ vocabSize, … }) or a Hugging Face GPT-2 config.json object');
+  config = ownEntries(config);  // own keys only, each read once
   if (!('n_embd' in config) && !('n_layer' in config) && !('model_type' in config)) return config;
   if (config.model_type !== undefined && config.model_type !== 'gpt2')
     fail(`config.model_type must be 'gpt2', got ${show(config.model_type)}`);
@@ -79,32 +83,16 @@ export function configFromHuggingFace(config) {
   };
 }
 
-function indexName(name, shape, flat) {
-  const idx = [];
-  for (let d = shape.length - 1; d >= 0; d--) {
-    idx.unshift(flat % shape[d]);
-    flat = Math.floor(flat / shape[d]);
-  }
-  return `${name}${idx.map((i) => `[${i}]`).join('')}`;
-}
-
 /** Token ids [T] or [B, T] as Int32Array; `ignore` lets −1 through (targets). */
 function toTokens(value, name, vocabSize, contextLength, ignore) {
-  const bare = ArrayBuffer.isView(value) && !(value instanceof DataView);  // a typed array is [T]
-  const t = toTensor(bare ? { data: value, shape: [value.length] } : value, name);
-  if (t.shape.length !== 1 && t.shape.length !== 2)
-    fail(`${name} must be [T] or [B, T] token ids, got shape ${formatShape(t.shape)}`);
-  const T = t.shape[t.shape.length - 1];
-  if (T > contextLength) fail(`${name} has ${T} tokens per sequence, more than contextLength (${contextLength})`);
-  const out = new Int32Array(t.data.length);
-  for (let i = 0; i < t.data.length; i++) {
-    const x = t.data[i];
-    if (!Number.isInteger(x)) fail(`${indexName(name, t.shape, i)} is ${x}; token ids must be integers`);
+  const tok = readTokens(value, name, (x, i, at) => {
+    if (typeof x !== 'number' || Number.isNaN(x)) fail(`${at()} is ${show(x)}; token ids must be integers`);
+    if (!Number.isInteger(x)) fail(`${at()} is ${x}; token ids must be integers`);
     if ((x < 0 && !(ignore && x === -1)) || x >= vocabSize)
-      fail(`${indexName(name, t.shape, i)} is ${x}, outside [0, vocabSize = ${vocabSize})${ignore ? ' (−1 = ignored)' : ''}`);
-    out[i] = x;
-  }
-  return { data: out, shape: t.shape, batch: t.shape.length === 2 ? t.shape[0] : 1, T, batched: t.shape.length === 2 };
+      fail(`${at()} is ${x}, outside [0, vocabSize = ${vocabSize})${ignore ? ' (−1 = ignored)' : ''}`);
+  });
+  if (tok.T > contextLength) fail(`${name} has ${tok.T} tokens per sequence, more than contextLength (${contextLength})`);
+  return tok;
 }
 
 function checkUnitInterval(x, name) {
@@ -123,8 +111,9 @@ function adamOptions(options) {
   const lr = checkNonNegative(o.learningRate, 'learningRate', 1e-3);
   let betas = [0.9, 0.999];
   if (o.betas !== undefined) {
-    if (!Array.isArray(o.betas) || o.betas.length !== 2) fail(`betas must be an array of two numbers, got ${show(o.betas)}`);
-    betas = [checkUnitInterval(o.betas[0], 'betas[0]'), checkUnitInterval(o.betas[1], 'betas[1]')];
+    const given = Array.isArray(o.betas) ? readList(o.betas, 'betas') : null;  // each read once
+    if (!given || given.length !== 2) fail(`betas must be an array of two numbers, got ${show(o.betas)}`);
+    betas = [checkUnitInterval(given[0], 'betas[0]'), checkUnitInterval(given[1], 'betas[1]')];
   }
   const eps = checkNonNegative(o.eps, 'eps', 1e-8);
   const weightDecay = checkNonNegative(o.weightDecay, 'weightDecay', 0);
@@ -138,10 +127,10 @@ function adamOptions(options) {
 }
 
 /** A model from a safetensors file (untrusted bytes: decoded and checked before the model exists). */
-export function transformerFromSafetensors(module, heap, bytes, config) {
+export function transformerFromSafetensors(instance, bytes, config) {
   const c = configFromHuggingFace(config);
   const tensors = decodeSafetensors(bytes);
-  const model = new Transformer(module, heap, c);
+  const model = new Transformer(instance, c);
   try {
     model.loadState(tensors);
   } catch (err) {
@@ -152,15 +141,18 @@ export function transformerFromSafetensors(module, heap, bytes, config) {
 }
 
 export class Transformer {
-  #module;
+  #instance;  // the module is asked for at each call: after attn.dispose() every call throws
   #heap;
+  #config;
   #handle = 0;
   #tensors = [];  // { name, shape, offset (floats), size } in state-dict order
   #byName = new Map();
 
-  constructor(module, heap, config) {
+  constructor(instance, config) {
     const c = normalizeConfig(config);
-    this.#module = module;
+    const module = instance.live();
+    const { heap } = instance;
+    this.#instance = instance;
     this.#heap = heap;
     const [out] = heap.layout([4], 'transformer');
     const message = module._transformerCreate(out, c.vocabSize, c.contextLength, c.dModel, c.numLayers,
@@ -170,8 +162,7 @@ export class Transformer {
     if (message) fail(`transformer: ${message}`);
     this.#handle = handle;
     models.register(this, { module, handle }, this);
-    /** The configuration with defaults filled in (frozen). */
-    this.config = c;
+    this.#config = c;
     const count = module._transformerTensorCount(handle);
     for (let i = 0; i < count; i++) {
       const shape = [];
@@ -180,6 +171,18 @@ export class Transformer {
       this.#tensors.push(t);
       this.#byName.set(t.name, t);
     }
+  }
+
+  /**
+   * The configuration with defaults filled in (frozen, read-only): the sizes of the buffers given to
+   * the core come from it, so it cannot be replaced.
+   */
+  get config() {
+    return this.#config;
+  }
+
+  get #module() {
+    return this.#instance.live();
   }
 
   /** Number of learnable parameters (a tied lm_head is counted once, as wte). */
@@ -201,30 +204,33 @@ export class Transformer {
   loadState(state) {
     this.#live();
     if (!state || typeof state !== 'object' || Array.isArray(state)) fail('loadState needs an object of tensors by name');
+    // Own keys only, each value read once (a getter could give a checked tensor, then another).
+    const entries = ownEntries(state);
     const given = new Map();
     let tiedHead = null;
-    for (const key of Object.keys(state)) {
+    for (const key of Object.keys(entries)) {
       const name = key.startsWith('transformer.') ? key.slice('transformer.'.length) : key;
       if (IGNORED_BUFFER.test(name)) continue;
-      if (name === 'lm_head.weight' && this.config.tieEmbeddings) {
+      if (name === 'lm_head.weight' && this.#config.tieEmbeddings) {
         tiedHead = key;  // a tied checkpoint may repeat wte as lm_head; it must equal wte
         continue;
       }
       const t = this.#byName.get(name);
       if (!t) fail(`loadState: unknown key "${key}" for this config (expected names such as ${this.#tensors.slice(0, 3).map((x) => `"${x.name}"`).join(', ')}, …)`);
       if (given.has(name)) fail(`loadState: "${name}" is given twice (with and without the "transformer." prefix)`);
-      const tensor = toTensor(state[key], key);
+      const tensor = toTensor(entries[key], key);
       if (!sameShape(tensor.shape, t.shape))
         fail(`loadState: "${key}" must have shape ${formatShape(t.shape)}, got ${formatShape(tensor.shape)}`);
       given.set(name, tensor.data);
     }
     for (const t of this.#tensors) if (!given.has(t.name)) fail(`loadState: missing "${t.name}"`);
     if (tiedHead !== null) {
-      const head = toTensor(state[tiedHead], tiedHead).data;
+      const head = toTensor(entries[tiedHead], tiedHead).data;
       const wte = given.get('wte.weight');
       if (head.length !== wte.length || head.some((x, i) => x !== wte[i]))
         fail(`loadState: "${tiedHead}" differs from wte.weight, but this model ties its embeddings (tieEmbeddings: true)`);
     }
+    this.#live();  // again: a getter in the state may have disposed the model
     const base = this.#module._transformerParameters(this.#handle);
     for (const t of this.#tensors) this.#heap.writeF32(base + t.offset * 4, given.get(t.name));
     return this;
@@ -235,8 +241,9 @@ export class Transformer {
     this.#live();
     const opts = checkOptions(options, FORWARD_OPTIONS, 'forward options');
     const needWeights = checkBoolean(opts.needWeights, 'options.needWeights', true);
-    const { vocabSize: V, numLayers: L, numHeads: H } = this.config;
-    const tok = toTokens(tokens, 'tokens', V, this.config.contextLength, false);
+    const { vocabSize: V, numLayers: L, numHeads: H } = this.#config;
+    const tok = toTokens(tokens, 'tokens', V, this.#config.contextLength, false);
+    this.#live();  // again: a getter among the tokens may have disposed the model
     const { batch: B, T } = tok;
     const perLayer = B * H * T * T;
     // Named here so that the message says which result does not fit (half of memory: the model and
@@ -312,17 +319,19 @@ export class Transformer {
   dispose() {
     if (!this.#handle) return;
     models.unregister(this);
-    this.#module._transformerDestroy(this.#handle);
+    // After attn.dispose() the module (and the model's memory in it) is already let go.
+    if (this.#instance.module) this.#instance.module._transformerDestroy(this.#handle);
     this.#handle = 0;
   }
 
   #tokensAndTargets(tokens, targets, what) {
-    const { vocabSize: V, contextLength } = this.config;
+    const { vocabSize: V, contextLength } = this.#config;
     const tok = toTokens(tokens, 'tokens', V, contextLength, false);
     const tgt = toTokens(targets, 'targets', V, contextLength, true);
     if (!sameShape(tok.shape, tgt.shape))
       fail(`${what}: targets must have the shape of tokens ${formatShape(tok.shape)}, got ${formatShape(tgt.shape)}`);
     if (!tgt.data.some((x) => x >= 0)) fail(`${what}: targets are all −1, so there is no loss to compute`);
+    this.#live();  // again: a getter among the inputs may have disposed the model
     return [tok, tgt];
   }
 
@@ -342,6 +351,7 @@ export class Transformer {
   }
 
   #live() {
+    this.#instance.live();
     if (!this.#handle) fail('this transformer was disposed');
   }
 }
