@@ -122,6 +122,7 @@ export declare class Trainer {
    * affected. Compare its loss, loss by position and head scores with probe().
    */
   ablate(layer: number, head: number): Promise<TrainerProbe>;
+  /**
    * The probe on a batch with other repeat lengths and/or with heads ablated (each listed head's
    * output zeroed, through a copy of the model: the trained one is untouched).
    */
