@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "attention_batch.h"
 #include "attention_head.h"
 
 namespace attn {
@@ -15,11 +16,6 @@ Status validate(const AttentionProblem& p, const AttentionResult& r) {
   if (!(p.scale > 0.0f) || !std::isfinite(p.scale))
     return Status::error("scale must be a positive finite number");
   return Status::success();
-}
-
-template <typename T>
-T* at(T* base, size_t offset) {
-  return base ? base + offset : nullptr;
 }
 
 }  // namespace
@@ -38,23 +34,15 @@ Status scaled_dot_product_attention(const AttentionProblem& p, const AttentionRe
   if (!status.ok()) return status;
   const size_t nm = p.n * p.m;
   for (size_t b = 0; b < p.batch; ++b) {
-    HeadInputs in;
-    in.q = {p.q + b * p.n * p.dk, p.n, p.dk, p.dk};
-    in.k = {p.k + b * p.m * p.dk, p.m, p.dk, p.dk};
-    in.v = {p.v + b * p.m * p.dv, p.m, p.dv, p.dv};
-    in.scale = p.scale;
-    in.masks.causal = p.causal;
-    in.masks.mask = at(p.mask, p.mask_per_batch ? b * nm : 0);
-    in.masks.bias = at(p.bias, p.bias_per_batch ? b * nm : 0);
-    in.masks.key_padding = at(p.key_padding, b * p.m);
+    const HeadInputs in = batch_head_inputs(p, b);
 
     HeadOutputs out;
     out.output = {r.output + b * p.n * p.dv, p.n, p.dv, p.dv};
-    out.weights = at(r.weights, b * nm);
-    out.scores = at(r.scores, b * nm);
-    out.scaled = at(r.scaled, b * nm);
-    out.masked = at(r.masked, b * nm);
-    out.fully_masked_rows = at(r.fully_masked_rows, b * p.n);
+    out.weights = offset_or_null(r.weights, b * nm);
+    out.scores = offset_or_null(r.scores, b * nm);
+    out.scaled = offset_or_null(r.scaled, b * nm);
+    out.masked = offset_or_null(r.masked, b * nm);
+    out.fully_masked_rows = offset_or_null(r.fully_masked_rows, b * p.n);
     attend_head(in, out, workspace);
   }
   return Status::success();

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "attention_batch.h"
 #include "attention_head.h"
 
 namespace attn {
@@ -19,11 +20,6 @@ Status validate(const AttentionProblem& p, const float* d_output, const Attentio
   if (!(p.scale > 0.0f) || !std::isfinite(p.scale))
     return Status::error("scale must be a positive finite number");
   return Status::success();
-}
-
-template <typename T>
-T* at(T* base, size_t offset) {
-  return base ? base + offset : nullptr;
 }
 
 // The forward's scratch, the backward's scratch, the row log-sum-exp (n) and, on the
@@ -64,15 +60,7 @@ Status scaled_dot_product_attention_backward(const AttentionProblem& p, const fl
   const bool stream = attention_backward_streams(r);
   const size_t nm = p.n * p.m;
   for (size_t b = 0; b < p.batch; ++b) {
-    HeadInputs in;
-    in.q = {p.q + b * p.n * p.dk, p.n, p.dk, p.dk};
-    in.k = {p.k + b * p.m * p.dk, p.m, p.dk, p.dk};
-    in.v = {p.v + b * p.m * p.dv, p.m, p.dv, p.dv};
-    in.scale = p.scale;
-    in.masks.causal = p.causal;
-    in.masks.mask = at(p.mask, p.mask_per_batch ? b * nm : 0);
-    in.masks.bias = at(p.bias, p.bias_per_batch ? b * nm : 0);
-    in.masks.key_padding = at(p.key_padding, b * p.m);
+    const HeadInputs in = batch_head_inputs(p, b);
 
     HeadOutputs out;
     out.output = {r.output + b * p.n * p.dv, p.n, p.dv, p.dv};
@@ -89,7 +77,7 @@ Status scaled_dot_product_attention_backward(const AttentionProblem& p, const fl
     go.dq = {r.d_q + b * p.n * p.dk, p.n, p.dk, p.dk};
     go.dk = {r.d_k + b * p.m * p.dk, p.m, p.dk, p.dk};
     go.dv = {r.d_v + b * p.m * p.dv, p.m, p.dv, p.dv};
-    go.d_scores = at(r.d_scores, b * nm);
+    go.d_scores = offset_or_null(r.d_scores, b * nm);
     attend_head_backward(in, g, go, scratch);
   }
   return Status::success();
