@@ -16,26 +16,7 @@ using testing::random_floats;
 using testing::random_mask;
 using testing::shape_of;
 
-struct Layer {
-  MultiHeadShape shape;
-  std::vector<float> wq, wk, wv, wo, bq, bk, bv, bo;
-
-  Layer(size_t E, size_t H, size_t kdim, size_t vdim, bool bias, uint32_t seed) {
-    shape = {E, H, kdim, vdim, bias};
-    wq = random_floats(E * E, seed, -0.5f, 0.5f);
-    wk = random_floats(kdim * E, seed + 1, -0.5f, 0.5f);
-    wv = random_floats(vdim * E, seed + 2, -0.5f, 0.5f);
-    wo = random_floats(E * E, seed + 3, -0.5f, 0.5f);
-    if (bias) {
-      bq = random_floats(E, seed + 4), bk = random_floats(E, seed + 5);
-      bv = random_floats(E, seed + 6), bo = random_floats(E, seed + 7);
-    }
-  }
-  MultiHeadWeights weights() const {
-    auto ptr = [](const std::vector<float>& v) { return v.empty() ? nullptr : v.data(); };
-    return {wq.data(), wk.data(), wv.data(), wo.data(), ptr(bq), ptr(bk), ptr(bv), ptr(bo)};
-  }
-};
+using Layer = testing::RandomLayer;
 
 struct Problem {
   Layer layer;

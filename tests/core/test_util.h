@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "attention.h"
+#include "multi_head_attention.h"
 
 namespace attn::testing {
 
@@ -89,5 +90,27 @@ inline std::string shape_of(std::initializer_list<size_t> dims) {
   for (size_t d : dims) s += (s.size() > 1 ? ", " : "") + std::to_string(d);
   return s + ")";
 }
+
+// A multi-head layer's weights (x·W layout), uniform in ±0.5, biases in ±1 when it has them.
+struct RandomLayer {
+  MultiHeadShape shape;
+  std::vector<float> wq, wk, wv, wo, bq, bk, bv, bo;
+
+  RandomLayer(size_t E, size_t H, size_t kdim, size_t vdim, bool bias, uint32_t seed) {
+    shape = {E, H, kdim, vdim, bias};
+    wq = random_floats(E * E, seed, -0.5f, 0.5f);
+    wk = random_floats(kdim * E, seed + 1, -0.5f, 0.5f);
+    wv = random_floats(vdim * E, seed + 2, -0.5f, 0.5f);
+    wo = random_floats(E * E, seed + 3, -0.5f, 0.5f);
+    if (bias) {
+      bq = random_floats(E, seed + 4), bk = random_floats(E, seed + 5);
+      bv = random_floats(E, seed + 6), bo = random_floats(E, seed + 7);
+    }
+  }
+  MultiHeadWeights weights() const {
+    auto ptr = [](const std::vector<float>& v) { return v.empty() ? nullptr : v.data(); };
+    return {wq.data(), wk.data(), wv.data(), wo.data(), ptr(bq), ptr(bk), ptr(bv), ptr(bo)};
+  }
+};
 
 }  // namespace attn::testing
