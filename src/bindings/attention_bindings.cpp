@@ -19,11 +19,13 @@
 #include <vector>
 
 #include "attention.h"
+#include "attention_backward.h"
 #include "head_scores.h"
 #include "kernels.h"
 #include "lesson_analysis.h"
 #include "matrix_product.h"
 #include "multi_head_attention.h"
+#include "multi_head_backward.h"
 #include "multi_head_layer.h"
 #include "numpy_random.h"
 #include "pitfalls.h"
@@ -106,6 +108,36 @@ int with_workspace(const Problem& p, const Result& r, Floats floats_of, Call cal
   return status;
 }
 
+// The problem of a scaled dot-product attention call from its raw arguments (forward and backward).
+attn::AttentionProblem attention_problem(Address q, Address k, Address v, size_t batch, size_t n,
+                                         size_t m, size_t dk, size_t dv, float scale, bool causal,
+                                         Address mask, bool mask_per_batch, Address bias,
+                                         bool bias_per_batch, Address key_padding) {
+  attn::AttentionProblem p;
+  p.batch = batch, p.n = n, p.m = m, p.dk = dk, p.dv = dv;
+  p.q = ptr<const float>(q), p.k = ptr<const float>(k), p.v = ptr<const float>(v);
+  p.scale = scale, p.causal = causal;
+  p.mask = ptr<const uint8_t>(mask), p.mask_per_batch = mask_per_batch;
+  p.bias = ptr<const float>(bias), p.bias_per_batch = bias_per_batch;
+  p.key_padding = ptr<const uint8_t>(key_padding);
+  return p;
+}
+
+// A multi-head call's problem: shape and weights from the layer's block, the rest from the
+// arguments (forward and backward).
+attn::Status multi_head_problem(Address layer, size_t batch, size_t n, size_t m, Address query,
+                                Address key, Address value, float scale, bool causal, Address mask,
+                                Address bias, Address key_padding, attn::MultiHeadProblem* p) {
+  const attn::Status status = attn::use_multi_head_layer(ptr<attn::MultiHeadLayer>(layer), p);
+  p->batch = batch, p->n = n, p->m = m;
+  p->query = ptr<const float>(query), p->key = ptr<const float>(key);
+  p->value = ptr<const float>(value);
+  p->scale = scale, p->causal = causal;
+  p->mask = ptr<const uint8_t>(mask), p->bias = ptr<const float>(bias);
+  p->key_padding = ptr<const uint8_t>(key_padding);
+  return status;
+}
+
 }  // namespace
 
 // pitfall 0 is ordinary attention (the fast kernels); others route to the deliberate mistakes of
@@ -115,13 +147,9 @@ extern "C" EMSCRIPTEN_KEEPALIVE int attn_scaled_dot_product_attention(
     size_t dv, float scale, bool causal, Address mask, bool mask_per_batch, Address bias,
     bool bias_per_batch, Address key_padding, Address output, Address weights, Address scores,
     Address scaled, Address masked, Address fully_masked_rows) {
-  attn::AttentionProblem p;
-  p.batch = batch, p.n = n, p.m = m, p.dk = dk, p.dv = dv;
-  p.q = ptr<const float>(q), p.k = ptr<const float>(k), p.v = ptr<const float>(v);
-  p.scale = scale, p.causal = causal;
-  p.mask = ptr<const uint8_t>(mask), p.mask_per_batch = mask_per_batch;
-  p.bias = ptr<const float>(bias), p.bias_per_batch = bias_per_batch;
-  p.key_padding = ptr<const uint8_t>(key_padding);
+  const attn::AttentionProblem p = attention_problem(q, k, v, batch, n, m, dk, dv, scale, causal,
+                                                    mask, mask_per_batch, bias, bias_per_batch,
+                                                    key_padding);
   attn::AttentionResult r;
   r.output = ptr<float>(output), r.weights = ptr<float>(weights);
   r.scores = ptr<float>(scores), r.scaled = ptr<float>(scaled), r.masked = ptr<float>(masked);
@@ -141,13 +169,9 @@ extern "C" EMSCRIPTEN_KEEPALIVE int attn_multi_head_attention(
     Address v_proj, Address scores, Address scaled, Address masked, Address head_weights,
     Address head_outputs, Address concat, Address fully_masked_rows) {
   attn::MultiHeadProblem p;
-  const attn::Status layer_status = attn::use_multi_head_layer(ptr<attn::MultiHeadLayer>(layer), &p);
+  const attn::Status layer_status = multi_head_problem(layer, batch, n, m, query, key, value, scale,
+                                                       causal, mask, bias, key_padding, &p);
   if (!layer_status.ok()) return report(layer_status);
-  p.batch = batch, p.n = n, p.m = m;
-  p.query = ptr<const float>(query), p.key = ptr<const float>(key), p.value = ptr<const float>(value);
-  p.scale = scale, p.causal = causal;
-  p.mask = ptr<const uint8_t>(mask), p.bias = ptr<const float>(bias);
-  p.key_padding = ptr<const uint8_t>(key_padding);
   attn::MultiHeadResult r;
   r.output = ptr<float>(output), r.weights = ptr<float>(weights);
   r.average_weights = average_weights;
@@ -367,22 +391,15 @@ EMSCRIPTEN_BINDINGS(attention_core) {
 }
 
 // ---- Gradients (plain exports with an int status, like the forward calls above) ----------------
-// Included here rather than at the top so this block stays self-contained.
-#include "attention_backward.h"
-#include "multi_head_backward.h"
 
 extern "C" EMSCRIPTEN_KEEPALIVE int attn_scaled_dot_product_attention_backward(
     Address q, Address k, Address v, Address d_output, size_t batch, size_t n, size_t m, size_t dk,
     size_t dv, float scale, bool causal, Address mask, bool mask_per_batch, Address bias,
     bool bias_per_batch, Address key_padding, Address output, Address weights, Address d_q,
     Address d_k, Address d_v, Address d_scores) {
-  attn::AttentionProblem p;
-  p.batch = batch, p.n = n, p.m = m, p.dk = dk, p.dv = dv;
-  p.q = ptr<const float>(q), p.k = ptr<const float>(k), p.v = ptr<const float>(v);
-  p.scale = scale, p.causal = causal;
-  p.mask = ptr<const uint8_t>(mask), p.mask_per_batch = mask_per_batch;
-  p.bias = ptr<const float>(bias), p.bias_per_batch = bias_per_batch;
-  p.key_padding = ptr<const uint8_t>(key_padding);
+  const attn::AttentionProblem p = attention_problem(q, k, v, batch, n, m, dk, dv, scale, causal,
+                                                    mask, mask_per_batch, bias, bias_per_batch,
+                                                    key_padding);
   attn::AttentionGradResult r;
   r.output = ptr<float>(output), r.weights = ptr<float>(weights);
   r.d_q = ptr<float>(d_q), r.d_k = ptr<float>(d_k), r.d_v = ptr<float>(d_v);
@@ -401,13 +418,9 @@ extern "C" EMSCRIPTEN_KEEPALIVE int attn_multi_head_attention_backward(
     Address output, Address d_query, Address d_key, Address d_value, Address d_wq, Address d_wk,
     Address d_wv, Address d_wo, Address d_bq, Address d_bk, Address d_bv, Address d_bo) {
   attn::MultiHeadProblem p;
-  const attn::Status layer_status = attn::use_multi_head_layer(ptr<attn::MultiHeadLayer>(layer), &p);
+  const attn::Status layer_status = multi_head_problem(layer, batch, n, m, query, key, value, scale,
+                                                       causal, mask, bias, key_padding, &p);
   if (!layer_status.ok()) return report(layer_status);
-  p.batch = batch, p.n = n, p.m = m;
-  p.query = ptr<const float>(query), p.key = ptr<const float>(key), p.value = ptr<const float>(value);
-  p.scale = scale, p.causal = causal;
-  p.mask = ptr<const uint8_t>(mask), p.bias = ptr<const float>(bias);
-  p.key_padding = ptr<const uint8_t>(key_padding);
   attn::MultiHeadGradResult r;
   r.output = ptr<float>(output), r.d_query = ptr<float>(d_query), r.d_key = ptr<float>(d_key);
   r.d_value = ptr<float>(d_value);
