@@ -18,6 +18,7 @@
 // Query parameters: parentOrigin (one or more origins, space or comma separated), preset, panels,
 // theme, readonly (as the <attention-explorer> attributes). The hash may hold a state (#s=v1.…).
 import { mountExplorer } from './ui/explorer.js';
+import { showStartFailure } from './ui/notice.js';
 import { decodeState, stateFromHash, validateState } from './ui/url-state.js';
 
 export const MESSAGE_VERSION = 1;
@@ -137,12 +138,4 @@ function reportHeight() {
   send();
 }
 
-main().catch((err) => {
-  if (root.querySelector(':scope > .status.error')) return;
-  const status = document.createElement('p');
-  status.className = 'status error';
-  status.setAttribute('role', 'status');
-  status.textContent = `The explorer could not start: ${err.message}`;
-  root.append(status);
-  root.setAttribute('aria-busy', 'false');
-});
+main().catch((err) => showStartFailure(root, err));

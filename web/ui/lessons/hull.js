@@ -3,7 +3,7 @@
 // it lies inside their convex hull. The values and outputs are the core's; the hull is geometry.
 // In Q, K, V mode a value point can be dragged (pointer or arrow keys): that edits V, and every
 // panel of the explorer follows.
-import { button, el, linear, setAttrs, setText, svg } from './dom.js';
+import { button, el, lessonPanel, linear, setAttrs, setText, svg } from './dom.js';
 import { convexHull, insideHull } from './geometry.js';
 import { formatNumber, subscript } from '../format.js';
 import { dims, setCell } from '../state.js';
@@ -23,9 +23,7 @@ function niceTicks(lo, hi, target = 5) {
 }
 
 export function createHullPanel({ update }) {
-  const root = el('div', 'lesson-panel');
-  root.dataset.lesson = 'hull';
-  const intro = el('p', 'lesson-intro', 'Each output row is a weighted average of the value vectors: the weights are never negative and sum to 1. With two numbers per value (d\u1d65 = 2) the values are points in the plane, and every output lands inside the shape they span, their convex hull. Attention can only mix what the values offer.');
+  const { root, intro } = lessonPanel('hull', 'Each output row is a weighted average of the value vectors: the weights are never negative and sum to 1. With two numbers per value (d\u1d65 = 2) the values are points in the plane, and every output lands inside the shape they span, their convex hull. Attention can only mix what the values offer.');
   const how = el('p', 'lesson-note');
   const convert = button('Use this example with d\u1d65 = 2');
   const setup = el('div', 'lesson-inline');
