@@ -297,6 +297,14 @@ describe('what the page says', () => {
     await afterRender(page, () => page.keyboard.press('Escape'));
   });
 
+  test('mixing: converting the example to d\u1d65 = 2 keeps Q and K exactly, so the weights stay the same', async () => {
+    await preset('lesson');
+    const before = await readHeatmap(page, 'weights');
+    await openPanel('hull');
+    await afterRender(page, () => page.click('[data-lesson="hull"] button:has-text("Use this example")'));
+    assert.deepEqual(await readHeatmap(page, 'weights'), before);
+  });
+
   test('number fields show the value used: out of range is clamped in the field, with a note', async () => {
     await preset('lesson');
     await typeInto('#temperature', 100);

@@ -68,8 +68,11 @@ export function createHullPanel({ update }) {
 
   const editable = () => last && last.state.mode === 'qkv' && dims(last.state).dv === 2;
 
-  function moveValue(j, x, y) {
-    update((s) => setCell(setCell(s, 'V', j, 0, round2(x)), 'V', j, 1, round2(y)));
+  // A drag lands on the 0.01 grid; a key press moves by its step from the exact value (12
+  // significant digits drop the noise of the float sum, so 0.1 + 0.2 reads 0.3).
+  function moveValue(j, x, y, { byStep = false } = {}) {
+    const r = byStep ? (v) => Number(v.toPrecision(12)) : round2;
+    update((s) => setCell(setCell(s, 'V', j, 0, r(x)), 'V', j, 1, r(y)));
   }
 
   convert.addEventListener('click', () => {
@@ -77,10 +80,11 @@ export function createHullPanel({ update }) {
     const { result } = last;
     const h = result.head;
     const d = result.dims;
+    // The exact values (not rounded), so the weights stay what they were.
     const take = (t, cols) => {
       const [rows, c] = t.shape;
       const data = [];
-      for (let i = 0; i < rows; i++) for (let k = 0; k < cols; k++) data.push(k < c ? round2(t.data[i * c + k]) : 0);
+      for (let i = 0; i < rows; i++) for (let k = 0; k < cols; k++) data.push(k < c ? t.data[i * c + k] : 0);
       return { rows, cols, data };
     };
     const dk = h.q.shape[1];
@@ -134,7 +138,7 @@ export function createHullPanel({ update }) {
         if (!move || !editable()) return;
         e.preventDefault();
         const V = last.state.matrices.V;
-        moveValue(j, V.data[j * 2] + move[0], V.data[j * 2 + 1] + move[1]);
+        moveValue(j, V.data[j * 2] + move[0], V.data[j * 2 + 1] + move[1], { byStep: true });
       });
       return { g, circle, label };
     });
