@@ -270,6 +270,13 @@ describe('what the page says', () => {
     const root = '[data-lesson="sqrt-dk"]';
     await page.waitForSelector(`${root}[data-shown$=",64"]`);
     assert.equal(await page.$$eval(`${root} svg.bars.scaled rect.bar`, (rs) => rs.length), 64);
+    // 64 names do not fit under the bars: some are left out rather than drawn over each other.
+    const names = await page.$$eval(`${root} svg.bars.scaled text`, (ts) => {
+      const bottom = Math.max(...ts.map((t) => Number(t.getAttribute('y'))));
+      return ts.filter((t) => Number(t.getAttribute('y')) === bottom).map((t) => { const b = t.getBBox(); return { x: b.x, width: b.width }; });
+    });
+    assert.ok(names.length < 64 && names.length > 4, `${names.length} names`);
+    names.slice(1).forEach((b, k) => assert.ok(b.x >= names[k].x + names[k].width, `name ${k + 1} overlaps the one before`));
     await typeInto(`${root} [data-control="row-length"]`, 10);
     await page.waitForSelector(`${root}[data-shown$=",10"]`);
     assert.equal(await page.$$eval(`${root} svg.bars.scaled rect.bar`, (rs) => rs.length), 10);

@@ -18,7 +18,7 @@ const TITLES = {
   Q: ['Queries Q', 'What each query token is looking for.'],
   K: ['Keys K', 'What each key token offers to be matched on.'],
   V: ['Values V', 'What each key token passes on when attended to.'],
-  X: ['Token vectors X', 'One row per token: its word\u2019s vector plus its position\u2019s. Edit it to change what a token "means".'],
+  X: ['Token vectors X', 'One row per token (for a typed sentence: its word\u2019s vector plus its position\u2019s). Edit it to change what a token "means".'],
   WQ: ['W_Q', 'Projects a token vector to its query.'],
   WK: ['W_K', 'Projects a token vector to its key.'],
   WV: ['W_V', 'Projects a token vector to its value.'],
