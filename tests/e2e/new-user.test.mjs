@@ -312,6 +312,21 @@ describe('what the page says', () => {
     assert.deepEqual(await readHeatmap(page, 'weights'), before);
   });
 
+  test('mixing: output names do not overlap when outputs land close together', async () => {
+    await preset('mixing');
+    await openPanel('hull');
+    const boxes = await page.$$eval('[data-lesson="hull"] .output-point text', (ts) => ts.map((t) => {
+      const r = t.getBoundingClientRect();
+      return { l: r.left, r: r.right, t: r.top, b: r.bottom };
+    }));
+    assert.equal(boxes.length, 4);
+    for (let a = 0; a < boxes.length; a++)
+      for (let b = a + 1; b < boxes.length; b++) {
+        const [p, q] = [boxes[a], boxes[b]];
+        assert.ok(p.r <= q.l || q.r <= p.l || p.b <= q.t || q.b <= p.t, `names ${a + 1} and ${b + 1} overlap`);
+      }
+  });
+
   test('number fields show the value used: out of range is clamped in the field, with a note', async () => {
     await preset('lesson');
     await typeInto('#temperature', 100);

@@ -4,7 +4,7 @@
 // In Q, K, V mode a value point can be dragged (pointer or arrow keys): that edits V, and every
 // panel of the explorer follows.
 import { button, el, lessonPanel, linear, setAttrs, setText, svg } from './dom.js';
-import { convexHull, insideHull } from './geometry.js';
+import { convexHull, insideHull, stackLabels } from './geometry.js';
 import { formatNumber, subscript } from '../format.js';
 import { dims, setCell } from '../state.js';
 
@@ -268,13 +268,16 @@ export function createHullPanel({ update }) {
 
     const span = Math.max(x1 - x0, y1 - y0);
     let outside = 0;
+    // Outputs often land close together (the Mixing example): their names stack instead of overlapping.
+    const LABEL_H = 12;
+    const dys = stackLabels(op.map((p) => [x(p[0]), y(p[1])]), op.map((_, i) => 7 * labels.queries[i].length + 4), LABEL_H);
     op.forEach((p, i) => {
       const o = outputEls[i];
       const masked = result.fullyMasked.has(i);
       const inside = !masked && insideHull(hullPts, p, 1e-5 * span + 1e-6);
       if (!masked && !inside) outside++;
       setAttrs(o.g, { transform: `translate(${x(p[0]).toFixed(1)} ${y(p[1]).toFixed(1)})` });
-      setAttrs(o.label, { x: 8, y: 4 });
+      setAttrs(o.label, { x: 8, y: 4 + dys[i] });
       setText(o.label, labels.queries[i]);
       o.g.dataset.x = String(p[0]);
       o.g.dataset.y = String(p[1]);
