@@ -201,6 +201,40 @@ describe('teachers embedding it', () => {
   });
 });
 
+describe('exported images', () => {
+  test('an exported map carries its colour scale: the SVG and the PNG draw the legend under the cells', async () => {
+    await preset('causal');
+    if (!(await page.isVisible('.export-panel'))) await page.click('.export-menu > summary');
+    await page.selectOption('#export-target', 'scaled');
+    const save = async (format) => {
+      const [download] = await Promise.all([page.waitForEvent('download'), page.click(`[data-export="${format}"]`)]);
+      return readFileSync(await download.path());
+    };
+    const svgText = (await save('svg')).toString('utf8');
+    const png = (await save('png')).toString('base64');
+    await page.click('.export-menu > summary');
+    const r = await page.evaluate(async ({ svgText, png }) => {
+      const doc = new DOMParser().parseFromString(svgText, 'image/svg+xml');
+      const rects = [...doc.querySelectorAll('g.legend rect')];
+      const labels = [...doc.querySelectorAll('g.legend text')].map((t) => t.textContent);
+      const bitmap = await createImageBitmap(new Blob([Uint8Array.from(atob(png), (c) => c.charCodeAt(0))], { type: 'image/png' }));
+      const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+      const ctx = canvas.getContext('2d');
+      ctx.drawImage(bitmap, 0, 0);
+      const at = (rect) => {
+        const px = ctx.getImageData((Number(rect.getAttribute('x')) + 1) * 2, (Number(rect.getAttribute('y')) + 4) * 2, 1, 1).data;
+        return `rgb(${px[0]}, ${px[1]}, ${px[2]})`;
+      };
+      return { count: rects.length, labels, ends: [rects[0], rects.at(-1)].map((e) => [e.getAttribute('fill'), at(e)]) };
+    }, { svgText, png });
+    assert.equal(r.count, 40);
+    assert.equal(r.labels.length, 3, r.labels.join(' '));
+    assert.ok(r.labels.includes('0'), r.labels.join(' '));
+    for (const [fill, pixel] of r.ends) assert.equal(pixel, fill);
+    assert.notEqual(r.ends[0][0], r.ends[1][0], 'the two ends of the scale differ');
+  });
+});
+
 describe('on a phone', () => {
   test('the explanation panel folds down to its title line and opens again', async () => {
     const { page: phone, context } = await openExplorer(env, { width: 375, height: 700 });
