@@ -221,9 +221,12 @@ describe('exported images', () => {
       const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
       const ctx = canvas.getContext('2d');
       ctx.drawImage(bitmap, 0, 0);
+      const pixels = ctx.getImageData(0, 0, bitmap.width, bitmap.height).data;  // one readback
       const at = (rect) => {
-        const px = ctx.getImageData((Number(rect.getAttribute('x')) + 1) * 2, (Number(rect.getAttribute('y')) + 4) * 2, 1, 1).data;
-        return `rgb(${px[0]}, ${px[1]}, ${px[2]})`;
+        const px = Math.floor((Number(rect.getAttribute('x')) + 1) * 2);
+        const py = Math.floor((Number(rect.getAttribute('y')) + 4) * 2);
+        const p = 4 * (py * bitmap.width + px);
+        return `rgb(${pixels[p]}, ${pixels[p + 1]}, ${pixels[p + 2]})`;
       };
       return { count: rects.length, labels, ends: [rects[0], rects.at(-1)].map((e) => [e.getAttribute('fill'), at(e)]) };
     }, { svgText, png });
