@@ -3,22 +3,13 @@
 // (a switch in the header goes between them).
 import { mountExplorer } from './ui/explorer.js';
 import { createViewSwitch, viewFromHash } from './ui/training/view-switch.js';
+import { showStartFailure } from './ui/notice.js';
 
 const root = document.getElementById('app');
 const tools = document.getElementById('display-tools');
 let current = null;
 let shown = null;
 let seq = 0;
-
-function fail(err) {
-  if (root.dataset.ready || root.querySelector(':scope > .status.error')) return;
-  const status = document.createElement('p');
-  status.className = 'status error';
-  status.setAttribute('role', 'status');
-  status.textContent = `The explorer could not start: ${err.message}`;
-  root.append(status);
-  root.setAttribute('aria-busy', 'false');
-}
 
 const skip = document.querySelector('.skip-link');
 const SKIP = { explorer: [skip?.getAttribute('href'), skip?.textContent], train: ['#training-heads', 'Skip to the heads'] };
@@ -44,7 +35,7 @@ async function show(view, extra = {}) {
     if (mine !== seq) handle.destroy();
     else current = handle;
   } catch (err) {
-    if (mine === seq) fail(err);
+    if (mine === seq) showStartFailure(root, err);
   }
 }
 

@@ -19,6 +19,7 @@
 // theme, readonly (as the <attention-explorer> attributes), view=train (the training view; with
 // example=induction or text, a trained example). The hash may hold a state (#s=v1.…).
 import { mountExplorer } from './ui/explorer.js';
+import { showStartFailure } from './ui/notice.js';
 import { decodeState, stateFromHash, validateState } from './ui/url-state.js';
 import { MESSAGE_PREFIX as PREFIX, MESSAGE_VERSION, versionError } from './embed-protocol.js';
 
@@ -145,12 +146,4 @@ function reportHeight() {
   send();
 }
 
-main().catch((err) => {
-  if (root.querySelector(':scope > .status.error')) return;
-  const status = document.createElement('p');
-  status.className = 'status error';
-  status.setAttribute('role', 'status');
-  status.textContent = `The explorer could not start: ${err.message}`;
-  root.append(status);
-  root.setAttribute('aria-busy', 'false');
-});
+main().catch((err) => showStartFailure(root, err));

@@ -296,6 +296,8 @@ describe('sentence input', () => {
     await preset('lesson');
     const hostile = '<img src=x onerror="window.__pwned=1"> cats & dogs';
     await afterRender(page, () => page.fill('#sentence', hostile));
+    // A redraw queued before the typing may be the one afterRender saw: wait for the sentence's.
+    await page.waitForFunction(() => document.querySelector('[data-heatmap="weights"] th.col-label')?.textContent === '<');
     assert.equal(await page.$('#app img'), null);
     assert.equal(await page.evaluate(() => window.__pwned), undefined);
     const labels = await page.$$eval('[data-heatmap="weights"] th.col-label', (ths) => ths.map((th) => th.textContent));

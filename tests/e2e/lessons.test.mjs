@@ -239,6 +239,13 @@ describe('lesson panels', () => {
     await page.mouse.move(box.x + 20, box.y - 15, { steps: 2 });
     await afterRender(page, () => page.mouse.move(box.x + 40, box.y - 30, { steps: 2 }));
     await page.mouse.up();
+    // The last pointer moves may still be on their way to a redraw (slow under load): wait until the
+    // matrix and the point agree before comparing everything.
+    await page.waitForFunction(() => {
+      const g = document.querySelector('[data-lesson="hull"] .value-point[data-index="0"]');
+      const input = document.querySelector('[data-matrix="V"] input[data-row="0"][data-col="0"]');
+      return g && input && Math.abs(Number(g.dataset.x) - Number(input.title.replace('\u2212', '-'))) < 1e-6;
+    });
     const V2 = await check('after dragging');
     assert.ok(V2.data[0] > V1.data[0] && V2.data[1] > V1.data[1], `value 1 moved right and up: ${V1.data.slice(0, 2)} -> ${V2.data.slice(0, 2)}`);
     // The explorer's own output heatmap follows the dragged values.

@@ -208,6 +208,43 @@ describe('teachers embedding it', () => {
   });
 });
 
+describe('exported images', () => {
+  test('an exported map carries its colour scale: the SVG and the PNG draw the legend under the cells', async () => {
+    await preset('causal');
+    if (!(await page.isVisible('.export-panel'))) await page.click('.export-menu > summary');
+    await page.selectOption('#export-target', 'scaled');
+    const save = async (format) => {
+      const [download] = await Promise.all([page.waitForEvent('download'), page.click(`[data-export="${format}"]`)]);
+      return readFileSync(await download.path());
+    };
+    const svgText = (await save('svg')).toString('utf8');
+    const png = (await save('png')).toString('base64');
+    await page.click('.export-menu > summary');
+    const r = await page.evaluate(async ({ svgText, png }) => {
+      const doc = new DOMParser().parseFromString(svgText, 'image/svg+xml');
+      const rects = [...doc.querySelectorAll('g.legend rect')];
+      const labels = [...doc.querySelectorAll('g.legend text')].map((t) => t.textContent);
+      const bitmap = await createImageBitmap(new Blob([Uint8Array.from(atob(png), (c) => c.charCodeAt(0))], { type: 'image/png' }));
+      const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+      const ctx = canvas.getContext('2d');
+      ctx.drawImage(bitmap, 0, 0);
+      const pixels = ctx.getImageData(0, 0, bitmap.width, bitmap.height).data;  // one readback
+      const at = (rect) => {
+        const px = Math.floor((Number(rect.getAttribute('x')) + 1) * 2);
+        const py = Math.floor((Number(rect.getAttribute('y')) + 4) * 2);
+        const p = 4 * (py * bitmap.width + px);
+        return `rgb(${pixels[p]}, ${pixels[p + 1]}, ${pixels[p + 2]})`;
+      };
+      return { count: rects.length, labels, ends: [rects[0], rects.at(-1)].map((e) => [e.getAttribute('fill'), at(e)]) };
+    }, { svgText, png });
+    assert.equal(r.count, 40);
+    assert.equal(r.labels.length, 3, r.labels.join(' '));
+    assert.ok(r.labels.includes('0'), r.labels.join(' '));
+    for (const [fill, pixel] of r.ends) assert.equal(pixel, fill);
+    assert.notEqual(r.ends[0][0], r.ends[1][0], 'the two ends of the scale differ');
+  });
+});
+
 describe('on a phone', () => {
   test('the explanation panel folds down to its title line and opens again', async () => {
     const { page: phone, context } = await openExplorer(env, { width: 375, height: 700 });
@@ -277,6 +314,13 @@ describe('what the page says', () => {
     const root = '[data-lesson="sqrt-dk"]';
     await page.waitForSelector(`${root}[data-shown$=",64"]`);
     assert.equal(await page.$$eval(`${root} svg.bars.scaled rect.bar`, (rs) => rs.length), 64);
+    // 64 names do not fit under the bars: some are left out rather than drawn over each other.
+    const names = await page.$$eval(`${root} svg.bars.scaled text`, (ts) => {
+      const bottom = Math.max(...ts.map((t) => Number(t.getAttribute('y'))));
+      return ts.filter((t) => Number(t.getAttribute('y')) === bottom).map((t) => { const b = t.getBBox(); return { x: b.x, width: b.width }; });
+    });
+    assert.ok(names.length < 64 && names.length > 4, `${names.length} names`);
+    names.slice(1).forEach((b, k) => assert.ok(b.x >= names[k].x + names[k].width, `name ${k + 1} overlaps the one before`));
     await typeInto(`${root} [data-control="row-length"]`, 10);
     await page.waitForSelector(`${root}[data-shown$=",10"]`);
     assert.equal(await page.$$eval(`${root} svg.bars.scaled rect.bar`, (rs) => rs.length), 10);
@@ -302,6 +346,29 @@ describe('what the page says', () => {
     assert.ok(await diff() < 1e-6);
     assert.match(await page.textContent(check), /over 16 weights/);
     await afterRender(page, () => page.keyboard.press('Escape'));
+  });
+
+  test('mixing: converting the example to d\u1d65 = 2 keeps Q and K exactly, so the weights stay the same', async () => {
+    await preset('lesson');
+    const before = await readHeatmap(page, 'weights');
+    await openPanel('hull');
+    await afterRender(page, () => page.click('[data-lesson="hull"] button:has-text("Use this example")'));
+    assert.deepEqual(await readHeatmap(page, 'weights'), before);
+  });
+
+  test('mixing: output names do not overlap when outputs land close together', async () => {
+    await preset('mixing');
+    await openPanel('hull');
+    const boxes = await page.$$eval('[data-lesson="hull"] .output-point text', (ts) => ts.map((t) => {
+      const r = t.getBoundingClientRect();
+      return { l: r.left, r: r.right, t: r.top, b: r.bottom };
+    }));
+    assert.equal(boxes.length, 4);
+    for (let a = 0; a < boxes.length; a++)
+      for (let b = a + 1; b < boxes.length; b++) {
+        const [p, q] = [boxes[a], boxes[b]];
+        assert.ok(p.r <= q.l || q.r <= p.l || p.b <= q.t || q.b <= p.t, `names ${a + 1} and ${b + 1} overlap`);
+      }
   });
 
   test('number fields show the value used: out of range is clamped in the field, with a note', async () => {

@@ -141,6 +141,24 @@ const NUMPY_SOFTMAX = [
   '',
 ];
 
+// Several heads as a reshape of Q, K, V's columns, not a loop over heads.
+const NUMPY_MULTI_HEAD = [
+  'def split_heads(M):  # (n, d_model) -> (h, n, d_k): head i is columns i*d_k .. (i+1)*d_k - 1',
+  '    return M.reshape(M.shape[0], h, d_k).transpose(1, 0, 2)',
+  '',
+  'def merge_heads(H):  # (h, n, d_k) -> (n, d_model), the inverse reshape',
+  '    return H.transpose(1, 0, 2).reshape(H.shape[1], h * d_k)',
+  '',
+  'Qh, Kh, Vh = split_heads(Q), split_heads(K), split_heads(V)',
+  'raw = Qh @ Kh.transpose(0, 2, 1)  # (h, n, m): every head scores all n x m pairs',
+  'weights = softmax_rows(np.where(hidden, -np.inf, raw * scale))  # the (n, m) mask broadcasts over heads',
+  'head_outputs = weights @ Vh  # (h, n, d_k)',
+  'concat = merge_heads(head_outputs)',
+  'output = concat @ W_O',
+  'average = weights.mean(axis=0)  # what torch.nn.MultiheadAttention returns by default',
+];
+const NUMPY_ONE_HEAD = ['raw = Q @ K.T', 'weights = softmax_rows(np.where(hidden, -np.inf, raw * scale))', 'output = weights @ V'];
+
 // The mistaken weights and output of the pitfalls panel, from `raw` (Q K^T, unscaled). `lib`
 // picks the ops; `multi` adds the head average and W_O as the panel shows them.
 function pitfallLines(pitfall, d, lib) {
@@ -173,31 +191,15 @@ export function numpyCode(state, { pitfall = null } = {}) {
   const lines = [...header(state, d, 'NumPy'), 'import numpy as np', 'from math import sqrt', ''];
   lines.push(...dataLines(state, d, labels, matrices, 'numpy'));
   lines.push(...maskLines(state, d, 'numpy'), '', ...scaleLines(state, d), '', ...NUMPY_SOFTMAX);
-  if (d.multi) {
-    lines.push(
-      'def split_heads(M):  # (n, d_model) -> (h, n, d_k): head i is columns i*d_k .. (i+1)*d_k - 1',
-      '    return M.reshape(M.shape[0], h, d_k).transpose(1, 0, 2)',
-      '',
-      'def merge_heads(H):  # (h, n, d_k) -> (n, d_model), the inverse reshape',
-      '    return H.transpose(1, 0, 2).reshape(H.shape[1], h * d_k)',
-      '',
-      'Qh, Kh, Vh = split_heads(Q), split_heads(K), split_heads(V)',
-      'raw = Qh @ Kh.transpose(0, 2, 1)  # (h, n, m): every head scores all n x m pairs',
-      'weights = softmax_rows(np.where(hidden, -np.inf, raw * scale))  # the (n, m) mask broadcasts over heads',
-      'head_outputs = weights @ Vh  # (h, n, d_k)',
-      'concat = merge_heads(head_outputs)',
-      'output = concat @ W_O',
-      'average = weights.mean(axis=0)  # what torch.nn.MultiheadAttention returns by default',
-    );
-  } else {
-    lines.push(
-      'raw = Q @ K.T',
-      'weights = softmax_rows(np.where(hidden, -np.inf, raw * scale))',
-      'output = weights @ V',
-    );
-  }
-  if (pitfall) lines.push(...pitfallLines(pitfall, d, 'numpy'));
-  lines.push('', 'np.set_printoptions(precision=4, suppress=True)', ...printLines(d, pitfall));
+  lines.push(...(d.multi ? NUMPY_MULTI_HEAD : NUMPY_ONE_HEAD));
+  return finish(lines, d, pitfall, 'numpy');
+}
+
+// The mistake (if any), the printing, and the script's text.
+function finish(lines, d, pitfall, lib) {
+  if (pitfall) lines.push(...pitfallLines(pitfall, d, lib));
+  lines.push('', lib === 'numpy' ? 'np.set_printoptions(precision=4, suppress=True)' : 'torch.set_printoptions(precision=4, sci_mode=False)');
+  lines.push(...printLines(d, pitfall));
   return `${lines.join('\n')}\n`;
 }
 
@@ -218,6 +220,19 @@ const TORCH_SOFTMAX = [
   '    # torch.softmax gives NaN for a fully hidden row; the explorer gives 0.',
   '    return torch.nan_to_num(torch.softmax(s, dim=-1), nan=0.0)',
   '',
+];
+
+// What the pitfalls need beyond the layer: the heads' own scores.
+const TORCH_SPLIT_HEADS = [
+  '',
+  'def split_heads(M):  # (n, d_model) -> (h, n, d_k), a reshape',
+  '    return M.reshape(M.shape[0], h, d_k).transpose(0, 1)',
+  '',
+  'def merge_heads(H):  # (h, n, d_k) -> (n, d_model)',
+  '    return H.transpose(0, 1).reshape(H.shape[1], h * d_k)',
+  '',
+  'Qh, Kh, Vh = split_heads(Q), split_heads(K), split_heads(V)',
+  'raw = Qh @ Kh.transpose(1, 2)  # (h, n, m)',
 ];
 
 // torch.nn.MultiheadAttention always divides by sqrt(d_k); any other scale is folded into W_Q.
@@ -259,29 +274,7 @@ export function torchCode(state, { pitfall = null } = {}) {
     'torch.set_default_dtype(torch.float64)  # like NumPy; the page itself computes in float32', ''];
   lines.push(...dataLines(state, d, labels, matrices, 'torch'));
   lines.push(...maskLines(state, d, 'torch'), '', ...scaleLines(state, d), '', ...TORCH_SOFTMAX);
-  if (d.multi) {
-    lines.push(...torchLayerLines(state, d));
-    if (pitfall) {
-      lines.push(
-        '',
-        'def split_heads(M):  # (n, d_model) -> (h, n, d_k), a reshape',
-        '    return M.reshape(M.shape[0], h, d_k).transpose(0, 1)',
-        '',
-        'def merge_heads(H):  # (h, n, d_k) -> (n, d_model)',
-        '    return H.transpose(0, 1).reshape(H.shape[1], h * d_k)',
-        '',
-        'Qh, Kh, Vh = split_heads(Q), split_heads(K), split_heads(V)',
-        'raw = Qh @ Kh.transpose(1, 2)  # (h, n, m)',
-      );
-    }
-  } else {
-    lines.push(
-      'raw = Q @ K.T',
-      'weights = softmax_rows((raw * scale).masked_fill(hidden, float("-inf")))',
-      'output = weights @ V',
-    );
-  }
-  if (pitfall) lines.push(...pitfallLines(pitfall, d, 'torch'));
-  lines.push('', 'torch.set_printoptions(precision=4, sci_mode=False)', ...printLines(d, pitfall));
-  return `${lines.join('\n')}\n`;
+  if (d.multi) lines.push(...torchLayerLines(state, d), ...(pitfall ? TORCH_SPLIT_HEADS : []));
+  else lines.push('raw = Q @ K.T', 'weights = softmax_rows((raw * scale).masked_fill(hidden, float("-inf")))', 'output = weights @ V');
+  return finish(lines, d, pitfall, 'torch');
 }

@@ -4,7 +4,7 @@
 import { dims, LIMITS, togglePad } from './state.js';
 import { PRESETS } from './presets.js';
 import { formatNumber } from './format.js';
-import { el, numberInput } from './dom.js';
+import { el, numberInput, selectOf } from './dom.js';
 
 const SUB_K = '\u2096';
 let uid = 0;
@@ -291,20 +291,8 @@ export function createControls({ update, applyPreset, randomize }) {
 /** Theme and palette, shown in the page header. */
 export function createDisplayControls({ update }) {
   const root = el('div', 'display-controls');
-  const theme = el('select');
-  theme.id = 'theme';
-  for (const [v, t] of [['auto', 'System'], ['light', 'Light'], ['dark', 'Dark']]) {
-    const o = el('option', '', t);
-    o.value = v;
-    theme.append(o);
-  }
-  const palette = el('select');
-  palette.id = 'palette';
-  for (const [v, t] of [['viridis', 'Viridis'], ['cividis', 'Cividis'], ['blues', 'Blues']]) {
-    const o = el('option', '', t);
-    o.value = v;
-    palette.append(o);
-  }
+  const theme = selectOf('theme', [['auto', 'System'], ['light', 'Light'], ['dark', 'Dark']]);
+  const palette = selectOf('palette', [['viridis', 'Viridis'], ['cividis', 'Cividis'], ['blues', 'Blues']]);
   root.append(labelled('Theme', theme), labelled('Weights palette', palette));
   theme.addEventListener('change', () => update((s) => ({ ...s, display: { ...s.display, theme: theme.value } })));
   palette.addEventListener('change', () => update((s) => ({ ...s, display: { ...s.display, palette: palette.value } })));

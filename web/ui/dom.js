@@ -10,6 +10,43 @@ export function el(tag, className, text) {
   return e;
 }
 
+/**
+ * A page section with its heading: <section class=className aria-labelledby=id-title> holding a
+ * .section-heading with the <h2> and a .section-sub paragraph (text `subText`, may be empty).
+ */
+export function section(className, id, title, subText = '') {
+  const root = el('section', className);
+  root.setAttribute('aria-labelledby', `${id}-title`);
+  const heading = el('div', 'section-heading');
+  const h2 = el('h2', '', title);
+  h2.id = `${id}-title`;
+  const sub = el('p', 'section-sub', subText);
+  heading.append(h2, sub);
+  root.append(heading);
+  return { root, heading, sub };
+}
+
+/** A <select> with `id` and one option per [value, text]. */
+export function selectOf(id, options) {
+  const select = el('select');
+  if (id) select.id = id;
+  for (const [value, text] of options) {
+    const o = el('option', '', text);
+    o.value = value;
+    select.append(o);
+  }
+  return select;
+}
+
+/** The first row of a matrix table's head: an empty corner cell above the row labels. */
+export function cornerRow() {
+  const head = el('tr');
+  const corner = el('th', 'corner');
+  corner.setAttribute('aria-hidden', 'true');
+  head.append(corner);
+  return head;
+}
+
 /** An SVG element with attributes (numbers are written as they are). */
 export function svg(tag, attrs = {}, className) {
   const e = document.createElementNS(SVG_NS, tag);

@@ -188,9 +188,26 @@ export function scene(matrices, display, heading = '') {
       }
     }
     width = Math.max(width, x0 + m.cols * cw + pad, pad + textWidth(m.title, 14) + 80);
-    y = y0 + m.rows * ch + 24;
+    y = legendItems(items, scale, x0, y0 + m.rows * ch + 8, colours) + 24;
   }
   return { width: Math.ceil(width), height: Math.ceil(y - 8), background: colours.bg, items };
+}
+
+// The colour scale under a map (as on the page): a strip from its lowest to its highest value,
+// with both ends (and 0 on a diverging scale) written under it. Items carry group 'legend'. Returns
+// the y below it.
+const LEGEND_STEPS = 40;
+function legendItems(items, scale, x, y, colours) {
+  const w = 4;
+  for (let k = 0; k < LEGEND_STEPS; k++) {
+    const v = scale.min + ((k + 0.5) / LEGEND_STEPS) * (scale.max - scale.min);
+    items.push({ type: 'rect', group: 'legend', x: x + k * w, y, w, h: 8, fill: scale.map(v).background });
+  }
+  const ticks = [[scale.min, 'start', x], [scale.max, 'end', x + LEGEND_STEPS * w]];
+  if (scale.min < 0) ticks.push([0, 'middle', x + (LEGEND_STEPS * w) / 2]);
+  for (const [v, anchor, tx] of ticks)
+    items.push({ type: 'text', group: 'legend', x: tx, y: y + 20, text: formatCell(v), size: 10, fill: colours.muted, anchor, mono: true });
+  return y + 20;
 }
 
 /** An <svg> element for a scene, built with DOM APIs (all text through textContent). */
@@ -235,12 +252,21 @@ export function sceneToSvg(sc, title) {
   bg.setAttribute('height', '100%');
   bg.setAttribute('fill', sc.background);
   svg.append(bg);
+  // Legends go in <g class="legend"> elements, so the cells stay the <svg>'s own rects and texts.
+  let legend = null;  // the <g> of the legend being drawn
   for (const it of sc.items) {
+    if (it.group !== 'legend') legend = null;
+    else if (!legend) {
+      legend = document.createElementNS(SVG_NS, 'g');
+      legend.setAttribute('class', 'legend');
+      svg.append(legend);
+    }
+    const parent = legend ?? svg;
     if (it.type === 'rect') {
       const r = document.createElementNS(SVG_NS, 'rect');
       for (const [k, v] of [['x', it.x], ['y', it.y], ['width', it.w], ['height', it.h]]) r.setAttribute(k, String(+v.toFixed(2)));
       r.setAttribute('fill', it.hatch ? `url(#${hatchId(it.hatch)})` : it.fill);
-      svg.append(r);
+      parent.append(r);
     } else {
       const e = document.createElementNS(SVG_NS, 'text');
       e.setAttribute('x', String(+it.x.toFixed(2)));
@@ -252,7 +278,7 @@ export function sceneToSvg(sc, title) {
       if (it.anchor) e.setAttribute('text-anchor', it.anchor);
       if (it.rotate) e.setAttribute('transform', `rotate(${it.rotate} ${+it.x.toFixed(2)} ${+it.y.toFixed(2)})`);
       e.textContent = it.text;
-      svg.append(e);
+      parent.append(e);
     }
   }
   return svg;

@@ -2,21 +2,15 @@
 // average, the concatenated head outputs and the layer output concat·W_O.
 import { createCard } from './card.js';
 import { createHeatmap } from './heatmap.js';
-import { el } from './dom.js';
+import { el, section } from './dom.js';
 import { parameterSentence } from './parameter-count.js';
 
 export function createHeadsPanel({ onInspect, onSelectHead }) {
-  const root = el('section', 'heads');
-  root.setAttribute('aria-labelledby', 'heads-title');
-  const heading = el('div', 'section-heading');
-  const h2 = el('h2', '', 'Multi-head attention');
-  h2.id = 'heads-title';
-  const sub = el('p', 'section-sub');
+  const { root, heading, sub } = section('heads', 'heads', 'Multi-head attention');
   // "Heads look at different tokens" is a common misreading: say what they do differ in.
   const sameTokens = el('p', 'section-sub heads-see-all');
   sameTokens.dataset.stat = 'heads-see-all';
-  heading.append(h2, sub, sameTokens);
-  root.append(heading);
+  heading.append(sameTokens);
 
   const gridCard = createCard({
     title: 'All heads', formula: 'head\u2095 = softmax(Q\u2095K\u2095\u1d40 / \u221ad\u2095) V\u2095',

@@ -13,7 +13,7 @@ import { formatCell } from './format.js';
 import { moveFor } from './grid-nav.js';
 import { makeScale, niceBound } from './palettes.js';
 import { createLegend } from './legend.js';
-import { el } from './dom.js';
+import { cornerRow, el } from './dom.js';
 import { createHeatmapPainter } from './heatmap-paint.js';
 import { afterFrame } from './after-frame.js';
 
@@ -76,10 +76,7 @@ export function createHeatmap({ name, label, kind = 'diverging', onInspect, onAc
     table.dataset.cols = String(c);
     thead.replaceChildren();
     tbody.replaceChildren();
-    const head = el('tr');
-    const corner = el('th', 'corner');
-    corner.setAttribute('aria-hidden', 'true');
-    head.append(corner);
+    const head = cornerRow();
     colHeads = [];
     for (let j = 0; j < c; j++) {
       const th = el('th', 'col-label');

@@ -7,7 +7,7 @@ import { createMatrixEditor } from './matrix-editor.js';
 import { activeMatrices, dims, MAX_TOKENS } from './state.js';
 import { isPad, PAD } from './tokenizer.js';
 import { subscript } from './format.js';
-import { el } from './dom.js';
+import { el, section, selectOf } from './dom.js';
 
 const SUB_K = '\u2096';
 // Matrices with more cells start folded and are built when opened: every <input> is its own paint
@@ -18,7 +18,7 @@ const TITLES = {
   Q: ['Queries Q', 'What each query token is looking for.'],
   K: ['Keys K', 'What each key token offers to be matched on.'],
   V: ['Values V', 'What each key token passes on when attended to.'],
-  X: ['Token vectors X', 'One row per token: its word\u2019s vector plus its position\u2019s. Edit it to change what a token "means".'],
+  X: ['Token vectors X', 'One row per token (for a typed sentence: its word\u2019s vector plus its position\u2019s). Edit it to change what a token "means".'],
   WQ: ['W_Q', 'Projects a token vector to its query.'],
   WK: ['W_K', 'Projects a token vector to its key.'],
   WV: ['W_V', 'Projects a token vector to its value.'],
@@ -36,14 +36,7 @@ const POSITIONAL_LABELS = [
  * been edited since the example set it.
  */
 export function createInputsPanel({ onEdit, onInspect, onSentence, onPositional, onReset = () => {}, canReset = () => false }) {
-  const root = el('section', 'inputs');
-  root.setAttribute('aria-labelledby', 'inputs-title');
-  const heading = el('div', 'section-heading');
-  const h2 = el('h2', '', 'Inputs');
-  h2.id = 'inputs-title';
-  const sub = el('p', 'section-sub');
-  heading.append(h2, sub);
-  root.append(heading);
+  const { root, sub } = section('inputs', 'inputs', 'Inputs');
 
   // Sentence field (sentence mode).
   const sentenceBox = el('div', 'sentence-box');
@@ -65,13 +58,7 @@ export function createInputsPanel({ onEdit, onInspect, onSentence, onPositional,
   const tokenList = el('ol', 'tokens');
   tokenList.setAttribute('aria-label', 'Tokens');
   // What the token vectors are: nothing here is trained, so say how they are made.
-  const positional = el('select');
-  positional.id = 'positional';
-  for (const [value, text] of POSITIONAL_LABELS) {
-    const o = el('option', '', text);
-    o.value = value;
-    positional.append(o);
-  }
+  const positional = selectOf('positional', POSITIONAL_LABELS);
   positional.addEventListener('change', () => onPositional(positional.value));
   const positionalLabel = el('label', '', 'Position information added to X');
   positionalLabel.htmlFor = positional.id;

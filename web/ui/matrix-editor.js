@@ -9,7 +9,7 @@
 import { formatInput, formatNumber, parseNumber } from './format.js';
 import { moveFor } from './grid-nav.js';
 import { makeScale, niceBound } from './palettes.js';
-import { el } from './dom.js';
+import { cornerRow, el } from './dom.js';
 import { attachMatrixScroll } from './matrix-scroll.js';
 
 export function createMatrixEditor({ name, label, onEdit, onInspect }) {
@@ -49,10 +49,7 @@ export function createMatrixEditor({ name, label, onEdit, onInspect }) {
     cols = c;
     thead.replaceChildren();
     tbody.replaceChildren();
-    const head = el('tr');
-    const corner = el('th', 'corner');
-    corner.setAttribute('aria-hidden', 'true');
-    head.append(corner);
+    const head = cornerRow();
     colHeads = [];
     for (let j = 0; j < c; j++) {
       const th = el('th', 'col-label', String(j + 1));

@@ -2,6 +2,15 @@
 // alert with a Dismiss button; empty text hides it.
 import { el } from './dom.js';
 
+/** The explorer could not start (no WebAssembly, a missing file): say so in `root`, once. */
+export function showStartFailure(root, err) {
+  if (root.dataset.ready || root.querySelector(':scope > .status.error')) return;
+  const status = el('p', 'status error', `The explorer could not start: ${err.message}`);
+  status.setAttribute('role', 'status');
+  root.append(status);
+  root.setAttribute('aria-busy', 'false');
+}
+
 export function createNotice() {
   const root = el('div', 'notice');
   root.setAttribute('role', 'alert');

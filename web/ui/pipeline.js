@@ -4,23 +4,17 @@
 import { createCard } from './card.js';
 import { createHeatmap } from './heatmap.js';
 import { formatNumber, subscript } from './format.js';
-import { el } from './dom.js';
+import { el, section } from './dom.js';
 
 const SUB_K = '\u2096';
 
 const MASK_NAMES = { none: 'no mask', causal: 'causal mask', padding: 'padding mask', custom: 'custom mask' };
 
 export function createPipeline({ onInspect, onToggleMask }) {
-  const root = el('section', 'pipeline');
+  const { root, sub } = section('pipeline', 'pipeline', 'Attention, step by step');
   root.id = 'pipeline';
-  root.setAttribute('aria-labelledby', 'pipeline-title');
-  const heading = el('div', 'section-heading');
-  const h2 = el('h2', '', 'Attention, step by step');
-  h2.id = 'pipeline-title';
-  const sub = el('p', 'section-sub');
-  heading.append(h2, sub);
   const grid = el('div', 'steps');
-  root.append(heading, grid);
+  root.append(grid);
 
   const inspect = (kind) => (i, j) => onInspect({ kind, i, j });
   const steps = {};

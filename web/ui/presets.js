@@ -128,6 +128,14 @@ function randomSentence(attn, { sentence, tokens, dModel, dk, dv, heads = 1, see
   return { ...state, matrices: randomMatrices(attn, state, seed) };
 }
 
+// A sentence with random weights (d_model 8, d_k = d_v = 4) and a mask; tokens are its words.
+const sentencePreset = (id, label, description, sentence, seed, mask) => ({
+  id, label, description,
+  build: (attn) => randomSentence(attn, {
+    sentence, tokens: sentence.split(' '), dModel: 8, dk: 4, dv: 4, seed, mask: { kind: mask },
+  }),
+});
+
 export const PRESETS = [
   {
     id: 'lesson',
@@ -161,24 +169,12 @@ export const PRESETS = [
       },
     }),
   },
-  {
-    id: 'causal',
-    label: 'Causal mask (GPT-style decoder)',
-    description: 'Each token sees only itself and earlier tokens: the upper triangle of the weights is exactly 0.',
-    build: (attn) => randomSentence(attn, {
-      sentence: 'the cat sat on the mat', tokens: ['the', 'cat', 'sat', 'on', 'the', 'mat'],
-      dModel: 8, dk: 4, dv: 4, seed: 7, mask: { kind: 'causal' },
-    }),
-  },
-  {
-    id: 'padding',
-    label: 'Padding mask ([PAD] tokens)',
-    description: 'A short sentence padded to length 6; nobody attends to the [PAD] keys.',
-    build: (attn) => randomSentence(attn, {
-      sentence: 'I like green tea [PAD] [PAD]', tokens: ['I', 'like', 'green', 'tea', '[PAD]', '[PAD]'],
-      dModel: 8, dk: 4, dv: 4, seed: 11, mask: { kind: 'padding' },
-    }),
-  },
+  sentencePreset('causal', 'Causal mask (GPT-style decoder)',
+    'Each token sees only itself and earlier tokens: the upper triangle of the weights is exactly 0.',
+    'the cat sat on the mat', 7, 'causal'),
+  sentencePreset('padding', 'Padding mask ([PAD] tokens)',
+    'A short sentence padded to length 6; nobody attends to the [PAD] keys.',
+    'I like green tea [PAD] [PAD]', 11, 'padding'),
   {
     id: 'saturation',
     label: 'Why \u221ad\u2096: unit-variance Q and K with d\u2096 = 32',

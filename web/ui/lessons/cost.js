@@ -3,7 +3,7 @@
 // the projections (linear in n) and of the scores and weighted sums (quadratic), and the bytes of
 // the h attention matrices. The plot sweeps n (self-attention, m = n) on log–log axes and marks
 // where the quadratic term overtakes the projections, found by bisection over the core's numbers.
-import { bytes, el, grouped, numberInput, setIfIdle, setText, si } from './dom.js';
+import { bytes, el, grouped, lessonPanel, numberInput, setIfIdle, setText, si } from './dom.js';
 import { createLogLogPlot } from './plots.js';
 import { dims, LESSON_LIMITS, setLesson } from '../state.js';
 import { parameterSentence } from '../parameter-count.js';
@@ -18,9 +18,7 @@ const ROWS = [
 ];
 
 export function createCostPanel({ attn, update }) {
-  const root = el('div', 'lesson-panel');
-  root.dataset.lesson = 'cost';
-  const intro = el('p', 'lesson-intro', 'The projections cost the same per token however long the text is; the score matrix grows with n \u00d7 m. For short inputs the projections dominate, for long ones the quadratic term does, and the h attention matrices must also fit in memory. Numbers from attn.lessons.attentionCost (a multiply\u2013add counts as 2 FLOPs).');
+  const { root, intro } = lessonPanel('cost', 'The projections cost the same per token however long the text is; the score matrix grows with n \u00d7 m. For short inputs the projections dominate, for long ones the quadratic term does, and the h attention matrices must also fit in memory. Numbers from attn.lessons.attentionCost (a multiply\u2013add counts as 2 FLOPs).');
 
   const follow = el('input');
   follow.type = 'checkbox';

@@ -6,6 +6,44 @@ import { el, numberInput, svg } from '../dom.js';
 
 export { el, numberInput, svg };
 
+/** A lesson panel's root (data-lesson = key) and its opening paragraph. */
+export function lessonPanel(key, introText) {
+  const root = el('div', 'lesson-panel');
+  root.dataset.lesson = key;
+  return { root, intro: el('p', 'lesson-intro', introText) };
+}
+
+/**
+ * A panel's error line and the part of the panel it stands in for: fail(message) shows the line
+ * instead of `body`, ok() shows `body` again.
+ */
+export function failureLine(body) {
+  const line = el('p', 'error');
+  line.hidden = true;
+  return {
+    el: line,
+    fail(message) {
+      line.textContent = message;
+      line.hidden = false;
+      body.hidden = true;
+    },
+    ok() {
+      line.hidden = true;
+      body.hidden = false;
+    },
+  };
+}
+
+/** Two columns side by side and the verdict under them (data-stat = stat, read out when it changes). */
+export function sideBySide(left, right, stat) {
+  const sides = el('div', 'lesson-compare');
+  sides.append(left, right);
+  const verdict = el('p', 'lesson-summary');
+  verdict.dataset.stat = stat;
+  verdict.setAttribute('aria-live', 'polite');
+  return { sides, verdict };
+}
+
 /** Sets attributes on an SVG element, skipping those that already hold the value. */
 export function setAttrs(e, attrs) {
   for (const [k, v] of Object.entries(attrs)) {

@@ -47,3 +47,19 @@ export function insideHull(hull, q, tol) {
   }
   return true;
 }
+
+/**
+ * Vertical offsets for labels placed right of points (screen coordinates [x, y], one label each,
+ * `widths[i]` wide and `height` tall) so that no two labels overlap: each label, in order, moves
+ * down a line at a time until it clears the ones already placed.
+ */
+export function stackLabels(points, widths, height) {
+  const placed = [];
+  return points.map(([x, y], i) => {
+    let dy = 0;
+    const hits = (b) => x < b.x + b.w && b.x < x + widths[i] && y + dy < b.y + height && b.y < y + dy + height;
+    for (let tries = 0; tries < points.length && placed.some(hits); tries++) dy += height;
+    placed.push({ x, y: y + dy, w: widths[i] });
+    return dy;
+  });
+}

@@ -3,8 +3,8 @@
 // it lies inside their convex hull. The values and outputs are the core's; the hull is geometry.
 // In Q, K, V mode a value point can be dragged (pointer or arrow keys): that edits V, and every
 // panel of the explorer follows.
-import { button, el, linear, setAttrs, setText, svg } from './dom.js';
-import { convexHull, insideHull } from './geometry.js';
+import { button, el, lessonPanel, linear, setAttrs, setText, svg } from './dom.js';
+import { convexHull, insideHull, stackLabels } from './geometry.js';
 import { formatNumber, subscript } from '../format.js';
 import { dims, setCell } from '../state.js';
 
@@ -23,9 +23,7 @@ function niceTicks(lo, hi, target = 5) {
 }
 
 export function createHullPanel({ update }) {
-  const root = el('div', 'lesson-panel');
-  root.dataset.lesson = 'hull';
-  const intro = el('p', 'lesson-intro', 'Each output row is a weighted average of the value vectors: the weights are never negative and sum to 1. With two numbers per value (d\u1d65 = 2) the values are points in the plane, and every output lands inside the shape they span, their convex hull. Attention can only mix what the values offer.');
+  const { root, intro } = lessonPanel('hull', 'Each output row is a weighted average of the value vectors: the weights are never negative and sum to 1. With two numbers per value (d\u1d65 = 2) the values are points in the plane, and every output lands inside the shape they span, their convex hull. Attention can only mix what the values offer.');
   const how = el('p', 'lesson-note');
   const convert = button('Use this example with d\u1d65 = 2');
   const setup = el('div', 'lesson-inline');
@@ -70,8 +68,11 @@ export function createHullPanel({ update }) {
 
   const editable = () => last && last.state.mode === 'qkv' && dims(last.state).dv === 2;
 
-  function moveValue(j, x, y) {
-    update((s) => setCell(setCell(s, 'V', j, 0, round2(x)), 'V', j, 1, round2(y)));
+  // A drag lands on the 0.01 grid; a key press moves by its step from the exact value (12
+  // significant digits drop the noise of the float sum, so 0.1 + 0.2 reads 0.3).
+  function moveValue(j, x, y, { byStep = false } = {}) {
+    const r = byStep ? (v) => Number(v.toPrecision(12)) : round2;
+    update((s) => setCell(setCell(s, 'V', j, 0, r(x)), 'V', j, 1, r(y)));
   }
 
   convert.addEventListener('click', () => {
@@ -79,10 +80,11 @@ export function createHullPanel({ update }) {
     const { result } = last;
     const h = result.head;
     const d = result.dims;
+    // The exact values (not rounded), so the weights stay what they were.
     const take = (t, cols) => {
       const [rows, c] = t.shape;
       const data = [];
-      for (let i = 0; i < rows; i++) for (let k = 0; k < cols; k++) data.push(k < c ? round2(t.data[i * c + k]) : 0);
+      for (let i = 0; i < rows; i++) for (let k = 0; k < cols; k++) data.push(k < c ? t.data[i * c + k] : 0);
       return { rows, cols, data };
     };
     const dk = h.q.shape[1];
@@ -136,7 +138,7 @@ export function createHullPanel({ update }) {
         if (!move || !editable()) return;
         e.preventDefault();
         const V = last.state.matrices.V;
-        moveValue(j, V.data[j * 2] + move[0], V.data[j * 2 + 1] + move[1]);
+        moveValue(j, V.data[j * 2] + move[0], V.data[j * 2 + 1] + move[1], { byStep: true });
       });
       return { g, circle, label };
     });
@@ -266,13 +268,16 @@ export function createHullPanel({ update }) {
 
     const span = Math.max(x1 - x0, y1 - y0);
     let outside = 0;
+    // Outputs often land close together (the Mixing example): their names stack instead of overlapping.
+    const LABEL_H = 12;
+    const dys = stackLabels(op.map((p) => [x(p[0]), y(p[1])]), op.map((_, i) => 7 * labels.queries[i].length + 4), LABEL_H);
     op.forEach((p, i) => {
       const o = outputEls[i];
       const masked = result.fullyMasked.has(i);
       const inside = !masked && insideHull(hullPts, p, 1e-5 * span + 1e-6);
       if (!masked && !inside) outside++;
       setAttrs(o.g, { transform: `translate(${x(p[0]).toFixed(1)} ${y(p[1]).toFixed(1)})` });
-      setAttrs(o.label, { x: 8, y: 4 });
+      setAttrs(o.label, { x: 8, y: 4 + dys[i] });
       setText(o.label, labels.queries[i]);
       o.g.dataset.x = String(p[0]);
       o.g.dataset.y = String(p[1]);

@@ -2,6 +2,7 @@
 // createLessons() builds them behind a row of tabs; only the open panel is computed and drawn, so
 // the lessons add nothing to a redraw of the explorer while they are closed.
 import { el } from './dom.js';
+import { section } from '../dom.js';
 import { createCostPanel } from './cost.js';
 import { createGradientsPanel } from './gradients.js';
 import { createHullPanel } from './hull.js';
@@ -27,18 +28,13 @@ const TITLES = {
  * Returns { el, render(state, result, display), dispose() }.
  */
 export function createLessons({ attn, computer, update }) {
-  const root = el('section', 'lessons');
+  const { root } = section('lessons', 'lessons', 'Lessons, measured', 'Experiments on the numbers above, each computed by the same WebAssembly core.');
   root.id = 'lessons';
-  root.setAttribute('aria-labelledby', 'lessons-title');
-  const heading = el('div', 'section-heading');
-  const h2 = el('h2', '', 'Lessons, measured');
-  h2.id = 'lessons-title';
-  heading.append(h2, el('p', 'section-sub', 'Experiments on the numbers above, each computed by the same WebAssembly core.'));
   const tabs = el('div', 'lesson-tabs');
   tabs.setAttribute('role', 'tablist');
   tabs.setAttribute('aria-label', 'Lessons');
   const card = el('div', 'card lesson-card');
-  root.append(heading, tabs, card);
+  root.append(tabs, card);
 
   const make = {
     'sqrt-dk': () => createSqrtDkPanel({ attn, update }),

@@ -2,7 +2,7 @@
 // again in the core. Without positions, attention cannot tell the order: the output rows swap with
 // the tokens and are otherwise unchanged. A causal mask is tied to positions, so with it they are
 // not; nor with a positional encoding added to X, where the words swap but the positions stay.
-import { el, field, setText } from './dom.js';
+import { el, failureLine, field, lessonPanel, setText, sideBySide } from './dom.js';
 import { compare, diffText } from './compare.js';
 import { createHeatmap } from '../heatmap.js';
 import { dims, maskOptions, setLesson } from '../state.js';
@@ -21,9 +21,7 @@ function swappedWords(attn, state, perm) {
 }
 
 export function createPermutationPanel({ attn, computer, update }) {
-  const root = el('div', 'lesson-panel');
-  root.dataset.lesson = 'permutation';
-  const intro = el('p', 'lesson-intro', 'Attention compares every query with every key, and nothing in that comparison knows where a token stands. Swap two tokens and the outputs are the same rows, swapped. That is why transformers add position information to the token vectors.');
+  const { root, intro } = lessonPanel('permutation', 'Attention compares every query with every key, and nothing in that comparison knows where a token stands. Swap two tokens and the outputs are the same rows, swapped. That is why transformers add position information to the token vectors.');
   const a = el('select');
   a.dataset.control = 'swap-a';
   const b = el('select');
@@ -34,8 +32,6 @@ export function createPermutationPanel({ attn, computer, update }) {
   a.addEventListener('change', setSwap);
   b.addEventListener('change', setSwap);
   const note = el('p', 'lesson-note');
-  const error = el('p', 'error');
-  error.hidden = true;
 
   const side = (title, key) => {
     const col = el('div', 'lesson-side');
@@ -47,25 +43,17 @@ export function createPermutationPanel({ attn, computer, update }) {
   };
   const before = side('Output, tokens in order', 'original');
   const after = side('Output with the two tokens swapped', 'swapped');
-  const sides = el('div', 'lesson-compare');
-  sides.append(before.el, after.el);
-  const verdict = el('p', 'lesson-summary');
-  verdict.dataset.stat = 'perm-verdict';
-  verdict.setAttribute('aria-live', 'polite');
+  const { sides, verdict } = sideBySide(before.el, after.el, 'perm-verdict');
   const body = el('div');
+  const failure = failureLine(body);
   body.append(note, sides, verdict);
-  root.append(intro, controls, error, body);
+  root.append(intro, controls, failure.el, body);
   let optionsKey = '';
 
   return {
     el: root,
     render(state, result, display) {
-      if (result.error) {
-        error.textContent = `Cannot compute: ${result.error}`;
-        error.hidden = false;
-        body.hidden = true;
-        return;
-      }
+      if (result.error) return failure.fail(`Cannot compute: ${result.error}`);
       const d = result.dims;
       const { queries } = result.labels;
       const count = Math.min(d.n, d.m);
@@ -84,9 +72,7 @@ export function createPermutationPanel({ attn, computer, update }) {
       a.value = String(i);
       b.value = String(j);
       if (count < 2 || i === j) {
-        error.textContent = 'Swapping needs two different tokens.';
-        error.hidden = false;
-        body.hidden = true;
+        failure.fail('Swapping needs two different tokens.');
         return;
       }
 
@@ -115,13 +101,10 @@ export function createPermutationPanel({ attn, computer, update }) {
           ? computer.variant({ x: swappedWords(attn, state, qIndex), ...moved })
           : computer.variant({ queries: qIndex, keys: kIndex, ...moved });
       } catch (err) {
-        error.textContent = `The core refused: ${err.message}`;
-        error.hidden = false;
-        body.hidden = true;
+        failure.fail(`The core refused: ${err.message}`);
         return;
       }
-      error.hidden = true;
-      body.hidden = false;
+      failure.ok();
 
       const out = base.output;
       const cols = out.shape[1];

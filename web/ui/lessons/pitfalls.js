@@ -2,7 +2,7 @@
 // inputs computed with a chosen mistake. The mistake is made by the core (the `pitfall` option of
 // scaledDotProductAttention / the multi-head layer), never imitated here; this panel only shows
 // both results, marks the cells that differ and reads the row sums from attn.lessons.rowStats.
-import { button, el, field, setText } from './dom.js';
+import { button, el, field, lessonPanel, setText } from './dom.js';
 import { compare, diffText } from './compare.js';
 import { createHeatmap } from '../heatmap.js';
 import { maskOptions, MULTI_HEAD_PITFALLS, PITFALLS, setLesson } from '../state.js';
@@ -40,9 +40,7 @@ const MISTAKES = {
 const largest = (data) => data.reduce((m, v) => (Number.isFinite(v) ? Math.max(m, Math.abs(v)) : m), 0);
 
 export function createPitfallsPanel({ attn, computer, update }) {
-  const root = el('div', 'lesson-panel');
-  root.dataset.lesson = 'pitfalls';
-  const intro = el('p', 'lesson-intro', 'The same inputs as above, computed right and computed with one classic mistake. Cells that differ are outlined; \u03a3 is each row\u2019s sum.');
+  const { root, intro } = lessonPanel('pitfalls', 'The same inputs as above, computed right and computed with one classic mistake. Cells that differ are outlined; \u03a3 is each row\u2019s sum.');
   const select = el('select');
   select.dataset.control = 'pitfall';
   const controls = el('div', 'lesson-controls');

@@ -78,7 +78,10 @@ export function createBars({ width = 320, height = 120, className = '' } = {}) {
         rects = Array.from(values, () => svg('rect', {}, 'bar'));
         bars.replaceChildren(...rects);
         const w = (width - pad.l - pad.r) / n;
-        labels.replaceChildren(...Array.from(values, (_, i) => {
+        // Every bar named while the names fit (about 40 units each), else every k-th one.
+        const every = Math.max(1, Math.ceil(40 / w));
+        const shown = Array.from(values.keys()).filter((i) => i % every === 0);
+        labels.replaceChildren(...shown.map((i) => {
           const t = svg('text', { x: pad.l + (i + 0.5) * w, y: height - 5, 'text-anchor': 'middle' });
           t.textContent = names[i];
           return t;

@@ -2,7 +2,7 @@
 // before and after dividing by √d_k (histograms with the measured spread, ≈ √d_k and ≈ 1), then
 // one row of such scores through a softmax with and without the scaling, with its entropy. The
 // sampling runs in the core inside a worker (a second at d_k = 1024); the softmax in the page's core.
-import { button, el, field, isFocused, numberInput, setIfIdle, setText } from './dom.js';
+import { button, el, field, isFocused, lessonPanel, numberInput, setIfIdle, setText } from './dom.js';
 import { createBars, createHistogram } from './plots.js';
 import { formatNumber, subscript } from '../format.js';
 import { LESSON_LIMITS, setLesson } from '../state.js';
@@ -91,9 +91,7 @@ function createSampler(attn) {
 }
 
 export function createSqrtDkPanel({ attn, update }) {
-  const root = el('div', 'lesson-panel');
-  root.dataset.lesson = 'sqrt-dk';
-  const intro = el('p', 'lesson-intro', `A dot product adds up d${SUB_K} products. If every entry of q and k has mean 0 and variance 1, each product has variance 1, so the sum has variance d${SUB_K}: its spread grows like \u221ad${SUB_K}. Dividing by \u221ad${SUB_K} brings it back to 1, whatever d${SUB_K} is. Here the core draws the vectors (NumPy\u2019s generator, seeded) and measures.`);
+  const { root, intro } = lessonPanel('sqrt-dk', `A dot product adds up d${SUB_K} products. If every entry of q and k has mean 0 and variance 1, each product has variance 1, so the sum has variance d${SUB_K}: its spread grows like \u221ad${SUB_K}. Dividing by \u221ad${SUB_K} brings it back to 1, whatever d${SUB_K} is. Here the core draws the vectors (NumPy\u2019s generator, seeded) and measures.`);
 
   const dkRange = el('input');
   dkRange.type = 'range';
@@ -117,22 +115,13 @@ export function createSqrtDkPanel({ attn, update }) {
 
   const setSqrt = (patch) => update((s) => setLesson(s, 'sqrtDk', patch));
   dkRange.addEventListener('input', () => setSqrt({ dk: Math.round(2 ** Number(dkRange.value)) }));
-  dkNumber.addEventListener('change', () => {
-    const v = Number(dkNumber.value);
-    if (Number.isFinite(v)) setSqrt({ dk: v });
-  });
-  count.addEventListener('change', () => {
-    const v = Number(count.value);
-    if (Number.isFinite(v)) setSqrt({ count: v });
-  });
-  seed.addEventListener('change', () => {
-    const v = Number(seed.value);
-    if (Number.isInteger(v)) setSqrt({ seed: v });
-  });
-  rowLength.addEventListener('change', () => {
-    const v = Number(rowLength.value);
-    if (Number.isInteger(v)) setSqrt({ row: v });
-  });
+  // The fields clamp and round what is typed themselves (numberInput); a number is all they send.
+  for (const [input, key] of [[dkNumber, 'dk'], [count, 'count'], [seed, 'seed'], [rowLength, 'row']]) {
+    input.addEventListener('change', () => {
+      const v = Number(input.value);
+      if (Number.isFinite(v)) setSqrt({ [key]: v });
+    });
+  }
   again.addEventListener('click', () => update((s) => setLesson(s, 'sqrtDk', { seed: (s.lessons.sqrtDk.seed + 1) % 2 ** 32 })));
 
   const status = el('p', 'lesson-status');
@@ -140,12 +129,8 @@ export function createSqrtDkPanel({ attn, update }) {
 
   const rawHist = createHistogram({ className: 'raw' });
   const scaledHist = createHistogram({ className: 'scaled' });
-  const rawVar = stat('raw-var', '');
-  const scaledVar = stat('scaled-var', '');
-  const rawStd = stat('raw-std', '');
-  const rawMean = stat('raw-mean', '');
-  const scaledStd = stat('scaled-std', '');
-  const scaledMean = stat('scaled-mean', '');
+  const [rawStd, rawVar, rawMean, scaledStd, scaledVar, scaledMean] = ['raw-std', 'raw-var', 'raw-mean', 'scaled-std', 'scaled-var', 'scaled-mean']
+    .map((name) => stat(name, ''));
   const rawExpected = el('span', 'lesson-note');
   const figure = (title, plot, ...caption) => {
     const f = el('figure', 'lesson-figure');
@@ -163,11 +148,8 @@ export function createSqrtDkPanel({ attn, update }) {
   const softIntro = el('p', 'lesson-intro lesson-gap');
   const rawBars = createBars({ className: 'raw' });
   const scaledBars = createBars({ className: 'scaled' });
-  const hRaw = stat('entropy-raw', '');
-  const hScaled = stat('entropy-scaled', '');
-  const maxRaw = stat('max-raw', '');
-  const maxScaled = stat('max-scaled', '');
-  const uniform = stat('entropy-uniform', '');
+  const [hRaw, hScaled, maxRaw, maxScaled, uniform] = ['entropy-raw', 'entropy-scaled', 'max-raw', 'max-scaled', 'entropy-uniform']
+    .map((name) => stat(name, ''));
   const softs = el('div', 'lesson-figures');
   softs.append(
     figure('softmax(scores), unscaled', rawBars, 'entropy ', hRaw, ' nats, largest weight ', maxRaw),

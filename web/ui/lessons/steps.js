@@ -3,7 +3,7 @@
 // 1..i only, the way a model generating text computes it when tokens after i do not exist yet.
 // Two calls to the core (the page's layer and scale), shown side by side with their largest
 // difference.
-import { button, el, setText } from './dom.js';
+import { button, el, failureLine, lessonPanel, setText, sideBySide } from './dom.js';
 import { compare, diffText } from './compare.js';
 import { createHeatmap } from '../heatmap.js';
 import { setLesson } from '../state.js';
@@ -16,9 +16,7 @@ const slice = (t, row, from, to) => {
 };
 
 export function createStepsPanel({ computer, update }) {
-  const root = el('div', 'lesson-panel');
-  root.dataset.lesson = 'steps';
-  const intro = el('p', 'lesson-intro', 'A model writing text has, at step i, only tokens 1..i. Training runs every step at once on the whole sentence, with the causal mask hiding each query\u2019s future. The two give the same numbers, which is what makes that parallel training honest.');
+  const { root, intro } = lessonPanel('steps', 'A model writing text has, at step i, only tokens 1..i. Training runs every step at once on the whole sentence, with the causal mask hiding each query\u2019s future. The two give the same numbers, which is what makes that parallel training honest.');
 
   const range = el('input');
   range.type = 'range';
@@ -52,16 +50,11 @@ export function createStepsPanel({ computer, update }) {
   };
   const causalRow = block('Row i of causal attention', 'causal');
   const prefixRow = block('Query i over keys 1..i only', 'prefix');
-  const sides = el('div', 'lesson-compare');
-  sides.append(causalRow.el, prefixRow.el);
-  const verdict = el('p', 'lesson-summary');
-  verdict.dataset.stat = 'steps-verdict';
-  verdict.setAttribute('aria-live', 'polite');
-  const error = el('p', 'error');
-  error.hidden = true;
+  const { sides, verdict } = sideBySide(causalRow.el, prefixRow.el, 'steps-verdict');
   const body = el('div');
+  const failure = failureLine(body);
   body.append(strip, maskNote, fullTitle, full.el, sides, verdict);
-  root.append(intro, controls, error, body);
+  root.append(intro, controls, failure.el, body);
 
   let n = 1;
   let step = 0;
@@ -92,12 +85,7 @@ export function createStepsPanel({ computer, update }) {
   return {
     el: root,
     render(state, result, display) {
-      if (result.error) {
-        error.textContent = `Cannot compute: ${result.error}`;
-        error.hidden = false;
-        body.hidden = true;
-        return;
-      }
+      if (result.error) return failure.fail(`Cannot compute: ${result.error}`);
       const d = result.dims;
       n = d.n;
       step = Math.min(state.lessons.step, n - 1);
@@ -116,13 +104,10 @@ export function createStepsPanel({ computer, update }) {
         causal = computer.variant({ causal: true });
         prefix = computer.variant({ queries: [i], keys: Array.from({ length: k }, (_, j) => j) });
       } catch (err) {
-        error.textContent = `The core refused: ${err.message}`;
-        error.hidden = false;
-        body.hidden = true;
+        failure.fail(`The core refused: ${err.message}`);
         return;
       }
-      error.hidden = true;
-      body.hidden = false;
+      failure.ok();
 
       const { queries, keys } = result.labels;
       const items = queries.map((q, j) => {
