@@ -66,6 +66,18 @@ test('axe-core finds no accessibility violations (light, dark, masks, heads)', a
   }
 });
 
+test('the open Export menu stays inside the window, so a click beside it lands where it is aimed', async () => {
+  const { page, context, problems } = await openExplorer(env, { width: 1280, height: 900 });
+  await page.click('.export-menu > summary');
+  await noHorizontalOverflow(page);
+  const before = await page.isChecked('#sqrt-dk');
+  await afterRender(page, () => page.click('#sqrt-dk'));
+  assert.equal(await page.isChecked('#sqrt-dk'), !before, 'the click beside the open menu toggled the checkbox');
+  assert.equal(await page.isVisible('.export-panel'), false, 'and closed the menu');
+  assert.deepEqual(await collectProblems(page, problems), []);
+  await context.close();
+});
+
 test('a 375 px phone: everything reachable without sideways page scrolling', async () => {
   const { page, context, problems } = await openExplorer(env, { width: 375, height: 740 });
   await noHorizontalOverflow(page);

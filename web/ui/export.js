@@ -344,6 +344,14 @@ export function download(blob, filename, host = document.body) {
 
 // ---- the control ------------------------------------------------------------------------------
 
+// The panel hangs from the Export button. Near the right edge of the window it would widen the page,
+// and the click that closes it would then land where the page scrolls back from: shift it left.
+function keepInView(panel) {
+  panel.style.left = '';
+  const overflow = panel.getBoundingClientRect().right - document.documentElement.clientWidth;
+  if (overflow > 0) panel.style.left = `${-Math.ceil(overflow) - 8}px`;
+}
+
 /**
  * getView() -> { state, result, display, pitfall } (pitfall: the mistake the open pitfalls panel
  * shows, or null). The control lives in the explorer's toolbar.
@@ -451,6 +459,7 @@ export function createExportControls({ getView }) {
   root.addEventListener('toggle', () => {
     if (root.open) {
       refresh();
+      keepInView(panel);
       document.addEventListener('pointerdown', outside);
     } else {
       document.removeEventListener('pointerdown', outside);
