@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "attention_head.h"
+#include "multi_head_heads.h"
 #include "kernels.h"
 
 namespace attn {
@@ -102,20 +103,11 @@ Status multi_head_attention(const MultiHeadProblem& p, const MultiHeadResult& r,
   project(p.value, B * m, p.shape.vdim, w.wv, w.bv, E, ws.v);
 
   const bool average = r.weights && r.average_weights;
-  const float scale = multi_head_scale(p);
   for (size_t b = 0; b < B; ++b) {
     if (average) std::memset(r.weights + b * nm, 0, nm * sizeof(float));
     for (size_t h = 0; h < H; ++h) {
       const size_t head_index = b * H + h;
-      HeadInputs in;
-      in.q = {ws.q + b * n * E + h * d, n, d, E};
-      in.k = {ws.k + b * m * E + h * d, m, d, E};
-      in.v = {ws.v + b * m * E + h * d, m, d, E};
-      in.scale = scale;
-      in.masks.causal = p.causal;
-      in.masks.mask = p.mask;
-      in.masks.bias = p.bias;
-      in.masks.key_padding = p.key_padding ? p.key_padding + b * m : nullptr;
+      const HeadInputs in = multi_head_inputs(p, ws.q, ws.k, ws.v, b, h);
 
       HeadOutputs out;
       out.output = {ws.concat + b * n * E + h * d, n, d, E};

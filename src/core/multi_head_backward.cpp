@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "attention_head.h"
+#include "multi_head_heads.h"
 #include "kernels.h"
 
 namespace attn {
@@ -101,19 +102,10 @@ Status validate(const MultiHeadProblem& p, const float* d_output, const MultiHea
 // Forward then backward of every (batch item, head); fills b.concat and b.dq, b.dk, b.dv.
 void heads(const MultiHeadProblem& p, bool stream, const Buffers& b) {
   const size_t n = p.n, m = p.m, E = p.shape.embed_dim, d = E / p.shape.num_heads;
-  const float scale = multi_head_scale(p);
   for (size_t item = 0; item < p.batch; ++item)
     for (size_t h = 0; h < p.shape.num_heads; ++h) {
       const size_t qo = item * n * E + h * d, ko = item * m * E + h * d;
-      HeadInputs in;
-      in.q = {b.q + qo, n, d, E};
-      in.k = {b.k + ko, m, d, E};
-      in.v = {b.v + ko, m, d, E};
-      in.scale = scale;
-      in.masks.causal = p.causal;
-      in.masks.mask = p.mask;
-      in.masks.bias = p.bias;
-      in.masks.key_padding = p.key_padding ? p.key_padding + item * m : nullptr;
+      const HeadInputs in = multi_head_inputs(p, b.q, b.k, b.v, item, h);
       HeadOutputs out;
       out.output = {b.concat + qo, n, d, E};
       out.weights = stream ? nullptr : b.weights;
