@@ -16,7 +16,8 @@ mode=${1:-600}
 
 # binary:corpus — the SIMD and scalar builds of a harness share one corpus.
 harnesses=(attention_simd:attention attention_scalar:attention multi_head_simd:multi_head
-  multi_head_scalar:multi_head numpy_random:numpy_random lessons:lessons)
+  multi_head_scalar:multi_head attention_backward_simd:attention_backward
+  attention_backward_scalar:attention_backward numpy_random:numpy_random lessons:lessons)
 
 cxx=$(command -v clang++ || command -v clang++-14 || true)
 if [ -z "$cxx" ]; then

@@ -1,8 +1,6 @@
 // libFuzzer harness for attn::scaled_dot_product_attention (both of its paths: the materialized
 // one that builds weights and traces, and the streaming one) and attn::attention_with_pitfall.
-// The input decodes to sizes (1 and odd sizes, tiles crossed), scale, causal / boolean / key-padding
-// masks with fully masked rows, an additive bias with −∞ entries, and values from subnormal to 1e4
-// or raw float bits.
+// The input decodes to the problems of attention_input.h.
 //
 // Always: no crash, no sanitizer report. When every value is finite and no score can overflow
 // float32: no NaN; outputs, weights and the trace agree with attn::reference within the
@@ -15,6 +13,7 @@
 #include <vector>
 
 #include "attention.h"
+#include "attention_input.h"
 #include "error_bounds.h"
 #include "fuzz_input.h"
 #include "pitfalls.h"
@@ -35,49 +34,11 @@ void check_close(const char* what, const float* actual, const std::vector<double
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   fuzz::Input in(data, size);
-  const bool tiles = in.byte() >= 240;  // cross the streaming kernel's 64 × 256 tiles
-  attn::AttentionProblem p;
-  p.batch = tiles ? 1 : in.range(1, 3);
-  p.n = tiles ? in.range(1, 70) : in.range(1, 17);
-  p.m = tiles ? in.range(1, 300) : in.range(1, 17);
-  p.dk = tiles ? in.range(1, 6) : in.range(1, 17);
-  p.dv = tiles ? in.range(1, 6) : in.range(1, 17);
-  const uint8_t scale_code = in.byte();
-  p.scale = scale_code < 64 ? 1.0f / std::sqrt(float(p.dk))
-            : scale_code < 96 ? 1.0f
-                              : float(std::pow(10.0, (int(scale_code) - 176) / 20.0));
-  p.causal = in.flag();
-  const bool with_mask = in.flag(), with_bias = in.flag(), with_padding = in.flag();
+  const fuzz::AttentionInput problem(in);
+  const attn::AttentionProblem& p = problem.p;
+  const bool tiles = problem.tiles;
+  const std::vector<float>& v = problem.v;
   const size_t B = p.batch, n = p.n, m = p.m, nm = n * m;
-
-  const std::vector<float> q = in.values(B * n * p.dk, in.magnitude());
-  const std::vector<float> k = in.values(B * m * p.dk, in.magnitude());
-  const std::vector<float> v = in.values(B * m * p.dv, in.magnitude());
-  p.q = q.data(), p.k = k.data(), p.v = v.data();
-  std::vector<uint8_t> mask, padding;
-  std::vector<float> bias;
-  if (with_mask) {
-    p.mask_per_batch = in.flag();
-    const uint8_t density = in.byte(), full_rows = in.byte();
-    const size_t rows = (p.mask_per_batch ? B : 1) * n;
-    mask = in.flags(rows * m, density);
-    for (size_t r = 0; r < rows; ++r)
-      if (in.byte() < full_rows) std::fill(mask.begin() + r * m, mask.begin() + (r + 1) * m, 1);
-    p.mask = mask.data();
-  }
-  if (with_bias) {
-    p.bias_per_batch = in.flag();
-    const int mag = in.magnitude();
-    const uint8_t neg_inf = in.byte() / 2;
-    bias = in.values((p.bias_per_batch ? B : 1) * nm, mag);
-    for (float& x : bias)
-      if (in.byte() < neg_inf) x = -std::numeric_limits<float>::infinity();
-    p.bias = bias.data();
-  }
-  if (with_padding) {
-    padding = in.flags(B * m, in.byte());
-    p.key_padding = padding.data();
-  }
 
   // Materialized with everything, streaming with output only.
   std::vector<float> out_a(B * n * p.dv, -1.0f), weights(B * nm), scores(B * nm), scaled(B * nm),
@@ -102,9 +63,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     FUZZ_CHECK(status.ok() == (pitfall <= 3), "pitfall %d: status '%s'", pitfall, status.message.c_str());
   }
 
-  bool finite = fuzz::all_finite(q) && fuzz::all_finite(k) && fuzz::all_finite(v);
-  for (float x : bias) finite = finite && (std::isfinite(x) || x == -std::numeric_limits<float>::infinity());
-  if (!finite) return 0;
+  if (!problem.finite()) return 0;
 
   double v_max = 0.0;
   for (float x : v) v_max = std::max(v_max, double(std::fabs(x)));
@@ -112,14 +71,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 
   const attn::reference::AttentionReference ref = attn::reference::scaled_dot_product_attention(p);
   for (size_t b = 0; b < B; ++b) {
-    const uint8_t* mb = p.mask ? p.mask + (p.mask_per_batch ? b * nm : 0) : nullptr;
-    const float* bb = p.bias ? p.bias + (p.bias_per_batch ? b * nm : 0) : nullptr;
-    const uint8_t* pb = p.key_padding ? p.key_padding + b * m : nullptr;
-    const fuzz::HeadBounds h = fuzz::head_bounds(
-        n, m, p.dk, p.dv, q.data() + b * n * p.dk, nullptr, p.dk, k.data() + b * m * p.dk, nullptr,
-        p.dk, v.data() + b * m * p.dv, nullptr, p.dv, double(p.scale), 0.0,
-        [&](size_t i, size_t j) { return (p.causal && j > i) || (mb && mb[i * m + j]) || (pb && pb[j]); },
-        [&](size_t i, size_t j) { return bb ? double(bb[i * m + j]) : 0.0; });
+    const fuzz::HeadBounds h = problem.bounds(b);
     if (h.max_score_magnitude > kInRange) return 0;  // float32 overflow: a known, reported limit
 
     // The oracle itself: attn::reference and this file's float64 loops agree.
