@@ -44,8 +44,9 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   echo "$want" > "$stamp"
 fi
 
-# Tools of the consumer tests (TypeScript, Jest with jsdom; tests/js/consumers.test.mjs) have their
-# own package.json, installed the same way: only when their lock file changed since the last install.
+# Tools of the consumer tests (TypeScript, Jest with jsdom, Vite; tests/js/consumers.test.mjs and
+# tests/e2e/bundled-app.test.mjs) have their own package.json, installed the same way: only when
+# their lock file changed since the last install.
 stamp=tests/consumers/node_modules/.package-lock.sha256
 want=$(sha256sum tests/consumers/package-lock.json | cut -d' ' -f1)
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then

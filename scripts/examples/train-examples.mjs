@@ -48,7 +48,12 @@ async function main() {
   mkdirSync(OUT, { recursive: true });
   for (const example of EXAMPLES.filter((e) => !only || e.id === only)) {
     const { state, probe, formedAt } = train(attn, example);
-    const bytes = encodeSafetensors(state, { settings: JSON.stringify(example.settings), step: String(example.steps) });
+    // The page opens an example from this file alone (a bundler may inline the small .json as a
+    // data: URL that a strict connect-src refuses), so everything it shows is in the metadata too.
+    const bytes = encodeSafetensors(state, {
+      settings: JSON.stringify(example.settings), step: String(example.steps),
+      ...(formedAt === null ? {} : { formedAt: String(formedAt) }),
+    });
     if (bytes.length > MAX_BYTES) throw new Error(`${example.id}: ${bytes.length} bytes, more than ${MAX_BYTES}`);
     writeFileSync(`${OUT}${example.id}.safetensors`, bytes);
     const meta = {

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import {
-  afterRender, assertClose, collectProblems, launch, openExplorer, readHeatmap, screenshot,
+  afterRender, assertClose, collectProblems, launch, openExplorer, readHeatmap, recordProblems, screenshot,
 } from './helpers.mjs';
 import { decodeState, toBase64Url } from '../../web/ui/url-state.js';
 import { startServer } from '../../scripts/serve.mjs';
@@ -31,16 +31,7 @@ async function newPage({ width = 1280, height = 900, context: shared = null } = 
   const context = shared ?? await env.browser.newContext({ viewport: { width, height } });
   const page = await context.newPage();
   const problems = [];
-  page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`); });
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`));
-  page.on('response', (r) => { if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`); });
-  await page.addInitScript(() => {
-    window.__cspViolations = [];
-    document.addEventListener('securitypolicyviolation', (e) => {
-      window.__cspViolations.push(`${e.violatedDirective} blocked ${e.blockedURI || '(inline)'}`);
-    });
-  });
+  await recordProblems(page, problems);
   return { page, context, problems };
 }
 

@@ -13,9 +13,9 @@ const CHROMIUM_ARGS = [
   '--disable-sync', '--no-first-run',
 ];
 
-/** Starts the server and the browser; call the returned close() in after(). */
-export async function launch() {
-  const server = await startServer({ port: 0 });
+/** Starts the server (of web/, or of `root`) and the browser; call the returned close() in after(). */
+export async function launch({ root } = {}) {
+  const server = await startServer({ port: 0, ...(root ? { root } : {}) });
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: CHROMIUM_ARGS,
@@ -31,12 +31,10 @@ export async function launch() {
 }
 
 /**
- * Opens the explorer and waits until it has drawn. `problems` collects console errors and
- * warnings, uncaught exceptions, failed requests and CSP violations.
+ * Collects into `problems` the page's console errors and warnings, uncaught exceptions, failed
+ * requests, HTTP errors and CSP violations (read these with cspViolations(page)).
  */
-export async function openExplorer(env, { width = 1280, height = 900, colorScheme = 'light', path = '', deviceScaleFactor = 1, problems = [] } = {}) {
-  const context = await env.browser.newContext({ viewport: { width, height }, colorScheme, deviceScaleFactor });
-  const page = await context.newPage();
+export async function recordProblems(page, problems) {
   page.on('console', (msg) => {
     if (msg.type() === 'error' || msg.type() === 'warning') problems.push(`console ${msg.type()}: ${msg.text()}`);
   });
@@ -49,6 +47,15 @@ export async function openExplorer(env, { width = 1280, height = 900, colorSchem
       window.__cspViolations.push(`${e.violatedDirective} blocked ${e.blockedURI || '(inline)'}`);
     });
   });
+}
+
+/**
+ * Opens the explorer and waits until it has drawn. `problems` collects what recordProblems does.
+ */
+export async function openExplorer(env, { width = 1280, height = 900, colorScheme = 'light', path = '', deviceScaleFactor = 1, problems = [] } = {}) {
+  const context = await env.browser.newContext({ viewport: { width, height }, colorScheme, deviceScaleFactor });
+  const page = await context.newPage();
+  await recordProblems(page, problems);
   await page.goto(env.url + path);
   await page.waitForSelector('#app[data-ready="true"]');
   return { page, context, problems };

@@ -148,14 +148,18 @@ test('open in the explorer: the float64 recomputation of the residual stream giv
   }
 });
 
-test('trained examples: ≤ 100 KB, and loaded into the trainer they give the head scores their .json records', async () => {
+test('trained examples: ≤ 100 KB, their metadata says what their .json says, and loaded into the trainer they give the head scores their .json records', async () => {
   const { readFileSync } = await import('node:fs');
   const { decodeSafetensors, decodeSafetensorsMetadata } = await import('../../web/lib/safetensors.js');
   for (const id of ['induction', 'text']) {
     const bytes = readFileSync(new URL(`../../web/trained/${id}.safetensors`, import.meta.url));
     const meta = JSON.parse(readFileSync(new URL(`../../web/trained/${id}.json`, import.meta.url), 'utf8'));
     assert.ok(bytes.length <= 100 * 1024, `${id}: ${bytes.length} bytes`);
-    assert.deepEqual(JSON.parse(decodeSafetensorsMetadata(bytes).settings), meta.settings);
+    // The page opens an example from the .safetensors alone: its metadata must say what the .json says.
+    const metadata = decodeSafetensorsMetadata(bytes);
+    assert.deepEqual(JSON.parse(metadata.settings), meta.settings);
+    assert.equal(Number(metadata.step), meta.steps);
+    assert.equal(metadata.formedAt === undefined ? null : Number(metadata.formedAt), meta.formedAt);
     const { ask } = session(trainerConfig(meta.settings));
     ask({ type: 'load', state: decodeSafetensors(bytes), step: meta.steps });
     const { probe } = ask({ type: 'probe' });

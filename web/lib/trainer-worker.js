@@ -19,7 +19,7 @@ async function channel() {
   };
 }
 
-const { post, listen } = await channel();
+let post = null;  // set once the channel is open, before any message can be handled
 let session = null;
 // Messages that arrive while the module loads wait here, in order.
 let queue = [];
@@ -47,7 +47,11 @@ function dispatch(message) {
   return session.handle(message);
 }
 
-listen(dispatch);
-// The main thread sends nothing before this: a module Worker that is still evaluating its imports
-// may not have a listener yet.
-post({ type: 'loaded' });
+// Without top-level await, so that bundlers may also build this Worker as a classic script (Vite's
+// default). The main thread sends nothing before 'loaded': a Worker that is still evaluating its
+// imports may not have a listener yet.
+channel().then((open) => {
+  post = open.post;
+  open.listen(dispatch);
+  post({ type: 'loaded' });
+});

@@ -25,9 +25,18 @@ import { normalizeConfig } from './trainer-session.js';
 
 const isNode = typeof process === 'object' && !!process.versions?.node && typeof window === 'undefined';
 
+// The default Worker is written out as `new Worker(new URL('./trainer-worker.js', import.meta.url),
+// { type: 'module' })` because that is the form bundlers (Vite, webpack) recognise: they then build
+// trainer-worker.js with its imports into a chunk of its own. A URL held in a variable would be
+// copied as a lone file whose imports lead nowhere.
+function browserWorker(url) {
+  if (url) return new Worker(url, { type: 'module', name: 'attention-explorer trainer' });
+  return new Worker(new URL('./trainer-worker.js', import.meta.url), { type: 'module', name: 'attention-explorer trainer' });
+}
+
 async function spawn(url) {
   if (!isNode) {
-    const worker = new Worker(url, { type: 'module', name: 'attention-explorer trainer' });
+    const worker = browserWorker(url);
     return {
       post: (message) => worker.postMessage(message),
       onMessage: (handler) => worker.addEventListener('message', (e) => handler(e.data)),
@@ -36,7 +45,7 @@ async function spawn(url) {
     };
   }
   const { Worker: NodeWorker } = await import('node:worker_threads');
-  const worker = new NodeWorker(url);
+  const worker = new NodeWorker(url ?? new URL('./trainer-worker.js', import.meta.url));
   return {
     post: (message) => worker.postMessage(message),
     onMessage: (handler) => worker.on('message', handler),
@@ -195,6 +204,5 @@ export class Trainer {
  */
 export async function createTrainer(config, { workerUrl } = {}) {
   normalizeConfig(config);  // bad configs fail here, before a Worker starts
-  const url = workerUrl ?? new URL('./trainer-worker.js', import.meta.url);
-  return Trainer.create(await spawn(url), config);
+  return Trainer.create(await spawn(workerUrl), config);
 }

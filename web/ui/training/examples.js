@@ -4,9 +4,9 @@
 // saved as safetensors (its settings in the file's metadata) and opened again.
 import { decodeSafetensors, decodeSafetensorsMetadata, encodeSafetensors } from '../../lib/safetensors.js';
 import { el } from '../dom.js';
+import { fetchExample } from './example-files.js';
 import { normalizeSettings } from './config.js';
 
-const TRAINED = new URL('../../trained/', import.meta.url);
 export const EXAMPLES = {
   induction: 'Induction model: 2 layers, attention only, trained on repeated random tokens',
   text: 'Text model: 2 layers of 2 heads, attention only, trained on the bundled stories, character by character',
@@ -55,12 +55,9 @@ export function createExamplesPanel({ view }) {
   async function open(id) {
     if (!EXAMPLES[id]) return say(`There is no trained example called \u201c${String(id).slice(0, 40)}\u201d.`);
     say('Loading\u2026');
-    const [meta, bytes] = await Promise.all([
-      fetch(new URL(`${id}.json`, TRAINED)).then((r) => (r.ok ? r.json() : Promise.reject(new Error(`${id}.json: HTTP ${r.status}`)))),
-      fetch(new URL(`${id}.safetensors`, TRAINED)).then((r) => (r.ok ? r.arrayBuffer() : Promise.reject(new Error(`${id}.safetensors: HTTP ${r.status}`)))),
-    ]);
+    const meta = await fetchExample(id);
     await view.apply(normalizeSettings(meta.settings));
-    await view.load(decodeSafetensors(new Uint8Array(bytes)), { step: meta.steps });
+    await view.load(meta.state, { step: meta.steps });
     current = meta;
     root.dataset.example = id;
     yourself.hidden = false;
