@@ -6,7 +6,7 @@ import {
 } from './tensors.js';
 import { MEMORY_LIMIT_BYTES, checkCode, formatBytes, headWorkspaceBytes } from './wasm-heap.js';
 import { ownEntries } from './read-input.js';
-import { mark, release } from './staging.js';
+import { staged } from './staging.js';
 import { RandomState } from './random-state.js';
 import { pitfallCode } from './pitfalls.js';
 import { multiHeadBackward } from './gradients.js';
@@ -113,12 +113,7 @@ export class MultiHeadAttention {
 
   /** Sets any subset of { wq, wk, wv, wo, bq, bk, bv, bo }; W is [in, out] (y = x·W + b). */
   setWeights(weights) {
-    mark();  // copies of small inputs are staged until the call ends (staging.js)
-    try {
-      return this.#setWeights(weights);
-    } finally {
-      release();
-    }
+    return staged(() => this.#setWeights(weights));
   }
 
   #setWeights(weights) {
@@ -168,12 +163,7 @@ export class MultiHeadAttention {
 
   /** Loads a torch.nn.MultiheadAttention state dict (weights [out, in], fused in_proj). */
   loadTorchState(state) {
-    mark();  // copies of small inputs are staged until the call ends (staging.js)
-    try {
-      return this.#loadTorchState(state);
-    } finally {
-      release();
-    }
+    return staged(() => this.#loadTorchState(state));
   }
 
   #loadTorchState(state) {
@@ -224,12 +214,7 @@ export class MultiHeadAttention {
    * [B, n, E] or unbatched [n, E]. See attention.d.ts for the options and the result.
    */
   forward(query, key, value, options) {
-    mark();  // copies of small inputs are staged until the call ends (staging.js)
-    try {
-      return this.#forward(query, key, value, options);
-    } finally {
-      release();
-    }
+    return staged(() => this.#forward(query, key, value, options));
   }
 
   #forward(query, key, value, options) {
