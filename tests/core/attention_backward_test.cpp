@@ -15,11 +15,7 @@
 namespace attn {
 namespace {
 
-using testing::all_close;
-using testing::random_attention;
-using testing::random_floats;
-using testing::random_mask;
-using testing::shape_of;
+using namespace testing;  // the helpers of test_util.h
 using Inputs = testing::RandomAttention;
 
 constexpr float kSentinel = 12345.0f;

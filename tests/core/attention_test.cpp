@@ -11,10 +11,7 @@
 namespace attn {
 namespace {
 
-using testing::all_close;
-using testing::random_floats;
-using testing::random_mask;
-using testing::shape_of;
+using namespace testing;  // the helpers of test_util.h
 
 struct Outcome {
   std::vector<float> output, weights, scores, scaled, masked;
@@ -45,7 +42,6 @@ Outcome run(const AttentionProblem& p, bool materialize = true) {
 }
 
 using Inputs = testing::RandomAttention;
-using testing::random_attention;
 
 TEST(Attention, HandComputedTwoByTwo) {
   // q = [[1, 0], [0, 1]], k = [[1, 0], [0, 1]], v = [[1, 2], [3, 4]], scale 1:

@@ -16,10 +16,7 @@
 namespace attn {
 namespace {
 
-using testing::all_close;
-using testing::random_floats;
-using testing::random_mask;
-using testing::shape_of;
+using namespace testing;  // the helpers of test_util.h
 
 constexpr float kInf = std::numeric_limits<float>::infinity();
 constexpr size_t W = kernels::kPanelWidth;
@@ -163,7 +160,6 @@ TEST(FastPaths, ExpScaledShiftedSumGivesTheMaxTermExactlyOneForHugeScores) {
 }
 
 using Problem = testing::RandomAttention;
-using testing::random_attention;
 
 struct Outputs {
   std::vector<float> output, weights;

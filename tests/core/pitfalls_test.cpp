@@ -7,9 +7,7 @@
 namespace attn {
 namespace {
 
-using testing::all_close;
-using testing::random_floats;
-using testing::random_mask;
+using namespace testing;  // the helpers of test_util.h
 
 struct Sdpa {
   std::vector<float> q, k, v;

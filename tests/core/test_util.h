@@ -47,6 +47,10 @@ template <typename A, typename E>
   return all_close(actual.data(), expected.data(), actual.size(), shape, atol, rtol);
 }
 
+// Kernel test sizes: below, at, above and at multiples of the SIMD width (4 floats) and of the
+// 4 × 8 register block, so every tail path runs.
+constexpr size_t kKernelSizes[] = {1, 2, 3, 4, 5, 7, 8, 9, 12, 15, 16, 17, 31, 32, 33, 64, 65};
+
 inline std::vector<float> random_floats(size_t count, uint32_t seed, float lo = -1.0f,
                                         float hi = 1.0f) {
   std::mt19937 gen(seed);
