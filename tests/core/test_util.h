@@ -89,6 +89,42 @@ inline RandomAttention random_attention(size_t batch, size_t n, size_t m, size_t
   return r;
 }
 
+// What a test asks scaled_dot_product_attention for: the output only (the streaming kernel), the
+// weights too (the materializing path), or the trace (scores, scaled, masked) as well.
+enum class Asked { output, weights, trace };
+
+// Everything one call wrote, into buffers filled beforehand with NaN (7 for the row flags) so that
+// an element the core left unwritten shows.
+struct AttentionOutcome {
+  std::vector<float> output, weights, scores, scaled, masked;
+  std::vector<uint8_t> fully_masked_rows;
+  Status status;
+};
+
+inline AttentionOutcome run_attention(const AttentionProblem& p, Asked asked) {
+  AttentionOutcome r;
+  const size_t nm = p.batch * p.n * p.m;
+  r.output.assign(p.batch * p.n * p.dv, std::nanf(""));
+  r.fully_masked_rows.assign(p.batch * p.n, 7);
+  AttentionResult result;
+  result.output = r.output.data();
+  result.fully_masked_rows = r.fully_masked_rows.data();
+  if (asked != Asked::output) {
+    r.weights.assign(nm, std::nanf(""));
+    result.weights = r.weights.data();
+  }
+  if (asked == Asked::trace) {
+    for (auto* v : {&r.scores, &r.scaled, &r.masked}) v->assign(nm, std::nanf(""));
+    result.scores = r.scores.data();
+    result.scaled = r.scaled.data();
+    result.masked = r.masked.data();
+  }
+  if (nm > 0) EXPECT_EQ(attention_streams(result), asked == Asked::output);
+  std::vector<float> workspace(attention_workspace_floats(p, result));
+  r.status = scaled_dot_product_attention(p, result, workspace.data());
+  return r;
+}
+
 inline std::string shape_of(std::initializer_list<size_t> dims) {
   std::string s = "(";
   for (size_t d : dims) s += (s.size() > 1 ? ", " : "") + std::to_string(d);
