@@ -18,6 +18,7 @@ import { createAttention } from '../../web/lib/attention.js';
 import { loadModule } from '../../web/lib/load-module.js';
 import { headWorkspaceBytes } from '../../web/lib/wasm-heap.js';
 import { backwardRatios, describeLong, gradCases, gradTargets, longBackward } from './grad-bench.mjs';
+import { timeInterleaved } from './timing.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const MIN_TIME_MS = Number(process.env.BENCH_MIN_TIME_MS ?? 600);
@@ -31,52 +32,6 @@ function ensurePeers() {
 }
 
 const fmtMs = (ms) => (ms < 0.1 ? `${(ms * 1000).toPrecision(3)} µs` : `${ms.toPrecision(3)} ms`);
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
-// One sample of fn: reps back-to-back calls, in ms per call.
-async function sample(fn, reps) {
-  const t0 = performance.now();
-  for (let i = 0; i < reps; i++) {
-    const r = fn();
-    if (r instanceof Promise) await r;
-  }
-  return (performance.now() - t0) / reps;
-}
-
-// Times several implementations of one case, interleaved: every round samples the first one (ours,
-// the reference) and each other one that still needs samples. Returns per implementation the
-// median ms and the median over rounds of its sample divided by ours from the same round: a burst
-// of load from another process slows both sides of a pair, so the paired ratio stays steady on a
-// shared machine where medians taken minutes apart do not.
-async function timeInterleaved(fns) {
-  // Enough back-to-back calls per sample to last ≥ 2 ms: tiny calls are timed in bulk.
-  const reps = [];
-  for (const fn of fns) {
-    for (let i = 0; i < 3; i++) await sample(fn, 1);  // warm-up: tier-up, scratch blocks
-    let n = 1;
-    while (n < 1e6 && (await sample(fn, n)) * n < 2) n *= 4;
-    reps.push(n);
-  }
-  const samples = fns.map(() => []);
-  const ratios = fns.map(() => []);
-  const spent = fns.map(() => 0);
-  const needs = (i) => samples[i].length < 5 || spent[i] < MIN_TIME_MS;
-  while (fns.some((_, i) => needs(i))) {
-    const ours = await sample(fns[0], reps[0]);
-    samples[0].push(ours);
-    spent[0] += ours * reps[0];
-    for (let i = 1; i < fns.length; i++) {
-      if (!needs(i)) continue;
-      const ms = await sample(fns[i], reps[i]);
-      samples[i].push(ms);
-      ratios[i].push(ms / ours);
-      spent[i] += ms * reps[i];
-    }
-  }
-  return fns.map((_, i) => ({ ms: median(samples[i]), best: Math.min(...samples[i]),
-    ratio: i === 0 ? 1 : median(ratios[i]) }));
-}
-
 function maxAbsDiff(a, b) {
   if (a.length !== b.length) return Infinity;
   let worst = 0;
@@ -166,7 +121,7 @@ for (const c of cases) {
     if (out instanceof Promise) out = await out;
     it.error = maxAbsDiff(out, reference);
   }
-  const timed = await timeInterleaved(impls.map((it) => () => it.fn(...it.args)));
+  const timed = await timeInterleaved(impls.map((it) => () => it.fn(...it.args)), MIN_TIME_MS);
   const rows = impls.map((it, i) => ({ impl: it.impl, ms: timed[i].ms, bestMs: timed[i].best,
     ratioToOurs: timed[i].ratio, bestRatioToOurs: timed[i].best / timed[0].best,
     gflops: c.flops / timed[i].ms / 1e6, maxAbsDiff: it.error }));

@@ -3,43 +3,10 @@
 // itself lives with, and leaves the rows in window.benchResult for the driver to collect.
 import { createAttention } from '../../web/lib/attention.js';
 import { ortPeers } from './ort-peer.mjs';
+import { timeInterleaved } from './timing.mjs';
 
 const params = new URLSearchParams(location.search);
 const MIN_TIME_MS = Number(params.get('minTime') ?? 600);
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
-async function sample(fn, reps) {
-  const t0 = performance.now();
-  for (let i = 0; i < reps; i++) {
-    const r = fn();
-    if (r instanceof Promise) await r;
-  }
-  return (performance.now() - t0) / reps;
-}
-
-// Same method as bench.mjs: warm up, then interleave the implementations round by round.
-async function timeInterleaved(fns) {
-  // Enough back-to-back calls per sample to last ≥ 2 ms: tiny calls are timed in bulk (and the
-  // browser's coarsened performance.now() still resolves them).
-  const reps = [];
-  for (const fn of fns) {
-    for (let i = 0; i < 3; i++) await sample(fn, 1);  // warm-up: tier-up, scratch blocks
-    let n = 1;
-    while (n < 1e6 && (await sample(fn, n)) * n < 2) n *= 4;
-    reps.push(n);
-  }
-  const samples = fns.map(() => []);
-  const spent = fns.map(() => 0);
-  while (samples.some((s, i) => s.length < 5 || spent[i] < MIN_TIME_MS)) {
-    for (let i = 0; i < fns.length; i++) {
-      if (samples[i].length >= 5 && spent[i] >= MIN_TIME_MS) continue;
-      const ms = await sample(fns[i], reps[i]);
-      samples[i].push(ms);
-      spent[i] += ms * reps[i];
-    }
-  }
-  return samples.map(median);
-}
 
 async function main() {
   const simd = await createAttention({ simd: true });
@@ -70,8 +37,8 @@ async function main() {
       const run = await ort.sdpa({ n, m: n, dk: d, dv: d });
       impls.push(['onnxruntime-web', () => run(q, k, v)]);
     }
-    const ms = await timeInterleaved(impls.map(([, fn]) => fn));
-    results.push({ case: name, flops: 4 * n * n * d, rows: impls.map(([impl], i) => ({ impl, ms: ms[i] })) });
+    const timed = await timeInterleaved(impls.map(([, fn]) => fn), MIN_TIME_MS);
+    results.push({ case: name, flops: 4 * n * n * d, rows: impls.map(([impl], i) => ({ impl, ms: timed[i].ms })) });
   }
 
   {
@@ -91,9 +58,9 @@ async function main() {
       const run = await ort.mha({ B: 1, n, E, H, w: weights });
       impls.push(['onnxruntime-web', () => run(x)]);
     }
-    const ms = await timeInterleaved(impls.map(([, fn]) => fn));
+    const timed = await timeInterleaved(impls.map(([, fn]) => fn), MIN_TIME_MS);
     results.push({ case: 'MHA B=1 n=256 E=512 h=8', flops: 8 * n * E * E + 4 * n * n * E,
-      rows: impls.map(([impl], i) => ({ impl, ms: ms[i] })) });
+      rows: impls.map(([impl], i) => ({ impl, ms: timed[i].ms })) });
   }
   return { userAgent: navigator.userAgent, ortVersion, results };
 }

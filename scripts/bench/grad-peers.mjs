@@ -4,6 +4,7 @@
 // bench's own rows use: SDPA [dQ, dK, dV]; MHA [dx, dW_Q, dW_K, dW_V, dW_O, db_Q, db_K, db_V, db_O]
 // (x is query, key and value at once, so dx is the sum of the three input gradients).
 import { createRequire } from 'node:module';
+import { softmaxRow, tfMhaForward } from './peers.mjs';
 
 const require = createRequire(import.meta.url);
 const tf = () => require('@tensorflow/tfjs');  // loaded (and set to wasm) by peers.mjs's loadTfjs
@@ -33,23 +34,10 @@ export function tfjsSdpaGrad({ n, m, dk, dv }) {
 
 export function tfjsMhaGrad({ n, E, H, w }) {
   const t = tf();
-  const d = E / H;
-  const scale = 1 / Math.sqrt(d);
   const names = ['wq', 'wk', 'wv', 'wo', 'bq', 'bk', 'bv', 'bo'];
   const W = names.map((k) => t.keep(t.tensor(w[k], k[0] === 'w' ? [E, E] : [E])));
-  const f = (x, wq, wk, wv, wo, bq, bk, bv, bo) => {
-    const q = t.add(t.matMul(x, wq), bq);
-    const k = t.add(t.matMul(x, wk), bk);
-    const v = t.add(t.matMul(x, wv), bv);
-    const heads = [];
-    for (let h = 0; h < H; h++) {
-      const qh = t.slice(q, [0, h * d], [n, d]);
-      const kt = t.transpose(t.slice(k, [0, h * d], [n, d]));
-      const vh = t.slice(v, [0, h * d], [n, d]);
-      heads.push(t.matMul(t.softmax(t.mul(t.matMul(qh, kt), scale)), vh));
-    }
-    return t.add(t.matMul(t.concat(heads, 1), wo), bo);
-  };
+  const f = (x, wq, wk, wv, wo, bq, bk, bv, bo) =>
+    tfMhaForward(t, x, { wq, wk, wv, wo, bq, bk, bv, bo }, { n, H });
   const grads = t.grads(f);
   return (x, dO) => readAll(t.tidy(() => grads([t.tensor2d(x, [n, E]), ...W], t.tensor2d(dO, [n, E]))));
 }
@@ -61,18 +49,9 @@ function jsHeadGrad(q, k, v, dO, n, m, d, dv, scale) {
   const o = new Float64Array(n * dv);
   const p = new Float64Array(m), dp = new Float64Array(m);
   for (let i = 0; i < n; i++) {
-    let max = -Infinity;
-    for (let j = 0; j < m; j++) {
-      let s = 0;
-      for (let c = 0; c < d; c++) s += q[i * d + c] * k[j * d + c];
-      p[j] = s * scale;
-      if (p[j] > max) max = p[j];
-    }
-    let sum = 0;
-    for (let j = 0; j < m; j++) sum += (p[j] = Math.exp(p[j] - max));
+    softmaxRow(q, k, i, d, m, scale, p);
     let delta = 0;
     for (let j = 0; j < m; j++) {
-      p[j] /= sum;
       let s = 0;
       for (let c = 0; c < dv; c++) {
         o[i * dv + c] += p[j] * v[j * dv + c];

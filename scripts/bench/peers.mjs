@@ -52,30 +52,35 @@ export function tfjsSdpa({ n, m, dk, dv, causal }) {
 }
 
 export function tfjsMha({ n, E, H, w }) {
-  const d = E / H;
-  const scale = 1 / Math.sqrt(d);
   const t = (data, shape) => tf.keep(tf.tensor(data, shape));
   const W = { wq: t(w.wq, [E, E]), wk: t(w.wk, [E, E]), wv: t(w.wv, [E, E]), wo: t(w.wo, [E, E]),
     bq: t(w.bq, [E]), bk: t(w.bk, [E]), bv: t(w.bv, [E]), bo: t(w.bo, [E]) };
   return (x) => {
-    const out = tf.tidy(() => {
-      const xs = tf.tensor2d(x, [n, E]);
-      const q = tf.add(tf.matMul(xs, W.wq), W.bq);
-      const k = tf.add(tf.matMul(xs, W.wk), W.bk);
-      const v = tf.add(tf.matMul(xs, W.wv), W.bv);
-      const heads = [];
-      for (let h = 0; h < H; h++) {
-        const qh = tf.slice(q, [0, h * d], [n, d]);
-        const kt = tf.transpose(tf.slice(k, [0, h * d], [n, d]));
-        const vh = tf.slice(v, [0, h * d], [n, d]);
-        heads.push(tf.matMul(tf.softmax(tf.mul(tf.matMul(qh, kt), scale)), vh));
-      }
-      return tf.add(tf.matMul(tf.concat(heads, 1), W.wo), W.bo);
-    });
+    const out = tf.tidy(() => tfMhaForward(tf, tf.tensor2d(x, [n, E]), W, { n, H }));
     const data = out.dataSync();
     out.dispose();
     return data;
   };
+}
+
+/**
+ * Self-attention of x [n, E] through the tensors W = { wq, wk, wv, wo, bq, bk, bv, bo }, one 2-D
+ * matmul per head; grad-peers.mjs differentiates this same function. `tf` is the loaded module.
+ */
+export function tfMhaForward(tf, x, W, { n, H }) {
+  const d = x.shape[1] / H;
+  const scale = 1 / Math.sqrt(d);
+  const q = tf.add(tf.matMul(x, W.wq), W.bq);
+  const k = tf.add(tf.matMul(x, W.wk), W.bk);
+  const v = tf.add(tf.matMul(x, W.wv), W.bv);
+  const heads = [];
+  for (let h = 0; h < H; h++) {
+    const qh = tf.slice(q, [0, h * d], [n, d]);
+    const kt = tf.transpose(tf.slice(k, [0, h * d], [n, d]));
+    const vh = tf.slice(v, [0, h * d], [n, d]);
+    heads.push(tf.matMul(tf.softmax(tf.mul(tf.matMul(qh, kt), scale)), vh));
+  }
+  return tf.add(tf.matMul(tf.concat(heads, 1), W.wo), W.bo);
 }
 
 // ------------------------------------------------------------------------------------ plain JS
@@ -87,22 +92,26 @@ export function jsSdpa({ n, m, dk, dv, causal }) {
     const out = new Float32Array(n * dv);
     for (let i = 0; i < n; i++) {
       const end = causal ? Math.min(m, i + 1) : m;
-      let max = -Infinity;
-      for (let j = 0; j < end; j++) {
-        let s = 0;
-        for (let p = 0; p < dk; p++) s += q[i * dk + p] * k[j * dk + p];
-        row[j] = s * scale;
-        if (row[j] > max) max = row[j];
-      }
-      let sum = 0;
-      for (let j = 0; j < end; j++) sum += (row[j] = Math.exp(row[j] - max));
-      for (let j = 0; j < end; j++) {
-        const wgt = row[j] / sum;
-        for (let c = 0; c < dv; c++) out[i * dv + c] += wgt * v[j * dv + c];
-      }
+      softmaxRow(q, k, i, dk, end, scale, row);
+      for (let j = 0; j < end; j++)
+        for (let c = 0; c < dv; c++) out[i * dv + c] += row[j] * v[j * dv + c];
     }
     return out;
   };
+}
+
+/** row[0..end) = softmax over keys j < end of scale · q_i·k_j, for rows of length d. */
+export function softmaxRow(q, k, i, d, end, scale, row) {
+  let max = -Infinity;
+  for (let j = 0; j < end; j++) {
+    let s = 0;
+    for (let p = 0; p < d; p++) s += q[i * d + p] * k[j * d + p];
+    row[j] = s * scale;
+    if (row[j] > max) max = row[j];
+  }
+  let sum = 0;
+  for (let j = 0; j < end; j++) sum += (row[j] = Math.exp(row[j] - max));
+  for (let j = 0; j < end; j++) row[j] /= sum;
 }
 
 function jsLinear(x, rows, inDim, w, b, outDim) {

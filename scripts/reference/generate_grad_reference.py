@@ -13,7 +13,6 @@ rows explicitly (softmax of a finite stand-in, multiplied by 0), which autograd 
 zero gradients.
 """
 
-import json
 import math
 import os
 import sys
@@ -21,9 +20,10 @@ import sys
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from generate_reference import bool_tensor, randn32, tensor, visible_mask  # noqa: E402
+from reference_helpers import (  # noqa: E402
+    ROOT, MhaCase, drawn, hidden_keys, randn32, sdpa_inputs, sdpa_options, tensor, visible_mask,
+    write_json)
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 OUT_PATH = os.path.join(ROOT, "tests", "data", "grad-reference.json")
 
 
@@ -45,15 +45,9 @@ def sdpa_with_grads(q, k, v, d_out, causal=False, mask=None, bias=None, key_padd
         finite_bias = torch.where(torch.isinf(bias), torch.zeros_like(bias), bias)
         pre = pre + finite_bias
     pre.retain_grad()  # its gradient is dS, the gradient of the scaled, masked scores
-    hidden = torch.zeros(q.shape[:-2] + (n, m), dtype=torch.bool)
-    if causal:
-        hidden = hidden | ~torch.tril(torch.ones(n, m, dtype=torch.bool))
-    if mask is not None:
-        hidden = hidden | mask
+    hidden = hidden_keys(q.shape[:-2], n, m, causal, mask, key_padding_mask)
     if bias is not None:
         hidden = hidden | torch.isinf(bias)
-    if key_padding_mask is not None:
-        hidden = hidden | key_padding_mask.unsqueeze(-2)
     full = hidden.all(dim=-1, keepdim=True)
     masked = pre.masked_fill(hidden, float("-inf")).masked_fill(full, 0.0)
     weights = torch.softmax(masked, dim=-1) * (~full)
@@ -68,28 +62,13 @@ def sdpa_cases():
 
     def add(name, seed, batch, n, m, dk, dv, causal=False, mask=None, bias=None, kpm=None,
             scale=None, description=""):
-        gen = torch.Generator().manual_seed(seed)
-        q = randn32(gen, *batch, n, dk)
-        k = randn32(gen, *batch, m, dk)
-        v = randn32(gen, *batch, m, dv)
+        q, k, v, gen = sdpa_inputs(seed, batch, n, m, dk, dv)
         d_out = randn32(gen, *batch, n, dv)
-        mask_t = mask(gen) if callable(mask) else mask
-        bias_t = bias(gen) if callable(bias) else bias
-        kpm_t = kpm
-        ref = sdpa_with_grads(q, k, v, d_out, causal, mask_t, bias_t, kpm_t, scale)
-        options = {}
-        if causal:
-            options["causal"] = True
-        if mask_t is not None:
-            options["mask"] = bool_tensor(mask_t)
-        if bias_t is not None:
-            options["bias"] = tensor(bias_t)
-        if kpm_t is not None:
-            options["keyPaddingMask"] = bool_tensor(kpm_t)
-        if scale is not None:
-            options["scale"] = scale
+        mask_t, bias_t = drawn(mask, gen), drawn(bias, gen)
+        ref = sdpa_with_grads(q, k, v, d_out, causal, mask_t, bias_t, kpm, scale)
         case = {"name": name, "description": description, "q": tensor(q), "k": tensor(k),
-                "v": tensor(v), "gradOutput": tensor(d_out), "options": options,
+                "v": tensor(v), "gradOutput": tensor(d_out),
+                "options": sdpa_options(causal, mask_t, bias_t, kpm, scale),
                 "fullyMaskedRows": ref["fullyMaskedRows"]}
         for key in ("output", "weights", "gradQ", "gradK", "gradV", "gradScores"):
             case[key] = tensor(ref[key])
@@ -144,33 +123,14 @@ def mha_cases():
 
     def add(name, seed, embed_dim, num_heads, n, m, batch=2, bias=True, kdim=None, vdim=None,
             self_attention=False, causal=False, attn_mask=None, key_padding_mask=None, description=""):
-        torch.manual_seed(seed)
-        module = torch.nn.MultiheadAttention(embed_dim, num_heads, bias=bias, kdim=kdim, vdim=vdim,
-                                             batch_first=True)
-        with torch.no_grad():
-            if bias:
-                module.in_proj_bias.normal_(0.0, 0.2)
-                module.out_proj.bias.normal_(0.0, 0.2)
-        state = {key: tensor(value) for key, value in module.state_dict().items()}
-        kd = kdim if kdim is not None else embed_dim
-        vd = vdim if vdim is not None else embed_dim
-        lead = (batch,) if batch is not None else ()
-        query = torch.randn(*lead, n, embed_dim, dtype=torch.float32)
-        if self_attention:
-            key = value = query
-        else:
-            key = torch.randn(*lead, m, kd, dtype=torch.float32)
-            value = torch.randn(*lead, m, vd, dtype=torch.float32)
-        d_out = torch.randn(*lead, n, embed_dim, dtype=torch.float32)
-        mask_t = attn_mask
-        if causal:
-            mask_t = torch.triu(torch.ones(n, m, dtype=torch.bool), diagonal=1)
-
-        module64 = module.double()
+        c = MhaCase(seed, embed_dim, num_heads, n, m, batch, bias, kdim, vdim, self_attention, causal,
+                    attn_mask)
+        d_out = torch.randn(*c.lead, n, embed_dim, dtype=torch.float32)
+        module64 = c.module.double()
         # Separate leaves even for self-attention: the API gives each argument its own gradient.
-        q, k, v = leaf(query), leaf(key), leaf(value)
-        torch_mask = mask_t.double() if mask_t is not None and mask_t.is_floating_point() else mask_t
-        out, _ = module64(q, k, v, key_padding_mask=key_padding_mask, need_weights=False, attn_mask=torch_mask)
+        q, k, v = leaf(c.query), leaf(c.key), leaf(c.value)
+        out, _ = module64(q, k, v, key_padding_mask=key_padding_mask, need_weights=False,
+                          attn_mask=c.torch_mask())
         if torch.isnan(out).any():
             raise AssertionError(name + ": NaN output (a fully hidden row)")
         (out * d_out.double()).sum().backward()
@@ -187,22 +147,10 @@ def mha_cases():
             b = module64.in_proj_bias.grad
             grad_weights.update({"bq": tensor(b[:E]), "bk": tensor(b[E:2 * E]), "bv": tensor(b[2 * E:]),
                                  "bo": tensor(module64.out_proj.bias.grad)})
-        options = {}
-        if causal:
-            options["causal"] = True
-        elif mask_t is not None:
-            options["attnMask"] = bool_tensor(mask_t) if mask_t.dtype == torch.bool else tensor(mask_t)
-        if key_padding_mask is not None:
-            options["keyPaddingMask"] = bool_tensor(key_padding_mask)
-        config = {"embedDim": embed_dim, "numHeads": num_heads, "bias": bias}
-        if kdim is not None:
-            config["kdim"] = kdim
-        if vdim is not None:
-            config["vdim"] = vdim
         cases.append({
-            "name": name, "description": description, "config": config, "state": state,
-            "selfAttention": self_attention, "query": tensor(query), "key": tensor(key),
-            "value": tensor(value), "gradOutput": tensor(d_out), "options": options,
+            "name": name, "description": description, "config": c.config, "state": c.state,
+            "selfAttention": self_attention, "query": tensor(c.query), "key": tensor(c.key),
+            "value": tensor(c.value), "gradOutput": tensor(d_out), "options": c.options(key_padding_mask),
             "output": tensor(out), "gradQuery": tensor(q.grad), "gradKey": tensor(k.grad),
             "gradValue": tensor(v.grad), "gradWeights": grad_weights,
         })
@@ -239,12 +187,7 @@ def main():
         "sdpa": sdpa_cases(),
         "mha": mha_cases(),
     }
-    text = json.dumps(data, separators=(",", ":"), allow_nan=False)
-    with open(OUT_PATH, "w") as f:
-        f.write(text + "\n")
-    print("wrote %s (%d bytes): %d sdpa, %d mha cases"
-          % (os.path.relpath(OUT_PATH, ROOT), len(text) + 1, len(data["sdpa"]), len(data["mha"])), file=sys.stderr)
-
+    write_json(OUT_PATH, data, "%d sdpa, %d mha cases" % (len(data["sdpa"]), len(data["mha"])))
 
 if __name__ == "__main__":
     main()

@@ -22,48 +22,19 @@ Conventions of the JSON file:
   reproduce them bit for bit.
 """
 
-import json
 import math
 import os
 import sys
 
 import numpy as np
 import torch
-import torch.nn.functional as F
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from reference_helpers import (  # noqa: E402
+    ROOT, MhaCase, bool_tensor, drawn, exact_tensor, hidden_keys, sdpa_inputs, sdpa_options, tensor,
+    visible_mask, write_json)
+
 OUT_PATH = os.path.join(ROOT, "tests", "data", "torch-reference.json")
-
-
-def rounded(x):
-    x = float(x)
-    if math.isinf(x):
-        return "-Infinity" if x < 0 else "Infinity"
-    if math.isnan(x):
-        raise ValueError("NaN in reference data")
-    return float("%.9g" % x)
-
-
-def tensor(t):
-    """Float tensor (torch or numpy) -> {shape, data}, 9 significant digits."""
-    a = t.detach().cpu().double().numpy() if isinstance(t, torch.Tensor) else np.asarray(t, np.float64)
-    return {"shape": list(a.shape), "data": [rounded(x) for x in a.reshape(-1)]}
-
-
-def bool_tensor(t):
-    a = t.cpu().numpy() if isinstance(t, torch.Tensor) else np.asarray(t)
-    return {"shape": list(a.shape), "dtype": "bool", "data": [1 if x else 0 for x in a.reshape(-1)]}
-
-
-def exact_tensor(a):
-    """float64 array -> {shape, data} at full precision."""
-    a = np.asarray(a, np.float64)
-    return {"shape": list(a.shape), "data": [float(x) for x in a.reshape(-1)]}
-
-
-def randn32(gen, *shape):
-    """Float32 values (the JS API computes in float32), held as float64 for the reference."""
-    return torch.randn(*shape, generator=gen, dtype=torch.float32).double()
 
 
 # --------------------------------------------------------------------------------------------
@@ -79,14 +50,7 @@ def sdpa_reference(q, k, v, causal=False, mask=None, bias=None, key_padding_mask
         scale = 1.0 / math.sqrt(dk)
     scores = q @ k.transpose(-2, -1)
     scaled = scores * scale
-    hidden = torch.zeros(q.shape[:-2] + (n, m), dtype=torch.bool)
-    if causal:
-        # Top-left aligned: query i sees keys j <= i.
-        hidden = hidden | ~torch.tril(torch.ones(n, m, dtype=torch.bool))
-    if mask is not None:
-        hidden = hidden | mask
-    if key_padding_mask is not None:
-        hidden = hidden | key_padding_mask.unsqueeze(-2)
+    hidden = hidden_keys(q.shape[:-2], n, m, causal, mask, key_padding_mask)
     masked = scaled.clone()
     if bias is not None:
         masked = masked + bias
@@ -96,47 +60,21 @@ def sdpa_reference(q, k, v, causal=False, mask=None, bias=None, key_padding_mask
     return {"scores": scores, "scaled": scaled, "masked": masked, "weights": weights, "output": output}
 
 
-def visible_mask(gen, shape, p_hidden=0.35):
-    """Random bool mask (True = hidden) with at least one visible key in every row."""
-    mask = torch.rand(*shape, generator=gen) < p_hidden
-    flat = mask.view(-1, shape[-1])
-    for r in range(flat.shape[0]):
-        if bool(flat[r].all()):
-            flat[r, int(torch.randint(shape[-1], (1,), generator=gen))] = False
-    return mask
-
-
 def sdpa_cases():
     cases = []
 
     def add(name, seed, batch, n, m, dk, dv, causal=False, mask=None, bias=None, kpm=None,
             scale=None, trace=False, description=""):
-        gen = torch.Generator().manual_seed(seed)
-        q = randn32(gen, *batch, n, dk)
-        k = randn32(gen, *batch, m, dk)
-        v = randn32(gen, *batch, m, dv)
-        mask_t = mask(gen) if callable(mask) else mask
-        bias_t = bias(gen) if callable(bias) else bias
-        kpm_t = kpm(gen) if callable(kpm) else kpm
+        q, k, v, gen = sdpa_inputs(seed, batch, n, m, dk, dv)
+        mask_t, bias_t, kpm_t = drawn(mask, gen), drawn(bias, gen), drawn(kpm, gen)
         ref = sdpa_reference(q, k, v, causal, mask_t, bias_t, kpm_t, scale)
         if torch.isnan(ref["output"]).any():
             raise AssertionError(name + ": a fully hidden row; torch gives NaN there")
-        options = {}
-        if causal:
-            options["causal"] = True
-        if mask_t is not None:
-            options["mask"] = bool_tensor(mask_t)
-        if bias_t is not None:
-            options["bias"] = tensor(bias_t)
-        if kpm_t is not None:
-            options["keyPaddingMask"] = bool_tensor(kpm_t)
-        if scale is not None:
-            options["scale"] = scale
         case = {
             "name": name,
             "description": description,
             "q": tensor(q), "k": tensor(k), "v": tensor(v),
-            "options": options,
+            "options": sdpa_options(causal, mask_t, bias_t, kpm_t, scale),
             "output": tensor(ref["output"]),
             "weights": tensor(ref["weights"]),
             "fullyMaskedRows": [],
@@ -203,11 +141,8 @@ def sdpa_cases():
     # One explicit fully hidden row. Torch's softmax over an all -inf row gives NaN; the API
     # defines that row's weights and output as zeros and lists it in fullyMaskedRows, so this
     # script replaces the NaN rows with 0 and records their flattened row indices.
-    gen = torch.Generator().manual_seed(125)
     batch, n, m, dk, dv = (2,), 3, 4, 4, 3
-    q = randn32(gen, *batch, n, dk)
-    k = randn32(gen, *batch, m, dk)
-    v = randn32(gen, *batch, m, dv)
+    q, k, v, _ = sdpa_inputs(125, batch, n, m, dk, dv)
     mask = torch.tensor([[[0, 1, 0, 0], [1, 1, 1, 1], [0, 0, 1, 0]],
                          [[0, 0, 0, 0], [0, 1, 0, 1], [0, 0, 0, 0]]], dtype=torch.bool)
     kpm = torch.tensor([[False, False, False, False], [False, False, True, False]])
@@ -244,64 +179,27 @@ def mha_cases():
     def add(name, seed, embed_dim, num_heads, n, m, batch=2, bias=True, kdim=None, vdim=None,
             self_attention=False, causal=False, attn_mask=None, key_padding_mask=None,
             need_weights=True, average=True, description=""):
-        torch.manual_seed(seed)
-        module = torch.nn.MultiheadAttention(embed_dim, num_heads, bias=bias, kdim=kdim, vdim=vdim,
-                                             batch_first=True)
-        module.eval()
+        c = MhaCase(seed, embed_dim, num_heads, n, m, batch, bias, kdim, vdim, self_attention, causal,
+                    attn_mask(n, m) if callable(attn_mask) else attn_mask)
+        c.module.eval()
+        parameter_count = sum(p.numel() for p in c.module.parameters())
+        module64 = c.module.double()
         with torch.no_grad():
-            if bias:
-                module.in_proj_bias.normal_(0.0, 0.2)
-                module.out_proj.bias.normal_(0.0, 0.2)
-        state = {key: tensor(value) for key, value in module.state_dict().items()}
-        parameter_count = sum(p.numel() for p in module.parameters())
-
-        kd = kdim if kdim is not None else embed_dim
-        vd = vdim if vdim is not None else embed_dim
-        lead = (batch,) if batch is not None else ()
-        query = torch.randn(*lead, n, embed_dim, dtype=torch.float32)
-        if self_attention:
-            key = value = query
-        else:
-            key = torch.randn(*lead, m, kd, dtype=torch.float32)
-            value = torch.randn(*lead, m, vd, dtype=torch.float32)
-        mask_t = attn_mask(n, m) if callable(attn_mask) else attn_mask
-        kpm_t = key_padding_mask
-        if causal:
-            # torch 1.13's MultiheadAttention has no is_causal: causal = bool triu mask above the
-            # diagonal (top-left aligned).
-            assert mask_t is None
-            mask_t = torch.triu(torch.ones(n, m, dtype=torch.bool), diagonal=1)
-
-        module64 = module.double()
-        with torch.no_grad():
-            out, weights = module64(query.double(), key.double(), value.double(),
-                                    key_padding_mask=kpm_t, need_weights=need_weights,
-                                    attn_mask=mask_t.double() if mask_t is not None and mask_t.is_floating_point() else mask_t,
-                                    average_attn_weights=average)
+            out, weights = module64(c.query.double(), c.key.double(), c.value.double(),
+                                    key_padding_mask=key_padding_mask, need_weights=need_weights,
+                                    attn_mask=c.torch_mask(), average_attn_weights=average)
         if torch.isnan(out).any():
             raise AssertionError(name + ": NaN output (a fully hidden row)")
 
-        options = {"needWeights": need_weights, "averageWeights": average}
-        if causal:
-            options["causal"] = True
-        elif mask_t is not None:
-            options["attnMask"] = bool_tensor(mask_t) if mask_t.dtype == torch.bool else tensor(mask_t)
-        if kpm_t is not None:
-            options["keyPaddingMask"] = bool_tensor(kpm_t)
-        config = {"embedDim": embed_dim, "numHeads": num_heads, "bias": bias}
-        if kdim is not None:
-            config["kdim"] = kdim
-        if vdim is not None:
-            config["vdim"] = vdim
         cases.append({
             "name": name,
             "description": description,
-            "config": config,
+            "config": c.config,
             "parameterCount": parameter_count,
-            "state": state,
+            "state": c.state,
             "selfAttention": self_attention,
-            "query": tensor(query), "key": tensor(key), "value": tensor(value),
-            "options": options,
+            "query": tensor(c.query), "key": tensor(c.key), "value": tensor(c.value),
+            "options": c.options(key_padding_mask, needWeights=need_weights, averageWeights=average),
             "output": tensor(out),
             "weights": tensor(weights) if weights is not None else None,
         })
@@ -416,14 +314,8 @@ def main():
         "rng": rng_cases(),
         "lesson": lesson_case(),
     }
-    text = json.dumps(data, separators=(",", ":"), allow_nan=False)
-    os.makedirs(os.path.dirname(OUT_PATH), exist_ok=True)
-    with open(OUT_PATH, "w") as f:
-        f.write(text + "\n")
-    print("wrote %s (%d bytes): %d sdpa, %d mha, %d rng cases + lesson"
-          % (os.path.relpath(OUT_PATH, ROOT), len(text) + 1, len(data["sdpa"]), len(data["mha"]), len(data["rng"])),
-          file=sys.stderr)
-
+    write_json(OUT_PATH, data, "%d sdpa, %d mha, %d rng cases + lesson"
+               % (len(data["sdpa"]), len(data["mha"]), len(data["rng"])))
 
 if __name__ == "__main__":
     main()

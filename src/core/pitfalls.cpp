@@ -5,8 +5,12 @@
 #include <limits>
 #include <vector>
 
+#include "float64_linear.h"
+
 namespace attn {
 namespace {
+
+using float64::linear;
 
 constexpr double kNegInf = -std::numeric_limits<double>::infinity();
 
@@ -64,19 +68,6 @@ double scale_for(Pitfall pitfall, double given, size_t head_dim, size_t model_di
   return given;
 }
 
-// y (rows × out) = x (rows × in) · w (in × out) + b, in double.
-std::vector<double> linear(const float* x, size_t rows, size_t in, const float* w, const float* b,
-                           size_t out) {
-  std::vector<double> y(rows * out);
-  for (size_t r = 0; r < rows; ++r)
-    for (size_t c = 0; c < out; ++c) {
-      double acc = b ? double(b[c]) : 0.0;
-      for (size_t p = 0; p < in; ++p) acc += double(x[r * in + p]) * double(w[p * out + c]);
-      y[r * out + c] = acc;
-    }
-  return y;
-}
-
 }  // namespace
 
 bool pitfall_is_valid(int value) { return value >= 0 && value <= 5; }
@@ -128,16 +119,10 @@ Status multi_head_with_pitfall(const MultiHeadProblem& p, Pitfall pitfall, float
         for (size_t x = 0; x < nm; ++x) weights[b * nm + x] += float(head_weights[x] / double(H));
     }
   }
-  if (pitfall == Pitfall::kSkipOutputProjection) {
-    std::transform(concat.begin(), concat.end(), output, [](double x) { return float(x); });
-    return Status::success();
-  }
-  for (size_t r = 0; r < B * n; ++r)
-    for (size_t c = 0; c < E; ++c) {
-      double acc = w.bo ? double(w.bo[c]) : 0.0;
-      for (size_t x = 0; x < E; ++x) acc += concat[r * E + x] * double(w.wo[x * E + c]);
-      output[r * E + c] = float(acc);
-    }
+  const auto out = pitfall == Pitfall::kSkipOutputProjection
+                       ? concat
+                       : linear(concat.data(), B * n, E, w.wo, w.bo, E);
+  std::transform(out.begin(), out.end(), output, [](double x) { return float(x); });
   return Status::success();
 }
 

@@ -4,8 +4,12 @@
 #include <cmath>
 #include <limits>
 
+#include "float64_linear.h"
+
 namespace attn::reference {
 namespace {
+
+using float64::linear;
 
 constexpr double kNegInf = -std::numeric_limits<double>::infinity();
 
@@ -26,19 +30,6 @@ bool softmax_row(const double* in, double* out, size_t m) {
   for (size_t j = 0; j < m; ++j) sum += (out[j] = std::exp(in[j] - mx));
   for (size_t j = 0; j < m; ++j) out[j] /= sum;
   return false;
-}
-
-// x (rows × in, stride in) · w (in × out) + b
-std::vector<double> linear(const float* x, size_t rows, size_t in, const float* w, const float* b,
-                           size_t out) {
-  std::vector<double> y(rows * out);
-  for (size_t r = 0; r < rows; ++r)
-    for (size_t c = 0; c < out; ++c) {
-      double sum = b ? b[c] : 0.0;
-      for (size_t p = 0; p < in; ++p) sum += double(x[r * in + p]) * double(w[p * out + c]);
-      y[r * out + c] = sum;
-    }
-  return y;
 }
 
 }  // namespace
@@ -115,13 +106,7 @@ MultiHeadReference multi_head_attention(const MultiHeadProblem& p) {
         }
       }
   }
-  r.output.assign(B * n * E, 0.0);
-  for (size_t row = 0; row < B * n; ++row)
-    for (size_t c = 0; c < E; ++c) {
-      double sum = w.bo ? w.bo[c] : 0.0;
-      for (size_t p2 = 0; p2 < E; ++p2) sum += r.concat[row * E + p2] * double(w.wo[p2 * E + c]);
-      r.output[row * E + c] = sum;
-    }
+  r.output = linear(r.concat.data(), B * n, E, w.wo, w.bo, E);
   return r;
 }
 

@@ -8,18 +8,14 @@
 #include <limits>
 
 #include "attention_head.h"
+#include "gradient_check.h"
 #include "kernels.h"
 #include "reference.h"
-#include "test_util.h"
 
 namespace attn {
 namespace {
 
-using testing::all_close;
-using testing::random_attention;
-using testing::random_floats;
-using testing::random_mask;
-using testing::shape_of;
+using namespace testing;  // the helpers of test_util.h
 using Inputs = testing::RandomAttention;
 
 constexpr float kSentinel = 12345.0f;
@@ -57,17 +53,9 @@ Grads run(const AttentionProblem& p, const std::vector<float>& d_output, bool ma
   return g;
 }
 
-double max_abs(const std::vector<double>& x) {
-  double best = 0.0;
-  for (double v : x) best = std::max(best, std::fabs(v));
-  return best;
-}
-
-// Float32 against float64: tolerance relative to the largest magnitude of the expected tensor.
 ::testing::AssertionResult close_to(const std::vector<float>& actual,
                                     const std::vector<double>& expected, const std::string& what) {
-  const double atol = 5e-6 + 2e-5 * max_abs(expected);
-  return all_close(actual, expected, what, atol, 1e-4);
+  return close_on_largest_scale(actual, expected, what, 5e-6, 2e-5);
 }
 
 void expect_matches_reference(const AttentionProblem& p, const std::vector<float>& d_output,
@@ -165,33 +153,14 @@ TEST(AttentionBackward, FullyMaskedRowsGetZeroGradient) {
   }
 }
 
-// Σ O ⊙ R in float64 for the reference forward of p.
-double loss(const AttentionProblem& p, const std::vector<float>& r) {
-  const auto out = reference::scaled_dot_product_attention(p).output;
-  double sum = 0.0;
-  for (size_t i = 0; i < out.size(); ++i) sum += out[i] * r[i];
-  return sum;
-}
-
-// Central difference of `loss` with respect to x[i] (an input of p), divided by the step that the
-// float inputs really took.
-double finite_difference(const AttentionProblem& p, const std::vector<float>& r, float* x,
-                         size_t i, float h) {
-  const float saved = x[i];
-  x[i] = saved + h;
-  const float up = x[i];
-  const double plus = loss(p, r);
-  x[i] = saved - h;
-  const float down = x[i];
-  const double minus = loss(p, r);
-  x[i] = saved;
-  return (plus - minus) / (double(up) - double(down));
-}
-
+// x is an input of p; the loss is Σ O ⊙ R of the float64 reference forward.
 void expect_near_difference(float* x, const std::vector<float>& grad, const AttentionProblem& p,
                             const std::vector<float>& r, const std::string& what) {
+  const auto loss = [&] {
+    return weighted_sum(reference::scaled_dot_product_attention(p).output, r);
+  };
   for (size_t i = 0; i < grad.size(); ++i) {
-    const double fd = finite_difference(p, r, x, i, 1e-2f);
+    const double fd = central_difference(x[i], 1e-2f, loss);
     EXPECT_NEAR(grad[i], fd, 2e-3 * (1.0 + std::fabs(fd))) << what << "[" << i << "]";
   }
 }

@@ -11,41 +11,14 @@
 namespace attn {
 namespace {
 
-using testing::all_close;
-using testing::random_floats;
-using testing::random_mask;
-using testing::shape_of;
-
-struct Outcome {
-  std::vector<float> output, weights, scores, scaled, masked;
-  std::vector<uint8_t> fully_masked_rows;
-  Status status;
-};
+using namespace testing;  // the helpers of test_util.h
 
 // Runs the core with every output requested, or output only (the streaming kernel).
-Outcome run(const AttentionProblem& p, bool materialize = true) {
-  Outcome r;
-  const size_t nm = p.batch * p.n * p.m;
-  r.output.assign(p.batch * p.n * p.dv, std::nanf(""));
-  r.fully_masked_rows.assign(p.batch * p.n, 7);
-  AttentionResult result;
-  result.output = r.output.data();
-  result.fully_masked_rows = r.fully_masked_rows.data();
-  if (materialize) {
-    for (auto* v : {&r.weights, &r.scores, &r.scaled, &r.masked}) v->assign(nm, std::nanf(""));
-    result.weights = r.weights.data();
-    result.scores = r.scores.data();
-    result.scaled = r.scaled.data();
-    result.masked = r.masked.data();
-  }
-  if (nm > 0) EXPECT_EQ(attention_streams(result), !materialize);
-  std::vector<float> workspace(attention_workspace_floats(p, result));
-  r.status = scaled_dot_product_attention(p, result, workspace.data());
-  return r;
+AttentionOutcome run(const AttentionProblem& p, bool materialize = true) {
+  return run_attention(p, materialize ? Asked::trace : Asked::output);
 }
 
 using Inputs = testing::RandomAttention;
-using testing::random_attention;
 
 TEST(Attention, HandComputedTwoByTwo) {
   // q = [[1, 0], [0, 1]], k = [[1, 0], [0, 1]], v = [[1, 2], [3, 4]], scale 1:
@@ -54,7 +27,7 @@ TEST(Attention, HandComputedTwoByTwo) {
   AttentionProblem p;
   p.n = p.m = p.dk = p.dv = 2;
   p.q = q, p.k = k, p.v = v, p.scale = 1.0f;
-  Outcome r = run(p);
+  AttentionOutcome r = run(p);
   ASSERT_TRUE(r.status.ok()) << r.status.message;
   const double a = std::exp(1.0) / (std::exp(1.0) + 1.0), b = 1.0 - a;
   const double weights[] = {a, b, b, a};
@@ -65,7 +38,7 @@ TEST(Attention, HandComputedTwoByTwo) {
 
 TEST(Attention, DefaultScaleIsInverseSqrtDk) {
   Inputs in = random_attention(1, 3, 5, 16, 2, 3);
-  Outcome r = run(in.problem);
+  AttentionOutcome r = run(in.problem);
   for (size_t i = 0; i < r.scores.size(); ++i)
     ASSERT_FLOAT_EQ(r.scaled[i], r.scores[i] * 0.25f) << "index " << i;
 }
@@ -97,7 +70,7 @@ TEST(Attention, MatchesFloat64ReferenceWithMasks) {
       const std::string shape = shape_of({p.batch, p.n, p.m, p.dk, p.dv}) +
                                 " masks " + std::to_string(masks);
       for (bool materialize : {true, false}) {
-        Outcome r = run(p, materialize);
+        AttentionOutcome r = run(p, materialize);
         ASSERT_TRUE(r.status.ok()) << r.status.message;
         ASSERT_TRUE(all_close(r.output, ref.output, shape, 1e-5, 1e-4)) << materialize;
         ASSERT_EQ(r.fully_masked_rows, ref.fully_masked_rows) << shape;
@@ -117,7 +90,7 @@ TEST(Attention, StreamingEqualsMaterializingAcrossTiles) {
       for (bool causal : {false, true}) {
         Inputs in = random_attention(1, n, m, 24, 12, uint32_t(n * 1000 + m));
         in.problem.causal = causal;
-        Outcome full = run(in.problem, true), streamed = run(in.problem, false);
+        AttentionOutcome full = run(in.problem, true), streamed = run(in.problem, false);
         ASSERT_TRUE(all_close(streamed.output, full.output, shape_of({n, m}), 1e-5, 1e-5))
             << "causal " << causal;
         ASSERT_EQ(streamed.fully_masked_rows, full.fully_masked_rows);
@@ -129,7 +102,7 @@ TEST(Attention, InvariantsRowsSumToOneMaskedExactlyZeroOutputInHull) {
   in.mask = random_mask(12 * 9, 5, 0.4);
   in.problem.mask = in.mask.data();
   in.problem.causal = true;
-  Outcome r = run(in.problem);
+  AttentionOutcome r = run(in.problem);
   const AttentionProblem& p = in.problem;
   for (size_t b = 0; b < p.batch; ++b)
     for (size_t i = 0; i < p.n; ++i) {
@@ -166,7 +139,7 @@ TEST(Attention, FullyMaskedRowIsZeroNotNaN) {
   in.mask = {1, 1, 1, 1, 0, 1, 0, 1, 1, 1, 1, 1};  // rows 0 and 2 see nothing
   in.problem.mask = in.mask.data();
   for (bool materialize : {true, false}) {
-    Outcome r = run(in.problem, materialize);
+    AttentionOutcome r = run(in.problem, materialize);
     EXPECT_EQ(r.fully_masked_rows, (std::vector<uint8_t>{1, 0, 1}));
     for (size_t c = 0; c < 2; ++c) {
       EXPECT_EQ(r.output[c], 0.0f);
@@ -181,7 +154,7 @@ TEST(Attention, FullyMaskedRowIsZeroNotNaN) {
 TEST(Attention, CausalIsTopLeftAlignedWhenQueriesDifferFromKeys) {
   Inputs in = random_attention(1, 3, 5, 4, 4, 77);
   in.problem.causal = true;
-  Outcome r = run(in.problem);
+  AttentionOutcome r = run(in.problem);
   for (size_t i = 0; i < 3; ++i)
     for (size_t j = 0; j < 5; ++j)
       if (j > i) EXPECT_EQ(r.weights[i * 5 + j], 0.0f) << i << "," << j;
@@ -190,7 +163,7 @@ TEST(Attention, CausalIsTopLeftAlignedWhenQueriesDifferFromKeys) {
 
 TEST(Attention, PermutationEquivariance) {
   Inputs in = random_attention(1, 6, 7, 5, 3, 123);
-  Outcome base = run(in.problem);
+  AttentionOutcome base = run(in.problem);
   const size_t perm_q[] = {3, 0, 5, 1, 4, 2}, perm_k[] = {6, 2, 0, 4, 1, 5, 3};
   Inputs moved = in;
   for (size_t i = 0; i < 6; ++i)
@@ -200,7 +173,7 @@ TEST(Attention, PermutationEquivariance) {
     std::copy_n(&in.v[perm_k[j] * 3], 3, &moved.v[j * 3]);
   }
   moved.problem.q = moved.q.data(), moved.problem.k = moved.k.data(), moved.problem.v = moved.v.data();
-  Outcome r = run(moved.problem);
+  AttentionOutcome r = run(moved.problem);
   for (size_t i = 0; i < 6; ++i)
     ASSERT_TRUE(all_close(&r.output[i * 3], &base.output[perm_q[i] * 3], 3, "(3)", 1e-6, 1e-5))
         << "output row " << i;
@@ -213,7 +186,7 @@ TEST(Attention, LargeScoresDoNotOverflow) {
   in.problem.scale = 1.0f;
   const auto ref = reference::scaled_dot_product_attention(in.problem);
   for (bool materialize : {true, false}) {
-    Outcome r = run(in.problem, materialize);
+    AttentionOutcome r = run(in.problem, materialize);
     for (float o : r.output) ASSERT_TRUE(std::isfinite(o));
     ASSERT_TRUE(all_close(r.output, ref.output, "(4, 2)", 1e-4, 1e-4));
   }

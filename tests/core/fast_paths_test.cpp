@@ -16,10 +16,7 @@
 namespace attn {
 namespace {
 
-using testing::all_close;
-using testing::random_floats;
-using testing::random_mask;
-using testing::shape_of;
+using namespace testing;  // the helpers of test_util.h
 
 constexpr float kInf = std::numeric_limits<float>::infinity();
 constexpr size_t W = kernels::kPanelWidth;
@@ -163,26 +160,11 @@ TEST(FastPaths, ExpScaledShiftedSumGivesTheMaxTermExactlyOneForHugeScores) {
 }
 
 using Problem = testing::RandomAttention;
-using testing::random_attention;
 
-struct Outputs {
-  std::vector<float> output, weights;
-  std::vector<uint8_t> fully_masked_rows;
-};
-
-Outputs run_attention(const AttentionProblem& p, bool weights) {
-  Outputs r;
-  r.output.assign(p.batch * p.n * p.dv, std::nanf(""));
-  r.fully_masked_rows.assign(p.batch * p.n, 7);
-  AttentionResult result;
-  result.output = r.output.data();
-  result.fully_masked_rows = r.fully_masked_rows.data();
-  if (weights) {
-    r.weights.assign(p.batch * p.n * p.m, std::nanf(""));
-    result.weights = r.weights.data();
-  }
-  std::vector<float> workspace(attention_workspace_floats(p, result));
-  EXPECT_TRUE(scaled_dot_product_attention(p, result, workspace.data()).ok());
+// The streaming path (output only) or the materializing one (with the weights).
+AttentionOutcome run_path(const AttentionProblem& p, bool weights) {
+  AttentionOutcome r = run_attention(p, weights ? Asked::weights : Asked::output);
+  EXPECT_TRUE(r.status.ok()) << r.status.message;
   return r;
 }
 
@@ -196,7 +178,7 @@ TEST(FastPaths, HugeScoresStayFiniteInBothPaths) {
     pr.problem.causal = causal;
     const auto ref = reference::scaled_dot_product_attention(pr.problem);
     for (bool weights : {false, true}) {
-      const Outputs r = run_attention(pr.problem, weights);
+      const AttentionOutcome r = run_path(pr.problem, weights);
       ASSERT_TRUE(all_close(r.output, ref.output, "(70, 300) huge", 1e-4, 1e-4))
           << "causal " << causal << " weights " << weights;
       ASSERT_EQ(r.fully_masked_rows, ref.fully_masked_rows);
@@ -225,7 +207,8 @@ TEST(FastPaths, StreamingAndMaterializingMatchReferenceAcrossTiles) {
         }
         const auto ref = reference::scaled_dot_product_attention(pr.problem);
         const std::string shape = shape_of({2, n, m, dk, dv}) + " masks " + std::to_string(masks);
-        const Outputs streamed = run_attention(pr.problem, false), full = run_attention(pr.problem, true);
+        const AttentionOutcome streamed = run_path(pr.problem, false);
+        const AttentionOutcome full = run_path(pr.problem, true);
         ASSERT_TRUE(all_close(streamed.output, ref.output, shape, 2e-5, 1e-4)) << "streaming";
         ASSERT_TRUE(all_close(full.output, ref.output, shape, 2e-5, 1e-4)) << "materializing";
         ASSERT_TRUE(all_close(full.weights, ref.weights, shape, 1e-6, 1e-4)) << "weights";
@@ -245,7 +228,7 @@ TEST(FastPaths, CausalWithMoreQueriesThanKeysAndFullyPaddedBatch) {
   pr.problem.key_padding = pr.key_padding.data();
   const auto ref = reference::scaled_dot_product_attention(pr.problem);
   for (bool weights : {false, true}) {
-    const Outputs r = run_attention(pr.problem, weights);
+    const AttentionOutcome r = run_path(pr.problem, weights);
     ASSERT_TRUE(all_close(r.output, ref.output, "(2, 300, 40)", 2e-5, 1e-4)) << "weights " << weights;
     ASSERT_EQ(r.fully_masked_rows, ref.fully_masked_rows);
     for (size_t i = 300 * 16; i < 2 * 300 * 16; ++i) ASSERT_EQ(r.output[i], 0.0f);

@@ -7,14 +7,10 @@
 namespace attn {
 namespace {
 
-using testing::all_close;
-using testing::random_floats;
-using testing::shape_of;
-
-const size_t kSizes[] = {1, 2, 3, 4, 5, 7, 8, 9, 12, 15, 16, 17, 31, 32, 33, 64, 65};
+using namespace testing;  // the helpers of test_util.h
 
 TEST(KernelsBackward, DotMatchesDouble) {
-  for (size_t len : kSizes) {
+  for (size_t len : kKernelSizes) {
     auto x = random_floats(len, 31, -2, 2), y = random_floats(len, 32, -2, 2);
     double expected = 0;
     for (size_t i = 0; i < len; ++i) expected += double(x[i]) * y[i];
@@ -24,7 +20,7 @@ TEST(KernelsBackward, DotMatchesDouble) {
 }
 
 TEST(KernelsBackward, SoftmaxBackwardRowMatchesDoubleAndGivesPlusZeroForHiddenKeys) {
-  for (size_t len : kSizes) {
+  for (size_t len : kKernelSizes) {
     auto p = random_floats(len, 33, 0, 1), d = random_floats(len, 34, -3, 3);
     for (size_t i = 0; i < len; i += 3) p[i] = 0.0f;  // hidden keys, in the SIMD body and the tail
     std::vector<double> expected(len);
@@ -40,8 +36,8 @@ TEST(KernelsBackward, SoftmaxBackwardRowMatchesDoubleAndGivesPlusZeroForHiddenKe
 
 TEST(KernelsBackward, TransposeWithStridesAtEveryTailLeavesPaddingAlone) {
   // The 4 × 4 register blocks and both scalar edges, with row strides wider than the rows.
-  for (size_t rows : kSizes)
-    for (size_t cols : kSizes) {
+  for (size_t rows : kKernelSizes)
+    for (size_t cols : kKernelSizes) {
       const size_t lda = cols + 3, ldo = rows + 2;
       auto a = random_floats(rows * lda, uint32_t(rows * 100 + cols));
       std::vector<float> out(cols * ldo, -7.0f);

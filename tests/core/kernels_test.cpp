@@ -9,11 +9,7 @@
 namespace attn {
 namespace {
 
-using testing::all_close;
-using testing::random_floats;
-using testing::shape_of;
-
-const size_t kSizes[] = {1, 2, 3, 4, 5, 7, 8, 9, 12, 15, 16, 17, 31, 32, 33, 64, 65};
+using namespace testing;  // the helpers of test_util.h
 
 TEST(Kernels, ReportsVariant) {
   const std::string name = kernels::variant_name();
@@ -21,8 +17,8 @@ TEST(Kernels, ReportsVariant) {
 }
 
 TEST(Kernels, MatmulMatchesDoubleLoopsAtEveryTail) {
-  for (size_t n : kSizes)
-    for (size_t m : kSizes)
+  for (size_t n : kKernelSizes)
+    for (size_t m : kKernelSizes)
       for (size_t k : {size_t(1), size_t(3), size_t(8), size_t(17), size_t(64)}) {
         const size_t lda = k + 3, ldb = m + 1, ldc = m + 2;  // strides wider than the rows
         auto a = random_floats(n * lda, 1 + n, -2, 2);
@@ -50,7 +46,7 @@ TEST(Kernels, MatmulMatchesDoubleLoopsAtEveryTail) {
 }
 
 TEST(Kernels, TransposeMovesEveryElement) {
-  for (size_t rows : kSizes)
+  for (size_t rows : kKernelSizes)
     for (size_t cols : {size_t(1), size_t(4), size_t(7), size_t(64)}) {
       auto a = random_floats(rows * (cols + 1), 7);
       std::vector<float> out(cols * rows);
@@ -61,7 +57,7 @@ TEST(Kernels, TransposeMovesEveryElement) {
 }
 
 TEST(Kernels, AxpyScaleAndMax) {
-  for (size_t len : kSizes) {
+  for (size_t len : kKernelSizes) {
     auto x = random_floats(len, 11, -3, 3);
     auto y = random_floats(len, 12, -3, 3);
     std::vector<double> expected(len);
@@ -87,7 +83,7 @@ TEST(Kernels, AxpyScaleAndMax) {
 
 TEST(Kernels, ExpShiftedSumMatchesDoubleAndZeroesMinusInfinity) {
   const float inf = std::numeric_limits<float>::infinity();
-  for (size_t len : kSizes) {
+  for (size_t len : kKernelSizes) {
     auto x = random_floats(len, 21, -20, 5);
     for (size_t i = 0; i < len; i += 3) x[i] = -inf;
     std::vector<double> expected(len);

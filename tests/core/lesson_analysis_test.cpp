@@ -10,7 +10,7 @@
 namespace attn {
 namespace {
 
-using testing::all_close;
+using namespace testing;  // the helpers of test_util.h
 
 TEST(LessonAnalysis, DotProductSpreadGrowsLikeSqrtDkAndScalingRemovesIt) {
   for (size_t dk : {1, 16, 64, 512}) {

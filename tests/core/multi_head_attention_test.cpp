@@ -9,10 +9,7 @@
 namespace attn {
 namespace {
 
-using testing::all_close;
-using testing::random_floats;
-using testing::random_mask;
-using testing::shape_of;
+using namespace testing;  // the helpers of test_util.h
 
 using Layer = testing::RandomLayer;
 

@@ -5,16 +5,13 @@
 #include <algorithm>
 #include <cmath>
 
+#include "gradient_check.h"
 #include "reference.h"
-#include "test_util.h"
 
 namespace attn {
 namespace {
 
-using testing::all_close;
-using testing::random_floats;
-using testing::random_mask;
-using testing::shape_of;
+using namespace testing;  // the helpers of test_util.h
 
 using Layer = testing::RandomLayer;
 
@@ -66,18 +63,10 @@ Grads run(const MultiHeadProblem& p, const std::vector<float>& d_output, HeadBac
   return g;
 }
 
-double max_abs(const std::vector<double>& x) {
-  double largest = 0.0;
-  for (double v : x) largest = std::max(largest, std::fabs(v));
-  return largest;
-}
-
-// Tolerance relative to the largest magnitude of `scale_of` (by default the expected tensor).
 ::testing::AssertionResult close_to(const std::vector<float>& actual,
                                     const std::vector<double>& expected, const std::string& what,
                                     const std::vector<double>* scale_of = nullptr) {
-  const double largest = max_abs(scale_of ? *scale_of : expected);
-  return all_close(actual, expected, what, 1e-6 + 3e-5 * largest, 1e-4);
+  return close_on_largest_scale(actual, expected, what, 1e-6, 3e-5, scale_of);
 }
 
 void expect_matches_reference(const MultiHeadProblem& p, const std::string& label) {
@@ -160,14 +149,6 @@ TEST(MultiHeadBackward, AutomaticPathStreamsOnlyLargeProblems) {
   EXPECT_FALSE(multi_head_backward_streams(p, forced));
 }
 
-// Σ output ⊙ R in float64 for the reference forward.
-double loss(const MultiHeadProblem& p, const std::vector<float>& r) {
-  const auto out = reference::multi_head_attention(p).output;
-  double sum = 0.0;
-  for (size_t i = 0; i < out.size(); ++i) sum += out[i] * r[i];
-  return sum;
-}
-
 TEST(MultiHeadBackward, MatchesFiniteDifferencesOfTheForward) {
   Problem pr(2, 3, 4, 6, 2, 5, 3, true, 7);
   pr.key_padding = {0, 0, 1, 0, 1, 0, 0, 0};
@@ -176,6 +157,7 @@ TEST(MultiHeadBackward, MatchesFiniteDifferencesOfTheForward) {
   const auto r = random_floats(2 * 3 * 6, 8, -1, 1);
   const Grads g = run(pr.p, r, HeadBackwardPath::automatic);
   ASSERT_TRUE(g.status.ok());
+  const auto loss = [&] { return weighted_sum(reference::multi_head_attention(pr.p).output, r); };
   struct Param { std::vector<float>* x; const std::vector<float>* grad; const char* name; };
   Layer& l = pr.layer;
   for (Param q : {Param{&pr.query, &g.d_query, "d_query"}, {&pr.key, &g.d_key, "d_key"},
@@ -184,16 +166,7 @@ TEST(MultiHeadBackward, MatchesFiniteDifferencesOfTheForward) {
                   {&l.bq, &g.d_bq, "d_bq"}, {&l.bk, &g.d_bk, "d_bk"}, {&l.bv, &g.d_bv, "d_bv"},
                   {&l.bo, &g.d_bo, "d_bo"}})
     for (size_t i = 0; i < q.x->size(); ++i) {
-      float& x = (*q.x)[i];
-      const float saved = x;
-      x = saved + 1e-2f;
-      const float up = x;
-      const double plus = loss(pr.p, r);
-      x = saved - 1e-2f;
-      const float down = x;
-      const double minus = loss(pr.p, r);
-      x = saved;
-      const double fd = (plus - minus) / (double(up) - double(down));
+      const double fd = central_difference((*q.x)[i], 1e-2f, loss);
       EXPECT_NEAR((*q.grad)[i], fd, 2e-3 * (1.0 + std::fabs(fd))) << q.name << "[" << i << "]";
     }
 }

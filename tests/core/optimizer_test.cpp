@@ -10,8 +10,7 @@
 namespace attn {
 namespace {
 
-using testing::all_close;
-using testing::random_floats;
+using namespace testing;  // the helpers of test_util.h
 
 struct RefAdam {
   std::vector<double> p, m, v;

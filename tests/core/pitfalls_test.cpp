@@ -7,9 +7,7 @@
 namespace attn {
 namespace {
 
-using testing::all_close;
-using testing::random_floats;
-using testing::random_mask;
+using namespace testing;  // the helpers of test_util.h
 
 struct Sdpa {
   std::vector<float> q, k, v;
@@ -46,20 +44,24 @@ TEST(Pitfalls, NoneIsOrdinaryAttention) {
   EXPECT_TRUE(all_close(w2, w1, "(6, 7)", 1e-6, 1e-5));
 }
 
+double row_sum(const std::vector<float>& w, size_t row, size_t m) {
+  double sum = 0;
+  for (size_t j = 0; j < m; ++j) sum += w[row * m + j];
+  return sum;
+}
+
 TEST(Pitfalls, MaskAfterSoftmaxLeavesRowsSummingBelowOne) {
   Sdpa s(6, 7, 5, 3, 2);
   std::vector<float> o, w;
   s.wrong(Pitfall::kMaskAfterSoftmax, o, w);
   for (size_t i = 0; i < 6; ++i) {
-    double sum = 0;
     bool any_hidden = false;
-    for (size_t j = 0; j < 7; ++j) {
-      const bool hidden = j > i || s.mask[i * 7 + j];
-      if (hidden) EXPECT_EQ(w[i * 7 + j], 0.0f);
-      any_hidden |= hidden;
-      sum += w[i * 7 + j];
-    }
-    if (any_hidden) EXPECT_LT(sum, 0.9999) << "row " << i;
+    for (size_t j = 0; j < 7; ++j)
+      if (j > i || s.mask[i * 7 + j]) {
+        EXPECT_EQ(w[i * 7 + j], 0.0f);
+        any_hidden = true;
+      }
+    if (any_hidden) EXPECT_LT(row_sum(w, i, 7), 0.9999) << "row " << i;
   }
 }
 
@@ -68,12 +70,8 @@ TEST(Pitfalls, MaskValueZeroStillGivesHiddenKeysWeight) {
   std::vector<float> o, w;
   s.wrong(Pitfall::kMaskValueZero, o, w);
   for (size_t i = 0; i < 5; ++i) {
-    double sum = 0;
-    for (size_t j = 0; j < 5; ++j) {
-      if (j > i) EXPECT_GT(w[i * 5 + j], 0.0f) << i << "," << j;
-      sum += w[i * 5 + j];
-    }
-    EXPECT_NEAR(sum, 1.0, 1e-5);
+    for (size_t j = i + 1; j < 5; ++j) EXPECT_GT(w[i * 5 + j], 0.0f) << i << "," << j;
+    EXPECT_NEAR(row_sum(w, i, 5), 1.0, 1e-5);
   }
 }
 

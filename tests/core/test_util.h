@@ -47,6 +47,10 @@ template <typename A, typename E>
   return all_close(actual.data(), expected.data(), actual.size(), shape, atol, rtol);
 }
 
+// Kernel test sizes: below, at, above and at multiples of the SIMD width (4 floats) and of the
+// 4 × 8 register block, so every tail path runs.
+constexpr size_t kKernelSizes[] = {1, 2, 3, 4, 5, 7, 8, 9, 12, 15, 16, 17, 31, 32, 33, 64, 65};
+
 inline std::vector<float> random_floats(size_t count, uint32_t seed, float lo = -1.0f,
                                         float hi = 1.0f) {
   std::mt19937 gen(seed);
@@ -82,6 +86,42 @@ inline RandomAttention random_attention(size_t batch, size_t n, size_t m, size_t
   p.batch = batch, p.n = n, p.m = m, p.dk = dk, p.dv = dv;
   p.q = r.q.data(), p.k = r.k.data(), p.v = r.v.data();
   p.scale = 1.0f / std::sqrt(float(dk));
+  return r;
+}
+
+// What a test asks scaled_dot_product_attention for: the output only (the streaming kernel), the
+// weights too (the materializing path), or the trace (scores, scaled, masked) as well.
+enum class Asked { output, weights, trace };
+
+// Everything one call wrote, into buffers filled beforehand with NaN (7 for the row flags) so that
+// an element the core left unwritten shows.
+struct AttentionOutcome {
+  std::vector<float> output, weights, scores, scaled, masked;
+  std::vector<uint8_t> fully_masked_rows;
+  Status status;
+};
+
+inline AttentionOutcome run_attention(const AttentionProblem& p, Asked asked) {
+  AttentionOutcome r;
+  const size_t nm = p.batch * p.n * p.m;
+  r.output.assign(p.batch * p.n * p.dv, std::nanf(""));
+  r.fully_masked_rows.assign(p.batch * p.n, 7);
+  AttentionResult result;
+  result.output = r.output.data();
+  result.fully_masked_rows = r.fully_masked_rows.data();
+  if (asked != Asked::output) {
+    r.weights.assign(nm, std::nanf(""));
+    result.weights = r.weights.data();
+  }
+  if (asked == Asked::trace) {
+    for (auto* v : {&r.scores, &r.scaled, &r.masked}) v->assign(nm, std::nanf(""));
+    result.scores = r.scores.data();
+    result.scaled = r.scaled.data();
+    result.masked = r.masked.data();
+  }
+  if (nm > 0) EXPECT_EQ(attention_streams(result), asked == Asked::output);
+  std::vector<float> workspace(attention_workspace_floats(p, result));
+  r.status = scaled_dot_product_attention(p, result, workspace.data());
   return r;
 }
 

@@ -13,8 +13,7 @@
 namespace attn {
 namespace {
 
-using testing::all_close;
-using testing::random_floats;
+using namespace testing;  // the helpers of test_util.h
 using Vec = std::vector<double>;
 
 std::vector<double> to_double(const std::vector<float>& v) { return Vec(v.begin(), v.end()); }

@@ -14,7 +14,7 @@
 namespace attn {
 namespace {
 
-using testing::all_close;
+using namespace testing;  // the helpers of test_util.h
 
 std::unique_ptr<Transformer> make(const TransformerConfig& c) {
   Transformer* t = nullptr;

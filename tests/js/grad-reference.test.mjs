@@ -10,16 +10,15 @@
 // sums that cancel in it, W_K's gradient.
 import { describe, test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 
 import { createAttention } from '../../web/lib/attention.js';
+import {
+  floatTensor, mhaInputs, mhaOptions, readReference, sdpaOptions, toNumber, torchState,
+} from './support/reference-data.mjs';
 
 const RTOL = 1e-5;
 const FLOOR = 1e-7;
-const reference = JSON.parse(readFileSync(new URL('../data/grad-reference.json', import.meta.url), 'utf8'));
-const toNumber = (x) => (x === '-Infinity' ? -Infinity : x === 'Infinity' ? Infinity : x);
-const floatTensor = (t) => ({ data: Float32Array.from(t.data, toNumber), shape: t.shape.slice() });
-const boolMask = (t) => ({ data: Uint8Array.from(t.data), shape: t.shape.slice() });
+const reference = readReference('grad-reference.json');
 const largest = (t) => t.data.reduce((a, x) => Math.max(a, Math.abs(toNumber(x))), 0);
 
 function assertClose(actual, expected, what, scaleOf = expected) {
@@ -36,26 +35,6 @@ function assertClose(actual, expected, what, scaleOf = expected) {
     assert.fail(`${what}: mismatch at index ${first} (actual ${actual.data[first]}, expected ` +
       `${expected.data[first]}); max error ${worst} > ${atol}, shape [${expected.shape.join(', ')}]`);
 }
-
-function sdpaOptions(o) {
-  const out = {};
-  if (o.causal) out.causal = true;
-  if (o.mask) out.mask = boolMask(o.mask);
-  if (o.bias) out.bias = floatTensor(o.bias);
-  if (o.keyPaddingMask) out.keyPaddingMask = boolMask(o.keyPaddingMask);
-  if (o.scale !== undefined) out.scale = o.scale;
-  return out;
-}
-
-function mhaOptions(o) {
-  const out = {};
-  if (o.causal) out.causal = true;
-  if (o.attnMask) out.attnMask = o.attnMask.dtype === 'bool' ? boolMask(o.attnMask) : floatTensor(o.attnMask);
-  if (o.keyPaddingMask) out.keyPaddingMask = boolMask(o.keyPaddingMask);
-  return out;
-}
-
-const mapValues = (obj, f) => Object.fromEntries(Object.entries(obj).map(([k, v]) => [k, f(v)]));
 
 for (const simd of [true, false]) {
   describe(`gradients vs PyTorch autograd (float64), ${simd ? 'SIMD' : 'scalar'} build`, () => {
@@ -85,7 +64,7 @@ for (const simd of [true, false]) {
       test('needWeights: false streams and gives the same gradients, without weights or gradScores', () => {
         for (const c of reference.sdpa) {
           const r = attn.scaledDotProductAttentionGrad(floatTensor(c.q), floatTensor(c.k), floatTensor(c.v),
-            floatTensor(c.gradOutput), { ...sdpaOptions(c.options), needWeights: false });
+            floatTensor(c.gradOutput), sdpaOptions(c.options, { needWeights: false }));
           assert.equal(r.weights, null);
           assert.equal(r.gradScores, null);
           for (const key of ['output', 'gradQ', 'gradK', 'gradV']) assertClose(r[key], c[key], `${c.name} (streaming): ${key}`);
@@ -98,9 +77,8 @@ for (const simd of [true, false]) {
         test(c.name, () => {
           const mha = attn.multiHeadAttention(c.config);
           try {
-            mha.loadTorchState(mapValues(c.state, floatTensor));
-            const query = floatTensor(c.query);
-            const [key, value] = c.selfAttention ? [query, query] : [floatTensor(c.key), floatTensor(c.value)];
+            mha.loadTorchState(torchState(c.state));
+            const [query, key, value] = mhaInputs(c);
             const r = mha.backward(query, key, value, floatTensor(c.gradOutput), mhaOptions(c.options));
             for (const k of ['output', 'gradQuery', 'gradKey', 'gradValue']) assertClose(r[k], c[k], `${c.name}: ${k}`);
             assert.deepEqual(Object.keys(r.gradWeights).sort(), Object.keys(c.gradWeights).sort(), `${c.name}: gradWeights keys`);
@@ -108,7 +86,7 @@ for (const simd of [true, false]) {
               assertClose(r.gradWeights[k], expected, `${c.name}: gradWeights.${k}`,
                 k === 'bk' ? c.gradWeights.wk : expected);
             // The forward of the layer agrees with the backward's output.
-            assertClose(mha.forward(query, key, value, { ...mhaOptions(c.options), needWeights: false }).output,
+            assertClose(mha.forward(query, key, value, mhaOptions(c.options, { needWeights: false })).output,
               c.output, `${c.name}: forward output`);
           } finally {
             mha.dispose();

@@ -2,19 +2,12 @@
 // matrix, so n = m = 32768 runs inside the module's initial memory), and attn.dispose() ends an
 // instance so its WebAssembly memory can go, with a fresh createAttention() giving the same numbers.
 //
-// The API keeps its module private; as in support/leak-worker.mjs, a FinalizationRegistry subclass
-// installed before the API loads sees the instance its layers register, and so the module's memory.
+// The module's memory is read through support/module-spy.mjs (the API keeps the module private).
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 
-const modules = new Set();
-globalThis.FinalizationRegistry = class extends FinalizationRegistry {
-  register(target, held, token) {
-    const module = held?.instance?.module;
-    if (module) modules.add(module);
-    return super.register(target, held, token);
-  }
-};
+import { modules } from './support/module-spy.mjs';
+
 const { createAttention } = await import('../../web/lib/attention.js');
 
 // Layer output rows in float64 from the layer's own weights (no biases), for sampled queries.

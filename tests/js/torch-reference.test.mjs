@@ -6,23 +6,14 @@
 // references are float64). NumPy RNG values must match exactly, bit for bit.
 import { describe, test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 
 import { createAttention } from '../../web/lib/attention.js';
+import {
+  floatTensor, mhaInputs, mhaOptions, readReference, sdpaOptions, toNumber, torchState,
+} from './support/reference-data.mjs';
 
 const ATOL = 1e-4;
-const reference = JSON.parse(readFileSync(new URL('../data/torch-reference.json', import.meta.url), 'utf8'));
-
-// JSON has no infinities: the generator writes -inf as the string "-Infinity".
-const toNumber = (x) => (x === '-Infinity' ? -Infinity : x === 'Infinity' ? Infinity : x);
-
-function floatTensor(t) {
-  return { data: Float32Array.from(t.data, toNumber), shape: t.shape.slice() };
-}
-
-function boolMask(t) {
-  return { data: Uint8Array.from(t.data), shape: t.shape.slice() };
-}
+const reference = readReference('torch-reference.json');
 
 function nested(data, shape) {
   if (shape.length === 1) return Array.from(data);
@@ -69,36 +60,10 @@ function assertExact(actual, expected, what) {
   }
 }
 
-function sdpaOptions(options, extra = {}) {
-  const out = { ...extra };
-  if (options.causal) out.causal = true;
-  if (options.mask) out.mask = boolMask(options.mask);
-  if (options.bias) out.bias = floatTensor(options.bias);
-  if (options.keyPaddingMask) out.keyPaddingMask = boolMask(options.keyPaddingMask);
-  if (options.scale !== undefined) out.scale = options.scale;
-  return out;
-}
-
-function forwardOptions(options) {
-  const out = { needWeights: options.needWeights, averageWeights: options.averageWeights };
-  if (options.causal) out.causal = true;
-  if (options.attnMask) {
-    // A bool attn_mask travels as a Uint8Array, a float (additive) one as a Float32Array.
-    out.attnMask = options.attnMask.dtype === 'bool' ? boolMask(options.attnMask) : floatTensor(options.attnMask);
-  }
-  if (options.keyPaddingMask) out.keyPaddingMask = boolMask(options.keyPaddingMask);
-  return out;
-}
-
-function mhaInputs(c) {
-  const query = floatTensor(c.query);
-  if (c.selfAttention) return [query, query, query];
-  return [query, floatTensor(c.key), floatTensor(c.value)];
-}
-
 function checkForward(mha, c, what) {
   const [query, key, value] = mhaInputs(c);
-  const r = mha.forward(query, key, value, forwardOptions(c.options));
+  const r = mha.forward(query, key, value,
+    mhaOptions(c.options, { needWeights: c.options.needWeights, averageWeights: c.options.averageWeights }));
   assertClose(r.output, c.output, `${what}: output`);
   if (c.weights) assertClose(r.weights, c.weights, `${what}: weights`);
   else assert.ok(r.weights == null, `${what}: needWeights false, yet weights were returned`);
@@ -180,34 +145,29 @@ for (const simd of [true, false]) {
       });
     });
 
-    describe('multiHeadAttention vs torch.nn.MultiheadAttention (loadTorchState)', () => {
-      for (const c of reference.mha) {
-        test(c.name, () => {
-          const mha = attn.multiHeadAttention(c.config);
-          try {
-            mha.loadTorchState(Object.fromEntries(Object.entries(c.state).map(([k, t]) => [k, floatTensor(t)])));
-            assert.equal(mha.parameterCount(), c.parameterCount, `${c.name}: parameterCount`);
-            checkForward(mha, c, c.name);
-          } finally {
-            mha.dispose();
-          }
-        });
-      }
-    });
-
-    describe('multiHeadAttention vs torch.nn.MultiheadAttention (setWeights, x·W + b layout)', () => {
-      for (const c of reference.mha) {
-        test(c.name, () => {
-          const mha = attn.multiHeadAttention(c.config);
-          try {
-            mha.setWeights(torchStateToWeights(c.state, c.config.embedDim));
-            checkForward(mha, c, `${c.name} (setWeights)`);
-          } finally {
-            mha.dispose();
-          }
-        });
-      }
-    });
+    // The same cases through both ways of loading PyTorch weights.
+    const loaders = {
+      loadTorchState: (mha, c) => {
+        mha.loadTorchState(torchState(c.state));
+        assert.equal(mha.parameterCount(), c.parameterCount, `${c.name}: parameterCount`);
+      },
+      'setWeights, x·W + b layout': (mha, c) => mha.setWeights(torchStateToWeights(c.state, c.config.embedDim)),
+    };
+    for (const [how, load] of Object.entries(loaders)) {
+      describe(`multiHeadAttention vs torch.nn.MultiheadAttention (${how})`, () => {
+        for (const c of reference.mha) {
+          test(c.name, () => {
+            const mha = attn.multiHeadAttention(c.config);
+            try {
+              load(mha, c);
+              checkForward(mha, c, `${c.name} (${how})`);
+            } finally {
+              mha.dispose();
+            }
+          });
+        }
+      });
+    }
 
     describe('randomState vs np.random (legacy seed/randn/rand), exact', () => {
       for (const c of reference.rng) {

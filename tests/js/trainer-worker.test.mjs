@@ -21,86 +21,81 @@ before(async () => {
   if (typeof attn.transformer !== 'function') skip = 'attn.transformer is not in this build yet';
 });
 
-test('steps in the Worker equal the same steps in this thread', async (t) => {
-  if (skip) return t.skip(skip);
-  const trainer = await createTrainer(CONFIG);
-  try {
-    assert.equal(trainer.config.batchSize, 8);
-    assert.ok(trainer.parameterCount > 0);
-    const progress = await trainer.step(5);
-    assert.equal(progress.step, 5);
-    assert.equal(progress.losses.length, 5);
-    const local = [];
-    const session = new TrainingSession(attn, CONFIG, (m) => local.push(m));
-    session.handle({ type: 'step', count: 5 });
-    session.dispose();
-    // Both load the same build ('auto'), so float32 results agree to the bit.
-    assert.deepEqual(progress.losses, local[0].losses);
-    assert.equal(progress.probe.headScores.length, 2);
-    assert.deepEqual(progress.probe.attentions[0].shape, [2, 12, 12]);
-    assert.ok(progress.probe.attentions[0].data instanceof Float32Array);
-  } finally {
-    await trainer.terminate();
-  }
-});
-
-test('ablation zeroes one head in a copy: downstream changes, upstream and the trained model do not', async (t) => {
-  if (skip) return t.skip(skip);
-  const trainer = await createTrainer(CONFIG);
-  try {
-    await trainer.step(20);
-    const base = await trainer.probe();
-    assert.equal(base.lossByPosition.length, 12);
-    const first = await trainer.ablate(0, 1);
-    const last = await trainer.ablate(1, 0);
-    const same = (a, b) => a.data.every((x, i) => x === b.data[i]);
-    // A layer-0 head feeds layer 1: layer-0 attention is unchanged, layer-1 attention moves.
-    assert.ok(same(first.attentions[0], base.attentions[0]));
-    assert.ok(!same(first.attentions[1], base.attentions[1]));
-    // A last-layer head changes only the output.
-    assert.ok(same(last.attentions[0], base.attentions[0]) && same(last.attentions[1], base.attentions[1]));
-    assert.notEqual(last.loss, base.loss);
-    assert.deepEqual((await trainer.probe()).lossByPosition, base.lossByPosition, 'the trained model is untouched');
-    await assert.rejects(trainer.ablate(2, 0), /trainer: layer must be an integer from 0 to 1/);
-    await assert.rejects(trainer.ablate(0, 2), /trainer: head must be an integer from 0 to 1/);
-  } finally {
-    await trainer.terminate();
-  }
-});
-
-test('start, progress, pause, getState and reset across the thread boundary', async (t) => {
-  if (skip) return t.skip(skip);
-  const trainer = await createTrainer(CONFIG);
-  try {
-    const seen = [];
-    const stopped = new Promise((resolve, reject) => { trainer.onStopped = resolve; trainer.onError = reject; });
-    trainer.onProgress = (p) => seen.push(p.step);
-    await trainer.start({ maxSteps: 10 });
-    assert.equal((await stopped).step, 10);
-    assert.deepEqual(seen, [4, 8, 10]);
-    const first = await trainer.getState();
-    assert.ok(first['wte.weight'].data instanceof Float32Array);
-    assert.deepEqual(first['h.0.attn.c_attn.weight'].shape, [16, 48]);
-    // An open-ended run stops when paused, and no step runs after that.
-    await trainer.start();
-    await new Promise((resolve, reject) => {
-      trainer.onProgress = (p) => { if (p.step >= 18) resolve(); };
-      trainer.onError = reject;  // an error while running would otherwise leave this waiting
-    });
-    const paused = await trainer.pause();
-    const after = await trainer.step(1);
-    assert.equal(after.step, paused.step + 1);
-    const reset = await trainer.reset();
-    assert.equal(reset.step, 0);
-    const again = await trainer.step(5);
-    const fresh = await createTrainer(CONFIG);
+// A test with a fresh Worker trainer, terminated however the test ends.
+function trainerTest(name, body) {
+  test(name, async (t) => {
+    if (skip) return t.skip(skip);
+    const trainer = await createTrainer(CONFIG);
     try {
-      assert.deepEqual(again.losses, (await fresh.step(5)).losses, 'reset gives the same run as a new trainer');
+      await body(trainer);
     } finally {
-      await fresh.terminate();
+      await trainer.terminate();
     }
+  });
+}
+
+trainerTest('steps in the Worker equal the same steps in this thread', async (trainer) => {
+  assert.equal(trainer.config.batchSize, 8);
+  assert.ok(trainer.parameterCount > 0);
+  const progress = await trainer.step(5);
+  assert.equal(progress.step, 5);
+  assert.equal(progress.losses.length, 5);
+  const local = [];
+  const session = new TrainingSession(attn, CONFIG, (m) => local.push(m));
+  session.handle({ type: 'step', count: 5 });
+  session.dispose();
+  // Both load the same build ('auto'), so float32 results agree to the bit.
+  assert.deepEqual(progress.losses, local[0].losses);
+  assert.equal(progress.probe.headScores.length, 2);
+  assert.deepEqual(progress.probe.attentions[0].shape, [2, 12, 12]);
+  assert.ok(progress.probe.attentions[0].data instanceof Float32Array);
+});
+
+trainerTest('ablation zeroes one head in a copy: downstream changes, upstream and the trained model do not', async (trainer) => {
+  await trainer.step(20);
+  const base = await trainer.probe();
+  assert.equal(base.lossByPosition.length, 12);
+  const first = await trainer.ablate(0, 1);
+  const last = await trainer.ablate(1, 0);
+  const same = (a, b) => a.data.every((x, i) => x === b.data[i]);
+  // A layer-0 head feeds layer 1: layer-0 attention is unchanged, layer-1 attention moves.
+  assert.ok(same(first.attentions[0], base.attentions[0]));
+  assert.ok(!same(first.attentions[1], base.attentions[1]));
+  // A last-layer head changes only the output.
+  assert.ok(same(last.attentions[0], base.attentions[0]) && same(last.attentions[1], base.attentions[1]));
+  assert.notEqual(last.loss, base.loss);
+  assert.deepEqual((await trainer.probe()).lossByPosition, base.lossByPosition, 'the trained model is untouched');
+  await assert.rejects(trainer.ablate(2, 0), /trainer: layer must be an integer from 0 to 1/);
+  await assert.rejects(trainer.ablate(0, 2), /trainer: head must be an integer from 0 to 1/);
+});
+
+trainerTest('start, progress, pause, getState and reset across the thread boundary', async (trainer) => {
+  const seen = [];
+  const stopped = new Promise((resolve, reject) => { trainer.onStopped = resolve; trainer.onError = reject; });
+  trainer.onProgress = (p) => seen.push(p.step);
+  await trainer.start({ maxSteps: 10 });
+  assert.equal((await stopped).step, 10);
+  assert.deepEqual(seen, [4, 8, 10]);
+  const first = await trainer.getState();
+  assert.ok(first['wte.weight'].data instanceof Float32Array);
+  assert.deepEqual(first['h.0.attn.c_attn.weight'].shape, [16, 48]);
+  // An open-ended run stops when paused, and no step runs after that.
+  await trainer.start();
+  await new Promise((resolve, reject) => {
+    trainer.onProgress = (p) => { if (p.step >= 18) resolve(); };
+    trainer.onError = reject;  // an error while running would otherwise leave this waiting
+  });
+  const paused = await trainer.pause();
+  const after = await trainer.step(1);
+  assert.equal(after.step, paused.step + 1);
+  const reset = await trainer.reset();
+  assert.equal(reset.step, 0);
+  const again = await trainer.step(5);
+  const fresh = await createTrainer(CONFIG);
+  try {
+    assert.deepEqual(again.losses, (await fresh.step(5)).losses, 'reset gives the same run as a new trainer');
   } finally {
-    await trainer.terminate();
+    await fresh.terminate();
   }
 });
 

@@ -5,15 +5,9 @@
 import { describe, test, before } from 'node:test';
 import assert from 'node:assert/strict';
 
-// The API keeps its module private; the model's FinalizationRegistry entry carries it (as in
-// support/leak-worker.mjs), so a subclass installed before the API loads can read the heap size.
-const modules = new Set();
-globalThis.FinalizationRegistry = class extends FinalizationRegistry {
-  register(target, held, token) {
-    if (held && typeof held === 'object' && held.module) modules.add(held.module);
-    return super.register(target, held, token);
-  }
-};
+// The heap size is read through support/module-spy.mjs (the API keeps the module private).
+import { modules } from './support/module-spy.mjs';
+
 const { createAttention } = await import('../../web/lib/attention.js');
 const { encodeSafetensors } = await import('../../web/lib/safetensors.js');
 

@@ -6,7 +6,7 @@ import {
 } from './tensors.js';
 import { check, checkCode, headWorkspaceBytes } from './wasm-heap.js';
 import { Instance } from './instance.js';
-import { mark, release } from './staging.js';
+import { staged } from './staging.js';
 import { chooseVariant, loadModule, requireWebAssembly, simdSupported } from './load-module.js';
 import { RandomState } from './random-state.js';
 import { MultiHeadAttention } from './multi-head-attention.js';
@@ -55,12 +55,7 @@ class Attention {
   }
 
   scaledDotProductAttention(q, k, v, options) {
-    mark();  // copies of small inputs are staged until the call ends (staging.js)
-    try {
-      return this.#scaledDotProductAttention(q, k, v, options);
-    } finally {
-      release();
-    }
+    return staged(() => this.#scaledDotProductAttention(q, k, v, options));
   }
 
   #scaledDotProductAttention(q, k, v, options) {
@@ -125,12 +120,7 @@ class Attention {
 
   /** a [..., n, k] · b [k, m] → [..., n, m], computed by the core's kernels. */
   matmul(a, b) {
-    mark();  // copies of small inputs are staged until the call ends (staging.js)
-    try {
-      return this.#matmul(a, b);
-    } finally {
-      release();
-    }
+    return staged(() => this.#matmul(a, b));
   }
 
   #matmul(a, b) {

@@ -24,3 +24,47 @@ export class Instance {
     this.module = null;
   }
 }
+
+// The safety net for owned blocks that are never disposed. It holds the instance, not the module,
+// so a disposed instance lets its whole WebAssembly memory go even while its objects live.
+const blocks = new FinalizationRegistry(({ instance, address, free }) => {
+  if (instance.module) free(instance.module, address);
+});
+
+/**
+ * A block of an instance's WebAssembly memory owned by one API object (a layer's weights, a
+ * generator's state): dispose() frees it once, and if the owner is collected undisposed, a
+ * FinalizationRegistry frees it. `free(module, address)` releases it in the core; `name` names the
+ * owner in the error of a call after dispose().
+ */
+export class OwnedBlock {
+  #instance;
+  #address;
+  #free;
+  #name;
+
+  constructor(owner, instance, address, free, name) {
+    this.#instance = instance;
+    this.#address = address;
+    this.#free = free;
+    this.#name = name;
+    blocks.register(owner, { instance, address, free }, this);
+  }
+
+  /** The block's address (0 once disposed). */
+  get address() { return this.#address; }
+
+  /** The module, or an Error when the block or its instance was disposed. */
+  live() {
+    if (!this.#address) fail(`this ${this.#name} was disposed`);
+    return this.#instance.live();
+  }
+
+  dispose() {
+    if (!this.#address) return;
+    blocks.unregister(this);
+    const module = this.#instance.module;
+    if (module) this.#free(module, this.#address);
+    this.#address = 0;
+  }
+}

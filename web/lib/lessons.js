@@ -4,7 +4,7 @@ import {
   checkBoolean, checkNoOverflow, checkOptions, checkPositiveInteger, checkScale, checkSeed, fail, toTensor,
 } from './tensors.js';
 import { check } from './wasm-heap.js';
-import { mark, release } from './staging.js';
+import { staged } from './staging.js';
 
 const MAX_SAMPLES = 1_000_000;
 const MAX_DK = 65536;
@@ -60,12 +60,7 @@ export class Lessons {
 
   /** Per row of a weights tensor [..., m]: entropy in nats, largest weight and row sum. */
   rowStats(weights) {
-    mark();  // copies of small inputs are staged until the call ends (staging.js)
-    try {
-      return this.#rowStats(weights);
-    } finally {
-      release();
-    }
+    return staged(() => this.#rowStats(weights));
   }
 
   #rowStats(weights) {
@@ -84,12 +79,7 @@ export class Lessons {
 
   /** softmax(scale · scores) along the last axis (-Infinity allowed), with each row's entropy and max. */
   softmax(scores, options) {
-    mark();  // copies of small inputs are staged until the call ends (staging.js)
-    try {
-      return this.#softmax(scores, options);
-    } finally {
-      release();
-    }
+    return staged(() => this.#softmax(scores, options));
   }
 
   #softmax(scores, options) {

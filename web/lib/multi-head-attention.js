@@ -6,17 +6,14 @@ import {
 } from './tensors.js';
 import { MEMORY_LIMIT_BYTES, checkCode, formatBytes, headWorkspaceBytes } from './wasm-heap.js';
 import { ownEntries } from './read-input.js';
-import { mark, release } from './staging.js';
+import { staged } from './staging.js';
 import { RandomState } from './random-state.js';
 import { pitfallCode } from './pitfalls.js';
 import { multiHeadBackward } from './gradients.js';
 import { readMultiHeadInputs } from './attention-inputs.js';
+import { OwnedBlock } from './instance.js';
 
-// The safety net for layers that are never disposed. It holds the instance, not the module, so a
-// disposed instance (attn.dispose()) lets its whole WebAssembly memory go even while layers live.
-const layers = new FinalizationRegistry(({ instance, address }) => {
-  if (instance.module) instance.module._attn_layer_destroy(address);
-});
+const destroyLayer = (module, address) => module._attn_layer_destroy(address);
 const FORWARD_OPTIONS = ['causal', 'attnMask', 'keyPaddingMask', 'needWeights', 'averageWeights', 'trace', 'pitfall', 'scale'];
 const CONFIG_OPTIONS = ['embedDim', 'numHeads', 'bias', 'kdim', 'vdim', 'seed'];
 // In the core's order (multi_head_layer.h): the index names a weight in the layer's block.
@@ -30,7 +27,7 @@ function transposed(data, rows, cols) {
 export class MultiHeadAttention {
   #instance;
   #heap;
-  #layer = 0;     // the core's weight block (multi_head_layer.h), which knows its own sizes
+  #block;         // the core's weight block (multi_head_layer.h), which knows its own sizes
   #shapes = {};   // weight name -> [in, out] or [E]
   #embedDim;
   #numHeads;
@@ -66,8 +63,7 @@ export class MultiHeadAttention {
     const module = instance.live();
     const layer = module._attn_layer_create(E, numHeads, this.#kdim, this.#vdim, this.#hasBias);
     if (!layer) fail(`multiHeadAttention: ${module._takeLastError()}`);
-    this.#layer = layer;
-    layers.register(this, { instance, address: layer }, this);
+    this.#block = new OwnedBlock(this, instance, layer, destroyLayer, 'MultiHeadAttention');
     this.#initialize(seed);
     // The sizes are getters over private fields; frozen, no own property can shadow them either.
     Object.freeze(this);
@@ -113,12 +109,7 @@ export class MultiHeadAttention {
 
   /** Sets any subset of { wq, wk, wv, wo, bq, bk, bv, bo }; W is [in, out] (y = x·W + b). */
   setWeights(weights) {
-    mark();  // copies of small inputs are staged until the call ends (staging.js)
-    try {
-      return this.#setWeights(weights);
-    } finally {
-      release();
-    }
+    return staged(() => this.#setWeights(weights));
   }
 
   #setWeights(weights) {
@@ -141,7 +132,7 @@ export class MultiHeadAttention {
       for (const [name, data] of checked) {
         const [at] = this.#heap.layout([data.length * 4], 'setWeights');
         this.#heap.writeF32(at, data);
-        checkCode(module, module._attn_layer_set_weight(this.#layer, WEIGHT_NAMES.indexOf(name), at, data.length), 'setWeights');
+        checkCode(module, module._attn_layer_set_weight(this.#block.address, WEIGHT_NAMES.indexOf(name), at, data.length), 'setWeights');
       }
     } finally {
       this.#heap.settle();
@@ -157,7 +148,7 @@ export class MultiHeadAttention {
       for (const [name, shape] of Object.entries(this.#shapes)) {
         const count = product(shape);
         const [at] = this.#heap.layout([count * 4], 'getWeights');
-        checkCode(module, module._attn_layer_get_weight(this.#layer, WEIGHT_NAMES.indexOf(name), at, count), 'getWeights');
+        checkCode(module, module._attn_layer_get_weight(this.#block.address, WEIGHT_NAMES.indexOf(name), at, count), 'getWeights');
         out[name] = { data: this.#heap.readF32(at, count), shape: shape.slice() };
       }
     } finally {
@@ -168,12 +159,7 @@ export class MultiHeadAttention {
 
   /** Loads a torch.nn.MultiheadAttention state dict (weights [out, in], fused in_proj). */
   loadTorchState(state) {
-    mark();  // copies of small inputs are staged until the call ends (staging.js)
-    try {
-      return this.#loadTorchState(state);
-    } finally {
-      release();
-    }
+    return staged(() => this.#loadTorchState(state));
   }
 
   #loadTorchState(state) {
@@ -224,12 +210,7 @@ export class MultiHeadAttention {
    * [B, n, E] or unbatched [n, E]. See attention.d.ts for the options and the result.
    */
   forward(query, key, value, options) {
-    mark();  // copies of small inputs are staged until the call ends (staging.js)
-    try {
-      return this.#forward(query, key, value, options);
-    } finally {
-      release();
-    }
+    return staged(() => this.#forward(query, key, value, options));
   }
 
   #forward(query, key, value, options) {
@@ -280,7 +261,7 @@ export class MultiHeadAttention {
     const module = this.#live();
     if (pitfall !== null) this.#heap.writeU8(a[17], new Uint8Array(B * n));  // not tracked by pitfalls
     const status = module._attn_multi_head_attention(
-      pitfall ?? 0, this.#layer, B, n, m, aq, ak, av, scale, causal, a[3], a[4], a[5],
+      pitfall ?? 0, this.#block.address, B, n, m, aq, ak, av, scale, causal, a[3], a[4], a[5],
       a[6], a[7], averageWeights, a[8], a[9], a[10], a[11], a[12], a[13], a[14], a[15], a[16], a[17]);
     try {
       checkCode(module, status, 'multiHeadAttention.forward');
@@ -309,20 +290,16 @@ export class MultiHeadAttention {
   /** Gradients of Σ(output ⊙ gradOutput) for the inputs and the weights; see attention.d.ts. */
   backward(query, key, value, gradOutput, options) {
     this.#live();
-    return multiHeadBackward(() => [this.#live(), this.#layer], this.#heap, this, query, key, value, gradOutput, options);
+    return multiHeadBackward(() => [this.#live(), this.#block.address], this.#heap, this, query, key, value, gradOutput, options);
   }
 
   /** Frees the weights in WebAssembly memory; the layer cannot be used afterwards. */
   dispose() {
-    if (!this.#layer) return;
-    layers.unregister(this);
-    this.#instance.module?._attn_layer_destroy(this.#layer);
-    this.#layer = 0;
+    this.#block.dispose();
   }
 
   /** The module, or an Error when this layer or its attention instance was disposed. */
   #live() {
-    if (!this.#layer) fail('this MultiHeadAttention was disposed');
-    return this.#instance.live();
+    return this.#block.live();
   }
 }

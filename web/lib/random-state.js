@@ -2,11 +2,11 @@
 // lesson examples written with NumPy give the same numbers here, call after call.
 import { checkSeed, fail, product, show } from './tensors.js';
 import { isArray, readList } from './read-input.js';
+import { OwnedBlock } from './instance.js';
 
 const MAX_DRAW = 2 ** 27;  // 1 GiB of doubles
 
-// Holds the instance, not the module, so a disposed instance's memory can go (see instance.js).
-const states = new FinalizationRegistry(({ instance, address }) => instance.module?._free(address));
+const freeState = (module, address) => module._free(address);
 
 function readDims(dims, method) {
   // One array argument (np.random.rand([2, 3])) is read once into a plain array.
@@ -19,18 +19,15 @@ function readDims(dims, method) {
 
 export class RandomState {
   #instance;
-  #heap;
-  #address;
+  #block;
 
   constructor(instance, seed) {
     this.#instance = instance;
-    this.#heap = instance.heap;
     checkSeed(seed);  // before allocating, so a refused seed holds no memory
     const module = instance.live();
     const address = module._malloc(module._randomStateBytes());
     if (!address) fail('randomState: out of WebAssembly memory');
-    this.#address = address;
-    states.register(this, { instance, address }, this);
+    this.#block = new OwnedBlock(this, instance, address, freeState, 'RandomState');
     this.seed(seed);
   }
 
@@ -53,27 +50,24 @@ export class RandomState {
   }
 
   dispose() {
-    if (!this.#address) return;
-    states.unregister(this);
-    this.#instance.module?._free(this.#address);
-    this.#address = 0;
+    this.#block.dispose();
   }
 
   /** The state's address, or an Error when it or its attention instance was disposed. */
   #live() {
-    if (!this.#address) fail('this RandomState was disposed');
-    this.#instance.live();
-    return this.#address;
+    this.#block.live();
+    return this.#block.address;
   }
 
   #draw(dims, method, fill) {
     const shape = readDims(dims, method);
     const count = shape.length ? product(shape) : 1;
     const state = this.#live();
-    const [out] = this.#heap.layout([count * 8], method);
+    const heap = this.#instance.heap;
+    const [out] = heap.layout([count * 8], method);
     this.#instance.module[fill](state, out, count);
-    const data = this.#heap.readF64(out, count);
-    this.#heap.settle();
+    const data = heap.readF64(out, count);
+    heap.settle();
     return shape.length ? { data, shape: shape.slice() } : data[0];
   }
 }

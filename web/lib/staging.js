@@ -13,14 +13,26 @@ let depth = 0;
 let generation = 0;  // bumped when the buffer is replaced by a larger one
 const marks = [];    // [top, generation] per open call
 
+/**
+ * Runs call() as one API call: copies staged while it runs stay valid until it returns or throws.
+ */
+export function staged(call) {
+  mark();
+  try {
+    return call();
+  } finally {
+    release();
+  }
+}
+
 /** Opens a call: staged copies made until the matching release() stay valid. */
-export function mark() {
+function mark() {
   marks.push(top, generation);
   depth++;
 }
 
 /** Closes the innermost call; its staged copies may be overwritten afterwards. */
-export function release() {
+function release() {
   const markGeneration = marks.pop();
   const markTop = marks.pop();
   depth--;

@@ -4,24 +4,16 @@
 //
 //   node --expose-gc tests/js/support/leak-worker.mjs <simd|scalar> [calls]
 //
-// The API keeps its module private. The worker reaches it the way the API's own safety net does:
-// RandomState and MultiHeadAttention register { instance, address } with a FinalizationRegistry,
-// so a subclass installed before the API loads sees the instance and its module. If that ever changes, the worker
-// says so and exits nonzero rather than measuring nothing.
+// The API keeps its module private; the worker reaches it through module-spy.mjs. If that ever
+// stops working, the worker says so and exits nonzero rather than measuring nothing.
 import { setImmediate as tick } from 'node:timers/promises';
+
+import { modules } from './module-spy.mjs';
 
 const [variant = 'simd', callsArg] = process.argv.slice(2);
 const CALLS = Number(callsArg) || 10000;
 if (typeof globalThis.gc !== 'function') throw new Error('run with node --expose-gc');
 
-const modules = new Set();
-globalThis.FinalizationRegistry = class extends FinalizationRegistry {
-  register(target, held, token) {
-    const module = held?.instance?.module;
-    if (module) modules.add(module);
-    return super.register(target, held, token);
-  }
-};
 const { createAttention } = await import('../../../web/lib/attention.js');
 const attn = await createAttention({ simd: variant === 'simd' });
 attn.randomState(0).dispose();
