@@ -1,29 +1,43 @@
 // An editable matrix: a table of text inputs, tinted by value. Typing a valid number updates the
 // state at once (every later step follows live); an invalid entry is flagged and ignored until
-// fixed. Keys: arrows move between cells (Left/Right once the caret reaches the edge of the text),
-// Enter commits and moves down (Shift+Enter up), Escape restores the value the cell had when it
-// was focused (in full precision, not the rounded text), Tab moves on.
-// Wide matrices scroll sideways through ui/matrix-scroll.js (the cell area itself is not
-// user-scrollable, which keeps each frame cheap with a thousand inputs).
-// Test hook: the wrapper carries data-matrix="<name>" and every cell is an <input>.
+// fixed.
+//
+// Keyboard (the grid pattern): the matrix is one tab stop, its cells a roving tabindex (Tab enters
+// at the cell last focused and leaves the matrix). A focused cell has its text selected: arrows
+// move between cells, Home/End to the row's ends, Ctrl+Home/End to the corners, PageUp/PageDown
+// to the column's ends; typing replaces the number, Enter or F2 edits it (caret at the end). While
+// editing, Left/Right/Home/End move the caret (Left/Right leave the cell at the text's edge),
+// Up/Down move on, Enter commits and moves down (Shift+Enter up), and Escape restores the value
+// the cell had when it was focused (in full precision, not the rounded text).
+//
+// The tints are painted on a canvas under the table (ui/matrix-tint.js), so a new colour range
+// restyles no input. Wide matrices scroll sideways through ui/matrix-scroll.js (the cell area
+// itself is not user-scrollable, which keeps each frame cheap with a thousand inputs).
+// Test hooks: the wrapper carries data-matrix="<name>" and data-tint-bound (the colour range's
+// bound), and every cell is an <input> with data-row and data-col.
 import { formatInput, formatNumber, parseNumber } from './format.js';
 import { moveFor } from './grid-nav.js';
 import { makeScale, niceBound } from './palettes.js';
 import { cornerRow, el } from './dom.js';
 import { attachMatrixScroll } from './matrix-scroll.js';
+import { createMatrixTint } from './matrix-tint.js';
 
 export function createMatrixEditor({ name, label, onEdit, onInspect }) {
   const root = el('div', 'matrix-block');
   root.dataset.matrix = name;
   const scroller = el('div', 'matrix-scroll');
+  const stage = el('div', 'matrix-stage');
   const table = el('table', 'matrix');
+  table.setAttribute('role', 'grid');
   table.setAttribute('aria-label', label);
   const thead = el('thead');
   const tbody = el('tbody');
   table.append(thead, tbody);
-  scroller.append(table);
-  const { bar } = attachMatrixScroll(scroller, table);
+  stage.append(table);
+  scroller.append(stage);
+  const { bar } = attachMatrixScroll(scroller, stage);
   root.append(scroller, bar);
+  const painter = createMatrixTint(stage, table, (i, j) => inputs[i * cols + j]);
 
   let rows = 0;
   let cols = 0;
@@ -31,7 +45,9 @@ export function createMatrixEditor({ name, label, onEdit, onInspect }) {
   let rowHeads = [];
   let colHeads = [];
   let shown = [];        // the value each input currently stands for
-  let tints = [];        // background per input as last written
+  let ink = '';          // the table's text colour as last written
+  let roving = 0;        // flat index of the cell that is the matrix's tab stop
+  let editing = false;   // the focused cell's text is being edited (arrows move the caret)
   let lit = new Set();   // highlighted cells
   let matrix = null;     // last matrix object rendered (state replaces, never mutates, matrices)
   let pending = null;    // latest update() arguments while inactive
@@ -61,7 +77,8 @@ export function createMatrixEditor({ name, label, onEdit, onInspect }) {
     inputs = [];
     rowHeads = [];
     shown = new Array(r * c).fill(NaN);
-    tints = new Array(r * c).fill(null);
+    roving = 0;
+    painter.resize(r, c);
     lit = new Set();
     table.classList.toggle('compact', c > 12);
     for (let i = 0; i < r; i++) {
@@ -79,6 +96,7 @@ export function createMatrixEditor({ name, label, onEdit, onInspect }) {
         input.enterKeyHint = 'next';
         input.dataset.row = String(i);
         input.dataset.col = String(j);
+        input.tabIndex = i === 0 && j === 0 ? 0 : -1;
         td.append(input);
         tr.append(td);
         inputs.push(input);
@@ -104,16 +122,16 @@ export function createMatrixEditor({ name, label, onEdit, onInspect }) {
   function tint() {
     let M = 0;
     for (const v of matrix.data) M = Math.max(M, Math.abs(v));
-    // A range twice the data's keeps tints gentle enough to read typed digits on.
+    // A range twice the data's keeps tints gentle enough to read typed digits on: the whole table
+    // takes one text colour (the scale's for its middle), right for every tint within half range.
     const bound = 2 * niceBound(M);
     const scale = makeScale({ kind: 'diverging', theme, min: -bound, max: bound });
-    for (let k = 0; k < inputs.length; k++) {
-      const c = scale.map(matrix.data[k]);
-      if (tints[k] === c.background) continue;
-      tints[k] = c.background;
-      inputs[k].style.backgroundColor = c.background;
-      inputs[k].style.color = c.text;
+    if (ink !== scale.map(0).text) {
+      ink = scale.map(0).text;
+      table.style.color = ink;
     }
+    if (root.dataset.tintBound !== String(bound)) root.dataset.tintBound = String(bound);
+    painter.paint((k) => scale.map(matrix.data[k]).rgb);
   }
 
   function render({ matrix: next, rowLabels: rl, theme: th }) {
@@ -170,9 +188,18 @@ export function createMatrixEditor({ name, label, onEdit, onInspect }) {
     input.select();
   }
 
+  // The focused cell becomes the matrix's tab stop.
+  function rove(k) {
+    if (k === roving || !inputs[k]) return;
+    if (inputs[roving]) inputs[roving].tabIndex = -1;
+    inputs[k].tabIndex = 0;
+    roving = k;
+  }
+
   table.addEventListener('input', (e) => {
     const input = e.target;
     if (!(input instanceof HTMLInputElement)) return;
+    editing = true;
     const v = parseNumber(input.value);
     const [i, j] = at(input);
     if (v === null) {
@@ -189,8 +216,10 @@ export function createMatrixEditor({ name, label, onEdit, onInspect }) {
   table.addEventListener('focusin', (e) => {
     const input = e.target;
     if (!(input instanceof HTMLInputElement)) return;
+    editing = false;
     input.select();
     const [i, j] = at(input);
+    rove(i * cols + j);
     before = { k: i * cols + j, value: matrix ? matrix.data[i * cols + j] : 0 };
     onInspect?.(name, i, j);
   });
@@ -204,11 +233,22 @@ export function createMatrixEditor({ name, label, onEdit, onInspect }) {
   });
   table.addEventListener('keydown', (e) => {
     const input = e.target;
-    if (!(input instanceof HTMLInputElement)) return;
+    if (input instanceof HTMLInputElement) onKey(e, input);
+  });
+
+  function onKey(e, input) {
     const [i, j] = at(input);
     if (e.key === 'Escape') {
       restore(input);
+      editing = false;
       input.select();
+      return;
+    }
+    if ((e.key === 'Enter' && !editing) || e.key === 'F2') {
+      e.preventDefault();
+      if (input.readOnly) return;
+      editing = true;
+      input.setSelectionRange(input.value.length, input.value.length);
       return;
     }
     if (e.key === 'Enter') {
@@ -217,17 +257,24 @@ export function createMatrixEditor({ name, label, onEdit, onInspect }) {
       focusCell(e.shiftKey ? Math.max(0, i - 1) : Math.min(rows - 1, i + 1), j);
       return;
     }
-    const len = input.value.length;
-    const allSelected = input.selectionStart === 0 && input.selectionEnd === len;
-    if (e.key === 'ArrowLeft' && !(allSelected || (input.selectionStart === 0 && input.selectionEnd === 0))) return;
-    if (e.key === 'ArrowRight' && !(allSelected || input.selectionStart === len)) return;
-    if (e.key === 'Home' || e.key === 'End') return;  // caret movement inside the number
-    const next = moveFor(e.key, e.ctrlKey, i, j, rows, cols);
+    if (editing && !caretLeaves(e, input)) return;
+    const next = moveFor(e.key, e.ctrlKey || e.metaKey, i, j, rows, cols);
     if (!next) return;
     e.preventDefault();
     if (input.classList.contains('invalid')) revert(input);
     focusCell(next[0], next[1]);
-  });
+  }
+
+  // While editing, keys that move the caret inside the number keep doing so; Left/Right leave
+  // the cell once the caret is at that edge of the text.
+  function caretLeaves(e, input) {
+    const len = input.value.length;
+    const start = input.selectionStart;
+    const end = input.selectionEnd;
+    if (e.key === 'ArrowLeft') return start === 0 && end === 0;
+    if (e.key === 'ArrowRight') return start === len && end === len;
+    return e.key !== 'Home' && e.key !== 'End';
+  }
 
   return {
     el: root,

@@ -100,8 +100,12 @@ export function createBars({ width = 320, height = 120, className = '' } = {}) {
  * Lines on log–log axes: series [{ key, label, points: [[x, y], …] }], an optional vertical
  * marker at x (with a label) and an optional point marker. Axis ticks at powers of ten.
  */
-export function createLogLogPlot({ width = 520, height = 260, xLabel = '', yLabel = '' } = {}) {
-  const pad = { l: 52, r: 14, t: 14, b: 38 };
+export function createLogLogPlot({ width = 520, height = 280, xLabel = '', yLabel = '' } = {}) {
+  // The vertical markers' labels sit in a band of their own above the plot area (one row each),
+  // so no gridline, tick label or line runs through them and none starts above the figure.
+  const LABEL_ROW = 12;
+  const pad = { l: 52, r: 14, t: 8 + 2 * LABEL_ROW, b: 38 };
+  const CHAR_W = 6.2;  // 10 px monospace, a little generous
   const root = svg('svg', { viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': 'Plot, being computed', 'data-plot': '' }, 'plot loglog');
   const grid = svg('g', {}, 'ticks');
   const lines = svg('g', {}, 'series');
@@ -121,6 +125,24 @@ export function createLogLogPlot({ width = 520, height = 260, xLabel = '', yLabe
     const p = Math.round(Math.log10(v));
     return p <= 3 && p >= 0 ? String(10 ** p) : `10${String(p).replace(/[-\d]/g, (c) => '\u207b\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079'['-0123456789'.indexOf(c)])}`;
   };
+
+  // A vertical marker: the line reaches up to its label's row in the band above the plot; the
+  // label runs right of the line unless that would leave the figure or cross the line of a
+  // marker in a row above (those pass through this row).
+  function marker(v, all, x) {
+    const g = svg('g', {}, `vmark ${v.key}`);
+    const row = v.row ?? 0;
+    const baseline = 4 + (row + 1) * LABEL_ROW - 2;
+    const at = x(v.x);
+    g.append(svg('line', { x1: at, x2: at, y1: baseline - 8, y2: height - pad.b }));
+    const span = CHAR_W * v.label.length;
+    const crosses = (a, b) => all.some((u) => (u.row ?? 0) < row && x(u.x) > a && x(u.x) < b);
+    const end = at + 4 + span > width - 2 || (crosses(at, at + 4 + span) && at - 4 - span >= 2);
+    const t = svg('text', { x: at + (end ? -4 : 4), y: baseline, 'text-anchor': end ? 'end' : 'start' });
+    t.textContent = v.label;
+    g.append(t);
+    return g;
+  }
 
   return {
     el: root,
@@ -157,15 +179,7 @@ export function createLogLogPlot({ width = 520, height = 260, xLabel = '', yLabe
         return path;
       }));
       marks.replaceChildren(
-        ...vertical.map((v) => {
-          const g = svg('g', {}, `vmark ${v.key}`);
-          g.append(svg('line', { x1: x(v.x), x2: x(v.x), y1: pad.t, y2: height - pad.b }));
-          const anchor = x(v.x) > width * 0.7 ? 'end' : 'start';
-          const t = svg('text', { x: x(v.x) + (anchor === 'end' ? -4 : 4), y: pad.t + 10 + (v.row ?? 0) * 12, 'text-anchor': anchor });
-          t.textContent = v.label;
-          g.append(t);
-          return g;
-        }),
+        ...vertical.map((v) => marker(v, vertical, x)),
         ...points.map((p) => svg('circle', { cx: x(p.x), cy: y(p.y), r: 4.5 }, `pmark ${p.key}`)),
       );
       root.setAttribute('aria-label', description);
