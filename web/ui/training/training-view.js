@@ -7,7 +7,7 @@
 import { createTrainer } from '../../lib/trainer.js';
 import { el } from '../dom.js';
 import { createTrainingControls } from './controls.js';
-import { createHeadCards } from './head-cards.js';
+import { createHeadCards, heatmapDraws } from './head-cards.js';
 import { createLossPanel } from './loss-panel.js';
 import { HELD_OUT, TRAINED, normalizeSettings, settingsToParams, trainerConfig } from './config.js';
 import { describeAblation } from './ablation.js';
@@ -104,6 +104,7 @@ export async function mountTraining(root, options = {}) {
   function onProgress(p, gen) {
     if (gen !== generation || destroyed) return;
     const t0 = performance.now();
+    const maps0 = heatmapDraws();
     try {
       showProgress(p, gen);
     } finally {
@@ -111,6 +112,9 @@ export async function mountTraining(root, options = {}) {
       if (++progressCount > 3) progressMax = Math.max(progressMax, ms);
       root.dataset.progressMs = ms.toFixed(2);
       root.dataset.progressMaxMs = progressMax.toFixed(2);
+      // Heatmaps redrawn inside this handler (they are queued for the next frames instead).
+      root.dataset.progressMaps = String(Math.max(Number(root.dataset.progressMaps ?? 0), heatmapDraws() - maps0));
+      root.dataset.mapsDrawn = String(heatmapDraws());
     }
   }
 

@@ -11,6 +11,7 @@ import { el } from '../dom.js';
 import { createHeatmap } from '../heatmap.js';
 import { charTokens, describeCharTokens } from '../char-tokens.js';
 import { headLabel } from './head-cards.js';
+import { queueHeatmap } from './frame-queue.js';
 
 // Short enough for the context, in the corpus's style, with a name that repeats (copying it is
 // what a previous-token and an induction head do together).
@@ -42,7 +43,7 @@ function createHeadBox(layer, head) {
       const label = headLabel(scores);
       badge.hidden = !label;
       badge.textContent = label;
-      map.update({ tensor: attention, rowLabels: labels, colLabels: labels, ...display });
+      queueHeatmap(map, { tensor: attention, rowLabels: labels, colLabels: labels, ...display });
     },
   };
 }
