@@ -177,3 +177,20 @@ test('trained vectors inside <attention-explorer> and the iframe page', { timeou
   assert.deepEqual(await collectProblems(frame.page, frame.problems), []);
   await frame.context.close();
 });
+
+test('while training, no progress message redraws a heatmap itself: the maps are drawn from the frame queue and still follow', { timeout: 300_000 }, async () => {
+  const { page, problems, context } = await openExplorer(env, { width: 1400, path: '#view=train' });
+  await page.waitForSelector('[data-training][data-ready="true"]');
+  const first = await readHeatmap(page, 'train-l1-h0');
+  await page.click('[data-action="train"]');
+  // 8 maps per redraw: wait for three rounds of redraws.
+  await page.waitForFunction(() => Number(document.querySelector('[data-training]').dataset.mapsDrawn) >= 32, null, { timeout: 240_000 });
+  await page.click('[data-action="pause"]');
+  await page.waitForSelector('[data-training][data-running="false"]');
+  assert.equal(await page.getAttribute('[data-training]', 'data-progress-maps'), '0', 'heatmaps redrawn inside one progress handler');
+  const later = await readHeatmap(page, 'train-l1-h0');
+  assert.deepEqual(later.shape, first.shape);
+  assert.notDeepEqual(later.data, first.data, 'the map follows the training');
+  assert.deepEqual(await collectProblems(page, problems), []);
+  await context.close();
+});

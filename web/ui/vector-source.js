@@ -99,10 +99,19 @@ export function createVectorSource({ update, onChoose = () => {} }) {
       if (!model) return;
       layer.value = String(state.vectors.layer ?? 0);
       head.value = String(state.vectors.head ?? 0);
-      // A state that names the model (a link) before it has loaded: load it, then rebuild X and W.
+      // A state that names the model (a link) before it has loaded: the link carries X and W (and
+      // any edits to them), so the model is only loaded for the sentences typed next.
       if (!textModel() && !loadingFor) {
         loadingFor = true;
-        useModel(state.vectors).finally(() => { loadingFor = false; });
+        status.textContent = 'Loading the trained text model\u2026';
+        loadTextModel().then((model) => {
+          fitOptions(model);
+          root.dataset.loaded = 'true';
+          status.textContent = '';
+          layer.value = String(state.vectors.layer ?? 0);
+          head.value = String(state.vectors.head ?? 0);
+        }, (err) => { status.textContent = `The text model could not be loaded: ${err.message}`; })
+          .finally(() => { loadingFor = false; });
       }
     },
   };
