@@ -13,6 +13,7 @@ import { makeEmbedder, makeFiller, presetById } from '../../web/ui/presets.js';
 import { reconcile, setSentence } from '../../web/ui/state.js';
 import { charTokens } from '../../web/ui/char-tokens.js';
 import { tokenize } from '../../web/ui/tokenizer.js';
+import { decodeState, encodeState } from '../../web/ui/url-state.js';
 import { loadTextModel, readSentence, textModelState } from '../../web/ui/trained-vectors.js';
 
 // Node's fetch has no file: URLs; the page fetches the same files from its own origin.
@@ -95,4 +96,16 @@ test('characters outside the vocabulary are read as their other case or a space,
   assert.equal(long.clamped, true);
   assert.equal(long.total, 40);
   assert.throws(() => charTokens('x', ['a', 'b'], 4), /the character "x" is not in the model's vocabulary/);
+});
+
+test('a link keeps the choice, X and W (with edits): opening it rebuilds nothing', async () => {
+  const state = reconcile(textModelState({ ...lesson(), sentence: 'the bell' }, { source: 'text-model', layer: 1, head: 1 }), fill, embed);
+  const edited = { ...state, matrices: { ...state.matrices, WQ: { ...state.matrices.WQ, data: state.matrices.WQ.data.map((x, i) => (i === 0 ? 0.5 : x)) } } };
+  const link = await decodeState(await encodeState(edited));
+  assert.ok(link.ok, link.error);
+  const opened = reconcile(link.state, fill, embed);
+  assert.deepEqual(opened.vectors, { source: 'text-model', layer: 1, head: 1 });
+  assert.equal(opened.matrices.WQ.data[0], 0.5);
+  assert.deepEqual(opened.matrices.X.data, state.matrices.X.data, 'X exactly as linked (JSON keeps doubles)');
+  assert.equal(opened.xKey, state.xKey);
 });
