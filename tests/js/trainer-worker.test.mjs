@@ -113,3 +113,33 @@ test('bad configs and requests fail with clear Errors', async (t) => {
   }
   await assert.rejects(trainer.step(1), /terminated/);
 });
+
+test('attend: the model\'s attention on a sequence of your own equals its forward, with head scores; bad ids are refused', async (t) => {
+  if (skip) return t.skip(skip);
+  const trainer = await createTrainer(CONFIG);
+  try {
+    await trainer.step(3);
+    const tokens = [0, 5, 7, 5, 7, 3];
+    const got = await trainer.attend(tokens);
+    assert.equal(got.step, 3);
+    const model = attn.transformer(CONFIG.model);
+    try {
+      model.loadState(await trainer.getState());
+      const want = model.forward(tokens).attentions;
+      assert.equal(got.attentions.length, 2);
+      for (let l = 0; l < 2; l++) {
+        assert.deepEqual(got.attentions[l].shape, [2, 6, 6]);
+        assert.deepEqual(Array.from(got.attentions[l].data), Array.from(want[l].data));
+        const scores = attn.headScores(tokens, want[l]);
+        assert.deepEqual(got.headScores[l].previousToken, Array.from(scores.previousToken));
+      }
+    } finally {
+      model.dispose();
+    }
+    await assert.rejects(trainer.attend([0, 99]), /trainer: tokens\[1\] is 99, outside \[0, vocabSize = 12\)/);
+    await assert.rejects(trainer.attend(new Array(13).fill(1)), /more than contextLength \(12\)/);
+    assert.equal((await trainer.attend([1, 2])).attentions[0].shape[1], 2);  // still working
+  } finally {
+    await trainer.terminate();
+  }
+});

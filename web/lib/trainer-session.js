@@ -128,6 +128,7 @@ export class TrainingSession {
         case 'ablate': return this.#post({ type: 'ablation', id, step: this.#step, layer: message.layer, head: message.head, probe: this.#evaluation({ ablate: [{ layer: message.layer, head: message.head }] }) });
         case 'evaluate': return this.#evaluate(message, id);
         case 'load': return this.#load(message, id);
+        case 'attend': return this.#attend(message, id);
         case 'dispose': return this.dispose(id);
         default: return fail(`unknown message type ${JSON.stringify(type)}`);
       }
@@ -223,6 +224,14 @@ export class TrainingSession {
   #evaluate(message, id) {
     const probe = this.#evaluation(message);
     this.#post({ type: 'evaluation', id, step: this.#step, probe }, (probe.attentions ?? []).map((a) => a.data.buffer));
+  }
+
+  // The model's attention on one sequence of the caller's (e.g. a learner's sentence): every
+  // layer's [H, T, T] and the head scores on it. The model checks the ids and the length.
+  #attend({ tokens }, id) {
+    const out = this.#model.forward(tokens, { needWeights: true });
+    const headScores = out.attentions.map((a) => pick(this.#attn.headScores(tokens, a)));
+    this.#post({ type: 'attention', id, step: this.#step, attentions: out.attentions, headScores }, out.attentions.map((a) => a.data.buffer));
   }
 
   // Trained parameters (a checkpoint) replace the model's; Adam starts afresh from them.

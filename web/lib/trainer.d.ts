@@ -129,6 +129,11 @@ export declare class Trainer {
   evaluate(options?: { repeatLengths?: number[]; ablate?: { layer: number; head: number }[] }): Promise<TrainerProbe>;
   /** Replaces the parameters (getState names, e.g. a checkpoint) and restarts Adam at step `step`. */
   load(state: Record<string, Tensor>, options?: { step?: number }): Promise<{ step: number }>;
+  /**
+   * The model's attention on one sequence of your own (`tokens`: [T] ids, T ≤ contextLength):
+   * every layer's weights [H, T, T] and, per layer, each head's scores on that sequence.
+   */
+  attend(tokens: number[]): Promise<{ step: number; attentions: Tensor[]; headScores: { previousToken: number[]; duplicateToken: number[]; induction: number[] }[] }>;
   /** Frees the model and ends the Worker. */
   terminate(): Promise<void>;
 }

@@ -18,6 +18,8 @@
 //                                       other repeat lengths and/or with heads' outputs zeroed
 //                                       (ablate: [{ layer, head }]); the trained model is untouched
 //   load { state, step? }            → state-loaded { step } (parameters replaced, Adam restarted)
+//   attend { tokens }                → attention { step, attentions, headScores }: the model's
+//                                       attention on `tokens` ([T] ids), each layer [H, T, T]
 //   dispose                          → disposed
 // Worker → main, unsolicited: loaded (once, before init), progress { step, loss, losses, running,
 // probe? }, stopped, error { message }. A failed request answers error { id, message }.
@@ -181,6 +183,15 @@ export class Trainer {
   /** Replaces the model's parameters (getState names) and restarts Adam; the step count becomes `step`. */
   load(state, { step = 0 } = {}) {
     return this.#request('load', { state, step });
+  }
+
+  /**
+   * The model's attention on one sequence `tokens` ([T] ids, T ≤ contextLength): per layer
+   * { data, shape: [H, T, T] }, and per layer the heads' scores on it.
+   */
+  async attend(tokens) {
+    const { step, attentions, headScores } = await this.#request('attend', { tokens });
+    return { step, attentions, headScores };
   }
 
   /** Frees the model and ends the Worker. */

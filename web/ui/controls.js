@@ -5,6 +5,7 @@ import { dims, LIMITS, togglePad } from './state.js';
 import { PRESETS } from './presets.js';
 import { formatNumber } from './format.js';
 import { el, numberInput, selectOf } from './dom.js';
+import { createVectorSource } from './vector-source.js';
 
 const SUB_K = '\u2096';
 let uid = 0;
@@ -79,7 +80,8 @@ export function createControls({ update, applyPreset, randomize }) {
   // Input mode.
   const modeSet = fieldset('Input');
   const mode = radioGroup('mode', [['sentence', 'Sentence \u2192 X\u00b7W'], ['qkv', 'Q, K, V directly']]);
-  modeSet.append(mode.el);
+  const vectorSource = createVectorSource({ update, onChoose: () => { preset.value = ''; } });  // sentence mode: random or trained vectors
+  modeSet.append(mode.el, vectorSource.el);
   // Once the example's shape changes, it is no longer the preset named in the menu.
   const leavePreset = () => { preset.value = ''; };
   for (const input of Object.values(mode.inputs)) {
@@ -206,6 +208,7 @@ export function createControls({ update, applyPreset, randomize }) {
       const presetDef = PRESETS.find((p) => p.id === preset.value);
       presetHelp.textContent = presetDef ? presetDef.description : 'Pick a ready-made example, or edit any number.';
       mode.inputs[state.mode].checked = true;
+      vectorSource.render(state);
 
       sizeFields.n.hidden = d.sentence;
       sizeFields.m.hidden = d.sentence;

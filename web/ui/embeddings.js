@@ -12,6 +12,11 @@
 //
 // (randn(k) is a prefix of randn(k + 1) in NumPy's legacy generator, so a wider d_model keeps
 // every word's first columns.)
+//
+// With state.vectors.source = 'text-model', X comes from the trained text model instead
+// (trained-vectors.js says how).
+import { textModelX, usesTextModel } from './trained-vectors.js';
+
 export const POSITIONAL = ['none', 'sinusoidal', 'learned'];
 
 /** FNV-1a, 32 bits, over the UTF-8 bytes of `text`. */
@@ -54,7 +59,14 @@ export function positionVector(attn, kind, p, d, seed) {
  * X for `tokens` (rows) with d_model columns: each row the token's word vector plus its position's
  * vector, rounded to 2 decimals. Returns { rows, cols, data }.
  */
-export function tokenVectors(attn, { tokens, seed, dModel, positional = 'none' }) {
+export function tokenVectors(attn, state) {
+  // Until the model has loaded, the random vectors stand in (the vector-source control loads it
+  // and sets the model's X and weights as soon as it is there).
+  if (usesTextModel(state)) return textModelX(state) ?? randomVectors(attn, state);
+  return randomVectors(attn, state);
+}
+
+function randomVectors(attn, { tokens, seed, dModel, positional = 'none' }) {
   const words = new Map();
   const data = [];
   tokens.forEach((token, p) => {
@@ -68,4 +80,6 @@ export function tokenVectors(attn, { tokens, seed, dModel, positional = 'none' }
 }
 
 /** A short key of what X is made from; X is rebuilt when it changes. */
-export const tokenVectorsKey = (s) => fnv1a32(JSON.stringify([s.tokens, s.seed, s.dModel, s.positional ?? 'none'])).toString(16);
+export const tokenVectorsKey = (s) => fnv1a32(JSON.stringify(usesTextModel(s)
+  ? [s.tokens, s.sentence, s.dModel, 'text-model', s.vectors.layer ?? 0]
+  : [s.tokens, s.seed, s.dModel, s.positional ?? 'none'])).toString(16);

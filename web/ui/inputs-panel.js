@@ -6,6 +6,7 @@ import { createHeatmap } from './heatmap.js';
 import { createMatrixEditor } from './matrix-editor.js';
 import { activeMatrices, dims, MAX_TOKENS } from './state.js';
 import { isPad, PAD } from './tokenizer.js';
+import { describeVectorsIn } from './vector-source.js';
 import { subscript } from './format.js';
 import { el, section, selectOf } from './dom.js';
 
@@ -159,6 +160,7 @@ export function createInputsPanel({ onEdit, onInspect, onSentence, onPositional,
         if (positional.value !== state.positional) positional.value = state.positional;
         if (!help.classList.contains('invalid') || sentence.getAttribute('aria-invalid') !== 'true')
           help.textContent = `${state.tokens.length} token${state.tokens.length > 1 ? 's' : ''} (at most ${MAX_TOKENS}); words and punctuation become tokens, ${PAD} is a padding token.`;
+        describeVectorsIn(state, { help, note: vectorsNote, positionalRow });  // trained or random vectors
       }
 
       for (const [name, editor] of Object.entries(editors)) {

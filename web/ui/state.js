@@ -223,7 +223,7 @@ export function togglePad(state, j) {
 }
 
 export function setSentence(state, sentence) {
-  const { tokens } = tokenize(sentence, MAX_TOKENS);
+  const { tokens } = tokenize(sentence, MAX_TOKENS, { chars: state.vectors?.source === 'text-model' });
   if (tokens.length === 0) return null;
   return { ...state, sentence, tokens };
 }

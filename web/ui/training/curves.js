@@ -2,12 +2,16 @@
 // series also keeps its line style (solid, dashed, dotted), so the lines differ without colour,
 // and the chart's accessible name and caption state the latest values in words.
 import { el, svg } from '../dom.js';
+import { frameQueue } from './frame-queue.js';
 
 const W = 320;
 const H = 120;
 const PAD = { left: 34, right: 6, top: 6, bottom: 18 };
-// Past this many points a series is thinned to every other point, so a long run draws as fast.
-const MAX_POINTS = 1200;
+// Past this many points a series is thinned to every other point, so a long run draws as fast:
+// about one point per pixel of the chart's 320-unit width (a card's sparkline is drawn at about
+// half of that; more points only cost paint time).
+const MAX_POINTS = 400;
+const MAX_POINTS_SMALL = 160;
 const DRAW_MS = 250;
 
 /**
@@ -47,7 +51,8 @@ export function createLineChart({ title, series, yMax = null, small = false, for
     if (queued) return;
     queued = true;
     const wait = Math.max(0, drawnAt + DRAW_MS - performance.now());
-    setTimeout(() => requestAnimationFrame(draw), wait);
+    // Drawn from the shared frame queue: the cards' charts and maps share frames, a few each.
+    setTimeout(() => frameQueue().put(root, draw), wait);
   }
 
   let last = null;  // the latest values, shown in the legend
@@ -98,7 +103,7 @@ export function createLineChart({ title, series, yMax = null, small = false, for
       last = values;
       if (pushes % stride !== 0) return;
       for (const [key, v] of Object.entries(values)) data.get(key)?.push([step, v]);
-      if ([...data.values()].some((p) => p.length > MAX_POINTS)) {
+      if ([...data.values()].some((p) => p.length > (small ? MAX_POINTS_SMALL : MAX_POINTS))) {
         for (const [key, p] of data) data.set(key, p.filter((_, i) => i % 2 === 0));
         stride *= 2;
       }

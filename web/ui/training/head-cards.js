@@ -9,6 +9,12 @@ import { el } from '../dom.js';
 import { createHeatmap } from '../heatmap.js';
 import { createLineChart } from './curves.js';
 import { THRESHOLDS } from './config.js';
+import { queueHeatmap } from './frame-queue.js';
+
+// Heatmaps redrawn so far (the view reads it around each progress message: none is redrawn inside
+// one; they are queued and drawn a few per frame, frame-queue.js).
+let mapDraws = 0;
+export const heatmapDraws = () => mapDraws;
 
 const SCORE_NAMES = [
   ['previousToken', 'previous-token', 'prev', 'a'],
@@ -74,7 +80,7 @@ function createHeadCard(layer, head, { onAblate, onOpen }) {
       badge.textContent = label;
       root.classList.toggle('is-induction', label === 'induction head');
       root.classList.toggle('is-previous', label === 'previous-token head');
-      map.update({ tensor: attention, rowLabels: labels, colLabels: labels, ...display });
+      queueHeatmap(map, { tensor: attention, rowLabels: labels, colLabels: labels, ...display }, () => { mapDraws++; });
     },
     setAblated(on, text = '') {
       ablate.setAttribute('aria-pressed', String(on));

@@ -7,10 +7,11 @@
 import { createTrainer } from '../../lib/trainer.js';
 import { el } from '../dom.js';
 import { createTrainingControls } from './controls.js';
-import { createHeadCards } from './head-cards.js';
+import { createHeadCards, heatmapDraws } from './head-cards.js';
 import { createLossPanel } from './loss-panel.js';
 import { HELD_OUT, TRAINED, normalizeSettings, settingsToParams, trainerConfig } from './config.js';
 import { describeAblation } from './ablation.js';
+import { createYourTextPanel } from './your-text.js';
 
 const STYLES = new URL('./training.css', import.meta.url).href;
 const MAP_MS = 500;
@@ -69,11 +70,17 @@ export async function mountTraining(root, options = {}) {
     onAblate: (l, h) => toggleAblation(l, h).catch(showError),
     onOpen: options.onOpenHead ? (l, h) => openHead(l, h).catch(showError) : null,
   });
+  const yourText = createYourTextPanel({
+    attend: (ids) => (trainer ? trainer.attend(ids) : Promise.reject(new Error('the model is still being built'))),
+    display: () => display(),
+  });
   const extras = el('div', 'training-extras');
   const layout = el('div', 'training-layout');
   const side = el('div', 'training-side');
   side.append(controls.el, loss.el);
-  layout.append(side, cards.el);
+  const main = el('div', 'training-main');
+  main.append(cards.el, yourText.el);
+  layout.append(side, main);
   root.append(link, layout, extras);
   await styled;
 
@@ -97,6 +104,7 @@ export async function mountTraining(root, options = {}) {
   function onProgress(p, gen) {
     if (gen !== generation || destroyed) return;
     const t0 = performance.now();
+    const maps0 = heatmapDraws();
     try {
       showProgress(p, gen);
     } finally {
@@ -104,6 +112,9 @@ export async function mountTraining(root, options = {}) {
       if (++progressCount > 3) progressMax = Math.max(progressMax, ms);
       root.dataset.progressMs = ms.toFixed(2);
       root.dataset.progressMaxMs = progressMax.toFixed(2);
+      // Heatmaps redrawn inside this handler (they are queued for the next frames instead).
+      root.dataset.progressMaps = String(Math.max(Number(root.dataset.progressMaps ?? 0), heatmapDraws() - maps0));
+      root.dataset.mapsDrawn = String(heatmapDraws());
     }
   }
 
@@ -125,6 +136,7 @@ export async function mountTraining(root, options = {}) {
     if (draw) lastMap = now;
     cards.update(p.step, p.probe, labels, display(), { draw });
     // A status region (read out by screen readers): at the maps' pace, not 30 times a second.
+    if (draw) yourText.refresh();
     if (draw && p.loss !== null) controls.setStatus(`Step ${p.step}: loss ${p.loss.toFixed(3)}${running ? '' : ' (paused)'}`);
     if (settings.task === 'repeated' && (!running || now - lastGeneral > GENERAL_MS)) {
       lastGeneral = now;
@@ -157,6 +169,7 @@ export async function mountTraining(root, options = {}) {
     loss.setTask(settings.task);
     loss.reset();
     cards.build(settings.layers, settings.heads);
+    yourText.setModel(null);
     const task = (async () => {
       const t = await createTrainer(trainerConfig(settings, text || undefined));
       if (gen !== generation || destroyed) {
@@ -169,6 +182,7 @@ export async function mountTraining(root, options = {}) {
       t.onError = (err) => { if (gen === generation) { setRunning(false); showError(err); } };
       controls.setRunning(false);
       controls.setStatus(`${t.parameterCount.toLocaleString('en')} parameters. Press Train.`);
+      yourText.setModel(t.vocabulary ? { vocabulary: t.vocabulary, contextLength: t.config.model.contextLength, layers: settings.layers, heads: settings.heads } : null);
       onProgress({ step: 0, loss: null, losses: [], probe: await t.probe() }, gen);
     })();
     building = task;

@@ -1,0 +1,135 @@
+// The sentence mode control "Token vectors from": random per word (the default, embeddings.js) or
+// the trained text model (trained-vectors.js), with the model's layer and head to read the
+// sentence with. Choosing the model loads it (once, same origin) and replaces X and the weights;
+// choosing random again brings back the sizes and weights that were there before.
+// Test hooks: the select is [data-vector-source]; layer and head are [data-vector-layer],
+// [data-vector-head]; the control's root carries data-loaded="true" once the model is there.
+import { el, selectOf } from './dom.js';
+import { tokenize } from './tokenizer.js';
+import { SOURCES, describeTextModel, loadTextModel, textModel, textModelState, usesTextModel } from './trained-vectors.js';
+
+let uid = 0;
+const RANDOM_NOTE = 'Random per word: each word\u2019s vector is random but fixed, from the seed; no model has learned them, so the attention patterns mean nothing yet.';
+const MODEL_NOTE = 'The trained text model: a small transformer trained on this page\u2019s bundled stories (web/trained/text), one character per token; X and W are its real inputs and weights for the chosen head, so the weights are what it really attends to.';
+
+function labelledSelect(text, select, hook) {
+  const wrap = el('div', 'field');
+  select.id = `vectors-${hook}-${++uid}`;
+  select.dataset[`vector${hook[0].toUpperCase()}${hook.slice(1)}`] = '';
+  const label = el('label', '', text);
+  label.htmlFor = select.id;
+  wrap.append(label, select);
+  return wrap;
+}
+
+// The word-level sentence again, with what the state had before the model took over (if known).
+function backToRandom(s, saved) {
+  const { tokens } = tokenize(s.sentence ?? '', 24);
+  const next = { ...s, vectors: { source: 'random' }, tokens: tokens.length ? tokens : ['token'], headNames: [] };
+  const matrices = { ...(saved?.matrices ?? {}) };
+  delete matrices.X;  // rebuilt from the words
+  next.matrices = saved ? matrices : {};
+  if (saved) Object.assign(next, { dModel: saved.dModel, dk: saved.dk, dv: saved.dv, heads: saved.heads, positional: saved.positional, scaling: saved.scaling, mask: { kind: saved.mask.kind } });
+  return next;
+}
+
+const numberOptions = (n, name) => Array.from({ length: n }, (_, i) => [String(i), `${name} ${i}`]);
+
+/**
+ * The control; update(fn) is the explorer's state transition, onChoose() is told of a choice (the
+ * example is no longer the preset). render(state) after each change.
+ */
+export function createVectorSource({ update, onChoose = () => {} }) {
+  const root = el('div', 'vector-source');
+  const source = selectOf('', SOURCES);
+  const layer = selectOf('', numberOptions(2, 'Layer'));
+  const head = selectOf('', numberOptions(2, 'Head'));
+  const sourceField = labelledSelect('Token vectors from', source, 'source');
+  const layerField = labelledSelect('Model layer', layer, 'layer');
+  const headField = labelledSelect('Model head', head, 'head');
+  const status = el('p', 'help vector-status');
+  status.setAttribute('role', 'status');
+  const note = el('p', 'help vector-note');
+  note.id = `vectors-note-${++uid}`;
+  source.setAttribute('aria-describedby', note.id);
+  root.append(sourceField, layerField, headField, status, note);
+  let saved = null;   // the state before the model's vectors replaced its sizes and weights
+  let loadingFor = false;
+
+  const chosen = () => ({ source: 'text-model', layer: Number(layer.value) || 0, head: Number(head.value) || 0 });
+
+  async function useModel(vectors) {
+    status.textContent = 'Loading the trained text model\u2026';
+    try {
+      const model = await loadTextModel();
+      fitOptions(model);
+      root.dataset.loaded = 'true';
+      status.textContent = '';
+      update((s) => {
+        if (!usesTextModel(s)) saved = s;
+        return textModelState(s, vectors ?? chosen()) ?? { ...s, vectors: vectors ?? chosen() };
+      });
+    } catch (err) {
+      status.textContent = `The text model could not be loaded: ${err.message}`;
+      source.value = 'random';
+    }
+  }
+
+  function fitOptions(model) {
+    if (layer.options.length !== model.config.numLayers) layer.replaceChildren(...selectOf('', numberOptions(model.config.numLayers, 'Layer')).children);
+    if (head.options.length !== model.config.numHeads) head.replaceChildren(...selectOf('', numberOptions(model.config.numHeads, 'Head')).children);
+  }
+
+  source.addEventListener('change', () => {
+    onChoose();
+    if (source.value === 'text-model') useModel();
+    else update((s) => (usesTextModel(s) ? backToRandom(s, saved) : s));
+  });
+  for (const select of [layer, head]) select.addEventListener('change', () => { onChoose(); useModel(chosen()); });
+
+  return {
+    el: root,
+    render(state) {
+      root.hidden = state.mode !== 'sentence';
+      const model = usesTextModel(state);
+      source.value = model ? 'text-model' : 'random';
+      layerField.hidden = !model;
+      headField.hidden = !model;
+      note.textContent = model ? MODEL_NOTE : RANDOM_NOTE;
+      if (!model) return;
+      layer.value = String(state.vectors.layer ?? 0);
+      head.value = String(state.vectors.head ?? 0);
+      // A state that names the model (a link) before it has loaded: the link carries X and W (and
+      // any edits to them), so the model is only loaded for the sentences typed next.
+      if (!textModel() && !loadingFor) {
+        loadingFor = true;
+        status.textContent = 'Loading the trained text model\u2026';
+        loadTextModel().then((model) => {
+          fitOptions(model);
+          root.dataset.loaded = 'true';
+          status.textContent = '';
+          layer.value = String(state.vectors.layer ?? 0);
+          head.value = String(state.vectors.head ?? 0);
+        }, (err) => { status.textContent = `The text model could not be loaded: ${err.message}`; })
+          .finally(() => { loadingFor = false; });
+      }
+    },
+  };
+}
+
+/**
+ * The inputs panel's sentence help and vectors note for the current source (its own texts for
+ * random vectors); the position control is hidden for the model, which learned its positions.
+ */
+export function describeVectorsIn(state, { help, note, positionalRow }) {
+  note.dataset.randomText ??= note.textContent;
+  const model = usesTextModel(state);
+  positionalRow.hidden = model;
+  if (!model) {
+    note.textContent = note.dataset.randomText;
+    return;
+  }
+  const text = describeTextModel(state);
+  help.textContent = text.help;
+  note.textContent = text.note;
+}
