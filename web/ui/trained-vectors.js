@@ -5,12 +5,11 @@
 // embeddings, through the earlier layers, then that layer's LayerNorm ln_1) and W_Q, W_K, W_V are
 // the chosen head's trained columns of c_attn, with their bias as one more row (X gets a column of
 // ones): the explorer's weights are then the model's own attention probabilities for that text.
-// The model loads only when chosen, from the same origin (fetch of two static files).
+// The model loads only when chosen, from the same origin (example-files.js).
 // state.vectors = { source: 'random' | 'text-model', layer, head } (absent: random).
 import { charTokens, describeCharTokens } from './char-tokens.js';
 import { headState } from './training/open-head.js';
 
-const TRAINED = new URL('../trained/', import.meta.url);
 export const SOURCES = [['random', 'Random per word'], ['text-model', 'The trained text model']];
 // The explorer's token limit (state.js MAX_TOKENS), kept here so state.js needs no import from us.
 const MAX_TOKENS = 24;
@@ -21,29 +20,19 @@ let loaded = null;
 /** The text model once loaded ({ state, config, vocabulary, steps }), else null. */
 export const textModel = () => loaded;
 
-async function fetchOk(url, read) {
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`${url.pathname.split('/').pop()}: HTTP ${response.status}`);
-  return read(response);
-}
-
-/** Loads web/trained/text.* once (later calls share the first); rejects with a readable Error. */
+/** Loads web/trained/text.safetensors once (later calls share the first); rejects with a readable Error. */
 export function loadTextModel() {
   loading ??= (async () => {
-    const [{ decodeSafetensors }, { charVocabulary }, { TINY_CORPUS }] = await Promise.all([
-      import('../lib/safetensors.js'), import('../lib/training-data.js'), import('../lib/tiny-corpus.js'),
+    const [{ fetchExample }, { charVocabulary }, { TINY_CORPUS }] = await Promise.all([
+      import('./training/example-files.js'), import('../lib/training-data.js'), import('../lib/tiny-corpus.js'),
     ]);
-    const [meta, bytes] = await Promise.all([
-      fetchOk(new URL('text.json', TRAINED), (r) => r.json()),
-      fetchOk(new URL('text.safetensors', TRAINED), (r) => r.arrayBuffer()),
-    ]);
-    const state = decodeSafetensors(new Uint8Array(bytes));
+    const { state, settings, steps } = await fetchExample('text');
     // The model was trained on the bundled corpus: its vocabulary is the corpus's characters.
     const vocabulary = charVocabulary(TINY_CORPUS).chars;
     const [V, E] = state['wte.weight'].shape;
     if (V !== vocabulary.length) throw new Error(`the text model has ${V} tokens, the corpus ${vocabulary.length} characters`);
-    const config = { dModel: E, numHeads: meta.settings.heads, numLayers: meta.settings.layers, contextLength: state['wpe.weight'].shape[0] };
-    loaded = { state, config, vocabulary, steps: meta.steps };
+    const config = { dModel: E, numHeads: settings.heads, numLayers: settings.layers, contextLength: state['wpe.weight'].shape[0] };
+    loaded = { state, config, vocabulary, steps };
     return loaded;
   })().catch((err) => {
     loading = null;
