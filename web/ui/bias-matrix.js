@@ -7,7 +7,7 @@ import { createCard } from './card.js';
 import { createMatrixEditor } from './matrix-editor.js';
 import { el } from './dom.js';
 
-const NEG_INF_TEXT = /^\s*[-\u2212]\s*(inf|infinity|\u221e)\s*$/i;
+const NEG_INF_TEXT = /^\s*[-\u2212\u2011]\s*(inf|infinity|\u221e)\s*$/i;
 
 /** Whether a cell's text means −∞. */
 export const isNegInfText = (text) => NEG_INF_TEXT.test(String(text));
@@ -15,7 +15,7 @@ export const isNegInfText = (text) => NEG_INF_TEXT.test(String(text));
 export function createBiasCard({ onEdit, onInspect, onReset, canReset }) {
   const card = createCard({
     step: '2b', title: 'Bias matrix B', formula: 'added to S\u2032 before the softmax',
-    hint: 'An additive mask: each entry is added to its scaled score. 0 changes nothing, negative numbers push a key down, \u2212\u221e (type -inf) hides it exactly like a mask.',
+    hint: 'An additive mask: each entry is added to its scaled score. 0 changes nothing, negative numbers push a key down, \u2212\u221e (type \u2011inf) hides it exactly like a mask.',
   });
   card.el.dataset.card = 'bias-matrix';
   const editor = createMatrixEditor({ name: 'B', label: 'Bias matrix B', onEdit, onInspect: (n, i, j) => onInspect({ kind: 'input', name: n, i, j }) });
