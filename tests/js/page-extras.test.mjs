@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { createAttention } from '../../web/lib/attention.js';
 import { createComputer } from '../../web/ui/compute.js';
 import { explain } from '../../web/ui/explain.js';
+import { agreement } from '../../web/ui/float64-check.js';
 import { biasPresetMatrix, setBiasMatrix } from '../../web/ui/extras-state.js';
 import { makeEmbedder, makeFiller, presetById } from '../../web/ui/presets.js';
 import { dims, reconcile, setCell } from '../../web/ui/state.js';
@@ -68,6 +69,18 @@ describe('bias matrix, projection biases and cross-attention on the page', () =>
       });
     }
   }
+
+  test('the page\'s "two implementations agree" line includes B, the biases and the memory', () => {
+    for (const heads of [1, 2]) {
+      let s = build({ heads, biases: true, cross: { on: true }, biasMatrix: { on: true, preset: 'random' } });
+      s = reconcile(setCell(setCell(s, 'BV', 0, 0, 3), 'B', 0, 0, -Infinity));
+      const a = agreement(s, computer.compute(s));
+      assert.ok(a.worst < a.bound, `h = ${heads}: ${a.worst} \u2265 ${a.bound}`);
+      // Without b_V in the recomputation the output would differ by about 3: the check sees it.
+      const withoutB = reconcile({ ...s, matrices: { ...s.matrices, BV: { ...s.matrices.BV, data: s.matrices.BV.data.map(() => 0) } } });
+      assert.ok(agreement(s, computer.compute(withoutB)).output.abs > 1);
+    }
+  });
 
   test('typed Q, K, V with B: the bias is added to each scaled score', () => {
     const s = build({ biasMatrix: { on: true, preset: 'random' }, mask: { kind: 'causal' } }, 'hand');
