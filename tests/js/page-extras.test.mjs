@@ -82,6 +82,21 @@ describe('bias matrix, projection biases and cross-attention on the page', () =>
     }
   });
 
+  test('lessons: a prefix keeps its entries of B, a reordering of every token keeps B on the positions', () => {
+    const s = build({ biasMatrix: { on: true, preset: 'alibi' } }, 'hand');
+    computer.compute(s);
+    const { n, m } = dims(s);
+    const rows = (M, order) => ({ ...M, data: order.flatMap((r) => M.data.slice(r * M.cols, (r + 1) * M.cols)) });
+    const rev = Array.from({ length: n }, (_, i) => n - 1 - i);
+    const revK = Array.from({ length: m }, (_, j) => m - 1 - j);
+    const moved = computer.variant({ queries: rev, keys: revK });
+    const swapped = { ...s, matrices: { ...s.matrices, Q: rows(s.matrices.Q, rev), K: rows(s.matrices.K, revK), V: rows(s.matrices.V, revK) } };
+    compare(Array.from(moved.weights.data), Array.from(referenceAttention(swapped).weights[0]), 'reordered weights');
+    const prefix = computer.variant({ queries: [2], keys: [0, 1, 2] });
+    const cut = { ...s, n: 1, m: 3, matrices: { ...s.matrices, Q: rows(s.matrices.Q, [2]), K: rows(s.matrices.K, [0, 1, 2]), V: rows(s.matrices.V, [0, 1, 2]), B: { rows: 1, cols: 3, data: s.matrices.B.data.slice(2 * m, 2 * m + 3) } } };
+    compare(Array.from(prefix.weights.data), Array.from(referenceAttention(cut).weights[0]), 'prefix weights');
+  });
+
   test('typed Q, K, V with B: the bias is added to each scaled score', () => {
     const s = build({ biasMatrix: { on: true, preset: 'random' }, mask: { kind: 'causal' } }, 'hand');
     const r = checkAgainstReference(s);

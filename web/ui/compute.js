@@ -190,8 +190,10 @@ export function createComputer(attn) {
       const masks = { causal, keyPaddingMask, mask };
       for (const key of Object.keys(masks)) if (!masks[key]) delete masks[key];
       const extra = pitfall && pitfall !== 'none' ? { pitfall } : {};
-      // The bias matrix's rows and columns follow the chosen queries and keys.
-      const B = subBias(inputs.B, queries, keys);
+      // A subset of rows (a prefix) keeps their entries of the bias matrix; a reordering of every
+      // token keeps B on the positions, as the causal mask stays on them (B is positional: ALiBi).
+      const reorders = inputs.B && queries?.length === inputs.B.rows && keys?.length === inputs.B.cols;
+      const B = reorders ? inputs.B : subBias(inputs.B, queries, keys);
       if (!inputs.multi) {
         const { q, k, v, scale } = inputs;
         const Q = queries ? rowsOf(q, queries) : q;
