@@ -10,7 +10,10 @@ import { afterRender, assertClose, collectProblems, openExplorer, readHeatmap, s
 import { decodeState } from '../../web/ui/url-state.js';
 import { reconcile } from '../../web/ui/state.js';
 import { referenceAttention } from '../js/support/attention-f64.mjs';
+import { hasPythonModule, PYTHON, runPythonScripts } from '../js/support/python.mjs';
 
+const NUMPY = hasPythonModule('numpy');
+const TORCH = NUMPY && hasPythonModule('torch');
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const E = 8;
 
@@ -132,6 +135,28 @@ describe('bias matrix, projection biases and cross-attention', () => {
     assert.equal(await other.page.isChecked('#cross-attention'), true);
     assert.equal(await other.page.isChecked('#projection-biases'), true);
     await other.context.close();
+  });
+
+  // The Export menu's scripts, run: they reproduce every head's weights and the layer output.
+  test('the exported NumPy and PyTorch scripts reproduce the page', { skip: !NUMPY && `${PYTHON} has no numpy` }, async () => {
+    const s = await pageState();
+    const heads = [];
+    for (let k = 1; k <= s.heads; k++) heads.push(...(await readHeatmap(page, `head-${k}`)).data);
+    const output = (await readHeatmap(page, 'mha-output')).data;
+    const jobs = [];
+    for (const format of TORCH ? ['numpy', 'pytorch'] : ['numpy']) {
+      if (!(await page.isVisible('.export-panel'))) await page.click('.export-menu > summary');
+      const [download] = await Promise.all([page.waitForEvent('download'), page.click(`[data-export="${format}"]`)]);
+      const code = readFileSync(await download.path(), 'utf8');
+      await page.click('.export-menu > summary');
+      assert.match(code, format === 'pytorch' ? /'in_proj_bias'[\s\S]*mha\(x, memory_x, memory_x, attn_mask=attn_mask/ : /raw \* scale \+ B/);
+      jobs.push({ name: format, code, names: ['weights', 'output'] });
+    }
+    for (const got of runPythonScripts(jobs)) {
+      assert.equal(got.error, undefined, got.error);
+      assertClose(got.weights.flat(Infinity), heads, { atol: 5e-6, label: 'weights' });
+      assertClose(got.output.flat(Infinity), output, { atol: 5e-5, label: 'output' });
+    }
   });
 
   test('axe-core finds no violations with the new controls on', async () => {
