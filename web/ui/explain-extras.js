@@ -18,7 +18,11 @@ export function explainMasked({ state, result, i, j, line, reason, d }) {
   const sum = b === null ? '' : ` + B[${i + 1},${j + 1}] = ${factor(scaled, 4)} + ${b === -Infinity ? `(${MINUS_INF})` : factor(b, 4)}`;
   if (v === -Infinity) {
     line(`Hidden by the ${reason()}.`, 'text');
-    line(`M[${i + 1},${j + 1}] = S\u2032[${i + 1},${j + 1}]${sum} \u2192 ${MINUS_INF}  \u2192  exp(${MINUS_INF}) = 0, so this key gets exactly zero weight.`);
+    // With a finite bias the sum is finite and the boolean mask then hides the pair.
+    const cellName = `M[${i + 1},${j + 1}]`;
+    const how = b === null ? `${cellName} = ${MINUS_INF}` : b === -Infinity ? `${cellName} = S\u2032[${i + 1},${j + 1}]${sum} = ${MINUS_INF}`
+      : `${cellName} = S\u2032[${i + 1},${j + 1}]${sum} = ${formatNumber(scaled + b)}, then the mask makes it ${MINUS_INF}`;
+    line(`${how}  \u2192  exp(${MINUS_INF}) = 0, so this key gets exactly zero weight.`);
     if (b === -Infinity) line('A \u2212\u221e in B hides a pair exactly as a boolean mask does; a large negative number such as \u221210000 only nearly does (a row of them still shares its weight).', 'note');
     return;
   }
