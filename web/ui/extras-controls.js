@@ -4,7 +4,7 @@
 import { BIAS_PRESETS, setBiasMatrix, setMemory } from './extras-state.js';
 import { dims, MAX_TOKENS } from './state.js';
 import { tokenize } from './tokenizer.js';
-import { el, selectOf } from './dom.js';
+import { el, selectOf, sentenceInput } from './dom.js';
 
 function checkbox(id, text) {
   const input = el('input');
@@ -44,11 +44,7 @@ export function createExtrasControls({ update }) {
   biases.input.addEventListener('change', () => update((s) => ({ ...s, biases: biases.input.checked })));
 
   const cross = checkbox('cross-attention', 'Cross-attention: keys and values from a memory sentence');
-  const memory = el('input');
-  memory.type = 'text';
-  memory.id = 'memory-sentence';
-  memory.autocomplete = 'off';
-  memory.maxLength = 200;
+  const memory = sentenceInput('memory-sentence');
   const memoryLabel = el('label', '', 'Memory sentence (keys and values)');
   memoryLabel.htmlFor = memory.id;
   const memoryRow = el('div', 'field memory-field');

@@ -7,7 +7,7 @@ import { createMatrixEditor } from './matrix-editor.js';
 import { activeMatrices, dims, MAX_TOKENS } from './state.js';
 import { isPad, PAD } from './tokenizer.js';
 import { subscript } from './format.js';
-import { el, section, selectOf } from './dom.js';
+import { el, section, selectOf, sentenceInput } from './dom.js';
 
 const SUB_K = '\u2096';
 // Matrices with more cells start folded and are built when opened: every <input> is its own paint
@@ -50,11 +50,7 @@ export function createInputsPanel({ onEdit, onInspect, onSentence, onPositional,
   const sentenceLabel = el('label', '', 'Sentence');
   sentenceLabel.htmlFor = 'sentence';
   const sentenceRow = el('div', 'sentence-row');
-  const sentence = el('input');
-  sentence.id = 'sentence';
-  sentence.type = 'text';
-  sentence.autocomplete = 'off';
-  sentence.maxLength = 200;
+  const sentence = sentenceInput('sentence');
   sentence.setAttribute('aria-describedby', 'sentence-help');
   const addPad = el('button', 'small-button', `+ ${PAD}`);
   addPad.type = 'button';
