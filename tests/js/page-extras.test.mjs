@@ -176,6 +176,9 @@ describe('bias matrix, projection biases and cross-attention on the page', () =>
     assert.equal((await decodeState(text)).ok, true);
     const { validateState } = await import('../../web/ui/url-state.js');
     assert.throws(() => validateState({ matrices: { X: { rows: 1, cols: 1, data: ['-inf'] } } }), /X\[1,1\] must be a number/);
+    assert.throws(() => validateState({ matrices: { X: { rows: 1, cols: 1, data: [-Infinity] } } }), /X\[1,1\] must be a number/);
+    // A state object (the element's state, a handle's getState()) holds −∞ as a number.
+    assert.deepEqual(validateState({ matrices: { B: { rows: 1, cols: 2, data: [-Infinity, 1] } } }).matrices.B.data, [-Infinity, 1]);
     assert.throws(() => validateState({ biasMatrix: { on: 'yes' } }), /biasMatrix\.on must be true or false/);
     assert.throws(() => validateState({ cross: { tokens: [] } }), /cross\.tokens must not be empty/);
   });

@@ -135,8 +135,8 @@ function matrix(v, name) {
   const out = data.slice();
   for (let k = 0; k < data.length; k++) {
     const x = data[k];
-    if (name === 'B' && x === NEG_INF) {
-      out[k] = -Infinity;  // only the bias matrix may hide a pair with −∞
+    if (name === 'B' && (x === NEG_INF || x === -Infinity)) {
+      out[k] = -Infinity;  // only the bias matrix may hide a pair with −∞ (a state object may hold it as is)
       continue;
     }
     if (typeof x !== 'number' || !Number.isFinite(x) || Math.abs(x) > MAX_ABS_VALUE)
