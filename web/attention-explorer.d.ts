@@ -16,12 +16,22 @@ export interface ExplorerState {
   n: number; m: number; dk: number; dv: number; dModel: number; heads: number; seed: number;
   sentence: string;
   tokens: string[];
-  matrices: Partial<Record<'Q' | 'K' | 'V' | 'X' | 'WQ' | 'WK' | 'WV' | 'WO', { rows: number; cols: number; data: number[] }>>;
+  /**
+   * XM: the memory's token vectors (cross-attention); B: the bias matrix [n, m] (may hold
+   * -Infinity); BQ, BK, BV, BO: the projection biases as 1-row matrices.
+   */
+  matrices: Partial<Record<'Q' | 'K' | 'V' | 'X' | 'WQ' | 'WK' | 'WV' | 'WO' | 'XM' | 'B' | 'BQ' | 'BK' | 'BV' | 'BO', { rows: number; cols: number; data: number[] }>>;
   scaling: { sqrtDk: boolean; temperature: number };
   mask: { kind: 'none' | 'causal' | 'padding' | 'custom'; pad: boolean[]; custom: (0 | 1)[] };
   view: { head: number };
   display: { theme: 'auto' | 'light' | 'dark'; palette: 'viridis' | 'cividis' | 'blues' };
   headNames: string[];
+  /** The bias matrix B added to the scaled scores (values in matrices.B), and the preset it started from. */
+  biasMatrix?: { on: boolean; preset: 'zeros' | 'alibi' | 'causal-inf' | 'causal-large' | 'random' };
+  /** Projection biases b_Q, b_K, b_V, b_O (sentence mode). */
+  biases?: boolean;
+  /** Cross-attention (sentence mode): keys and values from the memory sentence. */
+  cross?: { on: boolean; sentence: string; tokens: string[] };
   /** The lesson panels' settings. */
   lessons: Record<string, unknown>;
 }

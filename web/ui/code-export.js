@@ -8,7 +8,10 @@
 // float64 results agree with the page to about 1e-6.
 import { activeMatrices, dims, MULTI_HEAD_PITFALLS, tokenLabels } from './state.js';
 
-const PY_NAMES = { Q: 'Q', K: 'K', V: 'V', X: 'X', WQ: 'W_Q', WK: 'W_K', WV: 'W_V', WO: 'W_O' };
+const PY_NAMES = {
+  Q: 'Q', K: 'K', V: 'V', X: 'X', WQ: 'W_Q', WK: 'W_K', WV: 'W_V', WO: 'W_O',
+  XM: 'X_mem', B: 'B', BQ: 'b_Q', BK: 'b_K', BV: 'b_V', BO: 'b_O',
+};
 
 // A Python string literal holding exactly `text` (ASCII only: everything else as \uXXXX).
 export function pyString(text) {
@@ -31,14 +34,18 @@ const pyNumber = (x) => {
   return /^-?\d+$/.test(text) ? `${text}.0` : text;
 };
 
-// "np.array([[...],\n [...]])" with one row per line.
-function literal(fn, m, indent) {
+// "np.array([[...],\n [...]])" with one row per line; `negInf` is how −∞ is written (only the
+// bias matrix may hold it: pyNumber refuses it everywhere else). `vector` writes a 1-row matrix
+// as a 1-D array (a projection bias).
+function literal(fn, m, indent, { negInf = null, vector = false } = {}) {
+  const cell = (x) => (x === -Infinity && negInf ? negInf : pyNumber(x));
   const rows = [];
   for (let i = 0; i < m.rows; i++) {
     const row = [];
-    for (let j = 0; j < m.cols; j++) row.push(pyNumber(m.data[i * m.cols + j]));
+    for (let j = 0; j < m.cols; j++) row.push(cell(m.data[i * m.cols + j]));
     rows.push(`[${row.join(', ')}]`);
   }
+  if (vector) return `${fn}(${rows[0]})`;
   return `${fn}([${rows.join(`,\n${' '.repeat(indent)}`)}])`;
 }
 
@@ -81,7 +88,9 @@ function header(state, d, lib) {
       : '# Attention(Q, K, V) = softmax(Q K^T * scale + mask) V, with -inf in the mask for hidden query-key pairs.',
     '# A row whose keys are all hidden gets weights 0 and output 0 (the explorer does not return NaN).',
   ];
-  if (d.sentence) lines.push('# Rows of X are the tokens; Q = X @ W_Q, K = X @ W_K, V = X @ W_V (weights in the x @ W layout).');
+  if (d.sentence) lines.push(`# Rows of X are the tokens; Q = X @ W_Q${d.biases ? ' + b_Q' : ''}, K = ${d.cross ? 'X_mem' : 'X'} @ W_K${d.biases ? ' + b_K' : ''}, V = ${d.cross ? 'X_mem' : 'X'} @ W_V${d.biases ? ' + b_V' : ''} (weights in the x @ W layout).`);
+  if (d.cross) lines.push('# Cross-attention: queries from the sentence X, keys and values from the memory X_mem.');
+  if (d.biasMatrix) lines.push('# B is the bias matrix (an additive mask) added to the scaled scores before the softmax; -inf hides a pair.');
   if (d.multi) lines.push('# Every head sees all n tokens; heads differ only in the d_k columns of Q, K, V they read (a reshape, not a loop).');
   return lines;
 }
@@ -119,16 +128,32 @@ function scaleLines(state, d) {
 
 function dataLines(state, d, labels, matrices, lib) {
   const fn = lib === 'numpy' ? 'np.array' : 'torch.tensor';
+  const negInf = lib === 'numpy' ? '-np.inf' : 'float("-inf")';
   const lines = [`${d.sentence ? 'tokens' : 'queries'} = [${labels.queries.map(pyString).join(', ')}]`];
-  if (!d.sentence) lines.push(`keys = [${labels.keys.map(pyString).join(', ')}]`);
+  if (!d.sentence || d.cross) lines.push(`${d.cross ? 'memory' : 'keys'} = [${labels.keys.map(pyString).join(', ')}]`);
   lines.push('');
   for (const [name, m] of matrices) {
     const py = PY_NAMES[name];
-    lines.push(`${py} = ${literal(fn, m, py.length + fn.length + 4)}`);
+    const vector = /^B[QKVO]$/.test(name);
+    lines.push(`${py} = ${literal(fn, m, py.length + fn.length + 4, { negInf: name === 'B' ? negInf : null, vector })}`);
   }
   lines.push('');
-  if (d.sentence) lines.push('Q, K, V = X @ W_Q, X @ W_K, X @ W_V', '');
+  if (d.sentence) {
+    const kv = d.cross ? 'X_mem' : 'X';
+    const b = (n) => (d.biases ? ` + b_${n}` : '');
+    lines.push(`Q = X @ W_Q${b('Q')}`, `K = ${kv} @ W_K${b('K')}`, `V = ${kv} @ W_V${b('V')}`, '');
+  }
   return lines;
+}
+
+// nn.MultiheadAttention takes one attn_mask, boolean or float, so with the bias matrix on the page
+// turns clicked cells into -inf entries of B; the script does the same (it matters only for the
+// pitfalls, where a hidden pair and a -inf bias are treated differently).
+function mergeCustomIntoBias(state, d, lib) {
+  if (!(d.multi && d.biasMatrix && state.mask.kind === 'custom')) return [];
+  return lib === 'numpy'
+    ? ['# One additive mask for the layer: the clicked cells become -inf in B.', 'B = np.where(hidden, -np.inf, B)', 'hidden = np.zeros_like(hidden)']
+    : ['# One additive mask for the layer: the clicked cells become -inf in B.', 'B = B.masked_fill(hidden, float("-inf"))', 'hidden = torch.zeros_like(hidden)'];
 }
 
 const NUMPY_SOFTMAX = [
@@ -142,7 +167,7 @@ const NUMPY_SOFTMAX = [
 ];
 
 // Several heads as a reshape of Q, K, V's columns, not a loop over heads.
-const NUMPY_MULTI_HEAD = [
+const NUMPY_MULTI_HEAD = (plusB, plusBO) => [
   'def split_heads(M):  # (n, d_model) -> (h, n, d_k): head i is columns i*d_k .. (i+1)*d_k - 1',
   '    return M.reshape(M.shape[0], h, d_k).transpose(1, 0, 2)',
   '',
@@ -151,13 +176,14 @@ const NUMPY_MULTI_HEAD = [
   '',
   'Qh, Kh, Vh = split_heads(Q), split_heads(K), split_heads(V)',
   'raw = Qh @ Kh.transpose(0, 2, 1)  # (h, n, m): every head scores all n x m pairs',
-  'weights = softmax_rows(np.where(hidden, -np.inf, raw * scale))  # the (n, m) mask broadcasts over heads',
+  `weights = softmax_rows(np.where(hidden, -np.inf, raw * scale${plusB}))  # the (n, m) mask broadcasts over heads`,
   'head_outputs = weights @ Vh  # (h, n, d_k)',
   'concat = merge_heads(head_outputs)',
-  'output = concat @ W_O',
+  `output = concat @ W_O${plusBO}`,
   'average = weights.mean(axis=0)  # what torch.nn.MultiheadAttention returns by default',
 ];
-const NUMPY_ONE_HEAD = ['raw = Q @ K.T', 'weights = softmax_rows(np.where(hidden, -np.inf, raw * scale))', 'output = weights @ V'];
+const NUMPY_ONE_HEAD = (plusB) => ['raw = Q @ K.T', `weights = softmax_rows(np.where(hidden, -np.inf, raw * scale${plusB}))`, 'output = weights @ V'];
+const plusTerms = (d) => [d.biasMatrix ? ' + B' : '', d.biases ? ' + b_O' : ''];
 
 // The mistaken weights and output of the pitfalls panel, from `raw` (Q K^T, unscaled). `lib`
 // picks the ops; `multi` adds the head average and W_O as the panel shows them.
@@ -167,17 +193,18 @@ function pitfallLines(pitfall, d, lib) {
   const ninf = np ? '-np.inf' : 'float("-inf")';
   const lines = ['', `# The pitfalls panel's mistake: ${PITFALL_TEXT[pitfall]}.`];
   const w = d.multi ? 'mistake_head_weights' : 'mistake_weights';
+  const [b, bo] = plusTerms(d);
   switch (pitfall) {
-    case 'mask-after-softmax': lines.push(`${w} = ${where('hidden', '0.0', `softmax_rows(raw * scale)`)}`); break;
-    case 'mask-value-zero': lines.push(`${w} = softmax_rows(${where('hidden', '0.0', 'raw * scale')})`); break;
-    case 'scale-by-dk': lines.push(`${w} = softmax_rows(${where('hidden', ninf, 'raw / d_k')})`); break;
-    case 'scale-by-dmodel': lines.push(`${w} = softmax_rows(${where('hidden', ninf, 'raw / sqrt(d_model)')})`); break;
+    case 'mask-after-softmax': lines.push(`${w} = ${where('hidden', '0.0', `softmax_rows(raw * scale${b})`)}`); break;
+    case 'mask-value-zero': lines.push(`${w} = softmax_rows(${where('hidden', '0.0', `raw * scale${b}`)})`); break;
+    case 'scale-by-dk': lines.push(`${w} = softmax_rows(${where('hidden', ninf, `raw / d_k${b}`)})`); break;
+    case 'scale-by-dmodel': lines.push(`${w} = softmax_rows(${where('hidden', ninf, `raw / sqrt(d_model)${b}`)})`); break;
     default: lines.push(`${w} = weights`); break;
   }
   if (!d.multi) return [...lines, 'mistake_output = mistake_weights @ V'];
   lines.push(`mistake_average = ${w}.mean(${np ? 'axis' : 'dim'}=0)`);
   if (pitfall === 'skip-wo') lines.push(`mistake_output = merge_heads(weights @ Vh)  # no W_O: each column comes from one head`);
-  else lines.push(`mistake_output = merge_heads(${w} @ Vh) @ W_O`);
+  else lines.push(`mistake_output = merge_heads(${w} @ Vh) @ W_O${bo}`);
   return lines;
 }
 
@@ -190,8 +217,9 @@ export function numpyCode(state, { pitfall = null } = {}) {
   const { d, labels, matrices } = describe(state, pitfall);
   const lines = [...header(state, d, 'NumPy'), 'import numpy as np', 'from math import sqrt', ''];
   lines.push(...dataLines(state, d, labels, matrices, 'numpy'));
-  lines.push(...maskLines(state, d, 'numpy'), '', ...scaleLines(state, d), '', ...NUMPY_SOFTMAX);
-  lines.push(...(d.multi ? NUMPY_MULTI_HEAD : NUMPY_ONE_HEAD));
+  lines.push(...maskLines(state, d, 'numpy'), ...mergeCustomIntoBias(state, d, 'numpy'), '', ...scaleLines(state, d), '', ...NUMPY_SOFTMAX);
+  const [b, bo] = plusTerms(d);
+  lines.push(...(d.multi ? NUMPY_MULTI_HEAD(b, bo) : NUMPY_ONE_HEAD(b)));
   return finish(lines, d, pitfall, 'numpy');
 }
 
@@ -239,26 +267,36 @@ const TORCH_SPLIT_HEADS = [
 function torchLayerLines(state, d) {
   const lines = [
     '# torch.nn.Linear computes x @ weight.T, so each weight is the transpose of the x @ W matrix.',
-    'mha = torch.nn.MultiheadAttention(d_model, h, bias=False, batch_first=True)',
+    `mha = torch.nn.MultiheadAttention(d_model, h, bias=${d.biases ? 'True' : 'False'}, batch_first=True)`,
   ];
   let wq = 'W_Q.T';
+  let bq = 'b_Q';
   if (!(state.scaling.sqrtDk && state.scaling.temperature === 1)) {
-    lines.push('# The layer always multiplies the scores by 1 / sqrt(d_k); this example uses `scale`, so W_Q is', '# multiplied by scale * sqrt(d_k) before loading (Q K^T grows by the same factor).');
+    lines.push('# The layer always multiplies the scores by 1 / sqrt(d_k); this example uses `scale`, so W_Q (and b_Q) is', '# multiplied by scale * sqrt(d_k) before loading (Q K^T grows by the same factor).');
     wq = '(W_Q * (scale * sqrt(d_k))).T';
+    bq = 'b_Q * (scale * sqrt(d_k))';
   }
-  const maskArg = state.mask.kind === 'padding' ? 'key_padding_mask=pad.unsqueeze(0)' : state.mask.kind === 'none' ? 'attn_mask=None' : 'attn_mask=hidden';
+  let maskArg = state.mask.kind === 'padding' ? 'key_padding_mask=pad.unsqueeze(0)' : state.mask.kind === 'none' ? 'attn_mask=None' : 'attn_mask=hidden';
+  if (d.biasMatrix) {
+    lines.push('# The bias matrix as a float attn_mask (added to the scores), with every hidden pair at -inf.', 'attn_mask = B.masked_fill(hidden, float("-inf"))');
+    maskArg = 'attn_mask=attn_mask';
+  }
+  const biases = d.biases ? [`    'in_proj_bias': torch.cat([${bq}, b_K, b_V]),`, "    'out_proj.bias': b_O,"] : [];
   lines.push(
     "mha.load_state_dict({",
     `    'in_proj_weight': torch.cat([${wq}, W_K.T, W_V.T]),`,
     "    'out_proj.weight': W_O.T,",
+    ...biases,
     '})',
     'x = X.unsqueeze(0)  # a batch of one sequence',
+    ...(d.cross ? ['memory_x = X_mem.unsqueeze(0)  # keys and values come from the memory'] : []),
     'with torch.no_grad():',
-    `    out, w = mha(x, x, x, ${maskArg}, need_weights=True, average_attn_weights=False)`,
+    `    out, w = mha(x, ${d.cross ? 'memory_x, memory_x' : 'x, x'}, ${maskArg}, need_weights=True, average_attn_weights=False)`,
     '# torch returns NaN for a fully hidden row; the explorer returns 0.',
     'output = torch.nan_to_num(out[0], nan=0.0)',
     'weights = torch.nan_to_num(w[0], nan=0.0)  # (h, n, m)',
     'average = weights.mean(dim=0)',
+    ...(d.biases ? ['# A query that sees no key: its heads give 0 on the page, so the layer gives concat @ W_O + b_O = b_O.', 'output[weights.sum(dim=(0, 2)) == 0] = b_O'] : []),
   );
   return lines;
 }
@@ -273,8 +311,8 @@ export function torchCode(state, { pitfall = null } = {}) {
   const lines = [...header(state, d, 'PyTorch'), 'from math import sqrt', 'import torch', '',
     'torch.set_default_dtype(torch.float64)  # like NumPy; the page itself computes in float32', ''];
   lines.push(...dataLines(state, d, labels, matrices, 'torch'));
-  lines.push(...maskLines(state, d, 'torch'), '', ...scaleLines(state, d), '', ...TORCH_SOFTMAX);
+  lines.push(...maskLines(state, d, 'torch'), ...mergeCustomIntoBias(state, d, 'torch'), '', ...scaleLines(state, d), '', ...TORCH_SOFTMAX);
   if (d.multi) lines.push(...torchLayerLines(state, d), ...(pitfall ? TORCH_SPLIT_HEADS : []));
-  else lines.push('raw = Q @ K.T', 'weights = softmax_rows((raw * scale).masked_fill(hidden, float("-inf")))', 'output = weights @ V');
+  else lines.push('raw = Q @ K.T', `weights = softmax_rows((raw * scale${d.biasMatrix ? ' + B' : ''}).masked_fill(hidden, float("-inf")))`, 'output = weights @ V');
   return finish(lines, d, pitfall, 'torch');
 }

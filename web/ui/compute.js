@@ -3,8 +3,10 @@
 // diagnostics (attn.lessons.rowStats). The only JS here is bookkeeping: slicing a head's columns
 // out of a projection and picking which rows count towards a mean.
 import { activeMatrices, dims, maskOptions, scaleFactor, tokenLabels, usesDefaultScale } from './state.js';
+import { layerMask, projectWithBias, subBias } from './compute-extras.js';
 
 const tensor = (m) => ({ data: m.data, shape: [m.rows, m.cols] });
+const vector = (m) => ({ data: m.data, shape: [m.cols] });
 
 // Rows `index` (in that order) of a row-major [rows, cols] tensor, as a new tensor.
 function rowsOf(t, index) {
@@ -63,31 +65,36 @@ export function createComputer(attn) {
   let layer = null;  // multi-head: { E, h, layer }
   let inputs = null;  // what the last compute() attended with, for variant()
 
-  function layerFor(E, h) {
-    if (layer?.E !== E || layer?.h !== h) {
+  function layerFor(E, h, bias) {
+    if (layer?.E !== E || layer?.h !== h || layer?.bias !== bias) {
       layer?.layer.dispose();
       layer = null;
-      layer = { E, h, layer: attn.multiHeadAttention({ embedDim: E, numHeads: h, bias: false }) };
+      layer = { E, h, bias, layer: attn.multiHeadAttention({ embedDim: E, numHeads: h, bias }) };
     }
     return layer.layer;
   }
 
-  // Q = X·W_Q, K = X·W_K, V = X·W_V for one head of free width d_k, d_v.
-  function project(s) {
+  // Q = X·W_Q (+ b_Q), K = X_kv·W_K (+ b_K), V = X_kv·W_V (+ b_V) for one head of free width d_k,
+  // d_v; X_kv is the memory's vectors in cross-attention, X otherwise.
+  function project(s, d) {
     const M = s.matrices;
     const x = tensor(M.X);
-    return { Q: attn.matmul(x, tensor(M.WQ)), K: attn.matmul(x, tensor(M.WK)), V: attn.matmul(x, tensor(M.WV)) };
+    const xkv = d.cross ? tensor(M.XM) : x;
+    const p = (xs, name) => projectWithBias(attn, xs, tensor(M[`W${name}`]), d.biases ? M[`B${name}`] : null);
+    return { Q: p(x, 'Q'), K: p(xkv, 'K'), V: p(xkv, 'V') };
   }
 
   function single(s, d) {
-    const proj = d.sentence ? project(s) : null;
+    const proj = d.sentence ? project(s, d) : null;
     const q = proj ? proj.Q : tensor(s.matrices.Q);
     const k = proj ? proj.K : tensor(s.matrices.K);
     const v = proj ? proj.V : tensor(s.matrices.V);
     const scale = scaleFactor(s);
-    const r = attn.scaledDotProductAttention(q, k, v, { ...maskOptions(s), scale, trace: true });
+    const bias = d.biasMatrix ? { bias: tensor(s.matrices.B) } : {};
+    const r = attn.scaledDotProductAttention(q, k, v, { ...maskOptions(s), ...bias, scale, trace: true });
     const M = s.matrices;
-    inputs = { multi: false, q, k, v, scale, w: proj ? { q: tensor(M.WQ), k: tensor(M.WK), v: tensor(M.WV) } : null };
+    const w = proj ? { q: tensor(M.WQ), k: tensor(M.WK), v: tensor(M.WV), ...(d.biases ? { bq: M.BQ, bk: M.BK, bv: M.BV } : {}) } : null;
+    inputs = { multi: false, q, k, v, scale, w, B: d.biasMatrix ? M.B : null, xkv: d.cross ? tensor(M.XM) : null };
     return {
       proj,
       head: {
@@ -105,13 +112,16 @@ export function createComputer(attn) {
     const h = d.heads;
     const hd = E / h;
     const M = s.matrices;
-    const mha = layerFor(E, h);
-    mha.setWeights({ wq: tensor(M.WQ), wk: tensor(M.WK), wv: tensor(M.WV), wo: tensor(M.WO) });
+    const mha = layerFor(E, h, d.biases);
+    const b = d.biases ? { bq: vector(M.BQ), bk: vector(M.BK), bv: vector(M.BV), bo: vector(M.BO) } : {};
+    mha.setWeights({ wq: tensor(M.WQ), wk: tensor(M.WK), wv: tensor(M.WV), wo: tensor(M.WO), ...b });
     const x = tensor(M.X);
+    const xkv = d.cross ? tensor(M.XM) : x;
     const scale = scaleFactor(s);
-    const forwardOpts = { trace: true, needWeights: true, averageWeights: true, scale, ...forwardMask(maskOptions(s)) };
-    const r = mha.forward(x, x, x, forwardOpts);
-    inputs = { multi: true, x, layer: mha, scale };
+    const B = d.biasMatrix ? M.B : null;
+    const forwardOpts = { trace: true, needWeights: true, averageWeights: true, scale, ...layerMask(forwardMask(maskOptions(s)), B) };
+    const r = mha.forward(x, xkv, xkv, forwardOpts);
+    inputs = { multi: true, x, xkv, cross: d.cross, layer: mha, scale, B };
     const t = r.trace;
     const nm = d.n * d.m;
     const perHead = (all, i, rows, cols) => ({ data: all.data.subarray(i * rows * cols, (i + 1) * rows * cols), shape: [rows, cols] });
@@ -133,7 +143,10 @@ export function createComputer(attn) {
         concat: t.concat,
         output: r.output,
         headDim: hd,
+        // The layer's own count (with its biases when it has them), and both counts for the sentence.
         parameterCount: mha.parameterCount(),
+        biases: d.biases,
+        parameterCountWeights: attn.lessons.attentionCost({ n: d.n, m: d.m, dModel: E, numHeads: h, bias: false }).parameters,
         parameterCountWithBiases: attn.lessons.attentionCost({ n: d.n, m: d.m, dModel: E, numHeads: h, bias: true }).parameters,
       },
       nm,
@@ -177,18 +190,22 @@ export function createComputer(attn) {
       const masks = { causal, keyPaddingMask, mask };
       for (const key of Object.keys(masks)) if (!masks[key]) delete masks[key];
       const extra = pitfall && pitfall !== 'none' ? { pitfall } : {};
+      // A subset of rows (a prefix) keeps their entries of the bias matrix; a reordering of every
+      // token keeps B on the positions, as the causal mask stays on them (B is positional: ALiBi).
+      const reorders = inputs.B && queries?.length === inputs.B.rows && keys?.length === inputs.B.cols;
+      const B = reorders ? inputs.B : subBias(inputs.B, queries, keys);
       if (!inputs.multi) {
         const { q, k, v, scale } = inputs;
         const Q = queries ? rowsOf(q, queries) : q;
         const K = keys ? rowsOf(k, keys) : k;
         const V = keys ? rowsOf(v, keys) : v;
-        const r = attn.scaledDotProductAttention(Q, K, V, { ...masks, scale, ...extra });
+        const r = attn.scaledDotProductAttention(Q, K, V, { ...masks, ...(B ? { bias: tensor(B) } : {}), scale, ...extra });
         return { weights: r.weights, output: r.output, fullyMaskedRows: r.fullyMaskedRows };
       }
       const { x, layer: mha, scale } = inputs;
       const xq = queries ? rowsOf(x, queries) : x;
-      const xkv = keys ? rowsOf(x, keys) : x;
-      const r = mha.forward(xq, xkv, xkv, { ...forwardMask(masks), scale, averageWeights: true, ...extra });
+      const xkv = keys ? rowsOf(inputs.xkv, keys) : inputs.xkv;
+      const r = mha.forward(xq, xkv, xkv, { ...layerMask(forwardMask(masks), B), scale, averageWeights: true, ...extra });
       return { weights: r.weights, output: r.output, fullyMaskedRows: r.fullyMaskedRows };
     },
     /**
@@ -199,12 +216,17 @@ export function createComputer(attn) {
       if (!inputs || (!inputs.multi && !inputs.w)) return null;
       const masks = { causal, keyPaddingMask, mask };
       for (const key of Object.keys(masks)) if (!masks[key]) delete masks[key];
+      // In cross-attention the new vectors are the queries; the memory stays the keys and values.
       if (inputs.multi) {
-        const r = inputs.layer.forward(x, x, x, { ...forwardMask(masks), scale: inputs.scale, averageWeights: true });
+        const xkv = inputs.cross ? inputs.xkv : x;
+        const r = inputs.layer.forward(x, xkv, xkv, { ...layerMask(forwardMask(masks), inputs.B), scale: inputs.scale, averageWeights: true });
         return { weights: r.weights, output: r.output, fullyMaskedRows: r.fullyMaskedRows };
       }
       const { w, scale } = inputs;
-      const r = attn.scaledDotProductAttention(attn.matmul(x, w.q), attn.matmul(x, w.k), attn.matmul(x, w.v), { ...masks, scale });
+      const xkv = inputs.xkv ?? x;
+      const p = (xs, W, b) => projectWithBias(attn, xs, W, b ?? null);
+      const B = inputs.B ? { bias: tensor(inputs.B) } : {};
+      const r = attn.scaledDotProductAttention(p(x, w.q, w.bq), p(xkv, w.k, w.bk), p(xkv, w.v, w.bv), { ...masks, ...B, scale });
       return { weights: r.weights, output: r.output, fullyMaskedRows: r.fullyMaskedRows };
     },
     dispose() {

@@ -5,6 +5,7 @@ import { dims, LIMITS, togglePad } from './state.js';
 import { PRESETS } from './presets.js';
 import { formatNumber } from './format.js';
 import { el, numberInput, selectOf } from './dom.js';
+import { createExtrasControls } from './extras-controls.js';
 import { createVectorSource } from './vector-source.js';
 
 const SUB_K = '\u2096';
@@ -199,7 +200,8 @@ export function createControls({ update, applyPreset, randomize }) {
   headSet.append(headWrap);
   let headButtons = [];
 
-  root.append(example, modeSet, sizes, random, scaling, maskSet, headSet);
+  const extras = createExtrasControls({ update });
+  root.append(example, modeSet, sizes, random, scaling, maskSet, extras.el, headSet);
 
   return {
     el: root,
@@ -223,7 +225,7 @@ export function createControls({ update, applyPreset, randomize }) {
       setIfIdle(sizeInputs.dk, d.multi ? (d.divisible ? d.dk : '') : state.dk);
       setIfIdle(sizeInputs.dv, d.multi ? (d.divisible ? d.dv : '') : state.dv);
       tokenCount.textContent = d.sentence
-        ? `n = m = ${d.n} tokens (from the sentence).${d.multi ? ` Each head gets d${SUB_K} = d\u1d65 = d_model / h.` : ''}`
+        ? `${d.cross ? `n = ${d.n} query tokens, m = ${d.m} memory tokens` : `n = m = ${d.n} tokens`} (from the sentence${d.cross ? 's' : ''}).${d.multi ? ` Each head gets d${SUB_K} = d\u1d65 = d_model / h.` : ''}`
         : '';
       tokenCount.hidden = !d.sentence;
 
@@ -241,6 +243,7 @@ export function createControls({ update, applyPreset, randomize }) {
         ? `Every head is scaled by 1/(T\u00b7\u221ad${SUB_K}) with its own d${SUB_K} = d_model / h. T < 1 sharpens the softmax, T > 1 flattens it.`
         : `T < 1 sharpens the softmax, T > 1 flattens it. Turn \u221ad${SUB_K} off to see the weights saturate.`;
 
+      extras.render(state);
       mask.inputs[state.mask.kind].checked = true;
       maskHelp.textContent = {
         none: 'Every query sees every key.',

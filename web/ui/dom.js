@@ -26,6 +26,16 @@ export function section(className, id, title, subText = '') {
   return { root, heading, sub };
 }
 
+/** A one-line text field for a sentence (no autocomplete, at most 200 characters). */
+export function sentenceInput(id) {
+  const input = el('input');
+  input.id = id;
+  input.type = 'text';
+  input.autocomplete = 'off';
+  input.maxLength = 200;
+  return input;
+}
+
 /** A <select> with `id` and one option per [value, text]. */
 export function selectOf(id, options) {
   const select = el('select');

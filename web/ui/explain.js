@@ -4,6 +4,7 @@
 import { factor, formatNumber, subscript } from './format.js';
 import { dims } from './state.js';
 import { el } from './dom.js';
+import { explainMasked, explainProjectionInput, projectionTerms } from './explain-extras.js';
 
 const MAX_TERMS = 8;
 const SUB_K = '\u2096';
@@ -19,11 +20,13 @@ function sum(terms) {
 
 const MATRIX_TEXT = {
   Q: 'Q', K: 'K', V: 'V', X: 'X', WQ: 'W_Q', WK: 'W_K', WV: 'W_V', WO: 'W_O',
+  XM: 'X_mem', B: 'B', BQ: 'b_Q', BK: 'b_K', BV: 'b_V', BO: 'b_O',
 };
 
-function maskReason(state, i, j, labels) {
+export function maskReason(state, i, j, labels) {
   const reasons = [];
   const d = dims(state);
+  if (d.biasMatrix && state.matrices.B.data[i * d.m + j] === -Infinity) reasons.push(`bias matrix: B[${i + 1},${j + 1}] = \u2212\u221e`);
   if (state.mask.kind === 'causal' && j > i) reasons.push(`causal mask: key ${j + 1} (${quote(labels.keys[j])}) comes after query ${i + 1}, so it is in the future`);
   if (state.mask.kind === 'padding' && state.mask.pad[j]) reasons.push(`padding mask: key ${j + 1} is a [PAD] token, hidden from every query`);
   if (state.mask.kind === 'custom' && state.mask.custom[i * d.m + j]) reasons.push('custom mask: this pair was hidden by a click (click again to show it)');
@@ -88,20 +91,14 @@ export function explain(target, state, result) {
       return { title: `Scaled score: ${quote(q)} \u2192 ${quote(k)}`, lines };
     }
     case 'masked': {
-      const v = at(head.masked, i, j);
-      if (v === -Infinity) {
-        line(`Hidden by the ${maskReason(state, i, j, labels)}.`, 'text');
-        line(`M[${i + 1},${j + 1}] = \u2212\u221e  \u2192  exp(\u2212\u221e) = 0, so this key gets exactly zero weight.`);
-      } else {
-        line(state.mask.kind === 'none' ? 'No mask is applied: the scaled score passes through unchanged.' : 'This pair is visible: the scaled score passes through unchanged.', 'text');
-        line(`M[${i + 1},${j + 1}] = S\u2032[${i + 1},${j + 1}] = ${formatNumber(v)}`, 'result');
-      }
-      return { title: `After the mask: ${quote(q)} \u2192 ${quote(k)}`, lines };
+      explainMasked({ state, result, i, j, line, reason: () => maskReason(state, i, j, labels), d });
+      return { title: `After the ${d.biasMatrix ? 'bias and the ' : ''}mask: ${quote(q)} \u2192 ${quote(k)}`, lines };
     }
     case 'weights': {
       const w = at(head.weights, i, j);
       const m = head.masked.shape[1];
       if (result.fullyMasked.has(i)) {
+        if (d.biasMatrix) line(`Row ${i + 1} of M is \u2212\u221e everywhere (${maskReason(state, i, j, labels)}, and so on for every key).`, 'text');
         line(`Every key is hidden from query ${quote(q)}. A softmax over nothing would be 0 / 0 = NaN; the core flags the row and gives it all-zero weights and a zero output instead.`, 'text');
         line(`A[${i + 1},${j + 1}] = 0`, 'result');
         return { title: `Weight: ${quote(q)} \u2192 ${quote(k)} (row fully masked)`, lines };
@@ -141,18 +138,16 @@ export function explain(target, state, result) {
     case 'proj': {
       // Q, K or V = X·W (full projection in sentence mode).
       const name = target.name;
-      const W = state.matrices[`W${name}`];
-      const X = state.matrices.X;
-      const terms = [];
-      for (let r = 0; r < X.cols; r++) terms.push(`${factor(X.data[i * X.cols + r])}\u00d7${factor(W.data[r * W.cols + j])}`);
+      const { xName, terms, bias } = projectionTerms(state, d, name, i, j);
       const t = result.proj[name];
-      line(`${name}[${i + 1},${j + 1}] = \u03a3 over d_model = ${X.cols} of X[${i + 1},r] \u00d7 W_${name}[r,${j + 1}]`, 'text');
-      line(`= ${sum(terms)}`);
+      line(`${name}[${i + 1},${j + 1}] = \u03a3 over d_model = ${terms.length} of ${xName}[${i + 1},r] \u00d7 W_${name}[r,${j + 1}]${bias === null ? '' : ` + b_${name}[${j + 1}]`}`, 'text');
+      line(`= ${sum(terms.map(([a, b]) => `${factor(a)}\u00d7${factor(b)}`))}${bias === null ? '' : ` + ${factor(bias)}`}`);
       line(`= ${formatNumber(at(t, i, j))}`, 'result');
       if (d.multi) line(`Column ${j + 1} belongs to head ${Math.floor(j / (d.dModel / d.heads)) + 1}.`, 'text');
       const role = { Q: 'what this token is looking for', K: 'what this token offers to be found by', V: 'what this token passes on when attended to' }[name];
-      line(`Row ${quote(labels.queries[i])} of ${name}: ${role}.`, 'text');
-      return { title: `${name} = X\u00b7W_${name}: token ${quote(labels.queries[i])}, column ${j + 1}`, lines };
+      const token = name === 'Q' ? labels.queries[i] : labels.keys[i];
+      line(`Row ${quote(token)} of ${name}: ${role}.`, 'text');
+      return { title: `${name} = ${xName}\u00b7W_${name}${bias === null ? '' : ` + b_${name}`}: token ${quote(token)}, column ${j + 1}`, lines };
     }
     case 'input': {
       const name = target.name;
@@ -168,7 +163,7 @@ export function explain(target, state, result) {
         WK: `Weight from input feature ${i + 1} to column ${j + 1} of K (for every token).`,
         WV: `Weight from input feature ${i + 1} to column ${j + 1} of V (for every token).`,
         WO: `Weight from column ${i + 1} of the concatenated heads to output feature ${j + 1}.`,
-      }[name];
+      }[name] ?? explainProjectionInput(name, i, j, labels);
       line(uses, 'text');
       line('Type a new number: every step below updates at once. Arrows move, Enter commits and moves down, Esc restores.', 'note');
       return { title: `Input ${MATRIX_TEXT[name]}, row ${i + 1}, column ${j + 1}`, lines };
@@ -201,8 +196,9 @@ export function explain(target, state, result) {
       const W = state.matrices.WO;
       const terms = [];
       for (let r = 0; r < W.rows; r++) terms.push(`${factor(at(m.concat, i, r))}\u00d7${factor(W.data[r * W.cols + j])}`);
-      line(`out[${i + 1},${j + 1}] = \u03a3 over ${W.rows} columns of concat[${i + 1},r] \u00d7 W_O[r,${j + 1}]`, 'text');
-      line(`= ${sum(terms)}`);
+      const bo = d.biases ? state.matrices.BO.data[j] : null;
+      line(`out[${i + 1},${j + 1}] = \u03a3 over ${W.rows} columns of concat[${i + 1},r] \u00d7 W_O[r,${j + 1}]${bo === null ? '' : ` + b_O[${j + 1}]`}`, 'text');
+      line(`= ${sum(terms)}${bo === null ? '' : ` + ${factor(bo)}`}`);
       line(`= ${formatNumber(at(m.output, i, j))}`, 'result');
       line('W_O is where the heads mix: every output feature reads every head.', 'text');
       return { title: `Multi-head output: ${quote(q)}, feature ${j + 1}`, lines };

@@ -7,6 +7,7 @@
 // address bar and the handle.
 import { createAttention } from '../lib/attention.js';
 import { createAgreementCheck } from './agreement-check.js';
+import { createBiasCard } from './bias-matrix.js';
 import { createComputer } from './compute.js';
 import { createControls, createDisplayControls } from './controls.js';
 import { createExplainPanel, explain } from './explain.js';
@@ -92,7 +93,14 @@ function createPanels(ex) {
     },
     onPositional: (kind) => update((s) => ({ ...s, positional: kind })),
   });
+  const biasCard = createBiasCard({
+    onEdit: (name, i, j, v) => { if (!isReadOnly(name)) store.update((s) => setCell(s, name, i, j, v), { source: 'edit' }); },
+    onReset: (name) => { if (!isReadOnly(name)) origins.reset(name); },
+    canReset: (name) => !isReadOnly(name) && origins.edited(name),
+    onInspect: inspect,
+  });
   const pipeline = createPipeline({
+    biasCard,
     onInspect: inspect,
     onToggleMask: (i, j) => { if (store.get().mask.kind === 'custom') update((s) => toggleCustom(s, i, j)); },
   });
@@ -103,7 +111,7 @@ function createPanels(ex) {
   const share = createShareControls({ getState: () => store.get(), linkBase: ex.linkBase, elementUrl: ELEMENT_MODULE, embedUrl: EMBED_PAGE });
   const exporter = createExportControls({ getView: () => ex.view() });
   return {
-    controls, inputs, pipeline, check, heads, lessons, share, exporter,
+    controls, inputs, pipeline, check, heads, lessons, share, exporter, biasCard,
     displayControls: createDisplayControls({ update }),
     explainPanel: createExplainPanel(),
   };
@@ -172,7 +180,8 @@ function draw(ex) {
 }
 
 function applyReadOnly(ex) {
-  for (const [name, editor] of Object.entries(ex.panels.inputs.editors)) {
+  const editors = { ...ex.panels.inputs.editors, B: ex.panels.biasCard.editor };
+  for (const [name, editor] of Object.entries(editors)) {
     if (!ex.isReadOnly(name)) continue;
     for (const input of editor.el.querySelectorAll('input')) if (!input.readOnly) input.readOnly = true;
   }

@@ -14,6 +14,7 @@ const SVG_NS = 'http://www.w3.org/2000/svg';
 
 const TITLES = {
   Q: 'Queries Q', K: 'Keys K', V: 'Values V', X: 'Token vectors X', WQ: 'W_Q', WK: 'W_K', WV: 'W_V', WO: 'W_O',
+  XM: 'Memory vectors X_mem', B: 'Bias matrix B', BQ: 'b_Q', BK: 'b_K', BV: 'b_V', BO: 'b_O',
   scores: 'Scores S = Q\u00b7K\u1d40', scaled: 'Scaled scores S\u2032', masked: 'Masked scores M',
   weights: 'Attention weights A = softmax(M)', output: 'Output O = A\u00b7V',
   average: 'Head average', concat: 'Concatenated heads', 'mha-output': 'Multi-head output concat\u00b7W_O',
@@ -35,23 +36,30 @@ export function catalogue(state, result) {
     const m = state.matrices[name];
     if (!m || m.rows !== rows || m.cols !== cols) continue;
     let rowLabels = numbered(rows);
-    if (name === 'X' || name === 'Q') rowLabels = queries;
-    else if (name === 'K') rowLabels = keys;
+    if (name === 'X' || name === 'Q' || name === 'B') rowLabels = queries;
+    else if (name === 'K' || name === 'XM') rowLabels = keys;
     else if (name === 'V') rowLabels = keys.map((_, j) => `v${subscript(j + 1)}`);
+    else if (/^B[QKVO]$/.test(name)) rowLabels = [TITLES[name]];
+    // B is a step of the pipeline on the page, between the scaled scores and the softmax.
+    if (name === 'B') continue;
     add(name, 'inputs', m, { rowLabels, colLabels: numbered(cols) });
   }
   if (result.error) return { matrices, panels: panelsOf(matrices) };
   if (d.sentence) {
     for (const name of ['Q', 'K', 'V']) {
       const t = result.proj[name];
-      add(name, 'inputs', asMatrix(t), { title: `${name} = X\u00b7W_${name}`, rowLabels: queries, colLabels: numbered(t.shape[1]) });
+      const x = name !== 'Q' && d.cross ? 'X_mem' : 'X';
+      add(name, 'inputs', asMatrix(t), { title: `${name} = ${x}\u00b7W_${name}${d.biases ? ` + b_${name}` : ''}`, rowLabels: name === 'Q' ? queries : keys, colLabels: numbered(t.shape[1]) });
     }
   }
   const head = result.head;
   const hn = d.multi ? ` (head ${head.index + 1})` : '';
   // As on the page: scores are hatched where hidden only while a custom mask is being edited.
   const custom = state.mask.kind === 'custom';
-  for (const step of ['scores', 'scaled', 'masked']) add(step, 'pipeline', asMatrix(head[step]), { title: TITLES[step] + hn, rowLabels: queries, colLabels: keys, hidden: step === 'masked' || custom ? result.hidden : null });
+  for (const step of ['scores', 'scaled', 'masked']) {
+    if (step === 'masked' && d.biasMatrix) add('B', 'pipeline', state.matrices.B, { rowLabels: queries, colLabels: keys });
+    add(step, 'pipeline', asMatrix(head[step]), { title: TITLES[step] + hn, rowLabels: queries, colLabels: keys, hidden: step === 'masked' || custom ? result.hidden : null });
+  }
   add('weights', 'pipeline', asMatrix(head.weights), { title: TITLES.weights + hn, kind: 'weights', rowLabels: queries, colLabels: keys, hidden: result.hidden });
   add('output', 'pipeline', asMatrix(head.output), { title: TITLES.output + hn, rowLabels: queries, colLabels: numbered(head.output.shape[1]) });
   if (d.multi) {
@@ -109,7 +117,7 @@ export function toJsonObject(m) {
     data.push(row);
   }
   const out = { name: m.id, title: m.title, shape: [m.rows, m.cols], rowLabels: m.rowLabels.slice(0, m.rows), colLabels: m.colLabels.slice(0, m.cols), data };
-  if (m.data.some((v) => v === -Infinity)) out.note = 'null marks -Infinity: a query-key pair hidden by the mask';
+  if (m.data.some((v) => v === -Infinity)) out.note = m.id === 'B' ? 'null marks -Infinity: an entry of B that hides its query-key pair' : 'null marks -Infinity: a query-key pair hidden by the mask';
   return out;
 }
 

@@ -30,14 +30,15 @@ function hiddenPairs(state, m) {
 
 // Weights (n × m) of one head from columns [off, off + d) of row-major q (n × ld) and k (m × ld).
 // A row with every key hidden gets zeros, as on the page.
-function weightsOf(q, k, ld, off, d, n, m, scale, hidden) {
+// `bias` is the bias matrix's data (n × m, −∞ allowed) or null.
+function weightsOf(q, k, ld, off, d, n, m, scale, hidden, bias) {
   const w = new Float64Array(n * m);
   for (let i = 0; i < n; i++) {
     let top = -Infinity;
     for (let j = 0; j < m; j++) {
       let s = 0;
       for (let c = 0; c < d; c++) s += q[i * ld + off + c] * k[j * ld + off + c];
-      w[i * m + j] = hidden(i, j) ? -Infinity : s * scale;
+      w[i * m + j] = hidden(i, j) ? -Infinity : s * scale + (bias ? bias[i * m + j] : 0);
       top = Math.max(top, w[i * m + j]);
     }
     let sum = 0;
@@ -58,31 +59,40 @@ export function recompute(state) {
   const { n, m } = d;
   const hidden = hiddenPairs(state, m);
   const scale = scaleFactor(state);
+  const B = d.biasMatrix ? M.B.data : null;
   if (!d.sentence) {
-    const w = weightsOf(M.Q.data, M.K.data, d.dk, 0, d.dk, n, m, scale, hidden);
+    const w = weightsOf(M.Q.data, M.K.data, d.dk, 0, d.dk, n, m, scale, hidden, B);
     return { weights: [w], output: matmul(w, n, m, M.V.data, d.dv) };
   }
   const E = d.dModel;
-  const proj = (W, cols) => matmul(M.X.data, n, E, W.data, cols);
+  // x·W + b; the keys and values read the memory's vectors in cross-attention.
+  const proj = (name, cols) => {
+    const [x, rows] = name !== 'Q' && d.cross ? [M.XM.data, m] : [M.X.data, n];
+    const out = matmul(x, rows, E, M[`W${name}`].data, cols);
+    if (d.biases) for (let t = 0; t < out.length; t++) out[t] += M[`B${name}`].data[t % cols];
+    return out;
+  };
   if (!d.multi) {
-    const w = weightsOf(proj(M.WQ, d.dk), proj(M.WK, d.dk), d.dk, 0, d.dk, n, m, scale, hidden);
-    return { weights: [w], output: matmul(w, n, m, proj(M.WV, d.dv), d.dv) };
+    const w = weightsOf(proj('Q', d.dk), proj('K', d.dk), d.dk, 0, d.dk, n, m, scale, hidden, B);
+    return { weights: [w], output: matmul(w, n, m, proj('V', d.dv), d.dv) };
   }
-  const q = proj(M.WQ, E);
-  const k = proj(M.WK, E);
-  const v = proj(M.WV, E);
+  const q = proj('Q', E);
+  const k = proj('K', E);
+  const v = proj('V', E);
   // Head h reads columns h·d_k .. (h+1)·d_k − 1 and writes the same columns of concat.
   const concat = new Float64Array(n * E);
   const weights = [];
   for (let h = 0; h < d.heads; h++) {
     const off = h * d.dk;
-    const w = weightsOf(q, k, E, off, d.dk, n, m, scale, hidden);
+    const w = weightsOf(q, k, E, off, d.dk, n, m, scale, hidden, B);
     weights.push(w);
     for (let i = 0; i < n; i++)
       for (let j = 0; j < m; j++)
         for (let c = 0; c < d.dk; c++) concat[i * E + off + c] += w[i * m + j] * v[j * E + off + c];
   }
-  return { weights, output: matmul(concat, n, E, M.WO.data, E) };
+  const output = matmul(concat, n, E, M.WO.data, E);
+  if (d.biases) for (let t = 0; t < output.length; t++) output[t] += M.BO.data[t % E];
+  return { weights, output };
 }
 
 // The largest |a − b|, and the same relative to the matrix's largest |b| (at least 1): float32

@@ -36,6 +36,7 @@ export const factor = (v, digits = 3) => (v < 0 ? `(${formatNumber(v, digits)})`
 
 /** Text for an editable cell: short but reversible enough for hand-typed values. */
 export function formatInput(v) {
+  if (v === -Infinity) return '-inf';  // what a reader types into the bias matrix to hide a pair
   if (!Number.isFinite(v)) return String(v);
   if (v === 0) return '0';
   const rounded = Number(v.toPrecision(3));

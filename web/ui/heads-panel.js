@@ -68,11 +68,14 @@ export function createHeadsPanel({ onInspect, onSelectHead }) {
       if (root.hidden) return;
       const m = result.multi;
       const { queries, keys } = result.labels;
-      const countKey = `${d.heads}|${d.dModel}|${m.parameterCount}|${m.parameterCountWithBiases}`;
+      const countKey = `${d.heads}|${d.dModel}|${m.parameterCount}|${m.parameterCountWithBiases}|${m.biases}`;
       if (sub.dataset.key !== countKey) {
         sub.dataset.key = countKey;
-        sub.replaceChildren(`${d.heads} heads of d\u2095 = ${m.headDim} features each (d_model = ${d.dModel}); this layer has no biases. `,
-          parameterSentence({ weights: m.parameterCount, withBiases: m.parameterCountWithBiases, dModel: d.dModel, heads: d.heads }));
+        sub.replaceChildren(`${d.heads} heads of d\u2095 = ${m.headDim} features each (d_model = ${d.dModel}). `,
+          parameterSentence({
+            weights: m.parameterCountWeights, withBiases: m.parameterCountWithBiases, dModel: d.dModel, heads: d.heads,
+            layer: { biases: m.biases, count: m.parameterCount },
+          }));
       }
       const seeKey = `${d.heads}|${d.n}|${d.m}|${d.dModel}`;
       if (sameTokens.dataset.key !== seeKey) {

@@ -20,7 +20,7 @@ function plan(target, result, { inputs, pipeline, heads }) {
     case 'masked': out.push([P.scaled, { cells: cell(i, j, m) }], [P.masked, { cells: cell(i, j, m) }]); break;
     case 'weights': out.push([P.masked, row(i)], [P.weights, { cells: cell(i, j, m) }]); break;
     case 'output': out.push([P.weights, row(i)], [qkv('V'), col(off + j)], [P.output, { cells: cell(i, j, result.head.output.shape[1]) }]); break;
-    case 'proj': out.push([inputs.editors.X, row(i)], [inputs.editors[`W${target.name}`], col(j)]); break;
+    case 'proj': out.push([inputs.editors[d.cross && target.name !== 'Q' ? 'XM' : 'X'], row(i)], [inputs.editors[`W${target.name}`], col(j)]); break;
     case 'input': out.push(...inputPlan(target, d, inputs, P, H)); break;
     case 'head':
     case 'average':
@@ -38,7 +38,9 @@ function inputPlan({ name, i, j }, d, inputs, P, H) {
   if (name === 'Q') out.push([P.scores, { rows: new Set([i]) }]);
   if (name === 'K') out.push([P.scores, { cols: new Set([i]) }]);
   if (name === 'V') out.push([P.output, { cols: new Set([j]) }]);
-  if (name === 'X' && d.sentence) for (const n of ['Q', 'K', 'V']) out.push([inputs.projMaps[n], { rows: new Set([i]) }]);
+  if (name === 'X' && d.sentence) for (const n of d.cross ? ['Q'] : ['Q', 'K', 'V']) out.push([inputs.projMaps[n], { rows: new Set([i]) }]);
+  if (name === 'XM') for (const n of ['K', 'V']) out.push([inputs.projMaps[n], { rows: new Set([i]) }]);
+  if (name === 'B') out.push([P.masked, { cells: new Set([i * d.m + j]) }]);
   if (['WQ', 'WK', 'WV'].includes(name)) out.push([inputs.projMaps[name[1]], { cols: new Set([j]) }]);
   if (name === 'WO' && d.multi) out.push([H['mha-output'], { cols: new Set([j]) }]);
   return out;

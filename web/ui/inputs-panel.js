@@ -8,7 +8,7 @@ import { activeMatrices, dims, MAX_TOKENS } from './state.js';
 import { isPad, PAD } from './tokenizer.js';
 import { describeVectorsIn } from './vector-source.js';
 import { subscript } from './format.js';
-import { el, section, selectOf } from './dom.js';
+import { el, section, selectOf, sentenceInput } from './dom.js';
 
 const SUB_K = '\u2096';
 // Matrices with more cells start folded and are built when opened: every <input> is its own paint
@@ -24,7 +24,14 @@ const TITLES = {
   WK: ['W_K', 'Projects a token vector to its key.'],
   WV: ['W_V', 'Projects a token vector to its value.'],
   WO: ['W_O', 'Mixes the concatenated head outputs into the layer output.'],
+  XM: ['Memory vectors X_mem', 'One row per memory token (cross-attention): the keys and values are computed from these rows.'],
+  BQ: ['b_Q', 'Added to every row of Q = X\u00b7W_Q + b_Q.'],
+  BK: ['b_K', 'Added to every row of K. A bias on the keys shifts every score of a query equally, so the softmax cancels it.'],
+  BV: ['b_V', 'Added to every row of V, so it passes unchanged into every output row (weights sum to 1).'],
+  BO: ['b_O', 'Added to every row of the layer output.'],
 };
+// The editors in page order: each projection bias right after its W.
+const EDITOR_NAMES = ['Q', 'K', 'V', 'X', 'XM', 'WQ', 'BQ', 'WK', 'BK', 'WV', 'BV', 'WO', 'BO'];
 
 const POSITIONAL_LABELS = [
   ['none', 'none (attention cannot tell the order)'],
@@ -44,11 +51,7 @@ export function createInputsPanel({ onEdit, onInspect, onSentence, onPositional,
   const sentenceLabel = el('label', '', 'Sentence');
   sentenceLabel.htmlFor = 'sentence';
   const sentenceRow = el('div', 'sentence-row');
-  const sentence = el('input');
-  sentence.id = 'sentence';
-  sentence.type = 'text';
-  sentence.autocomplete = 'off';
-  sentence.maxLength = 200;
+  const sentence = sentenceInput('sentence');
   sentence.setAttribute('aria-describedby', 'sentence-help');
   const addPad = el('button', 'small-button', `+ ${PAD}`);
   addPad.type = 'button';
@@ -79,7 +82,7 @@ export function createInputsPanel({ onEdit, onInspect, onSentence, onPositional,
   const cards = {};
   const folds = {};
   const resets = {};
-  for (const name of ['Q', 'K', 'V', 'X', 'WQ', 'WK', 'WV', 'WO']) {
+  for (const name of EDITOR_NAMES) {
     const [title, hint] = TITLES[name];
     const card = createCard({ title, hint, className: 'matrix-card' });
     const editor = createMatrixEditor({ name, label: title, onEdit, onInspect: (n, i, j) => onInspect({ kind: 'input', name: n, i, j }) });
@@ -176,7 +179,8 @@ export function createInputsPanel({ onEdit, onInspect, onSentence, onPositional,
         let rowLabels;
         if (name === 'X') rowLabels = labels.queries;
         else if (name === 'Q') rowLabels = labels.queries;
-        else if (name === 'K') rowLabels = labels.keys;
+        else if (name === 'K' || name === 'XM') rowLabels = labels.keys;
+        else if (r === 1 && name.startsWith('B')) rowLabels = [TITLES[name][0]];
         else if (name === 'V') rowLabels = labels.keys.map((_, j) => `v${subscript(j + 1)}`);
         else rowLabels = Array.from({ length: r }, (_, i) => String(i + 1));
         // Small matrices are always open; large ones start folded, then keep the reader's choice.
@@ -192,6 +196,7 @@ export function createInputsPanel({ onEdit, onInspect, onSentence, onPositional,
           fold.firstChild.textContent = `Show the matrix (${r * c} cells)`;
         }
         editor.setActive(fold.open);
+        if (name.startsWith('B')) card.setFormula(`1 \u00d7 ${c}, one per column of ${name === 'BO' ? 'the output' : name[1]}`);
         if (name.startsWith('W')) {
           const formula = name === 'WO'
             ? `d_model \u00d7 d_model = ${r} \u00d7 ${c}`
@@ -206,14 +211,16 @@ export function createInputsPanel({ onEdit, onInspect, onSentence, onPositional,
         for (const name of ['Q', 'K', 'V']) {
           const t = result.proj[name];
           const card = projCards[name];
+          const src = name !== 'Q' && d.cross ? 'X_mem' : 'X';
+          card.setTitle(`${name} = ${src}\u00b7W_${name}${d.biases ? ` + b_${name}` : ''}`);
           card.setShape(`${t.shape[0]} \u00d7 ${t.shape[1]}`);
           card.setHint(d.multi
             ? `Columns are split into ${d.heads} heads of ${t.shape[1] / d.heads}: head 1 reads columns 1\u2013${t.shape[1] / d.heads}, and so on.`
             : '');
           projMaps[name].update({
-            tensor: t, rowLabels: labels.queries,
+            tensor: t, rowLabels: name === 'Q' ? labels.queries : labels.keys,
             colLabels: Array.from({ length: t.shape[1] }, (_, c) => String(c + 1)),
-            padRows: state.mask.kind === 'padding' ? state.mask.pad : null,
+            padRows: state.mask.kind === 'padding' && (name !== 'Q' || !d.cross) ? state.mask.pad : null,
             groupCols: d.multi ? t.shape[1] / d.heads : 0,
             ...display,
           });

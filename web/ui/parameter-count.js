@@ -6,10 +6,12 @@ import { el } from './dom.js';
 const grouped = (v) => Math.round(v).toLocaleString('en-US').replace(/,/g, '\u202f');
 
 /**
- * counts: { weights (4·d², no biases), withBiases (4·d² + 4·d), dModel, heads }. Returns a <span>
- * whose parts carry data-stat hooks (parameters-weights, parameters-biases, parameters-wrong).
+ * counts: { weights (4·d², no biases), withBiases (4·d² + 4·d), dModel, heads }, and `layer`
+ * ({ biases, count }, the page's layer as the core counts it) when the sentence describes it.
+ * Returns a <span> whose parts carry data-stat hooks (parameters-layer, parameters-weights,
+ * parameters-biases, parameters-wrong).
  */
-export function parameterSentence({ weights, withBiases, dModel, heads }) {
+export function parameterSentence({ weights, withBiases, dModel, heads, layer = null }) {
   const span = el('span', 'parameter-count');
   const num = (stat, value) => {
     const b = el('b', '', grouped(value));
@@ -17,6 +19,12 @@ export function parameterSentence({ weights, withBiases, dModel, heads }) {
     b.dataset.value = String(value);
     return b;
   };
+  if (layer) {
+    // Which of the two counts below this layer has, from the layer itself.
+    span.append(layer.biases ? 'This layer has the biases b_Q, b_K, b_V, b_O: ' : 'This layer has no biases: ',
+      num('parameters-layer', layer.count), ' parameters. ');
+    span.lastElementChild.dataset.biases = String(layer.biases);
+  }
   const wrong = el('s', '');
   wrong.append(num('parameters-wrong', heads * weights));
   span.append(

@@ -10,7 +10,8 @@ const SUB_K = '\u2096';
 
 const MASK_NAMES = { none: 'no mask', causal: 'causal mask', padding: 'padding mask', custom: 'custom mask' };
 
-export function createPipeline({ onInspect, onToggleMask }) {
+/** biasCard: the bias matrix's step (bias-matrix.js), placed between the scaled and masked scores. */
+export function createPipeline({ onInspect, onToggleMask, biasCard = null }) {
   const { root, sub } = section('pipeline', 'pipeline', 'Attention, step by step');
   root.id = 'pipeline';
   const grid = el('div', 'steps');
@@ -34,6 +35,7 @@ export function createPipeline({ onInspect, onToggleMask }) {
     step: '2', title: 'Scaled scores', formula: `S\u2032 = S / \u221ad${SUB_K}`,
     hint: `Dot products grow with d${SUB_K}; dividing by \u221ad${SUB_K} keeps their spread near 1 so the softmax stays soft.`,
   }), 'diverging', { onActivate: (i, j) => onToggleMask(i, j) });
+  if (biasCard) grid.append(biasCard.el);
   add('masked', createCard({
     step: '3', title: 'Masked scores', formula: 'M = S\u2032 + mask',
     hint: 'Hidden pairs become \u2212\u221e before the softmax, so they get exactly zero weight and the rest still sum to 1.',
@@ -60,6 +62,7 @@ export function createPipeline({ onInspect, onToggleMask }) {
     el: root,
     maps,
     render(state, result, display) {
+      biasCard?.render(state, result, display);
       if (result.error) {
         errorBox.textContent = `Cannot compute: ${result.error}`;
         errorBox.hidden = false;
@@ -79,6 +82,7 @@ export function createPipeline({ onInspect, onToggleMask }) {
       sub.textContent = d.multi
         ? `Showing head ${head.index + 1} of ${d.heads} (d${SUB_K} = d_model / h = ${head.dk}). Pick another head in the controls or in the head grid below.`
         : `n = ${d.n} queries, m = ${d.m} keys, d${SUB_K} = ${d.dk}, d\u1d65 = ${d.dv}.`;
+      if (d.cross) sub.textContent += ` Cross-attention: rows are the sentence\u2019s ${d.n} tokens (queries), columns the memory\u2019s ${d.m} tokens (keys and values).`;
 
       const shapeNM = `${d.n} \u00d7 ${d.m}`;
       steps.scores.setShape(shapeNM);
@@ -99,7 +103,7 @@ export function createPipeline({ onInspect, onToggleMask }) {
         : (d.multi && !result.defaultScale ? `Every head uses the same scale (its own d${SUB_K} = ${head.dk}); torch.nn.MultiheadAttention always uses 1/\u221ad${SUB_K}.` : ''));
       maps.scaled.update({ tensor: head.scaled, hidden: clickable ? result.hidden : null, clickable, ...common });
 
-      steps.masked.setFormula(`M = S\u2032 + mask  (${MASK_NAMES[state.mask.kind]})`);
+      steps.masked.setFormula(d.biasMatrix ? `M = S\u2032 + B + mask  (${MASK_NAMES[state.mask.kind]}; score + bias = masked score)` : `M = S\u2032 + mask  (${MASK_NAMES[state.mask.kind]})`);
       steps.masked.setShape(shapeNM);
       maps.masked.update({ tensor: head.masked, hidden: result.hidden, fullyMasked: result.fullyMasked, clickable, ...common });
 

@@ -33,18 +33,25 @@ export function randomMatrices(attn, state, seed) {
   try {
     const d = dims(state);
     const out = {};
-    for (const [name, rows, cols] of activeMatrices(state)) {
+    // The projection biases are drawn last, so switching them on leaves every W's draw as it was;
+    // the bias matrix B keeps its values (it is a designed mask, not a random input).
+    const active = activeMatrices(state).filter(([name]) => name !== 'B' && name !== 'XM');
+    const ordered = [...active.filter(([n]) => !isBiasVector(n)), ...active.filter(([n]) => isBiasVector(n))];
+    for (const [name, rows, cols] of ordered) {
       if (!Number.isInteger(rows) || !Number.isInteger(cols)) continue;
-      const isWeight = name.startsWith('W');
-      out[name] = draw(rng, rows, cols, { scale: isWeight ? weightScale(d.dModel) : 1, round: true });
+      const small = name.startsWith('W') || isBiasVector(name);
+      out[name] = draw(rng, rows, cols, { scale: small ? weightScale(d.dModel) : 1, round: true });
     }
     // A sentence's X comes from its words (drawn above all the same, so W stays as it was).
     if (d.sentence) out.X = tokenVectors(attn, { ...state, seed });
+    if (d.cross) out.XM = tokenVectors(attn, { ...state, tokens: state.cross.tokens, seed });
     return out;
   } finally {
     rng.dispose();
   }
 }
+
+const isBiasVector = (name) => /^B[QKVO]$/.test(name);
 
 /** X for a sentence state: each word's fixed random vector plus its position's (embeddings.js). */
 export const makeEmbedder = (attn) => (state) => tokenVectors(attn, state);
@@ -52,10 +59,11 @@ export const makeEmbedder = (attn) => (state) => tokenVectors(attn, state);
 /** Values for cells that appear when a matrix grows (deterministic per seed and matrix). */
 export function makeFiller(attn, getSeed) {
   return (name, count) => {
-    const rng = attn.randomState((getSeed() + 7919 * (1 + 'QKVXWQWKWVWO'.indexOf(name))) >>> 0);
+    // (New names go at the end of the list, so the older matrices keep their values.)
+    const rng = attn.randomState((getSeed() + 7919 * (1 + 'QKVXWQWKWVWO|XM|B|BQ|BK|BV|BO'.indexOf(name))) >>> 0);
     try {
       const { data } = rng.randn(count);
-      const scale = name.startsWith('W') ? 0.35 : 1;
+      const scale = name.startsWith('W') || isBiasVector(name) ? 0.35 : 1;
       return Array.from(data, (x) => round2(x * scale));
     } finally {
       rng.dispose();

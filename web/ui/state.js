@@ -4,6 +4,7 @@
 import { isPad, tokenize } from './tokenizer.js';
 import { subscript } from './format.js';
 import { POSITIONAL, tokenVectorsKey } from './embeddings.js';
+import { BIAS_PRESETS, biasPresetMatrix, reconcileExtras } from './extras-state.js';
 
 export const STATE_VERSION = 1;
 
@@ -34,12 +35,16 @@ const clampInt = (v, [lo, hi], fallback) => {
 export function dims(state) {
   const sentence = state.mode === 'sentence';
   const heads = sentence ? state.heads : 1;
+  // Cross-attention (sentence mode): the keys and values are the memory sequence's tokens.
+  const cross = sentence && Boolean(state.cross?.on);
   const n = sentence ? state.tokens.length : state.n;
-  const m = sentence ? state.tokens.length : state.m;
+  const m = cross ? state.cross.tokens.length : sentence ? state.tokens.length : state.m;
   const multi = heads > 1;
   const headDim = multi ? state.dModel / heads : null;
   return {
-    n, m, heads, multi, sentence,
+    n, m, heads, multi, sentence, cross,
+    biasMatrix: Boolean(state.biasMatrix?.on),
+    biases: sentence && Boolean(state.biases),
     dModel: state.dModel,
     dk: multi ? headDim : state.dk,
     dv: multi ? headDim : state.dv,
@@ -50,16 +55,21 @@ export function dims(state) {
 /** The editable matrices of the current mode and their shapes, in the order the page shows them. */
 export function activeMatrices(state) {
   const d = dims(state);
-  if (!d.sentence) return [['Q', d.n, d.dk], ['K', d.m, d.dk], ['V', d.m, d.dv]];
+  const bias = d.biasMatrix ? [['B', d.n, d.m]] : [];
+  if (!d.sentence) return [['Q', d.n, d.dk], ['K', d.m, d.dk], ['V', d.m, d.dv], ...bias];
   const E = d.dModel;
-  if (d.multi) return [['X', d.n, E], ['WQ', E, E], ['WK', E, E], ['WV', E, E], ['WO', E, E]];
-  return [['X', d.n, E], ['WQ', E, d.dk], ['WK', E, d.dk], ['WV', E, d.dv]];
+  const x = d.cross ? [['X', d.n, E], ['XM', d.m, E]] : [['X', d.n, E]];
+  const [qw, kw, vw] = d.multi ? [E, E, E] : [d.dk, d.dk, d.dv];
+  const w = [['WQ', E, qw], ['WK', E, kw], ['WV', E, vw], ...(d.multi ? [['WO', E, E]] : [])];
+  // Projection biases are 1-row matrices, each listed right after its W.
+  const withB = d.biases ? w.flatMap((e) => [e, [`B${e[0][1]}`, 1, e[2]]]) : w;
+  return [...x, ...withB, ...bias];
 }
 
 /** Row labels (queries) and column labels (keys) for the heatmaps. */
 export function tokenLabels(state) {
   const d = dims(state);
-  if (d.sentence) return { queries: state.tokens.slice(), keys: state.tokens.slice() };
+  if (d.sentence) return { queries: state.tokens.slice(), keys: (d.cross ? state.cross.tokens : state.tokens).slice() };
   return {
     queries: Array.from({ length: d.n }, (_, i) => `q${subscript(i + 1)}`),
     keys: Array.from({ length: d.m }, (_, j) => `k${subscript(j + 1)}`),
@@ -118,12 +128,16 @@ export function reconcile(state, fill, embed) {
     temperature: Number.isFinite(t) ? Math.min(LIMITS.temperature[1], Math.max(LIMITS.temperature[0], t)) : 1,
   };
 
+  Object.assign(s, reconcileExtras(s, (text) => tokenize(text, MAX_TOKENS).tokens));
   const d = dims(s);
   const matrices = { ...(s.matrices ?? {}) };
   const hadX = Boolean(matrices.X);
+  const hadXM = Boolean(matrices.XM);
   for (const [name, rows, cols] of activeMatrices(s)) {
     if (!Number.isInteger(rows) || !Number.isInteger(cols)) continue;  // heads do not divide d_model
-    matrices[name] = resize(matrices[name], rows, cols, fill && ((count) => fill(name, count)));
+    // The bias matrix follows its preset when its shape changes (an ALiBi ramp cannot be padded).
+    if (name === 'B') matrices.B = matrices.B?.rows === rows && matrices.B?.cols === cols ? matrices.B : biasPresetMatrix(s.biasMatrix.preset, rows, cols, fill && ((count) => fill('B', count)));
+    else matrices[name] = resize(matrices[name], rows, cols, fill && ((count) => fill(name, count)));
   }
   s.matrices = matrices;
   s.positional = POSITIONAL.includes(s.positional) ? s.positional : 'none';
@@ -132,20 +146,28 @@ export function reconcile(state, fill, embed) {
     const key = tokenVectorsKey(s);
     if (embed && (!hadX || (s.xKey !== undefined && s.xKey !== key))) matrices.X = embed(s);
     s.xKey = key;
+    if (d.cross) {
+      // The memory's vectors follow the same rule as X's (the same word gets the same vector).
+      const memory = { ...s, tokens: s.cross.tokens };
+      const mKey = tokenVectorsKey(memory);
+      if (embed && (!hadXM || (s.cross.xKey !== undefined && s.cross.xKey !== mKey))) matrices.XM = embed(memory);
+      s.cross = { ...s.cross, xKey: mKey };
+    }
   }
 
   const mask = s.mask ?? {};
   const prevM = Array.isArray(mask.pad) ? mask.pad.length : d.m;
   const prevN = Number.isInteger(mask.customRows) ? mask.customRows : d.n;
   let pad = Array.from({ length: d.m }, (_, j) => Boolean(mask.pad?.[j]));
-  if (d.sentence && (mask.padTokens === undefined || mask.padTokens.join('\u0000') !== s.tokens.join('\u0000'))) {
+  const keyTokens = d.cross ? s.cross.tokens : s.tokens;
+  if (d.sentence && (mask.padTokens === undefined || mask.padTokens.join('\u0000') !== keyTokens.join('\u0000'))) {
     // A new sentence: its [PAD] tokens are the padding.
-    pad = s.tokens.map(isPad);
+    pad = keyTokens.map(isPad);
   }
   s.mask = {
     kind: MASK_KINDS.includes(mask.kind) ? mask.kind : 'none',
     pad,
-    padTokens: d.sentence ? s.tokens.slice() : undefined,
+    padTokens: d.sentence ? keyTokens.slice() : undefined,
     custom: resizeGrid(mask.custom, prevN, prevM, d.n, d.m),
     customRows: d.n,
   };
@@ -227,6 +249,8 @@ export function setSentence(state, sentence) {
   if (tokens.length === 0) return null;
   return { ...state, sentence, tokens };
 }
+
+export { BIAS_PRESETS };
 
 /** The boolean mask options for the core, from the chosen mask kind. */
 export function maskOptions(state) {

@@ -11,9 +11,14 @@
 // JSON and every field are bounded before they are looked at, and a field of the wrong type or out
 // of range rejects the whole link with a message naming it. Fields this module does not know (a
 // lesson panel's settings) pass as small plain JSON; the page's reconcile() then repairs them.
+//
+// Later additions to version 1 are optional fields an older link simply lacks: the bias matrix
+// (biasMatrix, matrices.B, whose −∞ cells JSON cannot hold and are written as the string "-inf"),
+// the projection biases (biases, matrices.BQ … BO) and cross-attention (cross, matrices.XM).
 import { activeMatrices, LIMITS, MASK_KINDS, MAX_TOKENS } from './state.js';
 import { MAX_TOKEN_LENGTH } from './tokenizer.js';
 import { POSITIONAL } from './embeddings.js';
+import { BIAS_PRESETS } from './extras-state.js';
 
 export const LINK_VERSION = 1;
 /** Longest encoded state accepted or produced (characters after "#s="). */
@@ -23,7 +28,9 @@ export const MAX_JSON_BYTES = 1 << 20;
 /** Largest value a matrix cell may hold (the same bound the matrix editor accepts when typing). */
 export const MAX_ABS_VALUE = 1e6;
 
-export const MATRIX_NAMES = ['Q', 'K', 'V', 'X', 'WQ', 'WK', 'WV', 'WO'];
+export const MATRIX_NAMES = ['Q', 'K', 'V', 'X', 'WQ', 'WK', 'WV', 'WO', 'XM', 'B', 'BQ', 'BK', 'BV', 'BO'];
+/** How a −∞ cell of the bias matrix B is written in a link (JSON has no infinities). */
+export const NEG_INF = '-inf';
 const THEMES = ['auto', 'light', 'dark'];
 const PALETTES = ['viridis', 'cividis', 'blues'];
 const MAX_SIDE = Math.max(LIMITS.n[1], LIMITS.dk[1], LIMITS.dv[1], LIMITS.dModel[1]);
@@ -125,12 +132,45 @@ function matrix(v, name) {
   const data = v.data;
   if (!Array.isArray(data) || data.length !== rows * cols)
     throw new StateError(`${name}.data must hold ${rows} \u00d7 ${cols} = ${rows * cols} numbers (got ${show(data)})`);
+  const out = data.slice();
   for (let k = 0; k < data.length; k++) {
     const x = data[k];
+    if (name === 'B' && (x === NEG_INF || x === -Infinity)) {
+      out[k] = -Infinity;  // only the bias matrix may hide a pair with −∞ (a state object may hold it as is)
+      continue;
+    }
     if (typeof x !== 'number' || !Number.isFinite(x) || Math.abs(x) > MAX_ABS_VALUE)
-      throw new StateError(`${name}[${Math.floor(k / cols) + 1},${(k % cols) + 1}] must be a number between \u00b1${MAX_ABS_VALUE} (got ${show(x)})`);
+      throw new StateError(`${name}[${Math.floor(k / cols) + 1},${(k % cols) + 1}] must be a number between \u00b1${MAX_ABS_VALUE}${name === 'B' ? ` or "${NEG_INF}"` : ''} (got ${show(x)})`);
   }
-  return { rows, cols, data: data.slice() };
+  return { rows, cols, data: out };
+}
+
+function biasMatrixField(v) {
+  object(v, 'biasMatrix');
+  knownKeys(v, ['on', 'preset'], 'biasMatrix');
+  const out = {};
+  if ('on' in v) out.on = bool(v.on, 'biasMatrix.on');
+  if ('preset' in v) out.preset = oneOf(v.preset, BIAS_PRESETS.map(([id]) => id), 'biasMatrix.preset');
+  return out;
+}
+
+function crossField(v) {
+  object(v, 'cross');
+  knownKeys(v, ['on', 'sentence', 'tokens', 'xKey'], 'cross');
+  const out = {};
+  if ('on' in v) out.on = bool(v.on, 'cross.on');
+  if ('sentence' in v) out.sentence = str(v.sentence, MAX_SENTENCE, 'cross.sentence');
+  if ('xKey' in v) out.xKey = str(v.xKey, 16, 'cross.xKey');
+  if ('tokens' in v) {
+    list(v.tokens, MAX_TOKENS, 'cross.tokens');
+    if (v.tokens.length === 0) throw new StateError('cross.tokens must not be empty');
+    out.tokens = v.tokens.map((t, i) => {
+      str(t, MAX_TOKEN_LENGTH, `cross.tokens[${i}]`);
+      if (!t) throw new StateError(`cross.tokens[${i}] is empty`);
+      return t;
+    });
+  }
+  return out;
 }
 
 /**
@@ -142,7 +182,7 @@ export function validateState(input) {
   const keys = Object.keys(input);
   if (keys.length > EXTRA.keys) throw new StateError('the state has too many fields');
   const KNOWN = ['version', 'mode', 'n', 'm', 'dk', 'dv', 'dModel', 'heads', 'seed', 'sentence', 'tokens',
-    'scaling', 'mask', 'matrices', 'headNames', 'view', 'display', 'positional', 'xKey'];
+    'scaling', 'mask', 'matrices', 'headNames', 'view', 'display', 'positional', 'xKey', 'biasMatrix', 'biases', 'cross'];
   knownKeys(input, KNOWN, 'the state');
   const s = {};
   for (const key of keys) {
@@ -204,6 +244,9 @@ export function validateState(input) {
         }
         break;
       }
+      case 'biasMatrix': s.biasMatrix = biasMatrixField(v); break;
+      case 'biases': s.biases = bool(v, 'biases'); break;
+      case 'cross': s.cross = crossField(v); break;
       case 'headNames':
         s.headNames = list(v, LIMITS.heads[1], 'headNames').map((t, i) => str(t, MAX_HEAD_NAME, `headNames[${i}]`));
         break;
@@ -227,7 +270,9 @@ export function validateState(input) {
     }
   }
   // The padding marks belong to the link's tokens (otherwise reconcile re-derives them).
-  if (s.tokens && s.mask?.pad) s.mask.padTokens = s.tokens.slice();
+  // (In cross-attention the keys are the memory's tokens.)
+  const keyTokens = s.cross?.on && s.cross.tokens ? s.cross.tokens : s.tokens;
+  if (keyTokens && s.mask?.pad) s.mask.padTokens = keyTokens.slice();
   return s;
 }
 
@@ -236,7 +281,8 @@ export function toLinkState(state) {
   const active = new Set(activeMatrices(state).map(([name]) => name));
   const matrices = {};
   for (const [name, m] of Object.entries(state.matrices ?? {})) {
-    if (active.has(name) && m) matrices[name] = { rows: m.rows, cols: m.cols, data: Array.from(m.data, (x) => x + 0) };  // JSON has no −0
+    // JSON has no −0 and no −∞ (only B may hold −∞; it travels as "-inf").
+    if (active.has(name) && m) matrices[name] = { rows: m.rows, cols: m.cols, data: Array.from(m.data, (x) => (x === -Infinity ? NEG_INF : x + 0)) };
   }
   const { version, ...rest } = state;
   const out = { ...rest, matrices };

@@ -1,0 +1,63 @@
+// Explanations for the bias matrix, the projection biases and cross-attention's memory: the parts
+// of "how was this number computed?" that only exist when those are switched on (explain.js asks).
+import { factor, formatNumber } from './format.js';
+
+const at = (t, i, j) => t.data[i * t.shape[1] + j];
+const quote = (s) => `\u201c${s}\u201d`;
+const MINUS_INF = '\u2212\u221e';
+
+/**
+ * Step 3 for cell (i, j): the scaled score plus the bias matrix's entry (score + bias = masked
+ * score), or −∞ when a mask or the bias hides the pair. `line(text, kind)` appends a line.
+ */
+export function explainMasked({ state, result, i, j, line, reason, d }) {
+  const head = result.head;
+  const v = at(head.masked, i, j);
+  const scaled = at(head.scaled, i, j);
+  const b = d.biasMatrix ? state.matrices.B.data[i * d.m + j] : null;
+  const sum = b === null ? '' : ` + B[${i + 1},${j + 1}] = ${factor(scaled, 4)} + ${b === -Infinity ? `(${MINUS_INF})` : factor(b, 4)}`;
+  if (v === -Infinity) {
+    line(`Hidden by the ${reason()}.`, 'text');
+    // With a finite bias the sum is finite and the boolean mask then hides the pair.
+    const cellName = `M[${i + 1},${j + 1}]`;
+    const how = b === null ? `${cellName} = ${MINUS_INF}` : b === -Infinity ? `${cellName} = S\u2032[${i + 1},${j + 1}]${sum} = ${MINUS_INF}`
+      : `${cellName} = S\u2032[${i + 1},${j + 1}]${sum} = ${formatNumber(scaled + b)}, then the mask makes it ${MINUS_INF}`;
+    line(`${how}  \u2192  exp(${MINUS_INF}) = 0, so this key gets exactly zero weight.`);
+    if (b === -Infinity) line('A \u2212\u221e in B hides a pair exactly as a boolean mask does; a large negative number such as \u221210000 only nearly does (a row of them still shares its weight).', 'note');
+    return;
+  }
+  if (b === null) {
+    line(state.mask.kind === 'none' ? 'No mask is applied: the scaled score passes through unchanged.' : 'This pair is visible: the scaled score passes through unchanged.', 'text');
+    line(`M[${i + 1},${j + 1}] = S\u2032[${i + 1},${j + 1}] = ${formatNumber(v)}`, 'result');
+    return;
+  }
+  line('The bias matrix B is added to the scaled score before the softmax: score + bias = masked score.', 'text');
+  line(`M[${i + 1},${j + 1}] = S\u2032[${i + 1},${j + 1}]${sum}`);
+  line(`= ${formatNumber(v)}`, 'result');
+  if (b < 0) line(`A negative bias lowers this key's weight by a factor e^${factor(b, 3)} = ${formatNumber(Math.exp(b), 3)} before the row is normalized.`, 'note');
+}
+
+/**
+ * The terms of Q, K or V [i, j] = Σ_r X[i, r]·W[r, j] (+ b[j]): the input is the memory X_mem for K
+ * and V in cross-attention. Returns { xName, terms: [[x, w], …], bias (or null) }.
+ */
+export function projectionTerms(state, d, name, i, j) {
+  const memory = name !== 'Q' && d.cross;
+  const X = memory ? state.matrices.XM : state.matrices.X;
+  const W = state.matrices[`W${name}`];
+  const terms = [];
+  for (let r = 0; r < X.cols; r++) terms.push([X.data[i * X.cols + r], W.data[r * W.cols + j]]);
+  return { xName: memory ? 'X_mem' : 'X', terms, bias: d.biases ? state.matrices[`B${name}`].data[j] : null };
+}
+
+/** What an input cell of the new matrices feeds (undefined for the others). */
+export function explainProjectionInput(name, i, j, labels) {
+  switch (name) {
+    case 'B': return `Added to the scaled score of query ${quote(labels.queries[i])} and key ${quote(labels.keys[j])} before the softmax. Type -inf to hide the pair; a row of \u2212\u221e gives weights 0 (not NaN).`;
+    case 'XM': return `Feature ${j + 1} of the memory token ${quote(labels.keys[i])}: changes row ${i + 1} of K and V (the keys and values come from the memory).`;
+    case 'BQ': case 'BK': case 'BV':
+      return `Bias of column ${j + 1} of ${name[1]}: added to that column for every token (${name[1]} = X\u00b7W_${name[1]} + b_${name[1]}).`;
+    case 'BO': return `Bias of output feature ${j + 1}: added to every output row (a query that sees no key outputs b_O).`;
+    default: return undefined;
+  }
+}
