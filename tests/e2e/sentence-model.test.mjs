@@ -113,7 +113,7 @@ async function chooseModelAndType(page, root, text, { layer = 1, head = 0 } = {}
   await page.waitForSelector(q('.vector-source[data-loaded="true"]'));
   await page.selectOption(q('[data-vector-layer]'), String(layer));
   await page.selectOption(q('[data-vector-head]'), String(head));
-  await page.fill(q('input[id$="sentence"]'), text);
+  await page.fill(q('input#sentence'), text);
 }
 
 test('explorer: token vectors from the trained text model give the model\u2019s own attention probabilities', { timeout: 300_000 }, async () => {
