@@ -66,10 +66,10 @@ try {
   const EDITED = MODE === 'qkv' ? 'Q' : 'X';
   const matrix = `[data-matrix="${EDITED}"]`;
   await page.click(`${matrix} >> xpath=ancestor::details/summary`);
-  await page.waitForSelector(`${matrix} input[data-row="${N - 1}"][data-col="63"]`, { state: 'attached' });
+  await page.waitForSelector(`${matrix} .cell-input[data-row="${N - 1}"][data-col="63"]`, { state: 'attached' });
   // As a person typing: the cell has focus and the page shows it (--view pipeline: the steps).
   const VIEW = args.includes('--view') ? args[args.indexOf('--view') + 1] : 'x';
-  await page.focus(`${matrix} input[data-row="0"][data-col="0"]`);
+  await page.focus(`${matrix} .cell-input[data-row="0"][data-col="0"]`);
   await page.$eval(VIEW === 'pipeline' ? '#pipeline' : matrix, (e) => e.scrollIntoView({ block: 'start' }));
 
   if (args.includes('--no-focus')) await page.evaluate(() => { window.__noFocus = true; document.activeElement?.blur(); });
@@ -80,7 +80,7 @@ try {
       document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
     }, CSS);
   }
-  console.log(await page.evaluate(() => `DOM: ${document.getElementsByTagName('*').length} elements, ${document.querySelectorAll('td.cell').length} heatmap cells, ${document.querySelectorAll('input').length} inputs`));
+  console.log(await page.evaluate(() => `DOM: ${document.getElementsByTagName('*').length} elements, ${document.querySelectorAll('td.cell').length} heatmap cells, ${document.querySelectorAll('input').length} inputs, ${document.querySelectorAll('.cell-input').length} matrix cells`));
   const cdp = await page.context().newCDPSession(page);
   if (PROFILE) {
     await cdp.send('Profiler.enable');
@@ -93,7 +93,10 @@ try {
   const { jsMs, rangeChanged } = await page.evaluate(async ([edits, n, name]) => {
     const app = document.getElementById('app');
     const block = document.querySelector(`[data-matrix="${name}"]`);
-    const cell = (i, j) => block.querySelector(`input[data-row="${i}"][data-col="${j}"]`);
+    // A cell is an <input> (earlier versions) or a plain-text editable box.
+    const cell = (i, j) => block.querySelector(`.cell-input[data-row="${i}"][data-col="${j}"]`);
+    const textOf = (c) => (c instanceof HTMLInputElement ? c.value : c.textContent);
+    const write = (c, text) => { if (c instanceof HTMLInputElement) c.value = text; else c.textContent = text; };
     // The colour range as the page shows it: the editor's bound, or (a page that tints each input
     // inline) the colour of a cell no edit touches.
     const range = () => block.dataset.tintBound ?? cell(n - 1, 63).style.backgroundColor;
@@ -114,7 +117,7 @@ try {
       // Pairs of edits on one cell: to 40 (the range grows) and back to its value (it shrinks).
       const p = k >> 1;
       const input = cell(p % (n - 1), (p * 7) % 63);
-      if (k % 2 === 0) original = input.value;
+      if (k % 2 === 0) original = textOf(input);
       // The cell is focused first, as a person clicks a cell and then types into it: the edit
       // measured is the keystroke.
       if (!window.__noFocus) input.focus({ preventScroll: true });
@@ -122,7 +125,7 @@ try {
       const before = Number(app.dataset.renders);
       const rangeBefore = range();
       console.timeStamp(`edit-${k}`);
-      input.value = k % 2 === 0 ? '40' : original;
+      write(input, k % 2 === 0 ? '40' : original);
       input.dispatchEvent(new Event('input', { bubbles: true }));
       await rendered(before);
       out.push(Number(app.dataset.renderMs));

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import {
-  afterRender, assertClose, collectProblems, launch, openExplorer, readHeatmap, recordProblems, screenshot,
+  afterRender, assertClose, cellSelector, collectProblems, fillCell, launch, openExplorer, readHeatmap, recordProblems, screenshot,
 } from './helpers.mjs';
 import { decodeState, toBase64Url } from '../../web/ui/url-state.js';
 import { startServer } from '../../scripts/serve.mjs';
@@ -74,7 +74,7 @@ describe('the state in the URL', () => {
     await afterRender(page, () => page.selectOption('#preset', 'heads'));
     await afterRender(page, () => page.check('input[name="mask"][value="causal"]'));
     await afterRender(page, () => page.click('.head-select .segment >> nth=2'));
-    await afterRender(page, () => page.fill('[data-matrix="X"] input[data-row="1"][data-col="3"]', '0.123456789'));
+    await afterRender(page, () => fillCell(page, 'X', 1, 3, '0.123456789'));
     await afterRender(page, () => page.selectOption('#palette', 'cividis'));
     await page.waitForFunction(() => window.location.hash.length > 100);
     await page.waitForTimeout(400);  // the debounced last write
@@ -201,7 +201,7 @@ describe('<attention-explorer> in a plain lesson page', () => {
     const [n, m] = w.shape;
     for (let i = 0; i < n; i++) for (let j = i + 1; j < m; j++) assert.equal(w.data[i * m + j], 0);
     // Editing a cell in the shadow root recomputes, and the page hears a statechange event.
-    const cell = causal.locator('[data-matrix="X"] input[data-row="0"][data-col="0"]');
+    const cell = causal.locator(cellSelector('X', 0, 0));
     const renders = Number(await causal.locator('.ae-root').getAttribute('data-renders'));
     await cell.fill('2.5');
     await page.waitForFunction(() => document.getElementById('last-change').textContent === '6 tokens, causal mask');
@@ -211,7 +211,7 @@ describe('<attention-explorer> in a plain lesson page', () => {
     const state = await page.evaluate(() => document.getElementById('causal').state);
     assert.equal(state.matrices.X.data[0], 2.5);
     // Read-only: every matrix cell of the second element refuses typing.
-    const readOnly = await heads.locator('[data-matrix] input').evaluateAll((inputs) => inputs.map((i) => i.readOnly));
+    const readOnly = await heads.locator('[data-matrix] .cell-input').evaluateAll((inputs) => inputs.map((i) => i.getAttribute('aria-readonly') === 'true' && !i.isContentEditable));
     assert.ok(readOnly.length === 0 || readOnly.every(Boolean));
     await screenshot(page, 'element-lesson-page');
     await page.evaluate(() => document.getElementById('heads').scrollIntoView());
@@ -258,8 +258,8 @@ describe('<attention-explorer> in a plain lesson page', () => {
     await page.evaluate(() => { const e = document.getElementById('causal'); e.setAttribute('readonly', 'Q'); e.setAttribute('panels', 'inputs pipeline'); });
     await ready;
     assert.equal(await causal.locator('.controls').count(), 0);
-    const q = await causal.locator('[data-matrix="Q"] input').evaluateAll((inputs) => inputs.map((i) => i.readOnly));
-    const k = await causal.locator('[data-matrix="K"] input').evaluateAll((inputs) => inputs.map((i) => i.readOnly));
+    const q = await causal.locator('[data-matrix="Q"] .cell-input').evaluateAll((inputs) => inputs.map((i) => i.getAttribute('aria-readonly') === 'true' && !i.isContentEditable));
+    const k = await causal.locator('[data-matrix="K"] .cell-input').evaluateAll((inputs) => inputs.map((i) => i.getAttribute('aria-readonly') === 'true' && !i.isContentEditable));
     assert.ok(q.length > 0 && q.every(Boolean) && k.every((x) => !x));
     ready = remounted();
     await page.evaluate(() => document.getElementById('causal').setAttribute('link-base', 'https://lessons.example/explorer/'));
@@ -296,7 +296,7 @@ describe('embed.html in an iframe', () => {
     const masked = await frame.locator('[data-heatmap="masked"]:not([data-pending])').evaluate((t) => t.dataset.values.split(' ').map(Number));
     assert.equal(masked[1], -Infinity);
     // Explorer → parent: a person's edit.
-    await frame.locator('[data-matrix="X"] input[data-row="0"][data-col="0"]').fill('1.75');
+    await frame.locator(cellSelector('X', 0, 0)).fill('1.75');
     const sent = await page.waitForFunction(() => window.explorerMessages.find((m) => m.type === 'attention-explorer:state' && m.source === 'user'));
     const userState = await sent.jsonValue();
     assert.equal(userState.state.matrices.X.data[0], 1.75);

@@ -3,7 +3,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  afterRender, assertClose, collectProblems, readHeatmap, readHeatmapCells, useExplorer,
+  afterRender, assertClose, cellSelector, cellText, collectProblems, fillCell, readHeatmap, readHeatmapCells, useExplorer,
 } from './helpers.mjs';
 
 // /usr/bin/python3 -c "import numpy as np; np.random.seed(42); X = np.random.randn(4, 8);
@@ -25,8 +25,7 @@ const LESSON_OUTPUT = [
 
 const { page, problems } = useExplorer();
 
-const edit = (matrix, i, j, text) => afterRender(page, () =>
-  page.fill(`[data-matrix="${matrix}"] input[data-row="${i}"][data-col="${j}"]`, text));
+const edit = (matrix, i, j, text) => afterRender(page, () => fillCell(page, matrix, i, j, text));
 const preset = (id) => afterRender(page, () => page.selectOption('#preset', id));
 const setMask = (kind) => afterRender(page, () => page.check(`input[name="mask"][value="${kind}"]`));
 const meanEntropy = async () => Number(await page.getAttribute('[data-stat="summary"]', 'data-mean-entropy'));
@@ -34,7 +33,7 @@ const meanEntropy = async () => Number(await page.getAttribute('[data-stat="summ
 // The values of an editable matrix as the page holds them (titles carry 8 significant digits,
 // exact for the two-decimal presets used below).
 const readMatrix = (name) => page.evaluate((m) => {
-  const inputs = [...document.querySelectorAll(`[data-matrix="${m}"] input`)];
+  const inputs = [...document.querySelectorAll(`[data-matrix="${m}"] .cell-input`)];
   const rows = new Set(inputs.map((i) => i.dataset.row)).size;
   return { shape: [rows, inputs.length / rows], data: inputs.map((i) => Number(i.title.replace('\u2212', '-'))) };
 }, name);
@@ -250,7 +249,7 @@ describe('multi-head', () => {
 describe('keyboard', () => {
   test('arrows move between cells, Enter commits and moves down, Escape restores', async () => {
     await preset('hand');
-    await page.focus('[data-matrix="Q"] input[data-row="0"][data-col="0"]');
+    await page.focus(cellSelector('Q', 0, 0));
     const at = () => page.evaluate(() => {
       const a = document.activeElement;
       return `${a.closest('[data-matrix],[data-heatmap]')?.dataset.matrix ?? a.closest('[data-heatmap]')?.dataset.heatmap}:${a.dataset.row},${a.dataset.col}`;
@@ -268,9 +267,10 @@ describe('keyboard', () => {
     assert.notDeepEqual(after.data, before.data);
     // An invalid entry is flagged and Escape restores the value.
     await page.keyboard.type('abc');
-    assert.equal(await page.getAttribute('[data-matrix="Q"] input[data-row="2"][data-col="1"]', 'aria-invalid'), 'true');
+    assert.equal(await page.getAttribute(cellSelector('Q', 2, 1), 'aria-invalid'), 'true');
+    assert.equal(await cellText(page, 'Q', 2, 1), 'abc', 'the bad entry stays visible');
     await page.keyboard.press('Escape');
-    assert.equal(await page.inputValue('[data-matrix="Q"] input[data-row="2"][data-col="1"]'), '1');
+    assert.equal(await cellText(page, 'Q', 2, 1), '1');
     await page.keyboard.press('Tab');
     assert.equal(await at(), 'K:0,0');
     // Heatmap cells: focusable, arrows move, the explanation follows.

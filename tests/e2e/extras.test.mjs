@@ -6,7 +6,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { afterRender, assertClose, collectProblems, openExplorer, readHeatmap, screenshot, useExplorer } from './helpers.mjs';
+import { afterRender, assertClose, cellSelector, cellText, collectProblems, openExplorer, readHeatmap, screenshot, useExplorer } from './helpers.mjs';
 import { decodeState } from '../../web/ui/url-state.js';
 import { reconcile } from '../../web/ui/state.js';
 import { referenceAttention } from '../js/support/attention-f64.mjs';
@@ -19,7 +19,7 @@ const E = 8;
 
 const { env, page, problems } = useExplorer({ width: 1400 });
 
-const cell = (matrix, i, j) => `[data-matrix="${matrix}"] input[data-row="${i}"][data-col="${j}"]`;
+const cell = cellSelector;
 const edit = (matrix, i, j, text) => afterRender(page, () => page.fill(cell(matrix, i, j), text));
 const explanation = () => page.textContent('#explain');
 
@@ -97,6 +97,8 @@ describe('bias matrix, projection biases and cross-attention', () => {
     for (let j = 0; j < m; j++) await edit('B', 1, j, '-inf');
     const s = await checkNumbers();
     assert.ok(s.matrices.B.data.slice(m, 2 * m).every((x) => x === -Infinity));
+    assert.equal(await page.getAttribute(cell('B', 1, 0), 'aria-invalid'), null, '-inf is a valid entry');
+    assert.equal(await cellText(page, 'B', 1, 0), '-inf');
     const w = await readHeatmap(page, 'weights');
     assert.deepEqual(w.data.slice(m, 2 * m), new Array(m).fill(0));
     assert.match(await page.textContent('[data-card="bias-matrix"]'), /1 row of the scores is \u2212\u221e everywhere/);
@@ -132,6 +134,7 @@ describe('bias matrix, projection biases and cross-attention', () => {
     assert.deepEqual(theirs, mine);
     const s2 = await checkNumbers(other.page);
     assert.deepEqual(s2.matrices.B, s.matrices.B);
+    assert.equal(await cellText(other.page, 'B', 0, 2), '-inf', 'a \u2212\u221e cell shows -inf');
     assert.equal(await other.page.isChecked('#cross-attention'), true);
     assert.equal(await other.page.isChecked('#projection-biases'), true);
     await other.context.close();

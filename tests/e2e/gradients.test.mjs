@@ -36,7 +36,7 @@ async function setMask(kind) {
 }
 const stat = async (name, key = 'value') => Number(await page.getAttribute(`${PANEL} [data-stat="${name}"]`, `data-${key}`));
 const readMatrix = (name) => page.evaluate((m) => {
-  const inputs = [...document.querySelectorAll(`[data-matrix="${m}"] input`)];
+  const inputs = [...document.querySelectorAll(`[data-matrix="${m}"] .cell-input`)];
   const rows = new Set(inputs.map((i) => i.dataset.row)).size;
   return { shape: [rows, inputs.length / rows], data: inputs.map((i) => Number(i.title.replace('\u2212', '-'))) };
 }, name);

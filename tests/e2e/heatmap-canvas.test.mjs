@@ -5,7 +5,9 @@
 // repaints at the new resolution.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { afterRender, collectProblems, launch, openExplorer, readHeatmap, readHeatmapCells } from './helpers.mjs';
+import {
+  afterRender, collectProblems, fillCell, launch, openExplorer, readHeatmap, readHeatmapCells,
+} from './helpers.mjs';
 
 let env;
 before(async () => { env = await launch(); });
@@ -71,7 +73,7 @@ describe('maps out of view', () => {
     await page.$eval('[data-matrix="X"]', (e) => e.scrollIntoView({ block: 'start' }));
     assert.ok(await page.$eval('[data-heatmap="output"]', (t) => t.getBoundingClientRect().top > window.innerHeight + 300), 'the output is out of view');
     // Edited while the output is out of view: its values follow once the frame is drawn...
-    await afterRender(page, () => page.fill('[data-matrix="X"] input[data-row="0"][data-col="0"]', '3.5'));
+    await afterRender(page, () => fillCell(page, 'X', 0, 0, '3.5'));
     const values = (await readHeatmap(page, 'output')).data;
     // ...and its canvas and cell names show them when a person scrolls to it.
     const after = await readHeatmapCells(page, 'output');

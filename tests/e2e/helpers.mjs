@@ -229,3 +229,12 @@ export async function screenshot(page, name) {
   mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: `${SCREENSHOTS}${name}.png`, fullPage: false });
 }
+
+/** The selector of cell (i, j) of the editable matrix `matrix` (a plain-text editable box). */
+export const cellSelector = (matrix, i, j) => `[data-matrix="${matrix}"] .cell-input[data-row="${i}"][data-col="${j}"]`;
+
+/** Replaces the text of cell (i, j) of `matrix`, as a person selecting it and typing. */
+export const fillCell = (page, matrix, i, j, text) => page.fill(cellSelector(matrix, i, j), text);
+
+/** The text cell (i, j) of `matrix` shows. */
+export const cellText = async (page, matrix, i, j) => (await page.textContent(cellSelector(matrix, i, j))) ?? '';

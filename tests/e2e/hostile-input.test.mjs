@@ -7,7 +7,7 @@
 // refused with a message; a hostile query string and messages from other windows do nothing.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { afterRender, collectProblems, readHeatmap, useExplorer } from './helpers.mjs';
+import { afterRender, cellSelector, collectProblems, readHeatmap, useExplorer } from './helpers.mjs';
 import { MAX_TOKEN_LENGTH, tokenize } from '../../web/ui/tokenizer.js';
 import { MAX_TOKENS, reconcile } from '../../web/ui/state.js';
 import { encodeState } from '../../web/ui/url-state.js';
@@ -91,7 +91,7 @@ describe('hostile sentences', () => {
 });
 
 describe('hostile matrix cells', () => {
-  const cell = '[data-matrix="X"] input[data-row="0"][data-col="0"]';
+  const cell = cellSelector('X', 0, 0);
   const VALUES = [
     '<img src=x onerror="window.__pwned=1">', 'javascript:alert(1)', 'NaN', 'Infinity', '-Infinity',
     '1e999', '-1e39', '1e-400', '0x10', '1_000', '١٢٣', '9'.repeat(400), '1e308', ' ', '--1', '1e',
@@ -108,6 +108,32 @@ describe('hostile matrix cells', () => {
       assert.equal(await page.getAttribute(cell, 'aria-invalid') ?? 'false', 'false');
     });
   }
+
+  // A cell is a plain-text editable box: a paste (Ctrl+V of HTML from another page) inserts the
+  // clipboard's text only, however hostile, and the cell stays one line of text.
+  test('pasting HTML into a cell inserts its text, never markup', async () => {
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.url });
+    const plain = '<img src=x onerror="window.__pwned=1">';
+    await page.focus(cell);
+    await page.keyboard.press('Control+a');
+    await page.evaluate(async (text) => {
+      // (Markup with inline handlers or styles would make Chromium's clipboard sanitizer itself
+      // report CSP violations on this page, so the HTML flavour is elements only.)
+      const html = '<b data-pasted>2</b><table data-pasted><tr><td>3</td></tr></table><br><a data-pasted href="#x">4</a>';
+      await navigator.clipboard.write([new ClipboardItem({
+        'text/html': new Blob([html], { type: 'text/html' }), 'text/plain': new Blob([text], { type: 'text/plain' }),
+      })]);
+    }, plain);
+    await page.keyboard.press('Control+V');
+    await page.waitForFunction((sel) => document.querySelector(sel).getAttribute('aria-invalid') === 'true', cell);
+    const shown = await page.$eval(cell, (c) => ({ text: c.textContent, elements: c.childElementCount }));
+    assert.deepEqual(shown, { text: plain, elements: 0 });
+    assert.equal(await page.$$eval('[data-pasted]', (es) => es.length), 0);
+    await expectNothingRan('pasted HTML');
+    await expectFiniteHeatmaps('pasted HTML');
+    await afterRender(page, () => page.fill(cell, '0.5'));
+    assert.equal(await page.getAttribute(cell, 'aria-invalid') ?? 'false', 'false');
+  });
 });
 
 describe('URL and postMessage input', () => {

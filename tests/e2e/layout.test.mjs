@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import {
-  afterRender, assertClose, collectProblems, launch, openExplorer, readHeatmap, screenshot,
+  afterRender, assertClose, cellSelector, collectProblems, fillCell, launch, openExplorer, readHeatmap, screenshot,
 } from './helpers.mjs';
 
 let env;
@@ -25,7 +25,7 @@ async function noHorizontalOverflow(page) {
 
 test('light and dark themes, causal mask, and multi-head on a desktop', async () => {
   const { page, context, problems } = await openExplorer(env, { width: 1280, height: 900 });
-  await page.focus('[data-matrix="X"] input[data-row="1"][data-col="2"]');
+  await page.focus(cellSelector('X', 1, 2));
   await screenshot(page, 'light-top');
   await scrollTo(page, '#pipeline');
   await page.hover('[data-heatmap="weights"] td[data-row="2"][data-col="2"]');
@@ -126,25 +126,25 @@ test('n = 16, d_model = 64, h = 4: correct numbers, redraw time reported', async
   assert.deepEqual((await readHeatmap(page, 'mha-output')).shape, [16, 64]);
   const unfold = async (name) => {
     await page.click(`[data-matrix="${name}"] >> xpath=ancestor::details/summary`);
-    await page.waitForSelector(`[data-matrix="${name}"] input[data-row="0"]`);
+    await page.waitForSelector(`[data-matrix="${name}"] .cell-input[data-row="0"]`);
   };
   await unfold('X');
   const times = [];
   for (const [k, v] of ['0.5', '-1.25', '2', '0.75', '-0.5', '1.5'].entries()) {
-    await afterRender(page, () => page.fill(`[data-matrix="X"] input[data-row="${k}"][data-col="${k * 7}"]`, v));
+    await afterRender(page, () => fillCell(page, 'X', k, k * 7, v));
     times.push(Number(await page.getAttribute('#app', 'data-render-ms')));
   }
   times.sort((a, b) => a - b);
   t.diagnostic(`redraw after an edit (JS: compute + DOM updates), n=16 d_model=64 h=4: median ${times[times.length >> 1]} ms, min ${times[0]} ms`);
 
   const X = await page.evaluate(() => {
-    const inputs = [...document.querySelectorAll('[data-matrix="X"] input')];
+    const inputs = [...document.querySelectorAll('[data-matrix="X"] .cell-input')];
     return { data: inputs.map((i) => Number(i.title.replace('\u2212', '-'))), shape: [16, 64] };
   });
   // W matrices are folded at this size; open them to read them.
   for (const name of ['WQ', 'WK', 'WV', 'WO']) await unfold(name);
   const W = await page.evaluate(() => Object.fromEntries(['WQ', 'WK', 'WV', 'WO'].map((n) => {
-    const inputs = [...document.querySelectorAll(`[data-matrix="${n}"] input`)];
+    const inputs = [...document.querySelectorAll(`[data-matrix="${n}"] .cell-input`)];
     return [n, { data: inputs.map((i) => Number(i.title.replace('\u2212', '-'))), shape: [64, 64] }];
   })));
   const expected = await page.evaluate(async ({ X, W }) => {

@@ -30,7 +30,7 @@ const statValue = async (root, name) => Number(await page.getAttribute(`${root} 
 
 // An editable matrix as the page holds it (input titles carry 8 significant digits).
 const readMatrix = (name) => page.evaluate((m) => {
-  const inputs = [...document.querySelectorAll(`[data-matrix="${m}"] input`)];
+  const inputs = [...document.querySelectorAll(`[data-matrix="${m}"] .cell-input`)];
   const rows = new Set(inputs.map((i) => i.dataset.row)).size;
   return { shape: [rows, inputs.length / rows], data: inputs.map((i) => Number(i.title.replace('\u2212', '-'))) };
 }, name);
@@ -243,7 +243,7 @@ describe('lesson panels', () => {
     // matrix and the point agree before comparing everything.
     await page.waitForFunction(() => {
       const g = document.querySelector('[data-lesson="hull"] .value-point[data-index="0"]');
-      const input = document.querySelector('[data-matrix="V"] input[data-row="0"][data-col="0"]');
+      const input = document.querySelector('[data-matrix="V"] .cell-input[data-row="0"][data-col="0"]');
       return g && input && Math.abs(Number(g.dataset.x) - Number(input.title.replace('\u2212', '-'))) < 1e-6;
     });
     const V2 = await check('after dragging');

@@ -6,11 +6,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
-import { afterRender, collectProblems, readHeatmap, useExplorer } from './helpers.mjs';
+import { afterRender, cellSelector, cellText, collectProblems, readHeatmap, useExplorer } from './helpers.mjs';
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const X = '[data-matrix="X"]';
-const cell = (i, j, m = X) => `${m} input[data-row="${i}"][data-col="${j}"]`;
+const cell = (i, j, m = 'X') => cellSelector(m, i, j);
 
 const { page, problems } = useExplorer({
   setup: async (p) => {
@@ -19,7 +19,7 @@ const { page, problems } = useExplorer({
       await afterRender(p, async () => { await p.fill(id, v); await p.press(id, 'Enter'); });
     for (const name of ['X', 'WQ']) {
       await p.click(`[data-matrix="${name}"] >> xpath=ancestor::details/summary`);
-      await p.waitForSelector(cell(name === 'X' ? 23 : 63, 63, `[data-matrix="${name}"]`));
+      await p.waitForSelector(cell(name === 'X' ? 23 : 63, 63, name));
     }
   },
 });
@@ -66,22 +66,22 @@ test('arrows, Home/End, Ctrl+Home/End and PageUp/PageDown move inside a matrix',
 
 test('typing and F2 edit a cell, the numbers follow, Escape restores, the tints follow the range', async () => {
   await page.focus(cell(2, 3));
-  const before = await page.inputValue(cell(2, 3));
+  const before = await cellText(page, 'X', 2, 3);
   const { data: q, shape: [, qCols] } = await readHeatmap(page, 'Q');
   const bound = await page.getAttribute(X, 'data-tint-bound');
   // Typing replaces the selected number (one input event, so one redraw to wait for).
   await afterRender(page, () => page.keyboard.insertText('40'));
-  assert.equal(await page.inputValue(cell(2, 3)), '40');
+  assert.equal(await cellText(page, 'X', 2, 3), '40');
   const q2 = (await readHeatmap(page, 'Q')).data;
   const changedRows = new Set(q.map((v, k) => (v === q2[k] ? -1 : Math.floor(k / qCols))).filter((r) => r >= 0));
   assert.deepEqual([...changedRows], [2], 'Q changes in the edited token\u2019s row only');
   assert.notEqual(await page.getAttribute(X, 'data-tint-bound'), bound, 'a new colour range');
-  // The edited cell is painted orange (large positive), a cell near zero nearly white; no input
+  // The edited cell is painted orange (large positive), a cell near zero nearly white; no cell
   // carries a colour of its own.
   const paint = await page.evaluate(() => {
     const canvas = document.querySelector('[data-matrix="X"] canvas');
     const px = (i, j) => [...canvas.getContext('2d').getImageData(j, i, 1, 1).data];
-    const styled = [...document.querySelectorAll('[data-matrix="X"] input')].filter((e) => e.style.backgroundColor).length;
+    const styled = [...document.querySelectorAll('[data-matrix="X"] .cell-input')].filter((e) => e.style.backgroundColor).length;
     return { edited: px(2, 3), size: [canvas.width, canvas.height], styled, shown: !canvas.hidden };
   });
   assert.deepEqual(paint.size, [64, 24]);
@@ -94,13 +94,13 @@ test('typing and F2 edit a cell, the numbers follow, Escape restores, the tints 
   await page.keyboard.press('ArrowUp');
   await page.keyboard.press('F2');
   await afterRender(page, () => page.keyboard.type('5'));
-  assert.equal(await page.inputValue(cell(2, 3)), '405');
+  assert.equal(await cellText(page, 'X', 2, 3), '405');
   // While editing, Left moves the caret, not the focus.
   await page.keyboard.press('ArrowLeft');
   assert.equal(await at(), 'X:2,3');
   // Escape gives back the value the cell had when it was focused.
   await afterRender(page, () => page.keyboard.press('Escape'));
-  assert.equal(await page.inputValue(cell(2, 3)), '40');
+  assert.equal(await cellText(page, 'X', 2, 3), '40');
   await page.keyboard.press('ArrowUp');
   await page.keyboard.press('ArrowDown');
   await page.keyboard.press('Enter');

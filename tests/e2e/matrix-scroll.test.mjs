@@ -4,12 +4,12 @@
 // d_model = 64 is 16 × 64 inputs, several times wider than its card.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { afterRender, collectProblems, launch, openExplorer } from './helpers.mjs';
+import { afterRender, cellSelector, collectProblems, launch, openExplorer } from './helpers.mjs';
 
 const SENTENCE = 'one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen';
 const AREA = '[data-matrix="X"] .matrix-scroll';
 const BAR = '[data-matrix="X"] .matrix-hbar';
-const cell = (i, j) => `[data-matrix="X"] input[data-row="${i}"][data-col="${j}"]`;
+const cell = (i, j) => cellSelector('X', i, j);
 
 let env;
 before(async () => { env = await launch(); });

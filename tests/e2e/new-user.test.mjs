@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer } from '../../scripts/serve.mjs';
 import {
-  afterRender, assertClose, collectProblems, openExplorer, readHeatmap, useExplorer,
+  afterRender, assertClose, cellSelector, collectProblems, openExplorer, readHeatmap, useExplorer,
 } from './helpers.mjs';
 import { hasPythonModule, PYTHON, runPythonScripts } from '../js/support/python.mjs';
 import { niceBound } from '../../web/ui/palettes.js';
@@ -100,7 +100,7 @@ describe('sentences', () => {
     assert.notDeepEqual(a, c);
     for (const w of c) assert.ok(Math.abs(w - 1 / 6) < 1e-6, `six equal tokens: uniform weights, got ${w}`);
     await weightsFor('the cat sat on the mat');
-    const row = (r) => page.$$eval(`[data-matrix="X"] input[data-row="${r}"]`, (inputs) => inputs.map((i) => i.title));
+    const row = (r) => page.$$eval(`[data-matrix="X"] .cell-input[data-row="${r}"]`, (inputs) => inputs.map((i) => i.title));
     assert.deepEqual(await row(0), await row(4), 'both "the" rows');
     assert.match(await page.textContent('#vectors-note'), /random but fixed.*same word.*same vector/s);
     await afterRender(page, () => page.selectOption('#positional', 'sinusoidal'));
@@ -129,7 +129,7 @@ describe('editing', () => {
     await preset('lesson');
     const q = async () => (await readHeatmap(page, 'Q')).data;
     const original = await q();
-    const cell = '[data-matrix="X"] input[data-row="0"][data-col="0"]';
+    const cell = cellSelector('X', 0, 0);
     await page.focus(cell);
     await afterRender(page, () => page.keyboard.type('1.5'));
     assert.notDeepEqual(await q(), original);
@@ -341,7 +341,7 @@ describe('what the page says', () => {
     assert.ok(await diff() < 1e-6, `heads: ${await diff()}`);
     assert.match(await page.textContent(check), /Two implementations agree.*float64 JavaScript.*over 400 weights/);
     await preset('lesson');
-    const cell = '[data-matrix="X"] input[data-row="1"][data-col="2"]';
+    const cell = cellSelector('X', 1, 2);
     await page.focus(cell);
     await afterRender(page, () => page.keyboard.type('2.5'));
     await page.waitForSelector(check);
@@ -381,7 +381,7 @@ describe('what the page says', () => {
     assert.match(await page.textContent('.scale-out'), /0\.025/);  // 1 / (20 · √4)
     await typeInto('#size-dModel', 1000);
     assert.equal(await page.inputValue('#size-dModel'), '64');
-    assert.deepEqual(await page.evaluate(() => document.querySelectorAll('[data-matrix="X"] input[data-row="0"]').length), 64);
+    assert.deepEqual(await page.evaluate(() => document.querySelectorAll('[data-matrix="X"] .cell-input[data-row="0"]').length), 64);
     await typeInto('#size-dModel', 8);
     assert.equal(await page.isHidden('#size-dModel ~ [data-clamp-note], .field:has(#size-dModel) + [data-clamp-note]'), true);
   });

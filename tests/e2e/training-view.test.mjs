@@ -125,7 +125,7 @@ test('"Open in the explorer": the pipeline holds the trained head\u2019s W_Q, W_
   await page.waitForSelector('#app[data-ready="true"] [data-matrix="WQ"]');
   await page.waitForSelector('#app:not([data-training])');
   for (const [k, name] of ['WQ', 'WK', 'WV'].entries()) {
-    const values = await page.$$eval(`[data-matrix="${name}"] input`, (inputs) => inputs.map((i) => Number((i.title || i.value).replace('\u2212', '-'))));
+    const values = await page.$$eval(`[data-matrix="${name}"] .cell-input`, (inputs) => inputs.map((i) => Number((i.title || i.textContent).replace('\u2212', '-'))));
     // The explorer's W has one more row than the model's, the bias (X gets a column of ones).
     assert.equal(values.length, expected[k].length + expected[k].length / 32, `${name}: (E + 1) × d values`);
     assertClose(values.slice(0, expected[k].length), expected[k], { atol: 1e-6, rtol: 1e-6, label: name });

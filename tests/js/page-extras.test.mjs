@@ -8,6 +8,7 @@ import { createAttention } from '../../web/lib/attention.js';
 import { createComputer } from '../../web/ui/compute.js';
 import { explain } from '../../web/ui/explain.js';
 import { agreement } from '../../web/ui/float64-check.js';
+import { parseBias } from '../../web/ui/bias-matrix.js';
 import { biasPresetMatrix, setBiasMatrix } from '../../web/ui/extras-state.js';
 import { makeEmbedder, makeFiller, presetById } from '../../web/ui/presets.js';
 import { dims, reconcile, setCell } from '../../web/ui/state.js';
@@ -181,5 +182,14 @@ describe('bias matrix, projection biases and cross-attention on the page', () =>
     assert.deepEqual(validateState({ matrices: { B: { rows: 1, cols: 2, data: [-Infinity, 1] } } }).matrices.B.data, [-Infinity, 1]);
     assert.throws(() => validateState({ biasMatrix: { on: 'yes' } }), /biasMatrix\.on must be true or false/);
     assert.throws(() => validateState({ cross: { tokens: [] } }), /cross\.tokens must not be empty/);
+  });
+});
+
+describe('what a bias cell reads', () => {
+  test('-inf in its spellings is -Infinity, numbers are numbers, anything else is NaN (invalid)', () => {
+    for (const t of ['-inf', '\u2212\u221e', ' -Infinity ', '\u2011inf']) assert.equal(parseBias(t), -Infinity, t);
+    assert.equal(parseBias('1.5'), 1.5);
+    assert.equal(parseBias('\u22122,5'), -2.5);
+    for (const t of ['abc', 'inf', '+inf', '1e999', '', '<b>1</b>']) assert.ok(Number.isNaN(parseBias(t)), t);
   });
 });

@@ -1,16 +1,20 @@
 // The bias matrix B as a step of the pipeline, between the scaled scores and the softmax: an
 // editable n × m matrix (the same editor as every other matrix) with Reset; its switch and preset
 // menu are in the controls (extras-controls.js).
-// Its cells accept −∞: the editor reads plain numbers only, so "-inf" (or −∞, -infinity) typed
-// into a cell is caught here before the editor sees it and sent as −Infinity.
+// Its cells accept −∞: "-inf" (or −∞, -infinity) typed into a cell is read as −Infinity, other
+// text as a finite number.
 import { createCard } from './card.js';
 import { createMatrixEditor } from './matrix-editor.js';
 import { el } from './dom.js';
+import { parseNumber } from './format.js';
 
 const NEG_INF_TEXT = /^\s*[-\u2212\u2011]\s*(inf|infinity|\u221e)\s*$/i;
 
 /** Whether a cell's text means −∞. */
 export const isNegInfText = (text) => NEG_INF_TEXT.test(String(text));
+
+/** A bias cell's text as a number: −Infinity, a finite number, or NaN if it is neither. */
+export const parseBias = (text) => (isNegInfText(text) ? -Infinity : parseNumber(text) ?? NaN);
 
 export function createBiasCard({ onEdit, onInspect, onReset, canReset }) {
   const card = createCard({
@@ -18,7 +22,7 @@ export function createBiasCard({ onEdit, onInspect, onReset, canReset }) {
     hint: 'An additive mask: each entry is added to its scaled score. 0 changes nothing, negative numbers push a key down, \u2212\u221e (type \u2011inf) hides it exactly like a mask.',
   });
   card.el.dataset.card = 'bias-matrix';
-  const editor = createMatrixEditor({ name: 'B', label: 'Bias matrix B', onEdit, onInspect: (n, i, j) => onInspect({ kind: 'input', name: n, i, j }) });
+  const editor = createMatrixEditor({ name: 'B', label: 'Bias matrix B', onEdit, parse: parseBias, onInspect: (n, i, j) => onInspect({ kind: 'input', name: n, i, j }) });
   const reset = el('button', 'small-button reset-matrix', 'Reset');
   reset.type = 'button';
   reset.dataset.reset = 'B';
@@ -26,17 +30,6 @@ export function createBiasCard({ onEdit, onInspect, onReset, canReset }) {
   reset.addEventListener('click', () => onReset('B'));
   card.el.querySelector('.card-header').append(reset);
   card.body.append(editor.el);
-
-  // Capture phase on the wrapper: runs before the editor's own listener on its table.
-  editor.el.addEventListener('input', (e) => {
-    const input = e.target;
-    if (!(input instanceof HTMLInputElement) || !isNegInfText(input.value)) return;
-    e.stopPropagation();
-    input.classList.remove('invalid');
-    input.removeAttribute('aria-invalid');
-    input.title = '\u2212\u221e';
-    onEdit('B', Number(input.dataset.row), Number(input.dataset.col), -Infinity);
-  }, true);
 
   return {
     el: card.el,

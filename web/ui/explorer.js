@@ -183,7 +183,7 @@ function applyReadOnly(ex) {
   const editors = { ...ex.panels.inputs.editors, B: ex.panels.biasCard.editor };
   for (const [name, editor] of Object.entries(editors)) {
     if (!ex.isReadOnly(name)) continue;
-    for (const input of editor.el.querySelectorAll('input')) if (!input.readOnly) input.readOnly = true;
+    editor.setReadOnly(true);
   }
 }
 

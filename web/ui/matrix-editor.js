@@ -1,4 +1,4 @@
-// An editable matrix: a table of text inputs, tinted by value. Typing a valid number updates the
+// An editable matrix: a table of editable text cells, tinted by value. Typing a valid number updates the
 // state at once (every later step follows live); an invalid entry is flagged and ignored until
 // fixed.
 //
@@ -10,19 +10,27 @@
 // Up/Down move on, Enter commits and moves down (Shift+Enter up), and Escape restores the value
 // the cell had when it was focused (in full precision, not the rounded text).
 //
+// The cells are plain-text contenteditable boxes, not <input>s: every <input> is a clip of its own,
+// and with 1 536 of them on screen Chromium spent 8-9 ms per frame layerizing them. Pasted markup
+// stays text (contenteditable="plaintext-only").
 // The tints are painted on a canvas under the table (ui/matrix-tint.js), so a new colour range
-// restyles no input. Wide matrices scroll sideways through ui/matrix-scroll.js (the cell area
-// itself is not user-scrollable, which keeps each frame cheap with a thousand inputs).
+// restyles no cell. Wide matrices scroll sideways through ui/matrix-scroll.js (the cell area
+// itself is not user-scrollable, which keeps each frame cheap with a thousand cells).
+// `parse(text)` reads a cell's text: a number, or NaN for an invalid entry (default: finite
+// numbers as parseNumber reads them).
 // Test hooks: the wrapper carries data-matrix="<name>" and data-tint-bound (the colour range's
-// bound), and every cell is an <input> with data-row and data-col.
+// bound), and every cell is a `.cell-input` element (role textbox) with data-row and data-col.
 import { formatInput, formatNumber, parseNumber } from './format.js';
+import { caretToEnd, selectAll, selectionOffsets } from './cell-caret.js';
 import { moveFor } from './grid-nav.js';
 import { makeScale, niceBound } from './palettes.js';
 import { cornerRow, el } from './dom.js';
 import { attachMatrixScroll } from './matrix-scroll.js';
 import { createMatrixTint } from './matrix-tint.js';
 
-export function createMatrixEditor({ name, label, onEdit, onInspect }) {
+const parseFinite = (text) => parseNumber(text) ?? NaN;
+
+export function createMatrixEditor({ name, label, onEdit, onInspect, parse = parseFinite }) {
   const root = el('div', 'matrix-block');
   root.dataset.matrix = name;
   const scroller = el('div', 'matrix-scroll');
@@ -52,6 +60,7 @@ export function createMatrixEditor({ name, label, onEdit, onInspect }) {
   let matrix = null;     // last matrix object rendered (state replaces, never mutates, matrices)
   let pending = null;    // latest update() arguments while inactive
   let active = true;
+  let readOnly = false;
   let theme = 'light';
   let rowLabels = [];
 
@@ -89,11 +98,14 @@ export function createMatrixEditor({ name, label, onEdit, onInspect }) {
       tr.append(th);
       for (let j = 0; j < c; j++) {
         const td = el('td');
-        const input = el('input', 'cell-input');
-        input.type = 'text';
-        input.autocomplete = 'off';
+        const input = el('div', 'cell-input');
+        input.setAttribute('role', 'textbox');
+        input.contentEditable = readOnly ? 'false' : 'plaintext-only';
+        if (readOnly) input.setAttribute('aria-readonly', 'true');
         input.spellcheck = false;
         input.enterKeyHint = 'next';
+        input.setAttribute('autocorrect', 'off');
+        input.setAttribute('autocapitalize', 'off');
         input.dataset.row = String(i);
         input.dataset.col = String(j);
         input.tabIndex = i === 0 && j === 0 ? 0 : -1;
@@ -147,12 +159,17 @@ export function createMatrixEditor({ name, label, onEdit, onInspect }) {
       if (Object.is(shown[k], v)) continue;
       shown[k] = v;
       const input = inputs[k];
-      input.value = formatInput(v);
+      setText(input, formatInput(v));
       input.title = formatNumber(v, 8);
       input.classList.remove('invalid');
       input.removeAttribute('aria-invalid');
     }
     tint();
+  }
+
+  // Replaces a cell's text (one text node, or none for the empty string).
+  function setText(input, text) {
+    if (input.textContent !== text) input.textContent = text;
   }
 
   function at(input) {
@@ -165,7 +182,7 @@ export function createMatrixEditor({ name, label, onEdit, onInspect }) {
     if (!before || before.k !== k) return revert(input);
     const v = before.value;
     shown[k] = v;
-    input.value = formatInput(v);
+    setText(input, formatInput(v));
     input.title = formatNumber(v, 8);
     input.classList.remove('invalid');
     input.removeAttribute('aria-invalid');
@@ -173,10 +190,12 @@ export function createMatrixEditor({ name, label, onEdit, onInspect }) {
     return undefined;
   }
 
+  // Shows the value the cell stands for (the last valid entry sent, or the value last rendered).
   function revert(input) {
     const [i, j] = at(input);
-    const v = matrix ? matrix.data[i * cols + j] : 0;
-    input.value = formatInput(v);
+    const k = i * cols + j;
+    const v = Number.isNaN(shown[k]) ? (matrix ? matrix.data[k] : 0) : shown[k];
+    setText(input, formatInput(v));
     input.classList.remove('invalid');
     input.removeAttribute('aria-invalid');
   }
@@ -185,7 +204,7 @@ export function createMatrixEditor({ name, label, onEdit, onInspect }) {
     const input = inputs[i * cols + j];
     if (!input) return;
     input.focus();
-    input.select();
+    selectAll(input);
   }
 
   // The focused cell becomes the matrix's tab stop.
@@ -196,13 +215,16 @@ export function createMatrixEditor({ name, label, onEdit, onInspect }) {
     roving = k;
   }
 
+  const cellOf = (target) => (target instanceof Element && target.classList.contains('cell-input') && table.contains(target) ? target : null);
+
   table.addEventListener('input', (e) => {
-    const input = e.target;
-    if (!(input instanceof HTMLInputElement)) return;
+    const input = cellOf(e.target);
+    if (!input) return;
     editing = true;
-    const v = parseNumber(input.value);
+    // A paste of several lines leaves line breaks in the text: they make the entry invalid.
+    const v = parse(input.textContent);
     const [i, j] = at(input);
-    if (v === null) {
+    if (Number.isNaN(v)) {
       input.classList.add('invalid');
       input.setAttribute('aria-invalid', 'true');
       return;
@@ -214,41 +236,43 @@ export function createMatrixEditor({ name, label, onEdit, onInspect }) {
     onEdit(name, i, j, v);
   });
   table.addEventListener('focusin', (e) => {
-    const input = e.target;
-    if (!(input instanceof HTMLInputElement)) return;
+    const input = cellOf(e.target);
+    if (!input) return;
     editing = false;
-    input.select();
+    selectAll(input);
     const [i, j] = at(input);
     rove(i * cols + j);
     before = { k: i * cols + j, value: matrix ? matrix.data[i * cols + j] : 0 };
     onInspect?.(name, i, j);
   });
   table.addEventListener('pointerover', (e) => {
-    const input = e.target instanceof Element ? e.target.closest('input') : null;
+    const input = e.target instanceof Element ? e.target.closest('.cell-input') : null;
     if (input && table.contains(input)) onInspect?.(name, ...at(input));
   });
+  // Leaving a cell shows its value as every other cell does (a typed "0.123456789" in full would
+  // not fit the cell); an invalid entry goes back to the value in use.
   table.addEventListener('focusout', (e) => {
-    const input = e.target;
-    if (input instanceof HTMLInputElement && input.classList.contains('invalid')) revert(input);
+    const input = cellOf(e.target);
+    if (input) revert(input);
   });
   table.addEventListener('keydown', (e) => {
-    const input = e.target;
-    if (input instanceof HTMLInputElement) onKey(e, input);
+    const input = cellOf(e.target);
+    if (input) onKey(e, input);
   });
 
   function onKey(e, input) {
     const [i, j] = at(input);
     if (e.key === 'Escape') {
-      restore(input);
+      if (!readOnly) restore(input);
       editing = false;
-      input.select();
+      selectAll(input);
       return;
     }
     if ((e.key === 'Enter' && !editing) || e.key === 'F2') {
       e.preventDefault();
-      if (input.readOnly) return;
+      if (readOnly) return;
       editing = true;
-      input.setSelectionRange(input.value.length, input.value.length);
+      caretToEnd(input);
       return;
     }
     if (e.key === 'Enter') {
@@ -268,9 +292,10 @@ export function createMatrixEditor({ name, label, onEdit, onInspect }) {
   // While editing, keys that move the caret inside the number keep doing so; Left/Right leave
   // the cell once the caret is at that edge of the text.
   function caretLeaves(e, input) {
-    const len = input.value.length;
-    const start = input.selectionStart;
-    const end = input.selectionEnd;
+    const len = input.textContent.length;
+    const offsets = selectionOffsets(input);
+    if (!offsets) return true;
+    const [start, end] = offsets;
     if (e.key === 'ArrowLeft') return start === 0 && end === 0;
     if (e.key === 'ArrowRight') return start === len && end === len;
     return e.key !== 'Home' && e.key !== 'End';
@@ -307,6 +332,15 @@ export function createMatrixEditor({ name, label, onEdit, onInspect }) {
       colHeads.forEach((th, j) => th.classList.toggle('hl', !!hlCols?.has(j)));
     },
     focusCell,
+    /** Cells that show their values but take no typing (an embedding's read-only matrices). */
+    setReadOnly(on) {
+      readOnly = Boolean(on);
+      for (const input of inputs) {
+        input.contentEditable = readOnly ? 'false' : 'plaintext-only';
+        if (readOnly) input.setAttribute('aria-readonly', 'true');
+        else input.removeAttribute('aria-readonly');
+      }
+    },
     get name() { return name; },
   };
 }

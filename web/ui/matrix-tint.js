@@ -1,13 +1,13 @@
 // Tints an editable matrix's cells by value with one small canvas under its table: one canvas
-// pixel per cell, stretched over the cell grid (image-rendering: pixelated), while the inputs
+// pixel per cell, stretched over the cell grid (image-rendering: pixelated), while the cells
 // themselves stay transparent.
 //
 // Why: one edit can change the matrix's colour range, and then every cell's tint changes. Written
-// as inline styles, that restyled all 1 536 inputs of X at the page's largest size (20-25 ms of
+// as inline styles, that restyled all 1 536 cells of X at the page's largest size (20-25 ms of
 // style recalc in a frame of 16); as pixels it is a putImageData of rows x cols pixels, and no
 // element is restyled at all.
 //
-// The cells of an editable matrix are fixed-width inputs, so the grid is regular: it is measured
+// The cells of an editable matrix are fixed-size boxes, so the grid is regular: it is measured
 // from the first and the last cell only, after layout (when the table is built, and whenever it
 // resizes: labels, fonts, the window), never while a value changes.
 import { el } from './dom.js';
