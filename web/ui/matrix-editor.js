@@ -1,6 +1,6 @@
-// An editable matrix: a table of editable text cells, tinted by value. Typing a valid number updates the
-// state at once (every later step follows live); an invalid entry is flagged and ignored until
-// fixed.
+// An editable matrix: a table of editable text cells, tinted by value. Typing a valid number
+// updates the state at once (every later step follows live); an invalid entry is flagged and
+// ignored until fixed.
 //
 // Keyboard (the grid pattern): the matrix is one tab stop, its cells a roving tabindex (Tab enters
 // at the cell last focused and leaves the matrix). A focused cell has its text selected: arrows
@@ -215,7 +215,8 @@ export function createMatrixEditor({ name, label, onEdit, onInspect, parse = par
     roving = k;
   }
 
-  const cellOf = (target) => (target instanceof Element && target.classList.contains('cell-input') && table.contains(target) ? target : null);
+  const cellOf = (target) => (target instanceof Element && target.classList.contains('cell-input')
+    && table.contains(target) ? target : null);
 
   table.addEventListener('input', (e) => {
     const input = cellOf(e.target);
