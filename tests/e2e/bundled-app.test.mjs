@@ -7,7 +7,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -47,14 +47,14 @@ before(async () => {
   dir = await mkdtemp(join(tmpdir(), 'attention-vite-'));
   const [{ filename }] = JSON.parse(await run('npm', ['pack', '--json', '--pack-destination', dir], ROOT));
   const project = join(dir, 'app');
-  await run('mkdir', ['-p', project], dir);
+  await mkdir(project);
   await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'lesson', private: true, type: 'module' }));
   await run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--loglevel=error', join(dir, filename)], project);
   await writeFile(join(project, 'index.html'), INDEX_HTML);
   await writeFile(join(project, 'main.js'), MAIN_JS);
   // The browser asks every origin for /favicon.ico; Vite copies public/ into the build.
-  await run('mkdir', ['-p', join(project, 'public')], dir);
-  await run('cp', [join(ROOT, 'web', 'favicon.svg'), join(project, 'public', 'favicon.ico')], dir);
+  await mkdir(join(project, 'public'));
+  await copyFile(join(ROOT, 'web', 'favicon.svg'), join(project, 'public', 'favicon.ico'));
   const { build } = await import(pathToFileURL(VITE).href);
   await build({ root: project, configFile: false, logLevel: 'error', build: { outDir: join(project, 'dist') } });
   env = await launch({ root: join(project, 'dist') });
@@ -100,19 +100,16 @@ test('the explorer element draws, and its share controls say where to host the p
 test('the training view trains in its Worker, and a trained example opens', async () => {
   const trainer = page.locator('#trainer');
   const root = trainer.locator('[data-training]');
+  // Waits until the training view inside the element (perhaps in its shadow root) reaches `min` steps.
+  const reachStep = (min, timeout) => page.waitForFunction((want) => {
+    const host = document.getElementById('trainer');
+    return Number((host.shadowRoot ?? host).querySelector('[data-training]')?.dataset.step) >= want;
+  }, min, { timeout });
   await trainer.locator('[data-action="train"]').click();
-  await page.waitForFunction(() => {
-    const r = document.getElementById('trainer').shadowRoot?.querySelector('[data-training]') ??
-      document.getElementById('trainer').querySelector('[data-training]');
-    return Number(r?.dataset.step) >= 20;
-  }, null, { timeout: 60000 });
+  await reachStep(20, 60000);
   await trainer.locator('[data-action="pause"]').click();
   await trainer.locator('[data-action="open-example"][data-example="induction"]').click();
-  await page.waitForFunction(() => {
-    const host = document.getElementById('trainer');
-    const r = (host.shadowRoot ?? host).querySelector('[data-training]');
-    return r?.dataset.step === '800';
-  }, null, { timeout: 30000 });
+  await reachStep(800, 30000);
   assert.equal(await root.getAttribute('data-step'), '800');
   assert.match(await trainer.locator('.example-status').textContent(), /800 steps/);
 });
