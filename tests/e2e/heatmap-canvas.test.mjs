@@ -65,6 +65,40 @@ describe('the canvas lines up with the table', () => {
   });
 });
 
+describe('redrawing after edits', () => {
+  // The canvas's pixels, as a digest of its bytes (identical pictures give identical digests).
+  const pixels = (page, name) => page.$eval(`[data-heatmap="${name}"]`, async (t) => {
+    const canvas = t.parentElement.querySelector('canvas');
+    const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+    const digest = await crypto.subtle.digest('SHA-256', data);
+    return `${canvas.width}x${canvas.height} ${[...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('')}`;
+  });
+
+  test('maps repainted cell by cell and whole look exactly as a fresh page with the same numbers', async () => {
+    const { page, context } = await openExplorer(env);
+    await afterRender(page, () => page.check('input[name="mode"][value="qkv"]'));
+    const initial = await page.evaluate(() => location.hash);
+    // One query changes one row of the scores (a few cells repainted), a large value changes
+    // every cell's colour (the whole map repainted), then a small edit again.
+    await afterRender(page, () => fillCell(page, 'Q', 0, 0, '0.7'));
+    await afterRender(page, () => fillCell(page, 'K', 1, 0, '9'));
+    await afterRender(page, () => fillCell(page, 'Q', 2, 1, '-0.4'));
+    await page.waitForFunction(() => !document.querySelector('[data-heatmap][data-pending]'));
+    // The address bar follows the state a moment after the last edit: wait until it has changed
+    // and then stayed the same for a while.
+    await page.waitForFunction((h) => location.hash !== h, initial);
+    let link = '';
+    while (link !== (link = await page.evaluate(() => location.hash))) await page.waitForTimeout(700);
+    const fresh = await openExplorer(env, { path: link });
+    for (const name of ['scores', 'scaled', 'weights', 'output']) {
+      assert.equal((await readHeatmap(page, name)).data.join(' '), (await readHeatmap(fresh.page, name)).data.join(' '), `${name}: the same numbers`);
+      assert.equal(await pixels(page, name), await pixels(fresh.page, name), `${name}: the redrawn canvas equals a fresh one`);
+    }
+    await fresh.context.close();
+    await context.close();
+  });
+});
+
 describe('maps out of view', () => {
   test('are brought up to date after the frame, and when scrolled into view show the new values', async () => {
     const { page, context } = await openExplorer(env);

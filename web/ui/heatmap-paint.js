@@ -144,14 +144,43 @@ export function createHeatmapPainter(table, cellAt) {
   // edit of one token's vector changes one row and one column of the scores, not all of them).
   let shown = null;  // { geometry, fill: Uint32Array (pixel; 0: none; 1: hatch), text: [], ink: [] }
 
-  function paintCell(k, fill, text, ink, printer) {
+  // Repaints one cell in place (px: the kept image's pixels, one Uint32 each).
+  function paintCell(px, k, fill, text, ink, printer) {
     const { cols, X0, X1, Y0, Y1, W, dpr } = geometry;
     const i = Math.floor(k / cols);
     const j = k % cols;
-    const px = new Uint32Array(image.data.buffer);
     if (fill === 1) hatchCell(px, W, X0[j], X1[j], Y0[i], Y1[i], dpr);
     else for (let y = Y0[i]; y < Y1[i]; y++) px.fill(fill, y * W + X0[j], y * W + X1[j]);
     if (text) printer.print(image.data, W, text, rgbOf(ink), (X0[j] + X1[j]) / 2, (Y0[i] + Y1[i]) / 2, [X0[j], Y0[i], X1[j], Y1[i]]);
+  }
+
+  // The cells whose fill, text or ink differ from what the canvas shows.
+  function changedCells(n, want, texts, inkOf) {
+    const dirty = [];
+    for (let k = 0; k < n; k++) {
+      const text = texts ? texts[k] : null;
+      if (want(k) !== shown.fill[k] || text !== shown.text[k] || (text ? inkOf(k) : null) !== shown.ink[k]) dirty.push(k);
+    }
+    return dirty;
+  }
+
+  // Few changed cells (one token's row and column): each is repainted and put back alone. Past a
+  // quarter of the map the whole redraw is cheaper (it fills a scanline once per row of cells).
+  function drawChanged(dirty, want, texts, inkOf, printer) {
+    const { cols, X0, X1, Y0, Y1 } = geometry;
+    const px = new Uint32Array(image.data.buffer);
+    for (const k of dirty) {
+      const fill = want(k);
+      const text = texts ? texts[k] : null;
+      const ink = text ? inkOf(k) : null;
+      paintCell(px, k, fill, text, ink, printer);
+      shown.fill[k] = fill;
+      shown.text[k] = text;
+      shown.ink[k] = ink;
+      const i = Math.floor(k / cols);
+      const j = k % cols;
+      ctx.putImageData(image, 0, 0, X0[j], Y0[i], X1[j] - X0[j], Y1[i] - Y0[i]);
+    }
   }
 
   function draw() {
@@ -162,38 +191,26 @@ export function createHeatmapPainter(table, cellAt) {
       return;
     }
     const { rows, cols, fills, texts, inks, hidden } = frame;
-    const { X0, X1, Y0, Y1, W, H, dpr } = geometry;
     const n = rows * cols;
-    const printer = texts ? printerFor(looks.font, dpr) : null;
+    const printer = texts ? printerFor(looks.font, geometry.dpr) : null;
     const want = (k) => (hidden?.[k] ? 1 : fills[k] ? pixel(fills[k]) : 0);
     const inkOf = (k) => (hidden?.[k] ? looks.muted : inks[k] ?? looks.text);
-
     if (image && shown?.geometry === geometry) {
-      const dirty = [];
-      for (let k = 0; k < n; k++) {
-        const fill = want(k);
-        const text = texts ? texts[k] : null;
-        const ink = text ? inkOf(k) : null;
-        if (fill === shown.fill[k] && text === shown.text[k] && ink === shown.ink[k]) continue;
-        paintCell(k, fill, text, ink, printer);
-        shown.fill[k] = fill;
-        shown.text[k] = text;
-        shown.ink[k] = ink;
-        dirty.push(k);
+      const dirty = changedCells(n, want, texts, inkOf);
+      if (dirty.length <= n / 4) {
+        drawChanged(dirty, want, texts, inkOf, printer);
+        return;
       }
-      if (dirty.length > n / 4) ctx.putImageData(image, 0, 0);
-      else {
-        for (const k of dirty) {
-          const i = Math.floor(k / cols);
-          const j = k % cols;
-          ctx.putImageData(image, 0, 0, X0[j], Y0[i], X1[j] - X0[j], Y1[i] - Y0[i]);
-        }
-      }
-      return;
     }
+    drawAll(want, texts, inkOf, printer);
+  }
 
-    // Everything: backgrounds one scanline per row of cells, copied down the row, then digits.
-    // A map in view keeps its pixels for the next redraw; one out of view borrows a shared buffer.
+  // Everything: backgrounds one scanline per row of cells, copied down the row, then digits.
+  // A map in view keeps its pixels for the next redraw; one out of view borrows a shared buffer.
+  function drawAll(want, texts, inkOf, printer) {
+    const { rows, cols } = frame;
+    const { X0, X1, Y0, Y1, W, H, dpr } = geometry;
+    const n = rows * cols;
     const buffer = inView ? (image ??= new ImageData(W, H)) : scratchFor(W, H);
     const S = buffer.width;  // pixels per row of the buffer
     const px = new Uint32Array(buffer.data.buffer);
