@@ -1,7 +1,7 @@
 // The "two implementations agree" line under the steps: the page's numbers against the float64
 // recomputation of float64-check.js, with the largest difference, updated after each edit's frame.
 import { afterFrame } from './after-frame.js';
-import { el } from './dom.js';
+import { el, setText } from './dom.js';
 import { AGREE, agreement } from './float64-check.js';
 
 const sci = (x) => (x === 0 ? '0' : x.toExponential(1).replace('-', '\u2212'));
@@ -23,12 +23,12 @@ export function createAgreementCheck() {
     root.dataset.weightsDiff = String(a.weights.abs);
     root.dataset.outputDiff = String(a.output.abs);
     root.classList.toggle('disagree', !ok);
-    root.textContent = `Two implementations ${ok ? 'agree' : 'disagree'}: the page (WebAssembly, float32) and plain float64 JavaScript written from the formula. `
+    setText(root, `Two implementations ${ok ? 'agree' : 'disagree'}: the page (WebAssembly, float32) and plain float64 JavaScript written from the formula. `
       + `Largest difference over ${a.weightCount} weights: ${sci(a.weights.abs)}; over ${a.outputCount} outputs: ${sci(a.output.abs)}`
       + `${a.output.abs > a.output.rel ? ` (${sci(a.output.rel)} of the largest output)` : ''}. `
       + (!ok ? 'That is more than float32 rounding explains.'
         : a.worst < AGREE ? 'That is float32 rounding, below 1e\u22126.'
-          : `That is float32 rounding: above 1e\u22126 here because the scores reach \u00b1${Math.round(a.scores)}, and float32 keeps about 7 significant digits of each.`);
+          : `That is float32 rounding: above 1e\u22126 here because the scores reach \u00b1${Math.round(a.scores)}, and float32 keeps about 7 significant digits of each.`));
   }
   return {
     el: root,

@@ -1,6 +1,6 @@
 // A titled panel for one matrix or step: number, title, formula, shape, a one-line hint, a body.
 
-import { el } from './dom.js';
+import { el, setText } from './dom.js';
 
 let nextId = 0;
 
@@ -26,16 +26,16 @@ export function createCard({ step = '', title, formula = '', hint = '', classNam
   return {
     el: root,
     body,
-    setTitle(text) { if (titleText.textContent !== text) titleText.textContent = text; },
-    setFormula(text) { if (formulaEl.textContent !== text) formulaEl.textContent = text; },
-    setShape(text) { if (shape.textContent !== text) shape.textContent = text; },
+    setTitle(text) { setText(titleText, text); },
+    setFormula(text) { setText(formulaEl, text); },
+    setShape(text) { setText(shape, text); },
     setHint(text) {
-      if (hintEl.textContent !== text) hintEl.textContent = text;
+      setText(hintEl, text);
       if (hintEl.hidden !== !text) hintEl.hidden = !text;
     },
     setNote(text) {
       if (note.hidden !== !text) note.hidden = !text;
-      if (text && note.textContent !== text) note.textContent = text;
+      if (text) setText(note, text);
     },
     setVisible(on) { if (root.hidden !== !on) root.hidden = !on; },
   };

@@ -4,7 +4,7 @@
 import { dims, LIMITS, togglePad } from './state.js';
 import { PRESETS } from './presets.js';
 import { formatNumber } from './format.js';
-import { el, numberInput, selectOf } from './dom.js';
+import { el, numberInput, selectOf, setText } from './dom.js';
 import { createExtrasControls } from './extras-controls.js';
 import { createVectorSource } from './vector-source.js';
 
@@ -208,7 +208,7 @@ export function createControls({ update, applyPreset, randomize }) {
     render(state, result) {
       const d = dims(state);
       const presetDef = PRESETS.find((p) => p.id === preset.value);
-      presetHelp.textContent = presetDef ? presetDef.description : 'Pick a ready-made example, or edit any number.';
+      setText(presetHelp, presetDef ? presetDef.description : 'Pick a ready-made example, or edit any number.');
       mode.inputs[state.mode].checked = true;
       vectorSource.render(state);
 
@@ -224,9 +224,9 @@ export function createControls({ update, applyPreset, randomize }) {
       sizeInputs.dv.disabled = d.multi;
       setIfIdle(sizeInputs.dk, d.multi ? (d.divisible ? d.dk : '') : state.dk);
       setIfIdle(sizeInputs.dv, d.multi ? (d.divisible ? d.dv : '') : state.dv);
-      tokenCount.textContent = d.sentence
+      setText(tokenCount, d.sentence
         ? `${d.cross ? `n = ${d.n} query tokens, m = ${d.m} memory tokens` : `n = m = ${d.n} tokens`} (from the sentence${d.cross ? 's' : ''}).${d.multi ? ` Each head gets d${SUB_K} = d\u1d65 = d_model / h.` : ''}`
-        : '';
+        : '');
       tokenCount.hidden = !d.sentence;
 
       setIfIdle(seed, state.seed);
@@ -236,21 +236,21 @@ export function createControls({ update, applyPreset, randomize }) {
       if (!isFocused(tempRange)) tempRange.value = String(Math.log10(T));
       setIfIdle(tempNumber, T);
       tempRange.setAttribute('aria-valuetext', `T = ${formatNumber(T, 3)}`);
-      scaleOut.textContent = !result.error && result.head
+      setText(scaleOut, !result.error && result.head
         ? `scale applied to QK\u1d40: ${formatNumber(result.head.scale, 4)}`
-        : '';
-      scaleNote.textContent = d.multi
+        : '');
+      setText(scaleNote, d.multi
         ? `Every head is scaled by 1/(T\u00b7\u221ad${SUB_K}) with its own d${SUB_K} = d_model / h. T < 1 sharpens the softmax, T > 1 flattens it.`
-        : `T < 1 sharpens the softmax, T > 1 flattens it. Turn \u221ad${SUB_K} off to see the weights saturate.`;
+        : `T < 1 sharpens the softmax, T > 1 flattens it. Turn \u221ad${SUB_K} off to see the weights saturate.`);
 
       extras.render(state);
       mask.inputs[state.mask.kind].checked = true;
-      maskHelp.textContent = {
+      setText(maskHelp, {
         none: 'Every query sees every key.',
         causal: 'Query i sees keys 1..i only: no peeking at later tokens.',
         padding: 'Keys marked [PAD] are hidden from every query. Toggle keys below.',
         custom: 'Click a cell of the scores (or press Enter on it) to hide or show that query\u2013key pair.',
-      }[state.mask.kind];
+      }[state.mask.kind]);
       padList.hidden = state.mask.kind !== 'padding';
       clearCustom.hidden = state.mask.kind !== 'custom';
       const keys = result.labels.keys;

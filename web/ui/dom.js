@@ -11,6 +11,20 @@ export function el(tag, className, text) {
 }
 
 /**
+ * Sets an element's text only when it differs, reusing its one text node: writing textContent
+ * replaces the node even with the same text, and Blink then lays the text out again (with its
+ * table or flex container) on every redraw.
+ */
+export function setText(node, text) {
+  const first = node.firstChild;
+  if (first && first === node.lastChild && first.nodeType === 3) {
+    if (first.data !== text) first.data = text;
+  } else if (node.textContent !== text) {
+    node.textContent = text;
+  }
+}
+
+/**
  * A page section with its heading: <section class=className aria-labelledby=id-title> holding a
  * .section-heading with the <h2> and a .section-sub paragraph (text `subText`, may be empty).
  */

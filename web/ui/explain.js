@@ -3,7 +3,7 @@
 // the result the core produced, so a reader can check it by hand. Text only (textContent).
 import { factor, formatNumber, subscript } from './format.js';
 import { dims } from './state.js';
-import { el } from './dom.js';
+import { el, setText } from './dom.js';
 import { explainMasked, explainProjectionInput, projectionTerms } from './explain-extras.js';
 
 const MAX_TERMS = 8;
@@ -250,7 +250,7 @@ export function createExplainPanel() {
         body.replaceChildren(idle());
         return;
       }
-      title.textContent = content.title;
+      setText(title, content.title);
       body.replaceChildren(...content.lines.map((l) => el('p', `explain-${l.kind}`, l.text)));
     },
   };

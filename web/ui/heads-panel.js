@@ -2,7 +2,7 @@
 // average, the concatenated head outputs and the layer output concat·W_O.
 import { createCard } from './card.js';
 import { createHeatmap } from './heatmap.js';
-import { el, section } from './dom.js';
+import { el, section, setText } from './dom.js';
 import { parameterSentence } from './parameter-count.js';
 
 export function createHeadsPanel({ onInspect, onSelectHead }) {
@@ -81,9 +81,9 @@ export function createHeadsPanel({ onInspect, onSelectHead }) {
       if (sameTokens.dataset.key !== seeKey) {
         sameTokens.dataset.key = seeKey;
         sameTokens.dataset.value = String(d.m);
-        sameTokens.textContent = `Every head sees all ${d.m} tokens: each of the ${d.heads} weight maps below is ${d.n} \u00d7 ${d.m}. `
+        setText(sameTokens, `Every head sees all ${d.m} tokens: each of the ${d.heads} weight maps below is ${d.n} \u00d7 ${d.m}. `
           + `The heads differ only in which ${m.headDim} of the ${d.dModel} columns of Q, K and V they read, the subspace W_Q, W_K and W_V project to. `
-          + `Splitting into heads is a reshape of Q (${d.n} \u00d7 ${d.dModel} \u2192 ${d.heads} \u00d7 ${d.n} \u00d7 ${m.headDim}), not a loop over tokens or heads.`;
+          + `Splitting into heads is a reshape of Q (${d.n} \u00d7 ${d.dModel} \u2192 ${d.heads} \u00d7 ${d.n} \u00d7 ${m.headDim}), not a loop over tokens or heads.`);
       }
       if (headViews.length !== m.heads.length) buildHeads(m.heads.length);
       const padCols = state.mask.kind === 'padding' ? state.mask.pad : null;

@@ -95,6 +95,8 @@ export function createHeatmap({ name, label, kind = 'diverging', onInspect, onAc
       head.append(th);
     }
     thead.append(head);
+    // Wide enough for the longest of the first values (one width per statistic, for every row).
+    const statWidths = stats.map((s) => Math.max(4, ...Array.from(s.values, (v, i) => s.format(v, i).length)));
     cells = [];
     statCells = [];
     rowHeads = [];
@@ -119,9 +121,15 @@ export function createHeatmap({ name, label, kind = 'diverging', onInspect, onAc
         tr.append(td);
       }
       const rowStats = [];
-      for (const s of stats) {
+      for (const [si, s] of stats.entries()) {
         const td = el('td', 'stat');
         td.dataset.stat = s.key;
+        // The number sits in a box of fixed size, so a new number is laid out alone, not with the
+        // whole table.
+        const box = el('span', 'stat-value');
+        box.style.width = `${statWidths[si]}ch`;
+        box.append(document.createTextNode(''));
+        td.append(box);
         rowStats.push(td);
         tr.append(td);
       }
@@ -346,8 +354,10 @@ export function createHeatmap({ name, label, kind = 'diverging', onInspect, onAc
       for (let i = 0; i < r; i++) {
         const td = statCells[i][si];
         const text = s.format(s.values[i], i);
-        if (td.textContent !== text) td.textContent = text;
-        td.dataset.value = String(s.values[i]);
+        const node = td.firstChild.firstChild;
+        if (node.data !== text) node.data = text;
+        const value = String(s.values[i]);
+        if (td.dataset.value !== value) td.dataset.value = value;
       }
     });
     if (showLegend) legend.update(scale, lo, hi, anyHidden);

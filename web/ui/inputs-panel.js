@@ -8,7 +8,7 @@ import { activeMatrices, dims, MAX_TOKENS } from './state.js';
 import { isPad, PAD } from './tokenizer.js';
 import { describeVectorsIn } from './vector-source.js';
 import { subscript } from './format.js';
-import { el, section, selectOf, sentenceInput } from './dom.js';
+import { el, section, selectOf, sentenceInput, setText } from './dom.js';
 
 const SUB_K = '\u2096';
 // Matrices with more cells start folded and are built when opened: every <input> is its own paint
@@ -147,9 +147,9 @@ export function createInputsPanel({ onEdit, onInspect, onSentence, onPositional,
       sentenceBox.hidden = !d.sentence;
       projHeading.hidden = !d.sentence;
       projGrid.hidden = !d.sentence;
-      sub.textContent = d.sentence
+      setText(sub, d.sentence
         ? `Type a sentence, then edit the token vectors and the projection weights (d_model = ${d.dModel}). Every number below follows at once.`
-        : 'Edit any query, key or value. Every number below follows at once.';
+        : 'Edit any query, key or value. Every number below follows at once.');
 
       if (d.sentence) {
         if (sentence.getRootNode().activeElement !== sentence && sentence.value !== state.sentence) sentence.value = state.sentence;
@@ -162,7 +162,7 @@ export function createInputsPanel({ onEdit, onInspect, onSentence, onPositional,
         }
         if (positional.value !== state.positional) positional.value = state.positional;
         if (!help.classList.contains('invalid') || sentence.getAttribute('aria-invalid') !== 'true')
-          help.textContent = `${state.tokens.length} token${state.tokens.length > 1 ? 's' : ''} (at most ${MAX_TOKENS}); words and punctuation become tokens, ${PAD} is a padding token.`;
+          setText(help, `${state.tokens.length} token${state.tokens.length > 1 ? 's' : ''} (at most ${MAX_TOKENS}); words and punctuation become tokens, ${PAD} is a padding token.`);
         describeVectorsIn(state, { help, note: vectorsNote, positionalRow });  // trained or random vectors
       }
 

@@ -1,7 +1,7 @@
 // The colour legend under a heatmap: the gradient with its true range (weights 0..1, a diverging
 // range symmetric about 0 with the data's actual min and max), plus a swatch for hidden cells.
 import { formatNumber } from './format.js';
-import { el } from './dom.js';
+import { el, setText } from './dom.js';
 
 export function createLegend() {
   const root = el('div', 'legend');
@@ -29,25 +29,26 @@ export function createLegend() {
       const key = `${scale.gradient}|${scale.min}|${scale.max}|${dataMin}|${dataMax}|${anyHidden}`;
       if (key === last) return;
       last = key;
-      bar.style.backgroundImage = scale.gradient;
+      if (bar.style.backgroundImage !== scale.gradient) bar.style.backgroundImage = scale.gradient;
       if (scale.kind === 'diverging') {
         const M = Math.max(Math.abs(scale.min), Math.abs(scale.max));
-        lo.textContent = formatNumber(-M, 3);
-        mid.textContent = '0';
-        hi.textContent = formatNumber(M, 3);
-        note.textContent = Number.isFinite(dataMin)
+        setText(lo, formatNumber(-M, 3));
+        setText(mid, '0');
+        setText(hi, formatNumber(M, 3));
+        setText(note, Number.isFinite(dataMin)
           ? `values from ${formatNumber(dataMin, 3)} to ${formatNumber(dataMax, 3)}; centred on 0`
-          : 'no visible values';
+          : 'no visible values');
       } else {
-        lo.textContent = formatNumber(scale.min, 3);
-        mid.textContent = formatNumber((scale.min + scale.max) / 2, 3);
-        hi.textContent = formatNumber(scale.max, 3);
-        note.textContent = Number.isFinite(dataMin)
+        setText(lo, formatNumber(scale.min, 3));
+        setText(mid, formatNumber((scale.min + scale.max) / 2, 3));
+        setText(hi, formatNumber(scale.max, 3));
+        setText(note, Number.isFinite(dataMin)
           ? `weights from ${formatNumber(dataMin, 3)} to ${formatNumber(dataMax, 3)}`
-          : '';
+          : '');
       }
-      hidden.hidden = !anyHidden;
-      root.setAttribute('aria-label', `Colour scale from ${lo.textContent} to ${hi.textContent}`);
+      if (hidden.hidden !== !anyHidden) hidden.hidden = !anyHidden;
+      const label = `Colour scale from ${lo.textContent} to ${hi.textContent}`;
+      if (root.getAttribute('aria-label') !== label) root.setAttribute('aria-label', label);
     },
   };
 }

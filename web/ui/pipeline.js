@@ -4,7 +4,7 @@
 import { createCard } from './card.js';
 import { createHeatmap } from './heatmap.js';
 import { formatNumber, subscript } from './format.js';
-import { el, section } from './dom.js';
+import { el, section, setText } from './dom.js';
 
 const SUB_K = '\u2096';
 
@@ -64,7 +64,7 @@ export function createPipeline({ onInspect, onToggleMask, biasCard = null }) {
     render(state, result, display) {
       biasCard?.render(state, result, display);
       if (result.error) {
-        errorBox.textContent = `Cannot compute: ${result.error}`;
+        setText(errorBox, `Cannot compute: ${result.error}`);
         errorBox.hidden = false;
         grid.classList.add('stale');
         return;
@@ -79,10 +79,10 @@ export function createPipeline({ onInspect, onToggleMask, biasCard = null }) {
       const common = { rowLabels: queries, colLabels: keys, padCols, ...display };
       const headName = state.headNames[head.index];
       const hn = d.multi ? ` \u2014 head ${head.index + 1}${headName ? ` (${headName})` : ''}` : '';
-      sub.textContent = d.multi
+      const cross = d.cross ? ` Cross-attention: rows are the sentence\u2019s ${d.n} tokens (queries), columns the memory\u2019s ${d.m} tokens (keys and values).` : '';
+      setText(sub, (d.multi
         ? `Showing head ${head.index + 1} of ${d.heads} (d${SUB_K} = d_model / h = ${head.dk}). Pick another head in the controls or in the head grid below.`
-        : `n = ${d.n} queries, m = ${d.m} keys, d${SUB_K} = ${d.dk}, d\u1d65 = ${d.dv}.`;
-      if (d.cross) sub.textContent += ` Cross-attention: rows are the sentence\u2019s ${d.n} tokens (queries), columns the memory\u2019s ${d.m} tokens (keys and values).`;
+        : `n = ${d.n} queries, m = ${d.m} keys, d${SUB_K} = ${d.dk}, d\u1d65 = ${d.dv}.`) + cross);
 
       const shapeNM = `${d.n} \u00d7 ${d.m}`;
       steps.scores.setShape(shapeNM);
@@ -121,9 +121,9 @@ export function createPipeline({ onInspect, onToggleMask, biasCard = null }) {
       // Means over the rows that see a key, and ln m for comparison, all from the core.
       summary.dataset.meanEntropy = String(st.meanEntropy);
       summary.dataset.meanMax = String(st.meanMax);
-      summary.textContent = st.visibleRows
+      setText(summary, st.visibleRows
         ? `Mean entropy ${st.meanEntropy.toFixed(2)} nats (uniform attention over ${d.m} keys: ln ${d.m} = ${st.uniformEntropy.toFixed(2)}); mean max weight ${st.meanMax.toFixed(2)}.`
-        : 'Every row is fully masked: no query sees any key.';
+        : 'Every row is fully masked: no query sees any key.');
       if (result.fullyMasked.size) {
         const names = [...result.fullyMasked].map((i) => `\u201c${queries[i]}\u201d`).join(', ');
         steps.weights.setNote(`Fully masked row${result.fullyMasked.size > 1 ? 's' : ''} ${names}: no visible key, so the weights are all 0 (not NaN) and the output row is 0.`);

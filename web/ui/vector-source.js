@@ -4,7 +4,7 @@
 // choosing random again brings back the sizes and weights that were there before.
 // Test hooks: the select is [data-vector-source]; layer and head are [data-vector-layer],
 // [data-vector-head]; the control's root carries data-loaded="true" once the model is there.
-import { el, selectOf } from './dom.js';
+import { el, selectOf, setText } from './dom.js';
 import { tokenize } from './tokenizer.js';
 import { SOURCES, describeTextModel, loadTextModel, textModel, textModelState, usesTextModel } from './trained-vectors.js';
 
@@ -95,7 +95,7 @@ export function createVectorSource({ update, onChoose = () => {} }) {
       source.value = model ? 'text-model' : 'random';
       layerField.hidden = !model;
       headField.hidden = !model;
-      note.textContent = model ? MODEL_NOTE : RANDOM_NOTE;
+      setText(note, model ? MODEL_NOTE : RANDOM_NOTE);
       if (!model) return;
       layer.value = String(state.vectors.layer ?? 0);
       head.value = String(state.vectors.head ?? 0);
@@ -126,10 +126,10 @@ export function describeVectorsIn(state, { help, note, positionalRow }) {
   const model = usesTextModel(state);
   positionalRow.hidden = model;
   if (!model) {
-    note.textContent = note.dataset.randomText;
+    setText(note, note.dataset.randomText);
     return;
   }
   const text = describeTextModel(state);
-  help.textContent = text.help;
-  note.textContent = text.note;
+  setText(help, text.help);
+  setText(note, text.note);
 }
