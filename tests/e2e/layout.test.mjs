@@ -161,3 +161,25 @@ test('n = 16, d_model = 64, h = 4: correct numbers, redraw time reported', async
   assert.deepEqual(await collectProblems(page, problems), []);
   await context.close();
 });
+
+test('the cells of an editable matrix tile without gaps (one simple region for the compositor)', async () => {
+  const { page, context } = await openExplorer(env, { width: 1280, height: 900 });
+  // Every cell paints as its own unit and hands the compositor its rectangle for the wheel and
+  // touch handling around the matrix; with gaps between them the region has hundreds of pieces.
+  const gaps = await page.$eval('[data-matrix="X"]', (block) => {
+    const rect = (i, j) => block.querySelector(`.cell-input[data-row="${i}"][data-col="${j}"]`)?.getBoundingClientRect();
+    const out = [];
+    for (let i = 0; rect(i, 0); i++) {
+      for (let j = 0; rect(i, j); j++) {
+        const r = rect(i, j);
+        const right = rect(i, j + 1);
+        const below = rect(i + 1, j);
+        if (right && Math.abs(right.left - r.right) > 0.01) out.push(`(${i},${j}) to its right: ${right.left - r.right}px`);
+        if (below && Math.abs(below.top - r.bottom) > 0.01) out.push(`(${i},${j}) below: ${below.top - r.bottom}px`);
+      }
+    }
+    return out;
+  });
+  assert.deepEqual(gaps, []);
+  await context.close();
+});
