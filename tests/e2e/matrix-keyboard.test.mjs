@@ -110,6 +110,42 @@ test('typing and F2 edit a cell, the numbers follow, Escape restores, the tints 
   assert.equal(await page.getAttribute(X, 'data-tint-bound'), bound, 'the range is back');
 });
 
+test('a matrix scrolled out of view is tinted after the frame, not inside it', async () => {
+  await page.focus(cell(5, 5));
+  const before = await cellText(page, 'X', 5, 5);
+  await page.$eval('#pipeline', (e) => e.scrollIntoView({ block: 'start' }));
+  // The tint of the edited cell when the edit's redraw has just been drawn, and a moment later.
+  const seen = await page.evaluate(async (selector) => {
+    const app = document.getElementById('app');
+    const input = document.querySelector(selector);
+    const canvas = document.querySelector('[data-matrix="X"] canvas');
+    // Read through a copy, so the page's own canvas is not read back again and again.
+    const copy = new OffscreenCanvas(canvas.width, canvas.height).getContext('2d', { willReadFrequently: true });
+    const px = () => {
+      copy.clearRect(0, 0, canvas.width, canvas.height);
+      copy.drawImage(canvas, 0, 0);
+      return [...copy.getImageData(5, 5, 1, 1).data];
+    };
+    const old = px();
+    const n = Number(app.dataset.renders);
+    const drawn = new Promise((done) => {
+      const watch = new MutationObserver(() => {
+        if (Number(app.dataset.renders) > n) { watch.disconnect(); done(px()); }
+      });
+      watch.observe(app, { attributes: true, attributeFilter: ['data-renders'] });
+    });
+    input.textContent = '40';
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+    const inFrame = await drawn;
+    await new Promise((done) => setTimeout(done, 100));
+    return { old, inFrame, later: px() };
+  }, cell(5, 5));
+  assert.deepEqual(seen.inFrame, seen.old, 'not tinted inside the frame');
+  assert.ok(seen.later[0] > seen.later[2] + 60, `tinted after it: ${seen.later}`);
+  await afterRender(page, async () => { await page.focus(cell(5, 5)); await page.keyboard.press('Control+a'); await page.keyboard.insertText(before); });
+  await page.$eval(X, (e) => e.scrollIntoView({ block: 'start' }));
+});
+
 test('axe-core finds no violations in the inputs with X and W_Q open', async () => {
   await page.evaluate(AXE);  // over the DevTools protocol: the page's CSP does not apply
   const violations = await page.evaluate(async () => (await window.axe.run(document.querySelector('[data-matrix="X"]').closest('section'))).violations

@@ -251,7 +251,13 @@ export function createExplainPanel() {
         return;
       }
       setText(title, content.title);
-      body.replaceChildren(...content.lines.map((l) => el('p', `explain-${l.kind}`, l.text)));
+      // The same kinds of lines as on screen (the next edit of the same cell): only their text
+      // changes, and no paragraph is rebuilt.
+      const paragraphs = body.children;
+      const sameShape = paragraphs.length === content.lines.length
+        && content.lines.every((l, k) => paragraphs[k].className === `explain-${l.kind}`);
+      if (sameShape) content.lines.forEach((l, k) => setText(paragraphs[k], l.text));
+      else body.replaceChildren(...content.lines.map((l) => el('p', `explain-${l.kind}`, l.text)));
     },
   };
 }

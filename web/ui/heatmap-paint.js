@@ -283,7 +283,7 @@ export function createHeatmapPainter(table, cellAt) {
       geometry = null;
     }
     drawIfStale();
-  }, { rootMargin: '200px' }).observe(table);
+  }, { rootMargin: '0px' }).observe(table);
 
   function repaint() {
     const f = current();

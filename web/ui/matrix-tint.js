@@ -10,7 +10,11 @@
 // The cells of an editable matrix are fixed-size boxes, so the grid is regular: it is measured
 // from the first and the last cell only, after layout (when the table is built, and whenever it
 // resizes: labels, fonts, the window), never while a value changes.
+//
+// A matrix scrolled out of view (X, while the reader watches the pipeline) is tinted just after
+// the frame instead of inside it, or when it comes into view, whichever is first.
 import { el } from './dom.js';
+import { afterFrame } from './after-frame.js';
 
 /** stage: the positioned box around `table`; cellAt(i, j): the element drawn over cell (i, j). */
 export function createMatrixTint(stage, table, cellAt) {
@@ -45,6 +49,12 @@ export function createMatrixTint(stage, table, cellAt) {
   }
   const sizes = new ResizeObserver(measure);
   sizes.observe(table);
+  let pending = null;  // the latest tints asked for, until painted
+  let inView = true;
+  new IntersectionObserver((entries) => {
+    inView = entries[entries.length - 1].isIntersecting;
+    if (inView) flush();
+  }).observe(stage);
 
   return {
     /** A new grid of cells (before its first paint). */
@@ -61,16 +71,24 @@ export function createMatrixTint(stage, table, cellAt) {
     },
     /** rgbAt(k) -> [r, g, b] of flat cell k (row-major). */
     paint(rgbAt) {
-      if (!image) return;
-      const px = image.data;
-      for (let k = 0; k < rows * cols; k++) {
-        const [r, g, b] = rgbAt(k);
-        px[4 * k] = r;
-        px[4 * k + 1] = g;
-        px[4 * k + 2] = b;
-        px[4 * k + 3] = 255;
-      }
-      ctx.putImageData(image, 0, 0);
+      pending = rgbAt;
+      if (inView) flush();
+      else afterFrame(flush);
     },
   };
+
+  function flush() {
+    const rgbAt = pending;
+    pending = null;
+    if (!rgbAt || !image) return;
+    const px = image.data;
+    for (let k = 0; k < rows * cols; k++) {
+      const [r, g, b] = rgbAt(k);
+      px[4 * k] = r;
+      px[4 * k + 1] = g;
+      px[4 * k + 2] = b;
+      px[4 * k + 3] = 255;
+    }
+    ctx.putImageData(image, 0, 0);
+  }
 }
