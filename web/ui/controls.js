@@ -4,7 +4,7 @@
 import { dims, LIMITS, togglePad } from './state.js';
 import { PRESETS } from './presets.js';
 import { formatNumber } from './format.js';
-import { el, numberInput, selectOf, setText } from './dom.js';
+import { el, numberInput, selectOf, setAttr, setHidden, setText } from './dom.js';
 import { createExtrasControls } from './extras-controls.js';
 import { createVectorSource } from './vector-source.js';
 
@@ -212,10 +212,10 @@ export function createControls({ update, applyPreset, randomize }) {
       mode.inputs[state.mode].checked = true;
       vectorSource.render(state);
 
-      sizeFields.n.hidden = d.sentence;
-      sizeFields.m.hidden = d.sentence;
-      sizeFields.dModel.hidden = !d.sentence;
-      sizeFields.heads.hidden = !d.sentence;
+      setHidden(sizeFields.n, d.sentence);
+      setHidden(sizeFields.m, d.sentence);
+      setHidden(sizeFields.dModel, !d.sentence);
+      setHidden(sizeFields.heads, !d.sentence);
       setIfIdle(sizeInputs.n, state.n);
       setIfIdle(sizeInputs.m, state.m);
       setIfIdle(sizeInputs.dModel, state.dModel);
@@ -227,7 +227,7 @@ export function createControls({ update, applyPreset, randomize }) {
       setText(tokenCount, d.sentence
         ? `${d.cross ? `n = ${d.n} query tokens, m = ${d.m} memory tokens` : `n = m = ${d.n} tokens`} (from the sentence${d.cross ? 's' : ''}).${d.multi ? ` Each head gets d${SUB_K} = d\u1d65 = d_model / h.` : ''}`
         : '');
-      tokenCount.hidden = !d.sentence;
+      setHidden(tokenCount, !d.sentence);
 
       setIfIdle(seed, state.seed);
 
@@ -235,7 +235,7 @@ export function createControls({ update, applyPreset, randomize }) {
       const T = state.scaling.temperature;
       if (!isFocused(tempRange)) tempRange.value = String(Math.log10(T));
       setIfIdle(tempNumber, T);
-      tempRange.setAttribute('aria-valuetext', `T = ${formatNumber(T, 3)}`);
+      setAttr(tempRange, 'aria-valuetext', `T = ${formatNumber(T, 3)}`);
       setText(scaleOut, !result.error && result.head
         ? `scale applied to QK\u1d40: ${formatNumber(result.head.scale, 4)}`
         : '');
@@ -251,8 +251,8 @@ export function createControls({ update, applyPreset, randomize }) {
         padding: 'Keys marked [PAD] are hidden from every query. Toggle keys below.',
         custom: 'Click a cell of the scores (or press Enter on it) to hide or show that query\u2013key pair.',
       }[state.mask.kind]);
-      padList.hidden = state.mask.kind !== 'padding';
-      clearCustom.hidden = state.mask.kind !== 'custom';
+      setHidden(padList, state.mask.kind !== 'padding');
+      setHidden(clearCustom, state.mask.kind !== 'custom');
       const keys = result.labels.keys;
       const key = keys.join('\u0000');
       if (key !== padKey) {
@@ -266,11 +266,11 @@ export function createControls({ update, applyPreset, randomize }) {
         padList.replaceChildren(...padButtons);
       }
       padButtons.forEach((b, j) => {
-        b.setAttribute('aria-pressed', String(!!state.mask.pad[j]));
-        b.title = state.mask.pad[j] ? `${keys[j]} is [PAD] (hidden); click to unmark` : `Mark ${keys[j]} as [PAD]`;
+        setAttr(b, 'aria-pressed', String(!!state.mask.pad[j]));
+        setAttr(b, 'title', state.mask.pad[j] ? `${keys[j]} is [PAD] (hidden); click to unmark` : `Mark ${keys[j]} as [PAD]`);
       });
 
-      headSet.hidden = !d.multi || !d.divisible;
+      setHidden(headSet, !d.multi || !d.divisible);
       if (!headSet.hidden) {
         if (headButtons.length !== d.heads) {
           headButtons = Array.from({ length: d.heads }, (_, k) => {
@@ -283,8 +283,8 @@ export function createControls({ update, applyPreset, randomize }) {
           headWrap.replaceChildren(...headButtons);
         }
         headButtons.forEach((b, k) => {
-          b.setAttribute('aria-pressed', String(k === state.view.head));
-          b.title = state.headNames[k] ? `Head ${k + 1}: ${state.headNames[k]}` : `Head ${k + 1}`;
+          setAttr(b, 'aria-pressed', String(k === state.view.head));
+          setAttr(b, 'title', state.headNames[k] ? `Head ${k + 1}: ${state.headNames[k]}` : `Head ${k + 1}`);
         });
       }
     },

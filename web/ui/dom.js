@@ -24,6 +24,16 @@ export function setText(node, text) {
   }
 }
 
+/** Sets an attribute only when its value differs (a write of the same value still restyles). */
+export function setAttr(node, name, value) {
+  if (node.getAttribute(name) !== value) node.setAttribute(name, value);
+}
+
+/** Hides or shows an element, writing the attribute only when that changes. */
+export function setHidden(node, hidden) {
+  if (node.hidden !== hidden) node.hidden = hidden;
+}
+
 /**
  * A page section with its heading: <section class=className aria-labelledby=id-title> holding a
  * .section-heading with the <h2> and a .section-sub paragraph (text `subText`, may be empty).

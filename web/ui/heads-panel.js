@@ -2,7 +2,7 @@
 // average, the concatenated head outputs and the layer output concat·W_O.
 import { createCard } from './card.js';
 import { createHeatmap } from './heatmap.js';
-import { el, section, setText } from './dom.js';
+import { el, section, setAttr, setText } from './dom.js';
 import { parameterSentence } from './parameter-count.js';
 
 export function createHeadsPanel({ onInspect, onSelectHead }) {
@@ -93,7 +93,7 @@ export function createHeadsPanel({ onInspect, onSelectHead }) {
         if (v.button.textContent !== label) v.button.textContent = label;
         const selected = k === state.view.head;
         v.figure.classList.toggle('selected', selected);
-        v.button.setAttribute('aria-pressed', String(selected));
+        setAttr(v.button, 'aria-pressed', String(selected));
         v.map.update({ tensor: m.heads[k], rowLabels: queries, colLabels: keys, hidden: result.hidden, fullyMasked: result.fullyMasked, padCols, clickable: true, ...display });
       });
       avgCard.setShape(`${d.n} \u00d7 ${d.m}`);

@@ -346,7 +346,7 @@ export function createHeatmap({ name, label, kind = 'diverging', onInspect, onAc
       if (!same) nameCell(focus[0], focus[1]);
     }
     if (valuesDirty) {
-      table.dataset.pending = '';
+      if (table.dataset.pending === undefined) table.dataset.pending = '';
       afterFrame(writeValues);  // queued once however many redraws come before it runs
     }
 
@@ -380,7 +380,7 @@ export function createHeatmap({ name, label, kind = 'diverging', onInspect, onAc
       // the frame, or until the map scrolls into view.
       if (!painter.inView) {
         deferred = args;
-        table.dataset.pending = '';
+        if (table.dataset.pending === undefined) table.dataset.pending = '';
         afterFrame(runDeferred);
         return;
       }

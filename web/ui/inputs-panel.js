@@ -8,7 +8,7 @@ import { activeMatrices, dims, MAX_TOKENS } from './state.js';
 import { isPad, PAD } from './tokenizer.js';
 import { describeVectorsIn } from './vector-source.js';
 import { subscript } from './format.js';
-import { el, section, selectOf, sentenceInput, setText } from './dom.js';
+import { el, section, selectOf, sentenceInput, setAttr, setHidden, setText } from './dom.js';
 
 const SUB_K = '\u2096';
 // Matrices with more cells start folded and are built when opened: every <input> is its own paint
@@ -144,9 +144,9 @@ export function createInputsPanel({ onEdit, onInspect, onSentence, onPositional,
       const d = dims(state);
       const labels = result.labels;
       const active = new Map(activeMatrices(state).map(([n, r, c]) => [n, [r, c]]));
-      sentenceBox.hidden = !d.sentence;
-      projHeading.hidden = !d.sentence;
-      projGrid.hidden = !d.sentence;
+      setHidden(sentenceBox, !d.sentence);
+      setHidden(projHeading, !d.sentence);
+      setHidden(projGrid, !d.sentence);
       setText(sub, d.sentence
         ? `Type a sentence, then edit the token vectors and the projection weights (d_model = ${d.dModel}). Every number below follows at once.`
         : 'Edit any query, key or value. Every number below follows at once.');
@@ -186,7 +186,7 @@ export function createInputsPanel({ onEdit, onInspect, onSentence, onPositional,
         // Small matrices are always open; large ones start folded, then keep the reader's choice.
         const fold = folds[name];
         const small = r * c <= COLLAPSE_CELLS;
-        fold.dataset.cells = String(r * c);
+        setAttr(fold, 'data-cells', String(r * c));
         fold.classList.toggle('always-open', small);
         const key = `${name}:${r}x${c}`;
         if (small) fold.open = true;
@@ -204,7 +204,8 @@ export function createInputsPanel({ onEdit, onInspect, onSentence, onPositional,
           card.setFormula(formula);
         }
         editor.update({ matrix: state.matrices[name], rowLabels, theme: display.theme });
-        resets[name].disabled = !canReset(name);
+        const locked = !canReset(name);
+        if (resets[name].disabled !== locked) resets[name].disabled = locked;
       }
 
       if (d.sentence && !result.error) {
