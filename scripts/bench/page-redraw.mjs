@@ -11,7 +11,7 @@
 // `--profile` also prints the functions with the most self time from the V8 CPU profiler.
 // `npm run bench:page` runs the three views (X, the pipeline, Q/K/V mode).
 //   node scripts/bench/page-redraw.mjs [--edits 20] [--view x|pipeline] [--mode sentence|qkv]
-//     [--profile] [--css "<rules>"] [--root dir] [--dpr 2] [--no-focus] [--n 24] [--heads 8]
+//     [--profile] [--css "<rules>"] [--root dir] [--dpr 2] [--no-focus] [--n 24] [--heads 8] [--per-edit]
 import { chromium } from 'playwright-core';
 import { startServer } from '../serve.mjs';
 
@@ -208,6 +208,10 @@ try {
     const frame = (inFrameByName.get(name) ?? 0) / EDITS;
     const frameCpu = (inFrameCpuByName.get(name) ?? 0) / EDITS;
     console.log(`  ${name.padEnd(18)} ${frame.toFixed(2).padStart(6)} ms (${frameCpu.toFixed(2).padStart(5)}; ${((inFrameCount.get(name) ?? 0) / EDITS).toFixed(1)}) | ${(ms / EDITS).toFixed(2).padStart(6)} ms (${(countByName.get(name) / EDITS).toFixed(1)})`);
+  }
+  // --per-edit: each edit's numbers, to see which edits are the slow ones.
+  if (args.includes('--per-edit')) {
+    toFrameCpu.forEach((ms, k) => console.log(`  edit ${k} (${k % 2 ? 'back' : 'to 40'}): JS ${jsMs[k].toFixed(1)} ms, to the frame ${ms.toFixed(1)} ms CPU (${toFrame[k].toFixed(1)} wall), ${restyled[k]} restyled, ${laidOut[k]} laid out`));
   }
   const verdict = (ms) => (ms <= 16 ? 'within' : 'over');
   console.log(`verdict, CPU time: median ${verdict(median(toFrameCpu))} one 16 ms frame (${median(toFrameCpu).toFixed(1)} ms), p95 ${verdict(p95(toFrameCpu))} (${p95(toFrameCpu).toFixed(1)} ms), slowest ${verdict(Math.max(...toFrameCpu))} (${Math.max(...toFrameCpu).toFixed(1)} ms)`);
