@@ -4,7 +4,7 @@
 import { BIAS_PRESETS, setBiasMatrix, setMemory } from './extras-state.js';
 import { dims, MAX_TOKENS } from './state.js';
 import { tokenize } from './tokenizer.js';
-import { el, selectOf, sentenceInput, setText } from './dom.js';
+import { el, selectOf, sentenceInput, setHidden, setText } from './dom.js';
 
 function checkbox(id, text) {
   const input = el('input');
@@ -67,7 +67,7 @@ export function createExtrasControls({ update }) {
       const d = dims(state);
       bias.input.checked = d.biasMatrix;
       if (preset.value !== state.biasMatrix.preset) preset.value = state.biasMatrix.preset;
-      presetRow.hidden = !d.biasMatrix;
+      setHidden(presetRow, !d.biasMatrix);
       biases.input.disabled = !d.sentence;
       biases.input.checked = d.biases;
       setText(biasesHelp, !d.sentence ? 'Sentence mode only: the biases belong to the projections X\u00b7W.'
@@ -75,7 +75,7 @@ export function createExtrasControls({ update }) {
           : 'Q = X\u00b7W_Q + b_Q, K = X\u00b7W_K + b_K, V = X\u00b7W_V + b_V (one head has no W_O, so no b_O).');
       cross.input.disabled = !d.sentence;
       cross.input.checked = d.cross;
-      memoryRow.hidden = !d.cross;
+      setHidden(memoryRow, !d.cross);
       if (memory.getRootNode().activeElement !== memory && memory.value !== state.cross.sentence) memory.value = state.cross.sentence;
       setText(crossHelp, !d.sentence ? 'Sentence mode only (with Q, K, V typed directly, K and V may already have m \u2260 n rows).'
         : d.cross ? `Queries from the sentence (n = ${d.n}), keys and values from the memory (m = ${d.m} tokens, at most ${MAX_TOKENS}): K = X_mem\u00b7W_K, V = X_mem\u00b7W_V.`

@@ -4,7 +4,7 @@
 // choosing random again brings back the sizes and weights that were there before.
 // Test hooks: the select is [data-vector-source]; layer and head are [data-vector-layer],
 // [data-vector-head]; the control's root carries data-loaded="true" once the model is there.
-import { el, selectOf, setText } from './dom.js';
+import { el, selectOf, setHidden, setText } from './dom.js';
 import { tokenize } from './tokenizer.js';
 import { SOURCES, describeTextModel, loadTextModel, textModel, textModelState, usesTextModel } from './trained-vectors.js';
 
@@ -90,11 +90,11 @@ export function createVectorSource({ update, onChoose = () => {} }) {
   return {
     el: root,
     render(state) {
-      root.hidden = state.mode !== 'sentence';
+      setHidden(root, state.mode !== 'sentence');
       const model = usesTextModel(state);
       source.value = model ? 'text-model' : 'random';
-      layerField.hidden = !model;
-      headField.hidden = !model;
+      setHidden(layerField, !model);
+      setHidden(headField, !model);
       setText(note, model ? MODEL_NOTE : RANDOM_NOTE);
       if (!model) return;
       layer.value = String(state.vectors.layer ?? 0);
@@ -124,7 +124,7 @@ export function createVectorSource({ update, onChoose = () => {} }) {
 export function describeVectorsIn(state, { help, note, positionalRow }) {
   note.dataset.randomText ??= note.textContent;
   const model = usesTextModel(state);
-  positionalRow.hidden = model;
+  setHidden(positionalRow, model);
   if (!model) {
     setText(note, note.dataset.randomText);
     return;
