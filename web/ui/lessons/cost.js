@@ -17,9 +17,16 @@ const ROWS = [
   ['attentionMatrixBytes', 'Attention matrices (h of n \u00d7 m, float32)', '4\u00b7h\u00b7n\u00b7m bytes', (v) => bytes(v)],
 ];
 
-export function createCostPanel({ attn, update }) {
-  const { root, intro } = lessonPanel('cost', 'The projections cost the same per token however long the text is; the score matrix grows with n \u00d7 m. For short inputs the projections dominate, for long ones the quadratic term does, and the h attention matrices must also fit in memory. Numbers from attn.lessons.attentionCost (a multiply\u2013add counts as 2 FLOPs).');
+// The sizes the panel shows: its own, or the explorer's while it follows them.
+function sizesOf(s) {
+  const c = s.lessons.cost;
+  if (!c.follow) return { n: c.n, m: c.m, dModel: c.dModel, heads: c.heads };
+  const d = dims(s);
+  return { n: d.n, m: d.m, dModel: s.dModel, heads: s.heads };
+}
 
+// The "follow the explorer" box and the four size fields.
+function costControls(update) {
   const follow = el('input');
   follow.type = 'checkbox';
   const followLabel = el('label', 'check');
@@ -42,9 +49,11 @@ export function createCostPanel({ attn, update }) {
     });
   }
   follow.addEventListener('change', () => update((s) => setLesson(s, 'cost', follow.checked ? { follow: true } : { ...sizesOf(s), follow: false })));
+  return { controls, follow, inputs };
+}
 
-  const error = el('p', 'error');
-  error.hidden = true;
+// The table of costs, one row per entry of ROWS; cells[key] is the row's <output>.
+function costTable() {
   const table = el('table', 'lesson-table cost-table');
   table.dataset.table = 'cost';
   const caption = el('caption');
@@ -65,10 +74,11 @@ export function createCostPanel({ attn, update }) {
     tbody.append(tr);
     cells[key] = out;
   }
-  const params = el('p', 'lesson-note');
-  const verdict = el('p', 'lesson-summary');
-  verdict.dataset.stat = 'crossover';
-  const plot = createLogLogPlot({ xLabel: 'tokens n (self-attention, m = n)', yLabel: 'FLOPs' });
+  return { table, caption, cells };
+}
+
+// The plot's legend: a key per series and the chosen n.
+function plotLegend() {
   const legend = el('p', 'lesson-note plot-legend');
   const key = (cls, text) => {
     const span = el('span', `legend-key ${cls}`);
@@ -76,16 +86,24 @@ export function createCostPanel({ attn, update }) {
     return [span, ` ${text}  `];
   };
   legend.append(...key('proj', 'projections (\u221d n\u00b7d\u00b2)'), ...key('quad', 'scores, weights\u00b7V and softmax (\u221d n\u00b2\u00b7d)'), ...key('now', 'the chosen n'));
+  return legend;
+}
+
+export function createCostPanel({ attn, update }) {
+  const { root, intro } = lessonPanel('cost', 'The projections cost the same per token however long the text is; the score matrix grows with n \u00d7 m. For short inputs the projections dominate, for long ones the quadratic term does, and the h attention matrices must also fit in memory. Numbers from attn.lessons.attentionCost (a multiply\u2013add counts as 2 FLOPs).');
+  const { controls, follow, inputs } = costControls(update);
+  const error = el('p', 'error');
+  error.hidden = true;
+  const { table, caption, cells } = costTable();
+  const params = el('p', 'lesson-note');
+  const verdict = el('p', 'lesson-summary');
+  verdict.dataset.stat = 'crossover';
+  const plot = createLogLogPlot({ xLabel: 'tokens n (self-attention, m = n)', yLabel: 'FLOPs' });
+  const legend = plotLegend();
   const figure = el('figure', 'lesson-figure wide');
   figure.append(plot.el, legend);
   root.append(intro, controls, error, table, params, verdict, figure);
 
-  function sizesOf(s) {
-    const c = s.lessons.cost;
-    if (!c.follow) return { n: c.n, m: c.m, dModel: c.dModel, heads: c.heads };
-    const d = dims(s);
-    return { n: d.n, m: d.m, dModel: s.dModel, heads: s.heads };
-  }
   let drawn = '';
 
   const cost = (n, m, z) => attn.lessons.attentionCost({ n, m, dModel: z.dModel, numHeads: z.heads, bias: true });

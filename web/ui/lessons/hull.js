@@ -3,26 +3,35 @@
 // it lies inside their convex hull. The values and outputs are the core's; the hull is geometry.
 // In Q, K, V mode a value point can be dragged (pointer or arrow keys): that edits V, and every
 // panel of the explorer follows.
-import { button, el, lessonPanel, linear, setAttrs, setText, svg } from './dom.js';
-import { convexHull, insideHull, stackLabels } from './geometry.js';
-import { formatNumber, subscript } from '../format.js';
+import { button, el, lessonPanel, setText, svg } from './dom.js';
+import { convexHull } from './geometry.js';
+import { drawGrid, drawHull, drawSpokes, fitView, placeOutputs, placeValues, SIZE } from './hull-plot.js';
+import { subscript } from '../format.js';
 import { dims, setCell } from '../state.js';
 
-const SIZE = { w: 360, h: 300 };
-const PAD = 28;
 const round2 = (x) => Math.round(x * 100) / 100;
 
-// Grid lines at a "nice" step covering [lo, hi].
-function niceTicks(lo, hi, target = 5) {
-  const raw = (hi - lo) / target || 1;
-  const p = 10 ** Math.floor(Math.log10(raw));
-  const step = [1, 2, 5, 10].map((f) => f * p).find((s) => s >= raw);
-  const out = [];
-  for (let v = Math.ceil(lo / step) * step; v <= hi + 1e-9; v += step) out.push(Number(v.toPrecision(12)));
-  return out;
+// The table of outputs: one row per query, filled by placeOutputs.
+function outputsTable() {
+  const table = el('table', 'lesson-table');
+  table.dataset.table = 'hull-outputs';
+  const caption = el('caption', '', 'Outputs, computed by the core');
+  const thead = el('thead');
+  const headRow = el('tr');
+  for (const t of ['query', 'output (x, y)', 'inside the hull']) {
+    const th = el('th', '', t);
+    th.scope = 'col';
+    headRow.append(th);
+  }
+  thead.append(headRow);
+  const tbody = el('tbody');
+  table.append(caption, thead, tbody);
+  return { table, tbody };
 }
 
-export function createHullPanel({ update }) {
+// The panel's elements: the mode note and its convert button, the plot's layers (values on top,
+// so they can be grabbed), the legend, the verdict and the table.
+function hullPanelParts() {
   const { root, intro } = lessonPanel('hull', 'Each output row is a weighted average of the value vectors: the weights are never negative and sum to 1. With two numbers per value (d\u1d65 = 2) the values are points in the plane, and every output lands inside the shape they span, their convex hull. Attention can only mix what the values offer.');
   const how = el('p', 'lesson-note');
   const convert = button('Use this example with d\u1d65 = 2');
@@ -37,19 +46,7 @@ export function createHullPanel({ update }) {
   const outputsG = svg('g', {}, 'outputs');
   plot.append(grid, hull, spokes, outputsG, valuesG);
   const legend = el('p', 'lesson-note hull-legend');
-  const table = el('table', 'lesson-table');
-  table.dataset.table = 'hull-outputs';
-  const caption = el('caption', '', 'Outputs, computed by the core');
-  const thead = el('thead');
-  const headRow = el('tr');
-  for (const t of ['query', 'output (x, y)', 'inside the hull']) {
-    const th = el('th', '', t);
-    th.scope = 'col';
-    headRow.append(th);
-  }
-  thead.append(headRow);
-  const tbody = el('tbody');
-  table.append(caption, thead, tbody);
+  const { table, tbody } = outputsTable();
   const verdict = el('p', 'lesson-summary');
   verdict.dataset.stat = 'hull-verdict';
   const figure = el('div', 'lesson-hull');
@@ -57,6 +54,32 @@ export function createHullPanel({ update }) {
   side.append(verdict, table);
   figure.append(plot, side);
   root.append(intro, setup, legend, figure);
+  return { root, how, convert, plot, grid, hull, spokes, valuesG, outputsG, legend, tbody, verdict, figure };
+}
+
+// The update that copies a computed example into Q, K, V mode with two value dimensions (the
+// first two columns of V, zero-padded). The exact values (not rounded), so the weights stay what
+// they were.
+function copyWithTwoValueDims(result) {
+  const h = result.head;
+  const d = result.dims;
+  const take = (t, cols) => {
+    const [rows, c] = t.shape;
+    const data = [];
+    for (let i = 0; i < rows; i++) for (let k = 0; k < cols; k++) data.push(k < c ? t.data[i * c + k] : 0);
+    return { rows, cols, data };
+  };
+  const dk = h.q.shape[1];
+  return (s) => ({
+    ...s, mode: 'qkv', n: d.n, m: d.m, dk, dv: 2, headNames: [],
+    matrices: { ...s.matrices, Q: take(h.q, dk), K: take(h.k, dk), V: take(h.v, 2) },
+  });
+}
+
+export function createHullPanel({ update }) {
+  const {
+    root, how, convert, plot, grid, hull, spokes, valuesG, outputsG, legend, tbody, verdict, figure,
+  } = hullPanelParts();
 
   let last = null;        // { state, result }
   let valueEls = [];      // { g, circle, label }
@@ -77,21 +100,7 @@ export function createHullPanel({ update }) {
 
   convert.addEventListener('click', () => {
     if (!last || last.result.error) return;
-    const { result } = last;
-    const h = result.head;
-    const d = result.dims;
-    // The exact values (not rounded), so the weights stay what they were.
-    const take = (t, cols) => {
-      const [rows, c] = t.shape;
-      const data = [];
-      for (let i = 0; i < rows; i++) for (let k = 0; k < cols; k++) data.push(k < c ? t.data[i * c + k] : 0);
-      return { rows, cols, data };
-    };
-    const dk = h.q.shape[1];
-    update((s) => ({
-      ...s, mode: 'qkv', n: d.n, m: d.m, dk, dv: 2, headNames: [],
-      matrices: { ...s.matrices, Q: take(h.q, dk), K: take(h.k, dk), V: take(h.v, 2) },
-    }));
+    update(copyWithTwoValueDims(last.result));
   });
 
   function toData(evt) {
@@ -178,28 +187,39 @@ export function createHullPanel({ update }) {
     tbody.replaceChildren(...rowEls.map((r) => r.tr));
   }
 
-  function draw() {
-    if (!last) return;
-    const { state, result } = last;
-    const fail = (text) => {
-      setText(how, text);
-      figure.hidden = true;
-      legend.hidden = true;
-    };
-    if (result.error) return fail(`Cannot compute: ${result.error}`);
-    const h = result.head;
-    const dv = h.v.shape[1];
+  const fail = (text) => {
+    setText(how, text);
+    figure.hidden = true;
+    legend.hidden = true;
+  };
+
+  // Says what the plot needs (or how to drag); false when the values are not points in the plane.
+  function explain(state, result) {
+    if (result.error) {
+      fail(`Cannot compute: ${result.error}`);
+      return false;
+    }
+    const dv = result.head.v.shape[1];
     convert.hidden = dv === 2 && state.mode === 'qkv';
     if (dv !== 2) {
-      return fail(result.dims.multi
+      fail(result.dims.multi
         ? `Each head here has ${dv} value dimensions. Set d_model = 2 \u00d7 heads (for example d_model 8 with 4 heads), or copy this head into Q, K, V mode with two value dimensions:`
         : `The values here have ${dv} dimensions. Set d\u1d65 = 2, or copy this example's Q and K (and the first two columns of V) into Q, K, V mode:`);
+      return false;
     }
     figure.hidden = false;
     legend.hidden = false;
     setText(how, state.mode === 'qkv'
       ? 'Drag a value point (or focus it and use the arrow keys; Shift for small steps): V changes, and every output moves with it, never leaving the hull.'
       : 'Here the values come from X\u00b7W_V. To drag them, copy this example into Q, K, V mode:');
+    return true;
+  }
+
+  function draw() {
+    if (!last) return;
+    const { state, result } = last;
+    if (!explain(state, result)) return;
+    const h = result.head;
     const V = h.v;
     const O = h.output;
     const m = V.shape[0];
@@ -210,106 +230,24 @@ export function createHullPanel({ update }) {
     const vp = Array.from({ length: m }, (_, j) => [V.data[2 * j], V.data[2 * j + 1]]);
     const op = Array.from({ length: n }, (_, i) => [O.data[2 * i], O.data[2 * i + 1]]);
 
-    // One scale for both axes, so the hull keeps its shape; frozen while dragging.
-    if (!frozen) {
-      const all = vp.concat(op);
-      const xs = all.map((p) => p[0]);
-      const ys = all.map((p) => p[1]);
-      let [x0, x1, y0, y1] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
-      const span = Math.max(x1 - x0, y1 - y0, 0.5) * 1.3;
-      const cx = (x0 + x1) / 2;
-      const cy = (y0 + y1) / 2;
-      const k = Math.min((SIZE.w - 2 * PAD) / span, (SIZE.h - 2 * PAD) / span);
-      x0 = cx - (SIZE.w / 2) / k;
-      x1 = cx + (SIZE.w / 2) / k;
-      y0 = cy - (SIZE.h / 2) / k;
-      y1 = cy + (SIZE.h / 2) / k;
-      const view = {
-        x: linear([x0, x1], [0, SIZE.w]), y: linear([y0, y1], [SIZE.h, 0]),
-        xInv: linear([0, SIZE.w], [x0, x1]), yInv: linear([SIZE.h, 0], [y0, y1]), box: [x0, x1, y0, y1],
-      };
-      last.view = view;
-    }
+    // The view is frozen while dragging, so the point does not move under the pointer.
+    if (!frozen) last.view = fitView(vp.concat(op));
     const view = frozen ?? last.view;
-    const { x, y } = view;
-    const [x0, x1, y0, y1] = view.box;
-    grid.replaceChildren(
-      ...niceTicks(x0, x1).map((v) => svg('line', { x1: x(v), x2: x(v), y1: 0, y2: SIZE.h }, v === 0 ? 'axis' : 'gridline')),
-      ...niceTicks(y0, y1).map((v) => svg('line', { x1: 0, x2: SIZE.w, y1: y(v), y2: y(v) }, v === 0 ? 'axis' : 'gridline')),
-      ...niceTicks(x0, x1).filter((v) => v !== 0).map((v) => {
-        const t = svg('text', { x: x(v), y: SIZE.h - 4, 'text-anchor': 'middle' });
-        t.textContent = formatNumber(v, 3);
-        return t;
-      }),
-      ...niceTicks(y0, y1).filter((v) => v !== 0).map((v) => {
-        const t = svg('text', { x: 4, y: y(v) - 3 });
-        t.textContent = formatNumber(v, 3);
-        return t;
-      }),
-    );
-
+    drawGrid(grid, view);
     const hullPts = convexHull(vp);
-    setAttrs(hull, { points: hullPts.map((p) => `${x(p[0]).toFixed(1)},${y(p[1]).toFixed(1)}`).join(' ') });
-    hull.dataset.vertices = String(hullPts.length);
-
+    drawHull(hull, hullPts, view);
     const labels = result.labels;
-    const canDrag = editable();
-    vp.forEach((p, j) => {
-      const v = valueEls[j];
-      setAttrs(v.g, { transform: `translate(${x(p[0]).toFixed(1)} ${y(p[1]).toFixed(1)})` });
-      setAttrs(v.label, { y: -13 });
-      v.g.dataset.x = String(p[0]);
-      v.g.dataset.y = String(p[1]);
-      v.g.classList.toggle('fixed', !canDrag);
-      v.g.setAttribute('aria-label', `v${subscript(j + 1)}: the value of ${labels.keys[j]}, at (${formatNumber(p[0], 3)}, ${formatNumber(p[1], 3)})${canDrag ? '. Arrow keys move it; Shift+arrow moves it a little.' : ''}`);
-      if (!canDrag) v.g.setAttribute('aria-disabled', 'true');
-      else v.g.removeAttribute('aria-disabled');
+    placeValues(valueEls, vp, view, labels.keys, editable());
+    const outside = placeOutputs({ outputEls, rowEls }, op, {
+      view, hullPts, queries: labels.queries, fullyMasked: result.fullyMasked, selected,
     });
-
-    const span = Math.max(x1 - x0, y1 - y0);
-    let outside = 0;
-    // Outputs often land close together (the Mixing example): their names stack instead of overlapping.
-    const LABEL_H = 12;
-    const dys = stackLabels(op.map((p) => [x(p[0]), y(p[1])]), op.map((_, i) => 7 * labels.queries[i].length + 4), LABEL_H);
-    op.forEach((p, i) => {
-      const o = outputEls[i];
-      const masked = result.fullyMasked.has(i);
-      const inside = !masked && insideHull(hullPts, p, 1e-5 * span + 1e-6);
-      if (!masked && !inside) outside++;
-      setAttrs(o.g, { transform: `translate(${x(p[0]).toFixed(1)} ${y(p[1]).toFixed(1)})` });
-      setAttrs(o.label, { x: 8, y: 4 + dys[i] });
-      setText(o.label, labels.queries[i]);
-      o.g.dataset.x = String(p[0]);
-      o.g.dataset.y = String(p[1]);
-      o.g.classList.toggle('selected', i === selected);
-      o.g.classList.toggle('masked', masked);
-      o.g.setAttribute('aria-label', `${labels.queries[i]}: its output, at (${formatNumber(p[0], 3)}, ${formatNumber(p[1], 3)}); show its weights`);
-      o.g.setAttribute('aria-pressed', String(i === selected));
-      const r = rowEls[i];
-      setText(r.th, labels.queries[i]);
-      setText(r.xy, `(${formatNumber(p[0], 4)}, ${formatNumber(p[1], 4)})`);
-      setText(r.inside, masked ? 'no visible key: output 0' : inside ? 'yes' : 'no');
-      r.inside.dataset.inside = String(inside);
-      r.tr.classList.toggle('selected', i === selected);
-    });
-
-    // Spokes: how much of each value the selected output takes.
-    const W = h.weights;
-    const mCols = W.shape[1];
-    const o = op[selected];
-    spokes.replaceChildren(...vp.map((p, j) => {
-      const w = W.data[selected * mCols + j];
-      const line = svg('line', { x1: x(o[0]), y1: y(o[1]), x2: x(p[0]), y2: y(p[1]), 'stroke-width': (0.5 + 6 * w).toFixed(2), 'stroke-opacity': (0.15 + 0.85 * w).toFixed(2) }, 'spoke');
-      line.dataset.weight = String(w);
-      return line;
-    }));
+    drawSpokes(spokes, h.weights, selected, { op, vp }, view);
     setText(legend, `Circles: the values v\u2081\u2026v${subscript(m)}; diamonds: the outputs. Lines: the weights of \u201c${labels.queries[selected]}\u201d (thicker = more weight); pick another output to see its weights.`);
     setText(verdict, outside
       ? `${outside} output${outside > 1 ? 's lie' : ' lies'} outside the hull.`
       : `All ${n - result.fullyMasked.size} outputs lie inside the hull of the ${m} values.`);
     root.dataset.outside = String(outside);
     plot.setAttribute('aria-label', `Value vectors as points, their convex hull with ${hullPts.length} corners, and the ${n} outputs inside it`);
-    return undefined;
   }
 
   return {

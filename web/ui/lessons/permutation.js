@@ -20,6 +20,63 @@ function swappedWords(attn, state, perm) {
   return { data, shape: [X.rows, E] };
 }
 
+// The options of the two token pickers, rebuilt only when the names change (key: the names so far).
+function fillTokenOptions(selects, names, key) {
+  const next = names.join('\u0000');
+  if (next === key) return key;
+  for (const select of selects) {
+    select.replaceChildren(...names.map((t, i) => {
+      const o = el('option', '', t);
+      o.value = String(i);
+      return o;
+    }));
+  }
+  return next;
+}
+
+// The permutation: positions i and j trade places, in the queries and in the keys/values.
+function swapIndices(d, i, j) {
+  const perm = Array.from({ length: Math.max(d.n, d.m) }, (_, k) => k);
+  perm[i] = j;
+  perm[j] = i;
+  return { qIndex: perm.slice(0, d.n), kIndex: perm.slice(0, d.m) };
+}
+
+// Masks travel with their tokens, except the causal one, which is about positions.
+function movedMasks(opts, d, qIndex, kIndex) {
+  const moved = {};
+  if (opts.causal) moved.causal = true;
+  if (opts.keyPaddingMask) moved.keyPaddingMask = { data: Uint8Array.from(kIndex, (k) => opts.keyPaddingMask.data[k]), shape: [d.m] };
+  if (opts.mask) {
+    const data = new Uint8Array(d.n * d.m);
+    for (let r = 0; r < d.n; r++) for (let c = 0; c < d.m; c++) data[r * d.m + c] = opts.mask.data[qIndex[r] * d.m + kIndex[c]];
+    moved.mask = { data, shape: [d.n, d.m] };
+  }
+  return moved;
+}
+
+// Why the order may matter here: a causal mask, positions added to X (or their absence), several heads.
+function orderNotes(state, d, positions) {
+  const notes = [];
+  if (state.mask.kind === 'causal') notes.push('The causal mask is chosen above: it hides keys by position, so after the swap each token sees a different set of keys.');
+  if (positions) notes.push(`Positions are added to X (${state.positional === 'sinusoidal' ? 'sinusoidal' : 'learned-style'}): the two words swap places but each position keeps its own vector, so the swapped tokens\u2019 vectors change.`);
+  else if (d.sentence) notes.push('No position information is added to X (see \u201cPosition information\u201d under the sentence): choose one to see the order matter.');
+  if (dims(state).multi) notes.push('The whole multi-head layer is compared (concat\u00b7W_O).');
+  return notes;
+}
+
+// Row r of the swapped output should be row qIndex[r] of the original.
+function showVerdict(verdict, swapped, out, qIndex, [i, j]) {
+  const cols = out.shape[1];
+  const c = compare(swapped.data, out.data, (k) => qIndex[Math.floor(k / cols)] * cols + (k % cols));
+  const equal = c.differ.size === 0;
+  verdict.dataset.equal = String(equal);
+  verdict.dataset.maxDiff = String(c.maxDiff);
+  setText(verdict, equal
+    ? `Rows ${i + 1} and ${j + 1} of the output swapped places; every row is otherwise the same (largest difference ${diffText(c.maxDiff)}).`
+    : `The rows did not just swap: ${c.differ.size} values changed (by up to ${diffText(c.maxDiff)}). Position matters here.`);
+}
+
 export function createPermutationPanel({ attn, computer, update }) {
   const { root, intro } = lessonPanel('permutation', 'Attention compares every query with every key, and nothing in that comparison knows where a token stands. Swap two tokens and the outputs are the same rows, swapped. That is why transformers add position information to the token vectors.');
   const a = el('select');
@@ -58,16 +115,7 @@ export function createPermutationPanel({ attn, computer, update }) {
       const { queries } = result.labels;
       const count = Math.min(d.n, d.m);
       const names = queries.slice(0, count).map((q, i) => `${i + 1}: ${q}`);
-      if (names.join('\u0000') !== optionsKey) {
-        optionsKey = names.join('\u0000');
-        for (const select of [a, b]) {
-          select.replaceChildren(...names.map((t, i) => {
-            const o = el('option', '', t);
-            o.value = String(i);
-            return o;
-          }));
-        }
-      }
+      optionsKey = fillTokenOptions([a, b], names, optionsKey);
       const [i, j] = state.lessons.swap;
       a.value = String(i);
       b.value = String(j);
@@ -76,22 +124,9 @@ export function createPermutationPanel({ attn, computer, update }) {
         return;
       }
 
-      // The permutation: positions i and j trade places, in the queries and in the keys/values.
-      const perm = Array.from({ length: Math.max(d.n, d.m) }, (_, k) => k);
-      perm[i] = j;
-      perm[j] = i;
-      const qIndex = perm.slice(0, d.n);
-      const kIndex = perm.slice(0, d.m);
-      // Masks travel with their tokens, except the causal one, which is about positions.
+      const { qIndex, kIndex } = swapIndices(d, i, j);
       const opts = maskOptions(state);
-      const moved = {};
-      if (opts.causal) moved.causal = true;
-      if (opts.keyPaddingMask) moved.keyPaddingMask = { data: Uint8Array.from(kIndex, (k) => opts.keyPaddingMask.data[k]), shape: [d.m] };
-      if (opts.mask) {
-        const data = new Uint8Array(d.n * d.m);
-        for (let r = 0; r < d.n; r++) for (let c = 0; c < d.m; c++) data[r * d.m + c] = opts.mask.data[qIndex[r] * d.m + kIndex[c]];
-        moved.mask = { data, shape: [d.n, d.m] };
-      }
+      const moved = movedMasks(opts, d, qIndex, kIndex);
       const positions = d.sentence && state.positional !== 'none';
       let base;
       let swapped;
@@ -117,22 +152,9 @@ export function createPermutationPanel({ attn, computer, update }) {
       after.map.setHighlight({ rows });
       setText(before.order, `order: ${queries.join(' \u00b7 ')}`);
       setText(after.order, `order: ${swappedLabels.join(' \u00b7 ')}`);
-      const notes = [];
-      if (state.mask.kind === 'causal') notes.push('The causal mask is chosen above: it hides keys by position, so after the swap each token sees a different set of keys.');
-      if (positions) notes.push(`Positions are added to X (${state.positional === 'sinusoidal' ? 'sinusoidal' : 'learned-style'}): the two words swap places but each position keeps its own vector, so the swapped tokens\u2019 vectors change.`);
-      else if (d.sentence) notes.push('No position information is added to X (see \u201cPosition information\u201d under the sentence): choose one to see the order matter.');
-      if (dims(state).multi) notes.push('The whole multi-head layer is compared (concat\u00b7W_O).');
-      setText(note, notes.join(' '));
+      setText(note, orderNotes(state, d, positions).join(' '));
       note.hidden = !note.textContent;
-
-      // Row r of the swapped output should be row perm[r] of the original.
-      const c = compare(swapped.output.data, out.data, (k) => qIndex[Math.floor(k / cols)] * cols + (k % cols));
-      const equal = c.differ.size === 0;
-      verdict.dataset.equal = String(equal);
-      verdict.dataset.maxDiff = String(c.maxDiff);
-      setText(verdict, equal
-        ? `Rows ${i + 1} and ${j + 1} of the output swapped places; every row is otherwise the same (largest difference ${diffText(c.maxDiff)}).`
-        : `The rows did not just swap: ${c.differ.size} values changed (by up to ${diffText(c.maxDiff)}). Position matters here.`);
+      showVerdict(verdict, swapped.output, out, qIndex, [i, j]);
     },
   };
 }

@@ -39,6 +39,72 @@ const MISTAKES = {
 
 const largest = (data) => data.reduce((m, v) => (Number.isFinite(v) ? Math.max(m, Math.abs(v)) : m), 0);
 
+// What the chosen mistake does, and the notes that say when it cannot show here: no mask for a
+// masking mistake, or a scale set by hand for a scaling one.
+function explainMistake({ about, maskNote, useCausal, scaleNote }, state, result, pitfall) {
+  const mistake = MISTAKES[pitfall];
+  setText(about, mistake.text);
+  const noMask = mistake.needsMask && state.mask.kind === 'none';
+  maskNote.hidden = !noMask;
+  useCausal.hidden = !noMask;
+  if (noMask) setText(maskNote, 'This mistake only matters where keys are hidden, and no mask is chosen: both sides are the same.');
+  const scaleMistake = ['scale-by-dk', 'scale-by-dmodel'].includes(pitfall);
+  setText(scaleNote, scaleMistake && !result.defaultScale
+    ? `The correct side uses the explorer\u2019s scale (\u00d7${formatNumber(result.head.scale, 4)}); the mistake replaces it.`
+    : '');
+  scaleNote.hidden = !scaleNote.textContent;
+}
+
+const cols = (t) => Array.from({ length: t.shape[1] }, (_, c) => String(c + 1));
+const sums = (st) => [{ key: 'sum', label: '\u03a3', title: 'row sum', values: st.sum.data, format: (v) => v.toFixed(3) }];
+
+// Both sides' weights (with their row sums) and outputs; cells that differ are outlined.
+// Returns the comparisons of the weights (w) and outputs (o).
+function drawSides({ right, wrong }, good, bad, { state, result, pitfall, display, goodStats, badStats }) {
+  const d = result.dims;
+  const { queries, keys } = result.labels;
+  const what = d.multi ? 'Head-averaged attention weights' : 'Attention weights';
+  setText(right.wTitle, what);
+  setText(wrong.wTitle, what);
+  setText(right.oTitle, d.multi ? 'Layer output (concat\u00b7W_O)' : 'Output A\u00b7V');
+  setText(wrong.oTitle, pitfall === 'skip-wo' ? 'Layer output (the concatenation, no W_O)' : right.oTitle.textContent);
+  const padCols = state.mask.kind === 'padding' ? state.mask.pad : null;
+  right.weights.update({ tensor: good.weights, rowLabels: queries, colLabels: keys, hidden: result.hidden, fullyMasked: result.fullyMasked, padCols, stats: sums(goodStats), ...display });
+  wrong.weights.update({ tensor: bad.weights, rowLabels: queries, colLabels: keys, padCols, stats: sums(badStats), ...display });
+  // One colour scale for both outputs: equal numbers must look equal side by side.
+  const span = Math.max(largest(good.output.data), largest(bad.output.data));
+  right.output.update({ tensor: good.output, rowLabels: queries, colLabels: cols(good.output), span, ...display });
+  wrong.output.update({ tensor: bad.output, rowLabels: queries, colLabels: cols(bad.output), span, ...display });
+
+  const w = compare(bad.weights.data, good.weights.data);
+  const o = compare(bad.output.data, good.output.data);
+  right.weights.setHighlight({ cells: w.differ });
+  wrong.weights.setHighlight({ cells: w.differ });
+  right.output.setHighlight({ cells: o.differ });
+  wrong.output.setHighlight({ cells: o.differ });
+  return { w, o };
+}
+
+// How much differs, and how many rows (with a visible key) the mistake left summing to less than 1.
+function summarize(summary, { w, o }, bad, badStats, fullyMasked) {
+  let short = 0;
+  let smallest = Infinity;
+  badStats.sum.data.forEach((v, i) => {
+    if (fullyMasked.has(i)) return;
+    if (v < 1 - 1e-4) short++;
+    smallest = Math.min(smallest, v);
+  });
+  const parts = [
+    w.differ.size ? `${w.differ.size} of ${bad.weights.data.length} weights differ (by up to ${diffText(w.maxDiff)})` : 'The weights are the same',
+    o.differ.size ? `${o.differ.size} of ${bad.output.data.length} output values differ (by up to ${diffText(o.maxDiff)})` : 'the output is the same',
+  ];
+  if (short) parts.push(`${short} row${short > 1 ? 's' : ''} sum${short > 1 ? '' : 's'} to less than 1 (smallest ${smallest.toFixed(3)})`);
+  summary.textContent = `${parts.join('; ')}.`;
+  summary.dataset.weightsDiffer = String(w.differ.size);
+  summary.dataset.outputDiffer = String(o.differ.size);
+  summary.dataset.rowsShort = String(short);
+}
+
 export function createPitfallsPanel({ attn, computer, update }) {
   const { root, intro } = lessonPanel('pitfalls', 'The same inputs as above, computed right and computed with one classic mistake. Cells that differ are outlined; \u03a3 is each row\u2019s sum.');
   const select = el('select');
@@ -100,17 +166,7 @@ export function createPitfallsPanel({ attn, computer, update }) {
       }
       const pitfall = state.lessons.pitfall;
       select.value = pitfall;
-      const mistake = MISTAKES[pitfall];
-      setText(about, mistake.text);
-      const noMask = mistake.needsMask && state.mask.kind === 'none';
-      maskNote.hidden = !noMask;
-      useCausal.hidden = !noMask;
-      if (noMask) setText(maskNote, 'This mistake only matters where keys are hidden, and no mask is chosen: both sides are the same.');
-      const scaleMistake = ['scale-by-dk', 'scale-by-dmodel'].includes(pitfall);
-      setText(scaleNote, scaleMistake && !result.defaultScale
-        ? `The correct side uses the explorer\u2019s scale (\u00d7${formatNumber(result.head.scale, 4)}); the mistake replaces it.`
-        : '');
-      scaleNote.hidden = !scaleNote.textContent;
+      explainMistake({ about, maskNote, useCausal, scaleNote }, state, result, pitfall);
 
       let bad;
       try {
@@ -125,46 +181,10 @@ export function createPitfallsPanel({ attn, computer, update }) {
       const good = d.multi
         ? { weights: result.multi.average, output: result.multi.output }
         : { weights: result.head.weights, output: result.head.output };
-      const { queries, keys } = result.labels;
-      const cols = (t) => Array.from({ length: t.shape[1] }, (_, c) => String(c + 1));
       const goodStats = attn.lessons.rowStats(good.weights);
       const badStats = attn.lessons.rowStats(bad.weights);
-      const sums = (st) => [{ key: 'sum', label: '\u03a3', title: 'row sum', values: st.sum.data, format: (v) => v.toFixed(3) }];
-      const what = d.multi ? 'Head-averaged attention weights' : 'Attention weights';
-      setText(right.wTitle, what);
-      setText(wrong.wTitle, what);
-      setText(right.oTitle, d.multi ? 'Layer output (concat\u00b7W_O)' : 'Output A\u00b7V');
-      setText(wrong.oTitle, pitfall === 'skip-wo' ? 'Layer output (the concatenation, no W_O)' : right.oTitle.textContent);
-      const padCols = state.mask.kind === 'padding' ? state.mask.pad : null;
-      right.weights.update({ tensor: good.weights, rowLabels: queries, colLabels: keys, hidden: result.hidden, fullyMasked: result.fullyMasked, padCols, stats: sums(goodStats), ...display });
-      wrong.weights.update({ tensor: bad.weights, rowLabels: queries, colLabels: keys, padCols, stats: sums(badStats), ...display });
-      // One colour scale for both outputs: equal numbers must look equal side by side.
-      const span = Math.max(largest(good.output.data), largest(bad.output.data));
-      right.output.update({ tensor: good.output, rowLabels: queries, colLabels: cols(good.output), span, ...display });
-      wrong.output.update({ tensor: bad.output, rowLabels: queries, colLabels: cols(bad.output), span, ...display });
-
-      const w = compare(bad.weights.data, good.weights.data);
-      const o = compare(bad.output.data, good.output.data);
-      right.weights.setHighlight({ cells: w.differ });
-      wrong.weights.setHighlight({ cells: w.differ });
-      right.output.setHighlight({ cells: o.differ });
-      wrong.output.setHighlight({ cells: o.differ });
-      let short = 0;
-      let smallest = Infinity;
-      badStats.sum.data.forEach((v, i) => {
-        if (result.fullyMasked.has(i)) return;
-        if (v < 1 - 1e-4) short++;
-        smallest = Math.min(smallest, v);
-      });
-      const parts = [
-        w.differ.size ? `${w.differ.size} of ${bad.weights.data.length} weights differ (by up to ${diffText(w.maxDiff)})` : 'The weights are the same',
-        o.differ.size ? `${o.differ.size} of ${bad.output.data.length} output values differ (by up to ${diffText(o.maxDiff)})` : 'the output is the same',
-      ];
-      if (short) parts.push(`${short} row${short > 1 ? 's' : ''} sum${short > 1 ? '' : 's'} to less than 1 (smallest ${smallest.toFixed(3)})`);
-      summary.textContent = `${parts.join('; ')}.`;
-      summary.dataset.weightsDiffer = String(w.differ.size);
-      summary.dataset.outputDiffer = String(o.differ.size);
-      summary.dataset.rowsShort = String(short);
+      const diffs = drawSides({ right, wrong }, good, bad, { state, result, pitfall, display, goodStats, badStats });
+      summarize(summary, diffs, bad, badStats, result.fullyMasked);
       root.dataset.pitfall = pitfall;
       return undefined;
     },

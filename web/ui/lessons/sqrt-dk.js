@@ -90,9 +90,8 @@ function createSampler(attn) {
   };
 }
 
-export function createSqrtDkPanel({ attn, update }) {
-  const { root, intro } = lessonPanel('sqrt-dk', `A dot product adds up d${SUB_K} products. If every entry of q and k has mean 0 and variance 1, each product has variance 1, so the sum has variance d${SUB_K}: its spread grows like \u221ad${SUB_K}. Dividing by \u221ad${SUB_K} brings it back to 1, whatever d${SUB_K} is. Here the core draws the vectors (NumPy\u2019s generator, seeded) and measures.`);
-
+// The controls: d_k on a log2 slider and as a number, the pair count, the seed, the row length.
+function sqrtDkControls(update) {
   const dkRange = el('input');
   dkRange.type = 'range';
   dkRange.min = '0';
@@ -123,28 +122,60 @@ export function createSqrtDkPanel({ attn, update }) {
     });
   }
   again.addEventListener('click', () => update((s) => setLesson(s, 'sqrtDk', { seed: (s.lessons.sqrtDk.seed + 1) % 2 ** 32 })));
+  return { controls, dkRange, dkNumber, count, seed, rowLength };
+}
 
-  const status = el('p', 'lesson-status');
-  status.setAttribute('role', 'status');
+function figure(title, plot, ...caption) {
+  const f = el('figure', 'lesson-figure');
+  const c = el('figcaption');
+  c.append(el('strong', '', title), el('br'), ...caption);
+  f.append(plot.el, c);
+  return f;
+}
 
+// A stat's text (`digits` significant) and its exact value in data-value.
+function put(out, v, digits = 4) {
+  setText(out, formatNumber(v, digits));
+  out.dataset.value = String(v);
+}
+
+// The two histograms, raw and scaled, with their measured spread.
+function histogramsPart() {
   const rawHist = createHistogram({ className: 'raw' });
   const scaledHist = createHistogram({ className: 'scaled' });
   const [rawStd, rawVar, rawMean, scaledStd, scaledVar, scaledMean] = ['raw-std', 'raw-var', 'raw-mean', 'scaled-std', 'scaled-var', 'scaled-mean']
     .map((name) => stat(name, ''));
   const rawExpected = el('span', 'lesson-note');
-  const figure = (title, plot, ...caption) => {
-    const f = el('figure', 'lesson-figure');
-    const c = el('figcaption');
-    c.append(el('strong', '', title), el('br'), ...caption);
-    f.append(plot.el, c);
-    return f;
-  };
   const hists = el('div', 'lesson-figures');
   hists.append(
     figure('Raw scores q\u00b7k', rawHist, 'std ', rawStd, ' ', rawExpected, ', variance ', rawVar, ` (target d${SUB_K}), mean `, rawMean),
     figure(`Scaled scores q\u00b7k / \u221ad${SUB_K}`, scaledHist, 'std ', scaledStd, ' (target 1), variance ', scaledVar, ' (target 1), mean ', scaledMean),
   );
+  return {
+    el: hists,
+    draw({ dk, raw, scaled }, N) {
+      rawHist.update({
+        counts: raw.histogram.counts, lo: raw.histogram.lo, hi: raw.histogram.hi, mean: raw.mean, std: raw.std,
+        description: `Histogram of ${N} raw dot products for d${SUB_K} = ${dk}: from ${formatNumber(raw.histogram.lo, 3)} to ${formatNumber(raw.histogram.hi, 3)}, standard deviation ${formatNumber(raw.std, 3)}.`,
+      });
+      scaledHist.update({
+        counts: scaled.histogram.counts, lo: scaled.histogram.lo, hi: scaled.histogram.hi, mean: scaled.mean, std: scaled.std,
+        description: `Histogram of the same ${N} dot products divided by \u221a${dk}: standard deviation ${formatNumber(scaled.std, 3)}.`,
+      });
+      put(rawStd, raw.std);
+      put(rawVar, raw.std ** 2);
+      put(scaledVar, scaled.std ** 2);
+      put(rawMean, raw.mean, 2);
+      put(scaledStd, scaled.std);
+      put(scaledMean, scaled.mean, 2);
+      setText(rawExpected, `(\u221a${dk} = ${formatNumber(Math.sqrt(dk), 3)})`);
+    },
+  };
+}
 
+// One row of scores through the softmax, unscaled and scaled, with the entropies and the uniform
+// row's entropy for comparison.
+function softmaxPart(attn) {
   const softIntro = el('p', 'lesson-intro lesson-gap');
   const rawBars = createBars({ className: 'raw' });
   const scaledBars = createBars({ className: 'scaled' });
@@ -158,9 +189,39 @@ export function createSqrtDkPanel({ attn, update }) {
   const uniformNote = el('p', 'lesson-note');
   const uniformLead = el('span');
   uniformNote.append(uniformLead, uniform, ' nats; a one-hot row has 0. Near 0, the softmax passes almost all weight to one key and its gradient almost vanishes.');
+  return {
+    els: [softIntro, softs, uniformNote],
+    // One row of scores: the first `row` raw dot products, through the core's softmax.
+    draw({ dk, row: scores }) {
+      const keys = scores.length;
+      const names = Array.from({ length: keys }, (_, j) => `k${subscript(j + 1)}`);
+      setText(uniformLead, `For comparison, equal weights over ${keys} keys have entropy ln ${keys} = `);
+      const row = { data: Float32Array.from(scores), shape: [1, scores.length] };
+      const plain = attn.lessons.softmax(row, { scale: 1 });
+      const soft = attn.lessons.softmax(row, { scale: 1 / Math.sqrt(dk) });
+      const flat = attn.lessons.softmax({ data: new Float32Array(row.shape[1]), shape: row.shape });
+      setText(softIntro, `Now one row of attention: ${keys} keys whose scores are the first ${keys} dot products above (d${SUB_K} = ${dk}), through a softmax without and with the scaling.`);
+      rawBars.update({ values: Array.from(plain.weights.data), names, description: `Softmax of ${keys} unscaled scores: largest weight ${formatNumber(plain.max.data[0], 3)}, entropy ${formatNumber(plain.entropy.data[0], 3)} nats.` });
+      scaledBars.update({ values: Array.from(soft.weights.data), names, description: `Softmax of the same scores divided by \u221a${dk}: largest weight ${formatNumber(soft.max.data[0], 3)}, entropy ${formatNumber(soft.entropy.data[0], 3)} nats.` });
+      put(hRaw, plain.entropy.data[0]);
+      put(hScaled, soft.entropy.data[0]);
+      put(maxRaw, plain.max.data[0]);
+      put(maxScaled, soft.max.data[0]);
+      put(uniform, flat.entropy.data[0]);
+    },
+  };
+}
 
+export function createSqrtDkPanel({ attn, update }) {
+  const { root, intro } = lessonPanel('sqrt-dk', `A dot product adds up d${SUB_K} products. If every entry of q and k has mean 0 and variance 1, each product has variance 1, so the sum has variance d${SUB_K}: its spread grows like \u221ad${SUB_K}. Dividing by \u221ad${SUB_K} brings it back to 1, whatever d${SUB_K} is. Here the core draws the vectors (NumPy\u2019s generator, seeded) and measures.`);
+  const { controls, dkRange, dkNumber, count, seed, rowLength } = sqrtDkControls(update);
+
+  const status = el('p', 'lesson-status');
+  status.setAttribute('role', 'status');
+  const histograms = histogramsPart();
+  const softmaxRow = softmaxPart(attn);
   const result = el('div', 'lesson-result');
-  result.append(hists, softIntro, softs, uniformNote);
+  result.append(histograms.el, ...softmaxRow.els);
   root.append(intro, controls, status, result);
 
   const sampler = createSampler(attn);
@@ -176,45 +237,10 @@ export function createSqrtDkPanel({ attn, update }) {
       return;
     }
     status.classList.remove('error');
-    const { dk, raw, scaled } = reply;
     const N = reply.count.toLocaleString('en-US');
-    rawHist.update({
-      counts: raw.histogram.counts, lo: raw.histogram.lo, hi: raw.histogram.hi, mean: raw.mean, std: raw.std,
-      description: `Histogram of ${N} raw dot products for d${SUB_K} = ${dk}: from ${formatNumber(raw.histogram.lo, 3)} to ${formatNumber(raw.histogram.hi, 3)}, standard deviation ${formatNumber(raw.std, 3)}.`,
-    });
-    scaledHist.update({
-      counts: scaled.histogram.counts, lo: scaled.histogram.lo, hi: scaled.histogram.hi, mean: scaled.mean, std: scaled.std,
-      description: `Histogram of the same ${N} dot products divided by \u221a${dk}: standard deviation ${formatNumber(scaled.std, 3)}.`,
-    });
-    const put = (out, v, digits = 4) => {
-      setText(out, formatNumber(v, digits));
-      out.dataset.value = String(v);
-    };
-    put(rawStd, raw.std);
-    put(rawVar, raw.std ** 2);
-    put(scaledVar, scaled.std ** 2);
-    put(rawMean, raw.mean, 2);
-    put(scaledStd, scaled.std);
-    put(scaledMean, scaled.mean, 2);
-    setText(rawExpected, `(\u221a${dk} = ${formatNumber(Math.sqrt(dk), 3)})`);
-
-    // One row of scores: the first `row` raw dot products, through the core's softmax.
-    const keys = reply.row.length;
-    const names = Array.from({ length: keys }, (_, j) => `k${subscript(j + 1)}`);
-    setText(uniformLead, `For comparison, equal weights over ${keys} keys have entropy ln ${keys} = `);
-    const row = { data: Float32Array.from(reply.row), shape: [1, reply.row.length] };
-    const plain = attn.lessons.softmax(row, { scale: 1 });
-    const soft = attn.lessons.softmax(row, { scale: 1 / Math.sqrt(dk) });
-    const flat = attn.lessons.softmax({ data: new Float32Array(row.shape[1]), shape: row.shape });
-    setText(softIntro, `Now one row of attention: ${keys} keys whose scores are the first ${keys} dot products above (d${SUB_K} = ${dk}), through a softmax without and with the scaling.`);
-    rawBars.update({ values: Array.from(plain.weights.data), names, description: `Softmax of ${keys} unscaled scores: largest weight ${formatNumber(plain.max.data[0], 3)}, entropy ${formatNumber(plain.entropy.data[0], 3)} nats.` });
-    scaledBars.update({ values: Array.from(soft.weights.data), names, description: `Softmax of the same scores divided by \u221a${dk}: largest weight ${formatNumber(soft.max.data[0], 3)}, entropy ${formatNumber(soft.entropy.data[0], 3)} nats.` });
-    put(hRaw, plain.entropy.data[0]);
-    put(hScaled, soft.entropy.data[0]);
-    put(maxRaw, plain.max.data[0]);
-    put(maxScaled, soft.max.data[0]);
-    put(uniform, flat.entropy.data[0]);
-    setText(status, `${N} pairs of standard-normal vectors of length ${dk}, seed ${reply.seed}.`);
+    histograms.draw(reply, N);
+    softmaxRow.draw(reply);
+    setText(status, `${N} pairs of standard-normal vectors of length ${reply.dk}, seed ${reply.seed}.`);
     result.classList.remove('stale');
     root.dataset.shown = shown;
   }

@@ -15,6 +15,32 @@ const slice = (t, row, from, to) => {
   return { data: t.data.slice(row * cols + from, row * cols + to), shape: [1, to - from] };
 };
 
+// The tokens so far: before i, i itself, and those not generated yet.
+function drawStrip(strip, queries, i) {
+  const items = queries.map((q, j) => {
+    const li = el('li', j < i ? 'past' : j === i ? 'current' : 'future', q);
+    if (j > i) li.title = 'not generated yet';
+    return li;
+  });
+  strip.replaceChildren(...items);
+}
+
+// Equal when the prefix's weights and output match the causal row's and the causal row gives
+// every key after the k-th exactly 0.
+function showVerdict(verdict, prefix, rowW, rowO, k, m) {
+  const w = compare(prefix.weights.data, rowW.data.subarray(0, k));
+  const o = compare(prefix.output.data, rowO.data);
+  let leaked = 0;
+  for (let j = k; j < m; j++) if (rowW.data[j] !== 0) leaked++;
+  const equal = !w.differ.size && !o.differ.size && !leaked;
+  const maxDiff = Math.max(w.maxDiff, o.maxDiff);
+  verdict.dataset.equal = String(equal);
+  verdict.dataset.maxDiff = String(maxDiff);
+  setText(verdict, equal
+    ? `Equal: the causal row gives the keys after ${k} exactly 0, and the rest ${maxDiff === 0 ? 'are identical' : `match to float32 rounding (largest difference ${diffText(maxDiff)})`}.`
+    : `Not equal: largest difference ${diffText(maxDiff)}${leaked ? `, ${leaked} future key${leaked > 1 ? 's' : ''} with weight` : ''}.`);
+}
+
 export function createStepsPanel({ computer, update }) {
   const { root, intro } = lessonPanel('steps', 'A model writing text has, at step i, only tokens 1..i. Training runs every step at once on the whole sentence, with the causal mask hiding each query\u2019s future. The two give the same numbers, which is what makes that parallel training honest.');
 
@@ -110,12 +136,7 @@ export function createStepsPanel({ computer, update }) {
       failure.ok();
 
       const { queries, keys } = result.labels;
-      const items = queries.map((q, j) => {
-        const li = el('li', j < i ? 'past' : j === i ? 'current' : 'future', q);
-        if (j > i) li.title = 'not generated yet';
-        return li;
-      });
-      strip.replaceChildren(...items);
+      drawStrip(strip, queries, i);
       setText(maskNote, state.mask.kind === 'causal' || state.mask.kind === 'none'
         ? ''
         : `This view always applies the causal mask and ignores the ${state.mask.kind} mask chosen above.`);
@@ -138,17 +159,7 @@ export function createStepsPanel({ computer, update }) {
       setText(prefixRow.h, `Query ${i + 1} over keys 1..${k} only (${k} key${k > 1 ? 's' : ''})`);
       setText(causalRow.h, `Row ${i + 1} of causal attention`);
 
-      const w = compare(prefix.weights.data, rowW.data.subarray(0, k));
-      const o = compare(prefix.output.data, rowO.data);
-      let leaked = 0;
-      for (let j = k; j < d.m; j++) if (rowW.data[j] !== 0) leaked++;
-      const equal = !w.differ.size && !o.differ.size && !leaked;
-      const maxDiff = Math.max(w.maxDiff, o.maxDiff);
-      verdict.dataset.equal = String(equal);
-      verdict.dataset.maxDiff = String(maxDiff);
-      setText(verdict, equal
-        ? `Equal: the causal row gives the keys after ${k} exactly 0, and the rest ${maxDiff === 0 ? 'are identical' : `match to float32 rounding (largest difference ${diffText(maxDiff)})`}.`
-        : `Not equal: largest difference ${diffText(maxDiff)}${leaked ? `, ${leaked} future key${leaked > 1 ? 's' : ''} with weight` : ''}.`);
+      showVerdict(verdict, prefix, rowW, rowO, k, d.m);
     },
     pause: stop,
     dispose: stop,
