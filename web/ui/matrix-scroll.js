@@ -14,11 +14,9 @@ const SLOP_PX = 8;         // a touch must travel this far sideways before it pa
 const FLING_TAU_MS = 325;  // decay time constant of a fling's speed
 const FLING_MIN = 0.05;    // px/ms: slower releases stop at once
 
-/**
- * Makes `area` (overflow: hidden, holding `content`) scrollable sideways by the user. Returns the
- * proxy scrollbar for the caller to place just under the area.
- */
-export function attachMatrixScroll(area, content) {
+// The proxy scrollbar: an overflow: auto box (styles.css) holding only an empty spacer as wide as
+// the area's content.
+function createProxyBar() {
   const bar = document.createElement('div');
   bar.className = 'matrix-hbar';
   bar.hidden = true;
@@ -30,6 +28,28 @@ export function attachMatrixScroll(area, content) {
   const spacer = document.createElement('div');
   spacer.className = 'matrix-hbar-spacer';
   bar.append(spacer);
+  return { bar, spacer };
+}
+
+// A wheel or trackpad event's sideways distance in pixels, or null for a pinch zoom or a mostly
+// vertical gesture (those are the page's). A page (deltaMode 2) is the area's width.
+function sidewaysDelta(e, area) {
+  if (e.ctrlKey) return null;  // pinch zoom
+  let dx = e.deltaX;
+  // Shift+wheel: some platforms swap the axes themselves, others leave it to the page.
+  if (e.shiftKey && dx === 0) dx = e.deltaY;
+  else if (Math.abs(dx) <= Math.abs(e.deltaY)) return null;  // mostly vertical
+  if (e.deltaMode === 1) dx *= LINE_PX;
+  else if (e.deltaMode === 2) dx *= area.clientWidth;
+  return dx;
+}
+
+/**
+ * Makes `area` (overflow: hidden, holding `content`) scrollable sideways by the user. Returns the
+ * proxy scrollbar for the caller to place just under the area.
+ */
+export function attachMatrixScroll(area, content) {
+  const { bar, spacer } = createProxyBar();
 
   const maxScroll = () => Math.max(0, area.scrollWidth - area.clientWidth);
   // Each box's 'scroll' copies its position to the other. The copy fires a 'scroll' of its own a
@@ -83,13 +103,8 @@ export function attachMatrixScroll(area, content) {
   // Wheel and trackpad. Not passive, so that a sideways gesture does not also swipe the page (or
   // go back in history); vertical gestures are left alone and scroll the page as usual.
   area.addEventListener('wheel', (e) => {
-    if (e.ctrlKey) return;  // pinch zoom
-    let dx = e.deltaX;
-    // Shift+wheel: some platforms swap the axes themselves, others leave it to the page.
-    if (e.shiftKey && dx === 0) dx = e.deltaY;
-    else if (Math.abs(dx) <= Math.abs(e.deltaY)) return;  // mostly vertical
-    if (e.deltaMode === 1) dx *= LINE_PX;
-    else if (e.deltaMode === 2) dx *= area.clientWidth;
+    const dx = sidewaysDelta(e, area);
+    if (dx === null) return;
     stopFling();
     if (scrollBy(dx)) e.preventDefault();
   }, { passive: false });
