@@ -57,12 +57,9 @@ const setIfIdle = (input, value) => {
   if (!isFocused(input) && input.value !== String(value)) input.value = String(value);
 };
 
-export function createControls({ update, applyPreset, randomize }) {
-  const root = el('section', 'controls');
-  root.setAttribute('aria-label', 'Controls');
-
-  // Example.
-  const example = fieldset('Example', 'example');
+// Example: the preset menu and its description.
+function exampleGroup(applyPreset) {
+  const group = fieldset('Example', 'example');
   const preset = el('select');
   preset.id = 'preset';
   const placeholder = el('option', '', 'Choose an example\u2026');
@@ -75,25 +72,49 @@ export function createControls({ update, applyPreset, randomize }) {
   const presetHelp = el('p', 'help');
   presetHelp.id = 'preset-help';
   preset.setAttribute('aria-describedby', presetHelp.id);
-  example.append(labelled('Preset', preset), presetHelp);
+  group.append(labelled('Preset', preset), presetHelp);
   preset.addEventListener('change', () => { if (preset.value) applyPreset(preset.value); });
+  return {
+    el: group,
+    preset,
+    render() {
+      const presetDef = PRESETS.find((p) => p.id === preset.value);
+      setText(presetHelp, presetDef ? presetDef.description : 'Pick a ready-made example, or edit any number.');
+    },
+  };
+}
 
-  // Input mode.
-  const modeSet = fieldset('Input');
+// Input mode: sentence or Q, K, V typed directly.
+function modeGroup({ update, leavePreset }) {
+  const group = fieldset('Input');
   const mode = radioGroup('mode', [['sentence', 'Sentence \u2192 X\u00b7W'], ['qkv', 'Q, K, V directly']]);
-  const vectorSource = createVectorSource({ update, onChoose: () => { preset.value = ''; } });  // sentence mode: random or trained vectors
-  modeSet.append(mode.el, vectorSource.el);
-  // Once the example's shape changes, it is no longer the preset named in the menu.
-  const leavePreset = () => { preset.value = ''; };
+  const vectorSource = createVectorSource({ update, onChoose: leavePreset });  // sentence mode: random or trained vectors
+  group.append(mode.el, vectorSource.el);
   for (const input of Object.values(mode.inputs)) {
     input.addEventListener('change', () => {
       leavePreset();
       update((s) => ({ ...s, mode: input.value }));
     });
   }
+  return {
+    el: group,
+    render(state) {
+      mode.inputs[state.mode].checked = true;
+      vectorSource.render(state);
+    },
+  };
+}
 
-  // Sizes.
-  const sizes = fieldset('Sizes', 'sizes');
+// The token count shown under the sizes in sentence mode (the sentence sets n and m).
+function tokenCountText(d) {
+  if (!d.sentence) return '';
+  const tokens = d.cross ? `n = ${d.n} query tokens, m = ${d.m} memory tokens` : `n = m = ${d.n} tokens`;
+  return `${tokens} (from the sentence${d.cross ? 's' : ''}).${d.multi ? ` Each head gets d${SUB_K} = d\u1d65 = d_model / h.` : ''}`;
+}
+
+// Sizes: n and m typed directly, d_model and h from a sentence; d_k and d_v follow from h.
+function sizesGroup({ update, leavePreset }) {
+  const group = fieldset('Sizes', 'sizes');
   const sizeInputs = {
     n: numberInput(LIMITS.n), m: numberInput(LIMITS.m), dModel: numberInput(LIMITS.dModel),
     heads: numberInput(LIMITS.heads), dk: numberInput(LIMITS.dk), dv: numberInput(LIMITS.dv),
@@ -108,7 +129,7 @@ export function createControls({ update, applyPreset, randomize }) {
     dv: labelled('d\u1d65', sizeInputs.dv),
   };
   const tokenCount = el('p', 'help');
-  sizes.append(...Object.values(sizeFields), tokenCount);
+  group.append(...Object.values(sizeFields), tokenCount);
   for (const [key, input] of Object.entries(sizeInputs)) {
     input.addEventListener('change', () => {
       const v = Number(input.value);
@@ -117,15 +138,36 @@ export function createControls({ update, applyPreset, randomize }) {
       update((s) => ({ ...s, [key]: v, headNames: [] }));
     });
   }
+  return {
+    el: group,
+    render(state, d) {
+      setHidden(sizeFields.n, d.sentence);
+      setHidden(sizeFields.m, d.sentence);
+      setHidden(sizeFields.dModel, !d.sentence);
+      setHidden(sizeFields.heads, !d.sentence);
+      setIfIdle(sizeInputs.n, state.n);
+      setIfIdle(sizeInputs.m, state.m);
+      setIfIdle(sizeInputs.dModel, state.dModel);
+      setIfIdle(sizeInputs.heads, state.heads);
+      sizeInputs.dk.disabled = d.multi;
+      sizeInputs.dv.disabled = d.multi;
+      setIfIdle(sizeInputs.dk, d.multi ? (d.divisible ? d.dk : '') : state.dk);
+      setIfIdle(sizeInputs.dv, d.multi ? (d.divisible ? d.dv : '') : state.dv);
+      setText(tokenCount, tokenCountText(d));
+      setHidden(tokenCount, !d.sentence);
+    },
+  };
+}
 
-  // Random values.
-  const random = fieldset('Random values');
+// Random values: the seed, and a button for the next one.
+function randomGroup({ randomize, leavePreset }) {
+  const group = fieldset('Random values');
   const seed = numberInput(LIMITS.seed);
   seed.id = 'seed';
   const again = el('button', 'button', 'Randomize');
   again.type = 'button';
   again.title = 'Draw new values with the next seed';
-  random.append(labelled('Seed', seed), again);
+  group.append(labelled('Seed', seed), again);
   seed.addEventListener('change', () => {
     const v = Number(seed.value);
     if (Number.isInteger(v) && v >= 0 && v <= LIMITS.seed[1]) {
@@ -137,14 +179,16 @@ export function createControls({ update, applyPreset, randomize }) {
     leavePreset();
     randomize(null);
   });
+  return {
+    el: group,
+    render(state) {
+      setIfIdle(seed, state.seed);
+    },
+  };
+}
 
-  // Scaling.
-  const scaling = fieldset('Scaling', 'scaling');
-  const sqrt = el('input');
-  sqrt.type = 'checkbox';
-  sqrt.id = 'sqrt-dk';
-  const sqrtLabel = el('label', 'check');
-  sqrtLabel.append(sqrt, el('span', '', `divide by \u221ad${SUB_K}`));
+// The temperature as a log-scale slider and a number field side by side, with a reset to T = 1.
+function temperatureFields(setT) {
   const tempRange = el('input');
   tempRange.type = 'range';
   tempRange.min = String(Math.log10(LIMITS.temperature[0]));
@@ -163,74 +207,33 @@ export function createControls({ update, applyPreset, randomize }) {
   resetT.type = 'button';
   resetT.setAttribute('aria-label', 'Reset to T = 1');
   tempRow.append(resetT);
-  const scaleOut = el('output', 'scale-out');
-  scaleOut.setAttribute('aria-live', 'polite');
-  const scaleNote = el('p', 'help');
-  scaling.append(sqrtLabel, tempLabel, tempRow, scaleOut, scaleNote);
-  sqrt.addEventListener('change', () => update((s) => ({ ...s, scaling: { ...s.scaling, sqrtDk: sqrt.checked } })));
-  const setT = (t) => update((s) => ({ ...s, scaling: { ...s.scaling, temperature: t } }));
   tempRange.addEventListener('input', () => setT(Number((10 ** Number(tempRange.value)).toPrecision(3))));
   tempNumber.addEventListener('change', () => {
     const t = Number(tempNumber.value);
     if (Number.isFinite(t) && t > 0) setT(t);
   });
   resetT.addEventListener('click', () => setT(1));
+  return { tempRange, tempNumber, tempLabel, tempRow };
+}
 
-  // Mask.
-  const maskSet = fieldset('Mask', 'mask');
-  const mask = radioGroup('mask', [['none', 'None'], ['causal', 'Causal'], ['padding', 'Padding'], ['custom', 'Custom']]);
-  const maskHelp = el('p', 'help');
-  const padList = el('div', 'pad-toggles');
-  padList.setAttribute('role', 'group');
-  padList.setAttribute('aria-label', 'Keys marked as [PAD]');
-  const clearCustom = el('button', 'small-button', 'Show all pairs');
-  clearCustom.type = 'button';
-  maskSet.append(mask.el, maskHelp, padList, clearCustom);
-  for (const input of Object.values(mask.inputs))
-    input.addEventListener('change', () => update((s) => ({ ...s, mask: { ...s.mask, kind: input.value } })));
-  clearCustom.addEventListener('click', () => update((s) => ({ ...s, mask: { ...s.mask, custom: s.mask.custom.map(() => 0) } })));
-  let padButtons = [];
-  let padKey = '';
-
-  // Heads.
-  const headSet = fieldset('Head shown', 'head-select');
-  const headWrap = el('div', 'segmented');
-  headWrap.setAttribute('role', 'group');
-  headWrap.setAttribute('aria-label', 'Head shown in the steps');
-  headSet.append(headWrap);
-  let headButtons = [];
-
-  const extras = createExtrasControls({ update });
-  root.append(example, modeSet, sizes, random, scaling, maskSet, extras.el, headSet);
-
+// Scaling: divide by √d_k or not, and the temperature.
+function scalingGroup({ update }) {
+  const group = fieldset('Scaling', 'scaling');
+  const sqrt = el('input');
+  sqrt.type = 'checkbox';
+  sqrt.id = 'sqrt-dk';
+  const sqrtLabel = el('label', 'check');
+  sqrtLabel.append(sqrt, el('span', '', `divide by \u221ad${SUB_K}`));
+  const setT = (t) => update((s) => ({ ...s, scaling: { ...s.scaling, temperature: t } }));
+  const { tempRange, tempNumber, tempLabel, tempRow } = temperatureFields(setT);
+  const scaleOut = el('output', 'scale-out');
+  scaleOut.setAttribute('aria-live', 'polite');
+  const scaleNote = el('p', 'help');
+  group.append(sqrtLabel, tempLabel, tempRow, scaleOut, scaleNote);
+  sqrt.addEventListener('change', () => update((s) => ({ ...s, scaling: { ...s.scaling, sqrtDk: sqrt.checked } })));
   return {
-    el: root,
-    render(state, result) {
-      const d = dims(state);
-      const presetDef = PRESETS.find((p) => p.id === preset.value);
-      setText(presetHelp, presetDef ? presetDef.description : 'Pick a ready-made example, or edit any number.');
-      mode.inputs[state.mode].checked = true;
-      vectorSource.render(state);
-
-      setHidden(sizeFields.n, d.sentence);
-      setHidden(sizeFields.m, d.sentence);
-      setHidden(sizeFields.dModel, !d.sentence);
-      setHidden(sizeFields.heads, !d.sentence);
-      setIfIdle(sizeInputs.n, state.n);
-      setIfIdle(sizeInputs.m, state.m);
-      setIfIdle(sizeInputs.dModel, state.dModel);
-      setIfIdle(sizeInputs.heads, state.heads);
-      sizeInputs.dk.disabled = d.multi;
-      sizeInputs.dv.disabled = d.multi;
-      setIfIdle(sizeInputs.dk, d.multi ? (d.divisible ? d.dk : '') : state.dk);
-      setIfIdle(sizeInputs.dv, d.multi ? (d.divisible ? d.dv : '') : state.dv);
-      setText(tokenCount, d.sentence
-        ? `${d.cross ? `n = ${d.n} query tokens, m = ${d.m} memory tokens` : `n = m = ${d.n} tokens`} (from the sentence${d.cross ? 's' : ''}).${d.multi ? ` Each head gets d${SUB_K} = d\u1d65 = d_model / h.` : ''}`
-        : '');
-      setHidden(tokenCount, !d.sentence);
-
-      setIfIdle(seed, state.seed);
-
+    el: group,
+    render(state, result, d) {
       sqrt.checked = state.scaling.sqrtDk;
       const T = state.scaling.temperature;
       if (!isFocused(tempRange)) tempRange.value = String(Math.log10(T));
@@ -242,18 +245,27 @@ export function createControls({ update, applyPreset, randomize }) {
       setText(scaleNote, d.multi
         ? `Every head is scaled by 1/(T\u00b7\u221ad${SUB_K}) with its own d${SUB_K} = d_model / h. T < 1 sharpens the softmax, T > 1 flattens it.`
         : `T < 1 sharpens the softmax, T > 1 flattens it. Turn \u221ad${SUB_K} off to see the weights saturate.`);
+    },
+  };
+}
 
-      extras.render(state);
-      mask.inputs[state.mask.kind].checked = true;
-      setText(maskHelp, {
-        none: 'Every query sees every key.',
-        causal: 'Query i sees keys 1..i only: no peeking at later tokens.',
-        padding: 'Keys marked [PAD] are hidden from every query. Toggle keys below.',
-        custom: 'Click a cell of the scores (or press Enter on it) to hide or show that query\u2013key pair.',
-      }[state.mask.kind]);
-      setHidden(padList, state.mask.kind !== 'padding');
-      setHidden(clearCustom, state.mask.kind !== 'custom');
-      const keys = result.labels.keys;
+const MASK_HELP = {
+  none: 'Every query sees every key.',
+  causal: 'Query i sees keys 1..i only: no peeking at later tokens.',
+  padding: 'Keys marked [PAD] are hidden from every query. Toggle keys below.',
+  custom: 'Click a cell of the scores (or press Enter on it) to hide or show that query\u2013key pair.',
+};
+
+// One toggle per key marking it [PAD]; rebuilt only when the keys change.
+function padToggles(update) {
+  const padList = el('div', 'pad-toggles');
+  padList.setAttribute('role', 'group');
+  padList.setAttribute('aria-label', 'Keys marked as [PAD]');
+  let padButtons = [];
+  let padKey = '';
+  return {
+    el: padList,
+    render(state, keys) {
       const key = keys.join('\u0000');
       if (key !== padKey) {
         padKey = key;
@@ -269,27 +281,95 @@ export function createControls({ update, applyPreset, randomize }) {
         setAttr(b, 'aria-pressed', String(!!state.mask.pad[j]));
         setAttr(b, 'title', state.mask.pad[j] ? `${keys[j]} is [PAD] (hidden); click to unmark` : `Mark ${keys[j]} as [PAD]`);
       });
+    },
+  };
+}
 
-      setHidden(headSet, !d.multi || !d.divisible);
-      if (!headSet.hidden) {
-        if (headButtons.length !== d.heads) {
-          headButtons = Array.from({ length: d.heads }, (_, k) => {
-            const b = el('button', 'segment', String(k + 1));
-            b.type = 'button';
-            b.setAttribute('aria-label', `Head ${k + 1}`);
-            b.addEventListener('click', () => update((s) => ({ ...s, view: { ...s.view, head: k } })));
-            return b;
-          });
-          headWrap.replaceChildren(...headButtons);
-        }
-        headButtons.forEach((b, k) => {
-          setAttr(b, 'aria-pressed', String(k === state.view.head));
-          setAttr(b, 'title', state.headNames[k] ? `Head ${k + 1}: ${state.headNames[k]}` : `Head ${k + 1}`);
+// Mask: none, causal, padding (with its key toggles) or custom (with a reset).
+function maskGroup({ update }) {
+  const group = fieldset('Mask', 'mask');
+  const mask = radioGroup('mask', [['none', 'None'], ['causal', 'Causal'], ['padding', 'Padding'], ['custom', 'Custom']]);
+  const maskHelp = el('p', 'help');
+  const pads = padToggles(update);
+  const clearCustom = el('button', 'small-button', 'Show all pairs');
+  clearCustom.type = 'button';
+  group.append(mask.el, maskHelp, pads.el, clearCustom);
+  for (const input of Object.values(mask.inputs))
+    input.addEventListener('change', () => update((s) => ({ ...s, mask: { ...s.mask, kind: input.value } })));
+  clearCustom.addEventListener('click', () => update((s) => ({ ...s, mask: { ...s.mask, custom: s.mask.custom.map(() => 0) } })));
+  return {
+    el: group,
+    render(state, result) {
+      mask.inputs[state.mask.kind].checked = true;
+      setText(maskHelp, MASK_HELP[state.mask.kind]);
+      setHidden(pads.el, state.mask.kind !== 'padding');
+      setHidden(clearCustom, state.mask.kind !== 'custom');
+      pads.render(state, result.labels.keys);
+    },
+  };
+}
+
+// Heads: one button per head, choosing the head shown in the steps.
+function headGroup({ update }) {
+  const group = fieldset('Head shown', 'head-select');
+  const headWrap = el('div', 'segmented');
+  headWrap.setAttribute('role', 'group');
+  headWrap.setAttribute('aria-label', 'Head shown in the steps');
+  group.append(headWrap);
+  let headButtons = [];
+  return {
+    el: group,
+    render(state, d) {
+      setHidden(group, !d.multi || !d.divisible);
+      if (group.hidden) return;
+      if (headButtons.length !== d.heads) {
+        headButtons = Array.from({ length: d.heads }, (_, k) => {
+          const b = el('button', 'segment', String(k + 1));
+          b.type = 'button';
+          b.setAttribute('aria-label', `Head ${k + 1}`);
+          b.addEventListener('click', () => update((s) => ({ ...s, view: { ...s.view, head: k } })));
+          return b;
         });
+        headWrap.replaceChildren(...headButtons);
       }
+      headButtons.forEach((b, k) => {
+        setAttr(b, 'aria-pressed', String(k === state.view.head));
+        setAttr(b, 'title', state.headNames[k] ? `Head ${k + 1}: ${state.headNames[k]}` : `Head ${k + 1}`);
+      });
+    },
+  };
+}
+
+export function createControls({ update, applyPreset, randomize }) {
+  const root = el('section', 'controls');
+  root.setAttribute('aria-label', 'Controls');
+  const example = exampleGroup(applyPreset);
+  // Once the example's shape changes, it is no longer the preset named in the menu.
+  const leavePreset = () => { example.preset.value = ''; };
+  const mode = modeGroup({ update, leavePreset });
+  const sizes = sizesGroup({ update, leavePreset });
+  const random = randomGroup({ randomize, leavePreset });
+  const scaling = scalingGroup({ update });
+  const mask = maskGroup({ update });
+  const heads = headGroup({ update });
+  const extras = createExtrasControls({ update });
+  root.append(example.el, mode.el, sizes.el, random.el, scaling.el, mask.el, extras.el, heads.el);
+
+  return {
+    el: root,
+    render(state, result) {
+      const d = dims(state);
+      example.render();
+      mode.render(state);
+      sizes.render(state, d);
+      random.render(state);
+      scaling.render(state, result, d);
+      extras.render(state);
+      mask.render(state, result);
+      heads.render(state, d);
     },
     setPreset(id) {
-      preset.value = id ?? '';
+      example.preset.value = id ?? '';
     },
   };
 }

@@ -10,6 +10,55 @@ const SUB_K = '\u2096';
 
 const MASK_NAMES = { none: 'no mask', causal: 'causal mask', padding: 'padding mask', custom: 'custom mask' };
 
+// The section's subtitle: the sizes, or the head shown, and what rows and columns are.
+function subtitle(d, head) {
+  const cross = d.cross ? ` Cross-attention: rows are the sentence\u2019s ${d.n} tokens (queries), columns the memory\u2019s ${d.m} tokens (keys and values).` : '';
+  return (d.multi
+    ? `Showing head ${head.index + 1} of ${d.heads} (d${SUB_K} = d_model / h = ${head.dk}). Pick another head in the controls or in the head grid below.`
+    : `n = ${d.n} queries, m = ${d.m} keys, d${SUB_K} = ${d.dk}, d\u1d65 = ${d.dv}.`) + cross;
+}
+
+function scaledFormula(scaling, head) {
+  const T = scaling.temperature;
+  if (scaling.sqrtDk && T === 1) return `S\u2032 = S / \u221a${head.dk} = S \u00d7 ${formatNumber(head.scale)}`;
+  if (scaling.sqrtDk) return `S\u2032 = S / (T\u00b7\u221ad${SUB_K}) = S \u00d7 ${formatNumber(head.scale)}`;
+  if (T !== 1) return `S\u2032 = S / T = S \u00d7 ${formatNumber(head.scale)}  (no \u221ad${SUB_K})`;
+  return `S\u2032 = S  (scaling off)`;
+}
+
+function scaledNote(state, result, d, head) {
+  if (!state.scaling.sqrtDk) return `Scaling is off: compare the weights' entropy with \u221ad${SUB_K} on.`;
+  return d.multi && !result.defaultScale ? `Every head uses the same scale (its own d${SUB_K} = ${head.dk}); torch.nn.MultiheadAttention always uses 1/\u221ad${SUB_K}.` : '';
+}
+
+// Step 4: the weights with their per-row statistics, the summary line under them and a note
+// naming the fully masked rows.
+function renderWeights(step, map, summary, { result, d, head, hn, shapeNM, common, queries }) {
+  const st = result.stats;
+  step.setShape(shapeNM);
+  step.setTitle(`Attention weights${hn}`);
+  map.update({
+    tensor: head.weights, hidden: result.hidden, fullyMasked: result.fullyMasked, ...common,
+    stats: [
+      { key: 'sum', label: '\u03a3', title: 'row sum (1 unless every key is hidden)', values: st.rowSums, format: (v) => v.toFixed(3) },
+      { key: 'entropy', label: 'H', title: 'entropy of the row in nats', values: st.entropy, format: (v) => v.toFixed(2) },
+      { key: 'max', label: 'max', title: 'largest weight in the row', values: st.maxWeight, format: (v) => v.toFixed(2) },
+    ],
+  });
+  // Means over the rows that see a key, and ln m for comparison, all from the core.
+  summary.dataset.meanEntropy = String(st.meanEntropy);
+  summary.dataset.meanMax = String(st.meanMax);
+  setText(summary, st.visibleRows
+    ? `Mean entropy ${st.meanEntropy.toFixed(2)} nats (uniform attention over ${d.m} keys: ln ${d.m} = ${st.uniformEntropy.toFixed(2)}); mean max weight ${st.meanMax.toFixed(2)}.`
+    : 'Every row is fully masked: no query sees any key.');
+  if (result.fullyMasked.size) {
+    const names = [...result.fullyMasked].map((i) => `\u201c${queries[i]}\u201d`).join(', ');
+    step.setNote(`Fully masked row${result.fullyMasked.size > 1 ? 's' : ''} ${names}: no visible key, so the weights are all 0 (not NaN) and the output row is 0.`);
+  } else {
+    step.setNote('');
+  }
+}
+
 /** biasCard: the bias matrix's step (bias-matrix.js), placed between the scaled and masked scores. */
 export function createPipeline({ onInspect, onToggleMask, biasCard = null }) {
   const { root, sub } = section('pipeline', 'pipeline', 'Attention, step by step');
@@ -79,10 +128,7 @@ export function createPipeline({ onInspect, onToggleMask, biasCard = null }) {
       const common = { rowLabels: queries, colLabels: keys, padCols, ...display };
       const headName = state.headNames[head.index];
       const hn = d.multi ? ` \u2014 head ${head.index + 1}${headName ? ` (${headName})` : ''}` : '';
-      const cross = d.cross ? ` Cross-attention: rows are the sentence\u2019s ${d.n} tokens (queries), columns the memory\u2019s ${d.m} tokens (keys and values).` : '';
-      setText(sub, (d.multi
-        ? `Showing head ${head.index + 1} of ${d.heads} (d${SUB_K} = d_model / h = ${head.dk}). Pick another head in the controls or in the head grid below.`
-        : `n = ${d.n} queries, m = ${d.m} keys, d${SUB_K} = ${d.dk}, d\u1d65 = ${d.dv}.`) + cross);
+      setText(sub, subtitle(d, head));
 
       const shapeNM = `${d.n} \u00d7 ${d.m}`;
       steps.scores.setShape(shapeNM);
@@ -90,46 +136,16 @@ export function createPipeline({ onInspect, onToggleMask, biasCard = null }) {
       steps.scores.setNote(clickable ? 'Custom mask: click a cell (or press Enter on it) to hide or show that pair.' : '');
       maps.scores.update({ tensor: head.scores, hidden: clickable ? result.hidden : null, clickable, ...common });
 
-      const T = state.scaling.temperature;
-      let formula;
-      if (state.scaling.sqrtDk && T === 1) formula = `S\u2032 = S / \u221a${head.dk} = S \u00d7 ${formatNumber(head.scale)}`;
-      else if (state.scaling.sqrtDk) formula = `S\u2032 = S / (T\u00b7\u221ad${SUB_K}) = S \u00d7 ${formatNumber(head.scale)}`;
-      else if (T !== 1) formula = `S\u2032 = S / T = S \u00d7 ${formatNumber(head.scale)}  (no \u221ad${SUB_K})`;
-      else formula = `S\u2032 = S  (scaling off)`;
-      steps.scaled.setFormula(formula);
+      steps.scaled.setFormula(scaledFormula(state.scaling, head));
       steps.scaled.setShape(shapeNM);
-      steps.scaled.setNote(!state.scaling.sqrtDk
-        ? `Scaling is off: compare the weights' entropy with \u221ad${SUB_K} on.`
-        : (d.multi && !result.defaultScale ? `Every head uses the same scale (its own d${SUB_K} = ${head.dk}); torch.nn.MultiheadAttention always uses 1/\u221ad${SUB_K}.` : ''));
+      steps.scaled.setNote(scaledNote(state, result, d, head));
       maps.scaled.update({ tensor: head.scaled, hidden: clickable ? result.hidden : null, clickable, ...common });
 
       steps.masked.setFormula(d.biasMatrix ? `M = S\u2032 + B + mask  (${MASK_NAMES[state.mask.kind]}; score + bias = masked score)` : `M = S\u2032 + mask  (${MASK_NAMES[state.mask.kind]})`);
       steps.masked.setShape(shapeNM);
       maps.masked.update({ tensor: head.masked, hidden: result.hidden, fullyMasked: result.fullyMasked, clickable, ...common });
 
-      const st = result.stats;
-      steps.weights.setShape(shapeNM);
-      steps.weights.setTitle(`Attention weights${hn}`);
-      maps.weights.update({
-        tensor: head.weights, hidden: result.hidden, fullyMasked: result.fullyMasked, ...common,
-        stats: [
-          { key: 'sum', label: '\u03a3', title: 'row sum (1 unless every key is hidden)', values: st.rowSums, format: (v) => v.toFixed(3) },
-          { key: 'entropy', label: 'H', title: 'entropy of the row in nats', values: st.entropy, format: (v) => v.toFixed(2) },
-          { key: 'max', label: 'max', title: 'largest weight in the row', values: st.maxWeight, format: (v) => v.toFixed(2) },
-        ],
-      });
-      // Means over the rows that see a key, and ln m for comparison, all from the core.
-      summary.dataset.meanEntropy = String(st.meanEntropy);
-      summary.dataset.meanMax = String(st.meanMax);
-      setText(summary, st.visibleRows
-        ? `Mean entropy ${st.meanEntropy.toFixed(2)} nats (uniform attention over ${d.m} keys: ln ${d.m} = ${st.uniformEntropy.toFixed(2)}); mean max weight ${st.meanMax.toFixed(2)}.`
-        : 'Every row is fully masked: no query sees any key.');
-      if (result.fullyMasked.size) {
-        const names = [...result.fullyMasked].map((i) => `\u201c${queries[i]}\u201d`).join(', ');
-        steps.weights.setNote(`Fully masked row${result.fullyMasked.size > 1 ? 's' : ''} ${names}: no visible key, so the weights are all 0 (not NaN) and the output row is 0.`);
-      } else {
-        steps.weights.setNote('');
-      }
+      renderWeights(steps.weights, maps.weights, summary, { result, d, head, hn, shapeNM, common, queries });
 
       steps.output.setShape(`${d.n} \u00d7 ${head.output.shape[1]}`);
       steps.output.setTitle(`Output${hn}`);

@@ -1,0 +1,57 @@
+// Explanations for the inputs: a typed input cell (what it feeds) and a projection Q, K or V =
+// X·W (+ b) written out term by term. Each takes the explanation context of explain.js and
+// returns the title.
+import { factor, formatNumber } from './format.js';
+import { explainProjectionInput, projectionTerms } from './explain-extras.js';
+import { at, quote, sum } from './explain-terms.js';
+
+const MATRIX_TEXT = {
+  Q: 'Q', K: 'K', V: 'V', X: 'X', WQ: 'W_Q', WK: 'W_K', WV: 'W_V', WO: 'W_O',
+  XM: 'X_mem', B: 'B', BQ: 'b_Q', BK: 'b_K', BV: 'b_V', BO: 'b_O',
+};
+
+const ROLES = { Q: 'what this token is looking for', K: 'what this token offers to be found by', V: 'what this token passes on when attended to' };
+
+// Q, K or V = X·W (full projection in sentence mode).
+function explainProjection({ target, state, result, d, labels, i, j, line }) {
+  const name = target.name;
+  const { xName, terms, bias } = projectionTerms(state, d, name, i, j);
+  const t = result.proj[name];
+  line(`${name}[${i + 1},${j + 1}] = \u03a3 over d_model = ${terms.length} of ${xName}[${i + 1},r] \u00d7 W_${name}[r,${j + 1}]${bias === null ? '' : ` + b_${name}[${j + 1}]`}`, 'text');
+  line(`= ${sum(terms.map(([a, b]) => `${factor(a)}\u00d7${factor(b)}`))}${bias === null ? '' : ` + ${factor(bias)}`}`);
+  line(`= ${formatNumber(at(t, i, j))}`, 'result');
+  if (d.multi) line(`Column ${j + 1} belongs to head ${Math.floor(j / (d.dModel / d.heads)) + 1}.`, 'text');
+  const token = name === 'Q' ? labels.queries[i] : labels.keys[i];
+  line(`Row ${quote(token)} of ${name}: ${ROLES[name]}.`, 'text');
+  return `${name} = ${xName}\u00b7W_${name}${bias === null ? '' : ` + b_${name}`}: token ${quote(token)}, column ${j + 1}`;
+}
+
+// What changing input cell (i, j) of matrix `name` changes downstream.
+function inputUse(name, i, j, labels, q) {
+  return {
+    Q: `Query ${quote(q)}: changes row ${i + 1} of the scores.`,
+    K: `Key ${quote(labels.keys[i])}: changes column ${i + 1} of the scores.`,
+    V: `Value of ${quote(labels.keys[i])}: changes column ${j + 1} of every output row, in proportion to how much each query attends to ${quote(labels.keys[i])}.`,
+    X: `Feature ${j + 1} of the vector of ${quote(labels.queries[i])}: changes row ${i + 1} of Q, K and V.`,
+    WQ: `Weight from input feature ${i + 1} to column ${j + 1} of Q (for every token).`,
+    WK: `Weight from input feature ${i + 1} to column ${j + 1} of K (for every token).`,
+    WV: `Weight from input feature ${i + 1} to column ${j + 1} of V (for every token).`,
+    WO: `Weight from column ${i + 1} of the concatenated heads to output feature ${j + 1}.`,
+  }[name] ?? explainProjectionInput(name, i, j, labels);
+}
+
+function explainInput({ target, state, labels, i, j, q, line }) {
+  const name = target.name;
+  const M = state.matrices[name];
+  const v = M.data[i * M.cols + j];
+  line(`${MATRIX_TEXT[name]}[${i + 1},${j + 1}] = ${formatNumber(v, 8)}`, 'result');
+  line(inputUse(name, i, j, labels, q), 'text');
+  line('Type a new number: every step below updates at once. Arrows move, Enter commits and moves down, Esc restores.', 'note');
+  return `Input ${MATRIX_TEXT[name]}, row ${i + 1}, column ${j + 1}`;
+}
+
+/** Explainer by map kind for the input matrices and the projections computed from them. */
+export const INPUT_EXPLAINERS = {
+  proj: explainProjection,
+  input: explainInput,
+};

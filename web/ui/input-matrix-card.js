@@ -1,0 +1,93 @@
+// One editable input matrix of the inputs panel: a card holding the matrix editor in a fold, with
+// a Reset button in its header. Its render sizes, labels and folds the editor for the state.
+import { createCard } from './card.js';
+import { createMatrixEditor } from './matrix-editor.js';
+import { subscript } from './format.js';
+import { el, setAttr } from './dom.js';
+
+const SUB_K = '\u2096';
+// Matrices with more cells start folded and are built when opened: every <input> is its own paint
+// chunk, and a thousand of them cost the browser more than a frame on each redraw.
+const COLLAPSE_CELLS = 300;
+
+function rowLabelsFor(name, title, r, labels) {
+  if (name === 'X') return labels.queries;
+  if (name === 'Q') return labels.queries;
+  if (name === 'K' || name === 'XM') return labels.keys;
+  if (r === 1 && name.startsWith('B')) return [title];
+  if (name === 'V') return labels.keys.map((_, j) => `v${subscript(j + 1)}`);
+  return Array.from({ length: r }, (_, i) => String(i + 1));
+}
+
+// The shape formula under a bias's or a projection weight's title (null for the others).
+function formulaFor(name, r, c, d) {
+  if (name.startsWith('B')) return `1 \u00d7 ${c}, one per column of ${name === 'BO' ? 'the output' : name[1]}`;
+  if (!name.startsWith('W')) return null;
+  return name === 'WO'
+    ? `d_model \u00d7 d_model = ${r} \u00d7 ${c}`
+    : d.multi ? `d_model \u00d7 (h\u00b7d${SUB_K}) = ${r} \u00d7 ${c}` : `d_model \u00d7 d${name === 'WV' ? '\u1d65' : SUB_K} = ${r} \u00d7 ${c}`;
+}
+
+function resetButton(name, title, onReset) {
+  const reset = el('button', 'small-button reset-matrix', 'Reset');
+  reset.type = 'button';
+  reset.dataset.reset = name;
+  reset.title = `Put ${title} back to the example\u2019s exact values`;
+  reset.setAttribute('aria-label', `Reset ${title} to the example\u2019s values`);
+  reset.addEventListener('click', () => onReset(name));
+  return reset;
+}
+
+/** canReset(name) says whether the matrix has been edited since the example set it. */
+export function createInputMatrixCard({ name, title, hint, onEdit, onInspect, onReset, canReset }) {
+  const card = createCard({ title, hint, className: 'matrix-card' });
+  const editor = createMatrixEditor({ name, label: title, onEdit, onInspect: (n, i, j) => onInspect({ kind: 'input', name: n, i, j }) });
+  const fold = el('details', 'fold');
+  const summary = el('summary', '', 'Show the matrix');
+  fold.append(summary, editor.el);
+  fold.addEventListener('toggle', () => {
+    editor.setActive(fold.open);
+    summary.textContent = fold.open ? 'Hide the matrix' : `Show the matrix (${fold.dataset.cells} cells)`;
+  });
+  const reset = resetButton(name, title, onReset);
+  card.el.querySelector('.card-header').append(reset);
+  card.body.append(fold);
+  const foldedShapes = new Set();
+
+  // Small matrices are always open; large ones start folded, then keep the reader's choice.
+  const syncFold = (r, c) => {
+    const small = r * c <= COLLAPSE_CELLS;
+    setAttr(fold, 'data-cells', String(r * c));
+    fold.classList.toggle('always-open', small);
+    const key = `${r}x${c}`;
+    if (small) fold.open = true;
+    else if (!foldedShapes.has(key)) {
+      foldedShapes.add(key);
+      fold.open = false;
+      fold.firstChild.textContent = `Show the matrix (${r * c} cells)`;
+    }
+  };
+
+  return {
+    el: card.el,
+    editor,
+    /** shape: [rows, cols] while the matrix is in use, else undefined (the card hides). */
+    render({ state, d, labels, display, shape }) {
+      card.setVisible(!!shape);
+      if (!shape || !state.matrices[name]) {
+        editor.setActive(false);
+        return;
+      }
+      const [r, c] = shape;
+      card.setShape(`${r} \u00d7 ${c}`);
+      const rowLabels = rowLabelsFor(name, title, r, labels);
+      syncFold(r, c);
+      editor.setActive(fold.open);
+      const formula = formulaFor(name, r, c, d);
+      if (formula !== null) card.setFormula(formula);
+      editor.update({ matrix: state.matrices[name], rowLabels, theme: display.theme });
+      const locked = !canReset(name);
+      if (reset.disabled !== locked) reset.disabled = locked;
+    },
+  };
+}
