@@ -25,8 +25,14 @@ const explanation = () => page.textContent('#explain');
 
 // The state the address bar carries once it has caught up with the page, reconciled as the page does.
 async function pageState(p = page) {
-  await p.waitForTimeout(400);  // the address bar follows 300 ms after the last change
-  const hash = await p.evaluate(() => window.location.hash);
+  // The address bar follows 300 ms after the last change (later on a loaded machine): read it
+  // once it has stayed the same for 400 ms.
+  let hash = await p.evaluate(() => window.location.hash);
+  for (let previous = null; hash !== previous;) {
+    previous = hash;
+    await p.waitForTimeout(400);
+    hash = await p.evaluate(() => window.location.hash);
+  }
   const r = await decodeState(hash.slice(3));
   assert.equal(r.ok, true, r.error);
   return reconcile(r.state);
@@ -114,8 +120,7 @@ describe('bias matrix, projection biases and cross-attention', () => {
   test('Escape gives a B cell its value back; Reset restores the preset', async () => {
     const before = (await pageState()).matrices.B.data[0];
     await page.click(cell('B', 0, 0));
-    await page.keyboard.type('7');
-    await page.waitForTimeout(50);
+    await afterRender(page, () => page.keyboard.type('7'));
     await afterRender(page, () => page.keyboard.press('Escape'));
     assert.equal((await pageState()).matrices.B.data[0], before);
     await afterRender(page, () => page.click('[data-reset="B"]'));
