@@ -24,6 +24,42 @@ function transposed(data, rows, cols) {
   return out;
 }
 
+// The switches of forward(): which results to return and the deliberate mistake, if any.
+function forwardFlags(opts) {
+  const needWeights = checkBoolean(opts.needWeights, 'options.needWeights', true);
+  const averageWeights = checkBoolean(opts.averageWeights, 'options.averageWeights', true);
+  const trace = checkBoolean(opts.trace, 'options.trace', false);
+  const pitfall = pitfallCode(opts.pitfall, { multiHead: true, trace });
+  if (pitfall !== null && needWeights && !averageWeights)
+    fail('options.pitfall gives head-averaged weights only; pass averageWeights: true');
+  return { needWeights, averageWeights, trace, pitfall };
+}
+
+// Bytes of forward()'s buffers, in the order the core takes them (0 for one it does not need),
+// and of the core's workspace.
+function forwardLayout({ q, k, v, B, n, m, E, mask, bias, padding }, { needWeights, averageWeights, trace, pitfall }, H, d) {
+  const nm = n * m;
+  const f = 4;
+  const headMatrix = trace ? B * H * nm * f : 0;
+  const sizes = [
+    q.data.length * f, k === q ? 0 : k.data.length * f, v === k ? 0 : v.data.length * f,
+    mask ? nm : 0, bias ? nm * f : 0, padding ? B * m : 0,
+    B * n * E * f,                                                // output
+    needWeights ? (averageWeights ? B * nm : B * H * nm) * f : 0,  // weights
+    trace ? B * n * E * f : 0, trace ? B * m * E * f : 0, trace ? B * m * E * f : 0,  // projections
+    headMatrix, headMatrix, headMatrix, headMatrix,                // scores, scaled, masked, head weights
+    trace ? B * n * E * f : 0, trace ? B * n * E * f : 0,          // head outputs, concat
+    B * n,                                                         // fully masked rows
+  ];
+  // The deliberate-mistake path works in float64: projections, concatenation and one head's weights.
+  // Output only streams every head (multi_head_attention.cpp): no n × m matrix anywhere.
+  const averaging = needWeights && averageWeights && !trace;
+  const workspaceBytes = pitfall === null
+    ? (2 * B * n * E + 2 * B * m * E + (averaging ? nm : 0)) * f + headWorkspaceBytes(n, m, d, d, needWeights || trace)
+    : (2 * B * n * E + 2 * B * m * E + nm + n * d) * 8;
+  return { sizes, workspaceBytes };
+}
+
 export class MultiHeadAttention {
   #instance;
   #heap;
@@ -217,37 +253,30 @@ export class MultiHeadAttention {
     this.#live();
     const opts = checkOptions(options, FORWARD_OPTIONS, 'forward options');
     const x = readMultiHeadInputs({ embedDim: this.#embedDim, kdim: this.#kdim, vdim: this.#vdim }, query, key, value, opts);
-    const { q, k, v, batched, B, n, m, E, causal, scale, mask, bias, padding } = x;
-    const needWeights = checkBoolean(opts.needWeights, 'options.needWeights', true);
-    const averageWeights = checkBoolean(opts.averageWeights, 'options.averageWeights', true);
-    const trace = checkBoolean(opts.trace, 'options.trace', false);
-    const pitfall = pitfallCode(opts.pitfall, { multiHead: true, trace });
-    if (pitfall !== null && needWeights && !averageWeights)
-      fail('options.pitfall gives head-averaged weights only; pass averageWeights: true');
-
-    const H = this.#numHeads;
-    const d = this.headDim;
-    const nm = n * m;
-    const f = 4;
-    const headMatrix = trace ? B * H * nm * f : 0;
-    const sizes = [
-      q.data.length * f, k === q ? 0 : k.data.length * f, v === k ? 0 : v.data.length * f,
-      mask ? nm : 0, bias ? nm * f : 0, padding ? B * m : 0,
-      B * n * E * f,                                                // output
-      needWeights ? (averageWeights ? B * nm : B * H * nm) * f : 0,  // weights
-      trace ? B * n * E * f : 0, trace ? B * m * E * f : 0, trace ? B * m * E * f : 0,  // projections
-      headMatrix, headMatrix, headMatrix, headMatrix,                // scores, scaled, masked, head weights
-      trace ? B * n * E * f : 0, trace ? B * n * E * f : 0,          // head outputs, concat
-      B * n,                                                         // fully masked rows
-    ];
-    // The deliberate-mistake path works in float64: projections, concatenation and one head's weights.
-    // Output only streams every head (multi_head_attention.cpp): no n × m matrix anywhere.
-    const averaging = needWeights && averageWeights && !trace;
-    const workspaceBytes = pitfall === null
-      ? (2 * B * n * E + 2 * B * m * E + (averaging ? nm : 0)) * f + headWorkspaceBytes(n, m, d, d, needWeights || trace)
-      : (2 * B * n * E + 2 * B * m * E + nm + n * d) * 8;
+    const flags = forwardFlags(opts);
+    const { needWeights, averageWeights, trace, pitfall } = flags;
+    const { sizes, workspaceBytes } = forwardLayout(x, flags, this.#numHeads, this.headDim);
     const a = this.#heap.layout(sizes, 'multiHeadAttention.forward', workspaceBytes,
       { suggestOutputOnly: pitfall === null && (needWeights || trace) });
+    const [aq, ak, av] = this.#writeForwardInputs(a, x);
+
+    const { B, n, m, causal, scale } = x;
+    const module = this.#live();
+    if (pitfall !== null) this.#heap.writeU8(a[17], new Uint8Array(B * n));  // not tracked by pitfalls
+    const status = module._attn_multi_head_attention(
+      pitfall ?? 0, this.#block.address, B, n, m, aq, ak, av, scale, causal, a[3], a[4], a[5],
+      a[6], a[7], averageWeights, a[8], a[9], a[10], a[11], a[12], a[13], a[14], a[15], a[16], a[17]);
+    try {
+      checkCode(module, status, 'multiHeadAttention.forward');
+      return this.#readForwardResult(a, x, flags);
+    } finally {
+      this.#heap.settle();
+    }
+  }
+
+  // Copies the inputs and masks into the buffers laid out by forwardLayout; a key that is the
+  // query (a value that is the key) shares its buffer. Returns the addresses of q, k and v.
+  #writeForwardInputs(a, { q, k, v, mask, bias, padding }) {
     const [aq, ak0, av0] = a;
     const ak = k === q ? aq : ak0;
     const av = v === k ? ak : av0;
@@ -257,34 +286,29 @@ export class MultiHeadAttention {
     if (mask) this.#heap.writeU8(a[3], mask);
     if (bias) this.#heap.writeF32(a[4], bias);
     if (padding) this.#heap.writeU8(a[5], padding);
+    return [aq, ak, av];
+  }
 
-    const module = this.#live();
-    if (pitfall !== null) this.#heap.writeU8(a[17], new Uint8Array(B * n));  // not tracked by pitfalls
-    const status = module._attn_multi_head_attention(
-      pitfall ?? 0, this.#block.address, B, n, m, aq, ak, av, scale, causal, a[3], a[4], a[5],
-      a[6], a[7], averageWeights, a[8], a[9], a[10], a[11], a[12], a[13], a[14], a[15], a[16], a[17]);
-    try {
-      checkCode(module, status, 'multiHeadAttention.forward');
-      const lead = batched ? [B] : [];
-      const read = (address, shape) => ({ data: this.#heap.readF32(address, product(shape)), shape });
-      const result = {
-        output: read(a[6], [...lead, n, E]),
-        weights: needWeights ? read(a[7], averageWeights ? [...lead, n, m] : [...lead, H, n, m]) : null,
-        fullyMaskedRows: this.#heap.nonzeroIndices(a[17], B * n),
+  #readForwardResult(a, { batched, B, n, m, E }, { needWeights, averageWeights, trace }) {
+    const H = this.#numHeads;
+    const lead = batched ? [B] : [];
+    const read = (address, shape) => ({ data: this.#heap.readF32(address, product(shape)), shape });
+    const result = {
+      output: read(a[6], [...lead, n, E]),
+      weights: needWeights ? read(a[7], averageWeights ? [...lead, n, m] : [...lead, H, n, m]) : null,
+      fullyMaskedRows: this.#heap.nonzeroIndices(a[17], B * n),
+    };
+    checkNoOverflow(result.output.data, 'query, key or the weights');
+    if (trace) {
+      const d = this.headDim;
+      result.trace = {
+        q: read(a[8], [...lead, n, E]), k: read(a[9], [...lead, m, E]), v: read(a[10], [...lead, m, E]),
+        scores: read(a[11], [...lead, H, n, m]), scaled: read(a[12], [...lead, H, n, m]),
+        masked: read(a[13], [...lead, H, n, m]), weights: read(a[14], [...lead, H, n, m]),
+        headOutputs: read(a[15], [...lead, H, n, d]), concat: read(a[16], [...lead, n, E]),
       };
-      checkNoOverflow(result.output.data, 'query, key or the weights');
-      if (trace) {
-        result.trace = {
-          q: read(a[8], [...lead, n, E]), k: read(a[9], [...lead, m, E]), v: read(a[10], [...lead, m, E]),
-          scores: read(a[11], [...lead, H, n, m]), scaled: read(a[12], [...lead, H, n, m]),
-          masked: read(a[13], [...lead, H, n, m]), weights: read(a[14], [...lead, H, n, m]),
-          headOutputs: read(a[15], [...lead, H, n, d]), concat: read(a[16], [...lead, n, E]),
-        };
-      }
-      return result;
-    } finally {
-      this.#heap.settle();
     }
+    return result;
   }
 
   /** Gradients of Σ(output ⊙ gradOutput) for the inputs and the weights; see attention.d.ts. */

@@ -106,6 +106,21 @@ function resizeGrid(flat, oldRows, oldCols, rows, cols) {
  */
 export function reconcile(state, fill, embed) {
   const s = { ...state };
+  reconcileSizes(s);
+  Object.assign(s, reconcileExtras(s, (text) => tokenize(text, MAX_TOKENS).tokens));
+  const d = dims(s);
+  const matrices = { ...(s.matrices ?? {}) };
+  const had = { X: Boolean(matrices.X), XM: Boolean(matrices.XM) };
+  s.matrices = resizeMatrices(s, matrices, fill);
+  s.positional = POSITIONAL.includes(s.positional) ? s.positional : 'none';
+  if (d.sentence) embedTokens(s, d, had, embed);
+  s.mask = reconcileMask(s, d);
+  reconcileView(s, d);
+  return s;
+}
+
+// Sizes, tokens and scaling, in place on the fresh copy `s`.
+function reconcileSizes(s) {
   s.version = STATE_VERSION;
   s.mode = s.mode === 'qkv' ? 'qkv' : 'sentence';
   s.n = clampInt(s.n, LIMITS.n, 4);
@@ -127,34 +142,38 @@ export function reconcile(state, fill, embed) {
     sqrtDk: scaling.sqrtDk !== false,
     temperature: Number.isFinite(t) ? Math.min(LIMITS.temperature[1], Math.max(LIMITS.temperature[0], t)) : 1,
   };
+}
 
-  Object.assign(s, reconcileExtras(s, (text) => tokenize(text, MAX_TOKENS).tokens));
-  const d = dims(s);
-  const matrices = { ...(s.matrices ?? {}) };
-  const hadX = Boolean(matrices.X);
-  const hadXM = Boolean(matrices.XM);
+// Every active matrix at its shape (in `matrices`, a copy the state owns).
+function resizeMatrices(s, matrices, fill) {
   for (const [name, rows, cols] of activeMatrices(s)) {
     if (!Number.isInteger(rows) || !Number.isInteger(cols)) continue;  // heads do not divide d_model
     // The bias matrix follows its preset when its shape changes (an ALiBi ramp cannot be padded).
     if (name === 'B') matrices.B = matrices.B?.rows === rows && matrices.B?.cols === cols ? matrices.B : biasPresetMatrix(s.biasMatrix.preset, rows, cols, fill && ((count) => fill('B', count)));
     else matrices[name] = resize(matrices[name], rows, cols, fill && ((count) => fill(name, count)));
   }
-  s.matrices = matrices;
-  s.positional = POSITIONAL.includes(s.positional) ? s.positional : 'none';
-  if (d.sentence) {
-    // A state without a key (a preset, an older link) keeps the X it brings.
-    const key = tokenVectorsKey(s);
-    if (embed && (!hadX || (s.xKey !== undefined && s.xKey !== key))) matrices.X = embed(s);
-    s.xKey = key;
-    if (d.cross) {
-      // The memory's vectors follow the same rule as X's (the same word gets the same vector).
-      const memory = { ...s, tokens: s.cross.tokens };
-      const mKey = tokenVectorsKey(memory);
-      if (embed && (!hadXM || (s.cross.xKey !== undefined && s.cross.xKey !== mKey))) matrices.XM = embed(memory);
-      s.cross = { ...s.cross, xKey: mKey };
-    }
-  }
+  return matrices;
+}
 
+// The token vectors X (and the memory's XM) of a sentence, made again when what they are made
+// from changed; `had` tells which of them the state brought.
+function embedTokens(s, d, had, embed) {
+  const matrices = s.matrices;
+  // A state without a key (a preset, an older link) keeps the X it brings.
+  const key = tokenVectorsKey(s);
+  if (embed && (!had.X || (s.xKey !== undefined && s.xKey !== key))) matrices.X = embed(s);
+  s.xKey = key;
+  if (d.cross) {
+    // The memory's vectors follow the same rule as X's (the same word gets the same vector).
+    const memory = { ...s, tokens: s.cross.tokens };
+    const mKey = tokenVectorsKey(memory);
+    if (embed && (!had.XM || (s.cross.xKey !== undefined && s.cross.xKey !== mKey))) matrices.XM = embed(memory);
+    s.cross = { ...s.cross, xKey: mKey };
+  }
+}
+
+// The mask as long as the keys; a sentence's padding marks follow its [PAD] tokens.
+function reconcileMask(s, d) {
   const mask = s.mask ?? {};
   const prevM = Array.isArray(mask.pad) ? mask.pad.length : d.m;
   const prevN = Number.isInteger(mask.customRows) ? mask.customRows : d.n;
@@ -164,15 +183,19 @@ export function reconcile(state, fill, embed) {
     // A new sentence: its [PAD] tokens are the padding.
     pad = keyTokens.map(isPad);
   }
-  s.mask = {
+  const out = {
     kind: MASK_KINDS.includes(mask.kind) ? mask.kind : 'none',
     pad,
     padTokens: d.sentence ? keyTokens.slice() : undefined,
     custom: resizeGrid(mask.custom, prevN, prevM, d.n, d.m),
     customRows: d.n,
   };
-  if (!d.sentence) delete s.mask.padTokens;
+  if (!d.sentence) delete out.padTokens;
+  return out;
+}
 
+// Head names, the shown head, the lesson panels and the display, in place on `s`.
+function reconcileView(s, d) {
   // Optional names for the heads of a hand-built example; dropped once they no longer fit.
   s.headNames = Array.isArray(s.headNames) && s.headNames.length === d.heads && d.multi
     ? s.headNames.map((t) => String(t).slice(0, 40)) : [];
@@ -184,7 +207,6 @@ export function reconcile(state, fill, embed) {
     theme: ['light', 'dark'].includes(display.theme) ? display.theme : 'auto',
     palette: ['viridis', 'cividis', 'blues'].includes(display.palette) ? display.palette : 'viridis',
   };
-  return s;
 }
 
 // The lesson panels' settings: which panel is open and each panel's own inputs.

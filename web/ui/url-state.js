@@ -154,6 +154,17 @@ function biasMatrixField(v) {
   return out;
 }
 
+// A token list (tokens, cross.tokens): not empty, each token non-empty text.
+function tokenList(v, name) {
+  list(v, MAX_TOKENS, name);
+  if (v.length === 0) throw new StateError(`${name} must not be empty`);
+  return v.map((t, i) => {
+    str(t, MAX_TOKEN_LENGTH, `${name}[${i}]`);
+    if (!t) throw new StateError(`${name}[${i}] is empty`);
+    return t;
+  });
+}
+
 function crossField(v) {
   object(v, 'cross');
   knownKeys(v, ['on', 'sentence', 'tokens', 'xKey'], 'cross');
@@ -161,17 +172,91 @@ function crossField(v) {
   if ('on' in v) out.on = bool(v.on, 'cross.on');
   if ('sentence' in v) out.sentence = str(v.sentence, MAX_SENTENCE, 'cross.sentence');
   if ('xKey' in v) out.xKey = str(v.xKey, 16, 'cross.xKey');
-  if ('tokens' in v) {
-    list(v.tokens, MAX_TOKENS, 'cross.tokens');
-    if (v.tokens.length === 0) throw new StateError('cross.tokens must not be empty');
-    out.tokens = v.tokens.map((t, i) => {
-      str(t, MAX_TOKEN_LENGTH, `cross.tokens[${i}]`);
-      if (!t) throw new StateError(`cross.tokens[${i}] is empty`);
-      return t;
+  if ('tokens' in v) out.tokens = tokenList(v.tokens, 'cross.tokens');
+  return out;
+}
+
+function scalingField(v) {
+  object(v, 'scaling');
+  knownKeys(v, ['sqrtDk', 'temperature'], 'scaling');
+  const out = {};
+  if ('sqrtDk' in v) out.sqrtDk = bool(v.sqrtDk, 'scaling.sqrtDk');
+  if ('temperature' in v) {
+    const t = v.temperature;
+    const [lo, hi] = LIMITS.temperature;
+    if (typeof t !== 'number' || !(t >= lo && t <= hi)) throw new StateError(`scaling.temperature must be a number from ${lo} to ${hi} (got ${show(t)})`);
+    out.temperature = t;
+  }
+  for (const k of Object.keys(v)) if (!(k in out)) out[k] = extra(v[k], `scaling.${k}`);
+  return out;
+}
+
+function maskField(v) {
+  object(v, 'mask');
+  knownKeys(v, ['kind', 'pad', 'custom', 'customRows', 'padTokens'], 'mask');
+  const out = {};
+  if ('kind' in v) out.kind = oneOf(v.kind, MASK_KINDS, 'mask.kind');
+  if ('pad' in v) out.pad = list(v.pad, LIMITS.m[1], 'mask.pad').map((x, j) => bool(x, `mask.pad[${j}]`));
+  if ('custom' in v) {
+    out.custom = list(v.custom, LIMITS.n[1] * LIMITS.m[1], 'mask.custom').map((x, k) => {
+      if (x !== 0 && x !== 1) throw new StateError(`mask.custom[${k}] must be 0 or 1 (got ${show(x)})`);
+      return x;
     });
+  }
+  if ('customRows' in v) out.customRows = int(v.customRows, LIMITS.n, 'mask.customRows');
+  for (const k of Object.keys(v)) if (!(k in out) && k !== 'padTokens') out[k] = extra(v[k], `mask.${k}`);
+  return out;
+}
+
+function matricesField(v) {
+  object(v, 'matrices');
+  const out = {};
+  for (const name of Object.keys(v)) {
+    if (!MATRIX_NAMES.includes(name)) throw new StateError(`matrices may only be ${MATRIX_NAMES.join(', ')} (got ${show(name)})`);
+    out[name] = matrix(v[name], name);
   }
   return out;
 }
+
+function viewField(v) {
+  object(v, 'view');
+  knownKeys(v, ['head'], 'view');
+  const out = {};
+  for (const k of Object.keys(v)) out[k] = k === 'head' ? int(v.head, [0, LIMITS.heads[1] - 1], 'view.head') : extra(v[k], `view.${k}`);
+  return out;
+}
+
+function displayField(v) {
+  object(v, 'display');
+  knownKeys(v, ['theme', 'palette'], 'display');
+  const out = {};
+  if ('theme' in v) out.theme = oneOf(v.theme, THEMES, 'display.theme');
+  if ('palette' in v) out.palette = oneOf(v.palette, PALETTES, 'display.palette');
+  return out;
+}
+
+const sizeField = (v, key) => int(v, LIMITS[key], key);
+
+// The check of each known field of a state (besides version); each returns the checked copy.
+const FIELDS = {
+  __proto__: null,
+  mode: (v) => oneOf(v, ['sentence', 'qkv'], 'mode'),
+  n: sizeField, m: sizeField, dk: sizeField, dv: sizeField, dModel: sizeField, heads: sizeField, seed: sizeField,
+  sentence: (v) => str(v, MAX_SENTENCE, 'sentence'),
+  tokens: (v) => tokenList(v, 'tokens'),
+  scaling: scalingField,
+  mask: maskField,
+  matrices: matricesField,
+  headNames: (v) => list(v, LIMITS.heads[1], 'headNames').map((t, i) => str(t, MAX_HEAD_NAME, `headNames[${i}]`)),
+  view: viewField,
+  display: displayField,
+  positional: (v) => oneOf(v, POSITIONAL, 'positional'),
+  xKey: (v) => str(v, 16, 'xKey'),
+  biasMatrix: biasMatrixField,
+  biases: (v) => bool(v, 'biases'),
+  cross: crossField,
+};
+const KNOWN_FIELDS = ['version', ...Object.keys(FIELDS)];
 
 /**
  * Checks a state from outside the page and returns a fresh copy holding only checked data, or
@@ -181,93 +266,12 @@ export function validateState(input) {
   object(input, 'the state');
   const keys = Object.keys(input);
   if (keys.length > EXTRA.keys) throw new StateError('the state has too many fields');
-  const KNOWN = ['version', 'mode', 'n', 'm', 'dk', 'dv', 'dModel', 'heads', 'seed', 'sentence', 'tokens',
-    'scaling', 'mask', 'matrices', 'headNames', 'view', 'display', 'positional', 'xKey', 'biasMatrix', 'biases', 'cross'];
-  knownKeys(input, KNOWN, 'the state');
+  knownKeys(input, KNOWN_FIELDS, 'the state');
   const s = {};
   for (const key of keys) {
     const v = input[key];
-    switch (key) {
-      case 'version': int(v, [1, 1000], 'version'); break;
-      case 'mode': s.mode = oneOf(v, ['sentence', 'qkv'], 'mode'); break;
-      case 'n': case 'm': case 'dk': case 'dv': case 'dModel': case 'heads': case 'seed':
-        s[key] = int(v, LIMITS[key], key);
-        break;
-      case 'sentence': s.sentence = str(v, MAX_SENTENCE, 'sentence'); break;
-      case 'positional': s.positional = oneOf(v, POSITIONAL, 'positional'); break;
-      case 'xKey': s.xKey = str(v, 16, 'xKey'); break;
-      case 'tokens':
-        list(v, MAX_TOKENS, 'tokens');
-        if (v.length === 0) throw new StateError('tokens must not be empty');
-        s.tokens = v.map((t, i) => {
-          str(t, MAX_TOKEN_LENGTH, `tokens[${i}]`);
-          if (!t) throw new StateError(`tokens[${i}] is empty`);
-          return t;
-        });
-        break;
-      case 'scaling': {
-        object(v, 'scaling');
-        knownKeys(v, ['sqrtDk', 'temperature'], 'scaling');
-        s.scaling = {};
-        if ('sqrtDk' in v) s.scaling.sqrtDk = bool(v.sqrtDk, 'scaling.sqrtDk');
-        if ('temperature' in v) {
-          const t = v.temperature;
-          const [lo, hi] = LIMITS.temperature;
-          if (typeof t !== 'number' || !(t >= lo && t <= hi)) throw new StateError(`scaling.temperature must be a number from ${lo} to ${hi} (got ${show(t)})`);
-          s.scaling.temperature = t;
-        }
-        for (const k of Object.keys(v)) if (!(k in s.scaling)) s.scaling[k] = extra(v[k], `scaling.${k}`);
-        break;
-      }
-      case 'mask': {
-        object(v, 'mask');
-        knownKeys(v, ['kind', 'pad', 'custom', 'customRows', 'padTokens'], 'mask');
-        s.mask = {};
-        if ('kind' in v) s.mask.kind = oneOf(v.kind, MASK_KINDS, 'mask.kind');
-        if ('pad' in v) s.mask.pad = list(v.pad, LIMITS.m[1], 'mask.pad').map((x, j) => bool(x, `mask.pad[${j}]`));
-        if ('custom' in v) {
-          s.mask.custom = list(v.custom, LIMITS.n[1] * LIMITS.m[1], 'mask.custom').map((x, k) => {
-            if (x !== 0 && x !== 1) throw new StateError(`mask.custom[${k}] must be 0 or 1 (got ${show(x)})`);
-            return x;
-          });
-        }
-        if ('customRows' in v) s.mask.customRows = int(v.customRows, LIMITS.n, 'mask.customRows');
-        for (const k of Object.keys(v)) if (!(k in s.mask) && k !== 'padTokens') s.mask[k] = extra(v[k], `mask.${k}`);
-        break;
-      }
-      case 'matrices': {
-        object(v, 'matrices');
-        s.matrices = {};
-        for (const name of Object.keys(v)) {
-          if (!MATRIX_NAMES.includes(name)) throw new StateError(`matrices may only be ${MATRIX_NAMES.join(', ')} (got ${show(name)})`);
-          s.matrices[name] = matrix(v[name], name);
-        }
-        break;
-      }
-      case 'biasMatrix': s.biasMatrix = biasMatrixField(v); break;
-      case 'biases': s.biases = bool(v, 'biases'); break;
-      case 'cross': s.cross = crossField(v); break;
-      case 'headNames':
-        s.headNames = list(v, LIMITS.heads[1], 'headNames').map((t, i) => str(t, MAX_HEAD_NAME, `headNames[${i}]`));
-        break;
-      case 'view': {
-        object(v, 'view');
-        knownKeys(v, ['head'], 'view');
-        s.view = {};
-        for (const k of Object.keys(v)) s.view[k] = k === 'head' ? int(v.head, [0, LIMITS.heads[1] - 1], 'view.head') : extra(v[k], `view.${k}`);
-        break;
-      }
-      case 'display': {
-        object(v, 'display');
-        knownKeys(v, ['theme', 'palette'], 'display');
-        s.display = {};
-        if ('theme' in v) s.display.theme = oneOf(v.theme, THEMES, 'display.theme');
-        if ('palette' in v) s.display.palette = oneOf(v.palette, PALETTES, 'display.palette');
-        break;
-      }
-      default:
-        s[key] = extra(v, key);
-    }
+    if (key === 'version') int(v, [1, 1000], 'version');  // checked, not kept: the page sets its own
+    else s[key] = key in FIELDS ? FIELDS[key](v, key) : extra(v, key);
   }
   // The padding marks belong to the link's tokens (otherwise reconcile re-derives them).
   // (In cross-attention the keys are the memory's tokens.)

@@ -43,16 +43,8 @@ function button(action, text, className = 'small-button') {
   return b;
 }
 
-/**
- * onSettings(settings, text): a setting changed; onAction(name): train, pause, step, reset.
- * text: the pasted text for the text task ('' = the bundled corpus).
- */
-export function createTrainingControls({ onSettings, onAction }) {
-  const root = el('section', 'training-controls card');
-  const heading = el('h2', 'card-title', 'Train a tiny transformer');
-  heading.id = uid('heading');
-  root.setAttribute('aria-labelledby', heading.id);
-
+// The task choice, what the chosen task teaches, and the text field of the text task.
+function taskFieldset() {
   const task = el('fieldset', 'task-choice');
   task.append(el('legend', '', 'Task'));
   const radios = {};
@@ -80,7 +72,11 @@ export function createTrainingControls({ onSettings, onAction }) {
   textLabel.htmlFor = textArea.id;
   textWrap.append(textLabel, textArea);
   task.append(explanation, textWrap);
+  return { el: task, radios, explanation, textWrap, textArea };
+}
 
+// The model's size and parts and the optimizer's settings.
+function modelFieldset() {
   const model = el('fieldset', 'model-settings');
   model.append(el('legend', '', 'Model and optimizer'));
   const numbers = {
@@ -95,7 +91,10 @@ export function createTrainingControls({ onSettings, onAction }) {
   const grid = el('div', 'settings-grid');
   grid.append(...Object.values(numbers).map((f) => f.wrap));
   model.append(grid, ...Object.values(checks).map((f) => f.wrap));
+  return { el: model, numbers, checks };
+}
 
+function runButtons() {
   const buttons = el('div', 'run-buttons');
   const train = button('train', 'Train', 'primary-button');
   const pause = button('pause', 'Pause');
@@ -103,9 +102,27 @@ export function createTrainingControls({ onSettings, onAction }) {
   const reset = button('reset', 'Reset');
   const defaults = button('defaults', 'Defaults');
   buttons.append(train, pause, step, reset, defaults);
+  return { el: buttons, train, pause, step, reset, defaults };
+}
+
+/**
+ * onSettings(settings, text): a setting changed; onAction(name): train, pause, step, reset.
+ * text: the pasted text for the text task ('' = the bundled corpus).
+ */
+export function createTrainingControls({ onSettings, onAction }) {
+  const root = el('section', 'training-controls card');
+  const heading = el('h2', 'card-title', 'Train a tiny transformer');
+  heading.id = uid('heading');
+  root.setAttribute('aria-labelledby', heading.id);
+  const task = taskFieldset();
+  const { radios, explanation, textWrap, textArea } = task;
+  const model = modelFieldset();
+  const { numbers, checks } = model;
+  const buttons = runButtons();
+  const { train, pause, step, reset, defaults } = buttons;
   const status = el('p', 'run-status');
   status.setAttribute('role', 'status');
-  root.append(heading, buttons, status, task, model);
+  root.append(heading, buttons.el, status, task.el, model.el);
 
   let settings = { ...DEFAULTS };
   function show(s) {

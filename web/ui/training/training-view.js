@@ -27,13 +27,10 @@ export function tokenLabels(tokens, vocabulary) {
   return tokens.slice(0, filler > 0 ? filler : tokens.length).map((t) => (t === 0 ? 'B' : String(t)));
 }
 
-/**
- * Mounts the view into `root`. options: settings (initial; see config.js), text (the text task's
- * text), theme ('auto' | 'light' | 'dark'), syncUrl (keep the address's #view=train… current),
- * onOpenHead({ layer, head, state, config, tokens, labels }) (hand a head to the explorer).
- * Resolves with { el, settings(), trainer(), destroy() }.
- */
-export async function mountTraining(root, options = {}) {
+// Marks `root` as the training view (its test hooks at their start values) and keeps its theme:
+// options.theme, or the system's while it is 'auto'. The stylesheet link is for the caller
+// to append; `styled` resolves once it has loaded (or failed to).
+function prepareRoot(root, options) {
   for (const placeholder of root.querySelectorAll(':scope > [data-placeholder]')) placeholder.remove();
   root.classList.add('ae-root', 'training-root');
   root.dataset.training = '';
@@ -48,32 +45,12 @@ export async function mountTraining(root, options = {}) {
   const applyTheme = () => { root.dataset.theme = theme(); };
   applyTheme();
   darkQuery.addEventListener('change', applyTheme);
+  return { link, styled, theme, stopTheme: () => darkQuery.removeEventListener('change', applyTheme) };
+}
 
-  let settings = normalizeSettings(options.settings);
-  let text = options.text ?? '';
-  let trainer = null;
-  let running = false;
-  let destroyed = false;
-  let generation = 0;  // bumps with each new trainer; stale replies are ignored
-  let labels = [];
-  let lastMap = 0;
-  let lastGeneral = 0;
-  let rateWindow = [];
-  const ablated = new Set();
-
-  const controls = createTrainingControls({
-    onSettings: (s, t) => { settings = s; text = t; writeUrl(); rebuild(); },
-    onAction: (name) => act(name).catch(showError),
-  });
-  const loss = createLossPanel();
-  const cards = createHeadCards({
-    onAblate: (l, h) => toggleAblation(l, h).catch(showError),
-    onOpen: options.onOpenHead ? (l, h) => openHead(l, h).catch(showError) : null,
-  });
-  const yourText = createYourTextPanel({
-    attend: (ids) => (trainer ? trainer.attend(ids) : Promise.reject(new Error('the model is still being built'))),
-    display: () => display(),
-  });
+// Controls and losses at the side, head cards and the text panel in the main column; returns the
+// container for extra panels the page adds below.
+function layoutPanels(root, link, { controls, loss, cards, yourText }) {
   const extras = el('div', 'training-extras');
   const layout = el('div', 'training-layout');
   const side = el('div', 'training-side');
@@ -82,212 +59,299 @@ export async function mountTraining(root, options = {}) {
   main.append(cards.el, yourText.el);
   layout.append(side, main);
   root.append(link, layout, extras);
-  await styled;
+  return extras;
+}
 
-  function showError(err) {
-    controls.setStatus(err.message.replace(/^trainer: /, ''), true);
+// Training speed in steps per second, over the progress of the last two seconds.
+function createRateMeter() {
+  let recent = [];
+  return {
+    reset() { recent = []; },
+    /** Records a step when `counting`; the rate, or null until two steps are recorded. */
+    update(now, step, counting) {
+      if (counting) recent.push([now, step]);
+      while (recent.length > 2 && now - recent[0][0] > 2000) recent.shift();
+      if (recent.length < 2) return null;
+      const [t0, s0] = recent[0];
+      return ((step - s0) * 1000) / Math.max(1, now - t0);
+    },
+  };
+}
+
+// Main-thread time spent on progress messages (data-progress-ms: the last, data-progress-max-ms:
+// the longest once the first few have built the maps' tables).
+function createProgressTiming(root) {
+  let max = 0;
+  let count = 0;
+  return {
+    reset() { max = 0; count = 0; },
+    measure(handle) {
+      const t0 = performance.now();
+      const maps0 = heatmapDraws();
+      try {
+        handle();
+      } finally {
+        const ms = performance.now() - t0;
+        if (++count > 3) max = Math.max(max, ms);
+        root.dataset.progressMs = ms.toFixed(2);
+        root.dataset.progressMaxMs = max.toFixed(2);
+        // Heatmaps redrawn inside this handler (they are queued for the next frames instead).
+        root.dataset.progressMaps = String(Math.max(Number(root.dataset.progressMaps ?? 0), heatmapDraws() - maps0));
+        root.dataset.mapsDrawn = String(heatmapDraws());
+      }
+    },
+  };
+}
+
+/**
+ * Mounts the view into `root`. options: settings (initial; see config.js), text (the text task's
+ * text), theme ('auto' | 'light' | 'dark'), syncUrl (keep the address's #view=train… current),
+ * onOpenHead({ layer, head, state, config, tokens, labels }) (hand a head to the explorer).
+ * Resolves with { el, settings(), trainer(), destroy() }.
+ */
+export async function mountTraining(root, options = {}) {
+  const view = new TrainingView(root, options);
+  await view.styled;
+  view.controls.set(view.settings, view.text);
+  await view.rebuild();
+  root.dataset.ready = 'true';
+  root.setAttribute('aria-busy', 'false');
+  return view.handle();
+}
+
+// The view's panels and its run: one trainer at a time, built anew when the settings change,
+// its progress shown in the panels.
+class TrainingView {
+  constructor(root, options) {
+    const { link, styled, theme, stopTheme } = prepareRoot(root, options);
+    Object.assign(this, { root, options, styled, theme, stopTheme });
+    this.settings = normalizeSettings(options.settings);
+    this.text = options.text ?? '';
+    this.trainer = null;
+    this.building = null;  // the current model's promise
+    this.running = false;
+    this.destroyed = false;
+    this.generation = 0;  // bumps with each new trainer; stale replies are ignored
+    this.labels = [];
+    this.lastMap = 0;
+    this.lastGeneral = 0;
+    this.rate = createRateMeter();
+    this.timing = createProgressTiming(root);
+    this.ablated = new Set();
+    this.controls = createTrainingControls({
+      onSettings: (s, t) => { this.settings = s; this.text = t; this.writeUrl(); this.rebuild(); },
+      onAction: (name) => this.act(name).catch((err) => this.showError(err)),
+    });
+    this.loss = createLossPanel();
+    this.cards = createHeadCards({
+      onAblate: (l, h) => this.toggleAblation(l, h).catch((err) => this.showError(err)),
+      onOpen: options.onOpenHead ? (l, h) => this.openHead(l, h).catch((err) => this.showError(err)) : null,
+    });
+    this.yourText = createYourTextPanel({
+      attend: (ids) => (this.trainer ? this.trainer.attend(ids) : Promise.reject(new Error('the model is still being built'))),
+      display: () => this.display(),
+    });
+    this.extras = layoutPanels(root, link, this);
   }
 
-  function writeUrl() {
-    if (!options.syncUrl) return;
+  /** What the page's handle offers; the view's own state stays inside. */
+  handle() {
+    return {
+      el: this.root,
+      extras: this.extras,
+      settings: () => ({ ...this.settings }),
+      step: () => Number(this.root.dataset.step),
+      start: () => this.act('train'),
+      pause: () => this.act('pause'),
+      trainer: () => this.trainer,
+      /** The new model's promise after a settings change. */
+      built: () => this.building,
+      /** Loads trained parameters into the current model and shows them (a trained example). */
+      load: (state, at) => this.load(state, at),
+      apply: (nextSettings, nextText) => this.apply(nextSettings, nextText),
+      destroy: () => this.destroy(),
+    };
+  }
+
+  showError(err) {
+    this.controls.setStatus(err.message.replace(/^trainer: /, ''), true);
+  }
+
+  writeUrl() {
+    if (!this.options.syncUrl) return;
     const url = new URL(window.location.href);
-    url.hash = settingsToParams(settings).toString();
+    url.hash = settingsToParams(this.settings).toString();
     window.history.replaceState(window.history.state, '', url.href);
   }
 
-  const display = () => ({ palette: 'viridis', theme: theme() });
-
-  // Main-thread time spent on progress messages (data-progress-ms: the last, data-progress-max-ms:
-  // the longest once the first few have built the maps' tables).
-  let progressMax = 0;
-  let progressCount = 0;
-  function onProgress(p, gen) {
-    if (gen !== generation || destroyed) return;
-    const t0 = performance.now();
-    const maps0 = heatmapDraws();
-    try {
-      showProgress(p, gen);
-    } finally {
-      const ms = performance.now() - t0;
-      if (++progressCount > 3) progressMax = Math.max(progressMax, ms);
-      root.dataset.progressMs = ms.toFixed(2);
-      root.dataset.progressMaxMs = progressMax.toFixed(2);
-      // Heatmaps redrawn inside this handler (they are queued for the next frames instead).
-      root.dataset.progressMaps = String(Math.max(Number(root.dataset.progressMaps ?? 0), heatmapDraws() - maps0));
-      root.dataset.mapsDrawn = String(heatmapDraws());
-    }
+  display() {
+    return { palette: 'viridis', theme: this.theme() };
   }
 
-  function showProgress(p, gen) {
+  onProgress(p, gen) {
+    if (gen !== this.generation || this.destroyed) return;
+    this.timing.measure(() => this.showProgress(p, gen));
+  }
+
+  showProgress(p, gen) {
+    const { root, loss, cards, controls, running } = this;
     root.dataset.step = String(p.step);
     if (p.loss !== null) root.dataset.loss = String(p.loss);
     const now = performance.now();
-    if (running || p.losses.length) rateWindow.push([now, p.step]);
-    while (rateWindow.length > 2 && now - rateWindow[0][0] > 2000) rateWindow.shift();
-    if (rateWindow.length > 1) {
-      const [t0, s0] = rateWindow[0];
-      loss.setRate(((p.step - s0) * 1000) / Math.max(1, now - t0));
-    }
+    const stepsPerSecond = this.rate.update(now, p.step, running || p.losses.length > 0);
+    if (stepsPerSecond !== null) loss.setRate(stepsPerSecond);
     if (!p.probe) return;
-    if (!labels.length) labels = tokenLabels(p.probe.tokens, trainer?.vocabulary);
+    if (!this.labels.length) this.labels = tokenLabels(p.probe.tokens, this.trainer?.vocabulary);
     const train = p.losses.length ? p.losses.reduce((a, b) => a + b, 0) / p.losses.length : NaN;
     loss.push(p.step, { train, repeated: p.probe.loss, all: p.probe.allTokensLoss });
-    const draw = !running || now - lastMap > MAP_MS;
-    if (draw) lastMap = now;
-    cards.update(p.step, p.probe, labels, display(), { draw });
+    const draw = !running || now - this.lastMap > MAP_MS;
+    if (draw) this.lastMap = now;
+    cards.update(p.step, p.probe, this.labels, this.display(), { draw });
     // A status region (read out by screen readers): at the maps' pace, not 30 times a second.
-    if (draw) yourText.refresh();
+    if (draw) this.yourText.refresh();
     if (draw && p.loss !== null) controls.setStatus(`Step ${p.step}: loss ${p.loss.toFixed(3)}${running ? '' : ' (paused)'}`);
-    if (settings.task === 'repeated' && (!running || now - lastGeneral > GENERAL_MS)) {
-      lastGeneral = now;
-      generalise(gen).catch(() => {});
+    if (this.settings.task === 'repeated' && (!running || now - this.lastGeneral > GENERAL_MS)) {
+      this.lastGeneral = now;
+      this.generalise(gen).catch(() => {});
     }
   }
 
-  async function generalise(gen) {
-    const t = trainer;
+  async generalise(gen) {
+    const t = this.trainer;
     const [trained, heldOut] = [await t.evaluate({ repeatLengths: [...TRAINED] }), await t.evaluate({ repeatLengths: [...HELD_OUT] })];
-    if (gen === generation && !destroyed) loss.setGeneralisation(trained, heldOut);
+    if (gen === this.generation && !this.destroyed) this.loss.setGeneralisation(trained, heldOut);
   }
 
-  let building = null;
-  async function rebuild() {
-    const gen = ++generation;
-    running = false;
+  async rebuild() {
+    const gen = ++this.generation;
+    const { root, controls, loss, settings } = this;
+    this.running = false;
     controls.setRunning(false, true);
     controls.setStatus('Building the model\u2026');
-    const old = trainer;
-    trainer = null;
+    const old = this.trainer;
+    this.trainer = null;
     old?.terminate().catch(() => {});
-    ablated.clear();
-    labels = [];
-    rateWindow = [];
-    progressCount = 0;
-    progressMax = 0;
+    this.ablated.clear();
+    this.labels = [];
+    this.rate.reset();
+    this.timing.reset();
     root.dataset.step = '0';
     root.dataset.loss = '';
     loss.setTask(settings.task);
     loss.reset();
-    cards.build(settings.layers, settings.heads);
-    yourText.setModel(null);
-    const task = (async () => {
-      const t = await createTrainer(trainerConfig(settings, text || undefined));
-      if (gen !== generation || destroyed) {
-        t.terminate().catch(() => {});
-        return;
-      }
-      trainer = t;
-      t.onProgress = (p) => onProgress(p, gen);
-      t.onStopped = () => { if (gen === generation) setRunning(false); };
-      t.onError = (err) => { if (gen === generation) { setRunning(false); showError(err); } };
-      controls.setRunning(false);
-      controls.setStatus(`${t.parameterCount.toLocaleString('en')} parameters. Press Train.`);
-      yourText.setModel(t.vocabulary ? { vocabulary: t.vocabulary, contextLength: t.config.model.contextLength, layers: settings.layers, heads: settings.heads } : null);
-      onProgress({ step: 0, loss: null, losses: [], probe: await t.probe() }, gen);
-    })();
-    building = task;
+    this.cards.build(settings.layers, settings.heads);
+    this.yourText.setModel(null);
+    const task = this.#build(gen);
+    this.building = task;
     try {
       await task;
     } catch (err) {
-      if (gen === generation) {
+      if (gen === this.generation) {
         controls.setRunning(false);
-        showError(err);
+        this.showError(err);
       }
     }
   }
 
-  function setRunning(on) {
-    running = on;
-    root.dataset.running = String(on);
-    controls.setRunning(on);
+  // Creates the trainer of generation `gen` (dropped when a newer one was asked for meanwhile).
+  async #build(gen) {
+    const controls = this.controls;
+    const t = await createTrainer(trainerConfig(this.settings, this.text || undefined));
+    if (gen !== this.generation || this.destroyed) {
+      t.terminate().catch(() => {});
+      return;
+    }
+    this.trainer = t;
+    t.onProgress = (p) => this.onProgress(p, gen);
+    t.onStopped = () => { if (gen === this.generation) this.setRunning(false); };
+    t.onError = (err) => { if (gen === this.generation) { this.setRunning(false); this.showError(err); } };
+    controls.setRunning(false);
+    controls.setStatus(`${t.parameterCount.toLocaleString('en')} parameters. Press Train.`);
+    const { layers, heads } = this.settings;
+    this.yourText.setModel(t.vocabulary ? { vocabulary: t.vocabulary, contextLength: t.config.model.contextLength, layers, heads } : null);
+    this.onProgress({ step: 0, loss: null, losses: [], probe: await t.probe() }, gen);
   }
 
-  async function act(name) {
-    await building;
+  setRunning(on) {
+    this.running = on;
+    this.root.dataset.running = String(on);
+    this.controls.setRunning(on);
+  }
+
+  async act(name) {
+    await this.building;
+    const trainer = this.trainer;
     if (!trainer) return;
     if (name === 'train') {
-      setRunning(true);
-      rateWindow = [];
+      this.setRunning(true);
+      this.rate.reset();
       await trainer.start();
     } else if (name === 'pause') {
       // data-running turns false once the Worker has stopped: its last progress comes before the reply.
-      controls.setRunning(false, true);
-      running = false;
+      this.controls.setRunning(false, true);
+      this.running = false;
       await trainer.pause();
-      setRunning(false);
+      this.setRunning(false);
     } else if (name === 'step') {
       await trainer.step(1);
     } else if (name === 'reset') {
-      setRunning(false);
-      await rebuild();
+      this.setRunning(false);
+      await this.rebuild();
     }
   }
 
-  async function toggleAblation(layer, head) {
-    await building;
-    if (!trainer) return;
+  async toggleAblation(layer, head) {
+    await this.building;
+    const { ablated, cards } = this;
+    if (!this.trainer) return;
     const key = `${layer},${head}`;
     if (ablated.has(key)) ablated.delete(key);
     else ablated.add(key);
     const list = [...ablated].map((k) => { const [l, h] = k.split(',').map(Number); return { layer: l, head: h }; });
-    const base = await trainer.evaluate({});
-    const without = list.length ? await trainer.evaluate({ ablate: list }) : base;
+    const base = await this.trainer.evaluate({});
+    const without = list.length ? await this.trainer.evaluate({ ablate: list }) : base;
     for (const card of cards.all()) card.setAblated(false);
     const text = list.length ? describeAblation(base, without, list) : '';
     for (const { layer: l, head: h } of list) cards.card(l, h)?.setAblated(true, l === layer && h === head ? text : '');
     if (list.length && !ablated.has(key)) cards.card(list[0].layer, list[0].head)?.setAblated(true, text);
   }
 
-  async function openHead(layer, head) {
-    if (!options.onOpenHead) return;
-    await building;
-    if (!trainer) return;
-    if (running) await act('pause');
-    const state = await trainer.getState();
-    const probe = await trainer.probe();
-    const shown = tokenLabels(probe.tokens, trainer.vocabulary);
-    options.onOpenHead({ layer, head, state, config: trainer.config.model, tokens: probe.tokens.slice(0, shown.length), labels: shown });
+  async openHead(layer, head) {
+    if (!this.options.onOpenHead) return;
+    await this.building;
+    if (!this.trainer) return;
+    if (this.running) await this.act('pause');
+    const state = await this.trainer.getState();
+    const probe = await this.trainer.probe();
+    const shown = tokenLabels(probe.tokens, this.trainer.vocabulary);
+    this.options.onOpenHead({ layer, head, state, config: this.trainer.config.model, tokens: probe.tokens.slice(0, shown.length), labels: shown });
   }
 
-  controls.set(settings, text);
-  await rebuild();
-  root.dataset.ready = 'true';
-  root.setAttribute('aria-busy', 'false');
+  async load(state, { step = 0 } = {}) {
+    await this.building;
+    await this.trainer.load(state, { step });
+    this.rate.reset();
+    this.onProgress({ step, loss: null, losses: [], probe: await this.trainer.probe() }, this.generation);
+    this.controls.setStatus(`Step ${step}: trained parameters loaded. Train continues from them.`);
+  }
 
-  return {
-    el: root,
-    extras,
-    settings: () => ({ ...settings }),
-    step: () => Number(root.dataset.step),
-    start: () => act('train'),
-    pause: () => act('pause'),
-    trainer: () => trainer,
-    /** The new model's promise after a settings change. */
-    built: () => building,
-    /** Loads trained parameters into the current model and shows them (a trained example). */
-    async load(state, { step = 0 } = {}) {
-      await building;
-      await trainer.load(state, { step });
-      rateWindow = [];
-      onProgress({ step, loss: null, losses: [], probe: await trainer.probe() }, generation);
-      controls.setStatus(`Step ${step}: trained parameters loaded. Train continues from them.`);
-    },
-    async apply(nextSettings, nextText = '') {
-      settings = normalizeSettings(nextSettings);
-      text = nextText;
-      controls.set(settings, text);
-      writeUrl();
-      await rebuild();
-    },
-    destroy() {
-      destroyed = true;
-      generation++;
-      darkQuery.removeEventListener('change', applyTheme);
-      trainer?.terminate().catch(() => {});
-      trainer = null;
-      root.replaceChildren();
-      root.classList.remove('ae-root', 'training-root');
-      for (const key of ['training', 'step', 'loss', 'ready', 'theme', 'running']) delete root.dataset[key];
-    },
-  };
+  async apply(nextSettings, nextText = '') {
+    this.settings = normalizeSettings(nextSettings);
+    this.text = nextText;
+    this.controls.set(this.settings, this.text);
+    this.writeUrl();
+    await this.rebuild();
+  }
+
+  destroy() {
+    const root = this.root;
+    this.destroyed = true;
+    this.generation++;
+    this.stopTheme();
+    this.trainer?.terminate().catch(() => {});
+    this.trainer = null;
+    root.replaceChildren();
+    root.classList.remove('ae-root', 'training-root');
+    for (const key of ['training', 'step', 'loss', 'ready', 'theme', 'running']) delete root.dataset[key];
+  }
 }
