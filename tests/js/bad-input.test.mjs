@@ -37,14 +37,12 @@ const Q = ramp([3, 4]), K = ramp([5, 4], 1), V = ramp([5, 2], 2);
 const X = ramp([2, 3, 4], 3);  // [B, n, E]
 const W4 = ramp([4, 4], 4);
 
-/** Every bad call: [class, what, (api) => call, message pattern naming the argument]. */
-function badCalls() {
-  const sdpa = (api, q, k, v, o) => api.attn.scaledDotProductAttention(q, k, v, o);
-  const fwd = (api, ...args) => api.layer.forward(...args);
-  const mha = (api, config) => api.attn.multiHeadAttention(config);
-  const rng = (api) => api.attn.randomState(1);
+// The bad calls, one group per kind of mistake; each group gets the calling helpers:
+// sdpa(api, q, k, v, options), fwd(api, ...args), mha(api, config), rng(api).
+
+// Shapes that disagree.
+function disagreeingShapes({ sdpa, fwd }) {
   return [
-    // Shapes that disagree.
     ['shapes', 'q and k with different dk', (a) => sdpa(a, Q, ramp([5, 3]), V), /q and k must have the same last dimension dk/],
     ['shapes', 'k and v with different m', (a) => sdpa(a, Q, K, ramp([4, 2])), /k and v must have the same number of rows m/],
     ['shapes', 'q batched, k not', (a) => sdpa(a, ramp([2, 3, 4]), K, V), /q, k and v must have the same batch dimensions/],
@@ -61,7 +59,12 @@ function badCalls() {
       in_proj_weight: W4, in_proj_bias: ramp([12]), 'out_proj.weight': W4, 'out_proj.bias': ramp([4]),
     }), /in_proj_weight must have shape \[12, 4\]/],
 
-    // Data length ≠ product of the shape.
+  ];
+}
+
+// Data length ≠ product of the shape.
+function wrongLengths({ sdpa, fwd }) {
+  return [
     ['length', 'q.data too short', (a) => sdpa(a, { data: new Float32Array(11), shape: [3, 4] }, K, V), /q\.data has 11 values but shape \[3, 4\] needs 12/],
     ['length', 'v.data too long', (a) => sdpa(a, Q, K, { data: new Float32Array(11), shape: [5, 2] }), /v\.data has 11 values/],
     ['length', 'mask.data', (a) => sdpa(a, Q, K, V, { mask: { data: new Uint8Array(14), shape: [3, 5] } }), /options\.mask\.data has 14 values/],
@@ -71,7 +74,12 @@ function badCalls() {
     ['length', 'forward query', (a) => fwd(a, { data: new Float32Array(23), shape: [2, 3, 4] }), /query\.data has 23 values/],
     ['length', 'lessons.rowStats weights', (a) => a.attn.lessons.rowStats({ data: [0.5], shape: [2] }), /weights\.data has 1 values/],
 
-    // Zero, negative, non-integer dimensions.
+  ];
+}
+
+// Zero, negative, non-integer dimensions.
+function badDimensions({ sdpa, mha, rng }) {
+  return [
     ...[[0, 4], [-3, 4], [1.5, 4], [NaN, 4], [Infinity, 4], ['3', 4], [null, 4]].map((shape) =>
       ['dims', `q.shape ${String(shape)}`, (a) => sdpa(a, { data: new Float32Array(12), shape }, K, V), /q\.shape must hold positive integers/]),
     ['dims', 'q.shape []', (a) => sdpa(a, { data: [], shape: [] }, K, V), /q\.shape must be a non-empty array/],
@@ -91,7 +99,12 @@ function badCalls() {
     ['dims', 'sampleDotProducts bins 2.5', (a) => a.attn.lessons.sampleDotProducts({ dk: 4, bins: 2.5 }), /bins must be a positive integer/],
     ['dims', 'attentionCost n -1', (a) => a.attn.lessons.attentionCost({ n: -1, dModel: 4, numHeads: 1 }), /n must be a positive integer/],
 
-    // NaN and infinities.
+  ];
+}
+
+// NaN and infinities.
+function nonFiniteValues({ sdpa, fwd }) {
+  return [
     ['non-finite', 'q NaN', (a) => sdpa(a, withValue(Q, 5, NaN), K, V), /q\.data\[5\] is NaN/],
     ['non-finite', 'k +Infinity', (a) => sdpa(a, Q, withValue(K, 0, Infinity), V), /k\.data\[0\] is Infinity/],
     ['non-finite', 'v -Infinity', (a) => sdpa(a, Q, K, withValue(V, 9, -Infinity)), /v\.data\[9\] is -Infinity/],
@@ -108,7 +121,12 @@ function badCalls() {
     ['non-finite', 'lessons.softmax NaN', (a) => a.attn.lessons.softmax(withValue(ramp([2, 3]), 1, NaN)), /scores\.data\[1\] is NaN/],
     ['non-finite', 'lessons.rowStats Infinity', (a) => a.attn.lessons.rowStats(withValue(ramp([2, 3]), 1, Infinity)), /weights\.data\[1\] is Infinity/],
 
-    // Ragged nested arrays.
+  ];
+}
+
+// Ragged nested arrays.
+function raggedArrays({ sdpa }) {
+  return [
     ['ragged', 'short row', (a) => sdpa(a, [[1, 2, 3, 4], [1, 2, 3], [1, 2, 3, 4]], K, V), /q is ragged: q\[1\] has 3 entries, expected 4/],
     ['ragged', 'number instead of a row', (a) => sdpa(a, [[1, 2, 3, 4], 5, [1, 2, 3, 4]], K, V), /q is ragged: q\[1\] is number 5/],
     ['ragged', 'row instead of a number', (a) => sdpa(a, [[1, 2, 3, [4]], [1, 2, 3, 4], [1, 2, 3, 4]], K, V), /q\[0\]\[3\] is an array, expected a number/],
@@ -116,7 +134,12 @@ function badCalls() {
     ['ragged', 'array that contains itself', (a) => sdpa(a, cyclic(), K, V), /q is nested more than 32 levels deep/],
     ['ragged', '20 000 levels of nesting', (a) => sdpa(a, Q, K, deep()), /v is nested more than 32 levels deep/],
 
-    // Wrong types.
+  ];
+}
+
+// Wrong types.
+function wrongTypes({ sdpa, fwd, mha }) {
+  return [
     ...[['a string', 'abc'], ['a number', 42], ['a boolean', true], ['a symbol', Symbol('q')], ['a function', () => 1],
       ['a bigint', 12n], ['a Float32Array without shape', new Float32Array(12)]].map(([what, q]) =>
       ['types', `q as ${what}`, (a) => sdpa(a, q, K, V), /q must be a nested array or \{ data, shape \}/]),
@@ -163,12 +186,22 @@ function badCalls() {
     ['types', 'lessons.softmax options', (a) => a.attn.lessons.softmax(ramp([2, 3]), { temperature: 2 }), /softmax options has an unknown option "temperature"/],
     ['types', 'attentionCost bias 1', (a) => a.attn.lessons.attentionCost({ n: 4, dModel: 4, numHeads: 1, bias: 1 }), /bias must be true or false/],
 
-    // Heads that do not divide the embedding.
+  ];
+}
+
+// Heads that do not divide the embedding.
+function indivisibleHeads({ mha }) {
+  return [
     ['heads', '6 features, 4 heads', (a) => mha(a, { embedDim: 6, numHeads: 4 }), /numHeads \(4\) must divide embedDim \(6\)/],
     ['heads', 'more heads than features', (a) => mha(a, { embedDim: 4, numHeads: 8 }), /numHeads \(8\) must divide embedDim \(4\)/],
     ['heads', 'attentionCost 6 / 4', (a) => a.attn.lessons.attentionCost({ n: 4, dModel: 6, numHeads: 4 }), /num_?heads must divide/i],
 
-    // Masks of the wrong shape.
+  ];
+}
+
+// Masks of the wrong shape.
+function wrongMasks({ sdpa, fwd }) {
+  return [
     ['mask shape', 'mask [n, m + 1]', (a) => sdpa(a, Q, K, V, { mask: { data: new Uint8Array(18), shape: [3, 6] } }), /options\.mask must have shape \[n, m\] = \[3, 5\]/],
     ['mask shape', 'mask transposed', (a) => sdpa(a, Q, K, V, { mask: { data: new Uint8Array(15), shape: [5, 3] } }), /options\.mask must have shape \[n, m\] = \[3, 5\]/],
     ['mask shape', 'mask with a batch dimension the inputs lack', (a) => sdpa(a, Q, K, V, { mask: { data: new Uint8Array(30), shape: [2, 3, 5] } }), /options\.mask must have shape/],
@@ -180,12 +213,22 @@ function badCalls() {
     ['mask shape', 'forward keyPaddingMask [m] for a batch', (a) => fwd(a, X, X, X, { keyPaddingMask: [false, false, true] }), /options\.keyPaddingMask must have shape \[2, 3\]/],
     ['mask shape', 'forward keyPaddingMask [B, m] unbatched', (a) => fwd(a, ramp([3, 4]), undefined, undefined, { keyPaddingMask: [[false, false, true]] }), /options\.keyPaddingMask must have shape \[3\]/],
 
-    // Bad scales.
+  ];
+}
+
+// Bad scales.
+function badScales({ sdpa }) {
+  return [
     ...[0, -1, NaN, Infinity, -Infinity, '0.5', null, true, 1e-50, 1e39].map((scale) =>
       ['scale', `scale ${String(scale)}`, (a) => sdpa(a, Q, K, V, { scale }), /scale must be a positive finite number/]),
     ['scale', 'lessons.softmax scale 0', (a) => a.attn.lessons.softmax(ramp([2, 3]), { scale: 0 }), /options\.scale must be a positive finite number/],
 
-    // Sizes that would exceed memory: refused up front, with the size asked for.
+  ];
+}
+
+// Sizes that would exceed memory: refused up front, with the size asked for.
+function oversizedRequests({ sdpa, fwd, rng }) {
+  return [
     ['memory', 'SDPA weights of 50 000 × 50 000', (a) => sdpa(a, ramp([50000, 1]), ramp([50000, 1]), ramp([50000, 1])), /scaledDotProductAttention needs about 18\.63 GiB of WebAssembly memory/],
     ['memory', 'SDPA trace of a batch of 64 × 4000 × 4000', (a) => sdpa(a, ramp([64, 4000, 1]), ramp([64, 4000, 1]), ramp([64, 4000, 1]), { needWeights: false, trace: true }), /scaledDotProductAttention needs about [\d.]+ GiB/],
     ['memory', 'forward with 30 000 tokens', (a) => fwd(a, ramp([30000, 4])), /multiHeadAttention\.forward needs about [\d.]+ GiB/],
@@ -194,6 +237,17 @@ function badCalls() {
     ['memory', 'sampleDotProducts count × dk', (a) => a.attn.lessons.sampleDotProducts({ dk: 65536, count: 10000 }), /count × dk = 655360000 is too much work/],
     ['memory', 'sampleDotProducts with 1e9 bins', (a) => a.attn.lessons.sampleDotProducts({ dk: 2, count: 10, bins: 1e9 }), /sampleDotProducts needs about 3\.73 GiB/],
   ];
+}
+
+/** Every bad call: [class, what, (api) => call, message pattern naming the argument]. */
+function badCalls() {
+  const sdpa = (api, q, k, v, o) => api.attn.scaledDotProductAttention(q, k, v, o);
+  const fwd = (api, ...args) => api.layer.forward(...args);
+  const mha = (api, config) => api.attn.multiHeadAttention(config);
+  const rng = (api) => api.attn.randomState(1);
+  const helpers = { sdpa, fwd, mha, rng };
+  return [disagreeingShapes, wrongLengths, badDimensions, nonFiniteValues, raggedArrays, wrongTypes,
+    indivisibleHeads, wrongMasks, badScales, oversizedRequests].flatMap((group) => group(helpers));
 }
 
 async function setUp(simd) {

@@ -28,81 +28,100 @@ const UNDERFLOW = 2 ** -149;  // absolute error of a float32 operation whose res
  * `scaleRel`: relative error of `scale` itself as the implementation sees it.
  * `hidden(i, j)` → true when key j is masked for query i; `bias(i, j)` → additive bias (may be -∞).
  */
-export function attendHead({ n, m, d, dv, q, k, v, eq = null, ek = null, ev = null, scale, scaleRel = 0,
-  hidden = () => false, bias = null }) {
+export function attendHead(args) {
+  const { n, m, dv } = args;
   const nm = n * m;
-  const scores = new Float64Array(nm), eScores = new Float64Array(nm);
-  const scaled = new Float64Array(nm), eScaled = new Float64Array(nm);
-  const masked = new Float64Array(nm), eMasked = new Float64Array(nm);
-  const weights = new Float64Array(nm), eWeights = new Float64Array(nm);
-  const output = new Float64Array(n * dv), eOutput = new Float64Array(n * dv);
-  const fully = new Uint8Array(n);
+  const r = {
+    scores: new Float64Array(nm), eScores: new Float64Array(nm),
+    scaled: new Float64Array(nm), eScaled: new Float64Array(nm),
+    masked: new Float64Array(nm), eMasked: new Float64Array(nm),
+    weights: new Float64Array(nm), eWeights: new Float64Array(nm),
+    output: new Float64Array(n * dv), eOutput: new Float64Array(n * dv),
+    fully: new Uint8Array(n),
+  };
   for (let i = 0; i < n; i++) {
-    let rowMax = -Infinity;
-    let delta = 0;
-    for (let j = 0; j < m; j++) {
-      let dot = 0, mag = 0, inErr = 0;
-      for (let c = 0; c < d; c++) {
-        const a = q[i * d + c], b = k[j * d + c];
-        dot += a * b;
-        mag += Math.abs(a * b);
-        if (eq) inErr += eq[i * d + c] * Math.abs(b);
-        if (ek) inErr += Math.abs(a) * ek[j * d + c];
-      }
-      const x = i * m + j;
-      scores[x] = dot;
-      eScores[x] = d * (U * mag + UNDERFLOW) + inErr;
-      scaled[x] = dot * scale;
-      eScaled[x] = scale * eScores[x] + (U + scaleRel) * Math.abs(scaled[x]);
-      const b = bias ? bias(i, j) : 0;
-      if (hidden(i, j) || b === -Infinity) {
-        masked[x] = -Infinity;
-        eMasked[x] = 0;
-        continue;
-      }
-      masked[x] = scaled[x] + b;
-      eMasked[x] = eScaled[x] + U * Math.abs(masked[x]);
-      rowMax = Math.max(rowMax, masked[x]);
-      delta = Math.max(delta, eMasked[x]);
-    }
-    const row = i * m;
+    const { rowMax, delta } = scoreRow(r, args, i);
     if (rowMax === -Infinity) {
-      fully[i] = 1;  // weights and output stay exactly 0
+      r.fully[i] = 1;  // weights and output stay exactly 0
       continue;
     }
-    let sum = 0;
-    for (let j = 0; j < m; j++) sum += (weights[row + j] = Math.exp(masked[row + j] - rowMax));
-    let meanShift = 0;
-    for (let j = 0; j < m; j++) {
-      weights[row + j] /= sum;
-      if (weights[row + j] > 0) meanShift += weights[row + j] * (rowMax - masked[row + j]);
-    }
-    const logSum = Math.log(sum);
-    for (let j = 0; j < m; j++) {
-      if (masked[row + j] === -Infinity) continue;  // hidden: exactly 0, no error allowed
-      const p = weights[row + j];
-      const x = masked[row + j] - rowMax;
-      // Bound on the error of log p_j; exp of it, not its first-order term, so that badly
-      // conditioned rows (δ of 1 or more: scores near 1e8) are judged fairly too.
-      const logErr = 2 * delta + U * (-x + meanShift) + (m + 8) * U;
-      const err = p > 1e-300 ? p * Math.expm1(logErr) : Math.exp(x - logSum + logErr);
-      eWeights[row + j] = FLOAT32_MIN_NORMAL + Math.min(1, err);
-    }
-    for (let c = 0; c < dv; c++) {
-      let acc = 0, err = 0, mag = 0;
-      for (let j = 0; j < m; j++) {
-        const p = weights[row + j];
-        if (masked[row + j] === -Infinity) continue;
-        const val = v[j * dv + c];
-        acc += p * val;
-        mag += p * Math.abs(val);
-        err += eWeights[row + j] * Math.abs(val) + (ev ? p * ev[j * dv + c] : 0);
-      }
-      output[i * dv + c] = acc;
-      eOutput[i * dv + c] = err + (m + 2) * (U * mag + UNDERFLOW);
-    }
+    softmaxRow(r, m, i * m, rowMax, delta);
+    outputRow(r, args, i);
   }
-  return { scores, eScores, scaled, eScaled, masked, eMasked, weights, eWeights, output, eOutput, fully };
+  return r;
+}
+
+// Row i of the scores, scaled and masked scores with their bounds; returns the row's largest
+// masked score and the largest error bound among them (δ of the softmax bound).
+function scoreRow(r, { m, d, q, k, eq = null, ek = null, scale, scaleRel = 0, hidden = () => false, bias = null }, i) {
+  let rowMax = -Infinity;
+  let delta = 0;
+  for (let j = 0; j < m; j++) {
+    let dot = 0, mag = 0, inErr = 0;
+    for (let c = 0; c < d; c++) {
+      const a = q[i * d + c], b = k[j * d + c];
+      dot += a * b;
+      mag += Math.abs(a * b);
+      if (eq) inErr += eq[i * d + c] * Math.abs(b);
+      if (ek) inErr += Math.abs(a) * ek[j * d + c];
+    }
+    const x = i * m + j;
+    r.scores[x] = dot;
+    r.eScores[x] = d * (U * mag + UNDERFLOW) + inErr;
+    r.scaled[x] = dot * scale;
+    r.eScaled[x] = scale * r.eScores[x] + (U + scaleRel) * Math.abs(r.scaled[x]);
+    const b = bias ? bias(i, j) : 0;
+    if (hidden(i, j) || b === -Infinity) {
+      r.masked[x] = -Infinity;
+      r.eMasked[x] = 0;
+      continue;
+    }
+    r.masked[x] = r.scaled[x] + b;
+    r.eMasked[x] = r.eScaled[x] + U * Math.abs(r.masked[x]);
+    rowMax = Math.max(rowMax, r.masked[x]);
+    delta = Math.max(delta, r.eMasked[x]);
+  }
+  return { rowMax, delta };
+}
+
+// The softmax of the row starting at `row`, with the bound on each weight (see the error model).
+function softmaxRow({ masked, weights, eWeights }, m, row, rowMax, delta) {
+  let sum = 0;
+  for (let j = 0; j < m; j++) sum += (weights[row + j] = Math.exp(masked[row + j] - rowMax));
+  let meanShift = 0;
+  for (let j = 0; j < m; j++) {
+    weights[row + j] /= sum;
+    if (weights[row + j] > 0) meanShift += weights[row + j] * (rowMax - masked[row + j]);
+  }
+  const logSum = Math.log(sum);
+  for (let j = 0; j < m; j++) {
+    if (masked[row + j] === -Infinity) continue;  // hidden: exactly 0, no error allowed
+    const p = weights[row + j];
+    const x = masked[row + j] - rowMax;
+    // Bound on the error of log p_j; exp of it, not its first-order term, so that badly
+    // conditioned rows (δ of 1 or more: scores near 1e8) are judged fairly too.
+    const logErr = 2 * delta + U * (-x + meanShift) + (m + 8) * U;
+    const err = p > 1e-300 ? p * Math.expm1(logErr) : Math.exp(x - logSum + logErr);
+    eWeights[row + j] = FLOAT32_MIN_NORMAL + Math.min(1, err);
+  }
+}
+
+// Row i of weights · V with its bounds.
+function outputRow({ masked, weights, eWeights, output, eOutput }, { m, dv, v, ev = null }, i) {
+  const row = i * m;
+  for (let c = 0; c < dv; c++) {
+    let acc = 0, err = 0, mag = 0;
+    for (let j = 0; j < m; j++) {
+      const p = weights[row + j];
+      if (masked[row + j] === -Infinity) continue;
+      const val = v[j * dv + c];
+      acc += p * val;
+      mag += p * Math.abs(val);
+      err += eWeights[row + j] * Math.abs(val) + (ev ? p * ev[j * dv + c] : 0);
+    }
+    output[i * dv + c] = acc;
+    eOutput[i * dv + c] = err + (m + 2) * (U * mag + UNDERFLOW);
+  }
 }
 
 function slice(src, offset, length) {
