@@ -65,6 +65,18 @@ export function createComputer(attn) {
   let layer = null;  // multi-head: { E, h, layer }
   let inputs = null;  // what the last compute() attended with, for variant()
 
+  // The layer and the weight matrices it was last given. State is never changed in place (an
+  // edit makes a new matrix), so the same objects mean the same numbers: an edit of X does not
+  // copy the four d_model × d_model weights into the layer again.
+  let sent = [];
+  function sendWeights(mha, M, biases) {
+    const now = [mha, M.WQ, M.WK, M.WV, M.WO, ...(biases ? [M.BQ, M.BK, M.BV, M.BO] : [])];
+    if (now.length === sent.length && now.every((x, k) => x === sent[k])) return;
+    const b = biases ? { bq: vector(M.BQ), bk: vector(M.BK), bv: vector(M.BV), bo: vector(M.BO) } : {};
+    mha.setWeights({ wq: tensor(M.WQ), wk: tensor(M.WK), wv: tensor(M.WV), wo: tensor(M.WO), ...b });
+    sent = now;
+  }
+
   function layerFor(E, h, bias) {
     if (layer?.E !== E || layer?.h !== h || layer?.bias !== bias) {
       layer?.layer.dispose();
@@ -113,8 +125,7 @@ export function createComputer(attn) {
     const hd = E / h;
     const M = s.matrices;
     const mha = layerFor(E, h, d.biases);
-    const b = d.biases ? { bq: vector(M.BQ), bk: vector(M.BK), bv: vector(M.BV), bo: vector(M.BO) } : {};
-    mha.setWeights({ wq: tensor(M.WQ), wk: tensor(M.WK), wv: tensor(M.WV), wo: tensor(M.WO), ...b });
+    sendWeights(mha, M, d.biases);
     const x = tensor(M.X);
     const xkv = d.cross ? tensor(M.XM) : x;
     const scale = scaleFactor(s);
