@@ -114,6 +114,9 @@ test('a matrix scrolled out of view is tinted after the frame, not inside it', a
   await page.focus(cell(5, 5));
   const before = await cellText(page, 'X', 5, 5);
   await page.$eval('#pipeline', (e) => e.scrollIntoView({ block: 'start' }));
+  // The page learns that X left the view from an IntersectionObserver, whose report comes in a
+  // task after the next frame: two frames and a pause later it has arrived.
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done, 50)))));
   // The tint of the edited cell when the edit's redraw has just been drawn, and a moment later.
   const seen = await page.evaluate(async (selector) => {
     const app = document.getElementById('app');
@@ -137,7 +140,9 @@ test('a matrix scrolled out of view is tinted after the frame, not inside it', a
     input.textContent = '40';
     input.dispatchEvent(new Event('input', { bubbles: true }));
     const inFrame = await drawn;
-    await new Promise((done) => setTimeout(done, 100));
+    // Soon after the frame (a loaded machine may take a while): the new tint.
+    const until = performance.now() + 3000;
+    while (performance.now() < until && px().join() === old.join()) await new Promise((done) => setTimeout(done, 20));
     return { old, inFrame, later: px() };
   }, cell(5, 5));
   assert.deepEqual(seen.inFrame, seen.old, 'not tinted inside the frame');
