@@ -11,13 +11,13 @@ export function el(tag, className, text) {
 }
 
 /**
- * Sets an element's text only when it differs, reusing its one text node: writing textContent
- * replaces the node even with the same text, and Blink then lays the text out again (with its
- * table or flex container) on every redraw.
+ * Sets an element's text only when it differs, reusing its one text node (none for the empty
+ * string): writing textContent replaces the node even with the same text, and Blink then lays the
+ * text out again (with its table or flex container) on every redraw.
  */
 export function setText(node, text) {
   const first = node.firstChild;
-  if (first && first === node.lastChild && first.nodeType === 3) {
+  if (text !== '' && first && first === node.lastChild && first.nodeType === 3) {
     if (first.data !== text) first.data = text;
   } else if (node.textContent !== text) {
     node.textContent = text;

@@ -90,7 +90,7 @@ export function createHeadsPanel({ onInspect, onSelectHead }) {
       headViews.forEach((v, k) => {
         const name = state.headNames[k];
         const label = name ? `Head ${k + 1}: ${name}` : `Head ${k + 1}`;
-        if (v.button.textContent !== label) v.button.textContent = label;
+        setText(v.button, label);
         const selected = k === state.view.head;
         v.figure.classList.toggle('selected', selected);
         setAttr(v.button, 'aria-pressed', String(selected));

@@ -10,11 +10,7 @@
 import { formatInput, formatNumber } from './format.js';
 import { caretToEnd, selectAll, selectionOffsets } from './cell-caret.js';
 import { moveFor } from './grid-nav.js';
-
-// Replaces a cell's text (one text node, or none for the empty string).
-function setText(input, text) {
-  if (input.textContent !== text) input.textContent = text;
-}
+import { setText } from './dom.js';
 
 function clearInvalid(input) {
   input.classList.remove('invalid');

@@ -16,7 +16,7 @@
 // bound), and every cell is a `.cell-input` element (role textbox) with data-row and data-col.
 import { parseNumber } from './format.js';
 import { makeScale, niceBound } from './palettes.js';
-import { el } from './dom.js';
+import { el, setText } from './dom.js';
 import { attachMatrixScroll } from './matrix-scroll.js';
 import { createMatrixTint } from './matrix-tint.js';
 import { buildMatrixTable, setEditable } from './matrix-table.js';
@@ -80,7 +80,7 @@ export function createMatrixEditor({ name, label, onEdit, onInspect, parse = par
     const { rows, cols, inputs } = grid;
     for (let i = 0; i < rows; i++) {
       const rl = rowLabels[i] ?? String(i + 1);
-      if (rowHeads[i].textContent !== rl) rowHeads[i].textContent = rl;
+      setText(rowHeads[i], rl);
       rowHeads[i].title = rl;
       for (let j = 0; j < cols; j++) {
         const aria = `${label}, row ${i + 1}${rowLabels[i] ? ` (${rowLabels[i]})` : ''}, column ${j + 1}`;

@@ -2,7 +2,7 @@
 // markup strings, so the page keeps its strict Content-Security-Policy and user text stays text),
 // labelled form fields, and linear/log scales for the plots.
 
-import { el, numberInput, svg } from '../dom.js';
+import { el, numberInput, setAttr, svg } from '../dom.js';
 
 export { el, numberInput, svg };
 
@@ -46,16 +46,11 @@ export function sideBySide(left, right, stat) {
 
 /** Sets attributes on an SVG element, skipping those that already hold the value. */
 export function setAttrs(e, attrs) {
-  for (const [k, v] of Object.entries(attrs)) {
-    const text = String(v);
-    if (e.getAttribute(k) !== text) e.setAttribute(k, text);
-  }
+  for (const [k, v] of Object.entries(attrs)) setAttr(e, k, String(v));
 }
 
 /** Text that is only written when it changes (every write would cost a layout). */
-export function setText(e, text) {
-  if (e.textContent !== text) e.textContent = text;
-}
+export { setText } from '../dom.js';
 
 /** A label wrapping its control (no id needed, so several explorers can share a page). */
 export function field(labelText, control, className = 'lesson-field') {
