@@ -40,3 +40,35 @@ test('an edit of one number writes nothing into the controls, and changes the pi
   assert.ok(pipeline.some((w) => w.type === 'characterData' && w.where.startsWith('span.stat-value')), 'the row statistics changed');
   assert.deepEqual(pipeline.filter((w) => w.type === 'childList'), [], 'text nodes replaced instead of updated');
 });
+
+// The browser's layout in the frame that shows an edit (from a Chromium trace): the first redraw's
+// animation frame, then the layouts before that frame's paint.
+async function frameLayouts(edit) {
+  const browser = page.context().browser();
+  await browser.startTracing(page, { categories: ['devtools.timeline'] });
+  await edit();
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  const events = JSON.parse((await browser.stopTracing()).toString()).traceEvents;
+  const redraw = events.filter((e) => e.name === 'FireAnimationFrame' && e.ph === 'X').sort((a, b) => b.dur - a.dur)[0];
+  const after = events.filter((e) => e.tid === redraw.tid && e.ts >= redraw.ts + redraw.dur).sort((a, b) => a.ts - b.ts);
+  const paint = after.findIndex((e) => e.name === 'Paint');
+  return after.slice(0, paint).filter((e) => e.name === 'Layout' && e.ph === 'X');
+}
+
+// (Text that flows, as the weights' summary sentence, is laid out with the page when it changes in
+// view; out of view it waits until after the frame. A short window keeps the weights out of view.)
+test('an edit that changes a colour range lays out only the lines it rewrites, not the page', async () => {
+  const size = page.viewportSize();
+  await page.setViewportSize({ width: size.width, height: 420 });
+  await page.$eval('#pipeline', (e) => e.scrollIntoView({ block: 'start' }));
+  const cell = cellSelector('X', 1, 2);
+  const before = await page.textContent(cell);
+  await page.focus(cell);  // (focusing a cell explains it: new lines, laid out with the page)
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  for (const text of ['40', before]) {  // to a value that widens the scale, and back (the reset button too)
+    const layouts = await frameLayouts(() => afterRender(page, () => page.fill(cell, text)));
+    assert.ok(layouts.length > 0, 'the frame lays out the numbers it changed');
+    for (const l of layouts) assert.equal(l.args.beginData.partialLayout, true, `a layout from the page's root, of ${l.args.beginData.dirtyObjects} objects`);
+  }
+  await page.setViewportSize(size);
+});

@@ -96,10 +96,12 @@ export function createHeatmap({ name, label, kind = 'diverging', onInspect, onAc
    * tensor: { data, shape: [rows, cols] }; hidden: Uint8Array marking masked cells (or null);
    * fullyMasked: Set of row indices; stats: [{ key, label, title, values, format }]; span (diverging
    * maps): the largest |value| the colour scale must reach, so maps shown side by side can share
-   * one scale (each map's own values widen it if needed).
+   * one scale (each map's own values widen it if needed). alongside(): writes text that goes with
+   * the map (a summary), when the map is drawn: out of view, after the frame, not inside it.
    */
   function render({ tensor, rowLabels, colLabels, hidden = null, fullyMasked = null, stats = [],
-    palette = 'viridis', theme = 'light', padCols = null, padRows = null, clickable = false, groupCols = 0, span: sharedSpan = 0 }) {
+    palette = 'viridis', theme = 'light', padCols = null, padRows = null, clickable = false, groupCols = 0, span: sharedSpan = 0,
+    alongside = null }) {
     const [r, c] = tensor.shape;
     const keys = stats.map((s) => s.key).join(',');
     if (r !== grid.rows || c !== grid.cols || keys !== statKeys) {
@@ -128,6 +130,7 @@ export function createHeatmap({ name, label, kind = 'diverging', onInspect, onAc
     }
     writeStats(stats, grid.statCells);
     if (showLegend) legend.update(scale, lo, hi, anyHidden);
+    alongside?.();
   }
 
   // Labels, column groups and the classes that move cells; returns the layout key they make.

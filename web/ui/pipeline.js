@@ -37,6 +37,15 @@ function renderWeights(step, map, summary, { result, d, head, hn, shapeNM, commo
   const st = result.stats;
   step.setShape(shapeNM);
   step.setTitle(`Attention weights${hn}`);
+  // Means over the rows that see a key, and ln m for comparison, all from the core. The sentence
+  // is drawn with the map (see alongside in heatmap.js); the numbers for readers are written now.
+  summary.dataset.meanEntropy = String(st.meanEntropy);
+  summary.dataset.meanMax = String(st.meanMax);
+  const writeSummary = () => {
+    setText(summary, st.visibleRows
+      ? `Mean entropy ${st.meanEntropy.toFixed(2)} nats (uniform attention over ${d.m} keys: ln ${d.m} = ${st.uniformEntropy.toFixed(2)}); mean max weight ${st.meanMax.toFixed(2)}.`
+      : 'Every row is fully masked: no query sees any key.');
+  };
   map.update({
     tensor: head.weights, hidden: result.hidden, fullyMasked: result.fullyMasked, ...common,
     stats: [
@@ -44,13 +53,8 @@ function renderWeights(step, map, summary, { result, d, head, hn, shapeNM, commo
       { key: 'entropy', label: 'H', title: 'entropy of the row in nats', values: st.entropy, format: (v) => v.toFixed(2) },
       { key: 'max', label: 'max', title: 'largest weight in the row', values: st.maxWeight, format: (v) => v.toFixed(2) },
     ],
+    alongside: writeSummary,
   });
-  // Means over the rows that see a key, and ln m for comparison, all from the core.
-  summary.dataset.meanEntropy = String(st.meanEntropy);
-  summary.dataset.meanMax = String(st.meanMax);
-  setText(summary, st.visibleRows
-    ? `Mean entropy ${st.meanEntropy.toFixed(2)} nats (uniform attention over ${d.m} keys: ln ${d.m} = ${st.uniformEntropy.toFixed(2)}); mean max weight ${st.meanMax.toFixed(2)}.`
-    : 'Every row is fully masked: no query sees any key.');
   if (result.fullyMasked.size) {
     const names = [...result.fullyMasked].map((i) => `\u201c${queries[i]}\u201d`).join(', ');
     step.setNote(`Fully masked row${result.fullyMasked.size > 1 ? 's' : ''} ${names}: no visible key, so the weights are all 0 (not NaN) and the output row is 0.`);
