@@ -4,7 +4,7 @@
 import { dims, LIMITS, togglePad } from './state.js';
 import { PRESETS } from './presets.js';
 import { formatNumber } from './format.js';
-import { el, numberInput, selectOf, setAttr, setHidden, setText } from './dom.js';
+import { el, numberInput, selectOf, setAttr, setDisabled, setHidden, setText } from './dom.js';
 import { createExtrasControls } from './extras-controls.js';
 import { createVectorSource } from './vector-source.js';
 
@@ -149,8 +149,8 @@ function sizesGroup({ update, leavePreset }) {
       setIfIdle(sizeInputs.m, state.m);
       setIfIdle(sizeInputs.dModel, state.dModel);
       setIfIdle(sizeInputs.heads, state.heads);
-      sizeInputs.dk.disabled = d.multi;
-      sizeInputs.dv.disabled = d.multi;
+      setDisabled(sizeInputs.dk, d.multi);
+      setDisabled(sizeInputs.dv, d.multi);
       setIfIdle(sizeInputs.dk, d.multi ? (d.divisible ? d.dk : '') : state.dk);
       setIfIdle(sizeInputs.dv, d.multi ? (d.divisible ? d.dv : '') : state.dv);
       setText(tokenCount, tokenCountText(d));

@@ -28,7 +28,7 @@ import { createStore, setCell, setSentence, toggleCustom } from './state.js';
 import { createUrlSync } from './url-sync.js';
 import { encodeState, linkFor, validateState } from './url-state.js';
 import { NO_PAGE_MESSAGE, packageUrls } from './package-urls.js';
-import { el } from './dom.js';
+import { el, setAttr } from './dom.js';
 
 export { DEFAULT_PRESET } from './initial-state.js';
 /** Panels a host can pick with options.panels (default: all of them). */
@@ -161,9 +161,9 @@ function draw(ex) {
   const t0 = performance.now();
   const s = ex.store.get();
   const theme = ex.resolveTheme(s.display.theme);
-  ex.root.dataset.theme = theme;
-  if (ex.options.toolbarHost) ex.options.toolbarHost.dataset.theme = theme;
-  if (ex.options.documentTheme) document.documentElement.dataset.theme = theme;
+  setAttr(ex.root, 'data-theme', theme);
+  if (ex.options.toolbarHost) setAttr(ex.options.toolbarHost, 'data-theme', theme);
+  if (ex.options.documentTheme) setAttr(document.documentElement, 'data-theme', theme);
   const display = { palette: s.display.palette, theme };
   ex.result = ex.computer.compute(s);
   ex.panels.controls.render(s, ex.result);

@@ -4,7 +4,7 @@
 import { BIAS_PRESETS, setBiasMatrix, setMemory } from './extras-state.js';
 import { dims, MAX_TOKENS } from './state.js';
 import { tokenize } from './tokenizer.js';
-import { el, selectOf, sentenceInput, setHidden, setText } from './dom.js';
+import { el, selectOf, sentenceInput, setDisabled, setHidden, setText } from './dom.js';
 
 function checkbox(id, text) {
   const input = el('input');
@@ -68,12 +68,12 @@ export function createExtrasControls({ update }) {
       bias.input.checked = d.biasMatrix;
       if (preset.value !== state.biasMatrix.preset) preset.value = state.biasMatrix.preset;
       setHidden(presetRow, !d.biasMatrix);
-      biases.input.disabled = !d.sentence;
+      setDisabled(biases.input, !d.sentence);
       biases.input.checked = d.biases;
       setText(biasesHelp, !d.sentence ? 'Sentence mode only: the biases belong to the projections X\u00b7W.'
         : d.multi ? 'Q = X\u00b7W_Q + b_Q (and K, V alike), output = concat\u00b7W_O + b_O: the layer is built with bias: true.'
           : 'Q = X\u00b7W_Q + b_Q, K = X\u00b7W_K + b_K, V = X\u00b7W_V + b_V (one head has no W_O, so no b_O).');
-      cross.input.disabled = !d.sentence;
+      setDisabled(cross.input, !d.sentence);
       cross.input.checked = d.cross;
       setHidden(memoryRow, !d.cross);
       if (memory.getRootNode().activeElement !== memory && memory.value !== state.cross.sentence) memory.value = state.cross.sentence;

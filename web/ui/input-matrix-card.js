@@ -60,8 +60,9 @@ export function createInputMatrixCard({ name, title, hint, onEdit, onInspect, on
     setAttr(fold, 'data-cells', String(r * c));
     fold.classList.toggle('always-open', small);
     const key = `${r}x${c}`;
-    if (small) fold.open = true;
-    else if (!foldedShapes.has(key)) {
+    if (small) {
+      if (!fold.open) fold.open = true;
+    } else if (!foldedShapes.has(key)) {
       foldedShapes.add(key);
       fold.open = false;
       fold.firstChild.textContent = `Show the matrix (${r * c} cells)`;

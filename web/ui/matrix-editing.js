@@ -10,10 +10,10 @@
 import { formatInput, formatNumber } from './format.js';
 import { caretToEnd, selectAll, selectionOffsets } from './cell-caret.js';
 import { moveFor } from './grid-nav.js';
-import { setText } from './dom.js';
+import { setClass, setText } from './dom.js';
 
 function clearInvalid(input) {
-  input.classList.remove('invalid');
+  setClass(input, 'invalid', false);
   input.removeAttribute('aria-invalid');
 }
 

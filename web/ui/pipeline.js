@@ -4,7 +4,7 @@
 import { createCard } from './card.js';
 import { createHeatmap } from './heatmap.js';
 import { formatNumber, subscript } from './format.js';
-import { el, section, setText } from './dom.js';
+import { el, section, setClass, setHidden, setText } from './dom.js';
 
 const SUB_K = '\u2096';
 
@@ -118,12 +118,12 @@ export function createPipeline({ onInspect, onToggleMask, biasCard = null }) {
       biasCard?.render(state, result, display);
       if (result.error) {
         setText(errorBox, `Cannot compute: ${result.error}`);
-        errorBox.hidden = false;
-        grid.classList.add('stale');
+        setHidden(errorBox, false);
+        setClass(grid, 'stale', true);
         return;
       }
-      errorBox.hidden = true;
-      grid.classList.remove('stale');
+      setHidden(errorBox, true);
+      setClass(grid, 'stale', false);
       const d = result.dims;
       const head = result.head;
       const { queries, keys } = result.labels;

@@ -50,7 +50,7 @@ export function setAttrs(e, attrs) {
 }
 
 /** Text that is only written when it changes (every write would cost a layout). */
-export { setText } from '../dom.js';
+export { setAttr, setText } from '../dom.js';
 
 /** A label wrapping its control (no id needed, so several explorers can share a page). */
 export function field(labelText, control, className = 'lesson-field') {

@@ -2,7 +2,7 @@
 // before and after dividing by √d_k (histograms with the measured spread, ≈ √d_k and ≈ 1), then
 // one row of such scores through a softmax with and without the scaling, with its entropy. The
 // sampling runs in the core inside a worker (a second at d_k = 1024); the softmax in the page's core.
-import { button, el, field, isFocused, lessonPanel, numberInput, setIfIdle, setText } from './dom.js';
+import { button, el, field, isFocused, lessonPanel, numberInput, setAttr, setIfIdle, setText } from './dom.js';
 import { createBars, createHistogram } from './plots.js';
 import { formatNumber, subscript } from '../format.js';
 import { LESSON_LIMITS, setLesson } from '../state.js';
@@ -250,7 +250,7 @@ export function createSqrtDkPanel({ attn, update }) {
     render(state) {
       const { dk, count: N, seed: sd, row } = state.lessons.sqrtDk;
       if (!isFocused(dkRange)) dkRange.value = String(Math.log2(dk));
-      dkRange.setAttribute('aria-valuetext', `d${SUB_K} = ${dk}`);
+      setAttr(dkRange, 'aria-valuetext', `d${SUB_K} = ${dk}`);
       setIfIdle(dkNumber, dk);
       setIfIdle(count, N);
       setIfIdle(seed, sd);
