@@ -122,6 +122,52 @@ describe('maps out of view', () => {
   });
 });
 
+// The canvas writes of one map during `action`: [x, y, width, height] of each putImageData.
+async function canvasWrites(page, name, action) {
+  await page.$eval(`[data-heatmap="${name}"]`, (table) => {
+    const canvas = table.parentElement.querySelector('canvas');
+    const put = CanvasRenderingContext2D.prototype.putImageData;
+    window.__writes = [];
+    window.__restorePut = () => { CanvasRenderingContext2D.prototype.putImageData = put; };
+    CanvasRenderingContext2D.prototype.putImageData = function (image, dx, dy, ...dirty) {
+      if (this.canvas === canvas) window.__writes.push(dirty.length ? [dirty[0], dirty[1], dirty[2], dirty[3]] : [0, 0, image.width, image.height]);
+      return put.call(this, image, dx, dy, ...dirty);
+    };
+  });
+  await action();
+  await readHeatmap(page, name);
+  return page.evaluate(() => {
+    window.__restorePut();
+    return window.__writes;
+  });
+}
+
+// Types into a cell of X from inside the page (a driver's fill would scroll the page to it).
+const typeX = (page, i, j, text) => afterRender(page, () => page.$eval(`[data-matrix="X"] .cell-input[data-row="${i}"][data-col="${j}"]`, (c, t) => {
+  c.textContent = t;
+  c.dispatchEvent(new Event('input', { bubbles: true }));
+}, text));
+
+describe('maps scrolled into view', () => {
+  test('keep their pixels after the frame, so the next small edit repaints only the cells it changes', async () => {
+    const { page, context } = await openExplorer(env);
+    await afterRender(page, () => page.fill('#sentence', 'a b c d e f g h'));  // n = 8: an edit of one token changes 15 of 64 scores
+    await readHeatmapCells(page, 'scores');
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    assert.ok(await page.$eval('[data-heatmap="scores"]', (t) => t.getBoundingClientRect().bottom < 0), 'the scores are out of view');
+    await typeX(page, 2, 1, '0.75');  // drawn out of view, after the frame
+    await readHeatmap(page, 'scores');
+    await page.$eval('[data-heatmap="scores"]', (t) => t.scrollIntoView({ block: 'center' }));
+    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done, 100)))));
+    const [width, height] = await page.$eval('[data-heatmap="scores"]', (t) => { const c = t.parentElement.querySelector('canvas'); return [c.width, c.height]; });
+    const before = Number(await page.textContent('[data-matrix="X"] .cell-input[data-row="2"][data-col="1"]'));
+    const writes = await canvasWrites(page, 'scores', () => typeX(page, 2, 1, String(before + 0.05)));
+    assert.ok(writes.length > 0, 'the edit changed some scores');
+    for (const [, , w, h] of writes) assert.ok(w < width || h < height, `a write of the whole ${width} x ${height} canvas`);
+    await context.close();
+  });
+});
+
 describe('zoom', () => {
   test('a new device pixel ratio (zoom) repaints the maps at the new resolution', async () => {
     const { page, context } = await openExplorer(env);

@@ -60,6 +60,14 @@ function readLooks(cell, page) {
   };
 }
 
+/**
+ * The painter of the canvas under `table` (cellAt(i, j): the cell's td). Its paint(next,
+ * { relayout, recolour }) paints one frame, built by next() when it is drawn: { rows, cols, fills,
+ * inks, texts, hidden } with fills[k] the background of cell k as [r, g, b] and inks[k] its text
+ * colour (CSS; null: none), texts the digits to print (null: a compact map without digits), and
+ * hidden[k] a masked cell. relayout: the table's labels or structure changed since the last
+ * frame, so measure again; recolour: the colour scale changed, so (nearly) every cell changes.
+ */
 export function createHeatmapPainter(table, cellAt) {
   const canvas = el('canvas', 'heatmap-paint');
   canvas.setAttribute('aria-hidden', 'true');
@@ -69,6 +77,7 @@ export function createHeatmapPainter(table, cellAt) {
   let frame = null;     // the last frame built, kept for repaints after a resize
   let make = null;      // builds the frame asked for last, until it is drawn
   let stale = false;    // `frame` is not on the canvas yet
+  let whole = false;    // `frame` has new colours: draw it whole, without comparing cells
   let inView = true;    // near the viewport (until the IntersectionObserver says otherwise)
   let onShow = null;
 
@@ -111,7 +120,8 @@ export function createHeatmapPainter(table, cellAt) {
 
   function draw() {
     stale = false;
-    pixels.draw(frame, geometry, looks, inView);
+    pixels.draw(frame, geometry, looks, inView, whole);
+    whole = false;
   }
 
   function current() {
@@ -148,6 +158,12 @@ export function createHeatmapPainter(table, cellAt) {
       geometry = null;
     }
     drawIfStale();
+    // A map last drawn out of view (into the shared buffer) keeps no pixels of its own: it takes
+    // them now, after the frame, so that the next edit repaints only the cells it changes instead
+    // of allocating and drawing the whole map inside that edit's frame.
+    if (!pixels.keeping) {
+      afterFrame(() => { if (inView && !stale && frame && geometry && !pixels.keeping) draw(); });
+    }
   }, { rootMargin: '0px' }).observe(table);
 
   function repaint() {
@@ -165,15 +181,10 @@ export function createHeatmapPainter(table, cellAt) {
     get inView() { return inView; },
     /** Called when the map comes near the viewport, before it is redrawn. */
     set onShow(fn) { onShow = fn; },
-    /**
-     * Paints one frame, built by next() when it is drawn: { rows, cols, fills, inks, texts,
-     * hidden } with fills[k] the background of cell k as [r, g, b] and inks[k] its text colour
-     * (CSS; null: none), texts the digits to print (null: a compact map without digits), and
-     * hidden[k] a masked cell.
-     * relayout: the table's labels or structure changed since the last frame, so measure again.
-     */
-    paint(next, { relayout = false } = {}) {
+    /** Paints one frame (see above). */
+    paint(next, { relayout = false, recolour = false } = {}) {
       make = next;
+      whole ||= recolour;
       stale = true;
       if (relayout) geometry = null;
       if (inView) drawIfStale();

@@ -77,8 +77,9 @@ function printAll(data, S, geometry, rows, cols, texts, inkOf, printer, kept) {
 }
 
 /**
- * draw(frame, geometry, looks, inView) puts `frame` (see createHeatmapPainter's paint()) on the
- * canvas at the measured `geometry`; release() gives back the kept pixels (the next draw is whole).
+ * draw(frame, geometry, looks, inView, whole) puts `frame` (see createHeatmapPainter's paint())
+ * on the canvas at the measured `geometry` (whole: without comparing cells with what it shows);
+ * release() gives back the kept pixels (the next draw is whole).
  */
 export function createHeatmapPixels(canvas, ctx) {
   let image = null;  // ImageData the size of the canvas, reused between redraws
@@ -123,7 +124,9 @@ export function createHeatmapPixels(canvas, ctx) {
     }
   }
 
-  function draw(frame, geometry, looks, inView) {
+  // whole: the frame has new colours; comparing it cell by cell with the canvas would find nearly
+  // every cell changed.
+  function draw(frame, geometry, looks, inView, whole = false) {
     if (!frame || !geometry || geometry.rows !== frame.rows || geometry.cols !== frame.cols) {
       ctx.clearRect(0, 0, canvas.width, canvas.height);
       shown = null;
@@ -134,7 +137,7 @@ export function createHeatmapPixels(canvas, ctx) {
     const printer = texts ? printerFor(looks.font, geometry.dpr) : null;
     const want = (k) => (hidden?.[k] ? 1 : fills[k] ? pixel(fills[k]) : 0);
     const inkOf = (k) => (hidden?.[k] ? looks.muted : inks[k] ?? looks.text);
-    if (image && shown?.geometry === geometry) {
+    if (image && shown?.geometry === geometry && !whole) {
       const dirty = changedCells(n, want, texts, inkOf);
       if (dirty.length <= n / 4) {
         drawChanged(geometry, looks, dirty, want, texts, inkOf, printer);
@@ -162,6 +165,8 @@ export function createHeatmapPixels(canvas, ctx) {
 
   return {
     draw,
+    /** Whether the canvas's pixels are kept, so that a redraw can repaint changed cells only. */
+    get keeping() { return shown !== null; },
     release() {
       image = null;
       shown = null;

@@ -155,7 +155,8 @@ export function createHeatmap({ name, label, kind = 'diverging', onInspect, onAc
     const hiddenSame = sameHidden(grid.hidden, hidden, data.length);
     const same = valuesSame && hiddenSame;
     const relayout = nextLayout !== layoutKey;
-    if (same && !relayout && nextPaint === paintKey) return;
+    const recolour = nextPaint !== paintKey;
+    if (same && !relayout && !recolour) return;
     layoutKey = nextLayout;
     paintKey = nextPaint;
     if (!same) {
@@ -163,7 +164,7 @@ export function createHeatmap({ name, label, kind = 'diverging', onInspect, onAc
       grid.hidden = hidden ? Uint8Array.from(hidden) : new Uint8Array(data.length);
       valuesDirty = true;
     }
-    painter.paint(frameOf(grid.values, grid.hidden, scale, digits, grid.rows, grid.cols), { relayout });
+    painter.paint(frameOf(grid.values, grid.hidden, scale, digits, grid.rows, grid.cols), { relayout, recolour });
     if (!hiddenSame) markMasked(grid.cells, grid.hidden, grid.cols);
     if (!same) grid.nameFocused();
   }
