@@ -4,7 +4,7 @@
 import { createCard } from './card.js';
 import { createHeatmap } from './heatmap.js';
 import { formatNumber, subscript } from './format.js';
-import { el, section, setClass, setHidden, setText } from './dom.js';
+import { el, section, setAttr, setClass, setHidden, setText } from './dom.js';
 
 const SUB_K = '\u2096';
 
@@ -39,8 +39,8 @@ function renderWeights(step, map, summary, { result, d, head, hn, shapeNM, commo
   step.setTitle(`Attention weights${hn}`);
   // Means over the rows that see a key, and ln m for comparison, all from the core. The sentence
   // is drawn with the map (see alongside in heatmap.js); the numbers for readers are written now.
-  summary.dataset.meanEntropy = String(st.meanEntropy);
-  summary.dataset.meanMax = String(st.meanMax);
+  setAttr(summary, 'data-mean-entropy', String(st.meanEntropy));
+  setAttr(summary, 'data-mean-max', String(st.meanMax));
   const writeSummary = () => {
     setText(summary, st.visibleRows
       ? `Mean entropy ${st.meanEntropy.toFixed(2)} nats (uniform attention over ${d.m} keys: ln ${d.m} = ${st.uniformEntropy.toFixed(2)}); mean max weight ${st.meanMax.toFixed(2)}.`
