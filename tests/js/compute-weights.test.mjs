@@ -4,19 +4,15 @@
 // every result equals a fresh computer's for the same state.
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createAttention } from '../../web/lib/attention.js';
 import { createComputer } from '../../web/ui/compute.js';
-import { makeEmbedder, makeFiller, presetById } from '../../web/ui/presets.js';
+import { presetById } from '../../web/ui/presets.js';
 import { reconcile, setCell } from '../../web/ui/state.js';
+import { pageState } from './support/page-state.mjs';
 
 let attn;
 let fill;
 let embed;
-before(async () => {
-  attn = await createAttention();
-  fill = makeFiller(attn, () => 42);
-  embed = makeEmbedder(attn);
-});
+before(async () => { ({ attn, fill, embed } = await pageState()); });
 
 // `object` with its methods bound to it (its private fields need the real `this`), and
 // `replace`'s functions in place of some of them.

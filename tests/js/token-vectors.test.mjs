@@ -3,21 +3,17 @@
 // sentences give different attention; the same word gives the same row.
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createAttention } from '../../web/lib/attention.js';
 import { createComputer } from '../../web/ui/compute.js';
 import { fnv1a32, tokenVectors, wordSeed } from '../../web/ui/embeddings.js';
-import { makeEmbedder, makeFiller, presetById } from '../../web/ui/presets.js';
+import { presetById } from '../../web/ui/presets.js';
 import { reconcile, setCell, setSentence } from '../../web/ui/state.js';
 import { hasPythonModule, PYTHON, runPythonScripts } from './support/python.mjs';
+import { pageState } from './support/page-state.mjs';
 
 let attn;
 let fill;
 let embed;
-before(async () => {
-  attn = await createAttention();
-  fill = makeFiller(attn, () => 42);
-  embed = makeEmbedder(attn);
-});
+before(async () => { ({ attn, fill, embed } = await pageState()); });
 
 const rowOf = (X, i) => X.data.slice(i * X.cols, (i + 1) * X.cols);
 const sentenceState = (text, extra = {}) => {

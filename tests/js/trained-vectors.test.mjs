@@ -7,14 +7,14 @@ import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { createAttention } from '../../web/lib/attention.js';
 import { createComputer } from '../../web/ui/compute.js';
-import { makeEmbedder, makeFiller, presetById } from '../../web/ui/presets.js';
+import { presetById } from '../../web/ui/presets.js';
 import { reconcile, setSentence } from '../../web/ui/state.js';
 import { charTokens } from '../../web/ui/char-tokens.js';
 import { tokenize } from '../../web/ui/tokenizer.js';
 import { decodeState, encodeState } from '../../web/ui/url-state.js';
 import { loadTextModel, readSentence, textModelState } from '../../web/ui/trained-vectors.js';
+import { pageState } from './support/page-state.mjs';
 
 // Node's fetch has no file: URLs; the page fetches the same files from its own origin.
 const realFetch = globalThis.fetch;
@@ -31,9 +31,7 @@ let embed;
 let model;
 let reference;
 before(async () => {
-  attn = await createAttention();
-  fill = makeFiller(attn, () => 42);
-  embed = makeEmbedder(attn);
+  ({ attn, fill, embed } = await pageState());
   model = await loadTextModel();
   const { dModel, numHeads, numLayers, contextLength } = model.config;
   reference = attn.transformer({ vocabSize: model.vocabulary.length, contextLength, dModel, numLayers, numHeads, mlp: false, layerNorm: true, tieEmbeddings: false });
