@@ -41,16 +41,22 @@ test('an edit of one number writes nothing into the controls, and changes the pi
   assert.deepEqual(pipeline.filter((w) => w.type === 'childList'), [], 'text nodes replaced instead of updated');
 });
 
-// The browser's layout in the frame that shows an edit (from a Chromium trace): the first redraw's
-// animation frame, then the layouts before that frame's paint.
+// The browser's layout in the frame that shows an edit (from a Chromium trace): the layouts from
+// the redraw (marked in the trace as it happens) to the next paint. The redraw runs in an animation
+// frame, or in a timer when the last one was slow (ui/redraw.js): the frame follows it either way.
 async function frameLayouts(edit) {
   const browser = page.context().browser();
+  await page.evaluate(() => {
+    window.__marker = new MutationObserver(() => console.timeStamp('redrawn'));
+    window.__marker.observe(document.getElementById('app'), { attributes: true, attributeFilter: ['data-renders'] });
+  });
   await browser.startTracing(page, { categories: ['devtools.timeline'] });
   await edit();
   await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
   const events = JSON.parse((await browser.stopTracing()).toString()).traceEvents;
-  const redraw = events.filter((e) => e.name === 'FireAnimationFrame' && e.ph === 'X').sort((a, b) => b.dur - a.dur)[0];
-  const after = events.filter((e) => e.tid === redraw.tid && e.ts >= redraw.ts + redraw.dur).sort((a, b) => a.ts - b.ts);
+  await page.evaluate(() => window.__marker.disconnect());
+  const mark = events.find((e) => e.name === 'TimeStamp' && e.args?.data?.message === 'redrawn');
+  const after = events.filter((e) => e.tid === mark.tid && e.ts >= mark.ts).sort((a, b) => a.ts - b.ts);
   const paint = after.findIndex((e) => e.name === 'Paint');
   return after.slice(0, paint).filter((e) => e.name === 'Layout' && e.ph === 'X');
 }

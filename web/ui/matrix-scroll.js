@@ -9,6 +9,8 @@
 // a fling, and cells brought into view when focused (the browser does that; the bar follows).
 // The area's CSS (styles.css) gives it overflow: hidden and touch-action: pan-y.
 
+import { setHidden } from './dom.js';
+
 const LINE_PX = 40;        // a wheel "line" (deltaMode 1, Firefox) in pixels, ~ Chromium's notch / 3
 const SLOP_PX = 8;         // a touch must travel this far sideways before it pans (below: a tap)
 const FLING_TAU_MS = 325;  // decay time constant of a fling's speed
@@ -71,7 +73,7 @@ export function attachMatrixScroll(area, content) {
 
   function measure() {
     const overflow = maxScroll();
-    bar.hidden = overflow < 1;
+    setHidden(bar, overflow < 1);
     if (bar.hidden) return;
     // The bar's range equals the area's, so one scrollLeft means the same in both.
     spacer.style.width = `${overflow + bar.clientWidth}px`;
