@@ -2,7 +2,7 @@
 // average, the concatenated head outputs and the layer output concat·W_O.
 import { createCard } from './card.js';
 import { createHeatmap } from './heatmap.js';
-import { el, section, setAttr, setText } from './dom.js';
+import { el, section, setAttr, setHidden, setText } from './dom.js';
 import { parameterSentence } from './parameter-count.js';
 
 export function createHeadsPanel({ onInspect, onSelectHead }) {
@@ -64,7 +64,7 @@ export function createHeadsPanel({ onInspect, onSelectHead }) {
     headMaps: () => headViews.map((v) => v.map),
     render(state, result, display) {
       const d = result.dims;
-      root.hidden = !d.multi || !!result.error;
+      setHidden(root, !d.multi || !!result.error);
       if (root.hidden) return;
       const m = result.multi;
       const { queries, keys } = result.labels;

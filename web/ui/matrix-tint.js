@@ -13,7 +13,7 @@
 //
 // A matrix scrolled out of view (X, while the reader watches the pipeline) is tinted just after
 // the frame instead of inside it, or when it comes into view, whichever is first.
-import { el } from './dom.js';
+import { el, setHidden } from './dom.js';
 import { afterFrame } from './after-frame.js';
 
 /** stage: the positioned box around `table`; cellAt(i, j): the element drawn over cell (i, j). */
@@ -45,7 +45,7 @@ export function createMatrixTint(stage, table, cellAt) {
       width: `${pitchX * cols}px`,
       height: `${pitchY * rows}px`,
     });
-    canvas.hidden = false;
+    setHidden(canvas, false);
   }
   const sizes = new ResizeObserver(measure);
   sizes.observe(table);
