@@ -40,14 +40,6 @@ export function setDisabled(node, disabled) {
 }
 
 /**
- * Adds or removes a class only when that changes (classList.remove writes the attribute even when
- * the class is absent, and every write restyles).
- */
-export function setClass(node, name, on) {
-  if (node.classList.contains(name) !== on) node.classList.toggle(name, on);
-}
-
-/**
  * A page section with its heading: <section class=className aria-labelledby=id-title> holding a
  * .section-heading with the <h2> and a .section-sub paragraph (text `subText`, may be empty).
  */

@@ -10,10 +10,10 @@
 import { formatInput, formatNumber } from './format.js';
 import { caretToEnd, selectAll, selectionOffsets } from './cell-caret.js';
 import { moveFor } from './grid-nav.js';
-import { setClass, setText } from './dom.js';
+import { setText } from './dom.js';
 
 function clearInvalid(input) {
-  setClass(input, 'invalid', false);
+  input.classList.toggle('invalid', false);  // (unlike remove(), writes only on change)
   input.removeAttribute('aria-invalid');
 }
 

@@ -4,7 +4,7 @@
 import { createCard } from './card.js';
 import { createHeatmap } from './heatmap.js';
 import { formatNumber, subscript } from './format.js';
-import { el, section, setAttr, setClass, setHidden, setText } from './dom.js';
+import { el, section, setAttr, setHidden, setText } from './dom.js';
 
 const SUB_K = '\u2096';
 
@@ -119,11 +119,11 @@ export function createPipeline({ onInspect, onToggleMask, biasCard = null }) {
       if (result.error) {
         setText(errorBox, `Cannot compute: ${result.error}`);
         setHidden(errorBox, false);
-        setClass(grid, 'stale', true);
+        grid.classList.toggle('stale', true);
         return;
       }
       setHidden(errorBox, true);
-      setClass(grid, 'stale', false);
+      grid.classList.toggle('stale', false);  // (unlike remove(), writes only on change)
       const d = result.dims;
       const head = result.head;
       const { queries, keys } = result.labels;
