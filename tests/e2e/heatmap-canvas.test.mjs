@@ -6,7 +6,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  afterRender, collectProblems, fillCell, launch, openExplorer, readHeatmap, readHeatmapCells,
+  afterRender, collectProblems, fillCell, launch, openExplorer, readHeatmap, readHeatmapCells, typeInCell,
 } from './helpers.mjs';
 
 let env;
@@ -142,11 +142,7 @@ async function canvasWrites(page, name, action) {
   });
 }
 
-// Types into a cell of X from inside the page (a driver's fill would scroll the page to it).
-const typeX = (page, i, j, text) => afterRender(page, () => page.$eval(`[data-matrix="X"] .cell-input[data-row="${i}"][data-col="${j}"]`, (c, t) => {
-  c.textContent = t;
-  c.dispatchEvent(new Event('input', { bubbles: true }));
-}, text));
+const typeX = (page, i, j, text) => afterRender(page, () => typeInCell(page, 'X', i, j, text));
 
 describe('maps scrolled into view', () => {
   test('keep their pixels after the frame, so the next small edit repaints only the cells it changes', async () => {

@@ -236,5 +236,14 @@ export const cellSelector = (matrix, i, j) => `[data-matrix="${matrix}"] .cell-i
 /** Replaces the text of cell (i, j) of `matrix`, as a person selecting it and typing. */
 export const fillCell = (page, matrix, i, j, text) => page.fill(cellSelector(matrix, i, j), text);
 
+/**
+ * Types into cell (i, j) of `matrix` from inside the page, where focus already is: a driver's fill
+ * would first scroll the page to the cell.
+ */
+export const typeInCell = (page, matrix, i, j, text) => page.$eval(cellSelector(matrix, i, j), (c, t) => {
+  c.textContent = t;
+  c.dispatchEvent(new Event('input', { bubbles: true }));
+}, text);
+
 /** The text cell (i, j) of `matrix` shows. */
 export const cellText = async (page, matrix, i, j) => (await page.textContent(cellSelector(matrix, i, j))) ?? '';

@@ -5,7 +5,7 @@
 // equal text or equal attributes is slower than it needs to be.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { afterRender, cellSelector, useExplorer } from './helpers.mjs';
+import { afterRender, cellSelector, typeInCell, useExplorer } from './helpers.mjs';
 
 const { page } = useExplorer();
 
@@ -73,12 +73,7 @@ test('an edit that changes a colour range lays out only the lines it rewrites, n
   await page.$eval('#pipeline', (e) => e.scrollIntoView({ block: 'start' }));
   await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
   for (const text of ['40', before]) {  // to a value that widens the scale, and back (the reset button too)
-    // Typed from inside the page into the focused cell (a driver's fill would scroll it back).
-    const type = () => page.$eval(cell, (c, t) => {
-      c.textContent = t;
-      c.dispatchEvent(new Event('input', { bubbles: true }));
-    }, text);
-    const layouts = await frameLayouts(() => afterRender(page, type));
+    const layouts = await frameLayouts(() => afterRender(page, () => typeInCell(page, 'X', 1, 2, text)));
     assert.ok(layouts.length > 0, 'the frame lays out the numbers it changed');
     for (const l of layouts) assert.equal(l.args.beginData.partialLayout, true, `a layout from the page's root, of ${l.args.beginData.dirtyObjects} objects`);
   }
