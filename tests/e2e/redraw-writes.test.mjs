@@ -119,3 +119,45 @@ test('a redraw writes no attribute with the value it already has (one head, and 
     assert.deepEqual(await sameValueWrites(edits), [], `h = ${h}: attributes written with the value they had`);
   }
 });
+
+// Whether the browser rebuilt its layers (a full PaintArtifactCompositor::Update, 1.5-2.5 ms at
+// the largest sizes) in the frame that shows `edit`, rather than only repainting the ones changed:
+// it does when a drawn box changes its bounds, as a clipped line of text whose width follows its
+// numbers, or a paragraph whose height does and so moves everything below it.
+async function frameRebuildsLayers(edit) {
+  const browser = page.context().browser();
+  await page.evaluate(() => {
+    window.__marker = new MutationObserver(() => console.timeStamp('redrawn'));
+    window.__marker.observe(document.getElementById('app'), { attributes: true, attributeFilter: ['data-renders'] });
+  });
+  await browser.startTracing(page, { categories: ['devtools.timeline', 'blink'] });
+  // (The first frame traced rebuilds the layers whatever changed: it is not the edit's.)
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  await edit();
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  const events = JSON.parse((await browser.stopTracing()).toString()).traceEvents;
+  await page.evaluate(() => window.__marker.disconnect());
+  const mark = events.find((e) => e.name === 'TimeStamp' && e.args?.data?.message === 'redrawn');
+  const after = events.filter((e) => e.tid === mark.tid && e.ts >= mark.ts).sort((a, b) => a.ts - b.ts);
+  // The frame's layer step (Layerize) holds the full update when there is one.
+  const layerize = after.find((e) => e.name === 'Layerize' && e.ph === 'X');
+  assert.ok(layerize, 'the frame has a layer step');
+  return after.some((e) => e.name === 'PaintArtifactCompositor::Update' && e.ts >= layerize.ts && e.ts <= layerize.ts + layerize.dur);
+}
+
+test('a temperature-slider edit repaints what changed without rebuilding the page\'s layers', async () => {
+  await page.$eval('#pipeline', (e) => e.scrollIntoView({ block: 'start' }));
+  const slide = (value) => afterRender(page, () => page.$eval('#temperature-range', (r, v) => {
+    r.value = v;
+    r.dispatchEvent(new Event('input', { bubbles: true }));
+  }, value));
+  const settled = () => page.waitForFunction(() => !document.querySelector('[data-heatmap][data-pending], [data-stat="float64-check"][data-pending]'));
+  await slide('0.3');  // the first change of T shows notes that were hidden: that frame may rebuild
+  await settled();
+  for (const value of ['-0.4', '0.5', '-0.2']) {  // values that move every colour range and the float64 check
+    assert.equal(await frameRebuildsLayers(() => slide(value)), false, `T = 10^${value}: the frame rebuilt the layers`);
+    await settled();
+  }
+  await slide('0');
+  await settled();
+});

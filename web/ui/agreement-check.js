@@ -1,34 +1,54 @@
 // The "two implementations agree" line under the steps: the page's numbers against the float64
 // recomputation of float64-check.js, with the largest difference, updated after each edit's frame.
 import { afterFrame } from './after-frame.js';
-import { el, setText } from './dom.js';
+import { el, setAttr, setHidden, setText } from './dom.js';
 import { AGREE, agreement } from './float64-check.js';
 
 const sci = (x) => (x === 0 ? '0' : x.toExponential(1).replace('-', '\u2212'));
+
+/** The line's words for a check result `a` (from float64-check.js's agreement). */
+export function agreementText(a) {
+  const ok = a.worst < a.bound;
+  return `Two implementations ${ok ? 'agree' : 'disagree'}: the page (WebAssembly, float32) and plain float64 JavaScript written from the formula. `
+    + `Largest difference over ${a.weightCount} weights: ${sci(a.weights.abs)}; over ${a.outputCount} outputs: ${sci(a.output.abs)}`
+    + `${a.output.abs > a.output.rel ? ` (${sci(a.output.rel)} of the largest output)` : ''}. `
+    + (!ok ? 'That is more than float32 rounding explains.'
+      : a.worst < AGREE ? 'That is float32 rounding, below 1e\u22126.'
+        : `That is float32 rounding: above 1e\u22126 here because the scores reach \u00b1${Math.round(a.scores)}, and float32 keeps about 7 significant digits of each.`);
+}
+
+/**
+ * The longest words the line can show for these sizes: every number at its widest, the ratio shown,
+ * each ending tried. The line keeps room for them, so it keeps its height from edit to edit: a line
+ * that grew or shrank would move everything below it, and the browser would then rebuild its layers
+ * for that frame.
+ */
+export function widestText(a) {
+  const wide = { ...a, weights: { abs: 8.8e-88 }, output: { abs: 8.8e-88, rel: 8.8e-89 }, scores: 88888 };
+  const endings = [{ worst: 1, bound: 0 }, { worst: 0, bound: 1 }, { worst: 1, bound: 2 }];
+  return endings.map((e) => agreementText({ ...wide, ...e })).reduce((x, y) => (y.length > x.length ? y : x));
+}
 
 /** A line under the steps: the two implementations and their largest difference. */
 export function createAgreementCheck() {
   const root = el('p', 'agreement');
   root.dataset.stat = 'float64-check';
-  root.setAttribute('aria-live', 'polite');
+  const words = el('span', 'agreement-text');
+  words.setAttribute('aria-live', 'polite');
+  root.append(words);
   let latest = null;
   // The recomputation waits until the edit's frame is drawn (it is not needed to draw it).
   function run() {
     const { state, result } = latest;
     const a = agreement(state, result);
-    root.hidden = !a;
+    setHidden(root, !a);
     if (!a) return;
-    const ok = a.worst < a.bound;
     root.dataset.maxDiff = String(a.worst);
     root.dataset.weightsDiff = String(a.weights.abs);
     root.dataset.outputDiff = String(a.output.abs);
-    root.classList.toggle('disagree', !ok);
-    setText(root, `Two implementations ${ok ? 'agree' : 'disagree'}: the page (WebAssembly, float32) and plain float64 JavaScript written from the formula. `
-      + `Largest difference over ${a.weightCount} weights: ${sci(a.weights.abs)}; over ${a.outputCount} outputs: ${sci(a.output.abs)}`
-      + `${a.output.abs > a.output.rel ? ` (${sci(a.output.rel)} of the largest output)` : ''}. `
-      + (!ok ? 'That is more than float32 rounding explains.'
-        : a.worst < AGREE ? 'That is float32 rounding, below 1e\u22126.'
-          : `That is float32 rounding: above 1e\u22126 here because the scores reach \u00b1${Math.round(a.scores)}, and float32 keeps about 7 significant digits of each.`));
+    root.classList.toggle('disagree', !(a.worst < a.bound));
+    setAttr(root, 'data-reserve', widestText(a));
+    setText(words, agreementText(a));
   }
   return {
     el: root,

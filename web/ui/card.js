@@ -1,6 +1,6 @@
 // A titled panel for one matrix or step: number, title, formula, shape, a one-line hint, a body.
 
-import { el, setText } from './dom.js';
+import { el, setHidden, setText } from './dom.js';
 
 let nextId = 0;
 
@@ -14,7 +14,13 @@ export function createCard({ step = '', title, formula = '', hint = '', classNam
   if (step) h.append(el('span', 'step-no', step));
   const titleText = el('span', 'title-text', title);
   h.append(titleText);
-  const formulaEl = el('p', 'formula', formula);
+  const formulaEl = el('p', 'formula');
+  const formulaText = document.createTextNode(formula);
+  // A number the formula ends with, in a box of fixed width: a number changing its width would
+  // make the browser rebuild its layers for the frame.
+  const formulaValue = el('span', 'formula-value');
+  formulaEl.append(formulaText, formulaValue);
+  formulaEl.hidden = !formula;
   const shape = el('span', 'shape');
   header.append(h, shape, formulaEl);
   const hintEl = el('p', 'hint', hint);
@@ -27,16 +33,21 @@ export function createCard({ step = '', title, formula = '', hint = '', classNam
     el: root,
     body,
     setTitle(text) { setText(titleText, text); },
-    setFormula(text) { setText(formulaEl, text); },
+    /** The formula's words, and the number it ends with (none by default). */
+    setFormula(text, value = '') {
+      if (formulaText.data !== text) formulaText.data = text;
+      setText(formulaValue, value);
+      setHidden(formulaEl, !text && !value);
+    },
     setShape(text) { setText(shape, text); },
     setHint(text) {
       setText(hintEl, text);
-      if (hintEl.hidden !== !text) hintEl.hidden = !text;
+      setHidden(hintEl, !text);
     },
     setNote(text) {
-      if (note.hidden !== !text) note.hidden = !text;
+      setHidden(note, !text);
       if (text) setText(note, text);
     },
-    setVisible(on) { if (root.hidden !== !on) root.hidden = !on; },
+    setVisible(on) { setHidden(root, !on); },
   };
 }

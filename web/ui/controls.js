@@ -240,7 +240,7 @@ function scalingGroup({ update }) {
       setIfIdle(tempNumber, T);
       setAttr(tempRange, 'aria-valuetext', `T = ${formatNumber(T, 3)}`);
       setText(scaleOut, !result.error && result.head
-        ? `scale applied to QK\u1d40: ${formatNumber(result.head.scale, 4)}`
+        ? `QK\u1d40 scaled by ${formatNumber(result.head.scale, 4)}`
         : '');
       setText(scaleNote, d.multi
         ? `Every head is scaled by 1/(T\u00b7\u221ad${SUB_K}) with its own d${SUB_K} = d_model / h. T < 1 sharpens the softmax, T > 1 flattens it.`

@@ -36,7 +36,7 @@ export function createLegend() {
         setText(mid, '0');
         setText(hi, formatNumber(M, 3));
         setText(note, Number.isFinite(dataMin)
-          ? `values from ${formatNumber(dataMin, 3)} to ${formatNumber(dataMax, 3)}; centred on 0`
+          ? `values ${formatNumber(dataMin, 3)} to ${formatNumber(dataMax, 3)}, centred on 0`
           : 'no visible values');
       } else {
         setText(lo, formatNumber(scale.min, 3));

@@ -18,12 +18,14 @@ function subtitle(d, head) {
     : `n = ${d.n} queries, m = ${d.m} keys, d${SUB_K} = ${d.dk}, d\u1d65 = ${d.dv}.`) + cross;
 }
 
+// The scaled scores' formula: its words and the scale it ends with.
 function scaledFormula(scaling, head) {
   const T = scaling.temperature;
-  if (scaling.sqrtDk && T === 1) return `S\u2032 = S / \u221a${head.dk} = S \u00d7 ${formatNumber(head.scale)}`;
-  if (scaling.sqrtDk) return `S\u2032 = S / (T\u00b7\u221ad${SUB_K}) = S \u00d7 ${formatNumber(head.scale)}`;
-  if (T !== 1) return `S\u2032 = S / T = S \u00d7 ${formatNumber(head.scale)}  (no \u221ad${SUB_K})`;
-  return `S\u2032 = S  (scaling off)`;
+  const scale = formatNumber(head.scale);
+  if (scaling.sqrtDk && T === 1) return [`S\u2032 = S / \u221a${head.dk} = S \u00d7 `, scale];
+  if (scaling.sqrtDk) return [`S\u2032 = S / (T\u00b7\u221ad${SUB_K}) = S \u00d7 `, scale];
+  if (T !== 1) return [`S\u2032 = S / T  (no \u221ad${SUB_K}) = S \u00d7 `, scale];
+  return ['S\u2032 = S  (scaling off)'];
 }
 
 function scaledNote(state, result, d, head) {
@@ -140,7 +142,7 @@ export function createPipeline({ onInspect, onToggleMask, biasCard = null }) {
       steps.scores.setNote(clickable ? 'Custom mask: click a cell (or press Enter on it) to hide or show that pair.' : '');
       maps.scores.update({ tensor: head.scores, hidden: clickable ? result.hidden : null, clickable, ...common });
 
-      steps.scaled.setFormula(scaledFormula(state.scaling, head));
+      steps.scaled.setFormula(...scaledFormula(state.scaling, head));
       steps.scaled.setShape(shapeNM);
       steps.scaled.setNote(scaledNote(state, result, d, head));
       maps.scaled.update({ tensor: head.scaled, hidden: clickable ? result.hidden : null, clickable, ...common });
