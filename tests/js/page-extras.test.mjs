@@ -8,6 +8,7 @@ import { createAttention } from '../../web/lib/attention.js';
 import { createComputer } from '../../web/ui/compute.js';
 import { explain } from '../../web/ui/explain.js';
 import { agreement } from '../../web/ui/float64-check.js';
+import { agreementText, widestText } from '../../web/ui/agreement-check.js';
 import { parseBias } from '../../web/ui/bias-matrix.js';
 import { biasPresetMatrix, setBiasMatrix } from '../../web/ui/extras-state.js';
 import { makeEmbedder, makeFiller, presetById } from '../../web/ui/presets.js';
@@ -81,6 +82,18 @@ describe('bias matrix, projection biases and cross-attention on the page', () =>
       const withoutB = reconcile({ ...s, matrices: { ...s.matrices, BV: { ...s.matrices.BV, data: s.matrices.BV.data.map(() => 0) } } });
       assert.ok(agreement(s, computer.compute(withoutB)).output.abs > 1);
     }
+  });
+
+  test('the "two implementations agree" line keeps room for any of its texts at these sizes', () => {
+    let s = build({ heads: 2, biases: true });
+    const a = agreement(s, computer.compute(s));
+    const widest = widestText(a);
+    // The check as it is, each of its three endings, tiny and huge differences, large scores.
+    const variants = [a, { ...a, worst: 1, bound: 0 }, { ...a, worst: 0, bound: 1 }, { ...a, worst: 1, bound: 2, scores: 12345.6 },
+      { ...a, weights: { abs: 1.5e-300 }, output: { abs: 2.5e-300, rel: 1e-301 } }, { ...a, weights: { abs: 0 }, output: { abs: 0, rel: 0 } }];
+    for (const v of variants) assert.ok(agreementText(v).length <= widest.length, agreementText(v));
+    s = build({ heads: 1 });
+    assert.notEqual(widestText(agreement(s, computer.compute(s))), widest, 'the counts follow the sizes');
   });
 
   test('lessons: a prefix keeps its entries of B, a reordering of every token keeps B on the positions', () => {

@@ -24,7 +24,7 @@ export function agreementText(a) {
  * for that frame.
  */
 export function widestText(a) {
-  const wide = { ...a, weights: { abs: 8.8e-88 }, output: { abs: 8.8e-88, rel: 8.8e-89 }, scores: 88888 };
+  const wide = { ...a, weights: { abs: 8.8e-300 }, output: { abs: 8.8e-300, rel: 8.8e-301 }, scores: 88888 };
   const endings = [{ worst: 1, bound: 0 }, { worst: 0, bound: 1 }, { worst: 1, bound: 2 }];
   return endings.map((e) => agreementText({ ...wide, ...e })).reduce((x, y) => (y.length > x.length ? y : x));
 }
