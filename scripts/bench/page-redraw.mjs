@@ -8,10 +8,12 @@
 // the median edit and the slowest ones (p95, max); work queued after that frame (maps out of view,
 // data attributes) is reported apart. The trace's counts (elements restyled, objects laid out) do
 // not depend on how loaded the machine is, so two versions can be compared by them too.
-// `--profile` also prints the functions with the most self time from the V8 CPU profiler.
+// `--profile` also prints the functions with the most self time from the V8 CPU profiler (over the
+// whole run, and within the edits' frames alone); `--per-edit` each edit's numbers by kind of work;
+// `--canvas-copies` also traces the canvases' pixels handed to the compositor in each frame.
 // `npm run bench:page` runs the three views (X, the pipeline, Q/K/V mode).
 //   node scripts/bench/page-redraw.mjs [--edits 20] [--view x|pipeline] [--mode sentence|qkv]
-//     [--profile] [--css "<rules>"] [--root dir] [--dpr 2] [--no-focus] [--n 24] [--heads 8] [--per-edit]
+//     [--profile] [--canvas-copies] [--css "<rules>"] [--root dir] [--dpr 2] [--no-focus] [--n 24] [--heads 8] [--per-edit]
 import { chromium } from 'playwright-core';
 import { startServer } from '../serve.mjs';
 
@@ -24,7 +26,7 @@ const ROOT = args.includes('--root') ? args[args.indexOf('--root') + 1] : undefi
 const CSS = args.includes('--css') ? args[args.indexOf('--css') + 1] : '';
 
 // Leaf-level kinds of main-thread work (containers such as TimerFire would count JS twice).
-const KINDS = new Set(['FunctionCall', 'UpdateLayoutTree', 'Layout', 'PrePaint', 'Paint', 'Layerize', 'Commit', 'MinorGC', 'MajorGC', 'HitTest', 'IntersectionObserverController::computeIntersections']);
+const KINDS = new Set(['Canvas2DResourceProvider::ProduceCanvasResource', 'FunctionCall', 'UpdateLayoutTree', 'Layout', 'PrePaint', 'Paint', 'Layerize', 'Commit', 'MinorGC', 'MajorGC', 'HitTest', 'IntersectionObserverController::computeIntersections']);
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -87,7 +89,7 @@ try {
     await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
     await cdp.send('Profiler.start');
   }
-  await browser.startTracing(page, { categories: ['devtools.timeline', 'toplevel'] });
+  await browser.startTracing(page, { categories: ['devtools.timeline', 'toplevel', ...(args.includes('--canvas-copies') ? ['blink'] : [])] });
   // The edits are typed from inside the page, so the test driver adds no work of its own; each is
   // followed by an idle pause and marked in the trace with console.timeStamp.
   const { jsMs, rangeChanged } = await page.evaluate(async ([edits, n, name]) => {
@@ -171,6 +173,7 @@ try {
   // Up to the frame: elements whose style was recomputed and objects laid out (load-independent).
   const restyled = windows.map(() => 0);
   const laidOut = windows.map(() => 0);
+  const kindsPerEdit = windows.map(() => new Map());
   const lastEnd = new Map();  // skips events nested in one of the same name
   for (const e of onMain) {
     const w = windows.findIndex(([a, b]) => e.ts >= a && e.ts < b);
@@ -190,6 +193,7 @@ try {
         inFrameByName.set(e.name, (inFrameByName.get(e.name) ?? 0) + e.dur / 1000);
         inFrameCpuByName.set(e.name, (inFrameCpuByName.get(e.name) ?? 0) + cpu(e));
         inFrameCount.set(e.name, (inFrameCount.get(e.name) ?? 0) + 1);
+        kindsPerEdit[w].set(e.name, (kindsPerEdit[w].get(e.name) ?? 0) + cpu(e));
         if (e.name === 'UpdateLayoutTree') restyled[w] += e.args?.elementCount ?? e.args?.endData?.elementCount ?? 0;
         if (e.name === 'Layout') laidOut[w] += e.args?.beginData?.dirtyObjects ?? 0;
       }
@@ -211,23 +215,32 @@ try {
   }
   // --per-edit: each edit's numbers, to see which edits are the slow ones.
   if (args.includes('--per-edit')) {
-    toFrameCpu.forEach((ms, k) => console.log(`  edit ${k} (${k % 2 ? 'back' : 'to 40'}): JS ${jsMs[k].toFixed(1)} ms, to the frame ${ms.toFixed(1)} ms CPU (${toFrame[k].toFixed(1)} wall), ${restyled[k]} restyled, ${laidOut[k]} laid out`));
+    toFrameCpu.forEach((ms, k) => console.log(`  edit ${k} (${k % 2 ? 'back' : 'to 40'}): JS ${jsMs[k].toFixed(1)} ms, to the frame ${ms.toFixed(1)} ms CPU (${toFrame[k].toFixed(1)} wall), ${restyled[k]} restyled, ${laidOut[k]} laid out; ${[...kindsPerEdit[k]].filter(([, ms]) => ms >= 0.3).sort((a, b) => b[1] - a[1]).map(([name, ms]) => `${name} ${ms.toFixed(1)}`).join(', ')}`));
   }
   const verdict = (ms) => (ms <= 16 ? 'within' : 'over');
   console.log(`verdict, CPU time: median ${verdict(median(toFrameCpu))} one 16 ms frame (${median(toFrameCpu).toFixed(1)} ms), p95 ${verdict(p95(toFrameCpu))} (${p95(toFrameCpu).toFixed(1)} ms), slowest ${verdict(Math.max(...toFrameCpu))} (${Math.max(...toFrameCpu).toFixed(1)} ms)`);
   console.log(`verdict, wall time: the median edit reaches the screen ${verdict(median(toFrame))} one 16 ms frame (${median(toFrame).toFixed(1)} ms), the p95 edit ${verdict(p95(toFrame))} (${p95(toFrame).toFixed(1)} ms), the slowest ${verdict(Math.max(...toFrame))} (${Math.max(...toFrame).toFixed(1)} ms)`);
   if (profile) {
-    const self = new Map();
+    // Self time per function, over the whole run and within the edits' frames alone (the
+    // profile's clock is the trace's).
     const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
-    const dt = profile.timeDeltas;
+    const whole = new Map();
+    const inFrame = new Map();
+    let t = profile.startTime;
     profile.samples.forEach((id, s) => {
-      const n = nodes.get(id);
-      const f = n.callFrame;
+      t += profile.timeDeltas[s] ?? 0;
+      const f = nodes.get(id).callFrame;
       const key = `${f.functionName || '(anon)'} ${f.url.split('/').slice(-2).join('/')}:${f.lineNumber + 1}`;
-      self.set(key, (self.get(key) ?? 0) + (dt[s] ?? 0) / 1000);
+      const ms = (profile.timeDeltas[s + 1] ?? 0) / 1000;
+      whole.set(key, (whole.get(key) ?? 0) + ms);
+      if (windows.some(([a], k) => t >= a && t < frameEnd[k])) inFrame.set(key, (inFrame.get(key) ?? 0) + ms);
     });
-    console.log('V8 self time (top 25, whole run):');
-    for (const [k, ms] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`  ${ms.toFixed(1).padStart(8)} ms  ${k}`);
+    const top = (m, label) => {
+      console.log(`V8 self time (top 25, ${label}):`);
+      for (const [k, ms] of [...m].filter(([k]) => !k.startsWith('(idle)')).sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`  ${ms.toFixed(1).padStart(8)} ms  ${k}`);
+    };
+    top(whole, 'whole run');
+    top(inFrame, `within the edits' frames, ${EDITS} edits`);
   }
 } finally {
   await browser.close();

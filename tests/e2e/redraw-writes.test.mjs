@@ -41,22 +41,30 @@ test('an edit of one number writes nothing into the controls, and changes the pi
   assert.deepEqual(pipeline.filter((w) => w.type === 'childList'), [], 'text nodes replaced instead of updated');
 });
 
-// The browser's layout in the frame that shows an edit (from a Chromium trace): the layouts from
-// the redraw (marked in the trace as it happens) to the next paint. The redraw runs in an animation
-// frame, or in a timer when the last one was slow (ui/redraw.js): the frame follows it either way.
-async function frameLayouts(edit) {
+// The main thread's trace events from the redraw that follows `edit` (marked in the trace as it
+// happens) on, in order. The redraw runs in an animation frame, or in a timer when the last one
+// was slow (ui/redraw.js): the frame follows it either way. The first frame traced rebuilds the
+// layers whatever changed, so it is let pass before the edit.
+async function eventsFromRedraw(edit, categories) {
   const browser = page.context().browser();
   await page.evaluate(() => {
     window.__marker = new MutationObserver(() => console.timeStamp('redrawn'));
     window.__marker.observe(document.getElementById('app'), { attributes: true, attributeFilter: ['data-renders'] });
   });
-  await browser.startTracing(page, { categories: ['devtools.timeline'] });
+  const frames = () => page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  await browser.startTracing(page, { categories });
+  await frames();
   await edit();
-  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  await frames();
   const events = JSON.parse((await browser.stopTracing()).toString()).traceEvents;
   await page.evaluate(() => window.__marker.disconnect());
   const mark = events.find((e) => e.name === 'TimeStamp' && e.args?.data?.message === 'redrawn');
-  const after = events.filter((e) => e.tid === mark.tid && e.ts >= mark.ts).sort((a, b) => a.ts - b.ts);
+  return events.filter((e) => e.tid === mark.tid && e.ts >= mark.ts).sort((x, y) => x.ts - y.ts);
+}
+
+// The browser's layouts in the frame that shows an edit: from the redraw to the next paint.
+async function frameLayouts(edit) {
+  const after = await eventsFromRedraw(edit, ['devtools.timeline']);
   const paint = after.findIndex((e) => e.name === 'Paint');
   return after.slice(0, paint).filter((e) => e.name === 'Layout' && e.ph === 'X');
 }
@@ -125,20 +133,7 @@ test('a redraw writes no attribute with the value it already has (one head, and 
 // it does when a drawn box changes its bounds, as a clipped line of text whose width follows its
 // numbers, or a paragraph whose height does and so moves everything below it.
 async function frameRebuildsLayers(edit) {
-  const browser = page.context().browser();
-  await page.evaluate(() => {
-    window.__marker = new MutationObserver(() => console.timeStamp('redrawn'));
-    window.__marker.observe(document.getElementById('app'), { attributes: true, attributeFilter: ['data-renders'] });
-  });
-  await browser.startTracing(page, { categories: ['devtools.timeline', 'blink'] });
-  // (The first frame traced rebuilds the layers whatever changed: it is not the edit's.)
-  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
-  await edit();
-  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
-  const events = JSON.parse((await browser.stopTracing()).toString()).traceEvents;
-  await page.evaluate(() => window.__marker.disconnect());
-  const mark = events.find((e) => e.name === 'TimeStamp' && e.args?.data?.message === 'redrawn');
-  const after = events.filter((e) => e.tid === mark.tid && e.ts >= mark.ts).sort((a, b) => a.ts - b.ts);
+  const after = await eventsFromRedraw(edit, ['devtools.timeline', 'blink']);
   // The frame's layer step (Layerize) holds the full update when there is one.
   const layerize = after.find((e) => e.name === 'Layerize' && e.ph === 'X');
   assert.ok(layerize, 'the frame has a layer step');
@@ -160,4 +155,42 @@ test('a temperature-slider edit repaints what changed without rebuilding the pag
   }
   await slide('0');
   await settled();
+});
+
+// Every canvas the browser paints is a layer of its own, and a frame that rebuilds the layers (as
+// every keystroke into a cell does) copies each one's pixels for the compositor, changed or not.
+// Cards up to a viewport and a half away are painted (content-visibility: auto): their canvases
+// are hidden while farther than half a viewport, so the frame copies only those near the view.
+test('a typed edit hands the compositor only the canvases near the view', async () => {
+  const cell = cellSelector('X', 1, 2);
+  const before = await page.textContent(cell);
+  await page.focus(cell);
+  await page.$eval('#pipeline', (e) => e.scrollIntoView({ block: 'start' }));
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  const canvases = () => page.evaluate(() => {
+    const margin = window.innerHeight / 2;
+    const painted = [...document.querySelectorAll('canvas.heatmap-paint, canvas.matrix-tint')]
+      .filter((c) => !c.hidden && c.checkVisibility({ contentVisibilityAuto: true }));
+    const near = (c) => {
+      const r = c.getBoundingClientRect();
+      return r.bottom > -margin && r.top < window.innerHeight + margin;
+    };
+    return painted.map((c) => ({ near: near(c), shown: getComputedStyle(c).visibility === 'visible' }));
+  });
+  const list = await canvases();
+  assert.ok(list.some((c) => !c.near), 'the page paints canvases far from the view (the case under test)');
+  for (const [k, c] of list.entries()) assert.equal(c.shown, c.near, `canvas ${k} of ${list.length}: shown ${c.shown}, near ${c.near}`);
+  const near = list.filter((c) => c.near).length;
+  const after = await eventsFromRedraw(() => afterRender(page, () => typeInCell(page, 'X', 1, 2, '40')), ['devtools.timeline', 'blink', 'toplevel']);
+  // The copies are made in the commit that ends the frame's task, after its layer step.
+  const layerize = after.find((e) => e.name === 'Layerize' && e.ph === 'X');
+  assert.ok(layerize, 'the frame has a layer step');
+  const next = after.find((e) => e.name === 'ThreadControllerImpl::RunTask' && e.ts > layerize.ts + layerize.dur);
+  const copies = after.filter((e) => e.name === 'Canvas2DResourceProvider::ProduceCanvasResource'
+    && e.ts > layerize.ts && (!next || e.ts < next.ts)).length;
+  assert.ok(copies <= near, `the frame copied ${copies} canvases for the compositor; ${near} are near the view`);
+  await afterRender(page, () => typeInCell(page, 'X', 1, 2, before));
+  await page.emulateMedia({ media: 'print' });
+  assert.ok((await canvases()).every((c) => c.shown), 'a printout shows every map');
+  await page.emulateMedia({ media: 'screen' });
 });

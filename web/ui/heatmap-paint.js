@@ -13,6 +13,7 @@
 import { el } from './dom.js';
 import { afterFrame } from './after-frame.js';
 import { createHeatmapPixels } from './heatmap-pixels.js';
+import { hideWhenFar } from './far-canvas.js';
 
 // Zooming the page changes the device pixel ratio but no CSS size (so no ResizeObserver fires):
 // every live painter measures and repaints at the new ratio. Browsers report it as a change of
@@ -72,6 +73,7 @@ export function createHeatmapPainter(table, cellAt) {
   const canvas = el('canvas', 'heatmap-paint');
   canvas.setAttribute('aria-hidden', 'true');
   const pixels = createHeatmapPixels(canvas, canvas.getContext('2d'));
+  hideWhenFar(table, canvas);
   let geometry = null;  // cell edges in device px from the table's corner, or null
   let looks = null;     // colours and font read from the page's CSS (they follow the theme)
   let frame = null;     // the last frame built, kept for repaints after a resize

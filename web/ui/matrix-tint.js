@@ -15,6 +15,7 @@
 // the frame instead of inside it, or when it comes into view, whichever is first.
 import { el, setHidden } from './dom.js';
 import { afterFrame } from './after-frame.js';
+import { hideWhenFar } from './far-canvas.js';
 
 /** stage: the positioned box around `table`; cellAt(i, j): the element drawn over cell (i, j). */
 export function createMatrixTint(stage, table, cellAt) {
@@ -23,6 +24,7 @@ export function createMatrixTint(stage, table, cellAt) {
   canvas.hidden = true;
   stage.prepend(canvas);
   const ctx = canvas.getContext('2d');
+  hideWhenFar(stage, canvas);
   let rows = 0;
   let cols = 0;
   let image = null;  // rows x cols pixels, the tints last painted
