@@ -194,3 +194,20 @@ test('a typed edit hands the compositor only the canvases near the view', async 
   assert.ok((await canvases()).every((c) => c.shown), 'a printout shows every map');
   await page.emulateMedia({ media: 'screen' });
 });
+
+test('a map that a jump brings into view shows its colours in the first frame', async () => {
+  // Maps shown on the page but far from its top are hidden once the browser has said where they are.
+  await page.evaluate(() => {
+    window.scrollTo(0, 0);
+    window.__farMaps = () => [...document.querySelectorAll('canvas.heatmap-paint')]
+      .filter((c) => c.style.visibility === 'hidden' && c.closest('.card')?.checkVisibility());
+  });
+  await page.waitForFunction(() => window.__farMaps().length > 0);
+  const shown = await page.evaluate(async () => {
+    const canvas = window.__farMaps().pop();
+    canvas.parentElement.scrollIntoView({ block: 'center' });
+    await new Promise((done) => requestAnimationFrame(done));  // before that frame is painted
+    return getComputedStyle(canvas).visibility;
+  });
+  assert.equal(shown, 'visible', 'the map was still hidden in the frame that scrolled to it');
+});

@@ -6,23 +6,62 @@
 // edit; hidden ones are not painted and cost nothing. Their pixels stay on the canvas, kept up to
 // date after the frame by their painters, and show again half a viewport before they scroll in.
 
-// Half a viewport above and below: scrolling by the wheel or a line never reaches a hidden map
-// before it is shown; a jump of a page may show a map's cells without colour for one frame.
-const MARGIN = '50% 0px';
+// Half a viewport above and below: scrolling by the wheel or a line never reaches a hidden map.
+const NEAR = 0.5;
 let observer = null;
-const canvases = new WeakMap();  // observed element -> the canvas it decides for
+const canvases = new WeakMap();  // observed element -> the canvases it decides for (a Set)
+const far = new Set();           // observed elements whose canvas is hidden now
 
-function observe(entries) {
-  for (const entry of entries) {
-    const canvas = canvases.get(entry.target);
-    if (canvas) canvas.style.visibility = entry.isIntersecting ? '' : 'hidden';
+function setFar(near, isFar) {
+  const set = canvases.get(near);
+  if (!set) return;
+  const visibility = isFar ? 'hidden' : '';
+  for (const canvas of set) if (canvas.style.visibility !== visibility) canvas.style.visibility = visibility;  // (a write restyles)
+  if (isFar) far.add(near);
+  else far.delete(near);
+}
+
+// The observer reports after the frame, so a jump (Page Down, a link to a step) would show a map
+// without its colours for a frame or two: scroll events come before the frame is painted, so the
+// maps a scroll brought near are shown in that same frame.
+function showNearOnScroll() {
+  const margin = NEAR * window.innerHeight;
+  for (const near of far) {
+    if (!near.isConnected) {
+      far.delete(near);
+      continue;
+    }
+    const r = near.getBoundingClientRect();
+    if (r.height && r.bottom > -margin && r.top < window.innerHeight + margin) setFar(near, false);
   }
 }
 
-/** Hides `canvas` while `near` (the element it is drawn over) is far from the viewport. */
+// What is measured for `element`: the nearest box that content-visibility: auto may skip (a
+// card), whose size is known even while skipped. The element itself has no box then, so a jump to
+// a skipped card could not find the map near, and the map would show a frame after the card did.
+function unitOf(element) {
+  for (let e = element; e instanceof Element; e = e.parentElement) {
+    if (getComputedStyle(e).contentVisibility === 'auto') return e;
+  }
+  return element;
+}
+
+/**
+ * Hides `canvas` while `near` (the element it is drawn over) is far from the viewport. Called as
+ * the map is built: `near` is looked at once the task that builds the page has put it in place.
+ */
 export function hideWhenFar(near, canvas) {
   if (typeof IntersectionObserver !== 'function') return;
-  observer ??= new IntersectionObserver(observe, { rootMargin: MARGIN });
-  canvases.set(near, canvas);
-  observer.observe(near);
+  if (!observer) {
+    observer = new IntersectionObserver((entries) => {
+      for (const e of entries) setFar(e.target, !e.isIntersecting);
+    }, { rootMargin: `${100 * NEAR}% 0px` });
+    window.addEventListener('scroll', showNearOnScroll, { capture: true, passive: true });
+  }
+  queueMicrotask(() => {
+    const unit = unitOf(near);
+    if (!canvases.has(unit)) canvases.set(unit, new Set());
+    canvases.get(unit).add(canvas);
+    observer.observe(unit);
+  });
 }
