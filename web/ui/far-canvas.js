@@ -27,7 +27,7 @@ function setFar(near, isFar) {
 function showNearOnScroll() {
   const margin = NEAR * window.innerHeight;
   for (const near of far) {
-    if (!near.isConnected) {
+    if (!near.isConnected) {  // (still observed: a card put back is decided for again)
       far.delete(near);
       continue;
     }
