@@ -8,6 +8,8 @@ import assert from 'node:assert/strict';
 import { afterRender, cellSelector, typeInCell, useExplorer } from './helpers.mjs';
 
 const { page } = useExplorer();
+// Waits until the page has drawn two more frames (the next one is under way when this is called).
+const twoFrames = () => page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
 
 // Records the mutations under each of `roots` ({ name: selector }) until stop().
 const record = (roots) => page.evaluate((list) => {
@@ -51,11 +53,10 @@ async function eventsFromRedraw(edit, categories) {
     window.__marker = new MutationObserver(() => console.timeStamp('redrawn'));
     window.__marker.observe(document.getElementById('app'), { attributes: true, attributeFilter: ['data-renders'] });
   });
-  const frames = () => page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
   await browser.startTracing(page, { categories });
-  await frames();
+  await twoFrames();
   await edit();
-  await frames();
+  await twoFrames();
   const events = JSON.parse((await browser.stopTracing()).toString()).traceEvents;
   await page.evaluate(() => window.__marker.disconnect());
   const mark = events.find((e) => e.name === 'TimeStamp' && e.args?.data?.message === 'redrawn');
@@ -79,7 +80,7 @@ test('an edit that changes a colour range lays out only the lines it rewrites, n
   // As a person who clicked a cell of X, then scrolled down to watch the steps while typing.
   await page.focus(cell);
   await page.$eval('#pipeline', (e) => e.scrollIntoView({ block: 'start' }));
-  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  await twoFrames();
   for (const text of ['40', before]) {  // to a value that widens the scale, and back (the reset button too)
     const layouts = await frameLayouts(() => afterRender(page, () => typeInCell(page, 'X', 1, 2, text)));
     assert.ok(layouts.length > 0, 'the frame lays out the numbers it changed');
@@ -166,7 +167,7 @@ test('a typed edit hands the compositor only the canvases near the view', async 
   const before = await page.textContent(cell);
   await page.focus(cell);
   await page.$eval('#pipeline', (e) => e.scrollIntoView({ block: 'start' }));
-  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  await twoFrames();
   const canvases = () => page.evaluate(() => {
     const margin = window.innerHeight / 2;
     const painted = [...document.querySelectorAll('canvas.heatmap-paint, canvas.matrix-tint')]
