@@ -61,6 +61,30 @@ export function niceBound(x) {
   return 10 * p;
 }
 
+// The 256 colours of each colour list, made on first use and shared by every scale drawn with it:
+// a scale's range changes with nearly every edit, its colours never do (a new scale used to work
+// out up to 256 colours again, with their CSS text and contrast, for every map it coloured).
+const LEVELS = 255;
+const tables = new Map();  // colour list -> { colours: [] of 256 (filled lazily), gradient }
+function tableOf(list) {
+  let table = tables.get(list);
+  if (!table) {
+    const gradient = `linear-gradient(to right, ${Array.from({ length: 11 }, (_, i) => css(sample(list, i / 10))).join(', ')})`;
+    tables.set(list, (table = { colours: new Array(LEVELS + 1), gradient }));
+  }
+  return table;
+}
+
+function colourAt(list, colours, key) {
+  const rgb = sample(list, key / LEVELS);
+  const L = luminance(rgb);
+  return (colours[key] = {
+    background: css(rgb),
+    rgb: rgb.map(Math.round),  // the same colour as numbers, for pixel buffers
+    text: (L + 0.05) / 0.05 >= 1.05 / (L + 0.05) ? '#000' : '#fff',
+  });
+}
+
 /** A colour scale: map(value) -> { background, rgb, text } plus the CSS gradient for its legend. */
 export function makeScale({ kind, palette = 'viridis', theme = 'light', min = 0, max = 1 }) {
   const list = kind === 'diverging' ? DIVERGING[theme === 'dark' ? 'dark' : 'light']
@@ -69,22 +93,11 @@ export function makeScale({ kind, palette = 'viridis', theme = 'light', min = 0,
   const position = kind === 'diverging'
     ? (v) => 0.5 + v / (2 * (Math.max(Math.abs(min), Math.abs(max)) || 1))
     : (v) => (v - min) / span;
-  const cache = new Map();
+  const { colours, gradient } = tableOf(list);
+  // One of 256 levels; positions outside [0, 1] take the end colours, and NaN the first.
   const colour = (t) => {
-    const key = Math.round(t * 255);
-    let c = cache.get(key);
-    if (!c) {
-      const rgb = sample(list, key / 255);
-      const L = luminance(rgb);
-      c = {
-        background: css(rgb),
-        rgb: rgb.map(Math.round),  // the same colour as numbers, for pixel buffers
-        text: (L + 0.05) / 0.05 >= 1.05 / (L + 0.05) ? '#000' : '#fff',
-      };
-      cache.set(key, c);
-    }
-    return c;
+    const key = t >= 1 ? LEVELS : t > 0 ? Math.round(t * LEVELS) : 0;
+    return colours[key] ?? colourAt(list, colours, key);
   };
-  const gradient = `linear-gradient(to right, ${Array.from({ length: 11 }, (_, i) => css(sample(list, i / 10))).join(', ')})`;
   return { kind, map: (v) => colour(position(v)), gradient, min, max };
 }
