@@ -10,13 +10,15 @@
 // not depend on how loaded the machine is, so two versions can be compared by them too.
 // `--profile` also prints the functions with the most self time from the V8 CPU profiler (over the
 // whole run, and within the edits' frames alone); `--per-edit` each edit's numbers by kind of work;
-// `--canvas-copies` also traces the canvases' pixels handed to the compositor in each frame.
+// `--canvas-copies` also traces the canvases' pixels handed to the compositor in each frame;
+// `--layers` lists the compositor layers after the edits (see page-layers.mjs).
 // `npm run bench:page` runs the three views (X, the pipeline, Q/K/V mode).
 //   node scripts/bench/page-redraw.mjs [--edits 20] [--view x|pipeline] [--mode sentence|qkv]
-//     [--rounds 3] [--profile] [--canvas-copies] [--css "<rules>"] [--root dir] [--dpr 2] [--no-focus] [--n 24] [--heads 8] [--per-edit]
+//     [--rounds 3] [--profile] [--canvas-copies] [--layers] [--css "<rules>"] [--root dir] [--dpr 2] [--no-focus] [--focus-fixed] [--n 24] [--heads 8] [--per-edit]
 import { readFileSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 import { startServer } from '../serve.mjs';
+import { watchLayers } from './page-layers.mjs';
 
 const args = process.argv.slice(2);
 // Pairs of edits (to 40 and back), so every round ends with the values it started from.
@@ -92,6 +94,8 @@ try {
   await page.focus(`${matrix} .cell-input[data-row="0"][data-col="0"]`);
   await page.$eval(VIEW === 'pipeline' ? '#pipeline' : matrix, (e) => e.scrollIntoView({ block: 'start' }));
 
+  // --focus-fixed: the focus stays on a cell no edit touches, so the caret never appears or moves.
+  if (args.includes('--focus-fixed')) await page.evaluate(() => { window.__focusFixed = true; });
   if (args.includes('--no-focus')) await page.evaluate(() => { window.__noFocus = true; document.activeElement?.blur(); });
   if (CSS) {
     await page.evaluate((rules) => {
@@ -102,6 +106,7 @@ try {
   }
   console.log(await page.evaluate(() => `DOM: ${document.getElementsByTagName('*').length} elements, ${document.querySelectorAll('td.cell').length} heatmap cells, ${document.querySelectorAll('input').length} inputs, ${document.querySelectorAll('.cell-input').length} matrix cells`));
   const cdp = await page.context().newCDPSession(page);
+  const printLayers = args.includes('--layers') ? await watchLayers(cdp) : null;
   if (PROFILE) {
     await cdp.send('Profiler.enable');
     await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
@@ -140,7 +145,8 @@ try {
       if (k % 2 === 0) original = textOf(input);
       // The cell is focused first, as a person clicks a cell and then types into it: the edit
       // measured is the keystroke.
-      if (!window.__noFocus) input.focus({ preventScroll: true });
+      if (window.__focusFixed) cell(n - 1, 62).focus({ preventScroll: true });
+      else if (!window.__noFocus) input.focus({ preventScroll: true });
       await new Promise((done) => setTimeout(done, 100));
       const before = Number(app.dataset.renders);
       const rangeBefore = range();
@@ -243,6 +249,7 @@ try {
     const best = Array.from({ length: EDITS }, (_, e) => Math.min(...Array.from({ length: ROUNDS }, (_, r) => toFrameCpu[r * EDITS + e])));
     console.log(`each edit's best of ${ROUNDS} rounds, CPU time: median ${verdict(median(best))} (${median(best).toFixed(1)} ms), p95 ${verdict(p95(best))} (${p95(best).toFixed(1)} ms), slowest ${verdict(Math.max(...best))} (${Math.max(...best).toFixed(1)} ms)`);
   }
+  if (printLayers) await printLayers();
   const stolen = stealShare(cpuAtStart, cpuTimes());
   if (stolen != null) console.log(`the host took ${(100 * stolen).toFixed(0)} % of this machine's CPU time during the run (steal time, /proc/stat)`);
   if (profile) {
