@@ -75,14 +75,15 @@ function tableOf(list) {
   return table;
 }
 
-function colourAt(list, colours, key) {
+// Level `key` of 0..LEVELS of `list`: its CSS colour, the same as numbers, and its text colour.
+function colourOf(list, key) {
   const rgb = sample(list, key / LEVELS);
   const L = luminance(rgb);
-  return (colours[key] = {
+  return {
     background: css(rgb),
     rgb: rgb.map(Math.round),  // the same colour as numbers, for pixel buffers
     text: (L + 0.05) / 0.05 >= 1.05 / (L + 0.05) ? '#000' : '#fff',
-  });
+  };
 }
 
 /** A colour scale: map(value) -> { background, rgb, text } plus the CSS gradient for its legend. */
@@ -97,7 +98,7 @@ export function makeScale({ kind, palette = 'viridis', theme = 'light', min = 0,
   // One of 256 levels; positions outside [0, 1] take the end colours, and NaN the first.
   const colour = (t) => {
     const key = t >= 1 ? LEVELS : t > 0 ? Math.round(t * LEVELS) : 0;
-    return colours[key] ?? colourAt(list, colours, key);
+    return (colours[key] ??= colourOf(list, key));
   };
   return { kind, map: (v) => colour(position(v)), gradient, min, max };
 }
