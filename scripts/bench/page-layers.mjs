@@ -26,12 +26,10 @@ async function describeLayer(cdp, layer) {
   const reasons = (await cdp.send('LayerTree.compositingReasons', { layerId: layer.layerId }).catch(() => ({}))).compositingReasonIds ?? [];
   let ops = null;
   if (layer.drawsContent && layer.width > 1 && layer.height > 1) {
-    try {
-      const { snapshotId } = await cdp.send('LayerTree.makeSnapshot', { layerId: layer.layerId });
+    const snapshotId = (await cdp.send('LayerTree.makeSnapshot', { layerId: layer.layerId }).catch(() => ({}))).snapshotId;
+    if (snapshotId) {  // (a canvas or other foreign layer has no picture to read)
       ops = (await cdp.send('LayerTree.snapshotCommandLog', { snapshotId })).commandLog.length;
       await cdp.send('LayerTree.releaseSnapshot', { snapshotId });
-    } catch {
-      ops = null;  // (a canvas or other foreign layer has no picture to read)
     }
   }
   return { ops, size: `${layer.width}x${layer.height}`, paints: layer.paintCount, reasons: reasons.join(','), node: await nodeName(cdp, layer.backendNodeId) };
