@@ -43,9 +43,9 @@ export function createAgreementCheck() {
     const a = agreement(state, result);
     setHidden(root, !a);
     if (!a) return;
-    root.dataset.maxDiff = String(a.worst);
-    root.dataset.weightsDiff = String(a.weights.abs);
-    root.dataset.outputDiff = String(a.output.abs);
+    setAttr(root, 'data-max-diff', String(a.worst));
+    setAttr(root, 'data-weights-diff', String(a.weights.abs));
+    setAttr(root, 'data-output-diff', String(a.output.abs));
     root.classList.toggle('disagree', !(a.worst < a.bound));
     setAttr(root, 'data-reserve', widestText(a));
     setText(words, agreementText(a));

@@ -5,6 +5,7 @@ import { formatCell } from './format.js';
 import { buildHeatmapTable } from './heatmap-table.js';
 import { attachHeatmapEvents } from './heatmap-events.js';
 import { outlineCells } from './cell-outline.js';
+import { setAttr } from './dom.js';
 
 /**
  * onInspect(i, j) on hover/focus; onActivate(i, j) on click, Enter or Space while
@@ -22,8 +23,8 @@ export function createHeatmapGrid(table, thead, tbody, { onInspect, onActivate }
     build(r, c, stats) {
       grid.rows = r;
       grid.cols = c;
-      table.dataset.rows = String(r);
-      table.dataset.cols = String(c);
+      setAttr(table, 'data-rows', String(r));
+      setAttr(table, 'data-cols', String(c));
       Object.assign(grid, buildHeatmapTable(thead, tbody, r, c, stats));
       focus = [Math.min(focus[0], r - 1), Math.min(focus[1], c - 1)];
       if (r && c) grid.cells[focus[0]][focus[1]].tabIndex = 0;

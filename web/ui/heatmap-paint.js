@@ -108,10 +108,15 @@ export function createHeatmapPainter(table, cellAt) {
     // The offset inside the canvas's positioned parent, the stage around the table.
     canvas.style.left = `${across.origin / dpr - stage.left}px`;
     canvas.style.top = `${down.origin / dpr - stage.top}px`;
-    if (canvas.width !== W || canvas.height !== H) {
+    // Each dimension is written only when it changes: any write clears the canvas and is a
+    // mutation, even with the value it had.
+    if (canvas.width !== W) {
       canvas.width = W;
-      canvas.height = H;
       canvas.style.width = `${W / dpr}px`;
+      pixels.release();
+    }
+    if (canvas.height !== H) {
+      canvas.height = H;
       canvas.style.height = `${H / dpr}px`;
       pixels.release();
     }

@@ -10,7 +10,7 @@
 import { formatInput, formatNumber } from './format.js';
 import { caretToEnd, selectAll, selectionOffsets } from './cell-caret.js';
 import { moveFor } from './grid-nav.js';
-import { setText } from './dom.js';
+import { setAttr, setText } from './dom.js';
 
 function clearInvalid(input) {
   input.classList.toggle('invalid', false);  // (unlike remove(), writes only on change)
@@ -20,7 +20,7 @@ function clearInvalid(input) {
 /** A cell shows value v: rounded in its text, in full in its title. */
 export function showValue(input, v) {
   setText(input, formatInput(v));
-  input.title = formatNumber(v, 8);
+  setAttr(input, 'title', formatNumber(v, 8));
   clearInvalid(input);
 }
 
@@ -102,7 +102,7 @@ export function attachMatrixEditing(table, grid, { name, parse, onEdit, onInspec
     }
     clearInvalid(input);
     grid.shown[i * grid.cols + j] = v;
-    input.title = formatNumber(v, 8);
+    setAttr(input, 'title', formatNumber(v, 8));
     onEdit(name, i, j, v);
   }
 

@@ -63,9 +63,10 @@ export function createMatrixTint(stage, table, cellAt) {
     resize(r, c) {
       rows = r;
       cols = c;
-      canvas.hidden = true;
-      canvas.width = Math.max(1, c);
-      canvas.height = Math.max(1, r);
+      setHidden(canvas, true);
+      // (A write of either dimension is a mutation even with the value it had.)
+      if (canvas.width !== Math.max(1, c)) canvas.width = Math.max(1, c);
+      if (canvas.height !== Math.max(1, r)) canvas.height = Math.max(1, r);
       image = r && c ? ctx.createImageData(c, r) : null;
       // Observing anew reports the current size once laid out, even if the table kept its size.
       sizes.unobserve(table);
