@@ -54,7 +54,7 @@ export function createAgreementCheck() {
     el: root,
     render(state, result) {
       latest = { state, result };
-      root.dataset.pending = '';
+      setAttr(root, 'data-pending', '');
       afterFrame(() => {
         run();
         delete root.dataset.pending;

@@ -29,6 +29,7 @@ import { createUrlSync } from './url-sync.js';
 import { encodeState, linkFor, validateState } from './url-state.js';
 import { NO_PAGE_MESSAGE, packageUrls } from './package-urls.js';
 import { el, setAttr } from './dom.js';
+import { createWarmUp, kindOf } from './warm-up.js';
 
 export { DEFAULT_PRESET } from './initial-state.js';
 /** Panels a host can pick with options.panels (default: all of them). */
@@ -156,10 +157,8 @@ function assemble(p, views, shown, options) {
   return { toolbar, layout };
 }
 
-// One drawing of everything from the current state; returns its cost in ms.
-function draw(ex) {
-  const t0 = performance.now();
-  const s = ex.store.get();
+// One drawing of everything from state `s`.
+function drawState(ex, s) {
   const theme = ex.resolveTheme(s.display.theme);
   setAttr(ex.root, 'data-theme', theme);
   if (ex.options.toolbarHost) setAttr(ex.options.toolbarHost, 'data-theme', theme);
@@ -171,12 +170,24 @@ function draw(ex) {
   ex.panels.exporter.render();
   for (const v of ex.views) v.render(s, ex.result, display);
   if (ex.readOnly === true || ex.readOnly.size) applyReadOnly(ex);
-  ex.showExplanation();
+  ex.showExplanation(s);
+}
+
+// One drawing of the current state; returns its cost in ms (a warm-up after it not counted) and
+// whether it drew a new kind or size of page.
+function draw(ex) {
+  const t0 = performance.now();
+  const s = ex.store.get();
+  drawState(ex, s);
   const ms = performance.now() - t0;
+  ex.warmUp(s);
+  const kind = kindOf(s);
+  const rebuilt = kind !== ex.kind;
+  ex.kind = kind;
   ex.renders += 1;
   ex.root.dataset.renders = String(ex.renders);
   setAttr(ex.root, 'data-render-ms', ms.toFixed(2));  // (two redraws can take the same time)
-  return ms;
+  return { ms, rebuilt };
 }
 
 function applyReadOnly(ex) {
@@ -252,20 +263,22 @@ function context(root, options, attn, start, notice) {
   store.subscribe((s) => { seedForFill = s.seed; });
   const ex = {
     root, options, attn, store, shown, readOnly, darkQuery, notice,
+    warmUp: createWarmUp((s) => drawState(ex, s), store.reconciled),
     computer: createComputer(attn),
     origins: trackOrigins(store),
     isReadOnly: (name) => readOnly === true || readOnly.has(name),
     resolveTheme: (setting) => (setting === 'auto' ? (darkQuery.matches ? 'dark' : 'light') : setting),
     linkBase: () => options.linkBase ?? (options.syncUrl ? window.location.href : STANDALONE_PAGE),
     result: null,
+    kind: null,    // the kind and size of page drawn last (warm-up.js)
     target: null,  // the cell being explained
     renders: 0,
     inspect(t) {
       ex.target = t;
       ex.showExplanation();
     },
-    showExplanation() {
-      const text = ex.target ? explain(ex.target, store.get(), ex.result) : null;
+    showExplanation(s = store.get()) {
+      const text = ex.target ? explain(ex.target, s, ex.result) : null;
       if (ex.target && !text) ex.target = null;  // the cell is gone (resized, or an error)
       ex.panels.explainPanel.show(text);
       ex.highlighter.update(ex.target, ex.result);

@@ -80,7 +80,7 @@ export function createHeadsPanel({ onInspect, onSelectHead }) {
       const seeKey = `${d.heads}|${d.n}|${d.m}|${d.dModel}`;
       if (sameTokens.dataset.key !== seeKey) {
         sameTokens.dataset.key = seeKey;
-        sameTokens.dataset.value = String(d.m);
+        setAttr(sameTokens, 'data-value', String(d.m));
         setText(sameTokens, `Every head sees all ${d.m} tokens: each of the ${d.heads} weight maps below is ${d.n} \u00d7 ${d.m}. `
           + `The heads differ only in which ${m.headDim} of the ${d.dModel} columns of Q, K and V they read, the subspace W_Q, W_K and W_V project to. `
           + `Splitting into heads is a reshape of Q (${d.n} \u00d7 ${d.dModel} \u2192 ${d.heads} \u00d7 ${d.n} \u00d7 ${m.headDim}), not a loop over tokens or heads.`);

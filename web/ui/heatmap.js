@@ -10,7 +10,7 @@
 // of view are painted then too; until both are done the table carries data-pending, so a reader
 // waits for `[data-heatmap]:not([data-pending])`.
 import { createLegend } from './legend.js';
-import { el } from './dom.js';
+import { el, setAttr } from './dom.js';
 import { createHeatmapPainter } from './heatmap-paint.js';
 import { afterFrame } from './after-frame.js';
 import { createHeatmapTable, markFullyMasked, markGroups, markMasked, setLabels, writeStats } from './heatmap-table.js';
@@ -85,7 +85,7 @@ export function createHeatmap({ name, label, kind = 'diverging', onInspect, onAc
   // print their digits, every cell's accessible name: see heatmap-grid.js).
   function writeValues() {
     if (valuesDirty && grid.values) {
-      table.dataset.values = Array.prototype.join.call(grid.values, ' ');
+      setAttr(table, 'data-values', Array.prototype.join.call(grid.values, ' '));
       grid.nameAll(digits);
     }
     valuesDirty = false;

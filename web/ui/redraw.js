@@ -1,20 +1,25 @@
-// Redraws at most once per animation frame; when a redraw costs more than a frame, the next one
-// waits for a pause in typing instead.
+// Redraws at most once per animation frame; when a redraw of an edit costs more than a frame, the
+// next one waits for a pause in typing instead.
 
 // Past this many milliseconds per redraw, typing is debounced instead of redrawn every frame.
 const SLOW_RENDER_MS = 24;
 const DEBOUNCE_MS = 90;
 
-/** render() draws and returns its cost in ms; onError(err) hears a redraw that threw. */
+/**
+ * render() draws and returns { ms, rebuilt }: its cost, and whether it built the page anew (new
+ * sizes or another kind of page), a cost that says nothing of the next edit's, so it neither
+ * starts nor ends the debouncing. onError(err) hears a redraw that threw.
+ */
 export function createRedraw(render, onError) {
   let scheduled = false;
   let stopped = false;
-  let lastMs = 0;
+  let slow = false;  // the last redraw of an edit cost more than SLOW_RENDER_MS
+  const measure = ({ ms, rebuilt }) => { if (!rebuilt) slow = ms > SLOW_RENDER_MS; };
   const run = () => {
     scheduled = false;
     if (stopped) return;
     try {
-      lastMs = render();
+      measure(render());
     } catch (err) {
       onError(err);
     }
@@ -22,12 +27,12 @@ export function createRedraw(render, onError) {
   return {
     /** Draws now (the first drawing). */
     now() {
-      lastMs = render();
+      measure(render());
     },
     schedule() {
       if (scheduled || stopped) return;
       scheduled = true;
-      if (lastMs > SLOW_RENDER_MS) setTimeout(run, DEBOUNCE_MS);
+      if (slow) setTimeout(run, DEBOUNCE_MS);
       else requestAnimationFrame(run);
     },
     stop() {

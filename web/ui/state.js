@@ -308,6 +308,8 @@ export function createStore(initial, fill, embed) {
   const listeners = new Set();
   return {
     get: () => current,
+    /** `next` as set() would make it current, without setting it. */
+    reconciled: (next) => reconcile(next, fill, embed),
     set(next, meta = {}) {
       if (!next || next === current) return;
       const prev = current;
