@@ -164,6 +164,28 @@ describe('maps scrolled into view', () => {
   });
 });
 
+describe('maps shown', () => {
+  // Chromium allocates a new copy of a changed canvas for the compositor while the only one it has
+  // is on screen: a change that changes nothing, made a frame after the map is shown, moves that
+  // allocation out of the next keystroke's frame (see heatmap-paint.js).
+  test('are changed once more, by one pixel and unseen, a frame after they are drawn', async () => {
+    const { page, context } = await openExplorer(env);
+    await afterRender(page, () => page.fill('#sentence', 'a b c d e f g h'));
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    assert.ok(await page.$eval('[data-heatmap="scores"]', (t) => t.getBoundingClientRect().bottom < 0), 'the scores are out of view');
+    await typeX(page, 2, 1, '0.75');  // drawn out of view, after the frame
+    await readHeatmap(page, 'scores');
+    const writes = await canvasWrites(page, 'scores', async () => {
+      await page.$eval('[data-heatmap="scores"]', (t) => t.scrollIntoView({ block: 'center' }));
+      await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done, 100))))));
+    });
+    const [width, height] = await page.$eval('[data-heatmap="scores"]', (t) => { const c = t.parentElement.querySelector('canvas'); return [c.width, c.height]; });
+    assert.deepEqual(writes, [[0, 0, width, height], [0, 0, 1, 1]], 'the map drawn whole as it comes into view, then one pixel');
+    assertFilledAndAligned(await readHeatmapCells(page, 'scores'), 'scores');
+    await context.close();
+  });
+});
+
 describe('zoom', () => {
   test('a new device pixel ratio (zoom) repaints the maps at the new resolution', async () => {
     const { page, context } = await openExplorer(env);

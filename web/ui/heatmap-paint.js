@@ -83,6 +83,21 @@ export function createHeatmapPainter(table, cellAt) {
   let inView = true;    // near the viewport (until the IntersectionObserver says otherwise)
   let onShow = null;
 
+  // Chromium hands the compositor a copy of a changed canvas in each frame, reusing the copies the
+  // compositor has given back. A canvas just sized or shown has a single copy, the one on screen,
+  // so the first change after that (a keystroke) had to allocate another inside its frame: ~2.5 ms
+  // for a large map, with two such maps on screen. A change that changes nothing seen, a frame
+  // after the map is drawn, makes that allocation while nobody types.
+  let priming = false;
+  function primeLater() {
+    if (priming) return;
+    priming = true;
+    requestAnimationFrame(() => afterFrame(() => {
+      priming = false;
+      if (inView) pixels.touch();
+    }));
+  }
+
   // Reads the layout: the only place that forces one (so an edit that changes values alone never
   // does). The canvas covers the cells only (not the labels) and starts on a device pixel, so
   // that cell edges, snapped to device pixels, meet the table's own outlines exactly.
@@ -120,6 +135,7 @@ export function createHeatmapPainter(table, cellAt) {
       canvas.style.height = `${H / dpr}px`;
       pixels.release();
     }
+    if (!pixels.keeping && inView) primeLater();
     looks ??= readLooks(getComputedStyle(cellAt(0, 0)), getComputedStyle(table));
     geometry = { rows, cols, dpr, W, H, X0: across.X0, X1: across.X1, Y0: down.Y0, Y1: down.Y1 };
     measuredOutOfView = !inView;
@@ -171,6 +187,7 @@ export function createHeatmapPainter(table, cellAt) {
     if (!pixels.keeping) {
       afterFrame(() => { if (inView && !stale && frame && geometry && !pixels.keeping) draw(); });
     }
+    primeLater();
   }, { rootMargin: '0px' }).observe(table);
 
   function repaint() {

@@ -79,7 +79,8 @@ function printAll(data, S, geometry, rows, cols, texts, inkOf, printer, kept) {
 /**
  * draw(frame, geometry, looks, inView, whole) puts `frame` (see createHeatmapPainter's paint())
  * on the canvas at the measured `geometry` (whole: without comparing cells with what it shows);
- * release() gives back the kept pixels (the next draw is whole).
+ * release() gives back the kept pixels (the next draw is whole); touch() puts one kept pixel
+ * back as it is (a change of the canvas that changes nothing seen).
  */
 export function createHeatmapPixels(canvas, ctx) {
   let image = null;  // ImageData the size of the canvas, reused between redraws
@@ -167,6 +168,9 @@ export function createHeatmapPixels(canvas, ctx) {
     draw,
     /** Whether the canvas's pixels are kept, so that a redraw can repaint changed cells only. */
     get keeping() { return shown !== null; },
+    touch() {
+      if (shown) ctx.putImageData(image, 0, 0, 0, 0, 1, 1);
+    },
     release() {
       image = null;
       shown = null;
