@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import {
-  afterRender, assertClose, collectProblems, launch, openExplorer, readHeatmap, screenshot,
+  afterFrames, afterRender, assertClose, collectProblems, launch, openExplorer, readHeatmap, screenshot,
 } from './helpers.mjs';
 
 let env;
@@ -155,7 +155,7 @@ describe('gradients lesson', () => {
       if (await page.inputValue('#theme') !== scheme) await afterRender(page, () => page.selectOption('#theme', scheme));
       await page.$eval(PANEL, (e) => e.scrollIntoView({ block: 'start' }));
       await page.waitForFunction(() => !document.querySelector('#lesson-panel-gradients [data-heatmap][data-pending]'));
-      await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+      await afterFrames(page);
       await screenshot(page, `lesson-gradients-${width}-${scheme}`);
       const { scroll, client } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
       assert.ok(scroll <= client + 1, `${width}px scrolls sideways: ${scroll} > ${client}`);

@@ -6,7 +6,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  afterRender, collectProblems, fillCell, launch, openExplorer, readHeatmap, readHeatmapCells, typeInCell,
+  afterFrames, afterRender, collectProblems, fillCell, launch, openExplorer, readHeatmap, readHeatmapCells, typeInCell,
 } from './helpers.mjs';
 
 let env;
@@ -154,7 +154,7 @@ describe('maps scrolled into view', () => {
     await typeX(page, 2, 1, '0.75');  // drawn out of view, after the frame
     await readHeatmap(page, 'scores');
     await page.$eval('[data-heatmap="scores"]', (t) => t.scrollIntoView({ block: 'center' }));
-    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done, 100)))));
+    await afterFrames(page, 2, 100);
     const [width, height] = await page.$eval('[data-heatmap="scores"]', (t) => { const c = t.parentElement.querySelector('canvas'); return [c.width, c.height]; });
     const before = Number(await page.textContent('[data-matrix="X"] .cell-input[data-row="2"][data-col="1"]'));
     const writes = await canvasWrites(page, 'scores', () => typeX(page, 2, 1, String(before + 0.05)));
@@ -177,7 +177,7 @@ describe('maps shown', () => {
     await readHeatmap(page, 'scores');
     const writes = await canvasWrites(page, 'scores', async () => {
       await page.$eval('[data-heatmap="scores"]', (t) => t.scrollIntoView({ block: 'center' }));
-      await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done, 100))))));
+      await afterFrames(page, 3, 100);
     });
     const [width, height] = await page.$eval('[data-heatmap="scores"]', (t) => { const c = t.parentElement.querySelector('canvas'); return [c.width, c.height]; });
     assert.deepEqual(writes, [[0, 0, width, height], [0, 0, 1, 1]], 'the map drawn whole as it comes into view, then one pixel');

@@ -93,6 +93,17 @@ export async function collectProblems(page, problems) {
   return [...problems, ...csp.map((v) => `CSP violation: ${v}`)];
 }
 
+/**
+ * Waits until the page has drawn `count` more frames (the next one may be under way when this is
+ * called), then `thenMs` milliseconds more (for work queued after the last frame).
+ */
+export function afterFrames(page, count = 2, thenMs = 0) {
+  return page.evaluate(([n, ms]) => new Promise((done) => {
+    const next = (left) => (left ? requestAnimationFrame(() => next(left - 1)) : setTimeout(done, ms));
+    next(n);
+  }), [count, thenMs]);
+}
+
 /** Waits for the next redraw after `action` (the page counts its redraws in #app[data-renders]). */
 export async function afterRender(page, action) {
   const before = Number(await page.getAttribute('#app', 'data-renders'));

@@ -7,7 +7,7 @@
 // refused with a message; a hostile query string and messages from other windows do nothing.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { afterRender, cellSelector, collectProblems, readHeatmap, useExplorer } from './helpers.mjs';
+import { afterFrames, afterRender, cellSelector, collectProblems, readHeatmap, useExplorer } from './helpers.mjs';
 import { MAX_TOKEN_LENGTH, tokenize } from '../../web/ui/tokenizer.js';
 import { MAX_TOKENS, reconcile } from '../../web/ui/state.js';
 import { encodeState } from '../../web/ui/url-state.js';
@@ -42,7 +42,7 @@ async function typeSentence(text) {
   await page.waitForFunction((n) => Number(document.getElementById('app').dataset.renders) > n ||
     document.getElementById('sentence').getAttribute('aria-invalid') === 'true', before);
   // Let a queued animation-frame redraw land before reading the page.
-  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  await afterFrames(page);
 }
 
 async function expectNothingRan(what) {
@@ -100,7 +100,7 @@ describe('hostile matrix cells', () => {
     const what = JSON.stringify(value.length > 40 ? `${value.slice(0, 37)}…` : value);
     test(`${what} in a cell is rejected or stays finite`, async () => {
       await page.fill(cell, value);
-      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+      await afterFrames(page);
       await expectNothingRan(what);
       await expectFiniteHeatmaps(what);
       // Then a good value is taken again.

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
-import { afterRender, cellSelector, cellText, collectProblems, readHeatmap, useExplorer } from './helpers.mjs';
+import { afterFrames, afterRender, cellSelector, cellText, collectProblems, readHeatmap, useExplorer } from './helpers.mjs';
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const X = '[data-matrix="X"]';
@@ -116,7 +116,7 @@ test('a matrix scrolled out of view is tinted after the frame, not inside it', a
   await page.$eval('#pipeline', (e) => e.scrollIntoView({ block: 'start' }));
   // The page learns that X left the view from an IntersectionObserver, whose report comes in a
   // task after the next frame: two frames and a pause later it has arrived.
-  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done, 50)))));
+  await afterFrames(page, 2, 50);
   // The tint of the edited cell when the edit's redraw has just been drawn, and a moment later.
   const seen = await page.evaluate(async (selector) => {
     const app = document.getElementById('app');

@@ -5,11 +5,10 @@
 // equal text or equal attributes is slower than it needs to be.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { afterRender, cellSelector, typeInCell, useExplorer } from './helpers.mjs';
+import { afterFrames, afterRender, cellSelector, typeInCell, useExplorer } from './helpers.mjs';
 
 const { page } = useExplorer();
-// Waits until the page has drawn two more frames (the next one is under way when this is called).
-const twoFrames = () => page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+const twoFrames = () => afterFrames(page);
 
 // Records the mutations under each of `roots` ({ name: selector }) until stop().
 const record = (roots) => page.evaluate((list) => {

@@ -38,6 +38,24 @@ if (typeof matchMedia === 'function') {
   window.addEventListener('resize', ratioChanged);
 }
 
+// Chromium hands the compositor a copy of a changed canvas in each frame, reusing the copies the
+// compositor has given back. A canvas just sized or shown has a single copy, the one on screen, so
+// the first change after that (a keystroke) had to allocate another inside its frame: ~2.5 ms for
+// a large map, with two such maps on screen. A change that changes nothing seen, a frame after the
+// map is drawn, makes that allocation while nobody types. Returns primeLater(): schedules that
+// change (once however often called before it is made) if the map is still shown then.
+function createPrimer(pixels, shown) {
+  let priming = false;
+  return function primeLater() {
+    if (priming) return;
+    priming = true;
+    requestAnimationFrame(() => afterFrame(() => {
+      priming = false;
+      if (shown()) pixels.touch();
+    }));
+  };
+}
+
 // Cell edges along one axis, [lo, hi] = rectOf(k) in CSS px, as device px from the first edge.
 function deviceEdges(n, rectOf, start, end, dpr) {
   const lo = new Float64Array(n);
@@ -82,21 +100,7 @@ export function createHeatmapPainter(table, cellAt) {
   let whole = false;    // `frame` has new colours: draw it whole, without comparing cells
   let inView = true;    // near the viewport (until the IntersectionObserver says otherwise)
   let onShow = null;
-
-  // Chromium hands the compositor a copy of a changed canvas in each frame, reusing the copies the
-  // compositor has given back. A canvas just sized or shown has a single copy, the one on screen,
-  // so the first change after that (a keystroke) had to allocate another inside its frame: ~2.5 ms
-  // for a large map, with two such maps on screen. A change that changes nothing seen, a frame
-  // after the map is drawn, makes that allocation while nobody types.
-  let priming = false;
-  function primeLater() {
-    if (priming) return;
-    priming = true;
-    requestAnimationFrame(() => afterFrame(() => {
-      priming = false;
-      if (inView) pixels.touch();
-    }));
-  }
+  const primeLater = createPrimer(pixels, () => inView);
 
   // Reads the layout: the only place that forces one (so an edit that changes values alone never
   // does). The canvas covers the cells only (not the labels) and starts on a device pixel, so
