@@ -5,53 +5,39 @@
 // page.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { afterRender, cellText, collectProblems, typeInCell, useExplorer } from './helpers.mjs';
+import { afterRender, cellText, collectProblems, setSize, typeInCell, useExplorer } from './helpers.mjs';
 
 const { page, problems } = useExplorer();
-
-async function setSize(id, value) {
-  await afterRender(page, async () => {
-    await page.fill(id, value);
-    await page.press(id, 'Enter');
-  });
-}
 
 // How the redraws made while `action` runs were run: 'frame' for one inside an animation frame's
 // callback, 'other' (a timer: typing was judged slow) for the rest.
 async function redrawsDuring(action) {
+  const renders = () => page.evaluate(() => Number(document.getElementById('app').dataset.renders));
+  const before = await renders();
   await page.evaluate(() => {
     const app = document.getElementById('app');
-    const renders = () => Number(app.dataset.renders);
-    window.__redraws = [];
     window.__inFrame = 0;
     window.__raf = window.requestAnimationFrame;
     window.requestAnimationFrame = (f) => window.__raf((t) => {
-      const before = renders();
+      const was = Number(app.dataset.renders);
       f(t);
-      window.__inFrame += renders() - before;
+      window.__inFrame += Number(app.dataset.renders) - was;
     });
-    window.__seen = renders();
-    window.__watch = new MutationObserver(() => {
-      const added = renders() - window.__seen;
-      window.__seen = renders();
-      window.__redraws.push(added);
-    });
-    window.__watch.observe(app, { attributes: true, attributeFilter: ['data-renders'] });
   });
   await action();
-  return page.evaluate(() => {
+  const inFrame = await page.evaluate(() => {
     window.requestAnimationFrame = window.__raf;
-    window.__watch.disconnect();
-    const all = window.__redraws.reduce((x, y) => x + y, 0);
-    return [...Array(window.__inFrame).fill('frame'), ...Array(all - window.__inFrame).fill('other')];
+    return window.__inFrame;
   });
+  const all = (await renders()) - before;
+  return [...Array(inFrame).fill('frame'), ...Array(all - inFrame).fill('other')];
 }
 
 test('the first edit after a rebuild at the largest sizes is drawn in the next frame', async () => {
   const words = Array.from({ length: 24 }, (_, i) => `w${i + 1}`).join(' ');
   await afterRender(page, () => page.fill('#sentence', words));
-  await setSize('#size-dModel', '64');
-  await setSize('#size-heads', '8');
+  await setSize(page, '#size-dModel', '64');
+  await setSize(page, '#size-heads', '8');
   const rebuildMs = Number(await page.getAttribute('#app', 'data-render-ms'));
   assert.ok(rebuildMs > 0, 'the page says how long its last drawing took');
   const original = await cellText(page, 'X', 0, 0);

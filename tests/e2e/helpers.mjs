@@ -111,6 +111,15 @@ export async function afterRender(page, action) {
   await page.waitForFunction((n) => Number(document.getElementById('app').dataset.renders) > n, before);
 }
 
+/** Sets a size field and waits for the redraw (none when the field has that value already). */
+export async function setSize(page, id, value) {
+  if (await page.inputValue(id) === value) return;
+  await afterRender(page, async () => {
+    await page.fill(id, value);
+    await page.press(id, 'Enter');
+  });
+}
+
 /**
  * Values of a heatmap, row-major, as numbers (−Infinity kept), with its shape. The page writes the
  * data-values attribute just after drawing a frame (the table carries data-pending until then).

@@ -5,7 +5,7 @@
 // equal text or equal attributes is slower than it needs to be.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { afterFrames, afterRender, cellSelector, typeInCell, useExplorer } from './helpers.mjs';
+import { afterFrames, afterRender, cellSelector, setSize, typeInCell, useExplorer } from './helpers.mjs';
 
 const { page } = useExplorer();
 const twoFrames = () => afterFrames(page);
@@ -113,26 +113,18 @@ async function sameValueWrites(action) {
   });
 }
 
-// Sets a size field and waits for the redraw (none when the field has that value already).
-async function setSize(id, value) {
-  if (await page.inputValue(id) === value) return;
-  await afterRender(page, async () => {
-    await page.fill(id, value);
-    await page.press(id, 'Enter');
-  });
-}
 
 // The edits include a number typed again as it was (a redraw of equal values, where every write
 // would have the value already there) and, with one head, a d_k that changes the columns of the
 // maps of Q and K but not their rows.
 test('a redraw writes no attribute with the value it already has (one head, and h = 2 with d_k fields disabled)', async (t) => {
-  t.after(() => setSize('#size-heads', '1'));  // the tests after this one expect one head
+  t.after(() => setSize(page, '#size-heads', '1'));  // the tests after this one expect one head
   for (const h of ['2', '1']) {
-    await setSize('#size-heads', h);
+    await setSize(page, '#size-heads', h);
     const dk = await page.inputValue('#size-dk');
     const edits = async () => {
       for (const text of ['2.5', '-1', '-1']) await afterRender(page, () => page.fill(cellSelector('X', 0, 1), text));
-      if (h === '1') for (const value of [String(Number(dk) - 1), dk]) await setSize('#size-dk', value);
+      if (h === '1') for (const value of [String(Number(dk) - 1), dk]) await setSize(page, '#size-dk', value);
     };
     assert.deepEqual(await sameValueWrites(edits), [], `h = ${h}: attributes written with the value they had`);
   }
@@ -212,9 +204,9 @@ async function onlyNearCanvasesCopied() {
 }
 
 test('a typed edit hands the compositor only the canvases near the view', async (t) => {
-  t.after(() => setSize('#size-heads', '1'));
+  t.after(() => setSize(page, '#size-heads', '1'));
   for (const h of ['1', '2']) {
-    await setSize('#size-heads', h);
+    await setSize(page, '#size-heads', h);
     await onlyNearCanvasesCopied();
   }
 });

@@ -29,6 +29,17 @@ export function setAttr(node, name, value) {
   if (node.getAttribute(name) !== value) node.setAttribute(name, value);
 }
 
+/**
+ * Sets a canvas's size in pixels, writing each dimension only when it changes (a write clears the
+ * canvas and is a mutation, even with the value it had). Returns whether the size changed.
+ */
+export function setCanvasSize(canvas, width, height) {
+  const changed = canvas.width !== width || canvas.height !== height;
+  if (canvas.width !== width) canvas.width = width;
+  if (canvas.height !== height) canvas.height = height;
+  return changed;
+}
+
 /** Hides or shows an element, writing the attribute only when that changes. */
 export function setHidden(node, hidden) {
   if (node.hidden !== hidden) node.hidden = hidden;

@@ -180,8 +180,8 @@ function draw(ex) {
   const s = ex.store.get();
   drawState(ex, s);
   const ms = performance.now() - t0;
-  ex.warmUp(s);
   const kind = kindOf(s);
+  ex.warmUp(s, kind);
   const rebuilt = kind !== ex.kind;
   ex.kind = kind;
   ex.renders += 1;

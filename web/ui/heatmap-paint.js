@@ -10,7 +10,7 @@
 //
 // Writing the pixels is heatmap-pixels.js's job; this module decides when and where: a map
 // scrolled out of view is redrawn just after the frame instead of inside it.
-import { el } from './dom.js';
+import { el, setCanvasSize } from './dom.js';
 import { afterFrame } from './after-frame.js';
 import { createHeatmapPixels } from './heatmap-pixels.js';
 import { hideWhenFar } from './far-canvas.js';
@@ -127,15 +127,8 @@ export function createHeatmapPainter(table, cellAt) {
     // The offset inside the canvas's positioned parent, the stage around the table.
     canvas.style.left = `${across.origin / dpr - stage.left}px`;
     canvas.style.top = `${down.origin / dpr - stage.top}px`;
-    // Each dimension is written only when it changes: any write clears the canvas and is a
-    // mutation, even with the value it had.
-    if (canvas.width !== W) {
-      canvas.width = W;
+    if (setCanvasSize(canvas, W, H)) {
       canvas.style.width = `${W / dpr}px`;
-      pixels.release();
-    }
-    if (canvas.height !== H) {
-      canvas.height = H;
       canvas.style.height = `${H / dpr}px`;
       pixels.release();
     }

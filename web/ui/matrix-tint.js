@@ -13,7 +13,7 @@
 //
 // A matrix scrolled out of view (X, while the reader watches the pipeline) is tinted just after
 // the frame instead of inside it, or when it comes into view, whichever is first.
-import { el, setHidden } from './dom.js';
+import { el, setCanvasSize, setHidden } from './dom.js';
 import { afterFrame } from './after-frame.js';
 import { hideWhenFar } from './far-canvas.js';
 
@@ -64,9 +64,7 @@ export function createMatrixTint(stage, table, cellAt) {
       rows = r;
       cols = c;
       setHidden(canvas, true);
-      // (A write of either dimension is a mutation even with the value it had.)
-      if (canvas.width !== Math.max(1, c)) canvas.width = Math.max(1, c);
-      if (canvas.height !== Math.max(1, r)) canvas.height = Math.max(1, r);
+      setCanvasSize(canvas, Math.max(1, c), Math.max(1, r));
       image = r && c ? ctx.createImageData(c, r) : null;
       // Observing anew reports the current size once laid out, even if the table kept its size.
       sizes.unobserve(table);

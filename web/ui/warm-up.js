@@ -3,9 +3,8 @@
 // again), and the browser's JavaScript engine runs such code slowly until it has seen it run: the
 // first edit at the largest sizes took 7-12 ms of JavaScript instead of ~3, and so more than a
 // frame. So the first drawing of each kind and size of page is followed, in the same task, by the
-// drawing of an edit
-// and of its undoing: no frame comes between them, so nothing of the edit is ever shown, and the
-// queued work after the frame reads the state drawn last, the real one.
+// drawing of an edit and of its undoing: no frame comes between them, so nothing of the edit is
+// ever shown, and the queued work after the frame reads the state drawn last, the real one.
 import { activeMatrices, dims, setCell } from './state.js';
 
 /**
@@ -34,14 +33,13 @@ export function kindOf(state) {
 }
 
 /**
- * Returns warm(state), to call right after `state` was drawn by drawState(state): for a kind of
- * page not drawn before, it draws an edit of `state` (made whole by the store's reconcile(), as a
- * typed edit is) and then `state` again.
+ * Returns warm(state, kind), to call right after `state` was drawn by drawState(state): for a
+ * kind of page (kindOf(state)) not drawn before, it draws an edit of `state` (made whole by the
+ * store's reconcile(), as a typed edit is) and then `state` again.
  */
 export function createWarmUp(drawState, reconcile) {
   const warmed = new Set();
-  return function warm(state) {
-    const kind = kindOf(state);
+  return function warm(state, kind = kindOf(state)) {
     if (warmed.has(kind)) return;
     warmed.add(kind);
     const edited = nudged(state);
