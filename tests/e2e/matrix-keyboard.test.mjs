@@ -64,6 +64,24 @@ test('arrows, Home/End, Ctrl+Home/End and PageUp/PageDown move inside a matrix',
   }
 });
 
+// Moving through X outlines the row it feeds in Q, K and V and that row's label. A label that
+// grew (bolder text) would lay out its whole table again on every arrow key: 5–9 ms at this size.
+test('moving the outline to another row changes no label\u2019s size', async () => {
+  const labels = () => page.evaluate(() => [...document.querySelectorAll('th.row-label .label-text, th.col-label span')]
+    .map((e) => ({ text: e.textContent, lit: e.closest('th').classList.contains('hl'), width: e.getBoundingClientRect().width })));
+  await page.focus(cell(0, 4));
+  await afterFrames(page);
+  const before = await labels();
+  await page.keyboard.press('ArrowDown');
+  await afterFrames(page);
+  const after = await labels();
+  assert.equal(after.length, before.length);
+  const moved = after.filter((l, k) => l.lit !== before[k].lit);
+  assert.ok(moved.length >= 6, `${moved.length} labels outlined or no longer outlined (the first two rows of Q, K and V)`);
+  const resized = after.filter((l, k) => l.width !== before[k].width).map((l) => `${l.text} (${l.lit ? 'outlined' : 'not'})`);
+  assert.deepEqual(resized, [], 'labels whose width changed');
+});
+
 test('typing and F2 edit a cell, the numbers follow, Escape restores, the tints follow the range', async () => {
   await page.focus(cell(2, 3));
   const before = await cellText(page, 'X', 2, 3);
