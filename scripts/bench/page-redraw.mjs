@@ -16,9 +16,9 @@
 //   node scripts/bench/page-redraw.mjs [--edits 20] [--view x|pipeline] [--mode sentence|qkv]
 //     [--rounds 3] [--profile] [--canvas-copies] [--layers] [--css "<rules>"] [--root dir] [--dpr 2] [--no-focus] [--focus-fixed] [--n 24] [--heads 8] [--per-edit]
 import { readFileSync } from 'node:fs';
-import { chromium } from 'playwright-core';
 import { startServer } from '../serve.mjs';
 import { watchLayers } from './page-layers.mjs';
+import { fmt, launchChromium, median, openLargest, p95, verdict } from './page-largest.mjs';
 
 const args = process.argv.slice(2);
 // Pairs of edits (to 40 and back), so every round ends with the values it started from.
@@ -35,13 +35,6 @@ const CSS = args.includes('--css') ? args[args.indexOf('--css') + 1] : '';
 // Leaf-level kinds of main-thread work (containers such as TimerFire would count JS twice).
 const KINDS = new Set(['Canvas2DResourceProvider::ProduceCanvasResource', 'FunctionCall', 'UpdateLayoutTree', 'Layout', 'PrePaint', 'Paint', 'Layerize', 'Commit', 'MinorGC', 'MajorGC', 'HitTest', 'IntersectionObserverController::computeIntersections']);
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-const p95 = (xs) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil(0.95 * xs.length) - 1)];
-const fmt = (xs) => `median ${median(xs).toFixed(1)} ms, p95 ${p95(xs).toFixed(1)}, min ${Math.min(...xs).toFixed(1)}, max ${Math.max(...xs).toFixed(1)}`;
-
 // The machine's CPU time by kind (Linux: /proc/stat in clock ticks), to tell how much of it a
 // virtual machine's host took away during the run ("steal": the guest's clocks run on meanwhile).
 function cpuTimes() {
@@ -56,42 +49,18 @@ const stealShare = (a, b) => (a && b && b.busy + b.steal > a.busy + a.steal ? (b
 const cpuAtStart = cpuTimes();
 
 const server = await startServer({ port: 0, ...(ROOT ? { root: ROOT } : {}) });
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-});
+const browser = await launchChromium();
 try {
   // --dpr 2: a high-density screen, where Chromium composites every scroller.
   const DPR = args.includes('--dpr') ? Number(args[args.indexOf('--dpr') + 1]) : 1;
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: DPR });
-  await page.goto(server.url);
-  await page.waitForSelector('#app[data-ready="true"]');
-  const renders = async () => Number(await page.getAttribute('#app', 'data-renders'));
-  const afterRender = async (action) => {
-    const before = await renders();
-    await action();
-    await page.waitForFunction((n) => Number(document.getElementById('app').dataset.renders) > n, before);
-  };
   // The largest sizes the page allows by default (--n, --heads: smaller ones).
-  const N = args.includes('--n') ? Number(args[args.indexOf('--n') + 1]) : 24;
   const HEADS = args.includes('--heads') ? args[args.indexOf('--heads') + 1] : '8';
   const MODE = args.includes('--mode') ? args[args.indexOf('--mode') + 1] : 'sentence';
-  const sizes = MODE === 'qkv'
-    ? [['#size-n', String(N)], ['#size-m', String(N)], ['#size-dk', '64'], ['#size-dv', '64']]
-    : [['#size-dModel', '64'], ['#size-heads', HEADS]];
-  if (MODE === 'qkv') await afterRender(() => page.check('input[name="mode"][value="qkv"]'));
-  else await afterRender(() => page.fill('#sentence', Array.from({ length: N }, (_, i) => `w${i + 1}`).join(' ')));
-  for (const [id, v] of sizes) {
-    if (await page.inputValue(id) === v) continue;
-    await afterRender(async () => { await page.fill(id, v); await page.press(id, 'Enter'); });
-  }
-  const EDITED = MODE === 'qkv' ? 'Q' : 'X';
+  const n = args.includes('--n') ? Number(args[args.indexOf('--n') + 1]) : 24;
+  const { page, n: N, edited: EDITED } = await openLargest(browser, server.url, { dpr: DPR, n, heads: HEADS, mode: MODE });
   const matrix = `[data-matrix="${EDITED}"]`;
-  await page.click(`${matrix} >> xpath=ancestor::details/summary`);
-  await page.waitForSelector(`${matrix} .cell-input[data-row="${N - 1}"][data-col="63"]`, { state: 'attached' });
   // As a person typing: the cell has focus and the page shows it (--view pipeline: the steps).
   const VIEW = args.includes('--view') ? args[args.indexOf('--view') + 1] : 'x';
-  await page.focus(`${matrix} .cell-input[data-row="0"][data-col="0"]`);
   await page.$eval(VIEW === 'pipeline' ? '#pipeline' : matrix, (e) => e.scrollIntoView({ block: 'start' }));
 
   // --focus-fixed: the focus stays on a cell no edit touches, so the caret never appears or moves.
@@ -242,7 +211,6 @@ try {
   if (args.includes('--per-edit')) {
     toFrameCpu.forEach((ms, k) => console.log(`  edit ${k} (${k % 2 ? 'back' : 'to 40'}): JS ${jsMs[k].toFixed(1)} ms, to the frame ${ms.toFixed(1)} ms CPU (${toFrame[k].toFixed(1)} wall), ${restyled[k]} restyled, ${laidOut[k]} laid out; ${[...kindsPerEdit[k]].filter(([, ms]) => ms >= 0.3).sort((a, b) => b[1] - a[1]).map(([name, ms]) => `${name} ${ms.toFixed(1)}`).join(', ')}`));
   }
-  const verdict = (ms) => (ms <= 16 ? 'within' : 'over');
   console.log(`verdict, CPU time: median ${verdict(median(toFrameCpu))} one 16 ms frame (${median(toFrameCpu).toFixed(1)} ms), p95 ${verdict(p95(toFrameCpu))} (${p95(toFrameCpu).toFixed(1)} ms), slowest ${verdict(Math.max(...toFrameCpu))} (${Math.max(...toFrameCpu).toFixed(1)} ms)`);
   console.log(`verdict, wall time: the median edit reaches the screen ${verdict(median(toFrame))} one 16 ms frame (${median(toFrame).toFixed(1)} ms), the p95 edit ${verdict(p95(toFrame))} (${p95(toFrame).toFixed(1)} ms), the slowest ${verdict(Math.max(...toFrame))} (${Math.max(...toFrame).toFixed(1)} ms)`);
   if (ROUNDS > 1) {
