@@ -2,9 +2,7 @@
 // number checked here is compared with the JS API (imported in the page) or with NumPy.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  afterRender, assertClose, cellSelector, cellText, collectProblems, fillCell, readHeatmap, readHeatmapCells, useExplorer,
-} from './helpers.mjs';
+import { afterRender, assertClose, cellSelector, cellText, collectProblems, fillCell, readHeatmap, readHeatmapCells, setSize, useExplorer } from './helpers.mjs';
 
 // /usr/bin/python3 -c "import numpy as np; np.random.seed(42); X = np.random.randn(4, 8);
 //   Wq, Wk, Wv = [np.random.randn(8, 4) for _ in range(3)]; Q, K, V = X @ Wq, X @ Wk, X @ Wv;
@@ -230,15 +228,9 @@ describe('multi-head', () => {
 
   test('a head count that does not divide d_model shows the error instead of breaking', async () => {
     await preset('lesson');
-    await afterRender(page, async () => {
-      await page.fill('#size-heads', '3');
-      await page.press('#size-heads', 'Enter');
-    });
+    await setSize(page, '#size-heads', '3');
     assert.match(await page.textContent('.pipeline .error'), /divisible/);
-    await afterRender(page, async () => {
-      await page.fill('#size-heads', '2');
-      await page.press('#size-heads', 'Enter');
-    });
+    await setSize(page, '#size-heads', '2');
     assert.equal(await page.isVisible('.pipeline .error'), false);
     // Head 1 of the 2-head layer is the lesson's single head: W_Q's first 4 columns are unchanged.
     const w = await readHeatmap(page, 'weights');

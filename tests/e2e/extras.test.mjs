@@ -6,7 +6,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { afterRender, assertClose, cellSelector, cellText, collectProblems, openExplorer, readHeatmap, screenshot, useExplorer } from './helpers.mjs';
+import { afterRender, assertClose, cellSelector, cellText, collectProblems, openExplorer, readHeatmap, screenshot, setSize, useExplorer } from './helpers.mjs';
 import { decodeState } from '../../web/ui/url-state.js';
 import { reconcile } from '../../web/ui/state.js';
 import { referenceAttention } from '../js/support/attention-f64.mjs';
@@ -58,10 +58,7 @@ async function checkNumbers(p = page) {
 
 describe('bias matrix, projection biases and cross-attention', () => {
   test('switched on, every step matches a float64 recomputation', async () => {
-    await afterRender(page, async () => {
-      await page.fill('#size-heads', '2');
-      await page.press('#size-heads', 'Enter');
-    });
+    await setSize(page, '#size-heads', '2');
     await afterRender(page, () => page.check('#bias-matrix'));
     await afterRender(page, () => page.selectOption('#bias-preset', 'alibi'));
     await afterRender(page, () => page.check('#projection-biases'));

@@ -5,9 +5,7 @@
 // repaints at the new resolution.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  afterFrames, afterRender, collectProblems, fillCell, launch, openExplorer, readHeatmap, readHeatmapCells, typeInCell,
-} from './helpers.mjs';
+import { afterFrames, afterRender, collectProblems, fillCell, launch, openExplorer, readHeatmap, readHeatmapCells, setSize, typeInCell } from './helpers.mjs';
 
 let env;
 before(async () => { env = await launch(); });
@@ -42,12 +40,7 @@ describe('the canvas lines up with the table', () => {
   test('a wide map prints no digits; masked cells are hatched and name themselves hidden', async () => {
     const { page, context } = await openExplorer(env);
     await afterRender(page, () => page.fill('#sentence', 'one two three four five six seven eight nine ten eleven twelve'));
-    for (const [id, value] of [['#size-dModel', '64'], ['#size-heads', '4']]) {
-      await afterRender(page, async () => {
-        await page.fill(id, value);
-        await page.press(id, 'Enter');
-      });
-    }
+    for (const [id, value] of [['#size-dModel', '64'], ['#size-heads', '4']]) await setSize(page, id, value);
     const q = await readHeatmapCells(page, 'Q');
     assert.equal(q.length, 12 * 64);
     assertFilledAndAligned(q, 'Q');

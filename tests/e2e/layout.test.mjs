@@ -5,9 +5,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import {
-  afterRender, assertClose, cellSelector, collectProblems, fillCell, launch, openExplorer, readHeatmap, screenshot,
-} from './helpers.mjs';
+import { afterRender, assertClose, cellSelector, collectProblems, fillCell, launch, openExplorer, readHeatmap, screenshot, setSize } from './helpers.mjs';
 
 let env;
 before(async () => { env = await launch(); });
@@ -117,12 +115,7 @@ test('n = 16, d_model = 64, h = 4: correct numbers, redraw time reported', async
   const { page, context, problems } = await openExplorer(env, { width: 1280, height: 900 });
   const words = 'one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen';
   await afterRender(page, () => page.fill('#sentence', words));
-  for (const [id, v] of [['#size-dModel', '64'], ['#size-heads', '4']]) {
-    await afterRender(page, async () => {
-      await page.fill(id, v);
-      await page.press(id, 'Enter');
-    });
-  }
+  for (const [id, v] of [['#size-dModel', '64'], ['#size-heads', '4']]) await setSize(page, id, v);
   assert.deepEqual((await readHeatmap(page, 'mha-output')).shape, [16, 64]);
   const unfold = async (name) => {
     await page.click(`[data-matrix="${name}"] >> xpath=ancestor::details/summary`);

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
-import { afterFrames, afterRender, cellSelector, cellText, collectProblems, readHeatmap, useExplorer } from './helpers.mjs';
+import { afterFrames, afterRender, cellSelector, cellText, collectProblems, readHeatmap, setSize, useExplorer } from './helpers.mjs';
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const X = '[data-matrix="X"]';
@@ -15,8 +15,7 @@ const cell = (i, j, m = 'X') => cellSelector(m, i, j);
 const { page, problems } = useExplorer({
   setup: async (p) => {
     await afterRender(p, () => p.fill('#sentence', Array.from({ length: 24 }, (_, i) => `w${i + 1}`).join(' ')));
-    for (const [id, v] of [['#size-dModel', '64'], ['#size-heads', '8']])
-      await afterRender(p, async () => { await p.fill(id, v); await p.press(id, 'Enter'); });
+    for (const [id, v] of [['#size-dModel', '64'], ['#size-heads', '8']]) await setSize(p, id, v);
     for (const name of ['X', 'WQ']) {
       await p.click(`[data-matrix="${name}"] >> xpath=ancestor::details/summary`);
       await p.waitForSelector(cell(name === 'X' ? 23 : 63, 63, name));
