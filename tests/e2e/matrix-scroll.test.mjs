@@ -97,6 +97,35 @@ describe('a 16 × 64 X on a desktop', () => {
     assert.notEqual(await page.evaluate(() => document.activeElement.className), 'matrix-hbar');
   });
 
+  // Maps far from the viewport are hidden and shown again when a scroll brings them near
+  // (far-canvas.js), which measures cards; a sideways scroll brings nothing nearer, and measuring
+  // after an arrow key scrolled X would lay the page out inside that key's frame.
+  test('scrolling X sideways measures no card', async () => {
+    const measured = await page.evaluate(async (area) => {
+      const hidden = [...document.querySelectorAll('canvas')].filter((c) => c.style.visibility === 'hidden').length;
+      const original = Element.prototype.getBoundingClientRect;
+      let cards = 0;
+      Element.prototype.getBoundingClientRect = function measure() {
+        if (this.classList.contains('card')) cards += 1;
+        return original.call(this);
+      };
+      try {
+        const box = document.querySelector(area);
+        for (const left of [300, 0]) {
+          const scrolled = new Promise((done) => box.addEventListener('scroll', done, { once: true }));
+          box.scrollLeft = left;
+          await scrolled;
+          await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+        }
+      } finally {
+        Element.prototype.getBoundingClientRect = original;
+      }
+      return { hidden, cards };
+    }, AREA);
+    assert.ok(measured.hidden > 0, 'some maps are far away and hidden');
+    assert.equal(measured.cards, 0, 'cards measured');
+  });
+
   test('a sideways wheel scrolls the cells and the bar follows; a vertical one scrolls the page', async () => {
     await page.$eval(AREA, (a) => { a.scrollLeft = 0; });
     await synced(page);

@@ -23,8 +23,11 @@ function setFar(near, isFar) {
 
 // The observer reports after the frame, so a jump (Page Down, a link to a step) would show a map
 // without its colours for a frame or two: scroll events come before the frame is painted, so the
-// maps a scroll brought near are shown in that same frame.
-function showNearOnScroll() {
+// maps a scroll brought near are shown in that same frame. A box marked data-scrolls="sideways"
+// (a wide matrix, its proxy bar) brings nothing nearer, and measuring the cards after an arrow key
+// scrolled one would lay the page out inside the key's frame (~4 ms at the largest sizes).
+function showNearOnScroll(event) {
+  if (event.target instanceof Element && event.target.dataset.scrolls === 'sideways') return;
   const margin = NEAR * window.innerHeight;
   for (const near of far) {
     if (!near.isConnected) {  // (still observed: a card put back is decided for again)
