@@ -23,17 +23,18 @@ function setFar(near, isFar) {
 
 // The observer reports after the frame, so a jump (Page Down, a link to a step) would show a map
 // without its colours for a frame or two: scroll events come before the frame is painted, so the
-// maps a scroll brought near are shown in that same frame. A box marked data-scrolls="sideways"
-// (a wide matrix, its proxy bar) brings nothing nearer, and measuring the cards after an arrow key
-// scrolled one would lay the page out inside the key's frame (~4 ms at the largest sizes).
+// maps a scroll brought near are shown in that same frame. A box that scrolls moves only what it
+// holds: a wide matrix scrolled sideways (by an arrow key) holds no card, and measuring the cards
+// then would lay the page out inside the key's frame (~4 ms at the largest sizes).
 function showNearOnScroll(event) {
-  if (event.target instanceof Element && event.target.dataset.scrolls === 'sideways') return;
+  const box = event.target instanceof Element ? event.target : null;  // (else the document)
   const margin = NEAR * window.innerHeight;
   for (const near of far) {
     if (!near.isConnected) {  // (still observed: a card put back is decided for again)
       far.delete(near);
       continue;
     }
+    if (box && !box.contains(near)) continue;
     const r = near.getBoundingClientRect();
     if (r.height && r.bottom > -margin && r.top < window.innerHeight + margin) setFar(near, false);
   }

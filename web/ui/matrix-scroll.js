@@ -52,9 +52,6 @@ function sidewaysDelta(e, area) {
  */
 export function attachMatrixScroll(area, content) {
   const { bar, spacer } = createProxyBar();
-  // Neither moves the page up or down (see far-canvas.js).
-  area.dataset.scrolls = 'sideways';
-  bar.dataset.scrolls = 'sideways';
 
   const maxScroll = () => Math.max(0, area.scrollWidth - area.clientWidth);
   // Each box's 'scroll' copies its position to the other. The copy fires a 'scroll' of its own a
