@@ -56,9 +56,8 @@ try {
   // The largest sizes the page allows by default (--n, --heads: smaller ones).
   const HEADS = args.includes('--heads') ? args[args.indexOf('--heads') + 1] : '8';
   const MODE = args.includes('--mode') ? args[args.indexOf('--mode') + 1] : 'sentence';
-  const n = args.includes('--n') ? Number(args[args.indexOf('--n') + 1]) : 24;
-  const { page, n: N, edited: EDITED } = await openLargest(browser, server.url, { dpr: DPR, n, heads: HEADS, mode: MODE });
-  const matrix = `[data-matrix="${EDITED}"]`;
+  const N = args.includes('--n') ? Number(args[args.indexOf('--n') + 1]) : 24;
+  const { page, edited: EDITED, matrix } = await openLargest(browser, server.url, { dpr: DPR, n: N, heads: HEADS, mode: MODE });
   // As a person typing: the cell has focus and the page shows it (--view pipeline: the steps).
   const VIEW = args.includes('--view') ? args[args.indexOf('--view') + 1] : 'x';
   await page.$eval(VIEW === 'pipeline' ? '#pipeline' : matrix, (e) => e.scrollIntoView({ block: 'start' }));

@@ -113,7 +113,6 @@ async function sameValueWrites(action) {
   });
 }
 
-
 // The edits include a number typed again as it was (a redraw of equal values, where every write
 // would have the value already there) and, with one head, a d_k that changes the columns of the
 // maps of Q and K but not their rows.
