@@ -2,8 +2,8 @@
 // and palette tools in the page header, or the training view when the address says #view=train
 // (a switch in the header goes between them).
 import { mountExplorer } from './ui/explorer.js';
-import { createViewSwitch, viewFromHash } from './ui/training/view-switch.js';
-import { showStartFailure } from './ui/notice.js';
+import { createViewSwitch, viewFromHash } from './ui/view-switch.js';
+import { showStartFailure } from './ui/dom/dom.js';
 
 const root = document.getElementById('app');
 const tools = document.getElementById('display-tools');
@@ -30,7 +30,7 @@ async function show(view, extra = {}) {
   root.setAttribute('aria-busy', 'true');
   try {
     const handle = view === 'train'
-      ? await (await import('./ui/training/page-view.js')).mountTrainingPage(root, { onOpenHead: (head) => openHead(head) })
+      ? await (await import('./ui/training/training.js')).mountTrainingPage(root, { onOpenHead: (head) => openHead(head) })
       : await mountExplorer(root, { toolbarHost: tools, documentTheme: true, syncUrl: true, ...extra.options });
     if (mine !== seq) handle.destroy();
     else current = handle;
@@ -41,7 +41,7 @@ async function show(view, extra = {}) {
 
 // "Open in the explorer": the head's weights and the probe's inputs become the explorer's example.
 async function openHead(head) {
-  const { headState } = await import('./ui/training/open-head.js');
+  const { headState } = await import('./ui/model/model.js');
   const state = await headState(head);
   history.pushState(null, '', '#');
   await show('explorer', { force: true, options: { state, syncUrl: true } });

@@ -23,7 +23,7 @@
 // Everything lives in an open shadow root with its own copy of styles.css (a <link>, which a
 // `default-src 'self'` policy allows), so the host page's styles and ids never collide with it.
 import { mountExplorer } from './ui/explorer.js';
-import { stateFromHash } from './ui/url-state.js';
+import { stateFromHash } from './ui/model/model.js';
 
 const STYLES = new URL('./styles.css', import.meta.url).href;
 const ATTRIBUTES = ['preset', 'state', 'panels', 'theme', 'readonly', 'label', 'link-base', 'view', 'example'];
@@ -126,10 +126,10 @@ export class AttentionExplorerElement extends ElementBase {
       const opened = this._openState ? { state: this._openState, link: undefined } : {};
       this._openState = null;
       const handle = this.getAttribute('view') === 'train'
-        ? await (await import('./ui/training/page-view.js')).mountTrainingPage(this._root, {
+        ? await (await import('./ui/training/training.js')).mountTrainingPage(this._root, {
           syncUrl: false, documentTheme: false, theme: this._options().theme, example: this.getAttribute('example') ?? undefined,
           onOpenHead: async (head) => {
-            this._openState = (await import('./ui/training/open-head.js')).headState(head);
+            this._openState = (await import('./ui/model/model.js')).headState(head);
             this.removeAttribute('view');
           } })
         : await mountExplorer(this._root, { ...this._options(), ...extra, ...opened });

@@ -19,8 +19,8 @@
 // theme, readonly (as the <attention-explorer> attributes), view=train (the training view; with
 // example=induction or text, a trained example). The hash may hold a state (#s=v1.…).
 import { mountExplorer } from './ui/explorer.js';
-import { showStartFailure } from './ui/notice.js';
-import { decodeState, stateFromHash, validateState } from './ui/url-state.js';
+import { showStartFailure } from './ui/dom/dom.js';
+import { decodeState, stateFromHash, validateState } from './ui/model/model.js';
 import { MESSAGE_PREFIX as PREFIX, MESSAGE_VERSION, versionError } from './embed-protocol.js';
 
 export { MESSAGE_VERSION };
@@ -64,7 +64,7 @@ if (link !== null) options.link = link;
 
 async function main() {
   if (params.get('view') === 'train') {
-    const { mountTrainingPage } = await import('./ui/training/page-view.js');
+    const { mountTrainingPage } = await import('./ui/training/training.js');
     await mountTrainingPage(root, { syncUrl: false, params, theme: options.theme });
     post('ready', { view: 'train' });
     return;

@@ -12,7 +12,7 @@ import { deflateRawSync } from 'node:zlib';
 import {
   afterRender, assertClose, cellSelector, collectProblems, fillCell, launch, openExplorer, readHeatmap, recordProblems, screenshot,
 } from './helpers.mjs';
-import { decodeState, toBase64Url } from '../../web/ui/url-state.js';
+import { decodeState, toBase64Url } from '../../web/ui/model/url-state.js';
 import { startServer } from '../../scripts/serve.mjs';
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');

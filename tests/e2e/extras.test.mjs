@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { afterRender, assertClose, cellSelector, cellText, collectProblems, openExplorer, readHeatmap, screenshot, setSize, useExplorer } from './helpers.mjs';
-import { decodeState } from '../../web/ui/url-state.js';
-import { reconcile } from '../../web/ui/state.js';
+import { decodeState } from '../../web/ui/model/url-state.js';
+import { reconcile } from '../../web/ui/model/state.js';
 import { referenceAttention } from '../js/support/attention-f64.mjs';
 import { hasPythonModule, PYTHON, runPythonScripts } from '../js/support/python.mjs';
 

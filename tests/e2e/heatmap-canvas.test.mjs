@@ -1,4 +1,4 @@
-// The heatmaps' canvas (ui/heatmap-paint.js, ui/glyphs.js) against the table it lies under, in
+// The heatmaps' canvas (ui/heatmap/paint.js, ui/heatmap/glyphs.js) against the table it lies under, in
 // headless Chromium: every cell is filled edge to edge in one colour at the place the table gives
 // it, the gaps between cells stay clear, digits are printed inside their cell and centred, compact
 // maps print none, maps out of view catch up when scrolled to, and a new pixel ratio (zoom)
@@ -106,7 +106,7 @@ describe('maps out of view', () => {
     const after = await readHeatmapCells(page, 'output');
     assert.notDeepEqual(after.map((c) => c.colour), before.map((c) => c.colour));
     const expected = await page.evaluate(async (vs) => {
-      const { formatCell } = await import('./ui/format.js');
+      const { formatCell } = await import('./ui/model/format.js');
       return vs.map(formatCell);
     }, values);
     assert.deepEqual(after.map((c) => c.text), expected);

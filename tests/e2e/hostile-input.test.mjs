@@ -8,9 +8,9 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { afterFrames, afterRender, cellSelector, collectProblems, readHeatmap, useExplorer } from './helpers.mjs';
-import { MAX_TOKEN_LENGTH, tokenize } from '../../web/ui/tokenizer.js';
-import { MAX_TOKENS, reconcile } from '../../web/ui/state.js';
-import { encodeState } from '../../web/ui/url-state.js';
+import { MAX_TOKEN_LENGTH, tokenize } from '../../web/ui/model/tokenizer.js';
+import { MAX_TOKENS, reconcile } from '../../web/ui/model/state.js';
+import { encodeState } from '../../web/ui/model/url-state.js';
 
 const PAYLOADS = [
   '<img src=x onerror="window.__pwned=\'img\'">',

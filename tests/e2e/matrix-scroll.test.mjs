@@ -1,4 +1,4 @@
-// Sideways scrolling of a wide editable matrix (ui/matrix-scroll.js) in headless Chromium: the cell
+// Sideways scrolling of a wide editable matrix (ui/matrix-editor/scroll.js) in headless Chromium: the cell
 // area is not user-scrollable (a scroller around a thousand inputs costs a frame), so a proxy
 // scrollbar, the wheel, touch and focus must do what a native scroller did. X at n = 16,
 // d_model = 64 is 16 × 64 inputs, several times wider than its card.

@@ -12,7 +12,7 @@ import {
   afterRender, assertClose, cellSelector, collectProblems, openExplorer, readHeatmap, useExplorer,
 } from './helpers.mjs';
 import { hasPythonModule, PYTHON, runPythonScripts } from '../js/support/python.mjs';
-import { niceBound } from '../../web/ui/palettes.js';
+import { niceBound } from '../../web/ui/model/palettes.js';
 
 const NUMPY = hasPythonModule('numpy');
 const TORCH = NUMPY && hasPythonModule('torch');

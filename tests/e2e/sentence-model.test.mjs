@@ -32,7 +32,7 @@ function modelAttention(page, text, limit) {
     const { decodeSafetensors } = await import('/lib/safetensors.js');
     const { charVocabulary } = await import('/lib/training-data.js');
     const { TINY_CORPUS } = await import('/lib/tiny-corpus.js');
-    const { charTokens } = await import('/ui/char-tokens.js');
+    const { charTokens } = await import('/ui/model/char-tokens.js');
     const state = decodeSafetensors(new Uint8Array(await (await fetch('/trained/text.safetensors')).arrayBuffer()));
     const vocabulary = charVocabulary(TINY_CORPUS).chars;
     const attn = await createAttention();

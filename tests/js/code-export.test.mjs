@@ -7,11 +7,11 @@
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createAttention } from '../../web/lib/attention.js';
-import { createComputer } from '../../web/ui/compute.js';
-import { numpyCode, torchCode } from '../../web/ui/code-export.js';
-import { makeEmbedder, makeFiller, presetById } from '../../web/ui/presets.js';
-import { dims, maskOptions, MULTI_HEAD_PITFALLS, PITFALLS, reconcile } from '../../web/ui/state.js';
-import { biasPresetMatrix } from '../../web/ui/extras-state.js';
+import { createComputer } from '../../web/ui/model/compute.js';
+import { numpyCode, torchCode } from '../../web/ui/export/code-export.js';
+import { makeEmbedder, makeFiller, presetById } from '../../web/ui/model/presets.js';
+import { dims, maskOptions, MULTI_HEAD_PITFALLS, PITFALLS, reconcile } from '../../web/ui/model/state.js';
+import { biasPresetMatrix } from '../../web/ui/model/extras-state.js';
 import { hasPythonModule, PYTHON, runPythonScripts } from './support/python.mjs';
 
 const NUMPY = hasPythonModule('numpy');

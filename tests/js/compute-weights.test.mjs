@@ -1,12 +1,12 @@
-// The page's computer (web/ui/compute.js) gives the multi-head layer its weights only when they
+// The page's computer (web/ui/model/compute.js) gives the multi-head layer its weights only when they
 // changed: an edit of X reuses the weights already in the layer (copying four d_model × d_model
 // matrices per keystroke was wasted work), an edit of a weight or a bias sends them again, and
 // every result equals a fresh computer's for the same state.
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createComputer } from '../../web/ui/compute.js';
-import { presetById } from '../../web/ui/presets.js';
-import { reconcile, setCell } from '../../web/ui/state.js';
+import { createComputer } from '../../web/ui/model/compute.js';
+import { presetById } from '../../web/ui/model/presets.js';
+import { reconcile, setCell } from '../../web/ui/model/state.js';
 import { pageState } from './support/page-state.mjs';
 
 let attn;

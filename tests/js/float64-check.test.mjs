@@ -4,10 +4,10 @@
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createAttention } from '../../web/lib/attention.js';
-import { createComputer } from '../../web/ui/compute.js';
-import { agreement, recompute } from '../../web/ui/float64-check.js';
-import { makeEmbedder, makeFiller, PRESETS, presetById } from '../../web/ui/presets.js';
-import { reconcile, setCell } from '../../web/ui/state.js';
+import { createComputer } from '../../web/ui/model/compute.js';
+import { agreement, recompute } from '../../web/ui/model/float64-check.js';
+import { makeEmbedder, makeFiller, PRESETS, presetById } from '../../web/ui/model/presets.js';
+import { reconcile, setCell } from '../../web/ui/model/state.js';
 
 let attn;
 let fill;

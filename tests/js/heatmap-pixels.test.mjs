@@ -1,9 +1,9 @@
-// The heatmap canvas writer (web/ui/heatmap-pixels.js) with a recording 2D context: a redraw that
+// The heatmap canvas writer (web/ui/heatmap/pixels.js) with a recording 2D context: a redraw that
 // changes a few cells puts back those cells only, and one with new colours (a new scale, a new
 // theme) puts the whole canvas at once, without comparing every cell with what it shows first.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHeatmapPixels } from '../../web/ui/heatmap-pixels.js';
+import { createHeatmapPixels } from '../../web/ui/heatmap/pixels.js';
 
 globalThis.ImageData ??= class {
   constructor(width, height) {

@@ -3,7 +3,7 @@
 // app's chunk they do not exist, and no URL is made up for them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { HOST_PLACEHOLDER, NO_PAGE_MESSAGE, packageUrls } from '../../web/ui/package-urls.js';
+import { HOST_PLACEHOLDER, NO_PAGE_MESSAGE, packageUrls } from '../../web/ui/model/package-urls.js';
 import { embedSnippet } from '../../web/ui/share.js';
 
 test('as shipped, the page and the element are next to web/ui/', () => {

@@ -1,19 +1,19 @@
-// The page's bias matrix B, projection biases and cross-attention (web/ui/compute.js with
+// The page's bias matrix B, projection biases and cross-attention (web/ui/model/compute.js with
 // extras-state.js): the numbers the page shows against a float64 recomputation written in the
 // test, a row of −∞ handled as the core does (weights 0, no NaN), the explanation of a masked
 // score naming its bias term, the parameter count with biases, and links that carry it all.
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createAttention } from '../../web/lib/attention.js';
-import { createComputer } from '../../web/ui/compute.js';
-import { explain } from '../../web/ui/explain.js';
-import { agreement } from '../../web/ui/float64-check.js';
+import { createComputer } from '../../web/ui/model/compute.js';
+import { explain } from '../../web/ui/explain/explain.js';
+import { agreement } from '../../web/ui/model/float64-check.js';
 import { agreementText, widestText } from '../../web/ui/agreement-check.js';
 import { parseBias } from '../../web/ui/bias-matrix.js';
-import { biasPresetMatrix, setBiasMatrix } from '../../web/ui/extras-state.js';
-import { makeEmbedder, makeFiller, presetById } from '../../web/ui/presets.js';
-import { dims, reconcile, setCell } from '../../web/ui/state.js';
-import { decodeState, encodeState } from '../../web/ui/url-state.js';
+import { biasPresetMatrix, setBiasMatrix } from '../../web/ui/model/extras-state.js';
+import { makeEmbedder, makeFiller, presetById } from '../../web/ui/model/presets.js';
+import { dims, reconcile, setCell } from '../../web/ui/model/state.js';
+import { decodeState, encodeState } from '../../web/ui/model/url-state.js';
 import { referenceAttention } from './support/attention-f64.mjs';
 
 let attn;
@@ -188,7 +188,7 @@ describe('bias matrix, projection biases and cross-attention on the page', () =>
     const s = build({ biasMatrix: { on: true, preset: 'zeros' } });
     const text = await encodeState(reconcile(setCell(s, 'B', 0, 0, -Infinity)));
     assert.equal((await decodeState(text)).ok, true);
-    const { validateState } = await import('../../web/ui/url-state.js');
+    const { validateState } = await import('../../web/ui/model/url-state.js');
     assert.throws(() => validateState({ matrices: { X: { rows: 1, cols: 1, data: ['-inf'] } } }), /X\[1,1\] must be a number/);
     assert.throws(() => validateState({ matrices: { X: { rows: 1, cols: 1, data: [-Infinity] } } }), /X\[1,1\] must be a number/);
     // A state object (the element's state, a handle's getState()) holds −∞ as a number.

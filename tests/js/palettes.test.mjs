@@ -1,9 +1,9 @@
-// The colour scales (web/ui/palettes.js): a scale's range changes with nearly every edit, its
+// The colour scales (web/ui/model/palettes.js): a scale's range changes with nearly every edit, its
 // colours do not, so scales of one colour list share their colours instead of working out up to
 // 256 of them again for every map they colour; the colours stay those of the list's stops.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { makeScale } from '../../web/ui/palettes.js';
+import { makeScale } from '../../web/ui/model/palettes.js';
 
 const hex = ([r, g, b]) => `#${[r, g, b].map((c) => c.toString(16).padStart(2, '0')).join('')}`;
 

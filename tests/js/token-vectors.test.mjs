@@ -1,12 +1,12 @@
-// Sentence mode's token vectors (web/ui/embeddings.js): each word has its own fixed random vector,
+// Sentence mode's token vectors (web/ui/model/embeddings.js): each word has its own fixed random vector,
 // positions add their own, and the documented rule redone in NumPy gives the same X. Different
 // sentences give different attention; the same word gives the same row.
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createComputer } from '../../web/ui/compute.js';
-import { fnv1a32, tokenVectors, wordSeed } from '../../web/ui/embeddings.js';
-import { presetById } from '../../web/ui/presets.js';
-import { reconcile, setCell, setSentence } from '../../web/ui/state.js';
+import { createComputer } from '../../web/ui/model/compute.js';
+import { fnv1a32, tokenVectors, wordSeed } from '../../web/ui/model/embeddings.js';
+import { presetById } from '../../web/ui/model/presets.js';
+import { reconcile, setCell, setSentence } from '../../web/ui/model/state.js';
 import { hasPythonModule, PYTHON, runPythonScripts } from './support/python.mjs';
 import { pageState } from './support/page-state.mjs';
 

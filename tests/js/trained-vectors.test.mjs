@@ -1,4 +1,4 @@
-// Sentence mode with vectors from the trained text model (web/ui/trained-vectors.js): the sentence
+// Sentence mode with vectors from the trained text model (web/ui/model/trained-vectors.js): the sentence
 // is read character by character with the model's vocabulary, and the explorer's attention
 // weights (its own pipeline: X·W_Q, X·W_K, softmax, in compute.js) equal the model's attention
 // probabilities from transformer.forward for the same text, for every layer and head, to 1e-6.
@@ -7,13 +7,13 @@ import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { createComputer } from '../../web/ui/compute.js';
-import { presetById } from '../../web/ui/presets.js';
-import { reconcile, setSentence } from '../../web/ui/state.js';
-import { charTokens } from '../../web/ui/char-tokens.js';
-import { tokenize } from '../../web/ui/tokenizer.js';
-import { decodeState, encodeState } from '../../web/ui/url-state.js';
-import { loadTextModel, readSentence, textModelState } from '../../web/ui/trained-vectors.js';
+import { createComputer } from '../../web/ui/model/compute.js';
+import { presetById } from '../../web/ui/model/presets.js';
+import { reconcile, setSentence } from '../../web/ui/model/state.js';
+import { charTokens } from '../../web/ui/model/char-tokens.js';
+import { tokenize } from '../../web/ui/model/tokenizer.js';
+import { decodeState, encodeState } from '../../web/ui/model/url-state.js';
+import { loadTextModel, readSentence, textModelState } from '../../web/ui/model/trained-vectors.js';
 import { pageState } from './support/page-state.mjs';
 
 // Node's fetch has no file: URLs; the page fetches the same files from its own origin.

@@ -9,7 +9,7 @@ import { createAttention } from '../../web/lib/attention.js';
 import { TrainingSession } from '../../web/lib/trainer-session.js';
 import { normalizeSettings, settingsFromParams, settingsToParams, trainerConfig, DEFAULTS } from '../../web/ui/training/config.js';
 import { parseAttentionJson, tokenIds } from '../../web/ui/training/attention-json.js';
-import { residualBefore } from '../../web/ui/training/open-head.js';
+import { residualBefore } from '../../web/ui/model/open-head.js';
 
 let attn;
 before(async () => { attn = await createAttention(); });

@@ -1,4 +1,4 @@
-// Fuzzing the page's one text parser, the link codec (web/ui/url-state.js), with fast-check:
+// Fuzzing the page's one text parser, the link codec (web/ui/model/url-state.js), with fast-check:
 // random text, damaged real links and random JSON packed as links are refused with a message or
 // give a checked state, never a throw; validateState only ever throws its StateError; and every
 // state that passes, once reconciled, survives encode → decode unchanged. (The example-based
@@ -9,11 +9,11 @@ import { deflateRawSync } from 'node:zlib';
 import fc from 'fast-check';
 
 import { createAttention } from '../../web/lib/attention.js';
-import { PRESETS } from '../../web/ui/presets.js';
-import { reconcile } from '../../web/ui/state.js';
+import { PRESETS } from '../../web/ui/model/presets.js';
+import { reconcile } from '../../web/ui/model/state.js';
 import {
   decodeState, encodeState, StateError, toBase64Url, toLinkState, validateState,
-} from '../../web/ui/url-state.js';
+} from '../../web/ui/model/url-state.js';
 
 const RUNS = Number(process.env.ATTN_GARBAGE_RUNS) || 300;
 const SEED = process.env.ATTN_PROPERTY_SEED !== undefined ? Number(process.env.ATTN_PROPERTY_SEED)

@@ -1,16 +1,16 @@
-// The link codec (web/ui/url-state.js): every preset and every kind of state field round-trips
+// The link codec (web/ui/model/url-state.js): every preset and every kind of state field round-trips
 // exactly; malformed, hostile and oversized links are refused with a message, never a throw, and
 // never reach the page as anything but checked plain data.
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { deflateRawSync } from 'node:zlib';
 import { createAttention } from '../../web/lib/attention.js';
-import { PRESETS } from '../../web/ui/presets.js';
-import { activeMatrices, reconcile } from '../../web/ui/state.js';
+import { PRESETS } from '../../web/ui/model/presets.js';
+import { activeMatrices, reconcile } from '../../web/ui/model/state.js';
 import {
   decodeState, encodeState, linkFor, MAX_ENCODED_LENGTH, presetFromHash, stateFromHash,
   toBase64Url, validateState,
-} from '../../web/ui/url-state.js';
+} from '../../web/ui/model/url-state.js';
 
 let attn;
 before(async () => { attn = await createAttention(); });

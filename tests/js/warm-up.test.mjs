@@ -3,8 +3,8 @@
 // one number, widening its matrix's colour range.
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { presetById } from '../../web/ui/presets.js';
-import { activeMatrices, reconcile } from '../../web/ui/state.js';
+import { presetById } from '../../web/ui/model/presets.js';
+import { activeMatrices, reconcile } from '../../web/ui/model/state.js';
 import { createWarmUp, kindOf, nudged } from '../../web/ui/warm-up.js';
 import { pageState } from './support/page-state.mjs';
 

@@ -1,8 +1,7 @@
 // The "two implementations agree" line under the steps: the page's numbers against the float64
 // recomputation of float64-check.js, with the largest difference, updated after each edit's frame.
-import { afterFrame } from './after-frame.js';
-import { el, setAttr, setHidden, setText } from './dom.js';
-import { AGREE, agreement } from './float64-check.js';
+import { afterFrame, el, setAttr, setHidden, setText } from './dom/dom.js';
+import { AGREE, agreement } from './model/model.js';
 
 const sci = (x) => (x === 0 ? '0' : x.toExponential(1).replace('-', '\u2212'));
 

@@ -3,10 +3,9 @@
 // menu are in the controls (extras-controls.js).
 // Its cells accept −∞: "-inf" (or −∞, -infinity) typed into a cell is read as −Infinity, other
 // text as a finite number.
-import { createCard } from './card.js';
-import { createMatrixEditor } from './matrix-editor.js';
-import { el } from './dom.js';
-import { parseNumber } from './format.js';
+import { createCard, el } from './dom/dom.js';
+import { createMatrixEditor } from './matrix-editor/matrix-editor.js';
+import { parseNumber } from './model/model.js';
 
 const NEG_INF_TEXT = /^\s*[-\u2212\u2011]\s*(inf|infinity|\u221e)\s*$/i;
 

@@ -1,10 +1,8 @@
 // The control panel: example presets, input mode, sizes, seeded randomness, scaling, masks and
 // the selected head. Every control is a labelled native form element; the panel reads the state
 // and sends pure state transitions back, it keeps no state of its own.
-import { dims, LIMITS, togglePad } from './state.js';
-import { PRESETS } from './presets.js';
-import { formatNumber } from './format.js';
-import { el, numberInput, selectOf, setAttr, setDisabled, setHidden, setText } from './dom.js';
+import { dims, formatNumber, LIMITS, PRESETS, togglePad } from './model/model.js';
+import { el, numberInput, selectOf, setAttr, setDisabled, setHidden, setText } from './dom/dom.js';
 import { createExtrasControls } from './extras-controls.js';
 import { createVectorSource } from './vector-source.js';
 

@@ -8,30 +8,26 @@
 import { createAttention } from '../lib/attention.js';
 import { createAgreementCheck } from './agreement-check.js';
 import { createBiasCard } from './bias-matrix.js';
-import { createComputer } from './compute.js';
+import {
+  createComputer, createHighlighter, createStore, encodeState, initialState, linkFor, makeEmbedder, makeFiller,
+  NO_PAGE_MESSAGE, packageUrls, presetById, randomMatrices, setCell, setSentence, toggleCustom, trackOrigins,
+  validateState,
+} from './model/model.js';
 import { createControls, createDisplayControls } from './controls.js';
-import { createExplainPanel, explain } from './explain.js';
-import { createExportControls } from './export.js';
+import { createExplainPanel, explain } from './explain/explain.js';
+import { createExportControls } from './export/export.js';
 import { createHeadsPanel } from './heads-panel.js';
-import { createHighlighter } from './highlight.js';
-import { initialState } from './initial-state.js';
 import { createInputsPanel } from './inputs-panel.js';
 import { createLessons } from './lessons/index.js';
-import { trackOrigins } from './matrix-origins.js';
-import { createNotice } from './notice.js';
+import { createNotice, el, setAttr } from './dom/dom.js';
 import { createPipeline } from './pipeline.js';
-import { makeEmbedder, makeFiller, presetById, randomMatrices } from './presets.js';
 import { createRedraw } from './redraw.js';
 import { scopeIds } from './scope-ids.js';
 import { createShareControls } from './share.js';
-import { createStore, setCell, setSentence, toggleCustom } from './state.js';
 import { createUrlSync } from './url-sync.js';
-import { encodeState, linkFor, validateState } from './url-state.js';
-import { NO_PAGE_MESSAGE, packageUrls } from './package-urls.js';
-import { el, setAttr } from './dom.js';
 import { createWarmUp, kindOf } from './warm-up.js';
 
-export { DEFAULT_PRESET } from './initial-state.js';
+export { DEFAULT_PRESET } from './model/model.js';
 /** Panels a host can pick with options.panels (default: all of them). */
 export const PANEL_IDS = ['display', 'share', 'export', 'controls', 'inputs', 'pipeline', 'heads', 'lessons', 'explain'];
 // null when a bundler moved this module away from the page and the element (package-urls.js).
@@ -229,7 +225,7 @@ export async function mountExplorer(root, options = {}) {
     throw err;
   }
   const notice = createNotice();
-  const start = await initialState(options, attn, notice.show);
+  const start = await initialState(options, options.syncUrl ? window.location.hash : '', attn, notice.show);
   const ex = context(root, options, attn, start, notice);
   ex.panels = createPanels(ex);
   ex.views = viewsOf(ex.panels, ex.shown);

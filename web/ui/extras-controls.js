@@ -1,10 +1,8 @@
 // Controls for what the core computes beyond the basic example: the bias matrix B (on/off and
 // its preset), the projection biases b_Q, b_K, b_V, b_O, and cross-attention with its memory
 // sentence. Labelled native form elements; state transitions go back through `update`.
-import { BIAS_PRESETS, setBiasMatrix, setMemory } from './extras-state.js';
-import { dims, MAX_TOKENS } from './state.js';
-import { tokenize } from './tokenizer.js';
-import { el, selectOf, sentenceInput, setDisabled, setHidden, setText } from './dom.js';
+import { BIAS_PRESETS, dims, MAX_TOKENS, setBiasMatrix, setMemory, tokenize } from './model/model.js';
+import { el, selectOf, sentenceInput, setDisabled, setHidden, setText } from './dom/dom.js';
 
 function checkbox(id, text) {
   const input = el('input');

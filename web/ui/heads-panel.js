@@ -1,8 +1,7 @@
 // Multi-head view: every head's weights side by side (pick one to inspect its steps), the head
 // average, the concatenated head outputs and the layer output concat·W_O.
-import { createCard } from './card.js';
-import { createHeatmap } from './heatmap.js';
-import { el, section, setAttr, setHidden, setText } from './dom.js';
+import { createCard, el, section, setAttr, setHidden, setText } from './dom/dom.js';
+import { createHeatmap } from './heatmap/heatmap.js';
 import { parameterSentence } from './parameter-count.js';
 
 export function createHeadsPanel({ onInspect, onSelectHead }) {

@@ -1,9 +1,8 @@
 // One editable input matrix of the inputs panel: a card holding the matrix editor in a fold, with
 // a Reset button in its header. Its render sizes, labels and folds the editor for the state.
-import { createCard } from './card.js';
-import { createMatrixEditor } from './matrix-editor.js';
-import { subscript } from './format.js';
-import { el, setAttr } from './dom.js';
+import { createCard, el, setAttr } from './dom/dom.js';
+import { createMatrixEditor } from './matrix-editor/matrix-editor.js';
+import { subscript } from './model/model.js';
 
 const SUB_K = '\u2096';
 // Matrices with more cells start folded and are built when opened: every <input> is its own paint

@@ -1,12 +1,11 @@
 // The inputs: either Q, K, V typed directly, or a sentence whose tokens label the rows, the token
 // vectors X and the projection matrices W_Q, W_K, W_V (and W_O with several heads), followed by
 // the projections Q = X·W_Q, K = X·W_K, V = X·W_V the core computes from them.
-import { createCard } from './card.js';
-import { createHeatmap } from './heatmap.js';
+import { createCard, el, section, setHidden, setText } from './dom/dom.js';
+import { createHeatmap } from './heatmap/heatmap.js';
 import { createInputMatrixCard } from './input-matrix-card.js';
 import { createSentenceBox } from './sentence-box.js';
-import { activeMatrices, dims } from './state.js';
-import { el, section, setHidden, setText } from './dom.js';
+import { activeMatrices, dims } from './model/model.js';
 
 const TITLES = {
   Q: ['Queries Q', 'What each query token is looking for.'],

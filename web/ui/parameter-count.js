@@ -1,7 +1,7 @@
 // One way to state a multi-head layer's parameter count, shared by the heads panel and the Cost
 // tab so the two never disagree: the weights alone, the weights with the biases, and the count
 // the lessons warn about (a full-size set of W per head), all from numbers the core computed.
-import { el } from './dom.js';
+import { el } from './dom/dom.js';
 
 const grouped = (v) => Math.round(v).toLocaleString('en-US').replace(/,/g, '\u202f');
 

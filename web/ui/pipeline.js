@@ -1,10 +1,9 @@
 // The attention pipeline of one head, step by step: QKᵀ → scale → + mask → softmax → × V. Each
 // step is a card with its formula, a one-line hint and a heatmap; the weights carry per-row
 // sums, entropies and maxima so saturation is visible at a glance.
-import { createCard } from './card.js';
-import { createHeatmap } from './heatmap.js';
-import { formatNumber, subscript } from './format.js';
-import { el, section, setAttr, setHidden, setText } from './dom.js';
+import { createCard, el, section, setAttr, setHidden, setText } from './dom/dom.js';
+import { createHeatmap } from './heatmap/heatmap.js';
+import { formatNumber, subscript } from './model/model.js';
 
 const SUB_K = '\u2096';
 

@@ -1,9 +1,8 @@
 // The sentence field of the inputs (sentence mode): the sentence, a [PAD] button, the tokens it
 // becomes and how the token vectors X are made from them.
-import { MAX_TOKENS } from './state.js';
-import { isPad, PAD } from './tokenizer.js';
+import { isPad, MAX_TOKENS, PAD } from './model/model.js';
 import { describeVectorsIn } from './vector-source.js';
-import { el, selectOf, sentenceInput, setText } from './dom.js';
+import { el, selectOf, sentenceInput, setText } from './dom/dom.js';
 
 const POSITIONAL_LABELS = [
   ['none', 'none (attention cannot tell the order)'],

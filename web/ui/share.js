@@ -3,9 +3,8 @@
 // loading the explorer from here, for any lesson site). The clipboard may be unavailable (an iframe
 // without clipboard permission, a plain-http page): then the text is shown selected in a field so
 // a person can copy it by hand. Text only; the link and snippet are never parsed as HTML.
-import { encodeState, linkFor } from './url-state.js';
-import { el } from './dom.js';
-import { HOST_PLACEHOLDER, NO_PAGE_MESSAGE } from './package-urls.js';
+import { encodeState, HOST_PLACEHOLDER, linkFor, NO_PAGE_MESSAGE } from './model/model.js';
+import { el } from './dom/dom.js';
 
 const attr = (text) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 

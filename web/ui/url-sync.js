@@ -1,7 +1,6 @@
 // The address bar follows the state (replaceState: no history entry per keystroke), and a link or
 // a #preset= pasted into the address bar of an open page is loaded like a fresh one.
-import { presetById } from './presets.js';
-import { decodeState, encodeState, presetFromHash, stateFromHash } from './url-state.js';
+import { decodeState, encodeState, presetById, presetFromHash, stateFromHash } from './model/model.js';
 
 // The address bar follows the state this long after the last change.
 const URL_DEBOUNCE_MS = 300;

@@ -4,9 +4,10 @@
 // choosing random again brings back the sizes and weights that were there before.
 // Test hooks: the select is [data-vector-source]; layer and head are [data-vector-layer],
 // [data-vector-head]; the control's root carries data-loaded="true" once the model is there.
-import { el, selectOf, setHidden, setText } from './dom.js';
-import { tokenize } from './tokenizer.js';
-import { SOURCES, describeTextModel, loadTextModel, textModel, textModelState, usesTextModel } from './trained-vectors.js';
+import { el, selectOf, setHidden, setText } from './dom/dom.js';
+import {
+  describeTextModel, loadTextModel, SOURCES, textModel, textModelState, tokenize, usesTextModel,
+} from './model/model.js';
 
 let uid = 0;
 const RANDOM_NOTE = 'Random per word: each word\u2019s vector is random but fixed, from the seed; no model has learned them, so the attention patterns mean nothing yet.';

@@ -5,7 +5,7 @@
 // frame. So the first drawing of each kind and size of page is followed, in the same task, by the
 // drawing of an edit and of its undoing: no frame comes between them, so nothing of the edit is
 // ever shown, and the queued work after the frame reads the state drawn last, the real one.
-import { activeMatrices, dims, setCell } from './state.js';
+import { activeMatrices, dims, setCell } from './model/model.js';
 
 /**
  * `state` with the first number of its first editable matrix changed to one that widens that

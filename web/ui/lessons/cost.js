@@ -5,7 +5,7 @@
 // where the quadratic term overtakes the projections, found by bisection over the core's numbers.
 import { bytes, el, grouped, lessonPanel, numberInput, setIfIdle, setText, si } from './dom.js';
 import { createLogLogPlot } from './plots.js';
-import { dims, LESSON_LIMITS, setLesson } from '../state.js';
+import { dims, LESSON_LIMITS, setLesson } from '../model/model.js';
 import { parameterSentence } from '../parameter-count.js';
 
 const ROWS = [

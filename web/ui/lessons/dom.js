@@ -2,7 +2,7 @@
 // markup strings, so the page keeps its strict Content-Security-Policy and user text stays text),
 // labelled form fields, and linear/log scales for the plots.
 
-import { el, numberInput, setAttr, svg } from '../dom.js';
+import { el, numberInput, setAttr, svg } from '../dom/dom.js';
 
 export { el, numberInput, svg };
 
@@ -50,7 +50,7 @@ export function setAttrs(e, attrs) {
 }
 
 /** Text that is only written when it changes (every write would cost a layout). */
-export { setAttr, setText } from '../dom.js';
+export { setAttr, setText } from '../dom/dom.js';
 
 /** A label wrapping its control (no id needed, so several explorers can share a page). */
 export function field(labelText, control, className = 'lesson-field') {

@@ -1,6 +1,6 @@
 // "How was this number computed?" for the cells of the Gradients lesson: each gradient written
 // out with its actual operands (products left unevaluated) and the value the core produced.
-import { factor, formatNumber, subscript } from '../format.js';
+import { factor, formatNumber, subscript } from '../model/model.js';
 
 const MAX_TERMS = 8;
 const at = (t, i, j) => t.data[i * t.shape[1] + j];

@@ -4,8 +4,8 @@
 import { button, el, field, numberInput, setText } from './dom.js';
 import { nudge, steepestCell, stepped, whichKeysLearn } from './gradients-math.js';
 import { explainGradient } from './gradients-explain.js';
-import { createHeatmap } from '../heatmap.js';
-import { formatNumber } from '../format.js';
+import { createHeatmap } from '../heatmap/heatmap.js';
+import { formatNumber } from '../model/model.js';
 
 const SUB_K = '\u2096';
 // key, title, what its rows are (queries or keys) and whether its columns are keys

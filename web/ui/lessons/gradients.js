@@ -11,9 +11,8 @@ import {
   createKeysSection, createMapsSection, createNudgeSection, createStepSection, numberField, select,
   setStat, stat,
 } from './gradients-sections.js';
-import { createMatrixEditor } from '../matrix-editor.js';
-import { formatNumber } from '../format.js';
-import { maskOptions } from '../state.js';
+import { createMatrixEditor } from '../matrix-editor/matrix-editor.js';
+import { formatNumber, maskOptions } from '../model/model.js';
 
 // The loss: what to learn, the target T (editable) or the output cell, and L itself.
 function createLossSection(local, redraw) {

@@ -3,7 +3,7 @@
 // updates elements the panel built; none reads or changes the explorer's state.
 import { linear, setAttrs, setText, svg } from './dom.js';
 import { insideHull, stackLabels } from './geometry.js';
-import { formatNumber, subscript } from '../format.js';
+import { formatNumber, subscript } from '../model/model.js';
 
 export const SIZE = { w: 360, h: 300 };
 const PAD = 28;

@@ -6,8 +6,7 @@
 import { button, el, lessonPanel, setText, svg } from './dom.js';
 import { convexHull } from './geometry.js';
 import { drawGrid, drawHull, drawSpokes, fitView, placeOutputs, placeValues, SIZE } from './hull-plot.js';
-import { subscript } from '../format.js';
-import { dims, setCell } from '../state.js';
+import { dims, setCell, subscript } from '../model/model.js';
 
 const round2 = (x) => Math.round(x * 100) / 100;
 

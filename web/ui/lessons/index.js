@@ -2,7 +2,7 @@
 // createLessons() builds them behind a row of tabs; only the open panel is computed and drawn, so
 // the lessons add nothing to a redraw of the explorer while they are closed.
 import { el } from './dom.js';
-import { section } from '../dom.js';
+import { section } from '../dom/dom.js';
 import { createCostPanel } from './cost.js';
 import { createGradientsPanel } from './gradients.js';
 import { createHullPanel } from './hull.js';
@@ -10,7 +10,7 @@ import { createPermutationPanel } from './permutation.js';
 import { createPitfallsPanel } from './pitfalls.js';
 import { createSqrtDkPanel } from './sqrt-dk.js';
 import { createStepsPanel } from './steps.js';
-import { LESSON_PANELS, setLesson } from '../state.js';
+import { LESSON_PANELS, setLesson } from '../model/model.js';
 
 const TITLES = {
   'sqrt-dk': ['Why \u221ad\u2096', 'Why \u221ad\u2096, measured'],

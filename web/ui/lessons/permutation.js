@@ -4,9 +4,8 @@
 // not; nor with a positional encoding added to X, where the words swap but the positions stay.
 import { el, failureLine, field, lessonPanel, setText, sideBySide } from './dom.js';
 import { compare, diffText } from './compare.js';
-import { createHeatmap } from '../heatmap.js';
-import { dims, maskOptions, setLesson } from '../state.js';
-import { positionVector } from '../embeddings.js';
+import { createHeatmap } from '../heatmap/heatmap.js';
+import { dims, maskOptions, positionVector, setLesson } from '../model/model.js';
 
 // X with the words at positions perm[r] moved to r while every position keeps its own vector:
 // X'[r] = X[perm[r]] − P[perm[r]] + P[r].

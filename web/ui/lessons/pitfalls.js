@@ -4,9 +4,8 @@
 // both results, marks the cells that differ and reads the row sums from attn.lessons.rowStats.
 import { button, el, field, lessonPanel, setText } from './dom.js';
 import { compare, diffText } from './compare.js';
-import { createHeatmap } from '../heatmap.js';
-import { maskOptions, MULTI_HEAD_PITFALLS, PITFALLS, setLesson } from '../state.js';
-import { formatNumber } from '../format.js';
+import { createHeatmap } from '../heatmap/heatmap.js';
+import { formatNumber, maskOptions, MULTI_HEAD_PITFALLS, PITFALLS, setLesson } from '../model/model.js';
 
 const SUB_K = '\u2096';
 

@@ -3,7 +3,7 @@
 // Each plot is created once and updated in place. Every plot's <svg> carries data-plot, so a
 // check for injected markup can tell the page's own drawings from anything else.
 import { linear, setAttrs, setText, svg } from './dom.js';
-import { formatNumber } from '../format.js';
+import { formatNumber } from '../model/model.js';
 
 /**
  * A histogram: bars of `counts` over [lo, hi], ticks at lo, 0 and hi, and dashed markers at

@@ -4,8 +4,7 @@
 // sampling runs in the core inside a worker (a second at d_k = 1024); the softmax in the page's core.
 import { button, el, field, isFocused, lessonPanel, numberInput, setAttr, setIfIdle, setText } from './dom.js';
 import { createBars, createHistogram } from './plots.js';
-import { formatNumber, subscript } from '../format.js';
-import { LESSON_LIMITS, setLesson } from '../state.js';
+import { formatNumber, LESSON_LIMITS, setLesson, subscript } from '../model/model.js';
 
 const SUB_K = '\u2096';
 const BINS = 41;

@@ -5,8 +5,8 @@
 // difference.
 import { button, el, failureLine, lessonPanel, setText, sideBySide } from './dom.js';
 import { compare, diffText } from './compare.js';
-import { createHeatmap } from '../heatmap.js';
-import { setLesson } from '../state.js';
+import { createHeatmap } from '../heatmap/heatmap.js';
+import { setLesson } from '../model/model.js';
 
 const PLAY_MS = 1100;
 

@@ -93,8 +93,3 @@ export function settingsFromParams(params) {
   for (const key of KEYS) if (p.has(key)) raw[key] = p.get(key);
   return normalizeSettings(raw);
 }
-
-/** Whether a hash or query asks for the training view. */
-export function wantsTrainingView(text) {
-  return new URLSearchParams(String(text ?? '').replace(/^[#?]/, '')).get('view') === 'train';
-}

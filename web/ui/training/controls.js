@@ -1,7 +1,7 @@
 // The training view's controls: the task (with what a model can learn from it), the model's size
 // and parts, the optimizer, and the run buttons. Changing a setting builds a new model (the
 // view resets); the buttons start, pause, step and reset the run.
-import { el } from '../dom.js';
+import { el } from '../dom/dom.js';
 import { DEFAULTS, LIMITS, TASKS, normalizeSettings } from './config.js';
 
 let nextId = 0;

@@ -1,7 +1,7 @@
 // Line charts of values over training steps (losses, head scores), drawn as SVG polylines. Each
 // series also keeps its line style (solid, dashed, dotted), so the lines differ without colour,
 // and the chart's accessible name and caption state the latest values in words.
-import { el, svg } from '../dom.js';
+import { el, svg } from '../dom/dom.js';
 import { frameQueue } from './frame-queue.js';
 
 const W = 320;

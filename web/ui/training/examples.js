@@ -3,8 +3,8 @@
 // once; "Train it yourself" trains the same settings from scratch. A trained model can also be
 // saved as safetensors (its settings in the file's metadata) and opened again.
 import { decodeSafetensors, decodeSafetensorsMetadata, encodeSafetensors } from '../../lib/safetensors.js';
-import { el } from '../dom.js';
-import { fetchExample } from './example-files.js';
+import { el } from '../dom/dom.js';
+import { fetchExample } from '../model/model.js';
 import { normalizeSettings } from './config.js';
 
 export const EXAMPLES = {

@@ -5,8 +5,8 @@
 // head in the explorer's step-by-step pipeline.
 // Test hooks: each card is [data-head-score][data-layer][data-head] with data-previous-token,
 // data-induction and data-duplicate-token (current scores); the maps are table[data-heatmap].
-import { el } from '../dom.js';
-import { createHeatmap } from '../heatmap.js';
+import { el } from '../dom/dom.js';
+import { createHeatmap } from '../heatmap/heatmap.js';
 import { createLineChart } from './curves.js';
 import { THRESHOLDS } from './config.js';
 import { queueHeatmap } from './frame-queue.js';

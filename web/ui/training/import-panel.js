@@ -2,8 +2,8 @@
 // attention-json.js and docs/attention-json.md) shown with the same heatmaps and head scores as
 // the trained model. A bad file gets a message naming the problem; what was shown stays.
 import { createAttention } from '../../lib/attention.js';
-import { el } from '../dom.js';
-import { createHeatmap } from '../heatmap.js';
+import { el } from '../dom/dom.js';
+import { createHeatmap } from '../heatmap/heatmap.js';
 import { parseAttentionJson, tokenIds } from './attention-json.js';
 import { headLabel } from './head-cards.js';
 

@@ -1,6 +1,6 @@
 // The loss curves of a run, with the steps per second, and the generalisation check: the induction
 // score and the loss on repeat lengths the model was trained on next to lengths it never saw.
-import { el } from '../dom.js';
+import { el } from '../dom/dom.js';
 import { createLineChart } from './curves.js';
 import { HELD_OUT } from './config.js';
 

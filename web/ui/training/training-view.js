@@ -5,7 +5,7 @@
 // Test hooks: the root is [data-training] with data-step and data-loss kept current;
 // [data-action="train"] starts and [data-action="pause"] pauses; head cards: see head-cards.js.
 import { createTrainer } from '../../lib/trainer.js';
-import { el } from '../dom.js';
+import { el } from '../dom/dom.js';
 import { createTrainingControls } from './controls.js';
 import { createHeadCards, heatmapDraws } from './head-cards.js';
 import { createLossPanel } from './loss-panel.js';

@@ -7,9 +7,9 @@
 // data-step (the model's step the maps show); its maps are table[data-heatmap="your-l<l>-h<h>"];
 // each head's box is [data-your-head][data-layer][data-head] with data-previous-token,
 // data-induction and data-duplicate-token.
-import { el } from '../dom.js';
-import { createHeatmap } from '../heatmap.js';
-import { charTokens, describeCharTokens } from '../char-tokens.js';
+import { el } from '../dom/dom.js';
+import { createHeatmap } from '../heatmap/heatmap.js';
+import { charTokens, describeCharTokens } from '../model/model.js';
 import { headLabel } from './head-cards.js';
 import { queueHeatmap } from './frame-queue.js';
 

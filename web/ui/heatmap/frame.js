@@ -1,7 +1,6 @@
 // From a heatmap's values to what its canvas shows: the range of the visible values, the colour
 // scale, whether anything changed since the last paint, and the frame handed to the painter.
-import { formatCell } from './format.js';
-import { makeScale, niceBound } from './palettes.js';
+import { formatCell, makeScale, niceBound } from '../model/model.js';
 
 // The smallest and largest finite value among the cells not hidden, and whether any is hidden.
 export function valueRange(data, hidden) {

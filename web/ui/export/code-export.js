@@ -6,7 +6,7 @@
 // same float64. Text from the page (tokens) goes in as ASCII-only string literals, so nothing a
 // reader typed can end a string or a comment. The page computes in float32, so the script's
 // float64 results agree with the page to about 1e-6.
-import { activeMatrices, dims, MULTI_HEAD_PITFALLS, tokenLabels } from './state.js';
+import { activeMatrices, dims, MULTI_HEAD_PITFALLS, tokenLabels } from '../model/model.js';
 
 const PY_NAMES = {
   Q: 'Q', K: 'K', V: 'V', X: 'X', WQ: 'W_Q', WK: 'W_K', WV: 'W_V', WO: 'W_O',

@@ -1,9 +1,9 @@
 // Explanations for the inputs: a typed input cell (what it feeds) and a projection Q, K or V =
 // X·W (+ b) written out term by term. Each takes the explanation context of explain.js and
 // returns the title.
-import { factor, formatNumber } from './format.js';
-import { explainProjectionInput, projectionTerms } from './explain-extras.js';
-import { at, quote, sum } from './explain-terms.js';
+import { factor, formatNumber } from '../model/model.js';
+import { explainProjectionInput, projectionTerms } from './extras.js';
+import { at, quote, sum } from './terms.js';
 
 const MATRIX_TEXT = {
   Q: 'Q', K: 'K', V: 'V', X: 'X', WQ: 'W_Q', WK: 'W_K', WV: 'W_V', WO: 'W_O',

@@ -1,7 +1,11 @@
 // The stand-alone page's switch between the explorer and the training view: two links whose
 // address (#view=train) says which view is shown, so the back button and shared links work.
-import { el } from '../dom.js';
-import { wantsTrainingView } from './config.js';
+import { el } from './dom/dom.js';
+
+/** Whether a hash or query asks for the training view. */
+function wantsTrainingView(text) {
+  return new URLSearchParams(String(text ?? '').replace(/^[#?]/, '')).get('view') === 'train';
+}
 
 /**
  * The view an address shows, or null for an in-page anchor (a skip link's #pipeline), which

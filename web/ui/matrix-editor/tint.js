@@ -13,9 +13,7 @@
 //
 // A matrix scrolled out of view (X, while the reader watches the pipeline) is tinted just after
 // the frame instead of inside it, or when it comes into view, whichever is first.
-import { el, setCanvasSize, setHidden } from './dom.js';
-import { afterFrame } from './after-frame.js';
-import { hideWhenFar } from './far-canvas.js';
+import { afterFrame, el, hideWhenFar, setCanvasSize, setHidden } from '../dom/dom.js';
 
 /** stage: the positioned box around `table`; cellAt(i, j): the element drawn over cell (i, j). */
 export function createMatrixTint(stage, table, cellAt) {

@@ -9,7 +9,7 @@
 // a fling, and cells brought into view when focused (the browser does that; the bar follows).
 // The area's CSS (styles.css) gives it overflow: hidden and touch-action: pan-y.
 
-import { setHidden } from './dom.js';
+import { setHidden } from '../dom/dom.js';
 
 const LINE_PX = 40;        // a wheel "line" (deltaMode 1, Firefox) in pixels, ~ Chromium's notch / 3
 const SLOP_PX = 8;         // a touch must travel this far sideways before it pans (below: a tap)

@@ -143,3 +143,11 @@ export function numberInput([min, max], step = 1) {
   });
   return input;
 }
+
+// The other shared DOM helpers, each in a file of its own.
+export { afterFrame } from './after-frame.js';
+export { createCard } from './card.js';
+export { createNotice, showStartFailure } from './notice.js';
+export { hideWhenFar } from './far-canvas.js';
+export { moveFor } from './grid-nav.js';
+export { outlineCells } from './cell-outline.js';

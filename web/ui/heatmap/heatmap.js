@@ -10,12 +10,11 @@
 // of view are painted then too; until both are done the table carries data-pending, so a reader
 // waits for `[data-heatmap]:not([data-pending])`.
 import { createLegend } from './legend.js';
-import { el, setAttr } from './dom.js';
-import { createHeatmapPainter } from './heatmap-paint.js';
-import { afterFrame } from './after-frame.js';
-import { createHeatmapTable, markFullyMasked, markGroups, markMasked, setLabels, writeStats } from './heatmap-table.js';
-import { createHeatmapGrid } from './heatmap-grid.js';
-import { frameOf, sameHidden, sameValues, scaleFor, valueRange } from './heatmap-frame.js';
+import { afterFrame, el, setAttr } from '../dom/dom.js';
+import { createHeatmapPainter } from './paint.js';
+import { createHeatmapTable, markFullyMasked, markGroups, markMasked, setLabels, writeStats } from './table.js';
+import { createHeatmapGrid } from './grid.js';
+import { frameOf, sameHidden, sameValues, scaleFor, valueRange } from './frame.js';
 
 const COMPACT_COLS = 16;
 

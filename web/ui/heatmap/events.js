@@ -1,7 +1,7 @@
 // Pointer and keyboard on a heatmap's cells: hovering or focusing a cell inspects it, arrow keys
 // walk the matrix (grid-nav.js), and a click, Enter or Space activates a cell when the map is
 // clickable.
-import { moveFor } from './grid-nav.js';
+import { moveFor } from '../dom/dom.js';
 
 /**
  * on: { size() -> [rows, cols], hover(i, j), focused(i, j), moveFocus(i, j), activatable() ->

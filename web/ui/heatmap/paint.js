@@ -10,10 +10,8 @@
 //
 // Writing the pixels is heatmap-pixels.js's job; this module decides when and where: a map
 // scrolled out of view is redrawn just after the frame instead of inside it.
-import { el, setCanvasSize } from './dom.js';
-import { afterFrame } from './after-frame.js';
-import { createHeatmapPixels } from './heatmap-pixels.js';
-import { hideWhenFar } from './far-canvas.js';
+import { afterFrame, el, hideWhenFar, setCanvasSize } from '../dom/dom.js';
+import { createHeatmapPixels } from './pixels.js';
 
 // Zooming the page changes the device pixel ratio but no CSS size (so no ResizeObserver fires):
 // every live painter measures and repaints at the new ratio. Browsers report it as a change of

@@ -7,10 +7,9 @@
 // editing, Left/Right/Home/End move the caret (Left/Right leave the cell at the text's edge),
 // Up/Down move on, Enter commits and moves down (Shift+Enter up), and Escape restores the value
 // the cell had when it was focused (in full precision, not the rounded text).
-import { formatInput, formatNumber } from './format.js';
-import { caretToEnd, selectAll, selectionOffsets } from './cell-caret.js';
-import { moveFor } from './grid-nav.js';
-import { setAttr, setText } from './dom.js';
+import { formatInput, formatNumber } from '../model/model.js';
+import { caretToEnd, selectAll, selectionOffsets } from './caret.js';
+import { moveFor, setAttr, setText } from '../dom/dom.js';
 
 function clearInvalid(input) {
   input.classList.toggle('invalid', false);  // (unlike remove(), writes only on change)

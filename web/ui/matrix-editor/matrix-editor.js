@@ -2,26 +2,24 @@
 // updates the state at once (every later step follows live); an invalid entry is flagged and
 // ignored until fixed.
 //
-// Keyboard and typing: see ui/matrix-editing.js.
+// Keyboard and typing: see ui/matrix-editor/editing.js.
 //
 // The cells are plain-text contenteditable boxes, not <input>s: every <input> is a clip of its own,
 // and with 1 536 of them on screen Chromium spent 8-9 ms per frame layerizing them. Pasted markup
 // stays text (contenteditable="plaintext-only").
-// The tints are painted on a canvas under the table (ui/matrix-tint.js), so a new colour range
-// restyles no cell. Wide matrices scroll sideways through ui/matrix-scroll.js (the cell area
+// The tints are painted on a canvas under the table (ui/matrix-editor/tint.js), so a new colour range
+// restyles no cell. Wide matrices scroll sideways through ui/matrix-editor/scroll.js (the cell area
 // itself is not user-scrollable, which keeps each frame cheap with a thousand cells).
 // `parse(text)` reads a cell's text: a number, or NaN for an invalid entry (default: finite
 // numbers as parseNumber reads them).
 // Test hooks: the wrapper carries data-matrix="<name>" and data-tint-bound (the colour range's
 // bound), and every cell is a `.cell-input` element (role textbox) with data-row and data-col.
-import { parseNumber } from './format.js';
-import { makeScale, niceBound } from './palettes.js';
-import { el, setText } from './dom.js';
-import { attachMatrixScroll } from './matrix-scroll.js';
-import { createMatrixTint } from './matrix-tint.js';
-import { buildMatrixTable, setEditable } from './matrix-table.js';
-import { attachMatrixEditing, showValue } from './matrix-editing.js';
-import { outlineCells } from './cell-outline.js';
+import { makeScale, niceBound, parseNumber } from '../model/model.js';
+import { el, outlineCells, setText } from '../dom/dom.js';
+import { attachMatrixScroll } from './scroll.js';
+import { createMatrixTint } from './tint.js';
+import { buildMatrixTable, setEditable } from './table.js';
+import { attachMatrixEditing, showValue } from './editing.js';
 
 const parseFinite = (text) => parseNumber(text) ?? NaN;
 

@@ -88,7 +88,7 @@ export function residualBefore(state, config, tokens, layer) {
 const matrix = (rows, cols, data) => ({ rows, cols, data: Array.from(data) });
 
 /**
- * The explorer state (web/ui/state.js) for head `head` of layer `layer`: sentence mode, one head,
+ * The explorer state (web/ui/model/state.js) for head `head` of layer `layer`: sentence mode, one head,
  * causal mask, the probe's first tokens as the sentence.
  */
 export function headState({ layer, head, state, config, tokens, labels }) {

@@ -1,7 +1,7 @@
 // The colour legend under a heatmap: the gradient with its true range (weights 0..1, a diverging
 // range symmetric about 0 with the data's actual min and max), plus a swatch for hidden cells.
-import { formatNumber } from './format.js';
-import { el, setText } from './dom.js';
+import { formatNumber } from '../model/model.js';
+import { el, setText } from '../dom/dom.js';
 
 export function createLegend() {
   const root = el('div', 'legend');

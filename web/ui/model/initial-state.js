@@ -10,10 +10,10 @@ const name40 = (id) => String(id).slice(0, 40);
 
 /**
  * Returns { state, checked, presetId, hashLink }: `checked` is the state from a link or object
- * when it passed its checks (else null), `hashLink` the link text found in the address bar.
+ * when it passed its checks (else null), `hashLink` the link text found in `hash` (the address
+ * bar's, when the explorer syncs with it).
  */
-export async function initialState(options, attn, showNotice) {
-  const hash = options.syncUrl ? window.location.hash : '';
+export async function initialState(options, hash, attn, showNotice) {
   const hashLink = options.syncUrl ? stateFromHash(hash) : null;
   const hashPreset = options.syncUrl ? presetFromHash(hash) : null;
   const presetId = [options.preset, hashPreset].find((id) => presetById(id)) ?? DEFAULT_PRESET;

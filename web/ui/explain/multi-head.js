@@ -1,8 +1,8 @@
 // Explanations for the multi-head maps: one head's weights, their average over heads, the
 // concatenated head outputs and the output projection W_O. Each takes the explanation context of
 // explain.js and returns the title.
-import { factor, formatNumber, subscript } from './format.js';
-import { at, quote, sum } from './explain-terms.js';
+import { factor, formatNumber, subscript } from '../model/model.js';
+import { at, quote, sum } from './terms.js';
 
 function explainHead({ target, result, i, j, q, k, line }) {
   const m = result.multi;

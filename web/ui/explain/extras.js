@@ -1,6 +1,6 @@
 // Explanations for the bias matrix, the projection biases and cross-attention's memory: the parts
 // of "how was this number computed?" that only exist when those are switched on (explain.js asks).
-import { factor, formatNumber } from './format.js';
+import { factor, formatNumber } from '../model/model.js';
 
 const at = (t, i, j) => t.data[i * t.shape[1] + j];
 const quote = (s) => `\u201c${s}\u201d`;

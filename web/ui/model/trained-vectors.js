@@ -8,7 +8,7 @@
 // The model loads only when chosen, from the same origin (example-files.js).
 // state.vectors = { source: 'random' | 'text-model', layer, head } (absent: random).
 import { charTokens, describeCharTokens } from './char-tokens.js';
-import { headState } from './training/open-head.js';
+import { headState } from './open-head.js';
 
 export const SOURCES = [['random', 'Random per word'], ['text-model', 'The trained text model']];
 // The explorer's token limit (state.js MAX_TOKENS), kept here so state.js needs no import from us.
@@ -24,7 +24,7 @@ export const textModel = () => loaded;
 export function loadTextModel() {
   loading ??= (async () => {
     const [{ fetchExample }, { charVocabulary }, { TINY_CORPUS }] = await Promise.all([
-      import('./training/example-files.js'), import('../lib/training-data.js'), import('../lib/tiny-corpus.js'),
+      import('./example-files.js'), import('../../lib/training-data.js'), import('../../lib/tiny-corpus.js'),
     ]);
     const { state, settings, steps } = await fetchExample('text');
     // The model was trained on the bundled corpus: its vocabulary is the corpus's characters.

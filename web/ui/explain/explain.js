@@ -1,12 +1,12 @@
 // "How was this number computed?": the panel that explains the hovered or focused cell. The
 // explanation writes the computation out with the actual operands (products left unevaluated) and
 // the result the core produced, so a reader can check it by hand. Text only (textContent).
-import { dims } from './state.js';
-import { el, setText } from './dom.js';
-import { ATTENTION_EXPLAINERS } from './explain-attention.js';
-import { INPUT_EXPLAINERS } from './explain-inputs.js';
-import { MULTI_HEAD_EXPLAINERS } from './explain-multi-head.js';
-import { quote } from './explain-terms.js';
+import { dims } from '../model/model.js';
+import { el, setText } from '../dom/dom.js';
+import { ATTENTION_EXPLAINERS } from './attention.js';
+import { INPUT_EXPLAINERS } from './inputs.js';
+import { MULTI_HEAD_EXPLAINERS } from './multi-head.js';
+import { quote } from './terms.js';
 
 // One function per map kind; each writes its lines with `line(text, kind)` and returns the title.
 const EXPLAINERS = { ...ATTENTION_EXPLAINERS, ...INPUT_EXPLAINERS, ...MULTI_HEAD_EXPLAINERS };

@@ -1,7 +1,7 @@
 // An editable matrix's table as DOM: column numbers, row labels and one plain-text
 // contenteditable cell per entry (see matrix-editor.js for why not <input>s). Test hooks: every
 // cell is a `.cell-input` element (role textbox) with data-row and data-col.
-import { cornerRow, el } from './dom.js';
+import { cornerRow, el } from '../dom/dom.js';
 
 // Whether a cell takes typing (an embedding's read-only matrices show values only).
 export function setEditable(input, readOnly) {

@@ -4,11 +4,9 @@
 // one scene description: SVG through DOM APIs (createElementNS, textContent), PNG on a canvas, so
 // neither needs inline markup or a blob: image (both would break under a strict CSP). Files leave
 // through a Blob and an object URL on a download link.
-import { activeMatrices, dims } from './state.js';
-import { formatCell, subscript } from './format.js';
-import { makeScale, niceBound } from './palettes.js';
+import { activeMatrices, dims, formatCell, makeScale, niceBound, subscript } from '../model/model.js';
 import { numpyCode, torchCode } from './code-export.js';
-import { el } from './dom.js';
+import { el } from '../dom/dom.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 

@@ -1,9 +1,9 @@
 // Explanations for the steps of one head: scores, scaled scores, masked scores, weights and
 // output. Each takes the explanation context of explain.js (cell, labels, `line(text, kind)`)
 // and returns the title.
-import { factor, formatNumber, subscript } from './format.js';
-import { explainMasked } from './explain-extras.js';
-import { at, quote, sum, SUB_K } from './explain-terms.js';
+import { factor, formatNumber, subscript } from '../model/model.js';
+import { explainMasked } from './extras.js';
+import { at, quote, sum, SUB_K } from './terms.js';
 
 function explainScores({ head, i, j, q, k, line, hn }) {
   const terms = [];

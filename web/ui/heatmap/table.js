@@ -1,7 +1,7 @@
 // A heatmap's table: its cells, labels and per-row statistics as DOM. The cells are transparent
 // (the colours and digits are on a canvas under the table, see heatmap-paint.js) and carry the
 // semantics: roles, a roving tabindex, and the test hooks data-row, data-col and data-stat.
-import { cornerRow, el } from './dom.js';
+import { cornerRow, el } from '../dom/dom.js';
 
 function headerRow(cols, stats) {
   const head = cornerRow();

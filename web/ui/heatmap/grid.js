@@ -1,11 +1,10 @@
 // A heatmap's table as a grid a person walks and reads: its cells (heatmap-table.js), one of them
 // the tab stop (a roving tabindex), each cell's accessible name its value, highlight outlines, and
 // pointer and keyboard handling (heatmap-events.js).
-import { formatCell } from './format.js';
-import { buildHeatmapTable } from './heatmap-table.js';
-import { attachHeatmapEvents } from './heatmap-events.js';
-import { outlineCells } from './cell-outline.js';
-import { setAttr } from './dom.js';
+import { formatCell } from '../model/model.js';
+import { buildHeatmapTable } from './table.js';
+import { attachHeatmapEvents } from './events.js';
+import { outlineCells, setAttr } from '../dom/dom.js';
 
 /**
  * onInspect(i, j) on hover/focus; onActivate(i, j) on click, Enter or Space while

@@ -1,0 +1,29 @@
+// The page's model: everything about the explorer's numbers that needs no DOM (its state and
+// presets, the link codec, the computation and its float64 check, token vectors and tokenizers,
+// number formats and colour scales). Runs in Node and in Workers; the page's other folders use it
+// only through this module.
+export { AGREE, agreement } from './float64-check.js';
+export { BIAS_PRESETS, setBiasMatrix, setMemory } from './extras-state.js';
+export { DEFAULT_PRESET, initialState } from './initial-state.js';
+export { HOST_PLACEHOLDER, NO_PAGE_MESSAGE, packageUrls } from './package-urls.js';
+export {
+  LESSON_LIMITS, LESSON_PANELS, LIMITS, MAX_TOKENS, MULTI_HEAD_PITFALLS, PITFALLS, activeMatrices, createStore, dims,
+  maskOptions, setCell, setLesson, setSentence, toggleCustom, togglePad, tokenLabels,
+} from './state.js';
+export { PRESETS, makeEmbedder, makeFiller, presetById, randomMatrices } from './presets.js';
+export { PAD, isPad, tokenize } from './tokenizer.js';
+export { SOURCES, describeTextModel, loadTextModel, textModel, textModelState, usesTextModel } from './trained-vectors.js';
+export { charTokens, describeCharTokens } from './char-tokens.js';
+export { createComputer } from './compute.js';
+export { createHighlighter } from './highlight.js';
+export { decodeState, encodeState, linkFor, presetFromHash, stateFromHash, validateState } from './url-state.js';
+export { factor, formatCell, formatInput, formatNumber, parseNumber, subscript } from './format.js';
+export { headState } from './open-head.js';
+export { makeScale, niceBound } from './palettes.js';
+export { positionVector } from './embeddings.js';
+export { trackOrigins } from './matrix-origins.js';
+
+/** A trained example's weights and metadata (example-files.js, with the safetensors reader, loads when first asked). */
+export async function fetchExample(id) {
+  return (await import('./example-files.js')).fetchExample(id);
+}
