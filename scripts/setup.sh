@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the build and tests need, only when it is missing (safe to run every time):
 # Debian packages (Emscripten, xsimd, GoogleTest, wabt, Chromium, NumPy) and the npm packages of
-# package-lock.json.
+# package-lock.json. With --full (npm test) also what only the whole suite uses: PyTorch, which
+# runs the page's exported PyTorch scripts.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -23,6 +24,9 @@ need fonts-liberation test -d /usr/share/fonts/truetype/liberation
 need fonts-dejavu-core test -d /usr/share/fonts/truetype/dejavu
 # NumPy for the system Python: the tests run the page's exported NumPy scripts.
 need python3-numpy /usr/bin/python3 -c "import numpy"
+if [ "${1:-}" = "--full" ]; then
+  need python3-torch /usr/bin/python3 -c "import torch"
+fi
 # clang with its sanitizer and libFuzzer runtimes, for scripts/sanitize.sh and scripts/fuzz.sh
 need clang command -v clang++
 need libclang-rt-14-dev compgen -G "/usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a"

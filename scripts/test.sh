@@ -1,23 +1,31 @@
 #!/usr/bin/env bash
-# Runs every test suite after a build: GoogleTest (CTest) for the C++ core, node --test for the JS
-# API on both WebAssembly builds, and headless Chromium for the page. Stops at the first failing suite.
+# The whole suite, as CI runs it after a build: GoogleTest (CTest) for the C++ core, node --test for
+# the JS API on both WebAssembly builds, headless Chromium for the page, the C++ suite under
+# sanitizers and a short fuzzing run. Stops at the first failing suite; at the end (and on failure)
+# prints how many tests each suite ran and names every skipped test with its reason.
+#
+#   bash scripts/test.sh            everything (npm test)
+#   bash scripts/test.sh --quick    the everyday tier (npm run test:quick): the C++ SIMD tests, the
+#                                   node tests without the slow packaging and long property files,
+#                                   and a smoke run of the page
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/test-lib.sh
 
-echo "== C++ core: GoogleTest via CTest (SIMD and scalar kernels)"
-ctest --test-dir build/native --output-on-failure -j2
-
-echo "== JS API: node --test on the SIMD and scalar WebAssembly builds"
-node --test tests/js/
-
-if compgen -G "tests/e2e/*.test.mjs" >/dev/null; then
-  echo "== page: headless Chromium"
-  node --test tests/e2e/
+if [ "${1:-}" = "--quick" ]; then
+  suite "C++ core: GoogleTest, SIMD kernels" ctest --test-dir build/native --output-on-failure -j2 -R '^simd\.'
+  suite "JS API and page model: node --test (quick files)" node --test --test-reporter=tap $(quick_js_files)
+  suite "page: headless Chromium (smoke)" node --test --test-reporter=tap \
+    --test-name-pattern='the lesson NumPy example' tests/e2e/explorer.test.mjs
+  summary
+  exit 0
 fi
 
-# ---- Reliability: the native suite under sanitizers, and a short fuzzing run. Both build
+suite "C++ core: GoogleTest via CTest (SIMD and scalar kernels)" ctest --test-dir build/native --output-on-failure -j2
+suite "JS API: node --test on the SIMD and scalar WebAssembly builds" node --test --test-reporter=tap tests/js/
+suite "page: headless Chromium" node --test --test-reporter=tap tests/e2e/
+# Reliability: the native suite under sanitizers, and a short fuzzing run. Both build
 # incrementally with clang in their own directories (build/asan, build/fuzz).
-echo "== C++ core: GoogleTest under AddressSanitizer + UndefinedBehaviorSanitizer"
-bash scripts/sanitize.sh
-echo "== C++ core: libFuzzer harnesses, short run over the committed corpus"
-bash scripts/fuzz.sh --short
+suite "C++ core: GoogleTest under AddressSanitizer + UndefinedBehaviorSanitizer" bash scripts/sanitize.sh
+suite "C++ core: libFuzzer harnesses, short run over the committed corpus" bash scripts/fuzz.sh --short
+summary
