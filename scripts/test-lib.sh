@@ -25,7 +25,7 @@ summary() {
     fi
     skipped=$( (grep -E '# SKIP' "$log" | grep -v 'test name does not match pattern' | sed -E 's/^\s*ok [0-9]+ - /  skipped: /'; \
       grep -E '^\s*[0-9]+/[0-9]+ Test +#[0-9]+: .*\*+Skipped' "$log" | sed -E 's/^.*Test +#[0-9]+: ([^ ]+).*/  skipped: \1/') || true)
-    printf '%s: %s tests\n' "$name" "${ran:-?}"
+    if [ "${ran:-0}" -gt 0 ]; then printf '%s: %s tests\n' "$name" "$ran"; else printf '%s: passed\n' "$name"; fi
     [ -n "$skipped" ] && printf '%s\n' "$skipped"
   done
   return 0

@@ -39,7 +39,7 @@ const KINDS = new Set(['Canvas2DResourceProvider::ProduceCanvasResource', 'Funct
 // virtual machine's host took away during the run ("steal": the guest's clocks run on meanwhile).
 function cpuTimes() {
   try {
-    const [user, nice, system, idle, iowait, irq, softirq, steal] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+    const [user, nice, system, , , irq, softirq, steal] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
     return { busy: user + nice + system + irq + softirq, steal };
   } catch {
     return null;

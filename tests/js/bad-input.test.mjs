@@ -323,7 +323,7 @@ function garbageProblems(api, baseline, hostile) {
       try {
         call(api, input);
       } catch (err) {
-        if (!(err instanceof Error && err.name === 'Error')) throw new Error(`threw ${err?.name}: ${err?.message}`);
+        if (!(err instanceof Error && err.name === 'Error')) throw new Error(`threw ${err?.name}: ${err?.message}`, { cause: err });
       }
       assert.deepEqual(goodResults(api), baseline, 'the next calls must give the same numbers');
     }), { numRuns: GARBAGE_RUNS, seed: SEED });

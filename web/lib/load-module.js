@@ -49,7 +49,7 @@ export async function loadModule(variant) {
     factory = (await import(/* @vite-ignore */ jsUrl.href)).default;
   } catch (err) {
     throw new Error(`could not load the ${variant} WebAssembly build's loader ${jsUrl.href}: ` +
-      `${await explainFailure(jsUrl, 'javascript', err)}`);
+      `${await explainFailure(jsUrl, 'javascript', err)}`, { cause: err });
   }
   if (typeof factory !== 'function')
     throw new Error(`${jsUrl.href} is not the attention-explorer WebAssembly loader (it has no default export)`);
@@ -66,8 +66,8 @@ export async function readWasm(url) {
     try {
       return await readFile(url);
     } catch (err) {
-      if (err?.code === 'ENOENT') throw new Error(`the WebAssembly file ${url.href} is missing (${BUILD_HINT})`);
-      throw new Error(`could not read the WebAssembly file ${url.href}: ${err.message}`);
+      if (err?.code === 'ENOENT') throw new Error(`the WebAssembly file ${url.href} is missing (${BUILD_HINT})`, { cause: err });
+      throw new Error(`could not read the WebAssembly file ${url.href}: ${err.message}`, { cause: err });
     }
   }
   let response;
@@ -75,7 +75,7 @@ export async function readWasm(url) {
     response = await fetch(url.href, { credentials: 'same-origin' });
   } catch (err) {
     throw new Error(`could not fetch the WebAssembly file ${url.href}: ${err.message} ` +
-      '(is it served over http(s), and does the page\'s Content-Security-Policy connect-src allow it?)');
+      '(is it served over http(s), and does the page\'s Content-Security-Policy connect-src allow it?)', { cause: err });
   }
   if (!response.ok) throw new Error(`could not load the WebAssembly file ${url.href}: ${statusText(response, url)}`);
   const bytes = new Uint8Array(await response.arrayBuffer());

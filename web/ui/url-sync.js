@@ -18,7 +18,7 @@ export function createUrlSync({ store, showNotice, loadState, loadPreset }) {
 
   async function write() {
     const mine = ++seq;
-    let hash = '';
+    let hash;
     try {
       hash = `#s=${await encodeState(store.get())}`;
     } catch {
