@@ -109,4 +109,19 @@ void rope_rotate_rows(float* x, size_t rows, size_t ld, size_t heads, size_t d,
   }
 }
 
+Status rope_rotate(float* x, size_t items, size_t T, size_t d, const double* positions, double base,
+                   float* scratch) {
+  if (items == 0 || T == 0 || d == 0) return Status::error("x must not be empty");
+  if (d % 2 != 0)
+    return Status::error("the last dimension d must be even (RoPE turns the two halves as pairs), got " +
+                         std::to_string(d));
+  if (!(base > 0.0) || !std::isfinite(base)) return Status::error("base must be a positive finite number");
+  for (size_t t = 0; positions && t < T; ++t)
+    if (!std::isfinite(positions[t]))
+      return Status::error("positions[" + std::to_string(t) + "] is not a finite number");
+  for (size_t item = 0; item < items; ++item)
+    rope_rotate_rows(x + item * T * d, T, d, 1, d, positions, 0.0, base, false, scratch);
+  return Status::success();
+}
+
 }  // namespace attn
