@@ -20,6 +20,7 @@
 
 #include "attention.h"
 #include "attention_backward.h"
+#include "attention_positions.h"
 #include "head_scores.h"
 #include "kernels.h"
 #include "lesson_analysis.h"
@@ -112,7 +113,8 @@ int with_workspace(const Problem& p, const Result& r, Floats floats_of, Call cal
 attn::AttentionProblem attention_problem(Address q, Address k, Address v, size_t batch, size_t n,
                                          size_t m, size_t dk, size_t dv, float scale, bool causal,
                                          Address mask, bool mask_per_batch, Address bias,
-                                         bool bias_per_batch, Address key_padding) {
+                                         bool bias_per_batch, Address key_padding, size_t window,
+                                         bool lower_right) {
   attn::AttentionProblem p;
   p.batch = batch, p.n = n, p.m = m, p.dk = dk, p.dv = dv;
   p.q = ptr<const float>(q), p.k = ptr<const float>(k), p.v = ptr<const float>(v);
@@ -120,6 +122,7 @@ attn::AttentionProblem attention_problem(Address q, Address k, Address v, size_t
   p.mask = ptr<const uint8_t>(mask), p.mask_per_batch = mask_per_batch;
   p.bias = ptr<const float>(bias), p.bias_per_batch = bias_per_batch;
   p.key_padding = ptr<const uint8_t>(key_padding);
+  p.window = window, p.lower_right = lower_right;
   return p;
 }
 
@@ -146,10 +149,10 @@ extern "C" EMSCRIPTEN_KEEPALIVE int attn_scaled_dot_product_attention(
     int pitfall, Address q, Address k, Address v, size_t batch, size_t n, size_t m, size_t dk,
     size_t dv, float scale, bool causal, Address mask, bool mask_per_batch, Address bias,
     bool bias_per_batch, Address key_padding, Address output, Address weights, Address scores,
-    Address scaled, Address masked, Address fully_masked_rows) {
+    Address scaled, Address masked, Address fully_masked_rows, size_t window, bool lower_right) {
   const attn::AttentionProblem p = attention_problem(q, k, v, batch, n, m, dk, dv, scale, causal,
                                                     mask, mask_per_batch, bias, bias_per_batch,
-                                                    key_padding);
+                                                    key_padding, window, lower_right);
   attn::AttentionResult r;
   r.output = ptr<float>(output), r.weights = ptr<float>(weights);
   r.scores = ptr<float>(scores), r.scaled = ptr<float>(scaled), r.masked = ptr<float>(masked);
@@ -167,11 +170,13 @@ extern "C" EMSCRIPTEN_KEEPALIVE int attn_multi_head_attention(
     Address value, float scale, bool causal, Address mask, Address bias, Address key_padding,
     Address output, Address weights, bool average_weights, Address q_proj, Address k_proj,
     Address v_proj, Address scores, Address scaled, Address masked, Address head_weights,
-    Address head_outputs, Address concat, Address fully_masked_rows) {
+    Address head_outputs, Address concat, Address fully_masked_rows, size_t window,
+    bool lower_right) {
   attn::MultiHeadProblem p;
   const attn::Status layer_status = multi_head_problem(layer, batch, n, m, query, key, value, scale,
                                                        causal, mask, bias, key_padding, &p);
   if (!layer_status.ok()) return report(layer_status);
+  p.window = window, p.lower_right = lower_right;
   attn::MultiHeadResult r;
   r.output = ptr<float>(output), r.weights = ptr<float>(weights);
   r.average_weights = average_weights;
@@ -302,6 +307,12 @@ std::string loss_by_position(Address logits, Address targets, size_t batch, size
                                 ptr<double>(loss), ptr<uint32_t>(count)).message;
 }
 
+std::string rope_rotate(Address x, size_t items, size_t T, size_t d, Address positions, double base,
+                        Address scratch) {
+  return attn::rope_rotate(ptr<float>(x), items, T, d, ptr<const double>(positions), base,
+                           ptr<float>(scratch)).message;
+}
+
 // Bytes malloc has handed out and not taken back, for the leak tests (tests/js/leaks.test.mjs).
 double heap_bytes_in_use() { return static_cast<double>(mallinfo().uordblks); }
 
@@ -309,14 +320,21 @@ double heap_bytes_in_use() { return static_cast<double>(mallinfo().uordblks); }
 
 attn::Transformer* model(Address handle) { return ptr<attn::Transformer>(handle); }
 
+// attention_positions: 0 none, 1 rope, 2 alibi; kv_heads 0 = heads; window 0 = none.
 std::string transformer_create(Address handle_out, size_t vocab, size_t context, size_t d_model,
                                size_t layers, size_t heads, bool mlp, bool layer_norm,
-                               bool positions, bool tie, int init, uint32_t seed) {
+                               bool positions, bool tie, int init, uint32_t seed,
+                               int attention_positions, size_t kv_heads, size_t window,
+                               double rope_base) {
   attn::TransformerConfig c;
   c.vocab_size = vocab, c.context_length = context, c.d_model = d_model;
   c.num_layers = layers, c.num_heads = heads, c.mlp = mlp, c.layer_norm = layer_norm;
   c.learned_positions = positions, c.tie_embeddings = tie, c.seed = seed;
   c.init = init == 1 ? attn::TransformerInit::gpt2 : attn::TransformerInit::pytorch;
+  c.attention_positions = attention_positions == 1   ? attn::AttentionPositions::rope
+                          : attention_positions == 2 ? attn::AttentionPositions::alibi
+                                                     : attn::AttentionPositions::none;
+  c.num_kv_heads = kv_heads, c.attention_window = window, c.rope_base = rope_base;
   attn::Transformer* t = nullptr;
   const attn::Status status = attn::Transformer::create(c, &t);
   *ptr<uint32_t>(handle_out) = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(t));
@@ -388,6 +406,7 @@ EMSCRIPTEN_BINDINGS(attention_core) {
   emscripten::function("_transformerTrainStep", &transformer_train_step);
   emscripten::function("_headScores", &head_scores);
   emscripten::function("_lossByPosition", &loss_by_position);
+  emscripten::function("_ropeRotate", &rope_rotate);
 }
 
 // ---- Gradients (plain exports with an int status, like the forward calls above) ----------------
@@ -396,10 +415,10 @@ extern "C" EMSCRIPTEN_KEEPALIVE int attn_scaled_dot_product_attention_backward(
     Address q, Address k, Address v, Address d_output, size_t batch, size_t n, size_t m, size_t dk,
     size_t dv, float scale, bool causal, Address mask, bool mask_per_batch, Address bias,
     bool bias_per_batch, Address key_padding, Address output, Address weights, Address d_q,
-    Address d_k, Address d_v, Address d_scores) {
+    Address d_k, Address d_v, Address d_scores, size_t window, bool lower_right) {
   const attn::AttentionProblem p = attention_problem(q, k, v, batch, n, m, dk, dv, scale, causal,
                                                     mask, mask_per_batch, bias, bias_per_batch,
-                                                    key_padding);
+                                                    key_padding, window, lower_right);
   attn::AttentionGradResult r;
   r.output = ptr<float>(output), r.weights = ptr<float>(weights);
   r.d_q = ptr<float>(d_q), r.d_k = ptr<float>(d_k), r.d_v = ptr<float>(d_v);
@@ -416,11 +435,13 @@ extern "C" EMSCRIPTEN_KEEPALIVE int attn_multi_head_attention_backward(
     Address layer, size_t batch, size_t n, size_t m, Address query, Address key, Address value,
     Address d_output, float scale, bool causal, Address mask, Address bias, Address key_padding,
     Address output, Address d_query, Address d_key, Address d_value, Address d_wq, Address d_wk,
-    Address d_wv, Address d_wo, Address d_bq, Address d_bk, Address d_bv, Address d_bo) {
+    Address d_wv, Address d_wo, Address d_bq, Address d_bk, Address d_bv, Address d_bo, size_t window,
+    bool lower_right) {
   attn::MultiHeadProblem p;
   const attn::Status layer_status = multi_head_problem(layer, batch, n, m, query, key, value, scale,
                                                        causal, mask, bias, key_padding, &p);
   if (!layer_status.ok()) return report(layer_status);
+  p.window = window, p.lower_right = lower_right;
   attn::MultiHeadGradResult r;
   r.output = ptr<float>(output), r.d_query = ptr<float>(d_query), r.d_key = ptr<float>(d_key);
   r.d_value = ptr<float>(d_value);

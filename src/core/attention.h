@@ -19,6 +19,9 @@ struct AttentionProblem {
   float scale = 0.0f;  // > 0; callers pass 1/√dk for the standard scaling
 
   bool causal = false;                // query i sees keys j ≤ i (top-left aligned, as PyTorch)
+  size_t window = 0;                  // > 0: query i sees keys j > i − window (a sliding window)
+  bool lower_right = false;           // align causal and window at the bottom right: query i sits
+                                      // at key position i + m − n (PyTorch's causal_lower_right)
   const uint8_t* mask = nullptr;      // (n, m) or (batch, n, m); nonzero = hidden
   bool mask_per_batch = false;
   const float* bias = nullptr;        // (n, m) or (batch, n, m); added to the scaled scores

@@ -5,7 +5,9 @@
 #include <cstring>
 #include <limits>
 
+#include "attention_positions.h"
 #include "kernels.h"
+#include "online_softmax.h"
 
 namespace attn {
 namespace {
@@ -25,30 +27,6 @@ void copy_row(float* dst, const float* src, size_t len) {
   if (dst) std::memcpy(dst, src, len * sizeof(float));
 }
 
-// Scores of query i against keys [j0, j0 + len): scale, add the bias, then hide masked keys with
-// -inf so that exp() gives them a weight of exactly 0.
-void scale_and_mask_row(float* s, size_t len, size_t i, size_t j0, size_t m, float scale,
-                        const HeadMasks& masks, float* scaled_trace, float* masked_trace) {
-  kernels::scale(s, len, scale);
-  copy_row(scaled_trace, s, len);
-  if (masks.bias) kernels::axpy(s, masks.bias + i * m + j0, len, 1.0f);
-  if (masks.mask) {
-    const uint8_t* hidden = masks.mask + i * m + j0;
-    for (size_t j = 0; j < len; ++j)
-      if (hidden[j]) s[j] = kNegInf;
-  }
-  if (masks.key_padding) {
-    const uint8_t* pad = masks.key_padding + j0;
-    for (size_t j = 0; j < len; ++j)
-      if (pad[j]) s[j] = kNegInf;
-  }
-  if (masks.causal && j0 + len > i + 1) {
-    const size_t first_hidden = std::max(i + 1, j0) - j0;
-    std::fill(s + first_hidden, s + len, kNegInf);
-  }
-  copy_row(masked_trace, s, len);
-}
-
 // Builds the full n × m matrix: needed when weights or a trace are asked for. Rows go in blocks of
 // kQueryBlock; with a causal mask and no trace, keys after a block's last query are neither scored
 // nor multiplied into V (their weights are exactly 0), which halves the work of a square problem.
@@ -62,16 +40,16 @@ void attend_materialized(const HeadInputs& in, const HeadOutputs& out, float* wo
   const bool skip_hidden = in.masks.causal && !out.scores && !out.scaled && !out.masked;
   for (size_t i0 = 0; i0 < n; i0 += kQueryBlock) {
     const size_t rows = std::min(kQueryBlock, n - i0);
-    const size_t key_end = skip_hidden ? std::min(m, i0 + rows) : m;
+    const size_t key_end = skip_hidden ? block_visible_keys(in.masks, i0, rows, m).end : m;
     float* block = p + i0 * m;
     kernels::matmul_packed(in.q.row(i0), in.q.ld, kt, dk, block, m, rows, key_end, dk, 1.0f, false);
     for (size_t i = i0; i < i0 + rows; ++i) {
       float* row = p + i * m;
       std::fill(row + key_end, row + m, kNegInf);  // causal-hidden, never scored
       copy_row(out.scores ? out.scores + i * m : nullptr, row, m);
-      scale_and_mask_row(row, m, i, 0, m, in.scale, in.masks,
-                         out.scaled ? out.scaled + i * m : nullptr,
-                         out.masked ? out.masked + i * m : nullptr);
+      scale_and_mask_scores(row, m, i, 0, m, in.scale, in.masks,
+                            out.scaled ? out.scaled + i * m : nullptr,
+                            out.masked ? out.masked + i * m : nullptr);
       const float row_max = kernels::max_value(row, m);
       const bool all_hidden = row_max == kNegInf;
       float sum = 0.0f;
@@ -91,35 +69,38 @@ void attend_materialized(const HeadInputs& in, const HeadOutputs& out, float* wo
 
 // Turns one tile row of raw scores s (query i, keys [j0, j0 + len)) into softmax numerators
 // relative to the running max, FlashAttention-style; returns false when every key so far is hidden
-// (the row then adds nothing). Without bias or mask the scale is folded into the exponential and
-// a causal mask only shortens the row, so the common cases make two passes over the row.
+// (the row then adds nothing). Without bias, mask or ALiBi the scale is folded into the exponential
+// and the causal mask and the window only cut the row to its visible span, so the common cases
+// make two passes over the row.
 bool online_softmax_row(float* s, size_t len, size_t i, size_t j0, size_t m, float scale,
                         const HeadMasks& masks, float raw_max, float& row_max, float& row_sum,
                         float& correction) {
-  const bool general = masks.bias || masks.mask || masks.key_padding;
-  size_t valid = len;
-  if (masks.causal && !general) valid = i < j0 ? 0 : std::min(len, i - j0 + 1);
+  const bool general = masks_need_scores(masks);
+  size_t begin = 0, end = len;  // the visible part of the tile, without general masks
+  if (!general && (masks.causal || masks.window)) {
+    const KeySpan span = visible_keys(masks, i, m);
+    begin = std::min(len, span.begin > j0 ? span.begin - j0 : 0);
+    end = std::max(begin, std::min(len, span.end > j0 ? span.end - j0 : 0));
+  }
   float tile_max;
   if (general) {
-    scale_and_mask_row(s, len, i, j0, m, scale, masks, nullptr, nullptr);
+    scale_and_mask_scores(s, len, i, j0, m, scale, masks, nullptr, nullptr);
     tile_max = kernels::max_value(s, len);
-  } else if (valid == len) {
+  } else if (begin == 0 && end == len) {
     tile_max = raw_max * scale;  // max of the whole row, fused into the score product
   } else {
-    tile_max = valid ? kernels::max_value(s, valid) * scale : kNegInf;
+    tile_max = end > begin ? kernels::max_value(s + begin, end - begin) * scale : kNegInf;
   }
-  const float new_max = std::max(row_max, tile_max);
-  correction = 1.0f;
-  if (new_max == kNegInf) {
+  const bool any = online_softmax_step(tile_max, row_max, row_sum, correction, [&](float new_max) {
+    return general ? kernels::exp_shifted_sum(s, len, new_max)
+                   : kernels::exp_scaled_shifted_sum(s + begin, end - begin, scale, new_max);
+  });
+  if (!any) {
     std::fill(s, s + len, 0.0f);
     return false;
   }
-  correction = std::exp(row_max - new_max);  // exp(-inf) = 0 on the first tile with a visible key
-  const float tile_sum = general ? kernels::exp_shifted_sum(s, len, new_max)
-                                 : kernels::exp_scaled_shifted_sum(s, valid, scale, new_max);
-  std::fill(s + valid, s + len, 0.0f);
-  row_sum = row_sum * correction + tile_sum;
-  row_max = new_max;
+  std::fill(s, s + begin, 0.0f);
+  std::fill(s + end, s + len, 0.0f);
   return true;
 }
 
@@ -169,7 +150,7 @@ void attend_streaming(const HeadInputs& in, const HeadOutputs& out, float* works
   float* row_max = acc + kQueryBlock * dv;                   // kQueryBlock
   float* row_sum = row_max + kQueryBlock;                    // kQueryBlock
   float* raw_max = row_sum + kQueryBlock;                    // kQueryBlock: max of a tile row
-  const bool general = in.masks.bias || in.masks.mask || in.masks.key_padding;
+  const bool general = masks_need_scores(in.masks);
   kernels::pack_panels_transposed(in.k.data, in.k.ld, dk, m, kt);
   kernels::pack_panels(in.v.data, in.v.ld, m, dv, vp);
   std::fill(raw_max, raw_max + kQueryBlock, kNegInf);
@@ -179,11 +160,14 @@ void attend_streaming(const HeadInputs& in, const HeadOutputs& out, float* works
     std::fill(acc, acc + rows * dv, 0.0f);
     std::fill(row_max, row_max + rows, kNegInf);
     std::fill(row_sum, row_sum + rows, 0.0f);
-    // Causal: keys after the block's last query are hidden from all of it; skip those tiles.
-    const size_t key_end = in.masks.causal ? std::min(m, i0 + rows) : m;
-    for (size_t j0 = 0; j0 < key_end; j0 += kKeyBlock) {
+    // Keys the causal mask or the window hide from the whole block are never scored. Tiles start
+    // on a panel boundary (the Kᵀ packing is addressed by whole panels).
+    const KeySpan span = block_visible_keys(in.masks, i0, rows, m);
+    const size_t key_end = span.end;
+    const size_t key_begin = span.begin / kernels::kPanelWidth * kernels::kPanelWidth;
+    for (size_t j0 = key_begin; j0 < key_end; j0 += kKeyBlock) {
       const size_t cols = std::min(kKeyBlock, key_end - j0);
-      // kKeyBlock is a multiple of the panel width, so keys [j0, …) start a panel.
+      // key_begin and kKeyBlock are multiples of the panel width, so keys [j0, …) start a panel.
       const TileRows t{tile, rows, cols, i0, j0, m, in.scale, in.masks, raw_max, row_max, row_sum,
                        acc, dv};
       if (general) {

@@ -8,12 +8,19 @@
 
 namespace attn {
 
-// Masks of one batch item, contiguous: mask/bias (n, m), key_padding (m).
+// Masks of one batch item, contiguous: mask/bias (n, m), key_padding (m). The position fields
+// (attention_positions.h) place query i at key position p = i + query_offset: causal hides keys
+// j > p, a window W > 0 hides keys j ≤ p − W, and alibi_slope adds −slope·(p − j) to the scaled
+// scores. query_offset 0 is PyTorch's top-left alignment; m − n is lower-right (a decode step
+// against a cache of m − n earlier keys).
 struct HeadMasks {
   bool causal = false;
   const uint8_t* mask = nullptr;
   const float* bias = nullptr;
   const uint8_t* key_padding = nullptr;
+  ptrdiff_t query_offset = 0;
+  size_t window = 0;
+  float alibi_slope = 0.0f;
 };
 
 struct HeadInputs {

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "attention_head.h"
+#include "attention_positions.h"
 #include "kernels.h"
 
 namespace attn {
@@ -97,13 +98,7 @@ void recompute_weights_row(float* s, size_t len, size_t i, size_t j0, size_t m, 
     std::fill(s, s + len, 0.0f);
     return;
   }
-  kernels::scale(s, len, scale);
-  if (masks.bias) kernels::axpy(s, masks.bias + i * m + j0, len, 1.0f);
-  if (masks.mask || masks.key_padding)
-    for (size_t j = 0; j < len; ++j)
-      if ((masks.mask && masks.mask[i * m + j0 + j]) || (masks.key_padding && masks.key_padding[j0 + j]))
-        s[j] = kNegInf;
-  if (masks.causal && j0 + len > i + 1) std::fill(s + (std::max(i + 1, j0) - j0), s + len, kNegInf);
+  scale_and_mask_scores(s, len, i, j0, m, scale, masks, nullptr, nullptr);
   kernels::exp_shifted_sum(s, len, lse);
 }
 
@@ -179,10 +174,14 @@ void backward_streaming(const HeadInputs& in, const HeadGradInputs& g, const Hea
     row_deltas(g, i0, rows, b.delta);
     kernels::pack_panels(in.q.row(i0), in.q.ld, rows, dk, b.qp);
     kernels::pack_panels(g.d_output.row(i0), g.d_output.ld, rows, dv, b.dop);
-    // Causal: keys after the block's last query have weight 0 for all of it; skip their tiles.
-    const size_t key_end = in.masks.causal ? std::min(m, i0 + rows) : m;
-    for (size_t j0 = 0; j0 < key_end; j0 += kKeyBlock)
-      backward_tile(in, g, out, b, i0, rows, j0, std::min(kKeyBlock, key_end - j0), j0 == 0);
+    // Keys the causal mask or the window hide from the whole block have weight 0 for all of it;
+    // skip their tiles (which start on a panel boundary, as the packings are addressed by panel).
+    const KeySpan span = block_visible_keys(in.masks, i0, rows, m);
+    const size_t key_begin = span.begin / kernels::kPanelWidth * kernels::kPanelWidth;
+    for (size_t j0 = key_begin; j0 < span.end; j0 += kKeyBlock)
+      backward_tile(in, g, out, b, i0, rows, j0, std::min(kKeyBlock, span.end - j0), j0 == key_begin);
+    if (key_begin >= span.end && !out.accumulate)  // no key visible: dQ of the block is 0
+      zero_rows({out.dq.row(i0), rows, out.dq.cols, out.dq.ld});
   }
 }
 

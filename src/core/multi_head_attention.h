@@ -40,6 +40,8 @@ struct MultiHeadProblem {
   const float* value = nullptr;  // (B, m, vdim)
   float scale = 0.0f;  // multiplies Q_h·K_hᵀ; 0 means the standard 1/√(E/h)
   bool causal = false;
+  size_t window = 0;         // > 0: query i sees keys j > i − window (aligned as causal)
+  bool lower_right = false;  // causal and window aligned at the bottom right: query i at i + m − n
   const uint8_t* mask = nullptr;         // (n, m), nonzero = hidden
   const float* bias = nullptr;           // (n, m), added to the scaled scores
   const uint8_t* key_padding = nullptr;  // (B, m), nonzero = padding

@@ -18,6 +18,8 @@ inline HeadInputs multi_head_inputs(const MultiHeadProblem& p, const float* q, c
   in.v = {v + item * m * E + h * d, m, d, E};
   in.scale = multi_head_scale(p);
   in.masks.causal = p.causal;
+  in.masks.window = p.window;
+  in.masks.query_offset = p.lower_right ? static_cast<ptrdiff_t>(m) - static_cast<ptrdiff_t>(n) : 0;
   in.masks.mask = p.mask;
   in.masks.bias = p.bias;
   in.masks.key_padding = p.key_padding ? p.key_padding + item * m : nullptr;

@@ -13,9 +13,21 @@ using float64::linear;
 
 constexpr double kNegInf = -std::numeric_limits<double>::infinity();
 
-bool hidden(bool causal, const uint8_t* mask, const uint8_t* key_padding, size_t i, size_t j,
+// Where the causal mask and the window are aligned: query i sits at key position i (top-left) or
+// i + m − n (lower-right).
+struct Alignment {
+  bool causal = false;
+  size_t window = 0;
+  bool lower_right = false;
+  size_t n = 0;
+};
+
+bool hidden(const Alignment& a, const uint8_t* mask, const uint8_t* key_padding, size_t i, size_t j,
             size_t m) {
-  return (causal && j > i) || (mask && mask[i * m + j]) || (key_padding && key_padding[j]);
+  const double p = double(i) + (a.lower_right ? double(m) - double(a.n) : 0.0);
+  const double key = double(j);
+  return (a.causal && key > p) || (a.window && key <= p - double(a.window)) ||
+         (mask && mask[i * m + j]) || (key_padding && key_padding[j]);
 }
 
 // Softmax of one row in double; an all -inf row becomes all zeros.
@@ -58,7 +70,7 @@ AttentionReference scaled_dot_product_attention(const AttentionProblem& p) {
         r.scores[row + j] = dot;
         r.scaled[row + j] = dot * double(p.scale);
         const double biased = r.scaled[row + j] + (bias ? double(bias[i * m + j]) : 0.0);
-        r.masked[row + j] = hidden(p.causal, mask, pad, i, j, m) ? kNegInf : biased;
+        r.masked[row + j] = hidden({p.causal, p.window, p.lower_right, n}, mask, pad, i, j, m) ? kNegInf : biased;
       }
       r.fully_masked_rows[b * n + i] = softmax_row(&r.masked[row], &r.weights[row], m);
       for (size_t c = 0; c < p.dv; ++c) {
@@ -94,7 +106,7 @@ MultiHeadReference multi_head_attention(const MultiHeadProblem& p) {
           for (size_t c = 0; c < d; ++c)
             dot += r.q_proj[(b * n + i) * E + h * d + c] * r.k_proj[(b * m + j) * E + h * d + c];
           const double biased = dot * scale + (p.bias ? double(p.bias[i * m + j]) : 0.0);
-          scores[j] = hidden(p.causal, p.mask, pad, i, j, m) ? kNegInf : biased;
+          scores[j] = hidden({p.causal, p.window, p.lower_right, n}, p.mask, pad, i, j, m) ? kNegInf : biased;
         }
         double* weights = &r.weights[((b * H + h) * n + i) * m];
         r.fully_masked_rows[b * n + i] = softmax_row(scores.data(), weights, m);

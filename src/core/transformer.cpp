@@ -50,12 +50,7 @@ Status Transformer::create(const TransformerConfig& config, Transformer** out) {
   return Status::success();
 }
 
-BlockShape Transformer::block_shape() const {
-  BlockShape s;
-  s.batch = batch_, s.T = T_, s.E = config_.d_model, s.heads = config_.num_heads;
-  s.layer_norm = config_.layer_norm, s.mlp = config_.mlp;
-  return s;
-}
+BlockShape Transformer::block_shape() const { return transformer_block_shape(config_, batch_, T_); }
 
 BlockTensors Transformer::block_tensors(float* base, size_t layer) const {
   const BlockOffsets& o = layout_.blocks[layer];
@@ -73,7 +68,7 @@ static void carve_layer(Carver& c, const BlockShape& s, bool training, bool stre
   if (s.layer_norm) {
     a.ln1 = c.take(N * E), a.ln1_mean = c.take(N), a.ln1_rstd = c.take(N);
   }
-  a.qkv = c.take(N * 3 * E);
+  a.qkv = c.take(N * s.qkv_width());
   a.att = training && !stream ? c.take(s.batch * s.heads * s.T * s.T) : nullptr;
   a.row_lse = training && stream ? c.take(s.batch * s.heads * s.T) : nullptr;
   a.concat = c.take(N * E);
@@ -133,7 +128,7 @@ Status Transformer::prepare(size_t batch, size_t T, bool training) {
       carved_.logits = c.take(N * V);
       carved_.d_residual = c.take(N * E);
       carved_.scratch.d_ln = c.take(N * E);
-      carved_.scratch.d_qkv = c.take(N * 3 * E);
+      carved_.scratch.d_qkv = c.take(N * s.qkv_width());
       carved_.scratch.d_concat = c.take(N * E);
       carved_.scratch.d_fc = config_.mlp ? c.take(N * 4 * E) : nullptr;
     }

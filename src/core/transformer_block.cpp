@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "attention_head.h"
+#include "attention_positions.h"
 #include "gelu.h"
 #include "kernels.h"
 #include "layer_norm.h"
@@ -12,21 +13,35 @@
 namespace attn {
 namespace {
 
-// Head h of sequence b reads columns [h·d, (h+1)·d) of the q, k and v blocks of the fused qkv rows.
+// Head h of sequence b reads query columns [h·d, (h+1)·d) and the key and value columns of its
+// key/value head g: [E + g·d, …) and [E + kv·d + g·d, …).
 HeadInputs head_inputs(const BlockShape& s, const float* qkv, size_t b, size_t h) {
-  const size_t E = s.E, d = E / s.heads, T = s.T;
-  const float* base = qkv + b * T * 3 * E + h * d;
+  const size_t E = s.E, d = s.head_dim(), T = s.T, W = s.qkv_width(), g = s.kv_head_of(h);
+  const float* rows = qkv + b * T * W;
   HeadInputs in;
-  in.q = {base, T, d, 3 * E};
-  in.k = {base + E, T, d, 3 * E};
-  in.v = {base + 2 * E, T, d, 3 * E};
+  in.q = {rows + h * d, T, d, W};
+  in.k = {rows + E + g * d, T, d, W};
+  in.v = {rows + E + (s.kv() + g) * d, T, d, W};
   in.scale = 1.0f / std::sqrt(static_cast<float>(d));
-  in.masks.causal = true;
+  in.masks = block_head_masks(s, h);
   return in;
 }
 
+// RoPE on the q and k columns of every sequence (inverse: carries their gradients back).
+void rope_qk(const BlockShape& s, float* qkv, bool inverse, float* scratch) {
+  if (s.positions != AttentionPositions::rope) return;
+  const size_t W = s.qkv_width(), d = s.head_dim();
+  for (size_t b = 0; b < s.batch; ++b) {
+    float* rows = qkv + b * s.T * W;
+    rope_rotate_rows(rows, s.T, W, s.heads, d, nullptr, double(s.first_position), s.rope_base,
+                     inverse, scratch);
+    rope_rotate_rows(rows + s.E, s.T, W, s.kv(), d, nullptr, double(s.first_position), s.rope_base,
+                     inverse, scratch);
+  }
+}
+
 MatrixView head_columns(const BlockShape& s, float* rows_e, size_t b, size_t h) {
-  const size_t d = s.E / s.heads;
+  const size_t d = s.head_dim();
   return {rows_e + b * s.T * s.E + h * d, s.T, d, s.E};
 }
 
@@ -45,12 +60,31 @@ void add_residual(float* x, const float* residual, size_t count) { kernels::axpy
 
 }  // namespace
 
+BlockShape transformer_block_shape(const TransformerConfig& c, size_t batch, size_t T) {
+  BlockShape s;
+  s.batch = batch, s.T = T, s.E = c.d_model, s.heads = c.num_heads;
+  s.layer_norm = c.layer_norm, s.mlp = c.mlp;
+  s.kv_heads = kv_head_count(c);
+  s.positions = c.attention_positions;
+  s.rope_base = c.rope_base;
+  s.window = c.attention_window;
+  return s;
+}
+
+HeadMasks block_head_masks(const BlockShape& s, size_t h) {
+  HeadMasks masks;
+  masks.causal = true;
+  masks.window = s.window;
+  if (s.positions == AttentionPositions::alibi) masks.alibi_slope = float(alibi_slope(h, s.heads));
+  return masks;
+}
+
 size_t block_workspace_floats(const BlockShape& s, bool backward, bool stream) {
-  const size_t N = s.rows(), E = s.E, d = E / s.heads;
-  size_t floats = head_workspace_floats(s.T, s.T, d, d, stream);
+  const size_t N = s.rows(), E = s.E, d = s.head_dim();
+  size_t floats = std::max(head_workspace_floats(s.T, s.T, d, d, stream), rope_scratch_floats(d));
   if (backward) {
     floats = std::max(floats, head_backward_workspace_floats(s.T, s.T, d, d, stream));
-    floats = std::max(floats, linear_backward_scratch_floats(N, E, 3 * E));
+    floats = std::max(floats, linear_backward_scratch_floats(N, E, s.qkv_width()));
     floats = std::max(floats, linear_backward_scratch_floats(N, E, E));
     if (s.mlp) {
       floats = std::max(floats, linear_backward_scratch_floats(N, E, 4 * E));
@@ -60,12 +94,23 @@ size_t block_workspace_floats(const BlockShape& s, bool backward, bool stream) {
   return floats;
 }
 
-void block_forward(const BlockShape& s, const BlockTensors& p, const BlockActivations& a,
-                   float* workspace) {
+void block_qkv_forward(const BlockShape& s, const BlockTensors& p, const BlockActivations& a,
+                       float* workspace) {
   const size_t N = s.rows(), E = s.E;
   if (s.layer_norm) layer_norm_forward(a.x_in, p.ln1_w, p.ln1_b, a.ln1, a.ln1_mean, a.ln1_rstd, N, E);
-  linear_forward(a.ln1, p.attn_w, p.attn_b, a.qkv, N, E, 3 * E);
+  linear_forward(a.ln1, p.attn_w, p.attn_b, a.qkv, N, E, s.qkv_width());
+  rope_qk(s, a.qkv, false, workspace);
+}
+
+void block_forward(const BlockShape& s, const BlockTensors& p, const BlockActivations& a,
+                   float* workspace) {
+  block_qkv_forward(s, p, a, workspace);
   attention_forward(s, a, workspace);
+  block_output_forward(s, p, a);
+}
+
+void block_output_forward(const BlockShape& s, const BlockTensors& p, const BlockActivations& a) {
+  const size_t N = s.rows(), E = s.E;
   linear_forward(a.concat, p.proj_w, p.proj_b, a.x_mid, N, E, E);
   add_residual(a.x_mid, a.x_in, N * E);
   if (!s.mlp) return;
@@ -97,7 +142,11 @@ void mlp_backward(const BlockShape& s, const BlockTensors& p, const BlockActivat
   norm_backward(s, a.x_mid, p.ln2_w, a.ln2_mean, a.ln2_rstd, sc.d_ln, g.ln2_w, g.ln2_b, d_residual);
 }
 
+// Query heads that share a key/value head add their dK and dV into the same columns, so with
+// grouped heads d_qkv starts at 0 and every head accumulates.
 void attention_backward(const BlockShape& s, const BlockActivations& a, const BlockScratch& sc) {
+  const bool grouped = s.kv() < s.heads;
+  if (grouped) std::fill(sc.d_qkv, sc.d_qkv + s.rows() * s.qkv_width(), 0.0f);
   for (size_t b = 0; b < s.batch; ++b)
     for (size_t h = 0; h < s.heads; ++h) {
       const HeadInputs in = head_inputs(s, a.qkv, b, h);
@@ -108,12 +157,13 @@ void attention_backward(const BlockShape& s, const BlockActivations& a, const Bl
         grad_in.weights = a.att + (b * s.heads + h) * s.T * s.T;
       else
         grad_in.row_lse = a.row_lse + (b * s.heads + h) * s.T;
-      const size_t d = s.E / s.heads, ld = 3 * s.E;
-      float* base = sc.d_qkv + b * s.T * ld + h * d;
+      const size_t d = s.head_dim(), ld = s.qkv_width(), g = s.kv_head_of(h);
+      float* rows = sc.d_qkv + b * s.T * ld;
       HeadGradOutputs grad_out;
-      grad_out.dq = {base, s.T, d, ld};
-      grad_out.dk = {base + s.E, s.T, d, ld};
-      grad_out.dv = {base + 2 * s.E, s.T, d, ld};
+      grad_out.dq = {rows + h * d, s.T, d, ld};
+      grad_out.dk = {rows + s.E + g * d, s.T, d, ld};
+      grad_out.dv = {rows + s.E + (s.kv() + g) * d, s.T, d, ld};
+      grad_out.accumulate = grouped;
       attend_head_backward(in, grad_in, grad_out, sc.work);
     }
 }
@@ -127,7 +177,8 @@ void block_backward(const BlockShape& s, const BlockTensors& p, const BlockActiv
   // d_residual is now ∂L/∂x_mid, which also flows straight through the attention's residual.
   linear_backward(a.concat, p.proj_w, d_residual, sc.d_concat, g.proj_w, g.proj_b, N, E, E, sc.work);
   attention_backward(s, a, sc);
-  linear_backward(a.ln1, p.attn_w, sc.d_qkv, sc.d_ln, g.attn_w, g.attn_b, N, E, 3 * E, sc.work);
+  rope_qk(s, sc.d_qkv, true, sc.work);
+  linear_backward(a.ln1, p.attn_w, sc.d_qkv, sc.d_ln, g.attn_w, g.attn_b, N, E, s.qkv_width(), sc.work);
   norm_backward(s, a.x_in, p.ln1_w, a.ln1_mean, a.ln1_rstd, sc.d_ln, g.ln1_w, g.ln1_b, d_residual);
 }
 

@@ -39,6 +39,31 @@ struct LayoutBuilder {
 
 }  // namespace
 
+size_t kv_head_count(const TransformerConfig& c) { return c.num_kv_heads ? c.num_kv_heads : c.num_heads; }
+
+size_t qkv_width(const TransformerConfig& c) {
+  return c.d_model + 2 * kv_head_count(c) * (c.d_model / c.num_heads);
+}
+
+namespace {
+
+Status validate_attention_config(const TransformerConfig& c) {
+  const size_t H = c.num_heads, d = c.d_model / c.num_heads;
+  if (c.num_kv_heads > kMaxDimension || (c.num_kv_heads && H % c.num_kv_heads != 0))
+    return Status::error("numKVHeads (" + std::to_string(c.num_kv_heads) + ") must divide numHeads (" +
+                         std::to_string(H) + "): each key/value head serves numHeads / numKVHeads query heads");
+  if (c.attention_positions != AttentionPositions::none && c.learned_positions)
+    return Status::error("positions 'rope' and 'alibi' replace the learned wpe; a model cannot have both");
+  if (c.attention_positions == AttentionPositions::rope && d % 2 != 0)
+    return Status::error("positions 'rope' needs an even head dimension dModel / numHeads, got " + std::to_string(d) +
+                         ": RoPE turns the two halves of each head as pairs");
+  if (!(c.rope_base > 0.0) || !std::isfinite(c.rope_base))
+    return Status::error("ropeBase must be a positive finite number");
+  return Status::success();
+}
+
+}  // namespace
+
 Status validate_transformer_config(const TransformerConfig& c) {
   const size_t dims[] = {c.vocab_size, c.context_length, c.d_model, c.num_layers, c.num_heads};
   const char* names[] = {"vocabSize", "contextLength", "dModel", "numLayers", "numHeads"};
@@ -50,8 +75,11 @@ Status validate_transformer_config(const TransformerConfig& c) {
   if (c.d_model % c.num_heads != 0)
     return Status::error("numHeads (" + std::to_string(c.num_heads) + ") must divide dModel (" +
                          std::to_string(c.d_model) + ")");
+  const Status attention = validate_attention_config(c);
+  if (!attention.ok()) return attention;
   const double V = double(c.vocab_size), T = double(c.context_length), E = double(c.d_model);
-  const double per_block = 4 * E * E + 4 * E + (c.mlp ? 8 * E * E + 5 * E : 0) + (c.layer_norm ? 4 * E : 0);
+  const double qkv = double(qkv_width(c));
+  const double per_block = (E + 1) * qkv + E * E + E + (c.mlp ? 8 * E * E + 5 * E : 0) + (c.layer_norm ? 4 * E : 0);
   const double total = V * E * (c.tie_embeddings ? 1 : 2) + (c.learned_positions ? T * E : 0) +
                        double(c.num_layers) * per_block;
   if (total > kMaxParameters)
@@ -74,8 +102,8 @@ ParameterLayout make_parameter_layout(const TransformerConfig& c) {
       o.ln1_w = b.add(p + "ln_1.weight", {E}, ParameterKind::norm_weight);
       o.ln1_b = b.add(p + "ln_1.bias", {E}, ParameterKind::norm_bias);
     }
-    o.attn_w = b.add(p + "attn.c_attn.weight", {E, 3 * E}, ParameterKind::weight, E);
-    o.attn_b = b.add(p + "attn.c_attn.bias", {3 * E}, ParameterKind::bias, E);
+    o.attn_w = b.add(p + "attn.c_attn.weight", {E, qkv_width(c)}, ParameterKind::weight, E);
+    o.attn_b = b.add(p + "attn.c_attn.bias", {qkv_width(c)}, ParameterKind::bias, E);
     o.proj_w = b.add(p + "attn.c_proj.weight", {E, E}, ParameterKind::weight, E, true);
     o.proj_b = b.add(p + "attn.c_proj.bias", {E}, ParameterKind::bias, E);
     if (c.mlp) {

@@ -12,6 +12,11 @@ namespace attn {
 
 enum class TransformerInit { pytorch, gpt2 };
 
+// Position information inside attention (attention_positions.h): none, rotary embeddings of q and
+// k (RoPE, as Hugging Face Llama), or a linear bias on the query–key distance (ALiBi, as BLOOM).
+// Either replaces the learned wpe.
+enum class AttentionPositions { none, rope, alibi };
+
 struct TransformerConfig {
   size_t vocab_size = 0;      // V
   size_t context_length = 0;  // T_max: rows of wpe
@@ -24,7 +29,16 @@ struct TransformerConfig {
   bool tie_embeddings = true;     // false: lm_head.weight [V, E]
   TransformerInit init = TransformerInit::pytorch;
   uint32_t seed = 0;
+  AttentionPositions attention_positions = AttentionPositions::none;  // needs !learned_positions
+  double rope_base = 10000.0;  // RoPE: frequency i of a head turns by p·rope_base^(−2i/d)
+  size_t num_kv_heads = 0;     // key/value heads (0: num_heads); divides num_heads, 1 = multi-query
+  size_t attention_window = 0; // > 0: query i sees keys i − W < j ≤ i (a sliding window)
 };
+
+// Key/value heads, and the width of c_attn's output: E query columns, then the keys and the
+// values of every key/value head (E + 2·num_kv_heads·d).
+size_t kv_head_count(const TransformerConfig& config);
+size_t qkv_width(const TransformerConfig& config);
 
 Status validate_transformer_config(const TransformerConfig& config);
 

@@ -26,7 +26,7 @@ for (const simd of [true, false]) {
       const model = attn.transformer(SMALL);
       try {
         assert.deepEqual({ ...model.config }, { ...SMALL, mlp: true, layerNorm: true, positions: 'learned',
-          tieEmbeddings: true, init: 'pytorch', seed: 0 });
+          tieEmbeddings: true, init: 'pytorch', seed: 0, ropeBase: 10000, numKVHeads: SMALL.numHeads, attentionWindow: null });
         const state = model.getState();
         const names = Object.keys(state);
         assert.deepEqual(names.slice(0, 4), ['wte.weight', 'wpe.weight', 'h.0.ln_1.weight', 'h.0.ln_1.bias']);
@@ -222,7 +222,7 @@ for (const simd of [true, false]) {
           attn_pdrop: 0.1, architectures: ['GPT2LMHeadModel'] };
         const fromHf = attn.transformerFromSafetensors(bytes, hf);
         assert.deepEqual({ ...fromHf.config }, { ...SMALL, mlp: true, layerNorm: true, positions: 'learned',
-          tieEmbeddings: false, init: 'pytorch', seed: 0 });
+          tieEmbeddings: false, init: 'pytorch', seed: 0, ropeBase: 10000, numKVHeads: SMALL.numHeads, attentionWindow: null });
         fromHf.dispose();
         assert.throws(() => attn.transformerFromSafetensors(bytes, { ...hf, n_inner: 64 }), /n_inner must be null or 4·n_embd \(32\)/);
         assert.throws(() => attn.transformerFromSafetensors(bytes, { ...hf, activation_function: 'relu' }), /activation_function must be 'gelu_new'/);

@@ -2,10 +2,24 @@
 // each family: scaled dot-product attention (q, k, v and the mask, bias and key-padding options)
 // and the multi-head layer (query, key, value, attnMask, keyPaddingMask). Every message names the
 // argument; the caller reads its own extra options (trace, pitfall, …).
-import { checkBoolean, checkScale, fail, formatShape, product, sameShape, toMask, toTensor } from './tensors.js';
+import { checkBoolean, checkScale, fail, formatShape, product, sameShape, show, toMask, toTensor } from './tensors.js';
 import { readAttnMask } from './attn-mask.js';
 
 const given = (x) => x !== undefined && x !== null;
+
+/**
+ * options.causal (true, false or 'lower-right') and options.window (a positive integer): `{ causal,
+ * lowerRight, window }` with window 0 for none. Lower-right puts query i at key position i + m − n
+ * (PyTorch's causal_lower_right); the window is aligned as the causal mask is.
+ */
+export function readAlignment(opts) {
+  const { causal = false, window } = opts;
+  if (causal !== true && causal !== false && causal !== 'lower-right')
+    fail(`options.causal must be true or false (or 'lower-right'), got ${show(causal)}`);
+  if (window !== undefined && window !== null && (!Number.isSafeInteger(window) || window <= 0 || window > 2 ** 31 - 1))
+    fail(`options.window must be a positive integer (keys i − window < j seen by query i), got ${show(window)}`);
+  return { causal: causal !== false, lowerRight: causal === 'lower-right', window: window ?? 0 };
+}
 
 // A mask or bias of shape [n, m] (shared) or [...lead, n, m] (per batch item): true when per item.
 function perBatch(t, lead, n, m, name) {
@@ -48,13 +62,13 @@ function sdpaPadding(value, lead, batch, m) {
 
 /**
  * scaledDotProductAttention(Grad)'s q, k, v and options (`opts` from checkOptions): `{ Q, K, V,
- * lead, batch, n, m, dk, dv, causal, needWeights, scale, mask, maskPerBatch, bias, biasPerBatch,
- * padding }`.
+ * lead, batch, n, m, dk, dv, causal, lowerRight, window, needWeights, scale, mask, maskPerBatch, bias,
+ * biasPerBatch, padding }`.
  */
 export function readSdpaInputs(q, k, v, opts) {
   const x = sdpaTensors(q, k, v);
   const { lead, n, m } = x;
-  x.causal = checkBoolean(opts.causal, 'options.causal', false);
+  Object.assign(x, readAlignment(opts));
   x.needWeights = checkBoolean(opts.needWeights, 'options.needWeights', true);
   x.scale = opts.scale === undefined ? 1 / Math.sqrt(x.dk) : checkScale(opts.scale, 'options.scale');
   x.mask = given(opts.mask) ? toMask(opts.mask, 'options.mask') : null;
@@ -91,12 +105,13 @@ function multiHeadTensors(dims, query, key, value) {
 /**
  * The multi-head layer's query, key, value (key/value undefined: self-attention) and options,
  * checked against the layer's `dims` ({ embedDim, kdim, vdim }): `{ q, k, v, batched, lead, B, n,
- * m, E, causal, scale (0: 1/√headDim), mask, bias, padding }` (mask/bias/padding: flat data or null).
+ * m, E, causal, lowerRight, window, scale (0: 1/√headDim), mask, bias, padding }` (mask/bias/padding:
+ * flat data or null).
  */
 export function readMultiHeadInputs(dims, query, key, value, opts) {
   const x = multiHeadTensors(dims, query, key, value);
   const { n, m, B, batched } = x;
-  x.causal = checkBoolean(opts.causal, 'options.causal', false);
+  Object.assign(x, readAlignment(opts));
   x.scale = opts.scale === undefined ? 0 : checkScale(opts.scale, 'options.scale');
   x.mask = null;
   x.bias = null;

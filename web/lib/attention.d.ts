@@ -64,9 +64,25 @@ export interface CreateAttentionOptions {
   simd?: 'auto' | boolean;
 }
 
+/**
+ * A causal mask: `true` hides keys j > i from query i (top-left aligned when n ≠ m, as PyTorch's
+ * `is_causal`); `'lower-right'` places query i at key position p = i + m − n and hides keys j > p,
+ * as PyTorch's `causal_lower_right` and FlashAttention 2.1+ — what one decode step of n new tokens
+ * against a cache of m − n earlier ones is (with n > m the first n − m queries see no key).
+ */
+export type CausalOption = boolean | 'lower-right';
+
 export interface ScaledDotProductAttentionOptions {
-  /** Query i sees keys j ≤ i only (top-left aligned when n ≠ m, as in PyTorch). Default false. */
-  causal?: boolean;
+  /** `true`, `false` (default) or `'lower-right'`: see {@link CausalOption}. */
+  causal?: CausalOption;
+  /**
+   * A sliding window: query i (at key position p, aligned as `causal` is: p = i, or i + m − n with
+   * `'lower-right'`) sees only keys j > p − window, a positive integer. With `causal` it is
+   * Mistral's window p − window < j ≤ p; without, keys after the query stay visible
+   * (FlashAttention's `window_size = (window − 1, −1)`). Key tiles outside every query's window are
+   * skipped, so the cost grows with n·window, not n·m. Not combinable with `pitfall`.
+   */
+  window?: number;
   /** Boolean mask [n, m] (shared) or [...batch, n, m]; `true` = the query may NOT attend to that key. */
   mask?: MaskInput;
   /** Additive float mask [n, m] or [...batch, n, m], added to the scaled scores; may hold -Infinity. */
@@ -175,8 +191,10 @@ export interface TorchMultiheadAttentionState {
 }
 
 export interface MultiHeadForwardOptions {
-  /** Query i sees keys j ≤ i only. Default false. */
-  causal?: boolean;
+  /** `true` (query i sees keys j ≤ i), `false` (default) or `'lower-right'` ({@link CausalOption}). */
+  causal?: CausalOption;
+  /** A sliding window over the keys, aligned as `causal` (see ScaledDotProductAttentionOptions.window). */
+  window?: number;
   /** Multiplies each head's Q_h·K_hᵀ; default 1/√headDim. Any positive finite number. */
   scale?: number;
   /**
@@ -341,6 +359,15 @@ export interface Attention {
    * See {@link HeadScores} for the definitions.
    */
   headScores(tokens: TokenInput, attention: TensorInput): HeadScores;
+  /**
+   * Rotary position embeddings (RoPE) of x [..., T, d], d even: a rotated copy in which row t turns
+   * frequency i < d/2 by the angle positions[t]·base^(−2i/d), in Hugging Face Llama's rotate_half
+   * form: x′ = x·cos + rotate_half(x)·sin, rotate_half(x) = [−x₂, x₁] (the halves of the row), cos
+   * and sin repeated over both halves. This is what `positions: 'rope'` does to each head's q and k.
+   * `base` defaults to 10000; `positions` (T finite numbers, one per row, shared by the leading
+   * dimensions) to 0, 1, …, T − 1. Angles are computed in float64.
+   */
+  rope(x: TensorInput, options?: RopeOptions): Tensor;
   /** A GPT-2-style transformer whose parameters live in WebAssembly memory (see {@link Transformer}). */
   transformer(config: TransformerConfig): Transformer;
   /**
@@ -351,6 +378,13 @@ export interface Attention {
    * Names may carry the `transformer.` prefix; `h.N.attn.bias`/`masked_bias` buffers are ignored.
    */
   transformerFromSafetensors(bytes: Uint8Array | ArrayBuffer, config: TransformerConfig | HuggingFaceGpt2Config): Transformer;
+}
+
+export interface RopeOptions {
+  /** Default 10000. */
+  base?: number;
+  /** One position per row (T of them), default 0 … T − 1; any finite numbers. */
+  positions?: readonly number[] | ArrayLike<number>;
 }
 
 // ---- The tiny transformer ----------------------------------------------------------------------
@@ -374,8 +408,34 @@ export interface TransformerConfig {
   mlp?: boolean;
   /** Default true; false removes ln_1, ln_2 and ln_f. */
   layerNorm?: boolean;
-  /** 'learned' (default, wpe.weight) or 'none' (no position information besides the causal mask). */
-  positions?: 'learned' | 'none';
+  /**
+   * Where positions enter the model:
+   * - `'learned'` (default): `wpe.weight` [contextLength, E] added to the token embeddings.
+   * - `'none'`: no position information besides the causal mask.
+   * - `'rope'`: rotary embeddings, no wpe. Each head's q and k are rotated after c_attn (bias
+   *   included), before the scores, as Hugging Face Llama does: frequency i < d/2 turns by
+   *   p·ropeBase^(−2i/d) at absolute position p, x′ = x·cos + rotate_half(x)·sin with
+   *   rotate_half(x) = [−x₂, x₁] (the halves of the head). Needs an even head dimension.
+   * - `'alibi'`: no wpe; −slope_h·(i − j) is added to head h's scaled scores, with Press et al.'s
+   *   slopes as BLOOM computes them: 2^(−8(h+1)/H) for H a power of two; otherwise the slopes of
+   *   the largest power of two P < H, then every other slope of 2P heads (2^(−4(2k+1)/P)).
+   * Without learned positions a decoder (`model.decoder`) may run past contextLength.
+   */
+  positions?: 'learned' | 'none' | 'rope' | 'alibi';
+  /** RoPE's base (default 10000): a larger base turns the slow frequencies more slowly. Kept in every config; used with positions 'rope'. */
+  ropeBase?: number;
+  /**
+   * Key/value heads (default numHeads; must divide it). Fewer than numHeads is grouped-query
+   * attention, 1 is multi-query: c_attn.weight is [E, E + 2·numKVHeads·d] and c_attn.bias
+   * [E + 2·numKVHeads·d] (q, then k, then v columns), and query head h reads key/value head
+   * ⌊h / (numHeads / numKVHeads)⌋, as Hugging Face's repeat_kv. Attentions stay [B, H, T, T].
+   */
+  numKVHeads?: number;
+  /**
+   * A sliding window W (default null: none): query i sees keys i − W < j ≤ i, as Mistral. Training
+   * and forward skip the key tiles outside the window; a decoder keeps only W positions per layer.
+   */
+  attentionWindow?: number | null;
   /** Default true: logits use wte; false adds lm_head.weight [V, E]. */
   tieEmbeddings?: boolean;
   /**
@@ -406,8 +466,9 @@ export interface HuggingFaceGpt2Config {
 }
 
 /**
- * Parameters by Hugging Face GPT-2 name: `wte.weight` [V, E], `wpe.weight` [contextLength, E],
- * `h.{i}.ln_1.weight|bias` [E], `h.{i}.attn.c_attn.weight` [E, 3E], `h.{i}.attn.c_attn.bias` [3E],
+ * Parameters by Hugging Face GPT-2 name: `wte.weight` [V, E], `wpe.weight` [contextLength, E]
+ * (positions 'learned' only), `h.{i}.ln_1.weight|bias` [E], `h.{i}.attn.c_attn.weight` [E, 3E] and
+ * `h.{i}.attn.c_attn.bias` [3E] (with numKVHeads: E + 2·numKVHeads·d columns),
  * `h.{i}.attn.c_proj.weight` [E, E], `h.{i}.attn.c_proj.bias` [E], `h.{i}.ln_2.weight|bias` [E],
  * `h.{i}.mlp.c_fc.weight` [E, 4E], `h.{i}.mlp.c_fc.bias` [4E], `h.{i}.mlp.c_proj.weight` [4E, E],
  * `h.{i}.mlp.c_proj.bias` [E], `ln_f.weight|bias` [E], `lm_head.weight` [V, E] (untied only).
@@ -506,7 +567,7 @@ export function simdSupported(): boolean;
 // ---- Gradients -------------------------------------------------------------------------------
 
 export type ScaledDotProductAttentionGradOptions =
-  Pick<ScaledDotProductAttentionOptions, 'causal' | 'mask' | 'bias' | 'keyPaddingMask' | 'scale' | 'needWeights'>;
+  Pick<ScaledDotProductAttentionOptions, 'causal' | 'mask' | 'bias' | 'keyPaddingMask' | 'scale' | 'needWeights' | 'window'>;
 
 export interface ScaledDotProductAttentionGradResult {
   /** The forward's output [...batch, n, dv]. */
@@ -527,7 +588,7 @@ export interface ScaledDotProductAttentionGradResult {
   gradScores: Tensor | null;
 }
 
-export type MultiHeadBackwardOptions = Pick<MultiHeadForwardOptions, 'causal' | 'attnMask' | 'keyPaddingMask' | 'scale'>;
+export type MultiHeadBackwardOptions = Pick<MultiHeadForwardOptions, 'causal' | 'attnMask' | 'keyPaddingMask' | 'scale' | 'window'>;
 
 export interface MultiHeadBackwardResult {
   /** The forward's output, [B, n, E] or [n, E]. */

@@ -16,10 +16,11 @@ import { Transformer, transformerFromSafetensors } from './transformer.js';
 import { headScores, lossByPosition } from './head-scores.js';
 import { scaledDotProductAttentionGrad } from './gradients.js';
 import { readSdpaInputs } from './attention-inputs.js';
+import { rope } from './positions.js';
 
 export { simdSupported };
 
-const SDPA_OPTIONS = ['causal', 'mask', 'bias', 'keyPaddingMask', 'scale', 'needWeights', 'trace', 'pitfall'];
+const SDPA_OPTIONS = ['causal', 'mask', 'bias', 'keyPaddingMask', 'scale', 'needWeights', 'trace', 'pitfall', 'window'];
 const CREATE_OPTIONS = ['simd'];
 
 // A per-batch mask/bias may be [n, m] (shared) or [...batch, n, m].
@@ -64,7 +65,7 @@ class Attention {
     const x = readSdpaInputs(q, k, v, opts);
     const { Q, K, V, lead, batch, n, m, dk, dv, causal, needWeights, scale, mask, maskPerBatch, bias, biasPerBatch, padding } = x;
     const trace = checkBoolean(opts.trace, 'options.trace', false);
-    const pitfall = pitfallCode(opts.pitfall, { multiHead: false, trace });
+    const pitfall = pitfallCode(opts.pitfall, { multiHead: false, trace, alignment: x });
 
     const f = 4;
     const nm = batch * n * m;
@@ -89,7 +90,7 @@ class Attention {
     if (pitfall !== null) this.#heap.writeU8(a[11], new Uint8Array(batch * n));  // not tracked by pitfalls
     const status = module._attn_scaled_dot_product_attention(
       pitfall ?? 0, a[0], a[1], a[2], batch, n, m, dk, dv, scale, causal, a[3], maskPerBatch, a[4],
-      biasPerBatch, a[5], a[6], a[7], a[8], a[9], a[10], a[11]);
+      biasPerBatch, a[5], a[6], a[7], a[8], a[9], a[10], a[11], x.window, x.lowerRight);
     try {
       checkCode(module, status, 'scaledDotProductAttention');
       const read = (address, shape) => ({ data: this.#heap.readF32(address, product(shape)), shape });
@@ -160,6 +161,12 @@ class Attention {
 
   multiHeadAttention(config) {
     return new MultiHeadAttention(this.#instance, config);
+  }
+
+  /** x [..., T, d] with every row turned by rotary position embeddings (see attention.d.ts). */
+  rope(x, options) {
+    this.#instance.live();
+    return staged(() => rope(() => this.#instance.live(), this.#heap, x, options));
   }
 
   /** A GPT-2-style transformer whose weights live in WebAssembly memory (see attention.d.ts). */

@@ -5,8 +5,8 @@ import { checkOptions, fail, formatShape, product, sameShape, toTensor } from '.
 import { checkCode } from './wasm-heap.js';
 import { readMultiHeadInputs, readSdpaInputs } from './attention-inputs.js';
 
-const SDPA_GRAD_OPTIONS = ['causal', 'mask', 'bias', 'keyPaddingMask', 'scale', 'needWeights'];
-const MHA_BACKWARD_OPTIONS = ['causal', 'attnMask', 'keyPaddingMask', 'scale'];
+const SDPA_GRAD_OPTIONS = ['causal', 'mask', 'bias', 'keyPaddingMask', 'scale', 'needWeights', 'window'];
+const MHA_BACKWARD_OPTIONS = ['causal', 'attnMask', 'keyPaddingMask', 'scale', 'window'];
 const F = 4;  // bytes per float32
 // One head's n × m matrix above this many floats makes the multi-head backward stream
 // (kMultiHeadMaterializeLimit in multi_head_backward.h).
@@ -69,7 +69,7 @@ export function scaledDotProductAttentionGrad(live, heap, q, k, v, gradOutput, o
   if (x.padding) heap.writeU8(a[6], x.padding);
   const status = module._attn_scaled_dot_product_attention_backward(
     a[0], a[1], a[2], a[3], batch, n, m, dk, dv, x.scale, x.causal, a[4], !!x.maskPerBatch, a[5],
-    !!x.biasPerBatch, a[6], a[7], a[8], a[9], a[10], a[11], a[12]);
+    !!x.biasPerBatch, a[6], a[7], a[8], a[9], a[10], a[11], a[12], x.window, x.lowerRight);
   try {
     checkCode(module, status, what);
     const read = (address, shape) => ({ data: heap.readF32(address, product(shape)), shape });
@@ -132,7 +132,7 @@ export function multiHeadBackward(live, heap, layer, query, key, value, gradOutp
   if (x.padding) heap.writeU8(a[6], x.padding);
   const status = module._attn_multi_head_attention_backward(
     block, B, n, m, aq, ak, av, a[3], x.scale, x.causal, a[4], a[5], a[6],
-    a[7], a[8], a[9], a[10], a[11], a[12], a[13], a[14], a[15], a[16], a[17], a[18]);
+    a[7], a[8], a[9], a[10], a[11], a[12], a[13], a[14], a[15], a[16], a[17], a[18], x.window, x.lowerRight);
   try {
     checkCode(module, status, what);
     const read = (address, shape) => ({ data: heap.readF32(address, product(shape)), shape });

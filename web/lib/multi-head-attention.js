@@ -14,7 +14,7 @@ import { readMultiHeadInputs } from './attention-inputs.js';
 import { OwnedBlock } from './instance.js';
 
 const destroyLayer = (module, address) => module._attn_layer_destroy(address);
-const FORWARD_OPTIONS = ['causal', 'attnMask', 'keyPaddingMask', 'needWeights', 'averageWeights', 'trace', 'pitfall', 'scale'];
+const FORWARD_OPTIONS = ['causal', 'attnMask', 'keyPaddingMask', 'needWeights', 'averageWeights', 'trace', 'pitfall', 'scale', 'window'];
 const CONFIG_OPTIONS = ['embedDim', 'numHeads', 'bias', 'kdim', 'vdim', 'seed'];
 // In the core's order (multi_head_layer.h): the index names a weight in the layer's block.
 const WEIGHT_NAMES = ['wq', 'wk', 'wv', 'wo', 'bq', 'bk', 'bv', 'bo'];
@@ -25,11 +25,11 @@ function transposed(data, rows, cols) {
 }
 
 // The switches of forward(): which results to return and the deliberate mistake, if any.
-function forwardFlags(opts) {
+function forwardFlags(opts, alignment) {
   const needWeights = checkBoolean(opts.needWeights, 'options.needWeights', true);
   const averageWeights = checkBoolean(opts.averageWeights, 'options.averageWeights', true);
   const trace = checkBoolean(opts.trace, 'options.trace', false);
-  const pitfall = pitfallCode(opts.pitfall, { multiHead: true, trace });
+  const pitfall = pitfallCode(opts.pitfall, { multiHead: true, trace, alignment });
   if (pitfall !== null && needWeights && !averageWeights)
     fail('options.pitfall gives head-averaged weights only; pass averageWeights: true');
   return { needWeights, averageWeights, trace, pitfall };
@@ -253,7 +253,7 @@ export class MultiHeadAttention {
     this.#live();
     const opts = checkOptions(options, FORWARD_OPTIONS, 'forward options');
     const x = readMultiHeadInputs({ embedDim: this.#embedDim, kdim: this.#kdim, vdim: this.#vdim }, query, key, value, opts);
-    const flags = forwardFlags(opts);
+    const flags = forwardFlags(opts, x);
     const { needWeights, averageWeights, trace, pitfall } = flags;
     const { sizes, workspaceBytes } = forwardLayout(x, flags, this.#numHeads, this.headDim);
     const a = this.#heap.layout(sizes, 'multiHeadAttention.forward', workspaceBytes,
@@ -265,7 +265,8 @@ export class MultiHeadAttention {
     if (pitfall !== null) this.#heap.writeU8(a[17], new Uint8Array(B * n));  // not tracked by pitfalls
     const status = module._attn_multi_head_attention(
       pitfall ?? 0, this.#block.address, B, n, m, aq, ak, av, scale, causal, a[3], a[4], a[5],
-      a[6], a[7], averageWeights, a[8], a[9], a[10], a[11], a[12], a[13], a[14], a[15], a[16], a[17]);
+      a[6], a[7], averageWeights, a[8], a[9], a[10], a[11], a[12], a[13], a[14], a[15], a[16], a[17],
+      x.window, x.lowerRight);
     try {
       checkCode(module, status, 'multiHeadAttention.forward');
       return this.#readForwardResult(a, x, flags);

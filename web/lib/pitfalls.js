@@ -14,11 +14,13 @@ export const PITFALLS = {
 const SINGLE_HEAD = ['none', 'mask-after-softmax', 'mask-value-zero', 'scale-by-dk'];
 
 /** The core's code for a pitfall name, or null for none; `multiHead` allows the multi-head ones. */
-export function pitfallCode(name, { multiHead, trace }) {
+export function pitfallCode(name, { multiHead, trace, alignment }) {
   if (name === undefined || name === 'none') return null;
   const allowed = multiHead ? Object.keys(PITFALLS) : SINGLE_HEAD;
   if (!allowed.includes(name))
     fail(`options.pitfall must be one of ${allowed.map((p) => `"${p}"`).join(', ')}, got ${show(name)}`);
   if (trace) fail('options.trace cannot be combined with options.pitfall');
+  if (alignment && (alignment.window || alignment.lowerRight))
+    fail("options.pitfall cannot be combined with options.window or causal: 'lower-right'");
   return PITFALLS[name];
 }

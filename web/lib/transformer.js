@@ -13,11 +13,13 @@ import { MEMORY_LIMIT_BYTES, formatBytes } from './wasm-heap.js';
 
 const models = new FinalizationRegistry(({ module, handle }) => module._transformerDestroy(handle));
 const CONFIG_KEYS = ['vocabSize', 'contextLength', 'dModel', 'numLayers', 'numHeads', 'mlp', 'layerNorm',
-  'positions', 'tieEmbeddings', 'init', 'seed'];
+  'positions', 'tieEmbeddings', 'init', 'seed', 'ropeBase', 'numKVHeads', 'attentionWindow'];
 const FORWARD_OPTIONS = ['needWeights'];
 const TRAIN_OPTIONS = ['learningRate', 'betas', 'eps', 'weightDecay', 'clipNorm'];
 const INITS = ['pytorch', 'gpt2'];
-const POSITIONS = ['learned', 'none'];
+const POSITIONS = ['learned', 'none', 'rope', 'alibi'];
+// The core's codes for positions inside attention (transformer_create in the bindings).
+const ATTENTION_POSITIONS = { rope: 1, alibi: 2 };
 // GPT-2 checkpoints carry the causal mask as buffers; they are not parameters.
 const IGNORED_BUFFER = /^h\.\d+\.attn\.(bias|masked_bias)$/;
 
@@ -48,7 +50,23 @@ export function normalizeConfig(config) {
   };
   if (c.dModel % c.numHeads !== 0)
     fail(`numHeads (${c.numHeads}) must divide dModel (${c.dModel}): each head gets dModel / numHeads features`);
+  Object.assign(c, attentionConfig(config, c));
   return Object.freeze(c);
+}
+
+/** ropeBase, numKVHeads and attentionWindow, checked against the rest of the config `c`. */
+function attentionConfig(config, c) {
+  const { ropeBase = 10000, numKVHeads = c.numHeads, attentionWindow = null } = config;
+  if (typeof ropeBase !== 'number' || !Number.isFinite(ropeBase) || ropeBase <= 0)
+    fail(`ropeBase must be a positive finite number, got ${show(ropeBase)}`);
+  checkPositiveInteger(numKVHeads, 'numKVHeads');
+  if (c.numHeads % numKVHeads !== 0)
+    fail(`numKVHeads (${numKVHeads}) must divide numHeads (${c.numHeads}): each key/value head serves numHeads / numKVHeads query heads`);
+  if (attentionWindow !== null) checkPositiveInteger(attentionWindow, 'attentionWindow (null for none)');
+  const headDim = c.dModel / c.numHeads;
+  if (c.positions === 'rope' && headDim % 2 !== 0)
+    fail(`positions 'rope' needs an even head dimension dModel / numHeads, got ${headDim}: RoPE turns the two halves of each head as pairs`);
+  return { ropeBase, numKVHeads, attentionWindow };
 }
 
 const HF_REQUIRED = ['vocab_size', 'n_embd', 'n_layer', 'n_head'];
@@ -156,7 +174,8 @@ export class Transformer {
     this.#heap = heap;
     const [out] = heap.layout([4], 'transformer');
     const message = module._transformerCreate(out, c.vocabSize, c.contextLength, c.dModel, c.numLayers,
-      c.numHeads, c.mlp, c.layerNorm, c.positions === 'learned', c.tieEmbeddings, INITS.indexOf(c.init), c.seed);
+      c.numHeads, c.mlp, c.layerNorm, c.positions === 'learned', c.tieEmbeddings, INITS.indexOf(c.init), c.seed,
+      ATTENTION_POSITIONS[c.positions] ?? 0, c.numKVHeads, c.attentionWindow ?? 0, c.ropeBase);
     const handle = module.HEAPU32[out >>> 2];
     heap.settle();
     if (message) fail(`transformer: ${message}`);
