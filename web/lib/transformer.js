@@ -22,6 +22,7 @@ const LOGITS = ['all', 'last'];
 const TARGET_FORMS = ['targets', 'labels'];
 const TRAIN_OPTIONS = ['learningRate', 'betas', 'eps', 'weightDecay', 'clipNorm'];
 const INITS = ['pytorch', 'gpt2'];
+const SIZE_LIMITS = [['vocabSize', 2 ** 20], ['contextLength', 2 ** 20], ['dModel', 2 ** 16], ['numLayers', 256], ['numHeads', 2 ** 16]];
 const POSITIONS = ['learned', 'none'];
 // GPT-2 checkpoints carry the causal mask as buffers; they are not parameters.
 const IGNORED_BUFFER = /^h\.\d+\.attn\.(bias|masked_bias)$/;
@@ -51,6 +52,9 @@ export function normalizeConfig(config) {
     init: checkChoice(config.init, 'init', INITS, 'pytorch'),
     seed: checkSeed(config.seed ?? 0, 'seed'),
   };
+  // The core's bounds (src/core/transformer_config.h), checked here too: sizes reach it as 32-bit
+  // integers, so 2 ** 40 layers would arrive as 0.
+  for (const [key, max] of SIZE_LIMITS) if (c[key] > max) fail(`${key} must be at most ${max}, got ${c[key]}`);
   if (c.dModel % c.numHeads !== 0)
     fail(`numHeads (${c.numHeads}) must divide dModel (${c.dModel}): each head gets dModel / numHeads features`);
   return Object.freeze(c);
