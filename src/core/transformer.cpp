@@ -38,6 +38,26 @@ bool all_finite(const float* x, size_t count) {
   return probe == 0.0f;
 }
 
+// The unembedding packs Uᵀ this many vocabulary columns at a time (a multiple of the panel width),
+// so its scratch stays small: packing all of U at once would copy V × E floats on every forward
+// (154 MB for GPT-2 small; as much as the whole parameter block for a vocabulary-sized model).
+// Measured natively on GPT-2 small's 50257 × 768 unembedding at 1, 32 and 256 rows: no slower than
+// packing all of U (within the noise of a shared machine).
+constexpr size_t kUnembedColumns = 2048;
+
+size_t unembed_scratch_floats(size_t V, size_t E) {
+  return kernels::packed_floats(E, std::min(V, kUnembedColumns));
+}
+
+// logits (n × V) = x (n × E) · Uᵀ, U (V × E) row-major; scratch: unembed_scratch_floats(V, E).
+void unembed(const float* x, const float* u, float* logits, size_t n, size_t V, size_t E, float* scratch) {
+  for (size_t v0 = 0; v0 < V; v0 += kUnembedColumns) {
+    const size_t cols = std::min(kUnembedColumns, V - v0);
+    kernels::pack_panels_transposed(u + v0 * E, E, E, cols, scratch);
+    kernels::matmul_packed(x, E, scratch, E, logits + v0, V, n, cols, E, 1.0f, false);
+  }
+}
+
 // Rows of the loss's unembedding computed at once: 16 Mi floats (64 MiB) of logits at most.
 constexpr size_t kLossChunkFloats = size_t(16) << 20;
 
@@ -140,7 +160,7 @@ Status Transformer::prepare(size_t batch, size_t T, bool training) {
   const size_t layer_floats = layer_count.used;
 
   size_t work = std::max(block_workspace_floats(s, training, false), block_workspace_floats(s, training, true));
-  work = std::max(work, matmul_transposed_scratch_floats(V, E));
+  work = std::max(work, unembed_scratch_floats(V, E));
   if (training) work = std::max(work, accumulate_at_b_scratch_floats(N, V));
 
   auto carve_all = [&](Carver& c) {
@@ -218,7 +238,7 @@ void Transformer::run_forward(const int32_t* tokens, float* logits, float* atten
     x = carved_.lnf;
   }
   const float* unembedding = p + (config_.tie_embeddings ? layout_.wte : layout_.lm_head);
-  matmul_transposed(x, unembedding, logits, N, V, E, carved_.work);
+  unembed(x, unembedding, logits, N, V, E, carved_.work);
 }
 
 // rows (count ≤ N flat row indices) of the last block's output → their logits (count × V), through
@@ -236,7 +256,7 @@ void Transformer::unembed_rows(const uint32_t* rows, size_t count, float* logits
       std::copy(row, row + E, carved_.lnf + i * E);
   }
   const float* unembedding = p + (config_.tie_embeddings ? layout_.wte : layout_.lm_head);
-  matmul_transposed(carved_.lnf, unembedding, logits, count, V, E, carved_.work);
+  unembed(carved_.lnf, unembedding, logits, count, V, E, carved_.work);
 }
 
 Status Transformer::forward(const int32_t* tokens, size_t batch, size_t T, float* logits,

@@ -6,6 +6,7 @@
 // forward, and −100 as an ignored target.
 #include <cfloat>
 #include <chrono>
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <string>
@@ -214,6 +215,36 @@ void check_rows(bool layer_norm, bool tied) {
 TEST(ForwardRows, EqualTheSameRowsOfTheFullForward) {
   check_rows(true, true);
   check_rows(false, false);
+}
+
+// The unembedding packs Uᵀ 2048 vocabulary columns at a time: with V = 4100 (two full chunks and a
+// tail of 4) every logit still equals wte[token] · lm_head[v] in double, for a model whose blocks
+// add nothing (c_proj weights and biases 0) and that has no LayerNorm or positions.
+TEST(Unembedding, ALargeVocabularyIsComputedInChunksExactlyLikeTheWholeProduct) {
+  TransformerConfig c;
+  c.vocab_size = 4100, c.context_length = 4, c.d_model = 8, c.num_layers = 1, c.num_heads = 2;
+  c.mlp = false, c.layer_norm = false, c.learned_positions = false, c.tie_embeddings = false;
+  auto model = make(c);
+  for (const char* name : {"h.0.attn.c_proj.weight", "h.0.attn.c_proj.bias"}) {
+    const ParameterInfo& t = model->layout().tensors[find_parameter(model->layout(), name)];
+    std::fill(model->parameters() + t.offset, model->parameters() + t.offset + t.size, 0.0f);
+  }
+  const std::vector<int32_t> tokens = {7, 4099, 2048, 0};
+  std::vector<float> logits(4 * 4100), last(4100);
+  ASSERT_TRUE(model->forward(tokens.data(), 1, 4, logits.data(), nullptr).ok());
+  const uint32_t row = 3;
+  ASSERT_TRUE(model->forward_rows(tokens.data(), 1, 4, &row, 1, last.data(), nullptr).ok());
+  const float* wte = tensor(*model, "wte.weight");
+  const float* head = tensor(*model, "lm_head.weight");
+  std::vector<double> expected(4 * 4100);
+  for (size_t t = 0; t < 4; ++t)
+    for (size_t v = 0; v < 4100; ++v) {
+      double sum = 0;
+      for (size_t e = 0; e < 8; ++e) sum += double(wte[tokens[t] * 8 + e]) * head[v * 8 + e];
+      expected[t * 4100 + v] = sum;
+    }
+  EXPECT_TRUE(all_close(logits, expected, "[4, 4100]", 1e-5, 1e-5));
+  EXPECT_TRUE(all_close(last.data(), expected.data() + 3 * 4100, 4100, "last row [1, 4100]", 1e-5, 1e-5));
 }
 
 // −log softmax(logits)[target] averaged in double over the counted rows of a full forward.
