@@ -31,11 +31,17 @@ struct Carver {
   }
 };
 
-// x − x is 0 for a finite x and NaN for ±∞ or NaN, so one float sum answers for a whole block.
+// x − x is 0 for a finite x and NaN for ±∞ or NaN, so sums of it answer for a whole block without a
+// branch; four of them, so that the additions do not wait on each other.
 bool all_finite(const float* x, size_t count) {
-  float probe = 0.0f;
-  for (size_t i = 0; i < count; ++i) probe += x[i] - x[i];
-  return probe == 0.0f;
+  float p0 = 0.0f, p1 = 0.0f, p2 = 0.0f, p3 = 0.0f;
+  size_t i = 0;
+  for (; i + 4 <= count; i += 4) {
+    p0 += x[i] - x[i], p1 += x[i + 1] - x[i + 1];
+    p2 += x[i + 2] - x[i + 2], p3 += x[i + 3] - x[i + 3];
+  }
+  for (; i < count; ++i) p0 += x[i] - x[i];
+  return p0 + p1 + p2 + p3 == 0.0f;
 }
 
 // The unembedding packs Uᵀ this many vocabulary columns at a time (a multiple of the panel width),
@@ -61,7 +67,7 @@ void unembed(const float* x, const float* u, float* logits, size_t n, size_t V, 
 // Rows of the loss's unembedding computed at once: 16 Mi floats (64 MiB) of logits at most.
 constexpr size_t kLossChunkFloats = size_t(16) << 20;
 
-const char* kNotFiniteLogits =
+constexpr char kNotFiniteLogits[] =
     "the logits are not finite (NaN or ±Infinity): the parameters make the activations overflow "
     "float32 (weights too large?); load or train finite, moderate weights";
 
@@ -294,6 +300,7 @@ Status Transformer::loss(const int32_t* tokens, const int32_t* targets, size_t b
   const size_t V = config_.vocab_size;
   std::vector<uint32_t> rows;
   std::vector<int32_t> kept;
+  rows.reserve(count_targets(targets, batch * T)), kept.reserve(rows.capacity());
   for (size_t i = 0; i < batch * T; ++i)
     if (targets[i] >= 0) rows.push_back(uint32_t(i)), kept.push_back(targets[i]);
   const size_t chunk = std::min(rows.size(), std::max<size_t>(1, kLossChunkFloats / V));
