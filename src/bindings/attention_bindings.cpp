@@ -373,6 +373,19 @@ std::string transformer_train_step(Address h, Address tokens, Address targets, s
                               ptr<double>(loss)).message;
 }
 
+// rows: count uint32 flat indices b·T + t; logits: count × V.
+std::string transformer_forward_rows(Address h, Address tokens, size_t batch, size_t T, Address rows,
+                                     size_t count, Address logits, Address attentions) {
+  return model(h)->forward_rows(ptr<const int32_t>(tokens), batch, T, ptr<const uint32_t>(rows), count,
+                                ptr<float>(logits), ptr<float>(attentions)).message;
+}
+
+std::string transformer_loss(Address h, Address tokens, Address targets, size_t batch, size_t T,
+                             Address loss) {
+  return model(h)->loss(ptr<const int32_t>(tokens), ptr<const int32_t>(targets), batch, T,
+                        ptr<double>(loss)).message;
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(attention_core) {
@@ -407,6 +420,8 @@ EMSCRIPTEN_BINDINGS(attention_core) {
   emscripten::function("_headScores", &head_scores);
   emscripten::function("_lossByPosition", &loss_by_position);
   emscripten::function("_ropeRotate", &rope_rotate);
+  emscripten::function("_transformerForwardRows", &transformer_forward_rows);
+  emscripten::function("_transformerLoss", &transformer_loss);
 }
 
 // ---- Gradients (plain exports with an int status, like the forward calls above) ----------------

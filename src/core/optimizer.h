@@ -17,6 +17,13 @@ struct AdamOptions {
   double clip_norm = 0.0;     // > 0: clip the global gradient norm first; 0 = no clipping
 };
 
+// The ranges a step accepts (each error names the option and its range): learning rate in
+// [0, kMaxLearningRate], betas in [0, 1), eps in [kMinEps, kMaxEps] (0 divides 0 by 0 where a
+// gradient and its moments are 0), weight decay ≥ 0 with learning rate × weight decay ≤ 1 (beyond
+// it AdamW's factor 1 − lr·wd flips the sign of every parameter), clip norm ≥ 0 (0 = none).
+constexpr double kMaxLearningRate = 10.0;
+constexpr double kMinEps = 1e-30;
+constexpr double kMaxEps = 1.0;
 Status validate_adam_options(const AdamOptions& options);
 
 // Global 2-norm of grads (count floats), accumulated in double.
@@ -29,5 +36,11 @@ double clip_gradient_norm(float* grads, size_t count, double max_norm);
 // m and v are the first and second moments, zero before the first step.
 void adam_step(float* params, const float* grads, float* m, float* v, size_t count, int64_t step,
                const AdamOptions& options);
+
+// Whether adam_step with the same arguments would leave every parameter and both moments finite.
+// It computes exactly what adam_step computes (the same float operations in the same order) and
+// writes nothing, so a caller can refuse a step before changing anything, without a copy.
+bool adam_step_is_finite(const float* params, const float* grads, const float* m, const float* v,
+                         size_t count, int64_t step, const AdamOptions& options);
 
 }  // namespace attn

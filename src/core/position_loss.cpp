@@ -4,6 +4,8 @@
 #include <cmath>
 #include <string>
 
+#include "cross_entropy.h"
+
 namespace attn {
 
 Status loss_by_position(const float* logits, const int32_t* targets, size_t batch, size_t t, size_t v,
@@ -12,9 +14,10 @@ Status loss_by_position(const float* logits, const int32_t* targets, size_t batc
   if (batch == 0 || t == 0 || v == 0)
     return Status::error("loss_by_position: batch, sequence length and vocabulary must be positive");
   for (size_t i = 0; i < batch * t; ++i)
-    if (targets[i] < -1 || targets[i] >= int64_t(v))
+    if ((targets[i] < 0 && !is_ignored_target(targets[i])) || targets[i] >= int64_t(v))
       return Status::error("loss_by_position: target " + std::to_string(targets[i]) + " at " +
-                           std::to_string(i) + " is outside [-1, " + std::to_string(v) + ")");
+                           std::to_string(i) + " is neither −1 or −100 (ignored) nor in [0, " +
+                           std::to_string(v) + ")");
   for (size_t p = 0; p < t; ++p) loss[p] = 0.0, count[p] = 0;
   for (size_t b = 0; b < batch; ++b) {
     for (size_t p = 0; p < t; ++p) {

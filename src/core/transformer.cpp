@@ -1,8 +1,10 @@
 #include "transformer.h"
 
 #include <algorithm>
+#include <cmath>
 #include <new>
 #include <string>
+#include <vector>
 
 #include "cross_entropy.h"
 #include "embedding.h"
@@ -29,6 +31,46 @@ struct Carver {
   }
 };
 
+// x − x is 0 for a finite x and NaN for ±∞ or NaN, so sums of it answer for a whole block without a
+// branch; four of them, so that the additions do not wait on each other.
+bool all_finite(const float* x, size_t count) {
+  float p0 = 0.0f, p1 = 0.0f, p2 = 0.0f, p3 = 0.0f;
+  size_t i = 0;
+  for (; i + 4 <= count; i += 4) {
+    p0 += x[i] - x[i], p1 += x[i + 1] - x[i + 1];
+    p2 += x[i + 2] - x[i + 2], p3 += x[i + 3] - x[i + 3];
+  }
+  for (; i < count; ++i) p0 += x[i] - x[i];
+  return p0 + p1 + p2 + p3 == 0.0f;
+}
+
+// The unembedding packs Uᵀ this many vocabulary columns at a time (a multiple of the panel width),
+// so its scratch stays small: packing all of U at once would copy V × E floats on every forward
+// (154 MB for GPT-2 small; as much as the whole parameter block for a vocabulary-sized model).
+// Measured natively on GPT-2 small's 50257 × 768 unembedding at 1, 32 and 256 rows: no slower than
+// packing all of U (within the noise of a shared machine).
+constexpr size_t kUnembedColumns = 2048;
+
+size_t unembed_scratch_floats(size_t V, size_t E) {
+  return kernels::packed_floats(E, std::min(V, kUnembedColumns));
+}
+
+// logits (n × V) = x (n × E) · Uᵀ, U (V × E) row-major; scratch: unembed_scratch_floats(V, E).
+void unembed(const float* x, const float* u, float* logits, size_t n, size_t V, size_t E, float* scratch) {
+  for (size_t v0 = 0; v0 < V; v0 += kUnembedColumns) {
+    const size_t cols = std::min(kUnembedColumns, V - v0);
+    kernels::pack_panels_transposed(u + v0 * E, E, E, cols, scratch);
+    kernels::matmul_packed(x, E, scratch, E, logits + v0, V, n, cols, E, 1.0f, false);
+  }
+}
+
+// Rows of the loss's unembedding computed at once: 16 Mi floats (64 MiB) of logits at most.
+constexpr size_t kLossChunkFloats = size_t(16) << 20;
+
+constexpr char kNotFiniteLogits[] =
+    "the logits are not finite (NaN or ±Infinity): the parameters make the activations overflow "
+    "float32 (weights too large?); load or train finite, moderate weights";
+
 }  // namespace
 
 Transformer::Transformer(const TransformerConfig& config)
@@ -40,6 +82,11 @@ Status Transformer::create(const TransformerConfig& config, Transformer** out) {
   if (!status.ok()) return status;
   Transformer* model = new (std::nothrow) Transformer(config);
   if (!model) return Status::error("out of memory for the transformer");
+  status = check_parameter_layout(model->layout_);
+  if (!status.ok()) {
+    delete model;
+    return status;
+  }
   const size_t floats = model->layout_.total_floats;
   if (!model->params_.reserve(floats)) {
     delete model;
@@ -114,14 +161,15 @@ Status Transformer::prepare(size_t batch, size_t T, bool training) {
   const size_t layer_floats = layer_count.used;
 
   size_t work = std::max(block_workspace_floats(s, training, false), block_workspace_floats(s, training, true));
-  work = std::max(work, matmul_transposed_scratch_floats(V, E));
+  work = std::max(work, unembed_scratch_floats(V, E));
   if (training) work = std::max(work, accumulate_at_b_scratch_floats(N, V));
 
   auto carve_all = [&](Carver& c) {
     carved_.residual = c.take((training ? L + 1 : 2) * aligned(N * E));
     carved_.layer_stride = training ? layer_floats : 0;
     carved_.layers = c.take((training ? L : 1) * layer_floats);
-    if (config_.layer_norm) {
+    // Without LayerNorm, inference still carves lnf: forward_rows gathers its rows there.
+    if (config_.layer_norm || !training) {
       carved_.lnf = c.take(N * E), carved_.lnf_mean = c.take(N), carved_.lnf_rstd = c.take(N);
     }
     if (training) {
@@ -155,18 +203,19 @@ Status Transformer::check_tokens(const int32_t* tokens, const int32_t* targets, 
     if (tokens[i] < 0 || tokens[i] >= V)
       return Status::error("tokens[" + std::to_string(i) + "] = " + std::to_string(tokens[i]) +
                            " is outside [0, vocabSize = " + std::to_string(V) + ")");
-    if (targets && (targets[i] < -1 || targets[i] >= V))
+    if (targets && ((targets[i] < 0 && !is_ignored_target(targets[i])) || targets[i] >= V))
       return Status::error("targets[" + std::to_string(i) + "] = " + std::to_string(targets[i]) +
-                           " is neither −1 (ignored) nor in [0, vocabSize = " + std::to_string(V) + ")");
+                           " is neither −1 or −100 (ignored) nor in [0, vocabSize = " + std::to_string(V) + ")");
   }
   if (targets && count_targets(targets, batch * T) == 0)
-    return Status::error("targets are all −1: the mean loss over no targets is undefined");
+    return Status::error("targets are all −1 (or −100): the mean loss over no targets is undefined");
   return Status::success();
 }
 
-void Transformer::run_forward(const int32_t* tokens, float* logits, float* attentions) {
+// Embeddings and every block; the last block's output is block_activations(L − 1).x_out.
+void Transformer::run_blocks(const int32_t* tokens, float* attentions) {
   const BlockShape s = block_shape();
-  const size_t N = s.rows(), E = s.E, V = config_.vocab_size, L = config_.num_layers;
+  const size_t E = s.E, L = config_.num_layers;
   float* p = params_.data();
   const float* wpe = layout_.wpe == kAbsent ? nullptr : p + layout_.wpe;
   embedding_forward(tokens, batch_, T_, p + layout_.wte, wpe, E, carved_.residual);
@@ -177,14 +226,38 @@ void Transformer::run_forward(const int32_t* tokens, float* logits, float* atten
     block_forward(s, block_tensors(p, l), a, carved_.work);
     if (training_ && attentions && a.att) std::copy(a.att, a.att + att_per_layer, attentions + l * att_per_layer);
   }
-  const float* x = block_activations(L - 1).x_out;
+}
+
+void Transformer::run_forward(const int32_t* tokens, float* logits, float* attentions) {
+  run_blocks(tokens, attentions);
+  const size_t N = batch_ * T_, E = config_.d_model, V = config_.vocab_size;
+  float* p = params_.data();
+  const float* x = block_activations(config_.num_layers - 1).x_out;
   if (config_.layer_norm) {
     layer_norm_forward(x, p + layout_.lnf_w, p + layout_.lnf_b, carved_.lnf, carved_.lnf_mean,
                        carved_.lnf_rstd, N, E);
     x = carved_.lnf;
   }
   const float* unembedding = p + (config_.tie_embeddings ? layout_.wte : layout_.lm_head);
-  matmul_transposed(x, unembedding, logits, N, V, E, carved_.work);
+  unembed(x, unembedding, logits, N, V, E, carved_.work);
+}
+
+// rows (count ≤ N flat row indices) of the last block's output → their logits (count × V), through
+// carved_.lnf: LayerNorm writes the selected rows there, or they are copied there without it.
+void Transformer::unembed_rows(const uint32_t* rows, size_t count, float* logits) {
+  const size_t E = config_.d_model, V = config_.vocab_size;
+  float* p = params_.data();
+  const float* x = block_activations(config_.num_layers - 1).x_out;
+  for (size_t i = 0; i < count; ++i) {
+    const float* row = x + size_t(rows[i]) * E;
+    if (config_.layer_norm)
+      layer_norm_forward(row, p + layout_.lnf_w, p + layout_.lnf_b, carved_.lnf + i * E,
+                         carved_.lnf_mean + i, carved_.lnf_rstd + i, 1, E);
+    else
+      std::copy(row, row + E, carved_.lnf + i * E);
+  }
+  const float* unembedding = p + (config_.tie_embeddings ? layout_.wte : layout_.lm_head);
+  unembed(carved_.lnf, unembedding, logits, count, V, E, carved_.work);
 }
 
 Status Transformer::forward(const int32_t* tokens, size_t batch, size_t T, float* logits,
@@ -193,6 +266,52 @@ Status Transformer::forward(const int32_t* tokens, size_t batch, size_t T, float
   if (status.ok()) status = prepare(batch, T, false);
   if (!status.ok()) return status;
   run_forward(tokens, logits, attentions);
+  if (!all_finite(logits, batch * T * config_.vocab_size)) return Status::error(kNotFiniteLogits);
+  return Status::success();
+}
+
+Status Transformer::forward_rows(const int32_t* tokens, size_t batch, size_t T, const uint32_t* rows,
+                                 size_t count, float* logits, float* attentions) {
+  Status status = check_tokens(tokens, nullptr, batch, T);
+  if (!status.ok()) return status;
+  if (count == 0 || count > batch * T) return Status::error("rows: between 1 and batch × T rows");
+  for (size_t i = 0; i < count; ++i)
+    if (rows[i] >= batch * T)
+      return Status::error("rows[" + std::to_string(i) + "] = " + std::to_string(rows[i]) +
+                           " is outside [0, batch × T = " + std::to_string(batch * T) + ")");
+  status = prepare(batch, T, false);
+  if (!status.ok()) return status;
+  run_blocks(tokens, attentions);
+  unembed_rows(rows, count, logits);
+  if (!all_finite(logits, count * config_.vocab_size)) return Status::error(kNotFiniteLogits);
+  return Status::success();
+}
+
+Status Transformer::loss(const int32_t* tokens, const int32_t* targets, size_t batch, size_t T,
+                         double* loss) {
+  Status status = check_tokens(tokens, targets, batch, T);
+  if (status.ok()) status = prepare(batch, T, false);
+  if (!status.ok()) return status;
+  const size_t V = config_.vocab_size;
+  std::vector<uint32_t> rows;
+  std::vector<int32_t> kept;
+  rows.reserve(count_targets(targets, batch * T)), kept.reserve(rows.capacity());
+  for (size_t i = 0; i < batch * T; ++i)
+    if (targets[i] >= 0) rows.push_back(uint32_t(i)), kept.push_back(targets[i]);
+  const size_t chunk = std::min(rows.size(), std::max<size_t>(1, kLossChunkFloats / V));
+  FloatBuffer logits;
+  if (!logits.reserve(chunk * V))
+    return Status::error("out of memory: the loss needs " + std::to_string(chunk * V * sizeof(float)) + " bytes");
+  run_blocks(tokens, nullptr);
+  double total = 0.0;
+  for (size_t start = 0; start < rows.size(); start += chunk) {
+    const size_t n = std::min(chunk, rows.size() - start);
+    unembed_rows(rows.data() + start, n, logits.data());
+    if (!all_finite(logits.data(), n * V)) return Status::error(kNotFiniteLogits);
+    total += cross_entropy(logits.data(), kept.data() + start, n, V, 1, nullptr);  // the sum
+  }
+  *loss = total / double(rows.size());
+  if (!std::isfinite(*loss)) return Status::error("the loss is not finite");
   return Status::success();
 }
 
@@ -224,24 +343,42 @@ void Transformer::run_backward(const int32_t* tokens) {
   embedding_backward(tokens, batch_, T_, d_res, E, g + layout_.wte, dwpe);
 }
 
+Status Transformer::check_finite_gradients() const {
+  for (const ParameterInfo& t : layout_.tensors)
+    if (!all_finite(grads_.data() + t.offset, t.size))
+      return Status::error("the gradient of " + t.name + " is not finite (NaN or ±Infinity)");
+  return Status::success();
+}
+
+// `buffers` blocks of the parameters' size besides the parameters: 1 (gradients) or 3 (and Adam's
+// two moments).
+Status Transformer::check_training_memory(size_t buffers) const {
+  return check_training_bytes(layout_, buffers);
+}
+
 Status Transformer::compute_gradients(const int32_t* tokens, const int32_t* targets, size_t batch,
                                       size_t T, double* loss) {
   Status status = check_tokens(tokens, targets, batch, T);
+  if (status.ok()) status = check_training_memory(1);
   if (status.ok()) status = prepare(batch, T, true);
   if (!status.ok()) return status;
   if (!grads_.reserve(layout_.total_floats))
     return Status::error("out of memory: the gradients need " + std::to_string(layout_.total_floats * sizeof(float)) + " bytes");
   run_forward(tokens, carved_.logits, nullptr);
   const size_t N = batch * T;
+  // All rows, ignored ones too: a NaN there would reach the gradients through the unembedding.
+  if (!all_finite(carved_.logits, N * config_.vocab_size)) return Status::error(kNotFiniteLogits);
   *loss = cross_entropy(carved_.logits, targets, N, config_.vocab_size, count_targets(targets, N),
                         carved_.logits);
+  if (!std::isfinite(*loss)) return Status::error("the loss is not finite (NaN or ±Infinity)");
   run_backward(tokens);
-  return Status::success();
+  return check_finite_gradients();
 }
 
 Status Transformer::train_step(const int32_t* tokens, const int32_t* targets, size_t batch, size_t T,
                                const AdamOptions& options, double* loss) {
   Status status = validate_adam_options(options);
+  if (status.ok()) status = check_training_memory(3);
   if (!status.ok()) return status;
   if (!adam_m_.data()) {
     if (!adam_m_.reserve(layout_.total_floats) || !adam_v_.reserve(layout_.total_floats))
@@ -253,11 +390,18 @@ Status Transformer::train_step(const int32_t* tokens, const int32_t* targets, si
   if (!status.ok()) return status;
   float* g = grads_.data();
   if (options.clip_norm > 0) clip_gradient_norm(g, layout_.total_floats, options.clip_norm);
-  ++step_;
-  // Tensor by tensor, so the padding between tensors is never touched (with eps = 0 it would be 0/0).
+  // Tensor by tensor, so the padding between tensors is never touched. Every tensor is checked
+  // before any is written: a step that would leave a NaN or ±∞ anywhere changes nothing.
+  const int64_t step = step_ + 1;
+  for (const ParameterInfo& t : layout_.tensors)
+    if (!adam_step_is_finite(params_.data() + t.offset, g + t.offset, adam_m_.data() + t.offset,
+                             adam_v_.data() + t.offset, t.size, step, options))
+      return Status::error("the update of " + t.name + " would not be finite (NaN or ±Infinity); the "
+                           "parameters, Adam's moments and step count are unchanged (lower learningRate?)");
   for (const ParameterInfo& t : layout_.tensors)
     adam_step(params_.data() + t.offset, g + t.offset, adam_m_.data() + t.offset,
-              adam_v_.data() + t.offset, t.size, step_, options);
+              adam_v_.data() + t.offset, t.size, step, options);
+  step_ = step;
   return Status::success();
 }
 

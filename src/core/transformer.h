@@ -29,11 +29,25 @@ class Transformer {
   // which lets the heads stream without building T × T matrices.
   Status forward(const int32_t* tokens, size_t batch, size_t T, float* logits, float* attentions);
 
-  // Mean cross-entropy over targets ≠ −1 and its gradient (read with gradients()).
+  // forward for the rows (flat indices b·T + t into batch × T) listed in `rows`: logits (count × V)
+  // holds their logits in that order, and the final LayerNorm and unembedding run for those rows
+  // only (the last position's logits cost one row of the V × E product instead of T).
+  // attentions as in forward(). Fails when a logit is not finite.
+  Status forward_rows(const int32_t* tokens, size_t batch, size_t T, const uint32_t* rows,
+                      size_t count, float* logits, float* attentions);
+
+  // The mean cross-entropy over the targets that count (−1 and −100 are ignored) without the
+  // backward: the unembedding runs only for those rows, in chunks of bounded memory.
+  Status loss(const int32_t* tokens, const int32_t* targets, size_t batch, size_t T, double* loss);
+
+  // Mean cross-entropy over targets ≠ −1/−100 and its gradient (read with gradients()). Fails,
+  // naming the cause, when the logits, the loss or a gradient is not finite.
   Status compute_gradients(const int32_t* tokens, const int32_t* targets, size_t batch, size_t T,
                            double* loss);
 
   // compute_gradients, optional clipping, then one Adam(W) step; *loss is the loss before the update.
+  // A step whose loss, gradients or update (a parameter or a moment) would not be finite fails
+  // with the cause and changes nothing: parameters, moments and step count stay as they were.
   Status train_step(const int32_t* tokens, const int32_t* targets, size_t batch, size_t T,
                     const AdamOptions& options, double* loss);
 
@@ -54,6 +68,10 @@ class Transformer {
   BlockShape block_shape() const;
   void run_forward(const int32_t* tokens, float* logits, float* attentions);
   void run_backward(const int32_t* tokens);
+  void run_blocks(const int32_t* tokens, float* attentions);
+  void unembed_rows(const uint32_t* rows, size_t count, float* logits);
+  Status check_finite_gradients() const;
+  Status check_training_memory(size_t buffers) const;
 
   TransformerConfig config_;
   ParameterLayout layout_;

@@ -8,12 +8,14 @@
 namespace attn {
 namespace {
 
-// Keeps every size product far from overflow and the parameters within wasm32's 2 GiB: GPT-2 small
-// (124 M) loads for inference; training it would need four such blocks (gradients and Adam's two
-// moments, allocated on the first step), which fails there with an out-of-memory Status.
-constexpr double kMaxParameters = 250e6;
-constexpr size_t kMaxDimension = size_t(1) << 20;
+// The bounds (transformer_config.h) keep every size product far from overflow and the parameters
+// within wasm32's 2 GiB: GPT-2 small (124 M) loads for inference; training it would need four such
+// blocks (gradients and Adam's two moments), which check_training_bytes refuses.
 constexpr size_t kAlignFloats = 16;
+
+std::string mebibytes(double bytes) {
+  return std::to_string(static_cast<long long>(std::ceil(bytes / double(1 << 20)))) + " MiB";
+}
 
 size_t aligned(size_t floats) { return (floats + kAlignFloats - 1) / kAlignFloats * kAlignFloats; }
 
@@ -66,11 +68,13 @@ Status validate_attention_config(const TransformerConfig& c) {
 
 Status validate_transformer_config(const TransformerConfig& c) {
   const size_t dims[] = {c.vocab_size, c.context_length, c.d_model, c.num_layers, c.num_heads};
+  const size_t limits[] = {kMaxDimension, kMaxDimension, kMaxDModel, kMaxLayers, kMaxDModel};
   const char* names[] = {"vocabSize", "contextLength", "dModel", "numLayers", "numHeads"};
   for (int i = 0; i < 5; ++i) {
     if (dims[i] == 0) return Status::error(std::string(names[i]) + " must be positive");
-    if (dims[i] > kMaxDimension)
-      return Status::error(std::string(names[i]) + " must be at most " + std::to_string(kMaxDimension));
+    if (dims[i] > limits[i])
+      return Status::error(std::string(names[i]) + " must be at most " + std::to_string(limits[i]) +
+                           ", got " + std::to_string(dims[i]));
   }
   if (c.d_model % c.num_heads != 0)
     return Status::error("numHeads (" + std::to_string(c.num_heads) + ") must divide dModel (" +
@@ -125,6 +129,24 @@ ParameterLayout make_parameter_layout(const TransformerConfig& c) {
   // nn.Linear(E, V, bias=False): fan_in E. Stored [V, E] as in PyTorch (logits = x·Uᵀ).
   if (!c.tie_embeddings) l.lm_head = b.add("lm_head.weight", {V, E}, ParameterKind::weight, E);
   return l;
+}
+
+Status check_parameter_layout(const ParameterLayout& layout) {
+  if (layout.tensors.size() > kMaxTensors)
+    return Status::error("the model would have " + std::to_string(layout.tensors.size()) +
+                         " tensors, more than the " + std::to_string(kMaxTensors) + " allowed");
+  return Status::success();
+}
+
+Status check_training_bytes(const ParameterLayout& layout, size_t buffers) {
+  const double block = double(layout.total_floats) * sizeof(float);
+  const double bytes = block * double(1 + buffers);
+  if (bytes <= kMaxTrainingBytes) return Status::success();
+  return Status::error(std::string("training needs ") + mebibytes(bytes) + " for the parameters (" +
+                       mebibytes(block) + ") and their " +
+                       (buffers == 1 ? "gradients" : "gradients and Adam's two moments") +
+                       ", more than the " + mebibytes(kMaxTrainingBytes) +
+                       " WebAssembly memory allows for them; train a smaller model");
 }
 
 size_t find_parameter(const ParameterLayout& layout, const std::string& name) {

@@ -40,6 +40,17 @@ struct TransformerConfig {
 size_t kv_head_count(const TransformerConfig& config);
 size_t qkv_width(const TransformerConfig& config);
 
+// Bounds that keep every accepted model buildable inside wasm32's 2 GiB of memory, checked before
+// anything is allocated (each error gives the limit): every size at most kMaxDimension (dModel at
+// most kMaxDModel), numLayers at most kMaxLayers, at most kMaxParameters parameters. Training
+// needs more (check_training_bytes), checked when it first runs.
+constexpr size_t kMaxDimension = size_t(1) << 20;
+constexpr size_t kMaxDModel = size_t(1) << 16;
+constexpr size_t kMaxLayers = 256;
+constexpr size_t kMaxTensors = 4096;
+constexpr double kMaxParameters = 250e6;
+// The parameters with their gradients (and Adam's two moments) at most this many bytes together.
+constexpr double kMaxTrainingBytes = 1.5 * double(size_t(1) << 30);
 Status validate_transformer_config(const TransformerConfig& config);
 
 // How a tensor starts: what PyTorch's nn.Embedding / nn.Linear / nn.LayerNorm do for 'pytorch',
@@ -76,6 +87,13 @@ struct ParameterLayout {
 
 // Assumes a valid config.
 ParameterLayout make_parameter_layout(const TransformerConfig& config);
+
+// At most kMaxTensors tensors (a layout is small to build once the config is valid).
+Status check_parameter_layout(const ParameterLayout& layout);
+
+// Whether the parameters and `buffers` more blocks of their size (1: the gradients; 3: and Adam's
+// moments) fit in kMaxTrainingBytes; the error gives the sizes and the limit.
+Status check_training_bytes(const ParameterLayout& layout, size_t buffers);
 
 // Index of `name` in layout.tensors, or kAbsent.
 size_t find_parameter(const ParameterLayout& layout, const std::string& name);

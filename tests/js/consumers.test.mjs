@@ -36,8 +36,21 @@ import type { AttentionExplorerElement, ExplorerState } from 'attention-explorer
 import { decodeState, encodeState, StateError } from 'attention-explorer/link';
 import type { Trainer, TrainerConfig } from 'attention-explorer/trainer';
 import { decodeSafetensors } from 'attention-explorer/safetensors';
+import { repeatedTokens } from 'attention-explorer/training-data';
 
 export type Training = [Trainer, TrainerConfig];
+
+export function transformerCalls(attn: Attention): number {
+  const model = attn.transformer({ vocabSize: 8, contextLength: 8, dModel: 4, numLayers: 1, numHeads: 1 });
+  const { tokens, targets } = repeatedTokens({ vocabSize: 8, seqLength: 8, batchSize: 2 });
+  const byPosition: { loss: number[]; count: number[] } = attn.lossByPosition(model.forward(tokens).logits, targets);
+  const last: Float32Array = model.forward(tokens, { logits: 'last', needWeights: false }).logits.data;
+  const shifted: number = model.loss(tokens, { labels: tokens }).loss + model.trainStep(tokens, targets, { eps: 1e-8 }).loss;
+  // @ts-expect-error logits is 'all' or 'last'
+  model.forward(tokens, { logits: 'first' });
+  model.dispose();
+  return byPosition.loss.length + last.length + shifted;
+}
 export const readWeights: (bytes: Uint8Array) => object = decodeSafetensors;
 
 export async function main(): Promise<number> {

@@ -84,7 +84,7 @@ for (const simd of [true, false]) {
         assert.ok(Math.abs(r.loss[p] - (n ? sum / n : 0)) < 1e-12, `position ${p}: ${r.loss[p]} vs ${sum / n}`);
       }
       assert.deepEqual(attn.lossByPosition([[0, 0]], [-1]), { loss: [0], count: [0] });
-      assert.throws(() => attn.lossByPosition([[0, 0]], [2]), /lossByPosition: .*target 2 at 0 is outside \[-1, 2\)/);
+      assert.throws(() => attn.lossByPosition([[0, 0]], [2]), /lossByPosition: .*target 2 at 0 is neither −1 or −100 \(ignored\) nor in \[0, 2\)/);
       assert.throws(() => attn.lossByPosition([[0, 0]], [0, 1]), /logits must have shape \[\.\.\.targets\.shape, V\] = \[2, V\]/);
     });
 

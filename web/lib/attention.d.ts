@@ -347,8 +347,9 @@ export interface Attention {
   /**
    * Ends this instance and gives its memory back. WebAssembly memory only grows (one call at
    * n = 15 500 with weights leaves ~1.8 GiB allocated), so the way to return it is to drop the
-   * whole module: after dispose(), every call on this instance, its layers and its generators
-   * throws an Error, and the engine may reclaim the memory. Call `createAttention()` again for a
+   * whole module: after dispose(), every call on this instance, its layers, generators and
+   * transformers throws an Error, and the engine may reclaim the memory, even while those objects
+   * are still referenced (none of them keeps the module alive). Call `createAttention()` again for a
    * fresh instance. Calling dispose() twice is harmless.
    */
   dispose(): void;
@@ -368,6 +369,14 @@ export interface Attention {
    * dimensions) to 0, 1, …, T − 1. Angles are computed in float64.
    */
   rope(x: TensorInput, options?: RopeOptions): Tensor;
+  /**
+   * Mean cross-entropy at each position, computed by the core in double precision: `logits`
+   * [B, T, V] or [T, V] (e.g. a transformer's `forward(...).logits`) against `targets` [B, T] or
+   * [T] (token ids; −1 or −100 = ignored). `loss[t]` is the mean over the sequences whose target at
+   * t counts and `count[t]` how many there are (`loss[t]` = 0 when none). Targets are not shifted:
+   * `targets[t]` is scored against `logits[t]`.
+   */
+  lossByPosition(logits: TensorInput, targets: TokenInput): { loss: number[]; count: number[] };
   /** A GPT-2-style transformer whose parameters live in WebAssembly memory (see {@link Transformer}). */
   transformer(config: TransformerConfig): Transformer;
   /**
@@ -395,6 +404,12 @@ export interface RopeOptions {
  * softmax(q·kᵀ/√d)·v (q, k, v the column blocks of c_attn, d = dModel / numHeads), then with `mlp`
  * x += c_proj(GELU(c_fc(LN₂(x)))) (c_fc 4·dModel wide, GELU in GPT-2's tanh form);
  * logits = LN_f(x)·Uᵀ with U = wte (tied) or lm_head.weight. LayerNorm ε = 1e-5.
+ */
+/**
+ * Bounds, checked before anything is allocated (an Error gives the limit): vocabSize and
+ * contextLength ≤ 2²⁰, dModel ≤ 65 536, numLayers ≤ 256 (≤ 4096 tensors), at most 250 million
+ * parameters (1 GB of float32; GPT-2 small, 124 M, loads). Training needs 4 × the parameters'
+ * bytes (gradients and Adam's moments) within 1.5 GiB, checked at the first step.
  */
 export interface TransformerConfig {
   vocabSize: number;
@@ -479,28 +494,53 @@ export type TransformerState = Record<string, Tensor>;
 export interface TransformerForwardOptions {
   /** Return each layer's attention weights (default true); false lets the heads stream. */
   needWeights?: boolean;
+  /**
+   * 'all' (default): every position's logits [B, T, V]. 'last': only the last position's, as
+   * [B, 1, V] ([1, V] for [T] tokens), the shape Hugging Face's `logits_to_keep=1` gives; the final
+   * LayerNorm and the unembedding (the V × dModel product) then run for that row alone, so the
+   * next-token logits of a long sequence cost one row instead of T and copy V floats, not T·V.
+   */
+  logits?: 'all' | 'last';
 }
 
 export interface TransformerForwardResult {
-  /** [B, T, V] ([T, V] for [T] tokens). */
+  /** [B, T, V] ([T, V] for [T] tokens); with `logits: 'last'`, [B, 1, V] ([1, V]). */
   logits: Tensor;
   /** One tensor per layer, [B, H, T, T] ([H, T, T] for [T] tokens); null with needWeights: false. Above the diagonal exactly 0. */
   attentions: Tensor[] | null;
 }
 
-/** torch.optim.Adam (bias-corrected); weightDecay > 0 makes it torch.optim.AdamW (decoupled). */
+/**
+ * torch.optim.Adam (bias-corrected); weightDecay > 0 makes it torch.optim.AdamW (decoupled).
+ * A value out of its range throws an Error naming the option and the range, before anything runs.
+ */
 export interface TrainStepOptions {
-  /** Default 1e-3. */
+  /** Default 1e-3; in [0, 10] (beyond, one step can overflow the weights). */
   learningRate?: number;
   /** Default [0.9, 0.999]; each in [0, 1). */
   betas?: [number, number];
-  /** Default 1e-8, added after the square root as PyTorch does. */
+  /** Default 1e-8, added after the square root as PyTorch does; in [1e-30, 1] (0 gives 0/0 = NaN). */
   eps?: number;
-  /** Default 0. */
+  /** Default 0; ≥ 0, with learningRate × weightDecay ≤ 1 (AdamW scales weights by 1 − lr·wd). */
   weightDecay?: number;
-  /** When given, the global gradient norm is clipped first, as torch.nn.utils.clip_grad_norm_. */
+  /** When given, the global gradient norm is clipped first, as torch.nn.utils.clip_grad_norm_; > 0. */
   clipNorm?: number;
 }
+
+/**
+ * What a loss is computed against, the second argument of `loss`, `gradients` and `trainStep`:
+ * - targets (token ids of the shape of tokens, or `{ targets }`): ours, already shifted:
+ *   `targets[t]` is the token that should follow position t, scored against the logits at t.
+ *   `tokens = seq[0 … T−1]`, `targets = seq[1 … T]`.
+ * - `{ labels }` (the shape of tokens): Hugging Face's convention (`GPT2LMHeadModel(input_ids,
+ *   labels=…)`), shifted inside: the logits at t are scored against `labels[t + 1]`, and the last
+ *   position against nothing. So `{ labels: tokens }` trains next-token prediction on the tokens
+ *   themselves, as `labels = input_ids` does there; passing `tokens` as plain targets instead
+ *   would teach the model to copy its input (a different, wrong loss).
+ * In both, −1 and −100 (PyTorch's default ignore_index, Hugging Face's padding label) are
+ * ignored; the loss is the mean over the rest, at least one of which must remain.
+ */
+export type LossTargets = TokenInput | { targets: TokenInput } | { labels: TokenInput };
 
 export interface Transformer {
   /** The configuration with every default filled in. */
@@ -510,21 +550,41 @@ export interface Transformer {
   /**
    * Replaces every parameter. Values are `{ data, shape }` or nested arrays. Accepted and ignored:
    * a `transformer.` prefix, GPT-2's `h.N.attn.bias`/`h.N.attn.masked_bias` buffers, and with tied
-   * embeddings an `lm_head.weight` equal to `wte.weight`. A missing or unknown key, a wrong shape or
-   * a non-finite value throws an Error naming the key, and the model is left unchanged.
+   * embeddings an `lm_head.weight` equal to `wte.weight` (its shape and every value; anything else
+   * throws, since the model would ignore it). A missing or unknown key, a wrong shape or a
+   * non-finite value throws an Error naming the key, and the model is left unchanged. Finite
+   * weights so large that the activations overflow are accepted here and refused by forward().
    */
   loadState(state: Record<string, TensorInput>): this;
   /** Copies of every parameter by name (state-dict order). */
   getState(): TransformerState;
-  /** Tokens [B, T] or [T]: integers in [0, vocabSize), T ≤ contextLength. */
+  /**
+   * Tokens [B, T] or [T]: integers in [0, vocabSize), T ≤ contextLength. Logits that are not
+   * finite (weights so large that the activations overflow float32) throw an Error instead of
+   * being returned.
+   */
   forward(tokens: TokenInput, options?: TransformerForwardOptions): TransformerForwardResult;
   /**
-   * Mean cross-entropy of the next-token logits against `targets` (the shape of tokens; −1 =
-   * ignored, at least one not −1) and the gradient of every parameter (getState names).
+   * The mean cross-entropy of the next-token logits against `targets` (see {@link LossTargets}:
+   * ours, or Hugging Face's `{ labels }`), without gradients: the unembedding runs only for the
+   * positions whose target counts, and no [B, T, V] logits are copied out.
    */
-  gradients(tokens: TokenInput, targets: TokenInput): { loss: number; grads: TransformerState };
-  /** gradients(), optional clipping, then one Adam(W) step; returns the loss before the update. */
-  trainStep(tokens: TokenInput, targets: TokenInput, options?: TrainStepOptions): { loss: number };
+  loss(tokens: TokenInput, targets: LossTargets): { loss: number };
+  /**
+   * Mean cross-entropy of the next-token logits against `targets` (see {@link LossTargets}) and
+   * the gradient of every parameter (getState names). Non-finite logits, loss or gradients throw
+   * an Error naming the cause.
+   */
+  gradients(tokens: TokenInput, targets: LossTargets): { loss: number; grads: TransformerState };
+  /**
+   * gradients(), optional clipping, then one Adam(W) step; returns the loss before the update.
+   * A step whose logits, loss, gradients or update (a new parameter or Adam moment) would not be
+   * finite throws an Error naming the cause and changes nothing: the parameters, Adam's moments and
+   * its step count stay as they were. The first step checks that the parameters, their gradients
+   * and Adam's two moments fit in WebAssembly memory (4 × the parameters' bytes, at most 1.5 GiB
+   * together) and throws with the sizes if not.
+   */
+  trainStep(tokens: TokenInput, targets: LossTargets, options?: TrainStepOptions): { loss: number };
   /** Forgets Adam's moments and step count: the next trainStep is a first step. */
   resetOptimizer(): void;
   /** The parameters as a safetensors file (F32 tensors, getState names, metadata { format: 'pt' }). */

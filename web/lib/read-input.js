@@ -9,6 +9,7 @@ const TypedArrayPrototype = Object.getPrototypeOf(Uint8Array.prototype);
 const intrinsicLength = Object.getOwnPropertyDescriptor(TypedArrayPrototype, 'length').get;
 const intrinsicName = Object.getOwnPropertyDescriptor(TypedArrayPrototype, Symbol.toStringTag).get;
 const intrinsicSet = TypedArrayPrototype.set;
+const intrinsicBuffer = Object.getOwnPropertyDescriptor(TypedArrayPrototype, 'buffer').get;
 const { apply } = Reflect;
 const { hasOwn } = Object;
 const { isArray } = Array;
@@ -28,6 +29,20 @@ export function typedArrayName(value) {
 /** The length the engine knows a real typed array has (its `length` getter is never asked). */
 export function typedArrayLength(source) {
   return apply(intrinsicLength, source, []);
+}
+
+/**
+ * True when a real typed array's ArrayBuffer was detached (transferred to a Worker, or by
+ * structuredClone with transfer): it then reads as empty and copying it throws a TypeError that
+ * names no argument. Constructing a view on a detached buffer throws; on any other it does not.
+ */
+export function isDetached(view) {
+  try {
+    new Uint8Array(apply(intrinsicBuffer, view, []), 0, 0);
+    return false;
+  } catch {
+    return true;
+  }
 }
 
 /** target.set(source) by the engine's own method, reading source by its real length. */

@@ -1,5 +1,5 @@
 import {
-  copyTypedArray, isArray, ownEntries, ownValue, readList, typedArrayLength, typedArrayName,
+  copyTypedArray, isArray, isDetached, ownEntries, ownValue, readList, typedArrayLength, typedArrayName,
 } from './read-input.js';
 import { stagedCopy } from './staging.js';
 
@@ -149,6 +149,7 @@ export function readTensorInput(value, name, nounForm = 'a nested array or { dat
   const count = product(shape);
   const kind = typedArrayName(data);
   if (NUMERIC_ARRAYS.has(kind)) {
+    if (isDetached(data)) fail(`${name}.data is ${/^[AEIOU]/.test(kind) ? 'an' : 'a'} ${kind} whose ArrayBuffer was detached (transferred); pass a copy`);
     // Measured and copied by the engine's own length: a subclass's `length` getter is never asked.
     const length = typedArrayLength(data);
     if (length !== count) fail(`${name}.data has ${length} values but shape ${formatShape(shape)} needs ${count}`);

@@ -3,8 +3,9 @@
 // property read once, own properties only, typed arrays measured by their real length. Callers
 // check the ids themselves (vocabulary ranges and messages differ between entry points).
 import { fail, formatShape, readTensorInput } from './tensors.js';
-import { copyTypedArray, isArray, readList, typedArrayName } from './read-input.js';
+import { copyTypedArray, isArray, isDetached, readList, typedArrayName } from './read-input.js';
 
+const article = (word) => (/^[AEIOU]/.test(word) ? `an ${word}` : `a ${word}`);
 const NOUN = 'an array of token ids [T] or [B, T], a typed array or { data, shape }';
 
 // Rows of [B, T] as given: the outer list and each row read once; deeper nesting is refused.
@@ -32,7 +33,10 @@ function readRows(value, name) {
 function readShapeAndValues(value, name) {
   if (isArray(value)) return readRows(value, name);
   const kind = typedArrayName(value);
-  if (kind !== undefined && kind !== 'BigInt64Array' && kind !== 'BigUint64Array') {
+  if (kind === 'BigInt64Array' || kind === 'BigUint64Array')
+    fail(`${name} is ${article(kind)}; token ids must be numbers: pass an Int32Array (e.g. Int32Array.from(ids, Number))`);
+  if (kind !== undefined) {
+    if (isDetached(value)) fail(`${name} is ${article(kind)} whose ArrayBuffer was detached (transferred); pass a copy`);
     const values = copyTypedArray(value, Float64Array);  // by the engine's length, never `length`
     if (values.length === 0) fail(`${name} must be [T] or [B, T] token ids, got an empty ${kind}`);
     return { shape: [values.length], values };

@@ -11,12 +11,18 @@ import { readTokens } from './tokens.js';
 import { decodeSafetensors, encodeSafetensors } from './safetensors.js';
 import { MEMORY_LIMIT_BYTES, formatBytes } from './wasm-heap.js';
 
-const models = new FinalizationRegistry(({ module, handle }) => module._transformerDestroy(handle));
+// The held value names the instance, never the module: a forgotten model must not keep a disposed
+// instance's whole WebAssembly memory alive (attn.dispose() lets the module go; the model's memory
+// goes with it).
+const models = new FinalizationRegistry(({ instance, handle }) => instance.module?._transformerDestroy(handle));
 const CONFIG_KEYS = ['vocabSize', 'contextLength', 'dModel', 'numLayers', 'numHeads', 'mlp', 'layerNorm',
   'positions', 'tieEmbeddings', 'init', 'seed', 'ropeBase', 'numKVHeads', 'attentionWindow'];
-const FORWARD_OPTIONS = ['needWeights'];
+const FORWARD_OPTIONS = ['needWeights', 'logits'];
+const LOGITS = ['all', 'last'];
+const TARGET_FORMS = ['targets', 'labels'];
 const TRAIN_OPTIONS = ['learningRate', 'betas', 'eps', 'weightDecay', 'clipNorm'];
 const INITS = ['pytorch', 'gpt2'];
+const SIZE_LIMITS = [['vocabSize', 2 ** 20], ['contextLength', 2 ** 20], ['dModel', 2 ** 16], ['numLayers', 256], ['numHeads', 2 ** 16]];
 const POSITIONS = ['learned', 'none', 'rope', 'alibi'];
 // The core's codes for positions inside attention (transformer_create in the bindings).
 const ATTENTION_POSITIONS = { rope: 1, alibi: 2 };
@@ -48,6 +54,9 @@ export function normalizeConfig(config) {
     init: checkChoice(config.init, 'init', INITS, 'pytorch'),
     seed: checkSeed(config.seed ?? 0, 'seed'),
   };
+  // The core's bounds (src/core/transformer_config.h), checked here too: sizes reach it as 32-bit
+  // integers, so 2 ** 40 layers would arrive as 0.
+  for (const [key, max] of SIZE_LIMITS) if (c[key] > max) fail(`${key} must be at most ${max}, got ${c[key]}`);
   if (c.dModel % c.numHeads !== 0)
     fail(`numHeads (${c.numHeads}) must divide dModel (${c.dModel}): each head gets dModel / numHeads features`);
   Object.assign(c, attentionConfig(config, c));
@@ -101,13 +110,16 @@ export function configFromHuggingFace(config) {
   };
 }
 
-/** Token ids [T] or [B, T] as Int32Array; `ignore` lets −1 through (targets). */
+// −1 (ours) and −100 (PyTorch's default ignore_index, which Hugging Face's labels use).
+const isIgnored = (x) => x === -1 || x === -100;
+
+/** Token ids [T] or [B, T] as Int32Array; `ignore` lets −1 and −100 through (targets). */
 function toTokens(value, name, vocabSize, contextLength, ignore) {
   const tok = readTokens(value, name, (x, i, at) => {
     if (typeof x !== 'number' || Number.isNaN(x)) fail(`${at()} is ${show(x)}; token ids must be integers`);
     if (!Number.isInteger(x)) fail(`${at()} is ${x}; token ids must be integers`);
-    if ((x < 0 && !(ignore && x === -1)) || x >= vocabSize)
-      fail(`${at()} is ${x}, outside [0, vocabSize = ${vocabSize})${ignore ? ' (−1 = ignored)' : ''}`);
+    if ((x < 0 && !(ignore && isIgnored(x))) || x >= vocabSize)
+      fail(`${at()} is ${x}, outside [0, vocabSize = ${vocabSize})${ignore ? ' (−1 or −100 = ignored)' : ''}`);
   });
   if (tok.T > contextLength) fail(`${name} has ${tok.T} tokens per sequence, more than contextLength (${contextLength})`);
   return tok;
@@ -118,23 +130,27 @@ function checkUnitInterval(x, name) {
   return x;
 }
 
-function checkNonNegative(x, name, fallback) {
+// x in [lo, hi] (NaN fails), `range` as the message shows it.
+function checkRange(x, name, lo, hi, range, fallback) {
   if (x === undefined) return fallback;
-  if (typeof x !== 'number' || !Number.isFinite(x) || x < 0) fail(`${name} must be a finite number ≥ 0, got ${show(x)}`);
+  if (typeof x !== 'number' || !(x >= lo && x <= hi)) fail(`${name} must be a number in ${range}, got ${show(x)}`);
   return x;
 }
 
+// The ranges of src/core/optimizer.h, checked here too so that the message names what was passed.
 function adamOptions(options) {
   const o = checkOptions(options, TRAIN_OPTIONS, 'trainStep options');
-  const lr = checkNonNegative(o.learningRate, 'learningRate', 1e-3);
+  const lr = checkRange(o.learningRate, 'learningRate', 0, 10, '[0, 10]', 1e-3);
   let betas = [0.9, 0.999];
   if (o.betas !== undefined) {
     const given = Array.isArray(o.betas) ? readList(o.betas, 'betas') : null;  // each read once
     if (!given || given.length !== 2) fail(`betas must be an array of two numbers, got ${show(o.betas)}`);
     betas = [checkUnitInterval(given[0], 'betas[0]'), checkUnitInterval(given[1], 'betas[1]')];
   }
-  const eps = checkNonNegative(o.eps, 'eps', 1e-8);
-  const weightDecay = checkNonNegative(o.weightDecay, 'weightDecay', 0);
+  const eps = checkRange(o.eps, 'eps', 1e-30, 1, '[1e-30, 1] (0 would divide 0 by 0)', 1e-8);
+  const weightDecay = checkRange(o.weightDecay, 'weightDecay', 0, Number.MAX_VALUE, '[0, ∞)', 0);
+  if (lr * weightDecay > 1)
+    fail(`learningRate × weightDecay must be at most 1 (AdamW multiplies every parameter by 1 − learningRate × weightDecay), got ${lr * weightDecay}`);
   let clipNorm = 0;
   if (o.clipNorm !== undefined && o.clipNorm !== null) {
     if (typeof o.clipNorm !== 'number' || !Number.isFinite(o.clipNorm) || o.clipNorm <= 0)
@@ -142,6 +158,31 @@ function adamOptions(options) {
     clipNorm = o.clipNorm;
   }
   return Float64Array.of(lr, betas[0], betas[1], eps, weightDecay, clipNorm);
+}
+
+/**
+ * Hugging Face's labels: position t is scored against labels[t + 1] (the model shifts them, as
+ * GPT2LMHeadModel does), and the last position of each sequence against nothing.
+ */
+function shiftLabels(labels) {
+  const { data, T } = labels;
+  const out = new Int32Array(data.length);
+  for (let i = 0; i < data.length; i++) out[i] = (i + 1) % T === 0 ? -100 : data[i + 1];
+  return { ...labels, data: out };
+}
+
+/**
+ * The second argument of loss, gradients and trainStep: targets as given (token ids of the shape
+ * of tokens), or `{ targets }`, or `{ labels }` (shifted inside, as Hugging Face's models do).
+ */
+function readTargetForm(value, what) {
+  const isForm = value !== null && typeof value === 'object' && !Array.isArray(value) && !ArrayBuffer.isView(value)
+    && TARGET_FORMS.some((key) => Object.hasOwn(value, key));
+  if (!isForm) return { name: 'targets', value, shift: false };
+  const o = checkOptions(value, TARGET_FORMS, `${what} targets`);
+  if ((o.targets === undefined) === (o.labels === undefined))
+    fail(`${what}: pass either { targets } or { labels }, not both`);
+  return o.labels === undefined ? { name: 'targets', value: o.targets, shift: false } : { name: 'labels', value: o.labels, shift: true };
 }
 
 /** A model from a safetensors file (untrusted bytes: decoded and checked before the model exists). */
@@ -180,7 +221,7 @@ export class Transformer {
     heap.settle();
     if (message) fail(`transformer: ${message}`);
     this.#handle = handle;
-    models.register(this, { module, handle }, this);
+    models.register(this, { instance, handle }, this);
     this.#config = c;
     const count = module._transformerTensorCount(handle);
     for (let i = 0; i < count; i++) {
@@ -243,42 +284,41 @@ export class Transformer {
       given.set(name, tensor.data);
     }
     for (const t of this.#tensors) if (!given.has(t.name)) fail(`loadState: missing "${t.name}"`);
-    if (tiedHead !== null) {
-      const head = toTensor(entries[tiedHead], tiedHead).data;
-      const wte = given.get('wte.weight');
-      if (head.length !== wte.length || head.some((x, i) => x !== wte[i]))
-        fail(`loadState: "${tiedHead}" differs from wte.weight, but this model ties its embeddings (tieEmbeddings: true)`);
-    }
+    if (tiedHead !== null) this.#checkTiedHead(toTensor(entries[tiedHead], tiedHead), tiedHead, given.get('wte.weight'));
     this.#live();  // again: a getter in the state may have disposed the model
     const base = this.#module._transformerParameters(this.#handle);
     for (const t of this.#tensors) this.#heap.writeF32(base + t.offset * 4, given.get(t.name));
     return this;
   }
 
-  /** Logits [B, T, V] and each layer's attention weights [B, H, T, T] ([T] input: no B). */
+  /**
+   * Logits [B, T, V] and each layer's attention weights [B, H, T, T] ([T] input: no B); with
+   * logits: 'last', only the last position's logits [B, 1, V] ([1, V]), unembedded for that row only.
+   */
   forward(tokens, options) {
     this.#live();
     const opts = checkOptions(options, FORWARD_OPTIONS, 'forward options');
     const needWeights = checkBoolean(opts.needWeights, 'options.needWeights', true);
+    const last = checkChoice(opts.logits, 'options.logits', LOGITS, 'all') === 'last';
     const { vocabSize: V, numLayers: L, numHeads: H } = this.#config;
     const tok = toTokens(tokens, 'tokens', V, this.#config.contextLength, false);
     this.#live();  // again: a getter among the tokens may have disposed the model
     const { batch: B, T } = tok;
+    const rows = last ? B : B * T;
     const perLayer = B * H * T * T;
-    // Named here so that the message says which result does not fit (half of memory: the model and
-    // its activations need the rest).
-    const fits = (bytes, what, advice) => {
-      if (bytes > MEMORY_LIMIT_BYTES / 2)
-        fail(`transformer.forward: ${what} would need ${formatBytes(bytes)} of WebAssembly memory (at most ${formatBytes(MEMORY_LIMIT_BYTES)}); ${advice}`);
-    };
-    fits(B * T * V * 4, `the logits [${B}, ${T}, ${V}]`, 'pass fewer sequences or tokens');
-    if (needWeights) fits(L * perLayer * 4, `the attention weights (${L} × [${B}, ${H}, ${T}, ${T}])`, 'pass needWeights: false or fewer tokens');
-    const a = this.#heap.layout([B * T * 4, B * T * V * 4, needWeights ? L * perLayer * 4 : 0], 'transformer.forward');
+    this.#checkForwardSize(rows * V * 4, `the logits [${B}, ${last ? 1 : T}, ${V}]`, 'pass fewer sequences or tokens');
+    if (needWeights) this.#checkForwardSize(L * perLayer * 4, `the attention weights (${L} × [${B}, ${H}, ${T}, ${T}])`, 'pass needWeights: false or fewer tokens');
+    const a = this.#heap.layout([B * T * 4, rows * V * 4, needWeights ? L * perLayer * 4 : 0, last ? B * 4 : 0], 'transformer.forward');
     this.#module.HEAP32.set(tok.data, a[0] >>> 2);
     try {
-      this.#check(this.#module._transformerForward(this.#handle, a[0], B, T, a[1], a[2]), 'forward');
+      if (last) {
+        this.#module.HEAPU32.set(Uint32Array.from({ length: B }, (_, b) => b * T + T - 1), a[3] >>> 2);
+        this.#check(this.#module._transformerForwardRows(this.#handle, a[0], B, T, a[3], B, a[1], a[2]), 'forward');
+      } else {
+        this.#check(this.#module._transformerForward(this.#handle, a[0], B, T, a[1], a[2]), 'forward');
+      }
       const lead = tok.batched ? [B] : [];
-      const logits = { data: this.#heap.readF32(a[1], B * T * V), shape: [...lead, T, V] };
+      const logits = { data: this.#heap.readF32(a[1], rows * V), shape: [...lead, last ? 1 : T, V] };
       let attentions = null;
       if (needWeights) {
         attentions = [];
@@ -291,7 +331,31 @@ export class Transformer {
     }
   }
 
-  /** Mean cross-entropy over targets ≠ −1 and the gradient of every parameter (getState names). */
+  // A result that does not fit in half of memory (the model and its activations need the rest) is
+  // refused before the call, naming what does not fit.
+  #checkForwardSize(bytes, what, advice) {
+    if (bytes > MEMORY_LIMIT_BYTES / 2)
+      fail(`transformer.forward: ${what} would need ${formatBytes(bytes)} of WebAssembly memory (at most ${formatBytes(MEMORY_LIMIT_BYTES)}); ${advice}`);
+  }
+
+  /**
+   * The mean cross-entropy without gradients: `targets` as in gradients(), or `{ labels }` with
+   * Hugging Face's shift (see attention.d.ts). Only the rows that count are unembedded.
+   */
+  loss(tokens, targets) {
+    this.#live();
+    const [tok, tgt] = this.#tokensAndTargets(tokens, targets, 'loss');
+    const a = this.#heap.layout([tok.data.length * 4, tgt.data.length * 4, 8], 'transformer.loss');
+    this.#writeTokens(a, tok, tgt);
+    try {
+      this.#check(this.#module._transformerLoss(this.#handle, a[0], a[1], tok.batch, tok.T, a[2]), 'loss');
+      return { loss: this.#heap.readF64(a[2], 1)[0] };
+    } finally {
+      this.#heap.settle();
+    }
+  }
+
+  /** Mean cross-entropy over targets ≠ −1/−100 (or { labels }) and every parameter's gradient (getState names). */
   gradients(tokens, targets) {
     this.#live();
     const [tok, tgt] = this.#tokensAndTargets(tokens, targets, 'gradients');
@@ -343,13 +407,27 @@ export class Transformer {
     this.#handle = 0;
   }
 
+  // A tied checkpoint may repeat wte as lm_head.weight (Hugging Face's tied GPT-2 files do): it is
+  // accepted only with wte's shape and values, since this model would ignore anything else.
+  #checkTiedHead(head, key, wte) {
+    const shape = this.#byName.get('wte.weight').shape;
+    if (!sameShape(head.shape, shape))
+      fail(`loadState: "${key}" must have wte.weight's shape ${formatShape(shape)} in a model with tied embeddings, got ${formatShape(head.shape)}`);
+    if (head.data.some((x, i) => x !== wte[i]))
+      fail(`loadState: "${key}" differs from wte.weight, but this model ties its embeddings (tieEmbeddings: true)`);
+  }
+
   #tokensAndTargets(tokens, targets, what) {
     const { vocabSize: V, contextLength } = this.#config;
     const tok = toTokens(tokens, 'tokens', V, contextLength, false);
-    const tgt = toTokens(targets, 'targets', V, contextLength, true);
+    const { name, value, shift } = readTargetForm(targets, what);
+    let tgt = toTokens(value, name, V, contextLength, true);
     if (!sameShape(tok.shape, tgt.shape))
-      fail(`${what}: targets must have the shape of tokens ${formatShape(tok.shape)}, got ${formatShape(tgt.shape)}`);
-    if (!tgt.data.some((x) => x >= 0)) fail(`${what}: targets are all −1, so there is no loss to compute`);
+      fail(`${what}: ${name} must have the shape of tokens ${formatShape(tok.shape)}, got ${formatShape(tgt.shape)}`);
+    if (shift) tgt = shiftLabels(tgt);
+    if (!tgt.data.some((x) => x >= 0))
+      fail(shift ? `${what}: labels give no target: position t is scored against labels[t + 1], and those are all ignored (or T = 1)`
+        : `${what}: targets are all −1 (or −100), so there is no loss to compute`);
     this.#live();  // again: a getter among the inputs may have disposed the model
     return [tok, tgt];
   }
