@@ -32,6 +32,14 @@ export function saveSafetensors(block) {
 /** The parameters as a Blob holding a safetensors file, made slice by slice (see attention.d.ts). */
 export async function saveSafetensorsAsync(block, options) {
   const ctx = progressContext(options, 'toSafetensorsAsync');
+  try {
+    return await writeParts(block, ctx);
+  } finally {
+    ctx.done();
+  }
+}
+
+async function writeParts(block, ctx) {
   ctx.check();
   const { bytes: header, tensors, dataLength, source } = layoutOf(block);
   const total = header.length + dataLength;

@@ -1,7 +1,7 @@
 // Opening a safetensors checkpoint into a transformer: the header is read and checked first, the
 // model is made without drawing random weights, and the tensors' bytes go straight into its
 // parameter block (checkpoint-writer.js). openSafetensors does it at once from bytes in memory;
-// loadCheckpoint does it from bytes, a Blob/File or a URL in slices, so a file's bytes are never
+// loadCheckpoint does it from bytes, a Blob/File, a URL or a stream in slices, so a file's bytes are never
 // all in JavaScript memory, reporting progress, yielding to the event loop between slices and
 // stopping at an AbortSignal. A model that fails to fill is disposed before the Error is thrown.
 import { decodeSafetensorsHeader, safetensorsHeaderSize } from './safetensors.js';
@@ -74,12 +74,29 @@ function context(options, what) {
   if (onProgress !== undefined && typeof onProgress !== 'function')
     fail(`options.onProgress must be a function, got ${show(onProgress)}`);
   let since = performance.now();
+  let last = -1;
+  // Rejects at the abort, so a read that never settles (a stalled stream) cannot hold a load.
+  let onAbort = null;
+  const aborted = signal ? new Promise((resolve, reject) => {
+    onAbort = () => reject(abortError(signal));
+    signal.addEventListener?.('abort', onAbort, { once: true });
+  }) : null;
+  aborted?.catch(() => {});
   const ctx = {
     signal,
+    /** `promise`, or the abort's rejection if that comes first. */
+    race(promise) {
+      return aborted ? Promise.race([promise, aborted]) : promise;
+    },
+    done() {
+      if (onAbort) signal.removeEventListener?.('abort', onAbort);
+    },
     check() {
       if (signal?.aborted) throw abortError(signal);
     },
     progress(loaded, total) {
+      if (loaded === last) return;
+      last = loaded;
       onProgress?.({ loaded, total });
     },
     async pause() {
@@ -101,11 +118,11 @@ function rangeReader(source) {
 }
 
 async function loadFromRanges(reader, create, ctx) {
-  const first = await reader.read(0, Math.min(8, reader.size));
+  const first = await ctx.race(reader.read(0, Math.min(8, reader.size)));
   const length = safetensorsHeaderSize(first);
   if (length > reader.size - 8)
     fail(`safetensors: the header length ${length} runs past the end of the file (${reader.size - 8} bytes follow it)`);
-  const header = decodeSafetensorsHeader(await reader.read(0, 8 + length), { fileSize: reader.size });
+  const header = decodeSafetensorsHeader(await ctx.race(reader.read(0, 8 + length)), { fileSize: reader.size });
   ctx.check();
   ctx.progress(header.dataStart, reader.size);
   const load = begin(header, create());
@@ -113,7 +130,7 @@ async function loadFromRanges(reader, create, ctx) {
     for (const [from, to] of neededRanges(load.plan)) {
       for (let at = from; at < to; at += SLICE_BYTES) {
         const stop = Math.min(to, at + SLICE_BYTES);
-        const piece = await reader.read(header.dataStart + at, header.dataStart + stop);
+        const piece = await ctx.race(reader.read(header.dataStart + at, header.dataStart + stop));
         ctx.check();
         load.writer.write(piece, at);
         ctx.progress(header.dataStart + stop, reader.size);
@@ -138,17 +155,27 @@ function resolveUrl(source) {
 }
 
 async function fetchOk(url, ctx, what) {
-  const response = await fetch(url, { signal: ctx.signal });
+  const response = await ctx.race(fetch(url, { signal: ctx.signal }));
   if (!response.ok) fail(`${what} ${url.href} could not be fetched: HTTP ${response.status} ${response.statusText}`.trim());
   return response;
 }
 
+// The next chunk of a stream as bytes, or null at its end.
+async function nextChunk(stream, ctx) {
+  const { done, value } = await ctx.race(stream.read());
+  ctx.check();
+  if (done) return null;
+  if (value instanceof Uint8Array) return value;
+  if (value instanceof ArrayBuffer || ArrayBuffer.isView(value)) return asBytes(value, 'a chunk');
+  return fail(`the stream gave a chunk that is ${show(value)}; it must give bytes (Uint8Array)`);
+}
+
 // Reads from a stream until at least `count` bytes are buffered (after `have`); → all of them.
-async function readAtLeast(stream, have, count, what) {
+async function readAtLeast(stream, ctx, have, count, what) {
   let all = have;
   while (all.length < count) {
-    const { done, value } = await stream.read();
-    if (done) fail(`safetensors: the file ends after ${all.length} bytes, inside ${what}`);
+    const value = await nextChunk(stream, ctx);
+    if (value === null) fail(`safetensors: the file ends after ${all.length} bytes, inside ${what}`);
     const joined = new Uint8Array(all.length + value.length);
     joined.set(all);
     joined.set(value, all.length);
@@ -157,15 +184,15 @@ async function readAtLeast(stream, have, count, what) {
   return all;
 }
 
-async function streamHeader(stream) {
-  const start = await readAtLeast(stream, new Uint8Array(0), 8, 'the 8-byte header length');
+async function streamHeader(stream, ctx) {
+  const start = await readAtLeast(stream, ctx, new Uint8Array(0), 8, 'the 8-byte header length');
   const count = 8 + safetensorsHeaderSize(start);
-  const all = await readAtLeast(stream, start, count, 'the header');
+  const all = await readAtLeast(stream, ctx, start, count, 'the header');
   return { header: decodeSafetensorsHeader(all.subarray(0, count), { fileSize: null }), rest: all.subarray(count) };
 }
 
 async function loadFromStream(stream, create, ctx) {
-  const { header, rest } = await streamHeader(stream);
+  const { header, rest } = await streamHeader(stream, ctx);
   ctx.check();
   const total = header.dataStart + header.dataLength;
   ctx.progress(header.dataStart, total);
@@ -179,10 +206,9 @@ async function loadFromStream(stream, create, ctx) {
       at += piece.length;
       ctx.progress(header.dataStart + at, total);
       await ctx.pause();
-      const { done, value } = await stream.read();
-      ctx.check();
-      if (done) break;
-      piece = value;
+      const next = await nextChunk(stream, ctx);
+      if (next === null) break;
+      piece = next;
     }
     if (at < header.dataLength) fail(`safetensors: the file ends after ${header.dataStart + at} bytes; its header describes ${total}`);
     load.writer.finish();
@@ -200,7 +226,7 @@ async function loadFromUrl(url, config, prepare, create, ctx) {
     const response = await fetchOk(where, ctx, 'the config.json beside the checkpoint,');
     let json;
     try {
-      json = await response.json();
+      json = await ctx.race(response.json());
     } catch (err) {
       ctx.check();
       fail(`the config.json beside the checkpoint (${where.href}) is not valid JSON (${err.message})`);
@@ -212,25 +238,41 @@ async function loadFromUrl(url, config, prepare, create, ctx) {
   return loadFromStream(response.body.getReader(), () => create(checked), ctx);
 }
 
+const isUrl = (x) => typeof x === 'string' || (typeof URL !== 'undefined' && x instanceof URL);
+const isStream = (x) => typeof ReadableStream !== 'undefined' && x instanceof ReadableStream;
+const isResponse = (x) => typeof Response !== 'undefined' && x instanceof Response;
+
+// A Response the caller fetched (with its own headers or credentials) or a ReadableStream of bytes.
+function streamReader(source) {
+  if (isStream(source)) return source.getReader();
+  if (!source.ok) fail(`the response for ${source.url || 'the checkpoint'} is HTTP ${source.status} ${source.statusText}`.trim());
+  if (!source.body) fail('the response has no body');
+  return source.body.getReader();
+}
+
 /**
- * The asynchronous open: `source` is bytes, a Blob/File, or a URL (string or URL object; its
- * config.json is fetched when `config` is omitted). `prepare(config)` checks a config and returns
- * what `create(checked)` takes; create returns { model, block, instance } (see begin).
+ * The asynchronous open: `source` is bytes, a Blob/File, a URL (string or URL object; its
+ * config.json is fetched when `config` is omitted), a Response or a ReadableStream of bytes.
+ * `prepare(config)` checks a config and returns what `create(checked)` takes; create returns
+ * { model, block, instance } (see begin).
  */
 export async function loadCheckpoint(source, config, options, { prepare, create }) {
   const ctx = context(options, 'loadTransformer');
-  const isUrl = typeof source === 'string' || (typeof URL !== 'undefined' && source instanceof URL);
   const checked = config === undefined || config === null ? null : prepare(config);
-  if (!isUrl && checked === null)
+  if (!isUrl(source) && checked === null)
     fail('loadTransformer needs a config (ours or a Hugging Face config.json object) unless source is a URL with a config.json beside it');
-  const reader = isUrl ? null : rangeReader(source);
+  const streamed = isStream(source) || isResponse(source);
+  const reader = isUrl(source) || streamed ? null : rangeReader(source);
   ctx.check();
   try {
-    if (isUrl) return await loadFromUrl(resolveUrl(source), checked, prepare, create, ctx);
+    if (isUrl(source)) return await loadFromUrl(resolveUrl(source), checked, prepare, create, ctx);
+    if (streamed) return await loadFromStream(streamReader(source), () => create(checked), ctx);
     return await loadFromRanges(reader, () => create(checked), ctx);
   } catch (err) {
     if (ctx.signal?.aborted) throw abortError(ctx.signal);
     throw err;
+  } finally {
+    ctx.done();
   }
 }
 
