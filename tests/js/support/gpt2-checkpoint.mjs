@@ -53,7 +53,10 @@ const asFloat = new Float32Array(word.buffer);
 
 /** Element i's value (a number): F32/F64 weights in ±0.1; F16/BF16 from their bits, by definition. */
 export function expectedValue(dtype, name, i) {
-  const seed = seedOf(name);
+  return valueAt(dtype, seedOf(name), i);
+}
+
+function valueAt(dtype, seed, i) {
   if (dtype === 'F32' || dtype === 'F64') return Math.fround((hash(seed, i) / 2 ** 32 - 0.5) * 0.2);
   const bits = elementBits(dtype, seed, i);
   if (dtype === 'BF16') {
@@ -138,9 +141,10 @@ export function firstMismatch(state, config, dtype, { sample = false } = {}) {
     if (got.shape.join() !== t.shape.join()) return `${t.name}: shape ${got.shape} instead of ${t.shape}`;
     const indices = sample ? sampleIndices(got.data.length) : null;
     const n = indices ? indices.length : got.data.length;
+    const seed = seedOf(t.name);
     for (let k = 0; k < n; k++) {
       const i = indices ? indices[k] : k;
-      const want = expectedValue(dtype, t.name, i);
+      const want = valueAt(dtype, seed, i);
       if (!Object.is(got.data[i], want)) return `${t.name}[${i}] is ${got.data[i]}, the file holds ${want}`;
     }
   }
