@@ -181,6 +181,30 @@ for (const simd of [true, false]) {
       }
     });
 
+    test('a file of several slices loads exactly while the event loop keeps running', async () => {
+      const config = { ...CONFIG, vocabSize: 50257, dModel: 160, numHeads: 4, numLayers: 1 };  // 33 MB: two 16 MiB slices and a bit
+      const { path, bytes } = checkpoint({ dtype: 'F32' }, config);
+      for (const source of [bytes, await openAsBlob(path)]) {
+        let ticks = 0;
+        let running = true;
+        const tick = () => { ticks++; if (running) setTimeout(tick, 0); };
+        setTimeout(tick, 0);
+        const seen = [];
+        const model = await attn.loadTransformer(source, config, { onProgress: (p) => seen.push(p.loaded) });
+        running = false;
+        try {
+          assert.equal(seen.length, 3, 'the header, then each of the two slices');
+          assert.ok(seen[1] - seen[0] > 16e6 && seen[2] === bytes.length);
+          // Reading a Blob is real I/O: the event loop runs between its slices. (From bytes in
+          // memory the load yields once it has worked ~30 ms without a break.)
+          if (source !== bytes) assert.ok(ticks >= 1, 'timers ran while the Blob was read');
+          assert.equal(firstMismatch(model.getState(), config, 'F32', { sample: true }), null);
+        } finally {
+          model.dispose();
+        }
+      }
+    });
+
     test('tensors a model does not use never make opening fail: position_ids, BOOL masks, masked_bias', async () => {
       const ids = { name: 'transformer.position_ids', dtype: 'I64', shape: [1, 24], bytes: new Uint8Array(new BigInt64Array(24).map((_, i) => BigInt(i)).buffer) };
       const bools = Array.from({ length: 2 }, (_, l) => ({ name: `transformer.h.${l}.attn.bias`, dtype: 'BOOL', shape: [1, 1, 24, 24], bytes: new Uint8Array(576).fill(1) }));
