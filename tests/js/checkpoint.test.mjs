@@ -229,6 +229,22 @@ for (const simd of [true, false]) {
       assert.deepEqual(heapOf(), heap);
     });
 
+    test('bytes in a Uint8Array subclass that lies about its length and offset are read as they are', async () => {
+      const { bytes } = checkpoint({ dtype: 'F16' });
+      class Liar extends Uint8Array {
+        get length() { return 2 ** 40; }
+        get byteOffset() { return 12345; }
+        get byteLength() { return 7; }
+      }
+      const liar = new Liar(bytes.length);
+      liar.set(bytes);
+      for (const model of [attn.transformerFromSafetensors(liar, CONFIG), await attn.loadTransformer(liar, CONFIG)]) {
+        assert.equal(firstMismatch(model.getState(), CONFIG, 'F16'), null);
+        model.dispose();
+      }
+      assert.deepEqual(Object.keys(decodeSafetensors(liar)).length, 2 + 2 * 13 + 2);
+    });
+
     test('a stream that ends early or runs on is refused; so are chunks that are not bytes', async () => {
       const { bytes } = checkpoint({ dtype: 'F32' });
       await assert.rejects(attn.loadTransformer(streamOf(bytes.subarray(0, bytes.length - 3)), CONFIG),
@@ -238,7 +254,7 @@ for (const simd of [true, false]) {
       await assert.rejects(attn.loadTransformer(streamOf(longer), CONFIG), /safetensors: 5\+ bytes after the last tensor belong to no tensor/);
       await assert.rejects(attn.loadTransformer(streamOf(bytes.subarray(0, 5)), CONFIG), /the file ends after 5 bytes, inside the 8-byte header length/);
       const words = new ReadableStream({ start(c) { c.enqueue('not bytes'); c.close(); } });
-      await assert.rejects(attn.loadTransformer(words, CONFIG), /the stream gave a chunk that is "not bytes"; it must give bytes/);
+      await assert.rejects(attn.loadTransformer(words, CONFIG), /each chunk of the stream must be bytes \(a Uint8Array\); got "not bytes"/);
     });
 
     test('a bad config or option rejects before a byte is read; a URL without config.json says so', async () => {
@@ -256,7 +272,7 @@ for (const simd of [true, false]) {
       await assert.rejects(attn.loadTransformer(spy, CONFIG, { signal: 'stop' }), /options.signal must be an AbortSignal/);
       await assert.rejects(attn.loadTransformer(spy, CONFIG, { onProgress: 1 }), /options.onProgress must be a function/);
       await assert.rejects(attn.loadTransformer(spy, CONFIG, { progress: () => {} }), /unknown option "progress"/);
-      await assert.rejects(attn.loadTransformer(42, CONFIG), /source must be a Uint8Array, an ArrayBuffer, a Blob or File, or a URL; got 42/);
+      await assert.rejects(attn.loadTransformer(42, CONFIG), /source must be a Uint8Array, an ArrayBuffer, a Blob or File, a URL, a Response or a ReadableStream; got 42/);
       await assert.rejects(attn.loadTransformer('model.safetensors', CONFIG), /is not a URL that can be fetched \(a relative URL needs a page/);
       assert.equal(reads, 0);
       (await attn.loadTransformer(spy, CONFIG)).dispose();

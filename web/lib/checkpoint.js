@@ -1,10 +1,12 @@
 // Opening a safetensors checkpoint into a transformer: the header is read and checked first, the
 // model is made without drawing random weights, and the tensors' bytes go straight into its
 // parameter block (checkpoint-writer.js). openSafetensors does it at once from bytes in memory;
-// loadCheckpoint does it from bytes, a Blob/File, a URL or a stream in slices, so a file's bytes are never
-// all in JavaScript memory, reporting progress, yielding to the event loop between slices and
-// stopping at an AbortSignal. A model that fails to fill is disposed before the Error is thrown.
+// loadCheckpoint does it from bytes, a Blob/File, a URL or a stream in slices, so a file's bytes
+// are never all in JavaScript memory, reporting progress, yielding to the event loop between
+// slices and stopping at an AbortSignal. A model that fails to fill is disposed before the Error
+// is thrown.
 import { decodeSafetensorsHeader, safetensorsHeaderSize } from './safetensors.js';
+import { bytesView } from './safetensors-dtypes.js';
 import { checkOptions, fail, show } from './tensors.js';
 import { ParameterWriter, neededRanges, planLoad } from './checkpoint-writer.js';
 
@@ -31,16 +33,13 @@ function end(load, error) {
   throw error;
 }
 
-function asBytes(source, name) {
-  if (source instanceof Uint8Array) return source;
-  if (source instanceof ArrayBuffer) return new Uint8Array(source);
-  if (ArrayBuffer.isView(source)) return new Uint8Array(source.buffer, source.byteOffset, source.byteLength);
-  return fail(`${name} must be a Uint8Array, an ArrayBuffer, a Blob or File, or a URL; got ${show(source)}`);
+function asBytes(source, name, kinds) {
+  return bytesView(source) ?? fail(`${name} must be ${kinds}; got ${show(source)}`);
 }
 
 /** A model from safetensors bytes in memory, at once (see transformerFromSafetensors). */
 export function openSafetensors(bytes, create) {
-  const view = asBytes(bytes, 'bytes');
+  const view = asBytes(bytes, 'bytes', 'a Uint8Array or an ArrayBuffer');
   const header = decodeSafetensorsHeader(view);
   const load = begin(header, create());
   try {
@@ -55,7 +54,7 @@ export function openSafetensors(bytes, create) {
 // ---- the asynchronous form ----------------------------------------------------------------------
 
 function abortError(signal) {
-  return signal.reason ?? new DOMException('loading the checkpoint was aborted', 'AbortError');
+  return signal.reason ?? new DOMException('the operation was aborted', 'AbortError');
 }
 
 // Lets the page paint and handle input between slices (scheduler.yield where the engine has it:
@@ -113,7 +112,7 @@ function context(options, what) {
 function rangeReader(source) {
   if (typeof Blob !== 'undefined' && source instanceof Blob)
     return { size: source.size, read: async (start, end) => new Uint8Array(await source.slice(start, end).arrayBuffer()) };
-  const bytes = asBytes(source, 'source');
+  const bytes = asBytes(source, 'source', 'a Uint8Array, an ArrayBuffer, a Blob or File, a URL, a Response or a ReadableStream');
   return { size: bytes.length, read: async (start, end) => bytes.subarray(start, end) };
 }
 
@@ -165,9 +164,7 @@ async function nextChunk(stream, ctx) {
   const { done, value } = await ctx.race(stream.read());
   ctx.check();
   if (done) return null;
-  if (value instanceof Uint8Array) return value;
-  if (value instanceof ArrayBuffer || ArrayBuffer.isView(value)) return asBytes(value, 'a chunk');
-  return fail(`the stream gave a chunk that is ${show(value)}; it must give bytes (Uint8Array)`);
+  return asBytes(value, 'each chunk of the stream', 'bytes (a Uint8Array)');
 }
 
 // Reads from a stream until at least `count` bytes are buffered (after `have`); → all of them.
@@ -276,4 +273,4 @@ export async function loadCheckpoint(source, config, options, { prepare, create 
   }
 }
 
-export { abortError, context as progressContext, yieldToEventLoop };
+export { context as progressContext };

@@ -235,6 +235,17 @@ function readElements(data, length, fail, shapeText) {
   return out;
 }
 
+/**
+ * A Uint8Array over the bytes of an ArrayBuffer or of any typed array or DataView, made with the
+ * engine's own getters (a subclass overriding length or byteOffset cannot lie); null otherwise.
+ */
+export function bytesView(value) {
+  if (value instanceof ArrayBuffer) return new Uint8Array(value);
+  if (typedArrayName(value)) return new Uint8Array(apply(bufferOf, value, []), apply(byteOffsetOf, value, []), apply(byteLengthOf, value, []));
+  if (value instanceof DataView) return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+  return null;
+}
+
 // The bytes of a typed array, by the engine's own getters (a subclass cannot lie about them),
 // little-endian whatever the engine.
 function ownBytes(array, size) {

@@ -11,7 +11,9 @@
 // then by name, compact JSON, header padded with spaces to a multiple of 8 bytes (so the data
 // starts 8-byte aligned), __metadata__ first when given. The dtypes themselves (how each is read
 // and written) are in safetensors-dtypes.js.
-import { CONVERSIONS, DTYPES, DTYPE_RANK, byteLength, dataBytes, decodeData, inferDtype } from './safetensors-dtypes.js';
+import {
+  CONVERSIONS, DTYPES, DTYPE_RANK, byteLength, bytesView, dataBytes, decodeData, inferDtype,
+} from './safetensors-dtypes.js';
 import { ownEntries, ownValue } from './read-input.js';
 
 // The reference implementation refuses larger headers; nothing legitimate comes close.
@@ -33,9 +35,8 @@ const formatShape = (shape) => `[${shape.join(', ')}]`;
 const isCount = (x) => Number.isSafeInteger(x) && x >= 0;
 
 function asBytes(bytes) {
-  if (bytes instanceof Uint8Array) return bytes;
-  if (bytes instanceof ArrayBuffer) return new Uint8Array(bytes);
-  if (ArrayBuffer.isView(bytes)) return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const view = bytesView(bytes);
+  if (view) return view;
   const what = bytes === null ? 'null' : Array.isArray(bytes) ? 'an array' : typeof bytes;
   return fail(`bytes must be a Uint8Array or an ArrayBuffer, got ${what}`);
 }
