@@ -21,6 +21,7 @@
 #include "attention.h"
 #include "attention_backward.h"
 #include "attention_positions.h"
+#include "dtype_conversion.h"
 #include "head_scores.h"
 #include "kernels.h"
 #include "lesson_analysis.h"
@@ -321,6 +322,9 @@ double heap_bytes_in_use() { return static_cast<double>(mallinfo().uordblks); }
 attn::Transformer* model(Address handle) { return ptr<attn::Transformer>(handle); }
 
 // attention_positions: 0 none, 1 rope, 2 alibi; kv_heads 0 = heads; window 0 = none.
+// init: 0 = PyTorch's, 1 = GPT-2's; kInitNone leaves the parameters zero for a checkpoint to fill.
+constexpr int kInitNone = 2;
+
 std::string transformer_create(Address handle_out, size_t vocab, size_t context, size_t d_model,
                                size_t layers, size_t heads, bool mlp, bool layer_norm,
                                bool positions, bool tie, int init, uint32_t seed,
@@ -336,7 +340,7 @@ std::string transformer_create(Address handle_out, size_t vocab, size_t context,
                                                      : attn::AttentionPositions::none;
   c.num_kv_heads = kv_heads, c.attention_window = window, c.rope_base = rope_base;
   attn::Transformer* t = nullptr;
-  const attn::Status status = attn::Transformer::create(c, &t);
+  const attn::Status status = attn::Transformer::create(c, &t, init != kInitNone);
   *ptr<uint32_t>(handle_out) = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(t));
   return status.message;
 }
@@ -470,4 +474,24 @@ extern "C" EMSCRIPTEN_KEEPALIVE int attn_multi_head_attention_backward(
                                float* ws) {
                           return attn::multi_head_attention_backward(p, grad, r, ws);
                         });
+}
+
+// ---- Checkpoints: stored elements into a model's parameters ------------------------------------
+
+namespace {
+
+// src: count elements of `format` (attn::StoredFloat) -> dst: count floats; the index of the first
+// non-finite value, or count.
+size_t convert_to_float32(int format, Address src, size_t count, Address dst) {
+  return attn::convert_to_float32(static_cast<attn::StoredFloat>(format), ptr<const void>(src), count,
+                                  ptr<float>(dst));
+}
+
+size_t find_non_finite(Address x, size_t count) { return attn::find_non_finite(ptr<const float>(x), count); }
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(attention_checkpoint) {
+  emscripten::function("_convertToFloat32", &convert_to_float32);
+  emscripten::function("_findNonFinite", &find_non_finite);
 }

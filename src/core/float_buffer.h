@@ -28,6 +28,12 @@ class FloatBuffer {
     capacity_ = floats;
     return true;
   }
+  // Gives the block back (a later reserve allocates anew).
+  void release() {
+    std::free(block_);
+    block_ = nullptr;
+    capacity_ = 0;
+  }
   void zero() {
     if (block_) std::memset(data(), 0, capacity_ * sizeof(float));
   }

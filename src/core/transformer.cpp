@@ -76,7 +76,7 @@ constexpr char kNotFiniteLogits[] =
 Transformer::Transformer(const TransformerConfig& config)
     : config_(config), layout_(make_parameter_layout(config)) {}
 
-Status Transformer::create(const TransformerConfig& config, Transformer** out) {
+Status Transformer::create(const TransformerConfig& config, Transformer** out, bool initialize) {
   *out = nullptr;
   Status status = validate_transformer_config(config);
   if (!status.ok()) return status;
@@ -92,7 +92,10 @@ Status Transformer::create(const TransformerConfig& config, Transformer** out) {
     delete model;
     return Status::error("out of memory: the parameters need " + std::to_string(floats * sizeof(float)) + " bytes");
   }
-  initialize_parameters(config, model->layout_, model->params_.data());
+  if (initialize)
+    initialize_parameters(config, model->layout_, model->params_.data());
+  else
+    model->params_.zero();
   *out = model;
   return Status::success();
 }
@@ -360,10 +363,9 @@ Status Transformer::compute_gradients(const int32_t* tokens, const int32_t* targ
                                       size_t T, double* loss) {
   Status status = check_tokens(tokens, targets, batch, T);
   if (status.ok()) status = check_training_memory(1);
+  if (status.ok()) status = reserve_training(false);
   if (status.ok()) status = prepare(batch, T, true);
   if (!status.ok()) return status;
-  if (!grads_.reserve(layout_.total_floats))
-    return Status::error("out of memory: the gradients need " + std::to_string(layout_.total_floats * sizeof(float)) + " bytes");
   run_forward(tokens, carved_.logits, nullptr);
   const size_t N = batch * T;
   // All rows, ignored ones too: a NaN there would reach the gradients through the unembedding.
@@ -380,12 +382,8 @@ Status Transformer::train_step(const int32_t* tokens, const int32_t* targets, si
   Status status = validate_adam_options(options);
   if (status.ok()) status = check_training_memory(3);
   if (!status.ok()) return status;
-  if (!adam_m_.data()) {
-    if (!adam_m_.reserve(layout_.total_floats) || !adam_v_.reserve(layout_.total_floats))
-      return Status::error("out of memory: Adam's moments need " +
-                           std::to_string(2 * layout_.total_floats * sizeof(float)) + " bytes");
-    reset_optimizer();
-  }
+  status = reserve_training(true);
+  if (!status.ok()) return status;
   status = compute_gradients(tokens, targets, batch, T, loss);
   if (!status.ok()) return status;
   float* g = grads_.data();
@@ -403,6 +401,28 @@ Status Transformer::train_step(const int32_t* tokens, const int32_t* targets, si
               adam_v_.data() + t.offset, t.size, step, options);
   step_ = step;
   return Status::success();
+}
+
+// The gradients, and Adam's two moments when `adam`, each as large as the parameters, exist only
+// once training starts: a model loaded to run forward never pays for them. Allocated together or
+// not at all, so a failure leaves no half-made optimizer behind.
+Status Transformer::reserve_training(bool adam) {
+  const size_t n = layout_.total_floats;
+  const bool need_grads = !grads_.data(), need_adam = adam && !adam_m_.data();
+  if (!need_grads && !need_adam) return Status::success();
+  const bool ok = (!need_grads || grads_.reserve(n)) && (!need_adam || (adam_m_.reserve(n) && adam_v_.reserve(n)));
+  if (ok) {
+    if (need_adam) reset_optimizer();
+    return Status::success();
+  }
+  if (need_grads) grads_.release();
+  if (need_adam) adam_m_.release(), adam_v_.release();
+  const size_t mib = (n * sizeof(float) + (size_t(1) << 20) - 1) >> 20;
+  const size_t copies = (need_grads ? 1 : 0) + (need_adam ? 2 : 0);
+  return Status::error(std::string("out of memory: training needs ") + std::to_string(copies * mib) +
+                       " MiB more (" + (need_grads ? "the gradients" : "") + (need_grads && need_adam ? " and " : "") +
+                       (need_adam ? "Adam's two moments" : "") + ", " + std::to_string(mib) +
+                       " MiB each, as large as the parameters), more than the memory left can hold");
 }
 
 void Transformer::reset_optimizer() {

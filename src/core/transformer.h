@@ -17,7 +17,10 @@ namespace attn {
 class Transformer {
  public:
   // Validates the config, allocates and initializes the parameters; *out is null on failure.
-  static Status create(const TransformerConfig& config, Transformer** out);
+  // initialize = false leaves them zero, for a model whose parameters are about to be loaded
+  // (drawing GPT-2 small's 124 M random numbers costs seconds). Only the parameters are
+  // allocated here: gradients and Adam's moments wait for the first compute_gradients/train_step.
+  static Status create(const TransformerConfig& config, Transformer** out, bool initialize = true);
 
   const TransformerConfig& config() const { return config_; }
   const ParameterLayout& layout() const { return layout_; }
@@ -63,6 +66,7 @@ class Transformer {
   explicit Transformer(const TransformerConfig& config);
   Status check_tokens(const int32_t* tokens, const int32_t* targets, size_t batch, size_t T) const;
   Status prepare(size_t batch, size_t T, bool training);
+  Status reserve_training(bool adam);
   BlockTensors block_tensors(float* base, size_t layer) const;
   BlockActivations block_activations(size_t layer) const;
   BlockShape block_shape() const;

@@ -384,9 +384,49 @@ export interface Attention {
    * tensor). `config` is ours or a Hugging Face GPT-2 `config.json` object (`vocab_size`,
    * `n_positions`, `n_embd`, `n_layer`, `n_head`, `tie_word_embeddings`; `n_inner` other than 4·n_embd,
    * an activation other than `gelu_new`, or `layer_norm_epsilon` other than 1e-5 are refused).
-   * Names may carry the `transformer.` prefix; `h.N.attn.bias`/`masked_bias` buffers are ignored.
+   *
+   * Parameters may be stored as F32, F16, BF16 or F64 (converted to float32 by the core; F64
+   * rounds to nearest) and every value must be finite. Names may carry the `transformer.` prefix.
+   * Skipped: the `h.N.attn.bias`/`masked_bias` mask buffers (any dtype) and any integer or BOOL
+   * tensor that is not a parameter (`position_ids` …). Any other tensor must be a parameter of this
+   * config: an unknown float tensor (say `h.12.…` for a 12-layer config), a missing one, a wrong
+   * shape, or a tied `lm_head.weight` that differs from `wte.weight` throws an Error naming it.
+   * The header is checked against the config before any data is read; the tensors' bytes go
+   * straight into the model's parameter block, and no random weights are drawn first. GPT-2 small
+   * (548 MB F32) opens in ~0.4 s (F16 ~0.7 s); see docs/performance.md. The bytes stay in memory
+   * alongside the model: {@link loadTransformer} reads a File or a URL in slices instead.
    */
   transformerFromSafetensors(bytes: Uint8Array | ArrayBuffer, config: TransformerConfig | HuggingFaceGpt2Config): Transformer;
+  /**
+   * {@link transformerFromSafetensors} without blocking the page and without holding the file in
+   * JavaScript memory: the header is read first, then the tensors in slices of 16 MiB (or as the
+   * stream delivers them), each straight into the model's WebAssembly memory, yielding to the event
+   * loop between slices (`scheduler.yield()` where available). `source`:
+   * - bytes (Uint8Array / ArrayBuffer), a `Blob` or `File` (e.g. from `<input type="file">`),
+   * - a URL (string, resolved against the page, or `URL`), fetched with `fetch` (same-origin, or
+   *   cross-origin where CORS allows it); when `config` is omitted (undefined or null), the
+   *   `config.json` beside it (`new URL('config.json', url)`) is fetched and read as a Hugging Face
+   *   config,
+   * - a `Response` you fetched yourself (say with credentials) or a `ReadableStream` of bytes.
+   *
+   * `config` is checked before anything is read. `signal`: an `AbortSignal`; aborting rejects with
+   * its reason (an `AbortError` DOMException for a plain `abort()`) as soon as it fires, even while
+   * a read is pending, and frees the half-built model. `onProgress({ loaded, total })` is called
+   * with the bytes read so far and the file's size (known from the header), ending at
+   * `loaded === total`. Every check of {@link transformerFromSafetensors} applies; a stream that
+   * ends early or runs past the last tensor is refused.
+   */
+  loadTransformer(
+    source: Uint8Array | ArrayBuffer | Blob | string | URL | Response | ReadableStream<Uint8Array>,
+    config?: TransformerConfig | HuggingFaceGpt2Config | null,
+    options?: { signal?: AbortSignal; onProgress?: (progress: CheckpointProgress) => void },
+  ): Promise<Transformer>;
+}
+
+/** Progress of loading or saving a checkpoint: bytes done and the file's size. */
+export interface CheckpointProgress {
+  loaded: number;
+  total: number;
 }
 
 export interface RopeOptions {
@@ -582,13 +622,28 @@ export interface Transformer {
    * finite throws an Error naming the cause and changes nothing: the parameters, Adam's moments and
    * its step count stay as they were. The first step checks that the parameters, their gradients
    * and Adam's two moments fit in WebAssembly memory (4 × the parameters' bytes, at most 1.5 GiB
-   * together) and throws with the sizes if not.
+   * together) and throws with the sizes if not. A model holds only its parameters until it trains:
+   * the gradients are allocated by the first gradients()/trainStep(), Adam's two moments by the
+   * first trainStep(); where they do not fit, the call throws "out of memory: training needs … MiB
+   * more" and the model stays usable.
    */
   trainStep(tokens: TokenInput, targets: LossTargets, options?: TrainStepOptions): { loss: number };
   /** Forgets Adam's moments and step count: the next trainStep is a first step. */
   resetOptimizer(): void;
-  /** The parameters as a safetensors file (F32 tensors, getState names, metadata { format: 'pt' }). */
+  /**
+   * The parameters as a safetensors file (F32 tensors, getState names, metadata { format: 'pt' }),
+   * copied once, straight from WebAssembly memory into the returned bytes (GPT-2 small: ~0.4 s,
+   * peak memory the model plus the file; see docs/performance.md).
+   */
   toSafetensors(): Uint8Array;
+  /**
+   * The same file as a `Blob` (type application/octet-stream), made in slices of 16 MiB that go
+   * into the Blob's storage one by one, so no second whole copy exists in JavaScript memory; yields
+   * to the event loop between slices. `signal` rejects with its reason (an `AbortError`);
+   * `onProgress({ loaded, total })` counts the bytes written. Do not train the model while it is
+   * being saved: the slices are read as they are written.
+   */
+  toSafetensorsAsync(options?: { signal?: AbortSignal; onProgress?: (progress: CheckpointProgress) => void }): Promise<Blob>;
   /** Frees the WebAssembly memory; later calls throw. A forgotten model is freed when collected. */
   dispose(): void;
 }

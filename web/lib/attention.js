@@ -12,7 +12,7 @@ import { RandomState } from './random-state.js';
 import { MultiHeadAttention } from './multi-head-attention.js';
 import { pitfallCode } from './pitfalls.js';
 import { Lessons } from './lessons.js';
-import { Transformer, transformerFromSafetensors } from './transformer.js';
+import { Transformer, loadTransformer, transformerFromSafetensors } from './transformer.js';
 import { headScores, lossByPosition } from './head-scores.js';
 import { scaledDotProductAttentionGrad } from './gradients.js';
 import { readSdpaInputs } from './attention-inputs.js';
@@ -179,6 +179,15 @@ class Attention {
   transformerFromSafetensors(bytes, config) {
     this.#instance.live();
     return transformerFromSafetensors(this.#instance, bytes, config);
+  }
+
+  /**
+   * A transformer from a safetensors checkpoint given as bytes, a Blob/File or a URL, read in
+   * slices with { signal, onProgress }; config may be omitted beside a config.json (see attention.d.ts).
+   */
+  async loadTransformer(source, config, options) {
+    this.#instance.live();
+    return loadTransformer(this.#instance, source, config, options);
   }
 }
 

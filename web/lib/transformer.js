@@ -8,7 +8,8 @@ import {
 } from './tensors.js';
 import { ownEntries, readList } from './read-input.js';
 import { readTokens } from './tokens.js';
-import { decodeSafetensors, encodeSafetensors } from './safetensors.js';
+import { loadCheckpoint, openSafetensors } from './checkpoint.js';
+import { saveSafetensors, saveSafetensorsAsync } from './checkpoint-save.js';
 import { MEMORY_LIMIT_BYTES, formatBytes } from './wasm-heap.js';
 
 // The held value names the instance, never the module: a forgotten model must not keep a disposed
@@ -23,6 +24,7 @@ const TARGET_FORMS = ['targets', 'labels'];
 const TRAIN_OPTIONS = ['learningRate', 'betas', 'eps', 'weightDecay', 'clipNorm'];
 const INITS = ['pytorch', 'gpt2'];
 const SIZE_LIMITS = [['vocabSize', 2 ** 20], ['contextLength', 2 ** 20], ['dModel', 2 ** 16], ['numLayers', 256], ['numHeads', 2 ** 16]];
+const INIT_NONE = 2;  // the core's "leave the parameters zero" (src/bindings: kInitNone)
 const POSITIONS = ['learned', 'none', 'rope', 'alibi'];
 // The core's codes for positions inside attention (transformer_create in the bindings).
 const ATTENTION_POSITIONS = { rope: 1, alibi: 2 };
@@ -185,18 +187,29 @@ function readTargetForm(value, what) {
   return o.labels === undefined ? { name: 'targets', value: o.targets, shift: false } : { name: 'labels', value: o.labels, shift: true };
 }
 
-/** A model from a safetensors file (untrusted bytes: decoded and checked before the model exists). */
+// A model whose parameters a checkpoint is about to fill: no random weights are drawn, and the
+// checkpoint reader gets the live parameter block. → { model, block, instance } (checkpoint.js).
+function modelForCheckpoint(instance, config) {
+  let block = null;
+  const model = new Transformer(instance, config, { initialize: false, access: (get) => { block = get; } });
+  return { model, block, instance };
+}
+
+/**
+ * A model from a safetensors file (untrusted bytes: the header is checked against the config
+ * before any data is read; the tensors go straight into the parameters).
+ */
 export function transformerFromSafetensors(instance, bytes, config) {
-  const c = configFromHuggingFace(config);
-  const tensors = decodeSafetensors(bytes);
-  const model = new Transformer(instance, c);
-  try {
-    model.loadState(tensors);
-  } catch (err) {
-    model.dispose();
-    throw err;
-  }
-  return model;
+  const c = normalizeConfig(configFromHuggingFace(config));
+  return openSafetensors(bytes, () => modelForCheckpoint(instance, c));
+}
+
+/** The asynchronous open from bytes, a Blob/File or a URL (see attention.d.ts). */
+export function loadTransformer(instance, source, config, options) {
+  return loadCheckpoint(source, config, options, {
+    prepare: (given) => normalizeConfig(configFromHuggingFace(given)),
+    create: (c) => modelForCheckpoint(instance, c),
+  });
 }
 
 export class Transformer {
@@ -207,7 +220,9 @@ export class Transformer {
   #tensors = [];  // { name, shape, offset (floats), size } in state-dict order
   #byName = new Map();
 
-  constructor(instance, config) {
+  // `internal` (checkpoint loading only): { initialize: false } leaves the parameters zero for a
+  // checkpoint to fill; access(get) receives a function giving the live parameter block.
+  constructor(instance, config, internal) {
     const c = normalizeConfig(config);
     const module = instance.live();
     const { heap } = instance;
@@ -215,7 +230,7 @@ export class Transformer {
     this.#heap = heap;
     const [out] = heap.layout([4], 'transformer');
     const message = module._transformerCreate(out, c.vocabSize, c.contextLength, c.dModel, c.numLayers,
-      c.numHeads, c.mlp, c.layerNorm, c.positions === 'learned', c.tieEmbeddings, INITS.indexOf(c.init), c.seed,
+      c.numHeads, c.mlp, c.layerNorm, c.positions === 'learned', c.tieEmbeddings, internal?.initialize === false ? INIT_NONE : INITS.indexOf(c.init), c.seed,
       ATTENTION_POSITIONS[c.positions] ?? 0, c.numKVHeads, c.attentionWindow ?? 0, c.ropeBase);
     const handle = module.HEAPU32[out >>> 2];
     heap.settle();
@@ -231,6 +246,13 @@ export class Transformer {
       this.#tensors.push(t);
       this.#byName.set(t.name, t);
     }
+    internal?.access?.(() => this.#parameterBlock());
+  }
+
+  // The parameters in WebAssembly memory, for the checkpoint reader and writer.
+  #parameterBlock() {
+    this.#live();
+    return { module: this.#module, base: this.#module._transformerParameters(this.#handle), tensors: this.#tensors };
   }
 
   /**
@@ -389,7 +411,13 @@ export class Transformer {
   /** The parameters as a safetensors file (F32, getState names; metadata format: 'pt'). */
   toSafetensors() {
     this.#live();
-    return encodeSafetensors(this.getState(), { format: 'pt' });
+    return saveSafetensors(() => this.#parameterBlock());
+  }
+
+  /** toSafetensors as a Blob made slice by slice, with { signal, onProgress } (see attention.d.ts). */
+  async toSafetensorsAsync(options) {
+    this.#live();
+    return saveSafetensorsAsync(() => this.#parameterBlock(), options);
   }
 
   /** Forgets Adam's moments and step count; the next trainStep is a first step again. */

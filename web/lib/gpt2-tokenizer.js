@@ -1,0 +1,70 @@
+// GPT-2's byte-level BPE tokenizer (the 50 257 tokens of Hugging Face's "gpt2" tokenizer and of
+// OpenAI's GPT-2; `<|endoftext|>` is 50256), entry `attention-explorer/gpt2-tokenizer`. The merge
+// ranks ship inside the js-tiktoken npm package (ranks/gpt2, ~545 KB): nothing is fetched at run
+// time, and nothing loads unless this module is imported; the ranks are parsed at the first call.
+// The full documentation is in gpt2-tokenizer.d.ts.
+import { Tiktoken } from 'js-tiktoken/lite';
+import gpt2 from 'js-tiktoken/ranks/gpt2';
+
+/** Token id of `<|endoftext|>`, which GPT-2 puts between documents. */
+export const END_OF_TEXT = 50256;
+/** Number of token ids, 0 … 50256. */
+export const VOCAB_SIZE = 50257;
+
+let tokenizer = null;
+const bpe = () => (tokenizer ??= new Tiktoken(gpt2));
+
+function fail(message) {
+  throw new Error(`gpt2-tokenizer: ${message}`);
+}
+
+const show = (x) => (typeof x === 'number' || typeof x === 'bigint' ? String(x) : typeof x === 'string' ? JSON.stringify(x)
+  : x === null ? 'null' : Array.isArray(x) ? 'an array' : typeof x);
+
+/**
+ * Token ids of `text`. `<|endoftext|>` in the text becomes 50256, as Hugging Face's tokenizer
+ * does; with `{ special: false }` it is tokenized as ordinary characters.
+ */
+export function encode(text, options) {
+  if (typeof text !== 'string') fail(`text must be a string, got ${show(text)}`);
+  const special = readSpecial(options);
+  return special ? bpe().encode(text, 'all') : bpe().encode(text, [], []);
+}
+
+function readSpecial(options) {
+  if (options === undefined) return true;
+  if (options === null || typeof options !== 'object') fail(`options must be an object such as { special: false }, got ${show(options)}`);
+  for (const key of Object.keys(options)) if (key !== 'special') fail(`unknown option ${JSON.stringify(key)} (the only option is special)`);
+  const special = options.special ?? true;
+  if (typeof special !== 'boolean') fail(`options.special must be true or false, got ${show(special)}`);
+  return special;
+}
+
+// ids: an array or typed array of integers in [0, VOCAB_SIZE), read once each into a plain array.
+function readIds(ids) {
+  const isList = Array.isArray(ids) || (ArrayBuffer.isView(ids) && !(ids instanceof DataView));
+  if (!isList) fail(`ids must be an array or typed array of token ids, got ${show(ids)}`);
+  const length = ids.length;
+  if (!Number.isSafeInteger(length) || length < 0 || length > 2 ** 31) fail(`ids has an invalid length (${show(length)})`);
+  const out = new Array(length);
+  for (let i = 0; i < length; i++) {
+    const x = typeof ids[i] === 'bigint' ? Number(ids[i]) : ids[i];
+    if (!Number.isInteger(x) || x < 0 || x >= VOCAB_SIZE) fail(`ids[${i}] is ${show(ids[i])}, not a token id (an integer in [0, ${VOCAB_SIZE}))`);
+    out[i] = x;
+  }
+  return out;
+}
+
+/**
+ * The text of token ids. Bytes that do not form whole UTF-8 characters (a character split across
+ * ids, or cut off at the end) become U+FFFD, as Hugging Face's decode does.
+ */
+export function decode(ids) {
+  return bpe().decode(readIds(ids));
+}
+
+/** Each id's own text (decode of that id alone): what a lesson shows as the tokens of a text. */
+export function tokenStrings(ids) {
+  const tokens = bpe();
+  return readIds(ids).map((id) => tokens.decode([id]));
+}
