@@ -272,6 +272,86 @@ def model_cases():
     ]
 
 
+# ---- Decoding ----------------------------------------------------------------------------------
+# Greedy generation is PyTorch's argmax loop over full forwards of the growing sequence (no cache:
+# an independent route to the decoder's tokens). Sampling follows attn's documented rule with
+# NumPy's generator: np.random.seed(seed), then per token u = np.random.rand(); p over the top-k
+# logits (ties to lower ids) in id order, exp((logit - max) / temperature); the token is
+# searchsorted(cumsum(p), u * sum(p), side='right'). Margins (the gap between the two best logits,
+# the distance of u * sum(p) from a cumulative boundary) are asserted large enough that float32
+# logits pick the same tokens.
+
+def state_tensors(state):
+    return {n: torch.tensor(a, dtype=torch.float64) for n, a in state.items()}
+
+
+def last_logits(cfg, P, seq):
+    return forward(cfg, P, torch.tensor([seq], dtype=torch.long))[0][0, -1]
+
+
+def greedy(cfg, P, prompt, count):
+    seq, margins = list(prompt), []
+    for _ in range(count):
+        logits = last_logits(cfg, P, seq)
+        top2 = torch.topk(logits, 2).values
+        margins.append(float(top2[0] - top2[1]))
+        seq.append(int(torch.argmax(logits)))
+    assert min(margins) > 1e-3, margins
+    return seq
+
+
+def sample(cfg, P, prompt, count, seed, temperature, top_k):
+    np.random.seed(seed)
+    seq, margin = list(prompt), 1.0
+    for _ in range(count):
+        u = np.random.rand()
+        logits = last_logits(cfg, P, seq).numpy()
+        order = sorted(range(len(logits)), key=lambda i: (-logits[i], i))
+        kept = sorted(order[:top_k] if top_k else order)
+        p = np.exp((logits[kept] - logits.max()) / temperature)
+        cumulative = np.cumsum(p)
+        target = u * cumulative[-1]
+        seq.append(kept[int(np.searchsorted(cumulative, target, side="right"))])
+        margin = min(margin, float(np.min(np.abs(cumulative - target)) / cumulative[-1]))
+    assert margin > 1e-4, margin
+    return seq
+
+
+def long_case(name, cfg, seed, T):
+    """A model with a sliding window decoded far past its contextLength: the full forward in
+    PyTorch has no length limit without learned positions, so it gives every logit row."""
+    rng = np.random.RandomState(seed)
+    state = random_state(cfg, rng)
+    tokens = rng.randint(0, cfg["vocabSize"], size=(1, T))
+    logits, attentions = forward(cfg, state_tensors(state), torch.tensor(tokens, dtype=torch.long))
+    return {"name": name, "config": cfg, "state": {n: tensor_json(a) for n, a in state.items()},
+            "tokens": tokens[0].tolist(), "logits": tensor_json(logits[0]),
+            "attentions": [tensor_json(a[0]) for a in attentions],
+            "greedy": {"prompt": tokens[0, :3].tolist(), "tokens": greedy(cfg, state_tensors(state), tokens[0, :3].tolist(), 14)}}
+
+
+def decoding_cases(cases):
+    generation = []
+    for index, prompt, seed, temperature, top_k in [(7, [3, 1, 4], 5, 0.8, 5), (2, [5, 9], 2, 1.5, None),
+                                                    (4, [0, 7, 7], 11, 1.0, 3)]:
+        c = cases[index]
+        cfg, P = c["config"], state_tensors({n: np.array(t["data"]).reshape(t["shape"]) for n, t in c["state"].items()})
+        count = cfg["contextLength"] - len(prompt)
+        generation.append({
+            "case": c["name"], "prompt": prompt,
+            "greedy": greedy(cfg, P, prompt, count),
+            "sampled": {"seed": seed, "temperature": temperature, "topK": top_k,
+                        "tokens": sample(cfg, P, prompt, count, seed, temperature, top_k)},
+        })
+    long = [
+        long_case("rope, GQA 4/2, window 4, contextLength 6, decoded to 20",
+                  config(11, 6, 8, 2, 4, "rope", numKVHeads=2, attentionWindow=4, ropeBase=100.0), 31, 20),
+        long_case("alibi, MQA, window 3, attention-only, contextLength 5, decoded to 18",
+                  config(11, 5, 8, 2, 4, "alibi", mlp=False, numKVHeads=1, attentionWindow=3), 32, 18),
+    ]
+    return {"generation": generation, "long": long}
+
+
 # ---- Scaled dot-product and multi-head attention with a window and lower-right alignment -------
 # torch 1.13 has neither option, so the masks are built here from their definitions: query i sits at
 # key position i + m - n under causal: 'lower-right' (PyTorch 2's causal_lower_right), and a window
@@ -394,6 +474,7 @@ def main():
         "cases": cases,
         "attention": attention_cases(),
         "rope": rope_cases(),
+        "decoding": decoding_cases(cases),
     }
     write_json(OUT_PATH, data, "%d model cases, attention with windows" % len(cases))
 
