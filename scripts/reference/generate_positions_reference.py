@@ -38,6 +38,7 @@ import torch
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import generate_transformer_reference as base  # noqa: E402
 from reference_helpers import ROOT, write_json  # noqa: E402
+from reference_helpers import rounded as rounded_or_infinity  # noqa: E402  (-inf as "-Infinity")
 
 OUT_PATH = os.path.join(ROOT, "tests", "data", "positions-reference.json")
 rounded, tensor_json = base.rounded, base.tensor_json
@@ -459,6 +460,63 @@ def rope_cases():
     ]
 
 
+# ---- The FlashAttention trace ------------------------------------------------------------------
+# FlashAttention-2's forward in float64, written from the paper with block matrices: row blocks of
+# Q outer, column blocks of K and V inner; per tile S = Q_i K_j^T * scale (masked), m' = max(m,
+# rowmax(S)), P = exp(S - m'), l' = exp(m - m') l + rowsum(P), O' = exp(m - m') O + P V. A tile the
+# causal mask hides entirely is skipped (the state stays); the output is O / l.
+
+def flash_case(name, seed, n, m, dk, dv, block_rows, block_cols, causal, scale=None):
+    gen = torch.Generator().manual_seed(seed)
+    draw = lambda *shape: torch.randn(*shape, generator=gen, dtype=torch.float32).double()
+    q, k, v = draw(n, dk), draw(m, dk), draw(m, dv)
+    sc = 1.0 / math.sqrt(dk) if scale is None else scale
+    ok = alignment(n, m, causal, None)
+    steps = []
+    output = torch.zeros(n, dv, dtype=torch.float64)
+    for r, i0 in enumerate(range(0, n, block_rows)):
+        rows = slice(i0, min(n, i0 + block_rows))
+        mx = torch.full((rows.stop - i0,), float("-inf"), dtype=torch.float64)
+        l = torch.zeros(rows.stop - i0, dtype=torch.float64)
+        o = torch.zeros(rows.stop - i0, dv, dtype=torch.float64)
+        for c, j0 in enumerate(range(0, m, block_cols)):
+            cols = slice(j0, min(m, j0 + block_cols))
+            visible_tile = ok[rows, cols]
+            skipped = bool(not visible_tile.any())
+            if not skipped:
+                S = (q[rows] @ k[cols].t() * sc).masked_fill(~visible_tile, float("-inf"))
+                new = torch.maximum(mx, S.max(dim=1).values)
+                seen = new > float("-inf")
+                correction = torch.where(seen, torch.exp(mx - new), torch.ones_like(new))
+                P = torch.where(seen[:, None], torch.exp(S - new[:, None]), torch.zeros_like(S))
+                l = torch.where(seen, correction * l + P.sum(1), l)
+                o = torch.where(seen[:, None], correction[:, None] * o + P @ v[cols], o)
+                mx = torch.where(seen, new, mx)
+            steps.append({"rowBlock": r, "colBlock": c, "skipped": skipped,
+                          "rowMax": [rounded_or_infinity(x) for x in mx], "rowSum": [rounded(x) for x in l],
+                          "partialOutput": tensor_json(o)})
+        output[rows] = torch.where(l[:, None] > 0, o / l.clamp_min(1e-300)[:, None], torch.zeros_like(o))
+    w = safe_softmax(q @ k.t() * sc, ok)
+    assert torch.allclose(output, w @ v, atol=1e-12), "the recurrence must give softmax(S) V"
+    options = {"blockRows": block_rows, "blockCols": block_cols, "causal": causal}
+    if scale is not None:
+        options["scale"] = scale
+    return {"name": name, "q": tensor_json(q), "k": tensor_json(k), "v": tensor_json(v),
+            "options": options, "output": tensor_json(output), "steps": steps}
+
+
+def flash_cases():
+    return [
+        flash_case("5 queries, 7 keys, tiles 2 x 3", 41, 5, 7, 3, 2, 2, 3, False),
+        flash_case("5 queries, 7 keys, tiles 2 x 3, causal", 41, 5, 7, 3, 2, 2, 3, True),
+        flash_case("8 x 8, tiles 4 x 4, causal: the tile above the diagonal is skipped", 42, 8, 8, 4, 4, 4, 4, True),
+        flash_case("3 queries after 4 cached keys, tiles 2 x 2, lower-right, scale 0.5", 43, 3, 7, 2, 3, 2, 2,
+                   "lower-right", 0.5),
+        flash_case("6 queries, 4 keys, lower-right, tiles 3 x 2: rows before every key keep max -inf", 44, 6, 4,
+                   3, 2, 3, 2, "lower-right"),
+    ]
+
+
 def main():
     torch.set_num_threads(1)
     base.forward = forward  # base.run (forward, gradients, Adam steps) calls its module's forward
@@ -475,6 +533,7 @@ def main():
         "attention": attention_cases(),
         "rope": rope_cases(),
         "decoding": decoding_cases(cases),
+        "flashAttention": flash_cases(),
     }
     write_json(OUT_PATH, data, "%d model cases, attention with windows" % len(cases))
 

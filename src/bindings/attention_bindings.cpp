@@ -22,6 +22,7 @@
 #include "attention_backward.h"
 #include "attention_positions.h"
 #include "decoder.h"
+#include "flash_trace.h"
 #include "head_scores.h"
 #include "kernels.h"
 #include "lesson_analysis.h"
@@ -375,6 +376,21 @@ std::string transformer_train_step(Address h, Address tokens, Address targets, s
                               ptr<double>(loss)).message;
 }
 
+// The FlashAttention lesson trace; JavaScript sizes the buffers by flash_trace.h's layout.
+std::string flash_attention_trace(Address q, Address k, Address v, size_t n, size_t m, size_t dk,
+                                  size_t dv, float scale, bool causal, bool lower_right,
+                                  size_t block_rows, size_t block_cols, Address output,
+                                  Address skipped, Address row_max, Address row_sum,
+                                  Address partial, Address workspace) {
+  attn::FlashTraceProblem p;
+  p.n = n, p.m = m, p.dk = dk, p.dv = dv;
+  p.q = ptr<const float>(q), p.k = ptr<const float>(k), p.v = ptr<const float>(v);
+  p.scale = scale, p.causal = causal, p.lower_right = lower_right;
+  p.block_rows = block_rows, p.block_cols = block_cols;
+  return attn::flash_attention_trace(p, ptr<float>(output), ptr<uint8_t>(skipped), ptr<float>(row_max),
+                                     ptr<float>(row_sum), ptr<float>(partial), ptr<float>(workspace)).message;
+}
+
 // ---- Decoding: a handle is the address of a core Decoder of a model ---------------------------
 
 attn::Decoder* decoder(Address handle) { return ptr<attn::Decoder>(handle); }
@@ -449,6 +465,7 @@ EMSCRIPTEN_BINDINGS(attention_core) {
   emscripten::function("_decoderAppend", &decoder_append);
   emscripten::function("_decoderCopyCache", &decoder_copy_cache);
   emscripten::function("_sampleToken", &sample_token);
+  emscripten::function("_flashAttentionTrace", &flash_attention_trace);
 }
 
 // ---- Gradients (plain exports with an int status, like the forward calls above) ----------------

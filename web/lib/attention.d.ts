@@ -316,6 +316,49 @@ export interface Lessons {
     parameters: number; projectionFlops: number; scoreFlops: number; softmaxFlops: number;
     totalFlops: number; attentionMatrixBytes: number;
   };
+  /**
+   * FlashAttention's online softmax, tile by tile, computed by the core with the streaming
+   * kernel's own recurrence: q [n, dk], k [m, dk], v [m, dv] are cut into tiles of `blockRows`
+   * queries × `blockCols` keys (default 4 × 4), visited in FlashAttention-2 order (row blocks
+   * outer, column blocks inner). Each row keeps a running max m, a running sum ℓ of exp(s − m) and
+   * an unnormalised output O; a tile with scores S (scaled, masked) updates them to
+   * m′ = max(m, rowmax S), ℓ′ = e^(m − m′)·ℓ + rowsum e^(S − m′), O′ = e^(m − m′)·O + e^(S − m′)·V.
+   * The output is O / ℓ after the last tile, softmax(QKᵀ·scale)·V without ever holding n × m.
+   * Every step is returned; at most 2²⁴ floats of state (n · ⌈m / blockCols⌉ · (dv + 2)).
+   */
+  flashAttention(q: TensorInput, k: TensorInput, v: TensorInput, options?: FlashAttentionOptions): FlashAttentionTrace;
+}
+
+export interface FlashAttentionOptions {
+  /** Queries per tile (default 4). */
+  blockRows?: number;
+  /** Keys per tile (default 4). */
+  blockCols?: number;
+  /** As scaledDotProductAttention's: true (top-left), false (default) or 'lower-right'. */
+  causal?: CausalOption;
+  /** Multiplies q·k; default 1/√dk. */
+  scale?: number;
+}
+
+/** The state of one row block's rows after one tile. */
+export interface FlashAttentionStep {
+  rowBlock: number;
+  colBlock: number;
+  /** True when the causal mask hides the whole tile: it is not computed and the state is unchanged. */
+  skipped: boolean;
+  /** Running max of the scaled scores per row; −Infinity before the row has seen a visible key. */
+  rowMax: Float32Array;
+  /** Running Σ exp(s − rowMax) per row (0 before any visible key). */
+  rowSum: Float32Array;
+  /** The unnormalised output [rows, dv]: Σ exp(s − rowMax)·v over the keys seen so far. */
+  partialOutput: Tensor;
+}
+
+export interface FlashAttentionTrace {
+  /** [n, dv]: partialOutput / rowSum after each row block's last tile (0 for a row that sees no key). */
+  output: Tensor;
+  /** Row blocks outer, column blocks inner: step r·C + c is row block r after column block c. */
+  steps: FlashAttentionStep[];
 }
 
 export interface Attention {
