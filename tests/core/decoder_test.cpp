@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "decoder.h"
+#include "kv_cache.h"
 #include "sampling.h"
 #include "test_util.h"
 #include "transformer.h"
@@ -177,6 +178,44 @@ TEST(Decoder, ErrorsLeaveTheDecoderUsable) {
   d->reset();
   EXPECT_EQ(d->length(), 0u);
   EXPECT_EQ(d->cache_bytes(), 0.0);
+}
+
+TEST(KvCache, GrowingKeepsEveryRowAndARingMapsPositionsToSlots) {
+  KvCache cache;
+  cache.configure(2, 3, 4, 0, 100);
+  auto value = [](size_t l, size_t part, size_t g, size_t row, size_t c) { return float(l * 1000 + part * 500 + g * 100 + row * 4 + c); };
+  size_t written = 0;
+  for (size_t length : {1, 2, 3, 9, 40, 100}) {
+    ASSERT_TRUE(cache.reserve(length).ok());
+    for (size_t l = 0; l < 2; ++l)
+      for (size_t g = 0; g < 3; ++g)
+        for (size_t row = written; row < length; ++row)
+          for (size_t c = 0; c < 4; ++c) {
+            cache.keys(l, g)[row * 4 + c] = value(l, 0, g, row, c);
+            cache.values(l, g)[row * 4 + c] = value(l, 1, g, row, c);
+          }
+    written = length;
+    for (size_t l = 0; l < 2; ++l)  // every row written so far survives the growth
+      for (size_t g = 0; g < 3; ++g)
+        for (size_t row = 0; row < written; ++row)
+          for (size_t c = 0; c < 4; ++c) {
+            ASSERT_EQ(cache.keys(l, g)[row * 4 + c], value(l, 0, g, row, c));
+            ASSERT_EQ(cache.values(l, g)[row * 4 + c], value(l, 1, g, row, c));
+          }
+  }
+  EXPECT_EQ(cache.kept(100), 100u);
+  KvCache ring;
+  ring.configure(1, 1, 2, 4, 1000);
+  ASSERT_TRUE(ring.reserve(1000).ok());
+  EXPECT_EQ(ring.kept(3), 3u);
+  EXPECT_EQ(ring.kept(999), 4u);
+  for (size_t length : {1, 4, 5, 11, 999})
+    for (size_t s = 0; s < ring.kept(length); ++s) {
+      const size_t p = ring.position_in_slot(s, length);
+      EXPECT_EQ(ring.slot_of(p), s);
+      EXPECT_LT(p, length);
+      EXPECT_GE(p + 4, length) << "slot " << s << " holds one of the last four positions";
+    }
 }
 
 TEST(Sampling, GreedyTakesTheLowestIdAmongEqualMaxima) {
