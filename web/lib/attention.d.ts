@@ -79,8 +79,9 @@ export interface ScaledDotProductAttentionOptions {
    * A sliding window: query i (at key position p, aligned as `causal` is: p = i, or i + m − n with
    * `'lower-right'`) sees only keys j > p − window, a positive integer. With `causal` it is
    * Mistral's window p − window < j ≤ p; without, keys after the query stay visible
-   * (FlashAttention's `window_size = (window − 1, −1)`). Key tiles outside every query's window are
-   * skipped, so the cost grows with n·window, not n·m. Not combinable with `pitfall`.
+   * (FlashAttention's `window_size = (window − 1, −1)`). The streaming path (`needWeights: false`)
+   * skips key tiles outside every query's window, so its cost grows with n·window, not n·m. Not
+   * combinable with `pitfall`.
    */
   window?: number;
   /** Boolean mask [n, m] (shared) or [...batch, n, m]; `true` = the query may NOT attend to that key. */
@@ -475,8 +476,9 @@ export interface TransformerConfig {
    */
   numKVHeads?: number;
   /**
-   * A sliding window W (default null: none): query i sees keys i − W < j ≤ i, as Mistral. Training
-   * and forward skip the key tiles outside the window; a decoder keeps only W positions per layer.
+   * A sliding window W (default null: none): query i sees keys i − W < j ≤ i, as Mistral. Streaming
+   * heads (long sequences, needWeights: false) skip the key tiles outside the window; a decoder
+   * keeps only W positions per layer.
    */
   attentionWindow?: number | null;
   /** Default true: logits use wte; false adds lm_head.weight [V, E]. */
