@@ -148,50 +148,68 @@ void Decoder::run_layer(size_t layer, size_t t, float* attentions) {
   block_output_forward(s, p, a);
 }
 
+// Key/value head g's rows of the chunk (rows of qkv, t of them): keys, or values with `values`.
+static const float* chunk_rows(const BlockShape& s, const float* qkv, size_t g, bool values) {
+  return qkv + s.E + ((values ? s.kv() : 0) + g) * s.head_dim();
+}
+
+// The keys and values key/value head g's queries read. In place (no ring, or a ring that has not
+// wrapped) the chunk is written into the cache rows, which then hold the keys in position order
+// (key j at position j); otherwise the `old` kept positions are copied out in position order and
+// the chunk after them, and store_ring adds the chunk to the ring once the heads are done (writing
+// it first would overwrite positions the chunk's first queries still see).
+void Decoder::stage_keys(const BlockShape& s, size_t layer, size_t g, const float* qkv, bool in_place,
+                         size_t old, HeadInputs& in) {
+  const size_t d = s.head_dim(), W = s.qkv_width(), t = s.T, row = d * sizeof(float);
+  float* cached[2] = {cache_.keys(layer, g), cache_.values(layer, g)};
+  float* staged[2] = {w_.keys, w_.values};
+  for (int part = 0; part < 2; ++part) {
+    const float* chunk = chunk_rows(s, qkv, g, part == 1);
+    if (in_place) {
+      for (size_t i = 0; i < t; ++i) std::memcpy(cached[part] + (length_ + i) * d, chunk + i * W, row);
+      continue;
+    }
+    const size_t first = length_ - old;
+    for (size_t r = 0; r < old; ++r)
+      std::memcpy(staged[part] + r * d, cached[part] + cache_.slot_of(first + r) * d, row);
+    for (size_t i = 0; i < t; ++i) std::memcpy(staged[part] + (old + i) * d, chunk + i * W, row);
+  }
+  float* keys = in_place ? cached[0] : staged[0];
+  float* values = in_place ? cached[1] : staged[1];
+  in.k = {keys, old + t, d, d};
+  in.v = {values, old + t, d, d};
+}
+
+// The chunk's last min(t, W) positions enter the ring, each in slot p mod W.
+void Decoder::store_ring(const BlockShape& s, size_t layer, size_t g, const float* qkv) {
+  const size_t d = s.head_dim(), W = s.qkv_width(), t = s.T;
+  float* cached[2] = {cache_.keys(layer, g), cache_.values(layer, g)};
+  for (int part = 0; part < 2; ++part) {
+    const float* chunk = chunk_rows(s, qkv, g, part == 1);
+    for (size_t i = t > cache_.window() ? t - cache_.window() : 0; i < t; ++i)
+      std::memcpy(cached[part] + cache_.slot_of(length_ + i) * d, chunk + i * W, d * sizeof(float));
+  }
+}
+
 // The chunk's keys and values join the cache, and each query head attends to its key/value head's
-// cached positions. Without a ring, or while a ring has not wrapped, the cache rows are the keys in
-// position order (key j at position j); otherwise the kept positions are copied out in order, the
-// chunk after them, and the chunk enters the ring afterwards (writing it first would overwrite
-// positions the chunk's first queries still see).
+// cached positions: causal aligned lower-right, query i of the chunk at key index old + i. Weights
+// asked for are placed at their positions in rows of length + t (0 before the first kept key).
 void Decoder::attend_cache(size_t layer, size_t t, const float* qkv, float* concat, float* attentions) {
   const BlockShape s = transformer_block_shape(config_, 1, t);
-  const size_t E = s.E, d = s.head_dim(), W = s.qkv_width(), kv = s.kv(), group = s.heads / kv;
-  const size_t total = length_ + t;
+  const size_t d = s.head_dim(), group = s.heads / s.kv(), total = length_ + t;
   const bool in_place = !cache_.ring() || total <= cache_.window();
   const size_t old = in_place ? length_ : cache_.kept(length_);  // cached keys before the chunk
   const size_t m = old + t, first = total - m;                     // keys seen; position of key 0
-  const size_t row = d * sizeof(float);
-  for (size_t g = 0; g < kv; ++g) {
-    float* keys = cache_.keys(layer, g);
-    float* values = cache_.values(layer, g);
-    const float* new_k = qkv + E + g * d;
-    const float* new_v = qkv + E + (kv + g) * d;
-    if (in_place) {
-      for (size_t i = 0; i < t; ++i) {
-        std::memcpy(keys + (length_ + i) * d, new_k + i * W, row);
-        std::memcpy(values + (length_ + i) * d, new_v + i * W, row);
-      }
-    } else {
-      for (size_t r = 0; r < old; ++r) {
-        const size_t slot = cache_.slot_of(first + r);
-        std::memcpy(w_.keys + r * d, keys + slot * d, row);
-        std::memcpy(w_.values + r * d, values + slot * d, row);
-      }
-      for (size_t i = 0; i < t; ++i) {
-        std::memcpy(w_.keys + (old + i) * d, new_k + i * W, row);
-        std::memcpy(w_.values + (old + i) * d, new_v + i * W, row);
-      }
-    }
+  for (size_t g = 0; g < s.kv(); ++g) {
     HeadInputs in;
-    in.k = {in_place ? keys : w_.keys, m, d, d};
-    in.v = {in_place ? values : w_.values, m, d, d};
+    stage_keys(s, layer, g, qkv, in_place, old, in);
     in.scale = 1.0f / std::sqrt(static_cast<float>(d));
     for (size_t h = g * group; h < (g + 1) * group; ++h) {
-      in.q = {qkv + h * d, t, d, W};
+      in.q = {qkv + h * d, t, d, s.qkv_width()};
       in.masks = block_head_masks(s, h);
       in.masks.query_offset = static_cast<ptrdiff_t>(old);
       HeadOutputs out;
-      out.output = {concat + h * d, t, d, E};
+      out.output = {concat + h * d, t, d, s.E};
       float* placed = attentions ? attentions + h * t * total : nullptr;
       out.weights = placed && in_place ? placed : w_.weights;  // in place: m = total, key j = position j
       attend_head(in, out, w_.scratch);
@@ -201,12 +219,7 @@ void Decoder::attend_cache(size_t layer, size_t t, const float* qkv, float* conc
         std::memcpy(placed + i * total + first, w_.weights + i * m, m * sizeof(float));
       }
     }
-    if (in_place) continue;
-    for (size_t i = t > cache_.window() ? t - cache_.window() : 0; i < t; ++i) {
-      const size_t slot = cache_.slot_of(length_ + i);
-      std::memcpy(keys + slot * d, new_k + i * W, row);
-      std::memcpy(values + slot * d, new_v + i * W, row);
-    }
+    if (!in_place) store_ring(s, layer, g, qkv);
   }
 }
 

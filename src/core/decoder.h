@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "attention_head.h"
 #include "float_buffer.h"
 #include "kv_cache.h"
 #include "status.h"
@@ -50,6 +51,9 @@ class Decoder {
   Status prepare(size_t t, bool weights);
   void run_layer(size_t layer, size_t t, float* attentions);
   void attend_cache(size_t layer, size_t t, const float* qkv, float* concat, float* attentions);
+  void stage_keys(const BlockShape& shape, size_t layer, size_t g, const float* qkv, bool in_place,
+                  size_t old, HeadInputs& in);
+  void store_ring(const BlockShape& shape, size_t layer, size_t g, const float* qkv);
   void unembed(const float* x, size_t t, float* logits);
 
   Transformer* model_;
