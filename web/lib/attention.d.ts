@@ -363,7 +363,7 @@ export interface FlashAttentionTrace {
 }
 
 export interface Attention {
-  /** Lesson experiments (why √dₖ, softmax entropy, cost), computed by the core. */
+  /** Lesson experiments (why √dₖ, softmax entropy, cost, the FlashAttention trace), computed by the core. */
   readonly lessons: Lessons;
   /** True when the SIMD128 build is in use. */
   readonly simd: boolean;
