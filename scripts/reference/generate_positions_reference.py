@@ -38,6 +38,7 @@ import torch
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import generate_transformer_reference as base  # noqa: E402
 from reference_helpers import ROOT, write_json  # noqa: E402
+from reference_helpers import rounded as rounded_or_infinity  # noqa: E402  (-inf as "-Infinity")
 
 OUT_PATH = os.path.join(ROOT, "tests", "data", "positions-reference.json")
 rounded, tensor_json = base.rounded, base.tensor_json
@@ -272,6 +273,86 @@ def model_cases():
     ]
 
 
+# ---- Decoding ----------------------------------------------------------------------------------
+# Greedy generation is PyTorch's argmax loop over full forwards of the growing sequence (no cache:
+# an independent route to the decoder's tokens). Sampling follows attn's documented rule with
+# NumPy's generator: np.random.seed(seed), then per token u = np.random.rand(); p over the top-k
+# logits (ties to lower ids) in id order, exp((logit - max) / temperature); the token is
+# searchsorted(cumsum(p), u * sum(p), side='right'). Margins (the gap between the two best logits,
+# the distance of u * sum(p) from a cumulative boundary) are asserted large enough that float32
+# logits pick the same tokens.
+
+def state_tensors(state):
+    return {n: torch.tensor(a, dtype=torch.float64) for n, a in state.items()}
+
+
+def last_logits(cfg, P, seq):
+    return forward(cfg, P, torch.tensor([seq], dtype=torch.long))[0][0, -1]
+
+
+def greedy(cfg, P, prompt, count):
+    seq, margins = list(prompt), []
+    for _ in range(count):
+        logits = last_logits(cfg, P, seq)
+        top2 = torch.topk(logits, 2).values
+        margins.append(float(top2[0] - top2[1]))
+        seq.append(int(torch.argmax(logits)))
+    assert min(margins) > 1e-3, margins
+    return seq
+
+
+def sample(cfg, P, prompt, count, seed, temperature, top_k):
+    np.random.seed(seed)
+    seq, margin = list(prompt), 1.0
+    for _ in range(count):
+        u = np.random.rand()
+        logits = last_logits(cfg, P, seq).numpy()
+        order = sorted(range(len(logits)), key=lambda i: (-logits[i], i))
+        kept = sorted(order[:top_k] if top_k else order)
+        p = np.exp((logits[kept] - logits.max()) / temperature)
+        cumulative = np.cumsum(p)
+        target = u * cumulative[-1]
+        seq.append(kept[int(np.searchsorted(cumulative, target, side="right"))])
+        margin = min(margin, float(np.min(np.abs(cumulative - target)) / cumulative[-1]))
+    assert margin > 1e-4, margin
+    return seq
+
+
+def long_case(name, cfg, seed, T):
+    """A model with a sliding window decoded far past its contextLength: the full forward in
+    PyTorch has no length limit without learned positions, so it gives every logit row."""
+    rng = np.random.RandomState(seed)
+    state = random_state(cfg, rng)
+    tokens = rng.randint(0, cfg["vocabSize"], size=(1, T))
+    logits, attentions = forward(cfg, state_tensors(state), torch.tensor(tokens, dtype=torch.long))
+    return {"name": name, "config": cfg, "state": {n: tensor_json(a) for n, a in state.items()},
+            "tokens": tokens[0].tolist(), "logits": tensor_json(logits[0]),
+            "attentions": [tensor_json(a[0]) for a in attentions],
+            "greedy": {"prompt": tokens[0, :3].tolist(), "tokens": greedy(cfg, state_tensors(state), tokens[0, :3].tolist(), 14)}}
+
+
+def decoding_cases(cases):
+    generation = []
+    for index, prompt, seed, temperature, top_k in [(7, [3, 1, 4], 5, 0.8, 5), (2, [5, 9], 2, 1.5, None),
+                                                    (4, [0, 7, 7], 11, 1.0, 3)]:
+        c = cases[index]
+        cfg, P = c["config"], state_tensors({n: np.array(t["data"]).reshape(t["shape"]) for n, t in c["state"].items()})
+        count = cfg["contextLength"] - len(prompt)
+        generation.append({
+            "case": c["name"], "prompt": prompt,
+            "greedy": greedy(cfg, P, prompt, count),
+            "sampled": {"seed": seed, "temperature": temperature, "topK": top_k,
+                        "tokens": sample(cfg, P, prompt, count, seed, temperature, top_k)},
+        })
+    long = [
+        long_case("rope, GQA 4/2, window 4, contextLength 6, decoded to 20",
+                  config(11, 6, 8, 2, 4, "rope", numKVHeads=2, attentionWindow=4, ropeBase=100.0), 31, 20),
+        long_case("alibi, MQA, window 3, attention-only, contextLength 5, decoded to 18",
+                  config(11, 5, 8, 2, 4, "alibi", mlp=False, numKVHeads=1, attentionWindow=3), 32, 18),
+    ]
+    return {"generation": generation, "long": long}
+
+
 # ---- Scaled dot-product and multi-head attention with a window and lower-right alignment -------
 # torch 1.13 has neither option, so the masks are built here from their definitions: query i sits at
 # key position i + m - n under causal: 'lower-right' (PyTorch 2's causal_lower_right), and a window
@@ -379,6 +460,63 @@ def rope_cases():
     ]
 
 
+# ---- The FlashAttention trace ------------------------------------------------------------------
+# FlashAttention-2's forward in float64, written from the paper with block matrices: row blocks of
+# Q outer, column blocks of K and V inner; per tile S = Q_i K_j^T * scale (masked), m' = max(m,
+# rowmax(S)), P = exp(S - m'), l' = exp(m - m') l + rowsum(P), O' = exp(m - m') O + P V. A tile the
+# causal mask hides entirely is skipped (the state stays); the output is O / l.
+
+def flash_case(name, seed, n, m, dk, dv, block_rows, block_cols, causal, scale=None):
+    gen = torch.Generator().manual_seed(seed)
+    draw = lambda *shape: torch.randn(*shape, generator=gen, dtype=torch.float32).double()
+    q, k, v = draw(n, dk), draw(m, dk), draw(m, dv)
+    sc = 1.0 / math.sqrt(dk) if scale is None else scale
+    ok = alignment(n, m, causal, None)
+    steps = []
+    output = torch.zeros(n, dv, dtype=torch.float64)
+    for r, i0 in enumerate(range(0, n, block_rows)):
+        rows = slice(i0, min(n, i0 + block_rows))
+        mx = torch.full((rows.stop - i0,), float("-inf"), dtype=torch.float64)
+        l = torch.zeros(rows.stop - i0, dtype=torch.float64)
+        o = torch.zeros(rows.stop - i0, dv, dtype=torch.float64)
+        for c, j0 in enumerate(range(0, m, block_cols)):
+            cols = slice(j0, min(m, j0 + block_cols))
+            visible_tile = ok[rows, cols]
+            skipped = bool(not visible_tile.any())
+            if not skipped:
+                S = (q[rows] @ k[cols].t() * sc).masked_fill(~visible_tile, float("-inf"))
+                new = torch.maximum(mx, S.max(dim=1).values)
+                seen = new > float("-inf")
+                correction = torch.where(seen, torch.exp(mx - new), torch.ones_like(new))
+                P = torch.where(seen[:, None], torch.exp(S - new[:, None]), torch.zeros_like(S))
+                l = torch.where(seen, correction * l + P.sum(1), l)
+                o = torch.where(seen[:, None], correction[:, None] * o + P @ v[cols], o)
+                mx = torch.where(seen, new, mx)
+            steps.append({"rowBlock": r, "colBlock": c, "skipped": skipped,
+                          "rowMax": [rounded_or_infinity(x) for x in mx], "rowSum": [rounded(x) for x in l],
+                          "partialOutput": tensor_json(o)})
+        output[rows] = torch.where(l[:, None] > 0, o / l.clamp_min(1e-300)[:, None], torch.zeros_like(o))
+    w = safe_softmax(q @ k.t() * sc, ok)
+    assert torch.allclose(output, w @ v, atol=1e-12), "the recurrence must give softmax(S) V"
+    options = {"blockRows": block_rows, "blockCols": block_cols, "causal": causal}
+    if scale is not None:
+        options["scale"] = scale
+    return {"name": name, "q": tensor_json(q), "k": tensor_json(k), "v": tensor_json(v),
+            "options": options, "output": tensor_json(output), "steps": steps}
+
+
+def flash_cases():
+    return [
+        flash_case("5 queries, 7 keys, tiles 2 x 3", 41, 5, 7, 3, 2, 2, 3, False),
+        flash_case("5 queries, 7 keys, tiles 2 x 3, causal", 41, 5, 7, 3, 2, 2, 3, True),
+        flash_case("8 x 8, tiles 4 x 4, causal: the tile above the diagonal is skipped", 42, 8, 8, 4, 4, 4, 4, True),
+        flash_case("3 queries after 4 cached keys, tiles 2 x 2, lower-right, scale 0.5", 43, 3, 7, 2, 3, 2, 2,
+                   "lower-right", 0.5),
+        flash_case("6 queries, 4 keys, lower-right, tiles 3 x 2: rows before every key keep max -inf", 44, 6, 4,
+                   3, 2, 3, 2, "lower-right"),
+    ]
+
+
 def main():
     torch.set_num_threads(1)
     base.forward = forward  # base.run (forward, gradients, Adam steps) calls its module's forward
@@ -394,6 +532,8 @@ def main():
         "cases": cases,
         "attention": attention_cases(),
         "rope": rope_cases(),
+        "decoding": decoding_cases(cases),
+        "flashAttention": flash_cases(),
     }
     write_json(OUT_PATH, data, "%d model cases, attention with windows" % len(cases))
 

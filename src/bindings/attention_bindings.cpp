@@ -22,6 +22,8 @@
 #include "attention_backward.h"
 #include "attention_positions.h"
 #include "dtype_conversion.h"
+#include "decoder.h"
+#include "flash_trace.h"
 #include "head_scores.h"
 #include "kernels.h"
 #include "lesson_analysis.h"
@@ -32,6 +34,7 @@
 #include "numpy_random.h"
 #include "pitfalls.h"
 #include "position_loss.h"
+#include "sampling.h"
 #include "transformer.h"
 
 namespace {
@@ -390,6 +393,52 @@ std::string transformer_loss(Address h, Address tokens, Address targets, size_t 
                         ptr<double>(loss)).message;
 }
 
+// The FlashAttention lesson trace; JavaScript sizes the buffers by flash_trace.h's layout.
+std::string flash_attention_trace(Address q, Address k, Address v, size_t n, size_t m, size_t dk,
+                                  size_t dv, float scale, bool causal, bool lower_right,
+                                  size_t block_rows, size_t block_cols, Address output,
+                                  Address skipped, Address row_max, Address row_sum,
+                                  Address partial, Address workspace) {
+  attn::FlashTraceProblem p;
+  p.n = n, p.m = m, p.dk = dk, p.dv = dv;
+  p.q = ptr<const float>(q), p.k = ptr<const float>(k), p.v = ptr<const float>(v);
+  p.scale = scale, p.causal = causal, p.lower_right = lower_right;
+  p.block_rows = block_rows, p.block_cols = block_cols;
+  return attn::flash_attention_trace(p, ptr<float>(output), ptr<uint8_t>(skipped), ptr<float>(row_max),
+                                     ptr<float>(row_sum), ptr<float>(partial), ptr<float>(workspace)).message;
+}
+
+// ---- Decoding: a handle is the address of a core Decoder of a model ---------------------------
+
+attn::Decoder* decoder(Address handle) { return ptr<attn::Decoder>(handle); }
+
+std::string decoder_create(Address handle_out, Address model_handle, size_t max_length) {
+  attn::Decoder* d = nullptr;
+  const attn::Status status = attn::Decoder::create(model(model_handle), max_length, &d);
+  *ptr<uint32_t>(handle_out) = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(d));
+  return status.message;
+}
+
+void decoder_destroy(Address h) { delete decoder(h); }
+double decoder_length(Address h) { return double(decoder(h)->length()); }
+double decoder_kept(Address h) { return double(decoder(h)->kept()); }
+double decoder_cache_bytes(Address h) { return decoder(h)->cache_bytes(); }
+void decoder_reset(Address h) { decoder(h)->reset(); }
+
+std::string decoder_append(Address h, Address tokens, size_t t, Address logits, Address attentions) {
+  return decoder(h)->append(ptr<const int32_t>(tokens), t, ptr<float>(logits), ptr<float>(attentions)).message;
+}
+
+std::string decoder_copy_cache(Address h, size_t layer, Address keys, Address values, Address positions) {
+  return decoder(h)->copy_cache(layer, ptr<float>(keys), ptr<float>(values), ptr<int32_t>(positions)).message;
+}
+
+std::string sample_token(Address logits, size_t vocab, double temperature, size_t top_k, double u,
+                         Address scratch, Address token_out) {
+  return attn::sample_token(ptr<const float>(logits), vocab, temperature, top_k, u, ptr<float>(scratch),
+                            ptr<int32_t>(token_out)).message;
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(attention_core) {
@@ -426,6 +475,16 @@ EMSCRIPTEN_BINDINGS(attention_core) {
   emscripten::function("_ropeRotate", &rope_rotate);
   emscripten::function("_transformerForwardRows", &transformer_forward_rows);
   emscripten::function("_transformerLoss", &transformer_loss);
+  emscripten::function("_decoderCreate", &decoder_create);
+  emscripten::function("_decoderDestroy", &decoder_destroy);
+  emscripten::function("_decoderLength", &decoder_length);
+  emscripten::function("_decoderKept", &decoder_kept);
+  emscripten::function("_decoderCacheBytes", &decoder_cache_bytes);
+  emscripten::function("_decoderReset", &decoder_reset);
+  emscripten::function("_decoderAppend", &decoder_append);
+  emscripten::function("_decoderCopyCache", &decoder_copy_cache);
+  emscripten::function("_sampleToken", &sample_token);
+  emscripten::function("_flashAttentionTrace", &flash_attention_trace);
 }
 
 // ---- Gradients (plain exports with an int status, like the forward calls above) ----------------

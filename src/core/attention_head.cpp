@@ -195,6 +195,44 @@ void attend_streaming(const HeadInputs& in, const HeadOutputs& out, float* works
   }
 }
 
+// A few queries against many keys (a decode step against a cache): packing Kᵀ and V into panels
+// would copy all m keys for a handful of rows, more traffic than the product itself, so each row is
+// scored with dot products on the rows of K in place, and Σ p_j·v_j is a one-row product on V's
+// rows in place.
+// The masks, the softmax and every output are those of the materialized path. Uses m floats of
+// workspace per row, one row at a time.
+constexpr size_t kFewRows = 4;
+constexpr size_t kFewRowsMinKeys = 64;
+
+void attend_few_rows(const HeadInputs& in, const HeadOutputs& out, float* workspace) {
+  const size_t n = in.q.rows, m = in.k.rows, dk = in.q.cols, dv = in.v.cols;
+  for (size_t i = 0; i < n; ++i) {
+    float* row = out.weights ? out.weights + i * m : workspace;
+    const KeySpan span = masks_need_scores(in.masks) || out.scores ? KeySpan{0, m} : visible_keys(in.masks, i, m);
+    std::fill(row, row + m, kNegInf);
+    for (size_t j = span.begin; j < span.end; ++j) row[j] = kernels::dot(in.q.row(i), in.k.row(j), dk);
+    copy_row(out.scores ? out.scores + i * m : nullptr, row, m);
+    scale_and_mask_scores(row, m, i, 0, m, in.scale, in.masks, out.scaled ? out.scaled + i * m : nullptr,
+                          out.masked ? out.masked + i * m : nullptr);
+    const float row_max = kernels::max_value(row, m);
+    const bool all_hidden = row_max == kNegInf;
+    float* dst = out.output.row(i);
+    float sum = 0.0f;
+    if (all_hidden) {
+      std::fill(row, row + m, 0.0f);
+      std::fill(dst, dst + dv, 0.0f);
+    } else {
+      sum = kernels::exp_shifted_sum(row, m, row_max);
+      kernels::scale(row, m, 1.0f / sum);
+      // Σ p_j·v_j over the visible keys: a one-row product that reads V's rows in place.
+      kernels::matmul(row + span.begin, m, in.v.row(span.begin), in.v.ld, dst, dv, 1, dv,
+                      span.end - span.begin, 1.0f, false);
+    }
+    if (out.fully_masked_rows) out.fully_masked_rows[i] = all_hidden ? 1 : 0;
+    if (out.row_lse) out.row_lse[i] = all_hidden ? kNegInf : row_max + std::log(sum);
+  }
+}
+
 }  // namespace
 
 size_t head_workspace_floats(size_t n, size_t m, size_t dk, size_t dv, bool stream) {
@@ -204,7 +242,9 @@ size_t head_workspace_floats(size_t n, size_t m, size_t dk, size_t dv, bool stre
 }
 
 void attend_head(const HeadInputs& in, const HeadOutputs& out, float* workspace) {
-  if (wants_matrix(out))
+  if (in.q.rows <= kFewRows && in.k.rows >= kFewRowsMinKeys)
+    attend_few_rows(in, out, workspace);
+  else if (wants_matrix(out))
     attend_materialized(in, out, workspace);
   else
     attend_streaming(in, out, workspace);

@@ -46,6 +46,8 @@ struct HeadOutputs {
 size_t head_workspace_floats(size_t n, size_t m, size_t dk, size_t dv, bool stream);
 
 // Computes one head. Streams (never builds the n × m matrix) when no weights or trace are asked.
+// A few queries against many keys (n ≤ 4, m ≥ 64: a decode step) are scored row by row on K and V
+// in place, without packing them.
 void attend_head(const HeadInputs& in, const HeadOutputs& out, float* workspace);
 
 // ---- Backward --------------------------------------------------------------------------------

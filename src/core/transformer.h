@@ -62,12 +62,14 @@ class Transformer {
   void set_attention_memory_limit(size_t floats) { attention_limit_ = floats; }
   int64_t optimizer_step() const { return step_; }
 
+  // Layer `layer`'s tensors in a block of the parameters' layout (the parameters or gradients).
+  BlockTensors block_tensors(float* base, size_t layer) const;
+
  private:
   explicit Transformer(const TransformerConfig& config);
   Status check_tokens(const int32_t* tokens, const int32_t* targets, size_t batch, size_t T) const;
   Status prepare(size_t batch, size_t T, bool training);
   Status reserve_training(bool adam);
-  BlockTensors block_tensors(float* base, size_t layer) const;
   BlockActivations block_activations(size_t layer) const;
   BlockShape block_shape() const;
   void run_forward(const int32_t* tokens, float* logits, float* attentions);

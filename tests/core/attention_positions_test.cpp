@@ -42,6 +42,9 @@ const Case kCases[] = {
     {20, 33, 7, false, true},   {65, 65, 64, true, false},  {64, 300, 17, true, true},
     {300, 300, 100, true, false}, {300, 600, 0, true, true}, {70, 520, 260, false, false},
     {9, 4, 0, true, true},      {3, 40, 0, true, true},
+    // A few queries against many keys: the decode-step path, which scores rows on K in place.
+    {1, 64, 0, true, true},     {3, 100, 10, true, true},  {4, 300, 0, false, false},
+    {2, 70, 5, false, false},   {4, 64, 70, true, false},
 };
 
 TEST(AttentionPositions, WindowAndLowerRightMatchTheReferenceOnBothPaths) {
@@ -86,6 +89,43 @@ TEST(AttentionPositions, WindowAndLowerRightGradientsMatchTheReferenceOnBothPath
         EXPECT_TRUE(close_to(dq, ref.d_q, "d_q"));
         EXPECT_TRUE(close_to(dkey, ref.d_k, "d_k"));
         EXPECT_TRUE(close_to(dv, ref.d_v, "d_v"));
+      }
+    }
+}
+
+TEST(AttentionPositions, FewQueriesAgainstManyKeysMatchTheReferenceWithEveryMask) {
+  for (size_t n : {1, 2, 4})
+    for (size_t m : {64, 65, 301}) {
+      RandomAttention r = random_attention(2, n, m, 7, 5, uint32_t(n * 100 + m));
+      AttentionProblem& p = r.problem;
+      r.bias = random_floats(n * m, 4, -2, 2);
+      r.mask = random_mask(2 * n * m, 5, 0.3);
+      r.key_padding = random_mask(2 * m, 6, 0.2);
+      p.bias = r.bias.data(), p.mask = r.mask.data(), p.mask_per_batch = true;
+      p.key_padding = r.key_padding.data(), p.causal = true, p.lower_right = true, p.window = m / 2;
+      const auto ref = reference::scaled_dot_product_attention(p);
+      for (Asked asked : {Asked::output, Asked::weights, Asked::trace}) {
+        SCOPED_TRACE(shape_of({n, m}) + (asked == Asked::output ? " output" : " weights"));
+        const AttentionOutcome got = run_attention(p, asked);
+        ASSERT_TRUE(got.status.ok()) << got.status.message;
+        EXPECT_TRUE(all_close(got.output, ref.output, "output", 2e-5, 2e-5));
+        EXPECT_EQ(got.fully_masked_rows, ref.fully_masked_rows);
+        if (asked == Asked::output) continue;
+        EXPECT_TRUE(all_close(got.weights, ref.weights, "weights", 1e-6, 1e-5));
+        if (asked == Asked::trace) EXPECT_TRUE(all_close(got.masked, ref.masked, "masked", 1e-5, 1e-5));
+      }
+      const std::vector<float> d_output = random_floats(2 * n * 5, 8);
+      const auto grad = reference::scaled_dot_product_attention_backward(p, d_output.data());
+      for (bool materialize : {true, false}) {
+        std::vector<float> out(2 * n * 5), dq(2 * n * 7), dk(2 * m * 7), dv(2 * m * 5), w(2 * n * m);
+        AttentionGradResult g;
+        g.output = out.data(), g.d_q = dq.data(), g.d_k = dk.data(), g.d_v = dv.data();
+        g.weights = materialize ? w.data() : nullptr;
+        std::vector<float> ws(attention_backward_workspace_floats(p, g));
+        ASSERT_TRUE(scaled_dot_product_attention_backward(p, d_output.data(), g, ws.data()).ok());
+        EXPECT_TRUE(close_to(dq, grad.d_q, "d_q"));
+        EXPECT_TRUE(close_to(dk, grad.d_k, "d_k"));
+        EXPECT_TRUE(close_to(dv, grad.d_v, "d_v"));
       }
     }
 }

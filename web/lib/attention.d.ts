@@ -79,8 +79,9 @@ export interface ScaledDotProductAttentionOptions {
    * A sliding window: query i (at key position p, aligned as `causal` is: p = i, or i + m − n with
    * `'lower-right'`) sees only keys j > p − window, a positive integer. With `causal` it is
    * Mistral's window p − window < j ≤ p; without, keys after the query stay visible
-   * (FlashAttention's `window_size = (window − 1, −1)`). Key tiles outside every query's window are
-   * skipped, so the cost grows with n·window, not n·m. Not combinable with `pitfall`.
+   * (FlashAttention's `window_size = (window − 1, −1)`). The streaming path (`needWeights: false`)
+   * skips key tiles outside every query's window, so its cost grows with n·window, not n·m. Not
+   * combinable with `pitfall`.
    */
   window?: number;
   /** Boolean mask [n, m] (shared) or [...batch, n, m]; `true` = the query may NOT attend to that key. */
@@ -316,10 +317,53 @@ export interface Lessons {
     parameters: number; projectionFlops: number; scoreFlops: number; softmaxFlops: number;
     totalFlops: number; attentionMatrixBytes: number;
   };
+  /**
+   * FlashAttention's online softmax, tile by tile, computed by the core with the streaming
+   * kernel's own recurrence: q [n, dk], k [m, dk], v [m, dv] are cut into tiles of `blockRows`
+   * queries × `blockCols` keys (default 4 × 4), visited in FlashAttention-2 order (row blocks
+   * outer, column blocks inner). Each row keeps a running max m, a running sum ℓ of exp(s − m) and
+   * an unnormalised output O; a tile with scores S (scaled, masked) updates them to
+   * m′ = max(m, rowmax S), ℓ′ = e^(m − m′)·ℓ + rowsum e^(S − m′), O′ = e^(m − m′)·O + e^(S − m′)·V.
+   * The output is O / ℓ after the last tile, softmax(QKᵀ·scale)·V without ever holding n × m.
+   * Every step is returned; at most 2²⁴ floats of state (n · ⌈m / blockCols⌉ · (dv + 2)).
+   */
+  flashAttention(q: TensorInput, k: TensorInput, v: TensorInput, options?: FlashAttentionOptions): FlashAttentionTrace;
+}
+
+export interface FlashAttentionOptions {
+  /** Queries per tile (default 4). */
+  blockRows?: number;
+  /** Keys per tile (default 4). */
+  blockCols?: number;
+  /** As scaledDotProductAttention's: true (top-left), false (default) or 'lower-right'. */
+  causal?: CausalOption;
+  /** Multiplies q·k; default 1/√dk. */
+  scale?: number;
+}
+
+/** The state of one row block's rows after one tile. */
+export interface FlashAttentionStep {
+  rowBlock: number;
+  colBlock: number;
+  /** True when the causal mask hides the whole tile: it is not computed and the state is unchanged. */
+  skipped: boolean;
+  /** Running max of the scaled scores per row; −Infinity before the row has seen a visible key. */
+  rowMax: Float32Array;
+  /** Running Σ exp(s − rowMax) per row (0 before any visible key). */
+  rowSum: Float32Array;
+  /** The unnormalised output [rows, dv]: Σ exp(s − rowMax)·v over the keys seen so far. */
+  partialOutput: Tensor;
+}
+
+export interface FlashAttentionTrace {
+  /** [n, dv]: partialOutput / rowSum after each row block's last tile (0 for a row that sees no key). */
+  output: Tensor;
+  /** Row blocks outer, column blocks inner: step r·C + c is row block r after column block c. */
+  steps: FlashAttentionStep[];
 }
 
 export interface Attention {
-  /** Lesson experiments (why √dₖ, softmax entropy, cost), computed by the core. */
+  /** Lesson experiments (why √dₖ, softmax entropy, cost, the FlashAttention trace), computed by the core. */
   readonly lessons: Lessons;
   /** True when the SIMD128 build is in use. */
   readonly simd: boolean;
@@ -474,7 +518,7 @@ export interface TransformerConfig {
    * - `'alibi'`: no wpe; −slope_h·(i − j) is added to head h's scaled scores, with Press et al.'s
    *   slopes as BLOOM computes them: 2^(−8(h+1)/H) for H a power of two; otherwise the slopes of
    *   the largest power of two P < H, then every other slope of 2P heads (2^(−4(2k+1)/P)).
-   * Without learned positions a decoder (`model.decoder`) may run past contextLength.
+   * Without learned positions a {@link TransformerDecoder} may run past contextLength.
    */
   positions?: 'learned' | 'none' | 'rope' | 'alibi';
   /** RoPE's base (default 10000): a larger base turns the slow frequencies more slowly. Kept in every config; used with positions 'rope'. */
@@ -487,8 +531,9 @@ export interface TransformerConfig {
    */
   numKVHeads?: number;
   /**
-   * A sliding window W (default null: none): query i sees keys i − W < j ≤ i, as Mistral. Training
-   * and forward skip the key tiles outside the window; a decoder keeps only W positions per layer.
+   * A sliding window W (default null: none): query i sees keys i − W < j ≤ i, as Mistral. Streaming
+   * heads (long sequences, needWeights: false) skip the key tiles outside the window; a decoder
+   * keeps only W positions per layer.
    */
   attentionWindow?: number | null;
   /** Default true: logits use wte; false adds lm_head.weight [V, E]. */
@@ -644,8 +689,109 @@ export interface Transformer {
    * being saved: the slices are read as they are written.
    */
   toSafetensorsAsync(options?: { signal?: AbortSignal; onProgress?: (progress: CheckpointProgress) => void }): Promise<Blob>;
-  /** Frees the WebAssembly memory; later calls throw. A forgotten model is freed when collected. */
+  /**
+   * A decoder with a key/value cache over this model: feed it tokens chunk by chunk and it returns
+   * the logits of the new positions without recomputing the earlier ones. See
+   * {@link TransformerDecoder}. It reads the model's parameters at every append, so after
+   * loadState or trainStep call `reset()` and start again.
+   */
+  decoder(options?: DecoderOptions): TransformerDecoder;
+  /**
+   * Continues `prompt` (one sequence of ids, at least one) with new tokens, decoded with a cache:
+   * each new token comes from the logits after the previous one. Returns the prompt followed by
+   * the new tokens. With `temperature: 0` every token is the argmax (the lowest id among equal
+   * maxima); otherwise it is drawn from softmax(logits / temperature) over the `topK` largest
+   * logits, deterministically for a `seed`: see {@link GenerateOptions}. Stops after
+   * `maxNewTokens`, when the sequence reaches `maxLength`, or when `onToken` returns false.
+   */
+  generate(prompt: TokenInput, options?: GenerateOptions): { tokens: Int32Array };
+  /**
+   * Frees the WebAssembly memory, and that of this model's decoders; later calls (theirs too)
+   * throw. A forgotten model is freed when collected.
+   */
   dispose(): void;
+}
+
+export interface DecoderOptions {
+  /**
+   * The most tokens the decoder takes (default contextLength). Larger only for models without
+   * learned positions ('none', 'rope', 'alibi'), which have no position table to run out of.
+   */
+  maxLength?: number;
+}
+
+export interface DecoderAppendResult {
+  /** [t, V]: the next-token logits at each appended position. */
+  logits: Tensor;
+  /**
+   * One tensor per layer, [H, t, length] (length after the append): each new query's weights over
+   * every position so far, exactly 0 for keys outside the window or in the future. Null with
+   * needWeights: false.
+   */
+  attentions: Tensor[] | null;
+}
+
+/**
+ * Decoding with a key/value cache. Each `append(tokens)` runs only the new tokens through the
+ * model: their keys and values join the cache of every layer and their queries attend to it (one
+ * decode step is attention with `causal: 'lower-right'`). Any chunking of the appends gives the
+ * logits of `model.forward` on the whole sequence, to float32 roundoff, and a step costs O(length)
+ * work instead of O(length²).
+ *
+ * With `attentionWindow` W the cache is a ring buffer of W positions per layer (position p in slot
+ * p mod W): `cacheBytes` stops growing, and a model without learned positions decodes past
+ * contextLength up to maxLength. Appending past maxLength throws an Error and changes nothing.
+ */
+export interface TransformerDecoder {
+  /** The most tokens this decoder takes. */
+  readonly maxLength: number;
+  /** Tokens appended so far (since creation or reset()). */
+  readonly length: number;
+  /**
+   * Bytes of keys and values held: 2 · numLayers · numKVHeads · headDim · kept · 4 with kept =
+   * length, or min(length, attentionWindow) with a window.
+   */
+  readonly cacheBytes: number;
+  /**
+   * Appends t ≥ 1 token ids (an array or an integer typed array; ids in [0, vocabSize)) at
+   * positions length … length + t − 1. `needWeights` (default true) returns the attentions.
+   */
+  append(tokens: number[] | Int32Array | Uint16Array | Uint8Array, options?: { needWeights?: boolean }): DecoderAppendResult;
+  /**
+   * Copies of layer `layer`'s cache in slot order: `keys` and `values` [numKVHeads, kept, headDim]
+   * (keys after RoPE, as the heads use them) and `positions`, the position held in each slot
+   * (0 … length − 1 without a window; p mod W = slot with one).
+   */
+  cache(layer: number): { keys: Tensor; values: Tensor; positions: Int32Array };
+  /** Forgets every token (length 0); the cache's memory is kept for the next ones. */
+  reset(): void;
+  /** Frees the cache; later calls throw. Disposing the model disposes its decoders. */
+  dispose(): void;
+}
+
+export interface GenerateOptions {
+  /** New tokens to add at most (default: as many as maxLength allows). */
+  maxNewTokens?: number;
+  /**
+   * Default 1. 0 is greedy: the argmax, the lowest id among equal maxima. Otherwise the logits
+   * are divided by it before the softmax (below 1 sharper, above 1 flatter).
+   */
+  temperature?: number;
+  /**
+   * Sample among the topK largest logits only (a positive integer; ties at the k-th value go to
+   * lower ids). Default: every token.
+   */
+  topK?: number;
+  /**
+   * Seed of NumPy's generator (default 0): per token u = np.random.rand(), and the token is the
+   * first kept id, in increasing id order, whose cumulative probability exceeds u · Σp (NumPy's
+   * `searchsorted(cumsum(p), u * p.sum(), side='right')`). The same seed gives the same tokens.
+   */
+  seed?: number;
+  /** The sequence's length limit (default contextLength; beyond it only without learned positions). */
+  maxLength?: number;
+  /** Called with each new token and its index among the new ones; returning false stops. */
+  onToken?: (token: number, index: number) => boolean | void;
 }
 
 /** Token ids [T] or [B, T]: nested arrays, an integer typed array, or `{ data, shape }`. */

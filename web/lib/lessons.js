@@ -5,6 +5,7 @@ import {
 } from './tensors.js';
 import { check } from './wasm-heap.js';
 import { staged } from './staging.js';
+import { flashAttention } from './flash-lesson.js';
 
 const MAX_SAMPLES = 1_000_000;
 const MAX_DK = 65536;
@@ -99,6 +100,12 @@ export class Lessons {
     } finally {
       this.#heap.settle();
     }
+  }
+
+  /** The online softmax of FlashAttention, tile by tile, with every row block's state (see attention.d.ts). */
+  flashAttention(q, k, v, options) {
+    this.#instance.live();
+    return staged(() => flashAttention(() => this.#instance.live(), this.#heap, q, k, v, options));
   }
 
   /**

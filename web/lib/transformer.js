@@ -11,6 +11,7 @@ import { readTokens } from './tokens.js';
 import { loadCheckpoint, openSafetensors } from './checkpoint.js';
 import { saveSafetensors, saveSafetensorsAsync } from './checkpoint-save.js';
 import { MEMORY_LIMIT_BYTES, formatBytes } from './wasm-heap.js';
+import { TransformerDecoder, generate } from './decoder.js';
 
 // The held value names the instance, never the module: a forgotten model must not keep a disposed
 // instance's whole WebAssembly memory alive (attn.dispose() lets the module go; the model's memory
@@ -219,6 +220,7 @@ export class Transformer {
   #handle = 0;
   #tensors = [];  // { name, shape, offset (floats), size } in state-dict order
   #byName = new Map();
+  #decoders = new Set();  // WeakRefs of this model's live decoders, disposed with it
 
   // `internal` (checkpoint loading only): { initialize: false } leaves the parameters zero for a
   // checkpoint to fill; access(get) receives a function giving the live parameter block.
@@ -426,9 +428,34 @@ export class Transformer {
     this.#module._transformerResetOptimizer(this.#handle);
   }
 
+  /** A decoder with a key/value cache over this model (see attention.d.ts). */
+  decoder(options) {
+    this.#live();
+    const refs = this.#decoders;
+    let ref = null;
+    const decoder = new TransformerDecoder(this.#instance, {
+      config: this.#config,
+      handle: () => {
+        this.#live();
+        return this.#handle;
+      },
+      forget: () => refs.delete(ref),
+    }, options);
+    ref = new WeakRef(decoder);
+    refs.add(ref);
+    return decoder;
+  }
+
+  /** The prompt followed by sampled (or greedy) new tokens, decoded with a cache (see attention.d.ts). */
+  generate(prompt, options) {
+    this.#live();
+    return generate(this.#instance, this.#config, (o) => this.decoder(o), prompt, options);
+  }
+
   /** Frees the model's WebAssembly memory; the model cannot be used afterwards. */
   dispose() {
     if (!this.#handle) return;
+    for (const ref of [...this.#decoders]) ref.deref()?.dispose();
     models.unregister(this);
     // After attn.dispose() the module (and the model's memory in it) is already let go.
     if (this.#instance.module) this.#instance.module._transformerDestroy(this.#handle);
