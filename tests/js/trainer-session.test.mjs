@@ -160,7 +160,7 @@ test('errors: unknown messages, bad counts, bad configs, a diverging loss', asyn
   s.handle({ type: 'step', id: 10, count: 0 });
   assert.match(log.messages.at(-1).message.message, /count must be an integer from 1/);
   assert.throws(() => session({ batchSize: -1 }), /batchSize must be an integer from 1 to 4096/);
-  assert.throws(() => session({ data: { kind: 'images' } }), /data.kind must be "repeated" or "text"/);
+  assert.throws(() => session({ data: { kind: 'images' } }), /data.kind must be "repeated", "text" or "batches"/);
   assert.throws(() => session({ data: { seqLength: 20 } }), /data.seqLength 20 exceeds model.contextLength 9/);
   assert.throws(() => session({ learningRate: 1 }), /trainer config has no option "learningRate"/);
   assert.throws(() => normalizeConfig({ model: null }), /needs model/);

@@ -73,19 +73,20 @@ trainerTest('start, progress, pause, getState and reset across the thread bounda
   const seen = [];
   const stopped = new Promise((resolve, reject) => { trainer.onStopped = resolve; trainer.onError = reject; });
   trainer.onProgress = (p) => seen.push(p.step);
-  await trainer.start({ maxSteps: 10 });
+  assert.deepEqual(await trainer.start({ maxSteps: 10 }), { step: 10, reason: 'maxSteps' }, 'start() resolves when the run ends');
   assert.equal((await stopped).step, 10);
   assert.deepEqual(seen, [4, 8, 10]);
   const first = await trainer.getState();
   assert.ok(first['wte.weight'].data instanceof Float32Array);
   assert.deepEqual(first['h.0.attn.c_attn.weight'].shape, [16, 48]);
   // An open-ended run stops when paused, and no step runs after that.
-  await trainer.start();
+  const run = trainer.start();
   await new Promise((resolve, reject) => {
     trainer.onProgress = (p) => { if (p.step >= 18) resolve(); };
     trainer.onError = reject;  // an error while running would otherwise leave this waiting
   });
   const paused = await trainer.pause();
+  assert.deepEqual(await run, { step: paused.step, reason: 'paused' });
   const after = await trainer.step(1);
   assert.equal(after.step, paused.step + 1);
   const reset = await trainer.reset();

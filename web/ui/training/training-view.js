@@ -285,7 +285,8 @@ class TrainingView {
     if (name === 'train') {
       this.setRunning(true);
       this.rate.reset();
-      await trainer.start();
+      // Resolves when the run ends; a trainer replaced meanwhile (new settings) was terminated.
+      await trainer.start().catch((err) => { if (trainer === this.trainer) throw err; });
     } else if (name === 'pause') {
       // data-running turns false once the Worker has stopped: its last progress comes before the reply.
       this.controls.setRunning(false, true);
