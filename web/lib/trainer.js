@@ -88,7 +88,7 @@ class BatchFeeder {
       let message;
       let transfer = [];
       try {
-        const item = await this.#next(index);
+        const item = await this.#next(index).catch((err) => { throw new Error(`data.source failed at batch ${index}: ${err?.message ?? err}`); });
         if (item.done) message = { type: 'batch', end: true };
         else {
           const { tokens, targets } = checkBatch(item.value, this.#model, `data.source[${index}]`);
