@@ -4,7 +4,9 @@
 // event-loop turns during the run). No CSP violation, no console error.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
 import { collectProblems, launch, openExplorer } from './helpers.mjs';
+import { STRICT_CSP, startServer } from '../../scripts/serve.mjs';
 import { inductionConfig } from '../../scripts/train/induction.mjs';
 
 let env;
@@ -110,4 +112,120 @@ test('the Worker grows an induction head in Chromium that works on an unseen rep
   assert.ok(Math.max(...induction) > 0.3, summary);
   assert.ok(induction[0] + induction[1] > 0.5, summary);
   assert.deepEqual(await collectProblems(page, problems), []);
+});
+
+// An opaque-origin frame (<iframe sandbox="allow-scripts">, as learning platforms frame lessons)
+// from another origin: the host page on localhost, the frame on 127.0.0.1 (another port), served
+// with Access-Control-Allow-Origin: * (without it an opaque origin cannot load module scripts at
+// all) and the given CSP. The frame's script trains with createTrainer and posts what happened.
+const FRAME_CONFIG = {
+  model: { vocabSize: 12, contextLength: 12, dModel: 16, numLayers: 2, numHeads: 2, mlp: false, seed: 1 },
+  batchSize: 8, reportEvery: 5, seed: 3, optimizer: { learningRate: 3e-3 }, probe: { batchSize: 4 },
+};
+const FRAME_SCRIPT = `
+import { createTrainer } from '/lib/trainer.js';
+const config = ${JSON.stringify(FRAME_CONFIG)};
+try {
+  const trainer = await createTrainer(config);
+  // The frame's own event loop, counted while the trainer runs (on this thread or in a Worker).
+  let turns = 0;
+  let counting = true;
+  const count = () => { turns++; if (counting) setTimeout(count, 0); };
+  count();
+  const first = await trainer.step(5);
+  const end = await trainer.start({ maxSteps: 20 });
+  counting = false;
+  const run = trainer.start();
+  await new Promise((resolve) => { setTimeout(resolve, 30); });
+  const paused = await trainer.pause();
+  const runEnd = await run;
+  const probe = await trainer.probe();
+  await trainer.terminate();
+  parent.postMessage({ mode: trainer.mode, origin: self.origin, losses: first.losses, end, paused: paused.step, runEnd, turns, probeLoss: probe.loss }, '*');
+} catch (err) {
+  parent.postMessage({ error: err.message }, '*');
+}
+`;
+
+async function listen(server, host) {
+  await new Promise((resolve) => { server.listen(0, host, resolve); });
+  return { url: `http://${host}:${server.address().port}/`, close: () => new Promise((done) => { server.close(done); }) };
+}
+
+// web/ as the project's server sends it, plus CORS and the frame's page and script.
+async function frameOrigin(csp) {
+  const web = await startServer({ csp });
+  const own = {
+    '/sandbox/frame.html': ['text/html', '<!doctype html><meta charset="utf-8"><script type="module" src="/sandbox/frame.js"></script>'],
+    '/sandbox/frame.js': ['text/javascript', FRAME_SCRIPT],
+  };
+  const server = createServer(async (req, res) => {
+    const cors = { 'access-control-allow-origin': '*', 'content-security-policy': csp };
+    if (own[req.url]) {
+      res.writeHead(200, { 'content-type': own[req.url][0], ...cors }).end(own[req.url][1]);
+      return;
+    }
+    const upstream = await fetch(new URL(req.url, web.url));
+    res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/octet-stream', ...cors });
+    res.end(Buffer.from(await upstream.arrayBuffer()));
+  });
+  const frame = await listen(server, '127.0.0.1');
+  return { url: frame.url, close: async () => { await frame.close(); await web.close(); } };
+}
+
+async function trainInSandbox(csp) {
+  const frame = await frameOrigin(csp);
+  const host = await listen(createServer((req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><script>window.results = [];
+      addEventListener('message', (e) => results.push(e.data));</script>
+      <iframe sandbox="allow-scripts" src="${frame.url}sandbox/frame.html"></iframe>`);
+  }), 'localhost');
+  const context = await env.browser.newContext();
+  try {
+    const tab = await context.newPage();
+    await tab.goto(host.url);
+    await tab.waitForFunction(() => window.results.length > 0, null, { timeout: 120_000 });
+    return (await tab.evaluate(() => window.results))[0];
+  } finally {
+    await context.close();
+    await host.close();
+    await frame.close();
+  }
+}
+
+// The same five steps in a Worker of the ordinary page: the reference for the frame's losses.
+async function workerLosses() {
+  return page.evaluate(async (config) => {
+    const { createTrainer } = await import('/lib/trainer.js');
+    const trainer = await createTrainer(config);
+    const { losses } = await trainer.step(5);
+    await trainer.terminate();
+    return { losses, mode: trainer.mode };
+  }, FRAME_CONFIG);
+}
+
+test('in a sandboxed frame of another origin under the strict CSP, training runs on the frame\'s thread in slices and says so', { timeout: 300_000 }, async (t) => {
+  if (!hasModel) return t.skip('attn.transformer is not in this build yet');
+  const r = await trainInSandbox(STRICT_CSP);
+  assert.equal(r.error, undefined, r.error);
+  assert.equal(r.origin, 'null', 'an opaque origin');
+  assert.equal(r.mode, 'main-thread', 'no Worker can start: data: and blob: Workers are outside script-src \'self\'');
+  const reference = await workerLosses();
+  assert.equal(reference.mode, 'worker');
+  assert.deepEqual(r.losses, reference.losses, 'the same steps as in a Worker');
+  assert.deepEqual(r.end, { step: 25, reason: 'maxSteps' }, 'maxSteps more steps after the first 5');
+  assert.deepEqual(r.runEnd, { step: r.paused, reason: 'paused' });
+  assert.ok(Number.isFinite(r.probeLoss));
+  assert.ok(r.turns > 6, `the frame's event loop turned ${r.turns} times while 20 steps trained on it`);
+});
+
+test('in a sandboxed frame whose CSP allows data: Workers, a data: bootstrap starts a real Worker there', { timeout: 300_000 }, async (t) => {
+  if (!hasModel) return t.skip('attn.transformer is not in this build yet');
+  const r = await trainInSandbox(`${STRICT_CSP}; worker-src 'self' data:`);
+  assert.equal(r.error, undefined, r.error);
+  assert.equal(r.origin, 'null');
+  assert.equal(r.mode, 'worker');
+  assert.deepEqual(r.losses, (await workerLosses()).losses);
+  assert.deepEqual(r.end, { step: 25, reason: 'maxSteps' }, 'maxSteps more steps after the first 5');
+  assert.deepEqual(r.runEnd, { step: r.paused, reason: 'paused' });
 });
