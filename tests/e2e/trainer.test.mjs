@@ -173,25 +173,30 @@ async function frameOrigin(csp) {
   return { url: frame.url, close: async () => { await frame.close(); await web.close(); } };
 }
 
-async function trainInSandbox(csp) {
+// Opens `path` of the frame origin in a sandboxed frame of a host page and runs body(tab, frame).
+async function inSandbox(csp, path, body) {
   const frame = await frameOrigin(csp);
   const host = await listen(createServer((req, res) => {
     res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><script>window.results = [];
       addEventListener('message', (e) => results.push(e.data));</script>
-      <iframe sandbox="allow-scripts" src="${frame.url}sandbox/frame.html"></iframe>`);
+      <iframe sandbox="allow-scripts" style="width: 1200px; height: 900px" src="${frame.url}${path}"></iframe>`);
   }), 'localhost');
-  const context = await env.browser.newContext();
+  const context = await env.browser.newContext({ viewport: { width: 1280, height: 1000 } });
   try {
     const tab = await context.newPage();
     await tab.goto(host.url);
-    await tab.waitForFunction(() => window.results.length > 0, null, { timeout: 120_000 });
-    return (await tab.evaluate(() => window.results))[0];
+    return await body(tab, tab.frames()[1]);
   } finally {
     await context.close();
     await host.close();
     await frame.close();
   }
 }
+
+const trainInSandbox = (csp) => inSandbox(csp, 'sandbox/frame.html', async (tab) => {
+  await tab.waitForFunction(() => window.results.length > 0, null, { timeout: 120_000 });
+  return (await tab.evaluate(() => window.results))[0];
+});
 
 // The same five steps in a Worker of the ordinary page: the reference for the frame's losses.
 async function workerLosses() {
@@ -228,4 +233,20 @@ test('in a sandboxed frame whose CSP allows data: Workers, a data: bootstrap sta
   assert.deepEqual(r.losses, (await workerLosses()).losses);
   assert.deepEqual(r.end, { step: 25, reason: 'maxSteps' }, 'maxSteps more steps after the first 5');
   assert.deepEqual(r.runEnd, { step: r.paused, reason: 'paused' });
+});
+
+test('the training view in a sandboxed frame under the strict CSP trains, and says it trains on the frame\'s thread', { timeout: 300_000 }, async (t) => {
+  if (!hasModel) return t.skip('attn.transformer is not in this build yet');
+  await inSandbox(STRICT_CSP, 'embed.html?view=train', async (tab, frame) => {
+    await frame.waitForSelector('[data-training][data-ready="true"][data-trainer-mode]', { timeout: 120_000 });
+    assert.equal(await frame.getAttribute('[data-training]', 'data-trainer-mode'), 'main-thread');
+    assert.match(await frame.textContent('[data-training]'), /Training runs on this page’s own thread in short slices: this frame cannot start a Worker/);
+    await frame.click('[data-action="train"]');
+    await frame.waitForFunction(() => Number(document.querySelector('[data-training]').dataset.step) >= 20, null, { timeout: 120_000 });
+    await frame.click('[data-action="pause"]');
+    await frame.waitForSelector('[data-training][data-running="false"]');
+    const step = Number(await frame.getAttribute('[data-training]', 'data-step'));
+    await new Promise((resolve) => { setTimeout(resolve, 300); });
+    assert.equal(Number(await frame.getAttribute('[data-training]', 'data-step')), step, 'paused');
+  });
 });

@@ -266,7 +266,10 @@ class TrainingView {
     t.onStopped = () => { if (gen === this.generation) this.setRunning(false); };
     t.onError = (err) => { if (gen === this.generation) { this.setRunning(false); this.showError(err); } };
     controls.setRunning(false);
-    controls.setStatus(`${t.parameterCount.toLocaleString('en')} parameters. Press Train.`);
+    // Where no Worker can start (an opaque-origin frame whose CSP refuses data: Workers) the trainer runs here.
+    this.root.dataset.trainerMode = t.mode;
+    const where = t.mode === 'main-thread' ? ' Training runs on this page\u2019s own thread in short slices: this frame cannot start a Worker.' : '';
+    controls.setStatus(`${t.parameterCount.toLocaleString('en')} parameters. Press Train.${where}`);
     const { layers, heads } = this.settings;
     this.yourText.setModel(t.vocabulary ? { vocabulary: t.vocabulary, contextLength: t.config.model.contextLength, layers, heads } : null);
     this.onProgress({ step: 0, loss: null, losses: [], probe: await t.probe() }, gen);
@@ -353,6 +356,6 @@ class TrainingView {
     this.trainer = null;
     root.replaceChildren();
     root.classList.remove('ae-root', 'training-root');
-    for (const key of ['training', 'step', 'loss', 'ready', 'theme', 'running']) delete root.dataset[key];
+    for (const key of ['training', 'step', 'loss', 'ready', 'theme', 'running', 'trainerMode']) delete root.dataset[key];
   }
 }
