@@ -3,11 +3,11 @@
 //
 // In an opaque origin (an <iframe sandbox="allow-scripts"> without allow-same-origin, as several
 // learning platforms frame content) `new Worker(serverUrl)` throws "cannot be accessed from origin
-// 'null'". A module Worker whose script is a blob: URL made in the frame is same-origin with it, and
-// its one line imports the real module by absolute URL (which needs the server's CORS headers, as
-// the frame's own module scripts already do, and a CSP that allows blob: Workers). Where no Worker
-// can start (that CSP, no CORS, no Worker at all), the Worker's code runs in this thread on a
-// MessageChannel, through the caller's `inThread`, and the result's `mode` says so.
+// 'null'". A Worker whose script is a data: URL (or a blob: URL) with one line that imports the
+// real module by absolute URL may start there: it needs the server's CORS headers (as the frame's
+// own module scripts do) and a CSP whose worker-src allows it. Where no Worker can start (the strict
+// CSP, no CORS, no Worker at all), the Worker's code runs in this thread on a MessageChannel,
+// through the caller's `inThread`, and the result's `mode` says so. docs/training.md has the details.
 //
 // The Worker's module must post one message as soon as it listens: startWorker consumes it as the
 // sign that the module loaded, so an import that fails falls back (or rejects) instead of hanging.
