@@ -250,3 +250,36 @@ test('the training view in a sandboxed frame under the strict CSP trains, and sa
     assert.equal(Number(await frame.getAttribute('[data-training]', 'data-step')), step, 'paused');
   });
 });
+
+test('a slow model (~1 s a step) in a Chromium Worker: pause() waits for at most the step under way; terminate() cuts step(3000) short', { timeout: 300_000 }, async (t) => {
+  if (!hasModel) return t.skip('attn.transformer is not in this build yet');
+  const r = await page.evaluate(async () => {
+    const { createTrainer } = await import('/lib/trainer.js');
+    const trainer = await createTrainer({
+      model: { vocabSize: 32, contextLength: 128, dModel: 256, numLayers: 2, numHeads: 4, mlp: true, seed: 1 },
+      batchSize: 16, reportEvery: 2, probe: false,
+    });
+    const run = trainer.start();
+    // Asked as the first progress (step 2) arrives: the old loop had begun 2 more steps by then.
+    const { asked, paused } = await new Promise((resolve, reject) => {
+      trainer.onError = reject;
+      trainer.onProgress = (p) => {
+        trainer.onProgress = null;
+        trainer.pause().then((x) => resolve({ asked: p.step, paused: x.step }), reject);
+      };
+    });
+    const end = await run;
+    const long = trainer.step(3000).then(() => 'resolved', (err) => err.message);
+    await new Promise((resolve) => { setTimeout(resolve, 300); });
+    const t0 = performance.now();
+    await trainer.terminate();
+    return { asked, paused, end, terminateMs: performance.now() - t0, long: await long };
+  });
+  assert.equal(r.asked, 2);
+  assert.ok(r.paused - r.asked <= 1, `${r.paused - r.asked} steps ran after pause() was asked at step ${r.asked}`);
+  assert.deepEqual(r.end, { step: r.paused, reason: 'paused' });
+  assert.equal(r.long, 'trainer: step() did not finish: terminate() stopped the trainer');
+  assert.ok(r.terminateMs < 2000, `terminate() took ${r.terminateMs.toFixed(0)} ms`);
+  console.log(`# terminate() during a step took ${r.terminateMs.toFixed(0)} ms in Chromium`);
+  assert.deepEqual(await collectProblems(page, problems), []);
+});

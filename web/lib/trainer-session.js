@@ -300,13 +300,15 @@ export class TrainingSession {
     if (this.#scheduled || this.#waiting || this.#closed || (!this.#run && !this.#jobs.length)) return;
     this.#scheduled = true;
     yieldThen ??= makeYield();
-    yieldThen(() => this.#slice());
+    yieldThen(() => {
+      this.#scheduled = false;
+      this.#slice();
+    });
   }
 
   // Steps until the slice's time is used up: the next step is started only if the last one's
   // duration still fits, so a slice is one step when one step takes longer than sliceMs.
   #slice({ budget = this.#sliceMs ?? WORKER_SLICE_MS, jobsOnly = false } = {}) {
-    this.#scheduled = false;
     const began = now();
     try {
       while (!this.#closed && ((this.#run && !jobsOnly) || this.#jobs.length) && this.#haveBatch()) {

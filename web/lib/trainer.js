@@ -158,6 +158,7 @@ export class Trainer {
   }
 
   #receive(m) {
+    if (this.#closed && m?.type !== 'disposed') return;  // after terminate() nothing is reported
     if (typeof m?.step === 'number') this.lastStep = m.step;
     switch (m?.type) {
       case 'disposed': this.#disposed?.(); return;
