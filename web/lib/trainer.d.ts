@@ -238,7 +238,8 @@ export declare class Trainer {
    * Ends the trainer whatever it is doing: every pending promise rejects at once ("trainer: step()
    * did not finish: terminate() stopped the trainer"), the Worker may free its model for 30 ms and
    * is then terminated, cutting a step under way short. Resolves once the Worker has ended (on the
-   * main thread: once the loop has stopped, at most one step later). Later calls reject.
+   * main thread, where terminate() can only run between slices, once the loop and model are gone). Requests made after it reject;
+   * terminate() again returns the same promise.
    */
   terminate(): Promise<void>;
 }

@@ -161,7 +161,7 @@ class TrainingView {
       extras: this.extras,
       settings: () => ({ ...this.settings }),
       step: () => Number(this.root.dataset.step),
-      start: () => this.act('train'),
+      start: () => this.act('train').catch((err) => this.showError(err)),
       pause: () => this.act('pause'),
       trainer: () => this.trainer,
       /** The new model's promise after a settings change. */
