@@ -17,6 +17,8 @@ class StandInModel {
   }
   parameterCount() { return 42; }
   trainStep(tokens, targets, options) {
+    // A slow model: each step keeps the thread busy for stepMs.
+    for (const until = performance.now() + (this.log.stepMs ?? 0); performance.now() < until;);
     this.log.steps.push({ tokens, targets, options });
     return { loss: this.log.lossOf(this.log.steps.length) };
   }
@@ -36,15 +38,15 @@ class StandInModel {
 let core;
 before(async () => { core = await createAttention(); });
 
-function session(config = {}, lossOf = (n) => 1 / n) {
-  const log = { models: [], steps: [], messages: [], lossOf };
+function session(config = {}, lossOf = (n) => 1 / n, { stepMs = 0, sliceMs } = {}) {
+  const log = { models: [], steps: [], messages: [], lossOf, stepMs };
   const attn = {
     transformer: (c) => new StandInModel(c, log),
     headScores: (t, a) => core.headScores(t, a),
     lossByPosition: (l, t) => core.lossByPosition(l, t),
   };
   const full = { model: { vocabSize: 12, contextLength: 9, dModel: 8, numLayers: 2, numHeads: 2 }, batchSize: 4, reportEvery: 10, ...config };
-  const s = new TrainingSession(attn, full, (message, transfer) => log.messages.push({ message, transfer }));
+  const s = new TrainingSession(attn, full, (message, transfer) => log.messages.push({ message, transfer }), { sliceMs });
   return { s, log };
 }
 
@@ -160,7 +162,7 @@ test('errors: unknown messages, bad counts, bad configs, a diverging loss', asyn
   s.handle({ type: 'step', id: 10, count: 0 });
   assert.match(log.messages.at(-1).message.message, /count must be an integer from 1/);
   assert.throws(() => session({ batchSize: -1 }), /batchSize must be an integer from 1 to 4096/);
-  assert.throws(() => session({ data: { kind: 'images' } }), /data.kind must be "repeated" or "text"/);
+  assert.throws(() => session({ data: { kind: 'images' } }), /data.kind must be "repeated", "text" or "batches"/);
   assert.throws(() => session({ data: { seqLength: 20 } }), /data.seqLength 20 exceeds model.contextLength 9/);
   assert.throws(() => session({ learningRate: 1 }), /trainer config has no option "learningRate"/);
   assert.throws(() => normalizeConfig({ model: null }), /needs model/);
@@ -170,4 +172,125 @@ test('errors: unknown messages, bad counts, bad configs, a diverging loss', asyn
   assert.match(diverging.log.messages.at(-1).message.message, /the loss became NaN at step 3/);
   await settle(30);
   assert.equal(diverging.log.steps.length, 3, 'the loop stopped');
+});
+
+const messagesOf = (log, type) => log.messages.filter((m) => m.message.type === type).map((m) => m.message);
+
+test('runs are sliced by time, not by count: a fast model yields to the event loop after at most sliceMs of steps', async () => {
+  // 2 ms steps, reportEvery 1000: the old loop ran 1000 steps (2 s) before a pause could be read.
+  const { s, log } = session({ reportEvery: 1000, probe: false }, undefined, { stepMs: 2, sliceMs: 50 });
+  s.handle({ type: 'start', id: 1 });
+  const turns = [];
+  await new Promise((resolve) => {
+    const tick = () => {
+      turns.push(log.steps.length);
+      if (turns.length < 6) setImmediate(tick);
+      else resolve();
+    };
+    setImmediate(tick);
+  });
+  s.handle({ type: 'pause', id: 2 });
+  const perTurn = turns.slice(1).map((n, i) => n - turns[i]);
+  // 50 ms of 2 ms steps is 25 steps; the step that would overrun the slice is not started.
+  assert.ok(perTurn.every((n) => n <= 25), `steps between event-loop turns: ${perTurn}`);
+  assert.ok(log.steps.length < 1000, `${log.steps.length} steps before the pause`);
+  const [paused] = messagesOf(log, 'paused');
+  assert.equal(paused.step, log.steps.length, 'no step after the pause');
+  assert.deepEqual(messagesOf(log, 'stopped'), [{ type: 'stopped', ids: [1], step: paused.step, reason: 'paused' }]);
+});
+
+test('a slow model (200 ms a step): a slice is one step, so a pause waits for at most the step under way', async () => {
+  const { s, log } = session({ reportEvery: 10, probe: false }, undefined, { stepMs: 200, sliceMs: 50 });
+  s.handle({ type: 'start', id: 1 });
+  const at = await new Promise((resolve) => { setTimeout(() => resolve(log.steps.length), 0); });
+  s.handle({ type: 'pause', id: 2 });
+  assert.ok(at <= 1, `${at} steps ran before a message sent right after start was read`);
+  await settle(250);
+  assert.equal(log.steps.length, at, 'nothing ran after the pause');
+  const progress = messagesOf(log, 'progress');
+  assert.deepEqual(progress.map((m) => [m.step, m.losses.length, m.running]), at ? [[at, at, false]] : []);
+});
+
+test('step(count) is sliced too: other messages are answered meanwhile, and pause cuts it short with what ran', async () => {
+  const { s, log } = session({ probe: false }, undefined, { stepMs: 20, sliceMs: 50 });
+  s.handle({ type: 'step', id: 1, count: 3000 });
+  assert.equal(log.steps.length, 0, 'nothing runs before handle() returns');
+  await until(() => log.steps.length >= 5);
+  s.handle({ type: 'getState', id: 2 });
+  assert.equal(log.messages.at(-1).message.type, 'state', 'answered between slices');
+  s.handle({ type: 'pause', id: 3 });
+  const [reply] = messagesOf(log, 'progress');
+  assert.equal(reply.id, 1);
+  assert.equal(reply.interrupted, 'paused');
+  assert.equal(reply.step, log.steps.length);
+  assert.equal(reply.losses.length, log.steps.length);
+  assert.ok(reply.step < 3000);
+  assert.deepEqual(messagesOf(log, 'paused').map((m) => m.id), [3]);
+  await settle(60);
+  assert.equal(log.steps.length, reply.step, 'nothing ran after the pause');
+});
+
+test('every start() joins the run and is answered by its stopped message, with the reason the run ended', async () => {
+  const { s, log } = session({ probe: false }, undefined, { sliceMs: 50 });
+  s.handle({ type: 'start', id: 1 });
+  s.handle({ type: 'start', id: 2, maxSteps: 7 });
+  await until(() => messagesOf(log, 'stopped').length === 1);
+  assert.deepEqual(messagesOf(log, 'stopped'), [{ type: 'stopped', ids: [1, 2], step: 7, reason: 'maxSteps' }]);
+  s.handle({ type: 'start', id: 3 });
+  s.handle({ type: 'reset', id: 4 });
+  assert.deepEqual(messagesOf(log, 'stopped')[1], { type: 'stopped', ids: [3], step: 7, reason: 'reset' });
+  s.handle({ type: 'start', id: 5 });
+  s.handle({ type: 'dispose', id: 6 });
+  assert.deepEqual(messagesOf(log, 'stopped')[2], { type: 'stopped', ids: [5], step: 0, reason: 'disposed' });
+});
+
+test('a run that fails answers its start() with the error and stops; step requests get the error too', async () => {
+  const { s, log } = session({ probe: false }, (n) => (n === 4 ? Infinity : 1), { sliceMs: 50 });
+  s.handle({ type: 'start', id: 1 });
+  await until(() => messagesOf(log, 'stopped').length === 1);
+  assert.deepEqual(messagesOf(log, 'stopped')[0], { type: 'stopped', ids: [1], step: 3, reason: 'error', message: 'the loss became Infinity at step 4: lower the learning rate' });
+  assert.deepEqual(messagesOf(log, 'error'), [{ type: 'error', message: 'the loss became Infinity at step 4: lower the learning rate' }]);
+  const again = session({ probe: false }, () => NaN, { sliceMs: 50 });
+  again.s.handle({ type: 'step', id: 7, count: 5 });
+  await until(() => messagesOf(again.log, 'error').length === 1);
+  assert.deepEqual(messagesOf(again.log, 'error'), [{ type: 'error', id: 7, message: 'the loss became NaN at step 1: lower the learning rate' }]);
+});
+
+// The caller's batches: the session asks for at most `prefetch`, trains on them in order, waits
+// when none is there, and ends the run at the data's end.
+function batchOf(k) {
+  const tokens = { data: Int32Array.from({ length: 2 * 9 }, (_, i) => (i + k) % 12), shape: [2, 9] };
+  const targets = { data: Int32Array.from({ length: 2 * 9 }, (_, i) => (i % 9 === 8 ? -1 : (i + k + 1) % 12)), shape: [2, 9] };
+  return { tokens, targets };
+}
+
+test('data.kind "batches": batches are asked for with back-pressure, trained in order, and the data\'s end ends the run', async () => {
+  const { s, log } = session({ data: { kind: 'batches', prefetch: 3 } }, undefined, { sliceMs: 50 });
+  assert.equal(log.models.length, 1);
+  s.handle({ type: 'start', id: 1 });
+  await until(() => messagesOf(log, 'batches-wanted').length === 1);
+  assert.deepEqual(messagesOf(log, 'batches-wanted'), [{ type: 'batches-wanted', count: 3 }]);
+  await settle(20);
+  assert.equal(log.steps.length, 0, 'no batch, no step');
+  for (let k = 0; k < 3; k++) s.handle({ type: 'batch', ...batchOf(k) });
+  await until(() => log.steps.length === 3);
+  assert.deepEqual(log.steps.map((x) => x.tokens.data[0]), [0, 1, 2], 'in the order they came');
+  const asked = messagesOf(log, 'batches-wanted').reduce((a, m) => a + m.count, 0);
+  assert.ok(asked <= 3 + 3, `asked for ${asked} batches with 3 trained and prefetch 3`);
+  s.handle({ type: 'batch', end: true });
+  await until(() => messagesOf(log, 'stopped').length === 1);
+  assert.deepEqual(messagesOf(log, 'stopped')[0], { type: 'stopped', ids: [1], step: 3, reason: 'endOfData' });
+  s.handle({ type: 'step', id: 2, count: 4 });
+  await until(() => messagesOf(log, 'progress').some((m) => m.id === 2));
+  assert.equal(messagesOf(log, 'progress').find((m) => m.id === 2).interrupted, 'endOfData');
+  assert.throws(() => session({ data: { kind: 'batches' }, probe: {} }), /probe.batch is required with data.kind "batches"/);
+});
+
+test('data.kind "batches": a source that fails stops the run with its message', async () => {
+  const { s, log } = session({ data: { kind: 'batches' } }, undefined, { sliceMs: 50 });
+  s.handle({ type: 'start', id: 1 });
+  s.handle({ type: 'batch', ...batchOf(0) });
+  s.handle({ type: 'batch', error: 'data.source[1].tokens[0][2] is 99, outside [0, vocabSize = 12)' });
+  await until(() => messagesOf(log, 'stopped').length === 1);
+  assert.deepEqual(messagesOf(log, 'stopped')[0], { type: 'stopped', ids: [1], step: 1, reason: 'error', message: 'data.source[1].tokens[0][2] is 99, outside [0, vocabSize = 12)' });
 });

@@ -3,6 +3,7 @@
 // across the thread boundary, and bad configs fail before a Worker starts.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
+import { createRequire, syncBuiltinESMExports } from 'node:module';
 
 import { createAttention } from '../../web/lib/attention.js';
 import { createTrainer } from '../../web/lib/trainer.js';
@@ -73,19 +74,20 @@ trainerTest('start, progress, pause, getState and reset across the thread bounda
   const seen = [];
   const stopped = new Promise((resolve, reject) => { trainer.onStopped = resolve; trainer.onError = reject; });
   trainer.onProgress = (p) => seen.push(p.step);
-  await trainer.start({ maxSteps: 10 });
+  assert.deepEqual(await trainer.start({ maxSteps: 10 }), { step: 10, reason: 'maxSteps' }, 'start() resolves when the run ends');
   assert.equal((await stopped).step, 10);
   assert.deepEqual(seen, [4, 8, 10]);
   const first = await trainer.getState();
   assert.ok(first['wte.weight'].data instanceof Float32Array);
   assert.deepEqual(first['h.0.attn.c_attn.weight'].shape, [16, 48]);
   // An open-ended run stops when paused, and no step runs after that.
-  await trainer.start();
+  const run = trainer.start();
   await new Promise((resolve, reject) => {
     trainer.onProgress = (p) => { if (p.step >= 18) resolve(); };
     trainer.onError = reject;  // an error while running would otherwise leave this waiting
   });
   const paused = await trainer.pause();
+  assert.deepEqual(await run, { step: paused.step, reason: 'paused' });
   const after = await trainer.step(1);
   assert.equal(after.step, paused.step + 1);
   const reset = await trainer.reset();
@@ -142,4 +144,79 @@ test('attend: the model\'s attention on a sequence of your own equals its forwar
   } finally {
     await trainer.terminate();
   }
+});
+
+// Counts the worker_threads Workers started while `body` runs (the product has no hook for this:
+// the module's Worker class is swapped for a counting subclass).
+async function countingWorkers(body) {
+  const workerThreads = createRequire(import.meta.url)('node:worker_threads');
+  const Original = workerThreads.Worker;
+  let spawned = 0;
+  workerThreads.Worker = class extends Original {
+    constructor(...args) {
+      spawned++;
+      super(...args);
+    }
+  };
+  syncBuiltinESMExports();
+  try {
+    await body(() => spawned);
+  } finally {
+    workerThreads.Worker = Original;
+    syncBuiltinESMExports();
+  }
+}
+
+test('a bad config rejects before any Worker starts, with a message that names the option', async () => {
+  await countingWorkers(async (spawned) => {
+    const bad = [
+      [{ model: { ...CONFIG.model, numHeads: 3 } }, /^trainer: numHeads \(3\) must divide dModel \(16\)/],
+      [{ model: { ...CONFIG.model, vocabSize: undefined } }, /^trainer: vocabSize must be a positive integer/],
+      [{ model: { ...CONFIG.model, dropout: 0.1 } }, /^trainer: transformer config has an unknown option "dropout"/],
+      [{ model: CONFIG.model, optimizer: { learningrate: 1 } }, /^trainer: optimizer has no option "learningrate"/],
+      [{ model: CONFIG.model, optimizer: { learningRate: NaN } }, /^trainer: optimizer.learningRate must be a finite number, got NaN/],
+      [{ model: CONFIG.model, data: { minRepeat: 9 } }, /^trainer: minRepeat/],
+      [{ model: CONFIG.model, probe: { repeatLengths: [20] } }, /^trainer: repeatLengths\[0\]/],
+      [{ model: CONFIG.model, data: { kind: 'text', text: 'abc' } }, /^trainer: text has 3 characters/],
+      [{ model: CONFIG.model, data: { kind: 'batches' } }, /^trainer: data.source is required with data.kind "batches"/],
+      [{ model: CONFIG.model, data: { kind: 'batches', source: 42 } }, /^trainer: data.source is required/],
+      [{ model: CONFIG.model, simd: 'yes' }, /^trainer: simd must be 'auto', true or false/],
+    ];
+    for (const [config, message] of bad) await assert.rejects(createTrainer(config), { message });
+    assert.equal(spawned(), 0, 'no Worker started for a bad config');
+    if (skip) return;
+    const trainer = await createTrainer(CONFIG);
+    await trainer.terminate();
+    assert.equal(spawned(), 1, 'a good config starts one Worker (so the count is real)');
+  });
+});
+
+test('mode "main-thread": the same training on this thread, in slices, with no Worker', async (t) => {
+  if (skip) return t.skip(skip);
+  await countingWorkers(async (spawned) => {
+    const trainer = await createTrainer(CONFIG, { mode: 'main-thread' });
+    try {
+      assert.equal(trainer.mode, 'main-thread');
+      const inWorker = await createTrainer(CONFIG);
+      assert.equal(inWorker.mode, 'worker');
+      const [here, there] = [await trainer.step(5), await inWorker.step(5)];
+      await inWorker.terminate();
+      assert.equal(spawned(), 1, 'only the comparison trainer started a Worker');
+      assert.deepEqual(here.losses, there.losses);
+      // The event loop keeps turning while the run trains here.
+      let turns = 0;
+      const timer = setInterval(() => { turns++; }, 1);
+      const run = trainer.start();
+      while (trainer.lastStep < 20) await new Promise((resolve) => { setTimeout(resolve, 5); });
+      const paused = await trainer.pause();
+      clearInterval(timer);
+      assert.deepEqual(await run, { step: paused.step, reason: 'paused' });
+      assert.ok(turns >= 3, `${turns} timer turns during ${paused.step - 5} steps`);
+    } finally {
+      await trainer.terminate();
+    }
+    const last = trainer.lastStep;
+    await new Promise((resolve) => { setTimeout(resolve, 50); });
+    assert.equal(trainer.lastStep, last);
+  });
 });

@@ -1,60 +1,24 @@
 // The trainer's Worker side, without the Worker: one model, its data and the training loop, driven
 // by messages and answering with messages (web/lib/trainer.js documents the protocol). Kept apart
-// from trainer-worker.js so the protocol can be tested in one thread with any `attn`.
+// from trainer-worker.js so the protocol can be tested in one thread with any `attn`, and so the
+// same loop can run on a page's main thread where no Worker can start.
+//
+// Training runs in slices of at most `sliceMs` of work (50 ms in a Worker, 10 ms on a main
+// thread; a slice is one step when one step takes longer), then yields to the event loop, so
+// pause, terminate and every other message wait at most one slice, whatever the model's size.
 import { charVocabulary, repeatedTokens, textBatch } from './training-data.js';
-import { TINY_CORPUS } from './tiny-corpus.js';
+import { checkCount, normalizeConfig } from './trainer-config.js';
 
-const CONFIG_KEYS = ['model', 'data', 'batchSize', 'seed', 'optimizer', 'reportEvery', 'probe', 'simd'];
-const DATA_KEYS = { repeated: ['kind', 'seqLength', 'minRepeat', 'maxRepeat', 'repeatLengths', 'allTargets'], text: ['kind', 'seqLength', 'text'] };
-const PROBE_KEYS = ['batchSize', 'seed', 'repeatLengths', 'attentions', 'headScores', 'excludeFiller'];
-const MAX_STEPS_PER_MESSAGE = 100000;
+export { normalizeConfig };
+export const WORKER_SLICE_MS = 50;
+export const MAIN_THREAD_SLICE_MS = 10;
 
 function fail(message) {
   throw new Error(message);
 }
 
-function checkKeys(object, known, name) {
-  if (object === null || typeof object !== 'object' || Array.isArray(object)) fail(`${name} must be an object`);
-  for (const key of Object.keys(object)) if (!known.includes(key)) fail(`${name} has no option "${key}"; known: ${known.join(', ')}`);
-  return object;
-}
-
-function checkCount(value, name, fallback, max = MAX_STEPS_PER_MESSAGE) {
-  const v = value ?? fallback;
-  if (!Number.isSafeInteger(v) || v < 1 || v > max) fail(`${name} must be an integer from 1 to ${max}, got ${v}`);
-  return v;
-}
-
 // Distinct, reproducible seeds for the batch of every step (a run is a function of its config).
 const stepSeed = (seed, step) => (Math.imul(seed ^ 0x5bd1e995, 0x01000193) + Math.imul(step + 1, 0x9e3779b1)) >>> 0;
-
-/** Validates a trainer config and fills its defaults (also used by the main-thread side). */
-export function normalizeConfig(config) {
-  const c = checkKeys(config, CONFIG_KEYS, 'trainer config');
-  const data = checkKeys(c.data ?? { kind: 'repeated' }, DATA_KEYS[c.data?.kind ?? 'repeated'] ?? fail(`data.kind must be "repeated" or "text", got ${JSON.stringify(c.data?.kind)}`), 'data');
-  if (c.model === null || typeof c.model !== 'object') fail('trainer config needs model: the attn.transformer config');
-  const model = { ...c.model };  // attn.transformer checks it
-  const out = {
-    model,
-    data: { kind: 'repeated', ...data },
-    batchSize: checkCount(c.batchSize, 'batchSize', 32, 4096),
-    seed: c.seed ?? 0,
-    optimizer: { ...(c.optimizer ?? {}) },
-    reportEvery: checkCount(c.reportEvery, 'reportEvery', 10),
-    probe: c.probe === false ? false : { batchSize: 8, seed: 12345, attentions: true, headScores: true, ...checkKeys(c.probe ?? {}, PROBE_KEYS, 'probe') },
-    simd: c.simd ?? 'auto',
-  };
-  if (!Number.isSafeInteger(out.seed) || out.seed < 0 || out.seed > 0xffffffff) fail(`seed must be an integer from 0 to 2**32 - 1, got ${out.seed}`);
-  if (out.data.kind === 'text') {
-    out.data.text = out.data.text ?? TINY_CORPUS;
-    const vocabulary = charVocabulary(out.data.text);
-    model.vocabSize = model.vocabSize ?? vocabulary.size;
-    if (model.vocabSize < vocabulary.size) fail(`model.vocabSize ${model.vocabSize} is smaller than the text's ${vocabulary.size} characters`);
-  }
-  out.data.seqLength = out.data.seqLength ?? model.contextLength;
-  if (out.data.seqLength > model.contextLength) fail(`data.seqLength ${out.data.seqLength} exceeds model.contextLength ${model.contextLength}`);
-  return out;
-}
 
 const pick = (s) => ({ previousToken: s.previousToken, duplicateToken: s.duplicateToken, induction: s.induction });
 
@@ -64,23 +28,57 @@ const nextTokens = (tokens) => tokens.map((row) => row.map((_, i) => (i + 1 < ro
 // Repeated data: the next token only inside the second copy (what induction can predict).
 const secondCopyTargets = (tokens, repeats) => tokens.map((row, b) => row.map((_, i) => (i >= repeats[b] + 1 && i <= 2 * repeats[b] - 1 ? row[i + 1] : -1)));
 
+// A checked batch ({ data, shape: [B, T] }) as rows of numbers, as the probe reads them.
+const rows = ({ data, shape: [B, T] }) => Array.from({ length: B }, (_, b) => Array.from(data.subarray(b * T, (b + 1) * T)));
+
+const now = () => performance.now();
+
+// Runs fn after the event loop has had a turn (incoming messages first), without setTimeout's
+// 4 ms clamp on nested calls.
+function makeYield() {
+  if (typeof setImmediate === 'function') return (fn) => setImmediate(fn);
+  if (typeof MessageChannel !== 'function') return (fn) => setTimeout(fn, 0);
+  const channel = new MessageChannel();
+  const queue = [];
+  channel.port1.onmessage = () => queue.shift()?.();
+  return (fn) => {
+    queue.push(fn);
+    channel.port2.postMessage(null);
+  };
+}
+let yieldThen = null;
+
 export class TrainingSession {
   #attn;
   #post;
   #config;
+  #sliceMs;
   #vocabulary = null;
   #model = null;
   #step = 0;
-  #running = false;
-  #maxSteps = Infinity;
+  #run = null;  // { ids, maxSteps }: start() requests answered when the run ends
+  #jobs = [];  // step(count) requests: { id, left }
+  #sinceReport = 0;
   #pending = [];  // losses since the last progress message
+  #scheduled = false;
+  #closed = false;
+  #batches = [];  // the caller's batches that arrived (data.kind 'batches')
+  #asked = 0;  // batches asked for that have not arrived
+  #dataEnd = null;  // { error? } once the caller's source is done
+  #waiting = false;  // the loop waits for a batch
   #probeBatch = null;
   #scratch = null;  // a second model for ablations (evaluate, ablate)
 
-  /** attn: a createAttention() instance; post(message, transfer): sends to the main thread. */
-  constructor(attn, config, post) {
+  /**
+   * attn: a createAttention() instance; post(message, transfer): sends to the main thread;
+   * sliceMs: the most work between two turns of the event loop. Without it (a script or a test
+   * in one thread) step requests run at once, before handle() returns; runs (start) are always
+   * sliced, by WORKER_SLICE_MS then.
+   */
+  constructor(attn, config, post, { sliceMs } = {}) {
     this.#attn = attn;
     this.#post = post;
+    this.#sliceMs = sliceMs;
     this.#config = normalizeConfig(config);
     if (this.#config.data.kind === 'text') this.#vocabulary = charVocabulary(this.#config.data.text);
     this.#build();
@@ -93,12 +91,16 @@ export class TrainingSession {
     this.#model = this.#attn.transformer(this.#config.model);
     this.#step = 0;
     this.#pending = [];
+    this.#sinceReport = 0;
     const p = this.#config.probe;
-    this.#probeBatch = p ? this.#batch(p.seed, p.batchSize, p.repeatLengths) : null;
+    if (!p) this.#probeBatch = null;
+    else if (p.batch) this.#probeBatch = { tokens: rows(p.batch.tokens), targets: rows(p.batch.targets) };
+    else this.#probeBatch = this.#batch(p.seed, p.batchSize, p.repeatLengths);
   }
 
   #batch(seed, batchSize, repeatLengths) {
     const d = this.#config.data;
+    if (d.kind === 'batches') fail('repeatLengths needs generated data (data.kind "repeated"); data.kind is "batches"');
     if (d.kind === 'text') return textBatch({ text: d.text, vocabulary: this.#vocabulary, seqLength: d.seqLength, batchSize, seed });
     const options = { vocabSize: this.#config.model.vocabSize, seqLength: d.seqLength, batchSize, seed };
     for (const key of ['minRepeat', 'maxRepeat', 'repeatLengths', 'allTargets']) if (d[key] !== undefined) options[key] = d[key];
@@ -121,7 +123,8 @@ export class TrainingSession {
       switch (type) {
         case 'start': return this.#start(message);
         case 'pause': return this.#pause(id);
-        case 'step': return this.#steps(checkCount(message.count, 'count', 1), id);
+        case 'step': return this.#addJob(checkCount(message.count, 'count', 1), id);
+        case 'batch': return this.#receiveBatch(message);
         case 'reset': return this.#reset(id);
         case 'getState': return this.#sendState(id);
         case 'probe': return this.#post({ type: 'probe', id, step: this.#step, probe: this.#probe() });
@@ -133,7 +136,6 @@ export class TrainingSession {
         default: return fail(`unknown message type ${JSON.stringify(type)}`);
       }
     } catch (err) {
-      this.#running = false;
       this.#post({ type: 'error', id, message: err.message });
     }
     return undefined;
@@ -146,17 +148,20 @@ export class TrainingSession {
   }
 
   #trainOne() {
-    const { tokens, targets } = this.#batch(stepSeed(this.#config.seed, this.#step), this.#config.batchSize);
+    const { tokens, targets } = this.#config.data.kind === 'batches' ? this.#batches.shift()
+      : this.#batch(stepSeed(this.#config.seed, this.#step), this.#config.batchSize);
     const { loss } = this.#model.trainStep(tokens, targets, this.#config.optimizer);
     if (!Number.isFinite(loss)) fail(`the loss became ${loss} at step ${this.#step + 1}: lower the learning rate`);
     this.#step++;
     this.#pending.push(loss);
   }
 
-  #progress(id) {
+  #progress(id, interrupted) {
     const losses = this.#pending;
     this.#pending = [];
-    const message = { type: 'progress', id, step: this.#step, loss: losses.length ? losses[losses.length - 1] : null, losses, running: this.#running };
+    this.#sinceReport = 0;
+    const message = { type: 'progress', id, step: this.#step, loss: losses.length ? losses[losses.length - 1] : null, losses, running: this.#run !== null };
+    if (interrupted) message.interrupted = interrupted;
     const transfer = [];
     if (this.#config.probe) {
       message.probe = this.#probe();
@@ -238,11 +243,12 @@ export class TrainingSession {
   #load(message, id) {
     const step = message.step ?? 0;
     if (!Number.isSafeInteger(step) || step < 0) fail(`load: step must be a whole number ≥ 0, got ${step}`);
-    this.#running = false;
+    this.#halt('load');
     this.#model.loadState(message.state);
     this.#model.resetOptimizer();
     this.#step = step;
     this.#pending = [];
+    this.#sinceReport = 0;
     this.#post({ type: 'state-loaded', id, step });
   }
 
@@ -273,45 +279,133 @@ export class TrainingSession {
 
   #start(message) {
     const more = message.maxSteps === undefined ? Infinity : checkCount(message.maxSteps, 'maxSteps', 1, Number.MAX_SAFE_INTEGER);
-    this.#maxSteps = this.#step + more;
-    const wasRunning = this.#running;
-    this.#running = true;
+    if (this.#run) {
+      this.#run.ids.push(message.id);  // a running loop just takes the new maxSteps
+      this.#run.maxSteps = this.#step + more;
+    } else {
+      this.#run = { ids: [message.id], maxSteps: this.#step + more };
+      this.#sinceReport = 0;
+    }
     this.#post({ type: 'started', id: message.id, step: this.#step });
-    if (!wasRunning) this.#schedule();  // a running loop just takes the new maxSteps
+    this.#schedule();
   }
 
-  // Runs reportEvery steps, reports, then yields to the event loop so pause and other messages
-  // are handled between chunks.
+  #addJob(count, id) {
+    this.#jobs.push({ id, left: count });
+    if (this.#sliceMs === undefined) this.#slice({ budget: Infinity, jobsOnly: true });
+    else this.#schedule();
+  }
+
   #schedule() {
-    setTimeout(() => {
-      if (!this.#running) return;
-      try {
-        const until = Math.min(this.#maxSteps, this.#step + this.#config.reportEvery);
-        while (this.#step < until) this.#trainOne();
-        if (this.#step >= this.#maxSteps) this.#running = false;
-        this.#progress();
-        if (this.#running) this.#schedule();
-        else this.#post({ type: 'stopped', step: this.#step, reason: 'maxSteps' });
-      } catch (err) {
-        this.#running = false;
-        this.#post({ type: 'error', message: err.message });
+    if (this.#scheduled || this.#waiting || this.#closed || (!this.#run && !this.#jobs.length)) return;
+    this.#scheduled = true;
+    yieldThen ??= makeYield();
+    yieldThen(() => {
+      this.#scheduled = false;
+      this.#slice();
+    });
+  }
+
+  // Steps until the slice's time is used up: the next step is started only if the last one's
+  // duration still fits, so a slice is one step when one step takes longer than sliceMs.
+  #slice({ budget = this.#sliceMs ?? WORKER_SLICE_MS, jobsOnly = false } = {}) {
+    const began = now();
+    try {
+      while (!this.#closed && ((this.#run && !jobsOnly) || this.#jobs.length) && this.#haveBatch()) {
+        const t = now();
+        this.#trainOne();
+        const last = now() - t;
+        this.#afterStep();
+        if (now() - began + last > budget) break;
       }
-    }, 0);
+    } catch (err) {
+      this.#fail(err);
+    }
+    this.#schedule();
+  }
+
+  // Steps of step(count) requests come first; every step also counts towards a run's maxSteps.
+  #afterStep() {
+    const job = this.#jobs[0];
+    if (job) {
+      if (--job.left === 0) {
+        this.#jobs.shift();
+        this.#progress(job.id);
+      }
+    } else if (this.#run) {
+      this.#sinceReport++;
+      if (this.#sinceReport >= this.#config.reportEvery && this.#step < this.#run.maxSteps) this.#progress();
+    }
+    if (this.#run && this.#step >= this.#run.maxSteps) this.#endRun('maxSteps');
+  }
+
+  // User batches: whether one is here (asking for more, with at most data.prefetch under way).
+  #haveBatch() {
+    if (this.#config.data.kind !== 'batches') return true;
+    const want = this.#config.data.prefetch - this.#batches.length - this.#asked;
+    if (!this.#dataEnd && want > 0) {
+      this.#asked += want;
+      this.#post({ type: 'batches-wanted', count: want });
+    }
+    if (this.#batches.length) return true;
+    if (this.#dataEnd?.error) fail(this.#dataEnd.error);
+    if (this.#dataEnd) this.#halt('endOfData');
+    else this.#waiting = true;
+    return false;
+  }
+
+  #receiveBatch(message) {
+    if (message.end || message.error) {
+      this.#dataEnd = message.error ? { error: message.error } : {};
+      this.#asked = 0;
+    } else {
+      this.#asked = Math.max(0, this.#asked - 1);
+      this.#batches.push({ tokens: message.tokens, targets: message.targets });
+    }
+    if (this.#waiting) {
+      this.#waiting = false;
+      this.#schedule();
+    }
+  }
+
+  #endRun(reason, message) {
+    const run = this.#run;
+    if (!run) return;
+    this.#run = null;
+    if (this.#pending.length) this.#progress();
+    const stopped = { type: 'stopped', ids: run.ids, step: this.#step, reason };
+    if (message) stopped.message = message;
+    this.#post(stopped);
+  }
+
+  // Ends the run and cuts step(count) requests short: each answers with the steps that ran.
+  #halt(reason) {
+    const jobs = this.#jobs;
+    this.#jobs = [];
+    for (const job of jobs) this.#progress(job.id, reason);
+    this.#endRun(reason);
+  }
+
+  // A failed step stops everything: step requests get the error, a run ends with it (and the
+  // main thread hears of it also outside any request).
+  #fail(err) {
+    const jobs = this.#jobs;
+    this.#jobs = [];
+    this.#pending = [];
+    for (const job of jobs) this.#post({ type: 'error', id: job.id, message: err.message });
+    if (this.#run) {
+      this.#post({ type: 'error', message: err.message });
+      this.#endRun('error', err.message);
+    }
   }
 
   #pause(id) {
-    this.#running = false;
-    if (this.#pending.length) this.#progress();
+    this.#halt('paused');
     this.#post({ type: 'paused', id, step: this.#step });
   }
 
-  #steps(count, id) {
-    for (let i = 0; i < count; i++) this.#trainOne();
-    this.#progress(id);
-  }
-
   #reset(id) {
-    this.#running = false;
+    this.#halt('reset');
     this.#build();
     this.#post({ type: 'reset', id, step: 0 });
   }
@@ -323,11 +417,57 @@ export class TrainingSession {
   }
 
   dispose(id) {
-    this.#running = false;
+    this.#halt('disposed');
+    this.#closed = true;
     this.#model?.dispose();
     this.#model = null;
     this.#scratch?.dispose();
     this.#scratch = null;
     this.#post({ type: 'disposed', id });
   }
+}
+
+/**
+ * Serves a trainer on `endpoint` ({ post(message, transfer), listen(handler) }): posts `loaded`,
+ * builds the session on `init` (messages that arrive meanwhile wait, in order) and hands it every
+ * later message. `createAttention` loads the core. Returns { terminate() } (stops the loop and
+ * frees the model; for the main thread, where a Worker cannot simply be ended).
+ */
+export function serveTrainer(endpoint, { createAttention, sliceMs = WORKER_SLICE_MS }) {
+  const post = endpoint.post;
+  let session = null;
+  let queue = [];  // messages that arrive while the core loads
+  let ended = false;
+  async function init(message) {
+    try {
+      const attn = await createAttention({ simd: message.config?.simd ?? 'auto' });
+      if (ended) return;
+      session = new TrainingSession(attn, message.config, post, { sliceMs });
+      session.ready(message.id);
+    } catch (err) {
+      post({ type: 'error', id: message.id, message: err.message });
+    }
+    const waiting = queue;
+    queue = null;
+    for (const m of waiting) dispatch(m);
+  }
+  function dispatch(message) {
+    if (ended) return undefined;
+    if (message?.type === 'init') {
+      if (session || queue === null) return post({ type: 'error', id: message.id, message: 'the trainer is already initialized' });
+      return init(message);
+    }
+    if (queue) return queue.push(message);
+    if (!session) return post({ type: 'error', id: message?.id, message: 'the trainer failed to initialize' });
+    return session.handle(message);
+  }
+  endpoint.listen(dispatch);
+  post({ type: 'loaded' });
+  return {
+    terminate() {
+      ended = true;
+      session?.dispose();
+      session = null;
+    },
+  };
 }

@@ -161,7 +161,7 @@ class TrainingView {
       extras: this.extras,
       settings: () => ({ ...this.settings }),
       step: () => Number(this.root.dataset.step),
-      start: () => this.act('train'),
+      start: () => this.act('train').catch((err) => this.showError(err)),
       pause: () => this.act('pause'),
       trainer: () => this.trainer,
       /** The new model's promise after a settings change. */
@@ -266,7 +266,10 @@ class TrainingView {
     t.onStopped = () => { if (gen === this.generation) this.setRunning(false); };
     t.onError = (err) => { if (gen === this.generation) { this.setRunning(false); this.showError(err); } };
     controls.setRunning(false);
-    controls.setStatus(`${t.parameterCount.toLocaleString('en')} parameters. Press Train.`);
+    // Where no Worker can start (an opaque-origin frame whose CSP refuses data: Workers) the trainer runs here.
+    this.root.dataset.trainerMode = t.mode;
+    const where = t.mode === 'main-thread' ? ' Training runs on this page\u2019s own thread in short slices: this frame cannot start a Worker.' : '';
+    controls.setStatus(`${t.parameterCount.toLocaleString('en')} parameters. Press Train.${where}`);
     const { layers, heads } = this.settings;
     this.yourText.setModel(t.vocabulary ? { vocabulary: t.vocabulary, contextLength: t.config.model.contextLength, layers, heads } : null);
     this.onProgress({ step: 0, loss: null, losses: [], probe: await t.probe() }, gen);
@@ -285,7 +288,8 @@ class TrainingView {
     if (name === 'train') {
       this.setRunning(true);
       this.rate.reset();
-      await trainer.start();
+      // Resolves when the run ends; a trainer replaced meanwhile (new settings) was terminated.
+      await trainer.start().catch((err) => { if (trainer === this.trainer) throw err; });
     } else if (name === 'pause') {
       // data-running turns false once the Worker has stopped: its last progress comes before the reply.
       this.controls.setRunning(false, true);
@@ -352,6 +356,6 @@ class TrainingView {
     this.trainer = null;
     root.replaceChildren();
     root.classList.remove('ae-root', 'training-root');
-    for (const key of ['training', 'step', 'loss', 'ready', 'theme', 'running']) delete root.dataset[key];
+    for (const key of ['training', 'step', 'loss', 'ready', 'theme', 'running', 'trainerMode']) delete root.dataset[key];
   }
 }
