@@ -19,7 +19,7 @@ export default [
   },
   { files: ['web/**/*.js'], languageOptions: { globals: { ...globals.browser, ...globals.worker } } },
   // The JS API also runs in Node (it asks for `process` and node: modules only when it is there).
-  { files: ['web/lib/**/*.js'], languageOptions: { globals: { ...globals.browser, ...globals.worker, process: 'readonly' } } },
+  { files: ['web/lib/**/*.js'], languageOptions: { globals: { ...globals.browser, ...globals.worker, process: 'readonly', setImmediate: 'readonly' } } },
   { files: ['scripts/**/*.{js,mjs}', 'tests/**/*.{js,mjs}', '*.js', '*.mjs'], languageOptions: { globals: { ...globals.node } } },
   // Tests and benchmarks hand functions to page.evaluate, which run in the browser.
   { files: ['tests/e2e/**/*.mjs', 'scripts/bench/**/*.mjs', 'tests/js/**/*.mjs'], languageOptions: { globals: { ...globals.node, ...globals.browser } } },

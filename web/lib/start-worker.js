@@ -148,7 +148,7 @@ async function startNodeWorker({ url, name }) {
   };
 }
 
-async function startInThread(inThread, name) {
+async function startInThread(inThread) {
   const { port1, port2 } = new MessageChannel();
   const queue = messageQueue();
   port1.addEventListener('message', (e) => queue.deliver(e.data));
@@ -186,5 +186,5 @@ export async function startWorker({ create, url, name = 'worker', inThread, mode
     if (mode === 'worker' || !inThread) throw new Error(`${name}: no Worker could start here (${reasons.join('; ')})`);
   }
   if (!inThread) throw new Error(`${name}: this Worker cannot run on the main thread`);
-  return { mode: 'main-thread', ...(await startInThread(inThread, name)) };
+  return { mode: 'main-thread', ...(await startInThread(inThread)) };
 }

@@ -317,7 +317,7 @@ export async function createTrainer(config, { workerUrl, mode = 'auto' } = {}) {
     split = splitSource(config);
     normalizeConfig(split.config);
   } catch (err) {
-    throw new Error(`trainer: ${err.message}`);
+    throw new Error(`trainer: ${err.message}`, { cause: err });
   }
   const url = workerUrl ?? new URL(WORKER_FILE, import.meta.url);
   // The options are written out: bundlers read them statically.
