@@ -133,6 +133,38 @@ test('"Open in the explorer": the pipeline holds the trained head\u2019s W_Q, W_
   const weights = await readHeatmap(page, 'weights');
   assert.deepEqual(weights.shape, modelMap.shape);
   assertClose(weights.data, modelMap.data, { atol: 5e-4, rtol: 0, label: 'the explorer\u2019s attention weights vs the model\u2019s' });
+
+  // What the explorer says it shows: this trained head (counted from 1), not random vectors.
+  const L = best.layer + 1;
+  const H = best.head + 1;
+  assert.equal(await page.inputValue('[data-vector-source]'), 'trained-head');
+  assert.equal(await page.$eval('[data-vector-source]', (s) => s.selectedOptions[0].textContent), `Trained layer ${L} \u00b7 head ${H}`);
+  assert.match(await page.textContent('.vector-note'), new RegExp(`A trained head: layer ${L} \u00b7 head ${H} of the trained induction example \\(2 layers of 4 heads, 800 steps on repeated random tokens\\)`));
+  assert.doesNotMatch(await page.textContent('.controls'), /Random per word: each word|mean nothing yet/);
+  assert.match(await page.textContent('.vectors-note'), new RegExp(`what layer ${L}\u2019s attention sees .* plus a last column of ones`));
+  assert.equal(await page.isHidden('.positional-field'), true, 'no "positions: none": the model\u2019s positions are inside X');
+  assert.equal(await page.$eval('#preset', (s) => s.selectedOptions[0].textContent), `Trained layer ${L} \u00b7 head ${H}`);
+  assert.match(await page.textContent('#preset-help'), /Opened from the training view/);
+  assert.match(await page.textContent('.sizes'), /d_model = 33: the model\u2019s 32 features plus a column of ones, whose row in each W is the head\u2019s bias/);
+  // The bias row of W_K, explained with its place in the model's file, holds that file's number.
+  const col = 2;
+  await page.mouse.move(0, 0);   // (a hovered cell would be explained instead of the focused one)
+  await page.focus(`[data-matrix="WK"] .cell-input[data-row="32"][data-col="${col}"]`);
+  const fileCol = 32 + best.head * 8 + col;
+  await page.waitForFunction((c) => document.getElementById('explain')?.textContent.includes(`c_attn.bias[${c}]`), fileCol);
+  const bias = await page.evaluate(async ({ layer, c }) => {
+    const { decodeSafetensors } = await import('/lib/safetensors.js');
+    const bytes = new Uint8Array(await (await fetch('/trained/induction.safetensors')).arrayBuffer());
+    return decodeSafetensors(bytes)[`h.${layer}.attn.c_attn.bias`].data[c];
+  }, { layer: best.layer, c: fileCol });
+  const shown = await page.$eval(`[data-matrix="WK"] .cell-input[data-row="32"][data-col="${col}"]`, (i) => Number((i.title || i.textContent).replace('\u2212', '-')));
+  assert.ok(Math.abs(shown - bias) < 1e-7, `W_K[33, ${col + 1}] = ${shown}, the file's bias ${bias}`);
+  await screenshot(page, 'explorer-trained-head-1400-light');
+  // A new sentence: X cannot be the model's any more; the page says so and goes back to random.
+  await page.fill('input#sentence', 'the cat sat on the mat');
+  await page.waitForFunction(() => document.querySelector('[data-vector-source]').value === 'random');
+  assert.match(await page.textContent('.vector-note'), /Random per word.*after that change X is random per word again/);
+  assert.equal(await page.$eval('#preset', (s) => s.selectedOptions[0].textContent), 'Choose an example\u2026');
   assert.deepEqual(await collectProblems(page, problems), []);
   await context.close();
 });

@@ -12,7 +12,10 @@ export {
 } from './state.js';
 export { PRESETS, makeEmbedder, makeFiller, presetById, randomMatrices } from './presets.js';
 export { PAD, isPad, tokenize } from './tokenizer.js';
-export { SOURCES, describeTextModel, loadTextModel, textModel, textModelState, usesTextModel } from './trained-vectors.js';
+export {
+  SOURCES, describeDModel, describeShown, describeTextModel, describeTrainedHead, headName, loadTextModel, textModel,
+  textModelState, trainedHeadFits, usesTextModel, usesTrainedHead,
+} from './trained-vectors.js';
 export { charTokens, describeCharTokens } from './char-tokens.js';
 export { createComputer } from './compute.js';
 export { createHighlighter } from './highlight.js';

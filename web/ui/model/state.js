@@ -5,6 +5,7 @@ import { isPad, tokenize } from './tokenizer.js';
 import { subscript } from './format.js';
 import { POSITIONAL, tokenVectorsKey } from './embeddings.js';
 import { BIAS_PRESETS, biasPresetMatrix, reconcileExtras } from './extras-state.js';
+import { trainedHeadFits, usesTrainedHead } from './trained-vectors.js';
 
 export const STATE_VERSION = 1;
 
@@ -113,6 +114,7 @@ export function reconcile(state, fill, embed) {
   const had = { X: Boolean(matrices.X), XM: Boolean(matrices.XM) };
   s.matrices = resizeMatrices(s, matrices, fill);
   s.positional = POSITIONAL.includes(s.positional) ? s.positional : 'none';
+  if (leaveTrainedHeadIfChanged(s)) had.X = false;  // X is made again, from the words
   if (d.sentence) embedTokens(s, d, had, embed);
   s.mask = reconcileMask(s, d);
   reconcileView(s, d);
@@ -153,6 +155,17 @@ function resizeMatrices(s, matrices, fill) {
     else matrices[name] = resize(matrices[name], rows, cols, fill && ((count) => fill(name, count)));
   }
   return matrices;
+}
+
+// A trained head's X (open-head.js) is the model's input for the probe's tokens at its sizes: once
+// the tokens, the seed, the positions or the sizes change, it cannot be made again, so the source
+// becomes random per word (its note says why) and X is made from the words like any other.
+// Returns whether it did.
+function leaveTrainedHeadIfChanged(s) {
+  if (!usesTrainedHead(s)) return false;
+  if (trainedHeadFits(s) && (s.xKey === undefined || s.xKey === tokenVectorsKey(s))) return false;
+  s.vectors = { source: 'random', left: 'trained-head' };
+  return true;
 }
 
 // The token vectors X (and the memory's XM) of a sentence, made again when what they are made

@@ -232,6 +232,7 @@ class TrainingView {
     this.trainer = null;
     old?.terminate().catch(() => {});
     this.ablated.clear();
+    this.loaded = null;
     this.labels = [];
     this.rate.reset();
     this.timing.reset();
@@ -282,6 +283,7 @@ class TrainingView {
     await this.building;
     const trainer = this.trainer;
     if (!trainer) return;
+    if (name === 'train' || name === 'step') this.trainedSinceLoad = true;
     if (name === 'train') {
       this.setRunning(true);
       this.rate.reset();
@@ -324,12 +326,17 @@ class TrainingView {
     const state = await this.trainer.getState();
     const probe = await this.trainer.probe();
     const shown = tokenLabels(probe.tokens, this.trainer.vocabulary);
-    this.options.onOpenHead({ layer, head, state, config: this.trainer.config.model, tokens: probe.tokens.slice(0, shown.length), labels: shown });
+    const step = Number(this.root.dataset.step);
+    // The head says what it is: a trained example only while its weights are the file's.
+    const example = this.loaded?.step === step && !this.trainedSinceLoad ? this.loaded.example : null;
+    this.options.onOpenHead({ layer, head, state, config: this.trainer.config.model, tokens: probe.tokens.slice(0, shown.length), labels: shown, task: this.settings.task, step, example });
   }
 
-  async load(state, { step = 0 } = {}) {
+  async load(state, { step = 0, example = null } = {}) {
     await this.building;
     await this.trainer.load(state, { step });
+    this.loaded = { step, example };
+    this.trainedSinceLoad = false;
     this.rate.reset();
     this.onProgress({ step, loss: null, losses: [], probe: await this.trainer.probe() }, this.generation);
     this.controls.setStatus(`Step ${step}: trained parameters loaded. Train continues from them.`);
