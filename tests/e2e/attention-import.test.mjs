@@ -86,6 +86,23 @@ async function openTraining() {
   return r;
 }
 
+// Keyboard on the picture of head 2 (two tokens back): one tab stop; arrows move a cursor and read the cell out.
+async function checkKeyboard(page) {
+  await page.focus('[data-heatmap="import-l0-h2"] .pixel-map-frame');
+  const readOut = () => page.$eval('[data-heatmap="import-l0-h2"] [data-readout]', (e) => ({ at: [Number(e.dataset.row), Number(e.dataset.col)], text: e.textContent }));
+  for (const key of ['PageDown', 'End', 'ArrowLeft', 'ArrowUp']) await page.keyboard.press(key);
+  let r = await readOut();
+  assert.deepEqual(r.at, [T - 2, T - 2]);
+  assert.equal(r.text, `query ${T - 1} \u201c${TOKENS[T - 2]}\u201d \u2192 key ${T - 1} \u201c${TOKENS[T - 2]}\u201d: 0.000`);
+  // Head 2 looks two tokens back: query 510's weight is on key 508.
+  for (const key of ['ArrowLeft', 'ArrowLeft']) await page.keyboard.press(key);
+  r = await readOut();
+  assert.deepEqual(r.at, [T - 2, T - 4]);
+  assert.match(r.text, /: 1\.000$/);
+  await page.keyboard.press('Home');
+  assert.deepEqual((await readOut()).at, [T - 2, 0]);
+}
+
 test('a 15 MB file of 512 tokens × 30 heads imports without a long task; its pictures and scores are the file\u2019s', { timeout: 600_000 }, async (t) => {
   const { file, bytes } = hostileFile();
   assert.ok(bytes > 15e6, `${bytes} bytes`);
@@ -134,20 +151,7 @@ test('a 15 MB file of 512 tokens × 30 heads imports without a long task; its pi
   });
   assert.ok(pixels.diagonal.every((p) => p === colour.one), 'every diagonal pixel shows weight 1');
   assert.ok(pixels.above.every((p) => p === colour.zero), 'every pixel above the diagonal shows 0');
-  // Keyboard: the map is one tab stop; arrows move a cursor and read the cell out.
-  await page.focus('[data-heatmap="import-l0-h2"] .pixel-map-frame');
-  const readOut = () => page.$eval('[data-heatmap="import-l0-h2"] [data-readout]', (e) => ({ at: [Number(e.dataset.row), Number(e.dataset.col)], text: e.textContent }));
-  for (const key of ['PageDown', 'End', 'ArrowLeft', 'ArrowUp']) await page.keyboard.press(key);
-  let r = await readOut();
-  assert.deepEqual(r.at, [T - 2, T - 2]);
-  assert.equal(r.text, `query ${T - 1} \u201c${TOKENS[T - 2]}\u201d \u2192 key ${T - 1} \u201c${TOKENS[T - 2]}\u201d: 0.000`);
-  // Head 2 looks two tokens back: query 510's weight is on key 508.
-  for (const key of ['ArrowLeft', 'ArrowLeft']) await page.keyboard.press(key);
-  r = await readOut();
-  assert.deepEqual(r.at, [T - 2, T - 4]);
-  assert.match(r.text, /: 1\.000$/);
-  await page.keyboard.press('Home');
-  assert.deepEqual((await readOut()).at, [T - 2, 0]);
+  await checkKeyboard(page);
   await page.$eval('[data-heatmap="import-l0-h2"]', (e) => e.scrollIntoView({ block: 'center' }));
   await screenshot(page, 'import-512-tokens');
   assert.deepEqual(await collectProblems(page, problems), []);

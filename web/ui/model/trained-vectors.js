@@ -125,7 +125,7 @@ export function describeTrainedHead(state) {
   const v = normalizeVectors(state.vectors);
   const E = v.dModel;
   const probe = v.task === 'text'
-    ? 'a window of the text it trained on'
+    ? 'a stretch of the text it trained on'
     : 'B (the start token), random tokens, then the same tokens again, each shown by its id';
   return {
     source: `A trained head: ${trainedHeadOrigin(v)}. X and W are the model’s own inputs and weights for its probe sequence, so the weights below are the head’s real attention on it, not an illustration.`,
