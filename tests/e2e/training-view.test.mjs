@@ -176,6 +176,11 @@ test('trained examples open with labelled heads; "Train it yourself" trains the 
   assert.ok(labels.includes('induction head'), labels.join(', '));
   assert.ok(labels.includes('previous-token head'), labels.join(', '));
   assert.ok(Number(await page.getAttribute('[data-training]', 'data-step')) > 0);
+  // The example's own run is drawn (81 recorded points from step 0 to 800), not a line from 0 to 800.
+  const points = (sel) => page.$eval(sel, (p) => p.getAttribute('points').trim().split(/\s+/).filter(Boolean).length);
+  await page.waitForFunction(() => document.querySelector('.loss-panel polyline.line-a')?.getAttribute('points').trim().split(/\s+/).length >= 81);
+  assert.ok(await points('.loss-panel polyline.line-b') >= 81, 'the whole-sequence loss too');
+  await page.waitForFunction(() => document.querySelector('[data-head-score][data-layer="1"] polyline.line-b')?.getAttribute('points').trim().split(/\s+/).length >= 81);
   await screenshot(page, 'training-1400-dark');
   await page.setViewportSize({ width: 375, height: 800 });
   await page.$eval('[data-head-score][data-layer="1"]', (e) => e.scrollIntoView());

@@ -171,3 +171,41 @@ test('trained examples: ≤ 100 KB, their metadata says what their .json says, a
     });
   }
 });
+
+test('trained examples carry their real histories: every 10 steps from 0, the same numbers a fresh run gives, ending at the trained model\u2019s', async () => {
+  const { readFileSync } = await import('node:fs');
+  const { decodeSafetensorsMetadata } = await import('../../web/lib/safetensors.js');
+  for (const id of ['induction', 'text']) {
+    const bytes = readFileSync(new URL(`../../web/trained/${id}.safetensors`, import.meta.url));
+    const meta = JSON.parse(readFileSync(new URL(`../../web/trained/${id}.json`, import.meta.url), 'utf8'));
+    const history = JSON.parse(decodeSafetensorsMetadata(bytes).history);
+    assert.deepEqual(history, meta.history, `${id}: the .json says what the file says`);
+    assert.deepEqual(history.step, Array.from({ length: meta.steps / 10 + 1 }, (_, k) => 10 * k));
+    const last = history.step.length - 1;
+    assert.ok(Math.abs(history.repeated[last] - meta.probeLoss) < 1e-3, `${id}: the history ends at the model's probe loss`);
+    for (const key of ['previousToken', 'induction', 'duplicateToken']) {
+      meta.headScores.forEach((layer, l) => layer[key].forEach((v, h) => assert.ok(Math.abs(history.scores[key][l][h][last] - v) < 2e-3, `${id} layer ${l} head ${h} ${key}`)));
+    }
+    // The first 50 steps again, from scratch with the same settings: the same record.
+    const { ask } = session(trainerConfig(meta.settings));
+    const first = ask({ type: 'probe' }).probe;
+    assert.equal(history.train[0], null, 'no training loss before the first step');
+    assert.ok(Math.abs(history.repeated[0] - first.loss) < 1e-4 && Math.abs(history.all[0] - first.allTokensLoss) < 1e-4);
+    for (let k = 1; k <= 5; k++) {
+      const { losses, probe } = ask({ type: 'step', count: 10 });
+      const train = losses.reduce((a, b) => a + b, 0) / losses.length;
+      assert.ok(Math.abs(history.train[k] - train) < 1e-4, `${id} step ${10 * k}: training loss ${history.train[k]} vs ${train}`);
+      assert.ok(Math.abs(history.repeated[k] - probe.loss) < 1e-4, `${id} step ${10 * k}: probe loss`);
+      assert.ok(Math.abs(history.all[k] - probe.allTokensLoss) < 1e-4, `${id} step ${10 * k}: whole-sequence loss`);
+      probe.headScores.forEach((layer, l) => layer.induction.forEach((v, h) => assert.ok(Math.abs(history.scores.induction[l][h][k] - v) < 1e-3, `${id} step ${10 * k} layer ${l} head ${h}`)));
+    }
+  }
+  // The induction run's repeated half: a slow slope, then a cliff (not a straight line): its
+  // steepest 50 steps drop at least 3 times as much as the run's average 50 steps.
+  const h = JSON.parse(readFileSync(new URL('../../web/trained/induction.json', import.meta.url), 'utf8')).history;
+  const drops = h.repeated.slice(5).map((v, k) => h.repeated[k] - v);
+  const average = ((h.repeated[0] - h.repeated.at(-1)) * 50) / 800;
+  assert.ok(Math.max(...drops) >= 3 * average, `steepest 50 steps: ${Math.max(...drops).toFixed(2)}, average ${average.toFixed(2)}`);
+  const best = (k) => Math.max(...h.scores.induction[1].map((s) => s[k]));
+  assert.ok(best(h.step.indexOf(200)) < 0.3 && best(h.step.indexOf(500)) > 0.6, 'the induction score rises with the cliff');
+});

@@ -12,6 +12,7 @@ import { createLossPanel } from './loss-panel.js';
 import { HELD_OUT, TRAINED, normalizeSettings, settingsToParams, trainerConfig } from './config.js';
 import { describeAblation } from './ablation.js';
 import { createYourTextPanel } from './your-text.js';
+import { replayHistory } from './history.js';
 
 const STYLES = new URL('./training.css', import.meta.url).href;
 const MAP_MS = 500;
@@ -166,7 +167,7 @@ class TrainingView {
       trainer: () => this.trainer,
       /** The new model's promise after a settings change. */
       built: () => this.building,
-      /** Loads trained parameters into the current model and shows them (a trained example). */
+      /** Loads trained parameters and shows them (a trained example): at = { step, example, history }. */
       load: (state, at) => this.load(state, at),
       apply: (nextSettings, nextText) => this.apply(nextSettings, nextText),
       destroy: () => this.destroy(),
@@ -332,12 +333,13 @@ class TrainingView {
     this.options.onOpenHead({ layer, head, state, config: this.trainer.config.model, tokens: probe.tokens.slice(0, shown.length), labels: shown, task: this.settings.task, step, example });
   }
 
-  async load(state, { step = 0, example = null } = {}) {
+  async load(state, { step = 0, example = null, history = null } = {}) {
     await this.building;
     await this.trainer.load(state, { step });
     this.loaded = { step, example };
     this.trainedSinceLoad = false;
     this.rate.reset();
+    if (history) replayHistory(this, history);  // the run's curves, not a line from step 0
     this.onProgress({ step, loss: null, losses: [], probe: await this.trainer.probe() }, this.generation);
     this.controls.setStatus(`Step ${step}: trained parameters loaded. Train continues from them.`);
   }
