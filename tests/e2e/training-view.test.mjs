@@ -182,6 +182,13 @@ test('trained examples open with labelled heads; "Train it yourself" trains the 
   assert.ok(await points('.loss-panel polyline.line-b') >= 81, 'the whole-sequence loss too');
   await page.waitForFunction(() => document.querySelector('[data-head-score][data-layer="1"] polyline.line-b')?.getAttribute('points').trim().split(/\s+/).length >= 81);
   await screenshot(page, 'training-1400-dark');
+  // One numbering: the page counts layers and heads from 1, as the explorer does; the hooks from 0.
+  const titles = await page.$$eval('[data-head-score]', (els) => els.map((e) => [Number(e.dataset.layer), Number(e.dataset.head), e.querySelector('.head-title').firstChild.textContent]));
+  assert.equal(titles.length, 8);
+  for (const [l, h, title] of titles) assert.equal(title, `Layer ${l + 1} \u00b7 head ${h + 1}`);
+  assert.ok(await page.$('table[data-heatmap="train-l1-h3"]'), 'heatmap names keep counting from 0');
+  const visible = await page.$eval('[data-training]', (e) => e.innerText);
+  assert.doesNotMatch(visible, /\b[Ll]ayer 0\b|\b[Hh]ead 0\b|\bL0H|\bL\dH0\b/, 'no layer or head 0 anywhere on the page');
   await page.setViewportSize({ width: 375, height: 800 });
   await page.$eval('[data-head-score][data-layer="1"]', (e) => e.scrollIntoView());
   await screenshot(page, 'training-375-dark');

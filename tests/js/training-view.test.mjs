@@ -9,6 +9,7 @@ import { createAttention } from '../../web/lib/attention.js';
 import { TrainingSession } from '../../web/lib/trainer-session.js';
 import { normalizeSettings, settingsFromParams, settingsToParams, trainerConfig, DEFAULTS } from '../../web/ui/training/config.js';
 import { parseAttentionJson, tokenIds } from '../../web/ui/training/attention-json.js';
+import { describeAblation } from '../../web/ui/training/ablation.js';
 import { residualBefore } from '../../web/ui/model/open-head.js';
 
 let attn;
@@ -208,4 +209,12 @@ test('trained examples carry their real histories: every 10 steps from 0, the sa
   assert.ok(Math.max(...drops) >= 3 * average, `steepest 50 steps: ${Math.max(...drops).toFixed(2)}, average ${average.toFixed(2)}`);
   const best = (k) => Math.max(...h.scores.induction[1].map((s) => s[k]));
   assert.ok(best(h.step.indexOf(200)) < 0.3 && best(h.step.indexOf(500)) > 0.6, 'the induction score rises with the cliff');
+});
+
+test('heads are named from 1 in what the learner reads (ablation text), as the explorer names them', () => {
+  const scores = (prev) => [{ previousToken: [prev, 0.1], induction: [0.1, 0.1], duplicateToken: [0.1, 0.1] }, { previousToken: [0.1, 0.1], induction: [0.1, 0.9], duplicateToken: [0.1, 0.1] }];
+  const base = { loss: 0.5, headScores: scores(0.8) };
+  const without = { loss: 2.5, headScores: [scores(0.8)[0], { ...scores(0.8)[1], induction: [0.1, 0.2] }] };
+  assert.equal(describeAblation(base, without, [{ layer: 0, head: 0 }]),
+    'Without L1H1: probe loss 0.50 \u2192 2.50. Scores lost: L2H2 induction 0.90 \u2192 0.20.');
 });

@@ -13,6 +13,7 @@ import { el } from '../dom/dom.js';
 import { createHeatmap, createPixelMap } from '../heatmap/heatmap.js';
 import { IMPORT_LIMITS, readAttentionFile, tokenIds } from './attention-json.js';
 import { headLabel } from './head-cards.js';
+import { headTitle } from './config.js';
 import { frameQueue } from './frame-queue.js';
 
 let core = null;
@@ -49,13 +50,13 @@ function importedCard(l, h, scores, tensor, tokens, display, asTable) {
     importedHead: '', layer: String(l), head: String(h),
     previousToken: String(scores.previousToken), induction: String(scores.induction), duplicateToken: String(scores.duplicateToken),
   });
-  const title = el('h3', 'head-title', `Layer ${l} · head ${h}`);
+  const title = el('h3', 'head-title', headTitle(l, h));
   const label = headLabel(scores);
   if (label) title.append(' ', el('span', 'head-badge', label));
   const numbers = el('dl', 'head-numbers');
   for (const [key, short] of [['previousToken', 'prev'], ['induction', 'induction'], ['duplicateToken', 'dup']])
     numbers.append(el('dt', '', short), el('dd', '', scores[key].toFixed(2)));
-  const mapLabel = `Imported layer ${l} head ${h}: attention (rows: queries, columns: keys)`;
+  const mapLabel = `Imported ${headTitle(l, h).toLowerCase()}: attention (rows: queries, columns: keys)`;
   const map = asTable
     ? createHeatmap({ name: `import-l${l}-h${h}`, label: mapLabel, kind: 'weights', small: true })
     : createPixelMap({ name: `import-l${l}-h${h}`, label: mapLabel });
