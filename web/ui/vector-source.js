@@ -7,7 +7,7 @@
 // from 1 on the page; the options' values count from 0, as the state does.
 // Test hooks: the select is [data-vector-source]; layer and head are [data-vector-layer],
 // [data-vector-head]; the control's root carries data-loaded="true" once the model is there.
-import { el, selectOf, setHidden, setText } from './dom/dom.js';
+import { el, selectOf, setDisabled, setHidden, setText } from './dom/dom.js';
 import {
   describeTextModel, describeTrainedHead, headName, loadTextModel, SOURCES, textModel, textModelState, tokenize,
   usesTextModel, usesTrainedHead,
@@ -107,8 +107,8 @@ export function createVectorSource({ update, onChoose = () => {} }) {
       const model = usesTextModel(state);
       const trained = usesTrainedHead(state);
       // The trained head is listed only while it is shown: nothing here can bring it back.
-      trainedOption.hidden = !trained;
-      trainedOption.disabled = !trained;
+      setHidden(trainedOption, !trained);
+      setDisabled(trainedOption, !trained);
       // Short enough for the sidebar's menu; the note below says the rest.
       setText(trainedOption, trained ? `Trained ${headName(state.vectors.layer, state.vectors.head)}` : SOURCES[2][1]);
       source.value = model ? 'text-model' : trained ? 'trained-head' : 'random';

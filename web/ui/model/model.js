@@ -8,8 +8,9 @@ export { DEFAULT_PRESET, initialState } from './initial-state.js';
 export { HOST_PLACEHOLDER, NO_PAGE_MESSAGE, packageUrls } from './package-urls.js';
 export {
   LESSON_LIMITS, LESSON_PANELS, LIMITS, MAX_TOKENS, MULTI_HEAD_PITFALLS, PITFALLS, activeMatrices, createStore, dims,
-  maskOptions, setCell, setLesson, setSentence, toggleCustom, togglePad, tokenLabels,
+  maskOptions, setCell, setHeads, setLesson, setSentence, toggleCustom, togglePad, tokenLabels,
 } from './state.js';
+export { describeHeadSplit } from './head-split.js';
 export { PRESETS, makeEmbedder, makeFiller, presetById, randomMatrices } from './presets.js';
 export { PAD, isPad, tokenize } from './tokenizer.js';
 export {

@@ -6,6 +6,7 @@ import { subscript } from './format.js';
 import { POSITIONAL, tokenVectorsKey } from './embeddings.js';
 import { BIAS_PRESETS, biasPresetMatrix, reconcileExtras } from './extras-state.js';
 import { trainedHeadFits, usesTrainedHead } from './trained-vectors.js';
+import { mergeHeads, splitHeads } from './head-split.js';
 
 export const STATE_VERSION = 1;
 
@@ -277,6 +278,25 @@ export function togglePad(state, j) {
   const pad = state.mask.pad.slice();
   pad[j] = !pad[j];
   return { ...state, mask: { ...state.mask, pad } };
+}
+
+/**
+ * A new number of heads (sentence mode). From one head to several, the head's W_Q, W_K, W_V are
+ * shared out among the heads and W_O put back the single head's order (head-split.js); back to
+ * one, a split is merged again. Otherwise the matrices are resized as for any size.
+ */
+export function setHeads(state, value) {
+  const heads = clampInt(value, LIMITS.heads, state.heads);
+  const next = { ...state, heads, headNames: [] };
+  delete next.headsBefore;
+  if (state.mode !== 'sentence' || heads === state.heads || !state.matrices?.WQ) return next;
+  const E = state.dModel;
+  // The last head count that fitted d_model (a count that does not leaves the weights unsplit).
+  const from = E % state.heads === 0 ? state.heads : state.headsBefore ?? 1;
+  if (E % heads !== 0) return { ...next, headsBefore: from };
+  if (heads > 1 && from === 1) return splitHeads(next, heads);
+  if (heads === 1 && from > 1 && state.heads === from) return { ...(mergeHeads(state) ?? state), heads: 1, headNames: [] };
+  return next;
 }
 
 export function setSentence(state, sentence) {
