@@ -182,6 +182,17 @@ test('trained examples open with labelled heads; "Train it yourself" trains the 
   assert.ok(await points('.loss-panel polyline.line-b') >= 81, 'the whole-sequence loss too');
   await page.waitForFunction(() => document.querySelector('[data-head-score][data-layer="1"] polyline.line-b')?.getAttribute('points').trim().split(/\s+/).length >= 81);
   await screenshot(page, 'training-1400-dark');
+  // The whole-sequence loss ends above ln V, and the panel shows ln V and says why.
+  const lnV = Math.log(24);
+  assert.ok(Math.abs(Number(await page.getAttribute('.loss-panel line.chart-reference', 'data-value')) - lnV) < 1e-12);
+  const hint = await page.textContent('.loss-panel .hint');
+  assert.match(hint, /ln 24 \u2248 3\.18/);
+  assert.match(hint, /a confident wrong guess costs more than an even one, so the whole-sequence loss can rise above ln 24/);
+  assert.doesNotMatch(hint, /stays high/);
+  const whole = await page.$$eval('.loss-panel .legend-item', (items) => Number(items.find((i) => /whole sequence/.test(i.textContent)).querySelector('.legend-value').textContent));
+  assert.ok(whole > lnV, `whole-sequence loss ${whole} is above ln 24, as the hint says it can be`);
+  await page.$eval('.loss-panel', (e) => e.scrollIntoView());
+  await screenshot(page, 'training-loss-1400-dark');
   // One numbering: the page counts layers and heads from 1, as the explorer does; the hooks from 0.
   const titles = await page.$$eval('[data-head-score]', (els) => els.map((e) => [Number(e.dataset.layer), Number(e.dataset.head), e.querySelector('.head-title').firstChild.textContent]));
   assert.equal(titles.length, 8);

@@ -218,3 +218,32 @@ test('heads are named from 1 in what the learner reads (ablation text), as the e
   assert.equal(describeAblation(base, without, [{ layer: 0, head: 0 }]),
     'Without L1H1: probe loss 0.50 \u2192 2.50. Scores lost: L2H2 induction 0.90 \u2192 0.20.');
 });
+
+test('the whole-sequence probe loss rises above ln V, as the view explains: on the random first copy the trained model guesses with confidence, and wrongly', async () => {
+  const { readFileSync } = await import('node:fs');
+  const { decodeSafetensors } = await import('../../web/lib/safetensors.js');
+  const meta = JSON.parse(readFileSync(new URL('../../web/trained/induction.json', import.meta.url), 'utf8'));
+  const state = decodeSafetensors(readFileSync(new URL('../../web/trained/induction.safetensors', import.meta.url)));
+  const config = trainerConfig(meta.settings);
+  const V = config.model.vocabSize;
+  assert.ok(meta.history.all.at(-1) > Math.log(V), `whole-sequence loss ${meta.history.all.at(-1)} > ln ${V}`);
+  const { ask } = session(config);
+  const tokens = Array.from(ask({ type: 'probe' }).probe.tokens);
+  const model = attn.transformer(config.model);
+  model.loadState(state);
+  const { logits } = model.forward(tokens);
+  // Cross-entropy of position t's prediction of token t + 1, in float64 from the logits.
+  const loss = (t) => {
+    const row = Array.from(logits.data.subarray(t * V, (t + 1) * V));
+    const max = Math.max(...row);
+    return Math.log(row.reduce((s, x) => s + Math.exp(x - max), 0)) + max - row[tokens[t + 1]];
+  };
+  let r = 1;
+  while (tokens.slice(1, r + 1).join() !== tokens.slice(r + 1, 2 * r + 1).join()) r++;
+  const mean = (ts) => ts.reduce((s, t) => s + loss(t), 0) / ts.length;
+  const firstCopy = mean(Array.from({ length: r }, (_, t) => t));          // BOS … predicting the first copy
+  const secondCopy = mean(Array.from({ length: r - 1 }, (_, k) => r + 1 + k));
+  assert.ok(firstCopy > Math.log(V), `first copy: ${firstCopy.toFixed(2)} nats per token, above an even guess's ln ${V} = ${Math.log(V).toFixed(2)}`);
+  assert.ok(secondCopy < 0.5, `second copy: ${secondCopy.toFixed(3)}, learned`);
+  model.dispose?.();
+});

@@ -268,6 +268,7 @@ class TrainingView {
     t.onStopped = () => { if (gen === this.generation) this.setRunning(false); };
     t.onError = (err) => { if (gen === this.generation) { this.setRunning(false); this.showError(err); } };
     controls.setRunning(false);
+    this.loss.setVocabulary(t.vocabulary?.length ?? t.config.model.vocabSize);
     controls.setStatus(`${t.parameterCount.toLocaleString('en')} parameters. Press Train.`);
     const { layers, heads } = this.settings;
     this.yourText.setModel(t.vocabulary ? { vocabulary: t.vocabulary, contextLength: t.config.model.contextLength, layers, heads } : null);
