@@ -306,6 +306,11 @@ describe('lesson panels', () => {
     assert.equal(await statValue(root, 'projectionFlops'), 2 * E * (n * dk + n * dk + n * dv));
     assert.equal(await statValue(root, 'scoreFlops'), 2 * n * n * (dk + dv));
     assert.equal(await statValue(root, 'attentionMatrixBytes'), 4 * n * n);
+    // Where the quadratic terms (scores, weights·V, softmax: 2N²(d_k + d_v) + 5N²) pass the
+    // projections (2·d·N·(2d_k + d_v)) at m = N: the smallest such N.
+    let N = 1;
+    while (2 * N * N * (dk + dv) + 5 * N * N < 2 * E * N * (2 * dk + dv)) N++;
+    assert.equal(await statValue(root, 'crossover'), N);
     // The one-head layer it is not: 4·d² (W_O included), the 256 the page reported before.
     assert.equal(await statValue(root, 'parameters-layer-one-head'), 4 * E * E);
     assert.equal(await page.$$eval(`${root} .parameter-count s`, (x) => x.length), 0, 'no struck-out count');
