@@ -228,13 +228,28 @@ describe('multi-head', () => {
 
   test('a head count that does not divide d_model shows the error instead of breaking', async () => {
     await preset('lesson');
+    const lessonW = {};
+    for (const name of ['WQ', 'WK', 'WV']) lessonW[name] = (await readMatrix(name)).data;
     await setSize(page, '#size-heads', '3');
     assert.match(await page.textContent('.pipeline .error'), /divisible/);
     await setSize(page, '#size-heads', '2');
     assert.equal(await page.isVisible('.pipeline .error'), false);
-    // Head 1 of the 2-head layer is the lesson's single head: W_Q's first 4 columns are unchanged.
-    const w = await readHeatmap(page, 'weights');
-    assertClose(w.data, LESSON_WEIGHTS, { atol: 2e-5, rtol: 1e-3, label: 'head 1 = lesson head' });
+    // The lesson's head is split, not widened: head 1 holds its columns 1–2, head 2 its columns
+    // 3–4, each followed by two zero columns (head-split.js); the Sizes say so.
+    for (const name of ['WQ', 'WK', 'WV']) {
+      const w = (await readMatrix(name)).data;
+      const want = Array.from({ length: 64 }, (_, k) => {
+        const [r, c] = [Math.floor(k / 8), k % 8];
+        const from = [0, 1, null, null, 2, 3, null, null][c];
+        return from === null ? 0 : lessonW[name][r * 4 + from];
+      });
+      assertClose(w, want, { atol: 0, rtol: 0, label: `${name} split between 2 heads` });
+    }
+    assert.match(await page.textContent('.sizes'), /The single head\u2019s 4 columns of W_Q and W_K and 4 of W_V were split among the 2 heads/);
+    // Back to one head: the lesson again, exactly.
+    await setSize(page, '#size-heads', '1');
+    const w1 = await readHeatmap(page, 'weights');
+    assertClose(w1.data, LESSON_WEIGHTS, { atol: 2e-5, rtol: 1e-3, label: 'the lesson head again' });
   });
 });
 

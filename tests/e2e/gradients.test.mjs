@@ -108,18 +108,59 @@ describe('gradients lesson', () => {
     assert.ok(Math.abs(change - predicted) <= 0.02 * Math.abs(predicted), `change ${change}, predicted ${predicted}`);
   });
 
-  test('one gradient step on Q moves Q by −lr·dQ and lowers the loss', async () => {
+  test('one gradient step on Q moves Q by \u2212lr\u00b7dQ and lowers the loss', async () => {
     const before = await stat('grad-loss');
     const Q = await readMatrix('Q');
     const dQ = (await readHeatmap(page, 'grad-dQ')).data;
     await page.fill('[data-control="grad-lr"]', '0.05');
     await page.dispatchEvent('[data-control="grad-lr"]', 'change');
+    await page.fill('[data-control="grad-steps"]', '1');
+    await page.dispatchEvent('[data-control="grad-steps"]', 'change');
+    assert.equal(await page.textContent('[data-control="grad-step"]'), 'Take one step');
     await afterRender(page, () => page.click('[data-control="grad-step"]'));
     const after = await stat('grad-loss');
     assert.ok(after < before, `loss ${before} -> ${after}`);
     const moved = await readMatrix('Q');
     assertClose(moved.data, Q.data.map((x, i) => x - 0.05 * dQ[i]), { atol: 1e-4, rtol: 1e-4, label: 'Q after the step' });
-    assert.match(await page.textContent(`${PANEL} [data-stat="grad-history"]`), /Loss after each step/);
+    assert.match(await page.textContent(`${PANEL} [data-stat="grad-steps-taken"]`), /1 step on Q: loss/);
+  });
+
+  test('by default a click visibly lowers the loss: 10 steps of lr 0.5, each from a new backward pass, the numbers shown', async (t) => {
+    // Back to the defaults of a fresh panel (the test above changed them).
+    await page.fill('[data-control="grad-lr"]', '0.5');
+    await page.dispatchEvent('[data-control="grad-lr"]', 'change');
+    await page.fill('[data-control="grad-steps"]', '10');
+    await page.dispatchEvent('[data-control="grad-steps"]', 'change');
+    const M = { Q: await readMatrix('Q'), K: await readMatrix('K'), V: await readMatrix('V') };
+    const before = await stat('grad-loss');
+    // Independently, with the JS API: ten steps, a backward pass each (dO = O for T = 0).
+    const want = await page.evaluate((M) => {
+      const a = window.__attn;
+      let q = Float64Array.from(M.Q.data);
+      const losses = [];
+      for (let k = 0; k <= 10; k++) {
+        const Q = { data: Float32Array.from(q), shape: M.Q.shape };
+        const o = a.scaledDotProductAttention(Q, M.K, M.V).output;
+        losses.push(Array.from(o.data).reduce((s, x) => s + 0.5 * x * x, 0));
+        if (k === 10) break;
+        const g = a.scaledDotProductAttentionGrad(Q, M.K, M.V, o).gradQ.data;
+        q = q.map((x, i) => x - 0.5 * g[i]);
+      }
+      return { q: Array.from(q), losses };
+    }, M);
+    assert.equal(await page.textContent('[data-control="grad-step"]'), 'Take 10 steps');
+    await afterRender(page, () => page.click('[data-control="grad-step"]'));
+    const after = await stat('grad-loss');
+    assert.ok(Math.abs(want.losses[0] - before) < 1e-5 * (1 + before));
+    assert.ok(Math.abs(want.losses[10] - after) < 1e-4 * (1 + after), `loss after 10 steps: page ${after}, API ${want.losses[10]}`);
+    assert.ok(after < 0.9 * before, `a visible change: ${before} \u2192 ${after}`);
+    assertClose((await readMatrix('Q')).data, want.q, { atol: 1e-4, rtol: 1e-4, label: 'Q after 10 steps' });
+    const shown = (await page.getAttribute(`${PANEL} [data-stat="grad-steps-taken"]`, 'data-losses')).split(' ').map(Number);
+    assertClose(shown, want.losses, { atol: 1e-5, rtol: 1e-4, label: 'the losses listed' });
+    const text = await page.textContent(`${PANEL} [data-stat="grad-steps-taken"]`);
+    const change = ((want.losses[10] - want.losses[0]) / want.losses[0]) * 100;
+    assert.match(text, new RegExp(`^10 steps on Q: loss .*\\(\u2212${Math.abs(change).toFixed(1)} %\\)$`));
+    t.diagnostic?.(text);
   });
 
   test('which keys learn: scaled scores pass gradient to most keys, raw ones to few', async () => {

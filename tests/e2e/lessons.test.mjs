@@ -288,6 +288,49 @@ describe('lesson panels', () => {
     assert.equal(await page.inputValue(`${inputs} >> nth=0`), '4');
   });
 
+  test('cost and size at one head: the explorer\u2019s single head (no W_O) is counted from its own matrices, and nothing is struck out', async () => {
+    await preset('lesson');
+    await openPanel('cost');
+    const root = '[data-lesson="cost"]';
+    assert.equal(await page.isChecked(`${root} input[type="checkbox"]`), true, 'following the explorer');
+    // Independently: the entries of the explorer's W_Q, W_K, W_V (8 × 4 each; no W_O at h = 1).
+    const sizes = {};
+    for (const name of ['WQ', 'WK', 'WV']) sizes[name] = (await readMatrix(name)).shape;
+    const weights = Object.values(sizes).reduce((n, [r, c]) => n + r * c, 0);
+    assert.equal(weights, 96);
+    const [E, dk] = sizes.WQ;
+    const dv = sizes.WV[1];
+    const n = 4;
+    assert.equal(await statValue(root, 'parameters'), weights);
+    assert.equal(await statValue(root, 'parameters-head'), weights);
+    assert.equal(await statValue(root, 'projectionFlops'), 2 * E * (n * dk + n * dk + n * dv));
+    assert.equal(await statValue(root, 'scoreFlops'), 2 * n * n * (dk + dv));
+    assert.equal(await statValue(root, 'attentionMatrixBytes'), 4 * n * n);
+    // Where the quadratic terms (scores, weights·V, softmax: 2N²(d_k + d_v) + 5N²) pass the
+    // projections (2·d·N·(2d_k + d_v)) at m = N: the smallest such N.
+    let N = 1;
+    while (2 * N * N * (dk + dv) + 5 * N * N < 2 * E * N * (2 * dk + dv)) N++;
+    assert.equal(await statValue(root, 'crossover'), N);
+    // The one-head layer it is not: 4·d² (W_O included), the 256 the page reported before.
+    assert.equal(await statValue(root, 'parameters-layer-one-head'), 4 * E * E);
+    assert.equal(await page.$$eval(`${root} .parameter-count s`, (x) => x.length), 0, 'no struck-out count');
+    assert.match(await page.textContent(`${root} .parameter-count`), /no W_O/);
+    // Typed sizes (d_model 16, the explorer's h = 1): a layer of one head, which has W_O,
+    // 4·d² + 4·d; its sentence states that one count, struck nowhere.
+    await typeInto(`${root} input[type="number"] >> nth=2`, 16);
+    assert.equal(await page.isChecked(`${root} input[type="checkbox"]`), false);
+    assert.equal(await page.inputValue(`${root} input[type="number"] >> nth=3`), '1');
+    assert.equal(await statValue(root, 'parameters'), 4 * 16 * 16 + 4 * 16);
+    assert.equal(await page.$$eval(`${root} .parameter-count s, ${root} [data-stat="parameters-wrong"]`, (x) => x.length), 0);
+    assert.match(await page.textContent(`${root} .parameter-count`), /with one head that is d_model = 16 wide/);
+    // Q, K, V typed directly: no projections at all.
+    await afterRender(page, () => page.check(`${root} input[type="checkbox"]`));
+    await afterRender(page, () => page.check('input[name="mode"][value="qkv"]'));
+    assert.equal(await statValue(root, 'parameters'), 0);
+    assert.equal(await statValue(root, 'projectionFlops'), 0);
+    await afterRender(page, () => page.check('input[name="mode"][value="sentence"]'));
+  });
+
   test('token by token: row i of causal attention equals query i over keys 1..i (two calls, shown equal)', async () => {
     await preset('lesson');
     await openPanel('steps');

@@ -127,7 +127,9 @@ test('explorer: token vectors from the trained text model give the model\u2019s 
   assert.deepEqual(weights.shape, [24, 24], 'clamped to the explorer\u2019s 24 tokens');
   const want = await modelAttention(page, text, 24);
   assertClose(weights.data, headOf(want.attentions[1], 0), { atol: 1e-6, rtol: 0, label: 'explorer weights vs the model (layer 1, head 0)' });
-  assert.match(await page.textContent('.vectors-note'), /Trained vectors: each row of X is what layer 1\u2019s attention sees/);
+  // The option's value counts from 0 (the state's layer 1); the page counts from 1.
+  assert.match(await page.textContent('.vectors-note'), /Trained vectors: each row of X is what layer 2\u2019s attention sees/);
+  assert.deepEqual(await page.$$eval('[data-vector-layer] option', (o) => o.map((x) => [x.value, x.textContent])), [['0', 'Layer 1'], ['1', 'Layer 2']]);
   assert.match(await page.textContent('#sentence-help'), /24 characters, one token each \(at most 24\)\. .*Only the first 24 of your 28 characters/);
   assert.equal(await page.isHidden('.positional-field'), true);
   await page.locator('.vector-source').scrollIntoViewIfNeeded();

@@ -133,6 +133,38 @@ test('"Open in the explorer": the pipeline holds the trained head\u2019s W_Q, W_
   const weights = await readHeatmap(page, 'weights');
   assert.deepEqual(weights.shape, modelMap.shape);
   assertClose(weights.data, modelMap.data, { atol: 5e-4, rtol: 0, label: 'the explorer\u2019s attention weights vs the model\u2019s' });
+
+  // What the explorer says it shows: this trained head (counted from 1), not random vectors.
+  const L = best.layer + 1;
+  const H = best.head + 1;
+  assert.equal(await page.inputValue('[data-vector-source]'), 'trained-head');
+  assert.equal(await page.$eval('[data-vector-source]', (s) => s.selectedOptions[0].textContent), `Trained layer ${L} \u00b7 head ${H}`);
+  assert.match(await page.textContent('.vector-note'), new RegExp(`A trained head: layer ${L} \u00b7 head ${H} of the trained induction example \\(2 layers of 4 heads, 800 steps on repeated random tokens\\)`));
+  assert.doesNotMatch(await page.textContent('.controls'), /Random per word: each word|mean nothing yet/);
+  assert.match(await page.textContent('.vectors-note'), new RegExp(`what layer ${L}\u2019s attention sees .* plus a last column of ones`));
+  assert.equal(await page.isHidden('.positional-field'), true, 'no "positions: none": the model\u2019s positions are inside X');
+  assert.equal(await page.$eval('#preset', (s) => s.selectedOptions[0].textContent), `Trained layer ${L} \u00b7 head ${H}`);
+  assert.match(await page.textContent('#preset-help'), /Opened from the training view/);
+  assert.match(await page.textContent('.sizes'), /d_model = 33: the model\u2019s 32 features plus a column of ones, whose row in each W is the head\u2019s bias/);
+  // The bias row of W_K, explained with its place in the model's file, holds that file's number.
+  const col = 2;
+  await page.mouse.move(0, 0);   // (a hovered cell would be explained instead of the focused one)
+  await page.focus(`[data-matrix="WK"] .cell-input[data-row="32"][data-col="${col}"]`);
+  const fileCol = 32 + best.head * 8 + col;
+  await page.waitForFunction((c) => document.getElementById('explain')?.textContent.includes(`c_attn.bias[${c}]`), fileCol);
+  const bias = await page.evaluate(async ({ layer, c }) => {
+    const { decodeSafetensors } = await import('/lib/safetensors.js');
+    const bytes = new Uint8Array(await (await fetch('/trained/induction.safetensors')).arrayBuffer());
+    return decodeSafetensors(bytes)[`h.${layer}.attn.c_attn.bias`].data[c];
+  }, { layer: best.layer, c: fileCol });
+  const shown = await page.$eval(`[data-matrix="WK"] .cell-input[data-row="32"][data-col="${col}"]`, (i) => Number((i.title || i.textContent).replace('\u2212', '-')));
+  assert.ok(Math.abs(shown - bias) < 1e-7, `W_K[33, ${col + 1}] = ${shown}, the file's bias ${bias}`);
+  await screenshot(page, 'explorer-trained-head-1400-light');
+  // A new sentence: X cannot be the model's any more; the page says so and goes back to random.
+  await page.fill('input#sentence', 'the cat sat on the mat');
+  await page.waitForFunction(() => document.querySelector('[data-vector-source]').value === 'random');
+  assert.match(await page.textContent('.vector-note'), /Random per word.*after that change X is random per word again/);
+  assert.equal(await page.$eval('#preset', (s) => s.selectedOptions[0].textContent), 'Choose an example\u2026');
   assert.deepEqual(await collectProblems(page, problems), []);
   await context.close();
 });
@@ -144,7 +176,30 @@ test('trained examples open with labelled heads; "Train it yourself" trains the 
   assert.ok(labels.includes('induction head'), labels.join(', '));
   assert.ok(labels.includes('previous-token head'), labels.join(', '));
   assert.ok(Number(await page.getAttribute('[data-training]', 'data-step')) > 0);
+  // The example's own run is drawn (81 recorded points from step 0 to 800), not a line from 0 to 800.
+  const points = (sel) => page.$eval(sel, (p) => p.getAttribute('points').trim().split(/\s+/).filter(Boolean).length);
+  await page.waitForFunction(() => document.querySelector('.loss-panel polyline.line-a')?.getAttribute('points').trim().split(/\s+/).length >= 81);
+  assert.ok(await points('.loss-panel polyline.line-b') >= 81, 'the whole-sequence loss too');
+  await page.waitForFunction(() => document.querySelector('[data-head-score][data-layer="1"] polyline.line-b')?.getAttribute('points').trim().split(/\s+/).length >= 81);
   await screenshot(page, 'training-1400-dark');
+  // The whole-sequence loss ends above ln V, and the panel shows ln V and says why.
+  const lnV = Math.log(24);
+  assert.ok(Math.abs(Number(await page.getAttribute('.loss-panel line.chart-reference', 'data-value')) - lnV) < 1e-12);
+  const hint = await page.textContent('.loss-panel .hint');
+  assert.match(hint, /ln 24 \u2248 3\.18/);
+  assert.match(hint, /a confident wrong guess costs more than an even one, so the whole-sequence loss can rise above ln 24/);
+  assert.doesNotMatch(hint, /stays high/);
+  const whole = await page.$$eval('.loss-panel .legend-item', (items) => Number(items.find((i) => /whole sequence/.test(i.textContent)).querySelector('.legend-value').textContent));
+  assert.ok(whole > lnV, `whole-sequence loss ${whole} is above ln 24, as the hint says it can be`);
+  await page.$eval('.loss-panel', (e) => e.scrollIntoView());
+  await screenshot(page, 'training-loss-1400-dark');
+  // One numbering: the page counts layers and heads from 1, as the explorer does; the hooks from 0.
+  const titles = await page.$$eval('[data-head-score]', (els) => els.map((e) => [Number(e.dataset.layer), Number(e.dataset.head), e.querySelector('.head-title').firstChild.textContent]));
+  assert.equal(titles.length, 8);
+  for (const [l, h, title] of titles) assert.equal(title, `Layer ${l + 1} \u00b7 head ${h + 1}`);
+  assert.ok(await page.$('table[data-heatmap="train-l1-h3"]'), 'heatmap names keep counting from 0');
+  const visible = await page.$eval('[data-training]', (e) => e.innerText);
+  assert.doesNotMatch(visible, /\b[Ll]ayer 0\b|\b[Hh]ead 0\b|\bL0H|\bL\dH0\b/, 'no layer or head 0 anywhere on the page');
   await page.setViewportSize({ width: 375, height: 800 });
   await page.$eval('[data-head-score][data-layer="1"]', (e) => e.scrollIntoView());
   await screenshot(page, 'training-375-dark');

@@ -9,6 +9,7 @@ import { createAttention } from '../../web/lib/attention.js';
 import { TrainingSession } from '../../web/lib/trainer-session.js';
 import { normalizeSettings, settingsFromParams, settingsToParams, trainerConfig, DEFAULTS } from '../../web/ui/training/config.js';
 import { parseAttentionJson, tokenIds } from '../../web/ui/training/attention-json.js';
+import { describeAblation } from '../../web/ui/training/ablation.js';
 import { residualBefore } from '../../web/ui/model/open-head.js';
 
 let attn;
@@ -170,4 +171,79 @@ test('trained examples: ≤ 100 KB, their metadata says what their .json says, a
       }
     });
   }
+});
+
+test('trained examples carry their real histories: every 10 steps from 0, the same numbers a fresh run gives, ending at the trained model\u2019s', async () => {
+  const { readFileSync } = await import('node:fs');
+  const { decodeSafetensorsMetadata } = await import('../../web/lib/safetensors.js');
+  for (const id of ['induction', 'text']) {
+    const bytes = readFileSync(new URL(`../../web/trained/${id}.safetensors`, import.meta.url));
+    const meta = JSON.parse(readFileSync(new URL(`../../web/trained/${id}.json`, import.meta.url), 'utf8'));
+    const history = JSON.parse(decodeSafetensorsMetadata(bytes).history);
+    assert.deepEqual(history, meta.history, `${id}: the .json says what the file says`);
+    assert.deepEqual(history.step, Array.from({ length: meta.steps / 10 + 1 }, (_, k) => 10 * k));
+    const last = history.step.length - 1;
+    assert.ok(Math.abs(history.repeated[last] - meta.probeLoss) < 1e-3, `${id}: the history ends at the model's probe loss`);
+    for (const key of ['previousToken', 'induction', 'duplicateToken']) {
+      meta.headScores.forEach((layer, l) => layer[key].forEach((v, h) => assert.ok(Math.abs(history.scores[key][l][h][last] - v) < 2e-3, `${id} layer ${l} head ${h} ${key}`)));
+    }
+    // The first 50 steps again, from scratch with the same settings: the same record.
+    const { ask } = session(trainerConfig(meta.settings));
+    const first = ask({ type: 'probe' }).probe;
+    assert.equal(history.train[0], null, 'no training loss before the first step');
+    assert.ok(Math.abs(history.repeated[0] - first.loss) < 1e-4 && Math.abs(history.all[0] - first.allTokensLoss) < 1e-4);
+    for (let k = 1; k <= 5; k++) {
+      const { losses, probe } = ask({ type: 'step', count: 10 });
+      const train = losses.reduce((a, b) => a + b, 0) / losses.length;
+      assert.ok(Math.abs(history.train[k] - train) < 1e-4, `${id} step ${10 * k}: training loss ${history.train[k]} vs ${train}`);
+      assert.ok(Math.abs(history.repeated[k] - probe.loss) < 1e-4, `${id} step ${10 * k}: probe loss`);
+      assert.ok(Math.abs(history.all[k] - probe.allTokensLoss) < 1e-4, `${id} step ${10 * k}: whole-sequence loss`);
+      probe.headScores.forEach((layer, l) => layer.induction.forEach((v, h) => assert.ok(Math.abs(history.scores.induction[l][h][k] - v) < 1e-3, `${id} step ${10 * k} layer ${l} head ${h}`)));
+    }
+  }
+  // The induction run's repeated half: a slow slope, then a cliff (not a straight line): its
+  // steepest 50 steps drop at least 3 times as much as the run's average 50 steps.
+  const h = JSON.parse(readFileSync(new URL('../../web/trained/induction.json', import.meta.url), 'utf8')).history;
+  const drops = h.repeated.slice(5).map((v, k) => h.repeated[k] - v);
+  const average = ((h.repeated[0] - h.repeated.at(-1)) * 50) / 800;
+  assert.ok(Math.max(...drops) >= 3 * average, `steepest 50 steps: ${Math.max(...drops).toFixed(2)}, average ${average.toFixed(2)}`);
+  const best = (k) => Math.max(...h.scores.induction[1].map((s) => s[k]));
+  assert.ok(best(h.step.indexOf(200)) < 0.3 && best(h.step.indexOf(500)) > 0.6, 'the induction score rises with the cliff');
+});
+
+test('heads are named from 1 in what the learner reads (ablation text), as the explorer names them', () => {
+  const scores = (prev) => [{ previousToken: [prev, 0.1], induction: [0.1, 0.1], duplicateToken: [0.1, 0.1] }, { previousToken: [0.1, 0.1], induction: [0.1, 0.9], duplicateToken: [0.1, 0.1] }];
+  const base = { loss: 0.5, headScores: scores(0.8) };
+  const without = { loss: 2.5, headScores: [scores(0.8)[0], { ...scores(0.8)[1], induction: [0.1, 0.2] }] };
+  assert.equal(describeAblation(base, without, [{ layer: 0, head: 0 }]),
+    'Without L1H1: probe loss 0.50 \u2192 2.50. Scores lost: L2H2 induction 0.90 \u2192 0.20.');
+});
+
+test('the whole-sequence probe loss rises above ln V, as the view explains: on the random first copy the trained model guesses with confidence, and wrongly', async () => {
+  const { readFileSync } = await import('node:fs');
+  const { decodeSafetensors } = await import('../../web/lib/safetensors.js');
+  const meta = JSON.parse(readFileSync(new URL('../../web/trained/induction.json', import.meta.url), 'utf8'));
+  const state = decodeSafetensors(readFileSync(new URL('../../web/trained/induction.safetensors', import.meta.url)));
+  const config = trainerConfig(meta.settings);
+  const V = config.model.vocabSize;
+  assert.ok(meta.history.all.at(-1) > Math.log(V), `whole-sequence loss ${meta.history.all.at(-1)} > ln ${V}`);
+  const { ask } = session(config);
+  const tokens = Array.from(ask({ type: 'probe' }).probe.tokens);
+  const model = attn.transformer(config.model);
+  model.loadState(state);
+  const { logits } = model.forward(tokens);
+  // Cross-entropy of position t's prediction of token t + 1, in float64 from the logits.
+  const loss = (t) => {
+    const row = Array.from(logits.data.subarray(t * V, (t + 1) * V));
+    const max = Math.max(...row);
+    return Math.log(row.reduce((s, x) => s + Math.exp(x - max), 0)) + max - row[tokens[t + 1]];
+  };
+  let r = 1;
+  while (tokens.slice(1, r + 1).join() !== tokens.slice(r + 1, 2 * r + 1).join()) r++;
+  const mean = (ts) => ts.reduce((s, t) => s + loss(t), 0) / ts.length;
+  const firstCopy = mean(Array.from({ length: r }, (_, t) => t));          // BOS … predicting the first copy
+  const secondCopy = mean(Array.from({ length: r - 1 }, (_, k) => r + 1 + k));
+  assert.ok(firstCopy > Math.log(V), `first copy: ${firstCopy.toFixed(2)} nats per token, above an even guess's ln ${V} = ${Math.log(V).toFixed(2)}`);
+  assert.ok(secondCopy < 0.5, `second copy: ${secondCopy.toFixed(3)}, learned`);
+  model.dispose?.();
 });

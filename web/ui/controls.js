@@ -1,7 +1,9 @@
 // The control panel: example presets, input mode, sizes, seeded randomness, scaling, masks and
 // the selected head. Every control is a labelled native form element; the panel reads the state
 // and sends pure state transitions back, it keeps no state of its own.
-import { dims, formatNumber, LIMITS, PRESETS, togglePad } from './model/model.js';
+import {
+  describeDModel, describeHeadSplit, describeShown, dims, formatNumber, LIMITS, PRESETS, setHeads, togglePad,
+} from './model/model.js';
 import { el, numberInput, selectOf, setAttr, setDisabled, setHidden, setText } from './dom/dom.js';
 import { createExtrasControls } from './extras-controls.js';
 import { createVectorSource } from './vector-source.js';
@@ -75,9 +77,12 @@ function exampleGroup(applyPreset) {
   return {
     el: group,
     preset,
-    render() {
+    render(state) {
       const presetDef = PRESETS.find((p) => p.id === preset.value);
-      setText(presetHelp, presetDef ? presetDef.description : 'Pick a ready-made example, or edit any number.');
+      // No preset: the menu says what is shown when it is something of its own (a trained head).
+      const shown = presetDef ? null : describeShown(state);
+      setText(placeholder, shown ? shown.option : 'Choose an example\u2026');
+      setText(presetHelp, presetDef ? presetDef.description : shown ? shown.help : 'Pick a ready-made example, or edit any number.');
     },
   };
 }
@@ -133,7 +138,8 @@ function sizesGroup({ update, leavePreset }) {
       const v = Number(input.value);
       if (!Number.isFinite(v)) return;
       leavePreset();
-      update((s) => ({ ...s, [key]: v, headNames: [] }));
+      // From one head to several (and back) the weights are shared out, not drawn anew.
+      update((s) => (key === 'heads' ? setHeads(s, v) : { ...s, [key]: v, headNames: [] }));
     });
   }
   return {
@@ -151,7 +157,7 @@ function sizesGroup({ update, leavePreset }) {
       setDisabled(sizeInputs.dv, d.multi);
       setIfIdle(sizeInputs.dk, d.multi ? (d.divisible ? d.dk : '') : state.dk);
       setIfIdle(sizeInputs.dv, d.multi ? (d.divisible ? d.dv : '') : state.dv);
-      setText(tokenCount, tokenCountText(d));
+      setText(tokenCount, `${tokenCountText(d)} ${describeDModel(state)} ${describeHeadSplit(state)}`.trim());
       setHidden(tokenCount, !d.sentence);
     },
   };
@@ -357,7 +363,7 @@ export function createControls({ update, applyPreset, randomize }) {
     el: root,
     render(state, result) {
       const d = dims(state);
-      example.render();
+      example.render(state);
       mode.render(state);
       sizes.render(state, d);
       random.render(state);

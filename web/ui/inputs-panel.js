@@ -5,7 +5,7 @@ import { createCard, el, section, setHidden, setText } from './dom/dom.js';
 import { createHeatmap } from './heatmap/heatmap.js';
 import { createInputMatrixCard } from './input-matrix-card.js';
 import { createSentenceBox } from './sentence-box.js';
-import { activeMatrices, dims } from './model/model.js';
+import { activeMatrices, describeDModel, dims } from './model/model.js';
 
 const TITLES = {
   Q: ['Queries Q', 'What each query token is looking for.'],
@@ -95,7 +95,7 @@ export function createInputsPanel({ onEdit, onInspect, onSentence, onPositional,
       setHidden(projHeading, !d.sentence);
       setHidden(projGrid, !d.sentence);
       setText(sub, d.sentence
-        ? `Type a sentence, then edit the token vectors and the projection weights (d_model = ${d.dModel}). Every number below follows at once.`
+        ? `Type a sentence, then edit the token vectors and the projection weights (d_model = ${d.dModel}). Every number below follows at once. ${describeDModel(state)}`.trim()
         : 'Edit any query, key or value. Every number below follows at once.');
       if (d.sentence) sentenceBox.render(state);
       for (const [name, card] of Object.entries(matrixCards))

@@ -1,16 +1,21 @@
 // The sentence mode control "Token vectors from": random per word (the default, embeddings.js) or
 // the trained text model (trained-vectors.js), with the model's layer and head to read the
 // sentence with. Choosing the model loads it (once, same origin) and replaces X and the weights;
-// choosing random again brings back the sizes and weights that were there before.
+// choosing random again brings back the sizes and weights that were there before. A head opened
+// from the training view shows as a third source, "A trained head", with what it is; it cannot be
+// chosen here (its model stays in the training view), only left. Layers and heads are numbered
+// from 1 on the page; the options' values count from 0, as the state does.
 // Test hooks: the select is [data-vector-source]; layer and head are [data-vector-layer],
 // [data-vector-head]; the control's root carries data-loaded="true" once the model is there.
-import { el, selectOf, setHidden, setText } from './dom/dom.js';
+import { el, selectOf, setDisabled, setHidden, setText } from './dom/dom.js';
 import {
-  describeTextModel, loadTextModel, SOURCES, textModel, textModelState, tokenize, usesTextModel,
+  describeTextModel, describeTrainedHead, headName, loadTextModel, SOURCES, textModel, textModelState, tokenize,
+  usesTextModel, usesTrainedHead,
 } from './model/model.js';
 
 let uid = 0;
 const RANDOM_NOTE = 'Random per word: each word\u2019s vector is random but fixed, from the seed; no model has learned them, so the attention patterns mean nothing yet.';
+const LEFT_NOTE = ' (The trained head\u2019s X belonged to its probe sequence and sizes: after that change X is random per word again; the weights stay as they were until you change them.)';
 const MODEL_NOTE = 'The trained text model: a small transformer trained on this page\u2019s bundled stories (web/trained/text), one character per token; X and W are its real inputs and weights for the chosen head, so the weights are what it really attends to.';
 
 function labelledSelect(text, select, hook) {
@@ -34,7 +39,13 @@ function backToRandom(s, saved) {
   return next;
 }
 
-const numberOptions = (n, name) => Array.from({ length: n }, (_, i) => [String(i), `${name} ${i}`]);
+// Random vectors for the trained head's tokens; its weights stay.
+function leaveTrainedHead(s) {
+  const { X, ...matrices } = s.matrices;
+  return { ...s, vectors: { source: 'random' }, matrices, xKey: undefined };
+}
+
+const numberOptions = (n, name) => Array.from({ length: n }, (_, i) => [String(i), `${name} ${i + 1}`]);
 
 /**
  * The control; update(fn) is the explorer's state transition, onChoose() is told of a choice (the
@@ -43,6 +54,7 @@ const numberOptions = (n, name) => Array.from({ length: n }, (_, i) => [String(i
 export function createVectorSource({ update, onChoose = () => {} }) {
   const root = el('div', 'vector-source');
   const source = selectOf('', SOURCES);
+  const trainedOption = source.querySelector('option[value="trained-head"]');
   const layer = selectOf('', numberOptions(2, 'Layer'));
   const head = selectOf('', numberOptions(2, 'Head'));
   const sourceField = labelledSelect('Token vectors from', source, 'source');
@@ -84,7 +96,7 @@ export function createVectorSource({ update, onChoose = () => {} }) {
   source.addEventListener('change', () => {
     onChoose();
     if (source.value === 'text-model') useModel();
-    else update((s) => (usesTextModel(s) ? backToRandom(s, saved) : s));
+    else update((s) => (usesTextModel(s) ? backToRandom(s, saved) : usesTrainedHead(s) ? leaveTrainedHead(s) : s));
   });
   for (const select of [layer, head]) select.addEventListener('change', () => { onChoose(); useModel(chosen()); });
 
@@ -93,10 +105,17 @@ export function createVectorSource({ update, onChoose = () => {} }) {
     render(state) {
       setHidden(root, state.mode !== 'sentence');
       const model = usesTextModel(state);
-      source.value = model ? 'text-model' : 'random';
+      const trained = usesTrainedHead(state);
+      // The trained head is listed only while it is shown: nothing here can bring it back.
+      setHidden(trainedOption, !trained);
+      setDisabled(trainedOption, !trained);
+      // Short enough for the sidebar's menu; the note below says the rest.
+      setText(trainedOption, trained ? `Trained ${headName(state.vectors.layer, state.vectors.head)}` : SOURCES[2][1]);
+      source.value = model ? 'text-model' : trained ? 'trained-head' : 'random';
       setHidden(layerField, !model);
       setHidden(headField, !model);
-      setText(note, model ? MODEL_NOTE : RANDOM_NOTE);
+      const left = state.vectors?.left === 'trained-head' ? LEFT_NOTE : '';
+      setText(note, model ? MODEL_NOTE : trained ? describeTrainedHead(state).source : RANDOM_NOTE + left);
       if (!model) return;
       layer.value = String(state.vectors.layer ?? 0);
       head.value = String(state.vectors.head ?? 0);
@@ -125,12 +144,13 @@ export function createVectorSource({ update, onChoose = () => {} }) {
 export function describeVectorsIn(state, { help, note, positionalRow }) {
   note.dataset.randomText ??= note.textContent;
   const model = usesTextModel(state);
-  setHidden(positionalRow, model);
-  if (!model) {
+  const trained = usesTrainedHead(state);
+  setHidden(positionalRow, model || trained);
+  if (!model && !trained) {
     setText(note, note.dataset.randomText);
     return;
   }
-  const text = describeTextModel(state);
+  const text = model ? describeTextModel(state) : describeTrainedHead(state);
   setText(help, text.help);
   setText(note, text.note);
 }

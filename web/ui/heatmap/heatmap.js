@@ -178,3 +178,5 @@ export function createHeatmap({ name, label, kind = 'diverging', onInspect, onAc
     focusCell: (i, j) => grid.focusCell(i, j),
   };
 }
+
+export { createPixelMap } from './pixel-map.js';

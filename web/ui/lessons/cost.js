@@ -2,26 +2,44 @@
 // and h heads, from attn.lessons.attentionCost: parameters (4·d² + 4·d, whatever h is), FLOPs of
 // the projections (linear in n) and of the scores and weighted sums (quadratic), and the bytes of
 // the h attention matrices. The plot sweeps n (self-attention, m = n) on log–log axes and marks
-// where the quadratic term overtakes the projections, found by bisection over the core's numbers.
+// where the quadratic term overtakes the projections, found by bisection over the numbers.
+// Following the explorer while it shows a single head (no W_O; its own d_k and d_v; or Q, K, V
+// typed with no projections at all), the table counts that head instead (singleHeadCost): a
+// layer's 4·d² would count a W_O the explorer does not have.
 import { bytes, el, grouped, lessonPanel, numberInput, setIfIdle, setText, si } from './dom.js';
 import { createLogLogPlot } from './plots.js';
 import { dims, LESSON_LIMITS, setLesson } from '../model/model.js';
-import { parameterSentence } from '../parameter-count.js';
+import { parameterSentence, singleHeadSentence } from '../parameter-count.js';
 
+// [key, label, formula for a layer, formula for the explorer's single head, format].
 const ROWS = [
-  ['parameters', 'Parameters: W_Q, W_K, W_V, W_O and their biases', '4\u00b7d\u00b2 + 4\u00b7d, whatever h is', (v) => grouped(v)],
-  ['projectionFlops', 'Projections Q, K, V and the output', '2\u00b7d\u00b2\u00b7(2n + 2m): linear in n', (v) => si(v, 'FLOP')],
-  ['scoreFlops', 'Scores Q\u00b7K\u1d40 and weights\u00b7V', '4\u00b7n\u00b7m\u00b7d: quadratic in n', (v) => si(v, 'FLOP')],
-  ['softmaxFlops', 'Softmax', 'about 5 per weight: 5\u00b7h\u00b7n\u00b7m', (v) => si(v, 'FLOP')],
-  ['totalFlops', 'Total', '', (v) => si(v, 'FLOP')],
-  ['attentionMatrixBytes', 'Attention matrices (h of n \u00d7 m, float32)', '4\u00b7h\u00b7n\u00b7m bytes', (v) => bytes(v)],
+  ['parameters', 'Parameters: W_Q, W_K, W_V, W_O and their biases', '4\u00b7d\u00b2 + 4\u00b7d, whatever h is', 'd\u00b7(2d\u2096 + d\u1d65), no W_O (+ 2d\u2096 + d\u1d65 with biases)', (v) => grouped(v)],
+  ['projectionFlops', 'Projections Q, K, V and the output', '2\u00b7d\u00b2\u00b7(2n + 2m): linear in n', '2\u00b7d\u00b7(n\u00b7d\u2096 + m\u00b7d\u2096 + m\u00b7d\u1d65), no output projection', (v) => si(v, 'FLOP')],
+  ['scoreFlops', 'Scores Q\u00b7K\u1d40 and weights\u00b7V', '4\u00b7n\u00b7m\u00b7d: quadratic in n', '2\u00b7n\u00b7m\u00b7(d\u2096 + d\u1d65): quadratic in n', (v) => si(v, 'FLOP')],
+  ['softmaxFlops', 'Softmax', 'about 5 per weight: 5\u00b7h\u00b7n\u00b7m', 'about 5 per weight: 5\u00b7n\u00b7m', (v) => si(v, 'FLOP')],
+  ['totalFlops', 'Total', '', '', (v) => si(v, 'FLOP')],
+  ['attentionMatrixBytes', 'Attention matrices (h of n \u00d7 m, float32)', '4\u00b7h\u00b7n\u00b7m bytes', '4\u00b7n\u00b7m bytes (one matrix)', (v) => bytes(v)],
 ];
 
-// The sizes the panel shows: its own, or the explorer's while it follows them.
+/**
+ * What the explorer's single head costs (no W_O): z = { dModel (0: Q, K, V typed, no
+ * projections), dk, dv, biases }, with the same fields as attentionCost.
+ */
+export function singleHeadCost(n, m, { dModel, dk, dv, biases }) {
+  const parameters = dModel * (2 * dk + dv) + (dModel && biases ? 2 * dk + dv : 0);
+  const projectionFlops = 2 * dModel * (n * dk + m * dk + m * dv);
+  const scoreFlops = 2 * n * m * (dk + dv);
+  const softmaxFlops = 5 * n * m;
+  return { parameters, projectionFlops, scoreFlops, softmaxFlops, totalFlops: projectionFlops + scoreFlops + softmaxFlops, attentionMatrixBytes: 4 * n * m };
+}
+
+// The sizes the panel shows: its own, or the explorer's while it follows them; `single` when the
+// explorer shows one head (then dk, dv and biases are that head's, and dModel 0 without projections).
 function sizesOf(s) {
   const c = s.lessons.cost;
   if (!c.follow) return { n: c.n, m: c.m, dModel: c.dModel, heads: c.heads };
   const d = dims(s);
+  if (!d.multi) return { n: d.n, m: d.m, dModel: d.sentence ? s.dModel : 0, heads: 1, single: true, dk: d.dk, dv: d.dv, biases: d.biases };
   return { n: d.n, m: d.m, dModel: s.dModel, heads: s.heads };
 }
 
@@ -60,11 +78,15 @@ function costTable() {
   const tbody = el('tbody');
   table.append(caption, tbody);
   const cells = {};
+  const formulas = {};
+  const labels = {};
   for (const [key, label, formula] of ROWS) {
     const tr = el('tr');
     const th = el('th', '', label);
     th.scope = 'row';
+    labels[key] = th;
     const f = el('td', 'formula-cell', formula);
+    formulas[key] = f;
     const value = el('td', 'value-cell');
     const out = el('output');
     out.dataset.stat = key;
@@ -74,7 +96,7 @@ function costTable() {
     tbody.append(tr);
     cells[key] = out;
   }
-  return { table, caption, cells };
+  return { table, caption, cells, formulas, labels };
 }
 
 // The plot's legend: a key per series and the chosen n.
@@ -90,11 +112,11 @@ function plotLegend() {
 }
 
 export function createCostPanel({ attn, update }) {
-  const { root, intro } = lessonPanel('cost', 'The projections cost the same per token however long the text is; the score matrix grows with n \u00d7 m. For short inputs the projections dominate, for long ones the quadratic term does, and the h attention matrices must also fit in memory. Numbers from attn.lessons.attentionCost (a multiply\u2013add counts as 2 FLOPs).');
+  const { root, intro } = lessonPanel('cost', 'The projections cost the same per token however long the text is; the score matrix grows with n \u00d7 m. For short inputs the projections dominate, for long ones the quadratic term does, and the h attention matrices must also fit in memory. Numbers from attn.lessons.attentionCost for a layer; while the explorer shows a single head (which has no W_O), from that head\u2019s own matrices (a multiply\u2013add counts as 2 FLOPs).');
   const { controls, follow, inputs } = costControls(update);
   const error = el('p', 'error');
   error.hidden = true;
-  const { table, caption, cells } = costTable();
+  const { table, caption, cells, formulas, labels } = costTable();
   const params = el('p', 'lesson-note');
   const verdict = el('p', 'lesson-summary');
   verdict.dataset.stat = 'crossover';
@@ -106,7 +128,7 @@ export function createCostPanel({ attn, update }) {
 
   let drawn = '';
 
-  const cost = (n, m, z) => attn.lessons.attentionCost({ n, m, dModel: z.dModel, numHeads: z.heads, bias: true });
+  const cost = (n, m, z) => (z.single ? singleHeadCost(n, m, z) : attn.lessons.attentionCost({ n, m, dModel: z.dModel, numHeads: z.heads, bias: true }));
   const quadratic = (c) => c.scoreFlops + c.softmaxFlops;
 
   // The smallest n (with m = n) at which the quadratic terms cost at least as much as the
@@ -155,42 +177,70 @@ export function createCostPanel({ attn, update }) {
       }
       error.hidden = true;
       table.hidden = false;
-      figure.hidden = false;
-      setText(caption, `n = ${grouped(z.n)}, m = ${grouped(z.m)}, d_model = ${grouped(z.dModel)}, h = ${z.heads} (head width ${z.dModel / z.heads})`);
-      for (const [name, , , format] of ROWS) {
-        setText(cells[name], format(c[name]));
-        cells[name].dataset.value = String(c[name]);
-        cells[name].title = grouped(c[name]);
-      }
-      const weights = attn.lessons.attentionCost({ n: z.n, m: z.m, dModel: z.dModel, numHeads: z.heads, bias: false }).parameters;
-      params.replaceChildren(parameterSentence({ weights, withBiases: c.parameters, dModel: z.dModel, heads: z.heads }));
+      figure.hidden = z.single && !z.dModel;  // no projections: nothing to cross
+      describe(z, c);
       const star = crossover(z);
       verdict.dataset.value = String(star);
-      setText(verdict, `With d_model = ${grouped(z.dModel)} and ${z.heads} head${z.heads > 1 ? 's' : ''}, the quadratic terms cost more than the projections from n = ${grouped(star)} tokens on (about 2\u00b7d_model). The h attention matrices need ${bytes(c.attentionMatrixBytes)} at n = ${grouped(z.n)}, m = ${grouped(z.m)}.`);
-
-      // The sweep: powers of √2 from 1 to well past both the crossover and the chosen n.
-      const top = 2 ** Math.min(30, Math.max(10, Math.ceil(Math.log2(Math.max(4 * star, 2 * z.n)))));
-      const proj = [];
-      const quad = [];
-      for (let e = 0; 2 ** (e / 2) <= top; e++) {
-        const n = Math.round(2 ** (e / 2));
-        const cn = cost(n, n, z);
-        proj.push([n, cn.projectionFlops]);
-        quad.push([n, quadratic(cn)]);
-      }
-      const ys = proj.concat(quad).map((p) => p[1]);
-      const yDomain = [10 ** Math.floor(Math.log10(Math.min(...ys))), 10 ** Math.ceil(Math.log10(Math.max(...ys)))];
-      const cs = cost(star, star, z);
-      plot.update({
-        series: [{ key: 'proj', points: proj }, { key: 'quad', points: quad }],
-        xDomain: [1, top], yDomain,
-        vertical: [
-          { key: 'now', x: Math.min(Math.max(z.n, 1), top), label: `n = ${grouped(z.n)}`, row: 0 },
-          { key: 'cross', x: star, label: `equal at n = ${grouped(star)}`, row: 1 },
-        ],
-        points: [{ key: 'cross', x: star, y: cs.projectionFlops }],
-        description: `FLOPs against n on log-log axes: the projections grow linearly, the quadratic terms overtake them at n = ${star}.`,
-      });
+      setText(verdict, verdictText(z, c, star));
+      if (!figure.hidden) drawPlot(z, star);
     },
   };
+
+  // The caption, row labels and formulas, the cells and the parameter sentence for sizes z.
+  function describe(z, c) {
+    setText(caption, z.single
+      ? `n = ${grouped(z.n)}, m = ${grouped(z.m)}, the explorer\u2019s single head: ${z.dModel ? `d_model = ${grouped(z.dModel)}, ` : 'Q, K, V typed directly, '}d\u2096 = ${z.dk}, d\u1d65 = ${z.dv} (no W_O)`
+      : `n = ${grouped(z.n)}, m = ${grouped(z.m)}, d_model = ${grouped(z.dModel)}, h = ${z.heads} (head width ${z.dModel / z.heads})`);
+    for (const [name, , layerFormula, headFormula, format] of ROWS) {
+      setText(cells[name], format(c[name]));
+      cells[name].dataset.value = String(c[name]);
+      cells[name].title = grouped(c[name]);
+      setText(formulas[name], z.single ? headFormula : layerFormula);
+    }
+    setText(labels.parameters, z.single ? 'Parameters: W_Q, W_K, W_V and their biases (no W_O)' : ROWS[0][1]);
+    setText(labels.projectionFlops, z.single ? 'Projections Q, K, V (no output projection)' : ROWS[1][1]);
+    setText(labels.attentionMatrixBytes, z.single ? 'Attention matrix (n \u00d7 m, float32)' : ROWS[5][1]);
+    if (z.single && !z.dModel) {
+      params.replaceChildren('Q, K and V are typed directly: there are no projection weights to count.');
+    } else if (z.single) {
+      const layerCount = attn.lessons.attentionCost({ n: z.n, m: z.m, dModel: z.dModel, numHeads: 1, bias: z.biases }).parameters;
+      params.replaceChildren(singleHeadSentence({ dModel: z.dModel, dk: z.dk, dv: z.dv, biases: z.biases, count: c.parameters, layerCount }));
+    } else {
+      const weights = attn.lessons.attentionCost({ n: z.n, m: z.m, dModel: z.dModel, numHeads: z.heads, bias: false }).parameters;
+      params.replaceChildren(parameterSentence({ weights, withBiases: c.parameters, dModel: z.dModel, heads: z.heads }));
+    }
+  }
+
+  function verdictText(z, c, star) {
+    const memory = `at n = ${grouped(z.n)}, m = ${grouped(z.m)}.`;
+    if (z.single && !z.dModel) return `With Q, K, V typed directly there are no projections: every FLOP is in the scores, the weights\u00b7V and the softmax. The attention matrix needs ${bytes(c.attentionMatrixBytes)} ${memory}`;
+    if (z.single) return `For this head (d_model = ${grouped(z.dModel)}, d\u2096 = ${z.dk}, d\u1d65 = ${z.dv}), the quadratic terms cost more than the projections from n = ${grouped(star)} tokens on. Its attention matrix needs ${bytes(c.attentionMatrixBytes)} ${memory}`;
+    return `With d_model = ${grouped(z.dModel)} and ${z.heads} head${z.heads > 1 ? 's' : ''}, the quadratic terms cost more than the projections from n = ${grouped(star)} tokens on (about 2\u00b7d_model). The h attention matrices need ${bytes(c.attentionMatrixBytes)} ${memory}`;
+  }
+
+  function drawPlot(z, star) {
+    // The sweep: powers of √2 from 1 to well past both the crossover and the chosen n.
+    const top = 2 ** Math.min(30, Math.max(10, Math.ceil(Math.log2(Math.max(4 * star, 2 * z.n)))));
+    const proj = [];
+    const quad = [];
+    for (let e = 0; 2 ** (e / 2) <= top; e++) {
+      const n = Math.round(2 ** (e / 2));
+      const cn = cost(n, n, z);
+      proj.push([n, cn.projectionFlops]);
+      quad.push([n, quadratic(cn)]);
+    }
+    const ys = proj.concat(quad).map((p) => p[1]);
+    const yDomain = [10 ** Math.floor(Math.log10(Math.min(...ys))), 10 ** Math.ceil(Math.log10(Math.max(...ys)))];
+    const cs = cost(star, star, z);
+    plot.update({
+      series: [{ key: 'proj', points: proj }, { key: 'quad', points: quad }],
+      xDomain: [1, top], yDomain,
+      vertical: [
+        { key: 'now', x: Math.min(Math.max(z.n, 1), top), label: `n = ${grouped(z.n)}`, row: 0 },
+        { key: 'cross', x: star, label: `equal at n = ${grouped(star)}`, row: 1 },
+      ],
+      points: [{ key: 'cross', x: star, y: cs.projectionFlops }],
+      description: `FLOPs against n on log-log axes: the projections grow linearly, the quadratic terms overtake them at n = ${star}.`,
+    });
+  }
 }

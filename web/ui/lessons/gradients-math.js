@@ -102,8 +102,24 @@ export function whichKeysLearn(attn, { dk = 64, keys = 64, dv = 16, samples = 20
   return { dk, keys, samples, threshold, scaled: run(1 / Math.sqrt(dk)), unscaled: run(1) };
 }
 
-/** One gradient-descent step on one of Q, K, V: x − lr · ∂L/∂x, as a new matrix of the page. */
-export function stepped(matrix, gradient, lr) {
-  const data = matrix.data.map((x, i) => x - lr * gradient.data[i]);
-  return { ...matrix, data };
+/**
+ * `steps` steps of gradient descent on one of Q, K, V ('Q' | 'K' | 'V') of the head, each with
+ * the gradient at the point it starts from (a backward pass per step, as training does), the rest
+ * of the head fixed. Returns the matrix's values after the last step (float64, row-major) and the
+ * loss before the first step and after each: losses[0] … losses[steps].
+ */
+export function descend(attn, head, masks, goal, target, cell, name, lr, steps) {
+  const key = name.toLowerCase();
+  const values = Float64Array.from(head[key].data);
+  const losses = [];
+  let current = head;
+  for (let k = 0; k <= steps; k++) {
+    const g = headGradients(attn, current, masks, goal, target, cell);
+    losses.push(g.loss);
+    if (k === steps) break;
+    const grad = { q: g.gradQ, k: g.gradK, v: g.gradV }[key].data;
+    for (let x = 0; x < values.length; x++) values[x] -= lr * grad[x];
+    current = { ...current, [key]: { data: Float32Array.from(values), shape: head[key].shape } };
+  }
+  return { values: Array.from(values), losses };
 }

@@ -2,7 +2,7 @@
 // the nudge check, the gradient step and "which keys learn?". Each is { el, draw(...) }; the
 // numbers come from gradients-math.js (the core), the explanations from gradients-explain.js.
 import { button, el, field, numberInput, setText } from './dom.js';
-import { nudge, steepestCell, stepped, whichKeysLearn } from './gradients-math.js';
+import { descend, nudge, steepestCell, whichKeysLearn } from './gradients-math.js';
 import { explainGradient } from './gradients-explain.js';
 import { createHeatmap } from '../heatmap/heatmap.js';
 import { formatNumber } from '../model/model.js';
@@ -130,51 +130,78 @@ export function createNudgeSection(attn) {
   return { el: root, draw };
 }
 
-/** One step of gradient descent on Q, K or V, written back into the explorer's state. */
-export function createStepSection(update) {
+// The losses of one click, in words: all of them for a few steps, else the first three and the last.
+function stepsText(losses) {
+  const shown = losses.length <= 6 ? losses : [...losses.slice(0, 3), null, losses.at(-1)];
+  const change = ((losses.at(-1) - losses[0]) / Math.abs(losses[0] || 1)) * 100;
+  return `${shown.map((x) => (x === null ? '\u2026' : formatNumber(x, 4))).join(' \u2192 ')} (${change >= 0 ? '+' : '\u2212'}${Math.abs(change).toFixed(1)} %)`;
+}
+
+/**
+ * Steps of gradient descent on Q, K or V, written back into the explorer's state. One click takes
+ * `steps per click` steps (10 by default: one step at this learning rate moves the loss by a few
+ * per cent at most, too little to see), each from a fresh backward pass; the panel lists the
+ * losses of the click and of every click so far.
+ */
+export function createStepSection(update, attn) {
   let lr = 0.5;
-  let grads = null;
-  const losses = [];
+  let count = 10;
+  let context = null;   // the head and the loss the gradients were taken for
+  const clicks = [];    // the loss before the first click, then after each
   const matrix = select('grad-step-matrix', [['Q', 'Q'], ['K', 'K'], ['V', 'V']]);
   const rate = numberField('grad-lr', [0, 100], 'any', lr);
-  const step = button('Take one step', 'small-button');
+  const perClick = numberField('grad-steps', [1, 100], 1, count);
+  const step = button('Take 10 steps', 'small-button');
   step.dataset.control = 'grad-step';
   const note = el('p', 'lesson-note');
   const useQkv = button('Use Q, K, V directly');
   useQkv.dataset.control = 'grad-use-qkv';
   const noteRow = el('div', 'lesson-inline');
   noteRow.append(note, useQkv);
+  const last = stat('grad-steps-taken', 'grad-sentence');
   const history = stat('grad-history', 'grad-sentence');
   const controls = el('div', 'lesson-controls');
-  controls.append(field('Update', matrix), field('Learning rate', rate), step);
+  controls.append(field('Update', matrix), field('Learning rate', rate), field('Steps per click', perClick), step);
   const root = el('div', 'lesson-gap');
-  root.append(el('h4', '', 'One gradient step'),
-    el('p', 'lesson-note', 'x \u2190 x \u2212 learning rate \u00d7 \u2202L/\u2202x on the chosen matrix, written back into the explorer: watch the weights above move and the loss fall.'),
-    controls, noteRow, history);
+  root.append(el('h4', '', 'Gradient steps'),
+    el('p', 'lesson-note', 'x \u2190 x \u2212 learning rate \u00d7 \u2202L/\u2202x on the chosen matrix, with a new backward pass before every step, written back into the explorer: watch the weights above move and the loss fall.'),
+    controls, noteRow, last, history);
   rate.addEventListener('change', () => { const v = Number(rate.value); if (v >= 0) lr = v; });
+  perClick.addEventListener('change', () => {
+    const v = Math.round(Number(perClick.value));
+    if (v >= 1 && v <= 100) count = v;
+    setText(step, count === 1 ? 'Take one step' : `Take ${count} steps`);
+  });
   useQkv.addEventListener('click', () => update((s) => ({ ...s, mode: 'qkv' })));
   step.addEventListener('click', () => {
-    if (!grads) return;
+    if (!context) return;
     const name = matrix.value;
-    const g = { Q: grads.gradQ, K: grads.gradK, V: grads.gradV }[name];
-    losses.push(grads.loss);
-    update((s) => ({ ...s, matrices: { ...s.matrices, [name]: stepped(s.matrices[name], g, lr) } }));
+    const { head, masks, goal, target, cell } = context;
+    const { values, losses } = descend(attn, head, masks, goal, target, cell, name, lr, count);
+    if (!clicks.length) clicks.push(losses[0]);
+    clicks.push(losses.at(-1));
+    last.dataset.losses = losses.join(' ');
+    setStat(last, losses.at(-1), `${losses.length - 1} step${losses.length > 2 ? 's' : ''} on ${name}: loss ${stepsText(losses)}`);
+    update((s) => ({ ...s, matrices: { ...s.matrices, [name]: { ...s.matrices[name], data: values } } }));
   });
   return {
     el: root,
     /** Forget the loss history (a new loss or new sizes). */
     reset() {
-      losses.length = 0;
+      clicks.length = 0;
+      setStat(last, 0, '');
     },
-    draw(g, sentence) {
-      grads = sentence ? null : g;
+    /** g: the gradients shown; ctx: { head, masks, goal, target, cell } they were taken for. */
+    draw(g, sentence, ctx) {
+      // Projections of X have no steps here: what was stepped before no longer applies.
+      if (sentence && clicks.length) this.reset();
+      context = sentence ? null : ctx;
       step.disabled = sentence;
       useQkv.hidden = !sentence;
       setText(note, sentence
         ? 'Here Q, K and V are projections of X (sentence mode): switch the explorer to free Q, K, V to step on them directly.'
         : `Steps update ${matrix.value} in the explorer\u2019s inputs above.`);
-      const all = [...losses, g.loss];
-      setStat(history, all.length, all.length > 1 ? `Loss after each step: ${all.map((x) => formatNumber(x, 4)).join(' \u2192 ')}` : '');
+      setStat(history, clicks.length, clicks.length > 1 ? `Loss after each click: ${clicks.map((x) => formatNumber(x, 4)).join(' \u2192 ')}` : '');
     },
   };
 }

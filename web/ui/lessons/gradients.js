@@ -1,7 +1,8 @@
 // "Gradients: how attention learns": the backward pass of the explorer's head, live. Pick a loss
 // (reach a target output T, or one output cell); the sections below (gradients-sections.js) show
 // dO, dA = dO·Vᵀ, dS, dQ, dK, dV as explained heatmaps, check one gradient against a nudge of its
-// input, take gradient steps on Q, K or V, and measure which keys learn with and without ÷√dₖ.
+// input, take gradient steps on Q, K or V (ten per click by default, each from its own backward
+// pass), and measure which keys learn with and without ÷√dₖ.
 // Every number comes from the core (gradients-math.js). The panel's own settings stay local.
 // Test hooks: data-control on the controls, data-stat (+ data-value) on the numbers, heatmaps
 // named grad-dO, grad-dA, grad-dS, grad-dQ, grad-dK, grad-dV.
@@ -82,7 +83,7 @@ export function createGradientsPanel({ attn, update }) {
   const lossSection = createLossSection(local, redraw);
   const maps = createMapsSection((pick) => { local.pick = pick; redraw(); });
   const nudges = createNudgeSection(attn);
-  const steps = createStepSection(update);
+  const steps = createStepSection(update, attn);
   const keys = createKeysSection(attn);
   root.append(intro, headNote, lossSection.el, error, maps.el, nudges.el, steps.el, keys.el);
 
@@ -128,7 +129,7 @@ export function createGradientsPanel({ attn, update }) {
     const context = { head: result.head, grads, goal: local.goal, target: local.target, cell: local.cell, hidden: result.hidden };
     maps.draw(state, result, display, context, local.pick);
     nudges.draw(context, masks, local.pick);
-    steps.draw(grads, result.dims.sentence);
+    steps.draw(grads, result.dims.sentence, { head: result.head, masks, goal: local.goal, target: local.target, cell: local.cell });
     setText(headNote, result.dims.multi
       ? `Several heads: this is head ${result.head.index + 1}\u2019s backward pass (choose the head above), with the head\u2019s own output as O and its slices of the projections as Q, K, V.`
       : '');

@@ -14,7 +14,8 @@ const FILES = Object.freeze({
 
 /**
  * The example's weights (a state dict) and what its metadata says:
- * { state, settings (as saved), steps, formedAt (a step, or null) }.
+ * { state, settings (as saved), steps, formedAt (a step, or null), history (the run's losses and
+ * head scores every few steps, see scripts/examples/train-examples.mjs; null if the file has none) }.
  */
 export async function fetchExample(id) {
   const url = Object.hasOwn(FILES, id) ? FILES[id] : null;
@@ -28,5 +29,6 @@ export async function fetchExample(id) {
     settings: JSON.parse(meta.settings ?? 'null'),
     steps: Number(meta.step) || 0,
     formedAt: meta.formedAt === undefined ? null : Number(meta.formedAt),
+    history: meta.history === undefined ? null : JSON.parse(meta.history),
   };
 }

@@ -8,11 +8,15 @@ export { DEFAULT_PRESET, initialState } from './initial-state.js';
 export { HOST_PLACEHOLDER, NO_PAGE_MESSAGE, packageUrls } from './package-urls.js';
 export {
   LESSON_LIMITS, LESSON_PANELS, LIMITS, MAX_TOKENS, MULTI_HEAD_PITFALLS, PITFALLS, activeMatrices, createStore, dims,
-  maskOptions, setCell, setLesson, setSentence, toggleCustom, togglePad, tokenLabels,
+  maskOptions, setCell, setHeads, setLesson, setSentence, toggleCustom, togglePad, tokenLabels,
 } from './state.js';
+export { describeHeadSplit } from './head-split.js';
 export { PRESETS, makeEmbedder, makeFiller, presetById, randomMatrices } from './presets.js';
 export { PAD, isPad, tokenize } from './tokenizer.js';
-export { SOURCES, describeTextModel, loadTextModel, textModel, textModelState, usesTextModel } from './trained-vectors.js';
+export {
+  SOURCES, describeDModel, describeShown, describeTextModel, describeTrainedHead, headName, loadTextModel, textModel,
+  textModelState, trainedHeadFits, usesTextModel, usesTrainedHead,
+} from './trained-vectors.js';
 export { charTokens, describeCharTokens } from './char-tokens.js';
 export { createComputer } from './compute.js';
 export { createHighlighter } from './highlight.js';

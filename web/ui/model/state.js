@@ -5,6 +5,8 @@ import { isPad, tokenize } from './tokenizer.js';
 import { subscript } from './format.js';
 import { POSITIONAL, tokenVectorsKey } from './embeddings.js';
 import { BIAS_PRESETS, biasPresetMatrix, reconcileExtras } from './extras-state.js';
+import { trainedHeadFits, usesTrainedHead } from './trained-vectors.js';
+import { mergeHeads, splitHeads } from './head-split.js';
 
 export const STATE_VERSION = 1;
 
@@ -113,6 +115,7 @@ export function reconcile(state, fill, embed) {
   const had = { X: Boolean(matrices.X), XM: Boolean(matrices.XM) };
   s.matrices = resizeMatrices(s, matrices, fill);
   s.positional = POSITIONAL.includes(s.positional) ? s.positional : 'none';
+  if (leaveTrainedHeadIfChanged(s)) had.X = false;  // X is made again, from the words
   if (d.sentence) embedTokens(s, d, had, embed);
   s.mask = reconcileMask(s, d);
   reconcileView(s, d);
@@ -153,6 +156,17 @@ function resizeMatrices(s, matrices, fill) {
     else matrices[name] = resize(matrices[name], rows, cols, fill && ((count) => fill(name, count)));
   }
   return matrices;
+}
+
+// A trained head's X (open-head.js) is the model's input for the probe's tokens at its sizes: once
+// the tokens, the seed, the positions or the sizes change, it cannot be made again, so the source
+// becomes random per word (its note says why) and X is made from the words like any other.
+// Returns whether it did.
+function leaveTrainedHeadIfChanged(s) {
+  if (!usesTrainedHead(s)) return false;
+  if (trainedHeadFits(s) && (s.xKey === undefined || s.xKey === tokenVectorsKey(s))) return false;
+  s.vectors = { source: 'random', left: 'trained-head' };
+  return true;
 }
 
 // The token vectors X (and the memory's XM) of a sentence, made again when what they are made
@@ -264,6 +278,25 @@ export function togglePad(state, j) {
   const pad = state.mask.pad.slice();
   pad[j] = !pad[j];
   return { ...state, mask: { ...state.mask, pad } };
+}
+
+/**
+ * A new number of heads (sentence mode). From one head to several, the head's W_Q, W_K, W_V are
+ * shared out among the heads and W_O put back the single head's order (head-split.js); back to
+ * one, a split is merged again. Otherwise the matrices are resized as for any size.
+ */
+export function setHeads(state, value) {
+  const heads = clampInt(value, LIMITS.heads, state.heads);
+  const next = { ...state, heads, headNames: [] };
+  delete next.headsBefore;
+  if (state.mode !== 'sentence' || heads === state.heads || !state.matrices?.WQ) return next;
+  const E = state.dModel;
+  // The last head count that fitted d_model (a count that does not leaves the weights unsplit).
+  const from = E % state.heads === 0 ? state.heads : state.headsBefore ?? 1;
+  if (E % heads !== 0) return { ...next, headsBefore: from };
+  if (heads > 1 && from === 1) return splitHeads(next, heads);
+  if (heads === 1 && from > 1 && state.heads === from) return { ...(mergeHeads(state) ?? state), heads: 1, headNames: [] };
+  return next;
 }
 
 export function setSentence(state, sentence) {

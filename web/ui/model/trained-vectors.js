@@ -6,11 +6,17 @@
 // the chosen head's trained columns of c_attn, with their bias as one more row (X gets a column of
 // ones): the explorer's weights are then the model's own attention probabilities for that text.
 // The model loads only when chosen, from the same origin (example-files.js).
-// state.vectors = { source: 'random' | 'text-model', layer, head } (absent: random).
+// A third source, 'trained-head', is what "Open in the explorer" hands over from the training
+// view: one head of the model trained there, reading the probe sequence (open-head.js). Its X and
+// W are in the state; the model itself is not, so it cannot be chosen here, only left: a change
+// that X cannot follow (a new sentence, seed or size) returns to random vectors (state.js).
+// state.vectors = { source: 'random' | 'text-model', layer, head } (absent: random), or
+// { source: 'trained-head', layer, head, layers, heads, dModel, task, step, example? }; layers and
+// heads are counted from 0 in the state and from 1 on the page.
 import { charTokens, describeCharTokens } from './char-tokens.js';
 import { headState } from './open-head.js';
 
-export const SOURCES = [['random', 'Random per word'], ['text-model', 'The trained text model']];
+export const SOURCES = [['random', 'Random per word'], ['text-model', 'The trained text model'], ['trained-head', 'A trained head (layer, head, probe)']];
 // The explorer's token limit (state.js MAX_TOKENS), kept here so state.js needs no import from us.
 const MAX_TOKENS = 24;
 
@@ -43,14 +49,90 @@ export function loadTextModel() {
 
 /** state.vectors checked: { source, layer, head } within the model's sizes (when known). */
 export function normalizeVectors(v, model = loaded) {
-  const source = v?.source === 'text-model' ? 'text-model' : 'random';
+  const source = v?.source === 'text-model' || v?.source === 'trained-head' ? v.source : 'random';
   const clamp = (x, n) => Math.min(n - 1, Math.max(0, Number.isInteger(x) ? x : 0));
-  if (source === 'random') return { source };
+  if (source === 'random') return v?.left ? { source, left: String(v.left) } : { source };
+  if (source === 'trained-head') {
+    const count = (x, fallback) => (Number.isInteger(x) && x > 0 ? x : fallback);
+    const out = { source, layers: count(v.layers, 1), heads: count(v.heads, 1), dModel: count(v.dModel, 1), task: v.task === 'text' ? 'text' : 'repeated', step: count(v.step, 0) };
+    Object.assign(out, { layer: clamp(v.layer, out.layers), head: clamp(v.head, out.heads) });
+    if (v.example === 'induction' || v.example === 'text') out.example = v.example;
+    return out;
+  }
   return { source, layer: clamp(v.layer, model?.config.numLayers ?? 8), head: clamp(v.head, model?.config.numHeads ?? 8) };
 }
 
 export const usesTextModel = (state) => state?.vectors?.source === 'text-model';
+export const usesTrainedHead = (state) => state?.vectors?.source === 'trained-head';
 
+/**
+ * Whether the sizes still are the trained head's (d_model = its E + 1, one head, d_k = d_v = its
+ * head width). The caller also checks that X is still made from what it was (state.js).
+ */
+export function trainedHeadFits(state) {
+  const v = state.vectors;
+  const width = v.dModel / v.heads;
+  return state.dModel === v.dModel + 1 && state.heads === 1 && state.dk === width && state.dv === width;
+}
+
+// "layer 2 · head 4": the page counts layers and heads from 1 (the state from 0).
+export const headName = (layer, head) => `layer ${layer + 1} · head ${head + 1}`;
+
+// What the trained head is, in words: the model it belongs to and what it read.
+function trainedHeadOrigin(v) {
+  const model = v.example === 'induction' ? 'the trained induction example'
+    : v.example === 'text' ? 'the trained text example' : 'the model trained in the training view';
+  const task = v.task === 'text' ? 'character-level text' : 'repeated random tokens';
+  return `${headName(v.layer, v.head)} of ${model} (${v.layers} layer${v.layers > 1 ? 's' : ''} of ${v.heads} head${v.heads > 1 ? 's' : ''}, ${v.step} steps on ${task})`;
+}
+
+/** The preset menu's line for a state no preset made: what is shown, when it is a trained head. */
+export function describeShown(state) {
+  if (usesTrainedHead(state)) {
+    const v = normalizeVectors(state.vectors);
+    return {
+      option: `Trained ${headName(v.layer, v.head)}`,
+      help: `Opened from the training view: ${trainedHeadOrigin(v)}, reading its probe sequence. Pick an example to leave it.`,
+    };
+  }
+  if (usesTextModel(state)) {
+    const v = normalizeVectors(state.vectors);
+    return { option: `Text model ${headName(v.layer, v.head)}`, help: 'Your sentence, read by the trained text model’s head (Token vectors from, below). Pick an example to leave it.' };
+  }
+  return null;
+}
+
+/**
+ * Where d_model is shown: why it is one more than the model's width (the column of ones that
+ * carries the biases), for the trained sources; '' otherwise.
+ */
+export function describeDModel(state) {
+  if (!(usesTrainedHead(state) || usesTextModel(state)) || state.dModel < 2) return '';
+  const E = state.dModel - 1;
+  return `d_model = ${state.dModel}: the model’s ${E} features plus a column of ones, whose row in each W is the head’s bias (X·W + b = [X, 1]·[W; b]).`;
+}
+
+// X and W of a trained head, said once for both trained sources.
+function trainedInputsNote(v, E) {
+  const where = v.layer === 0
+    ? 'its token embedding plus its position’s learned embedding'
+    : `its token and position embeddings after layer${v.layer > 1 ? 's' : ''} 1${v.layer > 1 ? `–${v.layer}` : ''} (the residual stream)`;
+  return `each row of X is what layer ${v.layer + 1}’s attention sees for one token: ${where}, through the layer’s LayerNorm (${E} columns), plus a last column of ones. W_Q, W_K and W_V are head ${v.head + 1}’s trained weights, their last row its bias. The model learned its own positions, so they are inside X and no position information is added here.`;
+}
+
+/** The vector-source note, and the sentence field's help line and the note on what X is, for a trained head. */
+export function describeTrainedHead(state) {
+  const v = normalizeVectors(state.vectors);
+  const E = v.dModel;
+  const probe = v.task === 'text'
+    ? 'a stretch of the text it trained on'
+    : 'B (the start token), random tokens, then the same tokens again, each shown by its id';
+  return {
+    source: `A trained head: ${trainedHeadOrigin(v)}. X and W are the model’s own inputs and weights for its probe sequence, so the weights below are the head’s real attention on it, not an illustration.`,
+    help: `The probe sequence the training view shows the heads on: ${probe}. Typing a sentence leaves the trained head (X then becomes random per word).`,
+    note: `Trained vectors: ${trainedInputsNote(v, E)}`,
+  };
+}
 /** The sentence as the model reads it (ids, labels, replacements), at most the explorer's 24 tokens. */
 export function readSentence(sentence, model = loaded) {
   const limit = Math.min(MAX_TOKENS, model.config.contextLength);
@@ -110,10 +192,7 @@ export function describeTextModel(state, model = loaded) {
   if (!model) return { help: 'Loading the trained text model\u2026', note: '' };
   const read = readSentence(state.sentence ?? '', model);
   const E = model.config.dModel;
-  const where = v.layer === 0
-    ? 'its token embedding plus its position\u2019s learned embedding'
-    : `its token and position embeddings after layer${v.layer > 1 ? 's' : ''} 0${v.layer > 1 ? `\u2013${v.layer - 1}` : ''} (the residual stream)`;
   const help = `${read.ids.length} character${read.ids.length === 1 ? '' : 's'}, one token each (at most ${read.limit}). ${describeCharTokens(read, read.limit, `the explorer shows at most ${read.limit} tokens`)}`.trim();
-  const note = `Trained vectors: each row of X is what layer ${v.layer}\u2019s attention sees for one character: ${where}, through the layer\u2019s LayerNorm (${E} columns), plus a last column of ones. W_Q, W_K and W_V are head ${v.head}\u2019s trained weights, their last row its bias, so the weights below are the model\u2019s own attention probabilities for your text (causal: a character sees only those before it). The model learned its own positions, so no position information is added.`;
+  const note = `Trained vectors: ${trainedInputsNote(v, E).replace('for one token', 'for one character')} So the weights below are the model\u2019s own attention probabilities for your text (causal: a character sees only those before it).`;
   return { help, note };
 }

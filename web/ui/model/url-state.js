@@ -14,7 +14,9 @@
 //
 // Later additions to version 1 are optional fields an older link simply lacks: the bias matrix
 // (biasMatrix, matrices.B, whose −∞ cells JSON cannot hold and are written as the string "-inf"),
-// the projection biases (biases, matrices.BQ … BO) and cross-attention (cross, matrices.XM).
+// the projection biases (biases, matrices.BQ … BO), cross-attention (cross, matrices.XM) and the
+// token vectors' source (vectors: random, the trained text model, or a trained head opened from the
+// training view, with what that head is; trained-vectors.js).
 import { activeMatrices, LIMITS, MASK_KINDS, MAX_TOKENS } from './state.js';
 import { MAX_TOKEN_LENGTH } from './tokenizer.js';
 import { POSITIONAL } from './embeddings.js';
@@ -235,6 +237,24 @@ function displayField(v) {
   return out;
 }
 
+// Where X comes from (trained-vectors.js). Links made before the trained head knew only random
+// and the text model, and decode as they did.
+function vectorsField(v) {
+  object(v, 'vectors');
+  const out = {};
+  if ('source' in v) out.source = oneOf(v.source, ['random', 'text-model', 'trained-head'], 'vectors.source');
+  for (const key of ['layer', 'head']) if (key in v) out[key] = int(v[key], [0, 63], `vectors.${key}`);
+  for (const key of ['layers', 'heads']) if (key in v) out[key] = int(v[key], [1, 64], `vectors.${key}`);
+  if ('dModel' in v) out.dModel = int(v.dModel, [1, 4096], 'vectors.dModel');
+  if ('step' in v) out.step = int(v.step, [0, 1e9], 'vectors.step');
+  if ('task' in v) out.task = oneOf(v.task, ['repeated', 'text'], 'vectors.task');
+  if ('example' in v) out.example = oneOf(v.example, ['induction', 'text'], 'vectors.example');
+  if ('left' in v) out.left = oneOf(v.left, ['trained-head'], 'vectors.left');
+  knownKeys(v, Object.keys(out), 'vectors');
+  for (const k of Object.keys(v)) if (!(k in out)) out[k] = extra(v[k], `vectors.${k}`);
+  return out;
+}
+
 const sizeField = (v, key) => int(v, LIMITS[key], key);
 
 // The check of each known field of a state (besides version); each returns the checked copy.
@@ -255,6 +275,7 @@ const FIELDS = {
   biasMatrix: biasMatrixField,
   biases: (v) => bool(v, 'biases'),
   cross: crossField,
+  vectors: vectorsField,
 };
 const KNOWN_FIELDS = ['version', ...Object.keys(FIELDS)];
 

@@ -1,6 +1,8 @@
 // What ablating heads costs, in words: the probe's loss with and without them, and the heads whose
-// scores fell the most (ablating a previous-token head in layer 0 typically breaks the induction
-// head in layer 1 that reads its output).
+// scores fell the most (ablating a previous-token head in layer 1 typically breaks the induction
+// head in layer 2 that reads its output). Heads are named as the page names them, from 1.
+import { headShort } from './config.js';
+
 const NAMES = { previousToken: 'previous-token', induction: 'induction', duplicateToken: 'duplicate-token' };
 
 export function ablationDrops(base, without) {
@@ -17,9 +19,9 @@ export function ablationDrops(base, without) {
 }
 
 export function describeAblation(base, without, list) {
-  const heads = list.map(({ layer, head }) => `L${layer}H${head}`).join(', ');
+  const heads = list.map(({ layer, head }) => headShort(layer, head)).join(', ');
   const drops = ablationDrops(base, without).slice(0, 3)
-    .map((d) => `L${d.layer}H${d.head} ${NAMES[d.key]} ${d.before.toFixed(2)} → ${d.after.toFixed(2)}`);
+    .map((d) => `${headShort(d.layer, d.head)} ${NAMES[d.key]} ${d.before.toFixed(2)} → ${d.after.toFixed(2)}`);
   return `Without ${heads}: probe loss ${base.loss.toFixed(2)} → ${without.loss.toFixed(2)}.`
     + (drops.length ? ` Scores lost: ${drops.join('; ')}.` : ' No head loses more than 0.05 of a score.');
 }

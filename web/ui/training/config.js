@@ -33,6 +33,14 @@ export const REPORT_EVERY = 10;
 // 300 with every token as a target, and an induction score of 0.8 at step 400 without).
 const ALL_TARGETS = false;
 
+/**
+ * A head's name as the page writes it: layers and heads counted from 1, as the explorer counts its
+ * heads ("Layer 2 · head 4"; short: "L2H4"). The data- attributes, the heatmaps' names
+ * (train-l1-h3) and the model's tensor names (h.1.attn…) count from 0.
+ */
+export const headTitle = (layer, head) => `Layer ${layer + 1} \u00b7 head ${head + 1}`;
+export const headShort = (layer, head) => `L${layer + 1}H${head + 1}`;
+
 /** Scores above these name a head's job. */
 export const THRESHOLDS = Object.freeze({ previousToken: 0.4, induction: 0.4, duplicateToken: 0.4 });
 

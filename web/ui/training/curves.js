@@ -1,6 +1,8 @@
 // Line charts of values over training steps (losses, head scores), drawn as SVG polylines. Each
 // series also keeps its line style (solid, dashed, dotted), so the lines differ without colour,
-// and the chart's accessible name and caption state the latest values in words.
+// and the chart's accessible name and caption state the latest values in words. A chart may carry
+// one horizontal reference line with its label (the loss of a uniform guess, ln V).
+// Test hook: the reference line is line.chart-reference with data-value.
 import { el, svg } from '../dom/dom.js';
 import { frameQueue } from './frame-queue.js';
 
@@ -37,8 +39,11 @@ export function createLineChart({ title, series, yMax = null, small = false, for
     legend.append(item);
   }
   const range = el('span', 'chart-range');
-  caption.append(el('span', 'chart-title', title), legend, range);
+  const referenceKey = el('span', 'legend-item chart-reference-key');
+  referenceKey.hidden = true;
+  caption.append(el('span', 'chart-title', title), legend, referenceKey, range);
   root.append(plot, caption);
+  let reference = null;  // { value, label }
 
   let data = new Map(series.map((s) => [s.key, []]));
   let stride = 1;  // every how many pushes a point is kept (doubles when thinned)
@@ -55,16 +60,14 @@ export function createLineChart({ title, series, yMax = null, small = false, for
     setTimeout(() => frameQueue().put(root, draw), wait);
   }
 
-  let last = null;  // the latest values, shown in the legend
+  let last = {};  // each series' latest finite value, shown in the legend
 
   function draw() {
     queued = false;
     drawnAt = performance.now();
-    if (last) {
-      for (const [key, v] of Object.entries(last)) if (latest.has(key) && Number.isFinite(v)) latest.get(key).textContent = format(v);
-    }
+    for (const [key, v] of Object.entries(last)) if (latest.has(key)) latest.get(key).textContent = format(v);
     let maxStep = 1;
-    let top = yMax ?? 0;
+    let top = Math.max(yMax ?? 0, reference ? reference.value * 1.1 : 0);
     for (const points of data.values()) {
       for (const [x, y] of points) {
         maxStep = Math.max(maxStep, x);
@@ -83,6 +86,12 @@ export function createLineChart({ title, series, yMax = null, small = false, for
       svg('line', { x1: PAD.left, y1: H - PAD.bottom, x2: W - PAD.right, y2: H - PAD.bottom }),
       svg('line', { x1: PAD.left, y1: PAD.top, x2: PAD.left, y2: H - PAD.bottom }),
     );
+    if (reference) {
+      const y = (H - PAD.bottom - Math.min(reference.value, top) * sy).toFixed(1);
+      const line = svg('line', { x1: PAD.left, y1: y, x2: W - PAD.right, y2: y }, 'chart-reference');
+      line.dataset.value = String(reference.value);
+      grid.append(line);
+    }
     if (!small) {
       const label = (x, y, text, anchor) => {
         const t = svg('text', { x, y, 'text-anchor': anchor });
@@ -97,10 +106,21 @@ export function createLineChart({ title, series, yMax = null, small = false, for
 
   return {
     el: root,
+    /** A horizontal line at `value` named `label` in the caption (null: none). */
+    setReference(value, label = '') {
+      reference = value === null ? null : { value, label };
+      referenceKey.hidden = !reference;
+      if (reference) {
+        const swatch = svg('svg', { viewBox: '0 0 24 6', width: 24, height: 6, 'aria-hidden': 'true' });
+        swatch.append(svg('line', { x1: 0, y1: 3, x2: 24, y2: 3 }, 'chart-reference'));
+        referenceKey.replaceChildren(swatch, el('span', '', ` ${label}`));
+      }
+      schedule();
+    },
     /** Adds one point per series at `step`: values { key: number }. */
     push(step, values) {
       pushes += 1;
-      last = values;
+      for (const [key, v] of Object.entries(values)) if (Number.isFinite(v)) last[key] = v;
       if (pushes % stride !== 0) return;
       for (const [key, v] of Object.entries(values)) data.get(key)?.push([step, v]);
       if ([...data.values()].some((p) => p.length > (small ? MAX_POINTS_SMALL : MAX_POINTS))) {
@@ -113,7 +133,7 @@ export function createLineChart({ title, series, yMax = null, small = false, for
       data = new Map(series.map((s) => [s.key, []]));
       stride = 1;
       pushes = 0;
-      last = null;
+      last = {};
       for (const v of latest.values()) v.textContent = '–';
       schedule();
     },

@@ -57,7 +57,7 @@ export function createExamplesPanel({ view }) {
     say('Loading\u2026');
     const meta = await fetchExample(id);
     await view.apply(normalizeSettings(meta.settings));
-    await view.load(meta.state, { step: meta.steps });
+    await view.load(meta.state, { step: meta.steps, example: id, history: meta.history });
     current = meta;
     root.dataset.example = id;
     yourself.hidden = false;

@@ -8,7 +8,7 @@
 import { el } from '../dom/dom.js';
 import { createHeatmap } from '../heatmap/heatmap.js';
 import { createLineChart } from './curves.js';
-import { THRESHOLDS } from './config.js';
+import { THRESHOLDS, headTitle } from './config.js';
 import { queueHeatmap } from './frame-queue.js';
 
 // Heatmaps redrawn so far (the view reads it around each progress message: none is redrawn inside
@@ -33,7 +33,7 @@ export function headLabel(scores) {
 function createHeadCard(layer, head, { onAblate, onOpen }) {
   const root = el('article', 'head-card');
   Object.assign(root.dataset, { headScore: '', layer: String(layer), head: String(head) });
-  const title = el('h3', 'head-title', `Layer ${layer} · head ${head}`);
+  const title = el('h3', 'head-title', headTitle(layer, head));
   const badge = el('span', 'head-badge');
   badge.hidden = true;
   title.append(' ', badge);
@@ -45,10 +45,10 @@ function createHeadCard(layer, head, { onAblate, onOpen }) {
     values[key] = dd;
   }
   const chart = createLineChart({
-    title: `Layer ${layer} head ${head}: scores over the steps`, small: true, yMax: 1, format: (v) => v.toFixed(2),
+    title: `${headTitle(layer, head)}: scores over the steps`, small: true, yMax: 1, format: (v) => v.toFixed(2),
     series: SCORE_NAMES.map(([key, label, , style]) => ({ key, label, style })),
   });
-  const map = createHeatmap({ name: `train-l${layer}-h${head}`, label: `Layer ${layer} head ${head}: attention on the probe sequence (rows: queries, columns: keys)`, kind: 'weights', small: true });
+  const map = createHeatmap({ name: `train-l${layer}-h${head}`, label: `${headTitle(layer, head)}: attention on the probe sequence (rows: queries, columns: keys)`, kind: 'weights', small: true });
   const actions = el('div', 'head-actions');
   const ablate = el('button', 'small-button', 'Ablate');
   ablate.type = 'button';

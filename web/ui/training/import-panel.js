@@ -1,14 +1,29 @@
 // "Your own model's attention": a JSON file of attention weights computed elsewhere (format in
 // attention-json.js and docs/attention-json.md) shown with the same heatmaps and head scores as
 // the trained model. A bad file gets a message naming the problem; what was shown stays.
+// A file can be large (up to IMPORT_LIMITS), and nothing about it may hold the page: its size is
+// checked before it is read, it is parsed in slices of a few milliseconds, its heads are scored
+// and their cards built in slices too, and each map is drawn from the shared frame queue, a few per
+// frame. Maps of many tokens are pictures on a canvas (createPixelMap), not tables of cells.
+// Test hooks: [data-import-attention] is the file input; the panel carries data-importing while a
+// file is read, data-imported (the number of heads shown) and data-import-error; each head is
+// [data-imported-head][data-layer][data-head] with its scores, its map [data-heatmap="import-l<l>-h<h>"].
 import { createAttention } from '../../lib/attention.js';
 import { el } from '../dom/dom.js';
-import { createHeatmap } from '../heatmap/heatmap.js';
-import { parseAttentionJson, tokenIds } from './attention-json.js';
+import { createHeatmap, createPixelMap } from '../heatmap/heatmap.js';
+import { IMPORT_LIMITS, readAttentionFile, tokenIds } from './attention-json.js';
 import { headLabel } from './head-cards.js';
+import { headTitle } from './config.js';
+import { frameQueue } from './frame-queue.js';
 
 let core = null;
 const attention = () => (core ??= createAttention());
+
+// A table of cells (keyboard cell by cell, screen-reader names, test hooks with every value) up to
+// this many tokens, and while all the maps together stay under TABLE_CELLS cells; a picture beyond.
+export const TABLE_MAX_TOKENS = 32;
+const TABLE_CELLS = 150_000;
+const BUDGET_MS = 8;
 
 const SNIPPET = `import json, torch
 from transformers import GPT2Model, GPT2TokenizerFast
@@ -21,24 +36,37 @@ json.dump({"tokens": tok.convert_ids_to_tokens(ids["input_ids"][0]),
            "attentions": [a[0].tolist() for a in out.attentions]},
           open("gpt2-attention.json", "w"))`;
 
-function importedCard(l, h, scores, tensor, tokens, display) {
+const grouped = (n) => n.toLocaleString('en');
+const LIMITS_TEXT = `Limits: files up to ${IMPORT_LIMITS.fileBytes / 2 ** 20} MB, at most ${IMPORT_LIMITS.tokens} tokens, `
+  + `${grouped(IMPORT_LIMITS.heads)} heads and ${grouped(IMPORT_LIMITS.values)} weights in all. Maps of more than ${TABLE_MAX_TOKENS} tokens `
+  + '(or very many heads) are drawn as pictures: point at one, or focus it and use the arrow keys, to read a cell.';
+
+// Gives the page its thread back between slices of work.
+const nextTask = () => new Promise((resolve) => { setTimeout(resolve, 0); });
+
+function importedCard(l, h, scores, tensor, tokens, display, asTable) {
   const card = el('article', 'head-card');
   Object.assign(card.dataset, {
     importedHead: '', layer: String(l), head: String(h),
     previousToken: String(scores.previousToken), induction: String(scores.induction), duplicateToken: String(scores.duplicateToken),
   });
-  const title = el('h3', 'head-title', `Layer ${l} · head ${h}`);
+  const title = el('h3', 'head-title', headTitle(l, h));
   const label = headLabel(scores);
   if (label) title.append(' ', el('span', 'head-badge', label));
   const numbers = el('dl', 'head-numbers');
   for (const [key, short] of [['previousToken', 'prev'], ['induction', 'induction'], ['duplicateToken', 'dup']])
     numbers.append(el('dt', '', short), el('dd', '', scores[key].toFixed(2)));
-  const map = createHeatmap({ name: `import-l${l}-h${h}`, label: `Imported layer ${l} head ${h}: attention (rows: queries, columns: keys)`, kind: 'weights', small: true });
+  const mapLabel = `Imported ${headTitle(l, h).toLowerCase()}: attention (rows: queries, columns: keys)`;
+  const map = asTable
+    ? createHeatmap({ name: `import-l${l}-h${h}`, label: mapLabel, kind: 'weights', small: true })
+    : createPixelMap({ name: `import-l${l}-h${h}`, label: mapLabel });
+  if (asTable) map.table.dataset.pending = '';
   card.append(title, numbers, map.el);
-  return { card, draw: () => map.update({ tensor, rowLabels: tokens, colLabels: tokens, ...display }) };
+  // (A card replaced by a newer import before its turn in the queue is not drawn.)
+  return { card, draw: () => { if (card.isConnected) map.update({ tensor, rowLabels: tokens, colLabels: tokens, ...display }); } };
 }
 
-export function createImportPanel({ theme }) {
+function createPanelDom() {
   const root = el('section', 'import-panel card');
   const heading = el('h2', 'section-title', 'Your own model\u2019s attention');
   heading.id = `train-import-${Math.random().toString(36).slice(2, 8)}`;
@@ -57,50 +85,124 @@ export function createImportPanel({ theme }) {
   code.tabIndex = 0;  // scrollable sideways with the keyboard
   code.append(el('code', '', SNIPPET));
   details.append(el('summary', '', 'Python that writes such a file'), code);
+  const limits = el('p', 'hint import-limits', LIMITS_TEXT);
+  const cancel = el('button', 'small-button', 'Cancel');
+  cancel.type = 'button';
+  cancel.dataset.action = 'cancel-import';
+  cancel.hidden = true;
+  const progress = el('progress', 'import-progress');
+  progress.max = 1;
+  progress.value = 0;
+  progress.hidden = true;
   const status = el('p', 'import-status');
   status.setAttribute('role', 'status');
+  progress.setAttribute('aria-label', 'Import progress');
   const grid = el('div', 'head-grid');
-  root.append(heading, hint, details, label, input, status, grid);
+  const row = el('div', 'run-buttons');
+  row.append(label, cancel, progress);
+  root.append(heading, hint, details, limits, row, input, status, grid);
+  return { root, input, cancel, progress, status, grid };
+}
 
-  async function show(text, name = 'the file') {
+export function createImportPanel({ theme }) {
+  const { root, input, cancel, progress, status, grid } = createPanelDom();
+  let job = null;   // the import under way: an AbortController
+
+  function finish(controller) {
+    if (job !== controller) return;
+    job = null;
+    cancel.hidden = true;
+    progress.hidden = true;
+    delete root.dataset.importing;
+  }
+
+  function failed(name, err) {
+    status.textContent = `${name.slice(0, 60)} could not be imported: ${err.message}.`;
+    status.classList.add('error');
+    root.dataset.importError = err.message;
+  }
+
+  /** Shows a File, Blob or JSON text; resolves with the parsed file, or null (a message says why). */
+  async function show(source, name = 'the file') {
+    job?.abort(new Error('another file was chosen'));
+    const controller = new AbortController();
+    job = controller;
+    const { signal } = controller;
+    root.dataset.importing = '';
+    cancel.hidden = false;
+    progress.hidden = false;
+    progress.value = 0;
+    status.textContent = `Reading ${name.slice(0, 60)}\u2026`;
     let parsed;
     try {
-      parsed = parseAttentionJson(text);
+      parsed = await readAttentionFile(source, { signal, budgetMs: BUDGET_MS, onProgress: (f) => { progress.value = 0.8 * f; } });
     } catch (err) {
-      status.textContent = `${name.slice(0, 60)} could not be imported: ${err.message}.`;
-      status.classList.add('error');
-      root.dataset.importError = err.message;
+      if (!signal.aborted) failed(name, err);
+      finish(controller);
       return null;
     }
+    try {
+      const heads = await buildCards(parsed, signal);
+      status.classList.remove('error');
+      delete root.dataset.importError;
+      status.textContent = `${name.slice(0, 60)}: ${parsed.layers.length} layers, ${heads} heads, ${parsed.tokens.length} tokens.`;
+      root.dataset.imported = String(heads);
+      return parsed;
+    } catch (err) {
+      if (!signal.aborted) failed(name, err);
+      return null;
+    } finally {
+      finish(controller);
+    }
+  }
+
+  // Scores every head and builds its card, a slice at a time; the maps are drawn from the frame
+  // queue afterwards. Returns the number of heads.
+  async function buildCards(parsed, signal) {
     const attn = await attention();
     const ids = tokenIds(parsed.tokens);
     const T = parsed.tokens.length;
+    const total = parsed.layers.reduce((n, layer) => n + layer.shape[0], 0);
+    const asTable = T <= TABLE_MAX_TOKENS && total * T * T <= TABLE_CELLS;
     const display = { palette: 'viridis', theme: theme() };
-    const draws = [];
-    grid.replaceChildren();
-    parsed.layers.forEach((layer, l) => {
-      const s = attn.headScores(ids, layer);
+    const cards = document.createDocumentFragment();
+    const draws = [];   // [card, draw]
+    let sliceStart = performance.now();
+    for (const [l, layer] of parsed.layers.entries()) {
       for (let h = 0; h < layer.shape[0]; h++) {
-        const scores = { previousToken: s.previousToken[h], induction: s.induction[h], duplicateToken: s.duplicateToken[h] };
         const tensor = { data: layer.data.subarray(h * T * T, (h + 1) * T * T), shape: [T, T] };
-        const { card, draw } = importedCard(l, h, scores, tensor, parsed.tokens, display);
-        grid.append(card);
-        draws.push(draw);
+        const s = attn.headScores(ids, tensor);
+        const scores = { previousToken: s.previousToken, induction: s.induction, duplicateToken: s.duplicateToken };
+        const { card, draw } = importedCard(l, h, scores, tensor, parsed.tokens, display, asTable);
+        cards.append(card);
+        draws.push([card, draw]);
+        if (performance.now() - sliceStart >= BUDGET_MS) {
+          progress.value = 0.8 + (0.2 * draws.length) / total;
+          await nextTask();
+          signal.throwIfAborted();
+          sliceStart = performance.now();
+        }
       }
-    });
-    for (const draw of draws) draw();
-    status.classList.remove('error');
-    delete root.dataset.importError;
-    status.textContent = `${name.slice(0, 60)}: ${parsed.layers.length} layers, ${draws.length} heads, ${T} tokens.`;
-    root.dataset.imported = String(draws.length);
-    return parsed;
+    }
+    grid.replaceChildren(cards);
+    const queue = frameQueue();
+    for (const [card, draw] of draws) queue.put(card, draw);
+    return draws.length;
   }
 
   input.addEventListener('change', async () => {
     const file = input.files?.[0];
     if (!file) return;
-    await show(await file.text(), file.name);
     input.value = '';
+    await show(file, file.name);
+  });
+  cancel.addEventListener('click', () => {
+    const controller = job;
+    if (!controller) return;
+    controller.abort(new Error('cancelled'));
+    finish(controller);
+    status.classList.remove('error');
+    status.textContent = 'Import cancelled; what was shown before stays.';
   });
 
   return { el: root, show };

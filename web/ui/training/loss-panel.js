@@ -1,5 +1,8 @@
 // The loss curves of a run, with the steps per second, and the generalisation check: the induction
 // score and the loss on repeat lengths the model was trained on next to lengths it never saw.
+// The chart carries ln V, the loss of a uniform guess over the V tokens, for reference: the loss on
+// the whole repeated sequence rises above it once the model copies with confidence (the first
+// copy is random, and confident wrong guesses cost more than even ones), and the hint says so.
 import { el } from '../dom/dom.js';
 import { createLineChart } from './curves.js';
 import { HELD_OUT } from './config.js';
@@ -32,17 +35,31 @@ export function createLossPanel() {
   root.append(heading, rate, chart.el, hint, general);
 
   let task = 'repeated';
+  let vocabulary = 0;   // V, once the model is built
+
+  function explain() {
+    const lnV = vocabulary ? `ln ${vocabulary} \u2248 ${Math.log(vocabulary).toFixed(2)}` : 'ln V';
+    hint.dataset.lnV = vocabulary ? String(Math.log(vocabulary)) : '';
+    hint.textContent = task === 'text'
+      ? `A model that guesses the next character uniformly among the V = ${vocabulary || 'V'} characters loses ${lnV} nats per character (the dash-dot line); each nat less is knowledge of the text.`
+      : `The model trains on the repeated half only (solid line): it can be predicted perfectly, and the cliff in its loss is the induction head forming. The whole sequence (dashed) also scores the first copy, which is random, and the filler after the second: no model can predict those. An even guess among the V = ${vocabulary || 'V'} tokens would lose ${lnV} nats per token there (the dash-dot line), but this model never trains on those positions and, once it copies, guesses them with confidence; a confident wrong guess costs more than an even one, so the whole-sequence loss can rise above ${lnV} while the repeated half falls.`;
+    chart.setReference(vocabulary ? Math.log(vocabulary) : null, `uniform guess, ${lnV}`);
+  }
+
   return {
     el: root,
+    /** V, the model's vocabulary size: the chart's ln V line and the hint's numbers. */
+    setVocabulary(V) {
+      vocabulary = V;
+      explain();
+    },
     setTask(next) {
       task = next;
       const fresh = task === 'text' ? chartText() : chartRepeated();
       chart.el.replaceWith(fresh.el);
       chart = fresh;
       general.hidden = task === 'text';
-      hint.textContent = task === 'text'
-        ? 'A model that guesses characters uniformly scores ln(vocabulary size); each nat less is knowledge of the text.'
-        : 'The model trains on the repeated half only: it can be predicted perfectly, and the cliff in its loss is the induction head forming. The first copy is random and never a target, so the loss on the whole sequence stays high.';
+      explain();
       generalText.textContent = 'Train a few hundred steps to compare.';
       delete generalText.dataset.trained;
       delete generalText.dataset.heldOut;

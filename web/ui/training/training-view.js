@@ -12,6 +12,7 @@ import { createLossPanel } from './loss-panel.js';
 import { HELD_OUT, TRAINED, normalizeSettings, settingsToParams, trainerConfig } from './config.js';
 import { describeAblation } from './ablation.js';
 import { createYourTextPanel } from './your-text.js';
+import { replayHistory } from './history.js';
 
 const STYLES = new URL('./training.css', import.meta.url).href;
 const MAP_MS = 500;
@@ -166,7 +167,7 @@ class TrainingView {
       trainer: () => this.trainer,
       /** The new model's promise after a settings change. */
       built: () => this.building,
-      /** Loads trained parameters into the current model and shows them (a trained example). */
+      /** Loads trained parameters and shows them (a trained example): at = { step, example, history }. */
       load: (state, at) => this.load(state, at),
       apply: (nextSettings, nextText) => this.apply(nextSettings, nextText),
       destroy: () => this.destroy(),
@@ -232,6 +233,7 @@ class TrainingView {
     this.trainer = null;
     old?.terminate().catch(() => {});
     this.ablated.clear();
+    this.loaded = null;
     this.labels = [];
     this.rate.reset();
     this.timing.reset();
@@ -266,6 +268,7 @@ class TrainingView {
     t.onStopped = () => { if (gen === this.generation) this.setRunning(false); };
     t.onError = (err) => { if (gen === this.generation) { this.setRunning(false); this.showError(err); } };
     controls.setRunning(false);
+    this.loss.setVocabulary(t.vocabulary?.length ?? t.config.model.vocabSize);
     // Where no Worker can start (an opaque-origin frame whose CSP refuses data: Workers) the trainer runs here.
     this.root.dataset.trainerMode = t.mode;
     const where = t.mode === 'main-thread' ? ' Training runs on this page\u2019s own thread in short slices: this frame cannot start a Worker.' : '';
@@ -285,6 +288,7 @@ class TrainingView {
     await this.building;
     const trainer = this.trainer;
     if (!trainer) return;
+    if (name === 'train' || name === 'step') this.trainedSinceLoad = true;
     if (name === 'train') {
       this.setRunning(true);
       this.rate.reset();
@@ -328,13 +332,19 @@ class TrainingView {
     const state = await this.trainer.getState();
     const probe = await this.trainer.probe();
     const shown = tokenLabels(probe.tokens, this.trainer.vocabulary);
-    this.options.onOpenHead({ layer, head, state, config: this.trainer.config.model, tokens: probe.tokens.slice(0, shown.length), labels: shown });
+    const step = Number(this.root.dataset.step);
+    // The head says what it is: a trained example only while its weights are the file's.
+    const example = this.loaded?.step === step && !this.trainedSinceLoad ? this.loaded.example : null;
+    this.options.onOpenHead({ layer, head, state, config: this.trainer.config.model, tokens: probe.tokens.slice(0, shown.length), labels: shown, task: this.settings.task, step, example });
   }
 
-  async load(state, { step = 0 } = {}) {
+  async load(state, { step = 0, example = null, history = null } = {}) {
     await this.building;
     await this.trainer.load(state, { step });
+    this.loaded = { step, example };
+    this.trainedSinceLoad = false;
     this.rate.reset();
+    if (history) replayHistory(this, history);  // the run's curves, not a line from step 0
     this.onProgress({ step, loss: null, losses: [], probe: await this.trainer.probe() }, this.generation);
     this.controls.setStatus(`Step ${step}: trained parameters loaded. Train continues from them.`);
   }

@@ -12,6 +12,7 @@ import { createHeatmap } from '../heatmap/heatmap.js';
 import { charTokens, describeCharTokens } from '../model/model.js';
 import { headLabel } from './head-cards.js';
 import { queueHeatmap } from './frame-queue.js';
+import { headTitle } from './config.js';
 
 // Short enough for the context, in the corpus's style, with a name that repeats (copying it is
 // what a previous-token and an induction head do together).
@@ -23,7 +24,7 @@ function createHeadBox(layer, head) {
   Object.assign(box.dataset, { yourHead: '', layer: String(layer), head: String(head) });
   const badge = el('span', 'head-badge');
   badge.hidden = true;
-  const title = el('h3', 'head-title', `Layer ${layer} · head ${head}`);
+  const title = el('h3', 'head-title', headTitle(layer, head));
   title.append(' ', badge);
   const numbers = el('dl', 'head-numbers');
   const values = {};
@@ -31,7 +32,7 @@ function createHeadBox(layer, head) {
     values[key] = el('dd', '', '\u2013');
     numbers.append(el('dt', '', short), values[key]);
   }
-  const map = createHeatmap({ name: `your-l${layer}-h${head}`, label: `Layer ${layer} head ${head}: attention on your text (rows: queries, columns: keys)`, kind: 'weights', small: true });
+  const map = createHeatmap({ name: `your-l${layer}-h${head}`, label: `${headTitle(layer, head)}: attention on your text (rows: queries, columns: keys)`, kind: 'weights', small: true });
   box.append(title, numbers, map.el);
   return {
     el: box,
