@@ -4,8 +4,8 @@
 import { charVocabulary, repeatedTokens, textBatch } from './training-data.js';
 import { TINY_CORPUS } from './tiny-corpus.js';
 import { adamOptions, normalizeConfig as normalizeModelConfig } from './transformer.js';
-import { readTokens } from './tokens.js';
-import { fail, formatShape, sameShape, show } from './tensors.js';
+import { fail, formatShape, sameShape, show } from './checks.js';
+import { readTokens } from './read-input.js';
 
 const CONFIG_KEYS = ['model', 'data', 'batchSize', 'seed', 'optimizer', 'reportEvery', 'probe', 'simd'];
 const DATA_KEYS = {

@@ -3,11 +3,9 @@
 // copies tokens in and results out. One dispose() frees the model; a FinalizationRegistry frees a
 // forgotten one. The full documentation is in attention.d.ts.
 import {
-  checkBoolean, checkOptions, checkPositiveInteger, checkSeed, fail, formatShape, product, sameShape,
-  show, toTensor,
-} from './tensors.js';
-import { ownEntries, readList } from './read-input.js';
-import { readTokens } from './tokens.js';
+  checkBoolean, checkPositiveInteger, checkSeed, fail, formatShape, product, sameShape, show,
+} from './checks.js';
+import { checkOptions, ownEntries, readList, readTokens, toTensor } from './read-input.js';
 import { loadCheckpoint, openSafetensors } from './checkpoint.js';
 import { saveSafetensors, saveSafetensorsAsync } from './checkpoint-save.js';
 import { MEMORY_LIMIT_BYTES, formatBytes } from './wasm-heap.js';
