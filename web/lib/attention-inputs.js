@@ -2,7 +2,8 @@
 // each family: scaled dot-product attention (q, k, v and the mask, bias and key-padding options)
 // and the multi-head layer (query, key, value, attnMask, keyPaddingMask). Every message names the
 // argument; the caller reads its own extra options (trace, pitfall, …).
-import { checkBoolean, checkScale, fail, formatShape, product, sameShape, show, toMask, toTensor } from './tensors.js';
+import { checkBoolean, checkScale, fail, formatShape, product, sameShape, show } from './checks.js';
+import { toMask, toTensor } from './read-input.js';
 import { readAttnMask } from './attn-mask.js';
 
 const given = (x) => x !== undefined && x !== null;

@@ -1,9 +1,8 @@
 // attention-explorer's JavaScript API: scaled dot-product and multi-head attention computed by a
 // C++ core compiled to WebAssembly (SIMD128 where the engine has it). Typed arrays in and out.
 // The full documentation of every function is in attention.d.ts.
-import {
-  checkBoolean, checkNoOverflow, checkOptions, fail, formatShape, product, toTensor,
-} from './tensors.js';
+import { checkBoolean, checkNoOverflow, fail, formatShape, product } from './checks.js';
+import { checkOptions, toTensor } from './read-input.js';
 import { check, checkCode, headWorkspaceBytes } from './wasm-heap.js';
 import { Instance } from './instance.js';
 import { staged } from './staging.js';

@@ -1,6 +1,7 @@
 // Multi-head attnMask as PyTorch reads it: booleans hide keys, floating-point values are added to
 // the scores. Shared by the forward and the backward of a layer.
-import { fail, maskFrom, readTensorInput, tensorFrom } from './tensors.js';
+import { fail } from './checks.js';
+import { maskFrom, readTensorInput, tensorFrom } from './read-input.js';
 
 const BOOLEAN_MASKS = new Set(['Uint8Array']);
 const FLOAT_MASKS = new Set(['Float32Array', 'Float64Array']);

@@ -4,7 +4,7 @@
 // small staging block and the core's conversion. Every value is checked finite on the way in
 // (a model never holds NaN or ±Infinity). Which tensor goes where is planned from the header
 // alone, before any data is read (planLoad).
-import { fail, formatShape, sameShape } from './tensors.js';
+import { fail, formatShape, sameShape } from './checks.js';
 
 // attn::StoredFloat (src/core/dtype_conversion.h): the floating dtypes a parameter may be stored in.
 const FORMATS = new Map([['F32', 0], ['F16', 1], ['BF16', 2], ['F64', 3]]);

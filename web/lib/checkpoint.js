@@ -7,7 +7,8 @@
 // is thrown.
 import { decodeSafetensorsHeader, safetensorsHeaderSize } from './safetensors.js';
 import { bytesView } from './safetensors-dtypes.js';
-import { checkOptions, fail, show } from './tensors.js';
+import { fail, show } from './checks.js';
+import { checkOptions } from './read-input.js';
 import { ParameterWriter, neededRanges, planLoad } from './checkpoint-writer.js';
 
 const LOAD_OPTIONS = ['signal', 'onProgress'];

@@ -2,8 +2,8 @@
 // Decoder (src/core/decoder.h): the cache lives in WebAssembly memory next to the model, each
 // append runs only the new tokens, and sampling happens in the core on the logits in place (one
 // token id crosses back per step). The documentation is in attention.d.ts.
-import { checkBoolean, checkOptions, checkPositiveInteger, checkSeed, fail, show } from './tensors.js';
-import { readTokens } from './tokens.js';
+import { checkBoolean, checkPositiveInteger, checkSeed, fail, show } from './checks.js';
+import { checkOptions, readTokens } from './read-input.js';
 import { MEMORY_LIMIT_BYTES, check, formatBytes } from './wasm-heap.js';
 import { RandomState } from './random-state.js';
 

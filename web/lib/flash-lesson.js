@@ -1,6 +1,7 @@
 // attn.lessons.flashAttention: the online softmax of the streaming kernel, tile by tile, computed
 // by the core (src/core/flash_trace.cpp, the kernel's own recurrence). Documented in attention.d.ts.
-import { checkOptions, checkPositiveInteger, checkScale, fail, formatShape, toTensor } from './tensors.js';
+import { checkPositiveInteger, checkScale, fail, formatShape } from './checks.js';
+import { checkOptions, toTensor } from './read-input.js';
 import { readAlignment } from './attention-inputs.js';
 import { check, formatBytes } from './wasm-heap.js';
 

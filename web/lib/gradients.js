@@ -1,7 +1,8 @@
 // Gradients through the core's backward pass: attn.scaledDotProductAttentionGrad and
 // MultiHeadAttention#backward (documented in attention.d.ts). Arguments are checked here as the
 // forward calls check theirs; the core computes the forward and the backward in one call.
-import { checkOptions, fail, formatShape, product, sameShape, toTensor } from './tensors.js';
+import { fail, formatShape, product, sameShape } from './checks.js';
+import { checkOptions, toTensor } from './read-input.js';
 import { checkCode } from './wasm-heap.js';
 import { readMultiHeadInputs, readSdpaInputs } from './attention-inputs.js';
 

@@ -1,9 +1,9 @@
 // attn.headScores: what attention heads do, measured by the core (src/core/head_scores.h has the
 // definitions): previous-token, duplicate-token and induction (prefix-matching) scores of attention
 // patterns over their tokens.
-import { fail, formatShape, toTensor } from './tensors.js';
+import { fail, formatShape } from './checks.js';
+import { readTokens, toTensor } from './read-input.js';
 import { check } from './wasm-heap.js';
-import { readTokens } from './tokens.js';
 
 const INT32_MIN = -(2 ** 31);
 const INT32_MAX = 2 ** 31 - 1;

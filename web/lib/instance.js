@@ -1,7 +1,7 @@
 // One loaded WebAssembly module and its scratch block, shared by the API object and every layer
 // and generator made from it. dispose() lets go of the module: WebAssembly memory never shrinks,
 // so the only way to give it back is to drop the whole instance and let the engine collect it.
-import { fail } from './tensors.js';
+import { fail } from './checks.js';
 import { WasmHeap } from './wasm-heap.js';
 
 export class Instance {

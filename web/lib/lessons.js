@@ -1,8 +1,7 @@
 // Lesson experiments, computed by the C++ core: the spread of random dot products (why √dk), the
 // entropy of softmax rows, and the cost of attention. Exposed as `attn.lessons`.
-import {
-  checkBoolean, checkNoOverflow, checkOptions, checkPositiveInteger, checkScale, checkSeed, fail, toTensor,
-} from './tensors.js';
+import { checkBoolean, checkNoOverflow, checkPositiveInteger, checkScale, checkSeed, fail } from './checks.js';
+import { checkOptions, toTensor } from './read-input.js';
 import { check } from './wasm-heap.js';
 import { staged } from './staging.js';
 import { flashAttention } from './flash-lesson.js';

@@ -1,11 +1,10 @@
 // A multi-head attention layer whose weights live in WebAssembly memory (so forward() copies only
 // activations). One dispose() frees them; a FinalizationRegistry frees a forgotten layer.
 import {
-  checkBoolean, checkNoOverflow, checkOptions, checkPositiveInteger, checkSeed, fail,
-  formatShape, product, sameShape, toTensor,
-} from './tensors.js';
+  checkBoolean, checkNoOverflow, checkPositiveInteger, checkSeed, fail, formatShape, product, sameShape,
+} from './checks.js';
+import { checkOptions, ownEntries, toTensor } from './read-input.js';
 import { MEMORY_LIMIT_BYTES, checkCode, formatBytes, headWorkspaceBytes } from './wasm-heap.js';
-import { ownEntries } from './read-input.js';
 import { staged } from './staging.js';
 import { RandomState } from './random-state.js';
 import { pitfallCode } from './pitfalls.js';

@@ -1,6 +1,6 @@
 // Names of the deliberate mistakes the core can make on request (see src/core/pitfalls.h), so a
 // lesson can put the correct result next to a wrong one computed from the same inputs.
-import { fail, show } from './tensors.js';
+import { fail, show } from './checks.js';
 
 export const PITFALLS = {
   'none': 0,

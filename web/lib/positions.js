@@ -1,7 +1,8 @@
 // attn.rope: rotary position embeddings of any [..., T, d] tensor, computed by the core
 // (src/core/attention_positions.cpp, the rotation the transformer applies to q and k).
-import { checkOptions, fail, formatShape, show, toTensor } from './tensors.js';
-import { isArray, readList, typedArrayName, copyTypedArray } from './read-input.js';
+import { fail, formatShape, show } from './checks.js';
+import { checkOptions, isArray, readList, toTensor } from './read-input.js';
+import { copyTypedArray, typedArrayName } from './typed-arrays.js';
 import { check } from './wasm-heap.js';
 
 const ROPE_OPTIONS = ['base', 'positions'];

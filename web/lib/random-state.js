@@ -1,6 +1,6 @@
 // NumPy's legacy RandomState (np.random.seed / randn / rand), computed by the C++ core so that
 // lesson examples written with NumPy give the same numbers here, call after call.
-import { checkSeed, fail, product, show } from './tensors.js';
+import { checkSeed, fail, product, show } from './checks.js';
 import { isArray, readList } from './read-input.js';
 import { OwnedBlock } from './instance.js';
 

@@ -10,7 +10,7 @@
 // as their bit patterns (`as: 'raw'`). C64 is a Float32Array of 2 × elements (real, imaginary);
 // the sub-byte MX formats (F4, F6_E2M3, F6_E3M2) are the packed bytes in a Uint8Array.
 
-import { copyTypedArray, typedArrayLength, typedArrayName } from './read-input.js';
+import { copyTypedArray, typedArrayLength, typedArrayName } from './typed-arrays.js';
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 const TypedArrayPrototype = Object.getPrototypeOf(Uint8Array.prototype);

@@ -4,7 +4,7 @@
 // one reusable buffer instead. It is a stack: each call marks where it starts and releases back
 // to that mark when it ends, so a call made from inside another (a getter of an input calling the
 // API) stacks above the outer call's copies and never overwrites them.
-import { copyTypedArray, typedArraySet } from './read-input.js';
+import { copyTypedArray, typedArraySet } from './typed-arrays.js';
 
 const MAX_STAGED = 1 << 16;  // floats; a larger input gets its own array (its call dwarfs that cost)
 let buffer = new Float32Array(1 << 12);

@@ -3,9 +3,9 @@
 // batch of the caller's crosses over; the Worker runs them again on what it receives.
 import { charVocabulary, repeatedTokens, textBatch } from './training-data.js';
 import { TINY_CORPUS } from './tiny-corpus.js';
-import { normalizeConfig as normalizeModelConfig } from './transformer.js';
-import { readTokens } from './tokens.js';
-import { fail, formatShape, sameShape, show } from './tensors.js';
+import { adamOptions, normalizeConfig as normalizeModelConfig } from './transformer.js';
+import { fail, formatShape, sameShape, show } from './checks.js';
+import { readTokens } from './read-input.js';
 
 const CONFIG_KEYS = ['model', 'data', 'batchSize', 'seed', 'optimizer', 'reportEvery', 'probe', 'simd'];
 const DATA_KEYS = {
@@ -73,7 +73,7 @@ function normalizeData(value) {
   return { ...checkKeys(data, known, 'data'), kind };
 }
 
-// Only the names and that each is a finite number (or betas a pair): model.trainStep checks the ranges.
+// The names, that each is a finite number (or betas a pair), and the ranges model.trainStep accepts.
 function normalizeOptimizer(value) {
   const o = { ...checkKeys(value ?? {}, OPTIMIZER_KEYS, 'optimizer') };
   for (const [key, x] of Object.entries(o)) {
@@ -81,6 +81,7 @@ function normalizeOptimizer(value) {
     if (key === 'clipNorm' && x === null) continue;
     for (const n of numbers) if (typeof n !== 'number' || !Number.isFinite(n)) fail(`optimizer.${key} must be a finite number, got ${show(n)}`);
   }
+  adamOptions(o, 'optimizer', 'optimizer.');
   return o;
 }
 

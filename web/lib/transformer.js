@@ -3,11 +3,9 @@
 // copies tokens in and results out. One dispose() frees the model; a FinalizationRegistry frees a
 // forgotten one. The full documentation is in attention.d.ts.
 import {
-  checkBoolean, checkOptions, checkPositiveInteger, checkSeed, fail, formatShape, product, sameShape,
-  show, toTensor,
-} from './tensors.js';
-import { ownEntries, readList } from './read-input.js';
-import { readTokens } from './tokens.js';
+  checkBoolean, checkPositiveInteger, checkSeed, fail, formatShape, product, sameShape, show,
+} from './checks.js';
+import { checkOptions, ownEntries, readList, readTokens, toTensor } from './read-input.js';
 import { loadCheckpoint, openSafetensors } from './checkpoint.js';
 import { saveSafetensors, saveSafetensorsAsync } from './checkpoint-save.js';
 import { MEMORY_LIMIT_BYTES, formatBytes } from './wasm-heap.js';
@@ -141,23 +139,28 @@ function checkRange(x, name, lo, hi, range, fallback) {
 }
 
 // The ranges of src/core/optimizer.h, checked here too so that the message names what was passed.
-function adamOptions(options) {
-  const o = checkOptions(options, TRAIN_OPTIONS, 'trainStep options');
-  const lr = checkRange(o.learningRate, 'learningRate', 0, 10, '[0, 10]', 1e-3);
+/**
+ * Adam's options checked and packed for the core: [lr, β1, β2, eps, weightDecay, clipNorm]. `what`
+ * names them in messages (the trainer checks its optimizer with this before a Worker starts).
+ */
+export function adamOptions(options, what = 'trainStep options', prefix = '') {
+  const o = checkOptions(options, TRAIN_OPTIONS, what);
+  const named = (key) => `${prefix}${key}`;
+  const lr = checkRange(o.learningRate, named('learningRate'), 0, 10, '[0, 10]', 1e-3);
   let betas = [0.9, 0.999];
   if (o.betas !== undefined) {
-    const given = Array.isArray(o.betas) ? readList(o.betas, 'betas') : null;  // each read once
-    if (!given || given.length !== 2) fail(`betas must be an array of two numbers, got ${show(o.betas)}`);
-    betas = [checkUnitInterval(given[0], 'betas[0]'), checkUnitInterval(given[1], 'betas[1]')];
+    const given = Array.isArray(o.betas) ? readList(o.betas, named('betas')) : null;  // each read once
+    if (!given || given.length !== 2) fail(`${named('betas')} must be an array of two numbers, got ${show(o.betas)}`);
+    betas = [checkUnitInterval(given[0], named('betas[0]')), checkUnitInterval(given[1], named('betas[1]'))];
   }
-  const eps = checkRange(o.eps, 'eps', 1e-30, 1, '[1e-30, 1] (0 would divide 0 by 0)', 1e-8);
-  const weightDecay = checkRange(o.weightDecay, 'weightDecay', 0, Number.MAX_VALUE, '[0, ∞)', 0);
+  const eps = checkRange(o.eps, named('eps'), 1e-30, 1, '[1e-30, 1] (0 would divide 0 by 0)', 1e-8);
+  const weightDecay = checkRange(o.weightDecay, named('weightDecay'), 0, Number.MAX_VALUE, '[0, ∞)', 0);
   if (lr * weightDecay > 1)
     fail(`learningRate × weightDecay must be at most 1 (AdamW multiplies every parameter by 1 − learningRate × weightDecay), got ${lr * weightDecay}`);
   let clipNorm = 0;
   if (o.clipNorm !== undefined && o.clipNorm !== null) {
     if (typeof o.clipNorm !== 'number' || !Number.isFinite(o.clipNorm) || o.clipNorm <= 0)
-      fail(`clipNorm must be a positive finite number, got ${show(o.clipNorm)}`);
+      fail(`${named('clipNorm')} must be a positive finite number, got ${show(o.clipNorm)}`);
     clipNorm = o.clipNorm;
   }
   return Float64Array.of(lr, betas[0], betas[1], eps, weightDecay, clipNorm);
