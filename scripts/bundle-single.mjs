@@ -11,9 +11,10 @@
 // in the file once). From file:// Chromium starts such a data: Worker; where none can start, the
 // trainer runs on the page's thread and the √dₖ lesson samples there (their own fallbacks).
 import * as esbuild from 'esbuild';
+import { existsSync } from 'node:fs';
 import { mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
-import { ROOT, TARGET, WEB } from './bundle.mjs';
+import { ROOT, TARGET, WEB } from './bundle-paths.mjs';
 
 export const SINGLE_DIR = join(ROOT, 'dist-single');
 const FILES = '__attentionExplorerFiles';
@@ -40,6 +41,7 @@ function singlePlugin(needed) {
         source = source.replace(literal, (whole, _q, rel) => {
           const target = resolve(here, rel);
           if (WORKERS.includes(key(target))) return `new URL(globalThis.${WORKER}(${JSON.stringify(key(target))}))`;
+          if (!existsSync(target)) return whole;  // (a comment's example, say)
           needed.add(target);
           return `new URL(globalThis.${FILES}[${JSON.stringify(key(target))}])`;
         });

@@ -23,13 +23,9 @@ import { cp, mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const ROOT = resolve(fileURLToPath(new URL('../', import.meta.url)));
-export const WEB = join(ROOT, 'web');
-export const DIST = join(ROOT, 'dist');
+import { DIST, ROOT, TARGET, WEB } from './bundle-paths.mjs';
 
-// What browsers the output must run in: module Workers, top-level await are not needed; this is
-// the oldest syntax the page already uses (private class fields, ??=, optional chaining).
-export const TARGET = ['es2022'];
+export { DIST, ROOT, WEB };
 
 const PAGES = { app: 'app.js', embed: 'embed.js', element: 'attention-explorer.js' };
 const WORKERS = ['lib/trainer-worker.js', 'ui/lessons/sampler-worker.js'];
@@ -62,6 +58,51 @@ export function moduleUrlPlugin(outDir) {
   };
 }
 
+// The transformer (with the checkpoint reader and writer, the decoder and the safetensors code) is
+// a third of the API's code, and the pages never build one on their main thread: the training
+// view trains in a Worker, whose bundle has the real module. So in the pages' bundle attention.js
+// imports this stand-in instead, and the real module is a chunk of its own, fetched when the page
+// is idle after it has loaded (or at the first asynchronous call). attn.loadTransformer() waits
+// for it; the synchronous attn.transformer() and attn.transformerFromSafetensors() work once it is
+// there and before that throw an Error that says so. (Code that imports lib/attention.js itself,
+// as the npm package and dist/lib/ ship it, is not bundled here and has the whole API at once.)
+const TRANSFORMER = join(WEB, 'lib', 'transformer.js');
+const LAZY_TRANSFORMER = `
+let real = null;
+let loading = null;
+export function loadTransformerModule() {
+  loading ??= import(${JSON.stringify(TRANSFORMER)}).then((m) => { real = m; return m; });
+  return loading;
+}
+function loaded(call) {
+  if (real) return real;
+  loadTransformerModule().catch(() => {});
+  throw new Error(call + ': the transformer code of this page is still loading (it is fetched once the page has loaded); try again in a moment, or await attn.loadTransformer()');
+}
+export class Transformer {
+  constructor(...args) { return new (loaded('attn.transformer()').Transformer)(...args); }
+}
+export function transformerFromSafetensors(...args) { return loaded('attn.transformerFromSafetensors()').transformerFromSafetensors(...args); }
+export async function loadTransformer(...args) { return (await loadTransformerModule()).loadTransformer(...args); }
+if (typeof window === 'object') {
+  window.addEventListener('load', () => {
+    const idle = window.requestIdleCallback ?? ((fn) => setTimeout(fn, 500));
+    idle(() => { loadTransformerModule().catch(() => {}); }, { timeout: 3000 });
+  }, { once: true });
+}
+`;
+
+function lazyTransformerPlugin() {
+  return {
+    name: 'lazy-transformer',
+    setup(build) {
+      build.onResolve({ filter: /^\.\/transformer\.js$/ }, ({ importer }) =>
+        (importer === join(WEB, 'lib', 'attention.js') ? { path: 'lazy-transformer', namespace: 'lazy-transformer' } : undefined));
+      build.onLoad({ filter: /.*/, namespace: 'lazy-transformer' }, () => ({ contents: LAZY_TRANSFORMER, loader: 'js', resolveDir: join(WEB, 'lib') }));
+    },
+  };
+}
+
 // Every file of web/ and the bundler's own scripts, by path, size and mtime: the stamp of a build.
 async function inputStamp() {
   const hash = createHash('sha256');
@@ -76,7 +117,7 @@ async function inputStamp() {
     }
   };
   await walk(WEB);
-  for (const name of ['scripts/bundle.mjs', 'scripts/bundle-single.mjs', 'package-lock.json']) {
+  for (const name of ['scripts/bundle.mjs', 'scripts/bundle-paths.mjs', 'package-lock.json']) {
     const info = await stat(join(ROOT, name)).catch(() => null);
     hash.update(`${name}\0${info?.size}\0${info?.mtimeMs}\n`);
   }
@@ -99,8 +140,12 @@ async function buildPages(out) {
     ...common,
     entryPoints: Object.fromEntries(Object.entries(PAGES).map(([name, file]) => [name, join(WEB, file)])),
     outdir: join(out, 'assets'), splitting: true, entryNames: '[name]-[hash]', chunkNames: 'chunk-[hash]',
-    metafile: true, plugins: [moduleUrlPlugin('assets')],
+    metafile: true, plugins: [moduleUrlPlugin('assets'), lazyTransformerPlugin()],
   });
+  // What went where, for a look at the chunks (npx esbuild --analyze does not read it; see the
+  // esbuild docs' "metafile" for tools that do).
+  await mkdir(join(ROOT, 'build'), { recursive: true });
+  await writeFile(join(ROOT, 'build', 'bundle-meta.json'), JSON.stringify(result.metafile));
   // Entry name → its output file and every chunk it imports statically (what it needs at once).
   const outputs = result.metafile.outputs;
   const pages = {};
@@ -151,6 +196,12 @@ export async function bundleSite({ force = false, out = DIST } = {}) {
     const from = join(WEB, file);
     if (!(await stat(from).catch(() => null))) throw new Error(`${relative(ROOT, from)} is missing: run "npm run build" (scripts/build.sh) first`);
     await cp(from, join(fresh, file), { recursive: true });
+  }
+  // Emscripten's loaders, minified (a quarter smaller gzipped than as emcc writes them).
+  for (const name of WASM_FILES.filter((f) => f.endsWith('.mjs'))) {
+    const file = join(fresh, 'lib', 'wasm', name);
+    const { code } = await esbuild.transform(await readFile(file, 'utf8'), { minify: true, format: 'esm', target: TARGET, legalComments: 'none' });
+    await writeFile(file, code);
   }
   const [pages] = await Promise.all([buildPages(fresh), buildWorkers(fresh)]);
   await writePage(fresh, 'index.html', 'app.js', pages.app);

@@ -64,6 +64,9 @@ export async function loadModule(variant) {
   // instead of leaving the loader's promise pending.
   return new Promise((resolve, reject) => {
     factory({
+      // The loader otherwise resolves its .wasm against its own import.meta.url, which is no base
+      // URL when the loader was imported from a data: URL (the single-file page).
+      locateFile: () => wasmUrl.href,
       instantiateWasm(imports, receive) {
         WebAssembly.instantiate(module, imports).then((instance) => receive(instance, module), (err) =>
           reject(new Error(`could not instantiate ${wasmUrl.href} (is it from the same build as ${jsUrl.href}?): ${err.message}`, { cause: err })));
