@@ -282,3 +282,24 @@ export const typeInCell = (page, matrix, i, j, text) => page.$eval(cellSelector(
 
 /** The text cell (i, j) of `matrix` shows. */
 export const cellText = async (page, matrix, i, j) => (await page.textContent(cellSelector(matrix, i, j))) ?? '';
+
+/**
+ * The weights and output of the page's default example (the lessons' NumPy example: X and W_Q,
+ * W_K, W_V drawn from seed 42) with X[row][col] = value, computed in Node by the JS API (the
+ * projections in float64 here), for the suites that cannot import the API into the page.
+ */
+export async function expectedLessonExample({ row, col, value }) {
+  const { createAttention } = await import('../../web/lib/attention.js');
+  const attn = await createAttention();
+  const rng = attn.randomState(42);
+  const X = rng.randn(4, 8).data;
+  X[row * 8 + col] = value;
+  const W = [rng.randn(8, 4).data, rng.randn(8, 4).data, rng.randn(8, 4).data];
+  const [Q, K, V] = W.map((w) => {
+    const out = new Float64Array(16);
+    for (let i = 0; i < 4; i++) for (let c = 0; c < 4; c++) for (let r = 0; r < 8; r++) out[i * 4 + c] += X[i * 8 + r] * w[r * 4 + c];
+    return { data: out, shape: [4, 4] };
+  });
+  const r = attn.scaledDotProductAttention(Q, K, V);
+  return { weights: Array.from(r.weights.data), output: Array.from(r.output.data) };
+}

@@ -5,9 +5,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { pathToFileURL } from 'node:url';
-import { afterRender, assertClose, collectProblems, fillCell, launch, readHeatmap, recordProblems } from './helpers.mjs';
+import { afterRender, assertClose, collectProblems, expectedLessonExample, fillCell, launch, readHeatmap, recordProblems } from './helpers.mjs';
 import { bundleSingle } from '../../scripts/bundle-single.mjs';
-import { createAttention } from '../../web/lib/attention.js';
 
 let env, page, context, file;
 const problems = [];
@@ -26,29 +25,13 @@ before(async () => {
 });
 after(async () => { await env?.close(); });
 
-// The default example (the lessons' NumPy example, seed 42) with X[1][2] = 0.75, by the API in Node.
-async function expected() {
-  const attn = await createAttention();
-  const rng = attn.randomState(42);
-  const X = rng.randn(4, 8).data;
-  X[1 * 8 + 2] = 0.75;
-  const W = [rng.randn(8, 4).data, rng.randn(8, 4).data, rng.randn(8, 4).data];
-  const [Q, K, V] = W.map((w) => {
-    const out = new Float64Array(16);
-    for (let i = 0; i < 4; i++) for (let c = 0; c < 4; c++) for (let r = 0; r < 8; r++) out[i * 4 + c] += X[i * 8 + r] * w[r * 4 + c];
-    return { data: out, shape: [4, 4] };
-  });
-  const r = attn.scaledDotProductAttention(Q, K, V);
-  return { weights: Array.from(r.weights.data), output: Array.from(r.output.data) };
-}
-
 test('the single file opened from file:// and offline draws the explorer; an edit of X changes the weights to what the API computes', { timeout: 300_000 }, async () => {
   const before = await readHeatmap(page, 'weights');
   await afterRender(page, () => fillCell(page, 'X', 1, 2, '0.75'));
   const weights = await readHeatmap(page, 'weights');
   const output = await readHeatmap(page, 'output');
   assert.notDeepEqual(weights.data, before.data);
-  const want = await expected();
+  const want = await expectedLessonExample({ row: 1, col: 2, value: 0.75 });
   assertClose(weights.data, want.weights, { atol: 1e-6, rtol: 1e-5, label: 'weights' });
   assertClose(output.data, want.output, { atol: 1e-5, rtol: 1e-5, label: 'output' });
 });
@@ -56,6 +39,7 @@ test('the single file opened from file:// and offline draws the explorer; an edi
 test('a lesson of the single file opens and draws', { timeout: 120_000 }, async () => {
   await afterRender(page, () => page.click('.lesson-tab[data-panel="pitfalls"]'));
   assert.equal(await page.isVisible('#lesson-panel-pitfalls'), true);
+  await page.$eval('#lesson-panel-pitfalls', (e) => e.scrollIntoView({ block: 'start' }));
   await page.waitForSelector('#lesson-panel-pitfalls table[data-heatmap][data-values]');
 });
 
