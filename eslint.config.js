@@ -5,7 +5,7 @@ import js from '@eslint/js';
 import globals from 'globals';
 
 export default [
-  { ignores: ['web/lib/wasm/**', 'build/**', 'dist/**', '**/node_modules/**', 'bench-results/**', 'tests/e2e/screenshots/**'] },
+  { ignores: ['web/lib/wasm/**', 'build/**', 'dist/**', 'dist-single/**', 'dist.new/**', 'dist.old/**', '**/node_modules/**', 'bench-results/**', 'tests/e2e/screenshots/**'] },
   js.configs.recommended,
   {
     languageOptions: { ecmaVersion: 'latest', sourceType: 'module' },
@@ -22,5 +22,5 @@ export default [
   { files: ['web/lib/**/*.js'], languageOptions: { globals: { ...globals.browser, ...globals.worker, process: 'readonly', setImmediate: 'readonly' } } },
   { files: ['scripts/**/*.{js,mjs}', 'tests/**/*.{js,mjs}', '*.js', '*.mjs'], languageOptions: { globals: { ...globals.node } } },
   // Tests and benchmarks hand functions to page.evaluate, which run in the browser.
-  { files: ['tests/e2e/**/*.mjs', 'scripts/bench/**/*.mjs', 'tests/js/**/*.mjs'], languageOptions: { globals: { ...globals.node, ...globals.browser } } },
+  { files: ['tests/e2e/**/*.mjs', 'tests/e2e-firefox/**/*.mjs', 'scripts/bench/**/*.mjs', 'tests/js/**/*.mjs'], languageOptions: { globals: { ...globals.node, ...globals.browser } } },
 ];

@@ -34,3 +34,7 @@ for variant in simd scalar; do
   done
   for dst in "${changed[@]}"; do mv -f "$dst.tmp" "$dst"; done
 done
+
+# The production site, dist/: web/ bundled by esbuild (scripts/bundle.mjs); skipped when nothing
+# under web/ changed since the last bundle.
+node scripts/bundle.mjs

@@ -2,7 +2,7 @@
 # Installs what the build and tests need, only when it is missing (safe to run every time):
 # Debian packages (Emscripten, xsimd, GoogleTest, wabt, Chromium, NumPy) and the npm packages of
 # package-lock.json. With --full (npm test) also what only the whole suite uses: PyTorch, which
-# runs the page's exported PyTorch scripts.
+# runs the page's exported PyTorch scripts, and Firefox ESR for the page's Firefox smoke set.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -26,6 +26,8 @@ need fonts-dejavu-core test -d /usr/share/fonts/truetype/dejavu
 need python3-numpy /usr/bin/python3 -c "import numpy"
 if [ "${1:-}" = "--full" ]; then
   need python3-torch /usr/bin/python3 -c "import torch"
+  # The Firefox smoke set of the page tests (tests/e2e-firefox/, driven by puppeteer-core).
+  need firefox-esr command -v firefox-esr
 fi
 # clang with its sanitizer and libFuzzer runtimes, for scripts/sanitize.sh and scripts/fuzz.sh
 need clang command -v clang++
@@ -36,7 +38,7 @@ if ((${#missing[@]})); then
   SUDO=""
   [ "$(id -u)" -eq 0 ] || SUDO="sudo"
   $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
 # npm packages: reinstall only when package-lock.json changed since the last install.

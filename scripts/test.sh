@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole suite, as CI runs it after a build: GoogleTest (CTest) for the C++ core, node --test for
-# the JS API on both WebAssembly builds, headless Chromium for the page, the C++ suite under
+# the JS API on both WebAssembly builds, headless Chromium for the page (the production site, dist/,
+# and the unbundled web/ for the development path), a smoke set in headless Firefox, the C++ suite under
 # sanitizers and a short fuzzing run. Stops at the first failing suite; at the end (and on failure)
 # prints how many tests each suite ran and names every skipped test with its reason.
 #
@@ -25,6 +26,7 @@ fi
 suite "C++ core: GoogleTest via CTest (SIMD and scalar kernels)" ctest --test-dir build/native --output-on-failure -j2
 suite "JS API: node --test on the SIMD and scalar WebAssembly builds" node --test --test-reporter=tap tests/js/
 suite "page: headless Chromium" node --test --test-reporter=tap tests/e2e/
+suite "page: headless Firefox (firefox-esr via WebDriver BiDi), the smoke set" node --test --test-reporter=tap tests/e2e-firefox/
 # Reliability: the native suite under sanitizers, and a short fuzzing run. Both build
 # incrementally with clang in their own directories (build/asan, build/fuzz).
 suite "C++ core: GoogleTest under AddressSanitizer + UndefinedBehaviorSanitizer" bash scripts/sanitize.sh

@@ -6,6 +6,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { afterFrames, afterRender, collectProblems, fillCell, launch, openExplorer, readHeatmap, readHeatmapCells, setSize, typeInCell } from './helpers.mjs';
+import { formatCell } from '../../web/ui/model/format.js';
 
 let env;
 before(async () => { env = await launch(); });
@@ -105,10 +106,7 @@ describe('maps out of view', () => {
     // ...and its canvas and cell names show them when a person scrolls to it.
     const after = await readHeatmapCells(page, 'output');
     assert.notDeepEqual(after.map((c) => c.colour), before.map((c) => c.colour));
-    const expected = await page.evaluate(async (vs) => {
-      const { formatCell } = await import('./ui/model/format.js');
-      return vs.map(formatCell);
-    }, values);
+    const expected = values.map(formatCell);
     assert.deepEqual(after.map((c) => c.text), expected);
     assertFilledAndAligned(after, 'output');
     await context.close();

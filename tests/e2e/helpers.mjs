@@ -1,10 +1,15 @@
 // Shared setup for the end-to-end tests: the strict-CSP static server, one headless Chromium per
 // test file, and a page that records console errors, page errors and CSP violations.
+//
+// The tests run against the production site, dist/ (what users get; rebuilt here first when web/
+// changed, well under a second), or against the unbundled source, web/, with SERVE=web or
+// launch({ site: 'web' }) (the development path; tests/e2e/dev-site.test.mjs keeps it working).
 import { mkdirSync } from 'node:fs';
 import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { startServer } from '../../scripts/serve.mjs';
+import { DIST_ROOT, WEB_ROOT, startServer } from '../../scripts/serve.mjs';
+import { ensureSite } from '../../scripts/bundle.mjs';
 
 export const SCREENSHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
 
@@ -13,9 +18,19 @@ const CHROMIUM_ARGS = [
   '--disable-sync', '--no-first-run',
 ];
 
-/** Starts the server (of web/, or of `root`) and the browser; call the returned close() in after(). */
-export async function launch({ root } = {}) {
-  const server = await startServer({ port: 0, ...(root ? { root } : {}) });
+/** The folder of `site`: 'dist' (default; 'web' when SERVE=web) or 'web'; dist/ made fresh first. */
+export async function siteRoot(site = process.env.SERVE === 'web' ? 'web' : 'dist') {
+  if (site === 'web') return WEB_ROOT;
+  await ensureSite();
+  return DIST_ROOT;
+}
+
+/**
+ * Starts the server (of `site`, see siteRoot, or of the folder `root`) and the browser; call the
+ * returned close() in after().
+ */
+export async function launch({ root, site } = {}) {
+  const server = await startServer({ port: 0, root: root ?? await siteRoot(site) });
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: CHROMIUM_ARGS,
@@ -67,11 +82,11 @@ export async function openExplorer(env, { width = 1280, height = 900, colorSchem
  * registered here. Returns { env, page, problems } at once: env and page stand in for the real
  * objects (they forward to them once before() has run), problems is the page's list.
  */
-export function useExplorer({ setup, ...options } = {}) {
+export function useExplorer({ setup, site, ...options } = {}) {
   const real = {};
   const problems = [];
   before(async () => {
-    real.env = await launch();
+    real.env = await launch({ site });
     real.page = (await openExplorer(real.env, { ...options, problems })).page;
     if (setup) await setup(real.page);
   });
@@ -267,3 +282,24 @@ export const typeInCell = (page, matrix, i, j, text) => page.$eval(cellSelector(
 
 /** The text cell (i, j) of `matrix` shows. */
 export const cellText = async (page, matrix, i, j) => (await page.textContent(cellSelector(matrix, i, j))) ?? '';
+
+/**
+ * The weights and output of the page's default example (the lessons' NumPy example: X and W_Q,
+ * W_K, W_V drawn from seed 42) with X[row][col] = value, computed in Node by the JS API (the
+ * projections in float64 here), for the suites that cannot import the API into the page.
+ */
+export async function expectedLessonExample({ row, col, value }) {
+  const { createAttention } = await import('../../web/lib/attention.js');
+  const attn = await createAttention();
+  const rng = attn.randomState(42);
+  const X = rng.randn(4, 8).data;
+  X[row * 8 + col] = value;
+  const W = [rng.randn(8, 4).data, rng.randn(8, 4).data, rng.randn(8, 4).data];
+  const [Q, K, V] = W.map((w) => {
+    const out = new Float64Array(16);
+    for (let i = 0; i < 4; i++) for (let c = 0; c < 4; c++) for (let r = 0; r < 8; r++) out[i * 4 + c] += X[i * 8 + r] * w[r * 4 + c];
+    return { data: out, shape: [4, 4] };
+  });
+  const r = attn.scaledDotProductAttention(Q, K, V);
+  return { weights: Array.from(r.weights.data), output: Array.from(r.output.data) };
+}

@@ -10,6 +10,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { assertClose, collectProblems, launch, openExplorer, readHeatmap, SCREENSHOTS } from './helpers.mjs';
+import { charVocabulary } from '../../web/lib/training-data.js';
+import { TINY_CORPUS } from '../../web/lib/tiny-corpus.js';
+import { charTokens } from '../../web/ui/model/char-tokens.js';
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -26,23 +29,20 @@ async function axe(page, what) {
 
 // The text model's attention on `text` ([layer] → { data, shape [H, T, T] }), computed in the page
 // by the transformer API from web/trained/text.safetensors, and the ids it read.
-function modelAttention(page, text, limit) {
-  return page.evaluate(async ({ text, limit }) => {
+async function modelAttention(page, text, limit) {
+  const vocabulary = charVocabulary(TINY_CORPUS).chars;
+  const { ids } = charTokens(text, vocabulary, limit);
+  return page.evaluate(async ({ ids, vocabulary }) => {
     const { createAttention } = await import('/lib/attention.js');
     const { decodeSafetensors } = await import('/lib/safetensors.js');
-    const { charVocabulary } = await import('/lib/training-data.js');
-    const { TINY_CORPUS } = await import('/lib/tiny-corpus.js');
-    const { charTokens } = await import('/ui/model/char-tokens.js');
     const state = decodeSafetensors(new Uint8Array(await (await fetch('/trained/text.safetensors')).arrayBuffer()));
-    const vocabulary = charVocabulary(TINY_CORPUS).chars;
     const attn = await createAttention();
     const model = attn.transformer({ vocabSize: vocabulary.length, contextLength: 32, dModel: 32, numLayers: 2, numHeads: 2, mlp: false, layerNorm: true, tieEmbeddings: false });
     model.loadState(state);
-    const { ids } = charTokens(text, vocabulary, limit);
     const out = model.forward(ids).attentions.map((a) => ({ data: Array.from(a.data), shape: a.shape }));
     model.dispose();
     return { ids, attentions: out };
-  }, { text, limit });
+  }, { ids, vocabulary });
 }
 
 const headOf = (a, h) => { const T = a.shape[1]; return a.data.slice(h * T * T, (h + 1) * T * T); };

@@ -1,7 +1,8 @@
 // Picks and instantiates one of the two WebAssembly builds (SIMD128 or scalar) in browsers,
-// workers and Node. The .wasm bytes are fetched (or, from a file: URL in Node, read from disk) here
-// and handed over as wasmBinary, so a failure names its real cause: the URL, the HTTP status, the
-// content type, or the file that is missing.
+// workers and Node. The .wasm is fetched (or, from a file: URL in Node, read from disk) and
+// compiled here, in parallel with the loader's script, and handed to the loader's instantiateWasm
+// hook, so a failure names its real cause: the URL, the HTTP status, the content type, or the file
+// that is missing.
 
 // (module (func (result v128) i32.const 0 i8x16.splat)): validates only where SIMD128 exists.
 const SIMD_PROBE = new Uint8Array([
@@ -44,6 +45,11 @@ export function chooseVariant(simd) {
 export async function loadModule(variant) {
   const jsUrl = new URL(`./wasm/attention-${variant}.mjs`, import.meta.url);
   const wasmUrl = new URL(`./wasm/attention-${variant}.wasm`, import.meta.url);
+  // The .wasm is fetched and compiled while the loader's script loads: neither waits for the other.
+  // (Its own URL, not its name next to the .mjs: a bundler (Vite, webpack) that emits both as
+  // hashed assets rewrites these new URL(…, import.meta.url) expressions.)
+  const compiled = compileWasm(wasmUrl);
+  compiled.catch(() => {});  // a failed loader import is the error to report; this one waits
   let factory;
   try {
     factory = (await import(/* @vite-ignore */ jsUrl.href)).default;
@@ -53,10 +59,51 @@ export async function loadModule(variant) {
   }
   if (typeof factory !== 'function')
     throw new Error(`${jsUrl.href} is not the attention-explorer WebAssembly loader (it has no default export)`);
-  // The .wasm by its own URL, not by its name next to the .mjs: a bundler (Vite, webpack) that
-  // emits both as hashed assets rewrites these new URL(…, import.meta.url) expressions.
-  const wasmBinary = await readWasm(wasmUrl);
-  return factory({ wasmBinary });
+  const module = await compiled;
+  // The loader's instantiateWasm hook gets the compiled module; a failure there rejects here
+  // instead of leaving the loader's promise pending.
+  return new Promise((resolve, reject) => {
+    factory({
+      // The loader otherwise resolves its .wasm against its own import.meta.url, which is no base
+      // URL when the loader was imported from a data: URL (the single-file page).
+      locateFile: () => wasmUrl.href,
+      instantiateWasm(imports, receive) {
+        WebAssembly.instantiate(module, imports).then((instance) => receive(instance, module), (err) =>
+          reject(new Error(`could not instantiate ${wasmUrl.href} (is it from the same build as ${jsUrl.href}?): ${err.message}`, { cause: err })));
+        return {};
+      },
+    }).then(resolve, reject);
+  });
+}
+
+/**
+ * The compiled WebAssembly.Module at `url`. Served as application/wasm, it compiles while it
+ * downloads (compileStreaming); otherwise (a generic content type, a file: URL in Node) from its
+ * bytes, checked by readWasm.
+ */
+export async function compileWasm(url) {
+  let module;
+  if (!(isNode && url.protocol === 'file:') && typeof WebAssembly.compileStreaming === 'function') {
+    const response = await fetchWasm(url);
+    if (/^application\/wasm\b/i.test(response.headers.get('content-type') ?? '')) {
+      try {
+        module = await WebAssembly.compileStreaming(response);
+      } catch (err) {
+        throw new Error(`could not compile the WebAssembly file ${url.href}: ${err.message}`, { cause: err });
+      }
+      return module;
+    }
+    return compileBytes(url, await checkedBytes(response, url));
+  }
+  return compileBytes(url, await readWasm(url));
+}
+
+async function compileBytes(url, bytes) {
+  try {
+    return await WebAssembly.compile(bytes);
+  } catch (err) {
+    throw new Error(`could not compile the WebAssembly file ${url.href}: ${err.message}`, { cause: err });
+  }
 }
 
 /** The .wasm bytes at `url`, or an Error naming why not (exported for the tests). */
@@ -70,6 +117,11 @@ export async function readWasm(url) {
       throw new Error(`could not read the WebAssembly file ${url.href}: ${err.message}`, { cause: err });
     }
   }
+  return checkedBytes(await fetchWasm(url), url);
+}
+
+// The response for `url` when the server answered 2xx, or an Error naming the HTTP status.
+async function fetchWasm(url) {
   let response;
   try {
     response = await fetch(url.href, { credentials: 'same-origin' });
@@ -78,6 +130,10 @@ export async function readWasm(url) {
       '(is it served over http(s), and does the page\'s Content-Security-Policy connect-src allow it?)', { cause: err });
   }
   if (!response.ok) throw new Error(`could not load the WebAssembly file ${url.href}: ${statusText(response, url)}`);
+  return response;
+}
+
+async function checkedBytes(response, url) {
   const bytes = new Uint8Array(await response.arrayBuffer());
   if (!WASM_MAGIC.every((b, i) => bytes[i] === b)) {
     const type = response.headers.get('content-type') || 'no content type';

@@ -5,7 +5,6 @@
 // neither needs inline markup or a blob: image (both would break under a strict CSP). Files leave
 // through a Blob and an object URL on a download link.
 import { activeMatrices, dims, formatCell, makeScale, niceBound, subscript } from '../model/model.js';
-import { numpyCode, torchCode } from './code-export.js';
 import { el } from '../dom/dom.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
@@ -431,6 +430,8 @@ export function createExportControls({ getView }) {
     try {
       if (format === 'numpy' || format === 'pytorch') {
         // With the pitfalls panel open, the script also computes its "with the mistake" side.
+        // (The script writers load when first asked for: they are not needed to draw the page.)
+        const { numpyCode, torchCode } = await import('./code-export.js');
         const text = (format === 'numpy' ? numpyCode : torchCode)(state, { pitfall });
         download(new Blob([text], { type: 'text/x-python' }), format === 'numpy' ? 'attention_numpy.py' : 'attention_pytorch.py', root);
         out.textContent = `Saved ${format === 'numpy' ? 'attention_numpy.py' : 'attention_pytorch.py'}.`;

@@ -1,16 +1,48 @@
 // The lesson panels: one experiment each, on the explorer's own numbers and computed by the core.
 // createLessons() builds them behind a row of tabs; only the open panel is computed and drawn, so
 // the lessons add nothing to a redraw of the explorer while they are closed.
+//
+// Each lesson's module is loaded when its tab is opened (a click loads it before the tab opens,
+// so the redraw that shows the tab draws the lesson), and all of them in the browser's idle time
+// after the explorer's first drawing: none of them is in the code the first heatmap waits for.
 import { el } from './dom.js';
 import { section } from '../dom/dom.js';
-import { createCostPanel } from './cost.js';
-import { createGradientsPanel } from './gradients.js';
-import { createHullPanel } from './hull.js';
-import { createPermutationPanel } from './permutation.js';
-import { createPitfallsPanel } from './pitfalls.js';
-import { createSqrtDkPanel } from './sqrt-dk.js';
-import { createStepsPanel } from './steps.js';
 import { LESSON_PANELS, setLesson } from '../model/model.js';
+
+// One import() each, written out so that bundlers split every lesson into a chunk of its own.
+const MODULES = {
+  'sqrt-dk': () => import('./sqrt-dk.js').then((m) => (ctx) => m.createSqrtDkPanel({ attn: ctx.attn, update: ctx.update })),
+  pitfalls: () => import('./pitfalls.js').then((m) => (ctx) => m.createPitfallsPanel(ctx)),
+  hull: () => import('./hull.js').then((m) => (ctx) => m.createHullPanel({ update: ctx.update })),
+  cost: () => import('./cost.js').then((m) => (ctx) => m.createCostPanel({ attn: ctx.attn, update: ctx.update })),
+  steps: () => import('./steps.js').then((m) => (ctx) => m.createStepsPanel({ computer: ctx.computer, update: ctx.update })),
+  permutation: () => import('./permutation.js').then((m) => (ctx) => m.createPermutationPanel(ctx)),
+  gradients: () => import('./gradients.js').then((m) => (ctx) => m.createGradientsPanel({ attn: ctx.attn, update: ctx.update })),
+};
+const loaded = new Map();  // id → Promise of the panel's maker, shared by every explorer on the page
+
+/** The maker of lesson `id`'s panel, its module loaded once per page. */
+export function loadLesson(id) {
+  if (!loaded.has(id)) {
+    const promise = MODULES[id]();
+    loaded.set(id, promise);
+    promise.catch(() => loaded.delete(id));  // a failed load (offline) is tried again next time
+  }
+  return loaded.get(id);
+}
+
+// Resolves when the browser is next idle (at the latest after 2 s).
+const idle = () => new Promise((resolve) => {
+  if (globalThis.requestIdleCallback) globalThis.requestIdleCallback(() => resolve(), { timeout: 2000 });
+  else setTimeout(resolve, 200);
+});
+
+// After the first drawing, when the browser is idle: every lesson, so a tab opens at once.
+function prefetchWhenIdle() {
+  idle().then(() => {
+    for (const id of LESSON_PANELS) loadLesson(id).catch(() => {});
+  });
+}
 
 const TITLES = {
   'sqrt-dk': ['Why \u221ad\u2096', 'Why \u221ad\u2096, measured'],
@@ -21,6 +53,25 @@ const TITLES = {
   permutation: ['Swapping tokens', 'Permutation equivariance'],
   gradients: ['Gradients', 'Gradients: how attention learns'],
 };
+
+// Tab `id` and its panel's holder (the panel is added when first opened).
+function lessonTab(id, onClick) {
+  const tab = el('button', 'lesson-tab', TITLES[id][0]);
+  tab.type = 'button';
+  tab.id = `lesson-tab-${id}`;
+  tab.setAttribute('role', 'tab');
+  tab.setAttribute('aria-controls', `lesson-panel-${id}`);
+  tab.dataset.panel = id;
+  tab.addEventListener('click', onClick);
+  const holder = el('div', 'lesson-holder');
+  holder.id = `lesson-panel-${id}`;
+  holder.setAttribute('role', 'tabpanel');
+  holder.setAttribute('aria-labelledby', tab.id);
+  holder.tabIndex = 0;
+  holder.hidden = true;
+  holder.append(el('h3', 'lesson-title', TITLES[id][1]));
+  return { tab, holder };
+}
 
 /**
  * attn: the API; computer: the explorer's createComputer() (its variant() reruns the explorer's
@@ -36,37 +87,32 @@ export function createLessons({ attn, computer, update }) {
   const card = el('div', 'card lesson-card');
   root.append(tabs, card);
 
-  const make = {
-    'sqrt-dk': () => createSqrtDkPanel({ attn, update }),
-    pitfalls: () => createPitfallsPanel({ attn, computer, update }),
-    hull: () => createHullPanel({ update }),
-    cost: () => createCostPanel({ attn, update }),
-    steps: () => createStepsPanel({ computer, update }),
-    permutation: () => createPermutationPanel({ attn, computer, update }),
-    gradients: () => createGradientsPanel({ attn, update }),
+  const ctx = { attn, computer, update };
+  const makers = {};  // id → the panel's maker, once its module has loaded
+  const pending = new Set();  // ids whose module is on its way to this explorer
+  let disposed = false;
+  // Opens tab `id` once its module is there (at once when it is).
+  const openTab = (id) => {
+    if (makers[id]) {
+      update((s) => setLesson(s, 'panel', id));
+      return;
+    }
+    holders[id].setAttribute('aria-busy', 'true');
+    loadLesson(id).then((make) => {
+      makers[id] = make;
+      if (!disposed) update((s) => setLesson(s, 'panel', id));
+    }, () => {
+      if (!disposed) update((s) => setLesson(s, 'panel', id));  // the panel then says it failed
+    });
   };
   const panels = {};
   const buttons = {};
   const holders = {};
   for (const id of LESSON_PANELS) {
-    const tab = el('button', 'lesson-tab', TITLES[id][0]);
-    tab.type = 'button';
-    tab.id = `lesson-tab-${id}`;
-    tab.setAttribute('role', 'tab');
-    tab.setAttribute('aria-controls', `lesson-panel-${id}`);
-    tab.dataset.panel = id;
-    tab.addEventListener('click', () => update((s) => setLesson(s, 'panel', id)));
+    const { tab, holder } = lessonTab(id, () => openTab(id));
     tabs.append(tab);
-    buttons[id] = tab;
-    const holder = el('div', 'lesson-holder');
-    holder.id = `lesson-panel-${id}`;
-    holder.setAttribute('role', 'tabpanel');
-    holder.setAttribute('aria-labelledby', tab.id);
-    holder.tabIndex = 0;
-    holder.hidden = true;
-    const title = el('h3', 'lesson-title', TITLES[id][1]);
-    holder.append(title);
     card.append(holder);
+    buttons[id] = tab;
     holders[id] = holder;
   }
   // Arrow keys move between tabs (and open them), as in the WAI-ARIA tabs pattern.
@@ -79,10 +125,48 @@ export function createLessons({ attn, computer, update }) {
     e.preventDefault();
     const id = LESSON_PANELS[(j + LESSON_PANELS.length) % LESSON_PANELS.length];
     buttons[id].focus();
-    update((s) => setLesson(s, 'panel', id));
+    openTab(id);
   });
 
   let open = null;
+  let last = null;  // the latest render's arguments, for a panel whose module arrives later
+  let prefetched = false;
+  // Builds panel `id` when its module is there; until then the holder says it is loading, and the
+  // panel is drawn with the latest arguments when the module arrives.
+  const build = (id) => {
+    if (panels[id]) return true;
+    if (makers[id]) {
+      panels[id] = makers[id](ctx);
+      holders[id].removeAttribute('aria-busy');
+      holders[id].querySelector(':scope > .lesson-loading')?.remove();
+      holders[id].append(panels[id].el);
+      return true;
+    }
+    if (!holders[id].querySelector(':scope > .lesson-loading')) {
+      holders[id].setAttribute('aria-busy', 'true');
+      holders[id].append(el('p', 'lesson-status lesson-loading', 'Loading the lesson\u2026'));
+    }
+    if (pending.has(id)) return false;
+    pending.add(id);
+    // The tab open in the first drawing (the lessons are below the fold) loads when the page is idle.
+    const loading = renders === 1 ? idle().then(() => loadLesson(id)) : loadLesson(id);
+    loading.then((make) => {
+      pending.delete(id);
+      makers[id] = make;
+      if (!disposed && open === id && last && build(id)) panels[id].render(...last);
+    }, (err) => {
+      pending.delete(id);  // the next drawing tries again
+      const line = holders[id].querySelector(':scope > .lesson-loading');
+      if (disposed || !line) return;
+      line.textContent = `This lesson could not be loaded: ${err.message}`;
+      line.classList.add('error');
+      holders[id].removeAttribute('aria-busy');
+    });
+    return false;
+  };
+  // Lessons another explorer on this page has loaded already.
+  for (const [id, promise] of loaded) promise.then((make) => { makers[id] = make; }, () => {});
+  let renders = 0;
   return {
     el: root,
     render(state, result, display) {
@@ -97,14 +181,17 @@ export function createLessons({ attn, computer, update }) {
           holders[p].hidden = !on;
         }
       }
-      // Panels are built the first time they are opened.
-      if (!panels[id]) {
-        panels[id] = make[id]();
-        holders[id].append(panels[id].el);
+      last = [state, result, display];
+      renders += 1;
+      if (!prefetched) {
+        prefetched = true;
+        prefetchWhenIdle();
       }
-      panels[id].render(state, result, display);
+      // Panels are built the first time they are opened.
+      if (build(id)) panels[id].render(state, result, display);
     },
     dispose() {
+      disposed = true;
       for (const p of Object.values(panels)) p.dispose?.();
     },
   };

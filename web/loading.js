@@ -1,0 +1,102 @@
+// The page's first script, a classic one on purpose: browsers run a classic <script src> where they
+// refuse module scripts (a page opened from file://; a sandboxed frame, origin "null", whose server
+// sends no CORS headers), so this one can always say why the explorer does not start, instead of
+// "Loading…" for good. It also starts the WebAssembly download early (see preload()).
+//
+// The explorer's module removes the "Loading…" placeholder (#app > [data-placeholder]) as soon as
+// it runs; while the placeholder is there the module has not run. Then this script replaces the
+// placeholder's text with the reason and what the host must do, and sets
+// #app[data-load-problem] to file | sandbox | script | old-browser | slow:
+// - at once when the module script fails to load (its error event) or the page is a file:// one;
+// - after SLOW_MS when nothing happened at all (the message says it may still come).
+(function () {
+  'use strict';
+  const SLOW_MS = 2500;
+
+  function placeholder() {
+    const root = document.getElementById('app');
+    return root && root.querySelector(':scope > [data-placeholder]');
+  }
+
+  function show(kind, text) {
+    const line = placeholder();
+    if (!line) return;
+    const root = line.parentNode;
+    if (root.getAttribute('data-load-problem') && kind === 'slow') return;
+    line.textContent = text;
+    line.className = 'status error';
+    line.setAttribute('role', 'alert');
+    root.setAttribute('data-load-problem', kind);
+    root.setAttribute('aria-busy', 'false');
+  }
+
+  const opaque = String(self.origin) === 'null' && location.protocol !== 'file:';
+  const MESSAGES = {
+    file: 'The explorer cannot start from a file opened on this computer (' + location.protocol + '//): ' +
+      'browsers refuse its module scripts and its WebAssembly there. Serve this folder over http(s) instead ' +
+      '(for example "npx http-server" in the folder, or "npm start" in the attention-explorer checkout), or open the ' +
+      'single-file version, attention-explorer.html (made by "npm run build:single"), which works from a file, offline.',
+    sandbox: 'The explorer could not load its scripts: it runs in a sandboxed frame (sandbox="allow-scripts" ' +
+      'without allow-same-origin, so its origin is "null"), and the server of its files sends no CORS headers, so ' +
+      'the browser refuses its module scripts. The host of the explorer\u2019s files must send ' +
+      '"Access-Control-Allow-Origin: *" with them, or the lesson page must add allow-same-origin to the ' +
+      'iframe\u2019s sandbox attribute.',
+    script: 'The explorer could not load its scripts. Check that all the files of the explorer\u2019s folder are on ' +
+      'the server and served as text/javascript, and that the page\u2019s Content-Security-Policy allows ' +
+      'script-src \u2019self\u2019 \u2019wasm-unsafe-eval\u2019 (the browser\u2019s console names the file).',
+    'old-browser': 'This browser is too old for the explorer: it does not run JavaScript modules. Open the page in a ' +
+      'current Firefox, Chrome, Edge or Safari.',
+    slow: 'The explorer\u2019s scripts have not started yet. If this stays, the browser did not run them: its console ' +
+      'names the file and the reason (a file missing on the server, a Content-Security-Policy that refuses ' +
+      'script-src \u2019self\u2019, a sandboxed frame whose server sends no CORS headers).',
+  };
+
+  function fail(kind) {
+    if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', function () { show(kind, MESSAGES[kind]); });
+    else show(kind, MESSAGES[kind]);
+  }
+
+  // The page's module script (or a module it imports) could not be fetched: error events of
+  // resources do not bubble, but a capturing listener on window sees them.
+  window.addEventListener('error', function (event) {
+    const target = event.target;
+    if (!target || target.tagName !== 'SCRIPT' || target.type !== 'module') return;
+    fail(location.protocol === 'file:' ? 'file' : opaque ? 'sandbox' : 'script');
+  }, true);
+
+  if (location.protocol === 'file:') fail('file');
+  else if (!('noModule' in HTMLScriptElement.prototype)) fail('old-browser');
+  else setTimeout(function () { show('slow', MESSAGES.slow); }, SLOW_MS);
+})();
+
+(function () {
+  'use strict';
+  const here = document.currentScript;
+  // The WebAssembly build the explorer loads first, fetched now, in parallel with the modules (the
+  // loader's own fetch then finds it). Only where the explorer is shown: the training view loads
+  // the core in its Worker, and a preload left unused is a console warning.
+  function preload(rel, href, fetchMode) {
+    const link = document.createElement('link');
+    link.rel = rel;
+    link.href = href;
+    if (fetchMode) {
+      link.as = 'fetch';
+      link.crossOrigin = 'anonymous';  // what fetch(url, { credentials: 'same-origin' }) asks for
+    }
+    document.head.appendChild(link);
+  }
+  const view = /(^|[?#&])view=train(&|$)/.test(location.search + location.hash);
+  let simd;
+  try {
+    // (module (func (result v128) i32.const 0 i8x16.splat)), as web/lib/load-module.js probes.
+    simd = WebAssembly.validate(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 8, 1, 6, 0, 65, 0, 253, 15, 11]));
+  } catch (err) {
+    simd = false;
+  }
+  const base = here && here.getAttribute('data-wasm');
+  if (base && !view && location.protocol !== 'file:') {
+    const variant = simd ? 'simd' : 'scalar';
+    preload('modulepreload', base + 'attention-' + variant + '.mjs');
+    preload('preload', base + 'attention-' + variant + '.wasm', true);
+  }
+})();
