@@ -206,15 +206,20 @@ test('mode "main-thread": the same training on this thread, in slices, with no W
       await inWorker.terminate();
       assert.equal(spawned(), 1, 'only the comparison trainer started a Worker');
       assert.deepEqual(here.losses, there.losses);
-      // The event loop keeps turning while the run trains here.
+      // The event loop keeps turning while a run trains here: a run that held the thread to its end
+      // would let no timer fire before it resolved (counted as it resolves, however slow the steps).
       let turns = 0;
       const timer = setInterval(() => { turns++; }, 1);
-      const run = trainer.start();
-      while (trainer.lastStep < 20) await new Promise((resolve) => { setTimeout(resolve, 5); });
-      const paused = await trainer.pause();
+      const end = await trainer.start({ maxSteps: 150 });
+      const turnsDuringRun = turns;
       clearInterval(timer);
+      assert.deepEqual(end, { step: 155, reason: 'maxSteps' });
+      assert.ok(turnsDuringRun >= 3, `${turnsDuringRun} timer turns during 150 steps`);
+      // pause() ends a run here as in a Worker.
+      const run = trainer.start();
+      while (trainer.lastStep < 170) await new Promise((resolve) => { setTimeout(resolve, 5); });
+      const paused = await trainer.pause();
       assert.deepEqual(await run, { step: paused.step, reason: 'paused' });
-      assert.ok(turns >= 3, `${turns} timer turns during ${paused.step - 5} steps`);
     } finally {
       await trainer.terminate();
     }
