@@ -387,10 +387,18 @@ describe('lesson panels', () => {
 
   test('lesson settings round-trip through the link in the address bar', async () => {
     await openPanel('cost');
+    const before = await page.evaluate(() => location.hash);
     await typeInto('[data-lesson="cost"] input[type="number"] >> nth=2', 1024);
-    await page.waitForFunction(() => location.hash.startsWith('#s='));
-    await page.waitForTimeout(400);  // the address bar follows 300 ms after the last change
-    const link = await page.evaluate(() => location.href);
+    // The address bar follows 300 ms after the last change (later on a loaded machine): wait for a
+    // new link, then until it has stayed the same for 600 ms.
+    await page.waitForFunction((old) => location.hash.startsWith('#s=') && location.hash !== old, before);
+    let link = await page.evaluate(() => location.href);
+    for (;;) {
+      await page.waitForTimeout(600);
+      const now = await page.evaluate(() => location.href);
+      if (now === link) break;
+      link = now;
+    }
     const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const other = await context.newPage();
     await other.goto(link);
