@@ -41,16 +41,17 @@ constexpr size_t kDepthBlock = 512;
 // Below this many rows of A a packed panel is not reused enough to pay for packing.
 constexpr size_t kPackMinRows = 8;
 
-// Stores one row of an accumulator block: the first w ≤ 16 columns of alpha · acc (+ c). With
+// Stores one row of an accumulator block: the first w ≤ NB·4 columns of alpha · acc (+ c). With
 // row_max, also raises *row_max to the largest value stored (the softmax's row max, fused so the
 // scores need no separate pass).
+template <size_t NB>
 inline void store_row(const Batch* acc, float* c, size_t w, float alpha, bool accumulate,
                       float* row_max) {
   const Batch s(alpha);
-  alignas(16) float tmp[W];
-  if (w == W) {
+  if (w == NB * kWidth) {
+    alignas(16) float tmp[kWidth];
     Batch top;
-    for (size_t q = 0; q < kPanelBatches; ++q) {
+    for (size_t q = 0; q < NB; ++q) {
       Batch v = acc[q] * s;
       if (accumulate) v += Batch::load_unaligned(c + q * kWidth);
       v.store_unaligned(c + q * kWidth);
@@ -62,48 +63,67 @@ inline void store_row(const Batch* acc, float* c, size_t w, float alpha, bool ac
     }
     return;
   }
-  for (size_t q = 0; q < kPanelBatches; ++q) (acc[q] * s).store_aligned(tmp + q * kWidth);
-  for (size_t j = 0; j < w; ++j) {
+  alignas(16) float tmp[NB * kWidth];
+  for (size_t q = 0; q < NB; ++q) (acc[q] * s).store_aligned(tmp + q * kWidth);
+  for (size_t j = 0; j < w && j < NB * kWidth; ++j) {
     c[j] = tmp[j] + (accumulate ? c[j] : 0.0f);
     if (row_max) *row_max = c[j] > *row_max ? c[j] : *row_max;
   }
 }
 
-// c[R × w] = alpha · a[R × k] · panel[k × 16] (+ c): R·4 accumulators stay in registers for the
-// whole k loop; one broadcast per row and four contiguous loads per step.
-template <size_t R>
+// c[R × w] = alpha · a[R × k] · panel[k × 16] (+ c), reading the first NB batches of each panel
+// row (w ≤ NB·4; the panel's other columns are padding): R·NB accumulators stay in registers for
+// the whole k loop; one broadcast per row and NB contiguous loads per step.
+template <size_t R, size_t NB>
 inline void panel_kernel(const float* a, size_t lda, const float* panel, size_t k, float* c,
                          size_t ldc, size_t w, float alpha, bool accumulate, float* row_max) {
-  Batch acc[R][kPanelBatches];
+  Batch acc[R][NB];
   for (size_t r = 0; r < R; ++r)
-    for (size_t q = 0; q < kPanelBatches; ++q) acc[r][q] = Batch(0.0f);
+    for (size_t q = 0; q < NB; ++q) acc[r][q] = Batch(0.0f);
   const float* row[R];
   for (size_t r = 0; r < R; ++r) row[r] = a + r * lda;
   const float* const end = panel + k * W;
 ATTN_PLAIN_LOOP
   for (; panel != end; panel += W) {
-    Batch b[kPanelBatches];
-    for (size_t q = 0; q < kPanelBatches; ++q) b[q] = Batch::load_unaligned(panel + q * kWidth);
+    Batch b[NB];
+    for (size_t q = 0; q < NB; ++q) b[q] = Batch::load_unaligned(panel + q * kWidth);
     for (size_t r = 0; r < R; ++r) {
       const Batch ar(*row[r]++);
-      for (size_t q = 0; q < kPanelBatches; ++q) acc[r][q] += ar * b[q];
+      for (size_t q = 0; q < NB; ++q) acc[r][q] += ar * b[q];
     }
   }
   for (size_t r = 0; r < R; ++r)
-    store_row(acc[r], c + r * ldc, w, alpha, accumulate, row_max ? row_max + r : nullptr);
+    store_row<NB>(acc[r], c + r * ldc, w, alpha, accumulate, row_max ? row_max + r : nullptr);
 }
 
-// All rows of A against one packed panel (w ≤ 16 valid columns).
+// Every row of A against one panel, R rows at a time, then the last rows one or two at a time.
+template <size_t R, size_t NB>
+inline void rows_in_blocks(const float* a, size_t lda, const float* panel, float* c, size_t ldc,
+                           size_t n, size_t k, size_t w, float alpha, bool accumulate,
+                           float* row_max) {
+  size_t i = 0;
+  auto rm = [&](size_t at) { return row_max ? row_max + at : nullptr; };
+  for (; i + R <= n; i += R)
+    panel_kernel<R, NB>(a + i * lda, lda, panel, k, c + i * ldc, ldc, w, alpha, accumulate, rm(i));
+  for (; R > 2 && i + 2 <= n; i += 2)
+    panel_kernel<2, NB>(a + i * lda, lda, panel, k, c + i * ldc, ldc, w, alpha, accumulate, rm(i));
+  if (i < n)
+    panel_kernel<1, NB>(a + i * lda, lda, panel, k, c + i * ldc, ldc, w, alpha, accumulate, rm(i));
+}
+
+// All rows of A against one packed panel (w ≤ 16 valid columns). The register block keeps 8
+// accumulators whatever the panel's width: 2 rows × 16 columns for a full panel, 4 rows × 8 or
+// × 4 for a narrow one (a head of 8 features, a tail), so a narrow panel costs no multiplies by
+// its zero padding.
 inline void rows_times_panel(const float* a, size_t lda, const float* panel, float* c, size_t ldc,
                              size_t n, size_t k, size_t w, float alpha, bool accumulate,
                              float* row_max = nullptr) {
-  size_t i = 0;
-  for (; i + 2 <= n; i += 2)
-    panel_kernel<2>(a + i * lda, lda, panel, k, c + i * ldc, ldc, w, alpha, accumulate,
-                    row_max ? row_max + i : nullptr);
-  if (i < n)
-    panel_kernel<1>(a + i * lda, lda, panel, k, c + i * ldc, ldc, w, alpha, accumulate,
-                    row_max ? row_max + i : nullptr);
+  switch ((w + kWidth - 1) / kWidth) {
+    case 1: return rows_in_blocks<4, 1>(a, lda, panel, c, ldc, n, k, w, alpha, accumulate, row_max);
+    case 2: return rows_in_blocks<4, 2>(a, lda, panel, c, ldc, n, k, w, alpha, accumulate, row_max);
+    case 3: return rows_in_blocks<2, 3>(a, lda, panel, c, ldc, n, k, w, alpha, accumulate, row_max);
+    default: return rows_in_blocks<2, 4>(a, lda, panel, c, ldc, n, k, w, alpha, accumulate, row_max);
+  }
 }
 
 // Few rows: read B in place, NB batches of columns at a time, and finish with scalar columns.

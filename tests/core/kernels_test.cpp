@@ -45,6 +45,35 @@ TEST(Kernels, MatmulMatchesDoubleLoopsAtEveryTail) {
       }
 }
 
+// Every register block and its tails: 2 rows × 16 columns for a full panel, 2 × 12 for a panel of
+// 9–12 columns, 4 × 8 and 4 × 4 for narrower ones, with 1–3 rows left over.
+TEST(Kernels, MatmulPackedMatchesDoubleForEveryPanelWidthAndRowTail) {
+  for (size_t n = 1; n <= 11; ++n)
+    for (size_t m : {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 15, 16, 17, 20, 24, 31, 33})
+      for (size_t k : {1, 7, 64}) {
+        const size_t lda = k + 2, ldc = m + 1;
+        auto a = random_floats(n * lda, uint32_t(5 + n), -2, 2);
+        auto b = random_floats(k * m, uint32_t(6 + m), -2, 2);
+        auto c0 = random_floats(n * ldc, uint32_t(7 + k));
+        std::vector<float> panels(kernels::packed_floats(k, m));
+        kernels::pack_panels(b.data(), m, k, m, panels.data());
+        for (bool accumulate : {false, true}) {
+          auto c = c0;
+          kernels::matmul_packed(a.data(), lda, panels.data(), k, c.data(), ldc, n, m, k, 1.5f, accumulate);
+          std::vector<double> expected(n * m), actual(n * m);
+          for (size_t i = 0; i < n; ++i)
+            for (size_t j = 0; j < m; ++j) {
+              double sum = 0;
+              for (size_t p = 0; p < k; ++p) sum += double(a[i * lda + p]) * b[p * m + j];
+              expected[i * m + j] = 1.5 * sum + (accumulate ? c0[i * ldc + j] : 0.0);
+              actual[i * m + j] = c[i * ldc + j];
+            }
+          ASSERT_TRUE(all_close(actual, expected, shape_of({n, m, k}), 1e-5, 1e-5)) << "accumulate=" << accumulate;
+          for (size_t i = 0; i < n; ++i) ASSERT_EQ(c[i * ldc + m], c0[i * ldc + m]) << "padding written, row " << i;
+        }
+      }
+}
+
 TEST(Kernels, TransposeMovesEveryElement) {
   for (size_t rows : kKernelSizes)
     for (size_t cols : {size_t(1), size_t(4), size_t(7), size_t(64)}) {
