@@ -70,4 +70,19 @@ float dot(const float* x, const float* y, size_t len);
 // in place over dA. Where p[i] is 0 (a hidden key) the result is +0 exactly, never −0.
 void softmax_backward_row(const float* p, float* d, size_t len, float delta);
 
+// ---- LayerNorm rows ------------------------------------------------------------------------
+// Sum of x and sum of (x − mu)², each accumulated in double: LayerNorm's mean and variance in two
+// passes, so that a row of large, nearly equal values keeps its variance.
+double sum_double(const float* x, size_t len);
+double squared_deviations_double(const float* x, size_t len, double mu);
+
+// out[i] = (x[i] − mean)·rstd·w[i] + b[i]
+void normalize_row(const float* x, size_t len, float mean, float rstd, const float* w,
+                   const float* b, float* out);
+
+// One row of LayerNorm's backward, with x̂ = (x − mean)·rstd and g = dout·w:
+// dw += dout·x̂, db += dout, dx += rstd·(g − mean(g) − x̂·mean(g·x̂)), the two means in double.
+void layer_norm_backward_row(const float* x, const float* dout, const float* w, float mean,
+                             float rstd, size_t len, float* dw, float* db, float* dx);
+
 }  // namespace attn::kernels

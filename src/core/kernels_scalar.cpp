@@ -118,4 +118,40 @@ void softmax_backward_row(const float* p, float* d, size_t len, float delta) {
   for (size_t i = 0; i < len; ++i) d[i] = p[i] * (d[i] - delta) + 0.0f;
 }
 
+double sum_double(const float* x, size_t len) {
+  double sum = 0.0;
+  for (size_t i = 0; i < len; ++i) sum += x[i];
+  return sum;
+}
+
+double squared_deviations_double(const float* x, size_t len, double mu) {
+  double sum = 0.0;
+  for (size_t i = 0; i < len; ++i) sum += (x[i] - mu) * (x[i] - mu);
+  return sum;
+}
+
+void normalize_row(const float* x, size_t len, float mean, float rstd, const float* w,
+                   const float* b, float* out) {
+  for (size_t i = 0; i < len; ++i) out[i] = (x[i] - mean) * rstd * w[i] + b[i];
+}
+
+void layer_norm_backward_row(const float* x, const float* dout, const float* w, float mean,
+                             float rstd, size_t len, float* dw, float* db, float* dx) {
+  double g_sum = 0.0, gx_sum = 0.0;
+  for (size_t i = 0; i < len; ++i) {
+    const float xhat = (x[i] - mean) * rstd;
+    const float g = dout[i] * w[i];
+    g_sum += g;
+    gx_sum += double(g) * xhat;
+    dw[i] += dout[i] * xhat;
+    db[i] += dout[i];
+  }
+  const float a = static_cast<float>(g_sum / double(len));
+  const float bb = static_cast<float>(gx_sum / double(len));
+  for (size_t i = 0; i < len; ++i) {
+    const float xhat = (x[i] - mean) * rstd;
+    dx[i] += rstd * (dout[i] * w[i] - a - xhat * bb);
+  }
+}
+
 }  // namespace attn::kernels

@@ -406,4 +406,87 @@ void softmax_backward_row(const float* p, float* d, size_t len, float delta) {
   for (; i < len; ++i) d[i] = p[i] * (d[i] - delta) + 0.0f;
 }
 
+namespace {
+
+using Double = xsimd::batch<double>;
+
+// The low and high two lanes of a float batch as doubles (f64x2.promote_low_f32x4 in WebAssembly).
+inline Double low_doubles(Batch x) { return Double(_mm_cvtps_pd(x)); }
+inline Double high_doubles(Batch x) { return Double(_mm_cvtps_pd(_mm_movehl_ps(x, x))); }
+
+}  // namespace
+
+double sum_double(const float* x, size_t len) {
+  Double acc(0.0);
+  size_t i = 0;
+  for (; i + kWidth <= len; i += kWidth) {
+    const Batch v = Batch::load_unaligned(x + i);
+    acc += low_doubles(v) + high_doubles(v);
+  }
+  double sum = xsimd::hadd(acc);
+  for (; i < len; ++i) sum += x[i];
+  return sum;
+}
+
+double squared_deviations_double(const float* x, size_t len, double mu) {
+  const Double m(mu);
+  Double acc(0.0);
+  size_t i = 0;
+  for (; i + kWidth <= len; i += kWidth) {
+    const Batch v = Batch::load_unaligned(x + i);
+    const Double lo = low_doubles(v) - m, hi = high_doubles(v) - m;
+    acc += lo * lo + hi * hi;
+  }
+  double sum = xsimd::hadd(acc);
+  for (; i < len; ++i) sum += (x[i] - mu) * (x[i] - mu);
+  return sum;
+}
+
+void normalize_row(const float* x, size_t len, float mean, float rstd, const float* w,
+                   const float* b, float* out) {
+  const Batch m(mean), s(rstd);
+  size_t i = 0;
+  for (; i + kWidth <= len; i += kWidth)
+    ((Batch::load_unaligned(x + i) - m) * s * Batch::load_unaligned(w + i) + Batch::load_unaligned(b + i))
+        .store_unaligned(out + i);
+  for (; i < len; ++i) out[i] = (x[i] - mean) * rstd * w[i] + b[i];
+}
+
+void layer_norm_backward_row(const float* x, const float* dout, const float* w, float mean,
+                             float rstd, size_t len, float* dw, float* db, float* dx) {
+  const Batch m(mean), s(rstd);
+  Double g_acc(0.0), gx_acc(0.0);
+  size_t i = 0;
+  for (; i + kWidth <= len; i += kWidth) {
+    const Batch xhat = (Batch::load_unaligned(x + i) - m) * s;
+    const Batch d = Batch::load_unaligned(dout + i);
+    const Batch g = d * Batch::load_unaligned(w + i);
+    g_acc += low_doubles(g) + high_doubles(g);
+    gx_acc += low_doubles(g) * low_doubles(xhat) + high_doubles(g) * high_doubles(xhat);
+    (Batch::load_unaligned(dw + i) + d * xhat).store_unaligned(dw + i);
+    (Batch::load_unaligned(db + i) + d).store_unaligned(db + i);
+  }
+  double g_sum = xsimd::hadd(g_acc), gx_sum = xsimd::hadd(gx_acc);
+  for (size_t j = i; j < len; ++j) {
+    const float xhat = (x[j] - mean) * rstd;
+    const float g = dout[j] * w[j];
+    g_sum += g;
+    gx_sum += double(g) * xhat;
+    dw[j] += dout[j] * xhat;
+    db[j] += dout[j];
+  }
+  const float a = static_cast<float>(g_sum / double(len));
+  const float bb = static_cast<float>(gx_sum / double(len));
+  const Batch ab(a), bbb(bb);
+  for (i = 0; i + kWidth <= len; i += kWidth) {
+    const Batch xhat = (Batch::load_unaligned(x + i) - m) * s;
+    const Batch g = Batch::load_unaligned(dout + i) * Batch::load_unaligned(w + i);
+    (Batch::load_unaligned(dx + i) + s * (g - ab - xhat * bbb)).store_unaligned(dx + i);
+  }
+  for (; i < len; ++i) {
+    const float xhat = (x[i] - mean) * rstd;
+    dx[i] += rstd * (dout[i] * w[i] - a - xhat * bb);
+  }
+}
+
 }  // namespace attn::kernels

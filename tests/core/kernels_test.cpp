@@ -2,6 +2,7 @@
 // width (4 floats) and of the 4 × 8 register block, so every tail path runs.
 #include "kernels.h"
 
+#include <cmath>
 #include <limits>
 
 #include "test_util.h"
@@ -122,6 +123,47 @@ TEST(Kernels, ExpShiftedSumMatchesDoubleAndZeroesMinusInfinity) {
     ASSERT_TRUE(all_close(x, expected, shape_of({len}), 1e-7, 2e-6));
     for (size_t i = 0; i < len; i += 3) ASSERT_EQ(x[i], 0.0f) << "exp(-inf) at " << i;
     ASSERT_NEAR(sum, expected_sum, 1e-6 + 2e-6 * expected_sum);
+  }
+}
+
+TEST(Kernels, LayerNormRowsMatchDoubleAtEveryTail) {
+  for (size_t len : kKernelSizes) {
+    // Large, nearly equal values: the variance survives only if the sums are taken in double.
+    auto x = random_floats(len, 41, -1, 1);
+    for (float& v : x) v = 1000.0f + v;
+    double sum = 0, sq = 0;
+    for (float v : x) sum += v;
+    const double mu = sum / double(len);
+    for (float v : x) sq += (v - mu) * (v - mu);
+    ASSERT_NEAR(kernels::sum_double(x.data(), len), sum, 1e-9 * std::fabs(sum)) << "len " << len;
+    ASSERT_NEAR(kernels::squared_deviations_double(x.data(), len, mu), sq, 1e-9 * sq + 1e-12) << "len " << len;
+
+    auto w = random_floats(len, 42, 0.5f, 2.0f), b = random_floats(len, 43);
+    const float mean = float(mu), rstd = float(1.0 / std::sqrt(sq / double(len) + 1e-5));
+    std::vector<float> out(len);
+    std::vector<double> expected(len);
+    kernels::normalize_row(x.data(), len, mean, rstd, w.data(), b.data(), out.data());
+    for (size_t i = 0; i < len; ++i) expected[i] = (double(x[i]) - mean) * rstd * w[i] + b[i];
+    ASSERT_TRUE(all_close(out, expected, shape_of({len}), 1e-4, 1e-5));
+
+    // Backward: dw, db and dx accumulate into what they hold.
+    auto dout = random_floats(len, 44), dw = random_floats(len, 45), db = random_floats(len, 46);
+    auto dx = random_floats(len, 47);
+    std::vector<double> want_dw(len), want_db(len), want_dx(len);
+    double g_mean = 0, gx_mean = 0;
+    for (size_t i = 0; i < len; ++i) {
+      const double xhat = (double(x[i]) - mean) * rstd, g = double(dout[i]) * w[i];
+      g_mean += g / double(len), gx_mean += g * xhat / double(len);
+      want_dw[i] = dw[i] + dout[i] * xhat, want_db[i] = db[i] + double(dout[i]);
+    }
+    for (size_t i = 0; i < len; ++i) {
+      const double xhat = (double(x[i]) - mean) * rstd;
+      want_dx[i] = dx[i] + rstd * (double(dout[i]) * w[i] - g_mean - xhat * gx_mean);
+    }
+    kernels::layer_norm_backward_row(x.data(), dout.data(), w.data(), mean, rstd, len, dw.data(), db.data(), dx.data());
+    ASSERT_TRUE(all_close(dw, want_dw, shape_of({len}), 1e-4, 1e-5)) << "dw";
+    ASSERT_TRUE(all_close(db, want_db, shape_of({len}), 1e-6, 1e-6)) << "db";
+    ASSERT_TRUE(all_close(dx, want_dx, shape_of({len}), 1e-3, 1e-4)) << "dx";
   }
 }
 
