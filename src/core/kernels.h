@@ -70,6 +70,13 @@ float dot(const float* x, const float* y, size_t len);
 // in place over dA. Where p[i] is 0 (a hidden key) the result is +0 exactly, never −0.
 void softmax_backward_row(const float* p, float* d, size_t len, float delta);
 
+// ---- GELU (GPT-2's tanh form) ------------------------------------------------------------------
+// out[i] = 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³))); out may be x.
+void gelu_tanh(const float* x, float* out, size_t len);
+
+// dx[i] = dout[i]·GELU′(x[i]); dx may be dout.
+void gelu_tanh_backward(const float* x, const float* dout, float* dx, size_t len);
+
 // ---- LayerNorm rows ------------------------------------------------------------------------
 // Sum of x and sum of (x − mu)², each accumulated in double: LayerNorm's mean and variance in two
 // passes, so that a row of large, nearly equal values keeps its variance.

@@ -118,6 +118,27 @@ void softmax_backward_row(const float* p, float* d, size_t len, float delta) {
   for (size_t i = 0; i < len; ++i) d[i] = p[i] * (d[i] - delta) + 0.0f;
 }
 
+namespace {
+constexpr float kSqrt2OverPi = 0.7978845608028654f;
+constexpr float kGeluCubic = 0.044715f;
+}  // namespace
+
+void gelu_tanh(const float* x, float* out, size_t len) {
+  for (size_t i = 0; i < len; ++i) {
+    const float v = x[i];
+    out[i] = 0.5f * v * (1.0f + std::tanh(kSqrt2OverPi * (v + kGeluCubic * v * v * v)));
+  }
+}
+
+void gelu_tanh_backward(const float* x, const float* dout, float* dx, size_t len) {
+  for (size_t i = 0; i < len; ++i) {
+    const float v = x[i];
+    const float t = std::tanh(kSqrt2OverPi * (v + kGeluCubic * v * v * v));
+    const float du = kSqrt2OverPi * (1.0f + 3.0f * kGeluCubic * v * v);
+    dx[i] = dout[i] * (0.5f * (1.0f + t) + 0.5f * v * (1.0f - t * t) * du);
+  }
+}
+
 double sum_double(const float* x, size_t len) {
   double sum = 0.0;
   for (size_t i = 0; i < len; ++i) sum += x[i];

@@ -75,6 +75,34 @@ TEST(Kernels, MatmulPackedMatchesDoubleForEveryPanelWidthAndRowTail) {
       }
 }
 
+// Fewer than 8 rows stream B in place, 4, 2 and 1 rows at a time, in slices of 512 columns, with
+// 4 rows of B per step: every group of rows, slice tail and k tail.
+TEST(Kernels, MatmulOfFewRowsStreamsWideMatricesExactlyAsDoubleLoops) {
+  for (size_t n : {1, 2, 3, 4, 5, 6, 7})
+    for (size_t m : {3, 511, 512, 513, 1100})
+      for (size_t k : {1, 2, 3, 5, 64}) {
+        const size_t lda = k + 1, ldb = m + 3, ldc = m + 2;
+        auto a = random_floats(n * lda, uint32_t(11 + n), -2, 2);
+        auto b = random_floats(k * ldb, uint32_t(12 + m), -2, 2);
+        auto c0 = random_floats(n * ldc, uint32_t(13 + k));
+        for (bool accumulate : {false, true}) {
+          auto c = c0;
+          kernels::matmul(a.data(), lda, b.data(), ldb, c.data(), ldc, n, m, k, -0.5f, accumulate);
+          std::vector<double> expected(n * m), actual(n * m);
+          for (size_t i = 0; i < n; ++i)
+            for (size_t j = 0; j < m; ++j) {
+              double sum = 0;
+              for (size_t p = 0; p < k; ++p) sum += double(a[i * lda + p]) * b[p * ldb + j];
+              expected[i * m + j] = -0.5 * sum + (accumulate ? c0[i * ldc + j] : 0.0);
+              actual[i * m + j] = c[i * ldc + j];
+            }
+          ASSERT_TRUE(all_close(actual, expected, shape_of({n, m, k}), 1e-5, 1e-5)) << "accumulate=" << accumulate;
+          for (size_t i = 0; i < n; ++i)
+            for (size_t j = m; j < ldc; ++j) ASSERT_EQ(c[i * ldc + j], c0[i * ldc + j]) << "padding written";
+        }
+      }
+}
+
 TEST(Kernels, TransposeMovesEveryElement) {
   for (size_t rows : kKernelSizes)
     for (size_t cols : {size_t(1), size_t(4), size_t(7), size_t(64)}) {
@@ -164,6 +192,28 @@ TEST(Kernels, LayerNormRowsMatchDoubleAtEveryTail) {
     ASSERT_TRUE(all_close(dw, want_dw, shape_of({len}), 1e-4, 1e-5)) << "dw";
     ASSERT_TRUE(all_close(db, want_db, shape_of({len}), 1e-6, 1e-6)) << "db";
     ASSERT_TRUE(all_close(dx, want_dx, shape_of({len}), 1e-3, 1e-4)) << "dx";
+  }
+}
+
+// GPT-2's GELU against float64 at every tail, with saturated (|x| up to 30), tiny and zero inputs.
+TEST(Kernels, GeluTanhAndItsDerivativeMatchDoubleAtEveryTail) {
+  const double c = std::sqrt(2.0 / M_PI);
+  for (size_t len : kKernelSizes) {
+    auto x = random_floats(len, 51, -6, 6);
+    const float specials[] = {0.0f, -0.0f, 1e-6f, -1e-6f, 30.0f, -30.0f, 9.5f, -9.5f};
+    for (size_t i = 0; i < len; i += 2) x[i] = specials[(i / 2) % 8];
+    auto dout = random_floats(len, 52);
+    std::vector<float> out(len), dx(len);
+    std::vector<double> want(len), want_dx(len);
+    for (size_t i = 0; i < len; ++i) {
+      const double v = x[i], u = c * (v + 0.044715 * v * v * v), t = std::tanh(u);
+      want[i] = 0.5 * v * (1 + t);
+      want_dx[i] = dout[i] * (0.5 * (1 + t) + 0.5 * v * (1 - t * t) * c * (1 + 3 * 0.044715 * v * v));
+    }
+    kernels::gelu_tanh(x.data(), out.data(), len);
+    kernels::gelu_tanh_backward(x.data(), dout.data(), dx.data(), len);
+    ASSERT_TRUE(all_close(out, want, shape_of({len}), 1e-7, 1e-6));
+    ASSERT_TRUE(all_close(dx, want_dx, shape_of({len}), 1e-6, 1e-5));
   }
 }
 
