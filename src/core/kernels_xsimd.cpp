@@ -437,13 +437,15 @@ constexpr float kGeluCubic = 0.044715f;
 
 // GELU as x·σ(2u) with u = √(2/π)·(x + 0.044715·x³), since (1 + tanh u)/2 = σ(2u) = 1/(1 + e^(−2u)):
 // no cancellation in 1 + tanh where tanh is near −1, so the negative tail keeps its relative
-// precision. e^(−2u) comes from the softmax's exp2 polynomial (~1 ulp) with its argument clamped
-// to [−126, 126], where it is exact to the last bits (σ is 1 or below 1e-38 beyond). musl's tanhf
-// cost ~25 ns a value in WebAssembly: a fifth of a 64-token GPT-2 forward.
+// precision. e^(−2u) = 2^z comes from the softmax's exp2 polynomial (~1 ulp), with z clamped to
+// [−126, 126] where that is exact to the last bits; past z = 126 σ is below 2^-126 and is taken as
+// 0, as float32 rounds the true GELU there (no subnormal results). musl's tanhf cost ~25 ns a
+// value in WebAssembly: a fifth of a 64-token GPT-2 forward.
 inline Batch sigmoid_2u(Batch v) {
   const Batch u = Batch(kSqrt2OverPi) * (v + Batch(kGeluCubic) * v * v * v);
-  const Batch z = xsimd::min(xsimd::max(u * Batch(-2.0f * kLog2e), Batch(-126.0f)), Batch(126.0f));
-  return Batch(1.0f) / (Batch(1.0f) + exp2_softmax(z));
+  const Batch z = u * Batch(-2.0f * kLog2e);
+  const Batch clamped = xsimd::min(xsimd::max(z, Batch(-126.0f)), Batch(126.0f));
+  return xsimd::select(z >= Batch(126.0f), Batch(0.0f), Batch(1.0f) / (Batch(1.0f) + exp2_softmax(clamped)));
 }
 
 }  // namespace
