@@ -52,6 +52,12 @@ void axpy(float* y, const float* x, size_t len, float alpha);
 // x[i] *= s
 void scale(float* x, size_t len, float s);
 
+// Each of the rows of y (rows × cols, contiguous) += b (cols): a linear layer's bias.
+void add_to_rows(float* y, const float* b, size_t rows, size_t cols);
+
+// sums (cols) += the column sums of x (rows × cols, contiguous): a bias's gradient.
+void add_column_sums(float* sums, const float* x, size_t rows, size_t cols);
+
 // max over x; -infinity for an empty or fully -infinity row
 float max_value(const float* x, size_t len);
 
@@ -59,7 +65,7 @@ float max_value(const float* x, size_t len);
 float exp_shifted_sum(float* x, size_t len, float shift);
 
 // x[i] = exp(x[i]·s - shift), returns the sum: the softmax numerators of raw scores x with the
-// scale folded in (shift = s · max x). exp(-inf) is exactly 0.
+// scale folded in (shift = s · max x), for a scale s > 0. exp(-inf) is exactly 0.
 float exp_scaled_shifted_sum(float* x, size_t len, float s, float shift);
 
 // ---- Softmax backward ----------------------------------------------------------------------

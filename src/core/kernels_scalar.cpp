@@ -79,6 +79,16 @@ void axpy(float* y, const float* x, size_t len, float alpha) {
   for (size_t i = 0; i < len; ++i) y[i] += alpha * x[i];
 }
 
+void add_to_rows(float* y, const float* b, size_t rows, size_t cols) {
+  for (size_t r = 0; r < rows; ++r, y += cols)
+    for (size_t i = 0; i < cols; ++i) y[i] += b[i];
+}
+
+void add_column_sums(float* sums, const float* x, size_t rows, size_t cols) {
+  for (size_t r = 0; r < rows; ++r, x += cols)
+    for (size_t i = 0; i < cols; ++i) sums[i] += x[i];
+}
+
 void scale(float* x, size_t len, float s) {
   for (size_t i = 0; i < len; ++i) x[i] *= s;
 }

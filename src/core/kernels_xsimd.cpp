@@ -186,9 +186,16 @@ inline void pack_one_panel(const float* b, size_t ldb, size_t rows, size_t w, fl
         Batch::load_unaligned(b + q * kWidth).store_unaligned(dst + q * kWidth);
     return;
   }
+  // Narrow panels (a head of 8 features, a tail): whole batches, then single floats, then zeros,
+  // without a memcpy and a fill call per row (a tenth of a small training step went to them).
+  const size_t whole = w / kWidth * kWidth;
+  const Batch zero(0.0f);
   for (size_t p = 0; p < rows; ++p, b += ldb, dst += W) {
-    std::memcpy(dst, b, w * sizeof(float));
-    std::fill(dst + w, dst + W, 0.0f);
+    size_t c = 0;
+    for (; c < whole; c += kWidth) Batch::load_unaligned(b + c).store_unaligned(dst + c);
+    for (; c < w; ++c) dst[c] = b[c];
+    for (; c % kWidth; ++c) dst[c] = 0.0f;
+    for (; c < W; c += kWidth) zero.store_unaligned(dst + c);
   }
 }
 
@@ -242,12 +249,6 @@ inline Batch exp2_softmax(Batch t) {
   using Int = xsimd::batch<int32_t>;
   const Int bits = xsimd::bitwise_cast<Int>(p) + (xsimd::bitwise_cast<Int>(shifted) << 23);
   return xsimd::select(i < Batch(-125.0f), Batch(0.0f), xsimd::bitwise_cast<Batch>(bits));
-}
-
-inline float exp2_softmax(float t) {
-  alignas(16) float lanes[kWidth];
-  exp2_softmax(Batch(t)).store_aligned(lanes);
-  return lanes[0];
 }
 
 }  // namespace
@@ -345,6 +346,33 @@ void axpy(float* y, const float* x, size_t len, float alpha) {
   for (; i < len; ++i) y[i] += alpha * x[i];
 }
 
+void add_to_rows(float* y, const float* b, size_t rows, size_t cols) {
+  for (size_t r = 0; r < rows; ++r, y += cols) {
+    size_t i = 0;
+    for (; i + kWidth <= cols; i += kWidth)
+      (Batch::load_unaligned(y + i) + Batch::load_unaligned(b + i)).store_unaligned(y + i);
+    for (; i < cols; ++i) y[i] += b[i];
+  }
+}
+
+// Four rows per pass over the sums, added in row order as four axpy calls would (rounding after
+// each row), with a quarter of the loads and stores of the sums.
+void add_column_sums(float* sums, const float* x, size_t rows, size_t cols) {
+  size_t r = 0;
+  for (; r + 4 <= rows; r += 4, x += 4 * cols) {
+    size_t i = 0;
+    for (; i + kWidth <= cols; i += kWidth) {
+      Batch s = Batch::load_unaligned(sums + i);
+      for (size_t t = 0; t < 4; ++t) s += Batch::load_unaligned(x + t * cols + i);
+      s.store_unaligned(sums + i);
+    }
+    for (; i < cols; ++i)
+      for (size_t t = 0; t < 4; ++t) sums[i] += x[t * cols + i];
+  }
+  for (; r < rows; ++r, x += cols)
+    for (size_t i = 0; i < cols; ++i) sums[i] += x[i];
+}
+
 void scale(float* x, size_t len, float s) {
   const Batch sb(s);
   size_t i = 0;
@@ -367,6 +395,25 @@ float max_value(const float* x, size_t len) {
   return best;
 }
 
+namespace {
+
+// The last len % 4 values of a row as one batch, padded with −inf (whose exponential is exactly
+// 0), and back: one vector exponential for the tail instead of one per value.
+struct Tail {
+  alignas(16) float lanes[kWidth];
+  size_t count;
+  Tail(const float* x, size_t n) : count(n) {
+    for (size_t j = 0; j < kWidth; ++j) lanes[j] = j < n ? x[j] : -std::numeric_limits<float>::infinity();
+  }
+  Batch load() const { return Batch::load_aligned(lanes); }
+  void store(Batch e, float* x) {
+    e.store_aligned(lanes);
+    for (size_t j = 0; j < count; ++j) x[j] = lanes[j];
+  }
+};
+
+}  // namespace
+
 float exp_shifted_sum(float* x, size_t len, float shift) {
   const Batch sb(shift), l2e(kLog2e);
   Batch acc(0.0f);
@@ -376,12 +423,13 @@ float exp_shifted_sum(float* x, size_t len, float shift) {
     e.store_unaligned(x + i);
     acc += e;
   }
-  float sum = xsimd::hadd(acc);
-  for (; i < len; ++i) {
-    x[i] = exp2_softmax((x[i] - shift) * kLog2e);
-    sum += x[i];
+  if (i < len) {
+    Tail tail(x + i, len - i);
+    const Batch e = exp2_softmax((tail.load() - sb) * l2e);
+    tail.store(e, x + i);
+    acc += e;
   }
-  return sum;
+  return xsimd::hadd(acc);
 }
 
 // The difference x·s − shift is taken before converting to base 2: shift is s · max x rounded the
@@ -397,12 +445,13 @@ float exp_scaled_shifted_sum(float* x, size_t len, float s, float shift) {
     e.store_unaligned(x + i);
     acc += e;
   }
-  float sum = xsimd::hadd(acc);
-  for (; i < len; ++i) {
-    x[i] = exp2_softmax((x[i] * s - shift) * kLog2e);
-    sum += x[i];
+  if (i < len) {  // −inf · s − shift is −inf for the positive scales attention uses
+    Tail tail(x + i, len - i);
+    const Batch e = exp2_softmax((tail.load() * sb - shb) * l2e);
+    tail.store(e, x + i);
+    acc += e;
   }
-  return sum;
+  return xsimd::hadd(acc);
 }
 
 // Two accumulators from 16 floats on: one add chain was latency-bound on long rows (a decode step's

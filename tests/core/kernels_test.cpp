@@ -217,5 +217,23 @@ TEST(Kernels, GeluTanhAndItsDerivativeMatchDoubleAtEveryTail) {
   }
 }
 
+TEST(Kernels, RowBiasAndColumnSumsMatchDoubleAtEveryTail) {
+  for (size_t rows : {1, 2, 3, 4, 5, 7, 8, 9})
+    for (size_t cols : kKernelSizes) {
+      auto y = random_floats(rows * cols, 61), x = random_floats(rows * cols, 62), b = random_floats(cols, 63);
+      auto sums = random_floats(cols, 64);
+      std::vector<double> want_y(rows * cols), want_sums(sums.begin(), sums.end());
+      for (size_t r = 0; r < rows; ++r)
+        for (size_t c = 0; c < cols; ++c) {
+          want_y[r * cols + c] = double(y[r * cols + c]) + b[c];
+          want_sums[c] += x[r * cols + c];
+        }
+      kernels::add_to_rows(y.data(), b.data(), rows, cols);
+      kernels::add_column_sums(sums.data(), x.data(), rows, cols);
+      ASSERT_TRUE(all_close(y, want_y, shape_of({rows, cols}), 1e-6, 1e-6));
+      ASSERT_TRUE(all_close(sums, want_sums, shape_of({rows, cols}), 1e-6, 1e-6));
+    }
+}
+
 }  // namespace
 }  // namespace attn
