@@ -76,6 +76,35 @@ float dot(const float* x, const float* y, size_t len);
 // in place over dA. Where p[i] is 0 (a hidden key) the result is +0 exactly, never −0.
 void softmax_backward_row(const float* p, float* d, size_t len, float delta);
 
+// ---- Causal attention of four sequences at once -----------------------------------------------
+// Training at small sizes (T ≤ 128 tokens, heads of ≤ 16 features) spends its attention time on
+// per-head overheads, not products: here four sequences of one head run side by side, sequence s
+// in SIMD lane s, with no packing and no scalar tails. Sequence s reads q[s], k[s], v[s] (T × d,
+// row stride ld_in) and, for the backward, its weights w[s] (T × T, contiguous), output o[s] and
+// output gradient d_o[s] (T × d, row stride ld_out). Causal (query i sees keys j ≤ i), weights
+// softmax(scale · q·kᵀ) exactly 0 above the diagonal.
+struct FourSequences {
+  const float* q[4];
+  const float* k[4];
+  const float* v[4];
+  size_t ld_in;
+};
+
+// Floats of scratch both functions need.
+size_t causal_attention_x4_scratch_floats(size_t T, size_t d);
+
+// w[s] (T × T) = the weights; o[s] (T × d, row stride ld_out) = w[s]·v[s].
+void causal_attention_x4(const FourSequences& in, size_t T, size_t d, float scale, float* const w[4],
+                         float* const o[4], size_t ld_out, float* scratch);
+
+// dq[s], dk[s], dv[s] (T × d, row stride ld_grad) = the gradients, added to what they hold when
+// accumulate: dV = wᵀ·dO, dS = w ⊙ (dO·vᵀ − rowsum(dO ⊙ O)), dQ = scale·dS·k, dK = scale·dSᵀ·q.
+void causal_attention_x4_backward(const FourSequences& in, size_t T, size_t d, float scale,
+                                  const float* const w[4], const float* const o[4],
+                                  const float* const d_o[4], size_t ld_out, float* const dq[4],
+                                  float* const dk[4], float* const dv[4], size_t ld_grad,
+                                  bool accumulate, float* scratch);
+
 // ---- GELU (GPT-2's tanh form) ------------------------------------------------------------------
 // out[i] = 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³))); out may be x.
 void gelu_tanh(const float* x, float* out, size_t len);

@@ -128,6 +128,65 @@ void softmax_backward_row(const float* p, float* d, size_t len, float delta) {
   for (size_t i = 0; i < len; ++i) d[i] = p[i] * (d[i] - delta) + 0.0f;
 }
 
+size_t causal_attention_x4_scratch_floats(size_t T, size_t) { return T; }
+
+// One sequence after another, in plain loops (the SIMD build runs the four in lanes).
+void causal_attention_x4(const FourSequences& in, size_t T, size_t d, float scale, float* const w[4],
+                         float* const o[4], size_t ld_out, float*) {
+  for (size_t s = 0; s < 4; ++s) {
+    const size_t ld = in.ld_in;
+    for (size_t i = 0; i < T; ++i) {
+      float* row = w[s] + i * T;
+      float top = -std::numeric_limits<float>::infinity();
+      for (size_t j = 0; j <= i; ++j) {
+        float dot = 0.0f;
+        for (size_t p = 0; p < d; ++p) dot += in.q[s][i * ld + p] * in.k[s][j * ld + p];
+        row[j] = dot;
+        top = dot > top ? dot : top;
+      }
+      const float shift = top * scale;
+      float sum = 0.0f;
+      for (size_t j = 0; j <= i; ++j) sum += (row[j] = std::exp(row[j] * scale - shift));
+      float* oi = o[s] + i * ld_out;
+      for (size_t p = 0; p < d; ++p) oi[p] = 0.0f;
+      for (size_t j = 0; j <= i; ++j) {
+        row[j] /= sum;
+        for (size_t p = 0; p < d; ++p) oi[p] += row[j] * in.v[s][j * ld + p];
+      }
+      for (size_t j = i + 1; j < T; ++j) row[j] = 0.0f;
+    }
+  }
+}
+
+void causal_attention_x4_backward(const FourSequences& in, size_t T, size_t d, float scale,
+                                  const float* const w[4], const float* const o[4],
+                                  const float* const d_o[4], size_t ld_out, float* const dq[4],
+                                  float* const dk[4], float* const dv[4], size_t ld_grad,
+                                  bool accumulate, float* delta) {
+  const size_t ld = in.ld_in;
+  for (size_t s = 0; s < 4; ++s) {
+    if (!accumulate)
+      for (size_t i = 0; i < T; ++i)
+        for (size_t p = 0; p < d; ++p) dq[s][i * ld_grad + p] = dk[s][i * ld_grad + p] = dv[s][i * ld_grad + p] = 0.0f;
+    for (size_t i = 0; i < T; ++i) {
+      delta[i] = 0.0f;
+      for (size_t p = 0; p < d; ++p) delta[i] += d_o[s][i * ld_out + p] * o[s][i * ld_out + p];
+    }
+    for (size_t i = 0; i < T; ++i)
+      for (size_t j = 0; j <= i; ++j) {
+        const float a = w[s][i * T + j];
+        float dp = 0.0f;
+        for (size_t p = 0; p < d; ++p) dp += d_o[s][i * ld_out + p] * in.v[s][j * ld + p];
+        const float ds = a * (dp - delta[i]) * scale;
+        for (size_t p = 0; p < d; ++p) {
+          dq[s][i * ld_grad + p] += ds * in.k[s][j * ld + p];
+          dk[s][j * ld_grad + p] += ds * in.q[s][i * ld + p];
+          dv[s][j * ld_grad + p] += a * d_o[s][i * ld_out + p];
+        }
+      }
+  }
+}
+
 namespace {
 constexpr float kSqrt2OverPi = 0.7978845608028654f;
 constexpr float kGeluCubic = 0.044715f;

@@ -531,6 +531,160 @@ void gelu_tanh_backward(const float* x, const float* dout, float* dx, size_t len
 
 namespace {
 
+// rows × cols of four matrices (src[s] at row stride ld) into one lane-interleaved block:
+// dst[(r·cols + c)·4 + s] = src[s][r·ld + c], by 4 × 4 transposes of four columns at a time.
+void interleave4(const float* const src[4], size_t ld, size_t rows, size_t cols, float* dst) {
+  for (size_t r = 0; r < rows; ++r) {
+    float* out = dst + r * cols * kWidth;
+    size_t c = 0;
+    for (; c + kWidth <= cols; c += kWidth)
+      transpose_4x4(Batch::load_unaligned(src[0] + r * ld + c), Batch::load_unaligned(src[1] + r * ld + c),
+                    Batch::load_unaligned(src[2] + r * ld + c), Batch::load_unaligned(src[3] + r * ld + c),
+                    out + c * kWidth, kWidth);
+    for (; c < cols; ++c)
+      for (size_t s = 0; s < kWidth; ++s) out[c * kWidth + s] = src[s][r * ld + c];
+  }
+}
+
+// The inverse: dst[s][r·ld + c] = src[(r·cols + c)·4 + s] (+ what it holds when accumulating).
+void deinterleave4(const float* src, size_t rows, size_t cols, float* const dst[4], size_t ld,
+                   bool accumulate) {
+  alignas(16) float t[kWidth * kWidth];
+  for (size_t r = 0; r < rows; ++r) {
+    const float* in = src + r * cols * kWidth;
+    size_t c = 0;
+    for (; c + kWidth <= cols; c += kWidth) {
+      transpose_4x4(Batch::load_aligned(in + c * kWidth), Batch::load_aligned(in + (c + 1) * kWidth),
+                    Batch::load_aligned(in + (c + 2) * kWidth), Batch::load_aligned(in + (c + 3) * kWidth), t, kWidth);
+      for (size_t s = 0; s < kWidth; ++s) {
+        float* out = dst[s] + r * ld + c;
+        Batch v = Batch::load_aligned(t + s * kWidth);
+        if (accumulate) v += Batch::load_unaligned(out);
+        v.store_unaligned(out);
+      }
+    }
+    for (; c < cols; ++c)
+      for (size_t s = 0; s < kWidth; ++s)
+        dst[s][r * ld + c] = in[c * kWidth + s] + (accumulate ? dst[s][r * ld + c] : 0.0f);
+  }
+}
+
+inline Batch lane(const float* block, size_t at) { return Batch::load_aligned(block + at * kWidth); }
+
+// out[f] (+)= Σ_t coef(t) · rows[t·stride + f] for the C features f ∈ [f0, f0 + C) of lane blocks,
+// t ∈ [t0, t1): C accumulators stay in registers over the whole sum.
+template <size_t C, typename Coef>
+inline void lane_sum(const float* rows, size_t stride, size_t f0, size_t t0, size_t t1, Coef coef,
+                     float* out, bool add) {
+  Batch acc[C];
+  for (size_t c = 0; c < C; ++c) acc[c] = add ? lane(out, f0 + c) : Batch(0.0f);
+  for (size_t t = t0; t < t1; ++t) {
+    const Batch w = coef(t);
+    for (size_t c = 0; c < C; ++c) acc[c] += w * lane(rows, t * stride + f0 + c);
+  }
+  for (size_t c = 0; c < C; ++c) acc[c].store_aligned(out + (f0 + c) * kWidth);
+}
+
+// lane_sum over all d features, 8, then 4, then 1 at a time.
+template <typename Coef>
+inline void lane_sums(const float* rows, size_t d, size_t t0, size_t t1, Coef coef, float* out, bool add) {
+  size_t f = 0;
+  for (; f + 8 <= d; f += 8) lane_sum<8>(rows, d, f, t0, t1, coef, out, add);
+  for (; f + 4 <= d; f += 4) lane_sum<4>(rows, d, f, t0, t1, coef, out, add);
+  for (; f < d; ++f) lane_sum<1>(rows, d, f, t0, t1, coef, out, add);
+}
+
+inline Batch lane_dot(const float* x, const float* y, size_t d) {
+  Batch sum = lane(x, 0) * lane(y, 0);
+  for (size_t p = 1; p < d; ++p) sum += lane(x, p) * lane(y, p);
+  return sum;
+}
+
+}  // namespace
+
+size_t causal_attention_x4_scratch_floats(size_t T, size_t d) {
+  return kWidth * (8 * T * d + 2 * T * T + T);
+}
+
+void causal_attention_x4(const FourSequences& in, size_t T, size_t d, float scale, float* const w[4],
+                         float* const o[4], size_t ld_out, float* scratch) {
+  float* q = scratch;                 // T × d lanes
+  float* k = q + T * d * kWidth;
+  float* v = k + T * d * kWidth;
+  float* out = v + T * d * kWidth;    // T × d lanes
+  float* weights = out + T * d * kWidth;  // T × T lanes
+  interleave4(in.q, in.ld_in, T, d, q);
+  interleave4(in.k, in.ld_in, T, d, k);
+  interleave4(in.v, in.ld_in, T, d, v);
+  const Batch sc(scale), l2e(kLog2e), zero(0.0f);
+  for (size_t i = 0; i < T; ++i) {
+    float* row = weights + i * T * kWidth;
+    Batch top(-std::numeric_limits<float>::infinity());
+    for (size_t j = 0; j <= i; ++j) {
+      const Batch dot = lane_dot(q + i * d * kWidth, k + j * d * kWidth, d);
+      dot.store_aligned(row + j * kWidth);
+      top = xsimd::max(top, dot);
+    }
+    // As softmax_visible_row: exp(s·scale − max·scale), the max term exactly 1.
+    const Batch shift = top * sc;
+    Batch sum(0.0f);
+    for (size_t j = 0; j <= i; ++j) {
+      const Batch e = exp2_softmax((lane(row, j) * sc - shift) * l2e);
+      e.store_aligned(row + j * kWidth);
+      sum += e;
+    }
+    const Batch inv = Batch(1.0f) / sum;
+    for (size_t j = 0; j <= i; ++j) (lane(row, j) * inv).store_aligned(row + j * kWidth);
+    for (size_t j = i + 1; j < T; ++j) zero.store_aligned(row + j * kWidth);
+    lane_sums(v, d, 0, i + 1, [&](size_t j) { return lane(row, j); }, out + i * d * kWidth, false);
+  }
+  deinterleave4(weights, T, T, w, T, false);
+  deinterleave4(out, T, d, o, ld_out, false);
+}
+
+// Two passes, each keeping its sums in registers: queries in order (dS row by row, dQ_i = Σ_j dS_ij
+// k_j), then keys in order (dK_j = Σ_i dS_ij q_i, dV_j = Σ_i w_ij dO_i over i ≥ j).
+void causal_attention_x4_backward(const FourSequences& in, size_t T, size_t d, float scale,
+                                  const float* const w[4], const float* const o[4],
+                                  const float* const d_o[4], size_t ld_out, float* const dq[4],
+                                  float* const dk[4], float* const dv[4], size_t ld_grad,
+                                  bool accumulate, float* scratch) {
+  const size_t block = T * d * kWidth;
+  float* q = scratch;
+  float* k = q + block;
+  float* v = k + block;
+  float* gq = v + block;   // dQ, dK, dV lanes
+  float* gk = gq + block;
+  float* gv = gk + block;
+  float* go = gv + block;  // dO lanes
+  float* a = go + block;   // the weights, T × T lanes
+  float* ds = a + T * T * kWidth;  // dS, T × T lanes
+  interleave4(in.q, in.ld_in, T, d, q);
+  interleave4(in.k, in.ld_in, T, d, k);
+  interleave4(in.v, in.ld_in, T, d, v);
+  interleave4(d_o, ld_out, T, d, go);
+  interleave4(o, ld_out, T, d, gk);  // O passes through gk, read only for the row deltas
+  interleave4(w, T, T, T, a);
+  const Batch sc(scale);
+  for (size_t i = 0; i < T; ++i) {
+    const float* doi = go + i * d * kWidth;
+    const Batch delta = lane_dot(doi, gk + i * d * kWidth, d);
+    float* dsi = ds + i * T * kWidth;
+    for (size_t j = 0; j <= i; ++j)
+      (lane(a, i * T + j) * (lane_dot(doi, v + j * d * kWidth, d) - delta) * sc).store_aligned(dsi + j * kWidth);
+    lane_sums(k, d, 0, i + 1, [&](size_t j) { return lane(dsi, j); }, gq + i * d * kWidth, false);
+  }
+  for (size_t j = 0; j < T; ++j) {
+    lane_sums(q, d, j, T, [&](size_t i) { return lane(ds, i * T + j); }, gk + j * d * kWidth, false);
+    lane_sums(go, d, j, T, [&](size_t i) { return lane(a, i * T + j); }, gv + j * d * kWidth, false);
+  }
+  deinterleave4(gq, T, d, dq, ld_grad, accumulate);
+  deinterleave4(gk, T, d, dk, ld_grad, accumulate);
+  deinterleave4(gv, T, d, dv, ld_grad, accumulate);
+}
+
+namespace {
+
 using Double = xsimd::batch<double>;
 
 // The low and high two lanes of a float batch as doubles (f64x2.promote_low_f32x4 in WebAssembly).

@@ -11,6 +11,7 @@ namespace attn {
 namespace {
 
 using namespace testing;  // the helpers of test_util.h
+using kernels::FourSequences;
 
 TEST(Kernels, ReportsVariant) {
   const std::string name = kernels::variant_name();
@@ -232,6 +233,94 @@ TEST(Kernels, RowBiasAndColumnSumsMatchDoubleAtEveryTail) {
       kernels::add_column_sums(sums.data(), x.data(), rows, cols);
       ASSERT_TRUE(all_close(y, want_y, shape_of({rows, cols}), 1e-6, 1e-6));
       ASSERT_TRUE(all_close(sums, want_sums, shape_of({rows, cols}), 1e-6, 1e-6));
+    }
+}
+
+// Float64 causal attention of one sequence and its gradients, for the four-lane kernels.
+struct CausalReference {
+  std::vector<double> w, o, dq, dk, dv;
+};
+
+CausalReference causal_reference(const float* q, const float* k, const float* v, size_t ld, const float* d_o,
+                                 size_t T, size_t d, double scale) {
+  CausalReference r{std::vector<double>(T * T), std::vector<double>(T * d), std::vector<double>(T * d),
+                    std::vector<double>(T * d), std::vector<double>(T * d)};
+  for (size_t i = 0; i < T; ++i) {
+    double top = -1e300, sum = 0;
+    std::vector<double> s(i + 1);
+    for (size_t j = 0; j <= i; ++j) {
+      for (size_t p = 0; p < d; ++p) s[j] += double(q[i * ld + p]) * k[j * ld + p];
+      s[j] *= scale, top = std::max(top, s[j]);
+    }
+    for (size_t j = 0; j <= i; ++j) sum += (s[j] = std::exp(s[j] - top));
+    for (size_t j = 0; j <= i; ++j) {
+      r.w[i * T + j] = s[j] / sum;
+      for (size_t p = 0; p < d; ++p) r.o[i * d + p] += r.w[i * T + j] * v[j * ld + p];
+    }
+  }
+  for (size_t i = 0; i < T; ++i) {
+    double delta = 0;
+    for (size_t p = 0; p < d; ++p) delta += double(d_o[i * d + p]) * r.o[i * d + p];
+    for (size_t j = 0; j <= i; ++j) {
+      double dp = 0;
+      for (size_t p = 0; p < d; ++p) dp += double(d_o[i * d + p]) * v[j * ld + p];
+      const double a = r.w[i * T + j], ds = a * (dp - delta) * scale;
+      for (size_t p = 0; p < d; ++p) {
+        r.dq[i * d + p] += ds * k[j * ld + p];
+        r.dk[j * d + p] += ds * q[i * ld + p];
+        r.dv[j * d + p] += a * d_o[i * d + p];
+      }
+    }
+  }
+  return r;
+}
+
+TEST(Kernels, CausalAttentionOfFourSequencesMatchesDoubleAtEverySize) {
+  for (size_t T : {1, 2, 3, 5, 8, 17, 32, 33})
+    for (size_t d : {1, 3, 4, 8, 9, 16}) {
+      const size_t ld = 3 * d + 2;  // q, k, v side by side in rows, as a qkv block
+      const float scale = 1.0f / std::sqrt(float(d));
+      std::vector<std::vector<float>> qkv, d_out;
+      FourSequences in;
+      in.ld_in = ld;
+      float* w[4];
+      float* o[4];
+      std::vector<std::vector<float>> ws(4, std::vector<float>(T * T)), os(4, std::vector<float>(T * d));
+      for (size_t s = 0; s < 4; ++s) {
+        qkv.push_back(random_floats(T * ld, uint32_t(70 + 10 * s + T), -2, 2));
+        d_out.push_back(random_floats(T * d, uint32_t(71 + 10 * s + d)));
+        in.q[s] = qkv[s].data(), in.k[s] = qkv[s].data() + d, in.v[s] = qkv[s].data() + 2 * d;
+        w[s] = ws[s].data(), o[s] = os[s].data();
+      }
+      std::vector<float> scratch(kernels::causal_attention_x4_scratch_floats(T, d));
+      kernels::causal_attention_x4(in, T, d, scale, w, o, d, scratch.data());
+      for (bool accumulate : {false, true}) {
+        std::vector<std::vector<float>> g(12, std::vector<float>(T * (d + 1), 0.5f));  // row stride d + 1
+        float* dq[4]; float* dk[4]; float* dv[4];
+        const float* wc[4]; const float* oc[4]; const float* doc[4];
+        for (size_t s = 0; s < 4; ++s) {
+          dq[s] = g[s].data(), dk[s] = g[4 + s].data(), dv[s] = g[8 + s].data();
+          wc[s] = w[s], oc[s] = o[s], doc[s] = d_out[s].data();
+        }
+        kernels::causal_attention_x4_backward(in, T, d, scale, wc, oc, doc, d, dq, dk, dv, d + 1, accumulate,
+                                              scratch.data());
+        for (size_t s = 0; s < 4; ++s) {
+          const auto ref = causal_reference(in.q[s], in.k[s], in.v[s], ld, d_out[s].data(), T, d, scale);
+          const std::string at = shape_of({T, d}) + " sequence " + std::to_string(s);
+          ASSERT_TRUE(all_close(ws[s], ref.w, at, 1e-6, 1e-5)) << "weights";
+          for (size_t i = 0; i < T; ++i)
+            for (size_t j = i + 1; j < T; ++j) ASSERT_EQ(ws[s][i * T + j], 0.0f) << at << " hidden weight";
+          ASSERT_TRUE(all_close(os[s], ref.o, at, 1e-5, 1e-5)) << "output";
+          const double base = accumulate ? 0.5 : 0.0;
+          for (size_t i = 0; i < T; ++i)
+            for (size_t p = 0; p < d; ++p) {
+              ASSERT_NEAR(dq[s][i * (d + 1) + p], base + ref.dq[i * d + p], 1e-4) << at << " dq " << i << "," << p;
+              ASSERT_NEAR(dk[s][i * (d + 1) + p], base + ref.dk[i * d + p], 1e-4) << at << " dk " << i << "," << p;
+              ASSERT_NEAR(dv[s][i * (d + 1) + p], base + ref.dv[i * d + p], 1e-4) << at << " dv " << i << "," << p;
+            }
+          for (size_t i = 0; i < T; ++i) ASSERT_EQ(dq[s][i * (d + 1) + d], 0.5f) << at << " padding written";
+        }
+      }
     }
 }
 
