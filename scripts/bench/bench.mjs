@@ -18,7 +18,7 @@ import { createAttention } from '../../web/lib/attention.js';
 import { loadModule } from '../../web/lib/load-module.js';
 import { headWorkspaceBytes } from '../../web/lib/wasm-heap.js';
 import { backwardRatios, describeLong, gradCases, gradTargets, longBackward } from './grad-bench.mjs';
-import { timeInterleaved } from './timing.mjs';
+import { CPU_TIME, timeInterleaved } from './timing.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const MIN_TIME_MS = Number(process.env.BENCH_MIN_TIME_MS ?? 600);
@@ -216,7 +216,7 @@ if (long) {
 targets.push(...gradTargets(results, longGrad, gradRatios));
 const cpus = os.cpus();
 const clock = cpus[0]?.speed ? ` × ${cpus[0].speed} MHz` : ' cores';
-const machine = `Node ${process.version}, ${cpus[0]?.model ?? 'unknown CPU'} (${cpus.length}${clock}), one thread` +
+const machine = `Node ${process.version}, ${cpus[0]?.model ?? 'unknown CPU'} (${cpus.length}${clock}), one thread, ${CPU_TIME ? 'CPU time' : 'wall time'}` +
   (WITH_PEERS ? `, onnxruntime-web ${versions.onnxruntimeWeb}, tfjs ${versions.tfjs}` : '');
 console.log(`\nattention-explorer benchmark — ${machine}`);
 console.log('targets:');

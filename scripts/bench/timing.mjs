@@ -4,14 +4,21 @@
 
 export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
+// In Node, samples are CPU time (the process's, user + system): on a shared machine other
+// processes then slow no side of a comparison, where wall time moved by up to 2× under load. In a
+// browser, wall time. Every implementation runs on this one thread (onnxruntime-web with one
+// thread, tfjs-wasm without threads), so CPU time is their time.
+export const CPU_TIME = typeof process === 'object' && typeof process?.cpuUsage === 'function';
+const clock = CPU_TIME ? () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; } : () => performance.now();
+
 // One sample of fn: reps back-to-back calls, in ms per call.
 async function sample(fn, reps) {
-  const t0 = performance.now();
+  const t0 = clock();
   for (let i = 0; i < reps; i++) {
     const r = fn();
     if (r instanceof Promise) await r;
   }
-  return (performance.now() - t0) / reps;
+  return (clock() - t0) / reps;
 }
 
 // Times several implementations of one case, interleaved, each for at least minTimeMs and 5
@@ -27,7 +34,8 @@ export async function timeInterleaved(fns, minTimeMs) {
   for (const fn of fns) {
     for (let i = 0; i < 3; i++) await sample(fn, 1);  // warm-up: tier-up, scratch blocks
     let n = 1;
-    while (n < 1e6 && (await sample(fn, n)) * n < 2) n *= 4;
+    // CPU time advances in steps of ~1 µs to 1 ms depending on the system: samples last ≥ 10 ms.
+    while (n < 1e6 && (await sample(fn, n)) * n < (CPU_TIME ? 10 : 2)) n *= 4;
     reps.push(n);
   }
   const samples = fns.map(() => []);
