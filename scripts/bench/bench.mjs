@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { createAttention } from '../../web/lib/attention.js';
 import { loadModule } from '../../web/lib/load-module.js';
 import { headWorkspaceBytes } from '../../web/lib/wasm-heap.js';
+import { cpuDescription } from './machine.mjs';
 import { backwardRatios, describeLong, gradCases, gradTargets, longBackward } from './grad-bench.mjs';
 import { HAS_CPU_TIME, timeInterleaved } from './timing.mjs';
 
@@ -218,7 +219,7 @@ if (long) {
 targets.push(...gradTargets(results, longGrad, gradRatios));
 const cpus = os.cpus();
 const clock = cpus[0]?.speed ? ` × ${cpus[0].speed} MHz` : ' cores';
-const machine = `Node ${process.version}, ${cpus[0]?.model ?? 'unknown CPU'} (${cpus.length}${clock}), one thread, ${HAS_CPU_TIME ? 'CPU time (lesson sizes: wall time)' : 'wall time'}` +
+const machine = `Node ${process.version}, ${cpuDescription()} (${cpus.length}${clock}), one thread, ${HAS_CPU_TIME ? 'CPU time (lesson sizes: wall time)' : 'wall time'}` +
   (WITH_PEERS ? `, onnxruntime-web ${versions.onnxruntimeWeb}, tfjs ${versions.tfjs}` : '');
 console.log(`\nattention-explorer benchmark — ${machine}`);
 console.log('targets:');
@@ -247,7 +248,7 @@ await mkdir('bench-results', { recursive: true });
 await writeFile('bench-results/bench.md', md.join('\n') + '\n');
 const file = 'bench-results/bench.json';
 await writeFile(file, JSON.stringify({
-  date: new Date().toISOString(), node: process.version, cpu: os.cpus()[0]?.model, versions,
+  date: new Date().toISOString(), node: process.version, cpu: cpuDescription(), versions,
   minTimeMs: MIN_TIME_MS, results, long, longGrad, targets,
 }, null, 2));
 console.log(`written to ${file} and bench-results/bench.md`);

@@ -11,11 +11,11 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createAttention } from '../../web/lib/attention.js';
 import { gpt2Session } from './gpt2-onnx.mjs';
+import { cpuDescription } from './machine.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
@@ -135,7 +135,7 @@ const res = {
   forward: { oursMs: median(t.forward[0]), ortMs: median(t.forward[1]), ratio: median(t.fRatio) },
   decode: { oursMs: median(t.decode[0]), ortMs: median(t.decode[1]), ratio: median(t.dRatio) },
 };
-const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
+const cpu = cpuDescription();
 const md = [
   `GPT-2 small (124 M parameters, random GPT-2-initialized weights, vocabulary 50257), one thread, CPU time, median of ${ROUNDS} rounds ` +
     `(${cpu}, Node ${process.version}, onnxruntime-web ${ortModule.env.versions?.web ?? '?'}):`,

@@ -9,6 +9,7 @@
 import os from 'node:os';
 import { chromium } from 'playwright-core';
 import { startServer } from '../serve.mjs';
+import { cpuDescription } from './machine.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
@@ -72,6 +73,6 @@ try {
   await server.close();
 }
 const found = results.filter((r) => r.ms !== null);
-console.log(`\ntraining view at ${PATH}, ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${RUNS} fresh browsers: first induction label ` +
+console.log(`\ntraining view at ${PATH}, ${cpuDescription()}, ${RUNS} fresh browsers: first induction label ` +
   `after ${found.length ? `${(median(found.map((r) => r.ms)) / 1000).toFixed(2)} s (median)` : 'never'}, at step ` +
   `${found.length ? median(found.map((r) => r.step)) : '-'}, ${median(results.map((r) => r.stepsPerSecond ?? 0)).toFixed(0)} steps/s (median)`);

@@ -12,12 +12,12 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { createAttention } from '../../web/lib/attention.js';
 import { repeatedTokens } from '../../web/lib/training-data.js';
+import { cpuDescription } from './machine.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 12);
@@ -207,7 +207,7 @@ const targets = [['PyTorch', 2], ['TensorFlow.js', 3]].filter(([p]) => find(p))
 targets.push({ target: 'a training step at ≥ 0.5 × the forward kernels\' GFLOP/s', value: speed.fraction, met: speed.fraction >= 0.5 });
 
 const md = [
-  `Training step, 2 layers × 4 heads, d_model 64, attention-only, vocabulary 48, 32 tokens, batch 32 (${os.cpus()[0].model}, ${ROUNDS} rounds of ${STEPS} steps):`,
+  `Training step, 2 layers × 4 heads, d_model 64, attention-only, vocabulary 48, 32 tokens, batch 32 (${cpuDescription()}, ${ROUNDS} rounds of ${STEPS} steps):`,
   '',
   '| implementation | CPU ms / step | steps / s | best | wall ms / step | time / ours (paired CPU time) |',
   '| --- | ---: | ---: | ---: | ---: | ---: |',
@@ -226,4 +226,4 @@ const md = [
 console.log(md.join('\n'));
 await mkdir('bench-results', { recursive: true });
 await writeFile('bench-results/transformer.md', md.join('\n') + '\n');
-await writeFile('bench-results/transformer.json', JSON.stringify({ date: new Date().toISOString(), cpu: os.cpus()[0].model, model: MODEL, rows, speed, targets, induction, parity: { loss: parity.loss, lossAfter3: parity.lossAfter3 } }, null, 2));
+await writeFile('bench-results/transformer.json', JSON.stringify({ date: new Date().toISOString(), cpu: cpuDescription(), model: MODEL, rows, speed, targets, induction, parity: { loss: parity.loss, lossAfter3: parity.lossAfter3 } }, null, 2));
