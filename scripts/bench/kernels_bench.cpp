@@ -36,6 +36,52 @@ void BM_Matmul(benchmark::State& state) {
 }
 BENCHMARK(BM_Matmul)->Args({256, 512, 512})->Args({512, 512, 64})->Args({8, 8, 8});
 
+// A decode step's product: one row (or a few) against a GPT-2 c_attn-sized B streamed in place.
+// Bytes of B read per second is the number to watch (the step is bandwidth-bound).
+void BM_MatmulFewRows(benchmark::State& state) {
+  const size_t n = state.range(0), m = 2304, k = 768;
+  auto a = random_floats(n * k, 12), b = random_floats(k * m, 13);
+  std::vector<float> c(n * m);
+  for (auto _ : state) {
+    attn::kernels::matmul(a.data(), k, b.data(), m, c.data(), m, n, m, k, 1.0f, false);
+    benchmark::DoNotOptimize(c.data());
+  }
+  state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(k * m * sizeof(float)));
+}
+BENCHMARK(BM_MatmulFewRows)->Arg(1)->Arg(4);
+
+// Training's attention at the training view's size: four sequences of one head, T = 32, d = 8,
+// forward and backward (kernels::causal_attention_x4).
+void BM_CausalAttentionFourSequences(benchmark::State& state) {
+  const size_t T = 32, d = state.range(0), ld = 3 * d;
+  std::vector<std::vector<float>> qkv, o, dout, grads;
+  attn::kernels::FourSequences in;
+  in.ld_in = ld;
+  float* w[4];
+  float* out[4];
+  const float* wc[4];
+  const float* oc[4];
+  const float* doc[4];
+  float* g[12];
+  std::vector<std::vector<float>> weights(4, std::vector<float>(T * T));
+  for (size_t s = 0; s < 4; ++s) {
+    qkv.push_back(random_floats(T * ld, 20 + s));
+    o.emplace_back(T * d), dout.push_back(random_floats(T * d, 30 + s));
+    in.q[s] = qkv[s].data(), in.k[s] = qkv[s].data() + d, in.v[s] = qkv[s].data() + 2 * d;
+    w[s] = weights[s].data(), out[s] = o[s].data(), wc[s] = w[s], oc[s] = out[s], doc[s] = dout[s].data();
+  }
+  for (size_t i = 0; i < 12; ++i) grads.emplace_back(T * d), g[i] = grads[i].data();
+  std::vector<float> scratch(attn::kernels::causal_attention_x4_scratch_floats(T, d));
+  for (auto _ : state) {
+    attn::kernels::causal_attention_x4(in, T, d, 0.35f, w, out, d, scratch.data());
+    attn::kernels::causal_attention_x4_backward(in, T, d, 0.35f, wc, oc, doc, d, g, g + 4, g + 8, d, false,
+                                                scratch.data());
+    benchmark::DoNotOptimize(g[0]);
+  }
+  state.SetItemsProcessed(int64_t(state.iterations()) * 4);  // sequence-heads
+}
+BENCHMARK(BM_CausalAttentionFourSequences)->Arg(8)->Arg(16);
+
 // Q·Kᵀ on pre-packed Kᵀ panels (the score product of one attention head).
 void BM_MatmulPacked(benchmark::State& state) {
   const size_t n = state.range(0), m = state.range(1), k = state.range(2);

@@ -6,7 +6,7 @@ Protocol, one JSON object per line:
   in:  {"config": {...}, "state": {name: {"data": [...], "shape": [...]}}, "tokens": [[...]],
         "targets": [[...]], "learningRate": 0.003}
   out: {"ready": true, "torch": version, "loss": loss before any step, "lossAfter3": loss after 3 steps}
-  in:  {"steps": K}            out: {"ms": milliseconds for K training steps}
+  in:  {"steps": K}            out: {"ms": milliseconds for K training steps, "cpuMs": the process's CPU time for them}
   in:  {"quit": true}
 """
 import json
@@ -95,10 +95,11 @@ def main():
         request = json.loads(line)
         if request.get('quit'):
             break
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         for _ in range(request['steps']):
             step()
-        print(json.dumps({'ms': (time.perf_counter() - start) * 1000}), flush=True)
+        print(json.dumps({'ms': (time.perf_counter() - start) * 1000,
+                          'cpuMs': (time.process_time() - cpu) * 1000}), flush=True)
 
 
 if __name__ == '__main__':

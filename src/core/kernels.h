@@ -52,6 +52,12 @@ void axpy(float* y, const float* x, size_t len, float alpha);
 // x[i] *= s
 void scale(float* x, size_t len, float s);
 
+// Each of the rows of y (rows × cols, contiguous) += b (cols): a linear layer's bias.
+void add_to_rows(float* y, const float* b, size_t rows, size_t cols);
+
+// sums (cols) += the column sums of x (rows × cols, contiguous): a bias's gradient.
+void add_column_sums(float* sums, const float* x, size_t rows, size_t cols);
+
 // max over x; -infinity for an empty or fully -infinity row
 float max_value(const float* x, size_t len);
 
@@ -59,7 +65,7 @@ float max_value(const float* x, size_t len);
 float exp_shifted_sum(float* x, size_t len, float shift);
 
 // x[i] = exp(x[i]·s - shift), returns the sum: the softmax numerators of raw scores x with the
-// scale folded in (shift = s · max x). exp(-inf) is exactly 0.
+// scale folded in (shift = s · max x), for a scale s > 0. exp(-inf) is exactly 0.
 float exp_scaled_shifted_sum(float* x, size_t len, float s, float shift);
 
 // ---- Softmax backward ----------------------------------------------------------------------
@@ -69,5 +75,56 @@ float dot(const float* x, const float* y, size_t len);
 // d[i] = p[i] · (d[i] − delta): one row of the softmax's backward, dS = A ⊙ (dA − rowsum(dO ⊙ O)),
 // in place over dA. Where p[i] is 0 (a hidden key) the result is +0 exactly, never −0.
 void softmax_backward_row(const float* p, float* d, size_t len, float delta);
+
+// ---- Causal attention of four sequences at once -----------------------------------------------
+// Training at small sizes (T ≤ 128 tokens, heads of ≤ 16 features) spends its attention time on
+// per-head overheads, not products: here four sequences of one head run side by side, sequence s
+// in SIMD lane s, with no packing and no scalar tails. Sequence s reads q[s], k[s], v[s] (T × d,
+// row stride ld_in) and, for the backward, its weights w[s] (T × T, contiguous), output o[s] and
+// output gradient d_o[s] (T × d, row stride ld_out). Causal (query i sees keys j ≤ i), weights
+// softmax(scale · q·kᵀ) exactly 0 above the diagonal.
+struct FourSequences {
+  const float* q[4];
+  const float* k[4];
+  const float* v[4];
+  size_t ld_in;
+};
+
+// Floats of scratch both functions need.
+size_t causal_attention_x4_scratch_floats(size_t T, size_t d);
+
+// w[s] (T × T) = the weights; o[s] (T × d, row stride ld_out) = w[s]·v[s].
+void causal_attention_x4(const FourSequences& in, size_t T, size_t d, float scale, float* const w[4],
+                         float* const o[4], size_t ld_out, float* scratch);
+
+// dq[s], dk[s], dv[s] (T × d, row stride ld_grad) = the gradients, added to what they hold when
+// accumulate: dV = wᵀ·dO, dS = w ⊙ (dO·vᵀ − rowsum(dO ⊙ O)), dQ = scale·dS·k, dK = scale·dSᵀ·q.
+void causal_attention_x4_backward(const FourSequences& in, size_t T, size_t d, float scale,
+                                  const float* const w[4], const float* const o[4],
+                                  const float* const d_o[4], size_t ld_out, float* const dq[4],
+                                  float* const dk[4], float* const dv[4], size_t ld_grad,
+                                  bool accumulate, float* scratch);
+
+// ---- GELU (GPT-2's tanh form) ------------------------------------------------------------------
+// out[i] = 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³))); out may be x.
+void gelu_tanh(const float* x, float* out, size_t len);
+
+// dx[i] = dout[i]·GELU′(x[i]); dx may be dout.
+void gelu_tanh_backward(const float* x, const float* dout, float* dx, size_t len);
+
+// ---- LayerNorm rows ------------------------------------------------------------------------
+// Sum of x and sum of (x − mu)², each accumulated in double: LayerNorm's mean and variance in two
+// passes, so that a row of large, nearly equal values keeps its variance.
+double sum_double(const float* x, size_t len);
+double squared_deviations_double(const float* x, size_t len, double mu);
+
+// out[i] = (x[i] − mean)·rstd·w[i] + b[i]
+void normalize_row(const float* x, size_t len, float mean, float rstd, const float* w,
+                   const float* b, float* out);
+
+// One row of LayerNorm's backward, with x̂ = (x − mean)·rstd and g = dout·w:
+// dw += dout·x̂, db += dout, dx += rstd·(g − mean(g) − x̂·mean(g·x̂)), the two means in double.
+void layer_norm_backward_row(const float* x, const float* dout, const float* w, float mean,
+                             float rstd, size_t len, float* dw, float* db, float* dx);
 
 }  // namespace attn::kernels

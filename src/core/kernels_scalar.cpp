@@ -79,6 +79,16 @@ void axpy(float* y, const float* x, size_t len, float alpha) {
   for (size_t i = 0; i < len; ++i) y[i] += alpha * x[i];
 }
 
+void add_to_rows(float* y, const float* b, size_t rows, size_t cols) {
+  for (size_t r = 0; r < rows; ++r, y += cols)
+    for (size_t i = 0; i < cols; ++i) y[i] += b[i];
+}
+
+void add_column_sums(float* sums, const float* x, size_t rows, size_t cols) {
+  for (size_t r = 0; r < rows; ++r, x += cols)
+    for (size_t i = 0; i < cols; ++i) sums[i] += x[i];
+}
+
 void scale(float* x, size_t len, float s) {
   for (size_t i = 0; i < len; ++i) x[i] *= s;
 }
@@ -116,6 +126,122 @@ float dot(const float* x, const float* y, size_t len) {
 // Adding +0 turns the −0 of 0 · (negative) into +0 and leaves every other value unchanged.
 void softmax_backward_row(const float* p, float* d, size_t len, float delta) {
   for (size_t i = 0; i < len; ++i) d[i] = p[i] * (d[i] - delta) + 0.0f;
+}
+
+size_t causal_attention_x4_scratch_floats(size_t T, size_t) { return T; }
+
+// One sequence after another, in plain loops (the SIMD build runs the four in lanes).
+void causal_attention_x4(const FourSequences& in, size_t T, size_t d, float scale, float* const w[4],
+                         float* const o[4], size_t ld_out, float*) {
+  for (size_t s = 0; s < 4; ++s) {
+    const size_t ld = in.ld_in;
+    for (size_t i = 0; i < T; ++i) {
+      float* row = w[s] + i * T;
+      float top = -std::numeric_limits<float>::infinity();
+      for (size_t j = 0; j <= i; ++j) {
+        float dot = 0.0f;
+        for (size_t p = 0; p < d; ++p) dot += in.q[s][i * ld + p] * in.k[s][j * ld + p];
+        row[j] = dot;
+        top = dot > top ? dot : top;
+      }
+      const float shift = top * scale;
+      float sum = 0.0f;
+      for (size_t j = 0; j <= i; ++j) sum += (row[j] = std::exp(row[j] * scale - shift));
+      float* oi = o[s] + i * ld_out;
+      for (size_t p = 0; p < d; ++p) oi[p] = 0.0f;
+      for (size_t j = 0; j <= i; ++j) {
+        row[j] /= sum;
+        for (size_t p = 0; p < d; ++p) oi[p] += row[j] * in.v[s][j * ld + p];
+      }
+      for (size_t j = i + 1; j < T; ++j) row[j] = 0.0f;
+    }
+  }
+}
+
+void causal_attention_x4_backward(const FourSequences& in, size_t T, size_t d, float scale,
+                                  const float* const w[4], const float* const o[4],
+                                  const float* const d_o[4], size_t ld_out, float* const dq[4],
+                                  float* const dk[4], float* const dv[4], size_t ld_grad,
+                                  bool accumulate, float* delta) {
+  const size_t ld = in.ld_in;
+  for (size_t s = 0; s < 4; ++s) {
+    if (!accumulate)
+      for (size_t i = 0; i < T; ++i)
+        for (size_t p = 0; p < d; ++p) dq[s][i * ld_grad + p] = dk[s][i * ld_grad + p] = dv[s][i * ld_grad + p] = 0.0f;
+    for (size_t i = 0; i < T; ++i) {
+      delta[i] = 0.0f;
+      for (size_t p = 0; p < d; ++p) delta[i] += d_o[s][i * ld_out + p] * o[s][i * ld_out + p];
+    }
+    for (size_t i = 0; i < T; ++i)
+      for (size_t j = 0; j <= i; ++j) {
+        const float a = w[s][i * T + j];
+        float dp = 0.0f;
+        for (size_t p = 0; p < d; ++p) dp += d_o[s][i * ld_out + p] * in.v[s][j * ld + p];
+        const float ds = a * (dp - delta[i]) * scale;
+        for (size_t p = 0; p < d; ++p) {
+          dq[s][i * ld_grad + p] += ds * in.k[s][j * ld + p];
+          dk[s][j * ld_grad + p] += ds * in.q[s][i * ld + p];
+          dv[s][j * ld_grad + p] += a * d_o[s][i * ld_out + p];
+        }
+      }
+  }
+}
+
+namespace {
+constexpr float kSqrt2OverPi = 0.7978845608028654f;
+constexpr float kGeluCubic = 0.044715f;
+}  // namespace
+
+void gelu_tanh(const float* x, float* out, size_t len) {
+  for (size_t i = 0; i < len; ++i) {
+    const float v = x[i];
+    out[i] = 0.5f * v * (1.0f + std::tanh(kSqrt2OverPi * (v + kGeluCubic * v * v * v)));
+  }
+}
+
+void gelu_tanh_backward(const float* x, const float* dout, float* dx, size_t len) {
+  for (size_t i = 0; i < len; ++i) {
+    const float v = x[i];
+    const float t = std::tanh(kSqrt2OverPi * (v + kGeluCubic * v * v * v));
+    const float du = kSqrt2OverPi * (1.0f + 3.0f * kGeluCubic * v * v);
+    dx[i] = dout[i] * (0.5f * (1.0f + t) + 0.5f * v * (1.0f - t * t) * du);
+  }
+}
+
+double sum_double(const float* x, size_t len) {
+  double sum = 0.0;
+  for (size_t i = 0; i < len; ++i) sum += x[i];
+  return sum;
+}
+
+double squared_deviations_double(const float* x, size_t len, double mu) {
+  double sum = 0.0;
+  for (size_t i = 0; i < len; ++i) sum += (x[i] - mu) * (x[i] - mu);
+  return sum;
+}
+
+void normalize_row(const float* x, size_t len, float mean, float rstd, const float* w,
+                   const float* b, float* out) {
+  for (size_t i = 0; i < len; ++i) out[i] = (x[i] - mean) * rstd * w[i] + b[i];
+}
+
+void layer_norm_backward_row(const float* x, const float* dout, const float* w, float mean,
+                             float rstd, size_t len, float* dw, float* db, float* dx) {
+  double g_sum = 0.0, gx_sum = 0.0;
+  for (size_t i = 0; i < len; ++i) {
+    const float xhat = (x[i] - mean) * rstd;
+    const float g = dout[i] * w[i];
+    g_sum += g;
+    gx_sum += double(g) * xhat;
+    dw[i] += dout[i] * xhat;
+    db[i] += dout[i];
+  }
+  const float a = static_cast<float>(g_sum / double(len));
+  const float bb = static_cast<float>(gx_sum / double(len));
+  for (size_t i = 0; i < len; ++i) {
+    const float xhat = (x[i] - mean) * rstd;
+    dx[i] += rstd * (dout[i] * w[i] - a - xhat * bb);
+  }
 }
 
 }  // namespace attn::kernels

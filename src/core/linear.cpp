@@ -9,8 +9,7 @@ namespace attn {
 void linear_forward(const float* x, const float* w, const float* b, float* y, size_t rows,
                     size_t in, size_t out) {
   kernels::matmul(x, in, w, out, y, out, rows, out, in, 1.0f, false);
-  if (b)
-    for (size_t r = 0; r < rows; ++r) kernels::axpy(y + r * out, b, out, 1.0f);
+  if (b) kernels::add_to_rows(y, b, rows, out);
 }
 
 size_t matmul_transposed_scratch_floats(size_t m, size_t k) { return kernels::packed_floats(k, m); }
@@ -55,8 +54,7 @@ void linear_backward(const float* x, const float* w, const float* dy, float* dx,
                      float* db, size_t rows, size_t in, size_t out, float* scratch) {
   if (dx) matmul_transposed(dy, w, dx, rows, in, out, scratch);  // dy (rows × out) · Wᵀ
   accumulate_at_b(x, dy, dw, rows, in, out, scratch);
-  if (db)
-    for (size_t r = 0; r < rows; ++r) kernels::axpy(db, dy + r * out, out, 1.0f);
+  if (db) kernels::add_column_sums(db, dy, rows, out);
 }
 
 }  // namespace attn

@@ -45,8 +45,47 @@ MatrixView head_columns(const BlockShape& s, float* rows_e, size_t b, size_t h) 
   return {rows_e + b * s.T * s.E + h * d, s.T, d, s.E};
 }
 
+// Four sequences of a head at once (kernels::causal_attention_x4) where that applies: weights kept
+// (training's materialized path, or asked for), a plain causal mask (no window, no ALiBi) and small
+// heads (≤ 16 features, ≤ 128 tokens), where per-head overheads took most of the attention's time.
+constexpr size_t kLaneMaxHeadDim = 16, kLaneMaxTokens = 128, kLanes = 4;
+
+bool lanes_apply(const BlockShape& s, bool weights) {
+  return weights && s.window == 0 && s.positions != AttentionPositions::alibi &&
+         s.head_dim() <= kLaneMaxHeadDim && s.T <= kLaneMaxTokens && s.batch >= kLanes;
+}
+
+// Sequences [b0, b0 + 4) of head h: q, k, v columns in qkv rows.
+kernels::FourSequences four_sequences(const BlockShape& s, const float* qkv, size_t b0, size_t h) {
+  kernels::FourSequences in;
+  for (size_t l = 0; l < kLanes; ++l) {
+    const HeadInputs one = head_inputs(s, qkv, b0 + l, h);
+    in.q[l] = one.q.data, in.k[l] = one.k.data, in.v[l] = one.v.data;
+  }
+  in.ld_in = s.qkv_width();
+  return in;
+}
+
+// The four-lane forward for every whole group of four sequences; returns the first sequence left.
+size_t attention_forward_lanes(const BlockShape& s, const BlockActivations& a, float* workspace) {
+  const size_t T = s.T, d = s.head_dim(), groups = lanes_apply(s, a.att != nullptr) ? s.batch / kLanes : 0;
+  const float scale = 1.0f / std::sqrt(static_cast<float>(d));
+  for (size_t g = 0; g < groups; ++g)
+    for (size_t h = 0; h < s.heads; ++h) {
+      float* w[kLanes];
+      float* o[kLanes];
+      for (size_t l = 0; l < kLanes; ++l) {
+        const size_t b = g * kLanes + l;
+        w[l] = a.att + (b * s.heads + h) * T * T;
+        o[l] = head_columns(s, a.concat, b, h).data;
+      }
+      kernels::causal_attention_x4(four_sequences(s, a.qkv, g * kLanes, h), T, d, scale, w, o, s.E, workspace);
+    }
+  return groups * kLanes;
+}
+
 void attention_forward(const BlockShape& s, const BlockActivations& a, float* workspace) {
-  for (size_t b = 0; b < s.batch; ++b)
+  for (size_t b = attention_forward_lanes(s, a, workspace); b < s.batch; ++b)
     for (size_t h = 0; h < s.heads; ++h) {
       HeadOutputs out;
       out.output = head_columns(s, a.concat, b, h);
@@ -82,6 +121,7 @@ HeadMasks block_head_masks(const BlockShape& s, size_t h) {
 size_t block_workspace_floats(const BlockShape& s, bool backward, bool stream) {
   const size_t N = s.rows(), E = s.E, d = s.head_dim();
   size_t floats = std::max(head_workspace_floats(s.T, s.T, d, d, stream), rope_scratch_floats(d));
+  if (lanes_apply(s, true)) floats = std::max(floats, kernels::causal_attention_x4_scratch_floats(s.T, d));
   if (backward) {
     floats = std::max(floats, head_backward_workspace_floats(s.T, s.T, d, d, stream));
     floats = std::max(floats, linear_backward_scratch_floats(N, E, s.qkv_width()));
@@ -144,10 +184,38 @@ void mlp_backward(const BlockShape& s, const BlockTensors& p, const BlockActivat
 
 // Query heads that share a key/value head add their dK and dV into the same columns, so with
 // grouped heads d_qkv starts at 0 and every head accumulates.
+// The four-lane backward for every whole group of four sequences; returns the first sequence left.
+size_t attention_backward_lanes(const BlockShape& s, const BlockActivations& a, const BlockScratch& sc,
+                                bool grouped) {
+  const size_t T = s.T, d = s.head_dim(), ld = s.qkv_width();
+  const size_t groups = lanes_apply(s, a.att != nullptr) ? s.batch / kLanes : 0;
+  const float scale = 1.0f / std::sqrt(static_cast<float>(d));
+  for (size_t g = 0; g < groups; ++g)
+    for (size_t h = 0; h < s.heads; ++h) {
+      const float* w[kLanes];
+      const float* o[kLanes];
+      const float* d_o[kLanes];
+      float* dq[kLanes];
+      float* dk[kLanes];
+      float* dv[kLanes];
+      for (size_t l = 0; l < kLanes; ++l) {
+        const size_t b = g * kLanes + l, kv = s.kv_head_of(h);
+        float* rows = sc.d_qkv + b * T * ld;
+        w[l] = a.att + (b * s.heads + h) * T * T;
+        o[l] = head_columns(s, a.concat, b, h).data;
+        d_o[l] = head_columns(s, sc.d_concat, b, h).data;
+        dq[l] = rows + h * d, dk[l] = rows + s.E + kv * d, dv[l] = rows + s.E + (s.kv() + kv) * d;
+      }
+      kernels::causal_attention_x4_backward(four_sequences(s, a.qkv, g * kLanes, h), T, d, scale, w, o, d_o,
+                                            s.E, dq, dk, dv, ld, grouped, sc.work);
+    }
+  return groups * kLanes;
+}
+
 void attention_backward(const BlockShape& s, const BlockActivations& a, const BlockScratch& sc) {
   const bool grouped = s.kv() < s.heads;
   if (grouped) std::fill(sc.d_qkv, sc.d_qkv + s.rows() * s.qkv_width(), 0.0f);
-  for (size_t b = 0; b < s.batch; ++b)
+  for (size_t b = attention_backward_lanes(s, a, sc, grouped); b < s.batch; ++b)
     for (size_t h = 0; h < s.heads; ++h) {
       const HeadInputs in = head_inputs(s, a.qkv, b, h);
       HeadGradInputs grad_in;

@@ -99,6 +99,43 @@ TEST(Transformer, StreamingAttentionGivesTheSameGradients) {
   EXPECT_TRUE(all_close(grads[1], grads[0], "gradients, streaming vs materialized", 1e-6, 1e-4));
 }
 
+// Batches of four sequences or more run a head's attention four sequences at a time in SIMD lanes
+// (kernels::causal_attention_x4) when the weights are kept; streaming takes one head at a time.
+// Both give the same loss, gradients and forward attentions, with plain and grouped heads, and
+// with a batch that leaves one sequence outside the groups of four.
+TEST(Transformer, FourSequencesAtOnceGiveTheSameGradientsAsOneHeadAtATime) {
+  for (size_t kv_heads : {size_t(0), size_t(1)}) {
+    TransformerConfig c = small(true, true, true, false);
+    c.context_length = 7, c.vocab_size = 9, c.num_heads = 2, c.num_kv_heads = kv_heads;
+    const size_t batch = 5, T = 7;
+    std::vector<int32_t> tokens(batch * T), targets(batch * T);
+    for (size_t i = 0; i < tokens.size(); ++i) tokens[i] = int32_t((i * 5 + i / 3) % 9), targets[i] = int32_t((i * 4 + 1) % 9);
+    std::vector<float> grads[2];
+    double losses[2];
+    for (int stream = 0; stream < 2; ++stream) {
+      auto model = make(c);
+      if (stream) model->set_attention_memory_limit(0);
+      ASSERT_TRUE(model->compute_gradients(tokens.data(), targets.data(), batch, T, &losses[stream]).ok());
+      grads[stream].assign(model->gradients(), model->gradients() + model->layout().total_floats);
+    }
+    EXPECT_NEAR(losses[1], losses[0], 1e-6) << "kv heads " << kv_heads;
+    EXPECT_TRUE(all_close(grads[1], grads[0], "gradients, four lanes vs streaming", 1e-6, 1e-4)) << "kv heads " << kv_heads;
+
+    auto model = make(c);
+    const size_t V = c.vocab_size, H = c.num_heads;
+    std::vector<float> logits(batch * T * V), att(c.num_layers * batch * H * T * T);
+    ASSERT_TRUE(model->forward(tokens.data(), batch, T, logits.data(), att.data()).ok());
+    std::vector<float> one_logits(T * V), one_att(c.num_layers * H * T * T);
+    ASSERT_TRUE(model->forward(tokens.data() + 4 * T, 1, T, one_logits.data(), one_att.data()).ok());
+    EXPECT_TRUE(all_close(one_logits.data(), logits.data() + 4 * T * V, T * V, "sequence 4 alone", 1e-5, 1e-5));
+    ASSERT_TRUE(model->forward(tokens.data() + 2 * T, 1, T, one_logits.data(), one_att.data()).ok());
+    EXPECT_TRUE(all_close(one_logits.data(), logits.data() + 2 * T * V, T * V, "sequence 2 alone", 1e-5, 1e-5));
+    for (size_t l = 0; l < c.num_layers; ++l)
+      EXPECT_TRUE(all_close(one_att.data() + l * H * T * T, att.data() + (l * batch + 2) * H * T * T, H * T * T,
+                            "attentions of sequence 2", 1e-6, 1e-5)) << "layer " << l;
+  }
+}
+
 TEST(Transformer, ParameterNamesShapesAndCount) {
   auto model = make(small(true, true, true, false));
   const ParameterLayout& l = model->layout();
