@@ -4,6 +4,9 @@
 import { el } from './dom.js';
 import { section } from '../dom/dom.js';
 import { createCostPanel } from './cost.js';
+import { createFlashAttentionPanel } from './flash-attention.js';
+import { createKvCachePanel } from './kv-cache.js';
+import { createPositionsPanel } from './positions.js';
 import { createGradientsPanel } from './gradients.js';
 import { createHullPanel } from './hull.js';
 import { createPermutationPanel } from './permutation.js';
@@ -20,6 +23,9 @@ const TITLES = {
   steps: ['Token by token', 'Autoregressive view: token by token'],
   permutation: ['Swapping tokens', 'Permutation equivariance'],
   gradients: ['Gradients', 'Gradients: how attention learns'],
+  'flash-attention': ['FlashAttention', 'FlashAttention, tile by tile'],
+  'kv-cache': ['KV cache', 'The KV cache: decoding one token at a time'],
+  positions: ['Positions', 'Where positions come from: sinusoidal, learned, RoPE, ALiBi'],
 };
 
 /**
@@ -44,6 +50,9 @@ export function createLessons({ attn, computer, update }) {
     steps: () => createStepsPanel({ computer, update }),
     permutation: () => createPermutationPanel({ attn, computer, update }),
     gradients: () => createGradientsPanel({ attn, update }),
+    'flash-attention': () => createFlashAttentionPanel({ attn, update }),
+    'kv-cache': () => createKvCachePanel({ attn, update }),
+    positions: () => createPositionsPanel({ attn, update }),
   };
   const panels = {};
   const buttons = {};

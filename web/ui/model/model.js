@@ -26,6 +26,9 @@ export { headState } from './open-head.js';
 export { makeScale, niceBound } from './palettes.js';
 export { positionVector } from './embeddings.js';
 export { trackOrigins } from './matrix-origins.js';
+export {
+  INFERENCE_LIMITS, KV_CONFIGS, KV_FIELDS, KV_FIELD_LIMITS, alibiSlopes, divisors, kvCacheBytes, kvLessonView, kvModel, tileCount,
+} from './inference-lessons.js';
 
 /** A trained example's weights and metadata (example-files.js, with the safetensors reader, loads when first asked). */
 export async function fetchExample(id) {

@@ -7,6 +7,7 @@ import { POSITIONAL, tokenVectorsKey } from './embeddings.js';
 import { BIAS_PRESETS, biasPresetMatrix, reconcileExtras } from './extras-state.js';
 import { trainedHeadFits, usesTrainedHead } from './trained-vectors.js';
 import { mergeHeads, splitHeads } from './head-split.js';
+import { reconcileInferenceLessons } from './inference-lessons.js';
 
 export const STATE_VERSION = 1;
 
@@ -19,7 +20,7 @@ export const MAX_TOKENS = LIMITS.n[1];
 export const MASK_KINDS = ['none', 'causal', 'padding', 'custom'];
 
 /** The lesson panels (web/ui/lessons/), in the order of their tabs. */
-export const LESSON_PANELS = ['sqrt-dk', 'pitfalls', 'hull', 'cost', 'steps', 'permutation', 'gradients'];
+export const LESSON_PANELS = ['sqrt-dk', 'pitfalls', 'hull', 'cost', 'steps', 'permutation', 'gradients', 'flash-attention', 'kv-cache', 'positions'];
 /** Mistakes the core can make on request; the last two need a multi-head layer. */
 export const PITFALLS = ['mask-after-softmax', 'mask-value-zero', 'scale-by-dk', 'scale-by-dmodel', 'skip-wo'];
 export const MULTI_HEAD_PITFALLS = ['scale-by-dmodel', 'skip-wo'];
@@ -254,6 +255,7 @@ function reconcileLessons(lessons, d) {
     },
     step: clampInt(l.step, [0, d.n - 1], Math.min(2, d.n - 1)),
     swap: [a, b],
+    ...reconcileInferenceLessons(l, d),
   };
 }
 
