@@ -32,7 +32,7 @@ describe('the KV-cache memory table', () => {
   });
   test('Mistral-7B\u2019s 4 096-token window caps its cache however many tokens are read', () => {
     const m = row('mistral-7b');
-    assert.equal(m.window, 4096);
+    assert.equal(m.windowSize, 4096);
     assert.deepEqual(kvCacheBytes({ ...m, tokens: 100000 }), { kept: 4096, bytes: 2 * 32 * 8 * 128 * 4096 * 2 });
     assert.deepEqual(kvCacheBytes({ ...m, tokens: 1000 }), { kept: 1000, bytes: 2 * 32 * 8 * 128 * 1000 * 2 });
   });
@@ -70,20 +70,20 @@ describe('the KV-cache lesson\u2019s decoder', () => {
   test('replays each explorer head: every step\u2019s weights are causal scaledDotProductAttention\u2019s row, with and without a window', () => {
     const rng = attn.randomState(5);
     const hs = heads(rng, 2, 7, 3, 5);
-    for (const window of [0, 3]) {
+    for (const windowSize of [0, 3]) {
       for (let step = 0; step < 7; step++) {
-        const run = decodeSteps(attn, hs, { scale: 0.4, kvHeads: 2, window, step });
+        const run = decodeSteps(attn, hs, { scale: 0.4, kvHeads: 2, windowSize, step });
         assert.ok(run.difference < 1e-6, `decoder against its own full pass: ${run.difference}`);
         hs.forEach((h, k) => {
-          const ref = attn.scaledDotProductAttention(h.q, h.k, h.v, { causal: true, scale: 0.4, ...(window ? { window } : {}) });
+          const ref = attn.scaledDotProductAttention(h.q, h.k, h.v, { causal: true, scale: 0.4, ...(windowSize ? { window: windowSize } : {}) });
           const want = ref.weights.data.subarray(step * 7, step * 7 + step + 1);
           const got = run.weights.data.subarray(k * (step + 1), (k + 1) * (step + 1));
-          assert.ok(maxDiff(got, want) < 1e-6, `head ${k} step ${step} window ${window}`);
+          assert.ok(maxDiff(got, want) < 1e-6, `head ${k} step ${step} window ${windowSize}`);
         });
-        const kept = window ? Math.min(window, step + 1) : step + 1;
+        const kept = windowSize ? Math.min(windowSize, step + 1) : step + 1;
         assert.equal(run.cacheBytes, 2 * 1 * 2 * run.headDim * kept * 4);
         assert.equal(run.cache.positions.length, kept);
-        if (window) for (const [slot, p] of run.cache.positions.entries()) assert.equal(slot, p % window);
+        if (windowSize) for (const [slot, p] of run.cache.positions.entries()) assert.equal(slot, p % windowSize);
       }
     }
   });
@@ -91,7 +91,7 @@ describe('the KV-cache lesson\u2019s decoder', () => {
   test('with grouped key/value heads each group attends with the mean of its heads\u2019 keys and values', () => {
     const rng = attn.randomState(6);
     const hs = heads(rng, 4, 5, 4, 4);
-    const run = decodeSteps(attn, hs, { scale: 0.5, kvHeads: 2, window: 0, step: 4 });
+    const run = decodeSteps(attn, hs, { scale: 0.5, kvHeads: 2, windowSize: 0, step: 4 });
     const mean = (a, b) => ({ data: a.data.map((x, i) => (x + b.data[i]) / 2), shape: a.shape });
     hs.forEach((h, k) => {
       const g = Math.floor(k / 2);
@@ -169,14 +169,14 @@ describe('the lessons in the state', () => {
     const store = createStore(presetById('lesson').build(attn), makeFiller(attn, () => 42), makeEmbedder(attn));
     store.update((s) => ({
       ...s,
-      lessons: { ...s.lessons, panel: 'kv-cache', flash: { blockRows: 3, blockCols: 1, causal: false, step: 2 }, kv: { kvHeads: 1, window: 2, step: 1, table: [{ layers: 6 }] }, positions: { count: 20, base: 500, alibiHeads: 6 } },
+      lessons: { ...s.lessons, panel: 'kv-cache', flash: { blockRows: 3, blockCols: 1, causal: false, step: 2 }, kv: { kvHeads: 1, windowSize: 2, step: 1, table: [{ layers: 6 }] }, positions: { count: 20, base: 500, alibiHeads: 6 } },
     }));
     const decoded = await decodeState(await encodeState(store.get()));
     assert.ok(decoded.ok, decoded.error);
     const back = store.reconciled(decoded.state);
     assert.equal(back.lessons.panel, 'kv-cache');
     assert.deepEqual(back.lessons.flash, { blockRows: 3, blockCols: 1, causal: false, step: 2 });
-    assert.equal(back.lessons.kv.window, 2);
+    assert.equal(back.lessons.kv.windowSize, 2);
     assert.equal(back.lessons.kv.table[0].layers, 6);
     assert.equal(back.lessons.kv.table[0].headDim, 64);
     assert.equal(back.lessons.positions.count, 20);

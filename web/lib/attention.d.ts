@@ -758,6 +758,17 @@ export interface TransformerDecoder {
    */
   append(tokens: number[] | Int32Array | Uint16Array | Uint8Array, options?: { needWeights?: boolean }): DecoderAppendResult;
   /**
+   * {@link append}, then the token that follows, drawn in the core from the last appended row's
+   * logits exactly as {@link Transformer.generate} draws it: `temperature` (default 1; 0 = greedy,
+   * the argmax), `topK` (default every token) and `u`, the uniform draw in [0, 1) (default 0;
+   * generate takes it from NumPy's `np.random.rand()` for each token). One call per token gives a
+   * lesson the new token together with the logits and attentions that led to it; feeding each
+   * token back with `u` from `attn.randomState(seed).rand()` (only while temperature > 0) gives
+   * generate's tokens for that seed.
+   */
+  sample(tokens: number[] | Int32Array | Uint16Array | Uint8Array,
+    options?: { temperature?: number; topK?: number; u?: number; needWeights?: boolean }): DecoderAppendResult & { token: number };
+  /**
    * Copies of layer `layer`'s cache in slot order: `keys` and `values` [numKVHeads, kept, headDim]
    * (keys after RoPE, as the heads use them) and `positions`, the position held in each slot
    * (0 … length − 1 without a window; p mod W = slot with one).

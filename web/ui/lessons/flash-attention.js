@@ -14,7 +14,7 @@ import { flashRun, rescale, stepState, tileCells, tileMemory } from './flash-mat
 import {
   explainDifference, explainMemory, explainOutput, explainPartial, explainRowState, explainScore,
 } from './flash-explain.js';
-import { createExplainBox, explainedStat, setStat } from './explain-box.js';
+import { createExplainBox, explainedStat, setStat } from '../explain/explain.js';
 
 const PLAY_MS = 900;
 

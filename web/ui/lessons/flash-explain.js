@@ -2,7 +2,7 @@
 // sum ℓ and unnormalised output written out with its operands (the core's numbers) and the value
 // the core produced.
 import { factor, formatNumber, subscript } from '../model/model.js';
-import { explanation } from './explain-box.js';
+import { explanation } from '../explain/explain.js';
 import { rescale } from './flash-math.js';
 
 const MAX_TERMS = 6;

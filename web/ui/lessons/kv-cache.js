@@ -11,7 +11,7 @@ import { createHeatmap } from '../heatmap/heatmap.js';
 import { INFERENCE_LIMITS, divisors, factor, formatNumber, kvLessonView, setLesson, subscript } from '../model/model.js';
 import { cacheHead, decodeSteps, explorerHeads, kvHeadOf } from './kv-math.js';
 import { createMemoryTable } from './kv-table.js';
-import { createExplainBox, explainedStat, explanation, setStat } from './explain-box.js';
+import { createExplainBox, explainedStat, explanation, setStat } from '../explain/explain.js';
 
 const TEXT = {
   intro: 'A model writing text produces one token at a time. The keys and values of earlier tokens never change (attention is causal), so a decoder keeps them in a cache: each step computes only the new token\u2019s q, k and v, appends k and v, and lets the new query attend over the cache. Here the head above is decoded that way by the core\u2019s decoder, and every step is checked against a full causal pass.',
@@ -31,7 +31,7 @@ function kvControls(update) {
   next.dataset.action = 'kv-step';
   const kv = el('select');
   kv.dataset.control = 'kv-heads';
-  const windowInput = numberInput(INFERENCE_LIMITS.window);
+  const windowInput = numberInput(INFERENCE_LIMITS.windowSize);
   windowInput.dataset.control = 'kv-window';
   const controls = el('div', 'lesson-controls');
   controls.append(prev, next, field('Key/value heads', kv), field('Sliding window W (0 = none)', windowInput));
@@ -39,7 +39,7 @@ function kvControls(update) {
   prev.addEventListener('click', () => update((s) => setLesson(s, 'kv', { step: Math.max(0, (s.lessons.kv.step ?? ui.last) - 1) })));
   next.addEventListener('click', () => update((s) => setLesson(s, 'kv', { step: Math.min(ui.last, (s.lessons.kv.step ?? ui.last) + 1) })));
   kv.addEventListener('change', () => set({ kvHeads: Number(kv.value) }));
-  windowInput.addEventListener('change', () => set({ window: Number(windowInput.value) }));
+  windowInput.addEventListener('change', () => set({ windowSize: Number(windowInput.value) }));
   const ui = { controls, prev, next, kv, windowInput, last: 0 };  // last: the last token's index, set by render
   return ui;
 }
@@ -122,7 +122,7 @@ export function createKvCachePanel({ attn, update }) {
       const k = { ...state.lessons.kv, ...kvLessonView(state.lessons.kv, heads.length, T) };
       ui.last = T - 1;
       try {
-        run = decodeSteps(attn, heads, { scale: result.head.scale, kvHeads: k.kvHeads, window: k.window, step: k.step });
+        run = decodeSteps(attn, heads, { scale: result.head.scale, kvHeads: k.kvHeads, windowSize: k.windowSize, step: k.step });
       } catch (err) {
         return failure.fail(`The core refused: ${err.message}`);
       }
@@ -138,9 +138,9 @@ export function createKvCachePanel({ attn, update }) {
       drawStrip(strip, labels, k.step);
       drawNotes(notes, ctx, d, heads[0].q.shape[1]);
       drawKvMaps(maps, ctx, display);
-      ring.hidden = !(k.window > 0);
+      ring.hidden = !(k.windowSize > 0);
       ringNote.hidden = ring.hidden;
-      if (!ring.hidden) { drawRing(ring, run.cache, labels, k.step); setText(ringNote, TEXT.ring(k.window)); }
+      if (!ring.hidden) { drawRing(ring, run.cache, labels, k.step); setText(ringNote, TEXT.ring(k.windowSize)); }
       const kept = run.cache.positions.length;
       setText(sizeLine, `${TEXT.bytes(run.cacheBytes, heads.length, k.kvHeads, run.headDim, kept)} ${k.kvHeads < heads.length ? TEXT.shrink(heads.length, k.kvHeads, heads.length / k.kvHeads) : ''}`.trim());
       setStat(bytes, run.cacheBytes, `${run.cacheBytes} B`);
@@ -155,7 +155,7 @@ function drawControls(ui, k, T, H) {
   ui.next.disabled = k.step >= T - 1;
   fillKvOptions(ui.kv, H, k.kvHeads);
   ui.kv.disabled = H === 1;
-  setIfIdle(ui.windowInput, k.window);
+  setIfIdle(ui.windowInput, k.windowSize);
   ui.windowInput.max = String(T);
 }
 
@@ -194,7 +194,7 @@ function drawKvMaps(maps, ctx, display) {
   const length = run.length;
   const rows = Array.from({ length: H }, (_, h) => `head ${h + 1}`);
   const cols = labels.slice(0, length);
-  const hidden = Uint8Array.from(run.weights.data, (_, i) => (k.window > 0 && i % length <= k.step - k.window ? 1 : 0));
+  const hidden = Uint8Array.from(run.weights.data, (_, i) => (k.windowSize > 0 && i % length <= k.step - k.windowSize ? 1 : 0));
   maps.weights.update({ tensor: run.weights, rowLabels: rows, colLabels: cols, hidden, ...display });
   maps.full.update({ tensor: run.full, rowLabels: rows, colLabels: cols, hidden, ...display });
   maps.weights.setHighlight({ rows: new Set([ctx.shown]) });
@@ -221,8 +221,8 @@ function explainWeight(ctx, h, j) {
   const { run, heads, k, labels } = ctx;
   const i = k.step;
   const w = at(run.weights, h, j);
-  if (k.window > 0 && j <= i - k.window) {
-    line(`a = 0 exactly: position ${j + 1} left the window of ${k.window} (it is no longer in the cache).`, 'result');
+  if (k.windowSize > 0 && j <= i - k.windowSize) {
+    line(`a = 0 exactly: position ${j + 1} left the window of ${k.windowSize} (it is no longer in the cache).`, 'result');
     return done(`Head ${h + 1}: weight of position ${j + 1}`);
   }
   const q = heads[h].q;
@@ -261,7 +261,7 @@ function explainBytes(ctx) {
   const kept = run.cache.positions.length;
   line(`decoder.cacheBytes = 2 \u00b7 layers \u00b7 kv_heads \u00b7 head_dim \u00b7 kept \u00b7 4 = 2 \u00b7 1 \u00b7 ${k.kvHeads} \u00b7 ${run.headDim} \u00b7 ${kept} \u00b7 4`);
   line(`= ${run.cacheBytes} B`, 'result');
-  line(k.window > 0 ? `With a window of ${k.window} the cache keeps at most ${k.window} tokens, however long the text grows.` : 'Without a window it grows by one token\u2019s keys and values every step.', 'text');
+  line(k.windowSize > 0 ? `With a window of ${k.windowSize} the cache keeps at most ${k.windowSize} tokens, however long the text grows.` : 'Without a window it grows by one token\u2019s keys and values every step.', 'text');
   return done('Bytes in the cache');
 }
 

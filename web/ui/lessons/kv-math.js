@@ -33,13 +33,13 @@ const maxAbsDifference = (a, b) => {
 
 /**
  * Decodes tokens 0 … step of the explorer's heads with a cache of `kvHeads` key/value heads (and a
- * sliding window when window > 0). Returns the last step's weights [H, length] (the decoder's),
+ * sliding window when windowSize > 0). Returns the last step's weights [H, length] (the decoder's),
  * the full causal pass's row for the same token, the largest difference between the two (weights
  * and logits), the layer's cache (keys, values [kvHeads, kept, headDim], slot positions), the
  * cache's bytes as the core counts them, and the model's sizes.
  */
-export function decodeSteps(attn, heads, { scale, kvHeads, window, step }) {
-  const built = kvModel({ heads, scale, kvHeads, window });
+export function decodeSteps(attn, heads, { scale, kvHeads, windowSize, step }) {
+  const built = kvModel({ heads, scale, kvHeads, windowSize });
   const model = attn.transformer(built.config);
   try {
     model.loadState(built.state);

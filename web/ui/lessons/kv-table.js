@@ -1,14 +1,14 @@
 // The KV-cache lesson's memory table: 2 · layers · kv_heads · head_dim · tokens · bytes for real
 // configurations (GPT-2 small per token in float32, Llama-2-7B at 2 048 tokens in fp16, Llama-2-70B
-// with its 8 key/value heads at 4 096 tokens, Mistral-7B with its 4 096-token window), every field
+// with its 8 key/value heads at 4 096 tokens, Mistral-7B with its 4 096-token windowSize), every field
 // editable. Test hooks: table[data-table="kv-memory"], rows tr[data-config="<id>"], inputs
 // [data-field="<field>"], the result output[data-stat="kv-bytes"] (data-value: bytes).
 import { button, el, grouped } from './dom.js';
 import { KV_CONFIGS, KV_FIELDS, KV_FIELD_LIMITS, kvCacheBytes, setLesson } from '../model/model.js';
-import { explainedStat, explanation, setStat } from './explain-box.js';
+import { explainedStat, explanation, setStat } from '../explain/explain.js';
 
 const HEADINGS = {
-  layers: 'Layers', kvHeads: 'KV heads', headDim: 'Head dim', tokens: 'Tokens', window: 'Window (0 = none)', bytes: 'Bytes per number',
+  layers: 'Layers', kvHeads: 'KV heads', headDim: 'Head dim', tokens: 'Tokens', windowSize: 'Window (0 = none)', bytes: 'Bytes per number',
 };
 
 /** "1.07 GB": decimal units, as model cards and GPU memory are quoted. */
@@ -27,8 +27,8 @@ export function explainRow(name, row) {
   line(`2 \u00b7 layers \u00b7 kv_heads \u00b7 head_dim \u00b7 tokens \u00b7 bytes = 2 \u00b7 ${row.layers} \u00b7 ${row.kvHeads} \u00b7 ${row.headDim} \u00b7 ${kept} \u00b7 ${row.bytes}`);
   line(`= ${grouped(bytes)} B \u2248 ${decimalBytes(bytes)}`, 'result');
   line(`Keys and values (the 2) for every layer, key/value head and kept token, in ${numberName(row.bytes)}.`, 'text');
-  if (row.window > 0 && row.tokens > row.window)
-    line(`The sliding window keeps only the last ${grouped(row.window)} of the ${grouped(row.tokens)} tokens: the cache is a ring buffer and stops growing.`, 'text');
+  if (row.windowSize > 0 && row.tokens > row.windowSize)
+    line(`The sliding window keeps only the last ${grouped(row.windowSize)} of the ${grouped(row.tokens)} tokens: the cache is a ring buffer and stops growing.`, 'text');
   return done(`KV cache of ${name}`);
 }
 

@@ -1,7 +1,7 @@
 // "How was this number computed?" for the positions lesson: each score written out with its
 // operands (the placed or rotated vectors, from the core) and the value the core produced.
 import { factor, formatNumber, subscript } from '../model/model.js';
-import { explanation } from './explain-box.js';
+import { explanation } from '../explain/explain.js';
 
 const MAX_TERMS = 6;
 const row = (t, i) => t.data.subarray(i * t.shape[1], (i + 1) * t.shape[1]);

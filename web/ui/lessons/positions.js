@@ -12,7 +12,7 @@ import { createHeatmap } from '../heatmap/heatmap.js';
 import { INFERENCE_LIMITS, formatNumber, setLesson } from '../model/model.js';
 import { positionScores, ropeHands } from './positions-math.js';
 import { explainAlibi, explainClock, explainPosition, explainSpread } from './positions-explain.js';
-import { createExplainBox, explainedStat, setStat } from './explain-box.js';
+import { createExplainBox, explainedStat, setStat } from '../explain/explain.js';
 
 const KINDS = [
   ['sinusoidal', 'Sinusoidal (added)', '(q + p\u2098)\u00b7(k + p\u2099), p the sine/cosine vector of Vaswani et al.'],

@@ -5,22 +5,22 @@
 // ask it and lays out its inputs.
 
 export const INFERENCE_LIMITS = Object.freeze({
-  block: [1, 24], window: [0, 24], positions: [2, 32], base: [2, 1e6], alibiHeads: [1, 16],
+  block: [1, 24], windowSize: [0, 24], positions: [2, 32], base: [2, 1e6], alibiHeads: [1, 16],
 });
 /** The memory table's fields: [min, max] of each. */
 export const KV_FIELD_LIMITS = Object.freeze({
-  layers: [1, 1000], kvHeads: [1, 1024], headDim: [1, 4096], tokens: [1, 1 << 24], window: [0, 1 << 24], bytes: [1, 8],
+  layers: [1, 1000], kvHeads: [1, 1024], headDim: [1, 4096], tokens: [1, 1 << 24], windowSize: [0, 1 << 24], bytes: [1, 8],
 });
 
 /** A KV-cache memory row: name, layers, KV heads, head dim, tokens, window (0 = none), bytes per number. */
 export const KV_CONFIGS = Object.freeze([
-  Object.freeze({ id: 'gpt2', name: 'GPT-2 small', layers: 12, kvHeads: 12, headDim: 64, tokens: 1, window: 0, bytes: 4 }),
-  Object.freeze({ id: 'llama-2-7b', name: 'Llama-2-7B', layers: 32, kvHeads: 32, headDim: 128, tokens: 2048, window: 0, bytes: 2 }),
-  Object.freeze({ id: 'llama-2-70b', name: 'Llama-2-70B', layers: 80, kvHeads: 8, headDim: 128, tokens: 4096, window: 0, bytes: 2 }),
-  Object.freeze({ id: 'mistral-7b', name: 'Mistral-7B', layers: 32, kvHeads: 8, headDim: 128, tokens: 8192, window: 4096, bytes: 2 }),
+  Object.freeze({ id: 'gpt2', name: 'GPT-2 small', layers: 12, kvHeads: 12, headDim: 64, tokens: 1, windowSize: 0, bytes: 4 }),
+  Object.freeze({ id: 'llama-2-7b', name: 'Llama-2-7B', layers: 32, kvHeads: 32, headDim: 128, tokens: 2048, windowSize: 0, bytes: 2 }),
+  Object.freeze({ id: 'llama-2-70b', name: 'Llama-2-70B', layers: 80, kvHeads: 8, headDim: 128, tokens: 4096, windowSize: 0, bytes: 2 }),
+  Object.freeze({ id: 'mistral-7b', name: 'Mistral-7B', layers: 32, kvHeads: 8, headDim: 128, tokens: 8192, windowSize: 4096, bytes: 2 }),
 ]);
 /** The editable fields of a memory row, in the table's order. */
-export const KV_FIELDS = Object.freeze(['layers', 'kvHeads', 'headDim', 'tokens', 'window', 'bytes']);
+export const KV_FIELDS = Object.freeze(['layers', 'kvHeads', 'headDim', 'tokens', 'windowSize', 'bytes']);
 
 const clampInt = (v, [lo, hi], fallback) => {
   const x = Math.round(Number(v));
@@ -64,7 +64,7 @@ function reconcileKv(k, d) {
   const picked = (v) => v !== null && v !== undefined && v !== '' && Number.isFinite(Number(v));
   return {
     kvHeads: picked(k.kvHeads) ? clampInt(k.kvHeads, [1, 1024], 1) : null,
-    window: Math.min(tokens, clampInt(k.window, INFERENCE_LIMITS.window, 0)),
+    windowSize: Math.min(tokens, clampInt(k.windowSize, INFERENCE_LIMITS.windowSize, 0)),
     step: picked(k.step) ? clampInt(k.step, [0, tokens - 1], tokens - 1) : null,
     table: reconcileTable(k.table),
   };
@@ -112,8 +112,8 @@ export function reconcileInferenceLessons(lessons, d) {
  * Bytes of a key/value cache: 2 (keys and values) · layers · kvHeads · headDim · kept · bytes,
  * where kept = tokens, or the window when a sliding window caps the cache. Returns { kept, bytes }.
  */
-export function kvCacheBytes({ layers, kvHeads, headDim, tokens, window = 0, bytes }) {
-  const kept = window > 0 ? Math.min(tokens, window) : tokens;
+export function kvCacheBytes({ layers, kvHeads, headDim, tokens, windowSize = 0, bytes }) {
+  const kept = windowSize > 0 ? Math.min(tokens, windowSize) : tokens;
   return { kept, bytes: 2 * layers * kvHeads * headDim * kept * bytes };
 }
 
@@ -151,7 +151,7 @@ function groupMean(heads, kvHeads, g, which, t, c) {
  * heads: [{ q, k, v }] tensors [T, d_k] / [T, d_v]; returns { config, state, headDim } for
  * attn.transformer and loadState (headDim ≥ d_k, d_v, padded with zeros so that E = H·headDim ≥ T).
  */
-export function kvModel({ heads, scale, kvHeads, window = 0 }) {
+export function kvModel({ heads, scale, kvHeads, windowSize = 0 }) {
   const H = heads.length;
   const T = heads[0].q.shape[0];
   const dk = heads[0].q.shape[1];
@@ -177,7 +177,7 @@ export function kvModel({ heads, scale, kvHeads, window = 0 }) {
   for (let t = 0; t < T; t++) lmHead[t * E + t] = 1;
   const config = {
     vocabSize: T, contextLength: T, dModel: E, numLayers: 1, numHeads: H, numKVHeads: kvHeads, mlp: false,
-    layerNorm: false, positions: 'none', tieEmbeddings: false, attentionWindow: window > 0 ? window : null,
+    layerNorm: false, positions: 'none', tieEmbeddings: false, attentionWindow: windowSize > 0 ? windowSize : null,
   };
   const state = {
     'wte.weight': { data: wte, shape: [T, E] },

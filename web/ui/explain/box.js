@@ -1,6 +1,6 @@
-// "How was this number computed?" inside a lesson panel: the box that shows the explanation of the
+// "How was this number computed?" inside a lesson or training panel: the box that shows the explanation of the
 // hovered or focused number, read out politely, as the pipeline's panel does (web/ui/explain/).
-import { el, setText } from './dom.js';
+import { el, setText } from '../dom/dom.js';
 
 const IDLE = 'Point at, tap or focus any number of this lesson to see how it was computed.';
 
