@@ -17,7 +17,7 @@ export {
   SOURCES, describeDModel, describeShown, describeTextModel, describeTrainedHead, headName, loadTextModel, textModel,
   textModelState, trainedHeadFits, usesTextModel, usesTrainedHead,
 } from './trained-vectors.js';
-export { charTokens, describeCharTokens } from './char-tokens.js';
+export { charLabel, charTokens, describeCharTokens } from './char-tokens.js';
 export { createComputer } from './compute.js';
 export { createHighlighter } from './highlight.js';
 export { decodeState, encodeState, linkFor, presetFromHash, stateFromHash, validateState } from './url-state.js';
