@@ -641,8 +641,19 @@ export interface Transformer {
    * weights so large that the activations overflow are accepted here and refused by forward().
    */
   loadState(state: Record<string, TensorInput>): this;
-  /** Copies of every parameter by name (state-dict order). */
-  getState(): TransformerState;
+  /**
+   * Copies of every parameter by name (state-dict order); with `names`, of those parameters only
+   * (one layer's weights of a GPT-2-size model instead of all its 500 MB). An unknown name throws.
+   */
+  getState(names?: string[]): TransformerState;
+  /**
+   * What layer `layer`'s attention reads for one sequence: LN₁ (`h.{layer}.ln_1`) of the residual
+   * stream entering the layer, after the embeddings and the layers before it (the residual itself
+   * for a model without LayerNorm), [T, dModel], computed by the core. `c_attn` maps each row to
+   * the layer's q, k and v: a lesson can show a real head's inputs with it. tokens: [T] ids
+   * (T ≤ contextLength); layer from 0.
+   */
+  layerInput(tokens: number[] | Int32Array | Uint16Array | Uint8Array, layer: number): Tensor;
   /**
    * Tokens [B, T] or [T]: integers in [0, vocabSize), T ≤ contextLength. Logits that are not
    * finite (weights so large that the activations overflow float32) throw an Error instead of
