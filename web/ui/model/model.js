@@ -27,6 +27,10 @@ export { makeScale, niceBound } from './palettes.js';
 export { positionVector } from './embeddings.js';
 export { trackOrigins } from './matrix-origins.js';
 export {
+  checkpointHeadState, checkpointTokens, describeCheckpoint, normalizeCheckpointVectors, setCheckpointTokenizer, spanBasis,
+  usesCheckpoint,
+} from './checkpoint-vectors.js';
+export {
   INFERENCE_LIMITS, KV_CONFIGS, KV_FIELDS, KV_FIELD_LIMITS, alibiSlopes, divisors, kvCacheBytes, kvLessonView, kvModel, tileCount,
 } from './inference-lessons.js';
 

@@ -8,6 +8,7 @@ import { BIAS_PRESETS, biasPresetMatrix, reconcileExtras } from './extras-state.
 import { trainedHeadFits, usesTrainedHead } from './trained-vectors.js';
 import { mergeHeads, splitHeads } from './head-split.js';
 import { reconcileInferenceLessons } from './inference-lessons.js';
+import { checkpointFits, usesCheckpoint } from './checkpoint-vectors.js';
 
 export const STATE_VERSION = 1;
 
@@ -164,6 +165,13 @@ function resizeMatrices(s, matrices, fill) {
 // becomes random per word (its note says why) and X is made from the words like any other.
 // Returns whether it did.
 function leaveTrainedHeadIfChanged(s) {
+  // A checkpoint's head stays the source: the page reads the new sentence with the checkpoint and
+  // replaces X and W (web/ui/vector-source.js); until then X is random per word.
+  if (usesCheckpoint(s)) {
+    if (checkpointFits(s) && (s.xKey === undefined || s.xKey === tokenVectorsKey(s))) return false;
+    s.vectors = { ...s.vectors, stale: true };
+    return true;
+  }
   if (!usesTrainedHead(s)) return false;
   if (trainedHeadFits(s) && (s.xKey === undefined || s.xKey === tokenVectorsKey(s))) return false;
   s.vectors = { source: 'random', left: 'trained-head' };

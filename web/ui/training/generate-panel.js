@@ -88,7 +88,16 @@ function generateControls() {
   const stop = button('generate-stop', 'Stop');
   buttons.append(generate, step, stop);
   const promptNote = el('p', 'hint');
-  return { prompt, promptNote, count, temperature, topK, seed, greedy, check, layer, head, grid, checks, buttons, generate, step, stop };
+  const model = el('select');
+  model.dataset.generateModel = '';
+  for (const [value, text] of [['view', 'The model of this view'], ['checkpoint', 'The opened checkpoint']]) {
+    const o = el('option', '', text);
+    o.value = value;
+    model.append(o);
+  }
+  const modelField = labelled('Model', model);
+  modelField.hidden = true;
+  return { model, modelField, prompt, promptNote, count, temperature, topK, seed, greedy, check, layer, head, grid, checks, buttons, generate, step, stop };
 }
 
 function fillSelect(select, n, name, value) {
@@ -123,7 +132,7 @@ export function createGeneratePanel({ display }) {
   const out = createOutput();
   const explain = createExplainBox('Point at, tap or focus any number of a generated token to see how it was computed.');
   const maps = createMaps(explain, () => out.context());
-  root.append(heading, about, labelled('Prompt', ui.prompt), ui.promptNote, ui.grid, ui.checks, ui.buttons, status, out.el, maps.el, explain.el);
+  root.append(heading, about, ui.modelField, labelled('Prompt', ui.prompt), ui.promptNote, ui.grid, ui.checks, ui.buttons, status, out.el, maps.el, explain.el);
   const run = createRun({ root, ui, status, out, maps, display });
   ui.generate.addEventListener('click', () => run.start(false));
   ui.step.addEventListener('click', () => run.start(true));
@@ -131,11 +140,30 @@ export function createGeneratePanel({ display }) {
   ui.greedy.addEventListener('change', () => { ui.temperature.disabled = ui.greedy.checked; });
   ui.head.addEventListener('change', () => out.redraw());
   ui.prompt.addEventListener('input', () => run.readPrompt());
+  // Two models can be in the view: the one it trains and an opened checkpoint.
+  const models = { view: null, checkpoint: null };
+  const use = () => {
+    const both = models.view && models.checkpoint;
+    ui.modelField.hidden = !both;
+    if (!both) ui.model.value = models.checkpoint ? 'checkpoint' : 'view';
+    const model = models[ui.model.value] ?? models.view ?? models.checkpoint;
+    run.setModel(model);
+    about.textContent = model ? TEXT.ready(model.name) : TEXT.none;
+    root.dataset.model = model ? (model === models.checkpoint ? 'checkpoint' : 'view') : '';
+  };
+  ui.model.addEventListener('change', use);
   return {
     el: root,
+    /** The view's own model (its trainer), or null while it is being built. */
     setModel(model) {
-      run.setModel(model);
-      about.textContent = model ? TEXT.ready(model.name) : TEXT.none;
+      models.view = model;
+      use();
+    },
+    /** The opened checkpoint's model, or null; a new one becomes the one used. */
+    setCheckpoint(model) {
+      models.checkpoint = model;
+      if (model) ui.model.value = 'checkpoint';
+      use();
     },
     /** Whether a generation is under way. */
     running: () => run.running,

@@ -14,6 +14,7 @@ import { describeAblation } from './ablation.js';
 import { createYourTextPanel } from './your-text.js';
 import { createGeneratePanel } from './generate-panel.js';
 import { trainerGenerator } from './generate-models.js';
+import { checkpointGenerator, onCheckpointChange } from '../checkpoint/checkpoint.js';
 import { replayHistory } from './history.js';
 
 const STYLES = new URL('./training.css', import.meta.url).href;
@@ -155,6 +156,8 @@ class TrainingView {
       display: () => this.display(),
     });
     this.generate = createGeneratePanel({ display: () => this.display() });
+    this.generate.setCheckpoint(checkpointGenerator());
+    this.stopCheckpoint = onCheckpointChange(() => this.generate.setCheckpoint(checkpointGenerator()));
     this.extras = layoutPanels(root, link, this);
   }
 
@@ -368,6 +371,7 @@ class TrainingView {
     this.destroyed = true;
     this.generation++;
     this.stopTheme();
+    this.stopCheckpoint();
     this.trainer?.terminate().catch(() => {});
     this.trainer = null;
     root.replaceChildren();
