@@ -9,6 +9,7 @@ let host = null;
 let starting = null;
 let opened = null;     // { name, config, parameterCount }
 let tokenizer = null;  // the gpt2-tokenizer module once loaded
+let cancelBeforeHost = false;  // Cancel pressed while the host was still starting
 const listeners = new Set();
 
 const notify = () => { for (const l of listeners) l(opened); };
@@ -44,9 +45,11 @@ async function loadTokenizer() {
  * fetch the one beside a URL); onProgress({ loaded, total }). Resolves with what is open.
  */
 export async function openCheckpoint({ source, config, name }, { onProgress } = {}) {
-  const h = await theHost();
+  cancelBeforeHost = false;
   opened = null;
   notify();
+  const h = await theHost();
+  if (cancelBeforeHost) throw new DOMException('the open was cancelled', 'AbortError');
   const result = await h.open(source, config, { onProgress });
   if (result.config.vocabSize === GPT2_VOCAB) await loadTokenizer();
   opened = { name, config: result.config, parameterCount: result.parameterCount, gpt2: result.config.vocabSize === GPT2_VOCAB, mode: h.mode };
@@ -54,7 +57,11 @@ export async function openCheckpoint({ source, config, name }, { onProgress } = 
   return opened;
 }
 
-export const cancelOpen = () => host?.cancelOpen();
+export function cancelOpen() {
+  if (host) return host.cancelOpen();
+  cancelBeforeHost = true;
+  return Promise.resolve();
+}
 
 /** The host, once a checkpoint is open. */
 export const checkpointHost = () => (opened ? host : null);

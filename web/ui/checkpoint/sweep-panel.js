@@ -73,7 +73,7 @@ export function createSweepPanel({ display }) {
   scoreLabel.htmlFor = score.id;
   const status = el('p', 'run-status');
   status.setAttribute('role', 'status');
-  const explain = createExplainBox('Point at, tap or focus a head of the grid to see its score.');
+  const explain = createExplainBox('Point at, tap or focus a head of the grid to see its score.', { heading: 'h3' });
   let result = null;
   const map = createHeatmap({ name: 'checkpoint-sweep', label: 'Each head\u2019s score: rows are layers, columns heads', kind: 'weights', onInspect: (l, h) => result && explain.show(explainCell(result, score.value, l, h)) });
   const controls = el('div', 'run-buttons');

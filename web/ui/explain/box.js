@@ -4,10 +4,13 @@ import { el, setText } from '../dom/dom.js';
 
 const IDLE = 'Point at, tap or focus any number of this lesson to see how it was computed.';
 
-/** { el, show({ title, lines: [{ text, kind }] }) }; kind is 'mono', 'result' or 'text'. */
-export function createExplainBox(idleText = IDLE) {
+/**
+ * { el, show({ title, lines: [{ text, kind }] }) }; kind is 'mono', 'result' or 'text'. `heading`:
+ * the title's element, one level below the section's heading (h4 in a lesson, h3 in a card).
+ */
+export function createExplainBox(idleText = IDLE, { heading = 'h4' } = {}) {
   const box = el('div', 'explain lesson-explain');
-  const title = el('h4', 'explain-title', 'How was this number computed?');
+  const title = el(heading, 'explain-title', 'How was this number computed?');
   const body = el('div', 'explain-body');
   body.setAttribute('aria-live', 'polite');
   body.append(el('p', 'explain-idle', idleText));

@@ -130,7 +130,7 @@ export function createGeneratePanel({ display }) {
   const status = el('p', 'run-status');
   status.setAttribute('role', 'status');
   const out = createOutput();
-  const explain = createExplainBox('Point at, tap or focus any number of a generated token to see how it was computed.');
+  const explain = createExplainBox('Point at, tap or focus any number of a generated token to see how it was computed.', { heading: 'h3' });
   const maps = createMaps(explain, () => out.context());
   root.append(heading, about, ui.modelField, labelled('Prompt', ui.prompt), ui.promptNote, ui.grid, ui.checks, ui.buttons, status, out.el, maps.el, explain.el);
   const run = createRun({ root, ui, status, out, maps, display });
