@@ -21,6 +21,7 @@ const WEB = fileURLToPath(new URL('../../web/', import.meta.url));
 const SMALL = { vocabSize: 50257, contextLength: 64, dModel: 32, numLayers: 3, numHeads: 4 };
 const hfConfig = (c) => ({ model_type: 'gpt2', vocab_size: c.vocabSize, n_positions: c.contextLength, n_embd: c.dModel, n_layer: c.numLayers, n_head: c.numHeads });
 const LONG = process.env.ATTN_LONG === '1';
+const GPT2_MEDIUM = { vocabSize: 50257, contextLength: 1024, dModel: 1024, numLayers: 24, numHeads: 16 };
 
 let env;
 let site;
@@ -34,7 +35,10 @@ before(async () => {
     writeFileSync(path.join(site, 'models', folder, 'config.json'), JSON.stringify(hfConfig(config)));
   };
   put('small', SMALL);
-  if (LONG) put('gpt2', GPT2_SMALL);
+  if (LONG) {
+    put('gpt2', GPT2_SMALL);
+    put('gpt2-medium', GPT2_MEDIUM, { dtype: 'F16' });
+  }
   env = await launch({ root: site });
 });
 after(async () => {
@@ -220,6 +224,18 @@ test('a GPT-2-small-shaped checkpoint (548 MB with its masks): the 12 × 12 swee
   assert.equal(bytes, 73728 * length, 'GPT-2 small keeps 73 728 bytes per token');
   await page.$eval('[data-sweep]', (e) => e.scrollIntoView());
   await screenshot(page, 'checkpoint-gpt2-sweep');
+  assert.deepEqual(await collectProblems(page, problems), []);
+  await context.close();
+});
+
+test('a GPT-2-medium-shaped checkpoint (355 M parameters, F16 on disk) opens in the tab\u2019s 4 GiB and generates', { skip: !LONG && 'ATTN_LONG=1 (npm run test:long)', timeout: 1_800_000 }, async () => {
+  const { page, problems, context } = await openPage('#view=train&checkpoint=models/gpt2-medium/');
+  assert.equal(await opened(page, 1_200_000), 'opened', await status(page));
+  assert.match(await page.textContent('.checkpoint-summary'), /24 layers of 16 heads, d_model 1024, 354[\u2009, ]?823[\u2009, ]?168 parameters/);
+  await page.fill('[data-generate] input[type="number"] >> nth=0', '2');
+  await page.click('[data-action="generate"]');
+  await page.waitForFunction(() => document.querySelector('[data-generate]').dataset.running === 'false', null, { timeout: 900_000 });
+  assert.equal(await page.getAttribute('[data-generated]', 'data-new'), '2');
   assert.deepEqual(await collectProblems(page, problems), []);
   await context.close();
 });

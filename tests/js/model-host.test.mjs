@@ -64,6 +64,11 @@ describe('model.layerInput and getState(names)', () => {
     }
   });
 
+  test('GPT-2 large (774 M parameters) is refused before anything is allocated, with the limit; medium is counted within it', () => {
+    const large = { vocabSize: 50257, contextLength: 1024, dModel: 1280, numLayers: 36, numHeads: 20 };
+    assert.throws(() => attn.transformer(large), /774027520 parameters, more than the 400000000 that fit in WebAssembly memory \(4 bytes each: 1\.6 GB of its 4 GiB\)/);
+  });
+
   test('getState(names) copies those parameters only; an unknown name throws', () => {
     const model = attn.transformer({ vocabSize: 11, contextLength: 9, dModel: 12, numLayers: 2, numHeads: 3 });
     const all = model.getState();

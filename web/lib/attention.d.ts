@@ -491,8 +491,9 @@ export interface RopeOptions {
  */
 /**
  * Bounds, checked before anything is allocated (an Error gives the limit): vocabSize and
- * contextLength ≤ 2²⁰, dModel ≤ 65 536, numLayers ≤ 256 (≤ 4096 tensors), at most 250 million
- * parameters (1 GB of float32; GPT-2 small, 124 M, loads). Training needs 4 × the parameters'
+ * contextLength ≤ 2²⁰, dModel ≤ 65 536, numLayers ≤ 256 (≤ 4096 tensors), at most 400 million
+ * parameters (1.6 GB of float32 in WebAssembly's 4 GiB; GPT-2 small, 124 M, and medium, 355 M,
+ * load; large, 774 M, is refused). Training needs 4 × the parameters'
  * bytes (gradients and Adam's moments) within 1.5 GiB, checked at the first step.
  */
 export interface TransformerConfig {

@@ -90,9 +90,9 @@ export function createSweepPanel({ display }) {
     grid.hidden = false;
     const data = Float32Array.from(result.scores[score.value].flat());
     const [L, H] = [result.scores[score.value].length, result.scores[score.value][0].length];
-    map.update({ tensor: { data, shape: [L, H] }, rowLabels: Array.from({ length: L }, (_, l) => `layer ${l + 1}`), colLabels: Array.from({ length: H }, (_, h) => String(h + 1)), ...display() });
     const cells = new Set(result.small ? (REPORTED[score.value] ?? []).map(([l, h]) => l * H + h) : []);
-    map.setHighlight({ cells });
+    // Outlined once the grid is drawn (a map out of view is drawn when it scrolls in).
+    map.update({ tensor: { data, shape: [L, H] }, rowLabels: Array.from({ length: L }, (_, l) => `layer ${l + 1}`), colLabels: Array.from({ length: H }, (_, h) => String(h + 1)), ...display(), alongside: () => map.setHighlight({ cells }) });
   }
   score.addEventListener('change', draw);
   cancel.addEventListener('click', () => checkpointHost()?.cancelSweep());

@@ -243,8 +243,8 @@ function memorySection(tileBytes, fullBytes) {
 function drawFlashMaps(m, run, f, st, s, labels, display) {
   const steps = run.trace.steps.length;
   const hidden = Uint8Array.from(run.naive.trace.masked.data, (x) => (x === -Infinity ? 1 : 0));
-  m.scores.update({ tensor: run.naive.trace.masked, rowLabels: labels.queries, colLabels: labels.keys, hidden, ...display });
-  m.scores.setHighlight({ cells: st ? tileCells(run, f.blockRows, f.blockCols, st.now.rowBlock, st.now.colBlock) : new Set() });
+  const tile = st ? tileCells(run, f.blockRows, f.blockCols, st.now.rowBlock, st.now.colBlock) : new Set();
+  m.scores.update({ tensor: run.naive.trace.masked, rowLabels: labels.queries, colLabels: labels.keys, hidden, ...display, alongside: () => m.scores.setHighlight({ cells: tile }) });
   m.stateBlock.hidden = !st;
   if (st) {
     const rowLabels = labels.queries.slice(st.first, st.first + st.rows);
