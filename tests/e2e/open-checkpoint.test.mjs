@@ -80,6 +80,34 @@ const loadInPage = (page, folder) => page.evaluate(async (f) => {
   window.__model = await window.__attn.loadTransformer(`/models/${f}/model.safetensors`);
 }, folder);
 
+// Layer 3 · head 2 shown in the explorer: its weights are the model's attention, also for a sentence typed there.
+async function checkExplorerHead(page, sentence) {
+  await page.selectOption('[data-checkpoint-layer]', '2');
+  await page.selectOption('[data-checkpoint-head]', '1');
+  await page.click('[data-action="checkpoint-explorer"]');
+  await page.waitForSelector('#app[data-ready="true"] [data-vector-source]');
+  assert.equal(await page.inputValue('[data-vector-source]'), 'checkpoint');
+  const attention = (text) => page.evaluate((t) => {
+    const ids = window.__tokenizer.encode(t).slice(0, 24);
+    const a = window.__model.forward(ids).attentions[2];
+    const T = ids.length;
+    return { T, data: Array.from(a.data.subarray(T * T, 2 * T * T)) };
+  }, text);
+  const first = await attention(sentence);
+  const weights = await readHeatmap(page, 'weights');
+  assert.deepEqual(weights.shape, [first.T, first.T]);
+  assertClose(weights.data, first.data, { atol: 1e-4, rtol: 0, label: 'explorer weights vs layer 3 head 2' });
+  assert.match(await page.textContent('.vectors-note'), /layer 3 \u00b7 head 2 of small/);
+  // A new sentence is read again by the checkpoint.
+  const text = 'The cat sat on the mat because it was tired';
+  await page.fill('input#sentence', text);
+  await page.waitForFunction((n) => document.querySelector('[data-heatmap="weights"]')?.dataset.rows === String(n)
+    && !document.querySelector('.vectors-note').textContent.includes('Reading'), 10);
+  await page.waitForFunction(() => !/stale|Reading/.test(document.querySelector('#sentence-help').textContent));
+  const second = await attention(text);
+  assertClose((await readHeatmap(page, 'weights')).data, second.data, { atol: 1e-4, rtol: 0, label: 'after typing a new sentence' });
+}
+
 test('#checkpoint= opens a folder of the site: GPT-2 tokens, the sweep, generation and the explorer are the model\u2019s', { timeout: 300_000 }, async () => {
   const { page, problems, context } = await openPage('#view=train&checkpoint=models/small/');
   assert.equal(await opened(page), 'opened', await status(page));
@@ -128,31 +156,7 @@ test('#checkpoint= opens a folder of the site: GPT-2 tokens, the sweep, generati
   await page.$eval('[data-sweep]', (e) => e.scrollIntoView());
   await screenshot(page, 'checkpoint-sweep-1280-light');
 
-  // A head in the explorer: its weights are the model's attention for that layer and head.
-  await page.selectOption('[data-checkpoint-layer]', '2');
-  await page.selectOption('[data-checkpoint-head]', '1');
-  await page.click('[data-action="checkpoint-explorer"]');
-  await page.waitForSelector('#app[data-ready="true"] [data-vector-source]');
-  assert.equal(await page.inputValue('[data-vector-source]'), 'checkpoint');
-  const attention = (text) => page.evaluate((t) => {
-    const ids = window.__tokenizer.encode(t).slice(0, 24);
-    const a = window.__model.forward(ids).attentions[2];
-    const T = ids.length;
-    return { T, data: Array.from(a.data.subarray(T * T, 2 * T * T)) };
-  }, text);
-  const first = await attention(sentence);
-  const weights = await readHeatmap(page, 'weights');
-  assert.deepEqual(weights.shape, [first.T, first.T]);
-  assertClose(weights.data, first.data, { atol: 1e-4, rtol: 0, label: 'explorer weights vs layer 3 head 2' });
-  assert.match(await page.textContent('.vectors-note'), /layer 3 \u00b7 head 2 of small/);
-  // A new sentence is read again by the checkpoint.
-  const text = 'The cat sat on the mat because it was tired';
-  await page.fill('input#sentence', text);
-  await page.waitForFunction((n) => document.querySelector('[data-heatmap="weights"]')?.dataset.rows === String(n)
-    && !document.querySelector('.vectors-note').textContent.includes('Reading'), 10);
-  await page.waitForFunction(() => !/stale|Reading/.test(document.querySelector('#sentence-help').textContent));
-  const second = await attention(text);
-  assertClose((await readHeatmap(page, 'weights')).data, second.data, { atol: 1e-4, rtol: 0, label: 'after typing a new sentence' });
+  await checkExplorerHead(page, sentence);
   await screenshot(page, 'checkpoint-explorer-1280-light');
   assert.deepEqual(await collectProblems(page, problems), []);
   await context.close();
