@@ -109,7 +109,13 @@ export function createVectorSource({ update, onChoose = () => {} }) {
       else useModel(chosen());
     });
   }
-  onCheckpointChange(() => checkpoint.refreshOption(checkpointOption));
+  // Told of every checkpoint opened while this explorer is on the page; a removed explorer stops listening.
+  let shown = false;
+  const stop = onCheckpointChange(() => {
+    if (root.isConnected) shown = true;
+    else if (shown) return stop();
+    return checkpoint.refreshOption(checkpointOption);
+  });
 
   return {
     el: root,
