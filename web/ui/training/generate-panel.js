@@ -139,7 +139,7 @@ export function createGeneratePanel({ display }) {
   ui.stop.addEventListener('click', () => run.stop());
   ui.greedy.addEventListener('change', () => { ui.temperature.disabled = ui.greedy.checked; });
   ui.head.addEventListener('change', () => out.redraw());
-  ui.prompt.addEventListener('input', () => run.readPrompt());
+  ui.prompt.addEventListener('input', () => run.promptChanged());
   // Two models can be in the view: the one it trains and an opened checkpoint.
   const models = { view: null, checkpoint: null };
   const use = () => {
@@ -239,26 +239,31 @@ function createRun({ root, ui, status, out, maps, display }) {
       const { ids } = m.read(ui.prompt.value);
       if (!ids.length && !(stepOnly && canContinue)) { status.textContent = 'Type a prompt first.'; return; }
       await m.prepare();
-      const request = requestFrom(ui, stepOnly ? 1 : Number(ui.count.value) || 1);
-      if (stepOnly && canContinue) request.continue = true;
-      else {
-        request.prompt = ids;
+      const count = stepOnly ? 1 : Number(ui.count.value) || 1;
+      const fresh = () => {
         difference = 0;
         sums = { cached: 0, full: 0, count: 0 };
         made = 0;
-      }
+        return { ...requestFrom(ui, count), prompt: ids };
+      };
+      const request = stepOnly && canContinue ? { ...requestFrom(ui, 1), continue: true } : fresh();
       self.running = true;
       root.dataset.running = 'true';
       buttons();
       const total = (request.continue ? made : 0) + request.maxNewTokens;
+      const onToken = (step) => {
+        if (m !== model) return;
+        made++;
+        difference = step.difference === null ? difference : Math.max(difference, step.difference);
+        sums = { cached: sums.cached + step.msCached, full: sums.full + (step.msFull ?? 0), count: sums.count + 1 };
+        status.textContent = TEXT.running(made, total);
+        showStep(out, maps, ui, m, step, { difference, sums, display: display() });
+      };
       try {
-        const end = await m.generate(request, (step) => {
-          if (m !== model) return;
-          made++;
-          difference = step.difference === null ? difference : Math.max(difference, step.difference);
-          sums = { cached: sums.cached + step.msCached, full: sums.full + (step.msFull ?? 0), count: sums.count + 1 };
-          status.textContent = TEXT.running(made, total);
-          showStep(out, maps, ui, m, step, { difference, sums, display: display() });
+        // Training went on since the last token (the cache no longer fits the model): start again.
+        const end = await m.generate(request, onToken).catch((err) => {
+          if (request.continue && /no generation to continue/.test(err.message)) return m.generate(fresh(), onToken);
+          throw err;
         });
         if (m !== model) return;
         canContinue = end.reason === 'done' || end.reason === 'cancelled';
@@ -272,6 +277,11 @@ function createRun({ root, ui, status, out, maps, display }) {
         root.dataset.running = 'false';
         buttons();
       }
+    },
+    /** A new prompt: Step starts from it instead of going on with the last text. */
+    promptChanged() {
+      canContinue = false;
+      self.readPrompt();
     },
     stop() {
       if (self.running) model?.cancel();
