@@ -2,8 +2,8 @@
 // twelve h.N.attn.bias buffers, exactly the published gpt2 model.safetensors; 274 MB in F16),
 // written at test time by tests/js/support/gpt2-checkpoint.mjs and deleted afterwards: opened
 // from bytes, from a file Blob and from a URL, every parameter compared with the written bits;
-// a forward runs; training it beyond WebAssembly's 2 GiB gives a clear Error and leaves the model
-// usable. Takes about a minute: it runs with `npm run test:long` (ATTN_LONG=1), and is skipped
+// a forward runs; training it beyond the 1.5 GiB training may take gives a clear Error and leaves
+// the model usable. Takes about a minute: it runs with `npm run test:long` (ATTN_LONG=1), and is skipped
 // otherwise (checkpoint.test.mjs covers the same paths at a small size).
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -35,11 +35,11 @@ test('an F32 GPT-2-small checkpoint with its mask buffers (548 105 232 bytes) op
     const { logits } = model.forward([464, 3290, 318, 257], { needWeights: false });
     assert.deepEqual(logits.shape, [4, 50257]);
     assert.ok(logits.data.every(Number.isFinite));
-    // Gradients (one more parameter-sized block) may fit in the 2 GiB; Adam's two moments on top cannot.
-    assert.throws(() => {
-      model.gradients([1, 2, 3], [2, 3, 4]);
-      model.trainStep([1, 2, 3], [2, 3, 4]);
-    }, /out of memory: training needs \d+ MiB more \((the gradients and )?Adam's two moments, 475 MiB each, as large as the parameters\)/);
+    // Gradients (one more parameter-sized block) fit; Adam's two moments on top pass the 1.5 GiB
+    // training may take (the module's 4 GiB would hold them, a tab's memory not comfortably).
+    assert.equal(typeof model.gradients([1, 2, 3], [2, 3, 4]).loss, 'number');
+    assert.throws(() => model.trainStep([1, 2, 3], [2, 3, 4]),
+      /training needs 1899 MiB for the parameters \(475 MiB\) and their gradients and Adam's two moments, more than the 1536 MiB WebAssembly memory allows for them/);
     assert.deepEqual(model.forward([464, 3290, 318, 257], { needWeights: false }).logits.data, logits.data, 'the model still works');
   } finally {
     model.dispose();
