@@ -42,7 +42,8 @@ async function show(view, extra = {}) {
 // "Open in the explorer": the head's weights and the probe's inputs become the explorer's example.
 async function openHead(head) {
   const { headState } = await import('./ui/model/model.js');
-  const state = await headState(head);
+  // A checkpoint's head comes as the explorer state itself (web/ui/checkpoint/).
+  const state = head.explorerState ?? await headState(head);
   history.pushState(null, '', '#');
   await show('explorer', { force: true, options: { state, syncUrl: true } });
 }

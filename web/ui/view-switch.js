@@ -4,7 +4,9 @@ import { el } from './dom/dom.js';
 
 /** Whether a hash or query asks for the training view. */
 function wantsTrainingView(text) {
-  return new URLSearchParams(String(text ?? '').replace(/^[#?]/, '')).get('view') === 'train';
+  const params = new URLSearchParams(String(text ?? '').replace(/^[#?]/, ''));
+  // A checkpoint named in the address opens where its panel is (#checkpoint=models/gpt2/).
+  return params.get('view') === 'train' || params.has('checkpoint');
 }
 
 /**

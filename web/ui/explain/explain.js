@@ -120,3 +120,5 @@ export function createExplainPanel() {
     },
   };
 }
+
+export { createExplainBox, explainedStat, explanation, setStat, statOutput } from './box.js';

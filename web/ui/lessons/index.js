@@ -18,6 +18,9 @@ const MODULES = {
   steps: () => import('./steps.js').then((m) => (ctx) => m.createStepsPanel({ computer: ctx.computer, update: ctx.update })),
   permutation: () => import('./permutation.js').then((m) => (ctx) => m.createPermutationPanel(ctx)),
   gradients: () => import('./gradients.js').then((m) => (ctx) => m.createGradientsPanel({ attn: ctx.attn, update: ctx.update })),
+  'flash-attention': () => import('./flash-attention.js').then((m) => (ctx) => m.createFlashAttentionPanel({ attn: ctx.attn, update: ctx.update })),
+  'kv-cache': () => import('./kv-cache.js').then((m) => (ctx) => m.createKvCachePanel({ attn: ctx.attn, update: ctx.update })),
+  positions: () => import('./positions.js').then((m) => (ctx) => m.createPositionsPanel({ attn: ctx.attn, update: ctx.update })),
 };
 const loaded = new Map();  // id → Promise of the panel's maker, shared by every explorer on the page
 
@@ -52,6 +55,9 @@ const TITLES = {
   steps: ['Token by token', 'Autoregressive view: token by token'],
   permutation: ['Swapping tokens', 'Permutation equivariance'],
   gradients: ['Gradients', 'Gradients: how attention learns'],
+  'flash-attention': ['FlashAttention', 'FlashAttention, tile by tile'],
+  'kv-cache': ['KV cache', 'The KV cache: decoding one token at a time'],
+  positions: ['Positions', 'Where positions come from: sinusoidal, learned, RoPE, ALiBi'],
 };
 
 // Tab `id` and its panel's holder (the panel is added when first opened).

@@ -17,7 +17,7 @@ export {
   SOURCES, describeDModel, describeShown, describeTextModel, describeTrainedHead, headName, loadTextModel, textModel,
   textModelState, trainedHeadFits, usesTextModel, usesTrainedHead,
 } from './trained-vectors.js';
-export { charTokens, describeCharTokens } from './char-tokens.js';
+export { charLabel, charTokens, describeCharTokens } from './char-tokens.js';
 export { createComputer } from './compute.js';
 export { createHighlighter } from './highlight.js';
 export { decodeState, encodeState, linkFor, presetFromHash, stateFromHash, validateState } from './url-state.js';
@@ -26,6 +26,13 @@ export { headState } from './open-head.js';
 export { makeScale, niceBound } from './palettes.js';
 export { positionVector } from './embeddings.js';
 export { trackOrigins } from './matrix-origins.js';
+export {
+  checkpointHeadState, checkpointTokens, describeCheckpoint, normalizeCheckpointVectors, setCheckpointTokenizer, spanBasis,
+  usesCheckpoint,
+} from './checkpoint-vectors.js';
+export {
+  INFERENCE_LIMITS, KV_CONFIGS, KV_FIELDS, KV_FIELD_LIMITS, alibiSlopes, divisors, kvCacheBytes, kvLessonView, kvModel, tileCount,
+} from './inference-lessons.js';
 
 /** A trained example's weights and metadata (example-files.js, with the safetensors reader, loads when first asked). */
 export async function fetchExample(id) {
