@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import {
-  afterRender, assertClose, collectProblems, openExplorer, readHeatmap, screenshot, useExplorer,
+  afterRender, assertClose, collectProblems, openExplorer, readHeatmap, screenshot, settledLink, useExplorer,
 } from './helpers.mjs';
 
 const PANELS = ['flash-attention', 'kv-cache', 'positions'];
@@ -163,13 +163,13 @@ describe('access and looks', () => {
     await afterRender(page, () => page.keyboard.press('ArrowRight'));
     assert.equal(await page.getAttribute('#lesson-tab-flash-attention', 'aria-selected'), 'true');
     assert.equal(await page.evaluate(() => document.activeElement.id), 'lesson-tab-flash-attention');
+    const before = await page.evaluate(() => window.location.hash);
     await openPanel('kv-cache');
-    await page.waitForFunction(() => window.location.hash.startsWith('#s='));
-    await page.waitForTimeout(400);  // the address follows the state 300 ms after the last change
-    const url = await page.evaluate(() => window.location.href);
+    const url = await settledLink(page, before);
     const other = await openExplorer(env, { path: new URL(url).hash });
     assert.equal(await other.page.getAttribute('#lesson-tab-kv-cache', 'aria-selected'), 'true');
-    assert.ok(await other.page.isVisible('#lesson-panel-kv-cache [data-table="kv-memory"]'));
+    // The lesson open in the first drawing loads when the page is idle (lessons/index.js).
+    await other.page.waitForSelector('#lesson-panel-kv-cache [data-table="kv-memory"]', { state: 'visible' });
     await other.context.close();
   });
 

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import {
-  afterRender, assertClose, collectProblems, openExplorer, readHeatmap, screenshot, useExplorer,
+  afterRender, assertClose, collectProblems, openExplorer, readHeatmap, screenshot, settledLink, useExplorer,
 } from './helpers.mjs';
 
 const PANELS = ['sqrt-dk', 'pitfalls', 'hull', 'cost', 'steps', 'permutation'];
@@ -389,16 +389,7 @@ describe('lesson panels', () => {
     await openPanel('cost');
     const before = await page.evaluate(() => location.hash);
     await typeInto('[data-lesson="cost"] input[type="number"] >> nth=2', 1024);
-    // The address bar follows 300 ms after the last change (later on a loaded machine): wait for a
-    // new link, then until it has stayed the same for 600 ms.
-    await page.waitForFunction((old) => location.hash.startsWith('#s=') && location.hash !== old, before);
-    let link = await page.evaluate(() => location.href);
-    for (;;) {
-      await page.waitForTimeout(600);
-      const now = await page.evaluate(() => location.href);
-      if (now === link) break;
-      link = now;
-    }
+    const link = await settledLink(page, before);
     const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const other = await context.newPage();
     await other.goto(link);
