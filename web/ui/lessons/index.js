@@ -22,19 +22,60 @@ const TITLES = {
   gradients: ['Gradients', 'Gradients: how attention learns'],
 };
 
+// The element holding lesson `id`'s panel, and its tab when `update` is given (the tabbed lessons;
+// a lesson shown alone has none: the section's heading names it). Returns { holder, tab }.
+function holderFor(id, update) {
+  const holder = el('div', 'lesson-holder');
+  holder.id = `lesson-panel-${id}`;
+  holder.hidden = true;
+  if (!update) return { holder, tab: null };
+  const tab = el('button', 'lesson-tab', TITLES[id][0]);
+  tab.type = 'button';
+  tab.id = `lesson-tab-${id}`;
+  tab.setAttribute('role', 'tab');
+  tab.setAttribute('aria-controls', `lesson-panel-${id}`);
+  tab.dataset.panel = id;
+  tab.addEventListener('click', () => update((s) => setLesson(s, 'panel', id)));
+  holder.setAttribute('role', 'tabpanel');
+  holder.setAttribute('aria-labelledby', tab.id);
+  holder.tabIndex = 0;
+  holder.append(el('h3', 'lesson-title', TITLES[id][1]));
+  return { holder, tab };
+}
+
+// A lesson shown alone keeps to a lesson page's height: its further sections (a .lesson-gap block
+// opening with an h4: the gradients' nudge check, gradient step and keys) fold under their titles.
+function foldSections(panel) {
+  for (const part of panel.querySelectorAll(':scope > .lesson-gap')) {
+    const title = part.firstElementChild;
+    if (title?.tagName !== 'H4') continue;
+    const fold = el('details', 'lesson-more');
+    const summary = el('summary');
+    summary.append(title);
+    part.before(fold);
+    fold.append(summary, part);
+  }
+}
+
 /**
  * attn: the API; computer: the explorer's createComputer() (its variant() reruns the explorer's
- * attention on chosen rows, masks or mistakes); update(fn): the explorer's state transition.
- * Returns { el, render(state, result, display), dispose() }.
+ * attention on chosen rows, masks or mistakes); update(fn): the explorer's state transition;
+ * only: one lesson id to show alone (a single-lesson embed: no tabs, that panel only, its title
+ * as the section's heading).
+ * Returns { el, render(state, result, display), dispose(), holder(id) }.
  */
-export function createLessons({ attn, computer, update }) {
-  const { root } = section('lessons', 'lessons', 'Lessons, measured', 'Experiments on the numbers above, each computed by the same WebAssembly core.');
+export function createLessons({ attn, computer, update, only = null }) {
+  const ids = only ? [only] : LESSON_PANELS;
+  const { root } = only
+    ? section('lessons single-lesson', 'lessons', TITLES[only]?.[1] ?? only)
+    : section('lessons', 'lessons', 'Lessons, measured', 'Experiments on the numbers above, each computed by the same WebAssembly core.');
   root.id = 'lessons';
   const tabs = el('div', 'lesson-tabs');
   tabs.setAttribute('role', 'tablist');
   tabs.setAttribute('aria-label', 'Lessons');
   const card = el('div', 'card lesson-card');
-  root.append(tabs, card);
+  if (only) root.append(card);
+  else root.append(tabs, card);
 
   const make = {
     'sqrt-dk': () => createSqrtDkPanel({ attn, update }),
@@ -48,26 +89,14 @@ export function createLessons({ attn, computer, update }) {
   const panels = {};
   const buttons = {};
   const holders = {};
-  for (const id of LESSON_PANELS) {
-    const tab = el('button', 'lesson-tab', TITLES[id][0]);
-    tab.type = 'button';
-    tab.id = `lesson-tab-${id}`;
-    tab.setAttribute('role', 'tab');
-    tab.setAttribute('aria-controls', `lesson-panel-${id}`);
-    tab.dataset.panel = id;
-    tab.addEventListener('click', () => update((s) => setLesson(s, 'panel', id)));
-    tabs.append(tab);
-    buttons[id] = tab;
-    const holder = el('div', 'lesson-holder');
-    holder.id = `lesson-panel-${id}`;
-    holder.setAttribute('role', 'tabpanel');
-    holder.setAttribute('aria-labelledby', tab.id);
-    holder.tabIndex = 0;
-    holder.hidden = true;
-    const title = el('h3', 'lesson-title', TITLES[id][1]);
-    holder.append(title);
-    card.append(holder);
+  for (const id of ids) {
+    const { holder, tab } = holderFor(id, only ? null : update);
     holders[id] = holder;
+    card.append(holder);
+    if (tab) {
+      buttons[id] = tab;
+      tabs.append(tab);
+    }
   }
   // Arrow keys move between tabs (and open them), as in the WAI-ARIA tabs pattern.
   tabs.addEventListener('keydown', (e) => {
@@ -86,14 +115,14 @@ export function createLessons({ attn, computer, update }) {
   return {
     el: root,
     render(state, result, display) {
-      const id = state.lessons.panel;
+      const id = only ?? state.lessons.panel;
       if (id !== open) {
         if (open) panels[open]?.pause?.();  // e.g. stop the token-by-token animation
         open = id;
-        for (const p of LESSON_PANELS) {
+        for (const p of ids) {
           const on = p === id;
-          buttons[p].setAttribute('aria-selected', String(on));
-          buttons[p].tabIndex = on ? 0 : -1;
+          buttons[p]?.setAttribute('aria-selected', String(on));
+          if (buttons[p]) buttons[p].tabIndex = on ? 0 : -1;
           holders[p].hidden = !on;
         }
       }
@@ -101,11 +130,14 @@ export function createLessons({ attn, computer, update }) {
       if (!panels[id]) {
         panels[id] = make[id]();
         holders[id].append(panels[id].el);
+        if (only) foldSections(panels[id].el);
       }
       panels[id].render(state, result, display);
     },
     dispose() {
       for (const p of Object.values(panels)) p.dispose?.();
     },
+    /** The element holding lesson `id`'s panel (#lesson-panel-ID). */
+    holder: (id) => holders[id] ?? null,
   };
 }

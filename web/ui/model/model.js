@@ -27,3 +27,8 @@ export { trackOrigins } from './matrix-origins.js';
 export async function fetchExample(id) {
   return (await import('./example-files.js')).fetchExample(id);
 }
+export {
+  CONTROL_GROUPS, PIPELINE_STEPS, allLessonIds, controlGroups, controlLevel, lessonIds, lessonSpec, predictKind,
+  unknownLessonMessage,
+} from './lesson-registry.js';
+export { STARTING_FIELDS, applyStartingNumbers, parseMatrix, startingFields } from './starting-numbers.js';

@@ -5,11 +5,14 @@ import { mountTraining } from './training-view.js';
 import { settingsFromParams } from './config.js';
 import { createExamplesPanel } from './examples.js';
 import { createImportPanel } from './import-panel.js';
+import { applyTrainingOptions } from './embed-options.js';
 
 /**
  * options: syncUrl (default true: settings and example from and to location.hash), params (a
  * URLSearchParams to read them from instead, e.g. the iframe's query), settings,
- * example ('induction' | 'text'), theme, documentTheme (default true), onOpenHead.
+ * example ('induction' | 'text'), theme, documentTheme (default true), onOpenHead; as an embed
+ * sets them (embed-options.js): lesson (a lesson-registry spec of kind 'train'), panels, controls,
+ * readOnly, reveal.
  * Returns a handle like the explorer's: { getState, onChange, destroy, … }.
  */
 export async function mountTrainingPage(root, options = {}) {
@@ -22,8 +25,10 @@ export async function mountTrainingPage(root, options = {}) {
   const examples = createExamplesPanel({ view });
   const imports = createImportPanel({ theme: () => root.dataset.theme });
   view.extras.append(examples.el, imports.el);
-  const example = options.example ?? params.get('example');
+  const embed = applyTrainingOptions(root, view, options);
+  const example = options.lesson?.example ?? options.example ?? params.get('example');
   if (example) await examples.open(example);
+  embed.question?.refresh();
   return {
     ...view,
     getState: () => view.settings(),
