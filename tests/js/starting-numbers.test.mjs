@@ -130,6 +130,13 @@ describe('starting numbers over an example', () => {
     ]) assert.match(applyStartingNumbers(BASE, fields).errors.join(' '), message, fields.mask);
   });
 
+  test('q, k, v that fail leave the sentence given with them to be used', () => {
+    const r = applyStartingNumbers(BASE, { q: '1 x', k: '1 2', sentence: 'red blue' });
+    assert.deepEqual(r.state.tokens, ['red', 'blue']);
+    assert.equal(r.errors.length, 1);
+    assert.match(r.errors[0], /^q row 1, number 2 is "x"/);
+  });
+
   test('a bad field is left out and named; the good ones are still used', () => {
     const r = applyStartingNumbers(BASE, { sentence: 'one two', mask: 'sideways' });
     assert.deepEqual(r.state.tokens, ['one', 'two']);

@@ -154,7 +154,7 @@ function assemble(p, views, shown, options, spec) {
   if (shown.has('share')) toolbar.append(p.share.el);
   if (shown.has('export')) toolbar.append(p.exporter.el);
   const layout = el('div', 'layout');
-  if (spec) layout.classList.add('single-lesson', `lesson-${spec.kind}`);
+  if (spec) layout.classList.add('single-lesson', `lesson-kind-${spec.kind}`);
   const content = el('div', 'content');
   if (spec && spec.kind !== 'tab' && p.question) content.append(p.question.el);
   content.append(...views.map((v) => v.el));

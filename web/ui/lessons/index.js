@@ -22,12 +22,13 @@ const TITLES = {
   gradients: ['Gradients', 'Gradients: how attention learns'],
 };
 
-// The element holding lesson `id`'s panel, and its tab when `update` is given (the tabbed lessons;
-// a lesson shown alone has none: the section's heading names it). Returns { holder, tab }.
+// The element holding lesson `id`'s panel (its title first), and its tab when `update` is given
+// (the tabbed lessons; a lesson shown alone has none). Returns { holder, tab }.
 function holderFor(id, update) {
   const holder = el('div', 'lesson-holder');
   holder.id = `lesson-panel-${id}`;
   holder.hidden = true;
+  holder.append(el('h3', 'lesson-title', TITLES[id][1]));
   if (!update) return { holder, tab: null };
   const tab = el('button', 'lesson-tab', TITLES[id][0]);
   tab.type = 'button';
@@ -39,7 +40,6 @@ function holderFor(id, update) {
   holder.setAttribute('role', 'tabpanel');
   holder.setAttribute('aria-labelledby', tab.id);
   holder.tabIndex = 0;
-  holder.append(el('h3', 'lesson-title', TITLES[id][1]));
   return { holder, tab };
 }
 
@@ -66,9 +66,11 @@ function foldSections(panel) {
  */
 export function createLessons({ attn, computer, update, only = null }) {
   const ids = only ? [only] : LESSON_PANELS;
-  const { root } = only
+  const { root, heading } = only
     ? section('lessons single-lesson', 'lessons', TITLES[only]?.[1] ?? only)
     : section('lessons', 'lessons', 'Lessons, measured', 'Experiments on the numbers above, each computed by the same WebAssembly core.');
+  // A lesson alone: its panel's own title shows (and its headings keep their levels); the section's names it for landmarks.
+  if (only) heading.classList.add('visually-hidden');
   root.id = 'lessons';
   const tabs = el('div', 'lesson-tabs');
   tabs.setAttribute('role', 'tablist');

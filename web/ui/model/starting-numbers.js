@@ -158,11 +158,12 @@ function applyQkv(state, fields, errors) {
 }
 
 // sentence and x: sentence mode with those tokens (and that X). Returns the patched state.
-function applySentence(state, fields, errors) {
+// qkvUsed: q, k and v were applied (they win over a sentence given as well).
+function applySentence(state, fields, errors, qkvUsed) {
   const hasSentence = given(fields, 'sentence');
   const hasX = given(fields, 'x');
   if (!hasSentence && !hasX) return state;
-  if (state.mode === 'qkv' && ['q', 'k', 'v'].some((name) => given(fields, name)) ) {
+  if (qkvUsed) {
     errors.push('sentence and x describe a sentence, q, k and v typed numbers: give one or the other (q, k, v used)');
     return state;
   }
@@ -213,7 +214,7 @@ function applyMask(state, fields, errors) {
 export function applyStartingNumbers(state, fields = {}) {
   const errors = [];
   let next = applyQkv(state, fields, errors);
-  next = applySentence(next, fields, errors);
+  next = applySentence(next, fields, errors, next !== state);
   next = applyMask(next, fields, errors);
   return { state: next, errors, used: next !== state };
 }

@@ -40,10 +40,11 @@ function choiceList(fieldset, name) {
 }
 
 function questionParts(kind) {
-  const form = el('form', 'predict card');
+  // Not a <form>: a frame sandboxed without allow-forms (as lesson platforms frame content) blocks
+  // a form's submission, and its submit event with it.
+  const form = el('div', 'predict card');
   form.dataset.predict = kind;
   form.dataset.state = 'asking';
-  form.noValidate = true;
   const fieldset = el('fieldset', 'predict-fieldset');
   const legend = el('legend', 'predict-question');
   const prompt = el('span', 'predict-lead', 'Predict first: ');
@@ -53,7 +54,7 @@ function questionParts(kind) {
   hint.hidden = true;
   fieldset.append(legend, hint, el('div', 'predict-choices'));
   const check = el('button', 'button predict-check', 'Check my answer');
-  check.type = 'submit';
+  check.type = 'button';
   const again = el('button', 'small-button predict-again', 'Ask again');
   again.type = 'button';
   again.hidden = true;
@@ -87,8 +88,7 @@ export function createQuestionBox({ kind, lesson, emit, cover: coverText = COVER
       if (!revealed && coverText) target.dataset.cover = coverText;
     }
   }
-  form.addEventListener('submit', async (event) => {
-    event.preventDefault();
+  async function submit() {
     if (revealed || !question) return;
     const guess = choices.value();
     if (guess === null) {
@@ -110,6 +110,13 @@ export function createQuestionBox({ kind, lesson, emit, cover: coverText = COVER
     setText(feedback, `${verdict.correct ? 'Right.' : 'Not quite.'} ${verdict.feedback}`);
     const { feedback: words, alsoRight, ...rest } = verdict;
     emit({ lesson, question: text.textContent, guessLabel: labels.get(guess) ?? guess, ...rest, feedback: words, guess: rest.guess ?? guess });
+  }
+  check.addEventListener('click', submit);
+  // Enter on a choice checks it, as in a form.
+  fieldset.addEventListener('keydown', (event) => {
+    if (event.key !== 'Enter' || event.target.type !== 'radio') return;
+    event.preventDefault();
+    submit();
   });
   again.addEventListener('click', () => {
     revealed = false;
