@@ -291,58 +291,47 @@ describe('predict, then reveal', () => {
   });
 });
 
+// A lesson site on a second server (http://localhost:P; the same pages as http://127.0.0.1:P are
+// another origin) framing two lessons with parentOrigin set to it, under a strict CSP, sandboxed
+// as lesson platforms frame content (no allow-forms). Its script collects every message.
+async function framedLessons() {
+  const dir = mkdtempSync(join(tmpdir(), 'ae-lesson-'));
+  const parent = await startServer({ root: dir, csp: `default-src 'self'; script-src 'self'; frame-src ${env.url.replace(/\/$/, '')}` });
+  const port = new URL(parent.url).port;
+  const lessonSite = `http://localhost:${port}`;
+  const embed = (q) => `${env.url}embed.html?${q}&reveal=predict&parentOrigin=${encodeURIComponent(lessonSite)}`;
+  writeFileSync(join(dir, 'lesson.html'), '<!doctype html><html lang="en"><head><title>lesson</title><script src="parent.js"></script></head><body>'
+    + `<iframe id="a" title="Pitfalls" src="${embed('lesson=pitfalls')}" width="1000" height="900" sandbox="allow-scripts allow-same-origin"></iframe>`
+    + `<iframe id="b" title="Induction" src="${embed('lesson=induction')}" width="1000" height="900" sandbox="allow-scripts allow-same-origin"></iframe></body></html>`);
+  writeFileSync(join(dir, 'parent.js'), `window.got = [];
+    window.addEventListener('message', (e) => { for (const id of ['a', 'b']) if (e.source === document.getElementById(id).contentWindow) window.got.push({ frame: id, origin: e.origin, data: e.data }); });`);
+  const { page, context } = await newPage({ width: 1100, height: 900 });
+  await page.goto(`${lessonSite}/lesson.html`);
+  const close = async () => {
+    await context.close();
+    await parent.close();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  return { page, context, port, close };
+}
+
+// The first message of `type` from frame `id` of the lesson page.
+const message = async (page, id, type) => (await (await page.waitForFunction(([f, t]) => window.got.find((m) => m.frame === f && m.data.type === t), [id, type], { timeout: 30_000 })).jsonValue());
+
 describe('answers and heights reach the lesson page', () => {
-  test('in iframes: the pitfalls answer and the induction answer as messages, the training view\u2019s height, to the lesson\u2019s origin only', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'ae-lesson-'));
-    const parent = await startServer({ root: dir, csp: `default-src 'self'; script-src 'self'; frame-src ${env.url.replace(/\/$/, '')}` });
-    const port = new URL(parent.url).port;
-    const lessonSite = `http://localhost:${port}`;
-    const embed = (q) => `${env.url}embed.html?${q}&reveal=predict&parentOrigin=${encodeURIComponent(lessonSite)}`;
-    writeFileSync(join(dir, 'lesson.html'), '<!doctype html><html lang="en"><head><title>lesson</title><script src="parent.js"></script></head><body>'
-      + `<iframe id="a" title="Pitfalls" src="${embed('lesson=pitfalls')}" width="1000" height="900" sandbox="allow-scripts allow-same-origin"></iframe>`
-      + `<iframe id="b" title="Induction" src="${embed('lesson=induction')}" width="1000" height="900" sandbox="allow-scripts allow-same-origin"></iframe></body></html>`);
-    writeFileSync(join(dir, 'parent.js'), `window.got = [];
-      window.addEventListener('message', (e) => { for (const id of ['a', 'b']) if (e.source === document.getElementById(id).contentWindow) window.got.push({ frame: id, origin: e.origin, data: e.data }); });`);
-    const { page, context } = await newPage({ width: 1100, height: 900 });
-    await page.goto(`${lessonSite}/lesson.html`);
+  test('in sandboxed iframes: the pitfalls answer as a message, with the row sum the panel then shows', async () => {
+    const { page, port, context, close } = await framedLessons();
     const pitfalls = page.frameLocator('#a');
-    const induction = page.frameLocator('#b');
     await pitfalls.locator('.predict input[value="less-than-1"]').check();
     await pitfalls.locator('.predict-check').click();
-    const a = await (await page.waitForFunction(() => window.got.find((m) => m.frame === 'a' && m.data.type === 'attention-explorer:answer'))).jsonValue();
+    const a = await message(page, 'a', 'attention-explorer:answer');
     assert.equal(a.origin, env.url.replace(/\/$/, ''));
-    assert.equal(a.data.version, 1);
-    assert.equal(a.data.lesson, 'pitfalls');
-    assert.equal(a.data.correct, true);
-    assert.equal(a.data.answer, 'less-than-1');
-    // The sum reported is the mistaken side's row sum, as the revealed panel shows it.
+    assert.deepEqual([a.data.version, a.data.lesson, a.data.correct, a.data.answer], [1, 'pitfalls', true, 'less-than-1']);
     const wrong = await pitfalls.locator('[data-heatmap="pitfall-wrong-weights"]:not([data-pending])').evaluate((t) => ({ data: t.dataset.values.split(' ').map(Number), cols: Number(t.dataset.cols) }));
     const sum = wrong.data.slice(a.data.row * wrong.cols, (a.data.row + 1) * wrong.cols).reduce((x, y) => x + y, 0);
     assertClose([a.data.sum], [sum], { atol: 1e-5, label: 'row sum' });
     assert.ok(a.data.sum < 0.9);
-
-    // The training view: ready and height, then an answer judged by the trainer's own scores.
-    await page.waitForFunction(() => window.got.some((m) => m.frame === 'b' && m.data.type === 'attention-explorer:height'), null, { timeout: 30_000 });
-    const height = (await page.evaluate(() => window.got.filter((m) => m.frame === 'b' && m.data.type === 'attention-explorer:height').at(-1).data.height));
-    const real = await induction.locator('html').evaluate((h) => Math.ceil(h.getBoundingClientRect().height));
-    assert.ok(Math.abs(height - real) <= 2 && height > 300, `height ${height} vs ${real}`);
-    await induction.locator('[data-head-score][data-layer="1"][data-head="2"]').waitFor();
-    await page.waitForFunction(() => window.got.some((m) => m.frame === 'b' && m.data.type === 'attention-explorer:ready'));
-    const scores = await induction.locator('[data-head-score]').evaluateAll((cards) => cards.map((c) => ({ layer: Number(c.dataset.layer), head: Number(c.dataset.head), induction: Number(c.dataset.induction) })));
-    const best = scores.reduce((x, y) => (y.induction > x.induction ? y : x));
-    assert.equal(await induction.locator('.head-badge').first().evaluate((b) => getComputedStyle(b).display), 'none', 'labels hidden');
-    await induction.locator(`.predict input[value="0,1"]`).check();  // a previous-token head of layer 0
-    await induction.locator('.predict-check').click();
-    const b = await (await page.waitForFunction(() => window.got.find((m) => m.frame === 'b' && m.data.type === 'attention-explorer:answer'))).jsonValue();
-    assert.equal(b.data.lesson, 'induction');
-    assert.equal(b.data.correct, scores.find((s) => s.layer === 0 && s.head === 1).induction >= 0.4);
-    assert.equal(b.data.correct, false, 'a layer-0 head of the trained model is no induction head');
-    assert.deepEqual(b.data.guess, { layer: 0, head: 1 });
-    assert.equal(b.data.answer, `${best.layer},${best.head}`);
-    assert.ok(Math.abs(b.data.best.score - best.induction) < 1e-6, `${b.data.best.score} vs ${best.induction}`);
-    await screenshot(page, 'lesson-page-two-frames');
-
-    // Another site framing the same lessons hears nothing.
+    // Another site framing the same lesson hears nothing.
     const evil = await context.newPage();
     await evil.goto(`http://127.0.0.1:${port}/lesson.html`);
     await evil.frameLocator('#a').locator('.predict input[value="exactly-1"]').check();
@@ -350,9 +339,33 @@ describe('answers and heights reach the lesson page', () => {
     await evil.frameLocator('#a').locator('.predict[data-state="revealed"]').waitFor();
     await evil.waitForTimeout(300);
     assert.deepEqual(await evil.evaluate(() => window.got), []);
-    await context.close();
-    await parent.close();
-    rmSync(dir, { recursive: true, force: true });
+    await close();
+  });
+
+  test('in sandboxed iframes: the training view sends its height, and the induction answer is judged by the trainer\u2019s scores', async () => {
+    const { page, close } = await framedLessons();
+    const induction = page.frameLocator('#b');
+    await message(page, 'b', 'attention-explorer:ready');
+    await page.waitForFunction(() => window.got.some((m) => m.frame === 'b' && m.data.type === 'attention-explorer:height'), null, { timeout: 30_000 });
+    await page.waitForTimeout(500);
+    const height = await page.evaluate(() => window.got.filter((m) => m.frame === 'b' && m.data.type === 'attention-explorer:height').at(-1).data.height);
+    const real = await induction.locator('html').evaluate((h) => Math.ceil(h.getBoundingClientRect().height));
+    assert.ok(Math.abs(height - real) <= 2 && height > 300, `height ${height} vs ${real}`);
+    await induction.locator('[data-head-score][data-layer="1"][data-head="2"]').waitFor();
+    const scores = await induction.locator('[data-head-score]').evaluateAll((cards) => cards.map((c) => ({ layer: Number(c.dataset.layer), head: Number(c.dataset.head), induction: Number(c.dataset.induction) })));
+    const best = scores.reduce((x, y) => (y.induction > x.induction ? y : x));
+    assert.equal(await induction.locator('.head-badge').first().evaluate((b) => getComputedStyle(b).display), 'none', 'labels hidden');
+    await induction.locator('.predict input[value="0,1"]').check();  // a previous-token head of layer 0
+    await induction.locator('.predict-check').click();
+    const b = await message(page, 'b', 'attention-explorer:answer');
+    assert.equal(b.data.lesson, 'induction');
+    assert.equal(b.data.correct, scores.find((s) => s.layer === 0 && s.head === 1).induction >= 0.4);
+    assert.equal(b.data.correct, false, 'a layer-0 head of the trained model is no induction head');
+    assert.deepEqual(b.data.guess, { layer: 0, head: 1 });
+    assert.equal(b.data.answer, `${best.layer},${best.head}`);
+    assert.ok(Math.abs(b.data.best.score - best.induction) < 1e-6, `${b.data.best.score} vs ${best.induction}`);
+    await screenshot(page, 'lesson-page-two-frames');
+    await close();
   });
 
   test('the whole training view honours panels, controls and readonly', async () => {
@@ -367,6 +380,42 @@ describe('answers and heights reach the lesson page', () => {
     assert.equal(await visibleCount(page, '.loss-panel'), 1, 'every panel by default');
     await openEmbed(page, 'view=train&controls=none');
     assert.equal(await visibleCount(page, '.training-controls'), 0);
+    assert.deepEqual(await collectProblems(page, problems), []);
+    await context.close();
+  });
+});
+
+describe('the embed builder', () => {
+  test('pick a lesson and options: the live preview is that embed, and both snippets give it on other pages', async () => {
+    const { page, context, problems } = await newPage({ width: 1400, height: 900 });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.url });
+    await page.goto(`${env.url}#view=embed`);
+    await page.waitForSelector('[data-field="lesson"]');
+    await page.selectOption('[data-field="lesson"]', 'pitfalls');
+    await page.check('[data-field="reveal"]');
+    await page.fill('[data-field="sentence"]', 'a b c');
+    await page.fill('[data-field="mask"]', 'causal');
+    const preview = page.frameLocator('[data-preview]');
+    await page.waitForFunction(() => /lesson=pitfalls.*reveal=predict.*sentence=a\+b\+c.*mask=causal/.test(document.querySelector('[data-preview]').src));
+    await preview.locator('#lesson-panel-pitfalls .predict').waitFor();
+    assert.deepEqual((await preview.locator('[data-heatmap="pitfall-correct-weights"]:not([data-pending])').evaluate((t) => [t.dataset.rows, t.dataset.cols])), ['3', '3']);
+    // The preview is sized by its height messages, as a lesson page sizes a frame.
+    await page.waitForFunction(() => Math.abs(document.querySelector('[data-preview]').getBoundingClientRect().height
+      - document.querySelector('[data-preview]').contentDocument.documentElement.getBoundingClientRect().height) <= 3);
+    const element = await page.inputValue('[data-snippet="element"]');
+    assert.equal(element, `<script type="module" src="${env.url}attention-explorer.js"></script>\n<attention-explorer lesson="pitfalls" reveal="predict" sentence="a b c" mask="causal"></attention-explorer>`);
+    await page.click('[data-action="copy-element"]');
+    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), element);
+    const frame = await page.inputValue('[data-snippet="iframe"]');
+    assert.match(frame, /^<iframe src="http:\/\/[^"]+\/embed\.html\?lesson=pitfalls&amp;reveal=predict&amp;sentence=a\+b\+c&amp;mask=causal" title="Attention explorer: Pitfalls side by side" width="100%" height="\d+"/);
+    // The element snippet on a page that hosts the explorer's files (the module is loaded there).
+    const host = await context.newPage();
+    await host.goto(`${env.url}examples/element.html`);
+    await host.waitForFunction(() => customElements.get('attention-explorer'));
+    await host.evaluate((html) => { document.body.innerHTML = html.split('\n')[1]; }, element);
+    await host.locator('attention-explorer').locator('#lesson-panel-pitfalls .predict').waitFor();
+    assert.deepEqual((await host.evaluate(() => document.querySelector('attention-explorer').state.tokens)), ['a', 'b', 'c']);
+    await axe(page, 'the embed builder');
     assert.deepEqual(await collectProblems(page, problems), []);
     await context.close();
   });

@@ -360,6 +360,18 @@ export function createControls({ update, applyPreset, randomize, groups = null }
     head: headGroup({ update }),
   };
   const shown = Object.entries(parts).filter(([name]) => wanted(name));
+  // On a phone the whole panel folds to one line above the content (a sidebar on wide screens).
+  const toggle = el('button', 'small-button controls-toggle', 'Hide the controls');
+  toggle.type = 'button';
+  toggle.setAttribute('aria-expanded', 'true');
+  const setOpen = (open) => {
+    root.classList.toggle('collapsed', !open);
+    toggle.setAttribute('aria-expanded', String(open));
+    toggle.textContent = open ? 'Hide the controls' : 'Show the controls';
+  };
+  toggle.addEventListener('click', () => setOpen(root.classList.contains('collapsed')));
+  setOpen(true);
+  if (shown.length > 3) root.append(toggle);
   root.append(...shown.map(([, part]) => part.el));
   const draw = {
     example: () => example.render(),
@@ -376,6 +388,8 @@ export function createControls({ update, applyPreset, randomize, groups = null }
     el: root,
     /** How many groups are shown (0: the panel has nothing to show). */
     count: shown.length,
+    /** Unfolds or folds the panel (on phones, up to 760 px; elsewhere it never folds). */
+    setOpen,
     render(state, result) {
       const d = dims(state);
       for (const [name] of shown) draw[name](state, result, d);

@@ -25,6 +25,7 @@ import { createPipeline } from './pipeline.js';
 import { createRedraw } from './redraw.js';
 import { scopeIds } from './scope-ids.js';
 import { createShareControls } from './share.js';
+import { createStartHere } from './start-here.js';
 import { createUrlSync } from './url-sync.js';
 import { createWarmUp, kindOf } from './warm-up.js';
 
@@ -116,11 +117,33 @@ function createPanels(ex) {
   const lessons = createLessons({ attn, computer: ex.computer, update: ex.guardedUpdate, only: spec?.kind === 'tab' ? spec.id : null });
   const share = createShareControls({ getState: () => store.get(), linkBase: ex.linkBase, elementUrl: ELEMENT_MODULE, embedUrl: EMBED_PAGE });
   const exporter = createExportControls({ getView: () => ex.view() });
+  const explainPanel = createExplainPanel();
   return {
-    controls, inputs, pipeline, check, heads, lessons, share, exporter, biasCard,
+    controls, inputs, pipeline, check, heads, lessons, share, exporter, biasCard, explainPanel,
     displayControls: createDisplayControls({ update }),
-    explainPanel: createExplainPanel(),
+    startHere: ex.options.startHere && !spec ? startHereFor(ex, { inputs, pipeline, explainPanel }) : null,
   };
+}
+
+// "Start here" and what its three buttons do.
+function startHereFor(ex, { inputs, pipeline, explainPanel }) {
+  return createStartHere({
+    sentence() {
+      const field = ex.store.get().mode === 'sentence' ? inputs.sentence.querySelector('input') : inputs.editors.Q.el.querySelector('.cell-input');
+      field?.scrollIntoView({ block: 'center' });
+      field?.focus();
+    },
+    weight() {
+      explainPanel.setOpen(true);
+      pipeline.maps.weights.el.scrollIntoView({ block: 'center' });
+      pipeline.maps.weights.focusCell(0, 0);
+    },
+    mask() {
+      const on = ex.store.get().mask.kind !== 'causal';
+      ex.store.update((s) => ({ ...s, mask: { ...s.mask, kind: on ? 'causal' : 'none' } }));
+      return on;
+    },
+  });
 }
 
 // Panels in page order, each { id, el, render(state, result, display) }; a panel that is not
@@ -157,9 +180,18 @@ function assemble(p, views, shown, options, spec) {
   if (spec) layout.classList.add('single-lesson', `lesson-kind-${spec.kind}`);
   const content = el('div', 'content');
   if (spec && spec.kind !== 'tab' && p.question) content.append(p.question.el);
-  content.append(...views.map((v) => v.el));
+  // The whole explorer leads with the sentence and the steps (the attention weights in the first
+  // screen), then the matrices they come from.
+  const first = spec || !shown.has('pipeline') ? [] : ['pipeline'];
+  if (first.length && shown.has('inputs')) content.append(p.inputs.sentence);
+  content.append(...[...views.filter((v) => first.includes(v.id)), ...views.filter((v) => !first.includes(v.id))].map((v) => v.el));
   if (shown.has('controls')) layout.append(p.controls.el);
   else layout.classList.add('no-controls');
+  // "Start here": above the content on narrow screens, at the top of the explanation's column on wide ones.
+  if (p.startHere) {
+    layout.append(p.startHere.el);
+    layout.classList.add('with-start');
+  }
   layout.append(content);
   if (shown.has('explain')) {
     layout.append(p.explainPanel.el);
@@ -180,6 +212,7 @@ function drawState(ex, s) {
   ex.panels.controls.render(s, ex.result);
   ex.panels.displayControls.render(s);
   ex.panels.exporter.render();
+  ex.panels.startHere?.render(s);
   for (const v of ex.views) v.render(s, ex.result, display);
   ex.question?.render(s, ex.result);
   if (ex.readOnly === true || ex.readOnly.size) applyReadOnly(ex);
@@ -232,6 +265,7 @@ function applyReadOnly(ex) {
  * options.reveal         'predict': the lesson's question hides its answer until a guess is made
  *                        (predict/predict.js); answers are 'attention-explorer:answer' events on root
  * options.start          starting numbers as text: { q, k, v, x, sentence, mask } (starting-numbers.js)
+ * options.startHere      show "Start here" (three things to try) above the steps (the stand-alone page)
  *
  * A state that fails its checks (a bad link) shows a message and the default example instead.
  */
@@ -259,8 +293,13 @@ export async function mountExplorer(root, options = {}) {
   ex.highlighter = createHighlighter(ex.panels);
   const { toolbar, layout } = assemble(ex.panels, ex.views, ex.shown, options, ex.spec);
   layout.classList.add(`controls-${ex.level}`);
-  // Docked beside the content on a wide screen; on a narrow or short one it waits folded at the bottom.
+  // Docked beside the content on a wide screen; on a narrow or short one the explanation waits
+  // folded at the bottom and the controls fold to one line above the content.
   if (window.matchMedia('(max-width: 1099px), (max-height: 640px)').matches) ex.panels.explainPanel.setOpen(false);
+  if (window.matchMedia('(max-width: 760px)').matches) {
+    if (ex.groups.length > 3) ex.panels.controls.setOpen(false);
+    ex.panels.startHere?.setOpen(false);
+  }
   const tree = el('div');
   tree.append(toolbar, layout);
   const treePrefix = scopeIds(tree, root.getRootNode(), status.prefix || options.idPrefix);

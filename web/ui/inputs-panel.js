@@ -60,7 +60,7 @@ export function createInputsPanel({ onEdit, onInspect, onSentence, onPositional,
   const wanted = (name) => !only || only.includes(name);
   const { root, sub } = section('inputs', 'inputs', 'Inputs');
   const sentenceBox = createSentenceBox({ onSentence, onPositional });  // sentence mode
-  root.append(sentenceBox.el);
+  root.append(sentenceBox.el, sentenceBox.vectors);
 
   const matrixGrid = el('div', 'matrices');
   root.append(matrixGrid);
@@ -88,12 +88,15 @@ export function createInputsPanel({ onEdit, onInspect, onSentence, onPositional,
 
   return {
     el: root,
+    /** The sentence field (sentence mode), which the whole explorer shows first, above the steps. */
+    sentence: sentenceBox.el,
     editors,
     projMaps,
     render(state, result, display) {
       const d = dims(state);
       const active = new Map(activeMatrices(state).map(([n, r, c]) => [n, [r, c]]));
       setHidden(sentenceBox.el, !d.sentence);
+      setHidden(sentenceBox.vectors, !d.sentence || Boolean(only));
       setHidden(projHeading, !d.sentence || Boolean(only));
       setHidden(projGrid, !d.sentence);
       setText(sub, d.sentence

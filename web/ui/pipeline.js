@@ -81,6 +81,10 @@ const DRAW = {
   masked(card, map, { state, result, d, head, shapeNM, clickable, common }) {
     card.setFormula(d.biasMatrix ? `M = S\u2032 + B + mask  (${MASK_NAMES[state.mask.kind]}; score + bias = masked score)` : `M = S\u2032 + mask  (${MASK_NAMES[state.mask.kind]})`);
     card.setShape(shapeNM);
+    // Nothing hidden: the step folds to its title and says so (its map would repeat step 2's).
+    const idle = state.mask.kind === 'none' && !d.biasMatrix;
+    card.el.classList.toggle('step-idle', idle);
+    card.setNote(idle ? 'No mask: M = S\u2032, the same numbers as step 2. Choose a mask to hide query\u2013key pairs.' : '');
     map.update({ tensor: head.masked, hidden: result.hidden, fullyMasked: result.fullyMasked, clickable, ...common });
   },
   weights(card, map, ctx, summary) {

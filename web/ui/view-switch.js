@@ -1,10 +1,14 @@
-// The stand-alone page's switch between the explorer and the training view: two links whose
-// address (#view=train) says which view is shown, so the back button and shared links work.
+// The stand-alone page's switch between its views (the explorer, the training view, the embed
+// builder): links whose address (#view=train, #view=embed) says which view is shown, so the back
+// button and shared links work.
 import { el } from './dom/dom.js';
 
-/** Whether a hash or query asks for the training view. */
-function wantsTrainingView(text) {
-  return new URLSearchParams(String(text ?? '').replace(/^[#?]/, '')).get('view') === 'train';
+const VIEWS = ['train', 'embed'];
+
+/** The view ('train', 'embed') a hash or query asks for, or null. */
+function askedView(text) {
+  const view = new URLSearchParams(String(text ?? '').replace(/^[#?]/, '')).get('view');
+  return VIEWS.includes(view) ? view : null;
 }
 
 /**
@@ -13,7 +17,8 @@ function wantsTrainingView(text) {
  */
 export function viewFromHash(hash) {
   const text = String(hash ?? '').replace(/^#/, '');
-  if (wantsTrainingView(text)) return 'train';
+  const view = askedView(text);
+  if (view) return view;
   if (text && !text.includes('=')) return null;
   return 'explorer';
 }
@@ -27,11 +32,14 @@ export function createViewSwitch() {
   train.href = '#view=train';
   train.dataset.view = 'train';
   explorer.dataset.view = 'explorer';
-  nav.append(explorer, train);
+  const embed = el('a', '', 'Embed a lesson');
+  embed.href = '#view=embed';
+  embed.dataset.view = 'embed';
+  nav.append(explorer, train, embed);
   return {
     el: nav,
     select(view) {
-      for (const a of [explorer, train]) {
+      for (const a of [explorer, train, embed]) {
         if (a.dataset.view === view) a.setAttribute('aria-current', 'page');
         else a.removeAttribute('aria-current');
       }

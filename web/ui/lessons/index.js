@@ -21,6 +21,8 @@ const TITLES = {
   permutation: ['Swapping tokens', 'Permutation equivariance'],
   gradients: ['Gradients', 'Gradients: how attention learns'],
 };
+/** Each lesson tab's full title, by id (the embed builder's menu). */
+export const LESSON_TITLES = Object.fromEntries(Object.entries(TITLES).map(([id, [, title]]) => [id, title]));
 
 // The element holding lesson `id`'s panel (its title first), and its tab when `update` is given
 // (the tabbed lessons; a lesson shown alone has none). Returns { holder, tab }.

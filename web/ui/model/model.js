@@ -32,3 +32,4 @@ export {
   unknownLessonMessage,
 } from './lesson-registry.js';
 export { STARTING_FIELDS, applyStartingNumbers, parseMatrix, startingFields } from './starting-numbers.js';
+export { elementSnippet, embedAddress, embedFields, iframeSnippet } from './embed-snippets.js';
