@@ -3,7 +3,8 @@
 // and that a state made from them passes the link codec's checks.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { applyStartingNumbers, parseMatrix, startingFields } from '../../web/ui/model/starting-numbers.js';
+import { readFileSync } from 'node:fs';
+import { applyStartingNumbers, parseMatrix, STARTING_FIELDS, startingFields } from '../../web/ui/model/starting-numbers.js';
 import {
   allLessonIds, controlGroups, controlLevel, lessonIds, lessonSpec, MINIMAL_EXPLORER_GROUPS, PIPELINE_STEPS,
 } from '../../web/ui/model/lesson-registry.js';
@@ -182,4 +183,18 @@ describe('the lesson registry', () => {
     assert.deepEqual(controlGroups('minimal', null), MINIMAL_EXPLORER_GROUPS);
     assert.ok(controlGroups('full', lessonSpec('scores')).length > 5);
   });
+});
+
+test('every lesson example in docs/embedding.md names a lesson, and its starting numbers are used without a notice', () => {
+  const doc = readFileSync(new URL('../../docs/embedding.md', import.meta.url), 'utf8');
+  const section = doc.slice(doc.indexOf('## One lesson at a time'), doc.indexOf('## Starting numbers as text'));
+  const examples = [...section.matchAll(/<attention-explorer([^>]*)>/g)].map(([, attrs]) => Object.fromEntries([...attrs.matchAll(/([a-z-]+)(?:="([^"]*)")?/g)].map(([, k, v]) => [k, v ?? ''])));
+  assert.deepEqual(examples.map((e) => e.lesson).sort(), allLessonIds().sort(), 'one example per lesson');
+  for (const attrs of examples) {
+    assert.ok(lessonSpec(attrs.lesson), attrs.lesson);
+    const fields = Object.fromEntries(Object.entries(attrs).filter(([k]) => STARTING_FIELDS.includes(k)));
+    const r = applyStartingNumbers(BASE, fields);
+    assert.deepEqual(r.errors, [], attrs.lesson);
+    assert.equal(r.used, Object.keys(fields).length > 0, attrs.lesson);
+  }
 });
