@@ -267,3 +267,14 @@ export const typeInCell = (page, matrix, i, j, text) => page.$eval(cellSelector(
 
 /** The text cell (i, j) of `matrix` shows. */
 export const cellText = async (page, matrix, i, j) => (await page.textContent(cellSelector(matrix, i, j))) ?? '';
+
+/**
+ * On a phone (up to 760 px) the explorer's controls fold behind one button and, up to 600 px, the
+ * page header's tools behind another: opens both where they are folded (a Page or a Frame).
+ */
+export async function unfold(page) {
+  for (const selector of ['.controls-toggle[aria-expanded="false"]', '.tools-toggle[aria-expanded="false"]']) {
+    const toggle = page.locator(selector).first();
+    if (await toggle.count() && await toggle.isVisible()) await toggle.click();
+  }
+}

@@ -53,6 +53,7 @@ async function axe(page, what) {
 async function checkAlone(page, id) {
   const spec = lessonSpec(id);
   assert.equal(await visibleCount(page, '.lesson-tab, [role="tablist"]'), 0, `${id}: no lesson tab`);
+  assert.equal(await page.isVisible(`#lesson-panel-${id}`), true, `${id}: #lesson-panel-${id}`);
   if (spec.kind === 'tab') {
     assert.equal(await page.isVisible(`#lesson-panel-${id}`), true, `${id}: its panel`);
     assert.equal(await page.$$eval('.lesson-holder', (hs) => hs.length), 1, `${id}: no other lesson panel`);
@@ -110,7 +111,7 @@ describe('one lesson, one widget', () => {
     await page.waitForFunction(() => customElements.get('attention-explorer'));
     await page.evaluate(() => {
       document.body.replaceChildren();
-      for (const [id, attrs] of [['a', { lesson: 'pitfalls' }], ['b', { lesson: 'pitfalls', controls: 'none' }], ['c', { lesson: 'pitfalls', controls: 'full' }], ['d', { lesson: 'weights', readonly: '' }]]) {
+      for (const [id, attrs] of [['a', { lesson: 'pitfalls' }], ['b', { lesson: 'pitfalls', controls: 'none' }], ['c', { lesson: 'pitfalls', controls: 'full' }], ['d', { lesson: 'weights', readonly: '' }], ['e', { controls: 'minimal' }]]) {
         const e = document.createElement('attention-explorer');
         e.id = id;
         for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
@@ -124,6 +125,7 @@ describe('one lesson, one widget', () => {
     assert.equal(await inside('a', '.control-group').count(), 1, 'minimal: the mask only');
     assert.equal(await inside('b', '.controls').count(), 0, 'none');
     assert.ok(await inside('c', '.control-group').count() >= 7, 'full');
+    assert.deepEqual(await inside('e', '.control-group > legend').allTextContents(), ['Example', 'Scaling', 'Mask', 'Head shown'], 'the whole explorer, minimal');
     const q = await inside('d', '[data-matrix="Q"] .cell-input').evaluateAll((cells) => cells.map((c) => !c.isContentEditable && c.getAttribute('aria-readonly') === 'true'));
     assert.ok(q.length === 6 && q.every(Boolean), 'readonly: Q cannot be edited');
     // A new lesson later: a fresh mount showing that lesson.

@@ -179,6 +179,8 @@ function assemble(p, views, shown, options, spec) {
   const layout = el('div', 'layout');
   if (spec) layout.classList.add('single-lesson', `lesson-kind-${spec.kind}`);
   const content = el('div', 'content');
+  // Every lesson shown alone is #lesson-panel-ID (a lesson tab's is its own panel).
+  if (spec && spec.kind !== 'tab') content.id = `lesson-panel-${spec.id}`;
   if (spec && spec.kind !== 'tab' && p.question) content.append(p.question.el);
   // The whole explorer leads with the sentence and the steps (the attention weights in the first
   // screen), then the matrices they come from.

@@ -78,11 +78,12 @@ const DRAW = {
     card.setNote(scaledNote(state, result, d, head));
     map.update({ tensor: head.scaled, hidden: clickable ? result.hidden : null, clickable, ...common });
   },
-  masked(card, map, { state, result, d, head, shapeNM, clickable, common }) {
+  masked(card, map, { state, result, d, head, shapeNM, clickable, common, single }) {
     card.setFormula(d.biasMatrix ? `M = S\u2032 + B + mask  (${MASK_NAMES[state.mask.kind]}; score + bias = masked score)` : `M = S\u2032 + mask  (${MASK_NAMES[state.mask.kind]})`);
     card.setShape(shapeNM);
-    // Nothing hidden: the step folds to its title and says so (its map would repeat step 2's).
-    const idle = state.mask.kind === 'none' && !d.biasMatrix;
+    // Nothing hidden: the step folds to its title and says so (its map would repeat step 2's),
+    // except in a lesson shown alone, whose few steps are the point.
+    const idle = !single && state.mask.kind === 'none' && !d.biasMatrix;
     card.el.classList.toggle('step-idle', idle);
     card.setNote(idle ? 'No mask: M = S\u2032, the same numbers as step 2. Choose a mask to hide query\u2013key pairs.' : '');
     map.update({ tensor: head.masked, hidden: result.hidden, fullyMasked: result.fullyMasked, clickable, ...common });
@@ -181,7 +182,7 @@ export function createPipeline({ onInspect, onToggleMask, biasCard = null, only 
       setText(sub, subtitle(d, head));
 
       const shapeNM = `${d.n} \u00d7 ${d.m}`;
-      const ctx = { state, result, d, head, hn, shapeNM, common, queries, clickable, display };
+      const ctx = { state, result, d, head, hn, shapeNM, common, queries, clickable, display, single: Boolean(only) };
       for (const key of Object.keys(steps)) DRAW[key](steps[key], maps[key], ctx, summary);
     },
   };

@@ -23,17 +23,25 @@ export function viewFromHash(hash) {
   return 'explorer';
 }
 
+// A link whose words after the first go on a phone (its name keeps them all).
+function viewLink(first, rest, href) {
+  const a = el('a', '', first);
+  if (rest) {
+    a.append(el('span', 'view-more', rest));
+    a.setAttribute('aria-label', first + rest);
+  }
+  a.href = href;
+  return a;
+}
+
 export function createViewSwitch() {
   const nav = el('nav', 'view-switch');
   nav.setAttribute('aria-label', 'Views');
-  const explorer = el('a', '', 'Explorer');
-  explorer.href = '#';
-  const train = el('a', '', 'Train a tiny transformer');
-  train.href = '#view=train';
+  const explorer = viewLink('Explorer', '', '#');
+  const train = viewLink('Train', ' a tiny transformer', '#view=train');
   train.dataset.view = 'train';
   explorer.dataset.view = 'explorer';
-  const embed = el('a', '', 'Embed a lesson');
-  embed.href = '#view=embed';
+  const embed = viewLink('Embed', ' a lesson', '#view=embed');
   embed.dataset.view = 'embed';
   nav.append(explorer, train, embed);
   return {

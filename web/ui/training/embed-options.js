@@ -44,7 +44,10 @@ export function applyTrainingOptions(root, view, options) {
   for (const [id, selector] of Object.entries(SELECTORS))
     for (const e of root.querySelectorAll(selector)) e.classList.toggle('panel-off', !shown.has(id));
   root.classList.toggle('training-lesson', Boolean(lesson));
-  if (lesson) root.dataset.lesson = lesson.id;
+  if (lesson) {
+    root.dataset.lesson = lesson.id;
+    root.querySelector('.training-layout').id = `lesson-panel-${lesson.id}`;  // as every lesson shown alone
+  }
   root.classList.toggle('controls-minimal', controls === 'minimal');
   if (readOnly) applyReadOnly(root);
   root.classList.toggle('read-only', Boolean(readOnly));
