@@ -16,16 +16,19 @@ function choiceList(fieldset, name) {
       const picked = radios.find((r) => r.checked)?.value;
       key = next;
       radios = choices.map((c) => {
-        const label = el('label', 'predict-choice');
         const input = el('input');
         input.type = 'radio';
         input.name = name;
         input.value = String(c.value);
         input.checked = picked === input.value;
-        label.append(input, el('span', '', c.label));
-        return { label, input };
-      }).map(({ label, input }) => { label.dataset.value = input.value; return input; });
-      fieldset.querySelector('.predict-choices').replaceChildren(...radios.map((r) => r.parentElement));
+        return input;
+      });
+      fieldset.querySelector('.predict-choices').replaceChildren(...radios.map((input, k) => {
+        const label = el('label', 'predict-choice');
+        label.dataset.value = input.value;
+        label.append(input, el('span', '', choices[k].label));
+        return label;
+      }));
     },
     value: () => radios.find((r) => r.checked)?.value ?? null,
     disable(on) { for (const r of radios) r.disabled = on; },
