@@ -320,3 +320,13 @@ export async function settledLink(page, before) {
   }
 }
 
+/**
+ * On a phone (up to 760 px) the explorer's controls fold behind one button and, up to 600 px, the
+ * page header's tools behind another: opens both where they are folded (a Page or a Frame).
+ */
+export async function unfold(page) {
+  for (const selector of ['.controls-toggle[aria-expanded="false"]', '.tools-toggle[aria-expanded="false"]']) {
+    const toggle = page.locator(selector).first();
+    if (await toggle.count() && await toggle.isVisible()) await toggle.click();
+  }
+}

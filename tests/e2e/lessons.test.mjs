@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import {
-  afterRender, assertClose, collectProblems, openExplorer, readHeatmap, screenshot, settledLink, useExplorer,
+  afterRender, assertClose, collectProblems, openExplorer, readHeatmap, screenshot, settledLink, unfold, useExplorer,
 } from './helpers.mjs';
 
 const PANELS = ['sqrt-dk', 'pitfalls', 'hull', 'cost', 'steps', 'permutation'];
@@ -414,6 +414,7 @@ describe('how the panels look', () => {
     await afterRender(p, () => p.selectOption('#preset', 'mixing'));  // d_v = 2: the hull panel has points
     for (const [width, height, colorScheme] of [[1280, 900, 'light'], [1280, 900, 'dark'], [375, 740, 'dark'], [375, 740, 'light']]) {
       await p.setViewportSize({ width, height });
+      await unfold(p);  // (on a phone the header's tools fold behind a button)
       if (await p.inputValue('#theme') !== colorScheme) await afterRender(p, () => p.selectOption('#theme', colorScheme));
       for (const id of PANELS) {
         if (await p.getAttribute(`.lesson-tab[data-panel="${id}"]`, 'aria-selected') !== 'true')

@@ -38,3 +38,9 @@ export {
 export async function fetchExample(id) {
   return (await import('./example-files.js')).fetchExample(id);
 }
+export {
+  CONTROL_GROUPS, PIPELINE_STEPS, allLessonIds, controlGroups, controlLevel, lessonIds, lessonSpec, predictKind,
+  unknownLessonMessage,
+} from './lesson-registry.js';
+export { STARTING_FIELDS, applyStartingNumbers, parseMatrix, startingFields } from './starting-numbers.js';
+export { elementSnippet, embedAddress, embedFields, iframeSnippet } from './embed-snippets.js';
