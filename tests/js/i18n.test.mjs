@@ -1,0 +1,82 @@
+// The message catalogues (web/ui/i18n/) and their lookup (web/ui/model/i18n.js): every language
+// has every English key, with every placeholder and plural form; each part's file holds only its
+// own keys; the widget's language is picked as documented; numbers take the locale's separator.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
+import { LANGUAGES, createTranslator, english, pickLanguage, pseudoMessages, translator } from '../../web/ui/model/i18n.js';
+
+const I18N = new URL('../../web/ui/i18n/', import.meta.url);
+const load = async (lang) => (await import(new URL(`${lang}/index.js`, I18N))).default;
+const placeholders = (m) => new Set([...(typeof m === 'object' ? Object.values(m).join(' ') : m).matchAll(/\{(\w+)\}/g)].map((x) => x[1]));
+
+test('every language has exactly the English keys, each message with the English placeholders', async () => {
+  const en = await load('en');
+  assert.ok(Object.keys(en).length > 0);
+  for (const lang of LANGUAGES.filter((l) => l !== 'en')) {
+    const other = await load(lang);
+    assert.deepEqual(Object.keys(other).filter((k) => !(k in en)), [], `${lang} has keys English lacks`);
+    assert.deepEqual(Object.keys(en).filter((k) => !(k in other)), [], `${lang} lacks keys`);
+    for (const [key, message] of Object.entries(en)) {
+      assert.equal(typeof other[key], typeof message, `${lang} ${key}: a plural in one language is a plural in all`);
+      for (const name of placeholders(message)) assert.ok(placeholders(other[key]).has(name), `${lang} ${key} lacks {${name}}`);
+      if (typeof message === 'object') assert.ok('other' in other[key] && 'other' in message, `${lang} ${key}: plural without "other"`);
+    }
+  }
+});
+
+test('each part\u2019s catalogue file holds only keys named after the part, none in two files', async () => {
+  for (const lang of LANGUAGES) {
+    const seen = new Map();
+    for (const file of readdirSync(new URL(`${lang}/`, I18N)).filter((f) => f !== 'index.js')) {
+      const part = file.replace(/\.js$/, '');
+      const { default: messages } = await import(new URL(`${lang}/${file}`, I18N));
+      for (const key of Object.keys(messages)) {
+        assert.ok(key.startsWith(`${part}.`), `${lang}/${file}: key "${key}" does not start with "${part}."`);
+        assert.ok(!seen.has(key), `${lang}: "${key}" in ${file} and ${seen.get(key)}`);
+        seen.set(key, file);
+      }
+    }
+    assert.equal(seen.size, Object.keys(await load(lang)).length, `${lang}/index.js merges every part file`);
+  }
+});
+
+test('the language comes from the attribute, then the address, then the browser, else English', () => {
+  assert.equal(pickLanguage({ attribute: 'de', query: 'es', browser: ['es'] }), 'de');
+  assert.equal(pickLanguage({ attribute: 'fr', query: 'es-MX', browser: ['de'] }), 'es');
+  assert.equal(pickLanguage({ browser: ['fr-FR', 'de-AT', 'es'] }), 'de');
+  assert.equal(pickLanguage({ query: 'qps' }), 'qps');
+  assert.equal(pickLanguage({ browser: ['qps'] }), 'en', 'the pseudo-locale only when asked for');
+  assert.equal(pickLanguage({ attribute: '<script>', browser: [] }), 'en');
+  assert.equal(pickLanguage(), 'en');
+});
+
+test('messages fill placeholders as text and choose plural forms per language', () => {
+  const t = translator('de', { 'x.one': 'Hallo {name}', 'x.n': { one: '{count} Kopf', other: '{count} Köpfe' } }, { strict: true }).t;
+  assert.equal(t('x.one', { name: '<b>' }), 'Hallo <b>');
+  assert.equal(t('x.n', { count: 1 }), '1 Kopf');
+  assert.equal(t('x.n', { count: 2.5 }), '2,5 Köpfe');
+  assert.throws(() => t('x.missing'), /no message "x\.missing"/);
+  assert.equal(translator('en', {}, { strict: false }).t('x.missing'), 'x.missing');
+});
+
+test('German and Spanish write decimal commas; English a point; the minus sign is kept', async () => {
+  assert.equal((await createTranslator('de')).decimal('\u22120.25 and 3.5'), '\u22120,25 and 3,5');
+  assert.equal((await createTranslator('es')).decimal('1.5'), '1,5');
+  assert.equal(english.decimal('1.5'), '1.5');
+  assert.equal((await createTranslator('fr')).lang, 'en');
+});
+
+test('the pseudo-locale wraps and accents every message and keeps its placeholders', async () => {
+  const pseudo = pseudoMessages();
+  const en = await load('en');
+  for (const [key, message] of Object.entries(en)) {
+    const p = pseudo[key];
+    for (const form of typeof message === 'object' ? Object.keys(message) : [null]) {
+      const text = form ? p[form] : p;
+      assert.match(text, /^\u27e6[\s\S]*\u27e7$/, key);
+      for (const name of placeholders(form ? message[form] : message)) assert.ok(text.includes(`{${name}}`), `${key} keeps {${name}}`);
+    }
+  }
+  assert.equal((await createTranslator('qps')).t('common.loading'), '\u27e6Ló\u00e1díñg\u2026\u27e7'.normalize());
+});

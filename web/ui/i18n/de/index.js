@@ -1,0 +1,5 @@
+// Every message of the page in German, one file per part of the page (keys start with
+// the part's name). See web/ui/model/i18n.js.
+import common from './common.js';
+
+export default { ...common };
