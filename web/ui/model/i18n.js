@@ -4,14 +4,10 @@
 // truth and is always loaded (it is the fallback); German and Spanish load when asked. The
 // pseudo-locale `qps` is English with every message wrapped in ⟦…⟧ and accented, so a test can
 // see any visible text that did not go through a catalogue.
-import ENGLISH_MESSAGES from '../i18n/en/index.js';
+import { ENGLISH as ENGLISH_MESSAGES, LOADERS } from '../i18n/index.js';
 
 export const LANGUAGES = Object.freeze(['en', 'de', 'es']);
 export const PSEUDO = 'qps';
-const LOADERS = {
-  de: () => import('../i18n/de/index.js'),
-  es: () => import('../i18n/es/index.js'),
-};
 // Locales whose decimal separator is a comma (the page writes numbers itself, with U+2212 minus).
 const DECIMAL_COMMA = new Set(['de', 'es']);
 
