@@ -7,7 +7,10 @@ import { el } from '../dom/dom.js';
 import { english, fetchExample } from '../model/model.js';
 import { normalizeSettings } from './config.js';
 
-/** The trained examples: id → the message describing it (its button says training.examples.open.<id>). */
+/**
+ * The trained examples: id → the message describing it (its button says training.examples.open.<id>,
+ * its status once opened training.examples.opened.<id>).
+ */
 export const EXAMPLES = {
   induction: 'training.examples.about.induction',
   text: 'training.examples.about.text',
@@ -64,7 +67,7 @@ export function createExamplesPanel({ view, i18n = english }) {
     current = meta;
     root.dataset.example = id;
     yourself.hidden = false;
-    say(t('training.examples.opened', { about: t(EXAMPLES[id]), steps: meta.steps, seed: meta.settings.seed ?? 0 }));
+    say(t(`training.examples.opened.${id}`, { steps: meta.steps, seed: meta.settings.seed ?? 0 }));
     return meta;
   }
 

@@ -129,6 +129,8 @@ export function createGeneratePanel({ display, i18n = english }) {
   status.setAttribute('role', 'status');
   const out = createOutput();
   const explain = createExplainBox(t('training.generate.explainIdle'), { heading: 'h3', i18n });
+  // The box's own title until a number is explained (each explanation brings its own).
+  explain.el.querySelector('.explain-title').textContent = t('training.generate.explainTitle');
   const maps = createMaps(explain, () => out.context(), i18n);
   root.append(heading, about, ui.modelField, labelled(t('training.generate.prompt'), ui.prompt), ui.promptNote, ui.grid, ui.checks, ui.buttons, status, out.el, maps.el, explain.el);
   const run = createRun({ root, ui, status, out, maps, display, i18n });

@@ -58,10 +58,10 @@ function createHeadCard(layer, head, { onAblate, onOpen, i18n }) {
   title.append(' ', badge);
   const { numbers, values } = scoreNumbers(i18n);
   const chart = createLineChart({
-    title: t('training.head.chart', { head: name }), small: true, yMax: 1, format: fixed, i18n,
+    title: t('training.head.chart', { layer: layer + 1, head: head + 1 }), small: true, yMax: 1, format: fixed, i18n,
     series: SCORE_NAMES.map(([key, style]) => ({ key, label: t(`training.score.${key}`), style })),
   });
-  const map = createHeatmap({ name: `train-l${layer}-h${head}`, label: t('training.head.map', { head: name }), kind: 'weights', small: true, i18n });
+  const map = createHeatmap({ name: `train-l${layer}-h${head}`, label: t('training.head.map', { layer: layer + 1, head: head + 1 }), kind: 'weights', small: true, i18n });
   const actions = el('div', 'head-actions');
   const ablate = el('button', 'small-button', t('training.head.ablate'));
   ablate.type = 'button';

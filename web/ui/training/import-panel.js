@@ -83,12 +83,7 @@ function createPanelDom(i18n) {
   input.dataset.importAttention = '';
   const label = el('label', 'small-button file-button', t('training.import.button'));
   label.htmlFor = input.id;
-  // The format is code: the sentence around it is translated, the fields' names are not.
-  const hint = el('p', 'hint');
-  const [before, after] = t('training.import.hint', { format: '\u0000' }).split('\u0000');
-  const format = el('code', '', '{ "tokens": [...], "attentions": [layer][head][query][key] }');
-  format.setAttribute('translate', 'no');
-  hint.append(before, format, after ?? '');
+  const hint = el('p', 'hint', t('training.import.hint', { format: '{ "tokens": [...], "attentions": [layer][head][query][key] }' }));
   const details = el('details', 'snippet');
   const code = el('pre');
   code.tabIndex = 0;  // scrollable sideways with the keyboard

@@ -30,7 +30,7 @@ function createHeadBox(layer, head, i18n) {
   const title = el('h3', 'head-title', name);
   title.append(' ', badge);
   const { numbers, values } = scoreNumbers(i18n);
-  const map = createHeatmap({ name: `your-l${layer}-h${head}`, label: i18n.t('training.yourText.map', { head: name }), kind: 'weights', small: true, i18n });
+  const map = createHeatmap({ name: `your-l${layer}-h${head}`, label: i18n.t('training.yourText.map', { layer: layer + 1, head: head + 1 }), kind: 'weights', small: true, i18n });
   box.append(title, numbers, map.el);
   return {
     el: box,
