@@ -9,6 +9,9 @@
 // thread is never held for long (readAttentionFile yields between slices), the text is never held
 // whole, and the weights go straight into one Float32Array instead of millions of JS arrays.
 // Other fields of the object are checked as JSON and skipped.
+// Each problem is a message of the catalogues (training.json.*): the Error's message is its English
+// text, and err.i18n = { key, params } lets the page say it in the reader's language (readingError).
+import { english } from '../model/model.js';
 
 /** What the import accepts; the panel and docs/attention-json.md state the same numbers. */
 export const IMPORT_LIMITS = Object.freeze({
@@ -42,19 +45,41 @@ const AFTER_COMMA = 2;
 const AFTER_KEY = 3;
 const AFTER_COLON = 4;
 
-function fail(message) {
-  throw new Error(message);
+// A param of a problem: text or a number as it is, { kind } (a JSON value's kind, named in the
+// reader's language), { grouped } (a count written with thousands separators) or { decimal } (a
+// number already written with a point).
+function paramText(value, i18n) {
+  const locale = i18n.lang === 'qps' ? 'en' : i18n.lang;
+  if (value?.kind) return i18n.t(`training.json.kind.${value.kind}`);
+  if (value?.grouped !== undefined) return value.grouped.toLocaleString(locale);
+  if (value?.decimal !== undefined) return i18n.decimal(value.decimal);
+  return value;
 }
 
-const notJson = (what) => fail(`the file is not JSON (${what})`);
+function say({ key, params }, i18n) {
+  return i18n.t(`training.json.${key}`, Object.fromEntries(Object.entries(params).map(([k, v]) => [k, paramText(v, i18n)])));
+}
+
+function fail(key, params = {}) {
+  const err = new Error(say({ key, params }, english));
+  err.i18n = { key, params };
+  throw err;
+}
+
+/** An error of readAttentionFile (or the parser) as `i18n`'s language says it; others as they are. */
+export function readingError(err, i18n = english) {
+  return err?.i18n ? say(err.i18n, i18n) : String(err?.message ?? err);
+}
+
+const notJson = (key, params) => fail(`notJson.${key}`, params);
 
 function describe(c) {
-  if (c === '"') return 'a string';
-  if (c === '[') return 'an array';
-  if (c === '{') return 'an object';
-  if (c === 't' || c === 'f') return 'true or false';
-  if (c === 'n') return 'null';
-  return 'a number';
+  if (c === '"') return { kind: 'string' };
+  if (c === '[') return { kind: 'array' };
+  if (c === '{') return { kind: 'object' };
+  if (c === 't' || c === 'f') return { kind: 'boolean' };
+  if (c === 'n') return { kind: 'null' };
+  return { kind: 'number' };
 }
 
 // A growable Float32Array (doubling, never past `max` elements).
@@ -114,7 +139,7 @@ class AttentionJsonReader {
     const stop = this.run(s, 0);
     if (stop < s.length) {
       this.carry = s.slice(stop);
-      if (this.carry.length > MAX_STRING + 2) fail(`the file holds a string longer than ${MAX_STRING.toLocaleString('en')} characters`);
+      if (this.carry.length > MAX_STRING + 2) fail('longString', { max: { grouped: MAX_STRING } });
     }
   }
 
@@ -124,9 +149,9 @@ class AttentionJsonReader {
       const rest = this.carry;
       this.carry = '';
       // A number or literal ends with the file: a space closes it (and is JSON's whitespace).
-      if (this.run(`${rest} `, 0) < rest.length + 1) notJson('it ends in the middle of a string');
+      if (this.run(`${rest} `, 0) < rest.length + 1) notJson('endsInString');
     }
-    if (!this.done) notJson(this.kinds.length ? 'it ends before its object closes' : 'it is empty');
+    if (!this.done) notJson(this.kinds.length ? 'unclosed' : 'empty');
     return this.result();
   }
 
@@ -139,7 +164,7 @@ class AttentionJsonReader {
         i++;
         continue;
       }
-      if (this.done) notJson(`there is more after its object closes, at "${s.slice(i, i + 10)}"`);
+      if (this.done) notJson('trailing', { at: s.slice(i, i + 10) });
       const depth = this.kinds.length;
       const state = depth ? this.states[depth - 1] : OPENED;
       const kind = depth ? this.kinds[depth - 1] : 0;
@@ -158,7 +183,7 @@ class AttentionJsonReader {
           i++;
           continue;
         }
-        if (c !== 0x22) notJson(`expected a field name, found "${s[i]}"`);
+        if (c !== 0x22) notJson('fieldName', { found: s[i] });
         const end = this.stringEnd(s, i);
         if (end < 0) return i;
         this.keys[depth - 1] = this.decode(s, i, end);
@@ -167,7 +192,7 @@ class AttentionJsonReader {
         continue;
       }
       if (objectKind && state === AFTER_KEY) {
-        if (c !== 0x3a) notJson(`expected ":" after a field name, found "${s[i]}"`);
+        if (c !== 0x3a) notJson('colon', { found: s[i] });
         this.states[depth - 1] = AFTER_COLON;
         i++;
         continue;
@@ -176,7 +201,7 @@ class AttentionJsonReader {
         const closer = objectKind ? 0x7d : 0x5d;
         if (c === closer) this.close(depth);
         else if (c === 0x2c) this.states[depth - 1] = AFTER_COMMA;
-        else notJson(`expected "," or "${String.fromCharCode(closer)}", found "${s[i]}"`);
+        else notJson('comma', { closer: String.fromCharCode(closer), found: s[i] });
         i++;
         continue;
       }
@@ -200,11 +225,11 @@ class AttentionJsonReader {
     const ch = s[i];
     const container = c === 0x5b || c === 0x7b;
     if (!container && c !== 0x22 && c !== 0x2d && !(c >= 0x30 && c <= 0x39) && c !== 0x74 && c !== 0x66 && c !== 0x6e) {
-      notJson(`unexpected "${s.slice(i, i + 10)}"`);
+      notJson('unexpected', { at: s.slice(i, i + 10) });
     }
     const child = this.childKind(parent, ch, depth);
     if (container) {
-      if (child === SKIP && this.kinds.length >= MAX_DEPTH) fail(`the file is nested more than ${MAX_DEPTH} levels deep`);
+      if (child === SKIP && this.kinds.length >= MAX_DEPTH) fail('nested', { max: MAX_DEPTH });
       this.open(child, c === 0x7b);
       return i + 1;
     }
@@ -223,36 +248,36 @@ class AttentionJsonReader {
     const where = this.where();
     switch (parent) {
       case 0:
-        if (ch !== '{') fail('the file must hold an object { "tokens": [...], "attentions": [...] }');
+        if (ch !== '{') fail('notObject');
         return TOP;
       case TOP: {
         const key = this.keys[depth - 1];
         if (key === 'tokens') {
-          if (this.tokens) fail('the file has "tokens" twice');
-          if (ch !== '[') fail('"tokens" must be a non-empty array of strings');
+          if (this.tokens) fail('tokensTwice');
+          if (ch !== '[') fail('tokensArray');
           return TOKENS;
         }
         if (key === 'attentions') {
-          if (this.sawAttentions) fail('the file has "attentions" twice');
-          if (ch !== '[') fail('"attentions" must be a non-empty array: [layer][head][query][key]');
+          if (this.sawAttentions) fail('attentionsTwice');
+          if (ch !== '[') fail('attentionsArray');
           return LAYERS;
         }
         return SKIP;
       }
       case TOKENS:
-        if (ch !== '"' && ch !== '-' && !(ch >= '0' && ch <= '9')) fail(`${where} must be a string`);
+        if (ch !== '"' && ch !== '-' && !(ch >= '0' && ch <= '9')) fail('tokenString', { where });
         return 0;
       case LAYERS:
-        if (ch !== '[') fail(`${where} must be a non-empty array of heads`);
+        if (ch !== '[') fail('headsArray', { where });
         return HEADS;
       case HEADS:
-        if (ch !== '[') fail(`${where} must have ${this.T ? `${this.T} rows (one per token)` : 'one row per token'}, got ${describe(ch)}`);
+        if (ch !== '[') fail(this.T ? 'rows' : 'rowPerToken', { where, rows: this.T, got: describe(ch) });
         return ROWS;
       case ROWS:
-        if (ch !== '[') fail(`${where} must have ${this.T ? `${this.T} numbers` : 'one number per token'}, got ${describe(ch)}`);
+        if (ch !== '[') fail(this.T ? 'numbers' : 'numberPerToken', { where, numbers: this.T, got: describe(ch) });
         return VALUES;
       case VALUES:
-        if (ch === '"' || ch === '[' || ch === '{' || ch === 't' || ch === 'f' || ch === 'n') fail(`${where} must be a number ≥ 0, got ${describe(ch)}`);
+        if (ch === '"' || ch === '[' || ch === '{' || ch === 't' || ch === 'f' || ch === 'n') fail('weight', { where, got: describe(ch) });
         return 0;
       default:
         return SKIP;
@@ -279,15 +304,15 @@ class AttentionJsonReader {
     if (kind === TOKENS) this.tokens = [];
     else if (kind === LAYERS) this.sawAttentions = true;
     else if (kind === HEADS) {
-      if (this.layerHeads.length >= this.limits.heads) fail(`the file has more than ${this.limits.heads} layers`);
+      if (this.layerHeads.length >= this.limits.heads) fail('tooManyLayers', { max: this.limits.heads });
       this.layerHeads.push(0);
     } else if (kind === ROWS) {
-      if (this.headRows.length >= this.limits.heads) fail(`the file has more than ${this.limits.heads.toLocaleString('en')} heads; at most ${this.limits.heads.toLocaleString('en')} can be shown`);
+      if (this.headRows.length >= this.limits.heads) fail('tooManyHeads', { max: { grouped: this.limits.heads } });
       this.layerHeads[this.layerHeads.length - 1]++;
       this.headRows.push(0);
     } else if (kind === VALUES) {
       const rows = ++this.headRows[this.headRows.length - 1];
-      if (rows > this.limits.tokens) fail(`${this.headPath()} has more than ${this.limits.tokens} rows; at most ${this.limits.tokens} tokens can be shown`);
+      if (rows > this.limits.tokens) fail('tooManyRows', { where: this.headPath(), max: this.limits.tokens });
       this.rowValues = 0;
       this.rowSum = 0;
     }
@@ -309,17 +334,17 @@ class AttentionJsonReader {
     }
     if (kind === VALUES) this.rowClosed();
     else if (kind === ROWS && this.T && this.headRows.at(-1) !== this.T) {
-      fail(`${this.headPath()} must have ${this.T} rows (one per token), got ${this.headRows.at(-1)}`);
+      fail('rows', { where: this.headPath(), rows: this.T, got: this.headRows.at(-1) });
     } else if (kind === HEADS && this.layerHeads.at(-1) === 0) {
-      fail(`attentions[${this.layerHeads.length - 1}] must be a non-empty array of heads`);
+      fail('headsArray', { where: `attentions[${this.layerHeads.length - 1}]` });
     }
     this.valueDone(depth - 1);
   }
 
   rowClosed() {
     const row = `${this.headPath()}[${this.headRows.at(-1) - 1}]`;
-    if (this.T && this.rowValues !== this.T) fail(`${row} must have ${this.T} numbers, got ${this.rowValues}`);
-    if (Math.abs(this.rowSum - 1) > 1e-2) fail(`${row} sums to ${this.rowSum.toPrecision(4)}; attention rows sum to 1 (is this a softmax?)`);
+    if (this.T && this.rowValues !== this.T) fail('numbers', { where: row, numbers: this.T, got: this.rowValues });
+    if (Math.abs(this.rowSum - 1) > 1e-2) fail('rowSum', { where: row, sum: { decimal: this.rowSum.toPrecision(4) } });
     this.rowLengths.push(this.rowValues);
   }
 
@@ -328,9 +353,9 @@ class AttentionJsonReader {
   }
 
   token(value) {
-    if (this.tokens.length >= this.limits.tokens) fail(`"tokens" has more than ${this.limits.tokens} tokens; at most ${this.limits.tokens} can be shown`);
+    if (this.tokens.length >= this.limits.tokens) fail('tooManyTokens', { max: this.limits.tokens });
     const text = String(value);
-    if (text.length > this.limits.tokenLength) fail(`tokens[${this.tokens.length}] is longer than ${this.limits.tokenLength} characters`);
+    if (text.length > this.limits.tokenLength) fail('longToken', { where: `tokens[${this.tokens.length}]`, max: this.limits.tokenLength });
     this.tokens.push(text);
   }
 
@@ -342,7 +367,7 @@ class AttentionJsonReader {
       const c = s.charCodeAt(j);
       if (c === 0x22) return j + 1;
       j += c === 0x5c ? 2 : 1;
-      if (j - i > MAX_STRING) fail(`the file holds a string longer than ${MAX_STRING.toLocaleString('en')} characters`);
+      if (j - i > MAX_STRING) fail('longString', { max: { grouped: MAX_STRING } });
     }
     return -1;
   }
@@ -352,7 +377,7 @@ class AttentionJsonReader {
     try {
       return JSON.parse(s.slice(i, end));
     } catch {
-      return notJson(`a bad string: ${s.slice(i, Math.min(end, i + 30))}`);
+      return notJson('badString', { at: s.slice(i, Math.min(end, i + 30)) });
     }
   }
 
@@ -360,8 +385,8 @@ class AttentionJsonReader {
   scalarEnd(s, i, c) {
     if (c === 0x74 || c === 0x66 || c === 0x6e) {
       const word = c === 0x74 ? 'true' : c === 0x66 ? 'false' : 'null';
-      if (s.length - i < word.length) return word.startsWith(s.slice(i)) ? -1 : notJson(`unexpected "${s.slice(i, i + 8)}"`);
-      if (s.slice(i, i + word.length) !== word) notJson(`unexpected "${s.slice(i, i + 8)}"`);
+      if (s.length - i < word.length) return word.startsWith(s.slice(i)) ? -1 : notJson('unexpected', { at: s.slice(i, i + 8) });
+      if (s.slice(i, i + word.length) !== word) notJson('unexpected', { at: s.slice(i, i + 8) });
       return i + word.length;
     }
     const end = numberEnd(s, i);
@@ -373,9 +398,9 @@ class AttentionJsonReader {
   }
 
   weight(v) {
-    if (!(v >= 0) || !Number.isFinite(v)) fail(`${this.where()} must be a number ≥ 0, got ${v}`);
-    if (this.rowValues >= this.limits.tokens) fail(`${this.headPath()}[${this.headRows.at(-1) - 1}] has more than ${this.limits.tokens} numbers`);
-    if (this.values.length >= this.limits.values) fail(`the file has more than ${this.limits.values.toLocaleString('en')} attention weights`);
+    if (!(v >= 0) || !Number.isFinite(v)) fail('weight', { where: this.where(), got: v });
+    if (this.rowValues >= this.limits.tokens) fail('tooManyNumbers', { where: `${this.headPath()}[${this.headRows.at(-1) - 1}]`, max: this.limits.tokens });
+    if (this.values.length >= this.limits.values) fail('tooManyWeights', { max: { grouped: this.limits.values } });
     this.values.push(v);
     this.rowValues++;
     this.rowSum += v;
@@ -400,19 +425,19 @@ class AttentionJsonReader {
       if (c === 0x30) c = s.charCodeAt(++j);
       else if (c >= 0x31 && c <= 0x39) {
         while (c >= 0x30 && c <= 0x39) { mantissa = mantissa * 10 + (c - 0x30); digits++; c = s.charCodeAt(++j); }
-      } else if (j < n) notJson(`a bad number at "${s.slice(start, start + 12)}"`);
+      } else if (j < n) notJson('badNumber', { at: s.slice(start, start + 12) });
       let simple = true;
       if (c === 0x2e) {
         c = s.charCodeAt(++j);
         const first = j;
         while (c >= 0x30 && c <= 0x39) { mantissa = mantissa * 10 + (c - 0x30); digits++; fraction++; c = s.charCodeAt(++j); }
-        if (j === first && j < n) notJson(`a bad number at "${s.slice(start, start + 12)}"`);
+        if (j === first && j < n) notJson('badNumber', { at: s.slice(start, start + 12) });
       }
       if (c === 0x65 || c === 0x45) {
         simple = false;
         j = numberEnd(s, start);
       }
-      if (j - start > MAX_NUMBER) fail(`the file holds a number with more than ${MAX_NUMBER} characters`);
+      if (j - start > MAX_NUMBER) fail('longNumber', { max: MAX_NUMBER });
       if (j < 0 || j >= n) {   // the number may go on in the next piece
         this.unfinished = true;
         return start;
@@ -436,8 +461,8 @@ class AttentionJsonReader {
   }
 
   result() {
-    if (!this.tokens || this.tokens.length === 0) fail('"tokens" must be a non-empty array of strings');
-    if (!this.sawAttentions || this.layerHeads.length === 0) fail('"attentions" must be a non-empty array: [layer][head][query][key]');
+    if (!this.tokens || this.tokens.length === 0) fail('tokensArray');
+    if (!this.sawAttentions || this.layerHeads.length === 0) fail('attentionsArray');
     const T = this.T;
     // Shapes not checked while reading ("attentions" came before "tokens").
     let head = 0;
@@ -445,10 +470,10 @@ class AttentionJsonReader {
     this.layerHeads.forEach((heads, l) => {
       for (let h = 0; h < heads; h++, head++) {
         const rows = this.headRows[head];
-        if (rows !== T) fail(`attentions[${l}][${h}] must have ${T} rows (one per token), got ${rows}`);
+        if (rows !== T) fail('rows', { where: `attentions[${l}][${h}]`, rows: T, got: rows });
         for (let i = 0; i < rows; i++, row++) {
           const got = this.rowLengths.data[row];
-          if (got !== T) fail(`attentions[${l}][${h}][${i}] must have ${T} numbers, got ${got}`);
+          if (got !== T) fail('numbers', { where: `attentions[${l}][${h}][${i}]`, numbers: T, got });
         }
       }
     });
@@ -473,7 +498,7 @@ function numberEnd(s, i) {
     while (m < n && s.charCodeAt(m) >= 0x30 && s.charCodeAt(m) <= 0x39) m++;
     return m;
   };
-  const bad = () => notJson(`a bad number at "${s.slice(i, i + 12)}"`);
+  const bad = () => notJson('badNumber', { at: s.slice(i, i + 12) });
   if (s.charCodeAt(j) === 0x2d) j++;
   if (j >= n) return -1;
   if (s.charCodeAt(j) === 0x30) j++;
@@ -491,7 +516,7 @@ function numberEnd(s, i) {
     if (k === j) return k >= n ? -1 : bad();
     j = k;
   }
-  if (j - i > MAX_NUMBER) fail(`the file holds a number with more than ${MAX_NUMBER} characters`);
+  if (j - i > MAX_NUMBER) fail('longNumber', { max: MAX_NUMBER });
   return j >= n ? -1 : j;
 }
 
@@ -505,7 +530,7 @@ export function parseAttentionJson(text) {
 /** Refuses a file larger than the import reads, before any of it is read. */
 export function checkFileSize(bytes) {
   const max = IMPORT_LIMITS.fileBytes;
-  if (bytes > max) fail(`the file is ${(bytes / 2 ** 20).toFixed(1)} MB; the import reads files of at most ${max / 2 ** 20} MB`);
+  if (bytes > max) fail('tooLarge', { size: { decimal: (bytes / 2 ** 20).toFixed(1) }, max: max / 2 ** 20 });
 }
 
 // Gives the page its thread back: input, timers and frames run before the next slice.
@@ -587,7 +612,7 @@ function decodeOrFail(decoder, bytes, more) {
   try {
     return decoder.decode(bytes, { stream: more });
   } catch {
-    return fail('the file is not UTF-8 text');
+    return fail('notUtf8');
   }
 }
 

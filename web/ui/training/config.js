@@ -1,6 +1,8 @@
 // The training view's settings: defaults that grow an induction head in seconds, their limits,
 // the trainer config they make, and their place in the address (the configuration and seed travel
-// in the URL, never the weights).
+// in the URL, never the weights). What the controls say about them is in the catalogues
+// (web/ui/i18n/<lang>/training.js).
+import { english } from '../model/model.js';
 
 /** Settings as the controls show them. */
 export const DEFAULTS = Object.freeze({
@@ -8,23 +10,18 @@ export const DEFAULTS = Object.freeze({
   positions: 'learned', kvHeads: 4, windowSize: 0,
 });
 
-/** Where positions enter the model (attn.transformer's `positions`), as the controls name them. */
+/** Where positions enter the model (attn.transformer's `positions`): the message naming each. */
 export const POSITIONS = Object.freeze({
-  learned: 'Learned (GPT-2\u2019s table of position vectors)',
-  none: 'None (only the causal mask)',
-  rope: 'RoPE (q and k turned by their positions)',
-  alibi: 'ALiBi (a penalty growing with distance)',
+  learned: 'training.positions.learned',
+  none: 'training.positions.none',
+  rope: 'training.positions.rope',
+  alibi: 'training.positions.alibi',
 });
 
 /** [min, max, step] of each number setting. */
 export const LIMITS = Object.freeze({
   layers: [1, 4, 1], heads: [1, 8, 1], dModel: [16, 128, 8], lr: [0.0001, 0.03, 0.0001], batch: [1, 128, 1], seed: [0, 99999, 1],
   windowSize: [0, 32, 1],
-});
-
-export const TASKS = Object.freeze({
-  repeated: 'Repeated random tokens: a random run of tokens, then the same run again. The first copy cannot be predicted; the second can, by looking back at what followed the current token last time. That is the job of an induction head.',
-  text: 'Character-level text: predict the next character of a short story (or of your own text). A model can learn spelling, common words and, with a repeated name, copy it from earlier.',
 });
 
 // The repeated task: sequence length, vocabulary (0 = BOS, 1 = filler) and the repeat lengths
@@ -48,7 +45,7 @@ const ALL_TARGETS = false;
  * heads ("Layer 2 · head 4"; short: "L2H4"). The data- attributes, the heatmaps' names
  * (train-l1-h3) and the model's tensor names (h.1.attn…) count from 0.
  */
-export const headTitle = (layer, head) => `Layer ${layer + 1} \u00b7 head ${head + 1}`;
+export const headTitle = (layer, head, i18n = english) => i18n.t('training.head.title', { layer: layer + 1, head: head + 1 });
 export const headShort = (layer, head) => `L${layer + 1}H${head + 1}`;
 
 /** Scores above these name a head's job. */

@@ -2,7 +2,8 @@
 // and parts, the optimizer, and the run buttons. Changing a setting builds a new model (the
 // view resets); the buttons start, pause, step and reset the run.
 import { el } from '../dom/dom.js';
-import { DEFAULTS, LIMITS, POSITIONS, TASKS, divisorsOf, normalizeSettings } from './config.js';
+import { english } from '../model/model.js';
+import { DEFAULTS, LIMITS, POSITIONS, divisorsOf, normalizeSettings } from './config.js';
 
 let nextId = 0;
 const uid = (name) => `train-${name}-${++nextId}`;
@@ -42,11 +43,12 @@ function selectField(key, label, options, hint) {
 }
 
 // The key/value head choices for `heads` query heads: each divisor, named MHA, GQA or MQA.
-function kvHeadOptions(select, heads) {
+function kvHeadOptions(select, heads, { t }) {
   if (select.dataset.heads === String(heads)) return;
   select.dataset.heads = String(heads);
   select.replaceChildren(...divisorsOf(heads).map((k) => {
-    const o = el('option', '', `${k} (${k === heads ? 'MHA: one per head' : k === 1 ? 'MQA: one shared' : `GQA: ${heads / k} heads share each`})`);
+    const kind = k === heads ? 'training.kvHeads.mha' : k === 1 ? 'training.kvHeads.mqa' : 'training.kvHeads.gqa';
+    const o = el('option', '', t(kind, { k, share: heads / k }));
     o.value = String(k);
     return o;
   }));
@@ -72,12 +74,12 @@ function button(action, text, className = 'small-button') {
 }
 
 // The task choice, what the chosen task teaches, and the text field of the text task.
-function taskFieldset() {
+function taskFieldset({ t }) {
   const task = el('fieldset', 'task-choice');
-  task.append(el('legend', '', 'Task'));
+  task.append(el('legend', '', t('training.task.legend')));
   const radios = {};
   const name = uid('task');
-  for (const [key, label] of [['repeated', 'Repeated random tokens'], ['text', 'Character-level text']]) {
+  for (const [key, label] of [['repeated', t('training.task.repeated')], ['text', t('training.task.text')]]) {
     const r = el('input');
     r.type = 'radio';
     r.name = name;
@@ -95,8 +97,8 @@ function taskFieldset() {
   const textArea = el('textarea');
   textArea.id = uid('text');
   textArea.rows = 3;
-  textArea.placeholder = 'Empty: the bundled short stories (about 6,000 characters)';
-  const textLabel = el('label', '', 'Your text (optional)');
+  textArea.placeholder = t('training.task.textPlaceholder');
+  const textLabel = el('label', '', t('training.task.textLabel'));
   textLabel.htmlFor = textArea.id;
   textWrap.append(textLabel, textArea);
   task.append(explanation, textWrap);
@@ -104,54 +106,56 @@ function taskFieldset() {
 }
 
 // The model's size and parts and the optimizer's settings.
-function modelFieldset() {
+function modelFieldset({ t }) {
   const model = el('fieldset', 'model-settings');
-  model.append(el('legend', '', 'Model and optimizer'));
+  model.append(el('legend', '', t('training.model.legend')));
   const numbers = {
-    layers: numberField('layers', 'Layers'),
-    heads: numberField('heads', 'Heads per layer'),
-    dModel: numberField('dModel', 'd_model', 'a multiple of the heads'),
-    lr: numberField('lr', 'Learning rate (Adam)'),
-    batch: numberField('batch', 'Batch'),
-    seed: numberField('seed', 'Seed'),
+    layers: numberField('layers', t('training.setting.layers')),
+    heads: numberField('heads', t('training.setting.heads')),
+    dModel: numberField('dModel', 'd_model', t('training.setting.dModelHint')),
+    lr: numberField('lr', t('training.setting.lr')),
+    batch: numberField('batch', t('training.setting.batch')),
+    seed: numberField('seed', t('training.setting.seed')),
   };
-  const checks = { mlp: checkField('mlp', 'MLP in each block (off: attention only)'), layerNorm: checkField('layerNorm', 'LayerNorm') };
+  // d_model is the variable's name, as the code and the papers write it.
+  numbers.dModel.wrap.querySelector('label').setAttribute('translate', 'no');
+  const checks = { mlp: checkField('mlp', t('training.setting.mlp')), layerNorm: checkField('layerNorm', t('training.setting.layerNorm')) };
   const selects = {
-    positions: selectField('positions', 'Positions', Object.entries(POSITIONS)),
-    kvHeads: selectField('kvHeads', 'Key/value heads', [], 'shared by the query heads: a smaller KV cache'),
+    positions: selectField('positions', t('training.setting.positions'), Object.entries(POSITIONS).map(([key, message]) => [key, t(message)])),
+    kvHeads: selectField('kvHeads', t('training.setting.kvHeads'), [], t('training.setting.kvHeadsHint')),
   };
-  numbers.windowSize = numberField('windowSize', 'Attention window', '0 = none; else each token sees only the last W');
+  numbers.windowSize = numberField('windowSize', t('training.setting.windowSize'), t('training.setting.windowSizeHint'));
   const grid = el('div', 'settings-grid');
   grid.append(...Object.values(numbers).map((f) => f.wrap));
   model.append(grid, ...Object.values(selects).map((f) => f.wrap), ...Object.values(checks).map((f) => f.wrap));
   return { el: model, numbers, checks, selects };
 }
 
-function runButtons() {
+function runButtons({ t }) {
   const buttons = el('div', 'run-buttons');
-  const train = button('train', 'Train', 'primary-button');
-  const pause = button('pause', 'Pause');
-  const step = button('step', 'One step');
-  const reset = button('reset', 'Reset');
-  const defaults = button('defaults', 'Defaults');
+  const train = button('train', t('training.action.train'), 'primary-button');
+  const pause = button('pause', t('training.action.pause'));
+  const step = button('step', t('training.action.step'));
+  const reset = button('reset', t('training.action.reset'));
+  const defaults = button('defaults', t('training.action.defaults'));
   buttons.append(train, pause, step, reset, defaults);
   return { el: buttons, train, pause, step, reset, defaults };
 }
 
 /**
  * onSettings(settings, text): a setting changed; onAction(name): train, pause, step, reset.
- * text: the pasted text for the text task ('' = the bundled corpus).
+ * text: the pasted text for the text task ('' = the bundled corpus). i18n: the view's translator.
  */
-export function createTrainingControls({ onSettings, onAction }) {
+export function createTrainingControls({ onSettings, onAction, i18n = english }) {
   const root = el('section', 'training-controls card');
-  const heading = el('h2', 'card-title', 'Train a tiny transformer');
+  const heading = el('h2', 'card-title', i18n.t('training.controls.title'));
   heading.id = uid('heading');
   root.setAttribute('aria-labelledby', heading.id);
-  const task = taskFieldset();
+  const task = taskFieldset(i18n);
   const { radios, explanation, textWrap, textArea } = task;
-  const model = modelFieldset();
+  const model = modelFieldset(i18n);
   const { numbers, checks, selects } = model;
-  const buttons = runButtons();
+  const buttons = runButtons(i18n);
   const { train, pause, step, reset, defaults } = buttons;
   const status = el('p', 'run-status');
   status.setAttribute('role', 'status');
@@ -160,11 +164,11 @@ export function createTrainingControls({ onSettings, onAction }) {
   let settings = { ...DEFAULTS };
   function show(s) {
     radios[s.task].checked = true;
-    explanation.textContent = TASKS[s.task];
+    explanation.textContent = i18n.t(`training.task.explain.${s.task}`);
     textWrap.hidden = s.task !== 'text';
     for (const [key, f] of Object.entries(numbers)) f.input.value = String(s[key]);
     for (const [key, f] of Object.entries(checks)) f.input.checked = s[key];
-    kvHeadOptions(selects.kvHeads.input, s.heads);
+    kvHeadOptions(selects.kvHeads.input, s.heads, i18n);
     for (const [key, f] of Object.entries(selects)) f.input.value = String(s[key]);
   }
   function read() {

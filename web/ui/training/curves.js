@@ -4,6 +4,7 @@
 // one horizontal reference line with its label (the loss of a uniform guess, ln V).
 // Test hook: the reference line is line.chart-reference with data-value.
 import { el, svg } from '../dom/dom.js';
+import { english } from '../model/model.js';
 import { frameQueue } from './frame-queue.js';
 
 const W = 320;
@@ -18,9 +19,10 @@ const DRAW_MS = 250;
 
 /**
  * series: [{ key, label, style: 'a' | 'b' | 'c' }]; yMax: a fixed top of the y axis (scores: 1),
- * or null to follow the data; small: a card's sparkline (no axis labels but the range).
+ * or null to follow the data; small: a card's sparkline (no axis labels but the range); format: a
+ * value as the legend writes it (default 3 decimals); i18n: the view's translator.
  */
-export function createLineChart({ title, series, yMax = null, small = false, format = (v) => v.toFixed(3) }) {
+export function createLineChart({ title, series, yMax = null, small = false, i18n = english, format = (v) => i18n.decimal(v.toFixed(3)) }) {
   const root = el('figure', small ? 'line-chart small' : 'line-chart');
   const plot = svg('svg', { viewBox: `0 0 ${W} ${H}`, preserveAspectRatio: 'none', role: 'img', 'aria-label': title });
   const grid = svg('g', {}, 'chart-grid');
@@ -98,10 +100,10 @@ export function createLineChart({ title, series, yMax = null, small = false, for
         t.textContent = text;
         return t;
       };
-      grid.append(label(PAD.left - 3, PAD.top + 8, top.toFixed(top < 2 ? 1 : 0), 'end'), label(PAD.left - 3, H - PAD.bottom, '0', 'end'),
-        label(W - PAD.right, H - 4, `step ${maxStep}`, 'end'));
+      grid.append(label(PAD.left - 3, PAD.top + 8, i18n.decimal(top.toFixed(top < 2 ? 1 : 0)), 'end'), label(PAD.left - 3, H - PAD.bottom, '0', 'end'),
+        label(W - PAD.right, H - 4, i18n.t('training.chart.step', { step: maxStep }), 'end'));
     }
-    range.textContent = `steps 0–${maxStep}`;
+    range.textContent = i18n.t('training.chart.range', { last: maxStep });
   }
 
   return {

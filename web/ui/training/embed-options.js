@@ -35,10 +35,10 @@ function applyReadOnly(root) {
 /**
  * root: the training view's root; view: its handle (trainer()); options: { lesson (a registry
  * spec of kind 'train', or null), panels, controls ('none' | 'minimal' | 'full'), readOnly,
- * reveal }. Returns { question } (null without one).
+ * reveal, i18n (the view's translator, for the question) }. Returns { question } (null without one).
  */
 export function applyTrainingOptions(root, view, options) {
-  const { lesson = null, readOnly = false, reveal = '' } = options;
+  const { lesson = null, readOnly = false, reveal = '', i18n } = options;
   const controls = ['none', 'minimal', 'full'].includes(options.controls) ? options.controls : lesson ? 'minimal' : 'full';
   const shown = shownPanels({ ...options, lesson, controls });
   for (const [id, selector] of Object.entries(SELECTORS))
@@ -53,7 +53,7 @@ export function applyTrainingOptions(root, view, options) {
   root.classList.toggle('read-only', Boolean(readOnly));
   if (reveal !== 'predict' || lesson?.predict !== 'induction-head') return { question: null };
   const question = createInductionQuestion({
-    root, trainer: () => view.trainer(), threshold: THRESHOLDS.induction, lesson: lesson.id,
+    root, trainer: () => view.trainer(), threshold: THRESHOLDS.induction, lesson: lesson.id, i18n,
     emit: (detail) => dispatchAnswer(root, detail),
   });
   const cards = root.querySelector('.head-cards');

@@ -4,12 +4,16 @@
 // saved as safetensors (its settings in the file's metadata) and opened again.
 import { decodeSafetensors, decodeSafetensorsMetadata, encodeSafetensors } from '../../lib/safetensors.js';
 import { el } from '../dom/dom.js';
-import { fetchExample } from '../model/model.js';
+import { english, fetchExample } from '../model/model.js';
 import { normalizeSettings } from './config.js';
 
+/**
+ * The trained examples: id → the message describing it (its button says training.examples.open.<id>,
+ * its status once opened training.examples.opened.<id>).
+ */
 export const EXAMPLES = {
-  induction: 'Induction model: 2 layers, attention only, trained on repeated random tokens',
-  text: 'Text model: 2 layers of 2 heads, attention only, trained on the bundled stories, character by character',
+  induction: 'training.examples.about.induction',
+  text: 'training.examples.about.text',
 };
 
 function button(text, action) {
@@ -19,49 +23,51 @@ function button(text, action) {
   return b;
 }
 
-export function createExamplesPanel({ view }) {
+/** The panel; view: the training view's handle; i18n: its translator. */
+export function createExamplesPanel({ view, i18n = english }) {
+  const { t } = i18n;
   const root = el('section', 'examples-panel card');
-  const heading = el('h2', 'section-title', 'Trained examples and model files');
+  const heading = el('h2', 'section-title', t('training.examples.title'));
   heading.id = `train-examples-${Math.random().toString(36).slice(2, 8)}`;
   root.setAttribute('aria-labelledby', heading.id);
   const row = el('div', 'run-buttons');
-  const openButtons = Object.entries(EXAMPLES).map(([id, label]) => {
-    const b = button(`Open the ${id} model`, 'open-example');
+  const openButtons = Object.entries(EXAMPLES).map(([id, about]) => {
+    const b = button(t(`training.examples.open.${id}`), 'open-example');
     b.dataset.example = id;
-    b.title = label;
-    b.addEventListener('click', () => open(id).catch(say));
+    b.title = t(about);
+    b.addEventListener('click', () => open(id).catch((err) => say(t('training.examples.failed', { reason: err.message }))));
     return b;
   });
-  const yourself = button('Train it yourself', 'train-yourself');
+  const yourself = button(t('training.examples.yourself'), 'train-yourself');
   yourself.hidden = true;
-  const save = button('Save the model (.safetensors)', 'export-model');
+  const save = button(t('training.examples.save'), 'export-model');
   const load = el('input');
   load.type = 'file';
   load.accept = '.safetensors';
   load.id = `train-model-file-${Math.random().toString(36).slice(2, 8)}`;
-  const loadLabel = el('label', 'small-button file-button', 'Open a model file');
+  const loadLabel = el('label', 'small-button file-button', t('training.examples.openFile'));
   loadLabel.htmlFor = load.id;
   load.className = 'visually-hidden';
   row.append(...openButtons, yourself, save, loadLabel, load);
   const status = el('p', 'hint example-status');
   status.setAttribute('role', 'status');
-  root.append(heading, el('p', 'hint', 'Checkpoints trained by this page\u2019s own trainer (npm run train-examples): they open at once with their heads labelled.'), row, status);
+  root.append(heading, el('p', 'hint', t('training.examples.hint')), row, status);
 
   let current = null;
-  function say(err) {
-    status.textContent = typeof err === 'string' ? err : err.message;
+  function say(text) {
+    status.textContent = text;
   }
 
   async function open(id) {
-    if (!EXAMPLES[id]) return say(`There is no trained example called \u201c${String(id).slice(0, 40)}\u201d.`);
-    say('Loading\u2026');
+    if (!EXAMPLES[id]) return say(t('training.examples.unknown', { name: String(id).slice(0, 40) }));
+    say(t('training.examples.loading'));
     const meta = await fetchExample(id);
     await view.apply(normalizeSettings(meta.settings));
     await view.load(meta.state, { step: meta.steps, example: id, history: meta.history });
     current = meta;
     root.dataset.example = id;
     yourself.hidden = false;
-    say(`${EXAMPLES[id]}; ${meta.steps} steps (seed ${meta.settings.seed ?? 0}).`);
+    say(t(`training.examples.opened.${id}`, { steps: meta.steps, seed: meta.settings.seed ?? 0 }));
     return meta;
   }
 
@@ -69,7 +75,7 @@ export function createExamplesPanel({ view }) {
     if (!current) return;
     delete root.dataset.example;
     await view.apply(normalizeSettings(current.settings));
-    say(`Training the same settings from scratch: the heads should reappear around step ${current.formedAt ?? current.steps}.`);
+    say(t('training.examples.retraining', { step: current.formedAt ?? current.steps }));
     await view.start();
   });
 
@@ -83,7 +89,7 @@ export function createExamplesPanel({ view }) {
       a.click();
       setTimeout(() => URL.revokeObjectURL(a.href), 1000);
     } catch (err) {
-      say(err);
+      say(t('training.examples.saveFailed', { reason: err.message }));
     }
   });
 
@@ -93,24 +99,24 @@ export function createExamplesPanel({ view }) {
     try {
       await openModel(new Uint8Array(await file.arrayBuffer()), file.name);
     } catch (err) {
-      say(`${file.name.slice(0, 60)} could not be opened: ${err.message}`);
+      say(t('training.examples.fileFailed', { name: file.name.slice(0, 60), reason: err.message }));
     }
     load.value = '';
   });
 
-  async function openModel(bytes, name = 'the file') {
+  async function openModel(bytes, name = t('training.examples.theFile')) {
     const meta = decodeSafetensorsMetadata(bytes);
     const state = decodeSafetensors(bytes);
-    if (!meta?.settings) throw new Error('it has no settings in its metadata (save models with this page)');
+    if (!meta?.settings) throw new Error(t('training.examples.noSettings'));
     let settings;
     try {
       settings = normalizeSettings(JSON.parse(meta.settings));
     } catch {
-      throw new Error('its settings metadata is not JSON');
+      throw new Error(t('training.examples.badSettings'));
     }
     await view.apply(settings);
     await view.load(state, { step: Number(meta.step) || 0 });
-    say(`Opened ${name.slice(0, 60)}.`);
+    say(t('training.examples.fileOpened', { name: name.slice(0, 60) }));
   }
 
   return { el: root, open, openModel };

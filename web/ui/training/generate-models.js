@@ -1,7 +1,8 @@
 // What the Generate panel needs to know of the model the training view holds: its sizes, how a
 // prompt becomes its token ids (characters for a text model, numbers for the repeated-tokens task),
 // how ids are shown, and how it generates (the trainer's Worker).
-import { charLabel, charTokens, describeCharTokens } from '../model/model.js';
+import { charLabel, charTokens, english } from '../model/model.js';
+import { describeTokens } from './char-notes.js';
 
 // A prompt the induction task can continue: BOS, a run of tokens, then the run again from its start.
 const REPEATED_PROMPT = 'B 3 9 14 7 20 11 3 9';
@@ -17,7 +18,7 @@ export function generationConfig(c) {
 }
 
 // Repeated-token prompts: numbers (and B for the start token 0), separated by spaces or commas.
-function readNumbers(text, vocabSize, limit) {
+function readNumbers(text, vocabSize, limit, { t }) {
   const parts = String(text).split(/[\s,]+/).filter(Boolean);
   const ids = [];
   const bad = [];
@@ -27,17 +28,18 @@ function readNumbers(text, vocabSize, limit) {
     else bad.push(p);
   }
   const kept = ids.slice(0, limit);
-  const notes = [`${kept.length} token${kept.length === 1 ? '' : 's'}: ids from 0 to ${vocabSize - 1} (B = 0, the start token; 1 is the filler).`];
-  if (bad.length) notes.push(`Left out, not a token of this model: ${bad.slice(0, 8).join(' ')}.`);
-  if (ids.length > limit) notes.push(`Only the first ${limit} are read: the prompt must leave room for new tokens.`);
+  const notes = [t('training.prompt.ids', { count: kept.length, last: vocabSize - 1 })];
+  if (bad.length) notes.push(t('training.prompt.leftOut', { tokens: bad.slice(0, 8).join(' ') }));
+  if (ids.length > limit) notes.push(t('training.prompt.clamped', { max: limit }));
   return { ids: kept, note: notes.join(' ') };
 }
 
 /**
  * The Generate panel's model for a trainer (web/lib/trainer.js): `prepare()` is called before a
- * generation (the view pauses training then).
+ * generation (the view pauses training then); i18n: the view's translator (its name and notes).
  */
-export function trainerGenerator(trainer, { prepare }) {
+export function trainerGenerator(trainer, { prepare, i18n = english }) {
+  const { t } = i18n;
   const c = generationConfig(trainer.config.model);
   const vocabulary = trainer.vocabulary;
   const limit = c.contextLength - 1;
@@ -45,15 +47,15 @@ export function trainerGenerator(trainer, { prepare }) {
     ? (text) => {
       try {
         const r = charTokens(text, vocabulary, limit);
-        return { ids: r.ids, note: describeCharTokens(r, limit, 'the prompt must leave room for new tokens') || `${r.ids.length} characters, one token each.` };
+        return { ids: r.ids, note: describeTokens(r, limit, { why: 'room', i18n }) || t('training.prompt.chars', { count: r.ids.length }) };
       } catch (err) {
-        return { ids: [], note: err.message };
+        return { ids: [], note: t('training.prompt.unreadable', { reason: err.message }) };
       }
     }
-    : (text) => readNumbers(text, c.vocabSize, limit);
+    : (text) => readNumbers(text, c.vocabSize, limit, i18n);
   const labels = vocabulary ? (ids) => ids.map((id) => charLabel(vocabulary[id])) : (ids) => ids.map((id) => (id === 0 ? 'B' : String(id)));
   return {
-    name: vocabulary ? 'the character-level model of this view' : 'the repeated-tokens model of this view',
+    name: t(vocabulary ? 'training.generate.name.text' : 'training.generate.name.repeated'),
     config: c,
     defaultPrompt: vocabulary ? TEXT_PROMPT : REPEATED_PROMPT,
     read,

@@ -12,25 +12,19 @@
 import { el } from '../dom/dom.js';
 import { createHeatmap } from '../heatmap/heatmap.js';
 import { createExplainBox, explainedStat, setStat } from '../explain/explain.js';
-import { formatNumber } from '../model/model.js';
+import { english, formatNumber } from '../model/model.js';
 import { queueHeatmap } from './frame-queue.js';
 import { explainAttention, explainBytes, explainCache, explainDifference, explainTiming } from './generate-explain.js';
 
 // Positions shown in the maps: the last ones (a long text's first tokens scroll out of view).
 const SHOWN = 48;
 
-const TEXT = {
-  none: 'No model yet: train one, open a trained example or a checkpoint.',
-  ready: (name) => `Continues your prompt with ${name}.`,
-  running: (i, n) => `Token ${i} of ${n}\u2026`,
-  ended: {
-    done: (n) => `Generated ${n} token${n === 1 ? '' : 's'}.`,
-    length: (n) => `Generated ${n} token${n === 1 ? '' : 's'}: the model\u2019s context is full.`,
-    cancelled: (n) => `Stopped after ${n} token${n === 1 ? '' : 's'}.`,
-    'model-changed': (n) => `Stopped after ${n} token${n === 1 ? '' : 's'}: the model changed (training or a new model).`,
-  },
-  shown: (n, total) => `The last ${n} of ${total} positions are shown.`,
-  bytes: (b, L, kv, d, kept) => `Cache: ${b} bytes = 2 \u00b7 ${L} layers \u00b7 ${kv} key/value heads \u00b7 head_dim ${d} \u00b7 ${kept} positions \u00b7 4 bytes.`,
+// How a generation ended (its reason) → the message saying so.
+const ENDED = {
+  done: 'training.generate.ended.done',
+  length: 'training.generate.ended.length',
+  cancelled: 'training.generate.ended.cancelled',
+  'model-changed': 'training.generate.ended.modelChanged',
 };
 
 let nextId = 0;
@@ -61,7 +55,7 @@ function button(action, text, className = 'small-button') {
 }
 
 // The prompt and the sampling settings.
-function generateControls() {
+function generateControls({ t }) {
   const prompt = el('textarea');
   prompt.rows = 2;
   const count = input('number', { min: 1, max: 512, step: 1, value: 20 });
@@ -74,37 +68,39 @@ function generateControls() {
   const layer = el('select');
   const head = el('select');
   const grid = el('div', 'settings-grid');
-  grid.append(labelled('New tokens', count), labelled('Temperature', temperature), labelled('Top-k', topK, '0 = every token'), labelled('Seed', seed),
-    labelled('Layer shown', layer), labelled('Head shown (caches)', head));
+  grid.append(labelled(t('training.generate.count'), count), labelled(t('training.generate.temperature'), temperature),
+    labelled(t('training.generate.topK'), topK, t('training.generate.topKHint')), labelled(t('training.generate.seed'), seed),
+    labelled(t('training.generate.layer'), layer), labelled(t('training.generate.head'), head));
   const checks = el('div', 'generate-checks');
   const g = el('label', 'check');
-  g.append(greedy, ' Greedy (always the most likely token)');
+  g.append(greedy, ' ', t('training.generate.greedy'));
   const c = el('label', 'check');
-  c.append(check, ' Check each token against a full pass');
+  c.append(check, ' ', t('training.generate.check'));
   checks.append(g, c);
   const buttons = el('div', 'run-buttons');
-  const generate = button('generate', 'Generate', 'primary-button');
-  const step = button('generate-step', 'Step');
-  const stop = button('generate-stop', 'Stop');
+  const generate = button('generate', t('training.generate.generate'), 'primary-button');
+  const step = button('generate-step', t('training.generate.step'));
+  const stop = button('generate-stop', t('training.generate.stop'));
   buttons.append(generate, step, stop);
   const promptNote = el('p', 'hint');
   const model = el('select');
   model.dataset.generateModel = '';
-  for (const [value, text] of [['view', 'The model of this view'], ['checkpoint', 'The opened checkpoint']]) {
-    const o = el('option', '', text);
+  for (const value of ['view', 'checkpoint']) {
+    const o = el('option', '', t(`training.generate.model.${value}`));
     o.value = value;
     model.append(o);
   }
-  const modelField = labelled('Model', model);
+  const modelField = labelled(t('training.generate.model'), model);
   modelField.hidden = true;
   return { model, modelField, prompt, promptNote, count, temperature, topK, seed, greedy, check, layer, head, grid, checks, buttons, generate, step, stop };
 }
 
+// Options 1…n named by `name(i)` (counted from 1); `value` selected.
 function fillSelect(select, n, name, value) {
   if (select.dataset.count !== String(n)) {
     select.dataset.count = String(n);
     select.replaceChildren(...Array.from({ length: n }, (_, i) => {
-      const o = el('option', '', `${name} ${i + 1}`);
+      const o = el('option', '', name(i + 1));
       o.value = String(i);
       return o;
     }));
@@ -117,23 +113,27 @@ function fillSelect(select, n, name, value) {
  * numHeads, numKVHeads, dModel, vocabSize, contextLength, attentionWindow, positions),
  * defaultPrompt, read(text) → { ids, note }, labels(ids) → one string per id, text(ids) → string,
  * generate(request, onToken) → Promise<{ tokens, reason }>, cancel(), prepare() → Promise (e.g.
- * pause training) }.
+ * pause training) }. i18n: the view's translator (the model's name and notes are the model's own).
  */
-export function createGeneratePanel({ display }) {
+export function createGeneratePanel({ display, i18n = english }) {
+  const { t } = i18n;
   const root = el('section', 'card generate-panel');
   root.dataset.generate = '';
-  const heading = el('h2', 'card-title', 'Generate');
+  const heading = el('h2', 'card-title', t('training.generate.title'));
   heading.id = uid('heading');
   root.setAttribute('aria-labelledby', heading.id);
   const about = el('p', 'hint');
-  const ui = generateControls();
+  const ui = generateControls(i18n);
+  ui.prompt.setAttribute('translate', 'no');  // the learner's own text
   const status = el('p', 'run-status');
   status.setAttribute('role', 'status');
   const out = createOutput();
-  const explain = createExplainBox('Point at, tap or focus any number of a generated token to see how it was computed.', { heading: 'h3' });
-  const maps = createMaps(explain, () => out.context());
-  root.append(heading, about, ui.modelField, labelled('Prompt', ui.prompt), ui.promptNote, ui.grid, ui.checks, ui.buttons, status, out.el, maps.el, explain.el);
-  const run = createRun({ root, ui, status, out, maps, display });
+  const explain = createExplainBox(t('training.generate.explainIdle'), { heading: 'h3', i18n });
+  // The box's own title until a number is explained (each explanation brings its own).
+  explain.el.querySelector('.explain-title').textContent = t('training.generate.explainTitle');
+  const maps = createMaps(explain, () => out.context(), i18n);
+  root.append(heading, about, ui.modelField, labelled(t('training.generate.prompt'), ui.prompt), ui.promptNote, ui.grid, ui.checks, ui.buttons, status, out.el, maps.el, explain.el);
+  const run = createRun({ root, ui, status, out, maps, display, i18n });
   ui.generate.addEventListener('click', () => run.start(false));
   ui.step.addEventListener('click', () => run.start(true));
   ui.stop.addEventListener('click', () => run.stop());
@@ -148,7 +148,7 @@ export function createGeneratePanel({ display }) {
     if (!both) ui.model.value = models.checkpoint ? 'checkpoint' : 'view';
     const model = models[ui.model.value] ?? models.view ?? models.checkpoint;
     run.setModel(model);
-    about.textContent = model ? TEXT.ready(model.name) : TEXT.none;
+    about.textContent = model ? t('training.generate.ready', { name: model.name }) : t('training.generate.none');
     root.dataset.model = model ? (model === models.checkpoint ? 'checkpoint' : 'view') : '';
   };
   ui.model.addEventListener('change', use);
@@ -175,6 +175,7 @@ function createOutput() {
   const box = el('div', 'generate-output');
   const text = el('p', 'generated');
   text.dataset.generated = '';
+  text.setAttribute('translate', 'no');  // the prompt and what the model wrote
   text.setAttribute('aria-live', 'polite');
   const cache = el('p', 'hint');
   cache.dataset.kvCache = '';
@@ -190,11 +191,12 @@ function createOutput() {
   };
 }
 
-function createMaps(explain, context) {
-  const inspect = (fn) => (i, j) => { const c = context(); if (c?.step) explain.show(fn(c, i, j)); };
-  const attention = createHeatmap({ name: 'gen-attention', label: 'The new query\u2019s weights over the cache, each head', kind: 'weights', onInspect: inspect(explainAttention) });
-  const keys = createHeatmap({ name: 'gen-keys', label: 'K cache of the shown head', kind: 'diverging', legend: false, onInspect: inspect((c, i, j) => explainCache(c, 'keys', i, j)) });
-  const values = createHeatmap({ name: 'gen-values', label: 'V cache of the shown head', kind: 'diverging', legend: false, onInspect: inspect((c, i, j) => explainCache(c, 'values', i, j)) });
+function createMaps(explain, context, i18n) {
+  const { t } = i18n;
+  const inspect = (fn) => (i, j) => { const c = context(); if (c?.step) explain.show(fn(c, i, j, i18n)); };
+  const attention = createHeatmap({ name: 'gen-attention', label: t('training.generate.map.attention'), kind: 'weights', onInspect: inspect(explainAttention), i18n });
+  const keys = createHeatmap({ name: 'gen-keys', label: t('training.generate.map.keys'), kind: 'diverging', legend: false, onInspect: inspect((c, i, j) => explainCache(c, 'keys', i, j, i18n)), i18n });
+  const values = createHeatmap({ name: 'gen-values', label: t('training.generate.map.values'), kind: 'diverging', legend: false, onInspect: inspect((c, i, j) => explainCache(c, 'values', i, j, i18n)), i18n });
   const box = el('div', 'generate-maps');
   const titles = { attention: el('h3', 'map-title'), keys: el('h3', 'map-title'), values: el('h3', 'map-title') };
   const note = el('p', 'hint');
@@ -206,11 +208,12 @@ function createMaps(explain, context) {
   caches.append(k, v);
   box.append(titles.attention, attention.el, note, caches);
   box.hidden = true;
-  return { el: box, attention, keys, values, titles, note, explain };
+  return { el: box, attention, keys, values, titles, note, explain, i18n };
 }
 
 // One generation at a time: starts, steps, stops, and draws each token as it arrives.
-function createRun({ root, ui, status, out, maps, display }) {
+function createRun({ root, ui, status, out, maps, display, i18n }) {
+  const { t } = i18n;
   let model = null;
   let canContinue = false;
   let difference = 0;
@@ -224,8 +227,8 @@ function createRun({ root, ui, status, out, maps, display }) {
       canContinue = false;
       ui.prompt.value = m ? m.defaultPrompt : '';
       if (m) {
-        fillSelect(ui.layer, m.config.numLayers, 'layer', m.config.numLayers - 1);
-        fillSelect(ui.head, m.config.numHeads, 'head', 0);
+        fillSelect(ui.layer, m.config.numLayers, (n) => t('training.generate.layerOption', { n }), m.config.numLayers - 1);
+        fillSelect(ui.head, m.config.numHeads, (n) => t('training.generate.headOption', { n }), 0);
       }
       self.readPrompt();
       buttons();
@@ -237,7 +240,7 @@ function createRun({ root, ui, status, out, maps, display }) {
       if (!model || self.running) return;
       const m = model;
       const { ids } = m.read(ui.prompt.value);
-      if (!ids.length && !(stepOnly && canContinue)) { status.textContent = 'Type a prompt first.'; return; }
+      if (!ids.length && !(stepOnly && canContinue)) { status.textContent = t('training.generate.noPrompt'); return; }
       await m.prepare();
       const count = stepOnly ? 1 : Number(ui.count.value) || 1;
       const fresh = () => {
@@ -256,7 +259,7 @@ function createRun({ root, ui, status, out, maps, display }) {
         made++;
         difference = step.difference === null ? difference : Math.max(difference, step.difference);
         sums = { cached: sums.cached + step.msCached, full: sums.full + (step.msFull ?? 0), count: sums.count + 1 };
-        status.textContent = TEXT.running(made, total);
+        status.textContent = t('training.generate.running', { made, total });
         showStep(out, maps, ui, m, step, { difference, sums, display: display() });
       };
       try {
@@ -268,9 +271,9 @@ function createRun({ root, ui, status, out, maps, display }) {
         if (m !== model) return;
         canContinue = end.reason === 'done' || end.reason === 'cancelled';
         root.dataset.reason = end.reason;
-        status.textContent = TEXT.ended[end.reason](made);
+        status.textContent = t(ENDED[end.reason], { count: made });
       } catch (err) {
-        status.textContent = err.message.replace(/^\w+: /, '');
+        status.textContent = t('training.generate.failed', { reason: err.message.replace(/^\w+: /, '') });
         canContinue = false;
       } finally {
         self.running = false;
@@ -323,45 +326,49 @@ function showStep(out, maps, ui, model, step, { difference, sums, display }) {
   const kept = step.cache.positions.length;
   out.cache.dataset.length = String(step.length);
   out.cache.dataset.bytes = String(step.cacheBytes);
-  out.cache.textContent = TEXT.bytes(step.cacheBytes, c.numLayers, c.numKVHeads, c.dModel / c.numHeads, kept);
+  out.cache.textContent = maps.i18n.t('training.generate.bytes', {
+    bytes: step.cacheBytes, layers: c.numLayers, kvHeads: c.numKVHeads, headDim: c.dModel / c.numHeads, kept,
+  });
   const ctx = {
     step, config: c, label: (p) => labels[p] ?? '', windowSize: c.attentionWindow ?? 0, positions: c.positions,
     mean: { cached: sums.cached / sums.count, full: sums.full / sums.count }, count: sums.count, difference,
   };
-  drawStats(out, maps.explain, ctx);
+  drawStats(out, maps, ctx);
   ctx.redraw = () => drawMaps(maps, ui, ctx, display);
   out.set(ctx);
   ctx.redraw();
 }
 
-function drawStats(out, explain, ctx) {
+function drawStats(out, { explain, i18n }, ctx) {
+  const { t } = i18n;
   if (!out.statsBuilt) {
     out.statsBuilt = {
-      bytes: explainedStat('gen-cache-bytes', () => explain.show(explainBytes(out.context()))),
-      cached: explainedStat('gen-ms-cached', () => explain.show(explainTiming(out.context()))),
-      full: explainedStat('gen-ms-full', () => explain.show(explainTiming(out.context()))),
-      difference: explainedStat('gen-difference', () => explain.show(explainDifference(out.context()))),
+      bytes: explainedStat('gen-cache-bytes', () => explain.show(explainBytes(out.context(), i18n))),
+      cached: explainedStat('gen-ms-cached', () => explain.show(explainTiming(out.context(), i18n))),
+      full: explainedStat('gen-ms-full', () => explain.show(explainTiming(out.context(), i18n))),
+      difference: explainedStat('gen-difference', () => explain.show(explainDifference(out.context(), i18n))),
     };
     out.statsBuilt.difference.dataset.cacheDifference = '';
     const s = out.statsBuilt;
-    for (const [term, value] of [['Bytes in the cache', s.bytes], ['Mean time per token with the cache', s.cached],
-      ['Mean time per token recomputing the prefix', s.full], ['Largest difference, cached logits against a full pass', s.difference]]) {
+    for (const [term, value] of [['bytes', s.bytes], ['cached', s.cached], ['full', s.full], ['difference', s.difference]]) {
       const dd = el('dd');
       dd.append(value);
-      out.stats.append(el('dt', '', term), dd);
+      out.stats.append(el('dt', '', t(`training.generate.stat.${term}`)), dd);
     }
   }
   const s = out.statsBuilt;
-  setStat(s.bytes, ctx.step.cacheBytes, `${ctx.step.cacheBytes} B`);
+  setStat(s.bytes, ctx.step.cacheBytes, t('training.generate.bytesValue', { bytes: ctx.step.cacheBytes }));
   // Means over the generation: one token of a tiny model takes less than the timer's resolution.
-  const ms = (x) => (x > 0 ? `${formatNumber(x, 3)} ms` : 'under the timer\u2019s resolution');
+  const ms = (x) => (x > 0 ? t('training.generate.ms', { ms: i18n.decimal(formatNumber(x, 3)) }) : t('training.generate.underResolution'));
   setStat(s.cached, ctx.mean.cached, ms(ctx.mean.cached));
-  setStat(s.full, ctx.step.msFull === null ? '' : ctx.mean.full, ctx.step.msFull === null ? 'not measured' : ms(ctx.mean.full));
-  setStat(s.difference, ctx.step.difference === null && ctx.count === 1 ? '' : ctx.difference, ctx.step.difference === null ? 'not checked' : formatNumber(ctx.difference, 3));
+  setStat(s.full, ctx.step.msFull === null ? '' : ctx.mean.full, ctx.step.msFull === null ? t('training.generate.notMeasured') : ms(ctx.mean.full));
+  setStat(s.difference, ctx.step.difference === null && ctx.count === 1 ? '' : ctx.difference,
+    ctx.step.difference === null ? t('training.generate.notChecked') : i18n.decimal(formatNumber(ctx.difference, 3)));
 }
 
 function drawMaps(maps, ui, ctx, display) {
   const { step, config } = ctx;
+  const { t } = maps.i18n;
   maps.el.hidden = false;
   const [H, length] = step.attention.shape;
   const first = Math.max(0, length - SHOWN);
@@ -369,9 +376,10 @@ function drawMaps(maps, ui, ctx, display) {
   const cols = Array.from({ length: length - first }, (_, j) => ctx.label(first + j));
   const attention = { data: new Float32Array(H * (length - first)), shape: [H, length - first] };
   for (let h = 0; h < H; h++) attention.data.set(step.attention.data.subarray(h * length + first, (h + 1) * length), h * (length - first));
-  maps.titles.attention.textContent = `Layer ${step.layer + 1}: the query of \u201c${ctx.label(step.tokens.length - 2)}\u201d over the cache, each head`;
-  queueHeatmap(maps.attention, { tensor: attention, rowLabels: Array.from({ length: H }, (_, h) => `head ${h + 1}`), colLabels: cols, ...display });
-  maps.note.textContent = length > SHOWN ? TEXT.shown(SHOWN, length) : '';
+  maps.titles.attention.textContent = t('training.generate.title.attention', { layer: step.layer + 1, token: ctx.label(step.tokens.length - 2) });
+  const rowLabels = Array.from({ length: H }, (_, h) => t('training.generate.headRow', { n: h + 1 }));
+  queueHeatmap(maps.attention, { tensor: attention, rowLabels, colLabels: cols, ...display });
+  maps.note.textContent = length > SHOWN ? t('training.generate.shown', { shown: SHOWN, total: length }) : '';
   const head = Number(ui.head.value) || 0;
   const kvHead = Math.floor(head / (config.numHeads / config.numKVHeads));
   ctx.kvHead = kvHead;
@@ -381,8 +389,8 @@ function drawMaps(maps, ui, ctx, display) {
   ctx.cacheValue = (which, slot, x) => step.cache[which].data[(kvHead * kept + slot) * d + x];
   const rows = Array.from({ length: kept - firstSlot }, (_, s) => `${firstSlot + s}:${ctx.label(step.cache.positions[firstSlot + s])}`);
   const part = (which) => ({ data: step.cache[which].data.slice((kvHead * kept + firstSlot) * d, (kvHead * kept + kept) * d), shape: [kept - firstSlot, d] });
-  maps.titles.keys.textContent = `K cache of layer ${step.layer + 1}, key/value head ${kvHead + 1} (slot: token)`;
-  maps.titles.values.textContent = `V cache of layer ${step.layer + 1}, key/value head ${kvHead + 1}`;
+  maps.titles.keys.textContent = t('training.generate.title.keys', { layer: step.layer + 1, kvHead: kvHead + 1 });
+  maps.titles.values.textContent = t('training.generate.title.values', { layer: step.layer + 1, kvHead: kvHead + 1 });
   const colLabels = Array.from({ length: d }, (_, x) => String(x + 1));
   queueHeatmap(maps.keys, { tensor: part('keys'), rowLabels: rows, colLabels, ...display });
   queueHeatmap(maps.values, { tensor: part('values'), rowLabels: rows, colLabels, ...display });

@@ -6,6 +6,7 @@
 // Test hooks: each card is [data-head-score][data-layer][data-head] with data-previous-token,
 // data-induction and data-duplicate-token (current scores); the maps are table[data-heatmap].
 import { el } from '../dom/dom.js';
+import { english } from '../model/model.js';
 import { createHeatmap } from '../heatmap/heatmap.js';
 import { createLineChart } from './curves.js';
 import { THRESHOLDS, headTitle } from './config.js';
@@ -16,46 +17,58 @@ import { queueHeatmap } from './frame-queue.js';
 let mapDraws = 0;
 export const heatmapDraws = () => mapDraws;
 
-const SCORE_NAMES = [
-  ['previousToken', 'previous-token', 'prev', 'a'],
-  ['induction', 'induction', 'induction', 'b'],
-  ['duplicateToken', 'duplicate-token', 'dup', 'c'],
-];
+// Each score: its key, its line style; its names are the messages training.score.<key> (in the
+// charts' legends) and training.score.<key>.short (the cards' numbers).
+const SCORE_NAMES = [['previousToken', 'a'], ['induction', 'b'], ['duplicateToken', 'c']];
 
-/** The label a head earns from its scores ('' when none passes its threshold). */
-export function headLabel(scores) {
-  if (scores.induction >= THRESHOLDS.induction) return 'induction head';
-  if (scores.previousToken >= THRESHOLDS.previousToken) return 'previous-token head';
-  if (scores.duplicateToken >= THRESHOLDS.duplicateToken) return 'duplicate-token head';
+/** The job a head's scores name ('previousToken', 'induction', 'duplicateToken'), or '' for none. */
+export function headJob(scores) {
+  if (scores.induction >= THRESHOLDS.induction) return 'induction';
+  if (scores.previousToken >= THRESHOLDS.previousToken) return 'previousToken';
+  if (scores.duplicateToken >= THRESHOLDS.duplicateToken) return 'duplicateToken';
   return '';
 }
 
-function createHeadCard(layer, head, { onAblate, onOpen }) {
+/** The label a head earns from its scores ('' when none passes its threshold), in i18n's language. */
+export function headLabel(scores, i18n = english) {
+  const job = headJob(scores);
+  return job ? i18n.t(`training.head.label.${job}`) : '';
+}
+
+/** The cards' score numbers: a <dl> of short names and '–'; returns { numbers, values }. */
+export function scoreNumbers({ t }) {
+  const numbers = el('dl', 'head-numbers');
+  const values = {};
+  for (const [key] of SCORE_NAMES) {
+    values[key] = el('dd', '', '\u2013');
+    numbers.append(el('dt', '', t(`training.score.${key}.short`)), values[key]);
+  }
+  return { numbers, values };
+}
+
+function createHeadCard(layer, head, { onAblate, onOpen, i18n }) {
+  const { t } = i18n;
+  const fixed = (x) => i18n.decimal(x.toFixed(2));
   const root = el('article', 'head-card');
   Object.assign(root.dataset, { headScore: '', layer: String(layer), head: String(head) });
-  const title = el('h3', 'head-title', headTitle(layer, head));
+  const name = headTitle(layer, head, i18n);
+  const title = el('h3', 'head-title', name);
   const badge = el('span', 'head-badge');
   badge.hidden = true;
   title.append(' ', badge);
-  const numbers = el('dl', 'head-numbers');
-  const values = {};
-  for (const [key, , short] of SCORE_NAMES) {
-    const dd = el('dd', '', '–');
-    numbers.append(el('dt', '', short), dd);
-    values[key] = dd;
-  }
+  const { numbers, values } = scoreNumbers(i18n);
   const chart = createLineChart({
-    title: `${headTitle(layer, head)}: scores over the steps`, small: true, yMax: 1, format: (v) => v.toFixed(2),
-    series: SCORE_NAMES.map(([key, label, , style]) => ({ key, label, style })),
+    title: t('training.head.chart', { layer: layer + 1, head: head + 1 }), small: true, yMax: 1, format: fixed, i18n,
+    series: SCORE_NAMES.map(([key, style]) => ({ key, label: t(`training.score.${key}`), style })),
   });
-  const map = createHeatmap({ name: `train-l${layer}-h${head}`, label: `${headTitle(layer, head)}: attention on the probe sequence (rows: queries, columns: keys)`, kind: 'weights', small: true });
+  const map = createHeatmap({ name: `train-l${layer}-h${head}`, label: t('training.head.map', { layer: layer + 1, head: head + 1 }), kind: 'weights', small: true, i18n });
   const actions = el('div', 'head-actions');
-  const ablate = el('button', 'small-button', 'Ablate');
+  const ablate = el('button', 'small-button', t('training.head.ablate'));
   ablate.type = 'button';
   ablate.dataset.action = 'ablate';
   ablate.setAttribute('aria-pressed', 'false');
-  ablate.title = 'Zero this head\u2019s output and see what the loss and the scores lose';
-  const open = el('button', 'small-button', 'Open in the explorer');
+  ablate.title = t('training.head.ablateTitle');
+  const open = el('button', 'small-button', t('training.head.open'));
   open.type = 'button';
   open.dataset.action = 'open-head';
   open.hidden = !onOpen;  // only where an explorer can take the head (the stand-alone page)
@@ -74,17 +87,17 @@ function createHeadCard(layer, head, { onAblate, onOpen }) {
     update(scores, attention, labels, display) {
       for (const key of ['previousToken', 'induction', 'duplicateToken']) root.dataset[key] = String(scores[key]);
       if (!attention) return;
-      for (const key of ['previousToken', 'induction', 'duplicateToken']) values[key].textContent = scores[key].toFixed(2);
-      const label = headLabel(scores);
-      badge.hidden = !label;
-      badge.textContent = label;
-      root.classList.toggle('is-induction', label === 'induction head');
-      root.classList.toggle('is-previous', label === 'previous-token head');
+      for (const key of ['previousToken', 'induction', 'duplicateToken']) values[key].textContent = fixed(scores[key]);
+      const job = headJob(scores);
+      badge.hidden = !job;
+      badge.textContent = job ? t(`training.head.label.${job}`) : '';
+      root.classList.toggle('is-induction', job === 'induction');
+      root.classList.toggle('is-previous', job === 'previousToken');
       queueHeatmap(map, { tensor: attention, rowLabels: labels, colLabels: labels, ...display }, () => { mapDraws++; });
     },
     setAblated(on, text = '') {
       ablate.setAttribute('aria-pressed', String(on));
-      ablate.textContent = on ? 'Restore' : 'Ablate';
+      ablate.textContent = t(on ? 'training.head.restore' : 'training.head.ablate');
       root.classList.toggle('ablated', on);
       effect.hidden = !text;
       effect.textContent = text;
@@ -100,15 +113,15 @@ function cropHead(a, h, n) {
   return { data: out, shape: [n, n] };
 }
 
-/** The cards of every head, layer by layer. */
-export function createHeadCards({ onAblate, onOpen = null }) {
+/** The cards of every head, layer by layer; i18n: the view's translator. */
+export function createHeadCards({ onAblate, onOpen = null, i18n = english }) {
   const root = el('section', 'head-cards');
   root.id = 'training-heads';  // the page's skip link
   root.tabIndex = -1;
-  const heading = el('h2', 'section-title', 'Every head, on a probe sequence');
+  const heading = el('h2', 'section-title', i18n.t('training.heads.title'));
   heading.id = `train-heads-${Math.random().toString(36).slice(2, 8)}`;
   root.setAttribute('aria-labelledby', heading.id);
-  const note = el('p', 'hint', `A head is named once a score passes its threshold: previous-token ≥ ${THRESHOLDS.previousToken}, induction ≥ ${THRESHOLDS.induction}. Scores are measured on 8 probe sequences; the map shows the first.`);
+  const note = el('p', 'hint', i18n.t('training.heads.note', { previousToken: THRESHOLDS.previousToken, induction: THRESHOLDS.induction, probes: 8 }));
   const grid = el('div', 'head-grid');
   root.append(heading, note, grid);
   let cards = [];
@@ -122,7 +135,7 @@ export function createHeadCards({ onAblate, onOpen = null }) {
       for (let l = 0; l < layers; l++) {
         const row = [];
         for (let h = 0; h < heads; h++) {
-          const card = createHeadCard(l, h, { onAblate, onOpen });
+          const card = createHeadCard(l, h, { onAblate, onOpen, i18n });
           row.push(card);
           grid.append(card.el);
         }

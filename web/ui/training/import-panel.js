@@ -10,9 +10,10 @@
 // [data-imported-head][data-layer][data-head] with its scores, its map [data-heatmap="import-l<l>-h<h>"].
 import { createAttention } from '../../lib/attention.js';
 import { el } from '../dom/dom.js';
+import { english } from '../model/model.js';
 import { createHeatmap, createPixelMap } from '../heatmap/heatmap.js';
-import { IMPORT_LIMITS, readAttentionFile, tokenIds } from './attention-json.js';
-import { headLabel } from './head-cards.js';
+import { IMPORT_LIMITS, readAttentionFile, readingError, tokenIds } from './attention-json.js';
+import { headLabel, scoreNumbers } from './head-cards.js';
 import { headTitle } from './config.js';
 import { frameQueue } from './frame-queue.js';
 
@@ -36,39 +37,42 @@ json.dump({"tokens": tok.convert_ids_to_tokens(ids["input_ids"][0]),
            "attentions": [a[0].tolist() for a in out.attentions]},
           open("gpt2-attention.json", "w"))`;
 
-const grouped = (n) => n.toLocaleString('en');
-const LIMITS_TEXT = `Limits: files up to ${IMPORT_LIMITS.fileBytes / 2 ** 20} MB, at most ${IMPORT_LIMITS.tokens} tokens, `
-  + `${grouped(IMPORT_LIMITS.heads)} heads and ${grouped(IMPORT_LIMITS.values)} weights in all. Maps of more than ${TABLE_MAX_TOKENS} tokens `
-  + '(or very many heads) are drawn as pictures: point at one, or focus it and use the arrow keys, to read a cell.';
+function limitsText(i18n) {
+  const grouped = (n) => n.toLocaleString(i18n.lang === 'qps' ? 'en' : i18n.lang);
+  return i18n.t('training.import.limits', {
+    megabytes: IMPORT_LIMITS.fileBytes / 2 ** 20, tokens: IMPORT_LIMITS.tokens, heads: grouped(IMPORT_LIMITS.heads),
+    weights: grouped(IMPORT_LIMITS.values), tableTokens: TABLE_MAX_TOKENS,
+  });
+}
 
 // Gives the page its thread back between slices of work.
 const nextTask = () => new Promise((resolve) => { setTimeout(resolve, 0); });
 
-function importedCard(l, h, scores, tensor, tokens, display, asTable) {
+function importedCard(l, h, scores, tensor, tokens, { display, asTable, i18n }) {
   const card = el('article', 'head-card');
   Object.assign(card.dataset, {
     importedHead: '', layer: String(l), head: String(h),
     previousToken: String(scores.previousToken), induction: String(scores.induction), duplicateToken: String(scores.duplicateToken),
   });
-  const title = el('h3', 'head-title', headTitle(l, h));
-  const label = headLabel(scores);
+  const title = el('h3', 'head-title', headTitle(l, h, i18n));
+  const label = headLabel(scores, i18n);
   if (label) title.append(' ', el('span', 'head-badge', label));
-  const numbers = el('dl', 'head-numbers');
-  for (const [key, short] of [['previousToken', 'prev'], ['induction', 'induction'], ['duplicateToken', 'dup']])
-    numbers.append(el('dt', '', short), el('dd', '', scores[key].toFixed(2)));
-  const mapLabel = `Imported ${headTitle(l, h).toLowerCase()}: attention (rows: queries, columns: keys)`;
+  const { numbers, values } = scoreNumbers(i18n);
+  for (const [key, value] of Object.entries(values)) value.textContent = i18n.decimal(scores[key].toFixed(2));
+  const mapLabel = i18n.t('training.import.map', { layer: l + 1, head: h + 1 });
   const map = asTable
-    ? createHeatmap({ name: `import-l${l}-h${h}`, label: mapLabel, kind: 'weights', small: true })
-    : createPixelMap({ name: `import-l${l}-h${h}`, label: mapLabel });
+    ? createHeatmap({ name: `import-l${l}-h${h}`, label: mapLabel, kind: 'weights', small: true, i18n })
+    : createPixelMap({ name: `import-l${l}-h${h}`, label: mapLabel, i18n });
   if (asTable) map.table.dataset.pending = '';
   card.append(title, numbers, map.el);
   // (A card replaced by a newer import before its turn in the queue is not drawn.)
   return { card, draw: () => { if (card.isConnected) map.update({ tensor, rowLabels: tokens, colLabels: tokens, ...display }); } };
 }
 
-function createPanelDom() {
+function createPanelDom(i18n) {
+  const { t } = i18n;
   const root = el('section', 'import-panel card');
-  const heading = el('h2', 'section-title', 'Your own model\u2019s attention');
+  const heading = el('h2', 'section-title', t('training.import.title'));
   heading.id = `train-import-${Math.random().toString(36).slice(2, 8)}`;
   root.setAttribute('aria-labelledby', heading.id);
   const input = el('input');
@@ -77,16 +81,17 @@ function createPanelDom() {
   input.id = `train-import-file-${Math.random().toString(36).slice(2, 8)}`;
   input.className = 'visually-hidden';
   input.dataset.importAttention = '';
-  const label = el('label', 'small-button file-button', 'Import attention JSON');
+  const label = el('label', 'small-button file-button', t('training.import.button'));
   label.htmlFor = input.id;
-  const hint = el('p', 'hint', 'A file { "tokens": [...], "attentions": [layer][head][query][key] }, every row a softmax, e.g. from GPT-2 with output_attentions=True:');
+  const hint = el('p', 'hint', t('training.import.hint', { format: '{ "tokens": [...], "attentions": [layer][head][query][key] }' }));
   const details = el('details', 'snippet');
   const code = el('pre');
   code.tabIndex = 0;  // scrollable sideways with the keyboard
+  code.setAttribute('translate', 'no');
   code.append(el('code', '', SNIPPET));
-  details.append(el('summary', '', 'Python that writes such a file'), code);
-  const limits = el('p', 'hint import-limits', LIMITS_TEXT);
-  const cancel = el('button', 'small-button', 'Cancel');
+  details.append(el('summary', '', t('training.import.snippet')), code);
+  const limits = el('p', 'hint import-limits', limitsText(i18n));
+  const cancel = el('button', 'small-button', t('training.import.cancel'));
   cancel.type = 'button';
   cancel.dataset.action = 'cancel-import';
   cancel.hidden = true;
@@ -96,7 +101,7 @@ function createPanelDom() {
   progress.hidden = true;
   const status = el('p', 'import-status');
   status.setAttribute('role', 'status');
-  progress.setAttribute('aria-label', 'Import progress');
+  progress.setAttribute('aria-label', t('training.import.progress'));
   const grid = el('div', 'head-grid');
   const row = el('div', 'run-buttons');
   row.append(label, cancel, progress);
@@ -104,8 +109,10 @@ function createPanelDom() {
   return { root, input, cancel, progress, status, grid };
 }
 
-export function createImportPanel({ theme }) {
-  const { root, input, cancel, progress, status, grid } = createPanelDom();
+/** The panel; theme() → 'light' | 'dark'; i18n: the view's translator. */
+export function createImportPanel({ theme, i18n = english }) {
+  const { t } = i18n;
+  const { root, input, cancel, progress, status, grid } = createPanelDom(i18n);
   let job = null;   // the import under way: an AbortController
 
   function finish(controller) {
@@ -116,14 +123,15 @@ export function createImportPanel({ theme }) {
     delete root.dataset.importing;
   }
 
+  // A problem the reader named is said in the page's language (readingError); test hooks keep English.
   function failed(name, err) {
-    status.textContent = `${name.slice(0, 60)} could not be imported: ${err.message}.`;
+    status.textContent = t('training.import.failed', { name: name.slice(0, 60), reason: readingError(err, i18n) });
     status.classList.add('error');
     root.dataset.importError = err.message;
   }
 
   /** Shows a File, Blob or JSON text; resolves with the parsed file, or null (a message says why). */
-  async function show(source, name = 'the file') {
+  async function show(source, name = t('training.import.theFile')) {
     job?.abort(new Error('another file was chosen'));
     const controller = new AbortController();
     job = controller;
@@ -132,7 +140,7 @@ export function createImportPanel({ theme }) {
     cancel.hidden = false;
     progress.hidden = false;
     progress.value = 0;
-    status.textContent = `Reading ${name.slice(0, 60)}\u2026`;
+    status.textContent = t('training.import.reading', { name: name.slice(0, 60) });
     let parsed;
     try {
       parsed = await readAttentionFile(source, { signal, budgetMs: BUDGET_MS, onProgress: (f) => { progress.value = 0.8 * f; } });
@@ -145,7 +153,7 @@ export function createImportPanel({ theme }) {
       const heads = await buildCards(parsed, signal);
       status.classList.remove('error');
       delete root.dataset.importError;
-      status.textContent = `${name.slice(0, 60)}: ${parsed.layers.length} layers, ${heads} heads, ${parsed.tokens.length} tokens.`;
+      status.textContent = t('training.import.done', { name: name.slice(0, 60), layers: parsed.layers.length, heads, tokens: parsed.tokens.length });
       root.dataset.imported = String(heads);
       return parsed;
     } catch (err) {
@@ -173,7 +181,7 @@ export function createImportPanel({ theme }) {
         const tensor = { data: layer.data.subarray(h * T * T, (h + 1) * T * T), shape: [T, T] };
         const s = attn.headScores(ids, tensor);
         const scores = { previousToken: s.previousToken, induction: s.induction, duplicateToken: s.duplicateToken };
-        const { card, draw } = importedCard(l, h, scores, tensor, parsed.tokens, display, asTable);
+        const { card, draw } = importedCard(l, h, scores, tensor, parsed.tokens, { display, asTable, i18n });
         cards.append(card);
         draws.push([card, draw]);
         if (performance.now() - sliceStart >= BUDGET_MS) {
@@ -202,7 +210,7 @@ export function createImportPanel({ theme }) {
     controller.abort(new Error('cancelled'));
     finish(controller);
     status.classList.remove('error');
-    status.textContent = 'Import cancelled; what was shown before stays.';
+    status.textContent = t('training.import.cancelled');
   });
 
   return { el: root, show };

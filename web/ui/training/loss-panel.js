@@ -4,32 +4,38 @@
 // the whole repeated sequence rises above it once the model copies with confidence (the first
 // copy is random, and confident wrong guesses cost more than even ones), and the hint says so.
 import { el } from '../dom/dom.js';
+import { english } from '../model/model.js';
 import { createLineChart } from './curves.js';
 import { HELD_OUT } from './config.js';
 
-export function createLossPanel() {
+/** The panel; i18n: the view's translator. */
+export function createLossPanel({ i18n = english } = {}) {
+  const { t } = i18n;
+  const fixed = (x, digits) => i18n.decimal(x.toFixed(digits));
   const root = el('section', 'loss-panel card');
-  const heading = el('h2', 'section-title', 'Loss');
+  const heading = el('h2', 'section-title', t('training.loss.title'));
   heading.id = `train-loss-${Math.random().toString(36).slice(2, 8)}`;
   root.setAttribute('aria-labelledby', heading.id);
-  const rate = el('p', 'steps-per-second', '0 steps/s');
+  const rate = el('p', 'steps-per-second', t('training.loss.rate', { rate: 0 }));
   const chartRepeated = () => createLineChart({
-    title: 'Loss over the steps (cross-entropy, nats)',
+    title: t('training.loss.chart'),
+    i18n,
     series: [
-      { key: 'train', label: 'training batch', style: 'c' },
-      { key: 'repeated', label: 'repeated half (probe)', style: 'a' },
-      { key: 'all', label: 'whole sequence (probe)', style: 'b' },
+      { key: 'train', label: t('training.loss.series.train'), style: 'c' },
+      { key: 'repeated', label: t('training.loss.series.repeated'), style: 'a' },
+      { key: 'all', label: t('training.loss.series.all'), style: 'b' },
     ],
   });
   const chartText = () => createLineChart({
-    title: 'Loss over the steps (cross-entropy, nats)',
-    series: [{ key: 'train', label: 'training batch', style: 'c' }, { key: 'repeated', label: 'probe', style: 'a' }],
+    title: t('training.loss.chart'),
+    i18n,
+    series: [{ key: 'train', label: t('training.loss.series.train'), style: 'c' }, { key: 'repeated', label: t('training.loss.series.probe'), style: 'a' }],
   });
   let chart = chartRepeated();
   const hint = el('p', 'hint');
   const general = el('div', 'generalisation');
-  general.append(el('h3', 'subsection-title', 'Generalisation'));
-  const generalText = el('p', 'generalisation-text', 'Train a few hundred steps to compare.');
+  general.append(el('h3', 'subsection-title', t('training.loss.general.title')));
+  const generalText = el('p', 'generalisation-text', t('training.loss.general.idle'));
   generalText.dataset.generalisation = '';
   general.append(generalText);
   root.append(heading, rate, chart.el, hint, general);
@@ -38,12 +44,10 @@ export function createLossPanel() {
   let vocabulary = 0;   // V, once the model is built
 
   function explain() {
-    const lnV = vocabulary ? `ln ${vocabulary} \u2248 ${Math.log(vocabulary).toFixed(2)}` : 'ln V';
+    const lnV = vocabulary ? `ln ${vocabulary} \u2248 ${fixed(Math.log(vocabulary), 2)}` : 'ln V';
     hint.dataset.lnV = vocabulary ? String(Math.log(vocabulary)) : '';
-    hint.textContent = task === 'text'
-      ? `A model that guesses the next character uniformly among the V = ${vocabulary || 'V'} characters loses ${lnV} nats per character (the dash-dot line); each nat less is knowledge of the text.`
-      : `The model trains on the repeated half only (solid line): it can be predicted perfectly, and the cliff in its loss is the induction head forming. The whole sequence (dashed) also scores the first copy, which is random, and the filler after the second: no model can predict those. An even guess among the V = ${vocabulary || 'V'} tokens would lose ${lnV} nats per token there (the dash-dot line), but this model never trains on those positions and, once it copies, guesses them with confidence; a confident wrong guess costs more than an even one, so the whole-sequence loss can rise above ${lnV} while the repeated half falls.`;
-    chart.setReference(vocabulary ? Math.log(vocabulary) : null, `uniform guess, ${lnV}`);
+    hint.textContent = t(task === 'text' ? 'training.loss.hint.text' : 'training.loss.hint.repeated', { V: vocabulary || 'V', lnV });
+    chart.setReference(vocabulary ? Math.log(vocabulary) : null, t('training.loss.uniform', { lnV }));
   }
 
   return {
@@ -60,19 +64,19 @@ export function createLossPanel() {
       chart = fresh;
       general.hidden = task === 'text';
       explain();
-      generalText.textContent = 'Train a few hundred steps to compare.';
+      generalText.textContent = t('training.loss.general.idle');
       delete generalText.dataset.trained;
       delete generalText.dataset.heldOut;
     },
     reset() {
       chart.reset();
-      rate.textContent = '0 steps/s';
+      rate.textContent = t('training.loss.rate', { rate: 0 });
     },
     push(step, { train, repeated, all }) {
       chart.push(step, task === 'text' ? { train, repeated } : { train, repeated, all });
     },
     setRate(perSecond) {
-      rate.textContent = `${Math.round(perSecond)} steps/s`;
+      rate.textContent = t('training.loss.rate', { rate: Math.round(perSecond) });
     },
     /** trained, heldOut: probes on the trained and the never-seen repeat lengths. */
     setGeneralisation(trained, heldOut) {
@@ -81,10 +85,11 @@ export function createLossPanel() {
       const b = best(heldOut);
       generalText.dataset.trained = String(a);
       generalText.dataset.heldOut = String(b);
-      const verdict = b >= 0.4 && b >= 0.7 * a ? 'it copies what followed last time at any distance: a real induction head.'
-        : a >= 0.4 ? 'it does much worse on the new lengths: it may have memorised periods.' : 'no induction head yet.';
-      generalText.textContent = `Best induction score on repeat lengths it trained on: ${a.toFixed(2)} (loss ${trained.loss.toFixed(2)}); `
-        + `on lengths it never saw (${HELD_OUT.join(' and ')}): ${b.toFixed(2)} (loss ${heldOut.loss.toFixed(2)}). So ${verdict}`;
+      const verdict = b >= 0.4 && b >= 0.7 * a ? 'real' : a >= 0.4 ? 'memorised' : 'none';
+      const lengths = new Intl.ListFormat(i18n.lang === 'qps' ? 'en' : i18n.lang, { type: 'conjunction' }).format(HELD_OUT.map(String));
+      generalText.textContent = t(`training.loss.general.${verdict}`, {
+        trained: fixed(a, 2), trainedLoss: fixed(trained.loss, 2), lengths, heldOut: fixed(b, 2), heldOutLoss: fixed(heldOut.loss, 2),
+      });
     },
   };
 }

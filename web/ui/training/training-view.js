@@ -6,6 +6,7 @@
 // [data-action="train"] starts and [data-action="pause"] pauses; head cards: see head-cards.js.
 import { createTrainer } from '../../lib/trainer.js';
 import { el } from '../dom/dom.js';
+import { english } from '../model/model.js';
 import { createTrainingControls } from './controls.js';
 import { createHeadCards, heatmapDraws } from './head-cards.js';
 import { createLossPanel } from './loss-panel.js';
@@ -110,7 +111,8 @@ function createProgressTiming(root) {
 /**
  * Mounts the view into `root`. options: settings (initial; see config.js), text (the text task's
  * text), theme ('auto' | 'light' | 'dark'), syncUrl (keep the address's #view=train… current),
- * onOpenHead({ layer, head, state, config, tokens, labels }) (hand a head to the explorer).
+ * onOpenHead({ layer, head, state, config, tokens, labels }) (hand a head to the explorer), i18n (a
+ * translator, default English; every panel gets it).
  * Resolves with { el, settings(), trainer(), destroy() }.
  */
 export async function mountTraining(root, options = {}) {
@@ -128,7 +130,8 @@ export async function mountTraining(root, options = {}) {
 class TrainingView {
   constructor(root, options) {
     const { link, styled, theme, stopTheme } = prepareRoot(root, options);
-    Object.assign(this, { root, options, styled, theme, stopTheme });
+    const i18n = options.i18n ?? english;
+    Object.assign(this, { root, options, styled, theme, stopTheme, i18n });
     this.settings = normalizeSettings(options.settings);
     this.text = options.text ?? '';
     this.trainer = null;
@@ -145,17 +148,20 @@ class TrainingView {
     this.controls = createTrainingControls({
       onSettings: (s, t) => { this.settings = s; this.text = t; this.writeUrl(); this.rebuild(); },
       onAction: (name) => this.act(name).catch((err) => this.showError(err)),
+      i18n,
     });
-    this.loss = createLossPanel();
+    this.loss = createLossPanel({ i18n });
     this.cards = createHeadCards({
       onAblate: (l, h) => this.toggleAblation(l, h).catch((err) => this.showError(err)),
       onOpen: options.onOpenHead ? (l, h) => this.openHead(l, h).catch((err) => this.showError(err)) : null,
+      i18n,
     });
     this.yourText = createYourTextPanel({
-      attend: (ids) => (this.trainer ? this.trainer.attend(ids) : Promise.reject(new Error('the model is still being built'))),
+      attend: (ids) => (this.trainer ? this.trainer.attend(ids) : Promise.reject(new Error(i18n.t('training.yourText.building')))),
       display: () => this.display(),
+      i18n,
     });
-    this.generate = createGeneratePanel({ display: () => this.display() });
+    this.generate = createGeneratePanel({ display: () => this.display(), i18n });
     this.generate.setCheckpoint(checkpointGenerator());
     this.stopCheckpoint = onCheckpointChange(() => this.generate.setCheckpoint(checkpointGenerator()));
     this.extras = layoutPanels(root, link, this);
@@ -180,14 +186,17 @@ class TrainingView {
     };
   }
 
+  // The trainer's errors are its API's, in English: the learner reads them inside a sentence.
   showError(err) {
-    this.controls.setStatus(err.message.replace(/^trainer: /, ''), true);
+    this.controls.setStatus(this.i18n.t('training.status.error', { reason: err.message.replace(/^trainer: /, '') }), true);
   }
 
   writeUrl() {
     if (!this.options.syncUrl) return;
     const url = new URL(window.location.href);
-    url.hash = settingsToParams(this.settings).toString();
+    // The page's language stays in the address with the settings.
+    const lang = new URLSearchParams(url.hash.replace(/^#/, '')).get('lang');
+    url.hash = settingsToParams(this.settings, lang ? { lang } : {}).toString();
     window.history.replaceState(window.history.state, '', url.href);
   }
 
@@ -216,7 +225,9 @@ class TrainingView {
     cards.update(p.step, p.probe, this.labels, this.display(), { draw });
     // A status region (read out by screen readers): at the maps' pace, not 30 times a second.
     if (draw) this.yourText.refresh();
-    if (draw && p.loss !== null) controls.setStatus(`Step ${p.step}: loss ${p.loss.toFixed(3)}${running ? '' : ' (paused)'}`);
+    if (draw && p.loss !== null) {
+      controls.setStatus(this.i18n.t(running ? 'training.status.step' : 'training.status.stepPaused', { step: p.step, loss: this.i18n.decimal(p.loss.toFixed(3)) }));
+    }
     if (this.settings.task === 'repeated' && (!running || now - this.lastGeneral > GENERAL_MS)) {
       this.lastGeneral = now;
       this.generalise(gen).catch(() => {});
@@ -234,7 +245,7 @@ class TrainingView {
     const { root, controls, loss, settings } = this;
     this.running = false;
     controls.setRunning(false, true);
-    controls.setStatus('Building the model\u2026');
+    controls.setStatus(this.i18n.t('training.status.building'));
     const old = this.trainer;
     this.trainer = null;
     old?.terminate().catch(() => {});
@@ -278,12 +289,13 @@ class TrainingView {
     this.loss.setVocabulary(t.vocabulary?.length ?? t.config.model.vocabSize);
     // Where no Worker can start (an opaque-origin frame whose CSP refuses data: Workers) the trainer runs here.
     this.root.dataset.trainerMode = t.mode;
-    const where = t.mode === 'main-thread' ? ' Training runs on this page\u2019s own thread in short slices: this frame cannot start a Worker.' : '';
-    controls.setStatus(`${t.parameterCount.toLocaleString('en')} parameters. Press Train.${where}`);
+    const i18n = this.i18n;
+    const parameters = t.parameterCount.toLocaleString(i18n.lang === 'qps' ? 'en' : i18n.lang);
+    controls.setStatus(i18n.t(t.mode === 'main-thread' ? 'training.status.readyMainThread' : 'training.status.ready', { parameters }));
     const { layers, heads } = this.settings;
     this.yourText.setModel(t.vocabulary ? { vocabulary: t.vocabulary, contextLength: t.config.model.contextLength, layers, heads } : null);
     // Generation reads the model as it is: training pauses first (a step would change it under the cache).
-    this.generate.setModel(trainerGenerator(t, { prepare: () => (this.running ? this.act('pause') : Promise.resolve()) }));
+    this.generate.setModel(trainerGenerator(t, { prepare: () => (this.running ? this.act('pause') : Promise.resolve()), i18n }));
     this.onProgress({ step: 0, loss: null, losses: [], probe: await t.probe() }, gen);
   }
 
@@ -328,7 +340,7 @@ class TrainingView {
     const base = await this.trainer.evaluate({});
     const without = list.length ? await this.trainer.evaluate({ ablate: list }) : base;
     for (const card of cards.all()) card.setAblated(false);
-    const text = list.length ? describeAblation(base, without, list) : '';
+    const text = list.length ? describeAblation(base, without, list, this.i18n) : '';
     for (const { layer: l, head: h } of list) cards.card(l, h)?.setAblated(true, l === layer && h === head ? text : '');
     if (list.length && !ablated.has(key)) cards.card(list[0].layer, list[0].head)?.setAblated(true, text);
   }
@@ -355,7 +367,7 @@ class TrainingView {
     this.rate.reset();
     if (history) replayHistory(this, history);  // the run's curves, not a line from step 0
     this.onProgress({ step, loss: null, losses: [], probe: await this.trainer.probe() }, this.generation);
-    this.controls.setStatus(`Step ${step}: trained parameters loaded. Train continues from them.`);
+    this.controls.setStatus(this.i18n.t('training.status.loaded', { step }));
   }
 
   async apply(nextSettings, nextText = '') {

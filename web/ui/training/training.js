@@ -7,13 +7,15 @@ import { createExamplesPanel } from './examples.js';
 import { createImportPanel } from './import-panel.js';
 import { createCheckpointPanels } from '../checkpoint/checkpoint.js';
 import { applyTrainingOptions } from './embed-options.js';
+import { markLanguage, widgetTranslator } from '../dom/dom.js';
 
 /**
  * options: syncUrl (default true: settings and example from and to location.hash), params (a
  * URLSearchParams to read them from instead, e.g. the iframe's query), settings,
  * example ('induction' | 'text'), theme, documentTheme (default true), onOpenHead; as an embed
  * sets them (embed-options.js): lesson (a lesson-registry spec of kind 'train'), panels, controls,
- * readOnly, reveal.
+ * readOnly, reveal; lang (the language asked for, as the element's lang attribute) or i18n (a
+ * translator; default: widgetTranslator from lang, the address's lang= (hash or query) or the browser).
  * Returns a handle like the explorer's: { getState, onChange, destroy, … }.
  */
 export async function mountTrainingPage(root, options = {}) {
@@ -21,15 +23,17 @@ export async function mountTrainingPage(root, options = {}) {
   const params = options.params ?? new URLSearchParams(syncUrl ? window.location.hash.replace(/^#/, '') : '');
   const settings = options.settings ?? settingsFromParams(params);
   const documentTheme = options.documentTheme ?? true;
-  const view = await mountTraining(root, { settings, theme: options.theme, syncUrl, onOpenHead: options.onOpenHead });
+  const i18n = options.i18n ?? await widgetTranslator({ attribute: options.lang ?? params.get('lang') ?? undefined });
+  markLanguage(root, i18n);
+  const view = await mountTraining(root, { settings, theme: options.theme, syncUrl, onOpenHead: options.onOpenHead, i18n });
   if (documentTheme) document.documentElement.dataset.theme = root.dataset.theme;
-  const examples = createExamplesPanel({ view });
-  const imports = createImportPanel({ theme: () => root.dataset.theme });
+  const examples = createExamplesPanel({ view, i18n });
+  const imports = createImportPanel({ theme: () => root.dataset.theme, i18n });
   // A head of an opened checkpoint goes to the explorer the way a trained head does.
   const onOpenState = options.onOpenHead ? (state) => options.onOpenHead({ explorerState: state }) : null;
-  const checkpoints = createCheckpointPanels({ display: () => ({ palette: 'viridis', theme: root.dataset.theme }), onOpenState });
+  const checkpoints = createCheckpointPanels({ display: () => ({ palette: 'viridis', theme: root.dataset.theme }), onOpenState, i18n });
   view.extras.append(examples.el, imports.el, checkpoints.el);
-  const embed = applyTrainingOptions(root, view, options);
+  const embed = applyTrainingOptions(root, view, { ...options, i18n });
   const example = options.lesson?.example ?? options.example ?? params.get('example');
   if (example) await examples.open(example);
   embed.question?.refresh();

@@ -9,39 +9,37 @@
 // data-induction and data-duplicate-token.
 import { el } from '../dom/dom.js';
 import { createHeatmap } from '../heatmap/heatmap.js';
-import { charTokens, describeCharTokens } from '../model/model.js';
-import { headLabel } from './head-cards.js';
+import { charTokens, english } from '../model/model.js';
+import { headLabel, scoreNumbers } from './head-cards.js';
 import { queueHeatmap } from './frame-queue.js';
 import { headTitle } from './config.js';
+import { describeTokens } from './char-notes.js';
 
 // Short enough for the context, in the corpus's style, with a name that repeats (copying it is
-// what a previous-token and an induction head do together).
+// what a previous-token and an induction head do together). The story is English; so is the
+// bundled corpus the text model learns from.
 export const DEFAULT_TEXT = 'Oskar sold the bell. Oskar sold';
-const SCORES = [['previousToken', 'prev'], ['induction', 'induction'], ['duplicateToken', 'dup']];
+const SCORES = ['previousToken', 'induction', 'duplicateToken'];
 
-function createHeadBox(layer, head) {
+function createHeadBox(layer, head, i18n) {
   const box = el('article', 'head-card your-head');
   Object.assign(box.dataset, { yourHead: '', layer: String(layer), head: String(head) });
   const badge = el('span', 'head-badge');
   badge.hidden = true;
-  const title = el('h3', 'head-title', headTitle(layer, head));
+  const name = headTitle(layer, head, i18n);
+  const title = el('h3', 'head-title', name);
   title.append(' ', badge);
-  const numbers = el('dl', 'head-numbers');
-  const values = {};
-  for (const [key, short] of SCORES) {
-    values[key] = el('dd', '', '\u2013');
-    numbers.append(el('dt', '', short), values[key]);
-  }
-  const map = createHeatmap({ name: `your-l${layer}-h${head}`, label: `${headTitle(layer, head)}: attention on your text (rows: queries, columns: keys)`, kind: 'weights', small: true });
+  const { numbers, values } = scoreNumbers(i18n);
+  const map = createHeatmap({ name: `your-l${layer}-h${head}`, label: i18n.t('training.yourText.map', { layer: layer + 1, head: head + 1 }), kind: 'weights', small: true, i18n });
   box.append(title, numbers, map.el);
   return {
     el: box,
     show(scores, attention, labels, display) {
-      for (const [key] of SCORES) {
+      for (const key of SCORES) {
         box.dataset[key] = String(scores[key]);
-        values[key].textContent = scores[key].toFixed(2);
+        values[key].textContent = i18n.decimal(scores[key].toFixed(2));
       }
-      const label = headLabel(scores);
+      const label = headLabel(scores, i18n);
       badge.hidden = !label;
       badge.textContent = label;
       queueHeatmap(map, { tensor: attention, rowLabels: labels, colLabels: labels, ...display });
@@ -59,17 +57,20 @@ function headOf(a, h) {
  * The panel. attend(ids) → the trainer's attention ({ step, attentions, headScores });
  * display() → { palette, theme }. setModel({ vocabulary, contextLength, layers, heads } | null)
  * shows it for a text model (hidden otherwise); refresh() recomputes the maps (the model trained on).
+ * i18n: the view's translator.
  */
-export function createYourTextPanel({ attend, display }) {
+export function createYourTextPanel({ attend, display, i18n = english }) {
+  const { t } = i18n;
   const root = el('section', 'card your-text-panel');
   root.dataset.yourText = '';
   root.hidden = true;
   const suffix = Math.random().toString(36).slice(2, 8);
-  const heading = el('h2', 'section-title', 'Your text');
+  const heading = el('h2', 'section-title', t('training.yourText.title'));
   heading.id = `your-text-title-${suffix}`;
   root.setAttribute('aria-labelledby', heading.id);
-  const label = el('label', '', 'Type a sentence: the text model reads it character by character');
+  const label = el('label', '', t('training.yourText.label'));
   const input = el('input', 'your-text-input');
+  input.setAttribute('translate', 'no');  // the learner's own sentence
   input.type = 'text';
   input.id = `your-text-${suffix}`;
   input.autocomplete = 'off';
@@ -97,13 +98,13 @@ export function createYourTextPanel({ attend, display }) {
     try {
       tokens = charTokens(input.value, model.vocabulary, model.contextLength);
     } catch (err) {
-      message.textContent = err.message;
+      message.textContent = t('training.yourText.unreadable', { reason: err.message });
       return;
     }
-    message.textContent = describeCharTokens(tokens, model.contextLength);
+    message.textContent = describeTokens(tokens, model.contextLength, { i18n });
     input.setAttribute('aria-invalid', 'false');
     if (!tokens.ids.length) {
-      message.textContent = 'Type at least one character.';
+      message.textContent = t('training.yourText.empty');
       return;
     }
     const result = await attend(tokens.ids);
@@ -125,7 +126,7 @@ export function createYourTextPanel({ attend, display }) {
     pending = true;
     requestAnimationFrame(() => {
       pending = false;
-      run().catch((err) => { message.textContent = err.message.replace(/^trainer: /, ''); });
+      run().catch((err) => { message.textContent = t('training.yourText.failed', { reason: err.message.replace(/^trainer: /, '') }); });
     });
   }
   input.addEventListener('input', schedule);
@@ -138,9 +139,9 @@ export function createYourTextPanel({ attend, display }) {
       asked++;
       delete root.dataset.tokens;
       if (!next) return;
-      const known = next.vocabulary.map((c) => ({ ' ': 'space', '\n': 'new line' }[c] ?? c)).join(' ');
-      hint.textContent = `Each character is a token (at most ${next.contextLength}, the model\u2019s context length). Rows are queries, columns the keys each one attends to; the scores are measured on your text. The model knows these ${next.vocabulary.length} characters: ${known}.`;
-      boxes = Array.from({ length: next.layers }, (_, l) => Array.from({ length: next.heads }, (_, h) => createHeadBox(l, h)));
+      const known = next.vocabulary.map((c) => ({ ' ': t('training.yourText.space'), '\n': t('training.yourText.newLine') }[c] ?? c)).join(' ');
+      hint.textContent = t('training.yourText.hint', { max: next.contextLength, count: next.vocabulary.length, known });
+      boxes = Array.from({ length: next.layers }, (_, l) => Array.from({ length: next.heads }, (_, h) => createHeadBox(l, h, i18n)));
       grid.replaceChildren(...boxes.flat().map((b) => b.el));
       schedule();
     },
