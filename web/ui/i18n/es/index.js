@@ -1,6 +1,7 @@
 // Every message of the page in Spanish, one file per part of the page (keys start with
 // the part's name). See web/ui/model/i18n.js.
 import common from './common.js';
+import checkpoint from './checkpoint.js';
 import inference from './inference.js';
 
-export default { ...common, ...inference };
+export default { ...common, ...inference, ...checkpoint };
