@@ -13,8 +13,8 @@ import { createExplainBox, explanation } from '../explain/explain.js';
 import { english, formatNumber } from '../model/model.js';
 import { checkpointHost } from './host.js';
 
-// The three scores; each one's names are checkpoint.sweep.score.<key> (a menu entry) and
-// checkpoint.sweep.kind.<key> (in a sentence).
+// The three scores; each one's menu entry is checkpoint.sweep.score.<key>, its explanation's lines
+// checkpoint.sweep.explain.score.<key> and .title.<key>.
 const SCORES = ['induction', 'previousToken', 'duplicateToken'];
 const REPEAT = 24;
 const COUNT = 8;
@@ -28,12 +28,11 @@ export const REPORTED = Object.freeze({
 function explainCell(result, score, l, h, { t, decimal }) {
   const { line, done } = explanation();
   const value = result.scores[score][l][h];
-  const kind = t(`checkpoint.sweep.kind.${score}`);
-  line(t('checkpoint.sweep.explain.score', { kind, value: decimal(formatNumber(value, 4)) }), 'result');
+  line(t(`checkpoint.sweep.explain.score.${score}`, { value: decimal(formatNumber(value, 4)) }), 'result');
   line(t('checkpoint.sweep.explain.why', { layer: l + 1, head: h + 1, paper: `${l}.${h}`, count: result.sequences }), 'text');
   const reported = (REPORTED[score] ?? []).some(([a, b]) => a === l && b === h);
   if (reported && result.small) line(t('checkpoint.sweep.explain.reported'), 'text');
-  return done(t('checkpoint.sweep.explain.title', { layer: l + 1, head: h + 1, kind }));
+  return done(t(`checkpoint.sweep.explain.title.${score}`, { layer: l + 1, head: h + 1 }));
 }
 
 function sweepControls(headingId, { t }) {

@@ -116,7 +116,7 @@ export function explainOutput(run, which, i, x, i18n) {
   }
   const terms = [];
   for (let j = 0; j < run.m; j++) if (at(run.naive.weights, i, j) !== 0) terms.push(`${fac(at(run.naive.weights, i, j))}\u00d7${fac(run.v(j, x))}`);
-  line(`O[${i + 1},${x + 1}] = \u03a3\u2c7c A[${i + 1},j]\u00b7v[j,${x + 1}] = ${sum(terms, i18n)}`);
+  line(t('inference.flash.explain.naive', { i: i + 1, x: x + 1, sum: sum(terms, i18n) }));
   line(`= ${num(at(run.naive.output, i, x))}`, 'result');
   line(t('inference.flash.explain.naiveWhy'), 'text');
   return done(t('inference.flash.explain.naiveTitle', { i: i + 1, x: x + 1 }));

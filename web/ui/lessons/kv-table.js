@@ -25,7 +25,7 @@ export function explainRow(name, row, i18n = english) {
   const { line, done } = explanation();
   const { kept, bytes } = kvCacheBytes(row);
   line(t('inference.kv.table.formula', { layers: row.layers, kvHeads: row.kvHeads, headDim: row.headDim, kept, bytes: row.bytes }));
-  line(`= ${grouped(bytes)} B \u2248 ${decimalBytes(bytes, i18n)}`, 'result');
+  line(`= ${t('inference.kv.table.size', { bytes: grouped(bytes), size: decimalBytes(bytes, i18n) })}`, 'result');
   const type = NUMBER_TYPES[row.bytes];
   line(type ? t('inference.kv.table.why', { type }) : t('inference.kv.table.whyBytes', { count: row.bytes }), 'text');
   if (row.windowSize > 0 && row.tokens > row.windowSize)
@@ -102,7 +102,7 @@ export function createMemoryTable({ update, explain, i18n = english }) {
           if (input.getRootNode().activeElement !== input && input.value !== String(row[key])) input.value = String(row[key]);
         }
         const { bytes } = kvCacheBytes(row);
-        setStat(rows[r].out, bytes, `${grouped(bytes)} B \u2248 ${decimalBytes(bytes, i18n)}`);
+        setStat(rows[r].out, bytes, i18n.t('inference.kv.table.size', { bytes: grouped(bytes), size: decimalBytes(bytes, i18n) }));
       });
     },
   };

@@ -14,7 +14,7 @@ import { positionScores, ropeHands } from './positions-math.js';
 import { explainAlibi, explainClock, explainPosition, explainSpread } from './positions-explain.js';
 import { createExplainBox, explainedStat, setStat } from '../explain/explain.js';
 
-// The four maps; each one's title and formula are inference.positions.<kind>.title / .formula.
+// The four maps; each one's title, formula and map label are inference.positions.<kind>.title, .formula, .label.
 const KINDS = ['sinusoidal', 'learned', 'rope', 'alibi'];
 
 // An explain box in the panel's language (title and idle line from the catalogue).
@@ -117,7 +117,7 @@ function positionMaps(grid, inspect, explainSpreadOf, i18n) {
   const spreads = {};
   for (const kind of KINDS) {
     const title = t(`inference.positions.${kind}.title`);
-    maps[kind] = createHeatmap({ name: `pos-${kind}`, label: t('inference.positions.mapLabel', { title }), kind: 'diverging', legend: false, onInspect: inspect(kind), i18n });
+    maps[kind] = createHeatmap({ name: `pos-${kind}`, label: t(`inference.positions.${kind}.label`), kind: 'diverging', legend: false, onInspect: inspect(kind), i18n });
     spreads[kind] = explainedStat(`diagonal-spread-${kind}`, () => explainSpreadOf(kind));
     const box = el('div', 'positions-map');
     const line = el('p', 'lesson-note');
