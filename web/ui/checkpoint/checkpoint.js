@@ -2,6 +2,7 @@
 // (sweep-panel.js), the Generate panel's model (generator.js) and the shared host behind them
 // (host.js), which the explorer also reads a head's inputs from. The folder's entry module.
 import { el } from '../dom/dom.js';
+import { english } from '../model/model.js';
 import { createOpenPanel } from './open-panel.js';
 import { createSweepPanel } from './sweep-panel.js';
 import { onCheckpointChange, openedCheckpoint } from './host.js';
@@ -12,12 +13,13 @@ export { REPORTED } from './sweep-panel.js';
 
 /**
  * The training view's checkpoint panels. display() → { palette, theme }; onOpenState(state): shows
- * an explorer state (a head of the checkpoint reading a sentence). Returns { el, openFromAddress(path), destroy() }.
+ * an explorer state (a head of the checkpoint reading a sentence); i18n: the view's translator
+ * (English by default). Returns { el, openFromAddress(path), destroy() }.
  */
-export function createCheckpointPanels({ display, onOpenState }) {
+export function createCheckpointPanels({ display, onOpenState, i18n = english }) {
   const root = el('div', 'checkpoint-panels');
-  const open = createOpenPanel({ onOpenState });
-  const sweep = createSweepPanel({ display });
+  const open = createOpenPanel({ onOpenState, i18n });
+  const sweep = createSweepPanel({ display, i18n });
   sweep.reset(Boolean(openedCheckpoint()));
   root.append(open.el, sweep.el);
   const stop = onCheckpointChange((opened) => sweep.reset(Boolean(opened)));

@@ -1,11 +1,13 @@
 // The Generate panel's model for the open checkpoint: prompts split by GPT-2's tokenizer, ids shown
 // as GPT-2's vocabulary writes them, text decoded by it, generation in the checkpoint's Worker.
+import { english } from '../model/model.js';
 import { checkpointHost, decodeIds, openedCheckpoint, pieceTexts, splitSentence } from './host.js';
 
+// A sample prompt for GPT-2 (an English model), the reader's to change.
 const PROMPT = 'When Mary and John went to the store, John gave a drink to';
 
-/** null unless a checkpoint is open. */
-export function checkpointGenerator() {
+/** null unless a checkpoint is open; its notes in the language of `i18n` (English by default). */
+export function checkpointGenerator({ t } = english) {
   const opened = openedCheckpoint();
   const host = checkpointHost();
   if (!opened || !host) return null;
@@ -21,10 +23,11 @@ export function checkpointGenerator() {
     read(text) {
       if (!opened.gpt2) {
         const ids = String(text).split(/[\s,]+/).filter((p) => /^\d+$/.test(p)).map(Number).filter((id) => id < c.vocabSize).slice(0, limit);
-        return { ids, note: `${ids.length} token ids (this checkpoint has no GPT-2 vocabulary to split text with).` };
+        return { ids, note: t('checkpoint.generate.ids', { count: ids.length }) };
       }
       const split = splitSentence(text, limit);
-      return { ids: split.ids, note: `${split.ids.length} GPT-2 tokens: ${split.pieces.slice(0, 40).join(' ')}${split.truncated ? ' \u2026 (cut to leave room for new tokens)' : ''}` };
+      const pieces = split.pieces.slice(0, 40).join(' ');
+      return { ids: split.ids, note: t(split.truncated ? 'checkpoint.generate.cut' : 'checkpoint.generate.tokens', { count: split.ids.length, pieces }) };
     },
     labels: (ids) => (opened.gpt2 ? pieceTexts(ids) : ids.map(String)),
     text: (ids) => (opened.gpt2 ? decodeIds(ids) : ids.join(' ')),

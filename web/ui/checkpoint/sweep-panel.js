@@ -10,10 +10,12 @@
 import { el } from '../dom/dom.js';
 import { createHeatmap } from '../heatmap/heatmap.js';
 import { createExplainBox, explanation } from '../explain/explain.js';
-import { formatNumber } from '../model/model.js';
+import { english, formatNumber } from '../model/model.js';
 import { checkpointHost } from './host.js';
 
-const SCORES = [['induction', 'Induction'], ['previousToken', 'Previous token'], ['duplicateToken', 'Duplicate token']];
+// The three scores; each one's menu entry is checkpoint.sweep.score.<key>, its explanation's lines
+// checkpoint.sweep.explain.score.<key> and .title.<key>.
+const SCORES = ['induction', 'previousToken', 'duplicateToken'];
 const REPEAT = 24;
 const COUNT = 8;
 // Reported for GPT-2 small (layer.head, both from 0): induction heads (Olsson et al. 2022, Wang et
@@ -23,59 +25,56 @@ export const REPORTED = Object.freeze({
   previousToken: [[4, 11]],
 });
 
-const TEXT = {
-  intro: `Which heads copy? Each head is scored on ${COUNT} sequences of a start token, ${REPEAT} random tokens and the same ${REPEAT} tokens again: a previous-token head attends to the token just before, a duplicate-token head to earlier copies of the current token, an induction head to the token that followed an earlier copy (what lets a model continue a repeat).`,
-  reported: 'Reported elsewhere for GPT-2 small (layer.head counted from 0, as those papers count): induction heads 5.1, 5.5, 6.9, 7.2 and 7.10 (Olsson et al., 2022; Wang et al., 2022), a previous-token head 4.11 (Wang et al., 2022). The page counts from 1, so 5.1 is layer 6 \u00b7 head 2; those cells are outlined when the model has GPT-2 small\u2019s shape. They are what a learner should expect to find in the published weights, not something this page has checked; a checkpoint of random weights shows none of them.',
-  running: (done, total) => `Sequence ${done} of ${total}\u2026`,
-  done: (n) => `Scored on ${n} sequences.`,
-  cancelled: 'The sweep was cancelled.',
-  none: 'Open a checkpoint first.',
-};
-
-function explainCell(result, score, l, h) {
+function explainCell(result, score, l, h, { t, decimal }) {
   const { line, done } = explanation();
   const value = result.scores[score][l][h];
-  const name = SCORES.find(([k]) => k === score)[1].toLowerCase();
-  line(`${name} score = ${formatNumber(value, 4)}`, 'result');
-  line(`Layer ${l + 1} \u00b7 head ${h + 1} (${l}.${h} as the papers count from 0): its mean attention, pooled over every qualifying query of ${result.sequences} sequences, computed by the core (attn.headScores) on the model\u2019s own attention.`, 'text');
+  line(t(`checkpoint.sweep.explain.score.${score}`, { value: decimal(formatNumber(value, 4)) }), 'result');
+  line(t('checkpoint.sweep.explain.why', { layer: l + 1, head: h + 1, paper: `${l}.${h}`, count: result.sequences }), 'text');
   const reported = (REPORTED[score] ?? []).some(([a, b]) => a === l && b === h);
-  if (reported && result.small) line('Reported elsewhere as a head of this kind in GPT-2 small.', 'text');
-  return done(`Layer ${l + 1} \u00b7 head ${h + 1}: ${name}`);
+  if (reported && result.small) line(t('checkpoint.sweep.explain.reported'), 'text');
+  return done(t(`checkpoint.sweep.explain.title.${score}`, { layer: l + 1, head: h + 1 }));
 }
 
-export function createSweepPanel({ display }) {
-  const root = el('section', 'card checkpoint-sweep');
-  root.dataset.sweep = '';
-  root.dataset.state = 'idle';
-  const heading = el('h2', 'card-title', 'Sweep every head');
-  heading.id = `sweep-heading-${Math.random().toString(36).slice(2, 8)}`;
-  root.setAttribute('aria-labelledby', heading.id);
-  const run = el('button', 'primary-button', 'Score every head');
+function sweepControls(headingId, { t }) {
+  const run = el('button', 'primary-button', t('checkpoint.sweep.run'));
   run.type = 'button';
   run.dataset.action = 'checkpoint-sweep';
-  const cancel = el('button', 'small-button', 'Cancel');
+  const cancel = el('button', 'small-button', t('checkpoint.cancel'));
   cancel.type = 'button';
   cancel.dataset.action = 'sweep-cancel';
   cancel.hidden = true;
   const progress = el('progress');
   progress.dataset.sweepProgress = '';
   progress.hidden = true;
-  progress.setAttribute('aria-label', 'Sweep progress');
+  progress.setAttribute('aria-label', t('checkpoint.sweep.progress'));
   const score = el('select');
   score.dataset.sweepScore = '';
-  score.id = `${heading.id}-score`;
-  for (const [value, text] of SCORES) {
-    const o = el('option', '', text);
+  score.id = `${headingId}-score`;
+  for (const value of SCORES) {
+    const o = el('option', '', t(`checkpoint.sweep.score.${value}`));
     o.value = value;
     score.append(o);
   }
-  const scoreLabel = el('label', '', 'Score shown');
+  const scoreLabel = el('label', '', t('checkpoint.sweep.shown'));
   scoreLabel.htmlFor = score.id;
+  return { run, cancel, progress, score, scoreLabel };
+}
+
+export function createSweepPanel({ display, i18n = english }) {
+  const { t } = i18n;
+  const root = el('section', 'card checkpoint-sweep');
+  root.dataset.sweep = '';
+  root.dataset.state = 'idle';
+  const heading = el('h2', 'card-title', t('checkpoint.sweep.title'));
+  heading.id = `sweep-heading-${Math.random().toString(36).slice(2, 8)}`;
+  root.setAttribute('aria-labelledby', heading.id);
+  const { run, cancel, progress, score, scoreLabel } = sweepControls(heading.id, i18n);
   const status = el('p', 'run-status');
   status.setAttribute('role', 'status');
-  const explain = createExplainBox('Point at, tap or focus a head of the grid to see its score.', { heading: 'h3' });
+  const explain = createExplainBox(t('checkpoint.sweep.idle'), { heading: 'h3', i18n });
+  explain.el.querySelector('.explain-title').textContent = t('checkpoint.explainTitle');
   let result = null;
-  const map = createHeatmap({ name: 'checkpoint-sweep', label: 'Each head\u2019s score: rows are layers, columns heads', kind: 'weights', onInspect: (l, h) => result && explain.show(explainCell(result, score.value, l, h)) });
+  const map = createHeatmap({ name: 'checkpoint-sweep', label: t('checkpoint.sweep.map'), kind: 'weights', i18n, onInspect: (l, h) => result && explain.show(explainCell(result, score.value, l, h, i18n)) });
   const controls = el('div', 'run-buttons');
   controls.append(run, cancel, progress);
   const field = el('div', 'field');
@@ -83,7 +82,8 @@ export function createSweepPanel({ display }) {
   const grid = el('div', 'sweep-grid');
   grid.append(map.el);
   grid.hidden = true;
-  root.append(heading, el('p', 'hint', TEXT.intro), controls, status, field, grid, el('p', 'hint sweep-reported', TEXT.reported), explain.el);
+  root.append(heading, el('p', 'hint', t('checkpoint.sweep.intro', { count: COUNT, repeat: REPEAT })), controls, status, field, grid,
+    el('p', 'hint sweep-reported', t('checkpoint.sweep.reported')), explain.el);
 
   function draw() {
     if (!result) return;
@@ -92,13 +92,13 @@ export function createSweepPanel({ display }) {
     const [L, H] = [result.scores[score.value].length, result.scores[score.value][0].length];
     const cells = new Set(result.small ? (REPORTED[score.value] ?? []).map(([l, h]) => l * H + h) : []);
     // Outlined once the grid is drawn (a map out of view is drawn when it scrolls in).
-    map.update({ tensor: { data, shape: [L, H] }, rowLabels: Array.from({ length: L }, (_, l) => `layer ${l + 1}`), colLabels: Array.from({ length: H }, (_, h) => String(h + 1)), ...display(), alongside: () => map.setHighlight({ cells }) });
+    map.update({ tensor: { data, shape: [L, H] }, rowLabels: Array.from({ length: L }, (_, l) => t('checkpoint.sweep.layerRow', { layer: l + 1 })), colLabels: Array.from({ length: H }, (_, h) => String(h + 1)), ...display(), alongside: () => map.setHighlight({ cells }) });
   }
   score.addEventListener('change', draw);
   cancel.addEventListener('click', () => checkpointHost()?.cancelSweep());
   run.addEventListener('click', async () => {
     const host = checkpointHost();
-    if (!host) { status.textContent = TEXT.none; return; }
+    if (!host) { status.textContent = t('checkpoint.sweep.none'); return; }
     root.dataset.state = 'running';
     run.disabled = true;
     cancel.hidden = false;
@@ -108,17 +108,17 @@ export function createSweepPanel({ display }) {
     try {
       const out = await host.sweep({ repeat: REPEAT, count: COUNT, seed: 0 }, { onProgress: ({ done, total }) => {
         progress.value = done;
-        status.textContent = TEXT.running(done, total);
+        status.textContent = t('checkpoint.sweep.running', { done, count: total });
       } });
       const c = host.config;
       result = { ...out, small: c.numLayers === 12 && c.numHeads === 12 && c.dModel === 768 };
       root.dataset.sequences = String(out.sequences);
       root.dataset.state = 'done';
-      status.textContent = TEXT.done(out.sequences);
+      status.textContent = t('checkpoint.sweep.done', { count: out.sequences });
       draw();
     } catch (err) {
       root.dataset.state = 'error';
-      status.textContent = err.name === 'AbortError' || err.message === 'cancelled' ? TEXT.cancelled : err.message;
+      status.textContent = err.name === 'AbortError' || err.message === 'cancelled' ? t('checkpoint.sweep.cancelled') : t('checkpoint.sweep.failed', { message: err.message });
     } finally {
       run.disabled = false;
       cancel.hidden = true;

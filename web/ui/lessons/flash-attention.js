@@ -9,7 +9,7 @@
 // (data-step, data-steps), [data-flash-difference] (data-value: the largest |tiled − naive|).
 import { button, el, failureLine, field, lessonPanel, numberInput, setIfIdle, setText } from './dom.js';
 import { createHeatmap } from '../heatmap/heatmap.js';
-import { INFERENCE_LIMITS, formatNumber, setLesson } from '../model/model.js';
+import { INFERENCE_LIMITS, english, formatNumber, setLesson } from '../model/model.js';
 import { flashRun, rescale, stepState, tileCells, tileMemory } from './flash-math.js';
 import {
   explainDifference, explainMemory, explainOutput, explainPartial, explainRowState, explainScore,
@@ -17,23 +17,18 @@ import {
 import { createExplainBox, explainedStat, setStat } from '../explain/explain.js';
 
 const PLAY_MS = 900;
+// A tile's state: its class and its message (inference.flash.tile.<state>).
+const TILE_STATES = { nowSkipped: 'now-skipped', now: 'now', skipped: 'skipped', done: 'done', toCome: 'to-come' };
 
-const TEXT = {
-  intro: 'FlashAttention computes softmax(S\u2032)\u00b7V without ever holding the n \u00d7 m score matrix. It walks the scores tile by tile and keeps, for each query row, only a running max m, a running sum \u2113 of exp(S\u2032 \u2212 m) and an unnormalised output \u00d5. When a tile raises a row\u2019s max, what was summed so far is rescaled by e^(m_old \u2212 m_new). Step through the tiles of the head above.',
-  before: (steps) => `Before the first tile: ${steps} tiles to visit. Press Step.`,
-  at: (k, steps, r, c) => `Tile ${k} of ${steps}: row block ${r}, column block ${c}.`,
-  skipped: (k, steps, r, c) => `Tile ${k} of ${steps}: row block ${r}, column block ${c}, skipped (the causal mask hides all of it).`,
-  end: 'Every tile visited: each row block\u2019s \u00d5 divided by its \u2113 is the output.',
-  first: (i) => `Query ${i}: first visible keys, m starts at the tile\u2019s largest score (nothing to rescale).`,
-  moved: (i, a, b, f) => `Query ${i}: the max moved from ${a} to ${b}, so \u2113 and \u00d5 are multiplied by e^(${a} \u2212 ${b}) = ${f}.`,
-  kept: (i, a) => `Query ${i}: the max stays ${a}; nothing is rescaled.`,
-  none: (i) => `Query ${i}: no visible key yet (m = \u2212\u221e).`,
-  memory: 'Memory a tile step needs, against the score matrix:',
-  tileLabel: (r, c, what) => `Tile (${r}, ${c}): ${what}`,
-};
+// The lesson's explain box in the panel's language (title and idle line from the catalogue).
+function lessonExplainBox(i18n, idleKey = 'inference.explain.idle', options = {}) {
+  const box = createExplainBox(i18n.t(idleKey), { ...options, i18n });
+  box.el.querySelector('.explain-title').textContent = i18n.t('inference.explain.title');
+  return box;
+}
 
 // The block sizes, the causal switch and Step / Play / Reset.
-function flashControls(update) {
+function flashControls(update, { t }) {
   const rows = numberInput(INFERENCE_LIMITS.block);
   const cols = numberInput(INFERENCE_LIMITS.block);
   rows.dataset.control = 'flash-block-rows';
@@ -41,15 +36,15 @@ function flashControls(update) {
   const causal = el('input');
   causal.type = 'checkbox';
   const causalLabel = el('label', 'check');
-  causalLabel.append(causal, el('span', '', 'Causal mask'));
-  const step = button('Step');
+  causalLabel.append(causal, el('span', '', t('inference.flash.causal')));
+  const step = button(t('inference.flash.step'));
   step.dataset.action = 'flash-step';
-  const play = button('Play');
+  const play = button(t('inference.flash.play'));
   play.setAttribute('aria-pressed', 'false');
-  const reset = button('Reset');
+  const reset = button(t('inference.flash.reset'));
   reset.dataset.action = 'flash-reset';
   const controls = el('div', 'lesson-controls');
-  controls.append(field('Block rows B\u1d63', rows), field('Block columns B_c', cols), causalLabel, step, play, reset);
+  controls.append(field(t('inference.flash.blockRows'), rows), field(t('inference.flash.blockCols'), cols), causalLabel, step, play, reset);
   const set = (value) => update((s) => setLesson(s, 'flash', value));
   rows.addEventListener('change', () => set({ blockRows: Number(rows.value), step: 0 }));
   cols.addEventListener('change', () => set({ blockCols: Number(cols.value), step: 0 }));
@@ -59,7 +54,7 @@ function flashControls(update) {
 }
 
 // The grid of tiles: visited, skipped, current, still to come.
-function drawTiles(table, run, f, s) {
+function drawTiles(table, run, f, s, { t }) {
   const R = Math.ceil(run.n / f.blockRows);
   const C = Math.ceil(run.m / f.blockCols);
   const body = el('tbody');
@@ -68,39 +63,76 @@ function drawTiles(table, run, f, s) {
     for (let c = 0; c < C; c++) {
       const k = r * C + c;
       const st = run.trace.steps[k];
-      const what = k === s - 1 ? (st.skipped ? 'now, skipped' : 'now') : k < s ? (st.skipped ? 'skipped' : 'done') : 'to come';
-      const td = el('td', `flash-tile ${what.replace(', ', ' ').replace(' ', '-')}`, k === s - 1 ? '\u25cf' : k < s ? (st.skipped ? '\u2013' : '\u2713') : '');
-      td.setAttribute('aria-label', TEXT.tileLabel(r + 1, c + 1, what));
-      td.title = TEXT.tileLabel(r + 1, c + 1, what);
+      const state = k === s - 1 ? (st.skipped ? 'nowSkipped' : 'now') : k < s ? (st.skipped ? 'skipped' : 'done') : 'toCome';
+      const td = el('td', `flash-tile ${TILE_STATES[state]}`, k === s - 1 ? '\u25cf' : k < s ? (st.skipped ? '\u2013' : '\u2713') : '');
+      const label = t(`inference.flash.tile.${state}`, { row: r + 1, col: c + 1 });
+      td.setAttribute('aria-label', label);
+      td.title = label;
       tr.append(td);
     }
     body.append(tr);
   }
-  table.replaceChildren(el('caption', '', 'Tiles (row blocks \u00d7 column blocks)'), body);
+  table.replaceChildren(el('caption', '', t('inference.flash.tilesCaption')), body);
 }
 
 // One sentence per row of the block: where its max went and the factor that rescaled ℓ and Õ.
-function rescaleSentences(list, st, labels) {
+function rescaleSentences(list, st, labels, { t, decimal }) {
+  const num = (x) => decimal(formatNumber(x));
   const items = [];
   for (let row = 0; row < st.rows; row++) {
     const i = st.first + row;
     const mOld = st.before ? st.before.rowMax[row] : -Infinity;
     const mNew = st.now.rowMax[row];
-    const name = `${i + 1} (${labels[i]})`;
+    const query = { query: i + 1, label: labels[i] };
     let text;
-    if (mNew === -Infinity) text = TEXT.none(name);
-    else if (mOld === -Infinity) text = TEXT.first(name);
-    else if (mOld === mNew) text = TEXT.kept(name, formatNumber(mNew));
-    else text = TEXT.moved(name, formatNumber(mOld), formatNumber(mNew), formatNumber(rescale(mOld, mNew)));
+    if (mNew === -Infinity) text = t('inference.flash.rescale.none', query);
+    else if (mOld === -Infinity) text = t('inference.flash.rescale.first', query);
+    else if (mOld === mNew) text = t('inference.flash.rescale.kept', { ...query, max: num(mNew) });
+    else text = t('inference.flash.rescale.moved', { ...query, from: num(mOld), to: num(mNew), factor: num(rescale(mOld, mNew)) });
     items.push(el('li', '', text));
   }
   list.replaceChildren(...items);
 }
 
-export function createFlashAttentionPanel({ attn, update }) {
-  const { root, intro } = lessonPanel('flash-attention', TEXT.intro);
-  const ui = flashControls(update);
-  const explain = createExplainBox();
+// The line over the tiles: before the first, at tile k (skipped or not), after the last.
+function statusText({ t }, s, steps, now) {
+  if (s === 0) return t('inference.flash.before', { count: steps });
+  const at = { k: s, count: steps, row: now.rowBlock + 1, col: now.colBlock + 1 };
+  if (s === steps) return `${t('inference.flash.at', at)} ${t('inference.flash.end')}`;
+  return t(now.skipped ? 'inference.flash.skipped' : 'inference.flash.at', at);
+}
+
+// Play / Pause: a step every PLAY_MS until the last tile. Returns stop().
+function player(ui, root, { t }, next, current, update) {
+  let timer = 0;
+  const stop = () => {
+    clearInterval(timer);
+    timer = 0;
+    ui.play.textContent = t('inference.flash.play');
+    ui.play.setAttribute('aria-pressed', 'false');
+  };
+  const finished = () => { const { run, settings } = current(); return !run || settings.step >= run.trace.steps.length; };
+  ui.step.addEventListener('click', () => { stop(); next(); });
+  ui.play.addEventListener('click', () => {
+    if (timer) return stop();
+    ui.play.textContent = t('inference.flash.pause');
+    ui.play.setAttribute('aria-pressed', 'true');
+    if (current().run && finished()) update((s) => setLesson(s, 'flash', { step: 0 }));
+    timer = setInterval(() => {
+      if (!root.isConnected || finished()) return stop();
+      next();
+      return undefined;
+    }, PLAY_MS);
+    return undefined;
+  });
+  return stop;
+}
+
+export function createFlashAttentionPanel({ attn, update, i18n = english }) {
+  const { t } = i18n;
+  const { root, intro } = lessonPanel('flash-attention', t('inference.flash.intro'));
+  const ui = flashControls(update, i18n);
+  const explain = lessonExplainBox(i18n);
   let run = null;
   let settings = null;
   let st = null;
@@ -109,40 +141,20 @@ export function createFlashAttentionPanel({ attn, update }) {
   status.setAttribute('aria-live', 'polite');
   const tiles = el('table', 'flash-tiles');
   tiles.dataset.flashTiles = '';
-  const maps = createFlashMaps(explain, () => ({ run, settings, st }));
+  const maps = createFlashMaps(explain, () => ({ run, settings, st }), i18n);
   const top = el('div', 'flash-top');
   top.append(tiles);
   const body = el('div');
   const failure = failureLine(body);
   body.append(status, top, maps.scoresBlock, maps.stateBlock, explain.el, maps.endBlock, maps.memoryBlock);
   root.append(intro, ui.controls, failure.el, body);
-
-  let timer = 0;
-  const stop = () => {
-    clearInterval(timer);
-    timer = 0;
-    ui.play.textContent = 'Play';
-    ui.play.setAttribute('aria-pressed', 'false');
-  };
   const next = () => update((s) => setLesson(s, 'flash', { step: Math.min(s.lessons.flash.step + 1, run ? run.trace.steps.length : 0) }));
-  ui.step.addEventListener('click', () => { stop(); next(); });
-  ui.play.addEventListener('click', () => {
-    if (timer) return stop();
-    ui.play.textContent = 'Pause';
-    ui.play.setAttribute('aria-pressed', 'true');
-    if (run && settings.step >= run.trace.steps.length) update((s) => setLesson(s, 'flash', { step: 0 }));
-    timer = setInterval(() => {
-      if (!root.isConnected || !run || settings.step >= run.trace.steps.length) return stop();
-      next();
-      return undefined;
-    }, PLAY_MS);
-    return undefined;
-  });
+  const stop = player(ui, root, i18n, next, () => ({ run, settings }), update);
 
   return {
     el: root,
     render(state, result, display) {
-      if (result.error) return failure.fail(`Cannot compute: ${result.error}`);
+      if (result.error) return failure.fail(t('inference.cannotCompute', { message: result.error }));
       settings = state.lessons.flash;
       setIfIdle(ui.rows, settings.blockRows);
       setIfIdle(ui.cols, settings.blockCols);
@@ -152,7 +164,7 @@ export function createFlashAttentionPanel({ attn, update }) {
       try {
         run = flashRun(attn, result.head, settings);
       } catch (err) {
-        return failure.fail(`The core refused: ${err.message}`);
+        return failure.fail(t('inference.coreRefused', { message: err.message }));
       }
       failure.ok();
       const steps = run.trace.steps.length;
@@ -161,10 +173,8 @@ export function createFlashAttentionPanel({ attn, update }) {
       ui.step.disabled = s >= steps;
       status.dataset.step = String(s);
       status.dataset.steps = String(steps);
-      const now = st?.now;
-      setText(status, s === 0 ? TEXT.before(steps) : s === steps ? `${TEXT.at(s, steps, now.rowBlock + 1, now.colBlock + 1)} ${TEXT.end}`
-        : (now.skipped ? TEXT.skipped : TEXT.at)(s, steps, now.rowBlock + 1, now.colBlock + 1));
-      drawTiles(tiles, run, settings, s);
+      setText(status, statusText(i18n, s, steps, st?.now));
+      drawTiles(tiles, run, settings, s, i18n);
       maps.draw(run, settings, st, s, result.labels, display);
       return undefined;
     },
@@ -175,36 +185,33 @@ export function createFlashAttentionPanel({ attn, update }) {
 
 // The heatmaps (S′ with the tile outlined, the row block's m, ℓ and Õ, the two outputs) and the
 // stats under them, each explained on hover or focus.
-function createFlashMaps(explain, current) {
+function createFlashMaps(explain, current, i18n) {
+  const { t } = i18n;
   const inspect = (fn) => (i, j) => { const c = current(); if (c.run && (c.st || fn.always)) explain.show(fn(c, i, j)); };
-  const scoreFn = (c, i, j) => explainScore(c.run, c.settings, i, j);
-  scoreFn.always = true;
-  const scores = createHeatmap({ name: 'flash-scores', label: 'Scaled scores S\u2032 cut into tiles', kind: 'diverging', onInspect: inspect(scoreFn) });
-  const state = createHeatmap({ name: 'flash-state', label: 'Running max m and running sum \u2113 of the row block', kind: 'diverging', legend: false, onInspect: inspect((c, i, j) => explainRowState(c.run, c.settings, c.st, i, j)) });
-  const partial = createHeatmap({ name: 'flash-partial', label: 'Unnormalised output \u00d5 of the row block', kind: 'diverging', legend: false, onInspect: inspect((c, i, j) => explainPartial(c.run, c.settings, c.st, i, j)) });
-  const tiledFn = (c, i, j) => explainOutput(c.run, 'tiled', i, j);
-  const naiveFn = (c, i, j) => explainOutput(c.run, 'naive', i, j);
-  tiledFn.always = true;
-  naiveFn.always = true;
-  const tiled = createHeatmap({ name: 'flash-tiled', label: 'Tiled output \u00d5 / \u2113', kind: 'diverging', legend: false, onInspect: inspect(tiledFn) });
-  const naive = createHeatmap({ name: 'flash-naive', label: 'softmax(S\u2032)\u00b7V', kind: 'diverging', legend: false, onInspect: inspect(naiveFn) });
+  const always = (fn) => Object.assign(fn, { always: true });
+  const map = (name, key, onInspect, legend = false) => createHeatmap({ name, label: t(key), kind: 'diverging', legend, onInspect: inspect(onInspect), i18n });
+  const scores = map('flash-scores', 'inference.flash.map.scores', always((c, i, j) => explainScore(c.run, c.settings, i, j, i18n)), true);
+  const state = map('flash-state', 'inference.flash.map.state', (c, i, j) => explainRowState(c.run, c.settings, c.st, i, j, i18n));
+  const partial = map('flash-partial', 'inference.flash.map.partial', (c, i, j) => explainPartial(c.run, c.settings, c.st, i, j, i18n));
+  const tiled = map('flash-tiled', 'inference.flash.map.tiled', always((c, i, j) => explainOutput(c.run, 'tiled', i, j, i18n)));
+  const naive = map('flash-naive', 'inference.flash.map.naive', always((c, i, j) => explainOutput(c.run, 'naive', i, j, i18n)));
   const rescaleList = el('ul', 'flash-rescale');
   rescaleList.dataset.flashRescale = '';
-  const difference = explainedStat('flash-difference', () => current().run && explain.show(explainDifference(current().run)));
+  const difference = explainedStat('flash-difference', () => current().run && explain.show(explainDifference(current().run, i18n)));
   difference.dataset.flashDifference = '';
-  const showMemory = () => { const c = current(); if (c.run) explain.show(explainMemory(c.run, tileMemory(c.run, c.settings.blockRows, c.settings.blockCols))); };
+  const showMemory = () => { const c = current(); if (c.run) explain.show(explainMemory(c.run, tileMemory(c.run, c.settings.blockRows, c.settings.blockCols), i18n)); };
   const tileBytes = explainedStat('flash-tile-bytes', showMemory);
   const fullBytes = explainedStat('flash-full-bytes', showMemory);
   const parts = {
-    scores, state, partial, tiled, naive, rescaleList, difference, tileBytes, fullBytes,
-    stateBlock: stateSection(state, partial, rescaleList),
-    endBlock: endSection(tiled, naive, difference),
+    scores, state, partial, tiled, naive, rescaleList, difference, tileBytes, fullBytes, i18n,
+    stateBlock: stateSection(state, partial, rescaleList, t),
+    endBlock: endSection(tiled, naive, difference, t),
   };
   return {
-    scoresBlock: block('Scaled scores S\u2032 = scale\u00b7QK\u1d40, the current tile outlined', scores.el),
+    scoresBlock: block(t('inference.flash.scoresTitle'), scores.el),
     stateBlock: parts.stateBlock,
     endBlock: parts.endBlock,
-    memoryBlock: memorySection(tileBytes, fullBytes),
+    memoryBlock: memorySection(tileBytes, fullBytes, t),
     draw: (run, f, st, s, labels, display) => drawFlashMaps(parts, run, f, st, s, labels, display),
   };
 }
@@ -215,28 +222,33 @@ function block(title, ...children) {
   return box;
 }
 
-function stateSection(state, partial, rescaleList) {
+function stateSection(state, partial, rescaleList, t) {
   const box = el('div', 'flash-state-block');
   const sides = el('div', 'lesson-compare');
-  sides.append(block('Per row: m and \u2113 after this tile', state.el), block('Per row: \u00d5 (not yet divided by \u2113)', partial.el));
+  sides.append(block(t('inference.flash.stateTitle'), state.el), block(t('inference.flash.partialTitle'), partial.el));
   box.append(sides, rescaleList);
   return box;
 }
 
-function endSection(tiled, naive, difference) {
+function endSection(tiled, naive, difference, t) {
   const box = el('div', 'flash-end');
   const sides = el('div', 'lesson-compare');
-  sides.append(block('Tiled: \u00d5 / \u2113 after the last tile', tiled.el), block('Ordinary: softmax(S\u2032)\u00b7V', naive.el));
+  sides.append(block(t('inference.flash.tiledTitle'), tiled.el), block(t('inference.flash.naiveTitle'), naive.el));
   const line = el('p', 'lesson-summary');
-  line.append('Largest difference |tiled \u2212 ordinary|: ', difference);
+  line.append(t('inference.flash.difference'), ' ', difference);
   box.append(sides, line);
   return box;
 }
 
-function memorySection(tileBytes, fullBytes) {
-  const line = el('p', 'lesson-note flash-memory');
-  line.append(TEXT.memory, ' ', tileBytes, ' for a tile, ', fullBytes, ' for the n \u00d7 m scores.');
-  return line;
+// Each number after its label ("label: value"), so a translation never splits a sentence.
+function memorySection(tileBytes, fullBytes, t) {
+  const box = el('div', 'lesson-note flash-memory');
+  const tileLine = el('p');
+  tileLine.append(t('inference.flash.memoryTile'), ' ', tileBytes);
+  const fullLine = el('p');
+  fullLine.append(t('inference.flash.memoryFull'), ' ', fullBytes);
+  box.append(el('p', '', t('inference.flash.memory')), tileLine, fullLine);
+  return box;
 }
 
 // Draws every map and stat of the lesson for step s.
@@ -257,7 +269,7 @@ function drawFlashMaps(m, run, f, st, s, labels, display) {
     }
     m.state.update({ tensor: { data, shape: [st.rows, 2] }, rowLabels, colLabels: ['m', '\u2113'], hidden: none, ...display });
     m.partial.update({ tensor: st.now.partialOutput, rowLabels, colLabels: columnLabels(run.dv), ...display });
-    rescaleSentences(m.rescaleList, st, labels.queries);
+    rescaleSentences(m.rescaleList, st, labels.queries, m.i18n);
   }
   const end = s >= steps;
   m.endBlock.hidden = !end;
@@ -265,10 +277,11 @@ function drawFlashMaps(m, run, f, st, s, labels, display) {
     m.tiled.update({ tensor: run.trace.output, rowLabels: labels.queries, colLabels: columnLabels(run.dv), ...display });
     m.naive.update({ tensor: run.naive.output, rowLabels: labels.queries, colLabels: columnLabels(run.dv), ...display });
   }
-  setStat(m.difference, run.difference, formatNumber(run.difference, 3));
+  const { t, decimal } = m.i18n;
+  setStat(m.difference, run.difference, decimal(formatNumber(run.difference, 3)));
   const mem = tileMemory(run, f.blockRows, f.blockCols);
-  setStat(m.tileBytes, mem.tileBytes, `${mem.tile} floats (${mem.tileBytes} B)`);
-  setStat(m.fullBytes, mem.fullBytes, `${mem.full} floats (${mem.fullBytes} B)`);
+  setStat(m.tileBytes, mem.tileBytes, t('inference.flash.floats', { count: mem.tile, bytes: mem.tileBytes }));
+  setStat(m.fullBytes, mem.fullBytes, t('inference.flash.floats', { count: mem.full, bytes: mem.fullBytes }));
 }
 
 const columnLabels = (n) => Array.from({ length: n }, (_, c) => String(c + 1));

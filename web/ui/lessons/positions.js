@@ -9,27 +9,22 @@
 // data-stat="diagonal-spread-<kind>" (data-value); [data-rope-clock] with data-pair, data-cos, data-sin.
 import { el, failureLine, field, lessonPanel, numberInput, setIfIdle, setText, svg } from './dom.js';
 import { createHeatmap } from '../heatmap/heatmap.js';
-import { INFERENCE_LIMITS, formatNumber, setLesson } from '../model/model.js';
+import { INFERENCE_LIMITS, english, formatNumber, setLesson } from '../model/model.js';
 import { positionScores, ropeHands } from './positions-math.js';
 import { explainAlibi, explainClock, explainPosition, explainSpread } from './positions-explain.js';
 import { createExplainBox, explainedStat, setStat } from '../explain/explain.js';
 
-const KINDS = [
-  ['sinusoidal', 'Sinusoidal (added)', '(q + p\u2098)\u00b7(k + p\u2099), p the sine/cosine vector of Vaswani et al.'],
-  ['learned', 'Learned (added)', '(q + p\u2098)\u00b7(k + p\u2099), p a random vector per position, as a trained table would be before training'],
-  ['rope', 'RoPE (rotated)', 'rope(q, m)\u00b7rope(k, n): q and k turned by angles proportional to their positions'],
-  ['alibi', 'ALiBi (bias)', 'scale\u00b7q\u00b7k \u2212 slope\u00b7(m \u2212 n) for the chosen head; later keys hidden'],
-];
+// The four maps; each one's title, formula and map label are inference.positions.<kind>.title, .formula, .label.
+const KINDS = ['sinusoidal', 'learned', 'rope', 'alibi'];
 
-const TEXT = {
-  intro: 'Attention alone is blind to order. Here one query vector q and one key vector k of the head above are placed at every pair of positions (m, n); each map is their score. An absolute encoding adds a position vector to each, so the score depends on m and n separately and changes along the diagonals. RoPE turns q and k instead, by angles proportional to their positions: the score depends only on the distance m \u2212 n, so each diagonal is constant. ALiBi adds a penalty that grows with the distance.',
-  odd: (dk) => `RoPE turns pairs of features, so it needs an even dimension: d\u2096 = ${dk}, and the lesson uses its first ${dk - 1} features.`,
-  spread: 'Largest spread along a diagonal:',
-  clocks: (p) => `RoPE\u2019s frequencies at position ${p}: pair i turns by ${p}\u00b7\u03b8\u1d62 with \u03b8\u1d62 = base^(\u22122i/d). The first pairs spin fast (they tell nearby positions apart), the last ones slowly (they still change over long distances).`,
-  alibi: 'ALiBi\u2019s bias matrices, one per head: \u2212slope\u2095\u00b7(m \u2212 n). Steep heads look only at the last few tokens, shallow ones far back.',
-};
+// An explain box in the panel's language (title and idle line from the catalogue).
+function lessonExplainBox(i18n, idleKey = 'inference.explain.idle') {
+  const box = createExplainBox(i18n.t(idleKey), { i18n });
+  box.el.querySelector('.explain-title').textContent = i18n.t('inference.explain.title');
+  return box;
+}
 
-function positionControls(update) {
+function positionControls(update, { t }) {
   const query = el('select');
   query.dataset.control = 'pos-query';
   const key = el('select');
@@ -43,10 +38,11 @@ function positionControls(update) {
   position.type = 'range';
   position.min = '0';
   position.step = '1';
-  position.setAttribute('aria-label', 'Position of the clocks');
+  position.setAttribute('aria-label', t('inference.positions.clockPosition'));
   const controls = el('div', 'lesson-controls');
-  controls.append(field('Query row q', query), field('Key row k', key), field('Positions', count), field('RoPE base', base),
-    field('ALiBi heads', heads), field('ALiBi head shown', head), field('Clock position p', position, 'lesson-field wide'));
+  controls.append(field(t('inference.positions.query'), query), field(t('inference.positions.key'), key), field(t('inference.positions.count'), count),
+    field(t('inference.positions.base'), base), field(t('inference.positions.alibiHeads'), heads), field(t('inference.positions.alibiHead'), head),
+    field(t('inference.positions.clock'), position, 'lesson-field wide'));
   const set = (value) => update((s) => setLesson(s, 'positions', value));
   query.addEventListener('change', () => set({ query: Number(query.value) }));
   key.addEventListener('change', () => set({ key: Number(key.value) }));
@@ -58,10 +54,12 @@ function positionControls(update) {
   return { controls, query, key, count, base, heads, head, position };
 }
 
-function options(select, labels, value) {
+// `userText`: the options are the reader's tokens, not the page's words.
+function options(select, labels, value, userText = false) {
   const key = labels.join('\u0000');
   if (select.dataset.options !== key) {
     select.dataset.options = key;
+    select.translate = !userText;
     select.replaceChildren(...labels.map((text, i) => {
       const o = el('option', '', text);
       o.value = String(i);
@@ -71,7 +69,7 @@ function options(select, labels, value) {
   select.value = String(value);
 }
 
-function createClocks(explain, current) {
+function createClocks(explain, current, i18n) {
   const box = el('div', 'rope-clocks');
   const note = el('p', 'lesson-note');
   const list = el('div', 'rope-clock-list');
@@ -79,123 +77,133 @@ function createClocks(explain, current) {
   return {
     el: box,
     draw(hands, p) {
-      setText(note, TEXT.clocks(p));
+      setText(note, i18n.t('inference.positions.clocks', { p }));
       while (list.children.length > hands.length) list.lastChild.remove();
-      while (list.children.length < hands.length) list.append(clock(list.children.length, explain, current));
-      hands.forEach((h, i) => drawClock(list.children[i], h, i, p));
+      while (list.children.length < hands.length) list.append(clock(list.children.length, explain, current, i18n));
+      hands.forEach((h, i) => drawClock(list.children[i], h, i, p, i18n));
     },
   };
 }
 
-function clock(i, explain, current) {
+function clock(i, explain, current, i18n) {
   const fig = el('figure', 'rope-clock');
   fig.dataset.ropeClock = '';
   fig.dataset.pair = String(i);
   fig.tabIndex = 0;
   const face = svg('svg', { viewBox: '-22 -22 44 44', width: 44, height: 44, 'aria-hidden': 'true' });
   face.append(svg('circle', { cx: 0, cy: 0, r: 20 }, 'rope-face'), svg('line', { x1: 0, y1: 0, x2: 18, y2: 0 }, 'rope-hand'));
-  const caption = el('figcaption', '', `pair ${i + 1}`);
+  const caption = el('figcaption', '', i18n.t('inference.positions.pair', { pair: i + 1 }));
   fig.append(face, caption);
-  const show = () => { const c = current(); if (c) explain.show(explainClock(c, i)); };
+  const show = () => { const c = current(); if (c) explain.show(explainClock(c, i, i18n)); };
   fig.addEventListener('focus', show);
   fig.addEventListener('pointerenter', show);
   return fig;
 }
 
-function drawClock(fig, hand, i, p) {
+function drawClock(fig, hand, i, p, { t, decimal }) {
   fig.dataset.cos = String(hand.cos);
   fig.dataset.sin = String(hand.sin);
   // SVG's y axis points down: the hand turns anticlockwise as the angle grows.
   const line = fig.querySelector('line');
   line.setAttribute('x2', String(18 * hand.cos));
   line.setAttribute('y2', String(-18 * hand.sin));
-  fig.setAttribute('aria-label', `pair ${i + 1}: turned by ${formatNumber(p * hand.theta)} radians at position ${p}`);
+  fig.setAttribute('aria-label', t('inference.positions.clockLabel', { pair: i + 1, angle: decimal(formatNumber(p * hand.theta)), p }));
 }
 
-export function createPositionsPanel({ attn, update }) {
-  const { root, intro } = lessonPanel('positions', TEXT.intro);
-  const ui = positionControls(update);
-  const explain = createExplainBox();
-  let ctx = null;
-  const inspect = (kind) => (m, n) => { if (ctx) explain.show(explainPosition(ctx, kind, m, n)); };
-  const grid = el('div', 'positions-maps');
+// The four maps, each with its title, formula and spread along the diagonals.
+function positionMaps(grid, inspect, explainSpreadOf, i18n) {
+  const { t } = i18n;
   const maps = {};
   const spreads = {};
-  for (const [kind, title, formula] of KINDS) {
-    maps[kind] = createHeatmap({ name: `pos-${kind}`, label: `${title}: score of q at m and k at n`, kind: 'diverging', legend: false, onInspect: inspect(kind) });
-    spreads[kind] = explainedStat(`diagonal-spread-${kind}`, () => ctx && explain.show(explainSpread(ctx, kind)));
+  for (const kind of KINDS) {
+    const title = t(`inference.positions.${kind}.title`);
+    maps[kind] = createHeatmap({ name: `pos-${kind}`, label: t(`inference.positions.${kind}.label`), kind: 'diverging', legend: false, onInspect: inspect(kind), i18n });
+    spreads[kind] = explainedStat(`diagonal-spread-${kind}`, () => explainSpreadOf(kind));
     const box = el('div', 'positions-map');
     const line = el('p', 'lesson-note');
-    line.append(TEXT.spread, ' ', spreads[kind]);
-    box.append(el('h4', '', title), el('p', 'lesson-note', formula), maps[kind].el, line);
+    line.append(t('inference.positions.spread'), ' ', spreads[kind]);
+    box.append(el('h4', '', title), el('p', 'lesson-note', t(`inference.positions.${kind}.formula`)), maps[kind].el, line);
     grid.append(box);
   }
+  return { maps, spreads };
+}
+
+export function createPositionsPanel({ attn, update, i18n = english }) {
+  const { t } = i18n;
+  const { root, intro } = lessonPanel('positions', t('inference.positions.intro'));
+  const ui = positionControls(update, i18n);
+  const explain = lessonExplainBox(i18n);
+  let ctx = null;
+  const inspect = (kind) => (m, n) => { if (ctx) explain.show(explainPosition(ctx, kind, m, n, i18n)); };
+  const grid = el('div', 'positions-maps');
+  const { maps, spreads } = positionMaps(grid, inspect, (kind) => ctx && explain.show(explainSpread(ctx, kind, i18n)), i18n);
   const note = el('p', 'lesson-note');
   const alibiBox = el('div', 'alibi-maps');
   const alibiMaps = [];
-  const clockExplain = createExplainBox('Point at, tap or focus a clock to see its frequency and angle.');
-  const clocks = createClocks(clockExplain, () => ctx);
+  const clockExplain = lessonExplainBox(i18n, 'inference.positions.clockIdle');
+  const clocks = createClocks(clockExplain, () => ctx, i18n);
   const body = el('div');
   const failure = failureLine(body);
-  body.append(note, grid, explain.el, el('h4', 'lesson-gap', 'ALiBi, head by head'), el('p', 'lesson-note', TEXT.alibi), alibiBox,
-    el('h4', 'lesson-gap', 'RoPE\u2019s frequencies as clock hands'), clocks.el, clockExplain.el);
+  body.append(note, grid, explain.el, el('h4', 'lesson-gap', t('inference.positions.alibiTitle')), el('p', 'lesson-note', t('inference.positions.alibi')), alibiBox,
+    el('h4', 'lesson-gap', t('inference.positions.clocksTitle')), clocks.el, clockExplain.el);
   root.append(intro, ui.controls, failure.el, body);
 
   return {
     el: root,
     render(state, result, display) {
-      if (result.error) return failure.fail(`Cannot compute: ${result.error}`);
+      if (result.error) return failure.fail(t('inference.cannotCompute', { message: result.error }));
       const p = state.lessons.positions;
       const { q, k, scale } = result.head;
       const dk = q.shape[1];
       const d = dk % 2 === 0 ? dk : dk - 1;
-      if (d < 2) return failure.fail('RoPE needs at least two features per head: raise d\u2096 above.');
-      const row = (t, i) => Array.from(t.data.subarray(i * dk, i * dk + d));
+      if (d < 2) return failure.fail(t('inference.positions.tooNarrow'));
+      const row = (x, i) => Array.from(x.data.subarray(i * dk, i * dk + d));
       try {
         const scores = positionScores(attn, { q: row(q, p.query), k: row(k, p.key), P: p.count, base: p.base, heads: p.alibiHeads, head: p.alibiHead, scale, seed: state.seed });
         ctx = { ...scores, p, scale, d, hands: ropeHands(attn, d, p.position, p.base), labels: result.labels };
       } catch (err) {
-        return failure.fail(`The core refused: ${err.message}`);
+        return failure.fail(t('inference.coreRefused', { message: err.message }));
       }
       failure.ok();
-      drawPositionControls(ui, p, result.labels);
-      setText(note, dk % 2 ? TEXT.odd(dk) : '');
+      drawPositionControls(ui, p, result.labels, i18n);
+      setText(note, dk % 2 ? t('inference.positions.odd', { dk, used: dk - 1 }) : '');
       note.hidden = dk % 2 === 0;
-      drawPositionMaps(maps, spreads, ctx, display);
-      drawAlibiMaps(alibiBox, alibiMaps, ctx, display, (h) => (m, n) => explain.show(explainAlibi(ctx, h, m, n)));
+      drawPositionMaps(maps, spreads, ctx, display, i18n);
+      drawAlibiMaps(alibiBox, alibiMaps, ctx, display, (h) => (m, n) => explain.show(explainAlibi(ctx, h, m, n, i18n)), i18n);
       clocks.draw(ctx.hands, p.position);
       return undefined;
     },
   };
 }
 
-function drawPositionControls(ui, p, labels) {
-  options(ui.query, labels.queries.map((t, i) => `${i + 1}: ${t}`), p.query);
-  options(ui.key, labels.keys.map((t, j) => `${j + 1}: ${t}`), p.key);
-  options(ui.head, Array.from({ length: p.alibiHeads }, (_, h) => `head ${h + 1}`), p.alibiHead);
+function drawPositionControls(ui, p, labels, { t }) {
+  options(ui.query, labels.queries.map((x, i) => `${i + 1}: ${x}`), p.query, true);
+  options(ui.key, labels.keys.map((x, j) => `${j + 1}: ${x}`), p.key, true);
+  options(ui.head, Array.from({ length: p.alibiHeads }, (_, h) => t('inference.positions.head', { head: h + 1 })), p.alibiHead);
   setIfIdle(ui.count, p.count);
   setIfIdle(ui.base, p.base);
   setIfIdle(ui.heads, p.alibiHeads);
   ui.position.max = String(p.count - 1);
   setIfIdle(ui.position, p.position);
-  ui.position.setAttribute('aria-valuetext', `position ${p.position}`);
+  ui.position.setAttribute('aria-valuetext', t('inference.positions.valueText', { p: p.position }));
 }
 
-function drawPositionMaps(maps, spreads, ctx, display) {
+function drawPositionMaps(maps, spreads, ctx, display, { decimal }) {
   const P = ctx.p.count;
   const labels = Array.from({ length: P }, (_, i) => String(i));
-  for (const [kind] of KINDS) {
+  for (const kind of KINDS) {
     const hidden = kind === 'alibi' ? ctx.alibiHidden : null;
     maps[kind].update({ tensor: ctx.maps[kind], rowLabels: labels, colLabels: labels, hidden, ...display });
-    setStat(spreads[kind], ctx.spread[kind], formatNumber(ctx.spread[kind], 3));
+    setStat(spreads[kind], ctx.spread[kind], decimal(formatNumber(ctx.spread[kind], 3)));
   }
 }
 
-function drawAlibiMaps(box, list, ctx, display, inspect) {
+function drawAlibiMaps(box, list, ctx, display, inspect, i18n) {
+  const { t, decimal } = i18n;
   const H = ctx.slopes.length;
   while (list.length < H) {
     const h = list.length;
-    const map = createHeatmap({ name: `alibi-h${h}`, label: `ALiBi bias of head ${h + 1}`, kind: 'diverging', small: true, onInspect: (m, n) => inspect(h)(m, n) });
+    const map = createHeatmap({ name: `alibi-h${h}`, label: t('inference.positions.alibiMap', { head: h + 1 }), kind: 'diverging', small: true, i18n, onInspect: (m, n) => inspect(h)(m, n) });
     const fig = el('div', 'alibi-map');
     const caption = el('p', 'lesson-map-title');
     fig.append(caption, map.el);
@@ -205,7 +213,7 @@ function drawAlibiMaps(box, list, ctx, display, inspect) {
   const P = ctx.p.count;
   const labels = Array.from({ length: P }, (_, i) => String(i));
   for (let h = 0; h < H; h++) {
-    setText(list[h].caption, `head ${h + 1}: slope ${formatNumber(ctx.slopes[h], 3)}`);
+    setText(list[h].caption, t('inference.positions.slope', { head: h + 1, slope: decimal(formatNumber(ctx.slopes[h], 3)) }));
     list[h].map.update({ tensor: ctx.bias[h], rowLabels: labels, colLabels: labels, hidden: ctx.alibiHidden, ...display });
   }
 }

@@ -10,6 +10,8 @@
 // state.vectors = { source: 'checkpoint', layer, head, layers, heads, dModel (the model's E),
 // rank (r), name, sentence (what X was computed for), stale? } — layers and heads from 0.
 
+import { english } from './i18n.js';
+
 let pieces = null;
 
 /** Registers GPT-2's tokenizer (text → { ids, pieces }), loaded by the page once a checkpoint opens. */
@@ -120,15 +122,16 @@ export function checkpointFits(state) {
   return state.heads === 1 && state.dModel === v.rank + 1 && state.tokens.length <= 24;
 }
 
-/** The vector-source note, the sentence help and the note on X for the checkpoint source. */
-export function describeCheckpoint(state) {
+/**
+ * The vector-source note, the sentence help and the note on X for the checkpoint source, in the
+ * language of `i18n` (English by default; catalogue part `checkpoint`).
+ */
+export function describeCheckpoint(state, { t } = english) {
   const v = normalizeCheckpointVectors(state.vectors);
-  const where = `layer ${v.layer + 1} \u00b7 head ${v.head + 1} of ${v.name} (${v.layers} layers of ${v.heads} heads, d_model ${v.dModel})`;
+  const where = { layer: v.layer + 1, head: v.head + 1, name: v.name, layers: v.layers, heads: v.heads, dModel: v.dModel };
   return {
-    source: `A checkpoint\u2019s head: ${where}. X and W are the model\u2019s own inputs and weights for your sentence, so the weights below are its real attention.`,
-    help: v.stale
-      ? 'Reading your sentence with the checkpoint\u2026 (until then X is random per word).'
-      : `Split by GPT-2\u2019s tokenizer, as the model reads it (\u0120 marks a space before a token; at most 24 tokens).`,
-    note: `Checkpoint vectors: each row of X is what ${where}\u2019s attention reads for one token (the layer\u2019s LayerNorm of the residual stream, ${v.dModel} numbers), written in ${v.rank} coordinates along an orthonormal basis of the span of your sentence\u2019s ${v.dModel}-dimensional vectors (built token by token), plus a column of ones. W_Q, W_K and W_V are the head\u2019s weights in that basis, their last row its bias: X\u00b7W gives exactly the model\u2019s q, k and v, so the dot products, and the weights below, are the model\u2019s own.`,
+    source: t('checkpoint.vectors.source', where),
+    help: t(v.stale ? 'checkpoint.vectors.reading' : 'checkpoint.vectors.help'),
+    note: t('checkpoint.vectors.note', { ...where, rank: v.rank }),
   };
 }

@@ -1,6 +1,13 @@
 // Every message of the page in German, one file per part of the page (keys start with
 // the part's name). See web/ui/model/i18n.js.
+import checkpoint from './checkpoint.js';
 import common from './common.js';
+import inference from './inference.js';
 import training from './training.js';
 
-export default { ...common, ...training };
+export default {
+  ...checkpoint,
+  ...common,
+  ...inference,
+  ...training,
+};
