@@ -162,8 +162,8 @@ class TrainingView {
       i18n,
     });
     this.generate = createGeneratePanel({ display: () => this.display(), i18n });
-    this.generate.setCheckpoint(checkpointGenerator());
-    this.stopCheckpoint = onCheckpointChange(() => this.generate.setCheckpoint(checkpointGenerator()));
+    this.generate.setCheckpoint(checkpointGenerator(i18n));
+    this.stopCheckpoint = onCheckpointChange(() => this.generate.setCheckpoint(checkpointGenerator(i18n)));
     this.extras = layoutPanels(root, link, this);
   }
 
