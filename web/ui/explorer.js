@@ -72,8 +72,10 @@ function createPanels(ex) {
   const update = (fn) => store.update(fn);
   const inspect = (t) => ex.inspect(t);
   const { spec } = ex;
+  const { i18n } = ex;
   const controls = createControls({
     update,
+    i18n,
     groups: ex.groups,
     applyPreset: (id) => ex.loadPreset(id),
     randomize(seed) {
@@ -120,7 +122,7 @@ function createPanels(ex) {
   const explainPanel = createExplainPanel();
   return {
     controls, inputs, pipeline, check, heads, lessons, share, exporter, biasCard, explainPanel,
-    displayControls: createDisplayControls({ update }),
+    displayControls: createDisplayControls({ update, i18n }),
     startHere: ex.options.startHere && !spec ? startHereFor(ex, { inputs, pipeline, explainPanel }) : null,
   };
 }
