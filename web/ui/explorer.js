@@ -10,7 +10,7 @@ import { createAgreementCheck } from './agreement-check.js';
 import { createBiasCard } from './bias-matrix.js';
 import {
   controlGroups, controlLevel, createComputer, createHighlighter, createStore, encodeState, initialState, lessonSpec,
-  linkFor, makeEmbedder, makeFiller, NO_PAGE_MESSAGE, packageUrls, presetById, randomMatrices, setCell, setLesson,
+  lessonTitle, linkFor, makeEmbedder, makeFiller, NO_PAGE_MESSAGE, packageUrls, presetById, randomMatrices, setCell, setLesson,
   setSentence, toggleCustom, trackOrigins, unknownLessonMessage, validateState,
 } from './model/model.js';
 import { createControls, createDisplayControls } from './controls.js';
@@ -85,6 +85,7 @@ function createPanels(ex) {
     },
   });
   const inputs = createInputsPanel({
+    i18n,
     onEdit: (name, i, j, v) => { if (!isReadOnly(name)) store.update((s) => setCell(s, name, i, j, v), { source: 'edit' }); },
     onReset: (name) => { if (!isReadOnly(name)) origins.reset(name); },
     canReset: (name) => !isReadOnly(name) && origins.edited(name),
@@ -98,6 +99,7 @@ function createPanels(ex) {
     only: spec?.kind === 'step' ? spec.inputs : null,
   });
   const biasCard = createBiasCard({
+    i18n,
     onEdit: (name, i, j, v) => { if (!isReadOnly(name)) store.update((s) => setCell(s, name, i, j, v), { source: 'edit' }); },
     onReset: (name) => { if (!isReadOnly(name)) origins.reset(name); },
     canReset: (name) => !isReadOnly(name) && origins.edited(name),
@@ -105,21 +107,23 @@ function createPanels(ex) {
   });
   const pipeline = createPipeline({
     biasCard,
-    ...(spec?.kind === 'step' ? { only: spec.steps, title: spec.title } : {}),
+    i18n,
+    ...(spec?.kind === 'step' ? { only: spec.steps, title: lessonTitle(spec.id, i18n) } : {}),
     onInspect: inspect,
     onToggleMask: (i, j) => { if (store.get().mask.kind === 'custom') update((s) => toggleCustom(s, i, j)); },
   });
-  const check = createAgreementCheck();
+  const check = createAgreementCheck(i18n);
   if (!spec) pipeline.el.append(check.el);
   const heads = createHeadsPanel({
+    i18n,
     onInspect: inspect, onSelectHead: (k) => update((s) => ({ ...s, view: { ...s.view, head: k } })),
     only: spec?.kind === 'heads' ? spec.cards : null,
   });
   // A lesson's own controls may change the example: with read-only matrices they may not edit them.
   const lessons = createLessons({ attn, computer: ex.computer, update: ex.guardedUpdate, only: spec?.kind === 'tab' ? spec.id : null, i18n: ex.i18n });
-  const share = createShareControls({ getState: () => store.get(), linkBase: ex.linkBase, elementUrl: ELEMENT_MODULE, embedUrl: EMBED_PAGE });
-  const exporter = createExportControls({ getView: () => ex.view() });
-  const explainPanel = createExplainPanel();
+  const share = createShareControls({ getState: () => store.get(), linkBase: ex.linkBase, elementUrl: ELEMENT_MODULE, embedUrl: EMBED_PAGE, i18n });
+  const exporter = createExportControls({ getView: () => ex.view(), i18n });
+  const explainPanel = createExplainPanel(i18n);
   return {
     controls, inputs, pipeline, check, heads, lessons, share, exporter, biasCard, explainPanel,
     displayControls: createDisplayControls({ update, i18n }),
@@ -145,7 +149,7 @@ function startHereFor(ex, { inputs, pipeline, explainPanel }) {
       ex.store.update((s) => ({ ...s, mask: { ...s.mask, kind: on ? 'causal' : 'none' } }));
       return on;
     },
-  });
+  }, ex.i18n);
 }
 
 // Panels in page order, each { id, el, render(state, result, display) }; a panel that is not
@@ -358,7 +362,7 @@ function addQuestion(ex) {
   const { spec, panels, options, root } = ex;
   if (options.reveal !== 'predict' || !spec?.predict) return null;
   const question = createQuestion(spec.predict, spec.id, {
-    attn: ex.attn, computer: ex.computer, pipeline: panels.pipeline, lessons: panels.lessons,
+    attn: ex.attn, computer: ex.computer, pipeline: panels.pipeline, lessons: panels.lessons, i18n: ex.i18n,
     emit: (detail) => dispatchAnswer(root, detail),
   });
   if (!question) return null;
@@ -419,7 +423,7 @@ function context(root, options, attn, start, notice, spec = null) {
       ex.showExplanation();
     },
     showExplanation(s = store.get()) {
-      const text = ex.target ? explain(ex.target, s, ex.result) : null;
+      const text = ex.target ? explain(ex.target, s, ex.result, ex.i18n) : null;
       if (ex.target && !text) ex.target = null;  // the cell is gone (resized, or an error)
       ex.panels.explainPanel.show(text);
       ex.highlighter.update(ex.target, ex.result);
