@@ -4,8 +4,7 @@
 // and the starting numbers q, k, v, x, sentence, mask); the preview is iframe[data-preview]; the
 // snippets are textarea[data-snippet="element"] and [data-snippet="iframe"], copied by
 // [data-action="copy-element"] and [data-action="copy-iframe"].
-import { el, markLanguage } from '../dom/dom.js';
-import { widgetTranslator } from '../dom/language.js';
+import { el, markLanguage, widgetTranslator } from '../dom/dom.js';
 import {
   elementSnippet, embedAddress, english, iframeSnippet, lessonIds, lessonSpec, lessonTitle as titleOf, STARTING_FIELDS,
 } from '../model/model.js';

@@ -10,6 +10,7 @@ function headerRow(cols, stats) {
     const th = el('th', 'col-label');
     th.scope = 'col';
     const span = el('span');
+    span.translate = false;  // a token, or a column's number
     th.append(span);
     colHeads.push(th);
     head.append(th);
@@ -29,7 +30,8 @@ function rowHead() {
   const th = el('th', 'row-label');
   th.scope = 'row';
   const span = el('span', 'label-text');
-  const badge = el('span', 'badge', 'all hidden');
+  span.translate = false;
+  const badge = el('span', 'badge');
   badge.hidden = true;
   th.append(span, badge);
   return th;
@@ -123,11 +125,12 @@ export function markGroups(colHeads, cells, groupCols) {
 
 // Badges the rows whose every cell is hidden; returns a key that changes with them (the badge
 // moves cells).
-export function markFullyMasked(rowHeads, fullyMasked) {
+export function markFullyMasked(rowHeads, fullyMasked, badgeText = 'all hidden') {
   let key = '';
   rowHeads.forEach((th, i) => {
     const all = !!fullyMasked?.has(i);
     if (th.lastChild.hidden === all) th.lastChild.hidden = !all;
+    if (all && th.lastChild.textContent !== badgeText) th.lastChild.textContent = badgeText;
     th.parentElement.classList.toggle('fully-masked', all);
     if (all) key += `|${i}`;
   });
