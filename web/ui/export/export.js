@@ -357,6 +357,33 @@ function keepInView(panel) {
   if (overflow > 0) panel.style.left = `${-Math.ceil(overflow) - 8}px`;
 }
 
+// The menu's two rows of buttons: the chosen matrix as an image or numbers, the example as code.
+function exportButtons(t) {
+  const buttons = el('div', 'export-buttons');
+  buttons.setAttribute('role', 'group');
+  buttons.setAttribute('aria-label', t('explorer.export.saveAs'));
+  const make = (format, text, title, name = false) => {
+    const b = el('button', 'small-button', text);
+    b.translate = !name;  // a file format's name is not translated
+    b.type = 'button';
+    b.dataset.export = format;
+    b.title = title;
+    return b;
+  };
+  const png = make('png', 'PNG', t('explorer.export.png'), true);
+  const svg = make('svg', 'SVG', t('explorer.export.svg'), true);
+  const csv = make('csv', 'CSV', t('explorer.export.csv'), true);
+  const json = make('json', 'JSON', t('explorer.export.json'), true);
+  buttons.append(png, svg, csv, json);
+  const code = el('div', 'export-buttons');
+  code.setAttribute('role', 'group');
+  code.setAttribute('aria-label', t('explorer.export.code'));
+  const numpy = make('numpy', t('explorer.export.numpy'), t('explorer.export.numpyTitle'));
+  const torch = make('pytorch', t('explorer.export.pytorch'), t('explorer.export.pytorchTitle'));
+  code.append(numpy, torch);
+  return { buttons, code, png, svg, csv, json, numpy, torch };
+}
+
 /**
  * getView() -> { state, result, display, pitfall } (pitfall: the mistake the open pitfalls panel
  * shows, or null). The control lives in the explorer's toolbar.
@@ -370,30 +397,7 @@ export function createExportControls({ getView, i18n = english }) {
   pick.id = 'export-target';
   const pickLabel = el('label', '', t('explorer.export.pick'));
   pickLabel.htmlFor = pick.id;
-  const buttons = el('div', 'export-buttons');
-  buttons.setAttribute('role', 'group');
-  buttons.setAttribute('aria-label', t('explorer.export.saveAs'));
-  const make = (format, text, title) => {
-    const b = el('button', 'small-button', text);
-    b.translate = false;  // a file format's name
-    b.type = 'button';
-    b.dataset.export = format;
-    b.title = title;
-    return b;
-  };
-  const png = make('png', 'PNG', t('explorer.export.png'));
-  const svg = make('svg', 'SVG', t('explorer.export.svg'));
-  const csv = make('csv', 'CSV', t('explorer.export.csv'));
-  const json = make('json', 'JSON', t('explorer.export.json'));
-  buttons.append(png, svg, csv, json);
-  const code = el('div', 'export-buttons');
-  code.setAttribute('role', 'group');
-  code.setAttribute('aria-label', t('explorer.export.code'));
-  const numpy = make('numpy', t('explorer.export.numpy'), t('explorer.export.numpyTitle'));
-  const torch = make('pytorch', t('explorer.export.pytorch'), t('explorer.export.pytorchTitle'));
-  numpy.translate = true;
-  torch.translate = true;
-  code.append(numpy, torch);
+  const { buttons, code, png, svg, csv, json, numpy, torch } = exportButtons(t);
   const out = el('output', 'share-status');
   out.setAttribute('aria-live', 'polite');
   const field = el('div', 'field');
@@ -414,7 +418,7 @@ export function createExportControls({ getView, i18n = english }) {
       const chosen = pick.value || 'weights';
       pick.replaceChildren(...entries.map(([id, title]) => {
         const named = i18n.has(`explorer.export.title.${id}`) ? t(`explorer.export.title.${id}`) : title;
-        const o = el('option', '', id.startsWith('panel-') ? named : `${named} [${id}]`);
+        const o = el('option', '', id.startsWith('panel-') ? named : t('explorer.export.option', { title: named, id }));
         o.value = id;
         return o;
       }));
