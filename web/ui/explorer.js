@@ -296,7 +296,7 @@ export async function mountExplorer(root, options = {}) {
   }
   const notice = createNotice(i18n);
   const spec = lessonOf(options, notice, i18n);
-  const start = await initialState(startOptions(options, spec), options.syncUrl ? window.location.hash : '', attn, notice.show);
+  const start = await initialState(startOptions(options, spec), options.syncUrl ? window.location.hash : '', attn, notice.show, i18n);
   if (spec) start.state = lessonState(start.state, spec, options);
   const ex = context(root, options, attn, start, notice, spec);
   ex.i18n = i18n;
@@ -468,7 +468,7 @@ function connect(ex, { toolbar, layout, status, notice, start }) {
   });
   ex.darkQuery.addEventListener('change', redraw.schedule);
   const url = options.syncUrl ? createUrlSync({
-    store, showNotice: notice.show,
+    store, showNotice: notice.show, i18n: ex.i18n,
     loadState: (state) => ex.loadState(state, { source: 'url' }),
     loadPreset: (id) => {
       ex.loadPreset(id, { source: 'url' });

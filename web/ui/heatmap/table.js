@@ -9,8 +9,8 @@ function headerRow(cols, stats) {
   for (let j = 0; j < cols; j++) {
     const th = el('th', 'col-label');
     th.scope = 'col';
+    th.translate = false;  // a token, or a column's number (its title too)
     const span = el('span');
-    span.translate = false;  // a token, or a column's number
     th.append(span);
     colHeads.push(th);
     head.append(th);
@@ -29,9 +29,10 @@ function headerRow(cols, stats) {
 function rowHead() {
   const th = el('th', 'row-label');
   th.scope = 'row';
+  th.translate = false;  // a token (its title too); the badge is translated
   const span = el('span', 'label-text');
-  span.translate = false;
   const badge = el('span', 'badge');
+  badge.translate = true;
   badge.hidden = true;
   th.append(span, badge);
   return th;

@@ -455,4 +455,10 @@ export default {
   'explorer.predict.entropy.why.same': 'Mit dₖ = {dk} ist √dₖ = 1: die Division ändert nichts (Entropie {raw} nats in beiden Fällen).',
   'explorer.predict.entropy.why.unscaled': 'Hier hat die rohe Zeile die Entropie {raw} nats und die skalierte {scaled}.',
   'explorer.export.option': '{title} [{id}]',
+  'explorer.notice.unknownPreset': 'Es gibt kein Beispiel namens „{name}“. Stattdessen wird das Standardbeispiel gezeigt.',
+  'explorer.notice.badLink': 'Das Beispiel dieses Links konnte nicht geöffnet werden: {reason}. Stattdessen wird das Standardbeispiel gezeigt.',
+  'explorer.notice.badState': 'Das Beispiel konnte nicht geöffnet werden: {reason}. Stattdessen wird das Standardbeispiel gezeigt.',
+  'explorer.notice.badStart': 'Einige Startzahlen konnten nicht verwendet werden: {reasons}.',
+  'explorer.notice.unknownPresetKept': 'Es gibt kein Beispiel namens „{name}“. Das gezeigte Beispiel bleibt unverändert.',
+  'explorer.notice.badLinkKept': 'Das Beispiel dieses Links konnte nicht geöffnet werden: {reason}. Das gezeigte Beispiel bleibt unverändert.',
 };

@@ -472,4 +472,10 @@ export default {
   'explorer.predict.entropy.why.same': 'With dₖ = {dk}, √dₖ = 1: dividing changes nothing (entropy {raw} nats both ways).',
   'explorer.predict.entropy.why.unscaled': 'Here the raw row has entropy {raw} nats and the scaled one {scaled}.',
   'explorer.export.option': '{title} [{id}]',
+  'explorer.notice.unknownPreset': 'There is no example called “{name}”. Showing the default example instead.',
+  'explorer.notice.badLink': 'This link’s example could not be opened: {reason}. Showing the default example instead.',
+  'explorer.notice.badState': 'The example could not be opened: {reason}. Showing the default example instead.',
+  'explorer.notice.badStart': 'Some starting numbers could not be used: {reasons}.',
+  'explorer.notice.unknownPresetKept': 'There is no example called “{name}”. The example shown is unchanged.',
+  'explorer.notice.badLinkKept': 'This link’s example could not be opened: {reason}. The example shown is unchanged.',
 };

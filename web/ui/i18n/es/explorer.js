@@ -455,4 +455,10 @@ export default {
   'explorer.predict.entropy.why.same': 'Con dₖ = {dk}, √dₖ = 1: dividir no cambia nada (entropía {raw} nats en ambos casos).',
   'explorer.predict.entropy.why.unscaled': 'Aquí la fila en bruto tiene entropía {raw} nats y la escalada {scaled}.',
   'explorer.export.option': '{title} [{id}]',
+  'explorer.notice.unknownPreset': 'No hay ningún ejemplo llamado «{name}». Se muestra el ejemplo por defecto.',
+  'explorer.notice.badLink': 'No se pudo abrir el ejemplo de este enlace: {reason}. Se muestra el ejemplo por defecto.',
+  'explorer.notice.badState': 'No se pudo abrir el ejemplo: {reason}. Se muestra el ejemplo por defecto.',
+  'explorer.notice.badStart': 'Algunos números iniciales no se pudieron usar: {reasons}.',
+  'explorer.notice.unknownPresetKept': 'No hay ningún ejemplo llamado «{name}». El ejemplo mostrado no cambia.',
+  'explorer.notice.badLinkKept': 'No se pudo abrir el ejemplo de este enlace: {reason}. El ejemplo mostrado no cambia.',
 };
