@@ -40,7 +40,8 @@ export function untranslatedTexts(page, selector = 'body') {
       for (let node = walker.nextNode(); node; node = walker.nextNode()) {
         const e = node.parentElement;
         if (!e || exempt(e) || !visible(e)) continue;
-        if (WORD.test(outside(node.textContent))) found.push(`"${node.textContent.trim().slice(0, 80)}" (${where(e)})`);
+        // A message split by inline elements (a count in bold) is judged as its element's whole text.
+        if (WORD.test(outside(node.textContent)) && WORD.test(outside(e.textContent))) found.push(`"${node.textContent.trim().slice(0, 80)}" (${where(e)})`);
       }
       for (const e of [root, ...root.querySelectorAll('*')]) {
         if (exempt(e) || !visible(e)) continue;

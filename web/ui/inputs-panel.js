@@ -16,6 +16,7 @@ const EDITOR_NAMES = ['Q', 'K', 'V', 'X', 'XM', 'WQ', 'BQ', 'WK', 'BK', 'WV', 'B
 // A projection Q, K or V computed by the core, as a heatmap in its card.
 function createProjectionCard(name, onInspect, i18n) {
   const card = createCard({ title: `${name} = X\u00b7W_${name}`, className: 'matrix-card' });
+  card.el.querySelector('.title-text').translate = false;  // a formula
   const map = createHeatmap({ name, label: i18n.t('explorer.inputs.projectionLabel', { name }), kind: 'diverging', onInspect: (i, j) => onInspect({ kind: 'proj', name, i, j }), i18n });
   card.body.append(map.el);
   return { card, map };

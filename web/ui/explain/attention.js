@@ -45,7 +45,7 @@ function explainSoftmax({ head, i, j, line, t }) {
     line(`= 0`, 'result');
     return;
   }
-  line(`A[${i + 1},${j + 1}] = exp(M[${i + 1},${j + 1}]) / \u03a3${SUB_K} exp(M[${i + 1},k])`, 'text');
+  line(`A[${i + 1},${j + 1}] = exp(M[${i + 1},${j + 1}]) / \u03a3${SUB_K} exp(M[${i + 1},k])`, 'text', true);
   line(`= e^${factor(at(head.masked, i, j), 3)} / (${sum(denom, t)})`);
   line(`= ${formatNumber(at(head.weights, i, j))}`, 'result');
   if (hiddenCount) line(t('explorer.explain.softmax.hiddenKeys', { count: hiddenCount }), 'text');

@@ -19,14 +19,18 @@ export function createExplainBox(idleText, { heading = 'h4', i18n = english } = 
     show(content) {
       if (!content) return;
       setText(title, content.title);
-      body.replaceChildren(...content.lines.map((l) => mathLine(el('p', `explain-${l.kind ?? 'mono'}`, l.text))));
+      body.replaceChildren(...content.lines.map((l) => mathLine(el('p', `explain-${l.kind ?? 'mono'}`, l.text), l)));
     },
   };
 }
 
-/** A written-out computation (kind 'mono' or 'result') is mathematics: not for translating. */
-export function mathLine(p) {
-  if (/explain-(mono|result)\b/.test(p.className)) p.translate = false;
+/**
+ * A written-out computation (kind 'mono' or 'result', or a line marked math) is mathematics: not
+ * for translating.
+ */
+export function mathLine(p, line = {}) {
+  const math = Boolean(line.math) || /explain-(mono|result)\b/.test(p.className);
+  if (p.translate === math) p.translate = !math;
   return p;
 }
 

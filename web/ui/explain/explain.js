@@ -59,7 +59,7 @@ export function explain(target, state, result, i18n = english) {
   const { i, j } = target;
   const lines = [];
   // Every number written here takes the locale's decimal separator.
-  const line = (text, kind = 'mono') => lines.push({ text: decimal(text), kind });
+  const line = (text, kind = 'mono', math = false) => lines.push({ text: decimal(text), kind, math });
   const title = explainer({
     target, state, result, d, head, labels, i, j,
     q: labels.queries[i],
@@ -124,8 +124,8 @@ export function createExplainPanel({ t } = english) {
       const paragraphs = body.children;
       const sameShape = paragraphs.length === content.lines.length
         && content.lines.every((l, k) => paragraphs[k].className === `explain-${l.kind}`);
-      if (sameShape) content.lines.forEach((l, k) => setText(paragraphs[k], l.text));
-      else body.replaceChildren(...content.lines.map((l) => mathLine(el('p', `explain-${l.kind}`, l.text))));
+      if (sameShape) content.lines.forEach((l, k) => setText(mathLine(paragraphs[k], l), l.text));
+      else body.replaceChildren(...content.lines.map((l) => mathLine(el('p', `explain-${l.kind}`, l.text), l)));
     },
   };
 }
