@@ -62,13 +62,26 @@ describe('the pseudo-locale finds no text outside the catalogues', () => {
     await afterRender(page, () => page.check('#cross-attention'));
     await page.focus('[data-heatmap="masked"] td[data-row="0"][data-col="0"]');
     await expectTranslated(page, EXPLORER, 'with the bias matrix, the projection biases and cross-attention');
+    for (const cell of ['[data-matrix="B"] .cell-input', '[data-matrix="X"] .cell-input', '[data-matrix="XM"] .cell-input',
+      '[data-matrix="WQ"] .cell-input', '[data-matrix="BK"] .cell-input', '[data-heatmap="Q"] td', '[data-heatmap="V"] td']) {
+      await page.focus(`${cell}[data-row="0"][data-col="1"]`);
+      await expectTranslated(page, EXPLORER, `with ${cell} explained`);
+    }
     await afterRender(page, () => page.selectOption('#preset', 'heads'));
     await page.waitForSelector('section.heads:not([hidden])');
     await page.focus('[data-heatmap="weights"] td[data-row="1"][data-col="0"]');
     await expectTranslated(page, EXPLORER, 'with four heads');
+    for (const map of ['head-2', 'average', 'concat', 'mha-output']) {
+      await page.focus(`[data-heatmap="${map}"] td[data-row="1"][data-col="2"]`);
+      await expectTranslated(page, EXPLORER, `with a cell of ${map} explained`);
+    }
+    await page.focus('[data-matrix="WO"] .cell-input[data-row="1"][data-col="2"]');
+    await expectTranslated(page, EXPLORER, 'with a cell of W_O explained');
     await afterRender(page, () => page.selectOption('#preset', 'fully-masked'));
     await page.focus('[data-heatmap="weights"] td[data-row="1"][data-col="0"]');
     await expectTranslated(page, EXPLORER, 'with Q, K, V typed and a fully masked row');
+    await page.focus('[data-matrix="V"] .cell-input[data-row="1"][data-col="0"]');
+    await expectTranslated(page, EXPLORER, 'with a value explained');
     await page.fill('#size-n', '99');
     await page.press('#size-n', 'Enter');
     await page.waitForSelector('[data-clamp-note]:not([hidden])');

@@ -51,13 +51,13 @@ export function projectionTerms(state, d, name, i, j) {
 }
 
 /** What an input cell of the new matrices feeds (undefined for the others). */
-export function explainProjectionInput(name, i, j, labels) {
+export function explainProjectionInput(name, i, j, labels, t = english.t, quoted = quote) {
   switch (name) {
-    case 'B': return `Added to the scaled score of query ${quote(labels.queries[i])} and key ${quote(labels.keys[j])} before the softmax. Type -inf to hide the pair; a row of \u2212\u221e gives weights 0 (not NaN).`;
-    case 'XM': return `Feature ${j + 1} of the memory token ${quote(labels.keys[i])}: changes row ${i + 1} of K and V (the keys and values come from the memory).`;
+    case 'B': return t('explorer.explain.input.B', { query: quoted(labels.queries[i]), key: quoted(labels.keys[j]) });
+    case 'XM': return t('explorer.explain.input.XM', { j: j + 1, i: i + 1, key: quoted(labels.keys[i]) });
     case 'BQ': case 'BK': case 'BV':
-      return `Bias of column ${j + 1} of ${name[1]}: added to that column for every token (${name[1]} = X\u00b7W_${name[1]} + b_${name[1]}).`;
-    case 'BO': return `Bias of output feature ${j + 1}: added to every output row (a query that sees no key outputs b_O).`;
+      return t('explorer.explain.input.bias', { j: j + 1, of: name[1] });
+    case 'BO': return t('explorer.explain.input.BO', { j: j + 1 });
     default: return undefined;
   }
 }
