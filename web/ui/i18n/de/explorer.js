@@ -494,4 +494,10 @@ export default {
   'explorer.explain.trained.weight': 'Trainiertes Gewicht von Kopf {head} (Schicht {layer}): {name} in der Datei des Modells.',
   'explorer.explain.split.same': 'Spalte {row} der Aneinanderhängung (Spalte {col} von Kopf {head}) geht in Ausgabespalte {to}: dieses W_O verschiebt nur Spalten, zurück an die Stelle, an der der einzelne Kopf sie hatte (siehe Größen).',
   'explorer.explain.split.other': 'Spalte {row} der Aneinanderhängung (Spalte {col} von Kopf {head}) geht in Ausgabespalte {to}, nicht in {cell}: dieses W_O verschiebt nur Spalten (siehe Größen).',
+  'explorer.predict.induction.question': 'welcher Kopf ist ein Induktionskopf? Urteilen Sie nach den Attention-Karten unten.',
+  'explorer.predict.induction.hint': 'Jede Karte ist eine Probe-Sequenz: BOS, eine Folge von Tokens, dieselbe Folge noch einmal. In der zweiten Kopie achtet ein Induktionskopf auf das Token direkt nach dem früheren Vorkommen des aktuellen Tokens.',
+  'explorer.predict.induction.yours': '{head} hat einen Induktionswert von {score}.',
+  'explorer.predict.induction.heads': 'Induktionsköpfe hier (Wert ≥ {threshold}): {list}; der höchste ist {best} mit {score}.',
+  'explorer.predict.induction.noneYet': 'noch keine',
+  'explorer.predict.induction.why': 'In der zweiten Kopie schaut ein Induktionskopf auf das Token, das in der ersten Kopie auf dasselbe Token folgte: ein diagonaler Streifen, einen Schritt rechts von der früheren Kopie.',
 };

@@ -511,4 +511,10 @@ export default {
   'explorer.explain.trained.weight': 'Trained weight of head {head} (layer {layer}): {name} in the model’s file.',
   'explorer.explain.split.same': 'Column {row} of the concatenation (head {head}’s column {col}) goes to output column {to}: this W_O only moves columns, back to where the single head had them (see Sizes).',
   'explorer.explain.split.other': 'Column {row} of the concatenation (head {head}’s column {col}) goes to output column {to}, not to {cell}: this W_O only moves columns (see Sizes).',
+  'explorer.predict.induction.question': 'which head is an induction head? Judge from the attention maps below.',
+  'explorer.predict.induction.hint': 'Each map is a probe sequence: BOS, a run of tokens, the same run again. On the second copy an induction head attends to the token just after the earlier occurrence of the current token.',
+  'explorer.predict.induction.yours': '{head} has an induction score of {score}.',
+  'explorer.predict.induction.heads': 'Induction heads here (score ≥ {threshold}): {list}; the highest is {best} at {score}.',
+  'explorer.predict.induction.noneYet': 'none yet',
+  'explorer.predict.induction.why': 'On the second copy an induction head looks at the token that followed the same token in the first copy: a diagonal stripe one step right of the earlier copy.',
 };

@@ -494,4 +494,10 @@ export default {
   'explorer.explain.trained.weight': 'Peso entrenado de la cabeza {head} (capa {layer}): {name} en el archivo del modelo.',
   'explorer.explain.split.same': 'La columna {row} de la concatenación (columna {col} de la cabeza {head}) va a la columna de salida {to}: este W_O solo mueve columnas, de vuelta a donde las tenía la cabeza única (ver Tamaños).',
   'explorer.explain.split.other': 'La columna {row} de la concatenación (columna {col} de la cabeza {head}) va a la columna de salida {to}, no a la {cell}: este W_O solo mueve columnas (ver Tamaños).',
+  'explorer.predict.induction.question': '¿qué cabeza es una cabeza de inducción? Juzga a partir de los mapas de atención de abajo.',
+  'explorer.predict.induction.hint': 'Cada mapa es una secuencia de sondeo: BOS, una serie de tokens y la misma serie otra vez. En la segunda copia, una cabeza de inducción atiende al token que sigue a la aparición anterior del token actual.',
+  'explorer.predict.induction.yours': '{head} tiene una puntuación de inducción de {score}.',
+  'explorer.predict.induction.heads': 'Cabezas de inducción aquí (puntuación ≥ {threshold}): {list}; la más alta es {best} con {score}.',
+  'explorer.predict.induction.noneYet': 'ninguna todavía',
+  'explorer.predict.induction.why': 'En la segunda copia, una cabeza de inducción mira el token que siguió al mismo token en la primera copia: una franja diagonal un paso a la derecha de la copia anterior.',
 };
