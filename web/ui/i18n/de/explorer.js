@@ -500,4 +500,8 @@ export default {
   'explorer.predict.induction.heads': 'Induktionsköpfe hier (Wert ≥ {threshold}): {list}; der höchste ist {best} mit {score}.',
   'explorer.predict.induction.noneYet': 'noch keine',
   'explorer.predict.induction.why': 'In der zweiten Kopie schaut ein Induktionskopf auf das Token, das in der ersten Kopie auf dasselbe Token folgte: ein diagonaler Streifen, einen Schritt rechts von der früheren Kopie.',
+  'explorer.pixelMap.cell': 'Query {row} „{query}“ → Key {col} „{key}“: {value}',
+  'explorer.pixelMap.label': '{label}: {rows} × {cols} Gewichte als Bild gezeichnet. Die Pfeiltasten lesen eine Zelle vor.',
+  'explorer.pixelMap.labelPooled': '{label}: {rows} × {cols} Gewichte als Bild gezeichnet (jedes Pixel das größte von etwa {across} × {down} Zellen). Die Pfeiltasten lesen eine Zelle vor.',
+  'explorer.pixelMap.idle': 'Zeigen Sie auf die Karte oder fokussieren Sie sie und nutzen Sie die Pfeiltasten, um eine Zelle zu lesen.',
 };

@@ -517,4 +517,9 @@ export default {
   'explorer.predict.induction.heads': 'Induction heads here (score ≥ {threshold}): {list}; the highest is {best} at {score}.',
   'explorer.predict.induction.noneYet': 'none yet',
   'explorer.predict.induction.why': 'On the second copy an induction head looks at the token that followed the same token in the first copy: a diagonal stripe one step right of the earlier copy.',
+  // Maps drawn as pictures (heatmap/pixel-map.js).
+  'explorer.pixelMap.cell': 'query {row} “{query}” → key {col} “{key}”: {value}',
+  'explorer.pixelMap.label': '{label}: {rows} × {cols} weights drawn as a picture. Arrow keys read one cell.',
+  'explorer.pixelMap.labelPooled': '{label}: {rows} × {cols} weights drawn as a picture (each pixel the largest of about {across} × {down} cells). Arrow keys read one cell.',
+  'explorer.pixelMap.idle': 'Point at the map, or focus it and use the arrow keys, to read a cell.',
 };

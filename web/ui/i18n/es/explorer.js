@@ -500,4 +500,8 @@ export default {
   'explorer.predict.induction.heads': 'Cabezas de inducción aquí (puntuación ≥ {threshold}): {list}; la más alta es {best} con {score}.',
   'explorer.predict.induction.noneYet': 'ninguna todavía',
   'explorer.predict.induction.why': 'En la segunda copia, una cabeza de inducción mira el token que siguió al mismo token en la primera copia: una franja diagonal un paso a la derecha de la copia anterior.',
+  'explorer.pixelMap.cell': 'consulta {row} «{query}» → clave {col} «{key}»: {value}',
+  'explorer.pixelMap.label': '{label}: {rows} × {cols} pesos dibujados como imagen. Las flechas leen una celda.',
+  'explorer.pixelMap.labelPooled': '{label}: {rows} × {cols} pesos dibujados como imagen (cada píxel el mayor de unas {across} × {down} celdas). Las flechas leen una celda.',
+  'explorer.pixelMap.idle': 'Señala el mapa, o enfócalo y usa las flechas, para leer una celda.',
 };
