@@ -3,6 +3,12 @@
  * Importing the module defines the element (in a browser, or a DOM such as jsdom); in Node
  * without a DOM it defines nothing and starts nothing.
  *
+ * The `lang` attribute (`en`, `de`, `es`) sets the language of the explorer's words and of its
+ * numbers (a decimal comma in German and Spanish); without it the explorer follows `?lang=` of
+ * the page's address, then the reader's browser languages, then English. The element's inner
+ * root carries the chosen `lang`. Answers (`attention-explorer:answer`) carry the question and
+ * the feedback in that language; `guess` and `answer` stay language-neutral.
+ *
  * @example
  * import 'attention-explorer/element';
  * const el = document.querySelector('attention-explorer')!;

@@ -22,6 +22,9 @@
 //             (induction, text); see ui/model/lesson-registry.js and docs/embedding.md
 //   controls  none | minimal | full: how many controls (default full; minimal for a lesson)
 //   reveal    "predict": the lesson's question hides its answer until the learner guesses
+//   lang      the language of the explorer's words: en, de or es (default: ?lang= of the page's
+//             address, else the reader's browser languages, else English); numbers follow it
+//             (a decimal comma in German and Spanish)
 //   q k v x sentence mask
 //             starting numbers as text (JSON rows "[[1, 0], [0, 1]]" or "1 0; 0 1"; sentence: words;
 //             mask: none, causal, padding, custom or JSON 0/1), applied over the example
@@ -36,7 +39,7 @@ import { mountView } from './ui/mount.js';
 import { STARTING_FIELDS, startingFields, stateFromHash } from './ui/model/model.js';
 
 const STYLES = new URL('./styles.css', import.meta.url).href;
-const ATTRIBUTES = ['preset', 'state', 'panels', 'theme', 'readonly', 'label', 'link-base', 'view', 'example', 'lesson', 'controls', 'reveal', ...STARTING_FIELDS];
+const ATTRIBUTES = ['preset', 'state', 'panels', 'theme', 'readonly', 'label', 'link-base', 'view', 'example', 'lesson', 'controls', 'reveal', 'lang', ...STARTING_FIELDS];
 // Attributes that name another example: a change loads it afresh.
 const NEW_EXAMPLE = ['preset', 'state', 'view', 'example', 'lesson', ...STARTING_FIELDS];
 const list = (text) => String(text).split(/[\s,]+/).filter(Boolean);
@@ -128,7 +131,7 @@ export class AttentionExplorerElement extends ElementBase {
       const names = list(this.getAttribute('readonly'));
       options.readOnly = names.length ? names : true;
     }
-    for (const name of ['lesson', 'controls', 'reveal']) {
+    for (const name of ['lesson', 'controls', 'reveal', 'lang']) {
       const value = this.getAttribute(name);
       if (value) options[name] = value.trim();
     }

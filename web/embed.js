@@ -19,11 +19,11 @@
 //   get-state {}                      answered with a state message (source 'request')
 //
 // Query parameters: parentOrigin (one or more origins, space or comma separated), preset, panels,
-// theme, readonly, lesson, controls, reveal and the starting numbers q, k, v, x, sentence, mask
+// theme, readonly, lesson, controls, reveal, lang and the starting numbers q, k, v, x, sentence, mask
 // (as the <attention-explorer> attributes), view=train (the training view; with example=induction
 // or text, a trained example). The hash may hold a state (#s=v1.…).
 import { mountView } from './ui/mount.js';
-import { showStartFailure } from './ui/dom/dom.js';
+import { markLanguage, showStartFailure, translateStatic, widgetTranslator } from './ui/dom/dom.js';
 import { decodeState, startingFields, stateFromHash, validateState } from './ui/model/model.js';
 import { ANSWER_EVENT } from './ui/predict/predict.js';
 import { MESSAGE_PREFIX as PREFIX, MESSAGE_VERSION, versionError } from './embed-protocol.js';
@@ -70,7 +70,14 @@ options.params = params;  // the training view's settings
 const link = stateFromHash(window.location.hash);
 if (link !== null) options.link = link;
 
+let i18n;
+
 async function main() {
+  // The frame's language (?lang=, else the reader's browser): its title and every word inside.
+  i18n = await widgetTranslator();
+  markLanguage(document.documentElement, i18n);
+  translateStatic(document.documentElement, i18n);
+  options.i18n = i18n;
   // A learner's answer to a predict-then-reveal question, for the lesson page to record.
   root.addEventListener(ANSWER_EVENT, (event) => post('answer', event.detail));
   const explorer = await mountView(root, options);
@@ -80,7 +87,7 @@ async function main() {
     return;
   }
   if (allowed && allowed.length === 0)
-    explorer.notify('The parentOrigin setting is not a list of origins such as https://lessons.example: messages from the lesson page are ignored.');
+    explorer.notify(i18n.t('explorer.notice.badParentOrigin'));
 
   let timer = 0;
   let lastSource = 'user';
@@ -155,4 +162,4 @@ function reportHeight() {
   send();
 }
 
-main().catch((err) => showStartFailure(root, err));
+main().catch((err) => showStartFailure(root, err, i18n));

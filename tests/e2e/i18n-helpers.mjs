@@ -12,7 +12,15 @@
 export function untranslatedTexts(page, selector = 'body') {
   return page.evaluate((sel) => {
     const WORD = /\p{L}{2,}/u;
-    const outside = (text) => text.replace(/\u27e6[^\u27e7]*\u27e7/g, ' ');
+    // Innermost brackets first: a message may hold another (a matrix's name inside a sentence).
+    const outside = (text) => {
+      let rest = text;
+      for (let before = ''; before !== rest;) {
+        before = rest;
+        rest = rest.replace(/\u27e6[^\u27e6\u27e7]*\u27e7/g, ' ');
+      }
+      return rest;
+    };
     const exempt = (e) => !!e.closest('[translate="no"], script, style, template, noscript');
     const visible = (e) => {
       if (!e.isConnected || e.closest('[hidden], [aria-hidden="true"]')) return false;
@@ -32,7 +40,8 @@ export function untranslatedTexts(page, selector = 'body') {
       for (let node = walker.nextNode(); node; node = walker.nextNode()) {
         const e = node.parentElement;
         if (!e || exempt(e) || !visible(e)) continue;
-        if (WORD.test(outside(node.textContent))) found.push(`"${node.textContent.trim().slice(0, 80)}" (${where(e)})`);
+        // A message split by inline elements (a count in bold) is judged as its element's whole text.
+        if (WORD.test(outside(node.textContent)) && WORD.test(outside(e.textContent))) found.push(`"${node.textContent.trim().slice(0, 80)}" (${where(e)})`);
       }
       for (const e of [root, ...root.querySelectorAll('*')]) {
         if (exempt(e) || !visible(e)) continue;

@@ -10,8 +10,11 @@ const EMBED = 'https://explorer.example/embed.html';
 
 test('a lesson\u2019s defaults are left out; every other setting is written, in a fixed order', () => {
   assert.deepEqual(embedFields({ lesson: 'weights' }), [['lesson', 'weights']]);
-  assert.deepEqual(embedFields({ lesson: 'weights', controls: 'minimal', theme: 'auto', lang: 'en' }), [['lesson', 'weights']]);
+  assert.deepEqual(embedFields({ lesson: 'weights', controls: 'minimal', theme: 'auto', lang: '' }), [['lesson', 'weights']]);
   assert.deepEqual(embedFields({}), [], 'the whole explorer with its defaults');
+  assert.deepEqual(embedFields({ lesson: 'weights', lang: 'en' }), [['lesson', 'weights'], ['lang', 'en']],
+    'a chosen language is written, English too (without it the reader\u2019s browser decides)');
+  assert.deepEqual(embedFields({ lang: 'de' }), [['lang', 'de']]);
   assert.deepEqual(embedFields({ controls: 'full' }), [], 'full is the whole explorer\u2019s default');
   assert.deepEqual(embedFields({
     lesson: 'pitfalls', controls: 'none', readOnly: true, reveal: true, theme: 'dark', start: { q: ' 1 0; 0 1 ', k: '', mask: 'causal' },

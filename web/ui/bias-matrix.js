@@ -5,7 +5,7 @@
 // text as a finite number.
 import { createCard, el } from './dom/dom.js';
 import { createMatrixEditor } from './matrix-editor/matrix-editor.js';
-import { parseNumber } from './model/model.js';
+import { english, parseNumber } from './model/model.js';
 
 const NEG_INF_TEXT = /^\s*[-\u2212\u2011]\s*(inf|infinity|\u221e)\s*$/i;
 
@@ -15,17 +15,19 @@ export const isNegInfText = (text) => NEG_INF_TEXT.test(String(text));
 /** A bias cell's text as a number: −Infinity, a finite number, or NaN if it is neither. */
 export const parseBias = (text) => (isNegInfText(text) ? -Infinity : parseNumber(text) ?? NaN);
 
-export function createBiasCard({ onEdit, onInspect, onReset, canReset }) {
+export function createBiasCard({ onEdit, onInspect, onReset, canReset, i18n = english }) {
+  const { t } = i18n;
   const card = createCard({
-    step: '2b', title: 'Bias matrix B', formula: 'added to S\u2032 before the softmax',
-    hint: 'An additive mask: each entry is added to its scaled score. 0 changes nothing, negative numbers push a key down, \u2212\u221e (type \u2011inf) hides it exactly like a mask.',
+    step: '2b', title: t('explorer.bias.title'), formula: t('explorer.bias.formula'), hint: t('explorer.bias.hint'),
   });
   card.el.dataset.card = 'bias-matrix';
-  const editor = createMatrixEditor({ name: 'B', label: 'Bias matrix B', onEdit, parse: parseBias, onInspect: (n, i, j) => onInspect({ kind: 'input', name: n, i, j }) });
-  const reset = el('button', 'small-button reset-matrix', 'Reset');
+  const editor = createMatrixEditor({
+    name: 'B', label: t('explorer.bias.title'), onEdit, parse: parseBias, onInspect: (n, i, j) => onInspect({ kind: 'input', name: n, i, j }), i18n,
+  });
+  const reset = el('button', 'small-button reset-matrix', t('explorer.inputs.reset'));
   reset.type = 'button';
   reset.dataset.reset = 'B';
-  reset.setAttribute('aria-label', 'Reset the bias matrix B to its preset\u2019s values');
+  reset.setAttribute('aria-label', t('explorer.bias.reset'));
   reset.addEventListener('click', () => onReset('B'));
   card.el.querySelector('.card-header').append(reset);
   card.body.append(editor.el);
@@ -43,7 +45,7 @@ export function createBiasCard({ onEdit, onInspect, onReset, canReset }) {
       editor.update({ matrix: B, rowLabels: result.labels.queries, theme: display.theme });
       reset.disabled = !canReset('B');
       const rows = result.fullyMasked.size;
-      card.setNote(rows ? `${rows} row${rows > 1 ? 's' : ''} of the scores ${rows > 1 ? 'are' : 'is'} \u2212\u221e everywhere: the core gives such a row weights 0 and output 0 instead of NaN.` : '');
+      card.setNote(rows ? t('explorer.bias.fullyMasked', { count: rows }) : '');
     },
   };
 }

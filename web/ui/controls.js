@@ -2,7 +2,7 @@
 // the selected head. Every control is a labelled native form element; the panel reads the state
 // and sends pure state transitions back, it keeps no state of its own.
 import {
-  describeDModel, describeHeadSplit, describeShown, dims, formatNumber, LIMITS, PRESETS, setHeads, togglePad,
+  describeDModel, describeHeadSplit, describeShown, dims, english, formatNumber, LIMITS, PRESETS, setHeads, togglePad,
 } from './model/model.js';
 import { el, numberInput, selectOf, setAttr, setDisabled, setHidden, setText } from './dom/dom.js';
 import { createExtrasControls } from './extras-controls.js';
@@ -58,21 +58,22 @@ const setIfIdle = (input, value) => {
 };
 
 // Example: the preset menu and its description.
-function exampleGroup(applyPreset) {
-  const group = fieldset('Example', 'example');
+function exampleGroup(applyPreset, i18n) {
+  const { t } = i18n;
+  const group = fieldset(t('explorer.controls.example'), 'example');
   const preset = el('select');
   preset.id = 'preset';
-  const placeholder = el('option', '', 'Choose an example\u2026');
+  const placeholder = el('option', '', t('explorer.controls.choose'));
   placeholder.value = '';
   preset.append(placeholder, ...PRESETS.map((p) => {
-    const o = el('option', '', p.label);
+    const o = el('option', '', t(`explorer.preset.${p.id}.label`));
     o.value = p.id;
     return o;
   }));
   const presetHelp = el('p', 'help');
   presetHelp.id = 'preset-help';
   preset.setAttribute('aria-describedby', presetHelp.id);
-  group.append(labelled('Preset', preset), presetHelp);
+  group.append(labelled(t('explorer.controls.preset'), preset), presetHelp);
   preset.addEventListener('change', () => { if (preset.value) applyPreset(preset.value); });
   return {
     el: group,
@@ -80,18 +81,19 @@ function exampleGroup(applyPreset) {
     render(state) {
       const presetDef = PRESETS.find((p) => p.id === preset.value);
       // No preset: the menu says what is shown when it is something of its own (a trained head).
-      const shown = presetDef ? null : describeShown(state);
-      setText(placeholder, shown ? shown.option : 'Choose an example\u2026');
-      setText(presetHelp, presetDef ? presetDef.description : shown ? shown.help : 'Pick a ready-made example, or edit any number.');
+      const shown = presetDef ? null : describeShown(state, i18n);
+      setText(placeholder, shown ? shown.option : t('explorer.controls.choose'));
+      setText(presetHelp, presetDef ? t(`explorer.preset.${presetDef.id}.description`) : shown ? shown.help : t('explorer.controls.presetHelp'));
     },
   };
 }
 
 // Input mode: sentence or Q, K, V typed directly.
-function modeGroup({ update, leavePreset }) {
-  const group = fieldset('Input');
-  const mode = radioGroup('mode', [['sentence', 'Sentence \u2192 X\u00b7W'], ['qkv', 'Q, K, V directly']]);
-  const vectorSource = createVectorSource({ update, onChoose: leavePreset });  // sentence mode: random or trained vectors
+function modeGroup({ update, leavePreset, i18n }) {
+  const { t } = i18n;
+  const group = fieldset(t('explorer.controls.input'));
+  const mode = radioGroup('mode', [['sentence', t('explorer.controls.mode.sentence')], ['qkv', t('explorer.controls.mode.qkv')]]);
+  const vectorSource = createVectorSource({ update, onChoose: leavePreset, i18n });  // sentence mode: random or trained vectors
   group.append(mode.el, vectorSource.el);
   for (const input of Object.values(mode.inputs)) {
     input.addEventListener('change', () => {
@@ -109,28 +111,30 @@ function modeGroup({ update, leavePreset }) {
 }
 
 // The token count shown under the sizes in sentence mode (the sentence sets n and m).
-function tokenCountText(d) {
+function tokenCountText(d, { t }) {
   if (!d.sentence) return '';
-  const tokens = d.cross ? `n = ${d.n} query tokens, m = ${d.m} memory tokens` : `n = m = ${d.n} tokens`;
-  return `${tokens} (from the sentence${d.cross ? 's' : ''}).${d.multi ? ` Each head gets d${SUB_K} = d\u1d65 = d_model / h.` : ''}`;
+  const tokens = d.cross ? t('explorer.controls.tokens.cross', { n: d.n, m: d.m }) : t('explorer.controls.tokens.self', { count: d.n });
+  return d.multi ? `${tokens} ${t('explorer.controls.tokens.perHead')}` : tokens;
 }
 
 // Sizes: n and m typed directly, d_model and h from a sentence; d_k and d_v follow from h.
-function sizesGroup({ update, leavePreset }) {
-  const group = fieldset('Sizes', 'sizes');
+function sizesGroup({ update, leavePreset, i18n }) {
+  const { t } = i18n;
+  const group = fieldset(t('explorer.controls.sizes'), 'sizes');
   const sizeInputs = {
-    n: numberInput(LIMITS.n), m: numberInput(LIMITS.m), dModel: numberInput(LIMITS.dModel),
-    heads: numberInput(LIMITS.heads), dk: numberInput(LIMITS.dk), dv: numberInput(LIMITS.dv),
+    n: numberInput(LIMITS.n, 1, i18n), m: numberInput(LIMITS.m, 1, i18n), dModel: numberInput(LIMITS.dModel, 1, i18n),
+    heads: numberInput(LIMITS.heads, 1, i18n), dk: numberInput(LIMITS.dk, 1, i18n), dv: numberInput(LIMITS.dv, 1, i18n),
   };
   for (const [key, input] of Object.entries(sizeInputs)) input.id = `size-${key}`;
   const sizeFields = {
-    n: labelled('n (queries)', sizeInputs.n),
-    m: labelled('m (keys)', sizeInputs.m),
+    n: labelled(t('explorer.controls.size.n'), sizeInputs.n),
+    m: labelled(t('explorer.controls.size.m'), sizeInputs.m),
     dModel: labelled('d_model', sizeInputs.dModel),
-    heads: labelled('heads h', sizeInputs.heads),
+    heads: labelled(t('explorer.controls.size.heads'), sizeInputs.heads),
     dk: labelled(`d${SUB_K}`, sizeInputs.dk),
     dv: labelled('d\u1d65', sizeInputs.dv),
   };
+  for (const name of ['dModel', 'dk', 'dv']) sizeFields[name].querySelector('label').translate = false;
   const tokenCount = el('p', 'help');
   group.append(...Object.values(sizeFields), tokenCount);
   for (const [key, input] of Object.entries(sizeInputs)) {
@@ -157,21 +161,21 @@ function sizesGroup({ update, leavePreset }) {
       setDisabled(sizeInputs.dv, d.multi);
       setIfIdle(sizeInputs.dk, d.multi ? (d.divisible ? d.dk : '') : state.dk);
       setIfIdle(sizeInputs.dv, d.multi ? (d.divisible ? d.dv : '') : state.dv);
-      setText(tokenCount, `${tokenCountText(d)} ${describeDModel(state)} ${describeHeadSplit(state)}`.trim());
+      setText(tokenCount, `${tokenCountText(d, i18n)} ${describeDModel(state, i18n)} ${describeHeadSplit(state, i18n)}`.trim());
       setHidden(tokenCount, !d.sentence);
     },
   };
 }
 
 // Random values: the seed, and a button for the next one.
-function randomGroup({ randomize, leavePreset }) {
-  const group = fieldset('Random values');
-  const seed = numberInput(LIMITS.seed);
+function randomGroup({ randomize, leavePreset, i18n: { t }, i18n }) {
+  const group = fieldset(t('explorer.controls.random'));
+  const seed = numberInput(LIMITS.seed, 1, i18n);
   seed.id = 'seed';
-  const again = el('button', 'button', 'Randomize');
+  const again = el('button', 'button', t('explorer.controls.randomize'));
   again.type = 'button';
-  again.title = 'Draw new values with the next seed';
-  group.append(labelled('Seed', seed), again);
+  again.title = t('explorer.controls.randomizeTitle');
+  group.append(labelled(t('explorer.controls.seed'), seed), again);
   seed.addEventListener('change', () => {
     const v = Number(seed.value);
     if (Number.isInteger(v) && v >= 0 && v <= LIMITS.seed[1]) {
@@ -192,44 +196,46 @@ function randomGroup({ randomize, leavePreset }) {
 }
 
 // The temperature as a log-scale slider and a number field side by side, with a reset to T = 1.
-function temperatureFields(setT) {
+function temperatureFields(setT, i18n) {
+  const { t } = i18n;
   const tempRange = el('input');
   tempRange.type = 'range';
   tempRange.min = String(Math.log10(LIMITS.temperature[0]));
   tempRange.max = String(Math.log10(LIMITS.temperature[1]));
   tempRange.step = '0.01';
   tempRange.id = 'temperature-range';
-  const tempNumber = numberInput(LIMITS.temperature, 0.05);
+  const tempNumber = numberInput(LIMITS.temperature, 0.05, i18n);
   tempNumber.inputMode = 'decimal';
   tempNumber.id = 'temperature';
   const tempRow = el('div', 'temp-row');
-  const tempLabel = el('label', '', 'Temperature T');
+  const tempLabel = el('label', '', t('explorer.controls.temperature'));
   tempLabel.htmlFor = tempRange.id;
   tempRow.append(tempRange, tempNumber);
-  tempNumber.setAttribute('aria-label', 'Temperature T (number)');
+  tempNumber.setAttribute('aria-label', t('explorer.controls.temperatureNumber'));
   const resetT = el('button', 'small-button', 'T = 1');
   resetT.type = 'button';
-  resetT.setAttribute('aria-label', 'Reset to T = 1');
+  resetT.setAttribute('aria-label', t('explorer.controls.temperatureReset'));
   tempRow.append(resetT);
   tempRange.addEventListener('input', () => setT(Number((10 ** Number(tempRange.value)).toPrecision(3))));
   tempNumber.addEventListener('change', () => {
-    const t = Number(tempNumber.value);
-    if (Number.isFinite(t) && t > 0) setT(t);
+    const T = Number(tempNumber.value);
+    if (Number.isFinite(T) && T > 0) setT(T);
   });
   resetT.addEventListener('click', () => setT(1));
   return { tempRange, tempNumber, tempLabel, tempRow };
 }
 
 // Scaling: divide by √d_k or not, and the temperature.
-function scalingGroup({ update }) {
-  const group = fieldset('Scaling', 'scaling');
+function scalingGroup({ update, i18n }) {
+  const { t } = i18n;
+  const group = fieldset(t('explorer.controls.scaling'), 'scaling');
   const sqrt = el('input');
   sqrt.type = 'checkbox';
   sqrt.id = 'sqrt-dk';
   const sqrtLabel = el('label', 'check');
-  sqrtLabel.append(sqrt, el('span', '', `divide by \u221ad${SUB_K}`));
-  const setT = (t) => update((s) => ({ ...s, scaling: { ...s.scaling, temperature: t } }));
-  const { tempRange, tempNumber, tempLabel, tempRow } = temperatureFields(setT);
+  sqrtLabel.append(sqrt, el('span', '', t('explorer.controls.sqrtDk')));
+  const setT = (T) => update((s) => ({ ...s, scaling: { ...s.scaling, temperature: T } }));
+  const { tempRange, tempNumber, tempLabel, tempRow } = temperatureFields(setT, i18n);
   const scaleOut = el('output', 'scale-out');
   scaleOut.setAttribute('aria-live', 'polite');
   const scaleNote = el('p', 'help');
@@ -242,29 +248,20 @@ function scalingGroup({ update }) {
       const T = state.scaling.temperature;
       if (!isFocused(tempRange)) tempRange.value = String(Math.log10(T));
       setIfIdle(tempNumber, T);
-      setAttr(tempRange, 'aria-valuetext', `T = ${formatNumber(T, 3)}`);
+      setAttr(tempRange, 'aria-valuetext', `T = ${i18n.decimal(formatNumber(T, 3))}`);
       setText(scaleOut, !result.error && result.head
-        ? `QK\u1d40 scaled by ${formatNumber(result.head.scale, 4)}`
+        ? t('explorer.controls.scaledBy', { scale: i18n.decimal(formatNumber(result.head.scale, 4)) })
         : '');
-      setText(scaleNote, d.multi
-        ? `Every head is scaled by 1/(T\u00b7\u221ad${SUB_K}) with its own d${SUB_K} = d_model / h. T < 1 sharpens the softmax, T > 1 flattens it.`
-        : `T < 1 sharpens the softmax, T > 1 flattens it. Turn \u221ad${SUB_K} off to see the weights saturate.`);
+      setText(scaleNote, t(d.multi ? 'explorer.controls.scaleNote.multi' : 'explorer.controls.scaleNote.one'));
     },
   };
 }
 
-const MASK_HELP = {
-  none: 'Every query sees every key.',
-  causal: 'Query i sees keys 1..i only: no peeking at later tokens.',
-  padding: 'Keys marked [PAD] are hidden from every query. Toggle keys below.',
-  custom: 'Click a cell of the scores (or press Enter on it) to hide or show that query\u2013key pair.',
-};
-
 // One toggle per key marking it [PAD]; rebuilt only when the keys change.
-function padToggles(update) {
+function padToggles(update, { t }) {
   const padList = el('div', 'pad-toggles');
   padList.setAttribute('role', 'group');
-  padList.setAttribute('aria-label', 'Keys marked as [PAD]');
+  padList.setAttribute('aria-label', t('explorer.controls.padKeys'));
   let padButtons = [];
   let padKey = '';
   return {
@@ -276,6 +273,7 @@ function padToggles(update) {
         padButtons = keys.map((label, j) => {
           const b = el('button', 'pad-toggle', label);
           b.type = 'button';
+          b.translate = false;
           b.addEventListener('click', () => update((s) => togglePad(s, j)));
           return b;
         });
@@ -283,19 +281,20 @@ function padToggles(update) {
       }
       padButtons.forEach((b, j) => {
         setAttr(b, 'aria-pressed', String(!!state.mask.pad[j]));
-        setAttr(b, 'title', state.mask.pad[j] ? `${keys[j]} is [PAD] (hidden); click to unmark` : `Mark ${keys[j]} as [PAD]`);
+        setAttr(b, 'title', t(state.mask.pad[j] ? 'explorer.controls.padOn' : 'explorer.controls.padOff', { key: keys[j] }));
       });
     },
   };
 }
 
 // Mask: none, causal, padding (with its key toggles) or custom (with a reset).
-function maskGroup({ update }) {
-  const group = fieldset('Mask', 'mask');
-  const mask = radioGroup('mask', [['none', 'None'], ['causal', 'Causal'], ['padding', 'Padding'], ['custom', 'Custom']]);
+function maskGroup({ update, i18n }) {
+  const { t } = i18n;
+  const group = fieldset(t('explorer.controls.mask'), 'mask');
+  const mask = radioGroup('mask', ['none', 'causal', 'padding', 'custom'].map((k) => [k, t(`explorer.controls.mask.${k}`)]));
   const maskHelp = el('p', 'help');
-  const pads = padToggles(update);
-  const clearCustom = el('button', 'small-button', 'Show all pairs');
+  const pads = padToggles(update, i18n);
+  const clearCustom = el('button', 'small-button', t('explorer.controls.showAllPairs'));
   clearCustom.type = 'button';
   group.append(mask.el, maskHelp, pads.el, clearCustom);
   for (const input of Object.values(mask.inputs))
@@ -305,7 +304,7 @@ function maskGroup({ update }) {
     el: group,
     render(state, result) {
       mask.inputs[state.mask.kind].checked = true;
-      setText(maskHelp, MASK_HELP[state.mask.kind]);
+      setText(maskHelp, t(`explorer.controls.maskHelp.${state.mask.kind}`));
       setHidden(pads.el, state.mask.kind !== 'padding');
       setHidden(clearCustom, state.mask.kind !== 'custom');
       pads.render(state, result.labels.keys);
@@ -314,11 +313,11 @@ function maskGroup({ update }) {
 }
 
 // Heads: one button per head, choosing the head shown in the steps.
-function headGroup({ update }) {
-  const group = fieldset('Head shown', 'head-select');
+function headGroup({ update, i18n: { t } }) {
+  const group = fieldset(t('explorer.controls.headShown'), 'head-select');
   const headWrap = el('div', 'segmented');
   headWrap.setAttribute('role', 'group');
-  headWrap.setAttribute('aria-label', 'Head shown in the steps');
+  headWrap.setAttribute('aria-label', t('explorer.controls.headShownLabel'));
   group.append(headWrap);
   let headButtons = [];
   return {
@@ -330,7 +329,7 @@ function headGroup({ update }) {
         headButtons = Array.from({ length: d.heads }, (_, k) => {
           const b = el('button', 'segment', String(k + 1));
           b.type = 'button';
-          b.setAttribute('aria-label', `Head ${k + 1}`);
+          b.setAttribute('aria-label', t('explorer.controls.head', { k: k + 1 }));
           b.addEventListener('click', () => update((s) => ({ ...s, view: { ...s.view, head: k } })));
           return b;
         });
@@ -338,7 +337,7 @@ function headGroup({ update }) {
       }
       headButtons.forEach((b, k) => {
         setAttr(b, 'aria-pressed', String(k === state.view.head));
-        setAttr(b, 'title', state.headNames[k] ? `Head ${k + 1}: ${state.headNames[k]}` : `Head ${k + 1}`);
+        setAttr(b, 'title', state.headNames[k] ? t('explorer.controls.headNamed', { k: k + 1, name: state.headNames[k] }) : t('explorer.controls.head', { k: k + 1 }));
       });
     },
   };
@@ -348,32 +347,33 @@ function headGroup({ update }) {
  * groups: the control groups to show, by name (CONTROL_GROUPS in model/lesson-registry.js: example,
  * input, sizes, random, scaling, mask, extras, head); default all. The others are not built.
  */
-export function createControls({ update, applyPreset, randomize, groups = null }) {
+export function createControls({ update, applyPreset, randomize, groups = null, i18n = english }) {
+  const { t } = i18n;
   const root = el('section', 'controls');
-  root.setAttribute('aria-label', 'Controls');
+  root.setAttribute('aria-label', t('explorer.controls.label'));
   const wanted = (name) => !groups || groups.includes(name);
-  const example = exampleGroup(applyPreset);
+  const example = exampleGroup(applyPreset, i18n);
   // Once the example's shape changes, it is no longer the preset named in the menu.
   const leavePreset = () => { example.preset.value = ''; };
   const parts = {
     example,
-    input: modeGroup({ update, leavePreset }),
-    sizes: sizesGroup({ update, leavePreset }),
-    random: randomGroup({ randomize, leavePreset }),
-    scaling: scalingGroup({ update }),
-    mask: maskGroup({ update }),
-    extras: createExtrasControls({ update }),
-    head: headGroup({ update }),
+    input: modeGroup({ update, leavePreset, i18n }),
+    sizes: sizesGroup({ update, leavePreset, i18n }),
+    random: randomGroup({ randomize, leavePreset, i18n }),
+    scaling: scalingGroup({ update, i18n }),
+    mask: maskGroup({ update, i18n }),
+    extras: createExtrasControls({ update, i18n }),
+    head: headGroup({ update, i18n }),
   };
   const shown = Object.entries(parts).filter(([name]) => wanted(name));
   // On a phone the whole panel folds to one line above the content (a sidebar on wide screens).
-  const toggle = el('button', 'small-button controls-toggle', 'Hide the controls');
+  const toggle = el('button', 'small-button controls-toggle', t('explorer.controls.hide'));
   toggle.type = 'button';
   toggle.setAttribute('aria-expanded', 'true');
   const setOpen = (open) => {
     root.classList.toggle('collapsed', !open);
     toggle.setAttribute('aria-expanded', String(open));
-    toggle.textContent = open ? 'Hide the controls' : 'Show the controls';
+    toggle.textContent = t(open ? 'explorer.controls.hide' : 'explorer.controls.show');
   };
   toggle.addEventListener('click', () => setOpen(root.classList.contains('collapsed')));
   setOpen(true);
@@ -407,11 +407,11 @@ export function createControls({ update, applyPreset, randomize, groups = null }
 }
 
 /** Theme and palette, shown in the page header. */
-export function createDisplayControls({ update }) {
+export function createDisplayControls({ update, i18n: { t } = english }) {
   const root = el('div', 'display-controls');
-  const theme = selectOf('theme', [['auto', 'System'], ['light', 'Light'], ['dark', 'Dark']]);
-  const palette = selectOf('palette', [['viridis', 'Viridis'], ['cividis', 'Cividis'], ['blues', 'Blues']]);
-  root.append(labelled('Theme', theme), labelled('Weights palette', palette));
+  const theme = selectOf('theme', ['auto', 'light', 'dark'].map((k) => [k, t(`explorer.display.theme.${k}`)]));
+  const palette = selectOf('palette', ['viridis', 'cividis', 'blues'].map((k) => [k, t(`explorer.display.palette.${k}`)]));
+  root.append(labelled(t('explorer.display.theme'), theme), labelled(t('explorer.display.palette'), palette));
   theme.addEventListener('change', () => update((s) => ({ ...s, display: { ...s.display, theme: theme.value } })));
   palette.addEventListener('change', () => update((s) => ({ ...s, display: { ...s.display, palette: palette.value } })));
   return {

@@ -10,7 +10,7 @@ import { createAgreementCheck } from './agreement-check.js';
 import { createBiasCard } from './bias-matrix.js';
 import {
   controlGroups, controlLevel, createComputer, createHighlighter, createStore, encodeState, initialState, lessonSpec,
-  linkFor, makeEmbedder, makeFiller, NO_PAGE_MESSAGE, packageUrls, presetById, randomMatrices, setCell, setLesson,
+  lessonTitle, linkFor, makeEmbedder, makeFiller, NO_PAGE_MESSAGE, packageUrls, presetById, randomMatrices, setCell, setLesson,
   setSentence, toggleCustom, trackOrigins, unknownLessonMessage, validateState,
 } from './model/model.js';
 import { createControls, createDisplayControls } from './controls.js';
@@ -20,7 +20,7 @@ import { createHeadsPanel } from './heads-panel.js';
 import { createInputsPanel } from './inputs-panel.js';
 import { createLessons } from './lessons/index.js';
 import { createQuestion, dispatchAnswer } from './predict/predict.js';
-import { createNotice, el, setAttr } from './dom/dom.js';
+import { createNotice, el, markLanguage, setAttr, widgetTranslator } from './dom/dom.js';
 import { createPipeline } from './pipeline.js';
 import { createRedraw } from './redraw.js';
 import { scopeIds } from './scope-ids.js';
@@ -46,8 +46,8 @@ function attentionCore() {
 }
 
 // The "Loading…" line, which later shows a fatal error; its id is scoped like the rest.
-function createStatus(root, options) {
-  const status = el('p', 'status', 'Loading the attention core\u2026');
+function createStatus(root, options, { t }) {
+  const status = el('p', 'status', t('explorer.status.loading'));
   status.id = 'status';
   status.setAttribute('role', 'status');
   const box = el('div');
@@ -72,8 +72,10 @@ function createPanels(ex) {
   const update = (fn) => store.update(fn);
   const inspect = (t) => ex.inspect(t);
   const { spec } = ex;
+  const { i18n } = ex;
   const controls = createControls({
     update,
+    i18n,
     groups: ex.groups,
     applyPreset: (id) => ex.loadPreset(id),
     randomize(seed) {
@@ -83,6 +85,7 @@ function createPanels(ex) {
     },
   });
   const inputs = createInputsPanel({
+    i18n,
     onEdit: (name, i, j, v) => { if (!isReadOnly(name)) store.update((s) => setCell(s, name, i, j, v), { source: 'edit' }); },
     onReset: (name) => { if (!isReadOnly(name)) origins.reset(name); },
     canReset: (name) => !isReadOnly(name) && origins.edited(name),
@@ -96,6 +99,7 @@ function createPanels(ex) {
     only: spec?.kind === 'step' ? spec.inputs : null,
   });
   const biasCard = createBiasCard({
+    i18n,
     onEdit: (name, i, j, v) => { if (!isReadOnly(name)) store.update((s) => setCell(s, name, i, j, v), { source: 'edit' }); },
     onReset: (name) => { if (!isReadOnly(name)) origins.reset(name); },
     canReset: (name) => !isReadOnly(name) && origins.edited(name),
@@ -103,24 +107,26 @@ function createPanels(ex) {
   });
   const pipeline = createPipeline({
     biasCard,
-    ...(spec?.kind === 'step' ? { only: spec.steps, title: spec.title } : {}),
+    i18n,
+    ...(spec?.kind === 'step' ? { only: spec.steps, title: lessonTitle(spec.id, i18n) } : {}),
     onInspect: inspect,
     onToggleMask: (i, j) => { if (store.get().mask.kind === 'custom') update((s) => toggleCustom(s, i, j)); },
   });
-  const check = createAgreementCheck();
+  const check = createAgreementCheck(i18n);
   if (!spec) pipeline.el.append(check.el);
   const heads = createHeadsPanel({
+    i18n,
     onInspect: inspect, onSelectHead: (k) => update((s) => ({ ...s, view: { ...s.view, head: k } })),
     only: spec?.kind === 'heads' ? spec.cards : null,
   });
   // A lesson's own controls may change the example: with read-only matrices they may not edit them.
-  const lessons = createLessons({ attn, computer: ex.computer, update: ex.guardedUpdate, only: spec?.kind === 'tab' ? spec.id : null });
-  const share = createShareControls({ getState: () => store.get(), linkBase: ex.linkBase, elementUrl: ELEMENT_MODULE, embedUrl: EMBED_PAGE });
-  const exporter = createExportControls({ getView: () => ex.view() });
-  const explainPanel = createExplainPanel();
+  const lessons = createLessons({ attn, computer: ex.computer, update: ex.guardedUpdate, only: spec?.kind === 'tab' ? spec.id : null, i18n: ex.i18n });
+  const share = createShareControls({ getState: () => store.get(), linkBase: ex.linkBase, elementUrl: ELEMENT_MODULE, embedUrl: EMBED_PAGE, i18n });
+  const exporter = createExportControls({ getView: () => ex.view(), i18n });
+  const explainPanel = createExplainPanel(i18n);
   return {
     controls, inputs, pipeline, check, heads, lessons, share, exporter, biasCard, explainPanel,
-    displayControls: createDisplayControls({ update }),
+    displayControls: createDisplayControls({ update, i18n }),
     startHere: ex.options.startHere && !spec ? startHereFor(ex, { inputs, pipeline, explainPanel }) : null,
   };
 }
@@ -143,7 +149,7 @@ function startHereFor(ex, { inputs, pipeline, explainPanel }) {
       ex.store.update((s) => ({ ...s, mask: { ...s.mask, kind: on ? 'causal' : 'none' } }));
       return on;
     },
-  });
+  }, ex.i18n);
 }
 
 // Panels in page order, each { id, el, render(state, result, display) }; a panel that is not
@@ -268,26 +274,32 @@ function applyReadOnly(ex) {
  *                        (predict/predict.js); answers are 'attention-explorer:answer' events on root
  * options.start          starting numbers as text: { q, k, v, x, sentence, mask } (starting-numbers.js)
  * options.startHere      show "Start here" (three things to try) above the steps (the stand-alone page)
+ * options.lang           the language ('en', 'de', 'es'; 'qps' the pseudo-locale of the tests); default:
+ *                        ?lang= of the address, else the browser's languages, else English
+ * options.i18n           a translator (model/i18n.js createTranslator) to use instead of options.lang
  *
  * A state that fails its checks (a bad link) shows a message and the default example instead.
  */
 export async function mountExplorer(root, options = {}) {
   root.classList.add('ae-root');
   root.setAttribute('aria-busy', 'true');
+  const i18n = options.i18n ?? await widgetTranslator({ attribute: options.lang });
+  markLanguage(root, i18n);
   for (const placeholder of root.querySelectorAll(':scope > [data-placeholder]')) placeholder.remove();
-  const status = createStatus(root, options);
+  const status = createStatus(root, options, i18n);
   let attn;
   try {
     attn = await attentionCore();
   } catch (err) {
-    status.fatal(`The attention core could not be loaded: ${err.message}`);
+    status.fatal(i18n.t('explorer.status.coreFailed', { reason: err.message }));
     throw err;
   }
-  const notice = createNotice();
-  const spec = lessonOf(options, notice);
-  const start = await initialState(startOptions(options, spec), options.syncUrl ? window.location.hash : '', attn, notice.show);
+  const notice = createNotice(i18n);
+  const spec = lessonOf(options, notice, i18n);
+  const start = await initialState(startOptions(options, spec), options.syncUrl ? window.location.hash : '', attn, notice.show, i18n);
   if (spec) start.state = lessonState(start.state, spec, options);
   const ex = context(root, options, attn, start, notice, spec);
+  ex.i18n = i18n;
   ex.panels = createPanels(ex);
   ex.question = addQuestion(ex);
   ex.panels.question = ex.question;
@@ -322,11 +334,11 @@ export async function mountExplorer(root, options = {}) {
 
 // The single lesson options.lesson names (lesson-registry.js), or null: none named, or a name
 // that is not an explorer lesson (said in the notice; the whole explorer is shown).
-function lessonOf(options, notice) {
+function lessonOf(options, notice, i18n) {
   if (options.lesson == null || options.lesson === '') return null;
   const spec = lessonSpec(options.lesson);
   if (spec && spec.kind !== 'train') return spec;
-  notice.show(spec ? `The lesson “${spec.id}” is in the training view (view="train").` : unknownLessonMessage(options.lesson));
+  notice.show(spec ? i18n.t('explorer.notice.trainingLesson', { id: spec.id }) : unknownLessonMessage(options.lesson, i18n));
   return null;
 }
 
@@ -350,7 +362,7 @@ function addQuestion(ex) {
   const { spec, panels, options, root } = ex;
   if (options.reveal !== 'predict' || !spec?.predict) return null;
   const question = createQuestion(spec.predict, spec.id, {
-    attn: ex.attn, computer: ex.computer, pipeline: panels.pipeline, lessons: panels.lessons,
+    attn: ex.attn, computer: ex.computer, pipeline: panels.pipeline, lessons: panels.lessons, i18n: ex.i18n,
     emit: (detail) => dispatchAnswer(root, detail),
   });
   if (!question) return null;
@@ -411,7 +423,7 @@ function context(root, options, attn, start, notice, spec = null) {
       ex.showExplanation();
     },
     showExplanation(s = store.get()) {
-      const text = ex.target ? explain(ex.target, s, ex.result) : null;
+      const text = ex.target ? explain(ex.target, s, ex.result, ex.i18n) : null;
       if (ex.target && !text) ex.target = null;  // the cell is gone (resized, or an error)
       ex.panels.explainPanel.show(text);
       ex.highlighter.update(ex.target, ex.result);
@@ -442,7 +454,7 @@ function context(root, options, attn, start, notice, spec = null) {
 // Redraws on change, the address bar, listeners; draws once and returns the handle.
 function connect(ex, { toolbar, layout, status, notice, start }) {
   const { store, options } = ex;
-  const redraw = createRedraw(() => draw(ex), (err) => status.fatal(`Something went wrong while drawing: ${err.message}`));
+  const redraw = createRedraw(() => draw(ex), (err) => status.fatal(ex.i18n.t('explorer.status.drawFailed', { reason: err.message })));
   const listeners = new Set();
   const unsubscribe = store.subscribe((s, prev, meta) => {
     redraw.schedule();
@@ -456,7 +468,7 @@ function connect(ex, { toolbar, layout, status, notice, start }) {
   });
   ex.darkQuery.addEventListener('change', redraw.schedule);
   const url = options.syncUrl ? createUrlSync({
-    store, showNotice: notice.show,
+    store, showNotice: notice.show, i18n: ex.i18n,
     loadState: (state) => ex.loadState(state, { source: 'url' }),
     loadPreset: (id) => {
       ex.loadPreset(id, { source: 'url' });
@@ -481,6 +493,7 @@ function connect(ex, { toolbar, layout, status, notice, start }) {
     ex.computer.dispose();
     for (const e of [toolbar, notice.el, layout, status.el]) e.remove();
     ex.root.classList.remove('ae-root', 'read-only');
+    ex.root.removeAttribute('lang');
     for (const key of ['ready', 'renders', 'renderMs', 'simd', 'theme', 'idPrefix']) delete ex.root.dataset[key];
   });
 }
@@ -512,6 +525,8 @@ function handleFor(ex, { listeners, toolbar }, destroy) {
     /** The element holding the theme/palette tools (for hosts adding their own buttons). */
     toolbar,
     attention: ex.attn,
+    /** The explorer's translator (its language: i18n.lang). */
+    i18n: ex.i18n,
     destroy,
   };
 }

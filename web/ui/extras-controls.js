@@ -1,7 +1,7 @@
 // Controls for what the core computes beyond the basic example: the bias matrix B (on/off and
 // its preset), the projection biases b_Q, b_K, b_V, b_O, and cross-attention with its memory
 // sentence. Labelled native form elements; state transitions go back through `update`.
-import { BIAS_PRESETS, dims, MAX_TOKENS, setBiasMatrix, setMemory, tokenize } from './model/model.js';
+import { BIAS_PRESETS, dims, english, MAX_TOKENS, setBiasMatrix, setMemory, tokenize } from './model/model.js';
 import { el, selectOf, sentenceInput, setDisabled, setHidden, setText } from './dom/dom.js';
 
 function checkbox(id, text) {
@@ -21,29 +21,31 @@ function help(id, text = '') {
 
 const memoryTokens = (text) => tokenize(text, MAX_TOKENS).tokens;
 
-export function createExtrasControls({ update }) {
+export function createExtrasControls({ update, i18n = english }) {
+  const { t } = i18n;
   const root = el('fieldset', 'control-group extras');
-  root.append(el('legend', '', 'Bias and cross-attention'));
+  root.append(el('legend', '', t('explorer.extras.legend')));
 
-  const bias = checkbox('bias-matrix', 'Add a bias matrix B to the scores');
-  const preset = selectOf('bias-preset', BIAS_PRESETS);
-  const presetLabel = el('label', '', 'B starts as');
+  const bias = checkbox('bias-matrix', t('explorer.extras.bias'));
+  const preset = selectOf('bias-preset', BIAS_PRESETS.map(([id]) => [id, t(`explorer.extras.biasPreset.${id}`)]));
+  const presetLabel = el('label', '', t('explorer.extras.biasStarts'));
   presetLabel.htmlFor = preset.id;
   const presetRow = el('div', 'field');
   presetRow.append(presetLabel, preset);
-  const biasHelp = help('bias-matrix-help', 'B is added to the scaled scores before the softmax (an additive mask); it combines with the mask above. Type -inf in a cell to hide a pair.');
+  const biasHelp = help('bias-matrix-help', t('explorer.extras.biasHelp'));
   bias.input.setAttribute('aria-describedby', biasHelp.id);
   bias.input.addEventListener('change', () => update((s) => setBiasMatrix(s, { on: bias.input.checked })));
   preset.addEventListener('change', () => update((s) => setBiasMatrix(s, { on: true, preset: preset.value })));
 
-  const biases = checkbox('projection-biases', 'Projection biases b_Q, b_K, b_V, b_O');
+  const biases = checkbox('projection-biases', t('explorer.extras.biases'));
   const biasesHelp = help('projection-biases-help');
   biases.input.setAttribute('aria-describedby', biasesHelp.id);
   biases.input.addEventListener('change', () => update((s) => ({ ...s, biases: biases.input.checked })));
 
-  const cross = checkbox('cross-attention', 'Cross-attention: keys and values from a memory sentence');
+  const cross = checkbox('cross-attention', t('explorer.extras.cross'));
   const memory = sentenceInput('memory-sentence');
-  const memoryLabel = el('label', '', 'Memory sentence (keys and values)');
+  memory.translate = false;
+  const memoryLabel = el('label', '', t('explorer.extras.memory'));
   memoryLabel.htmlFor = memory.id;
   const memoryRow = el('div', 'field memory-field');
   memoryRow.append(memoryLabel, memory);
@@ -68,16 +70,14 @@ export function createExtrasControls({ update }) {
       setHidden(presetRow, !d.biasMatrix);
       setDisabled(biases.input, !d.sentence);
       biases.input.checked = d.biases;
-      setText(biasesHelp, !d.sentence ? 'Sentence mode only: the biases belong to the projections X\u00b7W.'
-        : d.multi ? 'Q = X\u00b7W_Q + b_Q (and K, V alike), output = concat\u00b7W_O + b_O: the layer is built with bias: true.'
-          : 'Q = X\u00b7W_Q + b_Q, K = X\u00b7W_K + b_K, V = X\u00b7W_V + b_V (one head has no W_O, so no b_O).');
+      setText(biasesHelp, t(!d.sentence ? 'explorer.extras.biasesHelp.qkv' : d.multi ? 'explorer.extras.biasesHelp.multi' : 'explorer.extras.biasesHelp.one'));
       setDisabled(cross.input, !d.sentence);
       cross.input.checked = d.cross;
       setHidden(memoryRow, !d.cross);
       if (memory.getRootNode().activeElement !== memory && memory.value !== state.cross.sentence) memory.value = state.cross.sentence;
-      setText(crossHelp, !d.sentence ? 'Sentence mode only (with Q, K, V typed directly, K and V may already have m \u2260 n rows).'
-        : d.cross ? `Queries from the sentence (n = ${d.n}), keys and values from the memory (m = ${d.m} tokens, at most ${MAX_TOKENS}): K = X_mem\u00b7W_K, V = X_mem\u00b7W_V.`
-          : 'Self-attention: queries, keys and values all come from the sentence.');
+      setText(crossHelp, !d.sentence ? t('explorer.extras.crossHelp.qkv')
+        : d.cross ? t('explorer.extras.crossHelp.on', { n: d.n, m: d.m, max: MAX_TOKENS })
+          : t('explorer.extras.crossHelp.self'));
     },
   };
 }

@@ -3,32 +3,34 @@
 import { createCard, el, section, setAttr, setHidden, setText } from './dom/dom.js';
 import { createHeatmap } from './heatmap/heatmap.js';
 import { parameterSentence } from './parameter-count.js';
+import { english } from './model/model.js';
 
 /** only: the cards a single-lesson embed shows (of grid, average, concat, output); default all. */
-export function createHeadsPanel({ onInspect, onSelectHead, only = null }) {
-  const { root, heading, sub } = section('heads', 'heads', 'Multi-head attention');
+export function createHeadsPanel({ onInspect, onSelectHead, only = null, i18n = english }) {
+  const { t } = i18n;
+  const { root, heading, sub } = section('heads', 'heads', t('common.lesson.heads'));
   // "Heads look at different tokens" is a common misreading: say what they do differ in.
   const sameTokens = el('p', 'section-sub heads-see-all');
   sameTokens.dataset.stat = 'heads-see-all';
   heading.append(sameTokens);
 
   const gridCard = createCard({
-    title: 'All heads', formula: 'head\u2095 = softmax(Q\u2095K\u2095\u1d40 / \u221ad\u2095) V\u2095',
-    hint: `Each head attends with its own slice of W_Q, W_K and W_V, so each can follow a different relationship.${only ? '' : ' Pick one to see its steps above.'}`,
+    title: t('explorer.heads.all'), formula: 'head\u2095 = softmax(Q\u2095K\u2095\u1d40 / \u221ad\u2095) V\u2095',
+    hint: t(only ? 'explorer.heads.allHintAlone' : 'explorer.heads.allHint'),
   });
   const headGrid = el('div', 'head-grid');
   gridCard.body.append(headGrid);
 
-  const avgCard = createCard({ title: 'Head average', formula: '\u0100 = (A\u2081 + \u2026 + A\u2095) / h', hint: 'The weights torch.nn.MultiheadAttention returns by default. An average can hide what single heads do.' });
-  const avgMap = createHeatmap({ name: 'average', label: 'Head average of the attention weights', kind: 'weights', onInspect: (i, j) => onInspect({ kind: 'average', i, j }) });
+  const avgCard = createCard({ title: t('explorer.heads.average'), formula: '\u0100 = (A\u2081 + \u2026 + A\u2095) / h', hint: t('explorer.heads.averageHint') });
+  const avgMap = createHeatmap({ name: 'average', label: t('explorer.heads.averageLabel'), kind: 'weights', onInspect: (i, j) => onInspect({ kind: 'average', i, j }), i18n });
   avgCard.body.append(avgMap.el);
 
-  const concatCard = createCard({ title: 'Concatenated heads', formula: 'concat = [head\u2081 | \u2026 | head\u2095]', hint: 'The head outputs side by side: no head has seen another yet.' });
-  const concatMap = createHeatmap({ name: 'concat', label: 'Concatenated head outputs', kind: 'diverging', onInspect: (i, j) => onInspect({ kind: 'concat', i, j }) });
+  const concatCard = createCard({ title: t('explorer.heads.concat'), formula: 'concat = [head\u2081 | \u2026 | head\u2095]', hint: t('explorer.heads.concatHint') });
+  const concatMap = createHeatmap({ name: 'concat', label: t('explorer.heads.concatLabel'), kind: 'diverging', onInspect: (i, j) => onInspect({ kind: 'concat', i, j }), i18n });
   concatCard.body.append(concatMap.el);
 
-  const outCard = createCard({ title: 'Layer output', formula: 'MultiHead = concat\u00b7W_O', hint: 'W_O is the only place where information from different heads combines.' });
-  const outMap = createHeatmap({ name: 'mha-output', label: 'Multi-head output, concat times W_O', kind: 'diverging', onInspect: (i, j) => onInspect({ kind: 'mha-output', i, j }) });
+  const outCard = createCard({ title: t('explorer.heads.output'), formula: 'MultiHead = concat\u00b7W_O', hint: t('explorer.heads.outputHint') });
+  const outMap = createHeatmap({ name: 'mha-output', label: t('explorer.heads.outputLabel'), kind: 'diverging', onInspect: (i, j) => onInspect({ kind: 'mha-output', i, j }), i18n });
   outCard.body.append(outMap.el);
 
   const cards = el('div', 'steps');
@@ -43,11 +45,11 @@ export function createHeadsPanel({ onInspect, onSelectHead, only = null }) {
     headViews = [];
     for (let k = 0; k < h; k++) {
       const figure = el('figure', 'head-tile');
-      const button = el('button', 'head-button', `Head ${k + 1}`);
+      const button = el('button', 'head-button', t('explorer.controls.head', { k: k + 1 }));
       button.type = 'button';
       button.addEventListener('click', () => onSelectHead(k));
       const map = createHeatmap({
-        name: `head-${k + 1}`, label: `Head ${k + 1} attention weights`, kind: 'weights', small: true,
+        name: `head-${k + 1}`, label: t('explorer.heads.tileLabel', { k: k + 1 }), kind: 'weights', small: true, i18n,
         onInspect: (i, j) => onInspect({ kind: 'head', head: k, i, j }),
         onActivate: () => onSelectHead(k),
       });
@@ -72,25 +74,23 @@ export function createHeadsPanel({ onInspect, onSelectHead, only = null }) {
       const countKey = `${d.heads}|${d.dModel}|${m.parameterCount}|${m.parameterCountWithBiases}|${m.biases}`;
       if (sub.dataset.key !== countKey) {
         sub.dataset.key = countKey;
-        sub.replaceChildren(`${d.heads} heads of d\u2095 = ${m.headDim} features each (d_model = ${d.dModel}). `,
+        sub.replaceChildren(`${t('explorer.heads.sizes', { heads: d.heads, width: m.headDim, dModel: d.dModel })} `,
           parameterSentence({
             weights: m.parameterCountWeights, withBiases: m.parameterCountWithBiases, dModel: d.dModel, heads: d.heads,
             layer: { biases: m.biases, count: m.parameterCount },
-          }));
+          }, i18n));
       }
       const seeKey = `${d.heads}|${d.n}|${d.m}|${d.dModel}`;
       if (sameTokens.dataset.key !== seeKey) {
         sameTokens.dataset.key = seeKey;
         setAttr(sameTokens, 'data-value', String(d.m));
-        setText(sameTokens, `Every head sees all ${d.m} tokens: each of the ${d.heads} weight maps below is ${d.n} \u00d7 ${d.m}. `
-          + `The heads differ only in which ${m.headDim} of the ${d.dModel} columns of Q, K and V they read, the subspace W_Q, W_K and W_V project to. `
-          + `Splitting into heads is a reshape of Q (${d.n} \u00d7 ${d.dModel} \u2192 ${d.heads} \u00d7 ${d.n} \u00d7 ${m.headDim}), not a loop over tokens or heads.`);
+        setText(sameTokens, t('explorer.heads.seeAll', { m: d.m, heads: d.heads, n: d.n, width: m.headDim, dModel: d.dModel }));
       }
       if (headViews.length !== m.heads.length) buildHeads(m.heads.length);
       const padCols = state.mask.kind === 'padding' ? state.mask.pad : null;
       headViews.forEach((v, k) => {
         const name = state.headNames[k];
-        const label = name ? `Head ${k + 1}: ${name}` : `Head ${k + 1}`;
+        const label = name ? t('explorer.controls.headNamed', { k: k + 1, name }) : t('explorer.controls.head', { k: k + 1 });
         setText(v.button, label);
         const selected = k === state.view.head;
         v.figure.classList.toggle('selected', selected);

@@ -19,36 +19,37 @@ function rowLabelsFor(name, title, r, labels) {
 }
 
 // The shape formula under a bias's or a projection weight's title (null for the others).
-function formulaFor(name, r, c, d) {
-  if (name.startsWith('B')) return `1 \u00d7 ${c}, one per column of ${name === 'BO' ? 'the output' : name[1]}`;
+function formulaFor(name, r, c, d, { t }) {
+  if (name.startsWith('B')) return name === 'BO' ? t('explorer.inputs.biasShapeOutput', { c }) : t('explorer.inputs.biasShape', { c, of: name[1] });
   if (!name.startsWith('W')) return null;
   return name === 'WO'
     ? `d_model \u00d7 d_model = ${r} \u00d7 ${c}`
     : d.multi ? `d_model \u00d7 (h\u00b7d${SUB_K}) = ${r} \u00d7 ${c}` : `d_model \u00d7 d${name === 'WV' ? '\u1d65' : SUB_K} = ${r} \u00d7 ${c}`;
 }
 
-function resetButton(name, title, onReset) {
-  const reset = el('button', 'small-button reset-matrix', 'Reset');
+function resetButton(name, title, onReset, { t }) {
+  const reset = el('button', 'small-button reset-matrix', t('explorer.inputs.reset'));
   reset.type = 'button';
   reset.dataset.reset = name;
-  reset.title = `Put ${title} back to the example\u2019s exact values`;
-  reset.setAttribute('aria-label', `Reset ${title} to the example\u2019s values`);
+  reset.title = t('explorer.inputs.resetTitle', { name: title });
+  reset.setAttribute('aria-label', t('explorer.inputs.resetLabel', { name: title }));
   reset.addEventListener('click', () => onReset(name));
   return reset;
 }
 
 /** canReset(name) says whether the matrix has been edited since the example set it. */
-export function createInputMatrixCard({ name, title, hint, onEdit, onInspect, onReset, canReset }) {
+export function createInputMatrixCard({ name, title, hint, onEdit, onInspect, onReset, canReset, i18n }) {
+  const { t } = i18n;
   const card = createCard({ title, hint, className: 'matrix-card' });
-  const editor = createMatrixEditor({ name, label: title, onEdit, onInspect: (n, i, j) => onInspect({ kind: 'input', name: n, i, j }) });
+  const editor = createMatrixEditor({ name, label: title, onEdit, onInspect: (n, i, j) => onInspect({ kind: 'input', name: n, i, j }), i18n });
   const fold = el('details', 'fold');
-  const summary = el('summary', '', 'Show the matrix');
+  const summary = el('summary', '', t('explorer.inputs.showMatrix'));
   fold.append(summary, editor.el);
   fold.addEventListener('toggle', () => {
     editor.setActive(fold.open);
-    summary.textContent = fold.open ? 'Hide the matrix' : `Show the matrix (${fold.dataset.cells} cells)`;
+    summary.textContent = fold.open ? t('explorer.inputs.hideMatrix') : t('explorer.inputs.showMatrixCells', { count: Number(fold.dataset.cells) });
   });
-  const reset = resetButton(name, title, onReset);
+  const reset = resetButton(name, title, onReset, i18n);
   card.el.querySelector('.card-header').append(reset);
   card.body.append(fold);
   const foldedShapes = new Set();
@@ -64,7 +65,7 @@ export function createInputMatrixCard({ name, title, hint, onEdit, onInspect, on
     } else if (!foldedShapes.has(key)) {
       foldedShapes.add(key);
       fold.open = false;
-      fold.firstChild.textContent = `Show the matrix (${r * c} cells)`;
+      fold.firstChild.textContent = t('explorer.inputs.showMatrixCells', { count: r * c });
     }
   };
 
@@ -83,7 +84,7 @@ export function createInputMatrixCard({ name, title, hint, onEdit, onInspect, on
       const rowLabels = rowLabelsFor(name, title, r, labels);
       syncFold(r, c);
       editor.setActive(fold.open);
-      const formula = formulaFor(name, r, c, d);
+      const formula = formulaFor(name, r, c, d, i18n);
       if (formula !== null) card.setFormula(formula);
       editor.update({ matrix: state.matrices[name], rowLabels, theme: display.theme });
       const locked = !canReset(name);

@@ -5,48 +5,35 @@ import { createCard, el, section, setHidden, setText } from './dom/dom.js';
 import { createHeatmap } from './heatmap/heatmap.js';
 import { createInputMatrixCard } from './input-matrix-card.js';
 import { createSentenceBox } from './sentence-box.js';
-import { activeMatrices, describeDModel, dims } from './model/model.js';
+import { activeMatrices, describeDModel, dims, english } from './model/model.js';
 
-const TITLES = {
-  Q: ['Queries Q', 'What each query token is looking for.'],
-  K: ['Keys K', 'What each key token offers to be matched on.'],
-  V: ['Values V', 'What each key token passes on when attended to.'],
-  X: ['Token vectors X', 'One row per token (for a typed sentence: its word\u2019s vector plus its position\u2019s). Edit it to change what a token "means".'],
-  WQ: ['W_Q', 'Projects a token vector to its query.'],
-  WK: ['W_K', 'Projects a token vector to its key.'],
-  WV: ['W_V', 'Projects a token vector to its value.'],
-  WO: ['W_O', 'Mixes the concatenated head outputs into the layer output.'],
-  XM: ['Memory vectors X_mem', 'One row per memory token (cross-attention): the keys and values are computed from these rows.'],
-  BQ: ['b_Q', 'Added to every row of Q = X\u00b7W_Q + b_Q.'],
-  BK: ['b_K', 'Added to every row of K. A bias on the keys shifts every score of a query equally, so the softmax cancels it.'],
-  BV: ['b_V', 'Added to every row of V, so it passes unchanged into every output row (weights sum to 1).'],
-  BO: ['b_O', 'Added to every row of the layer output.'],
-};
+// Matrices whose title is their name alone (the others' titles are in the catalogue).
+const NAMED = { WQ: 'W_Q', WK: 'W_K', WV: 'W_V', WO: 'W_O', BQ: 'b_Q', BK: 'b_K', BV: 'b_V', BO: 'b_O' };
+const titleOf = (name, t) => NAMED[name] ?? t(`explorer.inputs.title.${name}`);
 // The editors in page order: each projection bias right after its W.
 const EDITOR_NAMES = ['Q', 'K', 'V', 'X', 'XM', 'WQ', 'BQ', 'WK', 'BK', 'WV', 'BV', 'WO', 'BO'];
 
 // A projection Q, K or V computed by the core, as a heatmap in its card.
-function createProjectionCard(name, onInspect) {
+function createProjectionCard(name, onInspect, i18n) {
   const card = createCard({ title: `${name} = X\u00b7W_${name}`, className: 'matrix-card' });
-  const map = createHeatmap({ name, label: `${name} = X times W_${name}`, kind: 'diverging', onInspect: (i, j) => onInspect({ kind: 'proj', name, i, j }) });
+  card.el.querySelector('.title-text').translate = false;  // a formula
+  const map = createHeatmap({ name, label: i18n.t('explorer.inputs.projectionLabel', { name }), kind: 'diverging', onInspect: (i, j) => onInspect({ kind: 'proj', name, i, j }), i18n });
   card.body.append(map.el);
   return { card, map };
 }
 
-function renderProjection({ card, map }, name, { state, result, d, display }) {
+function renderProjection({ card, map }, name, { state, result, d, display }, { t }) {
   const labels = result.labels;
-  const t = result.proj[name];
+  const p = result.proj[name];
   const src = name !== 'Q' && d.cross ? 'X_mem' : 'X';
   card.setTitle(`${name} = ${src}\u00b7W_${name}${d.biases ? ` + b_${name}` : ''}`);
-  card.setShape(`${t.shape[0]} \u00d7 ${t.shape[1]}`);
-  card.setHint(d.multi
-    ? `Columns are split into ${d.heads} heads of ${t.shape[1] / d.heads}: head 1 reads columns 1\u2013${t.shape[1] / d.heads}, and so on.`
-    : '');
+  card.setShape(`${p.shape[0]} \u00d7 ${p.shape[1]}`);
+  card.setHint(d.multi ? t('explorer.inputs.split', { heads: d.heads, width: p.shape[1] / d.heads }) : '');
   map.update({
-    tensor: t, rowLabels: name === 'Q' ? labels.queries : labels.keys,
-    colLabels: Array.from({ length: t.shape[1] }, (_, c) => String(c + 1)),
+    tensor: p, rowLabels: name === 'Q' ? labels.queries : labels.keys,
+    colLabels: Array.from({ length: p.shape[1] }, (_, c) => String(c + 1)),
     padRows: state.mask.kind === 'padding' && (name !== 'Q' || !d.cross) ? state.mask.pad : null,
-    groupCols: d.multi ? t.shape[1] / d.heads : 0,
+    groupCols: d.multi ? p.shape[1] / d.heads : 0,
     ...display,
   });
 }
@@ -56,10 +43,11 @@ function renderProjection({ card, map }, name, { state, result, d, display }) {
  * been edited since the example set it. only: the matrices a single-lesson embed shows (Q, K, V:
  * the editors in Q/K/V mode, the projections of a sentence, whose sentence box stays); default all.
  */
-export function createInputsPanel({ onEdit, onInspect, onSentence, onPositional, onReset = () => {}, canReset = () => false, only = null }) {
+export function createInputsPanel({ onEdit, onInspect, onSentence, onPositional, onReset = () => {}, canReset = () => false, only = null, i18n = english }) {
+  const { t } = i18n;
   const wanted = (name) => !only || only.includes(name);
-  const { root, sub } = section('inputs', 'inputs', 'Inputs');
-  const sentenceBox = createSentenceBox({ onSentence, onPositional });  // sentence mode
+  const { root, sub } = section('inputs', 'inputs', t('explorer.inputs.title'));
+  const sentenceBox = createSentenceBox({ onSentence, onPositional, i18n });  // sentence mode
   root.append(sentenceBox.el, sentenceBox.vectors);
 
   const matrixGrid = el('div', 'matrices');
@@ -67,8 +55,7 @@ export function createInputsPanel({ onEdit, onInspect, onSentence, onPositional,
   const editors = {};
   const matrixCards = {};
   for (const name of EDITOR_NAMES) {
-    const [title, hint] = TITLES[name];
-    const card = createInputMatrixCard({ name, title, hint, onEdit, onInspect, onReset, canReset });
+    const card = createInputMatrixCard({ name, title: titleOf(name, t), hint: t(`explorer.inputs.hint.${name}`), onEdit, onInspect, onReset, canReset, i18n });
     editors[name] = card.editor;
     matrixCards[name] = card;
     matrixGrid.append(card.el);
@@ -79,11 +66,11 @@ export function createInputsPanel({ onEdit, onInspect, onSentence, onPositional,
   const projMaps = {};
   const projCards = {};
   for (const name of ['Q', 'K', 'V']) {
-    projCards[name] = createProjectionCard(name, onInspect);
+    projCards[name] = createProjectionCard(name, onInspect, i18n);
     projMaps[name] = projCards[name].map;
     projGrid.append(projCards[name].card.el);
   }
-  const projHeading = el('h3', 'subsection', 'Projections, computed by the core');
+  const projHeading = el('h3', 'subsection', t('explorer.inputs.projections'));
   root.append(projHeading, projGrid);
 
   return {
@@ -100,15 +87,15 @@ export function createInputsPanel({ onEdit, onInspect, onSentence, onPositional,
       setHidden(projHeading, !d.sentence || Boolean(only));
       setHidden(projGrid, !d.sentence);
       setText(sub, d.sentence
-        ? (only ? 'Type a sentence: every number below follows at once.' : `Type a sentence, then edit the token vectors and the projection weights (d_model = ${d.dModel}). Every number below follows at once. ${describeDModel(state)}`.trim())
-        : `Edit any ${only ? 'number' : 'query, key or value'}. Every number below follows at once.`);
+        ? (only ? t('explorer.inputs.sub.sentenceOnly') : `${t('explorer.inputs.sub.sentence', { dModel: d.dModel })} ${describeDModel(state, i18n)}`.trim())
+        : t(only ? 'explorer.inputs.sub.qkvOnly' : 'explorer.inputs.sub.qkv'));
       if (d.sentence) sentenceBox.render(state);
       for (const [name, card] of Object.entries(matrixCards))
         card.render({ state, d, labels: result.labels, display, shape: wanted(name) ? active.get(name) : undefined });
       if (d.sentence && !result.error) {
         for (const name of ['Q', 'K', 'V']) {
           projCards[name].card.setVisible(wanted(name));
-          if (wanted(name)) renderProjection(projCards[name], name, { state, result, d, display });
+          if (wanted(name)) renderProjection(projCards[name], name, { state, result, d, display }, i18n);
         }
       }
     },

@@ -5,7 +5,7 @@ import { lessonSpec } from './model/model.js';
 
 /**
  * Mounts what `options` asks for into `root` and resolves with its handle. options: everything
- * mountExplorer takes, plus view ('train': the training view), example (with view 'train': a
+ * mountExplorer takes (lang and i18n too), plus view ('train': the training view), example (with view 'train': a
  * trained example), params (the training view's settings, a URLSearchParams) and onOpenHead.
  * A lesson of the training view (lesson: 'induction' or 'text') opens the training view.
  */
@@ -25,6 +25,8 @@ export async function mountView(root, options = {}) {
     controls: options.controls,
     readOnly: Boolean(options.readOnly),
     reveal: options.reveal,
+    lang: options.lang,
+    i18n: options.i18n,
   });
   return { ...handle, view: 'train', notify: () => {} };
 }

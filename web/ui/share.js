@@ -3,7 +3,7 @@
 // loading the explorer from here, for any lesson site). The clipboard may be unavailable (an iframe
 // without clipboard permission, a plain-http page): then the text is shown selected in a field so
 // a person can copy it by hand. Text only; the link and snippet are never parsed as HTML.
-import { encodeState, HOST_PLACEHOLDER, linkFor, NO_PAGE_MESSAGE } from './model/model.js';
+import { encodeState, english, HOST_PLACEHOLDER, linkFor } from './model/model.js';
 import { el } from './dom/dom.js';
 
 const attr = (text) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
@@ -24,59 +24,56 @@ export function embedSnippet(elementUrl, encoded) {
  * lesson site. The frame posts { type: 'attention-explorer:height', version: 1, height } so the
  * lesson can size it (docs/embedding.md).
  */
-export function iframeSnippet(embedUrl, encoded) {
+export function iframeSnippet(embedUrl, encoded, title = 'Attention explorer') {
   const src = new URL(embedUrl);
   src.hash = `s=${encoded}`;
-  return `<iframe src="${attr(src.href)}" title="Attention explorer" width="100%" height="900" loading="lazy" allow="clipboard-write"></iframe>`;
+  return `<iframe src="${attr(src.href)}" title="${attr(title)}" width="100%" height="900" loading="lazy" allow="clipboard-write"></iframe>`;
 }
 
-const COPIED = {
-  link: 'Link copied.',
-  embed: 'Embed code copied. It needs the explorer\u2019s files hosted on your lesson\u2019s site: change the script address to that copy (a script from another site is blocked).',
-  iframe: 'iframe code copied. It loads the explorer from this site and works on any lesson page; the frame reports its height (docs/embedding.md).',
-};
 
 /**
  * getState(): the current state; linkBase(): the page URL links point at; elementUrl: the
  * custom element's module URL (for the embed snippet). Either may be null when the explorer is
  * bundled into an app (package-urls.js): then the controls say where to host the explorer.
  */
-export function createShareControls({ getState, linkBase, elementUrl, embedUrl }) {
+export function createShareControls({ getState, linkBase, elementUrl, embedUrl, i18n = english }) {
+  const { t } = i18n;
   const root = el('div', 'share-controls');
-  const copyLink = el('button', 'small-button', 'Copy link');
+  const copyLink = el('button', 'small-button', t('explorer.share.link'));
   copyLink.type = 'button';
   copyLink.dataset.action = 'copy-link';
-  copyLink.title = 'Copy a link that opens this exact example';
-  const copyEmbed = el('button', 'small-button', 'Copy embed code');
+  copyLink.title = t('explorer.share.linkTitle');
+  const copyEmbed = el('button', 'small-button', t('explorer.share.embed'));
   copyEmbed.type = 'button';
   copyEmbed.dataset.action = 'copy-embed';
-  copyEmbed.title = 'Copy HTML for the <attention-explorer> element (needs the explorer\u2019s files on your lesson\u2019s site)';
-  const copyFrame = el('button', 'small-button', 'Copy iframe code');
+  copyEmbed.title = t('explorer.share.embedTitle');
+  const copyFrame = el('button', 'small-button', t('explorer.share.iframe'));
   copyFrame.type = 'button';
   copyFrame.dataset.action = 'copy-iframe';
-  copyFrame.title = 'Copy an <iframe> that shows this example from this site, on any lesson page';
+  copyFrame.title = t('explorer.share.iframeTitle');
   const out = el('output', 'share-status');
   out.setAttribute('aria-live', 'polite');
   const field = el('textarea', 'share-text');
   field.readOnly = true;
   field.rows = 2;
   field.hidden = true;
-  field.setAttribute('aria-label', 'Text to copy');
+  field.setAttribute('aria-label', t('explorer.share.textToCopy'));
+  field.translate = false;
   root.append(copyLink, copyEmbed, copyFrame, out, field);
 
   // A bundled explorer has no element module of its own to point the snippet at.
   const hostNote = (kind) => (kind === 'embed' && !elementUrl
-    ? ` Replace ${HOST_PLACEHOLDER} with where attention-explorer's web/ folder is hosted.` : '');
+    ? ` ${t('explorer.share.hostNote', { placeholder: HOST_PLACEHOLDER })}` : '');
 
   async function copy(kind) {
     let text;
     try {
       const encoded = await encodeState(getState());
       const base = kind === 'link' ? linkBase() : null;
-      if (kind === 'link' && !base) throw new Error(NO_PAGE_MESSAGE);
-      if (kind === 'iframe' && !embedUrl) throw new Error(NO_PAGE_MESSAGE);
+      if (kind === 'link' && !base) throw new Error(t('explorer.share.noPage'));
+      if (kind === 'iframe' && !embedUrl) throw new Error(t('explorer.share.noPage'));
       text = kind === 'link' ? linkFor(base, encoded)
-        : kind === 'iframe' ? iframeSnippet(embedUrl, encoded)
+        : kind === 'iframe' ? iframeSnippet(embedUrl, encoded, t('explorer.page.heading'))
         : embedSnippet(elementUrl ?? `${HOST_PLACEHOLDER}attention-explorer.js`, encoded);
     } catch (err) {
       out.textContent = err.message;
@@ -87,10 +84,10 @@ export function createShareControls({ getState, linkBase, elementUrl, embedUrl }
     root.dataset.copied = kind;
     try {
       await navigator.clipboard.writeText(text);
-      out.textContent = COPIED[kind] + hostNote(kind);
+      out.textContent = t(`explorer.share.copied.${kind}`) + hostNote(kind);
       field.hidden = true;
     } catch {
-      out.textContent = `Copy this text (Ctrl+C or \u2318C):${hostNote(kind)}`;
+      out.textContent = t('explorer.builder.copyByHand') + hostNote(kind);
       field.hidden = false;
       field.focus();
       field.select();

@@ -2,6 +2,7 @@
 // top of the stand-alone page. Dismissed, it stays away on this browser (localStorage, when the
 // page may use it: a sandboxed frame may not).
 import { el } from './dom/dom.js';
+import { english } from './model/model.js';
 
 const KEY = 'attention-explorer:start-here';
 
@@ -36,23 +37,23 @@ function step(number, text, action, onClick) {
  * mask() (switch the causal mask on or off; returns whether it is on now) }. On a narrow screen it
  * starts folded to its title line (setOpen).
  */
-export function createStartHere(actions) {
+export function createStartHere(actions, { t } = english) {
   const root = el('section', 'start-here');
   root.setAttribute('aria-labelledby', 'start-here-title');
   root.hidden = remembered();
   const head = el('div', 'start-head');
-  const title = el('h2', 'start-title', 'Start here');
+  const title = el('h2', 'start-title', t('explorer.start.title'));
   title.id = 'start-here-title';
   const fold = el('button', 'small-button start-fold');
   fold.type = 'button';
-  const close = el('button', 'small-button start-close', 'Got it');
+  const close = el('button', 'small-button start-close', t('explorer.start.gotIt'));
   close.type = 'button';
-  close.setAttribute('aria-label', 'Got it: hide Start here');
+  close.setAttribute('aria-label', t('explorer.start.gotItLabel'));
   head.append(title, fold, close);
   const list = el('ol', 'start-steps');
-  const one = step('1', 'Type a sentence: each word becomes a row and a column.', 'Type', () => actions.sentence());
-  const two = step('2', 'Point at a weight to see how it was computed.', 'Show me', () => actions.weight());
-  const three = step('3', 'Hide the future with the causal mask.', 'Causal mask', () => {
+  const one = step('1', t('explorer.start.one'), t('explorer.start.oneAction'), () => actions.sentence());
+  const two = step('2', t('explorer.start.two'), t('explorer.start.twoAction'), () => actions.weight());
+  const three = step('3', t('explorer.start.three'), t('explorer.start.threeAction'), () => {
     three.button.setAttribute('aria-pressed', String(actions.mask()));
   });
   three.button.setAttribute('aria-pressed', 'false');
@@ -61,7 +62,7 @@ export function createStartHere(actions) {
   fold.setAttribute('aria-controls', list.id);
   const setOpen = (open) => {
     list.hidden = !open;
-    fold.textContent = open ? 'Hide' : 'Three things to try';
+    fold.textContent = t(open ? 'explorer.start.hide' : 'explorer.start.show');
     fold.setAttribute('aria-expanded', String(open));
   };
   setOpen(true);

@@ -1,6 +1,6 @@
 // The address bar follows the state (replaceState: no history entry per keystroke), and a link or
 // a #preset= pasted into the address bar of an open page is loaded like a fresh one.
-import { decodeState, encodeState, presetById, presetFromHash, stateFromHash } from './model/model.js';
+import { decodeState, encodeState, english, presetById, presetFromHash, stateFromHash } from './model/model.js';
 
 // The address bar follows the state this long after the last change.
 const URL_DEBOUNCE_MS = 300;
@@ -10,7 +10,7 @@ const URL_DEBOUNCE_MS = 300;
  * example from the address bar. Returns { changed() (call after every change), writeNow(),
  * destroy() }.
  */
-export function createUrlSync({ store, showNotice, loadState, loadPreset }) {
+export function createUrlSync({ store, showNotice, loadState, loadPreset, i18n: { t } = english }) {
   let timer = 0;
   let seq = 0;
   let written = null;
@@ -35,7 +35,7 @@ export function createUrlSync({ store, showNotice, loadState, loadPreset }) {
     const id = presetFromHash(hash);
     if (id == null) return;  // an in-page anchor such as #pipeline
     if (!presetById(id)) {
-      showNotice(`There is no example called \u201c${String(id).slice(0, 40)}\u201d. The example shown is unchanged.`);
+      showNotice(t('explorer.notice.unknownPresetKept', { name: String(id).slice(0, 40) }));
       return;
     }
     showNotice('');
@@ -50,7 +50,7 @@ export function createUrlSync({ store, showNotice, loadState, loadPreset }) {
     const r = await decodeState(text);
     if (destroyed) return undefined;
     if (!r.ok) {
-      showNotice(`This link\u2019s example could not be opened: ${r.error}. The example shown is unchanged.`);
+      showNotice(t('explorer.notice.badLinkKept', { reason: r.error }));
       return undefined;
     }
     showNotice('');

@@ -9,15 +9,12 @@
 // [data-vector-head]; the control's root carries data-loaded="true" once the model is there.
 import { el, selectOf, setDisabled, setHidden, setText } from './dom/dom.js';
 import {
-  describeCheckpoint, describeTextModel, describeTrainedHead, headName, loadTextModel, SOURCES, textModel, textModelState, tokenize,
+  describeCheckpoint, describeTextModel, english, describeTrainedHead, headName, loadTextModel, SOURCES, textModel, textModelState, tokenize,
   usesCheckpoint, usesTextModel, usesTrainedHead,
 } from './model/model.js';
 import { explorerStateFor, onCheckpointChange, openedCheckpoint } from './checkpoint/checkpoint.js';
 
 let uid = 0;
-const RANDOM_NOTE = 'Random per word: each word\u2019s vector is random but fixed, from the seed; no model has learned them, so the attention patterns mean nothing yet.';
-const LEFT_NOTE = ' (The trained head\u2019s X belonged to its probe sequence and sizes: after that change X is random per word again; the weights stay as they were until you change them.)';
-const MODEL_NOTE = 'The trained text model: a small transformer trained on this page\u2019s bundled stories (web/trained/text), one character per token; X and W are its real inputs and weights for the chosen head, so the weights are what it really attends to.';
 
 function labelledSelect(text, select, hook) {
   const wrap = el('div', 'field');
@@ -46,21 +43,22 @@ function leaveTrainedHead(s) {
   return { ...s, vectors: { source: 'random' }, matrices, xKey: undefined };
 }
 
-const numberOptions = (n, name) => Array.from({ length: n }, (_, i) => [String(i), `${name} ${i + 1}`]);
+const numberOptions = (n, key, { t }) => Array.from({ length: n }, (_, i) => [String(i), t(key, { k: i + 1 })]);
 
 /**
  * The control; update(fn) is the explorer's state transition, onChoose() is told of a choice (the
  * example is no longer the preset). render(state) after each change.
  */
-export function createVectorSource({ update, onChoose = () => {} }) {
+export function createVectorSource({ update, onChoose = () => {}, i18n = english }) {
+  const { t } = i18n;
   const root = el('div', 'vector-source');
-  const source = selectOf('', SOURCES);
+  const source = selectOf('', SOURCES.map(([value]) => [value, t(`explorer.vectors.source.${value}`)]));
   const trainedOption = source.querySelector('option[value="trained-head"]');
-  const layer = selectOf('', numberOptions(2, 'Layer'));
-  const head = selectOf('', numberOptions(2, 'Head'));
-  const sourceField = labelledSelect('Token vectors from', source, 'source');
-  const layerField = labelledSelect('Model layer', layer, 'layer');
-  const headField = labelledSelect('Model head', head, 'head');
+  const layer = selectOf('', numberOptions(2, 'explorer.vectors.layerN', i18n));
+  const head = selectOf('', numberOptions(2, 'explorer.vectors.headN', i18n));
+  const sourceField = labelledSelect(t('explorer.vectors.from'), source, 'source');
+  const layerField = labelledSelect(t('explorer.vectors.layer'), layer, 'layer');
+  const headField = labelledSelect(t('explorer.vectors.head'), head, 'head');
   const status = el('p', 'help vector-status');
   status.setAttribute('role', 'status');
   const note = el('p', 'help vector-note');
@@ -72,10 +70,10 @@ export function createVectorSource({ update, onChoose = () => {} }) {
 
   const chosen = () => ({ source: 'text-model', layer: Number(layer.value) || 0, head: Number(head.value) || 0 });
   const checkpointOption = source.querySelector('option[value="checkpoint"]');
-  const checkpoint = createCheckpointSource({ update, status, fitOptions: (config) => fitOptions({ config }), save: (s) => { saved = s; } });
+  const checkpoint = createCheckpointSource({ update, status, fitOptions: (config) => fitOptions({ config }), save: (s) => { saved = s; }, i18n });
 
   async function useModel(vectors) {
-    status.textContent = 'Loading the trained text model\u2026';
+    status.textContent = t('explorer.vectors.loadingModel');
     try {
       const model = await loadTextModel();
       fitOptions(model);
@@ -86,14 +84,14 @@ export function createVectorSource({ update, onChoose = () => {} }) {
         return textModelState(s, vectors ?? chosen()) ?? { ...s, vectors: vectors ?? chosen() };
       });
     } catch (err) {
-      status.textContent = `The text model could not be loaded: ${err.message}`;
+      status.textContent = t('explorer.vectors.modelFailed', { reason: err.message });
       source.value = 'random';
     }
   }
 
   function fitOptions(model) {
-    if (layer.options.length !== model.config.numLayers) layer.replaceChildren(...selectOf('', numberOptions(model.config.numLayers, 'Layer')).children);
-    if (head.options.length !== model.config.numHeads) head.replaceChildren(...selectOf('', numberOptions(model.config.numHeads, 'Head')).children);
+    if (layer.options.length !== model.config.numLayers) layer.replaceChildren(...selectOf('', numberOptions(model.config.numLayers, 'explorer.vectors.layerN', i18n)).children);
+    if (head.options.length !== model.config.numHeads) head.replaceChildren(...selectOf('', numberOptions(model.config.numHeads, 'explorer.vectors.headN', i18n)).children);
   }
 
   source.addEventListener('change', () => {
@@ -132,12 +130,12 @@ export function createVectorSource({ update, onChoose = () => {} }) {
       setHidden(trainedOption, !trained);
       setDisabled(trainedOption, !trained);
       // Short enough for the sidebar's menu; the note below says the rest.
-      setText(trainedOption, trained ? `Trained ${headName(state.vectors.layer, state.vectors.head)}` : SOURCES[2][1]);
+      setText(trainedOption, trained ? t('explorer.vectors.trainedOption', { name: headName(state.vectors.layer, state.vectors.head, i18n) }) : t('explorer.vectors.source.trained-head'));
       source.value = model ? 'text-model' : trained ? 'trained-head' : 'random';
       setHidden(layerField, !model);
       setHidden(headField, !model);
-      const left = state.vectors?.left === 'trained-head' ? LEFT_NOTE : '';
-      setText(note, model ? MODEL_NOTE : trained ? describeTrainedHead(state).source : RANDOM_NOTE + left);
+      const randomNote = t(state.vectors?.left === 'trained-head' ? 'explorer.vectors.randomNoteLeft' : 'explorer.vectors.randomNote');
+      setText(note, model ? t('explorer.vectors.modelNote') : trained ? describeTrainedHead(state, i18n).source : randomNote);
       if (!model) return;
       layer.value = String(state.vectors.layer ?? 0);
       head.value = String(state.vectors.head ?? 0);
@@ -145,14 +143,14 @@ export function createVectorSource({ update, onChoose = () => {} }) {
       // any edits to them), so the model is only loaded for the sentences typed next.
       if (!textModel() && !loadingFor) {
         loadingFor = true;
-        status.textContent = 'Loading the trained text model\u2026';
+        status.textContent = t('explorer.vectors.loadingModel');
         loadTextModel().then((model) => {
           fitOptions(model);
           root.dataset.loaded = 'true';
           status.textContent = '';
           layer.value = String(state.vectors.layer ?? 0);
           head.value = String(state.vectors.head ?? 0);
-        }, (err) => { status.textContent = `The text model could not be loaded: ${err.message}`; })
+        }, (err) => { status.textContent = t('explorer.vectors.modelFailed', { reason: err.message }); })
           .finally(() => { loadingFor = false; });
       }
     },
@@ -163,7 +161,7 @@ export function createVectorSource({ update, onChoose = () => {} }) {
  * The inputs panel's sentence help and vectors note for the current source (its own texts for
  * random vectors); the position control is hidden for the model, which learned its positions.
  */
-export function describeVectorsIn(state, { help, note, positionalRow }) {
+export function describeVectorsIn(state, { help, note, positionalRow }, i18n = english) {
   note.dataset.randomText ??= note.textContent;
   const model = usesTextModel(state);
   const trained = usesTrainedHead(state);
@@ -173,7 +171,7 @@ export function describeVectorsIn(state, { help, note, positionalRow }) {
     setText(note, note.dataset.randomText);
     return;
   }
-  const text = fromCheckpoint ? describeCheckpoint(state) : model ? describeTextModel(state) : describeTrainedHead(state);
+  const text = fromCheckpoint ? describeCheckpoint(state, i18n) : model ? describeTextModel(state, undefined, i18n) : describeTrainedHead(state, i18n);
   setText(help, text.help);
   setText(note, text.note);
 }
@@ -181,12 +179,12 @@ export function describeVectorsIn(state, { help, note, positionalRow }) {
 // The opened checkpoint as a source (web/ui/checkpoint/): choosing it, or a layer or head, asks the
 // checkpoint's Worker for the head's X and W on the sentence; a sentence typed meanwhile (the state
 // marks it stale) is read again. Only the latest request's answer is applied.
-function createCheckpointSource({ update, status, fitOptions, save }) {
+function createCheckpointSource({ update, status, fitOptions, save, i18n: { t } }) {
   let asked = 0;
   let pendingFor = null;
   async function use(state, layer, head) {
     const mine = ++asked;
-    status.textContent = 'Reading the sentence with the checkpoint\u2026';
+    status.textContent = t('explorer.vectors.readingCheckpoint');
     let current = state;
     update((s) => { current = s; return s; });
     const sentence = current.sentence ?? '';
@@ -195,10 +193,10 @@ function createCheckpointSource({ update, status, fitOptions, save }) {
       const keep = { display: current.display, lessons: current.lessons, seed: current.seed };
       const built = await explorerStateFor(sentence, layer, head, keep);
       if (mine !== asked) return;
-      status.textContent = built ? '' : 'Type a sentence first.';
+      status.textContent = built ? '' : t('explorer.vectors.typeFirst');
       if (built) update((s) => { if (!usesCheckpoint(s)) save(s); return built; });
     } catch (err) {
-      if (mine === asked) status.textContent = `The checkpoint could not read the sentence: ${err.message}`;
+      if (mine === asked) status.textContent = t('explorer.vectors.checkpointFailed', { reason: err.message });
     } finally {
       if (mine === asked) pendingFor = null;
     }
@@ -210,7 +208,7 @@ function createCheckpointSource({ update, status, fitOptions, save }) {
       setHidden(option, !available);
       setDisabled(option, !openedCheckpoint());
       const opened = openedCheckpoint();
-      if (opened) setText(option, `The opened checkpoint (${opened.name})`);
+      if (opened) setText(option, t('explorer.vectors.openedCheckpoint', { name: opened.name }));
     },
     render(state, { source, layer, head, layerField, headField, note, trainedOption }) {
       const v = state.vectors;
@@ -223,7 +221,7 @@ function createCheckpointSource({ update, status, fitOptions, save }) {
       head.value = String(v.head ?? 0);
       setText(note, describeCheckpoint(state).source);
       if (v.stale && openedCheckpoint() && pendingFor !== state.sentence) use(state, v.layer ?? 0, v.head ?? 0);
-      if (v.stale && !openedCheckpoint()) status.textContent = 'Open the checkpoint again in the training view to read a new sentence with it.';
+      if (v.stale && !openedCheckpoint()) status.textContent = t('explorer.vectors.reopenCheckpoint');
     },
   };
 }

@@ -2,6 +2,7 @@
 // builder): links whose address (#view=train, #view=embed) says which view is shown, so the back
 // button and shared links work.
 import { el } from './dom/dom.js';
+import { english } from './model/model.js';
 
 const VIEWS = ['train', 'embed'];
 
@@ -27,24 +28,24 @@ export function viewFromHash(hash) {
 }
 
 // A link whose words after the first go on a phone (its name keeps them all).
-function viewLink(first, rest, href) {
+function viewLink(first, rest, href, name) {
   const a = el('a', '', first);
   if (rest) {
     a.append(el('span', 'view-more', rest));
-    a.setAttribute('aria-label', first + rest);
+    a.setAttribute('aria-label', name);
   }
   a.href = href;
   return a;
 }
 
-export function createViewSwitch() {
+export function createViewSwitch({ t } = english) {
   const nav = el('nav', 'view-switch');
-  nav.setAttribute('aria-label', 'Views');
-  const explorer = viewLink('Explorer', '', '#');
-  const train = viewLink('Train', ' a tiny transformer', '#view=train');
+  nav.setAttribute('aria-label', t('explorer.views.label'));
+  const explorer = viewLink(t('explorer.views.explorer'), '', '#');
+  const train = viewLink(t('explorer.views.train'), t('explorer.views.trainMore'), '#view=train', t('explorer.views.trainName'));
   train.dataset.view = 'train';
   explorer.dataset.view = 'explorer';
-  const embed = viewLink('Embed', ' a lesson', '#view=embed');
+  const embed = viewLink(t('explorer.views.embed'), t('explorer.views.embedMore'), '#view=embed', t('explorer.views.embedName'));
   embed.dataset.view = 'embed';
   nav.append(explorer, train, embed);
   return {

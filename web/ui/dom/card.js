@@ -15,6 +15,8 @@ export function createCard({ step = '', title, formula = '', hint = '', classNam
   const titleText = el('span', 'title-text', title);
   h.append(titleText);
   const formulaEl = el('p', 'formula');
+  // Mathematics (a formula's words, where it has some, come translated).
+  formulaEl.translate = false;
   const formulaText = document.createTextNode(formula);
   // A number the formula ends with, in a box of fixed width: a number changing its width would
   // make the browser rebuild its layers for the frame.

@@ -1,5 +1,6 @@
 // DOM helpers shared by the page modules: elements built with DOM APIs only (no markup strings, so
 // the strict Content-Security-Policy holds and user text always stays text).
+import { english } from '../model/model.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
@@ -109,9 +110,11 @@ export function svg(tag, attrs = {}, className) {
  * A number field for values from min to max. A value outside them is clamped in the field itself
  * before anyone else hears of the change (this listener is the element's first), with a short
  * note saying so, so the field never shows a number the page does not use; whole-number fields
- * (step 1) are rounded the same way. Text that is not a number is refused with a note.
+ * (step 1) are rounded the same way. Text that is not a number is refused with a note (in the
+ * language of `i18n`).
  */
-export function numberInput([min, max], step = 1) {
+export function numberInput([min, max], step = 1, i18n = english) {
+  const { t } = i18n;
   const input = el('input', 'number');
   input.type = 'number';
   input.min = String(min);
@@ -133,13 +136,13 @@ export function numberInput([min, max], step = 1) {
   };
   input.addEventListener('change', () => {
     const typed = input.value.trim() === '' ? NaN : Number(input.value);
-    if (!Number.isFinite(typed)) return say(`Type a number from ${min} to ${max}.`);
+    if (!Number.isFinite(typed)) return say(t('common.number.notNumber', { min, max }));
     let used = Math.min(max, Math.max(min, typed));
     if (step === 1) used = Math.round(used);
     if (used === typed) return say('');
     input.value = String(used);
-    const why = typed > max ? `${max} is the largest value` : typed < min ? `${min} is the smallest value` : 'only whole numbers';
-    return say(`${typed} is not possible (${why}): ${used} is used.`);
+    const why = typed > max ? 'largest' : typed < min ? 'smallest' : 'whole';
+    return say(t(`common.number.clamped.${why}`, { typed, used, min, max }));
   });
   return input;
 }

@@ -4,22 +4,19 @@
 // and the starting numbers q, k, v, x, sentence, mask); the preview is iframe[data-preview]; the
 // snippets are textarea[data-snippet="element"] and [data-snippet="iframe"], copied by
 // [data-action="copy-element"] and [data-action="copy-iframe"].
-import { el } from '../dom/dom.js';
-import { LESSON_TITLES } from '../lessons/index.js';
-import { elementSnippet, embedAddress, iframeSnippet, lessonIds, lessonSpec, STARTING_FIELDS } from '../model/model.js';
+import { el, markLanguage, widgetTranslator } from '../dom/dom.js';
+import {
+  elementSnippet, embedAddress, english, iframeSnippet, lessonIds, lessonSpec, lessonTitle as titleOf, STARTING_FIELDS,
+} from '../model/model.js';
 import { MESSAGE_PREFIX } from '../../embed-protocol.js';
 
 const PREVIEW_MS = 400;
-const GROUPS = { tabs: 'Lessons', steps: 'Steps of the pipeline', training: 'Training a transformer' };
-const START_HINTS = {
-  q: 'queries, one row each: [[1, 0], [0, 1]] or 1 0; 0 1', k: 'keys, the same number of columns as q',
-  v: 'values, one row per key (optional)', x: 'token vectors, one row per word of the sentence',
-  sentence: 'words: they label the rows', mask: 'none, causal, padding, custom, or JSON 0/1 rows',
-};
+// The languages an embed can be set to ('' leaves it to the reader's browser).
+const LANGUAGE_CHOICES = ['', 'en', 'de', 'es'];
 
-/** A lesson's title for the menu. */
-export function lessonTitle(id) {
-  return LESSON_TITLES[id] ?? lessonSpec(id)?.title ?? id;
+/** A lesson's title for the menu, in the translator's language. */
+export function lessonTitle(id, i18n = english) {
+  return titleOf(id, i18n);
 }
 
 let uid = 0;
@@ -38,17 +35,18 @@ function field(labelText, control, hintText = '') {
   return wrap;
 }
 
-function lessonMenu() {
+function lessonMenu(i18n) {
+  const { t } = i18n;
   const select = el('select');
   select.dataset.field = 'lesson';
-  const whole = el('option', '', 'The whole explorer');
+  const whole = el('option', '', t('explorer.builder.whole'));
   whole.value = '';
   select.append(whole);
   for (const [group, ids] of Object.entries(lessonIds())) {
     const optgroup = el('optgroup');
-    optgroup.label = GROUPS[group];
+    optgroup.label = t(`explorer.builder.group.${group}`);
     for (const id of ids) {
-      const o = el('option', '', `${lessonTitle(id)} (${id})`);
+      const o = el('option', '', t('explorer.builder.lessonOption', { title: lessonTitle(id, i18n), id }));
       o.value = id;
       optgroup.append(o);
     }
@@ -79,17 +77,18 @@ function check(name, text) {
 }
 
 // The form: lesson, options, starting numbers; read() gives the builder's options.
-function builderForm() {
+function builderForm(i18n) {
+  const { t } = i18n;
   const form = el('div', 'builder-form');
-  const lesson = lessonMenu();
-  const controls = choice('controls', [['', 'The lesson\u2019s own (minimal)'], ['none', 'None'], ['minimal', 'Minimal'], ['full', 'All of them']]);
-  const readOnly = check('readonly', 'Read-only: numbers and settings cannot be edited');
-  const reveal = check('reveal', 'Predict, then reveal: the learner guesses before the answer shows');
+  const lesson = lessonMenu(i18n);
+  const controls = choice('controls', ['', 'none', 'minimal', 'full'].map((v) => [v, t(`explorer.builder.controls.${v || 'own'}`)]));
+  const readOnly = check('readonly', t('explorer.builder.readOnly'));
+  const reveal = check('reveal', t('explorer.builder.reveal'));
   const revealNote = el('p', 'help');
-  const theme = choice('theme', [['auto', 'The reader\u2019s system'], ['light', 'Light'], ['dark', 'Dark']]);
-  const lang = choice('lang', [['en', 'English']]);
+  const theme = choice('theme', ['auto', 'light', 'dark'].map((v) => [v, t(`explorer.builder.theme.${v}`)]));
+  const lang = choice('lang', LANGUAGE_CHOICES.map((v) => [v, t(`explorer.builder.lang.${v || 'reader'}`)]));
   const start = el('fieldset', 'builder-start');
-  start.append(el('legend', '', 'Starting numbers (optional)'));
+  start.append(el('legend', '', t('explorer.builder.start')));
   const starts = {};
   for (const name of STARTING_FIELDS) {
     const input = el(['sentence', 'mask'].includes(name) ? 'input' : 'textarea');
@@ -99,10 +98,12 @@ function builderForm() {
     input.spellcheck = false;
     input.autocomplete = 'off';
     starts[name] = input;
-    start.append(field(name, input, START_HINTS[name]));
+    const f = field(name, input, t(`explorer.builder.hint.${name}`));
+    f.querySelector('label').translate = false;
+    start.append(f);
   }
-  form.append(field('Lesson', lesson), field('Controls', controls), readOnly.label, reveal.label, revealNote,
-    field('Theme', theme), field('Language', lang, 'More languages are coming; the lesson follows this setting once they are there.'), start);
+  form.append(field(t('explorer.builder.lesson'), lesson), field(t('explorer.builder.controls'), controls), readOnly.label, reveal.label, revealNote,
+    field(t('explorer.builder.theme'), theme), field(t('explorer.builder.lang'), lang, t('explorer.builder.langHint')), start);
   return {
     el: form,
     inputs: [lesson, controls, readOnly.input, reveal.input, theme, lang, ...Object.values(starts)],
@@ -110,7 +111,7 @@ function builderForm() {
       const spec = lessonSpec(lesson.value);
       const predict = Boolean(spec?.predict);
       reveal.input.disabled = !predict;
-      revealNote.textContent = predict ? '' : 'This lesson has no question: choose weights, softmax-row, pitfalls, sqrt-dk or induction.';
+      revealNote.textContent = predict ? '' : t('explorer.builder.noQuestion');
       const trains = spec?.kind === 'train';
       start.disabled = trains;
       return {
@@ -122,13 +123,13 @@ function builderForm() {
   };
 }
 
-function snippetBox(kind, title) {
+function snippetBox(kind, title, { t }) {
   const wrap = el('div', 'builder-snippet');
   const text = el('textarea', 'share-text');
   text.readOnly = true;
   text.rows = kind === 'element' ? 3 : 4;
   text.dataset.snippet = kind;
-  const copy = el('button', 'small-button', `Copy the ${kind === 'element' ? 'element' : 'iframe'}`);
+  const copy = el('button', 'small-button', t(`explorer.builder.copy.${kind}`));
   copy.type = 'button';
   copy.dataset.action = `copy-${kind}`;
   wrap.append(field(title, text), copy);
@@ -136,23 +137,31 @@ function snippetBox(kind, title) {
 }
 
 /**
- * Mounts the builder into `root`. urls: { embed (embed.html), element (attention-explorer.js) }
- * where this page is served. Returns { destroy() }.
+ * Mounts the builder into `root`. options: { embed (embed.html), element (attention-explorer.js) }
+ * where this page is served, and i18n, a translator (default: the one of ?lang= or the browser).
+ * Resolves with { destroy() }.
  */
-export function mountEmbedBuilder(root, urls) {
+export async function mountEmbedBuilder(root, options) {
+  const i18n = options.i18n ?? await widgetTranslator({ attribute: options.lang });
+  markLanguage(root, i18n);
+  return buildEmbedBuilder(root, options, i18n);
+}
+
+function buildEmbedBuilder(root, urls, i18n) {
+  const { t } = i18n;
   const section = el('section', 'embed-builder');
   section.setAttribute('aria-labelledby', 'builder-title');
-  const title = el('h2', '', 'Embed a lesson');
+  const title = el('h2', '', t('explorer.builder.title'));
   title.id = 'builder-title';
-  const intro = el('p', 'section-sub', 'Pick a lesson and its options; the frame on the right is the lesson as your readers will see it. Copy the element (for a page that can host the explorer\u2019s files) or the iframe (for any lesson platform). docs/embedding.md has every option.');
-  const form = builderForm();
-  const element = snippetBox('element', 'Element (<attention-explorer>)');
-  const frame = snippetBox('iframe', 'iframe (embed.html)');
+  const intro = el('p', 'section-sub', t('explorer.builder.intro'));
+  const form = builderForm(i18n);
+  const element = snippetBox('element', t('explorer.builder.elementSnippet'), i18n);
+  const frame = snippetBox('iframe', t('explorer.builder.iframeSnippet'), i18n);
   const status = el('p', 'share-status builder-status');
   status.setAttribute('role', 'status');
   const preview = el('iframe', 'builder-preview');
   preview.dataset.preview = '';
-  preview.title = 'Preview of the embedded lesson';
+  preview.title = t('explorer.builder.preview');
   let height = 700;
   const side = el('div', 'builder-side');
   side.append(form.el, element.el, frame.el, status);
@@ -167,7 +176,8 @@ export function mountEmbedBuilder(root, urls) {
     const options = form.read();
     const spec = lessonSpec(options.lesson);
     element.text.value = elementSnippet(urls.element, options);
-    frame.text.value = iframeSnippet(urls.embed, options, { height, title: `Attention explorer: ${spec ? lessonTitle(options.lesson) : 'the whole explorer'}` });
+    const lessonName = spec ? lessonTitle(options.lesson, i18n) : t('explorer.builder.whole');
+    frame.text.value = iframeSnippet(urls.embed, options, { height, title: t('explorer.builder.frameTitle', { lesson: lessonName }) });
     const src = embedAddress(urls.embed, options);
     if (src !== shown) {
       shown = src;
@@ -190,11 +200,9 @@ export function mountEmbedBuilder(root, urls) {
     box.copy.addEventListener('click', async () => {
       try {
         await navigator.clipboard.writeText(box.text.value);
-        status.textContent = box === element
-          ? 'Element copied. It needs the explorer\u2019s files on your lesson\u2019s site: change the script address to that copy.'
-          : 'iframe copied. It loads the lesson from this site and works on any lesson page.';
+        status.textContent = t(box === element ? 'explorer.builder.copied.element' : 'explorer.builder.copied.iframe');
       } catch {
-        status.textContent = 'Copy this text (Ctrl+C or \u2318C):';
+        status.textContent = t('explorer.builder.copyByHand');
         box.text.focus();
         box.text.select();
       }

@@ -1,28 +1,37 @@
 // "How was this number computed?" inside a lesson or training panel: the box that shows the explanation of the
 // hovered or focused number, read out politely, as the pipeline's panel does (web/ui/explain/).
 import { el, setText } from '../dom/dom.js';
-
-const IDLE = 'Point at, tap or focus any number of this lesson to see how it was computed.';
+import { english } from '../model/model.js';
 
 /**
  * { el, show({ title, lines: [{ text, kind }] }) }; kind is 'mono', 'result' or 'text'. `heading`:
  * the title's element, one level below the section's heading (h4 in a lesson, h3 in a card).
  */
-export function createExplainBox(idleText = IDLE, { heading = 'h4' } = {}) {
+export function createExplainBox(idleText, { heading = 'h4', i18n = english } = {}) {
   const box = el('div', 'explain lesson-explain');
-  const title = el(heading, 'explain-title', 'How was this number computed?');
+  const title = el(heading, 'explain-title', i18n.t('explorer.explain.title'));
   const body = el('div', 'explain-body');
   body.setAttribute('aria-live', 'polite');
-  body.append(el('p', 'explain-idle', idleText));
+  body.append(el('p', 'explain-idle', idleText ?? i18n.t('explorer.explain.idleLesson')));
   box.append(title, body);
   return {
     el: box,
     show(content) {
       if (!content) return;
       setText(title, content.title);
-      body.replaceChildren(...content.lines.map((l) => el('p', `explain-${l.kind ?? 'mono'}`, l.text)));
+      body.replaceChildren(...content.lines.map((l) => mathLine(el('p', `explain-${l.kind ?? 'mono'}`, l.text), l)));
     },
   };
+}
+
+/**
+ * A written-out computation (kind 'mono' or 'result', or a line marked math) is mathematics: not
+ * for translating.
+ */
+export function mathLine(p, line = {}) {
+  const math = Boolean(line.math) || /explain-(mono|result)\b/.test(p.className);
+  if (p.translate === math) p.translate = !math;
+  return p;
 }
 
 /** Collects explanation lines: line(text, kind) and done(title) → { title, lines }. */

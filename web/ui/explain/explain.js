@@ -1,8 +1,9 @@
 // "How was this number computed?": the panel that explains the hovered or focused cell. The
 // explanation writes the computation out with the actual operands (products left unevaluated) and
 // the result the core produced, so a reader can check it by hand. Text only (textContent).
-import { dims } from '../model/model.js';
+import { dims, english, formatNumber } from '../model/model.js';
 import { el, setText } from '../dom/dom.js';
+import { mathLine } from './box.js';
 import { ATTENTION_EXPLAINERS } from './attention.js';
 import { INPUT_EXPLAINERS } from './inputs.js';
 import { MULTI_HEAD_EXPLAINERS } from './multi-head.js';
@@ -11,14 +12,15 @@ import { quote } from './terms.js';
 // One function per map kind; each writes its lines with `line(text, kind)` and returns the title.
 const EXPLAINERS = { ...ATTENTION_EXPLAINERS, ...INPUT_EXPLAINERS, ...MULTI_HEAD_EXPLAINERS };
 
-export function maskReason(state, i, j, labels) {
+export function maskReason(state, i, j, labels, { t } = english) {
   const reasons = [];
   const d = dims(state);
-  if (d.biasMatrix && state.matrices.B.data[i * d.m + j] === -Infinity) reasons.push(`bias matrix: B[${i + 1},${j + 1}] = \u2212\u221e`);
-  if (state.mask.kind === 'causal' && j > i) reasons.push(`causal mask: key ${j + 1} (${quote(labels.keys[j])}) comes after query ${i + 1}, so it is in the future`);
-  if (state.mask.kind === 'padding' && state.mask.pad[j]) reasons.push(`padding mask: key ${j + 1} is a [PAD] token, hidden from every query`);
-  if (state.mask.kind === 'custom' && state.mask.custom[i * d.m + j]) reasons.push('custom mask: this pair was hidden by a click (click again to show it)');
-  return reasons.length ? reasons.join('; ') : 'masked';
+  const at = { i: i + 1, j: j + 1, key: quote(labels.keys[j], t) };
+  if (d.biasMatrix && state.matrices.B.data[i * d.m + j] === -Infinity) reasons.push(t('explorer.explain.reason.bias', at));
+  if (state.mask.kind === 'causal' && j > i) reasons.push(t('explorer.explain.reason.causal', at));
+  if (state.mask.kind === 'padding' && state.mask.pad[j]) reasons.push(t('explorer.explain.reason.padding', at));
+  if (state.mask.kind === 'custom' && state.mask.custom[i * d.m + j]) reasons.push(t('explorer.explain.reason.custom'));
+  return reasons.length ? reasons.join('; ') : t('explorer.explain.reason.masked');
 }
 
 // The matrix a target points into, to check that it still exists after a resize.
@@ -44,7 +46,8 @@ function targetShape(target, state, result) {
  * Builds { title, lines: [{ text, kind }] } for a target { kind, i, j, name?, head? }, or null
  * when there is nothing to explain (an error, or a cell that no longer exists).
  */
-export function explain(target, state, result) {
+export function explain(target, state, result, i18n = english) {
+  const { t, decimal } = i18n;
   if (!result || result.error) return null;
   const shape = targetShape(target, state, result);
   if (!shape || target.i >= shape[0] || target.j >= shape[1]) return null;
@@ -55,43 +58,47 @@ export function explain(target, state, result) {
   const head = result.head;
   const { i, j } = target;
   const lines = [];
-  const line = (text, kind = 'mono') => lines.push({ text, kind });
+  // Every number written here takes the locale's decimal separator.
+  const line = (text, kind = 'mono', math = false) => lines.push({ text: decimal(text), kind, math });
   const title = explainer({
     target, state, result, d, head, labels, i, j,
     q: labels.queries[i],
     k: labels.keys[j],
     line,
-    hn: d.multi ? ` (head ${head.index + 1})` : '',
-    reason: () => maskReason(state, i, j, labels),
+    t,
+    num: (v, digits) => decimal(formatNumber(v, digits)),
+    quote: (s) => quote(s, t),
+    hn: d.multi ? t('explorer.explain.ofHead', { k: head.index + 1 }) : '',
+    reason: () => maskReason(state, i, j, labels, i18n),
   });
-  return { title, lines };
+  return { title: decimal(title), lines };
 }
 
 /** The panel: shows one explanation at a time, announced politely to screen readers. */
-export function createExplainPanel() {
+export function createExplainPanel({ t } = english) {
   const root = el('aside', 'explain');
   root.id = 'explain';
   root.setAttribute('aria-labelledby', 'explain-title');
-  const title = el('h2', 'explain-title', 'How was this number computed?');
+  const title = el('h2', 'explain-title', t('explorer.explain.title'));
   title.id = 'explain-title';
   const body = el('div', 'explain-body');
   body.id = 'explain-body';
   body.setAttribute('aria-live', 'polite');
-  const idle = () => el('p', 'explain-idle', 'Point at, tap or focus any cell to see how it was computed. In a matrix, arrow keys move between cells.');
+  const idle = () => el('p', 'explain-idle', t('explorer.explain.idle'));
   body.append(idle());
   // It stays in view at the bottom of the screen, which on a phone is a good part of it: it folds
   // down to its title line (the title still follows the cell explained).
-  const toggle = el('button', 'small-button explain-toggle', 'Hide');
+  const toggle = el('button', 'small-button explain-toggle', t('explorer.explain.hide'));
   toggle.type = 'button';
   toggle.setAttribute('aria-controls', body.id);
   toggle.setAttribute('aria-expanded', 'true');
-  toggle.setAttribute('aria-label', 'Hide the explanation');
+  toggle.setAttribute('aria-label', t('explorer.explain.hideLabel'));
   const setOpen = (open) => {
     body.hidden = !open;
     root.classList.toggle('collapsed', !open);
-    toggle.textContent = open ? 'Hide' : 'Show';
+    toggle.textContent = t(open ? 'explorer.explain.hide' : 'explorer.explain.show');
     toggle.setAttribute('aria-expanded', String(open));
-    toggle.setAttribute('aria-label', open ? 'Hide the explanation' : 'Show the explanation');
+    toggle.setAttribute('aria-label', t(open ? 'explorer.explain.hideLabel' : 'explorer.explain.showLabel'));
   };
   toggle.addEventListener('click', () => setOpen(body.hidden));
   const header = el('div', 'explain-header');
@@ -107,7 +114,7 @@ export function createExplainPanel() {
       if (key === shown) return;
       shown = key;
       if (!content) {
-        title.textContent = 'How was this number computed?';
+        title.textContent = t('explorer.explain.title');
         body.replaceChildren(idle());
         return;
       }
@@ -117,8 +124,8 @@ export function createExplainPanel() {
       const paragraphs = body.children;
       const sameShape = paragraphs.length === content.lines.length
         && content.lines.every((l, k) => paragraphs[k].className === `explain-${l.kind}`);
-      if (sameShape) content.lines.forEach((l, k) => setText(paragraphs[k], l.text));
-      else body.replaceChildren(...content.lines.map((l) => el('p', `explain-${l.kind}`, l.text)));
+      if (sameShape) content.lines.forEach((l, k) => setText(mathLine(paragraphs[k], l), l.text));
+      else body.replaceChildren(...content.lines.map((l) => mathLine(el('p', `explain-${l.kind}`, l.text), l)));
     },
   };
 }

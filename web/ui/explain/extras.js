@@ -1,6 +1,6 @@
 // Explanations for the bias matrix, the projection biases and cross-attention's memory: the parts
 // of "how was this number computed?" that only exist when those are switched on (explain.js asks).
-import { factor, formatNumber } from '../model/model.js';
+import { english, factor, formatNumber } from '../model/model.js';
 
 const at = (t, i, j) => t.data[i * t.shape[1] + j];
 const quote = (s) => `\u201c${s}\u201d`;
@@ -10,31 +10,31 @@ const MINUS_INF = '\u2212\u221e';
  * Step 3 for cell (i, j): the scaled score plus the bias matrix's entry (score + bias = masked
  * score), or −∞ when a mask or the bias hides the pair. `line(text, kind)` appends a line.
  */
-export function explainMasked({ state, result, i, j, line, reason, d }) {
+export function explainMasked({ state, result, i, j, line, reason, d, t = english.t }) {
   const head = result.head;
   const v = at(head.masked, i, j);
   const scaled = at(head.scaled, i, j);
   const b = d.biasMatrix ? state.matrices.B.data[i * d.m + j] : null;
   const sum = b === null ? '' : ` + B[${i + 1},${j + 1}] = ${factor(scaled, 4)} + ${b === -Infinity ? `(${MINUS_INF})` : factor(b, 4)}`;
   if (v === -Infinity) {
-    line(`Hidden by the ${reason()}.`, 'text');
+    line(t('explorer.explain.masked.hidden', { reason: reason() }), 'text');
     // With a finite bias the sum is finite and the boolean mask then hides the pair.
     const cellName = `M[${i + 1},${j + 1}]`;
     const how = b === null ? `${cellName} = ${MINUS_INF}` : b === -Infinity ? `${cellName} = S\u2032[${i + 1},${j + 1}]${sum} = ${MINUS_INF}`
-      : `${cellName} = S\u2032[${i + 1},${j + 1}]${sum} = ${formatNumber(scaled + b)}, then the mask makes it ${MINUS_INF}`;
-    line(`${how}  \u2192  exp(${MINUS_INF}) = 0, so this key gets exactly zero weight.`);
-    if (b === -Infinity) line('A \u2212\u221e in B hides a pair exactly as a boolean mask does; a large negative number such as \u221210000 only nearly does (a row of them still shares its weight).', 'note');
+      : t('explorer.explain.masked.thenMask', { how: `${cellName} = S\u2032[${i + 1},${j + 1}]${sum} = ${formatNumber(scaled + b)}` });
+    line(t('explorer.explain.masked.zero', { how }), 'text');
+    if (b === -Infinity) line(t('explorer.explain.masked.infNote'), 'note');
     return;
   }
   if (b === null) {
-    line(state.mask.kind === 'none' ? 'No mask is applied: the scaled score passes through unchanged.' : 'This pair is visible: the scaled score passes through unchanged.', 'text');
+    line(t(state.mask.kind === 'none' ? 'explorer.explain.masked.noMask' : 'explorer.explain.masked.visible'), 'text');
     line(`M[${i + 1},${j + 1}] = S\u2032[${i + 1},${j + 1}] = ${formatNumber(v)}`, 'result');
     return;
   }
-  line('The bias matrix B is added to the scaled score before the softmax: score + bias = masked score.', 'text');
+  line(t('explorer.explain.masked.bias'), 'text');
   line(`M[${i + 1},${j + 1}] = S\u2032[${i + 1},${j + 1}]${sum}`);
   line(`= ${formatNumber(v)}`, 'result');
-  if (b < 0) line(`A negative bias lowers this key's weight by a factor e^${factor(b, 3)} = ${formatNumber(Math.exp(b), 3)} before the row is normalized.`, 'note');
+  if (b < 0) line(t('explorer.explain.masked.negative', { power: `e^${factor(b, 3)}`, factor: formatNumber(Math.exp(b), 3) }), 'note');
 }
 
 /**
@@ -51,13 +51,13 @@ export function projectionTerms(state, d, name, i, j) {
 }
 
 /** What an input cell of the new matrices feeds (undefined for the others). */
-export function explainProjectionInput(name, i, j, labels) {
+export function explainProjectionInput(name, i, j, labels, t = english.t, quoted = quote) {
   switch (name) {
-    case 'B': return `Added to the scaled score of query ${quote(labels.queries[i])} and key ${quote(labels.keys[j])} before the softmax. Type -inf to hide the pair; a row of \u2212\u221e gives weights 0 (not NaN).`;
-    case 'XM': return `Feature ${j + 1} of the memory token ${quote(labels.keys[i])}: changes row ${i + 1} of K and V (the keys and values come from the memory).`;
+    case 'B': return t('explorer.explain.input.B', { query: quoted(labels.queries[i]), key: quoted(labels.keys[j]) });
+    case 'XM': return t('explorer.explain.input.XM', { j: j + 1, i: i + 1, key: quoted(labels.keys[i]) });
     case 'BQ': case 'BK': case 'BV':
-      return `Bias of column ${j + 1} of ${name[1]}: added to that column for every token (${name[1]} = X\u00b7W_${name[1]} + b_${name[1]}).`;
-    case 'BO': return `Bias of output feature ${j + 1}: added to every output row (a query that sees no key outputs b_O).`;
+      return t('explorer.explain.input.bias', { j: j + 1, of: name[1] });
+    case 'BO': return t('explorer.explain.input.BO', { j: j + 1 });
     default: return undefined;
   }
 }

@@ -4,10 +4,12 @@ export const SUB_K = '\u2096';
 const MAX_TERMS = 8;
 
 export const at = (t, i, j) => t.data[i * t.shape[1] + j];
-export const quote = (s) => `\u201c${s}\u201d`;
+// A token or word quoted as the translator's language quotes it (“cat”, „cat“, «cat»).
+export const quote = (s, t) => (t ? t('explorer.pipeline.quoted', { label: s }) : `\u201c${s}\u201d`);
 
 // "a + b + … + z (12 terms)" keeping the first terms and the last one.
-export function sum(terms) {
+export function sum(terms, t) {
   if (terms.length <= MAX_TERMS) return terms.join(' + ');
-  return `${terms.slice(0, MAX_TERMS - 2).join(' + ')} + \u2026 + ${terms[terms.length - 1]}  (${terms.length} terms)`;
+  const count = t ? t('explorer.explain.terms', { count: terms.length }) : `(${terms.length} terms)`;
+  return `${terms.slice(0, MAX_TERMS - 2).join(' + ')} + \u2026 + ${terms[terms.length - 1]}  ${count}`;
 }

@@ -4,7 +4,7 @@
 // one scene description: SVG through DOM APIs (createElementNS, textContent), PNG on a canvas, so
 // neither needs inline markup or a blob: image (both would break under a strict CSP). Files leave
 // through a Blob and an object URL on a download link.
-import { activeMatrices, dims, formatCell, makeScale, niceBound, subscript } from '../model/model.js';
+import { activeMatrices, dims, english, formatCell, makeScale, niceBound, subscript } from '../model/model.js';
 import { el } from '../dom/dom.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
@@ -357,44 +357,52 @@ function keepInView(panel) {
   if (overflow > 0) panel.style.left = `${-Math.ceil(overflow) - 8}px`;
 }
 
-/**
- * getView() -> { state, result, display, pitfall } (pitfall: the mistake the open pitfalls panel
- * shows, or null). The control lives in the explorer's toolbar.
- */
-export function createExportControls({ getView }) {
-  const root = el('details', 'export-menu');
-  const summary = el('summary', 'small-button', 'Export');
-  const panel = el('div', 'export-panel');
-  const pick = el('select');
-  pick.id = 'export-target';
-  const pickLabel = el('label', '', 'Matrix or panel');
-  pickLabel.htmlFor = pick.id;
+// The menu's two rows of buttons: the chosen matrix as an image or numbers, the example as code.
+function exportButtons(t) {
   const buttons = el('div', 'export-buttons');
   buttons.setAttribute('role', 'group');
-  buttons.setAttribute('aria-label', 'Save the chosen matrix or panel as');
-  const make = (format, text, title) => {
+  buttons.setAttribute('aria-label', t('explorer.export.saveAs'));
+  const make = (format, text, title, name = false) => {
     const b = el('button', 'small-button', text);
+    b.translate = !name;  // a file format's name is not translated
     b.type = 'button';
     b.dataset.export = format;
     b.title = title;
     return b;
   };
-  const png = make('png', 'PNG', 'Save as a PNG image');
-  const svg = make('svg', 'SVG', 'Save as an SVG image');
-  const csv = make('csv', 'CSV', 'Save the numbers as CSV (one matrix)');
-  const json = make('json', 'JSON', 'Save the numbers as JSON');
+  const png = make('png', 'PNG', t('explorer.export.png'), true);
+  const svg = make('svg', 'SVG', t('explorer.export.svg'), true);
+  const csv = make('csv', 'CSV', t('explorer.export.csv'), true);
+  const json = make('json', 'JSON', t('explorer.export.json'), true);
   buttons.append(png, svg, csv, json);
   const code = el('div', 'export-buttons');
   code.setAttribute('role', 'group');
-  code.setAttribute('aria-label', 'The whole example as Python code');
-  const numpy = make('numpy', 'NumPy code', 'A NumPy script that recomputes these numbers');
-  const torch = make('pytorch', 'PyTorch code', 'A PyTorch script that recomputes these numbers');
+  code.setAttribute('aria-label', t('explorer.export.code'));
+  const numpy = make('numpy', t('explorer.export.numpy'), t('explorer.export.numpyTitle'));
+  const torch = make('pytorch', t('explorer.export.pytorch'), t('explorer.export.pytorchTitle'));
   code.append(numpy, torch);
+  return { buttons, code, png, svg, csv, json, numpy, torch };
+}
+
+/**
+ * getView() -> { state, result, display, pitfall } (pitfall: the mistake the open pitfalls panel
+ * shows, or null). The control lives in the explorer's toolbar.
+ */
+export function createExportControls({ getView, i18n = english }) {
+  const { t } = i18n;
+  const root = el('details', 'export-menu');
+  const summary = el('summary', 'small-button', t('explorer.export.menu'));
+  const panel = el('div', 'export-panel');
+  const pick = el('select');
+  pick.id = 'export-target';
+  const pickLabel = el('label', '', t('explorer.export.pick'));
+  pickLabel.htmlFor = pick.id;
+  const { buttons, code, png, svg, csv, json, numpy, torch } = exportButtons(t);
   const out = el('output', 'share-status');
   out.setAttribute('aria-live', 'polite');
   const field = el('div', 'field');
   field.append(pickLabel, pick);
-  panel.append(field, buttons, el('p', 'help', 'The whole example as a script:'), code, out);
+  panel.append(field, buttons, el('p', 'help', t('explorer.export.script')), code, out);
   root.append(summary, panel);
 
   let key = '';
@@ -404,12 +412,13 @@ export function createExportControls({ getView }) {
     const { state, result } = getView();
     current = catalogue(state, result);
     const entries = [...current.matrices.map((m) => [m.id, m.title]), ...current.panels.map((p) => [p.id, p.title])];
-    const next = entries.map(([id, t]) => `${id}\u0000${t}`).join('\u0001');
+    const next = entries.map(([id, title]) => `${id}\u0000${title}`).join('\u0001');
     if (next !== key) {
       key = next;
       const chosen = pick.value || 'weights';
-      pick.replaceChildren(...entries.map(([id, t]) => {
-        const o = el('option', '', id.startsWith('panel-') ? t : `${t} [${id}]`);
+      pick.replaceChildren(...entries.map(([id, title]) => {
+        const named = i18n.has(`explorer.export.title.${id}`) ? t(`explorer.export.title.${id}`) : title;
+        const o = el('option', '', id.startsWith('panel-') ? named : t('explorer.export.option', { title: named, id }));
         o.value = id;
         return o;
       }));
@@ -434,10 +443,10 @@ export function createExportControls({ getView }) {
         const { numpyCode, torchCode } = await import('./code-export.js');
         const text = (format === 'numpy' ? numpyCode : torchCode)(state, { pitfall });
         download(new Blob([text], { type: 'text/x-python' }), format === 'numpy' ? 'attention_numpy.py' : 'attention_pytorch.py', root);
-        out.textContent = `Saved ${format === 'numpy' ? 'attention_numpy.py' : 'attention_pytorch.py'}.`;
+        out.textContent = t('explorer.export.saved', { file: format === 'numpy' ? 'attention_numpy.py' : 'attention_pytorch.py' });
         return;
       }
-      if (!items.length) throw new Error('nothing to export yet');
+      if (!items.length) throw new Error(t('explorer.export.nothing'));
       const name = slug(id);
       if (format === 'csv') {
         download(new Blob([toCsv(items[0])], { type: 'text/csv' }), `${name}.csv`, root);
@@ -453,9 +462,9 @@ export function createExportControls({ getView }) {
           download(await sceneToPng(sc), `${name}.png`, root);
         }
       }
-      out.textContent = `Saved ${name}.${format}.`;
+      out.textContent = t('explorer.export.saved', { file: `${name}.${format}` });
     } catch (err) {
-      out.textContent = `Could not export: ${err.message}`;
+      out.textContent = t('explorer.export.failed', { reason: err.message });
     }
   }
 

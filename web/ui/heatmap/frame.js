@@ -44,7 +44,7 @@ export function sameHidden(flags, hidden, n) {
 
 // The painter's frame builder (see heatmap-paint.js): colours and digits are worked out when the
 // canvas is drawn, which for a map out of view is after the frame.
-export function frameOf(values, hidden, scale, showText, rows, cols) {
+export function frameOf(values, hidden, scale, showText, rows, cols, decimal = String) {
   return () => {
     const n = values.length;
     const fills = new Array(n);
@@ -55,7 +55,7 @@ export function frameOf(values, hidden, scale, showText, rows, cols) {
       const colour = hidden[k] || !Number.isFinite(v) ? null : scale.map(v);
       fills[k] = colour ? colour.rgb : null;
       inks[k] = colour ? colour.text : null;
-      if (texts) texts[k] = formatCell(v);
+      if (texts) texts[k] = decimal(formatCell(v));
     }
     return { rows, cols, fills, inks, texts, hidden };
   };

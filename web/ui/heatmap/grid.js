@@ -12,7 +12,7 @@ import { outlineCells, setAttr } from '../dom/dom.js';
  * the last build(); its values (Float32Array) and hidden flags are the ones painted, set by the
  * caller (null until painted).
  */
-export function createHeatmapGrid(table, thead, tbody, { onInspect, onActivate }) {
+export function createHeatmapGrid(table, thead, tbody, { onInspect, onActivate, i18n }) {
   let focus = [0, 0];
   let lit = new Set();   // highlighted cells
   let namedAll = false;  // every cell has an accessible name (not just the focused one)
@@ -57,7 +57,8 @@ export function createHeatmapGrid(table, thead, tbody, { onInspect, onActivate }
     const { values, hidden } = grid;
     if (!td || !values) return;
     const k = i * grid.cols + j;
-    const text = `${formatCell(values[k])}${hidden?.[k] ? ', hidden' : ''}`;
+    const value = i18n.decimal(formatCell(values[k]));
+    const text = hidden?.[k] ? i18n.t('explorer.heatmap.hiddenCell', { value }) : value;
     if (td.getAttribute('aria-label') !== text) td.setAttribute('aria-label', text);
   }
 

@@ -15,6 +15,7 @@ import { createHeatmapPainter } from './paint.js';
 import { createHeatmapTable, markFullyMasked, markGroups, markMasked, setLabels, writeStats } from './table.js';
 import { createHeatmapGrid } from './grid.js';
 import { frameOf, sameHidden, sameValues, scaleFor, valueRange } from './frame.js';
+import { english } from '../model/model.js';
 
 const COMPACT_COLS = 16;
 
@@ -50,16 +51,16 @@ function deferWhileOutOfView(painter, table, render, writing) {
  * kind: 'weights' (sequential, fixed 0..1) or 'diverging' (centred on 0, symmetric range).
  * onInspect(i, j) on hover/focus; onActivate(i, j) on click, Enter or Space (optional).
  */
-export function createHeatmap({ name, label, kind = 'diverging', onInspect, onActivate, small = false, legend: showLegend = !small }) {
+export function createHeatmap({ name, label, kind = 'diverging', onInspect, onActivate, small = false, legend: showLegend = !small, i18n = english }) {
   const root = el('div', small ? 'heatmap-block small' : 'heatmap-block');
   const scroller = el('div', 'heatmap-scroll');
   const stage = el('div', 'heatmap-stage');
   const { table, thead, tbody } = createHeatmapTable(name, label);
-  const grid = createHeatmapGrid(table, thead, tbody, { onInspect, onActivate });
+  const grid = createHeatmapGrid(table, thead, tbody, { onInspect, onActivate, i18n });
   const painter = createHeatmapPainter(table, (i, j) => grid.cells[i][j]);
   stage.append(painter.canvas, table);
   scroller.append(stage);
-  const legend = createLegend();
+  const legend = createLegend(i18n);
   root.append(scroller);
   if (showLegend) root.append(legend.el);
   // Labels, fonts, zoom and being shown after display: none all move the cells: measure again.
@@ -144,7 +145,7 @@ export function createHeatmap({ name, label, kind = 'diverging', onInspect, onAc
     const longLabels = colLabels.some((t) => t.length > 3);
     table.classList.toggle('vertical-labels', longLabels && grid.cols > 1);
     const labels = `${setLabels(grid.colHeads, colLabels, padCols)}|${setLabels(grid.rowHeads, rowLabels, padRows)}`;
-    return `${compact}|${longLabels}|${groupCols}|${labels}${markFullyMasked(grid.rowHeads, fullyMasked)}`;
+    return `${compact}|${longLabels}|${groupCols}|${labels}${markFullyMasked(grid.rowHeads, fullyMasked, i18n.t('explorer.heatmap.allHidden'))}`;
   }
 
   // Nothing to repaint when the values, the hidden cells, the colours and the layout are as
@@ -163,7 +164,7 @@ export function createHeatmap({ name, label, kind = 'diverging', onInspect, onAc
       grid.hidden = hidden ? Uint8Array.from(hidden) : new Uint8Array(data.length);
       valuesDirty = true;
     }
-    painter.paint(frameOf(grid.values, grid.hidden, scale, digits, grid.rows, grid.cols), { relayout, recolour });
+    painter.paint(frameOf(grid.values, grid.hidden, scale, digits, grid.rows, grid.cols, i18n.decimal), { relayout, recolour });
     if (!hiddenSame) markMasked(grid.cells, grid.hidden, grid.cols);
     if (!same) grid.nameFocused();
   }

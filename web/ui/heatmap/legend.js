@@ -1,9 +1,10 @@
 // The colour legend under a heatmap: the gradient with its true range (weights 0..1, a diverging
 // range symmetric about 0 with the data's actual min and max), plus a swatch for hidden cells.
-import { formatNumber } from '../model/model.js';
+import { english, formatNumber } from '../model/model.js';
 import { el, setText } from '../dom/dom.js';
 
-export function createLegend() {
+export function createLegend({ t, decimal } = english) {
+  const num = (v) => decimal(formatNumber(v, 3));
   const root = el('div', 'legend');
   const bar = el('div', 'legend-bar');
   bar.setAttribute('aria-hidden', 'true');
@@ -16,7 +17,7 @@ export function createLegend() {
   const hidden = el('span', 'legend-hidden');
   const swatch = el('span', 'swatch masked');
   swatch.setAttribute('aria-hidden', 'true');
-  hidden.append(swatch, el('span', '', 'hidden (\u2212\u221e before softmax)'));
+  hidden.append(swatch, el('span', '', t('explorer.heatmap.legendHidden')));
   const scaleBox = el('div', 'legend-scale');
   scaleBox.append(bar, ticks);
   root.append(scaleBox, note, hidden);
@@ -32,22 +33,22 @@ export function createLegend() {
       if (bar.style.backgroundImage !== scale.gradient) bar.style.backgroundImage = scale.gradient;
       if (scale.kind === 'diverging') {
         const M = Math.max(Math.abs(scale.min), Math.abs(scale.max));
-        setText(lo, formatNumber(-M, 3));
+        setText(lo, num(-M));
         setText(mid, '0');
-        setText(hi, formatNumber(M, 3));
+        setText(hi, num(M));
         setText(note, Number.isFinite(dataMin)
-          ? `values ${formatNumber(dataMin, 3)} to ${formatNumber(dataMax, 3)}, centred on 0`
-          : 'no visible values');
+          ? t('explorer.heatmap.legendValues', { min: num(dataMin), max: num(dataMax) })
+          : t('explorer.heatmap.legendNone'));
       } else {
-        setText(lo, formatNumber(scale.min, 3));
-        setText(mid, formatNumber((scale.min + scale.max) / 2, 3));
-        setText(hi, formatNumber(scale.max, 3));
+        setText(lo, num(scale.min));
+        setText(mid, num((scale.min + scale.max) / 2));
+        setText(hi, num(scale.max));
         setText(note, Number.isFinite(dataMin)
-          ? `weights from ${formatNumber(dataMin, 3)} to ${formatNumber(dataMax, 3)}`
+          ? t('explorer.heatmap.legendWeights', { min: num(dataMin), max: num(dataMax) })
           : '');
       }
       if (hidden.hidden !== !anyHidden) hidden.hidden = !anyHidden;
-      const label = `Colour scale from ${lo.textContent} to ${hi.textContent}`;
+      const label = t('explorer.heatmap.legendLabel', { min: lo.textContent, max: hi.textContent });
       if (root.getAttribute('aria-label') !== label) root.setAttribute('aria-label', label);
     },
   };

@@ -7,7 +7,7 @@
 // cell: its query, its key and its weight (a polite live region).
 // Test hook: figure[data-heatmap="<name>"][data-canvas-only] with data-rows, data-cols, and
 // data-drawn once the picture is drawn; the readout is [data-readout] with data-row and data-col.
-import { makeScale } from '../model/model.js';
+import { english, makeScale } from '../model/model.js';
 import { el } from '../dom/dom.js';
 
 const MAX_SIDE = 256;
@@ -58,8 +58,12 @@ const KEYS = {
   ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1],
 };
 
-/** A canvas-only map (see above): `label` names it; update({ tensor, rowLabels, colLabels, palette, theme }). */
-export function createPixelMap({ name, label }) {
+/**
+ * A canvas-only map (see above): `label` names it; update({ tensor, rowLabels, colLabels, palette,
+ * theme }); i18n: the translator of its words and numbers.
+ */
+export function createPixelMap({ name, label, i18n = english }) {
+  const { t, decimal } = i18n;
   const root = el('figure', 'heatmap-block pixel-map');
   root.dataset.heatmap = name;
   root.dataset.canvasOnly = '';
@@ -85,7 +89,9 @@ export function createPixelMap({ name, label }) {
     const [r, c] = at;
     readout.dataset.row = String(r);
     readout.dataset.col = String(c);
-    readout.textContent = `query ${r + 1} \u201c${rowLabels[r] ?? ''}\u201d \u2192 key ${c + 1} \u201c${colLabels[c] ?? ''}\u201d: ${data[r * cols + c].toFixed(3)}`;
+    readout.textContent = t('explorer.pixelMap.cell', {
+      row: r + 1, query: rowLabels[r] ?? '', col: c + 1, key: colLabels[c] ?? '', value: decimal(data[r * cols + c].toFixed(3)),
+    });
     if (!move) return;
     cursor.hidden = false;
     Object.assign(cursor.style, {
@@ -128,8 +134,10 @@ export function createPixelMap({ name, label }) {
       canvas.height = height;
       canvas.getContext('2d').putImageData(new ImageData(new Uint8ClampedArray(pixels.buffer), width, height), 0, 0);
       const pooled = width < cols || height < rows;
-      frame.setAttribute('aria-label', `${label}: ${rows} \u00d7 ${cols} weights drawn as a picture${pooled ? ` (each pixel the largest of about ${Math.ceil(cols / width)} \u00d7 ${Math.ceil(rows / height)} cells)` : ''}. Arrow keys read one cell.`);
-      readout.textContent = at ? readout.textContent : 'Point at the map, or focus it and use the arrow keys, to read a cell.';
+      frame.setAttribute('aria-label', pooled
+        ? t('explorer.pixelMap.labelPooled', { label, rows, cols, across: Math.ceil(cols / width), down: Math.ceil(rows / height) })
+        : t('explorer.pixelMap.label', { label, rows, cols }));
+      readout.textContent = at ? readout.textContent : t('explorer.pixelMap.idle');
       root.dataset.drawn = 'true';
     },
   };

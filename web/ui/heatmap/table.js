@@ -9,6 +9,7 @@ function headerRow(cols, stats) {
   for (let j = 0; j < cols; j++) {
     const th = el('th', 'col-label');
     th.scope = 'col';
+    th.translate = false;  // a token, or a column's number (its title too)
     const span = el('span');
     th.append(span);
     colHeads.push(th);
@@ -28,8 +29,10 @@ function headerRow(cols, stats) {
 function rowHead() {
   const th = el('th', 'row-label');
   th.scope = 'row';
+  th.translate = false;  // a token (its title too); the badge is translated
   const span = el('span', 'label-text');
-  const badge = el('span', 'badge', 'all hidden');
+  const badge = el('span', 'badge');
+  badge.translate = true;
   badge.hidden = true;
   th.append(span, badge);
   return th;
@@ -123,11 +126,12 @@ export function markGroups(colHeads, cells, groupCols) {
 
 // Badges the rows whose every cell is hidden; returns a key that changes with them (the badge
 // moves cells).
-export function markFullyMasked(rowHeads, fullyMasked) {
+export function markFullyMasked(rowHeads, fullyMasked, badgeText = 'all hidden') {
   let key = '';
   rowHeads.forEach((th, i) => {
     const all = !!fullyMasked?.has(i);
     if (th.lastChild.hidden === all) th.lastChild.hidden = !all;
+    if (all && th.lastChild.textContent !== badgeText) th.lastChild.textContent = badgeText;
     th.parentElement.classList.toggle('fully-masked', all);
     if (all) key += `|${i}`;
   });

@@ -16,10 +16,10 @@ function clearInvalid(input) {
   input.removeAttribute('aria-invalid');
 }
 
-/** A cell shows value v: rounded in its text, in full in its title. */
-export function showValue(input, v) {
-  setText(input, formatInput(v));
-  setAttr(input, 'title', formatNumber(v, 8));
+/** A cell shows value v: rounded in its text, in full in its title (`decimal`: the locale's separator). */
+export function showValue(input, v, decimal = String) {
+  setText(input, decimal(formatInput(v)));
+  setAttr(input, 'title', decimal(formatNumber(v, 8)));
   clearInvalid(input);
 }
 
@@ -58,7 +58,7 @@ export function attachMatrixEditing(table, grid, { name, parse, onEdit, onInspec
     if (!before || before.k !== k) return revert(input);
     const v = before.value;
     grid.shown[k] = v;
-    showValue(input, v);
+    showValue(input, v, grid.decimal);
     if (grid.matrix && !Object.is(grid.matrix.data[k], v)) onEdit(name, i, j, v);
     return undefined;
   }
@@ -69,7 +69,7 @@ export function attachMatrixEditing(table, grid, { name, parse, onEdit, onInspec
     const k = i * grid.cols + j;
     const { shown, matrix } = grid;
     const v = Number.isNaN(shown[k]) ? (matrix ? matrix.data[k] : 0) : shown[k];
-    setText(input, formatInput(v));
+    setText(input, (grid.decimal ?? String)(formatInput(v)));
     clearInvalid(input);
   }
 
@@ -101,7 +101,7 @@ export function attachMatrixEditing(table, grid, { name, parse, onEdit, onInspec
     }
     clearInvalid(input);
     grid.shown[i * grid.cols + j] = v;
-    setAttr(input, 'title', formatNumber(v, 8));
+    setAttr(input, 'title', (grid.decimal ?? String)(formatNumber(v, 8)));
     onEdit(name, i, j, v);
   }
 

@@ -14,7 +14,7 @@
 // numbers as parseNumber reads them).
 // Test hooks: the wrapper carries data-matrix="<name>" and data-tint-bound (the colour range's
 // bound), and every cell is a `.cell-input` element (role textbox) with data-row and data-col.
-import { makeScale, niceBound, parseNumber } from '../model/model.js';
+import { english, makeScale, niceBound, parseNumber } from '../model/model.js';
 import { el, outlineCells, setText } from '../dom/dom.js';
 import { attachMatrixScroll } from './scroll.js';
 import { createMatrixTint } from './tint.js';
@@ -42,12 +42,12 @@ function createMatrixShell(name, label) {
   return { root, stage, table, thead, tbody };
 }
 
-export function createMatrixEditor({ name, label, onEdit, onInspect, parse = parseFinite }) {
+export function createMatrixEditor({ name, label, onEdit, onInspect, parse = parseFinite, i18n = english }) {
   const { root, stage, table, thead, tbody } = createMatrixShell(name, label);
   // The cells as last built and the values they show, shared with the typing (matrix-editing.js).
   // shown[k]: the value input k currently stands for; matrix: the last matrix object rendered
   // (state replaces, never mutates, matrices).
-  const grid = { rows: 0, cols: 0, inputs: [], shown: [], matrix: null, readOnly: false };
+  const grid = { rows: 0, cols: 0, inputs: [], shown: [], matrix: null, readOnly: false, decimal: i18n.decimal };
   const painter = createMatrixTint(stage, table, (i, j) => grid.inputs[i * grid.cols + j]);
   const editing = attachMatrixEditing(table, grid, { name, parse, onEdit, onInspect });
 
@@ -81,7 +81,9 @@ export function createMatrixEditor({ name, label, onEdit, onInspect, parse = par
       setText(rowHeads[i], rl);
       rowHeads[i].title = rl;
       for (let j = 0; j < cols; j++) {
-        const aria = `${label}, row ${i + 1}${rowLabels[i] ? ` (${rowLabels[i]})` : ''}, column ${j + 1}`;
+        const aria = rowLabels[i]
+          ? i18n.t('explorer.matrix.cellNamed', { matrix: label, row: i + 1, label: rowLabels[i], col: j + 1 })
+          : i18n.t('explorer.matrix.cell', { matrix: label, row: i + 1, col: j + 1 });
         const input = inputs[i * cols + j];
         if (input.getAttribute('aria-label') !== aria) input.setAttribute('aria-label', aria);
       }
@@ -117,7 +119,7 @@ export function createMatrixEditor({ name, label, onEdit, onInspect, parse = par
       const v = next.data[k];
       if (Object.is(shown[k], v)) continue;
       shown[k] = v;
-      showValue(inputs[k], v);
+      showValue(inputs[k], v, i18n.decimal);
     }
     tint();
   }

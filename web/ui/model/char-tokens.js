@@ -3,6 +3,7 @@
 // is read as its other case when that one is known ("B" → "b"), otherwise as a space. Every
 // replacement is named so the page can say it. Used by the training view's "Your text" and the
 // explorer's trained-model vectors, so both read a sentence the same way.
+import { english } from './i18n.js';
 
 const VISIBLE = { ' ': '\u2423', '\n': '\u23ce', '\t': '\u21e5' };
 
@@ -45,15 +46,18 @@ export function charTokens(text, chars, maxTokens) {
 
 /**
  * One sentence about the replacements and the clamp, or '' when there is nothing to say; `why`
- * says where the limit comes from.
+ * says where the limit comes from (default: the model's context length), in the language of the
+ * translator given last.
  */
-export function describeCharTokens(result, maxTokens, why = `the model\u2019s context length is ${maxTokens}`) {
+export function describeCharTokens(result, maxTokens, why, { t } = english) {
   const parts = [];
   if (result.replaced.length) {
-    const list = result.replaced.slice(0, 12).map(([c, r]) => `\u201c${charLabel(c)}\u201d as \u201c${charLabel(r)}\u201d`).join(', ');
-    const more = result.replaced.length > 12 ? ` and ${result.replaced.length - 12} more` : '';
-    parts.push(`Not in the model\u2019s vocabulary, so read as another character: ${list}${more}.`);
+    const list = result.replaced.slice(0, 12).map(([c, r]) => t('common.chars.readAs', { typed: charLabel(c), read: charLabel(r) })).join(', ');
+    parts.push(result.replaced.length > 12
+      ? t('common.chars.replacedMore', { list, count: result.replaced.length - 12 })
+      : t('common.chars.replaced', { list }));
   }
-  if (result.clamped) parts.push(`Only the first ${maxTokens} of your ${result.total} characters are shown: ${why}.`);
+  const reason = why ?? t('common.chars.contextLength', { max: maxTokens });
+  if (result.clamped) parts.push(t('common.chars.clamped', { max: maxTokens, total: result.total, why: reason }));
   return parts.join(' ');
 }

@@ -8,9 +8,10 @@ const attr = (text) => String(text).replace(/&/g, '&amp;').replace(/"/g, '&quot;
 /**
  * The settings of an embed as [name, value] pairs, in a fixed order, leaving out defaults:
  * options { lesson, controls, readOnly, reveal, theme, lang, start: { q, k, v, x, sentence, mask } }.
- * A value of true is an attribute without a value (readonly).
+ * A value of true is an attribute without a value (readonly). A lang ('en', 'de', 'es') is written
+ * whenever one is chosen: without it the embed follows the reader's browser.
  */
-export function embedFields({ lesson = '', controls = '', readOnly = false, reveal = false, theme = 'auto', lang = 'en', start = {} } = {}) {
+export function embedFields({ lesson = '', controls = '', readOnly = false, reveal = false, theme = 'auto', lang = '', start = {} } = {}) {
   const out = [];
   if (lesson) out.push(['lesson', lesson]);
   const level = controls || (lesson ? 'minimal' : 'full');
@@ -18,7 +19,7 @@ export function embedFields({ lesson = '', controls = '', readOnly = false, reve
   if (readOnly) out.push(['readonly', true]);
   if (reveal) out.push(['reveal', 'predict']);
   if (theme && theme !== 'auto') out.push(['theme', theme]);
-  if (lang && lang !== 'en') out.push(['lang', lang]);
+  if (lang) out.push(['lang', lang]);
   for (const name of STARTING_FIELDS) {
     const value = start[name];
     if (typeof value === 'string' && value.trim() !== '') out.push([name, value.trim()]);

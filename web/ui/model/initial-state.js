@@ -1,6 +1,7 @@
 // The explorer's first example: a link (options.link, or the address bar with syncUrl), a state
 // object (options.state), or a preset (options.preset, or #preset= in the address bar). Whatever
 // cannot be opened is named in a notice and the default example is shown instead.
+import { english } from './i18n.js';
 import { presetById } from './presets.js';
 import { decodeState, presetFromHash, stateFromHash, validateState } from './url-state.js';
 import { applyStartingNumbers } from './starting-numbers.js';
@@ -16,7 +17,7 @@ const name40 = (id) => String(id).slice(0, 40);
  * when it passed its checks (else null), `hashLink` the link text found in `hash` (the address
  * bar's, when the explorer syncs with it).
  */
-export async function initialState(options, hash, attn, show) {
+export async function initialState(options, hash, attn, show, { t } = english) {
   // Several problems (an unknown example and bad starting numbers) are all named, not the last one.
   const notes = [];
   const showNotice = (message) => {
@@ -27,18 +28,18 @@ export async function initialState(options, hash, attn, show) {
   const hashPreset = options.syncUrl ? presetFromHash(hash) : null;
   const presetId = [options.preset, hashPreset].find((id) => presetById(id)) ?? DEFAULT_PRESET;
   if (options.preset && !presetById(options.preset))
-    showNotice(`There is no example called \u201c${name40(options.preset)}\u201d. Showing the default example instead.`);
+    showNotice(t('explorer.notice.unknownPreset', { name: name40(options.preset) }));
   let checked = null;
   const linkText = options.link ?? hashLink;
   if (linkText != null) {
     const r = await decodeState(linkText);
     if (r.ok) checked = r.state;
-    else showNotice(`This link\u2019s example could not be opened: ${r.error}. Showing the default example instead.`);
+    else showNotice(t('explorer.notice.badLink', { reason: r.error }));
   } else if (options.state !== undefined) {
     try {
       checked = validateState(options.state);
     } catch (err) {
-      showNotice(`The example could not be opened: ${err.message}. Showing the default example instead.`);
+      showNotice(t('explorer.notice.badState', { reason: err.message }));
     }
   }
   let state = checked ?? presetById(presetId).build(attn);
@@ -46,7 +47,7 @@ export async function initialState(options, hash, attn, show) {
     // A teacher's own numbers as text (q, k, v, x, sentence, mask), over the example.
     const started = applyStartingNumbers(state, options.start);
     state = started.state;
-    if (started.errors.length) showNotice(`Some starting numbers could not be used: ${started.errors.join('; ')}.`);
+    if (started.errors.length) showNotice(t('explorer.notice.badStart', { reasons: started.errors.join('; ') }));
   }
   if (options.theme) state = { ...state, display: { ...state.display, theme: options.theme } };
   return { state, checked, presetId, hashLink };

@@ -5,6 +5,7 @@
 // Adding a lesson tab to LESSON_PANELS (state.js) and its module to lessons/index.js makes it
 // embeddable as it is; an entry in TAB_LESSONS below only changes its defaults (its example, the
 // explorer controls it shows, its predict-then-reveal question).
+import { english } from './i18n.js';
 import { LESSON_PANELS } from './state.js';
 
 /** Control groups of the explorer's control panel (controls.js), in page order. */
@@ -101,6 +102,11 @@ export function controlGroups(level, spec) {
 }
 
 /** A message for a lesson id that does not exist, listing the ones that do. */
-export function unknownLessonMessage(id) {
-  return `There is no lesson called \u201c${String(id).slice(0, 40)}\u201d. Lessons: ${allLessonIds().join(', ')}.`;
+export function unknownLessonMessage(id, { t } = english) {
+  return t('explorer.notice.unknownLesson', { id: String(id).slice(0, 40), ids: allLessonIds().join(', ') });
+}
+
+/** A lesson's title in the translator's language (its id when it has none). */
+export function lessonTitle(id, { t, has } = english) {
+  return has(`common.lesson.${id}`) ? t(`common.lesson.${id}`) : String(id);
 }

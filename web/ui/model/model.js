@@ -40,7 +40,7 @@ export async function fetchExample(id) {
 }
 export {
   CONTROL_GROUPS, PIPELINE_STEPS, allLessonIds, controlGroups, controlLevel, lessonIds, lessonSpec, predictKind,
-  unknownLessonMessage,
+  lessonTitle, unknownLessonMessage,
 } from './lesson-registry.js';
 export { STARTING_FIELDS, applyStartingNumbers, parseMatrix, startingFields } from './starting-numbers.js';
 export { elementSnippet, embedAddress, embedFields, iframeSnippet } from './embed-snippets.js';

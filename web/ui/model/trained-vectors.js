@@ -14,6 +14,7 @@
 // { source: 'trained-head', layer, head, layers, heads, dModel, task, step, example? }; layers and
 // heads are counted from 0 in the state and from 1 on the page.
 import { charTokens, describeCharTokens } from './char-tokens.js';
+import { english } from './i18n.js';
 import { headState } from './open-head.js';
 import { normalizeCheckpointVectors, usesCheckpoint } from './checkpoint-vectors.js';
 
@@ -79,32 +80,34 @@ export function trainedHeadFits(state) {
 }
 
 // "layer 2 · head 4": the page counts layers and heads from 1 (the state from 0).
-export const headName = (layer, head) => `layer ${layer + 1} · head ${head + 1}`;
+export const headName = (layer, head, { t } = english) => t('common.headName', { layer: layer + 1, head: head + 1 });
 
 // What the trained head is, in words: the model it belongs to and what it read.
-function trainedHeadOrigin(v) {
-  const model = v.example === 'induction' ? 'the trained induction example'
-    : v.example === 'text' ? 'the trained text example' : 'the model trained in the training view';
-  const task = v.task === 'text' ? 'character-level text' : 'repeated random tokens';
-  return `${headName(v.layer, v.head)} of ${model} (${v.layers} layer${v.layers > 1 ? 's' : ''} of ${v.heads} head${v.heads > 1 ? 's' : ''}, ${v.step} steps on ${task})`;
+function trainedHeadOrigin(v, i18n) {
+  const { t } = i18n;
+  const model = t(v.example === 'induction' ? 'explorer.trained.model.induction' : v.example === 'text' ? 'explorer.trained.model.text' : 'explorer.trained.model.trained');
+  const task = t(v.task === 'text' ? 'explorer.trained.task.text' : 'explorer.trained.task.induction');
+  const size = t('explorer.trained.size', { count: v.layers, heads: t('explorer.trained.heads', { count: v.heads }) });
+  return t('explorer.trained.origin', { name: headName(v.layer, v.head, i18n), model, size, steps: v.step, task });
 }
 
 /** The preset menu's line for a state no preset made: what is shown, when it is a trained head. */
-export function describeShown(state) {
+export function describeShown(state, i18n = english) {
+  const { t } = i18n;
   if (usesTrainedHead(state)) {
     const v = normalizeVectors(state.vectors);
     return {
-      option: `Trained ${headName(v.layer, v.head)}`,
-      help: `Opened from the training view: ${trainedHeadOrigin(v)}, reading its probe sequence. Pick an example to leave it.`,
+      option: t('explorer.vectors.trainedOption', { name: headName(v.layer, v.head, i18n) }),
+      help: t('explorer.trained.shownHelp', { origin: trainedHeadOrigin(v, i18n) }),
     };
   }
   if (usesTextModel(state)) {
     const v = normalizeVectors(state.vectors);
-    return { option: `Text model ${headName(v.layer, v.head)}`, help: 'Your sentence, read by the trained text model’s head (Token vectors from, below). Pick an example to leave it.' };
+    return { option: t('explorer.trained.textOption', { name: headName(v.layer, v.head, i18n) }), help: t('explorer.trained.textHelp') };
   }
   if (usesCheckpoint(state)) {
     const v = normalizeCheckpointVectors(state.vectors);
-    return { option: `Checkpoint ${headName(v.layer, v.head)}`, help: `Your sentence, read by ${v.name}\u2019s head (Token vectors from, below). Pick an example to leave it.` };
+    return { option: t('explorer.trained.checkpointOption', { name: headName(v.layer, v.head, i18n) }), help: t('explorer.trained.checkpointHelp', { model: v.name }) };
   }
   return null;
 }
@@ -113,35 +116,32 @@ export function describeShown(state) {
  * Where d_model is shown: why it is one more than the model's width (the column of ones that
  * carries the biases), for the trained sources; '' otherwise.
  */
-export function describeDModel(state) {
+export function describeDModel(state, { t } = english) {
   if (usesCheckpoint(state)) {
     const v = normalizeCheckpointVectors(state.vectors);
-    return `d_model = ${state.dModel}: the ${v.rank} directions your sentence\u2019s vectors span in the model\u2019s ${v.dModel}, plus a column of ones whose row in each W is the head\u2019s bias.`;
+    return t('explorer.trained.dModelCheckpoint', { dModel: state.dModel, rank: v.rank, width: v.dModel });
   }
   if (!(usesTrainedHead(state) || usesTextModel(state)) || state.dModel < 2) return '';
-  const E = state.dModel - 1;
-  return `d_model = ${state.dModel}: the model’s ${E} features plus a column of ones, whose row in each W is the head’s bias (X·W + b = [X, 1]·[W; b]).`;
+  return t('explorer.trained.dModel', { dModel: state.dModel, features: state.dModel - 1 });
 }
 
-// X and W of a trained head, said once for both trained sources.
-function trainedInputsNote(v, E) {
-  const where = v.layer === 0
-    ? 'its token embedding plus its position’s learned embedding'
-    : `its token and position embeddings after layer${v.layer > 1 ? 's' : ''} 1${v.layer > 1 ? `–${v.layer}` : ''} (the residual stream)`;
-  return `each row of X is what layer ${v.layer + 1}’s attention sees for one token: ${where}, through the layer’s LayerNorm (${E} columns), plus a last column of ones. W_Q, W_K and W_V are head ${v.head + 1}’s trained weights, their last row its bias. The model learned its own positions, so they are inside X and no position information is added here.`;
+// X and W of a trained head, said once for both trained sources ('token' or 'char': what a row is).
+function trainedInputsNote(v, E, { t }, unit = 'token') {
+  const where = v.layer === 0 ? t('explorer.trained.where.first')
+    : t('explorer.trained.where.later', { count: v.layer, range: v.layer > 1 ? `1\u2013${v.layer}` : '1' });
+  return t(`explorer.trained.inputs.${unit}`, { layer: v.layer + 1, where, columns: E, head: v.head + 1 });
 }
 
 /** The vector-source note, and the sentence field's help line and the note on what X is, for a trained head. */
-export function describeTrainedHead(state) {
+export function describeTrainedHead(state, i18n = english) {
+  const { t } = i18n;
   const v = normalizeVectors(state.vectors);
   const E = v.dModel;
-  const probe = v.task === 'text'
-    ? 'a stretch of the text it trained on'
-    : 'B (the start token), random tokens, then the same tokens again, each shown by its id';
+  const probe = t(v.task === 'text' ? 'explorer.trained.probe.text' : 'explorer.trained.probe.induction');
   return {
-    source: `A trained head: ${trainedHeadOrigin(v)}. X and W are the model’s own inputs and weights for its probe sequence, so the weights below are the head’s real attention on it, not an illustration.`,
-    help: `The probe sequence the training view shows the heads on: ${probe}. Typing a sentence leaves the trained head (X then becomes random per word).`,
-    note: `Trained vectors: ${trainedInputsNote(v, E)}`,
+    source: t('explorer.trained.source', { origin: trainedHeadOrigin(v, i18n) }),
+    help: t('explorer.trained.help', { probe }),
+    note: t('explorer.trained.note', { inputs: trainedInputsNote(v, E, i18n) }),
   };
 }
 /** The sentence as the model reads it (ids, labels, replacements), at most the explorer's 24 tokens. */
@@ -198,12 +198,14 @@ function layerInput(model, ids, layer) {
 }
 
 /** The sentence field's help line and the note on what X is, for the text model. */
-export function describeTextModel(state, model = loaded) {
+export function describeTextModel(state, model = loaded, i18n = english) {
+  const { t } = i18n;
   const v = normalizeVectors(state.vectors, model);
-  if (!model) return { help: 'Loading the trained text model\u2026', note: '' };
+  if (!model) return { help: t('explorer.vectors.loadingModel'), note: '' };
   const read = readSentence(state.sentence ?? '', model);
   const E = model.config.dModel;
-  const help = `${read.ids.length} character${read.ids.length === 1 ? '' : 's'}, one token each (at most ${read.limit}). ${describeCharTokens(read, read.limit, `the explorer shows at most ${read.limit} tokens`)}`.trim();
-  const note = `Trained vectors: ${trainedInputsNote(v, E).replace('for one token', 'for one character')} So the weights below are the model\u2019s own attention probabilities for your text (causal: a character sees only those before it).`;
+  const chars = describeCharTokens(read, read.limit, t('explorer.trained.explorerLimit', { max: read.limit }), i18n);
+  const help = `${t('explorer.trained.chars', { count: read.ids.length, max: read.limit })} ${chars}`.trim();
+  const note = t('explorer.trained.textNote', { inputs: trainedInputsNote(v, E, i18n, 'char') });
   return { help, note };
 }

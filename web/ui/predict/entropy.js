@@ -2,16 +2,15 @@
 // softmax rows and their entropies are hidden until the learner answers; the histograms of the
 // scores stay in view, as what to reason from. The answer is the panel's own measurement (its
 // entropy outputs, data-stat="entropy-raw" and "entropy-scaled", computed by the core).
+import { english } from '../model/model.js';
 
-const CHOICES = [
-  { value: 'unscaled', label: 'without \u221ad\u2096 (the raw scores)' },
-  { value: 'scaled', label: 'with \u221ad\u2096 (the scores divided by \u221ad\u2096)' },
-  { value: 'same', label: 'the same' },
-];
+const CHOICES = ['unscaled', 'scaled', 'same'];
 // Entropies closer than this count as the same (at d_k = 1 they are equal).
 const SAME = 1e-3;
 
 export function createEntropyQuestion(box, ctx, lesson) {
+  const { t, decimal } = ctx.i18n ?? english;
+  const choices = CHOICES.map((value) => ({ value, label: t(`explorer.predict.entropy.${value}`) }));
   let dk = null;
   const panel = () => ctx.lessons?.holder(lesson);
   const stat = (name) => panel()?.querySelector(`[data-stat="${name}"]`);
@@ -33,9 +32,9 @@ export function createEntropyQuestion(box, ctx, lesson) {
       const s = state.lessons.sqrtDk;
       dk = s.dk;
       box.ask(
-        `one row of ${s.row} scores (q\u00b7k with d\u2096 = ${s.dk}) goes through a softmax twice: as it is, and divided by \u221ad\u2096 = ${Math.sqrt(s.dk).toFixed(2)}. Which weights are spread more evenly (the higher entropy)?`,
-        CHOICES,
-        'The histograms above show how far the scores spread before and after the division.',
+        t('explorer.predict.entropy.question', { row: s.row, dk: s.dk, sqrt: decimal(Math.sqrt(s.dk).toFixed(2)) }),
+        choices,
+        t('explorer.predict.entropy.hint'),
       );
     },
     async judge(guess) {
@@ -47,14 +46,11 @@ export function createEntropyQuestion(box, ctx, lesson) {
       const maxScaled = Number(stat('max-scaled')?.dataset.value);
       const answer = Math.abs(raw - scaled) <= SAME ? 'same' : scaled > raw ? 'scaled' : 'unscaled';
       const correct = guess === answer;
-      const nats = (v) => v.toFixed(2);
-      const why = answer === 'scaled'
-        ? `Without the division the scores spread about \u221a${dk} times wider, so the softmax puts almost everything on the largest (largest weight ${maxRaw.toFixed(2)}, entropy ${nats(raw)} nats). Divided by \u221ad\u2096 the row stays soft: entropy ${nats(scaled)} nats, largest weight ${maxScaled.toFixed(2)}.`
-        : answer === 'same'
-          ? `With d\u2096 = ${dk}, \u221ad\u2096 = 1: dividing changes nothing (entropy ${nats(raw)} nats both ways).`
-          : `Here the raw row has entropy ${nats(raw)} nats and the scaled one ${nats(scaled)}.`;
+      const nats = (v) => decimal(v.toFixed(2));
+      const numbers = { dk, maxRaw: nats(maxRaw), raw: nats(raw), scaled: nats(scaled), maxScaled: nats(maxScaled) };
+      const why = t(`explorer.predict.entropy.why.${answer}`, numbers);
       return {
-        correct, answer, answerLabel: CHOICES.find((c) => c.value === answer).label, guess, dk,
+        correct, answer, answerLabel: choices.find((c) => c.value === answer).label, guess, dk,
         entropyUnscaled: raw, entropyScaled: scaled, feedback: why,
       };
     },

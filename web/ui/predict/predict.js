@@ -30,7 +30,7 @@ export function dispatchAnswer(target, detail) {
  * explorer does not ask.
  */
 export function createQuestion(kind, lesson, ctx) {
-  const box = createQuestionBox({ kind, lesson, emit: ctx.emit });
+  const box = createQuestionBox({ kind, lesson, emit: ctx.emit, i18n: ctx.i18n });
   const make = { 'top-key': createTopKeyQuestion, 'row-sum': createRowSumQuestion, entropy: createEntropyQuestion }[kind];
   if (!make) return null;
   const question = make(box, ctx, lesson);

@@ -1,8 +1,8 @@
 // The question box of predict-then-reveal (predict.js): the question, its choices as radio
 // buttons, Check my answer, the feedback, and the covering of the elements holding the answer.
 import { el, setText } from '../dom/dom.js';
+import { english } from '../model/model.js';
 
-const COVER = 'Hidden until you answer';
 let uid = 0;
 
 // The radio buttons of one question, rebuilt only when the choices change.
@@ -26,7 +26,9 @@ function choiceList(fieldset, name) {
       fieldset.querySelector('.predict-choices').replaceChildren(...radios.map((input, k) => {
         const label = el('label', 'predict-choice');
         label.dataset.value = input.value;
-        label.append(input, el('span', '', choices[k].label));
+        const words = el('span', '', choices[k].label);
+        if (choices[k].data) words.translate = false;  // a token: the learner's data
+        label.append(input, words);
         return label;
       }));
     },
@@ -42,7 +44,7 @@ function choiceList(fieldset, name) {
   };
 }
 
-function questionParts(kind) {
+function questionParts(kind, { t }) {
   // Not a <form>: a frame sandboxed without allow-forms (as lesson platforms frame content) blocks
   // a form's submission, and its submit event with it.
   const form = el('div', 'predict card');
@@ -50,15 +52,15 @@ function questionParts(kind) {
   form.dataset.state = 'asking';
   const fieldset = el('fieldset', 'predict-fieldset');
   const legend = el('legend', 'predict-question');
-  const prompt = el('span', 'predict-lead', 'Predict first: ');
+  const prompt = el('span', 'predict-lead', t('explorer.predict.lead'));
   const text = el('span');
   legend.append(prompt, text);
   const hint = el('p', 'predict-hint');
   hint.hidden = true;
   fieldset.append(legend, hint, el('div', 'predict-choices'));
-  const check = el('button', 'button predict-check', 'Check my answer');
+  const check = el('button', 'button predict-check', t('explorer.predict.check'));
   check.type = 'button';
-  const again = el('button', 'small-button predict-again', 'Ask again');
+  const again = el('button', 'small-button predict-again', t('explorer.predict.again'));
   again.type = 'button';
   again.hidden = true;
   const buttons = el('div', 'predict-buttons');
@@ -76,8 +78,10 @@ function questionParts(kind) {
  * with box.use(question): { targets() → elements holding the answer, judge(guess) → { correct,
  * answer, answerLabel, feedback, ... } }; box.ask(text, choices, hint) shows the question.
  */
-export function createQuestionBox({ kind, lesson, emit, cover: coverText = COVER }) {
-  const parts = questionParts(kind);
+export function createQuestionBox({ kind, lesson, emit, cover: coverWords, i18n = english }) {
+  const { t } = i18n;
+  const coverText = coverWords ?? t('explorer.predict.cover');
+  const parts = questionParts(kind, i18n);
   const { form, fieldset, text, hint, check, again, feedback } = parts;
   const choices = choiceList(fieldset, `predict-${kind}-${++uid}`);
   let question = null;
@@ -96,7 +100,7 @@ export function createQuestionBox({ kind, lesson, emit, cover: coverText = COVER
     const guess = choices.value();
     if (guess === null) {
       feedback.className = 'predict-feedback';
-      setText(feedback, 'Pick an answer first.');
+      setText(feedback, t('explorer.predict.pickFirst'));
       return;
     }
     const verdict = await question.judge(guess);
@@ -110,7 +114,7 @@ export function createQuestionBox({ kind, lesson, emit, cover: coverText = COVER
     check.hidden = true;
     again.hidden = false;
     feedback.className = `predict-feedback ${verdict.correct ? 'right' : 'wrong'}`;
-    setText(feedback, `${verdict.correct ? 'Right.' : 'Not quite.'} ${verdict.feedback}`);
+    setText(feedback, `${t(verdict.correct ? 'explorer.predict.right' : 'explorer.predict.wrong')} ${verdict.feedback}`);
     const { feedback: words, alsoRight, ...rest } = verdict;
     emit({ lesson, question: text.textContent, guessLabel: labels.get(guess) ?? guess, ...rest, feedback: words, guess: rest.guess ?? guess });
   }

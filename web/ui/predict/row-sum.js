@@ -2,14 +2,9 @@
 // the side with the mistake, its row sums and the lesson's explanation are hidden until the
 // learner answers. The row asked about is the one the mistake leaves furthest below 1 (a row that
 // hides the most weight); the sums are the core's (the pitfall option), not imitated here.
-import { maskOptions } from '../model/model.js';
+import { english, maskOptions } from '../model/model.js';
 
-const CHOICES = [
-  { value: 'exactly-1', label: 'exactly 1' },
-  { value: 'less-than-1', label: 'less than 1' },
-  { value: 'more-than-1', label: 'more than 1' },
-];
-const quote = (t) => `\u201c${t}\u201d`;
+const CHOICES = ['exactly-1', 'less-than-1', 'more-than-1'];
 const TOLERANCE = 1e-4;
 
 // Row sums of a [n, m] weights tensor.
@@ -24,6 +19,9 @@ function rowSums({ data, shape: [n, m] }) {
 const kindOf = (sum) => (sum < 1 - TOLERANCE ? 'less-than-1' : sum > 1 + TOLERANCE ? 'more-than-1' : 'exactly-1');
 
 export function createRowSumQuestion(box, ctx, lesson) {
+  const { t, decimal } = ctx.i18n ?? english;
+  const quote = (label) => t('explorer.pipeline.quoted', { label });
+  const choices = CHOICES.map((value) => ({ value, label: t(`explorer.predict.rowSum.${value}`) }));
   let shown = null;  // { row, query, sum }
   const panel = () => ctx.lessons?.holder(lesson);
   return {
@@ -49,22 +47,20 @@ export function createRowSumQuestion(box, ctx, lesson) {
       const query = result.labels.queries[row];
       shown = { row, query, sum: sums[row] };
       box.ask(
-        `with the mask applied after the softmax (the mistake), what does the row of ${quote(query)} (row ${row + 1}) of the weights sum to?`,
-        CHOICES,
-        `The mask is ${state.mask.kind === 'none' ? 'off' : state.mask.kind}: the softmax runs over every key first, then hidden weights are set to 0.`,
+        t('explorer.predict.rowSum.question', { query: quote(query), row: row + 1 }),
+        choices,
+        t('explorer.predict.rowSum.hint', { mask: t(`explorer.pipeline.maskName.${state.mask.kind}`) }),
       );
     },
     judge(guess) {
       if (!shown) return null;
       const answer = kindOf(shown.sum);
-      const sum = shown.sum.toFixed(3);
+      const sum = decimal(shown.sum.toFixed(3));
       const correct = guess === answer;
-      const why = answer === 'less-than-1'
-        ? 'The softmax already gave part of the row to the hidden keys; zeroing them afterwards throws that part away and nothing renormalizes the rest.'
-        : 'This row hides no key, so zeroing hidden weights after the softmax takes nothing away. Rows that hide keys sum to less than 1.';
+      const why = t(answer === 'less-than-1' ? 'explorer.predict.rowSum.whyLess' : 'explorer.predict.rowSum.whyAll');
       return {
-        correct, answer, answerLabel: CHOICES.find((c) => c.value === answer).label, guess, query: shown.query, row: shown.row, sum: shown.sum,
-        feedback: `The row of ${quote(shown.query)} sums to ${sum}. ${why}`,
+        correct, answer, answerLabel: choices.find((c) => c.value === answer).label, guess, query: shown.query, row: shown.row, sum: shown.sum,
+        feedback: `${t('explorer.predict.rowSum.sums', { query: quote(shown.query), sum })} ${why}`,
       };
     },
   };

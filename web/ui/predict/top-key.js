@@ -3,7 +3,7 @@
 // row asked about is the one whose largest weight leads the next by the most, so the answer is
 // clear on screen once revealed; keys the query cannot see are not offered.
 
-const quote = (t) => `\u201c${t}\u201d`;
+import { english } from '../model/model.js';
 
 // Key labels made unique for the choices ("the (1)", "the (5)" when a word repeats).
 function keyNames(keys) {
@@ -29,6 +29,8 @@ export function pickRow(weights, hidden, fullyMasked) {
 }
 
 export function createTopKeyQuestion(box, ctx) {
+  const { t, decimal } = ctx.i18n ?? english;
+  const quote = (label) => t('explorer.pipeline.quoted', { label });
   let shown = null;  // { row, keys, weights row, labels }
   const hideWeights = () => {
     const card = ctx.pipeline?.card('weights');
@@ -42,7 +44,7 @@ export function createTopKeyQuestion(box, ctx) {
       const pick = pickRow(weights, result.hidden, result.fullyMasked);
       if (!pick) {
         shown = null;
-        box.ask('every query sees fewer than two keys here, so there is nothing to choose between.', []);
+        box.ask(t('explorer.predict.topKey.none'), []);
         return;
       }
       const m = weights.shape[1];
@@ -50,9 +52,9 @@ export function createTopKeyQuestion(box, ctx) {
       const query = result.labels.queries[pick.row];
       shown = { ...pick, query, names, values: pick.keys.map((j) => weights.data[pick.row * m + j]) };
       box.ask(
-        `which key gets the most weight from the query ${quote(query)} (row ${pick.row + 1})?`,
-        pick.keys.map((j) => ({ value: j, label: names[j] })),
-        'The weights are the softmax of the row of scores: think about which score is largest.',
+        t('explorer.predict.topKey.question', { query: quote(query), row: pick.row + 1 }),
+        pick.keys.map((j) => ({ value: j, label: names[j], data: true })),
+        t('explorer.predict.topKey.hint'),
       );
     },
     judge(guess) {
@@ -65,13 +67,13 @@ export function createTopKeyQuestion(box, ctx) {
       const alsoRight = shown.keys.filter((j, k) => top - shown.values[k] <= 1e-6 && j !== answer);
       const correct = top - guessWeight <= 1e-6;
       const name = (j) => quote(shown.names[j]);
-      const weight = (v) => v.toFixed(2);
+      const weight = (v) => decimal(v.toFixed(2));
       return {
         correct, answer, alsoRight, answerLabel: shown.names[answer], guess: g, query: shown.query, row: shown.row,
         weights: Object.fromEntries(shown.keys.map((j, k) => [shown.names[j], shown.values[k]])),
         feedback: correct
-          ? `${name(answer)} takes ${weight(top)} of ${quote(shown.query)}\u2019s attention: the softmax keeps the order of the scores, so the largest score gets the largest weight.`
-          : `You chose ${name(g)} (${weight(guessWeight)}); ${name(answer)} takes the most, ${weight(top)}. The softmax keeps the order of the scores: the largest score in the row gets the largest weight.`,
+          ? t('explorer.predict.topKey.right', { key: name(answer), weight: weight(top), query: quote(shown.query) })
+          : t('explorer.predict.topKey.wrong', { guess: name(g), guessWeight: weight(guessWeight), key: name(answer), weight: weight(top) }),
       };
     },
   };

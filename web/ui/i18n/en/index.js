@@ -2,12 +2,14 @@
 // the part's name). See web/ui/model/i18n.js.
 import checkpoint from './checkpoint.js';
 import common from './common.js';
+import explorer from './explorer.js';
 import inference from './inference.js';
 import training from './training.js';
 
 export default {
   ...checkpoint,
   ...common,
+  ...explorer,
   ...inference,
   ...training,
 };
