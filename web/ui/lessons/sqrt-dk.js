@@ -2,7 +2,7 @@
 // before and after dividing by √d_k (histograms with the measured spread, ≈ √d_k and ≈ 1), then
 // one row of such scores through a softmax with and without the scaling, with its entropy. The
 // sampling runs in the core inside a worker (a second at d_k = 1024); the softmax in the page's core.
-import { button, el, field, isFocused, lessonPanel, numberInput, sentence, setAttr, setIfIdle, setText, wholeNumber } from './dom.js';
+import { button, el, field, isFocused, lessonPanel, numberInput, sentence, setAttr, setIfIdle, setSentence, setText, wholeNumber } from './dom.js';
 import { createBars, createHistogram } from './plots.js';
 import { english, formatNumber, LESSON_LIMITS, setLesson, subscript } from '../model/model.js';
 
@@ -196,7 +196,7 @@ function softmaxPart(attn, i18n) {
     draw({ dk, row: scores }) {
       const keys = scores.length;
       const names = Array.from({ length: keys }, (_, j) => `k${subscript(j + 1)}`);
-      uniformNote.replaceChildren(...sentence(i18n, 'lessons.sqrtDk.uniform', { count: keys }, { entropy: uniform }));
+      setSentence(uniformNote, i18n, 'lessons.sqrtDk.uniform', { count: keys }, { entropy: uniform });
       const row = { data: Float32Array.from(scores), shape: [1, scores.length] };
       const plain = attn.lessons.softmax(row, { scale: 1 });
       const soft = attn.lessons.softmax(row, { scale: 1 / Math.sqrt(dk) });
