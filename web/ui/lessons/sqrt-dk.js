@@ -99,6 +99,7 @@ function sqrtDkControls(update, { t }) {
   dkRange.setAttribute('aria-label', t('lessons.sqrtDk.dkSlider'));
   const dkNumber = numberInput(LESSON_LIMITS.dk);
   dkNumber.setAttribute('aria-label', `d${SUB_K}`);
+  dkNumber.translate = false;  // a variable's name
   const dkRow = el('div', 'lesson-range');
   dkRow.append(dkRange, dkNumber);
   const dkField = el('div', 'lesson-field wide');
