@@ -11,6 +11,102 @@ import { untranslatedTexts } from './i18n-helpers.mjs';
 
 export const LESSON_TABS = ['sqrt-dk', 'pitfalls', 'hull', 'cost', 'steps', 'permutation', 'gradients'];
 
+async function sqrtDk({ page, check, open, panel, type }) {
+  await page.evaluate(() => document.getElementById('lessons').scrollIntoView());
+  await open('sqrt-dk');
+  await page.waitForSelector(`${panel('sqrt-dk')} [data-lesson][data-shown]`);
+  await check('sqrt-dk');
+  await type(`${panel('sqrt-dk')} input[type="number"]`, 256);
+  await page.waitForSelector(`${panel('sqrt-dk')} [data-lesson][data-shown^="256,"]`);
+  await check('sqrt-dk at d_k 256');
+}
+
+async function pitfalls({ page, check, preset, pick, setMask, open, panel }) {
+  await open('pitfalls');
+  for (const [setup, label] of [[() => preset('lesson'), 'one head'], [() => preset('heads'), 'several heads']]) {
+    await setup();
+    const mistakes = await page.$$eval(`${panel('pitfalls')} select option`, (os) => os.map((o) => o.value));
+    for (const mistake of mistakes) {
+      await pick(`${panel('pitfalls')} select`, mistake);
+      await check(`pitfalls, ${label}, ${mistake}`);
+    }
+  }
+  await preset('lesson');
+  await setMask('none');
+  await pick(`${panel('pitfalls')} select`, 'mask-after-softmax');
+  await check('pitfalls without a mask');
+}
+
+async function hull({ page, check, act, preset, open, panel }) {
+  await open('hull');
+  await check('hull, sentence mode');
+  await preset('heads');
+  await check('hull, several heads');
+  await preset('lesson');
+  await act(() => page.click(`${panel('hull')} .lesson-inline button`));
+  await check('hull, draggable values');
+  await page.click(`${panel('hull')} .output-point[data-row="1"]`);  // the panel redraws itself
+  await page.waitForSelector(`${panel('hull')} .output-point[data-row="1"][aria-pressed="true"]`);
+  await check('hull, second output picked');
+}
+
+async function cost({ check, preset, setMode, open, panel, type }) {
+  await open('cost');
+  await check('cost, typed Q, K, V');
+  await setMode('sentence');
+  await check('cost, one head of a sentence');
+  await preset('heads');
+  await check('cost, several heads');
+  await type(`${panel('cost')} input[type="number"]`, 4096);
+  await check('cost, own sizes');
+  await preset('lesson');
+}
+
+async function steps({ page, check, act, setMask, open, panel }) {
+  await open('steps');
+  await check('steps, first token');
+  await act(() => page.click(`${panel('steps')} .lesson-controls button:nth-of-type(2)`));
+  await check('steps, next token');
+  await act(() => page.click(`${panel('steps')} button[aria-pressed]`));
+  await check('steps, playing');
+  await page.click(`${panel('steps')} button[aria-pressed="true"]`);
+  await setMask('padding');
+  await check('steps with a padding mask');
+  await setMask('causal');
+}
+
+async function permutation({ check, pick, setMask, open, panel }) {
+  await open('permutation');
+  await check('permutation, causal mask');
+  await setMask('none');
+  await pick(`${panel('permutation')} [data-control="swap-b"]`, '0');
+  await pick(`${panel('permutation')} [data-control="swap-a"]`, '0');
+  await check('permutation, the same token twice');
+  await pick(`${panel('permutation')} [data-control="swap-b"]`, '2');
+  await check('permutation, a swap');
+}
+
+async function gradients({ page, check, act, setMode, open }) {
+  await open('gradients');
+  await check('gradients, sentence mode');
+  await setMode('qkv');
+  let title = await page.textContent('.grad-explain .explain-title');
+  for (const key of ['dO', 'dA', 'dS', 'dQ', 'dK', 'dV']) {
+    await page.hover(`[data-heatmap="grad-${key}"] td[data-row="1"][data-col="1"]`);
+    // Each map's explanation has a title of its own (its words may be in any language).
+    await page.waitForFunction((before) => document.querySelector('.grad-explain .explain-title').textContent !== before, title);
+    title = await page.textContent('.grad-explain .explain-title');
+    await check(`gradients, ${key} explained`);
+  }
+  await act(() => page.click('[data-control="grad-step"]'));
+  await act(() => page.click('[data-control="grad-step"]'));
+  await check('gradients after two clicks');
+  await page.selectOption('[data-control="grad-goal"]', 'cell');
+  await page.waitForFunction(() => document.querySelector('#lesson-panel-gradients [data-lesson]').dataset.goal === 'cell');
+  await check('gradients, one output cell');
+  await page.selectOption('[data-control="grad-goal"]', 'target');
+}
+
 /**
  * Walks the lessons on `page` and returns every untranslated text found, each with the state it
  * was seen in; `prepare(page)` runs before each check.
@@ -44,86 +140,7 @@ export async function walkLessons(page, { prepare = async () => {} } = {}) {
     await page.press(selector, 'Enter');
   });
 
-  await page.evaluate(() => document.getElementById('lessons').scrollIntoView());
-  await open('sqrt-dk');
-  await page.waitForSelector(`${panel('sqrt-dk')} [data-lesson][data-shown]`);
-  await check('sqrt-dk');
-  await type(`${panel('sqrt-dk')} input[type="number"]`, 256);
-  await page.waitForSelector(`${panel('sqrt-dk')} [data-lesson][data-shown^="256,"]`);
-  await check('sqrt-dk at d_k 256');
-
-  await open('pitfalls');
-  for (const [setup, label] of [[() => preset('lesson'), 'one head'], [() => preset('heads'), 'several heads']]) {
-    await setup();
-    const mistakes = await page.$$eval(`${panel('pitfalls')} select option`, (os) => os.map((o) => o.value));
-    for (const mistake of mistakes) {
-      await pick(`${panel('pitfalls')} select`, mistake);
-      await check(`pitfalls, ${label}, ${mistake}`);
-    }
-  }
-  await preset('lesson');
-  await setMask('none');
-  await pick(`${panel('pitfalls')} select`, 'mask-after-softmax');
-  await check('pitfalls without a mask');
-
-  await open('hull');
-  await check('hull, sentence mode');
-  await preset('heads');
-  await check('hull, several heads');
-  await preset('lesson');
-  await act(() => page.click(`${panel('hull')} .lesson-inline button`));
-  await check('hull, draggable values');
-  await page.click(`${panel('hull')} .output-point[data-row="1"]`);  // the panel redraws itself
-  await page.waitForSelector(`${panel('hull')} .output-point[data-row="1"][aria-pressed="true"]`);
-  await check('hull, second output picked');
-
-  await open('cost');
-  await check('cost, typed Q, K, V');
-  await setMode('sentence');
-  await check('cost, one head of a sentence');
-  await preset('heads');
-  await check('cost, several heads');
-  await type(`${panel('cost')} input[type="number"]`, 4096);
-  await check('cost, own sizes');
-  await preset('lesson');
-
-  await open('steps');
-  await check('steps, first token');
-  await act(() => page.click(`${panel('steps')} .lesson-controls button:nth-of-type(2)`));
-  await check('steps, next token');
-  await act(() => page.click(`${panel('steps')} button[aria-pressed]`));
-  await check('steps, playing');
-  await page.click(`${panel('steps')} button[aria-pressed="true"]`);
-  await setMask('padding');
-  await check('steps with a padding mask');
-  await setMask('causal');
-
-  await open('permutation');
-  await check('permutation, causal mask');
-  await setMask('none');
-  await pick(`${panel('permutation')} [data-control="swap-b"]`, '0');
-  await pick(`${panel('permutation')} [data-control="swap-a"]`, '0');
-  await check('permutation, the same token twice');
-  await pick(`${panel('permutation')} [data-control="swap-b"]`, '2');
-  await check('permutation, a swap');
-
-  await open('gradients');
-  await check('gradients, sentence mode');
-  await setMode('qkv');
-  let title = await page.textContent('.grad-explain .explain-title');
-  for (const key of ['dO', 'dA', 'dS', 'dQ', 'dK', 'dV']) {
-    await page.hover(`[data-heatmap="grad-${key}"] td[data-row="1"][data-col="1"]`);
-    // Each map's explanation has a title of its own (its words may be in any language).
-    await page.waitForFunction((before) => document.querySelector('.grad-explain .explain-title').textContent !== before, title);
-    title = await page.textContent('.grad-explain .explain-title');
-    await check(`gradients, ${key} explained`);
-  }
-  await act(() => page.click('[data-control="grad-step"]'));
-  await act(() => page.click('[data-control="grad-step"]'));
-  await check('gradients after two clicks');
-  await page.selectOption('[data-control="grad-goal"]', 'cell');
-  await page.waitForFunction(() => document.querySelector('#lesson-panel-gradients [data-lesson]').dataset.goal === 'cell');
-  await check('gradients, one output cell');
-  await page.selectOption('[data-control="grad-goal"]', 'target');
+  const w = { page, check, act, preset, pick, setMask, setMode, open, panel, type };
+  for (const tab of [sqrtDk, pitfalls, hull, cost, steps, permutation, gradients]) await tab(w);
   return found;
 }
