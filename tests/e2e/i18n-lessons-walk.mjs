@@ -6,6 +6,7 @@
 // token lesson (playing, a padding mask), the swap lesson (a swap, the same token twice, positions,
 // a causal mask) and the gradients lesson (both losses, an explained cell of each map, a step,
 // sentence mode). Shared by the pseudo-locale tests of the lessons.
+import assert from 'node:assert/strict';
 import { afterRender } from './helpers.mjs';
 import { untranslatedTexts } from './i18n-helpers.mjs';
 
@@ -143,4 +144,20 @@ export async function walkLessons(page, { prepare = async () => {} } = {}) {
   const w = { page, check, act, preset, pick, setMask, setMode, open, panel, type };
   for (const tab of [sqrtDk, pitfalls, hull, cost, steps, permutation, gradients]) await tab(w);
   return found;
+}
+
+/** The lessons on `page` read German: tab names, sentences, and a measured number with a decimal comma. */
+export async function readsGerman(page) {
+  assert.equal(await page.textContent('.lesson-tab[data-panel="pitfalls"]'), 'Fallstricke');
+  await afterRender(page, () => page.click('.lesson-tab[data-panel="sqrt-dk"]'));
+  await page.waitForSelector('#lesson-panel-sqrt-dk [data-lesson][data-shown]');
+  assert.match(await page.textContent('#lesson-panel-sqrt-dk .lesson-status'), /^[\d.]+ Paare standardnormalverteilter Vektoren der Länge \d+, Seed \d+\.$/);
+  // A measured spread, written by the page: a decimal comma, never a point.
+  const std = '#lesson-panel-sqrt-dk [data-stat="raw-std"]';
+  const shown = await page.textContent(std);
+  assert.match(shown, /^\d+,\d+$/);
+  assert.ok(Math.abs(Number(shown.replace(',', '.')) - Number(await page.getAttribute(std, 'data-value'))) < 1e-3, shown);
+  await afterRender(page, () => page.click('.lesson-tab[data-panel="hull"]'));
+  await page.waitForSelector('#lesson-panel-hull [data-lesson]');
+  assert.match(await page.textContent('#lesson-panel-hull .lesson-intro'), /^Jede Ausgabezeile ist ein gewichteter Mittelwert/);
 }
