@@ -8,17 +8,18 @@
 // layer's 4·d² would count a W_O the explorer does not have.
 import { bytes, el, grouped, lessonPanel, numberInput, setIfIdle, setText, si } from './dom.js';
 import { createLogLogPlot } from './plots.js';
-import { dims, LESSON_LIMITS, setLesson } from '../model/model.js';
+import { dims, english, LESSON_LIMITS, setLesson } from '../model/model.js';
 import { parameterSentence, singleHeadSentence } from '../parameter-count.js';
 
-// [key, label, formula for a layer, formula for the explorer's single head, format].
+// [key, format]; each row's label and formulas (for a layer, for the explorer's single head) are
+// lessons.cost.ROW.label, .layer and .head in the catalogues.
 const ROWS = [
-  ['parameters', 'Parameters: W_Q, W_K, W_V, W_O and their biases', '4\u00b7d\u00b2 + 4\u00b7d, whatever h is', 'd\u00b7(2d\u2096 + d\u1d65), no W_O (+ 2d\u2096 + d\u1d65 with biases)', (v) => grouped(v)],
-  ['projectionFlops', 'Projections Q, K, V and the output', '2\u00b7d\u00b2\u00b7(2n + 2m): linear in n', '2\u00b7d\u00b7(n\u00b7d\u2096 + m\u00b7d\u2096 + m\u00b7d\u1d65), no output projection', (v) => si(v, 'FLOP')],
-  ['scoreFlops', 'Scores Q\u00b7K\u1d40 and weights\u00b7V', '4\u00b7n\u00b7m\u00b7d: quadratic in n', '2\u00b7n\u00b7m\u00b7(d\u2096 + d\u1d65): quadratic in n', (v) => si(v, 'FLOP')],
-  ['softmaxFlops', 'Softmax', 'about 5 per weight: 5\u00b7h\u00b7n\u00b7m', 'about 5 per weight: 5\u00b7n\u00b7m', (v) => si(v, 'FLOP')],
-  ['totalFlops', 'Total', '', '', (v) => si(v, 'FLOP')],
-  ['attentionMatrixBytes', 'Attention matrices (h of n \u00d7 m, float32)', '4\u00b7h\u00b7n\u00b7m bytes', '4\u00b7n\u00b7m bytes (one matrix)', (v) => bytes(v)],
+  ['parameters', (v) => grouped(v)],
+  ['projectionFlops', (v) => si(v, 'FLOP')],
+  ['scoreFlops', (v) => si(v, 'FLOP')],
+  ['softmaxFlops', (v) => si(v, 'FLOP')],
+  ['totalFlops', (v) => si(v, 'FLOP')],
+  ['attentionMatrixBytes', (v) => bytes(v)],
 ];
 
 /**
@@ -44,20 +45,22 @@ function sizesOf(s) {
 }
 
 // The "follow the explorer" box and the four size fields.
-function costControls(update) {
+function costControls(update, { t }) {
   const follow = el('input');
   follow.type = 'checkbox';
   const followLabel = el('label', 'check');
-  followLabel.append(follow, el('span', '', 'Use the explorer\u2019s sizes'));
+  followLabel.append(follow, el('span', '', t('lessons.cost.follow')));
   const inputs = {
     n: numberInput(LESSON_LIMITS.n), m: numberInput(LESSON_LIMITS.n),
     dModel: numberInput(LESSON_LIMITS.dModel), heads: numberInput(LESSON_LIMITS.heads),
   };
   const controls = el('div', 'lesson-controls');
   controls.append(followLabel);
-  for (const [key, text] of [['n', 'n (queries)'], ['m', 'm (keys)'], ['dModel', 'd_model'], ['heads', 'heads h']]) {
+  for (const key of ['n', 'm', 'dModel', 'heads']) {
     const label = el('label', 'lesson-field');
-    label.append(el('span', 'lesson-field-label', text), inputs[key]);
+    const text = el('span', 'lesson-field-label', key === 'dModel' ? 'd_model' : t(`lessons.cost.field.${key}`));
+    text.translate = key !== 'dModel';  // a variable's name
+    label.append(text, inputs[key]);
     controls.append(label);
     inputs[key].addEventListener('change', () => {
       const v = Number(inputs[key].value);
@@ -71,7 +74,7 @@ function costControls(update) {
 }
 
 // The table of costs, one row per entry of ROWS; cells[key] is the row's <output>.
-function costTable() {
+function costTable({ t }) {
   const table = el('table', 'lesson-table cost-table');
   table.dataset.table = 'cost';
   const caption = el('caption');
@@ -80,14 +83,15 @@ function costTable() {
   const cells = {};
   const formulas = {};
   const labels = {};
-  for (const [key, label, formula] of ROWS) {
+  for (const [key] of ROWS) {
     const tr = el('tr');
-    const th = el('th', '', label);
+    const th = el('th', '', t(`lessons.cost.${key}.label`));
     th.scope = 'row';
     labels[key] = th;
-    const f = el('td', 'formula-cell', formula);
+    const f = el('td', 'formula-cell');
     formulas[key] = f;
     const value = el('td', 'value-cell');
+    value.translate = false;  // numbers and unit symbols (FLOP, MiB)
     const out = el('output');
     out.dataset.stat = key;
     value.append(out);
@@ -100,28 +104,29 @@ function costTable() {
 }
 
 // The plot's legend: a key per series and the chosen n.
-function plotLegend() {
+function plotLegend({ t }) {
   const legend = el('p', 'lesson-note plot-legend');
   const key = (cls, text) => {
     const span = el('span', `legend-key ${cls}`);
     span.setAttribute('aria-hidden', 'true');
     return [span, ` ${text}  `];
   };
-  legend.append(...key('proj', 'projections (\u221d n\u00b7d\u00b2)'), ...key('quad', 'scores, weights\u00b7V and softmax (\u221d n\u00b2\u00b7d)'), ...key('now', 'the chosen n'));
+  legend.append(...key('proj', t('lessons.cost.legend.proj')), ...key('quad', t('lessons.cost.legend.quad')), ...key('now', t('lessons.cost.legend.now')));
   return legend;
 }
 
-export function createCostPanel({ attn, update }) {
-  const { root, intro } = lessonPanel('cost', 'The projections cost the same per token however long the text is; the score matrix grows with n \u00d7 m. For short inputs the projections dominate, for long ones the quadratic term does, and the h attention matrices must also fit in memory. Numbers from attn.lessons.attentionCost for a layer; while the explorer shows a single head (which has no W_O), from that head\u2019s own matrices (a multiply\u2013add counts as 2 FLOPs).');
-  const { controls, follow, inputs } = costControls(update);
+export function createCostPanel({ attn, update, i18n = english }) {
+  const { t } = i18n;
+  const { root, intro } = lessonPanel('cost', t('lessons.cost.intro'));
+  const { controls, follow, inputs } = costControls(update, i18n);
   const error = el('p', 'error');
   error.hidden = true;
-  const { table, caption, cells, formulas, labels } = costTable();
+  const { table, caption, cells, formulas, labels } = costTable(i18n);
   const params = el('p', 'lesson-note');
   const verdict = el('p', 'lesson-summary');
   verdict.dataset.stat = 'crossover';
-  const plot = createLogLogPlot({ xLabel: 'tokens n (self-attention, m = n)', yLabel: 'FLOPs' });
-  const legend = plotLegend();
+  const plot = createLogLogPlot({ xLabel: t('lessons.cost.xLabel'), yLabel: t('lessons.cost.yLabel'), i18n });
+  const legend = plotLegend(i18n);
   const figure = el('figure', 'lesson-figure wide');
   figure.append(plot.el, legend);
   root.append(intro, controls, error, table, params, verdict, figure);
@@ -168,7 +173,7 @@ export function createCostPanel({ attn, update }) {
       try {
         c = cost(z.n, z.m, z);
       } catch (err) {
-        error.textContent = `The core cannot cost these sizes: ${err.message}`;
+        error.textContent = t('lessons.cost.failed', { error: err.message });
         error.hidden = false;
         table.hidden = true;
         figure.hidden = true;
@@ -188,34 +193,37 @@ export function createCostPanel({ attn, update }) {
 
   // The caption, row labels and formulas, the cells and the parameter sentence for sizes z.
   function describe(z, c) {
-    setText(caption, z.single
-      ? `n = ${grouped(z.n)}, m = ${grouped(z.m)}, the explorer\u2019s single head: ${z.dModel ? `d_model = ${grouped(z.dModel)}, ` : 'Q, K, V typed directly, '}d\u2096 = ${z.dk}, d\u1d65 = ${z.dv} (no W_O)`
-      : `n = ${grouped(z.n)}, m = ${grouped(z.m)}, d_model = ${grouped(z.dModel)}, h = ${z.heads} (head width ${z.dModel / z.heads})`);
-    for (const [name, , layerFormula, headFormula, format] of ROWS) {
-      setText(cells[name], format(c[name]));
+    const sizes = { n: grouped(z.n), m: grouped(z.m), dModel: grouped(z.dModel), heads: z.heads, dk: z.dk, dv: z.dv };
+    setText(caption, t(z.single ? (z.dModel ? 'lessons.cost.captionHead' : 'lessons.cost.captionTyped') : 'lessons.cost.captionLayer',
+      { ...sizes, width: z.dModel / z.heads }));
+    for (const [name, format] of ROWS) {
+      setText(cells[name], i18n.decimal(format(c[name])));
       cells[name].dataset.value = String(c[name]);
       cells[name].title = grouped(c[name]);
-      setText(formulas[name], z.single ? headFormula : layerFormula);
+      setText(formulas[name], name === 'totalFlops' ? '' : t(`lessons.cost.${name}.${z.single ? 'head' : 'layer'}`));
     }
-    setText(labels.parameters, z.single ? 'Parameters: W_Q, W_K, W_V and their biases (no W_O)' : ROWS[0][1]);
-    setText(labels.projectionFlops, z.single ? 'Projections Q, K, V (no output projection)' : ROWS[1][1]);
-    setText(labels.attentionMatrixBytes, z.single ? 'Attention matrix (n \u00d7 m, float32)' : ROWS[5][1]);
+    for (const name of ['parameters', 'projectionFlops', 'attentionMatrixBytes']) {
+      setText(labels[name], t(`lessons.cost.${name}.${z.single ? 'headLabel' : 'label'}`));
+    }
     if (z.single && !z.dModel) {
-      params.replaceChildren('Q, K and V are typed directly: there are no projection weights to count.');
+      params.replaceChildren(t('lessons.cost.typed'));
     } else if (z.single) {
       const layerCount = attn.lessons.attentionCost({ n: z.n, m: z.m, dModel: z.dModel, numHeads: 1, bias: z.biases }).parameters;
-      params.replaceChildren(singleHeadSentence({ dModel: z.dModel, dk: z.dk, dv: z.dv, biases: z.biases, count: c.parameters, layerCount }));
+      params.replaceChildren(singleHeadSentence({ dModel: z.dModel, dk: z.dk, dv: z.dv, biases: z.biases, count: c.parameters, layerCount, i18n }));
     } else {
       const weights = attn.lessons.attentionCost({ n: z.n, m: z.m, dModel: z.dModel, numHeads: z.heads, bias: false }).parameters;
-      params.replaceChildren(parameterSentence({ weights, withBiases: c.parameters, dModel: z.dModel, heads: z.heads }));
+      params.replaceChildren(parameterSentence({ weights, withBiases: c.parameters, dModel: z.dModel, heads: z.heads, i18n }));
     }
   }
 
   function verdictText(z, c, star) {
-    const memory = `at n = ${grouped(z.n)}, m = ${grouped(z.m)}.`;
-    if (z.single && !z.dModel) return `With Q, K, V typed directly there are no projections: every FLOP is in the scores, the weights\u00b7V and the softmax. The attention matrix needs ${bytes(c.attentionMatrixBytes)} ${memory}`;
-    if (z.single) return `For this head (d_model = ${grouped(z.dModel)}, d\u2096 = ${z.dk}, d\u1d65 = ${z.dv}), the quadratic terms cost more than the projections from n = ${grouped(star)} tokens on. Its attention matrix needs ${bytes(c.attentionMatrixBytes)} ${memory}`;
-    return `With d_model = ${grouped(z.dModel)} and ${z.heads} head${z.heads > 1 ? 's' : ''}, the quadratic terms cost more than the projections from n = ${grouped(star)} tokens on (about 2\u00b7d_model). The h attention matrices need ${bytes(c.attentionMatrixBytes)} ${memory}`;
+    const params = {
+      n: grouped(z.n), m: grouped(z.m), dModel: grouped(z.dModel), dk: z.dk, dv: z.dv, count: z.heads,
+      star: grouped(star), bytes: i18n.decimal(bytes(c.attentionMatrixBytes)),
+    };
+    if (z.single && !z.dModel) return t('lessons.cost.verdictTyped', params);
+    if (z.single) return t('lessons.cost.verdictHead', params);
+    return t('lessons.cost.verdictLayer', params);
   }
 
   function drawPlot(z, star) {
@@ -237,10 +245,10 @@ export function createCostPanel({ attn, update }) {
       xDomain: [1, top], yDomain,
       vertical: [
         { key: 'now', x: Math.min(Math.max(z.n, 1), top), label: `n = ${grouped(z.n)}`, row: 0 },
-        { key: 'cross', x: star, label: `equal at n = ${grouped(star)}`, row: 1 },
+        { key: 'cross', x: star, label: t('lessons.cost.equalAt', { n: grouped(star) }), row: 1 },
       ],
       points: [{ key: 'cross', x: star, y: cs.projectionFlops }],
-      description: `FLOPs against n on log-log axes: the projections grow linearly, the quadratic terms overtake them at n = ${star}.`,
+      description: t('lessons.cost.plotDescription', { n: String(star) }),
     });
   }
 }

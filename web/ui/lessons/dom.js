@@ -109,3 +109,45 @@ export function bytes(x) {
 
 /** A whole number with thin-space thousands separators: 16640 -> "16 640". */
 export const grouped = (x) => Math.round(x).toString().replace(/\B(?=(\d{3})+(?!\d))/g, '\u2009');
+
+/**
+ * Message `key` as a list of text and elements: its {name} placeholders that `nodes` names become
+ * those elements (a sentence around live numbers), the others are filled from `params` as t() does.
+ * In the pseudo-locale each text piece gets its own ⟦…⟧, so a check of text nodes still sees that
+ * every piece came from the catalogue.
+ */
+export function sentence(i18n, key, params = {}, nodes = {}) {
+  const pseudo = i18n.lang === 'qps';
+  return i18n.t(key, params).split(/\{(\w+)\}/).map((part, k) => {
+    if (k % 2) return nodes[part] ?? `{${part}}`;
+    if (!pseudo) return part;
+    const bare = part.replace(/^\u27e6/, '').replace(/\u27e7$/, '');
+    return /\p{L}/u.test(bare) ? `\u27e6${bare}\u27e7` : bare;
+  }).filter((part) => part !== '');
+}
+
+/** A whole number for people, grouped the locale's way: 10000 → "10,000" (en), "10.000" (de). */
+export const wholeNumber = (x, i18n) => Number(x).toLocaleString(i18n.lang === 'qps' ? 'en' : i18n.lang);
+
+/** User data (a token's label, a typed word) inside translated text: marked translate="no". */
+export function userText(text, tag = 'span') {
+  const e = el(tag, '', text);
+  e.translate = false;
+  return e;
+}
+
+/** A point (x, y) of texts formatNumber wrote, in the locale's separators: "(0.5, 1)", "(0,5; 1)". */
+export function point(i18n, x, y) {
+  const comma = i18n.decimal('0.5') !== '0.5';
+  return `(${i18n.decimal(x)}${comma ? ';' : ','} ${i18n.decimal(y)})`;
+}
+
+const written = new WeakMap();  // element → the message text setSentence last put in it
+
+/** Fills `target` with sentence(i18n, key, params, nodes), only when its words change. */
+export function setSentence(target, i18n, key, params = {}, nodes = {}) {
+  const text = i18n.t(key, params);
+  if (written.get(target) === text) return;
+  written.set(target, text);
+  target.replaceChildren(...sentence(i18n, key, params, nodes));
+}

@@ -1,86 +1,100 @@
 // "How was this number computed?" for the cells of the Gradients lesson: each gradient written
 // out with its actual operands (products left unevaluated) and the value the core produced.
-import { factor, formatNumber, subscript } from '../model/model.js';
+// Formula lines are mathematics (kind 'mono', 'result'); lines with words come from the catalogues
+// (words: true), numbers in the locale's decimal separator.
+import { english, factor, formatNumber, subscript } from '../model/model.js';
 
 const MAX_TERMS = 8;
 const at = (t, i, j) => t.data[i * t.shape[1] + j];
 
-function sum(terms) {
+function sum(terms, { t }) {
   if (terms.length <= MAX_TERMS) return terms.join(' + ');
-  return `${terms.slice(0, MAX_TERMS - 2).join(' + ')} + \u2026 + ${terms[terms.length - 1]}  (${terms.length} terms)`;
+  return `${terms.slice(0, MAX_TERMS - 2).join(' + ')} + \u2026 + ${terms[terms.length - 1]}  (${t('lessons.gradients.explain.terms', { count: terms.length })})`;
 }
 
-function dO(c, i, j, line) {
+function dO(c, i, j, { line, say }) {
+  const { t, num, fac } = c.words;
   if (c.goal === 'cell') {
     const on = i === c.cell.i && j === c.cell.j;
     line(`dO[${i + 1},${j + 1}] = \u2202O[${c.cell.i + 1},${c.cell.j + 1}] / \u2202O[${i + 1},${j + 1}] = ${on ? 1 : 0}`);
-    line('The loss is one output cell, so only that cell passes gradient back.', 'text');
+    say('lessons.gradients.explain.dOCell');
   } else {
-    const o = at(c.grads.output, i, j), t = c.target[i * c.grads.output.shape[1] + j];
-    line(`dO[${i + 1},${j + 1}] = O \u2212 T = ${factor(o)} \u2212 ${factor(t)}`);
-    line(`= ${formatNumber(at(c.grads.dO, i, j))}`, 'result');
-    line('For the loss \u00bd\u2016O \u2212 T\u2016\u00b2 each output cell is pushed by how far it is from its target.', 'text');
+    const o = at(c.grads.output, i, j), tv = c.target[i * c.grads.output.shape[1] + j];
+    line(`dO[${i + 1},${j + 1}] = O \u2212 T = ${fac(o)} \u2212 ${fac(tv)}`);
+    line(`= ${num(at(c.grads.dO, i, j))}`, 'result');
+    say('lessons.gradients.explain.dOTarget');
   }
-  return { title: `dO: gradient of the loss at output [${i + 1},${j + 1}]`, lines: null };
+  return t('lessons.gradients.explain.dOTitle', { i: i + 1, j: j + 1 });
 }
 
-function dA(c, i, j, line) {
+function dA(c, i, j, { line, say }) {
+  const { t, num, fac } = c.words;
   const terms = [];
-  for (let x = 0; x < c.head.v.shape[1]; x++) terms.push(`${factor(at(c.grads.dO, i, x))}\u00d7${factor(at(c.head.v, j, x))}`);
-  line(`dA[${i + 1},${j + 1}] = dO${subscript(i + 1)} \u00b7 v${subscript(j + 1)} = ${sum(terms)}`);
-  line(`= ${formatNumber(at(c.grads.dA, i, j))}`, 'result');
-  line(`How much the loss would change per unit of weight on key ${j + 1}: its value row against the push on output ${i + 1}.`, 'text');
-  return { title: `dA: gradient at weight [${i + 1},${j + 1}]`, lines: null };
+  for (let x = 0; x < c.head.v.shape[1]; x++) terms.push(`${fac(at(c.grads.dO, i, x))}\u00d7${fac(at(c.head.v, j, x))}`);
+  line(`dA[${i + 1},${j + 1}] = dO${subscript(i + 1)} \u00b7 v${subscript(j + 1)} = ${sum(terms, c.words)}`);
+  line(`= ${num(at(c.grads.dA, i, j))}`, 'result');
+  say('lessons.gradients.explain.dA', { i: i + 1, j: j + 1 });
+  return t('lessons.gradients.explain.dATitle', { i: i + 1, j: j + 1 });
 }
 
-function dS(c, i, j, line) {
+function dS(c, i, j, { line, say }) {
+  const { t, num, fac } = c.words;
   const w = at(c.grads.weights, i, j);
   if (c.hidden?.[i * c.grads.weights.shape[1] + j]) {
     line(`dS[${i + 1},${j + 1}] = A \u00d7 (\u2026) = 0 \u00d7 (\u2026) = 0`);
-    line('This key is hidden: its weight is exactly 0, so its score gets no gradient and cannot learn.', 'text');
-    return { title: `dS: hidden cell [${i + 1},${j + 1}]`, lines: null };
+    say('lessons.gradients.explain.dSHidden');
+    return t('lessons.gradients.explain.dSHiddenTitle', { i: i + 1, j: j + 1 });
   }
   const m = c.grads.weights.shape[1];
   let delta = 0;
   for (let x = 0; x < m; x++) delta += at(c.grads.weights, i, x) * at(c.grads.dA, i, x);
   line(`dS[${i + 1},${j + 1}] = A[${i + 1},${j + 1}] \u00d7 (dA[${i + 1},${j + 1}] \u2212 \u03a3\u2097 A[${i + 1},l]\u00b7dA[${i + 1},l])`);
-  line(`= ${factor(w)} \u00d7 (${factor(at(c.grads.dA, i, j))} \u2212 ${factor(delta)})`);
-  line(`= ${formatNumber(at(c.grads.gradScores, i, j))}`, 'result');
-  line('The softmax passes back the weight times how much better than average this key would do; a key with weight near 0 gets almost nothing.', 'text');
-  return { title: `dS: gradient at score [${i + 1},${j + 1}]`, lines: null };
+  line(`= ${fac(w)} \u00d7 (${fac(at(c.grads.dA, i, j))} \u2212 ${fac(delta)})`);
+  line(`= ${num(at(c.grads.gradScores, i, j))}`, 'result');
+  say('lessons.gradients.explain.dS');
+  return t('lessons.gradients.explain.dSTitle', { i: i + 1, j: j + 1 });
 }
 
 // dQ[i, x] = scale · Σ_j dS[i, j]·K[j, x];  dK[j, x] = scale · Σ_i dS[i, j]·Q[i, x]
-function dQK(c, i, j, line, which) {
+function dQK(c, i, j, { line, say }, which) {
+  const { t, num, fac } = c.words;
   const terms = [];
   const [rows, other] = which === 'q' ? [c.grads.gradScores.shape[1], c.head.k] : [c.grads.gradScores.shape[0], c.head.q];
   for (let r = 0; r < rows; r++) {
     const s = which === 'q' ? at(c.grads.gradScores, i, r) : at(c.grads.gradScores, r, i);
-    terms.push(`${factor(s)}\u00d7${factor(at(other, r, j))}`);
+    terms.push(`${fac(s)}\u00d7${fac(at(other, r, j))}`);
   }
-  const name = which === 'q' ? 'dQ' : 'dK';
-  const over = which === 'q' ? `keys l: dS[${i + 1},l]\u00b7K[l,${j + 1}]` : `queries l: dS[l,${i + 1}]\u00b7Q[l,${j + 1}]`;
-  line(`${name}[${i + 1},${j + 1}] = scale \u00d7 \u03a3 over ${over}`);
-  line(`= ${formatNumber(c.head.scale)} \u00d7 (${sum(terms)})`);
-  line(`= ${formatNumber(at(which === 'q' ? c.grads.gradQ : c.grads.gradK, i, j))}`, 'result');
-  return { title: `${name}: gradient at ${which === 'q' ? 'query' : 'key'} [${i + 1},${j + 1}]`, lines: null };
+  say(which === 'q' ? 'lessons.gradients.explain.dQ' : 'lessons.gradients.explain.dK', { i: i + 1, j: j + 1 }, 'mono');
+  line(`= ${num(c.head.scale)} \u00d7 (${sum(terms, c.words)})`);
+  line(`= ${num(at(which === 'q' ? c.grads.gradQ : c.grads.gradK, i, j))}`, 'result');
+  return t(which === 'q' ? 'lessons.gradients.explain.dQTitle' : 'lessons.gradients.explain.dKTitle', { i: i + 1, j: j + 1 });
 }
 
-function dV(c, i, j, line) {
+function dV(c, i, j, { say, line }) {
+  const { t, num, fac } = c.words;
   const terms = [];
-  for (let r = 0; r < c.grads.weights.shape[0]; r++) terms.push(`${factor(at(c.grads.weights, r, i))}\u00d7${factor(at(c.grads.dO, r, j))}`);
-  line(`dV[${i + 1},${j + 1}] = \u03a3 over queries l: A[l,${i + 1}]\u00b7dO[l,${j + 1}] = ${sum(terms)}`);
-  line(`= ${formatNumber(at(c.grads.gradV, i, j))}`, 'result');
-  line('A value row learns from every query that reads it, in proportion to its weight.', 'text');
-  return { title: `dV: gradient at value [${i + 1},${j + 1}]`, lines: null };
+  for (let r = 0; r < c.grads.weights.shape[0]; r++) terms.push(`${fac(at(c.grads.weights, r, i))}\u00d7${fac(at(c.grads.dO, r, j))}`);
+  say('lessons.gradients.explain.dVSum', { i: i + 1, j: j + 1, sum: sum(terms, c.words) }, 'mono');
+  line(`= ${num(at(c.grads.gradV, i, j))}`, 'result');
+  say('lessons.gradients.explain.dV');
+  return t('lessons.gradients.explain.dVTitle', { i: i + 1, j: j + 1 });
 }
 
 const EXPLAIN = { dO, dA, dS, dQ: (c, i, j, l) => dQK(c, i, j, l, 'q'), dK: (c, i, j, l) => dQK(c, i, j, l, 'k'), dV };
 
-/** { title, lines } for the cell (i, j) of map 'dO' | 'dA' | 'dS' | 'dQ' | 'dK' | 'dV'. */
-export function explainGradient(map, i, j, context) {
+/**
+ * { title, lines } for the cell (i, j) of map 'dO' | 'dA' | 'dS' | 'dQ' | 'dK' | 'dV'; each line is
+ * { text, kind, words } (words: a sentence from the catalogue, else mathematics).
+ */
+export function explainGradient(map, i, j, context, i18n = english) {
   const lines = [];
-  const line = (text, kind = 'mono') => lines.push({ text, kind });
-  const out = EXPLAIN[map](context, i, j, line);
-  return { title: out.title, lines };
+  const words = {
+    t: i18n.t,
+    num: (v) => i18n.decimal(formatNumber(v)),
+    fac: (v) => i18n.decimal(factor(v)),
+  };
+  const line = (text, kind = 'mono') => lines.push({ text, kind, words: false });
+  const say = (key, params = {}, kind = 'text') => lines.push({ text: i18n.t(key, params), kind, words: true });
+  const title = EXPLAIN[map]({ ...context, words }, i, j, { line, say });
+  return { title, lines };
 }

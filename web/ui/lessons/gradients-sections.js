@@ -5,10 +5,9 @@ import { button, el, field, numberInput, setText } from './dom.js';
 import { descend, nudge, steepestCell, whichKeysLearn } from './gradients-math.js';
 import { explainGradient } from './gradients-explain.js';
 import { createHeatmap } from '../heatmap/heatmap.js';
-import { formatNumber } from '../model/model.js';
+import { english, formatNumber } from '../model/model.js';
 
-const SUB_K = '\u2096';
-// key, title, what its rows are (queries or keys) and whether its columns are keys
+// key, formula (its title), what its rows are (queries or keys) and whether its columns are keys
 const MAPS = [
   ['dO', 'dO = \u2202L/\u2202O', 'queries', false],
   ['dA', 'dA = dO\u00b7V\u1d40', 'queries', true],
@@ -25,7 +24,8 @@ export function stat(name, className = 'lesson-stat') {
   return out;
 }
 
-export function setStat(out, value, text = formatNumber(value)) {
+export function setStat(out, value, text = formatNumber(value), i18n = english) {
+  text = i18n.decimal(text);
   out.dataset.value = String(value);
   setText(out, text);
 }
@@ -50,31 +50,38 @@ export function numberField(name, range, step, value) {
 }
 
 /** dO, dA, dS, dQ, dK, dV as heatmaps; hovering explains a cell, clicking dQ/dK/dV picks it. */
-export function createMapsSection(onPick) {
+export function createMapsSection(onPick, i18n = english) {
+  const { t } = i18n;
   const root = el('div');
-  const note = el('p', 'lesson-note', 'Forward: scores S \u2192 softmax A \u2192 output O = A\u00b7V. Backward runs the other way: dO \u2192 dA \u2192 dS \u2192 dQ, dK (and dV straight from dO). Click a cell of dQ, dK or dV to nudge that input below.');
-  const title = el('h4', 'explain-title', 'How was this number computed?');
+  const note = el('p', 'lesson-note', t('lessons.gradients.mapsNote'));
+  const title = el('h4', 'explain-title', t('lessons.gradients.explainTitle'));
   const body = el('div', 'explain-body');
   body.setAttribute('aria-live', 'polite');
-  body.append(el('p', 'explain-idle', 'Point at, tap or focus any cell of the gradients to see how it was computed.'));
+  body.append(el('p', 'explain-idle', t('lessons.gradients.explainIdle')));
   const explainBox = el('div', 'explain grad-explain');
   explainBox.append(title, body);
   let context = null;
   const explain = (key, i, j) => {
     if (!context) return;
-    const e = explainGradient(key, i, j, context);
+    const e = explainGradient(key, i, j, context, i18n);
     setText(title, e.title);
-    body.replaceChildren(...e.lines.map((l) => el('p', `explain-${l.kind}`, l.text)));
+    body.replaceChildren(...e.lines.map((l) => {
+      const p = el('p', `explain-${l.kind}`, l.text);
+      p.translate = l.words;  // a formula with the numbers in it
+      return p;
+    }));
   };
   const maps = {};
   const grid = el('div', 'grad-maps');
   for (const [key, label] of MAPS) {
     const box = el('div', 'grad-map');
     maps[key] = createHeatmap({
-      name: `grad-${key}`, label, kind: 'diverging', onInspect: (i, j) => explain(key, i, j),
+      name: `grad-${key}`, label: t('lessons.gradients.mapLabel', { formula: label }), kind: 'diverging', i18n, onInspect: (i, j) => explain(key, i, j),
       onActivate: PICKABLE.has(key) ? (i, j) => onPick({ matrix: key[1].toLowerCase(), i, j }) : undefined,
     });
-    box.append(el('p', 'lesson-map-title', label), maps[key].el);
+    const mapTitle = el('p', 'lesson-map-title', label);
+    mapTitle.translate = false;
+    box.append(mapTitle, maps[key].el);
     grid.append(box);
   }
   root.append(note, grid, explainBox);
@@ -105,22 +112,25 @@ export function createMapsSection(onPick) {
 }
 
 /** ΔL after adding ε to one input, next to ε × gradient. */
-export function createNudgeSection(attn) {
+export function createNudgeSection(attn, i18n = english) {
+  const { t } = i18n;
+  const num = (v, digits) => i18n.decimal(formatNumber(v, digits));
   let eps = 1e-3;
   let last = null;
   const input = numberField('grad-eps', [1e-6, 1], 'any', eps);
   const text = stat('grad-nudge', 'grad-sentence');
   const root = el('div', 'lesson-gap');
-  root.append(el('h4', '', 'Nudge check'), field('\u03b5', input),
-    el('p', 'lesson-note', 'Add \u03b5 to one input and run the forward pass again: the loss changes by \u03b5 \u00d7 gradient, to first order.'), text);
+  root.append(el('h4', '', t('lessons.gradients.nudgeTitle')), field('\u03b5', input),
+    el('p', 'lesson-note', t('lessons.gradients.nudgeNote')), text);
   function draw(ctx, masks, pick) {
     last = [ctx, masks, pick];
     const p = pick ?? steepestCell(ctx.grads);
     const r = nudge(attn, ctx.head, masks, ctx.goal, ctx.target, ctx.cell, ctx.grads, p, eps);
     Object.assign(text.dataset, { eps: String(r.eps), change: String(r.change), predicted: String(r.predicted) });
-    setText(text, `${p.matrix.toUpperCase()}[${p.i + 1},${p.j + 1}] + ${formatNumber(r.eps)}: the loss goes from ` +
-      `${formatNumber(r.before, 6)} to ${formatNumber(r.after, 6)}, a change of ${formatNumber(r.change)}; ` +
-      `\u03b5 \u00d7 gradient = ${formatNumber(r.eps)} \u00d7 ${formatNumber(r.gradient)} = ${formatNumber(r.predicted)}.`);
+    setText(text, t('lessons.gradients.nudge', {
+      cell: `${p.matrix.toUpperCase()}[${p.i + 1},${p.j + 1}]`, eps: num(r.eps), before: num(r.before, 6), after: num(r.after, 6),
+      change: num(r.change), gradient: num(r.gradient), predicted: num(r.predicted),
+    }));
   }
   input.addEventListener('change', () => {
     const v = Number(input.value);
@@ -131,10 +141,10 @@ export function createNudgeSection(attn) {
 }
 
 // The losses of one click, in words: all of them for a few steps, else the first three and the last.
-function stepsText(losses) {
+function stepsText(losses, i18n) {
   const shown = losses.length <= 6 ? losses : [...losses.slice(0, 3), null, losses.at(-1)];
   const change = ((losses.at(-1) - losses[0]) / Math.abs(losses[0] || 1)) * 100;
-  return `${shown.map((x) => (x === null ? '\u2026' : formatNumber(x, 4))).join(' \u2192 ')} (${change >= 0 ? '+' : '\u2212'}${Math.abs(change).toFixed(1)} %)`;
+  return i18n.decimal(`${shown.map((x) => (x === null ? '\u2026' : formatNumber(x, 4))).join(' \u2192 ')} (${change >= 0 ? '+' : '\u2212'}${Math.abs(change).toFixed(1)} %)`);
 }
 
 /**
@@ -143,7 +153,8 @@ function stepsText(losses) {
  * per cent at most, too little to see), each from a fresh backward pass; the panel lists the
  * losses of the click and of every click so far.
  */
-export function createStepSection(update, attn) {
+export function createStepSection(update, attn, i18n = english) {
+  const { t } = i18n;
   let lr = 0.5;
   let count = 10;
   let context = null;   // the head and the loss the gradients were taken for
@@ -151,26 +162,26 @@ export function createStepSection(update, attn) {
   const matrix = select('grad-step-matrix', [['Q', 'Q'], ['K', 'K'], ['V', 'V']]);
   const rate = numberField('grad-lr', [0, 100], 'any', lr);
   const perClick = numberField('grad-steps', [1, 100], 1, count);
-  const step = button('Take 10 steps', 'small-button');
+  const step = button(t('lessons.gradients.takeSteps', { count }), 'small-button');
   step.dataset.control = 'grad-step';
   const note = el('p', 'lesson-note');
-  const useQkv = button('Use Q, K, V directly');
+  const useQkv = button(t('lessons.gradients.useQkv'));
   useQkv.dataset.control = 'grad-use-qkv';
   const noteRow = el('div', 'lesson-inline');
   noteRow.append(note, useQkv);
   const last = stat('grad-steps-taken', 'grad-sentence');
   const history = stat('grad-history', 'grad-sentence');
   const controls = el('div', 'lesson-controls');
-  controls.append(field('Update', matrix), field('Learning rate', rate), field('Steps per click', perClick), step);
+  controls.append(field(t('lessons.gradients.update'), matrix), field(t('lessons.gradients.rate'), rate), field(t('lessons.gradients.perClick'), perClick), step);
   const root = el('div', 'lesson-gap');
-  root.append(el('h4', '', 'Gradient steps'),
-    el('p', 'lesson-note', 'x \u2190 x \u2212 learning rate \u00d7 \u2202L/\u2202x on the chosen matrix, with a new backward pass before every step, written back into the explorer: watch the weights above move and the loss fall.'),
+  root.append(el('h4', '', t('lessons.gradients.stepsTitle')),
+    el('p', 'lesson-note', t('lessons.gradients.stepsNote')),
     controls, noteRow, last, history);
   rate.addEventListener('change', () => { const v = Number(rate.value); if (v >= 0) lr = v; });
   perClick.addEventListener('change', () => {
     const v = Math.round(Number(perClick.value));
     if (v >= 1 && v <= 100) count = v;
-    setText(step, count === 1 ? 'Take one step' : `Take ${count} steps`);
+    setText(step, t('lessons.gradients.takeSteps', { count }));
   });
   useQkv.addEventListener('click', () => update((s) => ({ ...s, mode: 'qkv' })));
   step.addEventListener('click', () => {
@@ -181,7 +192,7 @@ export function createStepSection(update, attn) {
     if (!clicks.length) clicks.push(losses[0]);
     clicks.push(losses.at(-1));
     last.dataset.losses = losses.join(' ');
-    setStat(last, losses.at(-1), `${losses.length - 1} step${losses.length > 2 ? 's' : ''} on ${name}: loss ${stepsText(losses)}`);
+    setStat(last, losses.at(-1), t('lessons.gradients.stepsTaken', { count: losses.length - 1, matrix: name, losses: stepsText(losses, i18n) }));
     update((s) => ({ ...s, matrices: { ...s.matrices, [name]: { ...s.matrices[name], data: values } } }));
   });
   return {
@@ -198,22 +209,22 @@ export function createStepSection(update, attn) {
       context = sentence ? null : ctx;
       step.disabled = sentence;
       useQkv.hidden = !sentence;
-      setText(note, sentence
-        ? 'Here Q, K and V are projections of X (sentence mode): switch the explorer to free Q, K, V to step on them directly.'
-        : `Steps update ${matrix.value} in the explorer\u2019s inputs above.`);
-      setStat(history, clicks.length, clicks.length > 1 ? `Loss after each click: ${clicks.map((x) => formatNumber(x, 4)).join(' \u2192 ')}` : '');
+      setText(note, sentence ? t('lessons.gradients.projected') : t('lessons.gradients.stepsUpdate', { matrix: matrix.value }));
+      const losses = i18n.decimal(clicks.map((x) => formatNumber(x, 4)).join(' \u2192 '));
+      setStat(history, clicks.length, clicks.length > 1 ? t('lessons.gradients.history', { losses }) : '');
     },
   };
 }
 
 /** d_k = 64: how many of 64 keys get |dS| above a threshold, with and without ÷√d_k. */
-export function createKeysSection(attn) {
+export function createKeysSection(attn, i18n = english) {
+  const { t } = i18n;
   let threshold = 1e-3;
   let result = null;
   const input = numberField('grad-threshold', [1e-9, 1], 'any', threshold);
   const table = el('table', 'grad-keys');
   const head = el('tr');
-  for (const t of ['scores', 'keys with |dS| above the threshold (of 64)', 'gradient norm \u2016(dQ, dK, dV)\u2016']) head.append(el('th', '', t));
+  for (const key of ['scores', 'keys', 'norm']) head.append(el('th', '', t(`lessons.gradients.keys.column.${key}`)));
   table.append(head);
   const row = (label, key) => {
     const count = stat(`keys-${key}`), norm = stat(`norm-${key}`), bar = el('span', 'grad-bar');
@@ -226,18 +237,18 @@ export function createKeysSection(attn) {
     table.append(tr);
     return { count, norm, bar };
   };
-  const rows = { scaled: row(`scores \u00f7 \u221ad${SUB_K}`, 'scaled'), unscaled: row(`raw scores (no \u00f7\u221ad${SUB_K})`, 'unscaled') };
+  const rows = { scaled: row(t('lessons.gradients.keys.scaled'), 'scaled'), unscaled: row(t('lessons.gradients.keys.unscaled'), 'unscaled') };
   const root = el('div', 'lesson-gap');
-  root.append(el('h4', '', 'Which keys learn?'),
-    el('p', 'lesson-note', `d${SUB_K} = 64, one query, 64 random keys, 200 samples (standard normal, from the core\u2019s generator). Raw scores spread like \u221a64 = 8, the softmax saturates, and almost every key gets no gradient; scaled scores pass gradient to most of them.`),
-    field('|dS| threshold', input), table,
-    el('p', 'lesson-note', 'The norm is larger without the scaling: dQ and dK carry the scale factor, so the few keys that still learn get 8\u00d7 larger, spikier updates, while the rest get none.'));
+  root.append(el('h4', '', t('lessons.gradients.keys.title')),
+    el('p', 'lesson-note', t('lessons.gradients.keys.note')),
+    field(t('lessons.gradients.keys.threshold'), input), table,
+    el('p', 'lesson-note', t('lessons.gradients.keys.norm')));
   function draw() {
     if (!result) result = whichKeysLearn(attn, { threshold });
     for (const key of ['scaled', 'unscaled']) {
       const r = result[key];
-      setStat(rows[key].count, r.keysLearning, `${r.keysLearning.toFixed(1)} `);
-      setStat(rows[key].norm, r.gradientNorm);
+      setStat(rows[key].count, r.keysLearning, `${r.keysLearning.toFixed(1)} `, i18n);
+      setStat(rows[key].norm, r.gradientNorm, formatNumber(r.gradientNorm), i18n);
       rows[key].bar.style.width = `${(6 * r.keysLearning) / result.keys}rem`;
     }
   }

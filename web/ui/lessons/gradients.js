@@ -6,37 +6,38 @@
 // Every number comes from the core (gradients-math.js). The panel's own settings stay local.
 // Test hooks: data-control on the controls, data-stat (+ data-value) on the numbers, heatmaps
 // named grad-dO, grad-dA, grad-dS, grad-dQ, grad-dK, grad-dV.
-import { button, el, field, setIfIdle, setText } from './dom.js';
+import { button, el, field, sentence, setIfIdle, setText } from './dom.js';
 import { headGradients } from './gradients-math.js';
 import {
   createKeysSection, createMapsSection, createNudgeSection, createStepSection, numberField, select,
   setStat, stat,
 } from './gradients-sections.js';
 import { createMatrixEditor } from '../matrix-editor/matrix-editor.js';
-import { formatNumber, maskOptions } from '../model/model.js';
+import { english, formatNumber, maskOptions } from '../model/model.js';
 
 // The loss: what to learn, the target T (editable) or the output cell, and L itself.
-function createLossSection(local, redraw) {
-  const goal = select('grad-goal', [['target', 'Reach a target output T: L = \u00bd\u2016O \u2212 T\u2016\u00b2'], ['cell', 'Raise one output cell: L = O[i, j]']]);
+function createLossSection(local, redraw, i18n) {
+  const { t } = i18n;
+  const goal = select('grad-goal', [['target', t('lessons.gradients.goal.target')], ['cell', t('lessons.gradients.goal.cell')]]);
   const row = numberField('grad-cell-row', [1, 24], 1, 1);
   const col = numberField('grad-cell-col', [1, 64], 1, 1);
   const cellFields = el('div', 'lesson-inline');
-  cellFields.append(field('Row i', row), field('Column j', col));
+  cellFields.append(field(t('lessons.gradients.row'), row), field(t('lessons.gradients.column'), col));
   const controls = el('div', 'lesson-controls');
-  controls.append(field('What to learn', goal, 'lesson-field wide'), cellFields);
-  const editor = createMatrixEditor({ name: 'grad-T', label: 'Target output T', onEdit: (_name, i, j, v) => {
+  controls.append(field(t('lessons.gradients.goal'), goal, 'lesson-field wide'), cellFields);
+  const editor = createMatrixEditor({ name: 'grad-T', label: t('lessons.gradients.targetLabel'), i18n, onEdit: (_name, i, j, v) => {
     local.target[i * local.targetCols + j] = v;
     redraw();
   } });
   const zero = button('T = 0');
-  const copy = button('T = current output');
+  const copy = button(t('lessons.gradients.copyOutput'));
   const buttons = el('div', 'lesson-inline');
   buttons.append(zero, copy);
   const targetBox = el('div', 'grad-target');
-  targetBox.append(el('p', 'lesson-map-title', 'Target T (editable)'), editor.el, buttons);
+  targetBox.append(el('p', 'lesson-map-title', t('lessons.gradients.targetTitle')), editor.el, buttons);
   const loss = stat('grad-loss');
   const lossLine = el('p', 'lesson-summary');
-  lossLine.append('Loss L = ', loss);
+  lossLine.append(...sentence(i18n, 'lessons.gradients.loss', {}, { loss }));
   const root = el('div');
   root.append(controls, targetBox, lossLine);
 
@@ -62,12 +63,13 @@ function createLossSection(local, redraw) {
       row.max = String(n);
       col.max = String(dv);
       editor.update({ matrix: { rows: n, cols: dv, data: local.target }, rowLabels: result.labels.queries, theme: display.theme });
-      if (grads) setStat(loss, grads.loss, formatNumber(grads.loss, 6));
+      if (grads) setStat(loss, grads.loss, formatNumber(grads.loss, 6), i18n);
     },
   };
 }
 
-export function createGradientsPanel({ attn, update }) {
+export function createGradientsPanel({ attn, update, i18n = english }) {
+  const { t } = i18n;
   const root = el('div', 'lesson-panel');
   root.dataset.lesson = 'gradients';
   let last = null;  // the explorer's latest (state, result, display), to redraw after local edits
@@ -76,15 +78,15 @@ export function createGradientsPanel({ attn, update }) {
     goal: 'target', cell: { i: 0, j: 0 }, target: null, targetShape: '', targetCols: 0, pick: null, output: null,
     changed: () => { steps.reset(); redraw(); },  // a new loss: the step history no longer applies
   };
-  const intro = el('p', 'lesson-intro', 'Every weight in attention moves by a gradient. Choose what the head should learn; the core runs the backward pass of the head above and shows each step of it, from the loss back to Q, K and V.');
+  const intro = el('p', 'lesson-intro', t('lessons.gradients.intro'));
   const headNote = el('p', 'lesson-note');
   const error = el('p', 'error');
   error.hidden = true;
-  const lossSection = createLossSection(local, redraw);
-  const maps = createMapsSection((pick) => { local.pick = pick; redraw(); });
-  const nudges = createNudgeSection(attn);
-  const steps = createStepSection(update, attn);
-  const keys = createKeysSection(attn);
+  const lossSection = createLossSection(local, redraw, i18n);
+  const maps = createMapsSection((pick) => { local.pick = pick; redraw(); }, i18n);
+  const nudges = createNudgeSection(attn, i18n);
+  const steps = createStepSection(update, attn, i18n);
+  const keys = createKeysSection(attn, i18n);
   root.append(intro, headNote, lossSection.el, error, maps.el, nudges.el, steps.el, keys.el);
 
   // New sizes: a new zero target, and the picked cell and the step history are dropped.
@@ -110,7 +112,7 @@ export function createGradientsPanel({ attn, update }) {
       nudges.el.hidden = true;
       steps.el.hidden = true;
     };
-    if (result.error) return fail(`Cannot compute: ${result.error}`);
+    if (result.error) return fail(t('lessons.error.compute', { error: result.error }));
     syncSizes(result);
     const masks = maskOptions(state);
     let grads;
@@ -118,7 +120,7 @@ export function createGradientsPanel({ attn, update }) {
       grads = headGradients(attn, result.head, masks, local.goal, local.target, local.cell);
     } catch (err) {
       lossSection.draw(result, display, null);
-      return fail(`The core refused: ${err.message}`);
+      return fail(t('lessons.error.refused', { error: err.message }));
     }
     error.hidden = true;
     maps.el.hidden = false;
@@ -130,9 +132,7 @@ export function createGradientsPanel({ attn, update }) {
     maps.draw(state, result, display, context, local.pick);
     nudges.draw(context, masks, local.pick);
     steps.draw(grads, result.dims.sentence, { head: result.head, masks, goal: local.goal, target: local.target, cell: local.cell });
-    setText(headNote, result.dims.multi
-      ? `Several heads: this is head ${result.head.index + 1}\u2019s backward pass (choose the head above), with the head\u2019s own output as O and its slices of the projections as Q, K, V.`
-      : '');
+    setText(headNote, result.dims.multi ? t('lessons.gradients.headNote', { head: result.head.index + 1 }) : '');
     headNote.hidden = !result.dims.multi;
     root.dataset.goal = local.goal;
     return undefined;

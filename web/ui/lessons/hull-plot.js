@@ -1,9 +1,9 @@
 // The drawing of the "mixes, never invents" plot: its view (one scale for both axes), grid, hull
 // polygon, value and output points with their table rows, and the weight spokes. Each function
 // updates elements the panel built; none reads or changes the explorer's state.
-import { linear, setAttrs, setText, svg } from './dom.js';
+import { linear, point, setAttrs, setText, svg } from './dom.js';
 import { insideHull, stackLabels } from './geometry.js';
-import { formatNumber, subscript } from '../model/model.js';
+import { english, formatNumber, subscript } from '../model/model.js';
 
 export const SIZE = { w: 360, h: 300 };
 const PAD = 28;
@@ -43,18 +43,18 @@ export function fitView(points) {
 }
 
 /** Grid lines (the axes drawn as such) and their numbers. */
-export function drawGrid(grid, { x, y, box: [x0, x1, y0, y1] }) {
+export function drawGrid(grid, { x, y, box: [x0, x1, y0, y1] }, i18n = english) {
   grid.replaceChildren(
     ...niceTicks(x0, x1).map((v) => svg('line', { x1: x(v), x2: x(v), y1: 0, y2: SIZE.h }, v === 0 ? 'axis' : 'gridline')),
     ...niceTicks(y0, y1).map((v) => svg('line', { x1: 0, x2: SIZE.w, y1: y(v), y2: y(v) }, v === 0 ? 'axis' : 'gridline')),
     ...niceTicks(x0, x1).filter((v) => v !== 0).map((v) => {
       const t = svg('text', { x: x(v), y: SIZE.h - 4, 'text-anchor': 'middle' });
-      t.textContent = formatNumber(v, 3);
+      t.textContent = i18n.decimal(formatNumber(v, 3));
       return t;
     }),
     ...niceTicks(y0, y1).filter((v) => v !== 0).map((v) => {
       const t = svg('text', { x: 4, y: y(v) - 3 });
-      t.textContent = formatNumber(v, 3);
+      t.textContent = i18n.decimal(formatNumber(v, 3));
       return t;
     }),
   );
@@ -67,7 +67,7 @@ export function drawHull(hull, hullPts, { x, y }) {
 }
 
 /** Moves the value points to `vp`; when they cannot be dragged they say so (class, aria). */
-export function placeValues(valueEls, vp, view, keys, canDrag) {
+export function placeValues(valueEls, vp, view, keys, canDrag, i18n = english) {
   vp.forEach((p, j) => {
     const v = valueEls[j];
     setAttrs(v.g, { transform: at(view, p) });
@@ -75,7 +75,8 @@ export function placeValues(valueEls, vp, view, keys, canDrag) {
     v.g.dataset.x = String(p[0]);
     v.g.dataset.y = String(p[1]);
     v.g.classList.toggle('fixed', !canDrag);
-    v.g.setAttribute('aria-label', `v${subscript(j + 1)}: the value of ${keys[j]}, at (${formatNumber(p[0], 3)}, ${formatNumber(p[1], 3)})${canDrag ? '. Arrow keys move it; Shift+arrow moves it a little.' : ''}`);
+    const say = canDrag ? 'lessons.hull.valuePointDrag' : 'lessons.hull.valuePoint';
+    v.g.setAttribute('aria-label', i18n.t(say, { name: `v${subscript(j + 1)}`, key: keys[j], point: point(i18n, formatNumber(p[0], 3), formatNumber(p[1], 3)) }));
     if (!canDrag) v.g.setAttribute('aria-disabled', 'true');
     else v.g.removeAttribute('aria-disabled');
   });
@@ -85,7 +86,7 @@ export function placeValues(valueEls, vp, view, keys, canDrag) {
  * Moves the output points to `op` and fills their table rows, marking the selected one and
  * those with no visible key. Returns how many outputs lie outside the hull.
  */
-export function placeOutputs({ outputEls, rowEls }, op, { view, hullPts, queries, fullyMasked, selected }) {
+export function placeOutputs({ outputEls, rowEls }, op, { view, hullPts, queries, fullyMasked, selected, i18n = english }) {
   const { x, y, box: [x0, x1, y0, y1] } = view;
   const span = Math.max(x1 - x0, y1 - y0);
   let outside = 0;
@@ -104,17 +105,17 @@ export function placeOutputs({ outputEls, rowEls }, op, { view, hullPts, queries
     o.g.dataset.y = String(p[1]);
     o.g.classList.toggle('selected', i === selected);
     o.g.classList.toggle('masked', masked);
-    o.g.setAttribute('aria-label', `${queries[i]}: its output, at (${formatNumber(p[0], 3)}, ${formatNumber(p[1], 3)}); show its weights`);
+    o.g.setAttribute('aria-label', i18n.t('lessons.hull.outputPoint', { query: queries[i], point: point(i18n, formatNumber(p[0], 3), formatNumber(p[1], 3)) }));
     o.g.setAttribute('aria-pressed', String(i === selected));
-    fillRow(rowEls[i], queries[i], p, masked, inside, i === selected);
+    fillRow(rowEls[i], queries[i], p, { masked, inside, selected: i === selected }, i18n);
   });
   return outside;
 }
 
-function fillRow(r, query, p, masked, inside, selected) {
+function fillRow(r, query, p, { masked, inside, selected }, i18n) {
   setText(r.th, query);
-  setText(r.xy, `(${formatNumber(p[0], 4)}, ${formatNumber(p[1], 4)})`);
-  setText(r.inside, masked ? 'no visible key: output 0' : inside ? 'yes' : 'no');
+  setText(r.xy, point(i18n, formatNumber(p[0], 4), formatNumber(p[1], 4)));
+  setText(r.inside, i18n.t(masked ? 'lessons.hull.noKey' : inside ? 'lessons.hull.yes' : 'lessons.hull.no'));
   r.inside.dataset.inside = String(inside);
   r.tr.classList.toggle('selected', selected);
 }

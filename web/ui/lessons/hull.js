@@ -3,22 +3,22 @@
 // it lies inside their convex hull. The values and outputs are the core's; the hull is geometry.
 // In Q, K, V mode a value point can be dragged (pointer or arrow keys): that edits V, and every
 // panel of the explorer follows.
-import { button, el, lessonPanel, setText, svg } from './dom.js';
+import { button, el, lessonPanel, setSentence, setText, svg, userText } from './dom.js';
 import { convexHull } from './geometry.js';
 import { drawGrid, drawHull, drawSpokes, fitView, placeOutputs, placeValues, SIZE } from './hull-plot.js';
-import { dims, setCell, subscript } from '../model/model.js';
+import { dims, english, setCell, subscript } from '../model/model.js';
 
 const round2 = (x) => Math.round(x * 100) / 100;
 
 // The table of outputs: one row per query, filled by placeOutputs.
-function outputsTable() {
+function outputsTable({ t }) {
   const table = el('table', 'lesson-table');
   table.dataset.table = 'hull-outputs';
-  const caption = el('caption', '', 'Outputs, computed by the core');
+  const caption = el('caption', '', t('lessons.hull.tableCaption'));
   const thead = el('thead');
   const headRow = el('tr');
-  for (const t of ['query', 'output (x, y)', 'inside the hull']) {
-    const th = el('th', '', t);
+  for (const key of ['query', 'output', 'inside']) {
+    const th = el('th', '', t(`lessons.hull.column.${key}`));
     th.scope = 'col';
     headRow.append(th);
   }
@@ -30,10 +30,11 @@ function outputsTable() {
 
 // The panel's elements: the mode note and its convert button, the plot's layers (values on top,
 // so they can be grabbed), the legend, the verdict and the table.
-function hullPanelParts() {
-  const { root, intro } = lessonPanel('hull', 'Each output row is a weighted average of the value vectors: the weights are never negative and sum to 1. With two numbers per value (d\u1d65 = 2) the values are points in the plane, and every output lands inside the shape they span, their convex hull. Attention can only mix what the values offer.');
+function hullPanelParts(i18n) {
+  const { t } = i18n;
+  const { root, intro } = lessonPanel('hull', t('lessons.hull.intro'));
   const how = el('p', 'lesson-note');
-  const convert = button('Use this example with d\u1d65 = 2');
+  const convert = button(t('lessons.hull.convert'));
   const setup = el('div', 'lesson-inline');
   setup.append(how, convert);
 
@@ -45,7 +46,7 @@ function hullPanelParts() {
   const outputsG = svg('g', {}, 'outputs');
   plot.append(grid, hull, spokes, outputsG, valuesG);
   const legend = el('p', 'lesson-note hull-legend');
-  const { table, tbody } = outputsTable();
+  const { table, tbody } = outputsTable(i18n);
   const verdict = el('p', 'lesson-summary');
   verdict.dataset.stat = 'hull-verdict';
   const figure = el('div', 'lesson-hull');
@@ -75,11 +76,13 @@ function copyWithTwoValueDims(result) {
   });
 }
 
-export function createHullPanel({ update }) {
+export function createHullPanel({ update, i18n = english }) {
+  const { t } = i18n;
   const {
     root, how, convert, plot, grid, hull, spokes, valuesG, outputsG, legend, tbody, verdict, figure,
-  } = hullPanelParts();
+  } = hullPanelParts(i18n);
 
+  const legendQuery = userText('');
   let last = null;        // { state, result }
   let valueEls = [];      // { g, circle, label }
   let outputEls = [];
@@ -111,10 +114,10 @@ export function createHullPanel({ update }) {
 
   function buildValues(m) {
     valueEls = Array.from({ length: m }, (_, j) => {
-      const g = svg('g', { tabindex: 0, role: 'button', 'aria-roledescription': 'draggable point' }, 'value-point');
+      const g = svg('g', { tabindex: 0, role: 'button', 'aria-roledescription': t('lessons.hull.draggable') }, 'value-point');
       g.dataset.index = String(j);
       const circle = svg('circle', { r: 9 });
-      const label = svg('text', { 'text-anchor': 'middle' });
+      const label = svg('text', { 'text-anchor': 'middle', translate: 'no' });
       label.textContent = `v${subscript(j + 1)}`;
       g.append(circle, label);
       g.addEventListener('pointerdown', (e) => {
@@ -158,7 +161,7 @@ export function createHullPanel({ update }) {
       const g = svg('g', { tabindex: 0, role: 'button' }, 'output-point');
       g.dataset.row = String(i);
       const mark = svg('rect', { width: 9, height: 9, x: -4.5, y: -4.5, transform: 'rotate(45)' });
-      const label = svg('text', { 'text-anchor': 'start' });
+      const label = svg('text', { 'text-anchor': 'start', translate: 'no' });
       g.append(mark, label);
       const pick = () => {
         selected = i;
@@ -178,6 +181,7 @@ export function createHullPanel({ update }) {
       const tr = el('tr');
       const th = el('th');
       th.scope = 'row';
+      th.translate = false;
       const xy = el('td', 'mono');
       const inside = el('td');
       tr.append(th, xy, inside);
@@ -195,22 +199,18 @@ export function createHullPanel({ update }) {
   // Says what the plot needs (or how to drag); false when the values are not points in the plane.
   function explain(state, result) {
     if (result.error) {
-      fail(`Cannot compute: ${result.error}`);
+      fail(t('lessons.error.compute', { error: result.error }));
       return false;
     }
     const dv = result.head.v.shape[1];
     convert.hidden = dv === 2 && state.mode === 'qkv';
     if (dv !== 2) {
-      fail(result.dims.multi
-        ? `Each head here has ${dv} value dimensions. Set d_model = 2 \u00d7 heads (for example d_model 8 with 4 heads), or copy this head into Q, K, V mode with two value dimensions:`
-        : `The values here have ${dv} dimensions. Set d\u1d65 = 2, or copy this example's Q and K (and the first two columns of V) into Q, K, V mode:`);
+      fail(t(result.dims.multi ? 'lessons.hull.headDims' : 'lessons.hull.valueDims', { count: dv }));
       return false;
     }
     figure.hidden = false;
     legend.hidden = false;
-    setText(how, state.mode === 'qkv'
-      ? 'Drag a value point (or focus it and use the arrow keys; Shift for small steps): V changes, and every output moves with it, never leaving the hull.'
-      : 'Here the values come from X\u00b7W_V. To drag them, copy this example into Q, K, V mode:');
+    setText(how, t(state.mode === 'qkv' ? 'lessons.hull.drag' : 'lessons.hull.fromX'));
     return true;
   }
 
@@ -232,21 +232,22 @@ export function createHullPanel({ update }) {
     // The view is frozen while dragging, so the point does not move under the pointer.
     if (!frozen) last.view = fitView(vp.concat(op));
     const view = frozen ?? last.view;
-    drawGrid(grid, view);
+    drawGrid(grid, view, i18n);
     const hullPts = convexHull(vp);
     drawHull(hull, hullPts, view);
     const labels = result.labels;
-    placeValues(valueEls, vp, view, labels.keys, editable());
+    placeValues(valueEls, vp, view, labels.keys, editable(), i18n);
     const outside = placeOutputs({ outputEls, rowEls }, op, {
-      view, hullPts, queries: labels.queries, fullyMasked: result.fullyMasked, selected,
+      view, hullPts, queries: labels.queries, fullyMasked: result.fullyMasked, selected, i18n,
     });
     drawSpokes(spokes, h.weights, selected, { op, vp }, view);
-    setText(legend, `Circles: the values v\u2081\u2026v${subscript(m)}; diamonds: the outputs. Lines: the weights of \u201c${labels.queries[selected]}\u201d (thicker = more weight); pick another output to see its weights.`);
+    setText(legendQuery, labels.queries[selected]);
+    setSentence(legend, i18n, 'lessons.hull.legend', { last: `v${subscript(m)}` }, { query: legendQuery });
     setText(verdict, outside
-      ? `${outside} output${outside > 1 ? 's lie' : ' lies'} outside the hull.`
-      : `All ${n - result.fullyMasked.size} outputs lie inside the hull of the ${m} values.`);
+      ? t('lessons.hull.outside', { count: outside })
+      : t('lessons.hull.inside', { count: n - result.fullyMasked.size, values: m }));
     root.dataset.outside = String(outside);
-    plot.setAttribute('aria-label', `Value vectors as points, their convex hull with ${hullPts.length} corners, and the ${n} outputs inside it`);
+    plot.setAttribute('aria-label', t('lessons.hull.plotLabel', { corners: hullPts.length, count: n }));
   }
 
   return {

@@ -7,20 +7,20 @@
 // after the explorer's first drawing: none of them is in the code the first heatmap waits for.
 import { el } from './dom.js';
 import { section } from '../dom/dom.js';
-import { LESSON_PANELS, setLesson } from '../model/model.js';
+import { english, LESSON_PANELS, setLesson } from '../model/model.js';
 
 // One import() each, written out so that bundlers split every lesson into a chunk of its own.
 const MODULES = {
-  'sqrt-dk': () => import('./sqrt-dk.js').then((m) => (ctx) => m.createSqrtDkPanel({ attn: ctx.attn, update: ctx.update })),
+  'sqrt-dk': () => import('./sqrt-dk.js').then((m) => (ctx) => m.createSqrtDkPanel({ attn: ctx.attn, update: ctx.update, i18n: ctx.i18n })),
   pitfalls: () => import('./pitfalls.js').then((m) => (ctx) => m.createPitfallsPanel(ctx)),
-  hull: () => import('./hull.js').then((m) => (ctx) => m.createHullPanel({ update: ctx.update })),
-  cost: () => import('./cost.js').then((m) => (ctx) => m.createCostPanel({ attn: ctx.attn, update: ctx.update })),
-  steps: () => import('./steps.js').then((m) => (ctx) => m.createStepsPanel({ computer: ctx.computer, update: ctx.update })),
+  hull: () => import('./hull.js').then((m) => (ctx) => m.createHullPanel({ update: ctx.update, i18n: ctx.i18n })),
+  cost: () => import('./cost.js').then((m) => (ctx) => m.createCostPanel({ attn: ctx.attn, update: ctx.update, i18n: ctx.i18n })),
+  steps: () => import('./steps.js').then((m) => (ctx) => m.createStepsPanel({ computer: ctx.computer, update: ctx.update, i18n: ctx.i18n })),
   permutation: () => import('./permutation.js').then((m) => (ctx) => m.createPermutationPanel(ctx)),
-  gradients: () => import('./gradients.js').then((m) => (ctx) => m.createGradientsPanel({ attn: ctx.attn, update: ctx.update })),
-  'flash-attention': () => import('./flash-attention.js').then((m) => (ctx) => m.createFlashAttentionPanel({ attn: ctx.attn, update: ctx.update })),
-  'kv-cache': () => import('./kv-cache.js').then((m) => (ctx) => m.createKvCachePanel({ attn: ctx.attn, update: ctx.update })),
-  positions: () => import('./positions.js').then((m) => (ctx) => m.createPositionsPanel({ attn: ctx.attn, update: ctx.update })),
+  gradients: () => import('./gradients.js').then((m) => (ctx) => m.createGradientsPanel({ attn: ctx.attn, update: ctx.update, i18n: ctx.i18n })),
+  'flash-attention': () => import('./flash-attention.js').then((m) => (ctx) => m.createFlashAttentionPanel({ attn: ctx.attn, update: ctx.update, i18n: ctx.i18n })),
+  'kv-cache': () => import('./kv-cache.js').then((m) => (ctx) => m.createKvCachePanel({ attn: ctx.attn, update: ctx.update, i18n: ctx.i18n })),
+  positions: () => import('./positions.js').then((m) => (ctx) => m.createPositionsPanel({ attn: ctx.attn, update: ctx.update, i18n: ctx.i18n })),
 };
 const loaded = new Map();  // id → Promise of the panel's maker, shared by every explorer on the page
 
@@ -47,31 +47,26 @@ function prefetchWhenIdle() {
   });
 }
 
-const TITLES = {
-  'sqrt-dk': ['Why \u221ad\u2096', 'Why \u221ad\u2096, measured'],
-  pitfalls: ['Pitfalls', 'Pitfalls side by side'],
-  hull: ['Mixing', 'Attention mixes, never invents'],
-  cost: ['Cost', 'Cost and size'],
-  steps: ['Token by token', 'Autoregressive view: token by token'],
-  permutation: ['Swapping tokens', 'Permutation equivariance'],
-  gradients: ['Gradients', 'Gradients: how attention learns'],
-  'flash-attention': ['FlashAttention', 'FlashAttention, tile by tile'],
-  'kv-cache': ['KV cache', 'The KV cache: decoding one token at a time'],
-  positions: ['Positions', 'Where positions come from: sinusoidal, learned, RoPE, ALiBi'],
-};
+// Each tab's short name (lessons.tab.ID) and full title (lessons.title.ID) are in the catalogues.
+const IDS = new Set(Object.keys(MODULES));
 
-/** Each lesson tab's full title, by id (the embed builder's menu). */
-export const LESSON_TITLES = Object.fromEntries(Object.entries(TITLES).map(([id, [, title]]) => [id, title]));
+/** Each lesson tab's full title in English, by id (the embed builder's menu). */
+export const LESSON_TITLES = Object.fromEntries([...IDS].map((id) => [id, english.t(`lessons.title.${id}`)]));
+
+/** Lesson `id`'s full title in the translator's language (its id when there is no such lesson). */
+export function lessonTitle(id, i18n = english) {
+  return IDS.has(id) ? i18n.t(`lessons.title.${id}`) : id;
+}
 
 // The element holding lesson `id`'s panel (its title first), and its tab when `onClick` is given
 // (the tabbed lessons; a lesson shown alone has none). Returns { holder, tab }.
-function holderFor(id, onClick) {
+function holderFor(id, onClick, { t }) {
   const holder = el('div', 'lesson-holder');
   holder.id = `lesson-panel-${id}`;
   holder.hidden = true;
-  holder.append(el('h3', 'lesson-title', TITLES[id][1]));
+  holder.append(el('h3', 'lesson-title', t(`lessons.title.${id}`)));
   if (!onClick) return { holder, tab: null };
-  const tab = el('button', 'lesson-tab', TITLES[id][0]);
+  const tab = el('button', 'lesson-tab', t(`lessons.tab.${id}`));
   tab.type = 'button';
   tab.id = `lesson-tab-${id}`;
   tab.setAttribute('role', 'tab');
@@ -102,25 +97,28 @@ function foldSections(panel) {
  * attn: the API; computer: the explorer's createComputer() (its variant() reruns the explorer's
  * attention on chosen rows, masks or mistakes); update(fn): the explorer's state transition;
  * only: one lesson id to show alone (a single-lesson embed: no tabs, that panel only, its title
- * as the section's heading).
+ * as the section's heading); i18n: the explorer's translator (English when absent), handed to
+ * every lesson's maker.
  * Returns { el, render(state, result, display), dispose(), holder(id) }.
  */
-export function createLessons({ attn, computer, update, only = null }) {
+export function createLessons({ attn, computer, update, only = null, i18n: given }) {
+  const i18n = given ?? english;
+  const { t } = i18n;
   const ids = only ? [only] : LESSON_PANELS;
   const { root, heading } = only
-    ? section('lessons single-lesson', 'lessons', TITLES[only]?.[1] ?? only)
-    : section('lessons', 'lessons', 'Lessons, measured', 'Experiments on the numbers above, each computed by the same WebAssembly core.');
+    ? section('lessons single-lesson', 'lessons', lessonTitle(only, i18n))
+    : section('lessons', 'lessons', t('lessons.section.title'), t('lessons.section.intro'));
   // A lesson alone: its panel's own title shows (and its headings keep their levels); the section's names it for landmarks.
   if (only) heading.classList.add('visually-hidden');
   root.id = 'lessons';
   const tabs = el('div', 'lesson-tabs');
   tabs.setAttribute('role', 'tablist');
-  tabs.setAttribute('aria-label', 'Lessons');
+  tabs.setAttribute('aria-label', t('lessons.tabs.label'));
   const card = el('div', 'card lesson-card');
   if (only) root.append(card);
   else root.append(tabs, card);
 
-  const ctx = { attn, computer, update };
+  const ctx = { attn, computer, update, i18n };
   const makers = {};  // id → the panel's maker, once its module has loaded
   const pending = new Set();  // ids whose module is on its way to this explorer
   let disposed = false;
@@ -142,7 +140,7 @@ export function createLessons({ attn, computer, update, only = null }) {
   const buttons = {};
   const holders = {};
   for (const id of ids) {
-    const { holder, tab } = holderFor(id, only ? null : () => openTab(id));
+    const { holder, tab } = holderFor(id, only ? null : () => openTab(id), i18n);
     holders[id] = holder;
     card.append(holder);
     if (tab) {
@@ -180,7 +178,7 @@ export function createLessons({ attn, computer, update, only = null }) {
     }
     if (!holders[id].querySelector(':scope > .lesson-loading')) {
       holders[id].setAttribute('aria-busy', 'true');
-      holders[id].append(el('p', 'lesson-status lesson-loading', 'Loading the lesson\u2026'));
+      holders[id].append(el('p', 'lesson-status lesson-loading', t('lessons.loading')));
     }
     if (pending.has(id)) return false;
     pending.add(id);
@@ -195,7 +193,7 @@ export function createLessons({ attn, computer, update, only = null }) {
       pending.delete(id);  // the next drawing tries again
       const line = holders[id].querySelector(':scope > .lesson-loading');
       if (disposed || !line) return;
-      line.textContent = `This lesson could not be loaded: ${err.message}`;
+      line.textContent = t('lessons.loadFailed', { error: err.message });
       line.classList.add('error');
       holders[id].removeAttribute('aria-busy');
     });

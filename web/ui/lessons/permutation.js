@@ -2,10 +2,10 @@
 // again in the core. Without positions, attention cannot tell the order: the output rows swap with
 // the tokens and are otherwise unchanged. A causal mask is tied to positions, so with it they are
 // not; nor with a positional encoding added to X, where the words swap but the positions stay.
-import { el, failureLine, field, lessonPanel, setText, sideBySide } from './dom.js';
+import { el, failureLine, field, lessonPanel, setSentence, setText, sideBySide, userText } from './dom.js';
 import { compare, diffText } from './compare.js';
 import { createHeatmap } from '../heatmap/heatmap.js';
-import { dims, maskOptions, positionVector, setLesson } from '../model/model.js';
+import { dims, english, maskOptions, positionVector, setLesson } from '../model/model.js';
 
 // X with the words at positions perm[r] moved to r while every position keeps its own vector:
 // X'[r] = X[perm[r]] − P[perm[r]] + P[r].
@@ -27,6 +27,7 @@ function fillTokenOptions(selects, names, key) {
     select.replaceChildren(...names.map((t, i) => {
       const o = el('option', '', t);
       o.value = String(i);
+      o.translate = false;  // a number and the token's label
       return o;
     }));
   }
@@ -55,35 +56,38 @@ function movedMasks(opts, d, qIndex, kIndex) {
 }
 
 // Why the order may matter here: a causal mask, positions added to X (or their absence), several heads.
-function orderNotes(state, d, positions) {
+// Each note is a sentence of its own (lessons.permutation.note.*).
+function orderNotes(state, d, positions, { t }) {
   const notes = [];
-  if (state.mask.kind === 'causal') notes.push('The causal mask is chosen above: it hides keys by position, so after the swap each token sees a different set of keys.');
-  if (positions) notes.push(`Positions are added to X (${state.positional === 'sinusoidal' ? 'sinusoidal' : 'learned-style'}): the two words swap places but each position keeps its own vector, so the swapped tokens\u2019 vectors change.`);
-  else if (d.sentence) notes.push('No position information is added to X (see \u201cPosition information\u201d under the sentence): choose one to see the order matter.');
-  if (dims(state).multi) notes.push('The whole multi-head layer is compared (concat\u00b7W_O).');
+  if (state.mask.kind === 'causal') notes.push(t('lessons.permutation.note.causal'));
+  if (positions) notes.push(t(state.positional === 'sinusoidal' ? 'lessons.permutation.note.sinusoidal' : 'lessons.permutation.note.learned'));
+  else if (d.sentence) notes.push(t('lessons.permutation.note.none'));
+  if (dims(state).multi) notes.push(t('lessons.permutation.note.multi'));
   return notes;
 }
 
 // Row r of the swapped output should be row qIndex[r] of the original.
-function showVerdict(verdict, swapped, out, qIndex, [i, j]) {
+function showVerdict(verdict, swapped, out, qIndex, [i, j], i18n) {
   const cols = out.shape[1];
   const c = compare(swapped.data, out.data, (k) => qIndex[Math.floor(k / cols)] * cols + (k % cols));
   const equal = c.differ.size === 0;
   verdict.dataset.equal = String(equal);
   verdict.dataset.maxDiff = String(c.maxDiff);
+  const diff = i18n.decimal(diffText(c.maxDiff));
   setText(verdict, equal
-    ? `Rows ${i + 1} and ${j + 1} of the output swapped places; every row is otherwise the same (largest difference ${diffText(c.maxDiff)}).`
-    : `The rows did not just swap: ${c.differ.size} values changed (by up to ${diffText(c.maxDiff)}). Position matters here.`);
+    ? i18n.t('lessons.permutation.swapped', { i: i + 1, j: j + 1, diff })
+    : i18n.t('lessons.permutation.changed', { count: c.differ.size, diff }));
 }
 
-export function createPermutationPanel({ attn, computer, update }) {
-  const { root, intro } = lessonPanel('permutation', 'Attention compares every query with every key, and nothing in that comparison knows where a token stands. Swap two tokens and the outputs are the same rows, swapped. That is why transformers add position information to the token vectors.');
+export function createPermutationPanel({ attn, computer, update, i18n = english }) {
+  const { t } = i18n;
+  const { root, intro } = lessonPanel('permutation', t('lessons.permutation.intro'));
   const a = el('select');
   a.dataset.control = 'swap-a';
   const b = el('select');
   b.dataset.control = 'swap-b';
   const controls = el('div', 'lesson-controls');
-  controls.append(field('Swap token', a), field('with token', b));
+  controls.append(field(t('lessons.permutation.swap'), a), field(t('lessons.permutation.with'), b));
   const setSwap = () => update((s) => setLesson(s, 'swap', [Number(a.value), Number(b.value)]));
   a.addEventListener('change', setSwap);
   b.addEventListener('change', setSwap);
@@ -93,12 +97,13 @@ export function createPermutationPanel({ attn, computer, update }) {
     const col = el('div', 'lesson-side');
     const h = el('h4', '', title);
     const order = el('p', 'lesson-note mono');
-    const map = createHeatmap({ name: `perm-${key}`, label: `${title}: output`, kind: 'diverging' });
+    const tokens = userText('');
+    const map = createHeatmap({ name: `perm-${key}`, label: t('lessons.permutation.outputLabel', { side: title }), kind: 'diverging', i18n });
     col.append(h, order, map.el);
-    return { el: col, h, order, map };
+    return { el: col, h, order, tokens, map };
   };
-  const before = side('Output, tokens in order', 'original');
-  const after = side('Output with the two tokens swapped', 'swapped');
+  const before = side(t('lessons.permutation.before'), 'original');
+  const after = side(t('lessons.permutation.after'), 'swapped');
   const { sides, verdict } = sideBySide(before.el, after.el, 'perm-verdict');
   const body = el('div');
   const failure = failureLine(body);
@@ -109,7 +114,7 @@ export function createPermutationPanel({ attn, computer, update }) {
   return {
     el: root,
     render(state, result, display) {
-      if (result.error) return failure.fail(`Cannot compute: ${result.error}`);
+      if (result.error) return failure.fail(t('lessons.error.compute', { error: result.error }));
       const d = result.dims;
       const { queries } = result.labels;
       const count = Math.min(d.n, d.m);
@@ -119,7 +124,7 @@ export function createPermutationPanel({ attn, computer, update }) {
       a.value = String(i);
       b.value = String(j);
       if (count < 2 || i === j) {
-        failure.fail('Swapping needs two different tokens.');
+        failure.fail(t('lessons.permutation.needsTwo'));
         return;
       }
 
@@ -135,7 +140,7 @@ export function createPermutationPanel({ attn, computer, update }) {
           ? computer.variant({ x: swappedWords(attn, state, qIndex), ...moved })
           : computer.variant({ queries: qIndex, keys: kIndex, ...moved });
       } catch (err) {
-        failure.fail(`The core refused: ${err.message}`);
+        failure.fail(t('lessons.error.refused', { error: err.message }));
         return;
       }
       failure.ok();
@@ -149,11 +154,13 @@ export function createPermutationPanel({ attn, computer, update }) {
       const rows = new Set([i, j]);
       before.map.setHighlight({ rows });
       after.map.setHighlight({ rows });
-      setText(before.order, `order: ${queries.join(' \u00b7 ')}`);
-      setText(after.order, `order: ${swappedLabels.join(' \u00b7 ')}`);
-      setText(note, orderNotes(state, d, positions).join(' '));
+      for (const [part, labels] of [[before, queries], [after, swappedLabels]]) {
+        setText(part.tokens, labels.join(' \u00b7 '));
+        setSentence(part.order, i18n, 'lessons.permutation.order', {}, { tokens: part.tokens });
+      }
+      setText(note, orderNotes(state, d, positions, i18n).join(' '));
       note.hidden = !note.textContent;
-      showVerdict(verdict, swapped.output, out, qIndex, [i, j]);
+      showVerdict(verdict, swapped.output, out, qIndex, [i, j], i18n);
     },
   };
 }

@@ -5,71 +5,53 @@
 import { button, el, field, lessonPanel, setText } from './dom.js';
 import { compare, diffText } from './compare.js';
 import { createHeatmap } from '../heatmap/heatmap.js';
-import { formatNumber, maskOptions, MULTI_HEAD_PITFALLS, PITFALLS, setLesson } from '../model/model.js';
+import { english, formatNumber, maskOptions, MULTI_HEAD_PITFALLS, PITFALLS, setLesson } from '../model/model.js';
 
-const SUB_K = '\u2096';
-
+// The mistakes' names and explanations are lessons.pitfalls.ID.label and .text in the catalogues.
 const MISTAKES = {
-  'mask-after-softmax': {
-    label: 'Mask applied after the softmax',
-    text: 'The softmax runs over every key, then the hidden weights are set to 0. Nothing renormalizes the rest, so a row that hid keys sums to less than 1 and its output shrinks towards 0.',
-    needsMask: true,
-  },
-  'mask-value-zero': {
-    label: 'Mask value 0 instead of \u2212\u221e',
-    text: 'Hidden scores become 0 instead of \u2212\u221e. But e\u2070 = 1 is an ordinary weight: hidden keys still take part, and they win whenever the visible scores are negative.',
-    needsMask: true,
-  },
-  'scale-by-dk': {
-    label: `Scaling by d${SUB_K} instead of \u221ad${SUB_K}`,
-    text: `Dividing by d${SUB_K} shrinks the scores \u221ad${SUB_K} times too much: the weights drift towards uniform and the model can no longer focus (no difference at d${SUB_K} = 1).`,
-  },
-  'scale-by-dmodel': {
-    label: 'Scaling by \u221ad_model instead of the head\u2019s \u221ad\u2096',
-    text: `Each head sums over its own d${SUB_K} = d_model / h features, so that is the spread to correct. Dividing by \u221ad_model makes every head's scores \u221ah times too small.`,
-    multi: true,
-  },
-  'skip-wo': {
-    label: 'W_O skipped',
-    text: 'The concatenated heads are returned as they are. The weights do not change, but each output column now comes from one head only: the heads never mix.',
-    multi: true,
-  },
+  'mask-after-softmax': { needsMask: true },
+  'mask-value-zero': { needsMask: true },
+  'scale-by-dk': {},
+  'scale-by-dmodel': { multi: true },
+  'skip-wo': { multi: true },
 };
 
 const largest = (data) => data.reduce((m, v) => (Number.isFinite(v) ? Math.max(m, Math.abs(v)) : m), 0);
 
 // What the chosen mistake does, and the notes that say when it cannot show here: no mask for a
 // masking mistake, or a scale set by hand for a scaling one.
-function explainMistake({ about, maskNote, useCausal, scaleNote }, state, result, pitfall) {
+function explainMistake({ about, maskNote, useCausal, scaleNote }, state, result, pitfall, i18n) {
+  const { t } = i18n;
   const mistake = MISTAKES[pitfall];
-  setText(about, mistake.text);
+  setText(about, t(`lessons.pitfalls.${pitfall}.text`));
   const noMask = mistake.needsMask && state.mask.kind === 'none';
   maskNote.hidden = !noMask;
   useCausal.hidden = !noMask;
-  if (noMask) setText(maskNote, 'This mistake only matters where keys are hidden, and no mask is chosen: both sides are the same.');
+  if (noMask) setText(maskNote, t('lessons.pitfalls.noMask'));
   const scaleMistake = ['scale-by-dk', 'scale-by-dmodel'].includes(pitfall);
   setText(scaleNote, scaleMistake && !result.defaultScale
-    ? `The correct side uses the explorer\u2019s scale (\u00d7${formatNumber(result.head.scale, 4)}); the mistake replaces it.`
+    ? t('lessons.pitfalls.ownScale', { scale: i18n.decimal(formatNumber(result.head.scale, 4)) })
     : '');
   scaleNote.hidden = !scaleNote.textContent;
 }
 
 const cols = (t) => Array.from({ length: t.shape[1] }, (_, c) => String(c + 1));
-const sums = (st) => [{ key: 'sum', label: '\u03a3', title: 'row sum', values: st.sum.data, format: (v) => v.toFixed(3) }];
+const sums = (st, i18n) => [{ key: 'sum', label: '\u03a3', title: i18n.t('lessons.pitfalls.rowSum'), values: st.sum.data, format: (v) => i18n.decimal(v.toFixed(3)) }];
 
 // Both sides' weights (with their row sums) and outputs; cells that differ are outlined.
 // Returns the comparisons of the weights (w) and outputs (o).
-function drawSides({ right, wrong }, good, bad, { state, result, pitfall, display, goodStats, badStats }) {
+function drawSides({ right, wrong }, good, bad, { state, result, pitfall, display, goodStats, badStats, i18n }) {
+  const { t } = i18n;
   const d = result.dims;
   const { queries, keys } = result.labels;
-  const what = d.multi ? 'Head-averaged attention weights' : 'Attention weights';
+  const what = t(d.multi ? 'lessons.pitfalls.averageWeights' : 'lessons.pitfalls.weights');
   setText(right.wTitle, what);
   setText(wrong.wTitle, what);
-  setText(right.oTitle, d.multi ? 'Layer output (concat\u00b7W_O)' : 'Output A\u00b7V');
-  setText(wrong.oTitle, pitfall === 'skip-wo' ? 'Layer output (the concatenation, no W_O)' : right.oTitle.textContent);
+  setText(right.oTitle, t(d.multi ? 'lessons.pitfalls.layerOutput' : 'lessons.pitfalls.headOutput'));
+  setText(wrong.oTitle, pitfall === 'skip-wo' ? t('lessons.pitfalls.layerOutputNoWo') : right.oTitle.textContent);
   const padCols = state.mask.kind === 'padding' ? state.mask.pad : null;
-  right.weights.update({ tensor: good.weights, rowLabels: queries, colLabels: keys, hidden: result.hidden, fullyMasked: result.fullyMasked, padCols, stats: sums(goodStats), ...display });
-  wrong.weights.update({ tensor: bad.weights, rowLabels: queries, colLabels: keys, padCols, stats: sums(badStats), ...display });
+  right.weights.update({ tensor: good.weights, rowLabels: queries, colLabels: keys, hidden: result.hidden, fullyMasked: result.fullyMasked, padCols, stats: sums(goodStats, i18n), ...display });
+  wrong.weights.update({ tensor: bad.weights, rowLabels: queries, colLabels: keys, padCols, stats: sums(badStats, i18n), ...display });
   // One colour scale for both outputs: equal numbers must look equal side by side.
   const span = Math.max(largest(good.output.data), largest(bad.output.data));
   right.output.update({ tensor: good.output, rowLabels: queries, colLabels: cols(good.output), span, ...display });
@@ -85,7 +67,9 @@ function drawSides({ right, wrong }, good, bad, { state, result, pitfall, displa
 }
 
 // How much differs, and how many rows (with a visible key) the mistake left summing to less than 1.
-function summarize(summary, { w, o }, bad, badStats, fullyMasked) {
+function summarize(summary, { w, o }, bad, badStats, fullyMasked, i18n) {
+  const { t } = i18n;
+  const diff = (x) => i18n.decimal(diffText(x));
   let short = 0;
   let smallest = Infinity;
   badStats.sum.data.forEach((v, i) => {
@@ -93,26 +77,30 @@ function summarize(summary, { w, o }, bad, badStats, fullyMasked) {
     if (v < 1 - 1e-4) short++;
     smallest = Math.min(smallest, v);
   });
-  const parts = [
-    w.differ.size ? `${w.differ.size} of ${bad.weights.data.length} weights differ (by up to ${diffText(w.maxDiff)})` : 'The weights are the same',
-    o.differ.size ? `${o.differ.size} of ${bad.output.data.length} output values differ (by up to ${diffText(o.maxDiff)})` : 'the output is the same',
-  ];
-  if (short) parts.push(`${short} row${short > 1 ? 's' : ''} sum${short > 1 ? '' : 's'} to less than 1 (smallest ${smallest.toFixed(3)})`);
-  summary.textContent = `${parts.join('; ')}.`;
+  const weights = w.differ.size
+    ? t('lessons.pitfalls.weightsDiffer', { count: w.differ.size, total: bad.weights.data.length, diff: diff(w.maxDiff) })
+    : t('lessons.pitfalls.weightsSame');
+  const output = o.differ.size
+    ? t('lessons.pitfalls.outputDiffers', { count: o.differ.size, total: bad.output.data.length, diff: diff(o.maxDiff) })
+    : t('lessons.pitfalls.outputSame');
+  summary.textContent = short
+    ? t('lessons.pitfalls.summaryShort', { weights, output, short: t('lessons.pitfalls.rowsShort', { count: short, smallest: i18n.decimal(smallest.toFixed(3)) }) })
+    : t('lessons.pitfalls.summary', { weights, output });
   summary.dataset.weightsDiffer = String(w.differ.size);
   summary.dataset.outputDiffer = String(o.differ.size);
   summary.dataset.rowsShort = String(short);
 }
 
-export function createPitfallsPanel({ attn, computer, update }) {
-  const { root, intro } = lessonPanel('pitfalls', 'The same inputs as above, computed right and computed with one classic mistake. Cells that differ are outlined; \u03a3 is each row\u2019s sum.');
+export function createPitfallsPanel({ attn, computer, update, i18n = english }) {
+  const { t } = i18n;
+  const { root, intro } = lessonPanel('pitfalls', t('lessons.pitfalls.intro'));
   const select = el('select');
   select.dataset.control = 'pitfall';
   const controls = el('div', 'lesson-controls');
-  controls.append(field('Mistake', select));
+  controls.append(field(t('lessons.pitfalls.mistake'), select));
   const about = el('p', 'lesson-note');
   const maskNote = el('p', 'lesson-callout');
-  const useCausal = button('Use the causal mask');
+  const useCausal = button(t('lessons.pitfalls.useCausal'));
   maskNote.hidden = true;
   const maskRow = el('div', 'lesson-inline');
   maskRow.append(maskNote, useCausal);
@@ -126,15 +114,15 @@ export function createPitfallsPanel({ attn, computer, update }) {
   const side = (title, key) => {
     const col = el('div', 'lesson-side');
     const h = el('h4', '', title);
-    const wTitle = el('p', 'lesson-map-title', 'Attention weights');
-    const weights = createHeatmap({ name: `pitfall-${key}-weights`, label: `${title}: attention weights`, kind: 'weights' });
-    const oTitle = el('p', 'lesson-map-title', 'Output');
-    const output = createHeatmap({ name: `pitfall-${key}-output`, label: `${title}: output`, kind: 'diverging' });
+    const wTitle = el('p', 'lesson-map-title', t('lessons.pitfalls.weights'));
+    const weights = createHeatmap({ name: `pitfall-${key}-weights`, label: t('lessons.pitfalls.weightsLabel', { side: title }), kind: 'weights', i18n });
+    const oTitle = el('p', 'lesson-map-title', t('lessons.pitfalls.output'));
+    const output = createHeatmap({ name: `pitfall-${key}-output`, label: t('lessons.pitfalls.outputLabel', { side: title }), kind: 'diverging', i18n });
     col.append(h, wTitle, weights.el, oTitle, output.el);
     return { el: col, h, wTitle, oTitle, weights, output };
   };
-  const right = side('Correct', 'correct');
-  const wrong = side('With the mistake', 'wrong');
+  const right = side(t('lessons.pitfalls.correct'), 'correct');
+  const wrong = side(t('lessons.pitfalls.wrong'), 'wrong');
   const sides = el('div', 'lesson-compare');
   sides.append(right.el, wrong.el);
   root.append(intro, controls, about, maskRow, scaleNote, error, summary, sides);
@@ -152,28 +140,28 @@ export function createPitfallsPanel({ attn, computer, update }) {
         sides.hidden = true;
         summary.textContent = '';
       };
-      if (result.error) return fail(`Cannot compute: ${result.error}`);
+      if (result.error) return fail(t('lessons.error.compute', { error: result.error }));
       const d = result.dims;
       const kinds = PITFALLS.filter((p) => d.multi || !MULTI_HEAD_PITFALLS.includes(p));
       if (optionsFor !== kinds.length) {
         optionsFor = kinds.length;
         select.replaceChildren(...kinds.map((p) => {
-          const o = el('option', '', MISTAKES[p].label);
+          const o = el('option', '', t(`lessons.pitfalls.${p}.label`));
           o.value = p;
           return o;
         }));
       }
       const pitfall = state.lessons.pitfall;
       select.value = pitfall;
-      explainMistake({ about, maskNote, useCausal, scaleNote }, state, result, pitfall);
+      explainMistake({ about, maskNote, useCausal, scaleNote }, state, result, pitfall, i18n);
 
       let bad;
       try {
         bad = computer.variant({ ...maskOptions(state), pitfall });
       } catch (err) {
-        return fail(`The core refused: ${err.message}`);
+        return fail(t('lessons.error.refused', { error: err.message }));
       }
-      if (!bad) return fail('Nothing to compare yet.');
+      if (!bad) return fail(t('lessons.pitfalls.nothing'));
       error.hidden = true;
       sides.hidden = false;
 
@@ -182,8 +170,8 @@ export function createPitfallsPanel({ attn, computer, update }) {
         : { weights: result.head.weights, output: result.head.output };
       const goodStats = attn.lessons.rowStats(good.weights);
       const badStats = attn.lessons.rowStats(bad.weights);
-      const diffs = drawSides({ right, wrong }, good, bad, { state, result, pitfall, display, goodStats, badStats });
-      summarize(summary, diffs, bad, badStats, result.fullyMasked);
+      const diffs = drawSides({ right, wrong }, good, bad, { state, result, pitfall, display, goodStats, badStats, i18n });
+      summarize(summary, diffs, bad, badStats, result.fullyMasked, i18n);
       root.dataset.pitfall = pitfall;
       return undefined;
     },

@@ -3,15 +3,16 @@
 // Each plot is created once and updated in place. Every plot's <svg> carries data-plot, so a
 // check for injected markup can tell the page's own drawings from anything else.
 import { linear, setAttrs, setText, svg } from './dom.js';
-import { formatNumber } from '../model/model.js';
+import { english, formatNumber } from '../model/model.js';
 
 /**
  * A histogram: bars of `counts` over [lo, hi], ticks at lo, 0 and hi, and dashed markers at
- * mean ± std. `label(summary)` gives the accessible description.
+ * mean ± std; update's `description` is the accessible description. Numbers are written with the
+ * decimal separator of `i18n`.
  */
-export function createHistogram({ width = 320, height = 150, className = '' } = {}) {
+export function createHistogram({ width = 320, height = 150, className = '', i18n = english } = {}) {
   const pad = { l: 8, r: 8, t: 18, b: 26 };
-  const root = svg('svg', { viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': 'Plot, being computed', 'data-plot': '' }, `plot histogram ${className}`.trim());
+  const root = svg('svg', { viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': i18n.t('lessons.plot.computing'), 'data-plot': '' }, `plot histogram ${className}`.trim());
   const bars = svg('g', {}, 'bars');
   const axis = svg('line', { x1: pad.l, x2: width - pad.r, y1: height - pad.b, y2: height - pad.b }, 'axis');
   const ticks = svg('g', {}, 'ticks');
@@ -38,7 +39,7 @@ export function createHistogram({ width = 320, height = 150, className = '' } = 
         const g = svg('g', {}, 'tick');
         g.append(svg('line', { x1: x(v), x2: x(v), y1: height - pad.b, y2: height - pad.b + 4 }));
         const t = svg('text', { x: x(v), y: height - 8, 'text-anchor': anchor });
-        t.textContent = formatNumber(v, 3);
+        t.textContent = i18n.decimal(formatNumber(v, 3));
         g.append(t);
         return g;
       };
@@ -46,28 +47,28 @@ export function createHistogram({ width = 320, height = 150, className = '' } = 
       const line = (v) => svg('line', { x1: x(v), x2: x(v), y1: pad.t - 4, y2: height - pad.b }, 'marker');
       markers.replaceChildren(line(mean - std), line(mean + std));
       setAttrs(sigmaLabel, { x: x(mean).toFixed(2) });
-      setText(sigmaLabel, `\u00b11 std = \u00b1${formatNumber(std, 4)}`);
+      setText(sigmaLabel, i18n.t('lessons.plot.sigma', { std: i18n.decimal(formatNumber(std, 4)) }));
       root.setAttribute('aria-label', description);
     },
   };
 }
 
-/** Vertical bars of values in [0, 1] (softmax weights), one per key, with a 0..1 axis. */
-export function createBars({ width = 320, height = 120, className = '' } = {}) {
+/** Vertical bars of values in [0, 1] (softmax weights), one per key, with a 0..1 axis; names are math (k₁…). */
+export function createBars({ width = 320, height = 120, className = '', i18n = english } = {}) {
   const pad = { l: 24, r: 6, t: 8, b: 18 };
-  const root = svg('svg', { viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': 'Plot, being computed', 'data-plot': '' }, `plot bars ${className}`.trim());
+  const root = svg('svg', { viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': i18n.t('lessons.plot.computing'), 'data-plot': '' }, `plot bars ${className}`.trim());
   const grid = svg('g', {}, 'ticks');
   const y = linear([0, 1], [height - pad.b, pad.t]);
   for (const v of [0, 0.5, 1]) {
     const g = svg('g', {}, 'tick');
     g.append(svg('line', { x1: pad.l - 3, x2: width - pad.r, y1: y(v), y2: y(v) }, v === 0 ? 'axis' : 'gridline'));
     const t = svg('text', { x: pad.l - 5, y: y(v) + 3.5, 'text-anchor': 'end' });
-    t.textContent = String(v);
+    t.textContent = i18n.decimal(String(v));
     g.append(t);
     grid.append(g);
   }
   const bars = svg('g', {}, 'bars');
-  const labels = svg('g', {}, 'ticks');
+  const labels = svg('g', { translate: 'no' }, 'ticks');
   root.append(grid, bars, labels);
   let rects = [];
   return {
@@ -100,13 +101,13 @@ export function createBars({ width = 320, height = 120, className = '' } = {}) {
  * Lines on log–log axes: series [{ key, label, points: [[x, y], …] }], an optional vertical
  * marker at x (with a label) and an optional point marker. Axis ticks at powers of ten.
  */
-export function createLogLogPlot({ width = 520, height = 280, xLabel = '', yLabel = '' } = {}) {
+export function createLogLogPlot({ width = 520, height = 280, xLabel = '', yLabel = '', i18n = english } = {}) {
   // The vertical markers' labels sit in a band of their own above the plot area (one row each),
   // so no gridline, tick label or line runs through them and none starts above the figure.
   const LABEL_ROW = 12;
   const pad = { l: 52, r: 14, t: 8 + 2 * LABEL_ROW, b: 38 };
   const CHAR_W = 6.2;  // 10 px monospace, a little generous
-  const root = svg('svg', { viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': 'Plot, being computed', 'data-plot': '' }, 'plot loglog');
+  const root = svg('svg', { viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': i18n.t('lessons.plot.computing'), 'data-plot': '' }, 'plot loglog');
   const grid = svg('g', {}, 'ticks');
   const lines = svg('g', {}, 'series');
   const marks = svg('g', {}, 'markers');

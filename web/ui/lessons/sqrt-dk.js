@@ -2,9 +2,9 @@
 // before and after dividing by √d_k (histograms with the measured spread, ≈ √d_k and ≈ 1), then
 // one row of such scores through a softmax with and without the scaling, with its entropy. The
 // sampling runs in the core inside a worker (a second at d_k = 1024); the softmax in the page's core.
-import { button, el, field, isFocused, lessonPanel, numberInput, setAttr, setIfIdle, setText } from './dom.js';
+import { button, el, field, isFocused, lessonPanel, numberInput, sentence, setAttr, setIfIdle, setSentence, setText, wholeNumber } from './dom.js';
 import { createBars, createHistogram } from './plots.js';
-import { formatNumber, LESSON_LIMITS, setLesson, subscript } from '../model/model.js';
+import { english, formatNumber, LESSON_LIMITS, setLesson, subscript } from '../model/model.js';
 
 const SUB_K = '\u2096';
 const BINS = 41;
@@ -90,26 +90,27 @@ function createSampler(attn) {
 }
 
 // The controls: d_k on a log2 slider and as a number, the pair count, the seed, the row length.
-function sqrtDkControls(update) {
+function sqrtDkControls(update, { t }) {
   const dkRange = el('input');
   dkRange.type = 'range';
   dkRange.min = '0';
   dkRange.max = String(Math.log2(LESSON_LIMITS.dk[1]));
   dkRange.step = '0.05';
-  dkRange.setAttribute('aria-label', `d${SUB_K} (slider, logarithmic)`);
+  dkRange.setAttribute('aria-label', t('lessons.sqrtDk.dkSlider'));
   const dkNumber = numberInput(LESSON_LIMITS.dk);
   dkNumber.setAttribute('aria-label', `d${SUB_K}`);
+  dkNumber.translate = false;  // a variable's name
   const dkRow = el('div', 'lesson-range');
   dkRow.append(dkRange, dkNumber);
   const dkField = el('div', 'lesson-field wide');
-  dkField.append(el('span', 'lesson-field-label', `d${SUB_K}, the length of q and k`), dkRow);
+  dkField.append(el('span', 'lesson-field-label', t('lessons.sqrtDk.dkField')), dkRow);
   const count = numberInput(LESSON_LIMITS.count, 100);
   const seed = numberInput(LESSON_LIMITS.seed);
   const rowLength = numberInput(LESSON_LIMITS.row);
   rowLength.dataset.control = 'row-length';
-  const again = button('New seed');
+  const again = button(t('lessons.sqrtDk.newSeed'));
   const controls = el('div', 'lesson-controls');
-  controls.append(dkField, field('pairs N', count), field('seed', seed), field('keys in the row', rowLength), again);
+  controls.append(dkField, field(t('lessons.sqrtDk.pairs'), count), field(t('lessons.sqrtDk.seed'), seed), field(t('lessons.sqrtDk.row'), rowLength), again);
 
   const setSqrt = (patch) => update((s) => setLesson(s, 'sqrtDk', patch));
   dkRange.addEventListener('input', () => setSqrt({ dk: Math.round(2 ** Number(dkRange.value)) }));
@@ -124,7 +125,7 @@ function sqrtDkControls(update) {
   return { controls, dkRange, dkNumber, count, seed, rowLength };
 }
 
-function figure(title, plot, ...caption) {
+function figure(title, plot, caption) {
   const f = el('figure', 'lesson-figure');
   const c = el('figcaption');
   c.append(el('strong', '', title), el('br'), ...caption);
@@ -132,93 +133,96 @@ function figure(title, plot, ...caption) {
   return f;
 }
 
-// A stat's text (`digits` significant) and its exact value in data-value.
-function put(out, v, digits = 4) {
-  setText(out, formatNumber(v, digits));
+// A stat's text (`digits` significant, in the locale's decimal separator) and its exact value in data-value.
+function put(out, v, digits = 4, i18n = english) {
+  setText(out, i18n.decimal(formatNumber(v, digits)));
   out.dataset.value = String(v);
 }
 
 // The two histograms, raw and scaled, with their measured spread.
-function histogramsPart() {
-  const rawHist = createHistogram({ className: 'raw' });
-  const scaledHist = createHistogram({ className: 'scaled' });
+function histogramsPart(i18n) {
+  const { t } = i18n;
+  const num = (v, digits = 3) => i18n.decimal(formatNumber(v, digits));
+  const rawHist = createHistogram({ className: 'raw', i18n });
+  const scaledHist = createHistogram({ className: 'scaled', i18n });
   const [rawStd, rawVar, rawMean, scaledStd, scaledVar, scaledMean] = ['raw-std', 'raw-var', 'raw-mean', 'scaled-std', 'scaled-var', 'scaled-mean']
     .map((name) => stat(name, ''));
   const rawExpected = el('span', 'lesson-note');
   const hists = el('div', 'lesson-figures');
   hists.append(
-    figure('Raw scores q\u00b7k', rawHist, 'std ', rawStd, ' ', rawExpected, ', variance ', rawVar, ` (target d${SUB_K}), mean `, rawMean),
-    figure(`Scaled scores q\u00b7k / \u221ad${SUB_K}`, scaledHist, 'std ', scaledStd, ' (target 1), variance ', scaledVar, ' (target 1), mean ', scaledMean),
+    figure(t('lessons.sqrtDk.rawTitle'), rawHist, sentence(i18n, 'lessons.sqrtDk.rawCaption', {}, { std: rawStd, expected: rawExpected, variance: rawVar, mean: rawMean })),
+    figure(t('lessons.sqrtDk.scaledTitle'), scaledHist, sentence(i18n, 'lessons.sqrtDk.scaledCaption', {}, { std: scaledStd, variance: scaledVar, mean: scaledMean })),
   );
   return {
     el: hists,
     draw({ dk, raw, scaled }, N) {
       rawHist.update({
         counts: raw.histogram.counts, lo: raw.histogram.lo, hi: raw.histogram.hi, mean: raw.mean, std: raw.std,
-        description: `Histogram of ${N} raw dot products for d${SUB_K} = ${dk}: from ${formatNumber(raw.histogram.lo, 3)} to ${formatNumber(raw.histogram.hi, 3)}, standard deviation ${formatNumber(raw.std, 3)}.`,
+        description: t('lessons.sqrtDk.rawDescription', { count: N, dk, lo: num(raw.histogram.lo), hi: num(raw.histogram.hi), std: num(raw.std) }),
       });
       scaledHist.update({
         counts: scaled.histogram.counts, lo: scaled.histogram.lo, hi: scaled.histogram.hi, mean: scaled.mean, std: scaled.std,
-        description: `Histogram of the same ${N} dot products divided by \u221a${dk}: standard deviation ${formatNumber(scaled.std, 3)}.`,
+        description: t('lessons.sqrtDk.scaledDescription', { count: N, dk, std: num(scaled.std) }),
       });
-      put(rawStd, raw.std);
-      put(rawVar, raw.std ** 2);
-      put(scaledVar, scaled.std ** 2);
-      put(rawMean, raw.mean, 2);
-      put(scaledStd, scaled.std);
-      put(scaledMean, scaled.mean, 2);
-      setText(rawExpected, `(\u221a${dk} = ${formatNumber(Math.sqrt(dk), 3)})`);
+      put(rawStd, raw.std, 4, i18n);
+      put(rawVar, raw.std ** 2, 4, i18n);
+      put(scaledVar, scaled.std ** 2, 4, i18n);
+      put(rawMean, raw.mean, 2, i18n);
+      put(scaledStd, scaled.std, 4, i18n);
+      put(scaledMean, scaled.mean, 2, i18n);
+      setText(rawExpected, `(\u221a${dk} = ${num(Math.sqrt(dk))})`);
     },
   };
 }
 
 // One row of scores through the softmax, unscaled and scaled, with the entropies and the uniform
 // row's entropy for comparison.
-function softmaxPart(attn) {
+function softmaxPart(attn, i18n) {
+  const { t } = i18n;
+  const num = (v) => i18n.decimal(formatNumber(v, 3));
   const softIntro = el('p', 'lesson-intro lesson-gap');
-  const rawBars = createBars({ className: 'raw' });
-  const scaledBars = createBars({ className: 'scaled' });
+  const rawBars = createBars({ className: 'raw', i18n });
+  const scaledBars = createBars({ className: 'scaled', i18n });
   const [hRaw, hScaled, maxRaw, maxScaled, uniform] = ['entropy-raw', 'entropy-scaled', 'max-raw', 'max-scaled', 'entropy-uniform']
     .map((name) => stat(name, ''));
   const softs = el('div', 'lesson-figures');
   softs.append(
-    figure('softmax(scores), unscaled', rawBars, 'entropy ', hRaw, ' nats, largest weight ', maxRaw),
-    figure(`softmax(scores / \u221ad${SUB_K})`, scaledBars, 'entropy ', hScaled, ' nats, largest weight ', maxScaled),
+    figure(t('lessons.sqrtDk.softRawTitle'), rawBars, sentence(i18n, 'lessons.sqrtDk.softCaption', {}, { entropy: hRaw, max: maxRaw })),
+    figure(t('lessons.sqrtDk.softScaledTitle'), scaledBars, sentence(i18n, 'lessons.sqrtDk.softCaption', {}, { entropy: hScaled, max: maxScaled })),
   );
   const uniformNote = el('p', 'lesson-note');
-  const uniformLead = el('span');
-  uniformNote.append(uniformLead, uniform, ' nats; a one-hot row has 0. Near 0, the softmax passes almost all weight to one key and its gradient almost vanishes.');
   return {
     els: [softIntro, softs, uniformNote],
     // One row of scores: the first `row` raw dot products, through the core's softmax.
     draw({ dk, row: scores }) {
       const keys = scores.length;
       const names = Array.from({ length: keys }, (_, j) => `k${subscript(j + 1)}`);
-      setText(uniformLead, `For comparison, equal weights over ${keys} keys have entropy ln ${keys} = `);
+      setSentence(uniformNote, i18n, 'lessons.sqrtDk.uniform', { count: keys }, { entropy: uniform });
       const row = { data: Float32Array.from(scores), shape: [1, scores.length] };
       const plain = attn.lessons.softmax(row, { scale: 1 });
       const soft = attn.lessons.softmax(row, { scale: 1 / Math.sqrt(dk) });
       const flat = attn.lessons.softmax({ data: new Float32Array(row.shape[1]), shape: row.shape });
-      setText(softIntro, `Now one row of attention: ${keys} keys whose scores are the first ${keys} dot products above (d${SUB_K} = ${dk}), through a softmax without and with the scaling.`);
-      rawBars.update({ values: Array.from(plain.weights.data), names, description: `Softmax of ${keys} unscaled scores: largest weight ${formatNumber(plain.max.data[0], 3)}, entropy ${formatNumber(plain.entropy.data[0], 3)} nats.` });
-      scaledBars.update({ values: Array.from(soft.weights.data), names, description: `Softmax of the same scores divided by \u221a${dk}: largest weight ${formatNumber(soft.max.data[0], 3)}, entropy ${formatNumber(soft.entropy.data[0], 3)} nats.` });
-      put(hRaw, plain.entropy.data[0]);
-      put(hScaled, soft.entropy.data[0]);
-      put(maxRaw, plain.max.data[0]);
-      put(maxScaled, soft.max.data[0]);
-      put(uniform, flat.entropy.data[0]);
+      setText(softIntro, t('lessons.sqrtDk.softIntro', { count: keys, dk }));
+      rawBars.update({ values: Array.from(plain.weights.data), names, description: t('lessons.sqrtDk.softRawDescription', { count: keys, max: num(plain.max.data[0]), entropy: num(plain.entropy.data[0]) }) });
+      scaledBars.update({ values: Array.from(soft.weights.data), names, description: t('lessons.sqrtDk.softScaledDescription', { dk, max: num(soft.max.data[0]), entropy: num(soft.entropy.data[0]) }) });
+      put(hRaw, plain.entropy.data[0], 4, i18n);
+      put(hScaled, soft.entropy.data[0], 4, i18n);
+      put(maxRaw, plain.max.data[0], 4, i18n);
+      put(maxScaled, soft.max.data[0], 4, i18n);
+      put(uniform, flat.entropy.data[0], 4, i18n);
     },
   };
 }
 
-export function createSqrtDkPanel({ attn, update }) {
-  const { root, intro } = lessonPanel('sqrt-dk', `A dot product adds up d${SUB_K} products. If every entry of q and k has mean 0 and variance 1, each product has variance 1, so the sum has variance d${SUB_K}: its spread grows like \u221ad${SUB_K}. Dividing by \u221ad${SUB_K} brings it back to 1, whatever d${SUB_K} is. Here the core draws the vectors (NumPy\u2019s generator, seeded) and measures.`);
-  const { controls, dkRange, dkNumber, count, seed, rowLength } = sqrtDkControls(update);
+export function createSqrtDkPanel({ attn, update, i18n = english }) {
+  const { t } = i18n;
+  const { root, intro } = lessonPanel('sqrt-dk', t('lessons.sqrtDk.intro'));
+  const { controls, dkRange, dkNumber, count, seed, rowLength } = sqrtDkControls(update, i18n);
 
   const status = el('p', 'lesson-status');
   status.setAttribute('role', 'status');
-  const histograms = histogramsPart();
-  const softmaxRow = softmaxPart(attn);
+  const histograms = histogramsPart(i18n);
+  const softmaxRow = softmaxPart(attn, i18n);
   const result = el('div', 'lesson-result');
   result.append(histograms.el, ...softmaxRow.els);
   root.append(intro, controls, status, result);
@@ -231,15 +235,15 @@ export function createSqrtDkPanel({ attn, update }) {
   function draw() {
     if (!reply) return;
     if (!reply.ok) {
-      setText(status, `The core could not sample: ${reply.error}`);
+      setText(status, t('lessons.sqrtDk.failed', { error: reply.error }));
       status.classList.add('error');
       return;
     }
     status.classList.remove('error');
-    const N = reply.count.toLocaleString('en-US');
+    const N = wholeNumber(reply.count, i18n);
     histograms.draw(reply, N);
     softmaxRow.draw(reply);
-    setText(status, `${N} pairs of standard-normal vectors of length ${reply.dk}, seed ${reply.seed}.`);
+    setText(status, t('lessons.sqrtDk.status', { count: N, dk: reply.dk, seed: String(reply.seed) }));
     result.classList.remove('stale');
     root.dataset.shown = shown;
   }
@@ -260,7 +264,7 @@ export function createSqrtDkPanel({ attn, update }) {
       delete root.dataset.shown;
       result.classList.add('stale');
       status.classList.remove('error');
-      setText(status, `Sampling ${N.toLocaleString('en-US')} pairs of vectors of length ${dk}\u2026`);
+      setText(status, t('lessons.sqrtDk.sampling', { count: wholeNumber(N, i18n), dk }));
       sampler.request({
         dk, count: N, seed: sd, row,
         done(r) {

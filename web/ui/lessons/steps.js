@@ -3,10 +3,10 @@
 // 1..i only, the way a model generating text computes it when tokens after i do not exist yet.
 // Two calls to the core (the page's layer and scale), shown side by side with their largest
 // difference.
-import { button, el, failureLine, lessonPanel, setText, sideBySide } from './dom.js';
+import { button, el, failureLine, lessonPanel, setText, sideBySide, userText } from './dom.js';
 import { compare, diffText } from './compare.js';
 import { createHeatmap } from '../heatmap/heatmap.js';
-import { setLesson } from '../model/model.js';
+import { english, setLesson } from '../model/model.js';
 
 const PLAY_MS = 1100;
 
@@ -16,10 +16,11 @@ const slice = (t, row, from, to) => {
 };
 
 // The tokens so far: before i, i itself, and those not generated yet.
-function drawStrip(strip, queries, i) {
+function drawStrip(strip, queries, i, { t }) {
   const items = queries.map((q, j) => {
-    const li = el('li', j < i ? 'past' : j === i ? 'current' : 'future', q);
-    if (j > i) li.title = 'not generated yet';
+    const li = el('li', j < i ? 'past' : j === i ? 'current' : 'future');
+    li.append(userText(q));
+    if (j > i) li.title = t('lessons.steps.future');
     return li;
   });
   strip.replaceChildren(...items);
@@ -27,7 +28,8 @@ function drawStrip(strip, queries, i) {
 
 // Equal when the prefix's weights and output match the causal row's and the causal row gives
 // every key after the k-th exactly 0.
-function showVerdict(verdict, prefix, rowW, rowO, k, m) {
+function showVerdict(verdict, prefix, rowW, rowO, k, m, i18n) {
+  const { t } = i18n;
   const w = compare(prefix.weights.data, rowW.data.subarray(0, k));
   const o = compare(prefix.output.data, rowO.data);
   let leaked = 0;
@@ -36,46 +38,49 @@ function showVerdict(verdict, prefix, rowW, rowO, k, m) {
   const maxDiff = Math.max(w.maxDiff, o.maxDiff);
   verdict.dataset.equal = String(equal);
   verdict.dataset.maxDiff = String(maxDiff);
-  setText(verdict, equal
-    ? `Equal: the causal row gives the keys after ${k} exactly 0, and the rest ${maxDiff === 0 ? 'are identical' : `match to float32 rounding (largest difference ${diffText(maxDiff)})`}.`
-    : `Not equal: largest difference ${diffText(maxDiff)}${leaked ? `, ${leaked} future key${leaked > 1 ? 's' : ''} with weight` : ''}.`);
+  const diff = i18n.decimal(diffText(maxDiff));
+  let text;
+  if (equal) text = t(maxDiff === 0 ? 'lessons.steps.identical' : 'lessons.steps.rounding', { k, diff });
+  else text = leaked ? t('lessons.steps.leaked', { diff, count: leaked }) : t('lessons.steps.notEqual', { diff });
+  setText(verdict, text);
 }
 
-export function createStepsPanel({ computer, update }) {
-  const { root, intro } = lessonPanel('steps', 'A model writing text has, at step i, only tokens 1..i. Training runs every step at once on the whole sentence, with the causal mask hiding each query\u2019s future. The two give the same numbers, which is what makes that parallel training honest.');
+export function createStepsPanel({ computer, update, i18n = english }) {
+  const { t } = i18n;
+  const { root, intro } = lessonPanel('steps', t('lessons.steps.intro'));
 
   const range = el('input');
   range.type = 'range';
   range.min = '1';
   range.step = '1';
-  range.setAttribute('aria-label', 'Token i');
-  const prev = button('\u25c0 Previous');
-  const next = button('Next \u25b6');
-  const play = button('Play');
+  range.setAttribute('aria-label', t('lessons.steps.token'));
+  const prev = button(t('lessons.steps.previous'));
+  const next = button(t('lessons.steps.next'));
+  const play = button(t('lessons.steps.play'));
   play.setAttribute('aria-pressed', 'false');
   const position = el('output', 'lesson-stat');
   const controls = el('div', 'lesson-controls');
   const rangeWrap = el('label', 'lesson-field wide');
-  rangeWrap.append(el('span', 'lesson-field-label', 'Token i'), range);
+  rangeWrap.append(el('span', 'lesson-field-label', t('lessons.steps.token')), range);
   controls.append(rangeWrap, position, prev, next, play);
 
   const strip = el('ol', 'token-strip');
-  strip.setAttribute('aria-label', 'Tokens generated so far');
+  strip.setAttribute('aria-label', t('lessons.steps.strip'));
   const maskNote = el('p', 'lesson-note');
 
-  const fullTitle = el('p', 'lesson-map-title', 'Causal attention over the whole sentence (all rows at once)');
-  const full = createHeatmap({ name: 'steps-causal', label: 'Causal attention weights, all rows', kind: 'weights' });
+  const fullTitle = el('p', 'lesson-map-title', t('lessons.steps.fullTitle'));
+  const full = createHeatmap({ name: 'steps-causal', label: t('lessons.steps.fullLabel'), kind: 'weights', i18n });
   const block = (title, key) => {
     const col = el('div', 'lesson-side');
     const h = el('h4', '', title);
-    const w = createHeatmap({ name: `steps-${key}-weights`, label: `${title}: weights`, kind: 'weights', legend: false });
-    const oTitle = el('p', 'lesson-map-title', 'Output');
-    const o = createHeatmap({ name: `steps-${key}-output`, label: `${title}: output`, kind: 'diverging', legend: false });
+    const w = createHeatmap({ name: `steps-${key}-weights`, label: t('lessons.steps.weightsLabel', { side: title }), kind: 'weights', legend: false, i18n });
+    const oTitle = el('p', 'lesson-map-title', t('lessons.steps.output'));
+    const o = createHeatmap({ name: `steps-${key}-output`, label: t('lessons.steps.outputLabel', { side: title }), kind: 'diverging', legend: false, i18n });
     col.append(h, w.el, oTitle, o.el);
     return { el: col, h, w, o };
   };
-  const causalRow = block('Row i of causal attention', 'causal');
-  const prefixRow = block('Query i over keys 1..i only', 'prefix');
+  const causalRow = block(t('lessons.steps.causalRow'), 'causal');
+  const prefixRow = block(t('lessons.steps.prefixRow'), 'prefix');
   const { sides, verdict } = sideBySide(causalRow.el, prefixRow.el, 'steps-verdict');
   const body = el('div');
   const failure = failureLine(body);
@@ -92,12 +97,12 @@ export function createStepsPanel({ computer, update }) {
   const stop = () => {
     clearInterval(timer);
     timer = 0;
-    play.textContent = 'Play';
+    play.textContent = t('lessons.steps.play');
     play.setAttribute('aria-pressed', 'false');
   };
   play.addEventListener('click', () => {
     if (timer) return stop();
-    play.textContent = 'Pause';
+    play.textContent = t('lessons.steps.pause');
     play.setAttribute('aria-pressed', 'true');
     if (step >= n - 1) go(0);
     timer = setInterval(() => {
@@ -111,7 +116,7 @@ export function createStepsPanel({ computer, update }) {
   return {
     el: root,
     render(state, result, display) {
-      if (result.error) return failure.fail(`Cannot compute: ${result.error}`);
+      if (result.error) return failure.fail(t('lessons.error.compute', { error: result.error }));
       const d = result.dims;
       n = d.n;
       step = Math.min(state.lessons.step, n - 1);
@@ -119,8 +124,8 @@ export function createStepsPanel({ computer, update }) {
       const k = Math.min(i + 1, d.m);  // keys 1..i (top-left aligned when n > m)
       range.max = String(n);
       if (range.getRootNode().activeElement !== range) range.value = String(i + 1);
-      range.setAttribute('aria-valuetext', `token ${i + 1} of ${n}: ${result.labels.queries[i]}`);
-      setText(position, `${i + 1} of ${n}`);
+      range.setAttribute('aria-valuetext', t('lessons.steps.valueText', { i: i + 1, n, token: result.labels.queries[i] }));
+      setText(position, t('lessons.steps.position', { i: i + 1, n }));
       prev.disabled = i === 0;
       next.disabled = i >= n - 1;
 
@@ -130,16 +135,16 @@ export function createStepsPanel({ computer, update }) {
         causal = computer.variant({ causal: true });
         prefix = computer.variant({ queries: [i], keys: Array.from({ length: k }, (_, j) => j) });
       } catch (err) {
-        failure.fail(`The core refused: ${err.message}`);
+        failure.fail(t('lessons.error.refused', { error: err.message }));
         return;
       }
       failure.ok();
 
       const { queries, keys } = result.labels;
-      drawStrip(strip, queries, i);
+      drawStrip(strip, queries, i, i18n);
       setText(maskNote, state.mask.kind === 'causal' || state.mask.kind === 'none'
         ? ''
-        : `This view always applies the causal mask and ignores the ${state.mask.kind} mask chosen above.`);
+        : t(`lessons.steps.ignoresMask.${state.mask.kind}`));
       maskNote.hidden = !maskNote.textContent;
 
       const common = { ...display };
@@ -156,10 +161,10 @@ export function createStepsPanel({ computer, update }) {
       causalRow.o.update({ tensor: rowO, rowLabels: [queries[i]], colLabels: outCols, ...common });
       prefixRow.w.update({ tensor: prefix.weights, rowLabels: [queries[i]], colLabels: keys.slice(0, k), ...common });
       prefixRow.o.update({ tensor: prefix.output, rowLabels: [queries[i]], colLabels: outCols, ...common });
-      setText(prefixRow.h, `Query ${i + 1} over keys 1..${k} only (${k} key${k > 1 ? 's' : ''})`);
-      setText(causalRow.h, `Row ${i + 1} of causal attention`);
+      setText(prefixRow.h, t('lessons.steps.prefixHeading', { i: i + 1, count: k }));
+      setText(causalRow.h, t('lessons.steps.causalHeading', { i: i + 1 }));
 
-      showVerdict(verdict, prefix, rowW, rowO, k, d.m);
+      showVerdict(verdict, prefix, rowW, rowO, k, d.m, i18n);
     },
     pause: stop,
     dispose: stop,

@@ -4,6 +4,7 @@ import checkpoint from './checkpoint.js';
 import common from './common.js';
 import explorer from './explorer.js';
 import inference from './inference.js';
+import lessons from './lessons.js';
 import training from './training.js';
 
 export default {
@@ -11,5 +12,6 @@ export default {
   ...common,
   ...explorer,
   ...inference,
+  ...lessons,
   ...training,
 };
