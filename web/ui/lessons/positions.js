@@ -136,10 +136,14 @@ export function createPositionsPanel({ attn, update }) {
   const clockExplain = createExplainBox('Point at, tap or focus a clock to see its frequency and angle.');
   const clocks = createClocks(clockExplain, () => ctx);
   const body = el('div');
-  const failure = failureLine(body);
-  body.append(note, grid, explain.el, el('h4', 'lesson-gap', 'ALiBi, head by head'), el('p', 'lesson-note', TEXT.alibi), alibiBox,
-    el('h4', 'lesson-gap', 'RoPE\u2019s frequencies as clock hands'), clocks.el, clockExplain.el);
-  root.append(intro, ui.controls, failure.el, body);
+  body.append(note, grid, explain.el);
+  // Further sections, each a .lesson-gap opening with its title (folded when the lesson is shown alone).
+  const alibiPart = el('div', 'lesson-gap');
+  alibiPart.append(el('h4', '', 'ALiBi, head by head'), el('p', 'lesson-note', TEXT.alibi), alibiBox);
+  const clockPart = el('div', 'lesson-gap');
+  clockPart.append(el('h4', '', 'RoPE\u2019s frequencies as clock hands'), clocks.el, clockExplain.el);
+  const failure = failureLine(body, alibiPart, clockPart);
+  root.append(intro, ui.controls, failure.el, body, alibiPart, clockPart);
 
   return {
     el: root,

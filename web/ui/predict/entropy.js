@@ -25,6 +25,7 @@ export function createEntropyQuestion(box, ctx, lesson) {
     return false;
   };
   return {
+    coverRoot: panel,
     targets() {
       const softs = stat('entropy-raw')?.closest('.lesson-figures');
       return softs ? [softs] : [];
