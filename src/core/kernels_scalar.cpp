@@ -99,6 +99,22 @@ float max_value(const float* x, size_t len) {
   return best;
 }
 
+size_t first_non_finite(const float* x, size_t count, bool allow_negative_infinity) {
+  constexpr float kMax = std::numeric_limits<float>::max();
+  constexpr float kNegInf = -std::numeric_limits<float>::infinity();
+  for (size_t i = 0; i < count; ++i) {
+    const float v = x[i];
+    if (!(v >= -kMax && v <= kMax) && !(allow_negative_infinity && v == kNegInf)) return i;
+  }
+  return count;
+}
+
+size_t first_nan(const float* x, size_t count) {
+  for (size_t i = 0; i < count; ++i)
+    if (x[i] != x[i]) return i;
+  return count;
+}
+
 float exp_shifted_sum(float* x, size_t len, float shift) {
   float sum = 0.0f;
   for (size_t i = 0; i < len; ++i) {
