@@ -5,7 +5,7 @@ import js from '@eslint/js';
 import globals from 'globals';
 
 export default [
-  { ignores: ['web/lib/wasm/**', 'build/**', 'dist/**', 'dist-single/**', 'dist.new/**', 'dist.old/**', '**/node_modules/**', 'bench-results/**', 'tests/e2e/screenshots/**'] },
+  { ignores: ['web/lib/wasm/**', 'web/lib/vendor/**', 'build/**', 'dist/**', 'dist-single/**', 'dist.new/**', 'dist.old/**', '**/node_modules/**', 'bench-results/**', 'tests/e2e/screenshots/**'] },
   js.configs.recommended,
   {
     languageOptions: { ecmaVersion: 'latest', sourceType: 'module' },

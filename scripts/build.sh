@@ -10,6 +10,10 @@ mkdir -p build
 exec 9>build/.lock
 flock 9
 
+# GPT-2's tokenizer for pages served without a bundler: js-tiktoken's core and ranks as plain ES
+# modules in web/lib/vendor/ (scripts/vendor/vendor-tiktoken.mjs; from node_modules, nothing fetched).
+node scripts/vendor/vendor-tiktoken.mjs
+
 if [ ! -f build/native/CMakeCache.txt ]; then
   cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null
 fi

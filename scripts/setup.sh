@@ -22,6 +22,8 @@ need chromium command -v chromium
 # Fonts the page is tested with (chromium only recommends them; installs here skip recommends).
 need fonts-liberation test -d /usr/share/fonts/truetype/liberation
 need fonts-dejavu-core test -d /usr/share/fonts/truetype/dejavu
+# pdftotext and pdftoppm: the print test reads back the PDF Chromium prints.
+need poppler-utils command -v pdftotext
 # NumPy for the system Python: the tests run the page's exported NumPy scripts.
 need python3-numpy /usr/bin/python3 -c "import numpy"
 if [ "${1:-}" = "--full" ]; then

@@ -12,7 +12,20 @@ let shown = null;
 let seq = 0;
 
 const skip = document.querySelector('.skip-link');
-const SKIP = { explorer: [skip?.getAttribute('href'), skip?.textContent], train: ['#training-heads', 'Skip to the heads'] };
+const SKIP = {
+  explorer: [skip?.getAttribute('href'), skip?.textContent], train: ['#training-heads', 'Skip to the heads'],
+  embed: ['#builder-title', 'Skip to the embed builder'],
+};
+
+// The embed builder: a lesson and its options, a live embedded preview, the snippets to copy.
+async function mountBuilder() {
+  const { mountEmbedBuilder } = await import('./ui/embed-builder/embed-builder.js');
+  const at = (file) => new URL(file, window.location.href).href;
+  const handle = mountEmbedBuilder(root, { embed: at('embed.html'), element: at('attention-explorer.js') });
+  root.dataset.ready = 'true';
+  root.setAttribute('aria-busy', 'false');
+  return handle;
+}
 
 async function show(view, extra = {}) {
   if (!view || (view === shown && !extra.force)) return;
@@ -29,9 +42,10 @@ async function show(view, extra = {}) {
   delete root.dataset.ready;
   root.setAttribute('aria-busy', 'true');
   try {
-    const handle = view === 'train'
-      ? await (await import('./ui/training/training.js')).mountTrainingPage(root, { onOpenHead: (head) => openHead(head) })
-      : await mountExplorer(root, { toolbarHost: tools, documentTheme: true, syncUrl: true, ...extra.options });
+    let handle;
+    if (view === 'train') handle = await (await import('./ui/training/training.js')).mountTrainingPage(root, { onOpenHead: (head) => openHead(head) });
+    else if (view === 'embed') handle = await mountBuilder();
+    else handle = await mountExplorer(root, { toolbarHost: tools, documentTheme: true, syncUrl: true, startHere: true, ...extra.options });
     if (mine !== seq) handle.destroy();
     else current = handle;
   } catch (err) {
@@ -42,12 +56,28 @@ async function show(view, extra = {}) {
 // "Open in the explorer": the head's weights and the probe's inputs become the explorer's example.
 async function openHead(head) {
   const { headState } = await import('./ui/model/model.js');
-  const state = await headState(head);
+  // A checkpoint's head comes as the explorer state itself (web/ui/checkpoint/).
+  const state = head.explorerState ?? await headState(head);
   history.pushState(null, '', '#');
   await show('explorer', { force: true, options: { state, syncUrl: true } });
 }
 
 const viewSwitch = createViewSwitch();
 document.querySelector('.site-header .brand')?.after(viewSwitch.el);
+
+// On a phone the theme, sharing and export tools fold behind one button, so the first screen
+// holds the explorer rather than its tools.
+const toolsToggle = document.createElement('button');
+toolsToggle.type = 'button';
+toolsToggle.className = 'small-button tools-toggle';
+toolsToggle.textContent = 'Tools';
+toolsToggle.setAttribute('aria-label', 'Theme, sharing and export tools');
+toolsToggle.setAttribute('aria-controls', 'display-tools');
+toolsToggle.setAttribute('aria-expanded', 'false');
+toolsToggle.addEventListener('click', () => {
+  const open = tools.classList.toggle('open');
+  toolsToggle.setAttribute('aria-expanded', String(open));
+});
+viewSwitch.el.after(toolsToggle);
 window.addEventListener('hashchange', () => show(viewFromHash(window.location.hash)));
 show(viewFromHash(window.location.hash) ?? 'explorer');

@@ -48,6 +48,34 @@ export interface ExplorerStateEventDetail {
   source: string;
 }
 
+/**
+ * The `attention-explorer:answer` event's detail (bubbling and composed; with `reveal="predict"`):
+ * a learner answered a lesson's predict-then-reveal question. embed.html posts the same fields to
+ * its parent as `{ type: 'attention-explorer:answer', version: 1, ...detail }`.
+ */
+export interface ExplorerAnswerEventDetail {
+  /** The lesson id (`weights`, `softmax-row`, `pitfalls`, `sqrt-dk`, `induction`). */
+  lesson: string;
+  /** The question as the learner read it. */
+  question: string;
+  correct: boolean;
+  /**
+   * The learner's choice and the right one: a key's index (from 0) for which key gets the most
+   * weight; 'exactly-1' | 'less-than-1' | 'more-than-1' for a row sum; 'unscaled' | 'scaled' |
+   * 'same' for the entropy; for the induction head `guess` is `{ layer, head }` (from 0, as the
+   * trainer's arrays) and `answer` the best head as 'layer,head'.
+   */
+  guess: unknown;
+  answer: unknown;
+  /** The choice and the answer in words, as the learner saw them. */
+  guessLabel: string;
+  answerLabel: string;
+  /** The feedback shown. */
+  feedback: string;
+  /** Numbers the question was about (weights, row, sum, entropyUnscaled, entropyScaled, dk, scores…). */
+  [more: string]: unknown;
+}
+
 export class AttentionExplorerElement extends HTMLElement {
   /** Resolves with the element once it has drawn (again after each rebuild). */
   readonly ready: Promise<AttentionExplorerElement>;
@@ -60,6 +88,7 @@ export class AttentionExplorerElement extends HTMLElement {
   link(): Promise<string>;
   addEventListener(type: 'statechange', listener: (event: CustomEvent<ExplorerStateEventDetail>) => void, options?: boolean | AddEventListenerOptions): void;
   addEventListener(type: 'ready', listener: (event: CustomEvent<ExplorerReadyEventDetail>) => void, options?: boolean | AddEventListenerOptions): void;
+  addEventListener(type: 'attention-explorer:answer', listener: (event: CustomEvent<ExplorerAnswerEventDetail>) => void, options?: boolean | AddEventListenerOptions): void;
   addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
 }
 

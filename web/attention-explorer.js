@@ -17,16 +17,28 @@
 //   view      "train": the "Train a tiny transformer" view instead of the explorer ("Open in the
 //             explorer" on a head removes the attribute and shows that head in the explorer)
 //   example   with view="train": a trained example to open at once (induction, text)
-// Events: "ready" and "statechange" (event.detail.state), both composed and bubbling.
+//   lesson    one lesson alone: a lesson tab (sqrt-dk, pitfalls, …), a step of the pipeline
+//             (scores, scaled, mask, softmax-row, weights, output, heads) or a training lesson
+//             (induction, text); see ui/model/lesson-registry.js and docs/embedding.md
+//   controls  none | minimal | full: how many controls (default full; minimal for a lesson)
+//   reveal    "predict": the lesson's question hides its answer until the learner guesses
+//   q k v x sentence mask
+//             starting numbers as text (JSON rows "[[1, 0], [0, 1]]" or "1 0; 0 1"; sentence: words;
+//             mask: none, causal, padding, custom or JSON 0/1), applied over the example
+// Events: "ready" and "statechange" (event.detail.state), both composed and bubbling;
+// "attention-explorer:answer" (event.detail: { lesson, correct, guess, answer, … }) when a learner
+// answers a predict-then-reveal question.
 // Properties: ready (a Promise of the element), state (get or set a state object), link().
 //
 // Everything lives in an open shadow root with its own copy of styles.css (a <link>, which a
 // `default-src 'self'` policy allows), so the host page's styles and ids never collide with it.
-import { mountExplorer } from './ui/explorer.js';
-import { stateFromHash } from './ui/model/model.js';
+import { mountView } from './ui/mount.js';
+import { STARTING_FIELDS, startingFields, stateFromHash } from './ui/model/model.js';
 
 const STYLES = new URL('./styles.css', import.meta.url).href;
-const ATTRIBUTES = ['preset', 'state', 'panels', 'theme', 'readonly', 'label', 'link-base', 'view', 'example'];
+const ATTRIBUTES = ['preset', 'state', 'panels', 'theme', 'readonly', 'label', 'link-base', 'view', 'example', 'lesson', 'controls', 'reveal', ...STARTING_FIELDS];
+// Attributes that name another example: a change loads it afresh.
+const NEW_EXAMPLE = ['preset', 'state', 'view', 'example', 'lesson', ...STARTING_FIELDS];
 const list = (text) => String(text).split(/[\s,]+/).filter(Boolean);
 
 // "v1.…" as it is, or the state out of a whole link's #s=.
@@ -116,6 +128,11 @@ export class AttentionExplorerElement extends ElementBase {
       const names = list(this.getAttribute('readonly'));
       options.readOnly = names.length ? names : true;
     }
+    for (const name of ['lesson', 'controls', 'reveal']) {
+      const value = this.getAttribute(name);
+      if (value) options[name] = value.trim();
+    }
+    options.start = startingFields((name) => this.getAttribute(name));
     return options;
   }
 
@@ -125,14 +142,17 @@ export class AttentionExplorerElement extends ElementBase {
       // "Open in the explorer" from the training view: the element becomes an explorer of that head.
       const opened = this._openState ? { state: this._openState, link: undefined } : {};
       this._openState = null;
-      const handle = this.getAttribute('view') === 'train'
-        ? await (await import('./ui/training/training.js')).mountTrainingPage(this._root, {
-          syncUrl: false, documentTheme: false, theme: this._options().theme, example: this.getAttribute('example') ?? undefined,
-          onOpenHead: async (head) => {
+      const options = { ...this._options(), ...extra, ...opened };
+      if (!opened.state && this.getAttribute('view') === 'train') {
+        Object.assign(options, { view: 'train', example: this.getAttribute('example') ?? undefined });
+        if (!options.lesson) {
+          options.onOpenHead = async (head) => {
             this._openState = (await import('./ui/model/model.js')).headState(head);
             this.removeAttribute('view');
-          } })
-        : await mountExplorer(this._root, { ...this._options(), ...extra, ...opened });
+          };
+        }
+      }
+      const handle = await mountView(this._root, options);
       handle.onChange((state, meta) => {
         this.dispatchEvent(new CustomEvent('statechange', { detail: { state: structuredClone(state), source: meta?.source ?? 'user' }, bubbles: true, composed: true }));
       });
@@ -156,7 +176,7 @@ export class AttentionExplorerElement extends ElementBase {
     this._pending = new Set();
     const handle = this._handle;
     if (!handle) return;
-    if (changed.has('view') || changed.has('example')) return this._remount({ keepState: false });
+    if (['view', 'example', 'lesson', ...STARTING_FIELDS].some((n) => changed.has(n))) return this._remount({ keepState: false });
     if ([...changed].every((n) => n === 'theme' || n === 'state')) {
       if (changed.has('state') && this.getAttribute('state')) {
         // A new example: a fresh mount checks it and shows a message if it is bad.
@@ -168,8 +188,8 @@ export class AttentionExplorerElement extends ElementBase {
       }
       return undefined;
     }
-    // Panels, read-only cells or the preset: rebuild (keeping the example unless the preset changed).
-    return this._remount({ keepState: !changed.has('preset') && !changed.has('state') });
+    // Panels, controls, read-only cells or the preset: rebuild (keeping the example unless it changed).
+    return this._remount({ keepState: !NEW_EXAMPLE.some((n) => changed.has(n)) });
   }
 
   async _remount({ keepState }) {
@@ -177,7 +197,8 @@ export class AttentionExplorerElement extends ElementBase {
     this._handle.destroy();
     this._handle = null;
     this._root.replaceChildren();
-    const extra = state ? { state, link: undefined } : {};
+    // (The starting numbers made the example kept; they are not applied over it again.)
+    const extra = state ? { state, link: undefined, start: {} } : {};
     return this._mount(extra);
   }
 

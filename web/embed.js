@@ -9,18 +9,23 @@
 //                                     'user', 'parent' (a set-state was applied) or 'request'
 //   error  { error, request }         a message from the parent was refused (the reason, in words)
 //   height { height }                 the page's height in CSS pixels, after the first drawing and
-//                                     whenever it changes, so the parent can size the iframe
+//                                     whenever it changes, so the parent can size the iframe (the
+//                                     training view too)
+//   answer { lesson, correct, guess, answer, … }
+//                                     a learner answered a predict-then-reveal question (reveal=predict)
 // From the parent (only from window.parent, and only from parentOrigin when configured):
 //   set-state { state } or { link }   replace the example: a state object or "v1.…" link text;
 //                                     checked field by field, a bad one is refused with an error
 //   get-state {}                      answered with a state message (source 'request')
 //
 // Query parameters: parentOrigin (one or more origins, space or comma separated), preset, panels,
-// theme, readonly (as the <attention-explorer> attributes), view=train (the training view; with
-// example=induction or text, a trained example). The hash may hold a state (#s=v1.…).
-import { mountExplorer } from './ui/explorer.js';
+// theme, readonly, lesson, controls, reveal and the starting numbers q, k, v, x, sentence, mask
+// (as the <attention-explorer> attributes), view=train (the training view; with example=induction
+// or text, a trained example). The hash may hold a state (#s=v1.…).
+import { mountView } from './ui/mount.js';
 import { showStartFailure } from './ui/dom/dom.js';
-import { decodeState, stateFromHash, validateState } from './ui/model/model.js';
+import { decodeState, startingFields, stateFromHash, validateState } from './ui/model/model.js';
+import { ANSWER_EVENT } from './ui/predict/predict.js';
 import { MESSAGE_PREFIX as PREFIX, MESSAGE_VERSION, versionError } from './embed-protocol.js';
 
 export { MESSAGE_VERSION };
@@ -51,7 +56,7 @@ const targets = allowed ?? ['*'];
 
 function post(kind, body) {
   if (!framed) return;
-  for (const origin of targets) window.parent.postMessage({ type: PREFIX + kind, version: MESSAGE_VERSION, ...body }, origin);
+  for (const origin of targets) window.parent.postMessage({ ...body, type: PREFIX + kind, version: MESSAGE_VERSION }, origin);
 }
 
 const options = { documentTheme: true };  // the page is all explorer: its background follows the theme
@@ -59,17 +64,21 @@ if (params.get('preset')) options.preset = params.get('preset');
 if (params.has('panels')) options.panels = list(params.get('panels'));
 if (['auto', 'light', 'dark'].includes(params.get('theme'))) options.theme = params.get('theme');
 if (params.has('readonly')) options.readOnly = list(params.get('readonly')).length ? list(params.get('readonly')) : true;
+for (const name of ['lesson', 'controls', 'reveal', 'view', 'example']) if (params.get(name)) options[name] = params.get(name).trim();
+options.start = startingFields((name) => params.get(name));
+options.params = params;  // the training view's settings
 const link = stateFromHash(window.location.hash);
 if (link !== null) options.link = link;
 
 async function main() {
-  if (params.get('view') === 'train') {
-    const { mountTrainingPage } = await import('./ui/training/training.js');
-    await mountTrainingPage(root, { syncUrl: false, params, theme: options.theme });
+  // A learner's answer to a predict-then-reveal question, for the lesson page to record.
+  root.addEventListener(ANSWER_EVENT, (event) => post('answer', event.detail));
+  const explorer = await mountView(root, options);
+  if (explorer.view === 'train') {
     post('ready', { view: 'train' });
+    reportHeight();
     return;
   }
-  const explorer = await mountExplorer(root, options);
   if (allowed && allowed.length === 0)
     explorer.notify('The parentOrigin setting is not a list of origins such as https://lessons.example: messages from the lesson page are ignored.');
 

@@ -387,6 +387,10 @@ std::string transformer_forward_rows(Address h, Address tokens, size_t batch, si
                                 ptr<float>(logits), ptr<float>(attentions)).message;
 }
 
+std::string transformer_layer_input(Address h, Address tokens, size_t T, size_t layer, Address out) {
+  return model(h)->layer_input(ptr<const int32_t>(tokens), T, layer, ptr<float>(out)).message;
+}
+
 std::string transformer_loss(Address h, Address tokens, Address targets, size_t batch, size_t T,
                              Address loss) {
   return model(h)->loss(ptr<const int32_t>(tokens), ptr<const int32_t>(targets), batch, T,
@@ -474,6 +478,7 @@ EMSCRIPTEN_BINDINGS(attention_core) {
   emscripten::function("_lossByPosition", &loss_by_position);
   emscripten::function("_ropeRotate", &rope_rotate);
   emscripten::function("_transformerForwardRows", &transformer_forward_rows);
+  emscripten::function("_transformerLayerInput", &transformer_layer_input);
   emscripten::function("_transformerLoss", &transformer_loss);
   emscripten::function("_decoderCreate", &decoder_create);
   emscripten::function("_decoderDestroy", &decoder_destroy);

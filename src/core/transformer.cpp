@@ -225,9 +225,9 @@ Status Transformer::check_tokens(const int32_t* tokens, const int32_t* targets, 
 }
 
 // Embeddings and every block; the last block's output is block_activations(L − 1).x_out.
-void Transformer::run_blocks(const int32_t* tokens, float* attentions) {
+void Transformer::run_blocks(const int32_t* tokens, float* attentions, size_t layers) {
   const BlockShape s = block_shape();
-  const size_t E = s.E, L = config_.num_layers;
+  const size_t E = s.E, L = std::min(config_.num_layers, layers);
   float* p = params_.data();
   const float* wpe = layout_.wpe == kAbsent ? nullptr : p + layout_.wpe;
   embedding_forward(tokens, batch_, T_, p + layout_.wte, wpe, E, carved_.residual);
@@ -296,6 +296,26 @@ Status Transformer::forward_rows(const int32_t* tokens, size_t batch, size_t T, 
   run_blocks(tokens, attentions);
   unembed_rows(rows, count, logits);
   if (!all_finite(logits, count * config_.vocab_size)) return Status::error(kNotFiniteLogits);
+  return Status::success();
+}
+
+// tokens (T) → out (T × E): LN₁ of block `layer`'s input, after the blocks before it.
+Status Transformer::layer_input(const int32_t* tokens, size_t T, size_t layer, float* out) {
+  if (layer >= config_.num_layers)
+    return Status::error("layer " + std::to_string(layer) + " is outside [0, numLayers = " +
+                         std::to_string(config_.num_layers) + ")");
+  Status status = check_tokens(tokens, nullptr, 1, T);
+  if (status.ok()) status = prepare(1, T, false);
+  if (!status.ok()) return status;
+  run_blocks(tokens, nullptr, layer);
+  const size_t E = config_.d_model;
+  const float* x = block_activations(layer).x_in;
+  if (config_.layer_norm) {
+    const BlockTensors w = block_tensors(params_.data(), layer);
+    layer_norm_forward(x, w.ln1_w, w.ln1_b, out, carved_.lnf_mean, carved_.lnf_rstd, T, E);
+  } else {
+    std::copy(x, x + T * E, out);
+  }
   return Status::success();
 }
 

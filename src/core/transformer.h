@@ -39,6 +39,11 @@ class Transformer {
   Status forward_rows(const int32_t* tokens, size_t batch, size_t T, const uint32_t* rows,
                       size_t count, float* logits, float* attentions);
 
+  // tokens (T) → out (T × E): what layer `layer`'s attention reads, LN₁ of the residual stream
+  // entering it (the residual itself without layer norm): the embeddings and the blocks before it,
+  // then that layer's first LayerNorm. Lessons show a trained head's real inputs with it.
+  Status layer_input(const int32_t* tokens, size_t T, size_t layer, float* out);
+
   // The mean cross-entropy over the targets that count (−1 and −100 are ignored) without the
   // backward: the unembedding runs only for those rows, in chunks of bounded memory.
   Status loss(const int32_t* tokens, const int32_t* targets, size_t batch, size_t T, double* loss);
@@ -74,7 +79,8 @@ class Transformer {
   BlockShape block_shape() const;
   void run_forward(const int32_t* tokens, float* logits, float* attentions);
   void run_backward(const int32_t* tokens);
-  void run_blocks(const int32_t* tokens, float* attentions);
+  // The embeddings and blocks 0 … layers − 1 (every block by default).
+  void run_blocks(const int32_t* tokens, float* attentions, size_t layers = SIZE_MAX);
   void unembed_rows(const uint32_t* rows, size_t count, float* logits);
   Status check_finite_gradients() const;
   Status check_training_memory(size_t buffers) const;

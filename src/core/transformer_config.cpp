@@ -89,7 +89,7 @@ Status validate_transformer_config(const TransformerConfig& c) {
   if (total > kMaxParameters)
     return Status::error("the model would have " + std::to_string(static_cast<long long>(total)) +
                          " parameters, more than the " + std::to_string(static_cast<long long>(kMaxParameters)) +
-                         " that fit in WebAssembly memory (4 bytes each, 2 GiB in all)");
+                         " that fit in WebAssembly memory (4 bytes each: 1.6 GB of its 4 GiB)");
   return Status::success();
 }
 

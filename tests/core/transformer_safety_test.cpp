@@ -171,8 +171,8 @@ TEST(ConfigBounds, EverySizeHasAnUpperBoundInItsMessage) {
       {[](TransformerConfig& c) { c.vocab_size = (size_t(1) << 20) + 1; }, "vocabSize must be at most 1048576"},
       {[](TransformerConfig& c) { c.context_length = size_t(1) << 32; }, "contextLength must be at most 1048576"},
       {[](TransformerConfig& c) { c.d_model = c.num_heads = (size_t(1) << 16) + 1; }, "dModel must be at most 65536"},
-      {[](TransformerConfig& c) { c.d_model = 4096, c.num_layers = 20; }, "more than the 250000000"},
-      {[](TransformerConfig& c) { c.vocab_size = 1 << 20, c.d_model = 256; }, "more than the 250000000"},
+      {[](TransformerConfig& c) { c.d_model = 4096, c.num_layers = 20; }, "more than the 400000000"},
+      {[](TransformerConfig& c) { c.vocab_size = 1 << 20, c.d_model = 512; }, "more than the 400000000"},
   };
   for (const Case& k : cases) {
     TransformerConfig c = small();

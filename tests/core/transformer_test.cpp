@@ -169,7 +169,7 @@ TEST(Transformer, ParameterNamesShapesAndCount) {
 }
 
 // GPT-2 small as Hugging Face counts it (124 439 808 parameters, lm_head tied to wte) is a valid
-// config: it loads for inference within WebAssembly's 2 GiB.
+// config: it loads for inference within WebAssembly's 4 GiB.
 TEST(Transformer, Gpt2SmallLayout) {
   TransformerConfig c;
   c.vocab_size = 50257, c.context_length = 1024, c.d_model = 768, c.num_layers = 12, c.num_heads = 12;
@@ -177,6 +177,19 @@ TEST(Transformer, Gpt2SmallLayout) {
   const ParameterLayout l = make_parameter_layout(c);
   EXPECT_EQ(l.parameter_count, 124439808u);
   EXPECT_EQ(l.tensors.size(), 2 + 12 * 12 + 2u);
+}
+
+// The larger GPT-2 family: medium (354 823 168 parameters) is valid for inference within the 4 GiB;
+// large (774 M) is refused with the limit in the message.
+TEST(Transformer, Gpt2MediumFitsLargeDoesNot) {
+  TransformerConfig c;
+  c.vocab_size = 50257, c.context_length = 1024, c.d_model = 1024, c.num_layers = 24, c.num_heads = 16;
+  EXPECT_TRUE(validate_transformer_config(c).ok()) << validate_transformer_config(c).message;
+  EXPECT_EQ(make_parameter_layout(c).parameter_count, 354823168u);
+  c.d_model = 1280, c.num_layers = 36, c.num_heads = 20;
+  const Status large = validate_transformer_config(c);
+  EXPECT_FALSE(large.ok());
+  EXPECT_NE(large.message.find("774027520 parameters, more than the 400000000"), std::string::npos) << large.message;
 }
 
 TEST(Transformer, SameSeedSameModelAndSteps) {

@@ -92,6 +92,8 @@ test('the explorer element draws, and its share controls say where to host the p
   await explorer.locator('[data-action="copy-link"]').click();
   await assert.doesNotReject(explorer.getByText('host attention-explorer', { exact: false }).first().waitFor());
   await explorer.locator('[data-action="copy-embed"]').click();
+  // (Copying is asynchronous: the status says so once the snippet is made.)
+  await explorer.locator('.share-controls').getByText(/Embed code copied|Copy this text/).waitFor();
   const snippet = await explorer.locator('.share-text').inputValue().catch(() => '');
   const status = await explorer.locator('[aria-live="polite"]').first().textContent();
   assert.match(`${status} ${snippet}`, /YOUR-HOST/, 'the embed snippet names the placeholder host to replace');

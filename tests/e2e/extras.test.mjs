@@ -6,7 +6,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { afterRender, assertClose, cellSelector, cellText, collectProblems, openExplorer, readHeatmap, screenshot, setSize, useExplorer } from './helpers.mjs';
+import { afterRender, assertClose, cellSelector, cellText, collectProblems, openExplorer, readHeatmap, screenshot, setSize, unfold, useExplorer } from './helpers.mjs';
 import { decodeState } from '../../web/ui/model/url-state.js';
 import { reconcile } from '../../web/ui/model/state.js';
 import { referenceAttention } from '../js/support/attention-f64.mjs';
@@ -182,6 +182,7 @@ describe('bias matrix, projection biases and cross-attention', () => {
     const hash = await page.evaluate(() => window.location.hash);
     for (const [width, scheme] of [[1400, 'light'], [1400, 'dark'], [375, 'light'], [375, 'dark']]) {
       const shot = await openExplorer(env, { width, height: width > 1000 ? 1000 : 800, colorScheme: scheme, path: `index.html${hash}`, problems: [] });
+      await unfold(shot.page);
       await shot.page.locator('[data-card="bias-matrix"]').scrollIntoViewIfNeeded();
       await screenshot(shot.page, `extras-${width}-${scheme}`);
       await shot.page.locator('.controls .extras').scrollIntoViewIfNeeded();

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import {
-  afterFrames, afterRender, assertClose, collectProblems, launch, openExplorer, readHeatmap, screenshot,
+  afterFrames, afterRender, assertClose, collectProblems, launch, openExplorer, readHeatmap, screenshot, unfold,
 } from './helpers.mjs';
 
 let env;
@@ -193,6 +193,7 @@ describe('gradients lesson', () => {
     const axe = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
     for (const [width, height, scheme] of [[1280, 900, 'light'], [1280, 900, 'dark'], [375, 740, 'light'], [375, 740, 'dark']]) {
       await page.setViewportSize({ width, height });
+      await unfold(page);
       if (await page.inputValue('#theme') !== scheme) await afterRender(page, () => page.selectOption('#theme', scheme));
       await page.$eval(PANEL, (e) => e.scrollIntoView({ block: 'start' }));
       await page.waitForFunction(() => !document.querySelector('#lesson-panel-gradients [data-heatmap][data-pending]'));

@@ -98,10 +98,12 @@ describe('maps out of view', () => {
     const { page, context } = await openExplorer(env);
     await afterRender(page, () => page.selectOption('#preset', 'causal'));
     const before = await readHeatmapCells(page, 'output');
-    await page.$eval('[data-matrix="X"]', (e) => e.scrollIntoView({ block: 'start' }));
-    assert.ok(await page.$eval('[data-heatmap="output"]', (t) => t.getBoundingClientRect().top > window.innerHeight + 300), 'the output is out of view');
-    // Edited while the output is out of view: its values follow once the frame is drawn...
-    await afterRender(page, () => fillCell(page, 'X', 0, 0, '3.5'));
+    // (The steps come before the matrices: the lessons below are far from the output.)
+    await page.$eval('#lessons', (e) => e.scrollIntoView({ block: 'start' }));
+    assert.ok(await page.$eval('[data-heatmap="output"]', (t) => t.getBoundingClientRect().bottom < -300), 'the output is out of view');
+    // Edited while the output is out of view (typed where the page is, not scrolled to): its
+    // values follow once the frame is drawn...
+    await afterRender(page, () => typeInCell(page, 'X', 0, 0, '3.5'));
     const values = (await readHeatmap(page, 'output')).data;
     // ...and its canvas and cell names show them when a person scrolls to it.
     const after = await readHeatmapCells(page, 'output');

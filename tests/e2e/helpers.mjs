@@ -303,3 +303,30 @@ export async function expectedLessonExample({ row, col, value }) {
   const r = attn.scaledDotProductAttention(Q, K, V);
   return { weights: Array.from(r.weights.data), output: Array.from(r.output.data) };
 }
+
+/**
+ * The page's address once the state's latest change has reached it: a #s= link other than
+ * `before`, unchanged for 600 ms (the address follows the state 300 ms after the last change, and
+ * later on a loaded machine; a stale link from an earlier change must not pass for it).
+ */
+export async function settledLink(page, before) {
+  await page.waitForFunction((old) => location.hash.startsWith('#s=') && location.hash !== old, before);
+  let link = await page.evaluate(() => location.href);
+  for (;;) {
+    await page.waitForTimeout(600);
+    const now = await page.evaluate(() => location.href);
+    if (now === link) return link;
+    link = now;
+  }
+}
+
+/**
+ * On a phone (up to 760 px) the explorer's controls fold behind one button and, up to 600 px, the
+ * page header's tools behind another: opens both where they are folded (a Page or a Frame).
+ */
+export async function unfold(page) {
+  for (const selector of ['.controls-toggle[aria-expanded="false"]', '.tools-toggle[aria-expanded="false"]']) {
+    const toggle = page.locator(selector).first();
+    if (await toggle.count() && await toggle.isVisible()) await toggle.click();
+  }
+}

@@ -84,6 +84,7 @@ test('a 375 px phone: everything reachable without sideways page scrolling', asy
   await page.tap?.('[data-heatmap="weights"] td[data-row="1"][data-col="1"]').catch(() => {});
   await page.focus('[data-heatmap="weights"] td[data-row="1"][data-col="1"]');
   await screenshot(page, 'phone-pipeline');
+  await page.click('.controls-toggle');  // folded on a phone
   await preset(page, 'heads');
   await noHorizontalOverflow(page);
   await scrollTo(page, '.heads');

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import {
-  afterRender, assertClose, collectProblems, openExplorer, readHeatmap, screenshot, useExplorer,
+  afterRender, assertClose, collectProblems, openExplorer, readHeatmap, screenshot, settledLink, unfold, useExplorer,
 } from './helpers.mjs';
 
 const PANELS = ['sqrt-dk', 'pitfalls', 'hull', 'cost', 'steps', 'permutation'];
@@ -389,16 +389,7 @@ describe('lesson panels', () => {
     await openPanel('cost');
     const before = await page.evaluate(() => location.hash);
     await typeInto('[data-lesson="cost"] input[type="number"] >> nth=2', 1024);
-    // The address bar follows 300 ms after the last change (later on a loaded machine): wait for a
-    // new link, then until it has stayed the same for 600 ms.
-    await page.waitForFunction((old) => location.hash.startsWith('#s=') && location.hash !== old, before);
-    let link = await page.evaluate(() => location.href);
-    for (;;) {
-      await page.waitForTimeout(600);
-      const now = await page.evaluate(() => location.href);
-      if (now === link) break;
-      link = now;
-    }
+    const link = await settledLink(page, before);
     const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const other = await context.newPage();
     await other.goto(link);
@@ -423,6 +414,7 @@ describe('how the panels look', () => {
     await afterRender(p, () => p.selectOption('#preset', 'mixing'));  // d_v = 2: the hull panel has points
     for (const [width, height, colorScheme] of [[1280, 900, 'light'], [1280, 900, 'dark'], [375, 740, 'dark'], [375, 740, 'light']]) {
       await p.setViewportSize({ width, height });
+      await unfold(p);  // (on a phone the header's tools fold behind a button)
       if (await p.inputValue('#theme') !== colorScheme) await afterRender(p, () => p.selectOption('#theme', colorScheme));
       for (const id of PANELS) {
         if (await p.getAttribute(`.lesson-tab[data-panel="${id}"]`, 'aria-selected') !== 'true')

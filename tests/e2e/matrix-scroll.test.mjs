@@ -4,7 +4,7 @@
 // d_model = 64 is 16 × 64 inputs, several times wider than its card.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { afterRender, cellSelector, collectProblems, launch, openExplorer, setSize } from './helpers.mjs';
+import { afterRender, cellSelector, collectProblems, launch, openExplorer, setSize, unfold } from './helpers.mjs';
 
 const SENTENCE = 'one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen';
 const AREA = '[data-matrix="X"] .matrix-scroll';
@@ -19,6 +19,7 @@ after(async () => { await env?.close(); });
 async function openWideX(options) {
   const opened = await openExplorer(env, options);
   const { page } = opened;
+  await unfold(page);
   await afterRender(page, () => page.fill('#sentence', SENTENCE));
   await setSize(page, '#size-dModel', '64');
   await page.click('[data-matrix="X"] >> xpath=ancestor::details/summary');

@@ -9,7 +9,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { assertClose, collectProblems, launch, openExplorer, readHeatmap, SCREENSHOTS } from './helpers.mjs';
+import { assertClose, collectProblems, launch, openExplorer, readHeatmap, SCREENSHOTS, unfold } from './helpers.mjs';
 import { charVocabulary } from '../../web/lib/training-data.js';
 import { TINY_CORPUS } from '../../web/lib/tiny-corpus.js';
 import { charTokens } from '../../web/ui/model/char-tokens.js';
@@ -171,6 +171,7 @@ test('trained vectors inside <attention-explorer> and the iframe page', { timeou
   await context.close();
 
   const frame = await openExplorer(env, { width: 375, height: 800, path: 'embed.html' });
+  await unfold(frame.page);
   await chooseModelAndType(frame.page, '', 'the bell', { layer: 1, head: 1 });
   await frame.page.waitForFunction(() => document.querySelector('[data-heatmap="weights"]').dataset.rows === '8');
   const weights = await readHeatmap(frame.page, 'weights');

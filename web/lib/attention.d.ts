@@ -491,8 +491,9 @@ export interface RopeOptions {
  */
 /**
  * Bounds, checked before anything is allocated (an Error gives the limit): vocabSize and
- * contextLength ≤ 2²⁰, dModel ≤ 65 536, numLayers ≤ 256 (≤ 4096 tensors), at most 250 million
- * parameters (1 GB of float32; GPT-2 small, 124 M, loads). Training needs 4 × the parameters'
+ * contextLength ≤ 2²⁰, dModel ≤ 65 536, numLayers ≤ 256 (≤ 4096 tensors), at most 400 million
+ * parameters (1.6 GB of float32 in WebAssembly's 4 GiB; GPT-2 small, 124 M, and medium, 355 M,
+ * load; large, 774 M, is refused). Training needs 4 × the parameters'
  * bytes (gradients and Adam's moments) within 1.5 GiB, checked at the first step.
  */
 export interface TransformerConfig {
@@ -641,8 +642,19 @@ export interface Transformer {
    * weights so large that the activations overflow are accepted here and refused by forward().
    */
   loadState(state: Record<string, TensorInput>): this;
-  /** Copies of every parameter by name (state-dict order). */
-  getState(): TransformerState;
+  /**
+   * Copies of every parameter by name (state-dict order); with `names`, of those parameters only
+   * (one layer's weights of a GPT-2-size model instead of all its 500 MB). An unknown name throws.
+   */
+  getState(names?: string[]): TransformerState;
+  /**
+   * What layer `layer`'s attention reads for one sequence: LN₁ (`h.{layer}.ln_1`) of the residual
+   * stream entering the layer, after the embeddings and the layers before it (the residual itself
+   * for a model without LayerNorm), [T, dModel], computed by the core. `c_attn` maps each row to
+   * the layer's q, k and v: a lesson can show a real head's inputs with it. tokens: [T] ids
+   * (T ≤ contextLength); layer from 0.
+   */
+  layerInput(tokens: number[] | Int32Array | Uint16Array | Uint8Array, layer: number): Tensor;
   /**
    * Tokens [B, T] or [T]: integers in [0, vocabSize), T ≤ contextLength. Logits that are not
    * finite (weights so large that the activations overflow float32) throw an Error instead of
@@ -757,6 +769,17 @@ export interface TransformerDecoder {
    * positions length … length + t − 1. `needWeights` (default true) returns the attentions.
    */
   append(tokens: number[] | Int32Array | Uint16Array | Uint8Array, options?: { needWeights?: boolean }): DecoderAppendResult;
+  /**
+   * {@link append}, then the token that follows, drawn in the core from the last appended row's
+   * logits exactly as {@link Transformer.generate} draws it: `temperature` (default 1; 0 = greedy,
+   * the argmax), `topK` (default every token) and `u`, the uniform draw in [0, 1) (default 0;
+   * generate takes it from NumPy's `np.random.rand()` for each token). One call per token gives a
+   * lesson the new token together with the logits and attentions that led to it; feeding each
+   * token back with `u` from `attn.randomState(seed).rand()` (only while temperature > 0) gives
+   * generate's tokens for that seed.
+   */
+  sample(tokens: number[] | Int32Array | Uint16Array | Uint8Array,
+    options?: { temperature?: number; topK?: number; u?: number; needWeights?: boolean }): DecoderAppendResult & { token: number };
   /**
    * Copies of layer `layer`'s cache in slot order: `keys` and `values` [numKVHeads, kept, headDim]
    * (keys after RoPE, as the heads use them) and `positions`, the position held in each slot

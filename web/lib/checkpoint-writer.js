@@ -84,7 +84,7 @@ export class ParameterWriter {
   }
 
   #malloc(module, bytes, what) {
-    const at = module._malloc(bytes + 64);
+    const at = module._malloc(bytes + 64) >>> 0;  // addresses past 2 GiB come back as negative int32
     if (!at) fail(`checkpoint: out of WebAssembly memory for ${what} (${bytes} bytes)`);
     return at;
   }

@@ -12,6 +12,7 @@ const decoders = new FinalizationRegistry(({ instance, handle }) => {
 });
 const DECODER_OPTIONS = ['maxLength'];
 const APPEND_OPTIONS = ['needWeights'];
+const SAMPLE_OPTIONS = ['needWeights', 'temperature', 'topK', 'u'];
 const GENERATE_OPTIONS = ['maxNewTokens', 'temperature', 'topK', 'seed', 'onToken', 'maxLength'];
 
 // One decode step for generate(): module-private access to TransformerDecoder#sample.
@@ -70,7 +71,25 @@ export class TransformerDecoder {
   append(tokens, options) {
     this.#live();
     const opts = checkOptions(options, APPEND_OPTIONS, 'append options');
+    return this.#appendAndRead(tokens, checkBoolean(opts.needWeights, 'options.needWeights', true), null);
+  }
+
+  /**
+   * append(tokens), then the token that follows, drawn from the last row's logits in the core as
+   * generate() draws it: { token, logits, attentions }. options: temperature (default 1; 0 =
+   * greedy), topK, u (the uniform draw in [0, 1), default 0), needWeights (default true).
+   */
+  sample(tokens, options) {
+    this.#live();
+    const opts = checkOptions(options, SAMPLE_OPTIONS, 'sample options');
     const needWeights = checkBoolean(opts.needWeights, 'options.needWeights', true);
+    const sampling = samplingOptions(opts, this.#config);
+    return this.#appendAndRead(tokens, needWeights, sampling);
+  }
+
+  // Appends `tokens` and copies out the logits (and attentions); with `sampling`, also draws the
+  // next token from the last logits row in the core before anything leaves WebAssembly memory.
+  #appendAndRead(tokens, needWeights, sampling) {
     const ids = this.#tokens(tokens, 'tokens');
     const handle = this.#live();  // again: a getter among the inputs may have disposed something
     const module = this.#instance.module;
@@ -80,18 +99,24 @@ export class TransformerDecoder {
     const attentionBytes = needWeights ? L * H * t * total * 4 : 0;
     if (t * V * 4 + attentionBytes > MEMORY_LIMIT_BYTES / 2)
       fail(`decoder.append: the logits and attentions of ${t} tokens would need ${formatBytes(t * V * 4 + attentionBytes)}; append fewer tokens${needWeights ? ' or pass needWeights: false' : ''}`);
-    const a = this.#heap.layout([t * 4, t * V * 4, attentionBytes], 'decoder.append');
+    const what = sampling ? 'decoder.sample' : 'decoder.append';
+    const a = this.#heap.layout([t * 4, t * V * 4, attentionBytes, sampling ? V * 4 : 0, sampling ? 4 : 0], what);
     module.HEAP32.set(ids, a[0] >>> 2);
     try {
-      check(module._decoderAppend(handle, a[0], t, a[1], a[2]), 'decoder.append');
-      const logits = { data: this.#heap.readF32(a[1], t * V), shape: [t, V] };
-      let attentions = null;
+      check(module._decoderAppend(handle, a[0], t, a[1], a[2]), what);
+      const result = {};
+      if (sampling) {
+        check(module._sampleToken(a[1] + (t - 1) * V * 4, V, sampling.temperature, sampling.topK, sampling.u, a[3], a[4]), what);
+        result.token = module.HEAP32[a[4] >>> 2];
+      }
+      result.logits = { data: this.#heap.readF32(a[1], t * V), shape: [t, V] };
+      result.attentions = null;
       if (needWeights) {
         const per = H * t * total;
-        attentions = [];
-        for (let l = 0; l < L; l++) attentions.push({ data: this.#heap.readF32(a[2] + l * per * 4, per), shape: [H, t, total] });
+        result.attentions = [];
+        for (let l = 0; l < L; l++) result.attentions.push({ data: this.#heap.readF32(a[2] + l * per * 4, per), shape: [H, t, total] });
       }
-      return { logits, attentions };
+      return result;
     } finally {
       this.#heap.settle();
     }
@@ -176,6 +201,19 @@ export class TransformerDecoder {
     if (!this.#handle) fail('this decoder was disposed');
     return this.#handle;
   }
+}
+
+// temperature, topK and u of decoder.sample, checked (topK 0 = every token, as the core takes it).
+function samplingOptions(o, config) {
+  const temperature = o.temperature ?? 1;
+  if (typeof temperature !== 'number' || !Number.isFinite(temperature) || temperature < 0)
+    fail(`temperature must be a finite number ≥ 0 (0 = greedy), got ${show(temperature)}`);
+  const topK = o.topK ?? 0;
+  if (o.topK !== undefined && o.topK !== null && (!Number.isSafeInteger(topK) || topK <= 0))
+    fail(`topK must be a positive integer (or omitted for every token), got ${show(o.topK)}`);
+  const u = o.u ?? 0;
+  if (typeof u !== 'number' || !(u >= 0 && u < 1)) fail(`u must be a number in [0, 1), got ${show(u)}`);
+  return { temperature, topK: Math.min(topK, config.vocabSize), u };
 }
 
 function generateOptions(options, config) {

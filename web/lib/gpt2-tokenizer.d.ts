@@ -1,7 +1,7 @@
 // Types of GPT-2's BPE tokenizer (web/lib/gpt2-tokenizer.js), the entry
-// `attention-explorer/gpt2-tokenizer`. It imports the `js-tiktoken` package (its GPT-2 ranks ship
-// inside it, ~545 KB, parsed at the first call): nothing is fetched at run time. In a browser
-// without a bundler, map `js-tiktoken/lite` and `js-tiktoken/ranks/gpt2` in an import map.
+// `attention-explorer/gpt2-tokenizer`. It runs the `js-tiktoken` package's BPE over its GPT-2 ranks
+// (~545 KB, parsed at the first call), copied as plain ES modules into web/lib/vendor/ by the build,
+// so it loads in a browser without a bundler or an import map too: nothing is fetched at run time.
 
 /** Token id of `<|endoftext|>` (50256), which GPT-2 puts between documents. */
 export const END_OF_TEXT: 50256;
@@ -24,3 +24,11 @@ export function decode(ids: ArrayLike<number> | ArrayLike<bigint>): string;
 
 /** Each id decoded alone: the pieces a lesson shows as a text's tokens (e.g. " Hello" with its space). */
 export function tokenStrings(ids: ArrayLike<number> | ArrayLike<bigint>): string[];
+
+/**
+ * Each id as GPT-2's own vocabulary file (encoder.json) writes it: the token's bytes through GPT-2's
+ * bytes_to_unicode, so a leading space is Ġ and a newline Ċ (`tokenPieces(encode(' Hello'))` is
+ * `['ĠHello']`), and every byte of a multi-byte character shows even when the id holds only part
+ * of it. `<|endoftext|>` is itself.
+ */
+export function tokenPieces(ids: ArrayLike<number> | ArrayLike<bigint>): string[];

@@ -1,10 +1,13 @@
 // GPT-2's byte-level BPE tokenizer (the 50 257 tokens of Hugging Face's "gpt2" tokenizer and of
 // OpenAI's GPT-2; `<|endoftext|>` is 50256), entry `attention-explorer/gpt2-tokenizer`. The merge
-// ranks ship inside the js-tiktoken npm package (ranks/gpt2, ~545 KB): nothing is fetched at run
-// time, and nothing loads unless this module is imported; the ranks are parsed at the first call.
-// The full documentation is in gpt2-tokenizer.d.ts.
-import { Tiktoken } from 'js-tiktoken/lite';
-import gpt2 from 'js-tiktoken/ranks/gpt2';
+// ranks ship inside the js-tiktoken npm package (ranks/gpt2, ~545 KB), whose BPE core and ranks
+// scripts/build.sh copies into web/lib/vendor/ as plain ES modules (scripts/vendor/
+// vendor-tiktoken.mjs): a page served as it is, under a strict Content-Security-Policy and without
+// a bundler or an import map, loads them too. Nothing is fetched at run time, and nothing loads
+// unless this module is imported; the ranks are parsed at the first call. The full documentation
+// is in gpt2-tokenizer.d.ts.
+import { Tiktoken } from './vendor/tiktoken-lite.js';
+import gpt2 from './vendor/gpt2-ranks.js';
 
 /** Token id of `<|endoftext|>`, which GPT-2 puts between documents. */
 export const END_OF_TEXT = 50256;
@@ -67,4 +70,30 @@ export function decode(ids) {
 export function tokenStrings(ids) {
   const tokens = bpe();
   return readIds(ids).map((id) => tokens.decode([id]));
+}
+
+// GPT-2's bytes_to_unicode (OpenAI's encoder.py): every byte as a printable character, the
+// printable ASCII and Latin-1 ones as themselves, the others from U+0100 on (space → Ġ, \n → Ċ).
+let byteChars = null;
+function byteToChar() {
+  if (byteChars) return byteChars;
+  const printable = (b) => (b >= 0x21 && b <= 0x7e) || (b >= 0xa1 && b <= 0xac) || (b >= 0xae && b <= 0xff);
+  byteChars = new Array(256);
+  let extra = 0;
+  for (let b = 0; b < 256; b++) byteChars[b] = String.fromCharCode(printable(b) ? b : 256 + extra++);
+  return byteChars;
+}
+
+/**
+ * Each id as GPT-2's vocabulary (vocab.json / encoder.json) writes it: its bytes through
+ * bytes_to_unicode, so a leading space shows as Ġ and a newline as Ċ ("ĠHello"). `<|endoftext|>`
+ * stays as it is.
+ */
+export function tokenPieces(ids) {
+  const tokens = bpe();
+  const chars = byteToChar();
+  return readIds(ids).map((id) => {
+    if (id === END_OF_TEXT) return '<|endoftext|>';
+    return Array.from(tokens.textMap.get(id), (b) => chars[b]).join('');
+  });
 }

@@ -105,7 +105,7 @@ export class MultiHeadAttention {
       fail(`multiHeadAttention: embedDim ${E} (kdim ${this.#kdim}, vdim ${this.#vdim}) needs ${formatBytes(bytes)} ` +
         `of weights, more than WebAssembly memory (${formatBytes(MEMORY_LIMIT_BYTES)}) can hold with room to compute`);
     const module = instance.live();
-    const layer = module._attn_layer_create(E, numHeads, this.#kdim, this.#vdim, this.#hasBias);
+    const layer = module._attn_layer_create(E, numHeads, this.#kdim, this.#vdim, this.#hasBias) >>> 0;  // unsigned past 2 GiB
     if (!layer) fail(`multiHeadAttention: ${module._takeLastError()}`);
     this.#block = new OwnedBlock(this, instance, layer, destroyLayer, 'MultiHeadAttention');
     this.#initialize(seed);

@@ -25,7 +25,7 @@ export class RandomState {
     this.#instance = instance;
     checkSeed(seed);  // before allocating, so a refused seed holds no memory
     const module = instance.live();
-    const address = module._malloc(module._randomStateBytes());
+    const address = module._malloc(module._randomStateBytes()) >>> 0;  // unsigned past 2 GiB
     if (!address) fail('randomState: out of WebAssembly memory');
     this.#block = new OwnedBlock(this, instance, address, freeState, 'RandomState');
     this.seed(seed);

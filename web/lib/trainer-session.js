@@ -8,6 +8,7 @@
 // pause, terminate and every other message wait at most one slice, whatever the model's size.
 import { charVocabulary, repeatedTokens, textBatch } from './training-data.js';
 import { checkCount, normalizeConfig } from './trainer-config.js';
+import { GenerationJobs } from './generation.js';
 
 export { normalizeConfig };
 export const WORKER_SLICE_MS = 50;
@@ -68,6 +69,7 @@ export class TrainingSession {
   #waiting = false;  // the loop waits for a batch
   #probeBatch = null;
   #scratch = null;  // a second model for ablations (evaluate, ablate)
+  #generations = null;  // text generation on the model (generation.js)
 
   /**
    * attn: a createAttention() instance; post(message, transfer): sends to the main thread;
@@ -81,10 +83,12 @@ export class TrainingSession {
     this.#sliceMs = sliceMs;
     this.#config = normalizeConfig(config);
     if (this.#config.data.kind === 'text') this.#vocabulary = charVocabulary(this.#config.data.text);
+    this.#generations = new GenerationJobs(attn, () => this.#model, post);
     this.#build();
   }
 
   #build() {
+    this.#generations.invalidate();
     this.#model?.dispose();
     this.#scratch?.dispose();
     this.#scratch = null;
@@ -132,6 +136,8 @@ export class TrainingSession {
         case 'evaluate': return this.#evaluate(message, id);
         case 'load': return this.#load(message, id);
         case 'attend': return this.#attend(message, id);
+        case 'generate': return this.#generate(message);
+        case 'cancel-generate': this.#generations.cancel(); return this.#post({ type: 'generate-cancelled', id });
         case 'dispose': return this.dispose(id);
         default: return fail(`unknown message type ${JSON.stringify(type)}`);
       }
@@ -147,7 +153,14 @@ export class TrainingSession {
     this.#post(info);
   }
 
+  // Text from the model as it is now: a run in progress would change it under the cache.
+  #generate(message) {
+    if (this.#run || this.#jobs.length) fail('pause training before generating: every step changes the model under the cache');
+    this.#generations.start(message);
+  }
+
   #trainOne() {
+    this.#generations.invalidate();
     const { tokens, targets } = this.#config.data.kind === 'batches' ? this.#batches.shift()
       : this.#batch(stepSeed(this.#config.seed, this.#step), this.#config.batchSize);
     const { loss } = this.#model.trainStep(tokens, targets, this.#config.optimizer);
@@ -244,6 +257,7 @@ export class TrainingSession {
     const step = message.step ?? 0;
     if (!Number.isSafeInteger(step) || step < 0) fail(`load: step must be a whole number ≥ 0, got ${step}`);
     this.#halt('load');
+    this.#generations.invalidate();
     this.#model.loadState(message.state);
     this.#model.resetOptimizer();
     this.#step = step;
@@ -418,6 +432,7 @@ export class TrainingSession {
 
   dispose(id) {
     this.#halt('disposed');
+    this.#generations.dispose();
     this.#closed = true;
     this.#model?.dispose();
     this.#model = null;

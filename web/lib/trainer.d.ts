@@ -235,6 +235,16 @@ export declare class Trainer {
    */
   attend(tokens: number[]): Promise<{ step: number; attentions: Tensor[]; headScores: { previousToken: number[]; duplicateToken: number[]; induction: number[] }[] }>;
   /**
+   * Generates text with the model as it is now (refused while training runs: every step would
+   * change the model under the cache). Token by token in the Worker, one token per turn of its
+   * event loop, so cancelGeneration() and other requests wait at most one token; sampling is
+   * `decoder.sample`'s, so a seed gives the tokens `model.generate` gives. `onToken` hears each new
+   * token with what a lesson shows for it; resolves when the generation ends.
+   */
+  generate(request: GenerationRequest, onToken?: (step: GenerationStep) => void): Promise<{ tokens: number[]; reason: 'done' | 'length' | 'cancelled' | 'model-changed' }>;
+  /** Ends the generation under way after its current token (its promise resolves with reason 'cancelled'). */
+  cancelGeneration(): Promise<unknown>;
+  /**
    * Ends the trainer whatever it is doing: every pending promise rejects at once ("trainer: step()
    * did not finish: terminate() stopped the trainer"), the Worker may free its model for 30 ms and
    * is then terminated, cutting a step under way short. Resolves once the Worker has ended (on the
@@ -263,3 +273,47 @@ export interface TrainerOptions {
  * A bad config rejects before any Worker starts, with an Error naming the option.
  */
 export function createTrainer(config: TrainerConfig, options?: TrainerOptions): Promise<Trainer>;
+
+/** What {@link Trainer.generate} (and the checkpoint host) is asked for. */
+export interface GenerationRequest {
+  /** [t] token ids, t ≥ 1 (ignored with `continue`). */
+  prompt?: number[];
+  /** New tokens at most (default 20, at most 4096); the model's context may end the generation first (reason 'length'). */
+  maxNewTokens?: number;
+  /** Default 1; 0 is greedy. */
+  temperature?: number;
+  /** Sample among the topK largest logits only (null or omitted: every token). */
+  topK?: number | null;
+  /** NumPy's seed for the draws (default 0). */
+  seed?: number;
+  /** The layer whose attention and caches each step reports (default 0). */
+  layer?: number;
+  /** Default true: also run a full forward over the whole prefix per token, timed, and compare its logits. */
+  check?: boolean;
+  /** Go on with the last generation (same cache, the draws continuing) instead of starting from `prompt`. */
+  continue?: boolean;
+}
+
+/** One new token and what led to it. */
+export interface GenerationStep {
+  /** Index among the new tokens of this generation. */
+  index: number;
+  token: number;
+  /** The prompt and every token so far. */
+  tokens: number[];
+  layer: number;
+  /** [H, length]: the last appended query's weights over the cache, each head of `layer`. */
+  attention: Tensor;
+  /** `layer`'s cache in slot order: keys, values [numKVHeads, kept, headDim], the position in each slot. */
+  cache: { keys: Tensor; values: Tensor; positions: Int32Array };
+  /** decoder.cacheBytes: 2 · layers · numKVHeads · headDim · kept · 4. */
+  cacheBytes: number;
+  /** Tokens in the decoder (the positions seen). */
+  length: number;
+  /** Milliseconds of the cached step (append + draw). */
+  msCached: number;
+  /** Milliseconds of a forward over the whole prefix, what a model without a cache does per token (null without check). */
+  msFull: number | null;
+  /** The largest |cached logits − full-pass logits| of the last position (null without check). */
+  difference: number | null;
+}

@@ -24,6 +24,12 @@
 //   load { state, step? }            → state-loaded { step } (parameters replaced, Adam restarted)
 //   attend { tokens }                → attention { step, attentions, headScores }: the model's
 //                                       attention on `tokens` ([T] ids), each layer [H, T, T]
+//   generate { prompt, maxNewTokens, temperature, topK, seed, layer, check, continue? }
+//                                    → generation { index, token, tokens, attention, cache,
+//                                       cacheBytes, length, msCached, msFull, difference } per
+//                                       token, then generated { tokens, reason } (generation.js);
+//                                       refused while training runs
+//   cancel-generate                  → generate-cancelled (the generation ends after its token)
 //   batch { tokens, targets } | { end: true } | { error }: one of the caller's batches (data.kind
 //                                       'batches'), sent only as many as the Worker asked for
 //   dispose                          → disposed
@@ -166,6 +172,7 @@ export class Trainer {
       case 'started': return;  // its start() is answered when the run ends
       case 'stopped': this.#stopped(m); return;
       case 'progress': this.onProgress?.(m); break;
+      case 'generation': this.#requests.get(m.id)?.onToken?.(m); return;
       case 'error': if (m.id === undefined) { this.onError?.(new Error(`trainer: ${m.message}`)); return; } break;
       default: break;
     }
@@ -196,11 +203,11 @@ export class Trainer {
     this.onError?.(err);
   }
 
-  #request(type, fields = {}, transfer = []) {
+  #request(type, fields = {}, transfer = [], onToken = null) {
     if (this.#closed) return Promise.reject(new Error(`trainer: ${type}() after terminate(): the trainer was terminated`));
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
-      this.#requests.set(id, { type, resolve, reject });
+      this.#requests.set(id, { type, resolve, reject, onToken });
       this.#port.post({ type, id, ...fields }, transfer);
     });
   }
@@ -282,6 +289,23 @@ export class Trainer {
   async attend(tokens) {
     const { step, attentions, headScores } = await this.#request('attend', { tokens });
     return { step, attentions, headScores };
+  }
+
+  /**
+   * Generates text with the model as it is (training must be paused): `request` = { prompt ([t]
+   * ids), maxNewTokens, temperature, topK, seed, layer, check, continue } (generation.js).
+   * onToken(step) hears every new token with the chosen layer's attention and cache, the cache's
+   * bytes and the timings; resolves with { tokens, reason } when it ends ('done', 'length',
+   * 'cancelled' by cancelGeneration() or a newer generate, 'model-changed').
+   */
+  async generate(request, onToken) {
+    const { tokens, reason } = await this.#request('generate', request, [], onToken);
+    return { tokens, reason };
+  }
+
+  /** Ends the generation under way after its current token. */
+  cancelGeneration() {
+    return this.#request('cancel-generate');
   }
 
   /**

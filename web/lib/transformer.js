@@ -278,10 +278,17 @@ export class Transformer {
     return this.#tensors.reduce((sum, t) => sum + t.size, 0);
   }
 
-  /** Copies of every parameter by its Hugging Face GPT-2 name → { data: Float32Array, shape }. */
-  getState() {
+  /**
+   * Copies of every parameter by its Hugging Face GPT-2 name → { data: Float32Array, shape }; with
+   * `names` (an array of names), of those only (a GPT-2-size model's one layer, not its 500 MB).
+   */
+  getState(names) {
     this.#live();
-    return this.#read(this.#module._transformerParameters(this.#handle));
+    if (names === undefined) return this.#read(this.#module._transformerParameters(this.#handle));
+    if (!Array.isArray(names)) fail(`getState: names must be an array of parameter names, got ${show(names)}`);
+    const list = names.slice();
+    for (const name of list) if (typeof name !== 'string' || !this.#byName.has(name)) fail(`getState: unknown parameter ${show(name)} (names such as ${this.#tensors.slice(0, 3).map((x) => `"${x.name}"`).join(', ')}, …)`);
+    return this.#read(this.#module._transformerParameters(this.#handle), list.map((name) => this.#byName.get(name)));
   }
 
   /**
@@ -353,6 +360,28 @@ export class Transformer {
           attentions.push({ data: this.#heap.readF32(a[2] + l * perLayer * 4, perLayer), shape: [...lead, H, T, T] });
       }
       return { logits, attentions };
+    } finally {
+      this.#heap.settle();
+    }
+  }
+
+  /**
+   * What layer `layer`'s attention reads for one sequence `tokens` ([T] ids): LN₁ of the residual
+   * stream entering the layer, [T, dModel], computed by the core (see attention.d.ts).
+   */
+  layerInput(tokens, layer) {
+    this.#live();
+    const { vocabSize: V, numLayers: L, dModel: E } = this.#config;
+    const tok = toTokens(tokens, 'tokens', V, this.#config.contextLength, false);
+    if (tok.batched) fail(`layerInput: tokens must be one sequence [T], got shape ${formatShape(tok.shape)}`);
+    if (!Number.isSafeInteger(layer) || layer < 0 || layer >= L) fail(`layerInput: layer must be an integer from 0 to ${L - 1}, got ${show(layer)}`);
+    this.#live();  // again: a getter among the tokens may have disposed the model
+    const { T } = tok;
+    const a = this.#heap.layout([T * 4, T * E * 4], 'transformer.layerInput');
+    this.#module.HEAP32.set(tok.data, a[0] >>> 2);
+    try {
+      this.#check(this.#module._transformerLayerInput(this.#handle, a[0], T, layer, a[1]), 'layerInput');
+      return { data: this.#heap.readF32(a[1], T * E), shape: [T, E] };
     } finally {
       this.#heap.settle();
     }
@@ -495,9 +524,9 @@ export class Transformer {
     this.#module.HEAP32.set(tgt.data, a[1] >>> 2);
   }
 
-  #read(base) {
+  #read(base, tensors = this.#tensors) {
     const out = {};
-    for (const t of this.#tensors) out[t.name] = { data: this.#heap.readF32(base + t.offset * 4, t.size), shape: t.shape.slice() };
+    for (const t of tensors) out[t.name] = { data: this.#heap.readF32(base + t.offset * 4, t.size), shape: t.shape.slice() };
     return out;
   }
 

@@ -9,7 +9,10 @@ import { typedArrayLength, typedArraySet } from './typed-arrays.js';
 // Buffers start on 64-byte boundaries (malloc promises only 8): a tensor at 8 mod 16 makes every
 // fourth 16-byte SIMD access straddle a cache line.
 const ALIGN = 64;
-// wasm32 with -s MAXIMUM_MEMORY=2GB; leave room for the core's own workspace and the stack.
+// The most one call's buffers may take. The module itself grows to 4 GiB (-s MAXIMUM_MEMORY=4GB; a
+// pointer past 2 GiB is read as unsigned, >>> 0), where models live (GPT-2 medium's 1.4 GB of
+// parameters); a single call's scratch stays within 2 GiB, refused up front with its size, and
+// leaves room for the core's own workspace and the stack.
 export const MEMORY_LIMIT_BYTES = 2 ** 31;
 const RESERVED_BYTES = 64 * 2 ** 20;  // code, stack, weights of live layers
 const SCRATCH_KEEP_BYTES = 64 * 2 ** 20;  // larger one-off blocks are returned after the call
@@ -55,7 +58,7 @@ export class WasmHeap {
   reserve(bytes, what) {
     if (bytes <= this.capacity) return;
     this.releaseAll();
-    const block = this.module._malloc(bytes + ALIGN);
+    const block = this.module._malloc(bytes + ALIGN) >>> 0;  // addresses past 2 GiB come back as negative int32
     if (!block) throw new Error(`out of memory: ${what} could not allocate ${formatBytes(bytes)} of WebAssembly memory`);
     this.block = block;
     this.base = Math.ceil(block / ALIGN) * ALIGN;

@@ -344,33 +344,61 @@ function headGroup({ update }) {
   };
 }
 
-export function createControls({ update, applyPreset, randomize }) {
+/**
+ * groups: the control groups to show, by name (CONTROL_GROUPS in model/lesson-registry.js: example,
+ * input, sizes, random, scaling, mask, extras, head); default all. The others are not built.
+ */
+export function createControls({ update, applyPreset, randomize, groups = null }) {
   const root = el('section', 'controls');
   root.setAttribute('aria-label', 'Controls');
+  const wanted = (name) => !groups || groups.includes(name);
   const example = exampleGroup(applyPreset);
   // Once the example's shape changes, it is no longer the preset named in the menu.
   const leavePreset = () => { example.preset.value = ''; };
-  const mode = modeGroup({ update, leavePreset });
-  const sizes = sizesGroup({ update, leavePreset });
-  const random = randomGroup({ randomize, leavePreset });
-  const scaling = scalingGroup({ update });
-  const mask = maskGroup({ update });
-  const heads = headGroup({ update });
-  const extras = createExtrasControls({ update });
-  root.append(example.el, mode.el, sizes.el, random.el, scaling.el, mask.el, extras.el, heads.el);
+  const parts = {
+    example,
+    input: modeGroup({ update, leavePreset }),
+    sizes: sizesGroup({ update, leavePreset }),
+    random: randomGroup({ randomize, leavePreset }),
+    scaling: scalingGroup({ update }),
+    mask: maskGroup({ update }),
+    extras: createExtrasControls({ update }),
+    head: headGroup({ update }),
+  };
+  const shown = Object.entries(parts).filter(([name]) => wanted(name));
+  // On a phone the whole panel folds to one line above the content (a sidebar on wide screens).
+  const toggle = el('button', 'small-button controls-toggle', 'Hide the controls');
+  toggle.type = 'button';
+  toggle.setAttribute('aria-expanded', 'true');
+  const setOpen = (open) => {
+    root.classList.toggle('collapsed', !open);
+    toggle.setAttribute('aria-expanded', String(open));
+    toggle.textContent = open ? 'Hide the controls' : 'Show the controls';
+  };
+  toggle.addEventListener('click', () => setOpen(root.classList.contains('collapsed')));
+  setOpen(true);
+  if (shown.length > 3) root.append(toggle);
+  root.append(...shown.map(([, part]) => part.el));
+  const draw = {
+    example: (state) => example.render(state),
+    input: (state) => parts.input.render(state),
+    sizes: (state, result, d) => parts.sizes.render(state, d),
+    random: (state) => parts.random.render(state),
+    scaling: (state, result, d) => parts.scaling.render(state, result, d),
+    extras: (state) => parts.extras.render(state),
+    mask: (state, result) => parts.mask.render(state, result),
+    head: (state, result, d) => parts.head.render(state, d),
+  };
 
   return {
     el: root,
+    /** How many groups are shown (0: the panel has nothing to show). */
+    count: shown.length,
+    /** Unfolds or folds the panel (on phones, up to 760 px; elsewhere it never folds). */
+    setOpen,
     render(state, result) {
       const d = dims(state);
-      example.render(state);
-      mode.render(state);
-      sizes.render(state, d);
-      random.render(state);
-      scaling.render(state, result, d);
-      extras.render(state);
-      mask.render(state, result);
-      heads.render(state, d);
+      for (const [name] of shown) draw[name](state, result, d);
     },
     setPreset(id) {
       example.preset.value = id ?? '';

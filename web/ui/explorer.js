@@ -9,9 +9,9 @@ import { createAttention } from '../lib/attention.js';
 import { createAgreementCheck } from './agreement-check.js';
 import { createBiasCard } from './bias-matrix.js';
 import {
-  createComputer, createHighlighter, createStore, encodeState, initialState, linkFor, makeEmbedder, makeFiller,
-  NO_PAGE_MESSAGE, packageUrls, presetById, randomMatrices, setCell, setSentence, toggleCustom, trackOrigins,
-  validateState,
+  controlGroups, controlLevel, createComputer, createHighlighter, createStore, encodeState, initialState, lessonSpec,
+  linkFor, makeEmbedder, makeFiller, NO_PAGE_MESSAGE, packageUrls, presetById, randomMatrices, setCell, setLesson,
+  setSentence, toggleCustom, trackOrigins, unknownLessonMessage, validateState,
 } from './model/model.js';
 import { createControls, createDisplayControls } from './controls.js';
 import { createExplainPanel, explain } from './explain/explain.js';
@@ -19,11 +19,13 @@ import { createExportControls } from './export/export.js';
 import { createHeadsPanel } from './heads-panel.js';
 import { createInputsPanel } from './inputs-panel.js';
 import { createLessons } from './lessons/index.js';
+import { createQuestion, dispatchAnswer } from './predict/predict.js';
 import { createNotice, el, setAttr } from './dom/dom.js';
 import { createPipeline } from './pipeline.js';
 import { createRedraw } from './redraw.js';
 import { scopeIds } from './scope-ids.js';
 import { createShareControls } from './share.js';
+import { createStartHere } from './start-here.js';
 import { createUrlSync } from './url-sync.js';
 import { createWarmUp, kindOf } from './warm-up.js';
 
@@ -69,8 +71,10 @@ function createPanels(ex) {
   const { attn, store, isReadOnly, origins } = ex;
   const update = (fn) => store.update(fn);
   const inspect = (t) => ex.inspect(t);
+  const { spec } = ex;
   const controls = createControls({
     update,
+    groups: ex.groups,
     applyPreset: (id) => ex.loadPreset(id),
     randomize(seed) {
       const s = store.get();
@@ -89,6 +93,7 @@ function createPanels(ex) {
       return Boolean(next);
     },
     onPositional: (kind) => update((s) => ({ ...s, positional: kind })),
+    only: spec?.kind === 'step' ? spec.inputs : null,
   });
   const biasCard = createBiasCard({
     onEdit: (name, i, j, v) => { if (!isReadOnly(name)) store.update((s) => setCell(s, name, i, j, v), { source: 'edit' }); },
@@ -98,20 +103,47 @@ function createPanels(ex) {
   });
   const pipeline = createPipeline({
     biasCard,
+    ...(spec?.kind === 'step' ? { only: spec.steps, title: spec.title } : {}),
     onInspect: inspect,
     onToggleMask: (i, j) => { if (store.get().mask.kind === 'custom') update((s) => toggleCustom(s, i, j)); },
   });
   const check = createAgreementCheck();
-  pipeline.el.append(check.el);
-  const heads = createHeadsPanel({ onInspect: inspect, onSelectHead: (k) => update((s) => ({ ...s, view: { ...s.view, head: k } })) });
-  const lessons = createLessons({ attn, computer: ex.computer, update });
+  if (!spec) pipeline.el.append(check.el);
+  const heads = createHeadsPanel({
+    onInspect: inspect, onSelectHead: (k) => update((s) => ({ ...s, view: { ...s.view, head: k } })),
+    only: spec?.kind === 'heads' ? spec.cards : null,
+  });
+  // A lesson's own controls may change the example: with read-only matrices they may not edit them.
+  const lessons = createLessons({ attn, computer: ex.computer, update: ex.guardedUpdate, only: spec?.kind === 'tab' ? spec.id : null });
   const share = createShareControls({ getState: () => store.get(), linkBase: ex.linkBase, elementUrl: ELEMENT_MODULE, embedUrl: EMBED_PAGE });
   const exporter = createExportControls({ getView: () => ex.view() });
+  const explainPanel = createExplainPanel();
   return {
-    controls, inputs, pipeline, check, heads, lessons, share, exporter, biasCard,
+    controls, inputs, pipeline, check, heads, lessons, share, exporter, biasCard, explainPanel,
     displayControls: createDisplayControls({ update }),
-    explainPanel: createExplainPanel(),
+    startHere: ex.options.startHere && !spec ? startHereFor(ex, { inputs, pipeline, explainPanel }) : null,
   };
+}
+
+// "Start here" and what its three buttons do.
+function startHereFor(ex, { inputs, pipeline, explainPanel }) {
+  return createStartHere({
+    sentence() {
+      const field = ex.store.get().mode === 'sentence' ? inputs.sentence.querySelector('input') : inputs.editors.Q.el.querySelector('.cell-input');
+      field?.scrollIntoView({ block: 'center' });
+      field?.focus();
+    },
+    weight() {
+      explainPanel.setOpen(true);
+      pipeline.maps.weights.el.scrollIntoView({ block: 'center' });
+      pipeline.maps.weights.focusCell(0, 0);
+    },
+    mask() {
+      const on = ex.store.get().mask.kind !== 'causal';
+      ex.store.update((s) => ({ ...s, mask: { ...s.mask, kind: on ? 'causal' : 'none' } }));
+      return on;
+    },
+  });
 }
 
 // Panels in page order, each { id, el, render(state, result, display) }; a panel that is not
@@ -136,19 +168,37 @@ function nameLandmarks(layout, label) {
   }
 }
 
-// The toolbar and the layout (controls beside or above the content) built from the panels.
-function assemble(p, views, shown, options) {
+// The toolbar and the layout built from the panels: the controls beside the content on wide
+// screens (above it otherwise, and always above a single lesson's few), the explanation docked
+// beside the content on wide screens (at the bottom of the screen, folded, on narrow ones).
+function assemble(p, views, shown, options, spec) {
   const toolbar = el('div', 'explorer-toolbar');
   if (shown.has('display')) toolbar.append(p.displayControls.el);
   if (shown.has('share')) toolbar.append(p.share.el);
   if (shown.has('export')) toolbar.append(p.exporter.el);
   const layout = el('div', 'layout');
+  if (spec) layout.classList.add('single-lesson', `lesson-kind-${spec.kind}`);
   const content = el('div', 'content');
-  content.append(...views.map((v) => v.el));
-  if (shown.has('explain')) content.append(p.explainPanel.el);
+  // Every lesson shown alone is #lesson-panel-ID (a lesson tab's is its own panel).
+  if (spec && spec.kind !== 'tab') content.id = `lesson-panel-${spec.id}`;
+  if (spec && spec.kind !== 'tab' && p.question) content.append(p.question.el);
+  // The whole explorer leads with the sentence and the steps (the attention weights in the first
+  // screen), then the matrices they come from.
+  const first = spec || !shown.has('pipeline') ? [] : ['pipeline'];
+  if (first.length && shown.has('inputs')) content.append(p.inputs.sentence);
+  content.append(...[...views.filter((v) => first.includes(v.id)), ...views.filter((v) => !first.includes(v.id))].map((v) => v.el));
   if (shown.has('controls')) layout.append(p.controls.el);
   else layout.classList.add('no-controls');
+  // "Start here": above the content on narrow screens, at the top of the explanation's column on wide ones.
+  if (p.startHere) {
+    layout.append(p.startHere.el);
+    layout.classList.add('with-start');
+  }
   layout.append(content);
+  if (shown.has('explain')) {
+    layout.append(p.explainPanel.el);
+    layout.classList.add('with-explain');
+  }
   if (options.label) nameLandmarks(layout, options.label);
   return { toolbar, layout };
 }
@@ -164,7 +214,9 @@ function drawState(ex, s) {
   ex.panels.controls.render(s, ex.result);
   ex.panels.displayControls.render(s);
   ex.panels.exporter.render();
+  ex.panels.startHere?.render(s);
   for (const v of ex.views) v.render(s, ex.result, display);
+  ex.question?.render(s, ex.result);
   if (ex.readOnly === true || ex.readOnly.size) applyReadOnly(ex);
   ex.showExplanation(s);
 }
@@ -209,6 +261,13 @@ function applyReadOnly(ex) {
  * options.idPrefix       prefix for element ids (default: none unless the ids are taken)
  * options.linkBase       page that shared links open (default: this page with syncUrl, else index.html)
  * options.label          a name for this explorer, added to its landmarks' names (several on a page)
+ * options.lesson         one lesson alone (lesson-registry.js: a lesson tab, a pipeline step, heads)
+ * options.controls       'none' | 'minimal' | 'full': the control groups shown (default: 'full', or
+ *                        'minimal' for a lesson: the few it needs)
+ * options.reveal         'predict': the lesson's question hides its answer until a guess is made
+ *                        (predict/predict.js); answers are 'attention-explorer:answer' events on root
+ * options.start          starting numbers as text: { q, k, v, x, sentence, mask } (starting-numbers.js)
+ * options.startHere      show "Start here" (three things to try) above the steps (the stand-alone page)
  *
  * A state that fails its checks (a bad link) shows a message and the default example instead.
  */
@@ -225,12 +284,24 @@ export async function mountExplorer(root, options = {}) {
     throw err;
   }
   const notice = createNotice();
-  const start = await initialState(options, options.syncUrl ? window.location.hash : '', attn, notice.show);
-  const ex = context(root, options, attn, start, notice);
+  const spec = lessonOf(options, notice);
+  const start = await initialState(startOptions(options, spec), options.syncUrl ? window.location.hash : '', attn, notice.show);
+  if (spec) start.state = lessonState(start.state, spec, options);
+  const ex = context(root, options, attn, start, notice, spec);
   ex.panels = createPanels(ex);
+  ex.question = addQuestion(ex);
+  ex.panels.question = ex.question;
   ex.views = viewsOf(ex.panels, ex.shown);
   ex.highlighter = createHighlighter(ex.panels);
-  const { toolbar, layout } = assemble(ex.panels, ex.views, ex.shown, options);
+  const { toolbar, layout } = assemble(ex.panels, ex.views, ex.shown, options, ex.spec);
+  layout.classList.add(`controls-${ex.level}`);
+  // Docked beside the content on a wide screen; on a narrow or short one the explanation waits
+  // folded at the bottom and the controls fold to one line above the content.
+  if (window.matchMedia('(max-width: 1099px), (max-height: 640px)').matches) ex.panels.explainPanel.setOpen(false);
+  if (window.matchMedia('(max-width: 760px)').matches) {
+    if (ex.groups.length > 3) ex.panels.controls.setOpen(false);
+    ex.panels.startHere?.setOpen(false);
+  }
   const tree = el('div');
   tree.append(toolbar, layout);
   const treePrefix = scopeIds(tree, root.getRootNode(), status.prefix || options.idPrefix);
@@ -245,12 +316,74 @@ export async function mountExplorer(root, options = {}) {
   root.setAttribute('aria-busy', 'false');
   root.dataset.ready = 'true';
   root.dataset.simd = String(attn.simd);
+  if (spec) root.dataset.lesson = spec.id;
   return handle;
 }
 
+// The single lesson options.lesson names (lesson-registry.js), or null: none named, or a name
+// that is not an explorer lesson (said in the notice; the whole explorer is shown).
+function lessonOf(options, notice) {
+  if (options.lesson == null || options.lesson === '') return null;
+  const spec = lessonSpec(options.lesson);
+  if (spec && spec.kind !== 'train') return spec;
+  notice.show(spec ? `The lesson “${spec.id}” is in the training view (view="train").` : unknownLessonMessage(options.lesson));
+  return null;
+}
+
+// A lesson's own example when the embed names none (a teacher's starting numbers go over it).
+function startOptions(options, spec) {
+  const named = options.preset || options.link != null || options.state !== undefined;
+  if (!spec?.preset || named) return options;
+  return { ...options, preset: spec.preset, start: { ...spec.start, ...options.start } };
+}
+
+// The lesson's tab open, and a predict question's setting in place (the mistake it asks about).
+function lessonState(state, spec, options) {
+  let s = { ...state, lessons: { ...(state.lessons ?? {}) } };
+  if (spec.kind === 'tab') s = setLesson(s, 'panel', spec.id);
+  if (options.reveal === 'predict' && spec.predict === 'row-sum') s = setLesson(s, 'pitfall', 'mask-after-softmax');
+  return s;
+}
+
+// Predict, then reveal: the lesson's question above its figures (reveal: 'predict').
+function addQuestion(ex) {
+  const { spec, panels, options, root } = ex;
+  if (options.reveal !== 'predict' || !spec?.predict) return null;
+  const question = createQuestion(spec.predict, spec.id, {
+    attn: ex.attn, computer: ex.computer, pipeline: panels.pipeline, lessons: panels.lessons,
+    emit: (detail) => dispatchAnswer(root, detail),
+  });
+  if (!question) return null;
+  // (A step lesson's question goes above its matrices and steps, once they are laid out: assemble.)
+  if (spec.kind === 'tab') panels.lessons.holder(spec.id).prepend(question.el);
+  return question;
+}
+
+// The panels to show: a single lesson's own (with what options.panels adds to them, the lesson
+// tabs excepted), or options.panels; the controls only when a group of them is shown.
+function shownPanels(options, spec, groups) {
+  const asked = Array.isArray(options.panels) ? options.panels.filter((p) => PANEL_IDS.includes(p)) : null;
+  let shown;
+  if (!spec) {
+    shown = new Set(asked ?? PANEL_IDS);
+  } else {
+    const own = spec.kind === 'tab' ? ['lessons'] : spec.kind === 'heads' ? ['heads', 'explain']
+      : ['pipeline', 'explain', ...(spec.inputs.length ? ['inputs'] : [])];
+    shown = new Set([...own, 'controls', ...(asked ?? []).filter((p) => p !== 'lessons')]);
+  }
+  if (!groups.length) shown.delete('controls');
+  return shown;
+}
+
+// Whether `next` changes a matrix that may not be edited (a lesson's own control, say).
+const editsReadOnly = (ex, prev, next) => Object.keys(next.matrices ?? {})
+  .some((name) => next.matrices[name] !== prev.matrices[name] && ex.isReadOnly(name));
+
 // The shared context of one explorer: settings, store, computer, and the explained cell.
-function context(root, options, attn, start, notice) {
-  const shown = new Set(Array.isArray(options.panels) ? options.panels.filter((p) => PANEL_IDS.includes(p)) : PANEL_IDS);
+function context(root, options, attn, start, notice, spec = null) {
+  const level = controlLevel(options.controls, spec ? 'minimal' : 'full');
+  const groups = controlGroups(level, spec);
+  const shown = shownPanels(options, spec, groups);
   const readOnly = options.readOnly === true ? true : new Set(Array.isArray(options.readOnly) ? options.readOnly.map(String) : []);
   const darkQuery = window.matchMedia('(prefers-color-scheme: dark)');
   let seedForFill = 42;
@@ -258,11 +391,15 @@ function context(root, options, attn, start, notice) {
   seedForFill = store.get().seed;
   store.subscribe((s) => { seedForFill = s.seed; });
   const ex = {
-    root, options, attn, store, shown, readOnly, darkQuery, notice,
+    root, options, attn, store, shown, readOnly, darkQuery, notice, spec, groups, level,
     warmUp: createWarmUp((s) => drawState(ex, s), store.reconciled),
     computer: createComputer(attn),
     origins: trackOrigins(store),
     isReadOnly: (name) => readOnly === true || readOnly.has(name),
+    guardedUpdate: (fn, meta) => store.update((s) => {
+      const next = fn(s);
+      return next && editsReadOnly(ex, s, next) ? s : next;
+    }, meta),
     resolveTheme: (setting) => (setting === 'auto' ? (darkQuery.matches ? 'dark' : 'light') : setting),
     linkBase: () => options.linkBase ?? (options.syncUrl ? window.location.href : STANDALONE_PAGE),
     result: null,

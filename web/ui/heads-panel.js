@@ -4,7 +4,8 @@ import { createCard, el, section, setAttr, setHidden, setText } from './dom/dom.
 import { createHeatmap } from './heatmap/heatmap.js';
 import { parameterSentence } from './parameter-count.js';
 
-export function createHeadsPanel({ onInspect, onSelectHead }) {
+/** only: the cards a single-lesson embed shows (of grid, average, concat, output); default all. */
+export function createHeadsPanel({ onInspect, onSelectHead, only = null }) {
   const { root, heading, sub } = section('heads', 'heads', 'Multi-head attention');
   // "Heads look at different tokens" is a common misreading: say what they do differ in.
   const sameTokens = el('p', 'section-sub heads-see-all');
@@ -13,7 +14,7 @@ export function createHeadsPanel({ onInspect, onSelectHead }) {
 
   const gridCard = createCard({
     title: 'All heads', formula: 'head\u2095 = softmax(Q\u2095K\u2095\u1d40 / \u221ad\u2095) V\u2095',
-    hint: 'Each head attends with its own slice of W_Q, W_K and W_V, so each can follow a different relationship. Pick one to see its steps above.',
+    hint: `Each head attends with its own slice of W_Q, W_K and W_V, so each can follow a different relationship.${only ? '' : ' Pick one to see its steps above.'}`,
   });
   const headGrid = el('div', 'head-grid');
   gridCard.body.append(headGrid);
@@ -31,7 +32,8 @@ export function createHeadsPanel({ onInspect, onSelectHead }) {
   outCard.body.append(outMap.el);
 
   const cards = el('div', 'steps');
-  cards.append(gridCard.el, avgCard.el, concatCard.el, outCard.el);
+  const all = { grid: gridCard, average: avgCard, concat: concatCard, output: outCard };
+  cards.append(...Object.entries(all).filter(([key]) => !only || only.includes(key)).map(([, card]) => card.el));
   root.append(cards);
 
   let headViews = [];

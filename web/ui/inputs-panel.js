@@ -53,12 +53,14 @@ function renderProjection({ card, map }, name, { state, result, d, display }) {
 
 /**
  * onReset(name) puts a matrix back to the example's values; canReset(name) says whether it has
- * been edited since the example set it.
+ * been edited since the example set it. only: the matrices a single-lesson embed shows (Q, K, V:
+ * the editors in Q/K/V mode, the projections of a sentence, whose sentence box stays); default all.
  */
-export function createInputsPanel({ onEdit, onInspect, onSentence, onPositional, onReset = () => {}, canReset = () => false }) {
+export function createInputsPanel({ onEdit, onInspect, onSentence, onPositional, onReset = () => {}, canReset = () => false, only = null }) {
+  const wanted = (name) => !only || only.includes(name);
   const { root, sub } = section('inputs', 'inputs', 'Inputs');
   const sentenceBox = createSentenceBox({ onSentence, onPositional });  // sentence mode
-  root.append(sentenceBox.el);
+  root.append(sentenceBox.el, sentenceBox.vectors);
 
   const matrixGrid = el('div', 'matrices');
   root.append(matrixGrid);
@@ -86,22 +88,28 @@ export function createInputsPanel({ onEdit, onInspect, onSentence, onPositional,
 
   return {
     el: root,
+    /** The sentence field (sentence mode), which the whole explorer shows first, above the steps. */
+    sentence: sentenceBox.el,
     editors,
     projMaps,
     render(state, result, display) {
       const d = dims(state);
       const active = new Map(activeMatrices(state).map(([n, r, c]) => [n, [r, c]]));
       setHidden(sentenceBox.el, !d.sentence);
-      setHidden(projHeading, !d.sentence);
+      setHidden(sentenceBox.vectors, !d.sentence || Boolean(only));
+      setHidden(projHeading, !d.sentence || Boolean(only));
       setHidden(projGrid, !d.sentence);
       setText(sub, d.sentence
-        ? `Type a sentence, then edit the token vectors and the projection weights (d_model = ${d.dModel}). Every number below follows at once. ${describeDModel(state)}`.trim()
-        : 'Edit any query, key or value. Every number below follows at once.');
+        ? (only ? 'Type a sentence: every number below follows at once.' : `Type a sentence, then edit the token vectors and the projection weights (d_model = ${d.dModel}). Every number below follows at once. ${describeDModel(state)}`.trim())
+        : `Edit any ${only ? 'number' : 'query, key or value'}. Every number below follows at once.`);
       if (d.sentence) sentenceBox.render(state);
       for (const [name, card] of Object.entries(matrixCards))
-        card.render({ state, d, labels: result.labels, display, shape: active.get(name) });
+        card.render({ state, d, labels: result.labels, display, shape: wanted(name) ? active.get(name) : undefined });
       if (d.sentence && !result.error) {
-        for (const name of ['Q', 'K', 'V']) renderProjection(projCards[name], name, { state, result, d, display });
+        for (const name of ['Q', 'K', 'V']) {
+          projCards[name].card.setVisible(wanted(name));
+          if (wanted(name)) renderProjection(projCards[name], name, { state, result, d, display });
+        }
       }
     },
     /** Editor or projection map by matrix name, for highlighting. */

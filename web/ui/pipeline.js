@@ -64,9 +64,52 @@ function renderWeights(step, map, summary, { result, d, head, hn, shapeNM, commo
   }
 }
 
-/** biasCard: the bias matrix's step (bias-matrix.js), placed between the scaled and masked scores. */
-export function createPipeline({ onInspect, onToggleMask, biasCard = null }) {
-  const { root, sub } = section('pipeline', 'pipeline', 'Attention, step by step');
+// Each step's drawing from the context render() builds: (card, map, ctx, summary).
+const DRAW = {
+  scores(card, map, { head, hn, shapeNM, clickable, result, common }) {
+    card.setShape(shapeNM);
+    card.setTitle(`Scores${hn}`);
+    card.setNote(clickable ? 'Custom mask: click a cell (or press Enter on it) to hide or show that pair.' : '');
+    map.update({ tensor: head.scores, hidden: clickable ? result.hidden : null, clickable, ...common });
+  },
+  scaled(card, map, { state, result, d, head, shapeNM, clickable, common }) {
+    card.setFormula(...scaledFormula(state.scaling, head));
+    card.setShape(shapeNM);
+    card.setNote(scaledNote(state, result, d, head));
+    map.update({ tensor: head.scaled, hidden: clickable ? result.hidden : null, clickable, ...common });
+  },
+  masked(card, map, { state, result, d, head, shapeNM, clickable, common, single }) {
+    card.setFormula(d.biasMatrix ? `M = S\u2032 + B + mask  (${MASK_NAMES[state.mask.kind]}; score + bias = masked score)` : `M = S\u2032 + mask  (${MASK_NAMES[state.mask.kind]})`);
+    card.setShape(shapeNM);
+    // Nothing hidden: the step folds to its title and says so (its map would repeat step 2's),
+    // except in a lesson shown alone, whose few steps are the point.
+    const idle = !single && state.mask.kind === 'none' && !d.biasMatrix;
+    card.el.classList.toggle('step-idle', idle);
+    card.setNote(idle ? 'No mask: M = S\u2032, the same numbers as step 2. Choose a mask to hide query\u2013key pairs.' : '');
+    map.update({ tensor: head.masked, hidden: result.hidden, fullyMasked: result.fullyMasked, clickable, ...common });
+  },
+  weights(card, map, ctx, summary) {
+    renderWeights(card, map, summary, ctx);
+  },
+  output(card, map, { result, d, head, hn, queries, display }) {
+    card.setShape(`${d.n} \u00d7 ${head.output.shape[1]}`);
+    card.setTitle(`Output${hn}`);
+    card.setFormula(d.multi ? `head${subscript(head.index + 1)} = A\u00b7V\u2095` : 'O = A\u00b7V');
+    map.update({
+      tensor: head.output, rowLabels: queries,
+      colLabels: Array.from({ length: head.output.shape[1] }, (_, c) => String(c + 1)), ...display,
+      fullyMasked: result.fullyMasked,
+    });
+  },
+};
+
+/**
+ * biasCard: the bias matrix's step (bias-matrix.js), placed between the scaled and masked scores;
+ * only: the steps to show (a single-lesson embed, e.g. ['masked', 'weights']; default all), with
+ * `title` as the section's heading.
+ */
+export function createPipeline({ onInspect, onToggleMask, biasCard = null, only = null, title = 'Attention, step by step' }) {
+  const { root, sub } = section('pipeline', 'pipeline', title);
   root.id = 'pipeline';
   const grid = el('div', 'steps');
   root.append(grid);
@@ -75,6 +118,7 @@ export function createPipeline({ onInspect, onToggleMask, biasCard = null }) {
   const steps = {};
   const maps = {};
   const add = (key, card, kind, extra = {}) => {
+    if (only && !only.includes(key)) return;
     steps[key] = card;
     maps[key] = createHeatmap({ name: key, label: card.el.querySelector('.title-text').textContent, kind, onInspect: inspect(key), ...extra });
     card.body.append(maps[key].el);
@@ -89,7 +133,7 @@ export function createPipeline({ onInspect, onToggleMask, biasCard = null }) {
     step: '2', title: 'Scaled scores', formula: `S\u2032 = S / \u221ad${SUB_K}`,
     hint: `Dot products grow with d${SUB_K}; dividing by \u221ad${SUB_K} keeps their spread near 1 so the softmax stays soft.`,
   }), 'diverging', { onActivate: (i, j) => onToggleMask(i, j) });
-  if (biasCard) grid.append(biasCard.el);
+  if (biasCard && (!only || only.includes('masked'))) grid.append(biasCard.el);
   add('masked', createCard({
     step: '3', title: 'Masked scores', formula: 'M = S\u2032 + mask',
     hint: 'Hidden pairs become \u2212\u221e before the softmax, so they get exactly zero weight and the rest still sum to 1.',
@@ -106,7 +150,7 @@ export function createPipeline({ onInspect, onToggleMask, biasCard = null }) {
 
   const summary = el('p', 'weights-summary');
   summary.dataset.stat = 'summary';
-  steps.weights.body.append(summary);
+  steps.weights?.body.append(summary);
   const errorBox = el('p', 'error');
   errorBox.setAttribute('role', 'alert');
   errorBox.hidden = true;
@@ -115,6 +159,8 @@ export function createPipeline({ onInspect, onToggleMask, biasCard = null }) {
   return {
     el: root,
     maps,
+    /** The card of step `key` (createCard's handle), or undefined when it is not shown. */
+    card: (key) => steps[key],
     render(state, result, display) {
       biasCard?.render(state, result, display);
       if (result.error) {
@@ -136,30 +182,8 @@ export function createPipeline({ onInspect, onToggleMask, biasCard = null }) {
       setText(sub, subtitle(d, head));
 
       const shapeNM = `${d.n} \u00d7 ${d.m}`;
-      steps.scores.setShape(shapeNM);
-      steps.scores.setTitle(`Scores${hn}`);
-      steps.scores.setNote(clickable ? 'Custom mask: click a cell (or press Enter on it) to hide or show that pair.' : '');
-      maps.scores.update({ tensor: head.scores, hidden: clickable ? result.hidden : null, clickable, ...common });
-
-      steps.scaled.setFormula(...scaledFormula(state.scaling, head));
-      steps.scaled.setShape(shapeNM);
-      steps.scaled.setNote(scaledNote(state, result, d, head));
-      maps.scaled.update({ tensor: head.scaled, hidden: clickable ? result.hidden : null, clickable, ...common });
-
-      steps.masked.setFormula(d.biasMatrix ? `M = S\u2032 + B + mask  (${MASK_NAMES[state.mask.kind]}; score + bias = masked score)` : `M = S\u2032 + mask  (${MASK_NAMES[state.mask.kind]})`);
-      steps.masked.setShape(shapeNM);
-      maps.masked.update({ tensor: head.masked, hidden: result.hidden, fullyMasked: result.fullyMasked, clickable, ...common });
-
-      renderWeights(steps.weights, maps.weights, summary, { result, d, head, hn, shapeNM, common, queries });
-
-      steps.output.setShape(`${d.n} \u00d7 ${head.output.shape[1]}`);
-      steps.output.setTitle(`Output${hn}`);
-      steps.output.setFormula(d.multi ? `head${subscript(head.index + 1)} = A\u00b7V\u2095` : 'O = A\u00b7V');
-      maps.output.update({
-        tensor: head.output, rowLabels: queries,
-        colLabels: Array.from({ length: head.output.shape[1] }, (_, c) => String(c + 1)), ...display,
-        fullyMasked: result.fullyMasked,
-      });
+      const ctx = { state, result, d, head, hn, shapeNM, common, queries, clickable, display, single: Boolean(only) };
+      for (const key of Object.keys(steps)) DRAW[key](steps[key], maps[key], ctx, summary);
     },
   };
 }

@@ -42,7 +42,10 @@ export function createSentenceBox({ onSentence, onPositional }) {
   const tokenList = el('ol', 'tokens');
   tokenList.setAttribute('aria-label', 'Tokens');
   const { positional, positionalRow, vectorsNote } = positionalField(onPositional);
-  sentenceBox.append(sentenceLabel, sentenceRow, help, tokenList, positionalRow, vectorsNote);
+  sentenceBox.append(sentenceLabel, sentenceRow, help, tokenList);
+  // How X is made from the tokens: beside the sentence, or with X when the sentence leads the page.
+  const vectors = el('div', 'sentence-vectors');
+  vectors.append(positionalRow, vectorsNote);
 
   let lastSentence = null;
   sentence.addEventListener('input', () => {
@@ -58,6 +61,8 @@ export function createSentenceBox({ onSentence, onPositional }) {
 
   return {
     el: sentenceBox,
+    /** The positions and the note on how X is made (placed after `el` by the inputs panel). */
+    vectors,
     render(state) {
       if (sentence.getRootNode().activeElement !== sentence && sentence.value !== state.sentence) sentence.value = state.sentence;
       if (lastSentence !== state.tokens.join('\u0000')) {

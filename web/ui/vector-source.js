@@ -9,9 +9,10 @@
 // [data-vector-head]; the control's root carries data-loaded="true" once the model is there.
 import { el, selectOf, setDisabled, setHidden, setText } from './dom/dom.js';
 import {
-  describeTextModel, describeTrainedHead, headName, loadTextModel, SOURCES, textModel, textModelState, tokenize,
-  usesTextModel, usesTrainedHead,
+  describeCheckpoint, describeTextModel, describeTrainedHead, headName, loadTextModel, SOURCES, textModel, textModelState, tokenize,
+  usesCheckpoint, usesTextModel, usesTrainedHead,
 } from './model/model.js';
+import { explorerStateFor, onCheckpointChange, openedCheckpoint } from './checkpoint/checkpoint.js';
 
 let uid = 0;
 const RANDOM_NOTE = 'Random per word: each word\u2019s vector is random but fixed, from the seed; no model has learned them, so the attention patterns mean nothing yet.';
@@ -70,6 +71,8 @@ export function createVectorSource({ update, onChoose = () => {} }) {
   let loadingFor = false;
 
   const chosen = () => ({ source: 'text-model', layer: Number(layer.value) || 0, head: Number(head.value) || 0 });
+  const checkpointOption = source.querySelector('option[value="checkpoint"]');
+  const checkpoint = createCheckpointSource({ update, status, fitOptions: (config) => fitOptions({ config }), save: (s) => { saved = s; } });
 
   async function useModel(vectors) {
     status.textContent = 'Loading the trained text model\u2026';
@@ -96,14 +99,33 @@ export function createVectorSource({ update, onChoose = () => {} }) {
   source.addEventListener('change', () => {
     onChoose();
     if (source.value === 'text-model') useModel();
-    else update((s) => (usesTextModel(s) ? backToRandom(s, saved) : usesTrainedHead(s) ? leaveTrainedHead(s) : s));
+    else if (source.value === 'checkpoint') checkpoint.use(null, Number(layer.value) || 0, Number(head.value) || 0);
+    else update((s) => (usesTextModel(s) || usesCheckpoint(s) ? backToRandom(s, saved) : usesTrainedHead(s) ? leaveTrainedHead(s) : s));
   });
-  for (const select of [layer, head]) select.addEventListener('change', () => { onChoose(); useModel(chosen()); });
+  for (const select of [layer, head]) {
+    select.addEventListener('change', () => {
+      onChoose();
+      if (source.value === 'checkpoint') checkpoint.use(null, Number(layer.value) || 0, Number(head.value) || 0);
+      else useModel(chosen());
+    });
+  }
+  // Told of every checkpoint opened while this explorer is on the page; a removed explorer stops listening.
+  let shown = false;
+  const stop = onCheckpointChange(() => {
+    if (root.isConnected) shown = true;
+    else if (shown) return stop();
+    return checkpoint.refreshOption(checkpointOption);
+  });
 
   return {
     el: root,
     render(state) {
       setHidden(root, state.mode !== 'sentence');
+      checkpoint.refreshOption(checkpointOption, state);
+      if (usesCheckpoint(state)) {
+        checkpoint.render(state, { source, layer, head, layerField, headField, note, trainedOption });
+        return;
+      }
       const model = usesTextModel(state);
       const trained = usesTrainedHead(state);
       // The trained head is listed only while it is shown: nothing here can bring it back.
@@ -145,12 +167,63 @@ export function describeVectorsIn(state, { help, note, positionalRow }) {
   note.dataset.randomText ??= note.textContent;
   const model = usesTextModel(state);
   const trained = usesTrainedHead(state);
-  setHidden(positionalRow, model || trained);
-  if (!model && !trained) {
+  const fromCheckpoint = usesCheckpoint(state);
+  setHidden(positionalRow, model || trained || fromCheckpoint);
+  if (!model && !trained && !fromCheckpoint) {
     setText(note, note.dataset.randomText);
     return;
   }
-  const text = model ? describeTextModel(state) : describeTrainedHead(state);
+  const text = fromCheckpoint ? describeCheckpoint(state) : model ? describeTextModel(state) : describeTrainedHead(state);
   setText(help, text.help);
   setText(note, text.note);
+}
+
+// The opened checkpoint as a source (web/ui/checkpoint/): choosing it, or a layer or head, asks the
+// checkpoint's Worker for the head's X and W on the sentence; a sentence typed meanwhile (the state
+// marks it stale) is read again. Only the latest request's answer is applied.
+function createCheckpointSource({ update, status, fitOptions, save }) {
+  let asked = 0;
+  let pendingFor = null;
+  async function use(state, layer, head) {
+    const mine = ++asked;
+    status.textContent = 'Reading the sentence with the checkpoint\u2026';
+    let current = state;
+    update((s) => { current = s; return s; });
+    const sentence = current.sentence ?? '';
+    pendingFor = sentence;
+    try {
+      const keep = { display: current.display, lessons: current.lessons, seed: current.seed };
+      const built = await explorerStateFor(sentence, layer, head, keep);
+      if (mine !== asked) return;
+      status.textContent = built ? '' : 'Type a sentence first.';
+      if (built) update((s) => { if (!usesCheckpoint(s)) save(s); return built; });
+    } catch (err) {
+      if (mine === asked) status.textContent = `The checkpoint could not read the sentence: ${err.message}`;
+    } finally {
+      if (mine === asked) pendingFor = null;
+    }
+  }
+  return {
+    use,
+    refreshOption(option, state) {
+      const available = Boolean(openedCheckpoint()) || usesCheckpoint(state);
+      setHidden(option, !available);
+      setDisabled(option, !openedCheckpoint());
+      const opened = openedCheckpoint();
+      if (opened) setText(option, `The opened checkpoint (${opened.name})`);
+    },
+    render(state, { source, layer, head, layerField, headField, note, trainedOption }) {
+      const v = state.vectors;
+      setHidden(trainedOption, true);
+      source.value = 'checkpoint';
+      setHidden(layerField, false);
+      setHidden(headField, false);
+      fitOptions({ numLayers: v.layers, numHeads: v.heads });
+      layer.value = String(v.layer ?? 0);
+      head.value = String(v.head ?? 0);
+      setText(note, describeCheckpoint(state).source);
+      if (v.stale && openedCheckpoint() && pendingFor !== state.sentence) use(state, v.layer ?? 0, v.head ?? 0);
+      if (v.stale && !openedCheckpoint()) status.textContent = 'Open the checkpoint again in the training view to read a new sentence with it.';
+    },
+  };
 }

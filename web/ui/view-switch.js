@@ -1,10 +1,17 @@
-// The stand-alone page's switch between the explorer and the training view: two links whose
-// address (#view=train) says which view is shown, so the back button and shared links work.
+// The stand-alone page's switch between its views (the explorer, the training view, the embed
+// builder): links whose address (#view=train, #view=embed) says which view is shown, so the back
+// button and shared links work.
 import { el } from './dom/dom.js';
 
-/** Whether a hash or query asks for the training view. */
-function wantsTrainingView(text) {
-  return new URLSearchParams(String(text ?? '').replace(/^[#?]/, '')).get('view') === 'train';
+const VIEWS = ['train', 'embed'];
+
+/** The view ('train', 'embed') a hash or query asks for, or null. */
+function askedView(text) {
+  const params = new URLSearchParams(String(text ?? '').replace(/^[#?]/, ''));
+  const view = params.get('view');
+  if (VIEWS.includes(view)) return view;
+  // A checkpoint named in the address opens where its panel is (#checkpoint=models/gpt2/).
+  return params.has('checkpoint') ? 'train' : null;
 }
 
 /**
@@ -13,25 +20,37 @@ function wantsTrainingView(text) {
  */
 export function viewFromHash(hash) {
   const text = String(hash ?? '').replace(/^#/, '');
-  if (wantsTrainingView(text)) return 'train';
+  const view = askedView(text);
+  if (view) return view;
   if (text && !text.includes('=')) return null;
   return 'explorer';
+}
+
+// A link whose words after the first go on a phone (its name keeps them all).
+function viewLink(first, rest, href) {
+  const a = el('a', '', first);
+  if (rest) {
+    a.append(el('span', 'view-more', rest));
+    a.setAttribute('aria-label', first + rest);
+  }
+  a.href = href;
+  return a;
 }
 
 export function createViewSwitch() {
   const nav = el('nav', 'view-switch');
   nav.setAttribute('aria-label', 'Views');
-  const explorer = el('a', '', 'Explorer');
-  explorer.href = '#';
-  const train = el('a', '', 'Train a tiny transformer');
-  train.href = '#view=train';
+  const explorer = viewLink('Explorer', '', '#');
+  const train = viewLink('Train', ' a tiny transformer', '#view=train');
   train.dataset.view = 'train';
   explorer.dataset.view = 'explorer';
-  nav.append(explorer, train);
+  const embed = viewLink('Embed', ' a lesson', '#view=embed');
+  embed.dataset.view = 'embed';
+  nav.append(explorer, train, embed);
   return {
     el: nav,
     select(view) {
-      for (const a of [explorer, train]) {
+      for (const a of [explorer, train, embed]) {
         if (a.dataset.view === view) a.setAttribute('aria-current', 'page');
         else a.removeAttribute('aria-current');
       }

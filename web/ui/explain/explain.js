@@ -86,20 +86,22 @@ export function createExplainPanel() {
   toggle.setAttribute('aria-controls', body.id);
   toggle.setAttribute('aria-expanded', 'true');
   toggle.setAttribute('aria-label', 'Hide the explanation');
-  toggle.addEventListener('click', () => {
-    const open = body.hidden;
+  const setOpen = (open) => {
     body.hidden = !open;
     root.classList.toggle('collapsed', !open);
     toggle.textContent = open ? 'Hide' : 'Show';
     toggle.setAttribute('aria-expanded', String(open));
     toggle.setAttribute('aria-label', open ? 'Hide the explanation' : 'Show the explanation');
-  });
+  };
+  toggle.addEventListener('click', () => setOpen(body.hidden));
   const header = el('div', 'explain-header');
   header.append(title, toggle);
   root.append(header, body);
   let shown = '';  // the content on screen, so an unchanged explanation costs no DOM work
   return {
     el: root,
+    /** Opens or folds the panel down to its title line (as its Hide/Show button does). */
+    setOpen,
     show(content) {
       const key = content ? `${content.title}\u0000${content.lines.map((l) => `${l.kind}:${l.text}`).join('\u0000')}` : '';
       if (key === shown) return;
@@ -120,3 +122,5 @@ export function createExplainPanel() {
     },
   };
 }
+
+export { createExplainBox, explainedStat, explanation, setStat, statOutput } from './box.js';

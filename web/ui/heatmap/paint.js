@@ -55,10 +55,13 @@ function createPrimer(pixels, shown) {
 }
 
 // Cell edges along one axis, [lo, hi] = rectOf(k) in CSS px, as device px from the first edge.
-function deviceEdges(n, rectOf, start, end, dpr) {
+// `base` (the stage's edge on this axis) makes them the stage's own: measured against the window,
+// a map whose page moved by a fraction of a pixel since (a section above it folded, the page
+// scrolled to a fraction) would round its edges to other pixels than the same map drawn afresh.
+function deviceEdges(n, rectOf, start, end, dpr, base = 0) {
   const lo = new Float64Array(n);
   const hi = new Float64Array(n);
-  for (let k = 0; k < n; k++) [lo[k], hi[k]] = rectOf(k);
+  for (let k = 0; k < n; k++) [lo[k], hi[k]] = rectOf(k).map((v) => v - base);
   const origin = Math.round(Math.min(...lo) * dpr);
   const device = (v) => Math.round(v * dpr) - origin;
   return { origin, [start]: Int32Array.from(lo, device), [end]: Int32Array.from(hi, device) };
@@ -115,16 +118,16 @@ export function createHeatmapPainter(table, cellAt) {
       const td = cellAt(0, j);
       const r = td.getBoundingClientRect();
       return [r.left + td.clientLeft, r.right];  // inside the group rule's left border
-    }, 'X0', 'X1', dpr);
+    }, 'X0', 'X1', dpr, stage.left);
     const down = deviceEdges(rows, (i) => {
       const r = cellAt(i, 0).getBoundingClientRect();
       return [r.top, r.bottom];
-    }, 'Y0', 'Y1', dpr);
+    }, 'Y0', 'Y1', dpr, stage.top);
     const W = Math.max(1, ...across.X1);
     const H = Math.max(1, ...down.Y1);
     // The offset inside the canvas's positioned parent, the stage around the table.
-    canvas.style.left = `${across.origin / dpr - stage.left}px`;
-    canvas.style.top = `${down.origin / dpr - stage.top}px`;
+    canvas.style.left = `${across.origin / dpr}px`;
+    canvas.style.top = `${down.origin / dpr}px`;
     if (setCanvasSize(canvas, W, H)) {
       canvas.style.width = `${W / dpr}px`;
       canvas.style.height = `${H / dpr}px`;

@@ -19,6 +19,9 @@ const MODULES = {
   steps: () => import('./steps.js').then((m) => (ctx) => m.createStepsPanel({ computer: ctx.computer, update: ctx.update })),
   permutation: () => import('./permutation.js').then((m) => (ctx) => m.createPermutationPanel(ctx)),
   gradients: () => import('./gradients.js').then((m) => (ctx) => m.createGradientsPanel({ attn: ctx.attn, update: ctx.update })),
+  'flash-attention': () => import('./flash-attention.js').then((m) => (ctx) => m.createFlashAttentionPanel({ attn: ctx.attn, update: ctx.update })),
+  'kv-cache': () => import('./kv-cache.js').then((m) => (ctx) => m.createKvCachePanel({ attn: ctx.attn, update: ctx.update })),
+  positions: () => import('./positions.js').then((m) => (ctx) => m.createPositionsPanel({ attn: ctx.attn, update: ctx.update })),
 };
 const loaded = new Map();  // id → Promise of the panel's maker, shared by every explorer on the page
 
@@ -57,10 +60,22 @@ const TITLES = {
   steps: ['Token by token', 'Autoregressive view: token by token'],
   permutation: ['Swapping tokens', 'Permutation equivariance'],
   gradients: ['Gradients', 'Gradients: how attention learns'],
+  'flash-attention': ['FlashAttention', 'FlashAttention, tile by tile'],
+  'kv-cache': ['KV cache', 'The KV cache: decoding one token at a time'],
+  positions: ['Positions', 'Where positions come from: sinusoidal, learned, RoPE, ALiBi'],
 };
 
-// Tab `id` and its panel's holder (the panel is added when first opened).
-function lessonTab(id, onClick) {
+/** Each lesson tab's full title, by id (the embed builder's menu). */
+export const LESSON_TITLES = Object.fromEntries(Object.entries(TITLES).map(([id, [, title]]) => [id, title]));
+
+// The element holding lesson `id`'s panel (its title first), and its tab when `onClick` is given
+// (the tabbed lessons; a lesson shown alone has none). Returns { holder, tab }.
+function holderFor(id, onClick) {
+  const holder = el('div', 'lesson-holder');
+  holder.id = `lesson-panel-${id}`;
+  holder.hidden = true;
+  holder.append(el('h3', 'lesson-title', TITLES[id][1]));
+  if (!onClick) return { holder, tab: null };
   const tab = el('button', 'lesson-tab', TITLES[id][0]);
   tab.type = 'button';
   tab.id = `lesson-tab-${id}`;
@@ -68,29 +83,47 @@ function lessonTab(id, onClick) {
   tab.setAttribute('aria-controls', `lesson-panel-${id}`);
   tab.dataset.panel = id;
   tab.addEventListener('click', onClick);
-  const holder = el('div', 'lesson-holder');
-  holder.id = `lesson-panel-${id}`;
   holder.setAttribute('role', 'tabpanel');
   holder.setAttribute('aria-labelledby', tab.id);
   holder.tabIndex = 0;
-  holder.hidden = true;
-  holder.append(el('h3', 'lesson-title', TITLES[id][1]));
-  return { tab, holder };
+  return { holder, tab };
+}
+
+// A lesson shown alone keeps to a lesson page's height: its further sections (a .lesson-gap block
+// opening with an h4: the gradients' nudge check, gradient step and keys) fold under their titles.
+function foldSections(panel) {
+  for (const part of panel.querySelectorAll(':scope > .lesson-gap')) {
+    const title = part.firstElementChild;
+    if (title?.tagName !== 'H4') continue;
+    const fold = el('details', 'lesson-more');
+    const summary = el('summary');
+    summary.append(title);
+    part.before(fold);
+    fold.append(summary, part);
+  }
 }
 
 /**
  * attn: the API; computer: the explorer's createComputer() (its variant() reruns the explorer's
- * attention on chosen rows, masks or mistakes); update(fn): the explorer's state transition.
- * Returns { el, render(state, result, display), dispose() }.
+ * attention on chosen rows, masks or mistakes); update(fn): the explorer's state transition;
+ * only: one lesson id to show alone (a single-lesson embed: no tabs, that panel only, its title
+ * as the section's heading).
+ * Returns { el, render(state, result, display), dispose(), holder(id) }.
  */
-export function createLessons({ attn, computer, update }) {
-  const { root } = section('lessons', 'lessons', 'Lessons, measured', 'Experiments on the numbers above, each computed by the same WebAssembly core.');
+export function createLessons({ attn, computer, update, only = null }) {
+  const ids = only ? [only] : LESSON_PANELS;
+  const { root, heading } = only
+    ? section('lessons single-lesson', 'lessons', TITLES[only]?.[1] ?? only)
+    : section('lessons', 'lessons', 'Lessons, measured', 'Experiments on the numbers above, each computed by the same WebAssembly core.');
+  // A lesson alone: its panel's own title shows (and its headings keep their levels); the section's names it for landmarks.
+  if (only) heading.classList.add('visually-hidden');
   root.id = 'lessons';
   const tabs = el('div', 'lesson-tabs');
   tabs.setAttribute('role', 'tablist');
   tabs.setAttribute('aria-label', 'Lessons');
   const card = el('div', 'card lesson-card');
-  root.append(tabs, card);
+  if (only) root.append(card);
+  else root.append(tabs, card);
 
   const ctx = { attn, computer, update };
   const makers = {};  // id → the panel's maker, once its module has loaded
@@ -113,12 +146,14 @@ export function createLessons({ attn, computer, update }) {
   const panels = {};
   const buttons = {};
   const holders = {};
-  for (const id of LESSON_PANELS) {
-    const { tab, holder } = lessonTab(id, () => openTab(id));
-    tabs.append(tab);
-    card.append(holder);
-    buttons[id] = tab;
+  for (const id of ids) {
+    const { holder, tab } = holderFor(id, only ? null : () => openTab(id));
     holders[id] = holder;
+    card.append(holder);
+    if (tab) {
+      buttons[id] = tab;
+      tabs.append(tab);
+    }
   }
   // Arrow keys move between tabs (and open them), as in the WAI-ARIA tabs pattern.
   tabs.addEventListener('keydown', (e) => {
@@ -145,6 +180,7 @@ export function createLessons({ attn, computer, update }) {
       holders[id].removeAttribute('aria-busy');
       holders[id].querySelector(':scope > .lesson-loading')?.remove();
       holders[id].append(panels[id].el);
+      if (only) foldSections(panels[id].el);
       return true;
     }
     if (!holders[id].querySelector(':scope > .lesson-loading')) {
@@ -153,8 +189,9 @@ export function createLessons({ attn, computer, update }) {
     }
     if (pending.has(id)) return false;
     pending.add(id);
-    // The tab open in the first drawing (the lessons are below the fold) loads when the page is idle.
-    const loading = renders === 1 ? idle().then(() => loadLesson(id)) : loadLesson(id);
+    // The tab open in the first drawing (the lessons are below the fold) loads when the page is
+    // idle; a lesson shown alone is the widget's content and loads at once.
+    const loading = renders === 1 && !only ? idle().then(() => loadLesson(id)) : loadLesson(id);
     loading.then((make) => {
       pending.delete(id);
       makers[id] = make;
@@ -175,20 +212,20 @@ export function createLessons({ attn, computer, update }) {
   return {
     el: root,
     render(state, result, display) {
-      const id = state.lessons.panel;
+      const id = only ?? state.lessons.panel;
       if (id !== open) {
         if (open) panels[open]?.pause?.();  // e.g. stop the token-by-token animation
         open = id;
-        for (const p of LESSON_PANELS) {
+        for (const p of ids) {
           const on = p === id;
-          buttons[p].setAttribute('aria-selected', String(on));
-          buttons[p].tabIndex = on ? 0 : -1;
+          buttons[p]?.setAttribute('aria-selected', String(on));
+          if (buttons[p]) buttons[p].tabIndex = on ? 0 : -1;
           holders[p].hidden = !on;
         }
       }
       last = [state, result, display];
       renders += 1;
-      if (!prefetched) {
+      if (!prefetched && !only) {
         prefetched = true;
         prefetchWhenIdle();
       }
@@ -199,5 +236,7 @@ export function createLessons({ attn, computer, update }) {
       disposed = true;
       for (const p of Object.values(panels)) p.dispose?.();
     },
+    /** The element holding lesson `id`'s panel (#lesson-panel-ID). */
+    holder: (id) => holders[id] ?? null,
   };
 }

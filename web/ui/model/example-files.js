@@ -22,7 +22,11 @@ export async function fetchExample(id) {
   if (!url) throw new Error(`There is no trained example called \u201c${String(id).slice(0, 40)}\u201d.`);
   const response = await fetch(url);
   if (!response.ok) throw new Error(`${id}.safetensors: HTTP ${response.status}`);
-  const bytes = new Uint8Array(await response.arrayBuffer());
+  return readExample(new Uint8Array(await response.arrayBuffer()));
+}
+
+/** What fetchExample gives, from an example file's bytes. */
+export function readExample(bytes) {
   const meta = decodeSafetensorsMetadata(bytes) ?? {};
   return {
     state: decodeSafetensors(bytes),

@@ -3,17 +3,26 @@
 // cannot be opened is named in a notice and the default example is shown instead.
 import { presetById } from './presets.js';
 import { decodeState, presetFromHash, stateFromHash, validateState } from './url-state.js';
+import { applyStartingNumbers } from './starting-numbers.js';
 
 export const DEFAULT_PRESET = 'lesson';
 
 const name40 = (id) => String(id).slice(0, 40);
 
 /**
+ * options.start: starting numbers as text ({ q, k, v, x, sentence, mask }, starting-numbers.js),
+ * applied over the example; a field that fails its checks is named in the notice and left out.
  * Returns { state, checked, presetId, hashLink }: `checked` is the state from a link or object
  * when it passed its checks (else null), `hashLink` the link text found in `hash` (the address
  * bar's, when the explorer syncs with it).
  */
-export async function initialState(options, hash, attn, showNotice) {
+export async function initialState(options, hash, attn, show) {
+  // Several problems (an unknown example and bad starting numbers) are all named, not the last one.
+  const notes = [];
+  const showNotice = (message) => {
+    notes.push(message);
+    show(notes.join(' '));
+  };
   const hashLink = options.syncUrl ? stateFromHash(hash) : null;
   const hashPreset = options.syncUrl ? presetFromHash(hash) : null;
   const presetId = [options.preset, hashPreset].find((id) => presetById(id)) ?? DEFAULT_PRESET;
@@ -33,6 +42,12 @@ export async function initialState(options, hash, attn, showNotice) {
     }
   }
   let state = checked ?? presetById(presetId).build(attn);
+  if (options.start && Object.keys(options.start).length) {
+    // A teacher's own numbers as text (q, k, v, x, sentence, mask), over the example.
+    const started = applyStartingNumbers(state, options.start);
+    state = started.state;
+    if (started.errors.length) showNotice(`Some starting numbers could not be used: ${started.errors.join('; ')}.`);
+  }
   if (options.theme) state = { ...state, display: { ...state.display, theme: options.theme } };
   return { state, checked, presetId, hashLink };
 }

@@ -17,7 +17,7 @@ export {
   SOURCES, describeDModel, describeShown, describeTextModel, describeTrainedHead, headName, loadTextModel, textModel,
   textModelState, trainedHeadFits, usesTextModel, usesTrainedHead,
 } from './trained-vectors.js';
-export { charTokens, describeCharTokens } from './char-tokens.js';
+export { charLabel, charTokens, describeCharTokens } from './char-tokens.js';
 export { createComputer } from './compute.js';
 export { createHighlighter } from './highlight.js';
 export { decodeState, encodeState, linkFor, presetFromHash, stateFromHash, validateState } from './url-state.js';
@@ -26,8 +26,21 @@ export { headState } from './open-head.js';
 export { makeScale, niceBound } from './palettes.js';
 export { positionVector } from './embeddings.js';
 export { trackOrigins } from './matrix-origins.js';
+export {
+  checkpointHeadState, checkpointTokens, describeCheckpoint, normalizeCheckpointVectors, setCheckpointTokenizer, spanBasis,
+  usesCheckpoint,
+} from './checkpoint-vectors.js';
+export {
+  INFERENCE_LIMITS, KV_CONFIGS, KV_FIELDS, KV_FIELD_LIMITS, alibiSlopes, divisors, kvCacheBytes, kvLessonView, kvModel, tileCount,
+} from './inference-lessons.js';
 
 /** A trained example's weights and metadata (example-files.js, with the safetensors reader, loads when first asked). */
 export async function fetchExample(id) {
   return (await import('./example-files.js')).fetchExample(id);
 }
+export {
+  CONTROL_GROUPS, PIPELINE_STEPS, allLessonIds, controlGroups, controlLevel, lessonIds, lessonSpec, predictKind,
+  unknownLessonMessage,
+} from './lesson-registry.js';
+export { STARTING_FIELDS, applyStartingNumbers, parseMatrix, startingFields } from './starting-numbers.js';
+export { elementSnippet, embedAddress, embedFields, iframeSnippet } from './embed-snippets.js';

@@ -7,6 +7,8 @@ import { POSITIONAL, tokenVectorsKey } from './embeddings.js';
 import { BIAS_PRESETS, biasPresetMatrix, reconcileExtras } from './extras-state.js';
 import { trainedHeadFits, usesTrainedHead } from './trained-vectors.js';
 import { mergeHeads, splitHeads } from './head-split.js';
+import { reconcileInferenceLessons } from './inference-lessons.js';
+import { checkpointFits, usesCheckpoint } from './checkpoint-vectors.js';
 
 export const STATE_VERSION = 1;
 
@@ -19,7 +21,7 @@ export const MAX_TOKENS = LIMITS.n[1];
 export const MASK_KINDS = ['none', 'causal', 'padding', 'custom'];
 
 /** The lesson panels (web/ui/lessons/), in the order of their tabs. */
-export const LESSON_PANELS = ['sqrt-dk', 'pitfalls', 'hull', 'cost', 'steps', 'permutation', 'gradients'];
+export const LESSON_PANELS = ['sqrt-dk', 'pitfalls', 'hull', 'cost', 'steps', 'permutation', 'gradients', 'flash-attention', 'kv-cache', 'positions'];
 /** Mistakes the core can make on request; the last two need a multi-head layer. */
 export const PITFALLS = ['mask-after-softmax', 'mask-value-zero', 'scale-by-dk', 'scale-by-dmodel', 'skip-wo'];
 export const MULTI_HEAD_PITFALLS = ['scale-by-dmodel', 'skip-wo'];
@@ -163,6 +165,13 @@ function resizeMatrices(s, matrices, fill) {
 // becomes random per word (its note says why) and X is made from the words like any other.
 // Returns whether it did.
 function leaveTrainedHeadIfChanged(s) {
+  // A checkpoint's head stays the source: the page reads the new sentence with the checkpoint and
+  // replaces X and W (web/ui/vector-source.js); until then X is random per word.
+  if (usesCheckpoint(s)) {
+    if (checkpointFits(s) && (s.xKey === undefined || s.xKey === tokenVectorsKey(s))) return false;
+    s.vectors = { ...s.vectors, stale: true };
+    return true;
+  }
   if (!usesTrainedHead(s)) return false;
   if (trainedHeadFits(s) && (s.xKey === undefined || s.xKey === tokenVectorsKey(s))) return false;
   s.vectors = { source: 'random', left: 'trained-head' };
@@ -254,6 +263,7 @@ function reconcileLessons(lessons, d) {
     },
     step: clampInt(l.step, [0, d.n - 1], Math.min(2, d.n - 1)),
     swap: [a, b],
+    ...reconcileInferenceLessons(l, d),
   };
 }
 

@@ -15,8 +15,10 @@
 // heads are counted from 0 in the state and from 1 on the page.
 import { charTokens, describeCharTokens } from './char-tokens.js';
 import { headState } from './open-head.js';
+import { normalizeCheckpointVectors, usesCheckpoint } from './checkpoint-vectors.js';
 
-export const SOURCES = [['random', 'Random per word'], ['text-model', 'The trained text model'], ['trained-head', 'A trained head (layer, head, probe)']];
+export const SOURCES = [['random', 'Random per word'], ['text-model', 'The trained text model'], ['trained-head', 'A trained head (layer, head, probe)'],
+  ['checkpoint', 'The opened checkpoint (GPT-2)']];
 // The explorer's token limit (state.js MAX_TOKENS), kept here so state.js needs no import from us.
 const MAX_TOKENS = 24;
 
@@ -49,6 +51,7 @@ export function loadTextModel() {
 
 /** state.vectors checked: { source, layer, head } within the model's sizes (when known). */
 export function normalizeVectors(v, model = loaded) {
+  if (v?.source === 'checkpoint') return normalizeCheckpointVectors(v);
   const source = v?.source === 'text-model' || v?.source === 'trained-head' ? v.source : 'random';
   const clamp = (x, n) => Math.min(n - 1, Math.max(0, Number.isInteger(x) ? x : 0));
   if (source === 'random') return v?.left ? { source, left: String(v.left) } : { source };
@@ -99,6 +102,10 @@ export function describeShown(state) {
     const v = normalizeVectors(state.vectors);
     return { option: `Text model ${headName(v.layer, v.head)}`, help: 'Your sentence, read by the trained text model’s head (Token vectors from, below). Pick an example to leave it.' };
   }
+  if (usesCheckpoint(state)) {
+    const v = normalizeCheckpointVectors(state.vectors);
+    return { option: `Checkpoint ${headName(v.layer, v.head)}`, help: `Your sentence, read by ${v.name}\u2019s head (Token vectors from, below). Pick an example to leave it.` };
+  }
   return null;
 }
 
@@ -107,6 +114,10 @@ export function describeShown(state) {
  * carries the biases), for the trained sources; '' otherwise.
  */
 export function describeDModel(state) {
+  if (usesCheckpoint(state)) {
+    const v = normalizeCheckpointVectors(state.vectors);
+    return `d_model = ${state.dModel}: the ${v.rank} directions your sentence\u2019s vectors span in the model\u2019s ${v.dModel}, plus a column of ones whose row in each W is the head\u2019s bias.`;
+  }
   if (!(usesTrainedHead(state) || usesTextModel(state)) || state.dModel < 2) return '';
   const E = state.dModel - 1;
   return `d_model = ${state.dModel}: the model’s ${E} features plus a column of ones, whose row in each W is the head’s bias (X·W + b = [X, 1]·[W; b]).`;

@@ -242,7 +242,7 @@ function displayField(v) {
 function vectorsField(v) {
   object(v, 'vectors');
   const out = {};
-  if ('source' in v) out.source = oneOf(v.source, ['random', 'text-model', 'trained-head'], 'vectors.source');
+  if ('source' in v) out.source = oneOf(v.source, ['random', 'text-model', 'trained-head', 'checkpoint'], 'vectors.source');
   for (const key of ['layer', 'head']) if (key in v) out[key] = int(v[key], [0, 63], `vectors.${key}`);
   for (const key of ['layers', 'heads']) if (key in v) out[key] = int(v[key], [1, 64], `vectors.${key}`);
   if ('dModel' in v) out.dModel = int(v.dModel, [1, 4096], 'vectors.dModel');

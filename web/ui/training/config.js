@@ -5,11 +5,21 @@
 /** Settings as the controls show them. */
 export const DEFAULTS = Object.freeze({
   task: 'repeated', layers: 2, heads: 4, dModel: 32, mlp: false, layerNorm: true, lr: 0.003, batch: 32, seed: 0,
+  positions: 'learned', kvHeads: 4, windowSize: 0,
+});
+
+/** Where positions enter the model (attn.transformer's `positions`), as the controls name them. */
+export const POSITIONS = Object.freeze({
+  learned: 'Learned (GPT-2\u2019s table of position vectors)',
+  none: 'None (only the causal mask)',
+  rope: 'RoPE (q and k turned by their positions)',
+  alibi: 'ALiBi (a penalty growing with distance)',
 });
 
 /** [min, max, step] of each number setting. */
 export const LIMITS = Object.freeze({
   layers: [1, 4, 1], heads: [1, 8, 1], dModel: [16, 128, 8], lr: [0.0001, 0.03, 0.0001], batch: [1, 128, 1], seed: [0, 99999, 1],
+  windowSize: [0, 32, 1],
 });
 
 export const TASKS = Object.freeze({
@@ -60,16 +70,33 @@ export function normalizeSettings(raw = {}) {
     if (raw[key] === true || raw[key] === '1' || raw[key] === 'true') s[key] = true;
     if (raw[key] === false || raw[key] === '0' || raw[key] === 'false') s[key] = false;
   }
-  // Each head gets dModel / heads features: round dModel up to a multiple of the head count.
-  s.dModel = Math.min(LIMITS.dModel[1] - (LIMITS.dModel[1] % s.heads), Math.ceil(s.dModel / s.heads) * s.heads);
+  normalizeAttention(s, raw);
   return s;
+}
+
+/** The divisors of n: the key/value head counts n query heads can share. */
+export const divisorsOf = (n) => Array.from({ length: n }, (_, k) => k + 1).filter((k) => n % k === 0);
+
+// positions, kvHeads (a divisor of the heads: the largest not above what was asked; all heads
+// when not asked), windowSize (0 = none), and dModel a multiple of the heads (of twice the heads
+// with RoPE, which turns each head's features in pairs).
+function normalizeAttention(s, raw) {
+  if (Object.hasOwn(POSITIONS, raw.positions)) s.positions = raw.positions;
+  const unit = s.positions === 'rope' ? 2 * s.heads : s.heads;
+  s.dModel = Math.min(LIMITS.dModel[1] - (LIMITS.dModel[1] % unit), Math.ceil(s.dModel / unit) * unit);
+  const asked = Number(raw.kvHeads);
+  const wanted = raw.kvHeads !== undefined && raw.kvHeads !== '' && Number.isFinite(asked) ? Math.max(1, Math.round(asked)) : s.heads;
+  s.kvHeads = divisorsOf(s.heads).filter((k) => k <= wanted).pop();
+  const w = Number(raw.windowSize);
+  s.windowSize = raw.windowSize !== undefined && raw.windowSize !== '' && Number.isFinite(w) ? clamp(Math.round(w), LIMITS.windowSize) : 0;
 }
 
 /** The trainer config (web/lib/trainer.js) for settings; `text` is the text task's text (default: the corpus). */
 export function trainerConfig(settings, text) {
   const s = normalizeSettings(settings);
   const model = { contextLength: SEQ_LENGTH, dModel: s.dModel, numLayers: s.layers, numHeads: s.heads, mlp: s.mlp,
-    layerNorm: s.layerNorm, tieEmbeddings: false, seed: s.seed };
+    layerNorm: s.layerNorm, tieEmbeddings: false, seed: s.seed, positions: s.positions, numKVHeads: s.kvHeads,
+    attentionWindow: s.windowSize > 0 ? s.windowSize : null };
   const common = { batchSize: s.batch, seed: s.seed, optimizer: { learningRate: s.lr }, reportEvery: REPORT_EVERY };
   if (s.task === 'text') {
     const data = { kind: 'text', seqLength: TEXT_LENGTH };
@@ -81,14 +108,15 @@ export function trainerConfig(settings, text) {
     probe: { batchSize: 8, seed: PROBE_SEED, excludeFiller: true } };
 }
 
-const KEYS = ['task', 'layers', 'heads', 'dModel', 'mlp', 'layerNorm', 'lr', 'batch', 'seed'];
+const KEYS = ['task', 'layers', 'heads', 'dModel', 'mlp', 'layerNorm', 'lr', 'batch', 'seed', 'positions', 'kvHeads', 'windowSize'];
 
 /** Settings that differ from the defaults, as address parameters (with view=train first). */
 export function settingsToParams(settings, extra = {}) {
   const p = new URLSearchParams({ view: 'train', ...extra });
   for (const key of KEYS) {
     const v = settings[key];
-    if (v === DEFAULTS[key]) continue;
+    // kvHeads is the default when it equals the heads, whatever their number.
+    if (key === 'kvHeads' ? v === settings.heads : v === DEFAULTS[key]) continue;
     p.set(key, typeof v === 'boolean' ? (v ? '1' : '0') : String(v));
   }
   return p;

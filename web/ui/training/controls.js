@@ -2,7 +2,7 @@
 // and parts, the optimizer, and the run buttons. Changing a setting builds a new model (the
 // view resets); the buttons start, pause, step and reset the run.
 import { el } from '../dom/dom.js';
-import { DEFAULTS, LIMITS, TASKS, normalizeSettings } from './config.js';
+import { DEFAULTS, LIMITS, POSITIONS, TASKS, divisorsOf, normalizeSettings } from './config.js';
 
 let nextId = 0;
 const uid = (name) => `train-${name}-${++nextId}`;
@@ -22,6 +22,34 @@ function numberField(key, label, hint) {
   wrap.append(lab, input);
   if (hint) wrap.append(el('span', 'field-hint', hint));
   return { wrap, input };
+}
+
+function selectField(key, label, options, hint) {
+  const wrap = el('div', 'field');
+  const select = el('select');
+  select.id = uid(key);
+  select.dataset.setting = key;
+  for (const [value, text] of options) {
+    const o = el('option', '', text);
+    o.value = value;
+    select.append(o);
+  }
+  const lab = el('label', '', label);
+  lab.htmlFor = select.id;
+  wrap.append(lab, select);
+  if (hint) wrap.append(el('span', 'field-hint', hint));
+  return { wrap, input: select };
+}
+
+// The key/value head choices for `heads` query heads: each divisor, named MHA, GQA or MQA.
+function kvHeadOptions(select, heads) {
+  if (select.dataset.heads === String(heads)) return;
+  select.dataset.heads = String(heads);
+  select.replaceChildren(...divisorsOf(heads).map((k) => {
+    const o = el('option', '', `${k} (${k === heads ? 'MHA: one per head' : k === 1 ? 'MQA: one shared' : `GQA: ${heads / k} heads share each`})`);
+    o.value = String(k);
+    return o;
+  }));
 }
 
 function checkField(key, label) {
@@ -88,10 +116,15 @@ function modelFieldset() {
     seed: numberField('seed', 'Seed'),
   };
   const checks = { mlp: checkField('mlp', 'MLP in each block (off: attention only)'), layerNorm: checkField('layerNorm', 'LayerNorm') };
+  const selects = {
+    positions: selectField('positions', 'Positions', Object.entries(POSITIONS)),
+    kvHeads: selectField('kvHeads', 'Key/value heads', [], 'shared by the query heads: a smaller KV cache'),
+  };
+  numbers.windowSize = numberField('windowSize', 'Attention window', '0 = none; else each token sees only the last W');
   const grid = el('div', 'settings-grid');
   grid.append(...Object.values(numbers).map((f) => f.wrap));
-  model.append(grid, ...Object.values(checks).map((f) => f.wrap));
-  return { el: model, numbers, checks };
+  model.append(grid, ...Object.values(selects).map((f) => f.wrap), ...Object.values(checks).map((f) => f.wrap));
+  return { el: model, numbers, checks, selects };
 }
 
 function runButtons() {
@@ -117,7 +150,7 @@ export function createTrainingControls({ onSettings, onAction }) {
   const task = taskFieldset();
   const { radios, explanation, textWrap, textArea } = task;
   const model = modelFieldset();
-  const { numbers, checks } = model;
+  const { numbers, checks, selects } = model;
   const buttons = runButtons();
   const { train, pause, step, reset, defaults } = buttons;
   const status = el('p', 'run-status');
@@ -131,11 +164,17 @@ export function createTrainingControls({ onSettings, onAction }) {
     textWrap.hidden = s.task !== 'text';
     for (const [key, f] of Object.entries(numbers)) f.input.value = String(s[key]);
     for (const [key, f] of Object.entries(checks)) f.input.checked = s[key];
+    kvHeadOptions(selects.kvHeads.input, s.heads);
+    for (const [key, f] of Object.entries(selects)) f.input.value = String(s[key]);
   }
   function read() {
     const raw = { task: radios.text.checked ? 'text' : 'repeated' };
     for (const [key, f] of Object.entries(numbers)) raw[key] = f.input.value;
     for (const [key, f] of Object.entries(checks)) raw[key] = f.input.checked;
+    for (const [key, f] of Object.entries(selects)) raw[key] = f.input.value;
+    // New heads: keep the grouping's share of the heads where it can (a number of KV heads that
+    // no longer divides them gives the largest divisor below it).
+    if (Number(raw.heads) !== settings.heads && settings.kvHeads === settings.heads) raw.kvHeads = raw.heads;
     return normalizeSettings(raw);
   }
   const changed = () => {
@@ -144,7 +183,7 @@ export function createTrainingControls({ onSettings, onAction }) {
     onSettings(settings, textArea.value);
   };
   for (const r of Object.values(radios)) r.addEventListener('change', changed);
-  for (const f of [...Object.values(numbers), ...Object.values(checks)]) f.input.addEventListener('change', changed);
+  for (const f of [...Object.values(numbers), ...Object.values(checks), ...Object.values(selects)]) f.input.addEventListener('change', changed);
   // A change event comes on each blur after an edit, even one already applied: build only once.
   let appliedText = '';
   textArea.addEventListener('change', () => {

@@ -12,6 +12,9 @@ import { createLossPanel } from './loss-panel.js';
 import { HELD_OUT, TRAINED, normalizeSettings, settingsToParams, trainerConfig } from './config.js';
 import { describeAblation } from './ablation.js';
 import { createYourTextPanel } from './your-text.js';
+import { createGeneratePanel } from './generate-panel.js';
+import { trainerGenerator } from './generate-models.js';
+import { checkpointGenerator, onCheckpointChange } from '../checkpoint/checkpoint.js';
 import { replayHistory } from './history.js';
 
 const STYLES = new URL('./training.css', import.meta.url).href;
@@ -51,13 +54,13 @@ function prepareRoot(root, options) {
 
 // Controls and losses at the side, head cards and the text panel in the main column; returns the
 // container for extra panels the page adds below.
-function layoutPanels(root, link, { controls, loss, cards, yourText }) {
+function layoutPanels(root, link, { controls, loss, cards, yourText, generate }) {
   const extras = el('div', 'training-extras');
   const layout = el('div', 'training-layout');
   const side = el('div', 'training-side');
   side.append(controls.el, loss.el);
   const main = el('div', 'training-main');
-  main.append(cards.el, yourText.el);
+  main.append(cards.el, yourText.el, generate.el);
   layout.append(side, main);
   root.append(link, layout, extras);
   return extras;
@@ -152,6 +155,9 @@ class TrainingView {
       attend: (ids) => (this.trainer ? this.trainer.attend(ids) : Promise.reject(new Error('the model is still being built'))),
       display: () => this.display(),
     });
+    this.generate = createGeneratePanel({ display: () => this.display() });
+    this.generate.setCheckpoint(checkpointGenerator());
+    this.stopCheckpoint = onCheckpointChange(() => this.generate.setCheckpoint(checkpointGenerator()));
     this.extras = layoutPanels(root, link, this);
   }
 
@@ -243,6 +249,7 @@ class TrainingView {
     loss.reset();
     this.cards.build(settings.layers, settings.heads);
     this.yourText.setModel(null);
+    this.generate.setModel(null);
     const task = this.#build(gen);
     this.building = task;
     try {
@@ -275,6 +282,8 @@ class TrainingView {
     controls.setStatus(`${t.parameterCount.toLocaleString('en')} parameters. Press Train.${where}`);
     const { layers, heads } = this.settings;
     this.yourText.setModel(t.vocabulary ? { vocabulary: t.vocabulary, contextLength: t.config.model.contextLength, layers, heads } : null);
+    // Generation reads the model as it is: training pauses first (a step would change it under the cache).
+    this.generate.setModel(trainerGenerator(t, { prepare: () => (this.running ? this.act('pause') : Promise.resolve()) }));
     this.onProgress({ step: 0, loss: null, losses: [], probe: await t.probe() }, gen);
   }
 
@@ -362,6 +371,7 @@ class TrainingView {
     this.destroyed = true;
     this.generation++;
     this.stopTheme();
+    this.stopCheckpoint();
     this.trainer?.terminate().catch(() => {});
     this.trainer = null;
     root.replaceChildren();

@@ -5,11 +5,15 @@ import { mountTraining } from './training-view.js';
 import { settingsFromParams } from './config.js';
 import { createExamplesPanel } from './examples.js';
 import { createImportPanel } from './import-panel.js';
+import { createCheckpointPanels } from '../checkpoint/checkpoint.js';
+import { applyTrainingOptions } from './embed-options.js';
 
 /**
  * options: syncUrl (default true: settings and example from and to location.hash), params (a
  * URLSearchParams to read them from instead, e.g. the iframe's query), settings,
- * example ('induction' | 'text'), theme, documentTheme (default true), onOpenHead.
+ * example ('induction' | 'text'), theme, documentTheme (default true), onOpenHead; as an embed
+ * sets them (embed-options.js): lesson (a lesson-registry spec of kind 'train'), panels, controls,
+ * readOnly, reveal.
  * Returns a handle like the explorer's: { getState, onChange, destroy, … }.
  */
 export async function mountTrainingPage(root, options = {}) {
@@ -21,11 +25,20 @@ export async function mountTrainingPage(root, options = {}) {
   if (documentTheme) document.documentElement.dataset.theme = root.dataset.theme;
   const examples = createExamplesPanel({ view });
   const imports = createImportPanel({ theme: () => root.dataset.theme });
-  view.extras.append(examples.el, imports.el);
-  const example = options.example ?? params.get('example');
+  // A head of an opened checkpoint goes to the explorer the way a trained head does.
+  const onOpenState = options.onOpenHead ? (state) => options.onOpenHead({ explorerState: state }) : null;
+  const checkpoints = createCheckpointPanels({ display: () => ({ palette: 'viridis', theme: root.dataset.theme }), onOpenState });
+  view.extras.append(examples.el, imports.el, checkpoints.el);
+  const embed = applyTrainingOptions(root, view, options);
+  const example = options.lesson?.example ?? options.example ?? params.get('example');
   if (example) await examples.open(example);
+  embed.question?.refresh();
+  // #checkpoint=models/gpt2/: a folder of this site (a teacher's); opens while the view is used.
+  const checkpoint = options.checkpoint ?? params.get('checkpoint');
+  if (checkpoint) checkpoints.openFromAddress(checkpoint);
   return {
     ...view,
+    destroy: () => { checkpoints.destroy(); view.destroy(); },
     getState: () => view.settings(),
     onChange: () => () => {},
     setState: (s) => view.apply(s),

@@ -1,0 +1,135 @@
+// The training view's Generate panel and its new model settings in headless Chromium under the
+// strict CSP: on a fresh page, #view=train&example=text then Generate continues the prompt with
+// the example's weights exactly as model.generate does in the page; each token's cache length,
+// bytes and difference against a full pass are in the hooks; Step adds one token; Stop ends a
+// long generation while the page keeps answering; positions, key/value heads and the attention
+// window travel in the address and reach the model (its cache stops growing at the window); axe
+// finds nothing; screenshots at 1400 and 375 px, light and dark.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { collectProblems, launch, openExplorer, screenshot } from './helpers.mjs';
+import { createAttention } from '../../web/lib/attention.js';
+import { charVocabulary } from '../../web/lib/training-data.js';
+import { TINY_CORPUS } from '../../web/lib/tiny-corpus.js';
+import { charTokens } from '../../web/ui/model/char-tokens.js';
+import { readExample } from '../../web/ui/model/example-files.js';
+import { trainerConfig } from '../../web/ui/training/config.js';
+
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+let env;
+before(async () => { env = await launch(); });
+after(async () => { await env?.close(); });
+
+const openTraining = (path, options = {}) => openExplorer(env, { width: 1400, ...options, path }).then(async (r) => {
+  await r.page.waitForSelector('[data-training][data-ready="true"]');
+  await r.page.waitForFunction(() => !document.querySelector('[data-action="generate"]').disabled);
+  return r;
+});
+const finished = (page) => page.waitForFunction(() => document.querySelector('[data-generate]').dataset.running === 'false', null, { timeout: 120_000 });
+const generated = (page) => page.$eval('[data-generated]', (e) => ({ text: e.textContent, tokens: e.dataset.tokens.split(' ').map(Number), fresh: Number(e.dataset.new) }));
+const cache = (page) => page.$eval('[data-kv-cache]', (e) => ({ length: Number(e.dataset.length), bytes: Number(e.dataset.bytes) }));
+
+test('#view=train&example=text, then Generate: model.generate\u2019s tokens, the cache in the hooks, a full pass that agrees', async () => {
+  const { page, problems, context } = await openTraining('#view=train&example=text');
+  await page.waitForFunction(() => /loaded/.test(document.querySelector('.run-status').textContent));
+  await page.fill('[data-generate] input[type="number"] >> nth=1', '0.9');  // temperature
+  await page.click('[data-action="generate"]');
+  await finished(page);
+  const out = await generated(page);
+  assert.ok(out.text.startsWith('Oskar went to the '), out.text);
+  // model.generate on the example's weights, here in Node (the bundled site serves no ui/ modules).
+  const { state, settings } = readExample(new Uint8Array(readFileSync(new URL('../../web/trained/text.safetensors', import.meta.url))));
+  const chars = charVocabulary(TINY_CORPUS).chars;
+  const model = (await createAttention()).transformer({ ...trainerConfig(settings).model, vocabSize: chars.length });
+  model.loadState(state);
+  const expected = Array.from(model.generate(charTokens('Oskar went to the ', chars, 31).ids, { maxNewTokens: 20, temperature: 0.9, seed: 0 }).tokens);
+  model.dispose();
+  assert.deepEqual(out.tokens, expected);
+  const c = await cache(page);
+  assert.equal(c.length, out.tokens.length - 1, 'every token but the last drawn has been appended');
+  assert.equal(c.bytes, 2 * 2 * 2 * 16 * c.length * 4);
+  const difference = Number(await page.getAttribute('[data-cache-difference]', 'data-value'));
+  assert.ok(difference >= 0 && difference < 1e-4, `difference ${difference}`);
+  assert.equal(await page.getAttribute('[data-generate]', 'data-reason'), 'length', 'the 32-token context ends it');
+  await page.focus('[data-cache-difference]');
+  assert.match(await page.textContent('[data-generate] .lesson-explain'), /full pass/);
+  await page.focus('[data-heatmap="gen-attention"] td[data-row="0"][data-col="0"]');
+  assert.match(await page.textContent('[data-generate] .lesson-explain'), /Head 1 of layer 2/);
+  await page.$eval('[data-generate]', (e) => e.scrollIntoView());
+  await screenshot(page, 'generate-text-1400-light');
+  await page.evaluate(AXE);
+  const violations = await page.evaluate(async () => (await window.axe.run(document.querySelector('[data-generate]'))).violations
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.length}×, e.g. ${v.nodes[0].target.join(' ')})`));
+  assert.deepEqual(violations, []);
+  assert.deepEqual(await collectProblems(page, problems), []);
+  await context.close();
+});
+
+test('Step adds one token at a time and Stop ends a long generation while the page answers', async () => {
+  const { page, problems, context } = await openTraining('#view=train', { colorScheme: 'dark' });
+  for (let k = 1; k <= 3; k++) {
+    await page.click('[data-action="generate-step"]');
+    await finished(page);
+    assert.equal((await generated(page)).fresh, k);
+  }
+  const prompt = await page.inputValue('[data-generate] textarea');
+  assert.equal((await generated(page)).tokens.length, prompt.split(' ').length + 3);
+  // A generation of many tokens, each checked against a full pass, stopped halfway.
+  await page.fill('[data-generate] textarea', 'B 3');
+  await page.fill('[data-generate] input[type="number"] >> nth=0', '25');
+  // Stop pressed as soon as the second token shows (a tiny model makes a token in well under a millisecond).
+  await page.evaluate(() => {
+    const out = document.querySelector('[data-generated]');
+    new MutationObserver((_, observer) => {
+      if (Number(out.dataset.new) < 2) return;
+      observer.disconnect();
+      document.querySelector('[data-action="generate-stop"]').click();
+    }).observe(out, { attributes: true });
+  });
+  await page.click('[data-action="generate"]');
+  await finished(page);
+  const reason = await page.getAttribute('[data-generate]', 'data-reason');
+  const fresh = (await generated(page)).fresh;
+  assert.ok(reason === 'cancelled' || (reason === 'done' && fresh === 25), `${reason} after ${fresh}`);
+  await page.$eval('[data-generate]', (e) => e.scrollIntoView());
+  await screenshot(page, 'generate-repeated-1400-dark');
+  assert.deepEqual(await collectProblems(page, problems), []);
+  await context.close();
+});
+
+test('positions, key/value heads and the window travel in the address and reach the model', async () => {
+  const { page, problems, context } = await openTraining('#view=train', { width: 375 });
+  await page.selectOption('[data-setting="positions"]', 'rope');
+  await page.waitForFunction(() => /positions=rope/.test(window.location.hash));
+  await page.selectOption('[data-setting="kvHeads"]', '2');
+  await page.fill('[data-setting="windowSize"]', '6');
+  await page.press('[data-setting="windowSize"]', 'Enter');
+  await page.waitForFunction(() => /windowSize=6/.test(window.location.hash) && /kvHeads=2/.test(window.location.hash));
+  const hash = await page.evaluate(() => window.location.hash);
+  await context.close();
+  const again = await openTraining(hash, { width: 375, colorScheme: 'light' });
+  const p = again.page;
+  assert.equal(await p.inputValue('[data-setting="positions"]'), 'rope');
+  assert.equal(await p.inputValue('[data-setting="kvHeads"]'), '2');
+  assert.equal(await p.inputValue('[data-setting="windowSize"]'), '6');
+  await p.click('[data-action="step"]');
+  await p.click('[data-action="generate"]');
+  await finished(p);
+  const c = await cache(p);
+  // 2 layers · 2 key/value heads · head_dim 8 (d_model 32 / 4 heads) · at most 6 positions · 4 bytes
+  assert.ok(c.length > 6);
+  assert.equal(c.bytes, 2 * 2 * 2 * 8 * 6 * 4);
+  const slots = await p.$$eval('[data-heatmap="gen-keys"] tbody th', (ths) => ths.length);
+  assert.equal(slots, 6, 'the K cache is a ring buffer of 6 slots');
+  const { scroll, client } = await p.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+  assert.ok(scroll <= client + 1, `the view scrolls sideways at 375 px: ${scroll} > ${client}`);
+  await p.$eval('[data-generate]', (e) => e.scrollIntoView());
+  await screenshot(p, 'generate-window-375-light');
+  await p.$eval('.model-settings', (e) => e.scrollIntoView());
+  await screenshot(p, 'training-settings-375-light');
+  assert.deepEqual(await collectProblems(p, [...problems, ...again.problems]), []);
+  await again.context.close();
+});
