@@ -58,49 +58,86 @@ export function moduleUrlPlugin(outDir) {
   };
 }
 
-// The transformer (with the checkpoint reader and writer, the decoder and the safetensors code) is
-// a third of the API's code, and the pages never build one on their main thread: the training
-// view trains in a Worker, whose bundle has the real module. So in the pages' bundle attention.js
-// imports this stand-in instead, and the real module is a chunk of its own, fetched when the page
-// is idle after it has loaded (or at the first asynchronous call). attn.loadTransformer() waits
-// for it; the synchronous attn.transformer() and attn.transformerFromSafetensors() work once it is
-// there and before that throw an Error that says so. (Code that imports lib/attention.js itself,
-// as the npm package and dist/lib/ ship it, is not bundled here and has the whole API at once.)
-const TRANSFORMER = join(WEB, 'lib', 'transformer.js');
-const LAZY_TRANSFORMER = `
-let real = null;
-let loading = null;
-export function loadTransformerModule() {
-  loading ??= import(${JSON.stringify(TRANSFORMER)}).then((m) => { real = m; return m; });
-  return loading;
-}
-function loaded(call) {
-  if (real) return real;
-  loadTransformerModule().catch(() => {});
-  throw new Error(call + ': the transformer code of this page is still loading (it is fetched once the page has loaded); try again in a moment, or await attn.loadTransformer()');
-}
-export class Transformer {
-  constructor(...args) { return new (loaded('attn.transformer()').Transformer)(...args); }
-}
-export function transformerFromSafetensors(...args) { return loaded('attn.transformerFromSafetensors()').transformerFromSafetensors(...args); }
-export async function loadTransformer(...args) { return (await loadTransformerModule()).loadTransformer(...args); }
-if (typeof window === 'object') {
-  window.addEventListener('load', () => {
-    const idle = window.requestIdleCallback ?? ((fn) => setTimeout(fn, 500));
-    idle(() => { loadTransformerModule().catch(() => {}); }, { timeout: 3000 });
-  }, { once: true });
-}
-`;
+// Parts of the JS API that the first heatmap does not need (web/lib/api-parts.js): in the pages'
+// bundle, the modules that import them (attention.js, multi-head-attention.js, lessons.js) get a
+// stand-in instead, and the real module is a chunk of its own. The stand-in registers the part with
+// api-parts.js; apiReady(part) loads it, and the page's code awaits that before calling into it
+// (the lessons await every part before they draw, the training view's import panel the head
+// scores). Until then a synchronous call throws an Error that names the part and says to await
+// apiReady (and starts the load, so a later call finds it); asynchronous calls (loadTransformer)
+// wait for it. The transformer with the checkpoint reader and writer and the decoder is a third
+// of the API's code; the training view trains in a Worker, whose bundle has the real modules.
+// (Code that imports lib/attention.js itself, as the npm package and dist/lib/ ship it, is not
+// bundled here and has the whole API at once.)
+// Each part: its module in web/lib, the modules whose import of it gets the stand-in, and what
+// they import from it: a class, a synchronous function (with the call users make, for the message)
+// or an asynchronous one. esbuild refuses a name a stand-in does not export, so a new import of a
+// part fails the build instead of being missed.
+const DEFERRED_PARTS = [
+  { part: 'transformer', file: 'transformer.js', importers: ['attention.js'], exports: {
+    Transformer: ['class', 'attn.transformer()'],
+    transformerFromSafetensors: ['sync', 'attn.transformerFromSafetensors()'],
+    loadTransformer: ['async'] } },
+  { part: 'gradients', file: 'gradients.js', importers: ['attention.js', 'multi-head-attention.js'], exports: {
+    scaledDotProductAttentionGrad: ['sync', 'attn.scaledDotProductAttentionGrad()'],
+    multiHeadBackward: ['sync', 'backward() of a multi-head layer'] } },
+  { part: 'head-scores', file: 'head-scores.js', importers: ['attention.js'], exports: {
+    headScores: ['sync', 'attn.headScores()'], lossByPosition: ['sync', 'attn.lossByPosition()'] } },
+  { part: 'flash-lesson', file: 'flash-lesson.js', importers: ['lessons.js'], exports: {
+    flashAttention: ['sync', 'attn.lessons.flashAttention()'] } },
+];
 
-function lazyTransformerPlugin() {
+function standIn({ part, file, exports }) {
+  const lines = [
+    "import { registerDeferredPart } from './api-parts.js';",
+    'let real = null;',
+    'let loading = null;',
+    'function load() {',
+    `  if (!loading) {`,
+    `    loading = import(${JSON.stringify(`./${file}`)}).then((m) => { real = m; return m; });`,
+    '    loading.catch(() => { loading = null; });',
+    '  }',
+    '  return loading;',
+    '}',
+    `registerDeferredPart(${JSON.stringify(part)}, load);`,
+    'function loaded(call) {',
+    '  if (real) return real;',
+    '  load().catch(() => {});',
+    `  throw new Error(call + ${JSON.stringify(`: this part of the API ("${part}") is still loading on this page; ` +
+      `await apiReady("${part}") (lib/api-parts.js) before calling it`)});`,
+    '}',
+  ];
+  for (const [name, [kind, call]] of Object.entries(exports)) {
+    if (kind === 'class') lines.push(`export class ${name} { constructor(...args) { return new (loaded(${JSON.stringify(call)}).${name})(...args); } }`);
+    else if (kind === 'sync') lines.push(`export function ${name}(...args) { return loaded(${JSON.stringify(call)}).${name}(...args); }`);
+    else lines.push(`export async function ${name}(...args) { return (await load()).${name}(...args); }`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+export function deferredPartsPlugin() {
   return {
-    name: 'lazy-transformer',
+    name: 'deferred-parts',
     setup(build) {
-      build.onResolve({ filter: /^\.\/transformer\.js$/ }, ({ importer }) =>
-        (importer === join(WEB, 'lib', 'attention.js') ? { path: 'lazy-transformer', namespace: 'lazy-transformer' } : undefined));
-      build.onLoad({ filter: /.*/, namespace: 'lazy-transformer' }, () => ({ contents: LAZY_TRANSFORMER, loader: 'js', resolveDir: join(WEB, 'lib') }));
+      for (const spec of DEFERRED_PARTS) {
+        const importers = new Set(spec.importers.map((f) => join(WEB, 'lib', f)));
+        const filter = new RegExp(`^\\./${spec.file.replace('.', '\\.')}$`);
+        build.onResolve({ filter }, ({ importer }) => (importers.has(importer) ? { path: spec.part, namespace: 'deferred-part' } : undefined));
+      }
+      build.onLoad({ filter: /.*/, namespace: 'deferred-part' }, ({ path }) => ({
+        contents: standIn(DEFERRED_PARTS.find((p) => p.part === path)), loader: 'js', resolveDir: join(WEB, 'lib'),
+      }));
     },
   };
+}
+
+// A deferred part in the code a page loads at once would defeat its stand-in: refused.
+export function checkDeferred(outputs, page, files) {
+  for (const f of files)
+    for (const input of Object.keys(outputs[f].inputs))
+      for (const { file } of DEFERRED_PARTS)
+        if (resolve(ROOT, input) === join(WEB, 'lib', file))
+          throw new Error(`bundle: lib/${file} is loaded at once by the ${page} page (${f}); it must stay deferred (DEFERRED_PARTS)`);
 }
 
 // Every file of web/ and the bundler's own scripts, by path, size and mtime: the stamp of a build.
@@ -140,7 +177,7 @@ async function buildPages(out) {
     ...common,
     entryPoints: Object.fromEntries(Object.entries(PAGES).map(([name, file]) => [name, join(WEB, file)])),
     outdir: join(out, 'assets'), splitting: true, entryNames: '[name]-[hash]', chunkNames: 'chunk-[hash]',
-    metafile: true, plugins: [moduleUrlPlugin('assets'), lazyTransformerPlugin()],
+    metafile: true, plugins: [moduleUrlPlugin('assets'), deferredPartsPlugin()],
   });
   // What went where, for a look at the chunks (npx esbuild --analyze does not read it; see the
   // esbuild docs' "metafile" for tools that do).
@@ -161,6 +198,7 @@ async function buildPages(out) {
       }
     };
     visit(file);
+    checkDeferred(outputs, name, [file, ...statics]);
     const url = (f) => toUrlPath(relative(out, resolve(ROOT, f)));
     pages[name] = { file: url(file), chunks: [...statics].map(url) };
   }

@@ -559,3 +559,18 @@ EMSCRIPTEN_BINDINGS(attention_checkpoint) {
   emscripten::function("_convertToFloat32", &convert_to_float32);
   emscripten::function("_findNonFinite", &find_non_finite);
 }
+
+// ---- Checks of the API's inputs and results, in place in WebAssembly memory --------------------
+// Plain exports (no Embind invoker): called on every attention call, three or four times.
+
+// x: count floats -> index of the first NaN or ±Infinity (−Infinity passes when
+// allow_negative_infinity), or count.
+extern "C" EMSCRIPTEN_KEEPALIVE size_t attn_first_non_finite(Address x, size_t count,
+                                                             bool allow_negative_infinity) {
+  return attn::kernels::first_non_finite(ptr<const float>(x), count, allow_negative_infinity);
+}
+
+// x: count floats -> index of the first NaN, or count.
+extern "C" EMSCRIPTEN_KEEPALIVE size_t attn_first_nan(Address x, size_t count) {
+  return attn::kernels::first_nan(ptr<const float>(x), count);
+}

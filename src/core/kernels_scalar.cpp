@@ -1,5 +1,7 @@
 // Plain-loop kernels for engines without SIMD. Loop orders keep the innermost access contiguous.
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 
 #include "kernels.h"
@@ -97,6 +99,44 @@ float max_value(const float* x, size_t len) {
   float best = -std::numeric_limits<float>::infinity();
   for (size_t i = 0; i < len; ++i) best = x[i] > best ? x[i] : best;
   return best;
+}
+
+namespace {
+
+uint32_t bits_of(float x) {
+  uint32_t b;
+  std::memcpy(&b, &x, sizeof b);
+  return b;
+}
+
+// Eight values per step on their bit patterns, flags OR-ed with no branch inside, so the all-good
+// case runs without a compare-and-branch per value; the block with a bad value is rescanned.
+template <typename Bad>
+size_t first_bad_bits(const float* x, size_t count, Bad bad) {
+  size_t i = 0;
+  for (; i + 8 <= count; i += 8) {
+    uint32_t any = 0;
+    for (size_t j = 0; j < 8; ++j) any |= uint32_t(bad(bits_of(x[i + j])));
+    if (any) break;
+  }
+  for (; i < count; ++i)
+    if (bad(bits_of(x[i]))) return i;
+  return count;
+}
+
+constexpr uint32_t kExponent = 0x7f800000u;  // all ones: ±infinity or NaN
+constexpr uint32_t kNegativeInfinity = 0xff800000u;
+
+}  // namespace
+
+size_t first_non_finite(const float* x, size_t count, bool allow_negative_infinity) {
+  if (allow_negative_infinity)
+    return first_bad_bits(x, count, [](uint32_t b) { return (b & kExponent) == kExponent && b != kNegativeInfinity; });
+  return first_bad_bits(x, count, [](uint32_t b) { return (b & kExponent) == kExponent; });
+}
+
+size_t first_nan(const float* x, size_t count) {
+  return first_bad_bits(x, count, [](uint32_t b) { return (b & 0x7fffffffu) > kExponent; });
 }
 
 float exp_shifted_sum(float* x, size_t len, float shift) {

@@ -395,6 +395,40 @@ float max_value(const float* x, size_t len) {
   return best;
 }
 
+// Four batches (16 values) per step, their flags OR-ed and tested once: the all-good case runs at
+// memory speed. The block that holds a bad value is rescanned value by value for its index.
+template <typename Bad>
+size_t first_bad_value(const float* x, size_t count, Bad bad) {
+  size_t i = 0;
+  for (; i + 4 * kWidth <= count; i += 4 * kWidth) {
+    const auto flags = bad(Batch::load_unaligned(x + i)) | bad(Batch::load_unaligned(x + i + kWidth)) |
+                       bad(Batch::load_unaligned(x + i + 2 * kWidth)) |
+                       bad(Batch::load_unaligned(x + i + 3 * kWidth));
+    if (xsimd::any(flags)) break;
+  }
+  for (; i + kWidth <= count; i += kWidth)
+    if (xsimd::any(bad(Batch::load_unaligned(x + i)))) break;
+  for (; i < count; ++i) {
+    float lanes[kWidth] = {x[i], 0.0f, 0.0f, 0.0f};
+    static_assert(kWidth == 4, "one value in lane 0 of a four-lane batch");
+    if (xsimd::any(bad(Batch::load_unaligned(lanes)))) return i;
+  }
+  return count;
+}
+
+size_t first_non_finite(const float* x, size_t count, bool allow_negative_infinity) {
+  const Batch max(std::numeric_limits<float>::max());
+  const Batch neg_inf(-std::numeric_limits<float>::infinity());
+  // NaN fails every comparison, so "not within ±max" catches NaN and both infinities.
+  if (allow_negative_infinity)
+    return first_bad_value(x, count, [&](Batch v) { return !((xsimd::abs(v) <= max) | (v == neg_inf)); });
+  return first_bad_value(x, count, [&](Batch v) { return !(xsimd::abs(v) <= max); });
+}
+
+size_t first_nan(const float* x, size_t count) {
+  return first_bad_value(x, count, [](Batch v) { return v != v; });
+}
+
 namespace {
 
 // The last len % 4 values of a row as one batch, padded with −inf (whose exponential is exactly

@@ -140,6 +140,34 @@ TEST(Kernels, AxpyScaleAndMax) {
   EXPECT_EQ(kernels::max_value(hidden.data(), hidden.size()), -inf);
 }
 
+// Every length up to three blocks of 16 and past them, a bad value at every position (in the
+// unrolled blocks, the single batches and the scalar tail) after good ones that sit at the edges of
+// float32: the largest finite values, subnormals and −0 are all finite.
+TEST(Kernels, FirstNonFiniteAndFirstNanFindTheFirstBadValueAtEveryPosition) {
+  const float inf = std::numeric_limits<float>::infinity();
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float max = std::numeric_limits<float>::max();
+  const float edges[] = {max, -max, std::numeric_limits<float>::denorm_min(), -0.0f, 1.0f};
+  for (size_t len = 0; len <= 53; ++len) {
+    std::vector<float> x(len);
+    for (size_t i = 0; i < len; ++i) x[i] = edges[i % 5];
+    ASSERT_EQ(kernels::first_non_finite(x.data(), len, false), len) << "len " << len;
+    ASSERT_EQ(kernels::first_nan(x.data(), len), len) << "len " << len;
+    for (size_t at = 0; at < len; ++at) {
+      for (float bad : {nan, inf, -inf}) {
+        auto y = x;
+        y[at] = bad;
+        if (at + 1 < len) y[len - 1] = nan;  // a later bad value must not be the one reported
+        ASSERT_EQ(kernels::first_non_finite(y.data(), len, false), at) << "len " << len << " at " << at << " value " << bad;
+        const size_t allowed = bad == -inf ? (at + 1 < len ? len - 1 : len) : at;
+        ASSERT_EQ(kernels::first_non_finite(y.data(), len, true), allowed) << "−inf allowed, len " << len << " at " << at;
+        const size_t first_nan = bad != bad ? at : (at + 1 < len ? len - 1 : len);
+        ASSERT_EQ(kernels::first_nan(y.data(), len), first_nan) << "len " << len << " at " << at << " value " << bad;
+      }
+    }
+  }
+}
+
 TEST(Kernels, ExpShiftedSumMatchesDoubleAndZeroesMinusInfinity) {
   const float inf = std::numeric_limits<float>::infinity();
   for (size_t len : kKernelSizes) {

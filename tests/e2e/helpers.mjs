@@ -45,6 +45,11 @@ export async function launch({ root, site } = {}) {
   };
 }
 
+// The frame of a request, or null when it has gone (a frame already replaced).
+function frameOf(req) {
+  try { return req.frame(); } catch { return null; }
+}
+
 /**
  * Collects into `problems` the page's console errors and warnings, uncaught exceptions, failed
  * requests, HTTP errors and CSP violations (read these with cspViolations(page)).
@@ -54,7 +59,11 @@ export async function recordProblems(page, problems) {
     if (msg.type() === 'error' || msg.type() === 'warning') problems.push(`console ${msg.type()}: ${msg.text()}`);
   });
   page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
-  page.on('requestfailed', (req) => problems.push(`request failed: ${req.url()} ${req.failure()?.errorText}`));
+  page.on('requestfailed', (req) => {
+    // A frame whose address changed (an embed preview redrawn) drops its requests under way.
+    if (req.failure()?.errorText === 'net::ERR_ABORTED' && frameOf(req) !== page.mainFrame()) return;
+    problems.push(`request failed: ${req.url()} ${req.failure()?.errorText}`);
+  });
   page.on('response', (res) => { if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`); });
   await page.addInitScript(() => {
     window.__cspViolations = [];

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import {
-  afterRender, assertClose, collectProblems, openExplorer, readHeatmap, screenshot, settledLink, useExplorer,
+  afterRender, assertClose, collectProblems, openExplorer, readHeatmap, screenshot, settledLink, unfold, useExplorer,
 } from './helpers.mjs';
 
 const PANELS = ['flash-attention', 'kv-cache', 'positions'];
@@ -180,6 +180,7 @@ describe('access and looks', () => {
     await afterRender(p, () => p.selectOption('#preset', 'heads'));
     for (const [width, height, colorScheme] of [[1280, 900, 'light'], [1280, 900, 'dark'], [375, 740, 'dark'], [375, 740, 'light']]) {
       await p.setViewportSize({ width, height });
+      await unfold(p);  // a phone's header tools wait behind the Tools button
       if (await p.inputValue('#theme') !== colorScheme) await afterRender(p, () => p.selectOption('#theme', colorScheme));
       for (const id of PANELS) {
         if (await p.getAttribute(`#lesson-tab-${id}`, 'aria-selected') !== 'true') await afterRender(p, () => p.click(`#lesson-tab-${id}`));

@@ -12,13 +12,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { assertClose, collectProblems, launch, readHeatmap, recordProblems, screenshot } from './helpers.mjs';
 import { allLessonIds, lessonSpec, PIPELINE_STEPS } from '../../web/ui/model/lesson-registry.js';
+import { LESSON_PANELS } from '../../web/ui/model/state.js';
 import { startServer } from '../../scripts/serve.mjs';
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 // A lesson in a 1000 px wide frame fits a lesson page (measured here: most 500–930 px). The
-// gradients lesson keeps its six maps open (its further sections fold) and the text model's four
-// 31-character maps take two rows: both are taller.
-const HEIGHT = { default: 940, gradients: 1150, text: 1080 };
+// gradients lesson keeps its six maps open (its further sections fold), the text model's four
+// 31-character maps and the positions lesson's four encodings (8 × 8 with their digits, its ALiBi
+// heads and RoPE clocks folded) take two rows: these are taller.
+const HEIGHT = { default: 940, gradients: 1150, text: 1080, positions: 1200 };
 
 let env;
 before(async () => { env = await launch(); });
@@ -68,7 +70,7 @@ async function checkAlone(page, id) {
   } else {
     assert.equal(await page.getAttribute('#app', 'data-lesson'), id);
     assert.equal(await visibleCount(page, '.training-controls fieldset'), 0, `${id}: the run buttons only`);
-    assert.equal(await visibleCount(page, '.examples-panel, .import-panel, .loss-panel'), 0, `${id}: no other panel`);
+    assert.equal(await visibleCount(page, '.examples-panel, .import-panel, .loss-panel, .generate-panel, .checkpoint-panels'), 0, `${id}: no other panel`);
     assert.equal(await visibleCount(page, '[data-head-score]'), id === 'induction' ? 8 : 0);
     assert.equal(await visibleCount(page, '[data-your-text]'), id === 'text' ? 1 : 0);
   }
@@ -101,7 +103,7 @@ describe('one lesson, one widget', () => {
     await openEmbed(page, 'lesson=%3Cimg%20src%3Dx%3E');
     assert.match(await page.textContent('.notice p'), /There is no lesson called \u201c<img src=x>\u201d\. Lessons: sqrt-dk, pitfalls,.*induction, text\./);
     assert.equal(await page.$$eval('#app img', (es) => es.length), 0);
-    assert.equal(await visibleCount(page, '.lesson-tab'), 7);
+    assert.equal(await visibleCount(page, '.lesson-tab'), LESSON_PANELS.length);
     await context.close();
   });
 

@@ -30,10 +30,10 @@ function perBatch(t, lead, n, m, name) {
   return fail(`${name} must have shape [n, m] = [${n}, ${m}]${full}, got ${formatShape(t.shape)}`);
 }
 
-function sdpaTensors(q, k, v) {
-  const Q = toTensor(q, 'q');
-  const K = toTensor(k, 'k');
-  const V = toTensor(v, 'v');
+function sdpaTensors(q, k, v, readFloat) {
+  const Q = readFloat(q, 'q');
+  const K = readFloat(k, 'k');
+  const V = readFloat(v, 'v');
   for (const [name, t, dims] of [['q', Q, '[n, dk]'], ['k', K, '[m, dk]'], ['v', V, '[m, dv]']])
     if (t.shape.length < 2) fail(`${name} must have at least 2 dimensions ${dims}, got shape ${formatShape(t.shape)}`);
   const lead = Q.shape.slice(0, -2);
@@ -64,10 +64,11 @@ function sdpaPadding(value, lead, batch, m) {
 /**
  * scaledDotProductAttention(Grad)'s q, k, v and options (`opts` from checkOptions): `{ Q, K, V,
  * lead, batch, n, m, dk, dv, causal, lowerRight, window, needWeights, scale, mask, maskPerBatch, bias,
- * biasPerBatch, padding }`.
+ * biasPerBatch, padding }`. `readFloat` reads q, k and v: toTensor, or readFloatInput for a call
+ * that copies them straight into WebAssembly memory (Q, K and V then have a shape and a length).
  */
-export function readSdpaInputs(q, k, v, opts) {
-  const x = sdpaTensors(q, k, v);
+export function readSdpaInputs(q, k, v, opts, readFloat = toTensor) {
+  const x = sdpaTensors(q, k, v, readFloat);
   const { lead, n, m } = x;
   Object.assign(x, readAlignment(opts));
   x.needWeights = checkBoolean(opts.needWeights, 'options.needWeights', true);
@@ -80,10 +81,10 @@ export function readSdpaInputs(q, k, v, opts) {
   return x;
 }
 
-function multiHeadTensors(dims, query, key, value) {
-  const q = toTensor(query, 'query');
-  const k = key === undefined ? q : toTensor(key, 'key');
-  const v = value === undefined ? k : toTensor(value, 'value');
+function multiHeadTensors(dims, query, key, value, readFloat) {
+  const q = readFloat(query, 'query');
+  const k = key === undefined ? q : readFloat(key, 'key');
+  const v = value === undefined ? k : readFloat(value, 'value');
   const rank = q.shape.length;
   if (rank !== 2 && rank !== 3) fail(`query must be [n, E] or [B, n, E], got shape ${formatShape(q.shape)}`);
   for (const [name, t] of [['key', k], ['value', v]])
@@ -107,10 +108,10 @@ function multiHeadTensors(dims, query, key, value) {
  * The multi-head layer's query, key, value (key/value undefined: self-attention) and options,
  * checked against the layer's `dims` ({ embedDim, kdim, vdim }): `{ q, k, v, batched, lead, B, n,
  * m, E, causal, lowerRight, window, scale (0: 1/√headDim), mask, bias, padding }` (mask/bias/padding:
- * flat data or null).
+ * flat data or null). `readFloat` reads query, key and value, as for readSdpaInputs.
  */
-export function readMultiHeadInputs(dims, query, key, value, opts) {
-  const x = multiHeadTensors(dims, query, key, value);
+export function readMultiHeadInputs(dims, query, key, value, opts, readFloat = toTensor) {
+  const x = multiHeadTensors(dims, query, key, value, readFloat);
   const { n, m, B, batched } = x;
   Object.assign(x, readAlignment(opts));
   x.scale = opts.scale === undefined ? 0 : checkScale(opts.scale, 'options.scale');

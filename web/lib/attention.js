@@ -1,8 +1,8 @@
 // attention-explorer's JavaScript API: scaled dot-product and multi-head attention computed by a
 // C++ core compiled to WebAssembly (SIMD128 where the engine has it). Typed arrays in and out.
 // The full documentation of every function is in attention.d.ts.
-import { checkBoolean, checkNoOverflow, fail, formatShape, product } from './checks.js';
-import { checkOptions, toTensor } from './read-input.js';
+import { checkBoolean, fail, formatShape, product } from './checks.js';
+import { checkOptions, readFloatInput } from './read-input.js';
 import { check, checkCode, headWorkspaceBytes } from './wasm-heap.js';
 import { Instance } from './instance.js';
 import { staged } from './staging.js';
@@ -61,8 +61,8 @@ class Attention {
   #scaledDotProductAttention(q, k, v, options) {
     const module = this.#instance.live();
     const opts = checkOptions(options, SDPA_OPTIONS, 'scaledDotProductAttention options');
-    const x = readSdpaInputs(q, k, v, opts);
-    const { Q, K, V, lead, batch, n, m, dk, dv, causal, needWeights, scale, mask, maskPerBatch, bias, biasPerBatch, padding } = x;
+    const x = readSdpaInputs(q, k, v, opts, readFloatInput);
+    const { Q, K, V, batch, n, m, dk, dv, needWeights, mask, bias, padding } = x;
     const trace = checkBoolean(opts.trace, 'options.trace', false);
     const pitfall = pitfallCode(opts.pitfall, { multiHead: false, trace, alignment: x });
 
@@ -70,7 +70,7 @@ class Attention {
     const nm = batch * n * m;
     const traceBytes = trace ? nm * f : 0;
     const sizes = [
-      Q.data.length * f, K.data.length * f, V.data.length * f,
+      Q.length * f, K.length * f, V.length * f,
       mask ? mask.data.length : 0, bias ? bias.data.length * f : 0, padding ? padding.length : 0,
       batch * n * dv * f, needWeights ? nm * f : 0, traceBytes, traceBytes, traceBytes, batch * n,
     ];
@@ -80,36 +80,44 @@ class Attention {
       : (n * m + n * dv) * 8;
     const a = this.#heap.layout(sizes, 'scaledDotProductAttention', workspaceBytes,
       { suggestOutputOnly: pitfall === null && materialize });
-    this.#heap.writeF32(a[0], Q.data);
-    this.#heap.writeF32(a[1], K.data);
-    this.#heap.writeF32(a[2], V.data);
-    if (mask) this.#heap.writeU8(a[3], mask.data);
-    if (bias) this.#heap.writeF32(a[4], bias.data);
-    if (padding) this.#heap.writeU8(a[5], padding);
-    if (pitfall !== null) this.#heap.writeU8(a[11], new Uint8Array(batch * n));  // not tracked by pitfalls
-    const status = module._attn_scaled_dot_product_attention(
-      pitfall ?? 0, a[0], a[1], a[2], batch, n, m, dk, dv, scale, causal, a[3], maskPerBatch, a[4],
-      biasPerBatch, a[5], a[6], a[7], a[8], a[9], a[10], a[11], x.window, x.lowerRight);
     try {
-      checkCode(module, status, 'scaledDotProductAttention');
-      const read = (address, shape) => ({ data: this.#heap.readF32(address, product(shape)), shape });
-      const result = {
-        output: read(a[6], [...lead, n, dv]),
-        weights: needWeights ? read(a[7], [...lead, n, m]) : null,
-        fullyMaskedRows: this.#heap.nonzeroIndices(a[11], batch * n),
-      };
-      checkNoOverflow(result.output.data, 'q, k, the scale or the bias');
-      if (trace) {
-        result.trace = {
-          scores: read(a[8], [...lead, n, m]),
-          scaled: read(a[9], [...lead, n, m]),
-          masked: read(a[10], [...lead, n, m]),
-        };
-      }
-      return result;
+      return this.#sdpaCall(module, a, x, trace, pitfall);
     } finally {
       this.#heap.settle();
     }
+  }
+
+  // Writes the inputs read by #scaledDotProductAttention to the buffers at a, calls the core and
+  // reads the results out. Every argument has been read before: no user code runs from here on.
+  #sdpaCall(module, a, x, trace, pitfall) {
+    const { Q, K, V, lead, batch, n, m, dk, dv, causal, needWeights, scale, mask, maskPerBatch, bias, biasPerBatch, padding } = x;
+    const heap = this.#heap;
+    heap.writeFloatInput(a[0], Q);
+    heap.writeFloatInput(a[1], K);
+    heap.writeFloatInput(a[2], V);
+    if (mask) heap.writeU8(a[3], mask.data);
+    if (bias) heap.writeF32(a[4], bias.data);
+    if (padding) heap.writeU8(a[5], padding);
+    if (pitfall !== null) heap.fillU8(a[11], batch * n, 0);  // not tracked by pitfalls
+    const status = module._attn_scaled_dot_product_attention(
+      pitfall ?? 0, a[0], a[1], a[2], batch, n, m, dk, dv, scale, causal, a[3], maskPerBatch, a[4],
+      biasPerBatch, a[5], a[6], a[7], a[8], a[9], a[10], a[11], x.window, x.lowerRight);
+    checkCode(module, status, 'scaledDotProductAttention');
+    heap.checkNoOverflow(a[6], batch * n * dv, 'q, k, the scale or the bias');
+    const read = (address, shape) => ({ data: heap.readF32(address, product(shape)), shape });
+    const result = {
+      output: read(a[6], [...lead, n, dv]),
+      weights: needWeights ? read(a[7], [...lead, n, m]) : null,
+      fullyMaskedRows: heap.nonzeroIndices(a[11], batch * n),
+    };
+    if (trace) {
+      result.trace = {
+        scores: read(a[8], [...lead, n, m]),
+        scaled: read(a[9], [...lead, n, m]),
+        masked: read(a[10], [...lead, n, m]),
+      };
+    }
+    return result;
   }
 
   /** Forward and backward of scaledDotProductAttention for gradOutput = ∂L/∂output; see attention.d.ts. */
@@ -125,18 +133,18 @@ class Attention {
 
   #matmul(a, b) {
     const module = this.#instance.live();
-    const A = toTensor(a, 'a');
-    const B = toTensor(b, 'b');
+    const A = readFloatInput(a, 'a');
+    const B = readFloatInput(b, 'b');
     if (A.shape.length < 2) fail(`a must have at least 2 dimensions [n, k], got shape ${formatShape(A.shape)}`);
     if (B.shape.length !== 2) fail(`b must be a matrix [k, m], got shape ${formatShape(B.shape)}`);
     const k = A.shape[A.shape.length - 1];
     const [kb, m] = B.shape;
     if (k !== kb) fail(`a's last dimension (${k}) must equal b's first (${kb}): a is ${formatShape(A.shape)}, b is ${formatShape(B.shape)}`);
-    const n = A.data.length / k;
-    const [pa, pb, pc] = this.#heap.layout([A.data.length * 4, B.data.length * 4, n * m * 4], 'matmul');
-    this.#heap.writeF32(pa, A.data);
-    this.#heap.writeF32(pb, B.data);
+    const n = A.length / k;
+    const [pa, pb, pc] = this.#heap.layout([A.length * 4, B.length * 4, n * m * 4], 'matmul');
     try {
+      this.#heap.writeFloatInput(pa, A);
+      this.#heap.writeFloatInput(pb, B);
       check(module._matmul(pa, pb, pc, n, k, m), 'matmul');
       return { data: this.#heap.readF32(pc, n * m), shape: [...A.shape.slice(0, -1), m] };
     } finally {

@@ -51,9 +51,12 @@ export function checkSeed(value, name = 'seed') {
  */
 export function checkNoOverflow(data, inputs) {
   for (let i = 0; i < data.length; i++)
-    if (Number.isNaN(data[i]))
-      fail(`the attention scores overflow float32 (|q·k|·scale + bias above 3.4e38): scale ${inputs} down`);
+    if (Number.isNaN(data[i])) fail(overflowMessage(inputs));
 }
+
+/** The message of a result that overflowed; `inputs` names what to scale down. */
+export const overflowMessage = (inputs) =>
+  `the attention scores overflow float32 (|q·k|·scale + bias above 3.4e38): scale ${inputs} down`;
 
 export function checkBoolean(value, name, fallback) {
   if (value === undefined) return fallback;

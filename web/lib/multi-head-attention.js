@@ -1,9 +1,9 @@
 // A multi-head attention layer whose weights live in WebAssembly memory (so forward() copies only
 // activations). One dispose() frees them; a FinalizationRegistry frees a forgotten layer.
 import {
-  checkBoolean, checkNoOverflow, checkPositiveInteger, checkSeed, fail, formatShape, product, sameShape,
+  checkBoolean, checkPositiveInteger, checkSeed, fail, formatShape, product, sameShape,
 } from './checks.js';
-import { checkOptions, ownEntries, toTensor } from './read-input.js';
+import { checkOptions, ownEntries, readFloatInput, toTensor } from './read-input.js';
 import { MEMORY_LIMIT_BYTES, checkCode, formatBytes, headWorkspaceBytes } from './wasm-heap.js';
 import { staged } from './staging.js';
 import { RandomState } from './random-state.js';
@@ -21,6 +21,15 @@ function transposed(data, rows, cols) {
   const out = new Float32Array(rows * cols);
   for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) out[c * rows + r] = data[r * cols + c];
   return out;
+}
+
+// forward(x, x, x) as forward(x): a key (value) that is the query's (key's) Float32Array with the
+// same shape shares its buffer in WebAssembly memory. Both would be copied at the same moment, with
+// no user code between, so they would hold the same values; one copy and one check are enough.
+function shareSameArrays(x) {
+  const same = (a, b) => a !== b && a.source !== null && a.source === b.source && sameShape(a.shape, b.shape);
+  if (same(x.k, x.q)) x.k = x.q;
+  if (same(x.v, x.k)) x.v = x.k;
 }
 
 // The switches of forward(): which results to return and the deliberate mistake, if any.
@@ -41,7 +50,7 @@ function forwardLayout({ q, k, v, B, n, m, E, mask, bias, padding }, { needWeigh
   const f = 4;
   const headMatrix = trace ? B * H * nm * f : 0;
   const sizes = [
-    q.data.length * f, k === q ? 0 : k.data.length * f, v === k ? 0 : v.data.length * f,
+    q.length * f, k === q ? 0 : k.length * f, v === k ? 0 : v.length * f,
     mask ? nm : 0, bias ? nm * f : 0, padding ? B * m : 0,
     B * n * E * f,                                                // output
     needWeights ? (averageWeights ? B * nm : B * H * nm) * f : 0,  // weights
@@ -251,23 +260,25 @@ export class MultiHeadAttention {
   #forward(query, key, value, options) {
     this.#live();
     const opts = checkOptions(options, FORWARD_OPTIONS, 'forward options');
-    const x = readMultiHeadInputs({ embedDim: this.#embedDim, kdim: this.#kdim, vdim: this.#vdim }, query, key, value, opts);
+    const x = readMultiHeadInputs({ embedDim: this.#embedDim, kdim: this.#kdim, vdim: this.#vdim }, query, key, value, opts, readFloatInput);
+    shareSameArrays(x);
     const flags = forwardFlags(opts, x);
     const { needWeights, averageWeights, trace, pitfall } = flags;
     const { sizes, workspaceBytes } = forwardLayout(x, flags, this.#numHeads, this.headDim);
     const a = this.#heap.layout(sizes, 'multiHeadAttention.forward', workspaceBytes,
       { suggestOutputOnly: pitfall === null && (needWeights || trace) });
-    const [aq, ak, av] = this.#writeForwardInputs(a, x);
-
-    const { B, n, m, causal, scale } = x;
-    const module = this.#live();
-    if (pitfall !== null) this.#heap.writeU8(a[17], new Uint8Array(B * n));  // not tracked by pitfalls
-    const status = module._attn_multi_head_attention(
-      pitfall ?? 0, this.#block.address, B, n, m, aq, ak, av, scale, causal, a[3], a[4], a[5],
-      a[6], a[7], averageWeights, a[8], a[9], a[10], a[11], a[12], a[13], a[14], a[15], a[16], a[17],
-      x.window, x.lowerRight);
     try {
+      // Every argument has been read: no user code runs from here on.
+      const [aq, ak, av] = this.#writeForwardInputs(a, x);
+      const { B, n, m, E, causal, scale } = x;
+      const module = this.#live();
+      if (pitfall !== null) this.#heap.fillU8(a[17], B * n, 0);  // not tracked by pitfalls
+      const status = module._attn_multi_head_attention(
+        pitfall ?? 0, this.#block.address, B, n, m, aq, ak, av, scale, causal, a[3], a[4], a[5],
+        a[6], a[7], averageWeights, a[8], a[9], a[10], a[11], a[12], a[13], a[14], a[15], a[16], a[17],
+        x.window, x.lowerRight);
       checkCode(module, status, 'multiHeadAttention.forward');
+      this.#heap.checkNoOverflow(a[6], B * n * E, 'query, key or the weights');
       return this.#readForwardResult(a, x, flags);
     } finally {
       this.#heap.settle();
@@ -280,9 +291,9 @@ export class MultiHeadAttention {
     const [aq, ak0, av0] = a;
     const ak = k === q ? aq : ak0;
     const av = v === k ? ak : av0;
-    this.#heap.writeF32(aq, q.data);
-    if (k !== q) this.#heap.writeF32(ak, k.data);
-    if (v !== k) this.#heap.writeF32(av, v.data);
+    this.#heap.writeFloatInput(aq, q);
+    if (k !== q) this.#heap.writeFloatInput(ak, k);
+    if (v !== k) this.#heap.writeFloatInput(av, v);
     if (mask) this.#heap.writeU8(a[3], mask);
     if (bias) this.#heap.writeF32(a[4], bias);
     if (padding) this.#heap.writeU8(a[5], padding);
@@ -298,7 +309,6 @@ export class MultiHeadAttention {
       weights: needWeights ? read(a[7], averageWeights ? [...lead, n, m] : [...lead, H, n, m]) : null,
       fullyMaskedRows: this.#heap.nonzeroIndices(a[17], B * n),
     };
-    checkNoOverflow(result.output.data, 'query, key or the weights');
     if (trace) {
       const d = this.headDim;
       result.trace = {

@@ -143,9 +143,10 @@ function checkFloat(x, where, allowNegativeInfinity) {
  * What a user passed as a tensor, read once into arrays this module owns: `{ shape, values, kind,
  * name, nested }`, where `values` is a typed-array copy (`kind` = its element type, e.g.
  * "Float32Array") or a plain array of the leaves as read (`kind` = "array"); `where(input, i)`
- * names element i in messages.
+ * names element i in messages. With `deferFloat32`, a Float32Array is measured but not copied:
+ * `values` is null and `source` the caller's array (see readFloatInput).
  */
-export function readTensorInput(value, name, nounForm = 'a nested array or { data, shape }') {
+export function readTensorInput(value, name, nounForm = 'a nested array or { data, shape }', { deferFloat32 = false } = {}) {
   if (value === undefined || value === null) fail(`${name} is required`);
   if (isArray(value)) {
     const { shape, leaves } = readNested(value, name);
@@ -162,6 +163,7 @@ export function readTensorInput(value, name, nounForm = 'a nested array or { dat
     // Measured and copied by the engine's own length: a subclass's `length` getter is never asked.
     const length = typedArrayLength(data);
     if (length !== count) fail(`${name}.data has ${length} values but shape ${formatShape(shape)} needs ${count}`);
+    if (deferFloat32 && kind === 'Float32Array') return { shape, values: null, source: data, kind, name, nested: false };
     const copy = kind === 'Float32Array' ? stagedCopy(data, length)
       : copyTypedArray(data, kind === 'Uint8Array' ? Uint8Array : Float64Array);
     return { shape, values: copy, kind, name, nested: false };
@@ -206,6 +208,43 @@ export function toTensor(value, name, { allowNegativeInfinity = false } = {}) {
 
 export function tensorFrom(input, allowNegativeInfinity = false) {
   return { data: floatData(input, allowNegativeInfinity), shape: input.shape };
+}
+
+/**
+ * A float tensor bound for WebAssembly memory: `{ shape, length, data, source, input,
+ * allowNegativeInfinity }`, written by WasmHeap.writeFloatInput. A Float32Array (the large inputs)
+ * is neither copied nor checked here: `source` is the caller's array, which writeFloatInput copies
+ * once, straight into WebAssembly memory, and the core then checks that copy, the one the call
+ * uses. Callers write their inputs only after every argument of the call has been read, so no user
+ * code (a getter, a Proxy trap) runs between that copy and the computation, and a call made from
+ * inside a getter cannot overwrite it: the scratch block is laid out after the reads too. Any
+ * other input is converted and checked now, as toTensor does (`data`, `source` null).
+ */
+export function readFloatInput(value, name, { allowNegativeInfinity = false } = {}) {
+  const input = readTensorInput(value, name, undefined, { deferFloat32: true });
+  const { shape, source } = input;
+  const data = source ? null : floatData(input, allowNegativeInfinity);
+  return { shape, length: source ? product(shape) : data.length, data, source, input, allowNegativeInfinity };
+}
+
+/**
+ * Throws the Error for value x, element i of a readFloatInput whose copy held it (found by the
+ * core's check), worded as toTensor words it ("q.data[5] is NaN").
+ */
+export function failBadValue(floatInput, i, x) {
+  checkFloat(x, where(floatInput.input, i), floatInput.allowNegativeInfinity);
+  fail(`${where(floatInput.input, i)} is ${x}; values must be finite`);  // not reached: the core found it bad
+}
+
+/**
+ * The Error for a Float32Array that a getter detached or resized after the array was read and
+ * before it was copied: `length` is what its engine-side length is now.
+ */
+export function failChangedSource(floatInput, length) {
+  const { name, shape } = floatInput.input;
+  if (isDetached(floatInput.source))
+    fail(`${name}.data is a Float32Array whose ArrayBuffer was detached (transferred) while the call read its other arguments; pass a copy`);
+  fail(`${name}.data has ${length} values but shape ${formatShape(shape)} needs ${product(shape)} (its buffer was resized while the call read its other arguments)`);
 }
 
 function readBoolean(x, where) {

@@ -17,7 +17,7 @@ export function lessonPanel(key, introText) {
  * A panel's error line and the part of the panel it stands in for: fail(message) shows the line
  * instead of `body`, ok() shows `body` again.
  */
-export function failureLine(body) {
+export function failureLine(...bodies) {
   const line = el('p', 'error');
   line.hidden = true;
   return {
@@ -25,11 +25,11 @@ export function failureLine(body) {
     fail(message) {
       line.textContent = message;
       line.hidden = false;
-      body.hidden = true;
+      for (const body of bodies) body.hidden = true;
     },
     ok() {
       line.hidden = true;
-      body.hidden = false;
+      for (const body of bodies) body.hidden = false;
     },
   };
 }

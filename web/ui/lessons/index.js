@@ -5,6 +5,7 @@
 // Each lesson's module is loaded when its tab is opened (a click loads it before the tab opens,
 // so the redraw that shows the tab draws the lesson), and all of them in the browser's idle time
 // after the explorer's first drawing: none of them is in the code the first heatmap waits for.
+import { apiReady } from '../../lib/api-parts.js';
 import { el } from './dom.js';
 import { section } from '../dom/dom.js';
 import { english, LESSON_PANELS, setLesson } from '../model/model.js';
@@ -24,10 +25,14 @@ const MODULES = {
 };
 const loaded = new Map();  // id → Promise of the panel's maker, shared by every explorer on the page
 
-/** The maker of lesson `id`'s panel, its module loaded once per page. */
+/**
+ * The maker of lesson `id`'s panel, its module loaded once per page, together with the parts of
+ * the API the bundled site loads after the first drawing (lib/api-parts.js), so a lesson can call
+ * any of them synchronously.
+ */
 export function loadLesson(id) {
   if (!loaded.has(id)) {
-    const promise = MODULES[id]();
+    const promise = Promise.all([MODULES[id](), apiReady()]).then(([make]) => make);
     loaded.set(id, promise);
     promise.catch(() => loaded.delete(id));  // a failed load (offline) is tried again next time
   }

@@ -143,10 +143,14 @@ export function createPositionsPanel({ attn, update, i18n = english }) {
   const clockExplain = lessonExplainBox(i18n, 'inference.positions.clockIdle');
   const clocks = createClocks(clockExplain, () => ctx, i18n);
   const body = el('div');
-  const failure = failureLine(body);
-  body.append(note, grid, explain.el, el('h4', 'lesson-gap', t('inference.positions.alibiTitle')), el('p', 'lesson-note', t('inference.positions.alibi')), alibiBox,
-    el('h4', 'lesson-gap', t('inference.positions.clocksTitle')), clocks.el, clockExplain.el);
-  root.append(intro, ui.controls, failure.el, body);
+  body.append(note, grid, explain.el);
+  // Further sections, each a .lesson-gap opening with its title (folded when the lesson is shown alone).
+  const alibiPart = el('div', 'lesson-gap');
+  alibiPart.append(el('h4', '', t('inference.positions.alibiTitle')), el('p', 'lesson-note', t('inference.positions.alibi')), alibiBox);
+  const clockPart = el('div', 'lesson-gap');
+  clockPart.append(el('h4', '', t('inference.positions.clocksTitle')), clocks.el, clockExplain.el);
+  const failure = failureLine(body, alibiPart, clockPart);
+  root.append(intro, ui.controls, failure.el, body, alibiPart, clockPart);
 
   return {
     el: root,

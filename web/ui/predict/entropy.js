@@ -24,6 +24,7 @@ export function createEntropyQuestion(box, ctx, lesson) {
     return false;
   };
   return {
+    coverRoot: panel,
     targets() {
       const softs = stat('entropy-raw')?.closest('.lesson-figures');
       return softs ? [softs] : [];

@@ -95,6 +95,14 @@ export function createQuestionBox({ kind, lesson, emit, cover: coverWords, i18n 
       if (!revealed && coverText) target.dataset.cover = coverText;
     }
   }
+  // A lesson loaded after the question was asked draws its answer later: covered as it appears.
+  let watching = null;
+  function watch() {
+    const root = question?.coverRoot?.();
+    if (!root || watching === root) return;
+    watching = root;
+    new MutationObserver(() => { if (!revealed) cover(); }).observe(root, { childList: true, subtree: true });
+  }
   async function submit() {
     if (revealed || !question) return;
     const guess = choices.value();
@@ -151,6 +159,7 @@ export function createQuestionBox({ kind, lesson, emit, cover: coverWords, i18n 
       choices.set(list);
       if (revealed) choices.disable(true);
       cover();
+      watch();
     },
     isRevealed: () => revealed,
   };

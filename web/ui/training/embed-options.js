@@ -3,18 +3,19 @@
 // predict-then-reveal question (reveal="predict"). Applied to the mounted view's elements, so the
 // view's own modules stay as they are.
 //
-// Panels: controls, loss, heads, your-text, examples, import. controls="minimal" keeps the run
+// Panels: controls, loss, heads, your-text, generate, examples, import, checkpoint.
+// controls="minimal" keeps the run
 // buttons (Train, Pause, One step, Reset) and their status, without the task and model settings;
 // "none" hides the controls. readonly: the settings cannot be changed (their fieldsets are
-// disabled, Defaults is gone) and no other model can be opened (model files, imports); training,
-// ablating and typing your own text still work.
+// disabled, Defaults is gone) and no other model can be opened (model files, imports,
+// checkpoints); training, ablating, generating and typing your own text still work.
 import { createInductionQuestion, dispatchAnswer } from '../predict/predict.js';
 import { THRESHOLDS } from './config.js';
 
-export const TRAINING_PANELS = ['controls', 'loss', 'heads', 'your-text', 'examples', 'import'];
+export const TRAINING_PANELS = ['controls', 'loss', 'heads', 'your-text', 'generate', 'examples', 'import', 'checkpoint'];
 const SELECTORS = {
   controls: '.training-controls', loss: '.loss-panel', heads: '.head-cards', 'your-text': '.your-text-panel',
-  examples: '.examples-panel', import: '.import-panel',
+  generate: '.generate-panel', examples: '.examples-panel', import: '.import-panel', checkpoint: '.checkpoint-panels',
 };
 
 // The panels shown: all by default; a lesson's own plus what `panels` adds; controls="none" drops them.
@@ -29,7 +30,7 @@ function applyReadOnly(root) {
   for (const f of root.querySelectorAll('.training-controls fieldset')) f.disabled = true;
   for (const e of root.querySelectorAll('[data-action="defaults"], [data-action="train-yourself"], .examples-panel .file-button, .examples-panel input[type="file"]'))
     e.classList.add('panel-off');
-  root.querySelector('.import-panel')?.classList.add('panel-off');
+  for (const e of root.querySelectorAll('.import-panel, .checkpoint-panels')) e.classList.add('panel-off');
 }
 
 /**

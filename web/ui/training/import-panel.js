@@ -9,6 +9,7 @@
 // file is read, data-imported (the number of heads shown) and data-import-error; each head is
 // [data-imported-head][data-layer][data-head] with its scores, its map [data-heatmap="import-l<l>-h<h>"].
 import { createAttention } from '../../lib/attention.js';
+import { apiReady } from '../../lib/api-parts.js';
 import { el } from '../dom/dom.js';
 import { english } from '../model/model.js';
 import { createHeatmap, createPixelMap } from '../heatmap/heatmap.js';
@@ -18,7 +19,8 @@ import { headTitle } from './config.js';
 import { frameQueue } from './frame-queue.js';
 
 let core = null;
-const attention = () => (core ??= createAttention());
+// headScores is loaded after the first drawing in the bundled site (lib/api-parts.js).
+const attention = () => (core ??= Promise.all([createAttention(), apiReady('head-scores')]).then(([attn]) => attn));
 
 // A table of cells (keyboard cell by cell, screen-reader names, test hooks with every value) up to
 // this many tokens, and while all the maps together stay under TABLE_CELLS cells; a picture beyond.

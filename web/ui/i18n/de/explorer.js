@@ -367,6 +367,7 @@ export default {
   'explorer.export.saved': '{file} gespeichert.',
   'explorer.export.nothing': 'noch nichts zu exportieren',
   'explorer.export.failed': 'Export nicht möglich: {reason}',
+  'explorer.export.loadFailed': 'Der Export-Code konnte nicht geladen werden: {reason}',
   'explorer.export.title.Q': 'Queries Q',
   'explorer.export.title.K': 'Keys K',
   'explorer.export.title.V': 'Values V',

@@ -382,6 +382,7 @@ export default {
   'explorer.export.saved': 'Saved {file}.',
   'explorer.export.nothing': 'nothing to export yet',
   'explorer.export.failed': 'Could not export: {reason}',
+  'explorer.export.loadFailed': 'Could not load the export code: {reason}',
   'explorer.export.title.Q': 'Queries Q',
   'explorer.export.title.K': 'Keys K',
   'explorer.export.title.V': 'Values V',

@@ -367,6 +367,7 @@ export default {
   'explorer.export.saved': 'Guardado {file}.',
   'explorer.export.nothing': 'todavía no hay nada que exportar',
   'explorer.export.failed': 'No se pudo exportar: {reason}',
+  'explorer.export.loadFailed': 'No se pudo cargar el código de exportación: {reason}',
   'explorer.export.title.Q': 'Consultas Q',
   'explorer.export.title.K': 'Claves K',
   'explorer.export.title.V': 'Valores V',
