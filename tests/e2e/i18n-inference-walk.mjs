@@ -3,7 +3,7 @@
 // steps, ring buffer and key/value heads, every explanation (a cell of each map focused), errors.
 // After each state the walk calls check(label); the tests pass a check that lists the texts that
 // did not go through a catalogue (untranslatedTexts). Used by i18n-inference.test.mjs (the page
-// under ?lang=qps) and i18n-inference-panels.test.mjs (the panels given a pseudo translator).
+// under ?lang=qps).
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

@@ -3,7 +3,7 @@
 // i18n-inference-walk.mjs reaches (each tile step, the KV cache's steps, window and key/value heads,
 // every explanation, the checkpoint's refusals, a small checkpoint opened and swept) shows no text
 // outside the catalogues; under ?lang=de the lessons speak German with decimal commas and the widget
-// says lang="de". The panels on their own are checked by i18n-inference-panels.test.mjs.
+// says lang="de".
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, recordProblems } from './helpers.mjs';

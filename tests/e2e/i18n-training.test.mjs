@@ -1,4 +1,4 @@
-// The training view in the pseudo-locale (#view=train&lang=qps on index.html): every visible text
+// The training view in the pseudo-locale (index.html?lang=qps#view=train): every visible text
 // and accessible name of its panels went through the catalogues (web/ui/i18n/<lang>/training.js),
 // at rest, while training and after, with a head ablated, with a trained example opened (the text
 // model's "Your text" panel), with the import panel's snippet open and a bad file's error, and
@@ -31,7 +31,7 @@ const stepAtLeast = (page, n) => page.waitForFunction((k) => Number(document.que
 const file = (name, body) => ({ name, mimeType: 'application/json', buffer: Buffer.from(body) });
 
 test('qps: the view at rest, while training, paused with a head ablated: every text from the catalogues', { timeout: 300_000 }, async () => {
-  const { page, problems, context } = await openTraining('#view=train&lang=qps');
+  const { page, problems, context } = await openTraining('?lang=qps#view=train');
   assert.equal(await page.getAttribute('[data-training]', 'lang'), 'en-XA');
   assert.match(await page.textContent('.training-controls .card-title'), /^\u27e6.*\u27e7$/);
   await assertTranslated(page, 'at rest');
@@ -54,7 +54,7 @@ test('qps: the view at rest, while training, paused with a head ablated: every t
 });
 
 test('qps: a trained example with Your text, the import panel with a bad file, Generate explained', { timeout: 300_000 }, async () => {
-  const { page, problems, context } = await openTraining('#view=train&lang=qps&example=text');
+  const { page, problems, context } = await openTraining('?lang=qps#view=train&example=text');
   await page.waitForSelector('.examples-panel[data-example="text"]');
   await page.waitForSelector('[data-your-text][data-step]');
   await page.fill('.your-text-input', 'Oskar sold the BELL and the bell again, and again, and again, and again');
@@ -87,7 +87,7 @@ test('qps: a trained example with Your text, the import panel with a bad file, G
 });
 
 test('German: lang="de", a translated sentence, decimal commas, and the file reader\u2019s problem in German', { timeout: 300_000 }, async () => {
-  const { page, problems, context } = await openTraining('#view=train&lang=de');
+  const { page, problems, context } = await openTraining('?lang=de#view=train');
   assert.equal(await page.getAttribute('[data-training]', 'lang'), 'de');
   assert.equal(await page.textContent('.training-controls .card-title'), 'Einen winzigen Transformer trainieren');
   assert.match(await page.textContent('.run-status'), /Parameter\. Drücke „Trainieren“\./);

@@ -209,10 +209,10 @@ export function createCostPanel({ attn, update, i18n = english }) {
       params.replaceChildren(t('lessons.cost.typed'));
     } else if (z.single) {
       const layerCount = attn.lessons.attentionCost({ n: z.n, m: z.m, dModel: z.dModel, numHeads: 1, bias: z.biases }).parameters;
-      params.replaceChildren(singleHeadSentence({ dModel: z.dModel, dk: z.dk, dv: z.dv, biases: z.biases, count: c.parameters, layerCount, i18n }));
+      params.replaceChildren(singleHeadSentence({ dModel: z.dModel, dk: z.dk, dv: z.dv, biases: z.biases, count: c.parameters, layerCount }, i18n));
     } else {
       const weights = attn.lessons.attentionCost({ n: z.n, m: z.m, dModel: z.dModel, numHeads: z.heads, bias: false }).parameters;
-      params.replaceChildren(parameterSentence({ weights, withBiases: c.parameters, dModel: z.dModel, heads: z.heads, i18n }));
+      params.replaceChildren(parameterSentence({ weights, withBiases: c.parameters, dModel: z.dModel, heads: z.heads }, i18n));
     }
   }
 
