@@ -74,6 +74,19 @@ for (const simd of [true, false]) {
       layer.dispose();
     });
 
+    test('a key and value of the query\u2019s shape but other numbers stay their own, from any kind of array', () => {
+      const layer = attn.multiHeadAttention({ embedDim: 4, numHeads: 2, seed: 3, bias: true });
+      const x = tensor([3, 4], 1);
+      const memory = tensor([3, 4], 9);
+      const reference = layer.forward(x, memory, memory);
+      for (const kind of [(a) => Float64Array.from(a), (a) => Array.from(a)]) {
+        const as = (t) => ({ data: kind(t.data), shape: t.shape });
+        assert.deepEqual(layer.forward(as(x), as(memory), as(memory)), reference);
+        assert.notDeepEqual(layer.forward(as(x), as(memory), as(memory)).output, layer.forward(as(x)).output);
+      }
+      layer.dispose();
+    });
+
     test("a later argument's getter that detaches, shrinks or grows an earlier Float32Array gives an Error naming it", () => {
       const reference = attn.scaledDotProductAttention(tensor([3, 4], 1), tensor([5, 4], 2), tensor([5, 2], 3));
       const withGetter = (effect) => ({ shape: [5, 2], get data() { effect(); return tensor([5, 2], 3).data; } });

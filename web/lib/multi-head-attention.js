@@ -27,7 +27,7 @@ function transposed(data, rows, cols) {
 // same shape shares its buffer in WebAssembly memory. Both would be copied at the same moment, with
 // no user code between, so they would hold the same values; one copy and one check are enough.
 function shareSameArrays(x) {
-  const same = (a, b) => a !== b && a.source !== null && a.source === b.source && sameShape(a.shape, b.shape);
+  const same = (a, b) => a !== b && a.source != null && a.source === b.source && sameShape(a.shape, b.shape);
   if (same(x.k, x.q)) x.k = x.q;
   if (same(x.v, x.k)) x.v = x.k;
 }

@@ -150,7 +150,7 @@ export function readTensorInput(value, name, nounForm = 'a nested array or { dat
   if (value === undefined || value === null) fail(`${name} is required`);
   if (isArray(value)) {
     const { shape, leaves } = readNested(value, name);
-    return { shape, values: leaves, kind: 'array', name, nested: true };
+    return { shape, values: leaves, source: null, kind: 'array', name, nested: true };
   }
   if (typeof value !== 'object' || isNumericArrayView(value))
     fail(`${name} must be ${nounForm}, got ${describe(value)}` + (isNumericArrayView(value) ? ' without a shape' : ''));
@@ -166,13 +166,13 @@ export function readTensorInput(value, name, nounForm = 'a nested array or { dat
     if (deferFloat32 && kind === 'Float32Array') return { shape, values: null, source: data, kind, name, nested: false };
     const copy = kind === 'Float32Array' ? stagedCopy(data, length)
       : copyTypedArray(data, kind === 'Uint8Array' ? Uint8Array : Float64Array);
-    return { shape, values: copy, kind, name, nested: false };
+    return { shape, values: copy, source: null, kind, name, nested: false };
   }
   if (!isArray(data)) fail(`${name}.data must be a typed array or an array of numbers, got ${describe(data)}`);
   const values = readList(data, `${name}.data`, (length) => {
     if (length !== count) fail(`${name}.data has ${length} values but shape ${formatShape(shape)} needs ${count}`);
   });
-  return { shape, values, kind: 'array', name, nested: false };
+  return { shape, values, source: null, kind: 'array', name, nested: false };
 }
 
 // Element i of a readTensorInput result, as messages name it: "q[1][2]" or "q.data[6]".
