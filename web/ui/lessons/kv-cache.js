@@ -123,9 +123,12 @@ export function createKvCachePanel({ attn, update, i18n = english }) {
   const p = kvParts(() => ctx, explain, update, i18n);
   const body = el('div');
   const failure = failureLine(body);
-  body.append(p.status, p.strip, p.notes, kvSides(maps, t), p.diffLine, cacheSides(maps, t), p.ring, p.ringNote, p.bytesLine, p.sizeLine, explain.el,
-    el('h4', 'lesson-gap', t('inference.kv.tableTitle')), p.table.el, p.tableExplain.el);
-  root.append(intro, ui.controls, failure.el, body);
+  body.append(p.status, p.strip, p.notes, kvSides(maps, t), p.diffLine, cacheSides(maps, t), p.ring, p.ringNote, p.bytesLine, p.sizeLine, explain.el);
+  // The memory of real models: a further section (folded when the lesson is shown alone), which
+  // needs no computation of this head, so it stays when the head cannot be computed.
+  const memory = el('div', 'lesson-gap');
+  memory.append(el('h4', '', t('inference.kv.tableTitle')), p.table.el, p.tableExplain.el);
+  root.append(intro, ui.controls, failure.el, body, memory);
 
   return {
     el: root,
