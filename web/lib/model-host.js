@@ -24,7 +24,10 @@ const NAME = 'attention-explorer checkpoint host';
 const WORKER_FILE = './model-host-worker.js';
 
 async function hostInThisThread(endpoint) {
-  const [{ createAttention }, { serveModelHost }] = await Promise.all([import('./attention.js'), import('./model-host-session.js')]);
+  // (In the bundled site the transformer and the head scores load after the first drawing: wait.)
+  const [{ createAttention }, { serveModelHost }] = await Promise.all([
+    import('./attention.js'), import('./model-host-session.js'), import('./api-parts.js').then((m) => m.apiReady()),
+  ]);
   return serveModelHost(endpoint, { createAttention });
 }
 

@@ -51,8 +51,9 @@ const delay = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
 // Where the main thread stands in for the Worker (no Worker can start here): the same loop, in
 // slices short enough for the page to stay responsive.
 async function trainInThisThread(endpoint) {
+  // (In the bundled site the transformer and the head scores load after the first drawing: wait.)
   const [{ createAttention }, { serveTrainer, MAIN_THREAD_SLICE_MS }] = await Promise.all([
-    import('./attention.js'), import('./trainer-session.js'),
+    import('./attention.js'), import('./trainer-session.js'), import('./api-parts.js').then((m) => m.apiReady()),
   ]);
   return serveTrainer(endpoint, { createAttention, sliceMs: MAIN_THREAD_SLICE_MS });
 }
