@@ -124,7 +124,7 @@ TEST(TrainStepSafety, OverflowingWeightsFailEveryCallAndAStepChangesNothing) {
 // before anything is written. Two identical models then take the same next step: the refused one
 // ends bitwise equal to the other, so its moments and step count were left exactly as they were.
 TEST(TrainStepSafety, ANonFiniteUpdateIsRefusedAndLeavesParametersMomentsAndStepCount) {
-  TransformerConfig c = small(true, false);
+  TransformerConfig c = small(/*layer_norm=*/true, /*tied=*/false);
   auto refused = make(c), reference = make(c);
   double loss = 0;
   AdamOptions o;

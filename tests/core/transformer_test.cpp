@@ -23,10 +23,15 @@ std::unique_ptr<Transformer> make(const TransformerConfig& c) {
   return std::unique_ptr<Transformer>(t);
 }
 
-TransformerConfig small(bool mlp, bool ln, bool positions, bool tied) {
+// The optional parts of a small model, named at each call: small(kMlp | kLayerNorm).
+enum Part : unsigned { kAttentionOnly = 0, kMlp = 1, kLayerNorm = 2, kLearnedPositions = 4, kTiedEmbeddings = 8 };
+constexpr unsigned kGpt2 = kMlp | kLayerNorm | kLearnedPositions | kTiedEmbeddings;
+
+TransformerConfig small(unsigned parts) {
   TransformerConfig c;
   c.vocab_size = 5, c.context_length = 6, c.d_model = 8, c.num_layers = 2, c.num_heads = 2;
-  c.mlp = mlp, c.layer_norm = ln, c.learned_positions = positions, c.tie_embeddings = tied;
+  c.mlp = parts & kMlp, c.layer_norm = parts & kLayerNorm;
+  c.learned_positions = parts & kLearnedPositions, c.tie_embeddings = parts & kTiedEmbeddings;
   c.seed = 3;
   return c;
 }
@@ -71,19 +76,19 @@ void check_gradients(const TransformerConfig& config, bool stream_attention = fa
   }
 }
 
-TEST(Transformer, GradientsMatchFiniteDifferencesFullGpt2) { check_gradients(small(true, true, true, true)); }
-TEST(Transformer, GradientsMatchFiniteDifferencesAttentionOnly) { check_gradients(small(false, false, false, false)); }
-TEST(Transformer, GradientsMatchFiniteDifferencesMlpWithoutLayerNorm) { check_gradients(small(true, false, true, true)); }
-TEST(Transformer, GradientsMatchFiniteDifferencesLayerNormUntied) { check_gradients(small(false, true, true, false)); }
+TEST(Transformer, GradientsMatchFiniteDifferencesFullGpt2) { check_gradients(small(kGpt2)); }
+TEST(Transformer, GradientsMatchFiniteDifferencesAttentionOnly) { check_gradients(small(kAttentionOnly)); }
+TEST(Transformer, GradientsMatchFiniteDifferencesMlpWithoutLayerNorm) { check_gradients(small(kMlp | kLearnedPositions | kTiedEmbeddings)); }
+TEST(Transformer, GradientsMatchFiniteDifferencesLayerNormUntied) { check_gradients(small(kLayerNorm | kLearnedPositions)); }
 
 TEST(Transformer, GradientsMatchFiniteDifferencesStreamingAttention) {
-  check_gradients(small(true, true, true, false), true);
+  check_gradients(small(kGpt2 & ~kTiedEmbeddings), true);
 }
 
 // Past the attention memory limit the heads stream and the backward recomputes the weights from
 // each row's log-sum-exp: the same gradients as keeping the weights, within float32 rounding.
 TEST(Transformer, StreamingAttentionGivesTheSameGradients) {
-  TransformerConfig c = small(true, true, true, false);
+  TransformerConfig c = small(kGpt2 & ~kTiedEmbeddings);
   c.context_length = 80, c.vocab_size = 11, c.num_heads = 4;  // T = 80: more than one 64-query block
   std::vector<int32_t> tokens(2 * 80), targets(2 * 80);
   for (size_t i = 0; i < tokens.size(); ++i) tokens[i] = int32_t((i * 7 + i / 5) % 11), targets[i] = int32_t((i * 3) % 11);
@@ -105,7 +110,7 @@ TEST(Transformer, StreamingAttentionGivesTheSameGradients) {
 // with a batch that leaves one sequence outside the groups of four.
 TEST(Transformer, FourSequencesAtOnceGiveTheSameGradientsAsOneHeadAtATime) {
   for (size_t kv_heads : {size_t(0), size_t(1)}) {
-    TransformerConfig c = small(true, true, true, false);
+    TransformerConfig c = small(kGpt2 & ~kTiedEmbeddings);
     c.context_length = 7, c.vocab_size = 9, c.num_heads = 2, c.num_kv_heads = kv_heads;
     const size_t batch = 5, T = 7;
     std::vector<int32_t> tokens(batch * T), targets(batch * T);
@@ -137,7 +142,7 @@ TEST(Transformer, FourSequencesAtOnceGiveTheSameGradientsAsOneHeadAtATime) {
 }
 
 TEST(Transformer, ParameterNamesShapesAndCount) {
-  auto model = make(small(true, true, true, false));
+  auto model = make(small(kGpt2 & ~kTiedEmbeddings));
   const ParameterLayout& l = model->layout();
   std::vector<std::string> names;
   size_t count = 0;
@@ -159,7 +164,7 @@ TEST(Transformer, ParameterNamesShapesAndCount) {
   EXPECT_EQ(w.shape, (std::vector<size_t>{E, 4 * E}));
   EXPECT_EQ(find_parameter(l, "h.2.ln_1.weight"), kAbsent);
 
-  auto bare = make(small(false, false, false, true));
+  auto bare = make(small(kTiedEmbeddings));
   for (const auto& t : bare->layout().tensors) {
     EXPECT_EQ(t.name.find("ln_"), std::string::npos) << t.name;
     EXPECT_EQ(t.name.find("mlp"), std::string::npos) << t.name;
@@ -196,7 +201,7 @@ TEST(Transformer, SameSeedSameModelAndSteps) {
   Batch b;
   std::vector<float> first;
   for (int run = 0; run < 2; ++run) {
-    auto model = make(small(true, true, true, true));
+    auto model = make(small(kGpt2));
     AdamOptions o;
     o.learning_rate = 1e-2;
     double loss;
@@ -205,9 +210,9 @@ TEST(Transformer, SameSeedSameModelAndSteps) {
     if (run == 0) first = p;
     else EXPECT_TRUE(all_close(p, first, "params after 3 steps", 0, 0));
   }
-  TransformerConfig other = small(true, true, true, true);
+  TransformerConfig other = small(kGpt2);
   other.seed = 4;
-  auto a = make(small(true, true, true, true)), c = make(other);
+  auto a = make(small(kGpt2)), c = make(other);
   EXPECT_NE(a->parameters()[0], c->parameters()[0]);
 }
 
@@ -244,7 +249,7 @@ TEST(Transformer, InitLikePyTorchOrGpt2) {
 }
 
 TEST(Transformer, ForwardAttentionsAreCausalRowsAndBatchIndependent) {
-  auto model = make(small(true, true, true, true));
+  auto model = make(small(kGpt2));
   Batch b;
   const size_t L = 2, H = 2, T = 5, V = 5;
   std::vector<float> logits(2 * T * V), att(L * 2 * H * T * T), plain(2 * T * V);
@@ -270,19 +275,19 @@ TEST(Transformer, ForwardAttentionsAreCausalRowsAndBatchIndependent) {
 }
 
 TEST(Transformer, ErrorsAreStatuses) {
-  TransformerConfig c = small(true, true, true, true);
+  TransformerConfig c = small(kGpt2);
   Transformer* t = nullptr;
   c.num_heads = 3;
   EXPECT_NE(Transformer::create(c, &t).message.find("numHeads"), std::string::npos);
   EXPECT_EQ(t, nullptr);
-  c = small(true, true, true, true);
+  c = small(kGpt2);
   c.vocab_size = 0;
   EXPECT_NE(Transformer::create(c, &t).message.find("vocabSize"), std::string::npos);
-  c = small(true, true, true, true);
+  c = small(kGpt2);
   c.vocab_size = 1 << 20, c.d_model = 1 << 10;
   EXPECT_NE(Transformer::create(c, &t).message.find("parameters"), std::string::npos);
 
-  auto model = make(small(true, true, true, true));
+  auto model = make(small(kGpt2));
   std::vector<float> logits(100);
   std::vector<int32_t> tokens = {0, 5}, ok_tokens = {0, 1}, none = {-1, -1};
   EXPECT_NE(model->forward(tokens.data(), 1, 2, logits.data(), nullptr).message.find("tokens[1] = 5"), std::string::npos);
@@ -297,7 +302,7 @@ TEST(Transformer, ErrorsAreStatuses) {
 }
 
 TEST(Transformer, NoAllocationGrowthOverManySteps) {
-  auto model = make(small(true, true, true, false));
+  auto model = make(small(kGpt2 & ~kTiedEmbeddings));
   Batch b;
   AdamOptions o;
   double loss;

@@ -6,7 +6,7 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { createAttention } from '../../web/lib/attention.js';
-import { TrainingSession, normalizeConfig } from '../../web/lib/trainer-session.js';
+import { TrainingSession, normalizeTrainerConfig } from '../../web/lib/trainer-session.js';
 
 class StandInModel {
   constructor(config, log) {
@@ -165,7 +165,7 @@ test('errors: unknown messages, bad counts, bad configs, a diverging loss', asyn
   assert.throws(() => session({ data: { kind: 'images' } }), /data.kind must be "repeated", "text" or "batches"/);
   assert.throws(() => session({ data: { seqLength: 20 } }), /data.seqLength 20 exceeds model.contextLength 9/);
   assert.throws(() => session({ learningRate: 1 }), /trainer config has no option "learningRate"/);
-  assert.throws(() => normalizeConfig({ model: null }), /needs model/);
+  assert.throws(() => normalizeTrainerConfig({ model: null }), /needs model/);
   const diverging = session({ reportEvery: 5 }, (n) => (n === 3 ? NaN : 1));
   diverging.s.handle({ type: 'start' });
   await until(() => diverging.log.messages.some((m) => m.message.type === 'error'));

@@ -122,7 +122,7 @@ function withVocabulary(model, data) {
 }
 
 /** Validates a trainer config and fills its defaults (the main thread and the Worker both run it). */
-export function normalizeConfig(config) {
+export function normalizeTrainerConfig(config) {
   const c = checkKeys(config, CONFIG_KEYS, 'trainer config');
   const data = normalizeData(c.data);
   const model = withVocabulary(c.model, data);

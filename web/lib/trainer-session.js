@@ -7,10 +7,10 @@
 // thread; a slice is one step when one step takes longer), then yields to the event loop, so
 // pause, terminate and every other message wait at most one slice, whatever the model's size.
 import { charVocabulary, repeatedTokens, textBatch } from './training-data.js';
-import { checkCount, normalizeConfig } from './trainer-config.js';
+import { checkCount, normalizeTrainerConfig } from './trainer-config.js';
 import { GenerationJobs } from './generation.js';
 
-export { normalizeConfig };
+export { normalizeTrainerConfig };
 export const WORKER_SLICE_MS = 50;
 export const MAIN_THREAD_SLICE_MS = 10;
 
@@ -81,7 +81,7 @@ export class TrainingSession {
     this.#attn = attn;
     this.#post = post;
     this.#sliceMs = sliceMs;
-    this.#config = normalizeConfig(config);
+    this.#config = normalizeTrainerConfig(config);
     if (this.#config.data.kind === 'text') this.#vocabulary = charVocabulary(this.#config.data.text);
     this.#generations = new GenerationJobs(attn, () => this.#model, post);
     this.#build();

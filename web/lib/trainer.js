@@ -37,7 +37,7 @@
 // probe? }, batches-wanted { count }, error { message } (a run's failure; its stopped follows).
 // A failed request answers error { id, message }.
 import { startWorker } from './start-worker.js';
-import { checkBatch, normalizeConfig } from './trainer-config.js';
+import { checkBatch, normalizeTrainerConfig } from './trainer-config.js';
 
 const NAME = 'attention-explorer trainer';
 // Written apart from the `new Worker(new URL('./trainer-worker.js', import.meta.url))` below so
@@ -340,7 +340,7 @@ export async function createTrainer(config, { workerUrl, mode = 'auto' } = {}) {
   let split;
   try {
     split = splitSource(config);
-    normalizeConfig(split.config);
+    normalizeTrainerConfig(split.config);
   } catch (err) {
     throw new Error(`trainer: ${err.message}`, { cause: err });
   }

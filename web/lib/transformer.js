@@ -234,9 +234,13 @@ export class Transformer {
     this.#instance = instance;
     this.#heap = heap;
     const [out] = heap.layout([4], 'transformer');
-    const message = module._transformerCreate(out, c.vocabSize, c.contextLength, c.dModel, c.numLayers,
-      c.numHeads, c.mlp, c.layerNorm, c.positions === 'learned', c.tieEmbeddings, internal?.initialize === false ? INIT_NONE : INITS.indexOf(c.init), c.seed,
-      ATTENTION_POSITIONS[c.positions] ?? 0, c.numKVHeads, c.attentionWindow ?? 0, c.ropeBase);
+    const message = module._transformerCreate(out, {
+      vocabSize: c.vocabSize, contextLength: c.contextLength, dModel: c.dModel, numLayers: c.numLayers, numHeads: c.numHeads,
+      mlp: c.mlp, layerNorm: c.layerNorm, learnedPositions: c.positions === 'learned', tieEmbeddings: c.tieEmbeddings,
+      init: internal?.initialize === false ? INIT_NONE : INITS.indexOf(c.init), seed: c.seed,
+      attentionPositions: ATTENTION_POSITIONS[c.positions] ?? 0, numKVHeads: c.numKVHeads,
+      attentionWindow: c.attentionWindow ?? 0, ropeBase: c.ropeBase,
+    });
     const handle = module.HEAPU32[out >>> 2];
     heap.settle();
     if (message) fail(`transformer: ${message}`);

@@ -78,14 +78,6 @@ export function linear([d0, d1], [r0, r1]) {
   return (x) => r0 + (x - d0) * k;
 }
 
-/** Base-10 log map from [d0, d1] (both > 0) to [r0, r1]. */
-export function logScale([d0, d1], [r0, r1]) {
-  const l0 = Math.log10(d0);
-  const l1 = Math.log10(d1);
-  const k = l1 === l0 ? 0 : (r1 - r0) / (l1 - l0);
-  return (x) => r0 + (Math.log10(x) - l0) * k;
-}
-
 const SI = [[1e18, 'E'], [1e15, 'P'], [1e12, 'T'], [1e9, 'G'], [1e6, 'M'], [1e3, 'k']];
 
 /** 1234567 -> "1.23 M" (three significant digits and an SI prefix). */

@@ -134,7 +134,6 @@ export function createComputer(attn) {
     const r = mha.forward(x, xkv, xkv, forwardOpts);
     inputs = { multi: true, x, xkv, cross: d.cross, layer: mha, scale, B };
     const t = r.trace;
-    const nm = d.n * d.m;
     const perHead = (all, i, rows, cols) => ({ data: all.data.subarray(i * rows * cols, (i + 1) * rows * cols), shape: [rows, cols] });
     const sel = s.view.head;
     return {
@@ -160,7 +159,6 @@ export function createComputer(attn) {
         parameterCountWeights: attn.lessons.attentionCost({ n: d.n, m: d.m, dModel: E, numHeads: h, bias: false }).parameters,
         parameterCountWithBiases: attn.lessons.attentionCost({ n: d.n, m: d.m, dModel: E, numHeads: h, bias: true }).parameters,
       },
-      nm,
     };
   }
 
