@@ -151,3 +151,4 @@ export { createNotice, showStartFailure } from './notice.js';
 export { hideWhenFar } from './far-canvas.js';
 export { moveFor } from './grid-nav.js';
 export { outlineCells } from './cell-outline.js';
+export { countMapDraw, instrumented, mapDrawCount } from './instrument.js';

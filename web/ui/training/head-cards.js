@@ -5,16 +5,12 @@
 // head in the explorer's step-by-step pipeline.
 // Test hooks: each card is [data-head-score][data-layer][data-head] with data-previous-token,
 // data-induction and data-duplicate-token (current scores); the maps are table[data-heatmap].
-import { el } from '../dom/dom.js';
+import { countMapDraw, el } from '../dom/dom.js';
 import { createHeatmap } from '../heatmap/heatmap.js';
 import { createLineChart } from './curves.js';
 import { THRESHOLDS, headTitle } from './config.js';
 import { queueHeatmap } from './frame-queue.js';
 
-// Heatmaps redrawn so far (the view reads it around each progress message: none is redrawn inside
-// one; they are queued and drawn a few per frame, frame-queue.js).
-let mapDraws = 0;
-export const heatmapDraws = () => mapDraws;
 
 const SCORE_NAMES = [
   ['previousToken', 'previous-token', 'prev', 'a'],
@@ -80,7 +76,7 @@ function createHeadCard(layer, head, { onAblate, onOpen }) {
       badge.textContent = label;
       root.classList.toggle('is-induction', label === 'induction head');
       root.classList.toggle('is-previous', label === 'previous-token head');
-      queueHeatmap(map, { tensor: attention, rowLabels: labels, colLabels: labels, ...display }, () => { mapDraws++; });
+      queueHeatmap(map, { tensor: attention, rowLabels: labels, colLabels: labels, ...display }, countMapDraw);
     },
     setAblated(on, text = '') {
       ablate.setAttribute('aria-pressed', String(on));
