@@ -26,6 +26,7 @@ export function launchChromium() {
  */
 export async function openLargest(browser, url, { dpr = 1, n = 24, heads = '8', mode = 'sentence' } = {}) {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: dpr });
+  await page.addInitScript(() => { window.__ATTN_INSTRUMENT__ = true; });  // data-render-ms (web/ui/dom/instrument.js)
   await page.goto(url);
   await page.waitForSelector('#app[data-ready="true"]');
   const renders = async () => Number(await page.getAttribute('#app', 'data-renders'));

@@ -145,6 +145,7 @@ const browser = await chromium.launch({
 });
 try {
   const page = await browser.newPage({ viewport: { width: WIDTH, height: 900 } });
+  await page.addInitScript(() => { window.__ATTN_INSTRUMENT__ = true; });  // data-progress-* (web/ui/dom/instrument.js)
   await page.goto(server.url + PATH);
   await page.waitForSelector('[data-training][data-ready="true"]');
   if (EXAMPLE) {

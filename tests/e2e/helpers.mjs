@@ -52,7 +52,8 @@ function frameOf(req) {
 
 /**
  * Collects into `problems` the page's console errors and warnings, uncaught exceptions, failed
- * requests, HTTP errors and CSP violations (read these with cspViolations(page)).
+ * requests, HTTP errors and CSP violations (read these with cspViolations(page)); and asks the page
+ * for its timing attributes (web/ui/dom/instrument.js).
  */
 export async function recordProblems(page, problems) {
   page.on('console', (msg) => {
@@ -66,6 +67,7 @@ export async function recordProblems(page, problems) {
   });
   page.on('response', (res) => { if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`); });
   await page.addInitScript(() => {
+    window.__ATTN_INSTRUMENT__ = true;  // the timing attributes some tests read (web/ui/dom/instrument.js)
     window.__cspViolations = [];
     document.addEventListener('securitypolicyviolation', (e) => {
       window.__cspViolations.push(`${e.violatedDirective} blocked ${e.blockedURI || '(inline)'}`);

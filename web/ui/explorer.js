@@ -20,7 +20,7 @@ import { createHeadsPanel } from './heads-panel.js';
 import { createInputsPanel } from './inputs-panel.js';
 import { createLessons } from './lessons/index.js';
 import { createQuestion, dispatchAnswer } from './predict/predict.js';
-import { createNotice, el, markLanguage, setAttr, widgetTranslator } from './dom/dom.js';
+import { createNotice, el, instrumented, markLanguage, setAttr, widgetTranslator } from './dom/dom.js';
 import { createPipeline } from './pipeline.js';
 import { createRedraw } from './redraw.js';
 import { scopeIds } from './scope-ids.js';
@@ -240,7 +240,7 @@ function draw(ex) {
   ex.kind = kind;
   ex.renders += 1;
   ex.root.dataset.renders = String(ex.renders);
-  setAttr(ex.root, 'data-render-ms', ms.toFixed(2));  // (two redraws can take the same time)
+  if (instrumented()) setAttr(ex.root, 'data-render-ms', ms.toFixed(2));  // (two redraws can take the same time)
   return { ms, rebuilt };
 }
 

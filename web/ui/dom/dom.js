@@ -155,3 +155,4 @@ export { hideWhenFar } from './far-canvas.js';
 export { moveFor } from './grid-nav.js';
 export { outlineCells } from './cell-outline.js';
 export { markLanguage, translateStatic, widgetTranslator } from './language.js';
+export { countMapDraw, instrumented, mapDrawCount } from './instrument.js';

@@ -5,17 +5,13 @@
 // head in the explorer's step-by-step pipeline.
 // Test hooks: each card is [data-head-score][data-layer][data-head] with data-previous-token,
 // data-induction and data-duplicate-token (current scores); the maps are table[data-heatmap].
-import { el } from '../dom/dom.js';
+import { countMapDraw, el } from '../dom/dom.js';
 import { english } from '../model/model.js';
 import { createHeatmap } from '../heatmap/heatmap.js';
 import { createLineChart } from './curves.js';
 import { THRESHOLDS, headTitle } from './config.js';
 import { queueHeatmap } from './frame-queue.js';
 
-// Heatmaps redrawn so far (the view reads it around each progress message: none is redrawn inside
-// one; they are queued and drawn a few per frame, frame-queue.js).
-let mapDraws = 0;
-export const heatmapDraws = () => mapDraws;
 
 // Each score: its key, its line style; its names are the messages training.score.<key> (in the
 // charts' legends) and training.score.<key>.short (the cards' numbers).
@@ -93,7 +89,7 @@ function createHeadCard(layer, head, { onAblate, onOpen, i18n }) {
       badge.textContent = job ? t(`training.head.label.${job}`) : '';
       root.classList.toggle('is-induction', job === 'induction');
       root.classList.toggle('is-previous', job === 'previousToken');
-      queueHeatmap(map, { tensor: attention, rowLabels: labels, colLabels: labels, ...display }, () => { mapDraws++; });
+      queueHeatmap(map, { tensor: attention, rowLabels: labels, colLabels: labels, ...display }, countMapDraw);
     },
     setAblated(on, text = '') {
       ablate.setAttribute('aria-pressed', String(on));

@@ -5,10 +5,10 @@
 // Test hooks: the root is [data-training] with data-step and data-loss kept current;
 // [data-action="train"] starts and [data-action="pause"] pauses; head cards: see head-cards.js.
 import { createTrainer } from '../../lib/trainer.js';
-import { el } from '../dom/dom.js';
+import { el, instrumented, mapDrawCount } from '../dom/dom.js';
 import { english } from '../model/model.js';
 import { createTrainingControls } from './controls.js';
-import { createHeadCards, heatmapDraws } from './head-cards.js';
+import { createHeadCards } from './head-cards.js';
 import { createLossPanel } from './loss-panel.js';
 import { HELD_OUT, TRAINED, normalizeSettings, settingsToParams, trainerConfig } from './config.js';
 import { describeAblation } from './ablation.js';
@@ -84,15 +84,18 @@ function createRateMeter() {
 }
 
 // Main-thread time spent on progress messages (data-progress-ms: the last, data-progress-max-ms:
-// the longest once the first few have built the maps' tables).
+// the longest once the first few have built the maps' tables), on an instrumented page only
+// (dom/instrument.js). Heatmaps are queued and drawn a few per frame (frame-queue.js), so none
+// should be drawn inside a handler: data-progress-maps counts the most that were.
 function createProgressTiming(root) {
+  if (!instrumented()) return { reset() {}, measure: (handle) => handle() };
   let max = 0;
   let count = 0;
   return {
     reset() { max = 0; count = 0; },
     measure(handle) {
       const t0 = performance.now();
-      const maps0 = heatmapDraws();
+      const maps0 = mapDrawCount();
       try {
         handle();
       } finally {
@@ -100,9 +103,8 @@ function createProgressTiming(root) {
         if (++count > 3) max = Math.max(max, ms);
         root.dataset.progressMs = ms.toFixed(2);
         root.dataset.progressMaxMs = max.toFixed(2);
-        // Heatmaps redrawn inside this handler (they are queued for the next frames instead).
-        root.dataset.progressMaps = String(Math.max(Number(root.dataset.progressMaps ?? 0), heatmapDraws() - maps0));
-        root.dataset.mapsDrawn = String(heatmapDraws());
+        root.dataset.progressMaps = String(Math.max(Number(root.dataset.progressMaps ?? 0), mapDrawCount() - maps0));
+        root.dataset.mapsDrawn = String(mapDrawCount());
       }
     },
   };
