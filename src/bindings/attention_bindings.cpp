@@ -328,33 +328,22 @@ attn::Transformer* model(Address handle) { return ptr<attn::Transformer>(handle)
 // init: 0 = PyTorch's, 1 = GPT-2's; kInitNone leaves the parameters zero for a checkpoint to fill.
 constexpr int kInitNone = 2;
 
-// A transformer's configuration as web/lib/transformer.js passes it: one object, by field name.
-struct TransformerSpec {
-  size_t vocab_size = 0, context_length = 0, d_model = 0, num_layers = 0, num_heads = 0;
-  bool mlp = true, layer_norm = true, learned_positions = true, tie_embeddings = true;
-  int init = 0;
-  uint32_t seed = 0;
-  int attention_positions = 0;  // 0 none, 1 RoPE, 2 ALiBi
-  size_t num_kv_heads = 0, attention_window = 0;
-  double rope_base = 10000;
-};
-
-attn::TransformerConfig config_of(const TransformerSpec& s) {
+std::string transformer_create(Address handle_out, size_t vocab, size_t context, size_t d_model,
+                               size_t layers, size_t heads, bool mlp, bool layer_norm,
+                               bool positions, bool tie, int init, uint32_t seed,
+                               int attention_positions, size_t kv_heads, size_t window,
+                               double rope_base) {
   attn::TransformerConfig c;
-  c.vocab_size = s.vocab_size, c.context_length = s.context_length, c.d_model = s.d_model;
-  c.num_layers = s.num_layers, c.num_heads = s.num_heads, c.mlp = s.mlp, c.layer_norm = s.layer_norm;
-  c.learned_positions = s.learned_positions, c.tie_embeddings = s.tie_embeddings, c.seed = s.seed;
-  c.init = s.init == 1 ? attn::TransformerInit::gpt2 : attn::TransformerInit::pytorch;
-  c.attention_positions = s.attention_positions == 1   ? attn::AttentionPositions::rope
-                          : s.attention_positions == 2 ? attn::AttentionPositions::alibi
-                                                       : attn::AttentionPositions::none;
-  c.num_kv_heads = s.num_kv_heads, c.attention_window = s.attention_window, c.rope_base = s.rope_base;
-  return c;
-}
-
-std::string transformer_create(Address handle_out, const TransformerSpec& spec) {
+  c.vocab_size = vocab, c.context_length = context, c.d_model = d_model;
+  c.num_layers = layers, c.num_heads = heads, c.mlp = mlp, c.layer_norm = layer_norm;
+  c.learned_positions = positions, c.tie_embeddings = tie, c.seed = seed;
+  c.init = init == 1 ? attn::TransformerInit::gpt2 : attn::TransformerInit::pytorch;
+  c.attention_positions = attention_positions == 1   ? attn::AttentionPositions::rope
+                          : attention_positions == 2 ? attn::AttentionPositions::alibi
+                                                     : attn::AttentionPositions::none;
+  c.num_kv_heads = kv_heads, c.attention_window = window, c.rope_base = rope_base;
   attn::Transformer* t = nullptr;
-  const attn::Status status = attn::Transformer::create(config_of(spec), &t, spec.init != kInitNone);
+  const attn::Status status = attn::Transformer::create(c, &t, init != kInitNone);
   *ptr<uint32_t>(handle_out) = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(t));
   return status.message;
 }
@@ -472,22 +461,6 @@ EMSCRIPTEN_BINDINGS(attention_core) {
   emscripten::function("_softmaxRows", &softmax_rows);
   emscripten::function("_attentionCost", &attention_cost);
   emscripten::function("_heapBytesInUse", &heap_bytes_in_use);
-  emscripten::value_object<TransformerSpec>("TransformerSpec")
-      .field("vocabSize", &TransformerSpec::vocab_size)
-      .field("contextLength", &TransformerSpec::context_length)
-      .field("dModel", &TransformerSpec::d_model)
-      .field("numLayers", &TransformerSpec::num_layers)
-      .field("numHeads", &TransformerSpec::num_heads)
-      .field("mlp", &TransformerSpec::mlp)
-      .field("layerNorm", &TransformerSpec::layer_norm)
-      .field("learnedPositions", &TransformerSpec::learned_positions)
-      .field("tieEmbeddings", &TransformerSpec::tie_embeddings)
-      .field("init", &TransformerSpec::init)
-      .field("seed", &TransformerSpec::seed)
-      .field("attentionPositions", &TransformerSpec::attention_positions)
-      .field("numKVHeads", &TransformerSpec::num_kv_heads)
-      .field("attentionWindow", &TransformerSpec::attention_window)
-      .field("ropeBase", &TransformerSpec::rope_base);
   emscripten::function("_transformerCreate", &transformer_create);
   emscripten::function("_transformerDestroy", &transformer_destroy);
   emscripten::function("_transformerTensorCount", &transformer_tensor_count);

@@ -36,6 +36,16 @@ function checkChoice(value, name, choices, fallback) {
   return value;
 }
 
+// transformer_create's parameters in the binding's order (src/bindings/attention_bindings.cpp):
+// the call names every field, and this one list turns them into positions. (An Embind
+// value_object would take the object itself, but its reader walks the object's keys with for…in,
+// so a key planted on Object.prototype would reach it.)
+const CREATE_FIELDS = [
+  'vocabSize', 'contextLength', 'dModel', 'numLayers', 'numHeads', 'mlp', 'layerNorm', 'learnedPositions',
+  'tieEmbeddings', 'init', 'seed', 'attentionPositions', 'numKVHeads', 'attentionWindow', 'ropeBase',
+];
+const createArguments = (fields) => CREATE_FIELDS.map((name) => fields[name]);
+
 /** The checked configuration with every default filled in. */
 export function normalizeConfig(config) {
   if (config === undefined || config === null)
@@ -234,13 +244,13 @@ export class Transformer {
     this.#instance = instance;
     this.#heap = heap;
     const [out] = heap.layout([4], 'transformer');
-    const message = module._transformerCreate(out, {
+    const message = module._transformerCreate(out, ...createArguments({
       vocabSize: c.vocabSize, contextLength: c.contextLength, dModel: c.dModel, numLayers: c.numLayers, numHeads: c.numHeads,
       mlp: c.mlp, layerNorm: c.layerNorm, learnedPositions: c.positions === 'learned', tieEmbeddings: c.tieEmbeddings,
       init: internal?.initialize === false ? INIT_NONE : INITS.indexOf(c.init), seed: c.seed,
       attentionPositions: ATTENTION_POSITIONS[c.positions] ?? 0, numKVHeads: c.numKVHeads,
       attentionWindow: c.attentionWindow ?? 0, ropeBase: c.ropeBase,
-    });
+    }));
     const handle = module.HEAPU32[out >>> 2];
     heap.settle();
     if (message) fail(`transformer: ${message}`);
