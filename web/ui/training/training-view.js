@@ -85,7 +85,7 @@ function createRateMeter() {
 
 // Main-thread time spent on progress messages (data-progress-ms: the last, data-progress-max-ms:
 // the longest once the first few have built the maps' tables), on an instrumented page only
-// (dom/instrument.js). Heatmaps are queued and drawn a few per frame (frame-queue.js), so none
+// (dom/instrument.js). Heatmaps are queued and drawn a few per frame (dom/frames.js), so none
 // should be drawn inside a handler: data-progress-maps counts the most that were.
 function createProgressTiming(root) {
   if (!instrumented()) return { reset() {}, measure: (handle) => handle() };
