@@ -155,10 +155,13 @@ function startHereFor(ex, { inputs, pipeline, explainPanel }) {
 // Panels in page order, each { id, el, render(state, result, display) }; a panel that is not
 // shown is neither attached nor drawn.
 const viewsOf = (p, shown) => [
-  { id: 'inputs', el: p.inputs.el, render: (s, r, d) => p.inputs.render(s, r, d) },
-  { id: 'pipeline', el: p.pipeline.el, render: (s, r, d) => { p.pipeline.render(s, r, d); p.check.render(s, r); } },
-  { id: 'heads', el: p.heads.el, render: (s, r, d) => p.heads.render(s, r, d) },
-  { id: 'lessons', el: p.lessons.el, render: (s, r, d) => p.lessons.render(s, r, d) },
+  { id: 'inputs', el: p.inputs.el, render: (state, result, display) => p.inputs.render(state, result, display) },
+  {
+    id: 'pipeline', el: p.pipeline.el,
+    render: (state, result, display) => { p.pipeline.render(state, result, display); p.check.render(state, result); },
+  },
+  { id: 'heads', el: p.heads.el, render: (state, result, display) => p.heads.render(state, result, display) },
+  { id: 'lessons', el: p.lessons.el, render: (state, result, display) => p.lessons.render(state, result, display) },
 ].filter((v) => shown.has(v.id));
 
 // Several explorers on one page: each one's landmarks (Controls, Inputs, …) carry its name too,

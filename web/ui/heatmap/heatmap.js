@@ -20,7 +20,7 @@ import { english } from '../model/model.js';
 const COMPACT_COLS = 16;
 
 // The values attribute is for readers, not for the picture: formatting a few thousand numbers at
-// d_model = 64 is a tenth of a frame, so it is written after the frame (see after-frame.js).
+// d_model = 64 is a tenth of a frame, so it is written after the frame (see dom/frames.js).
 
 // Out of view, a map's whole update (labels, statistics, legend, canvas) waits until after the
 // frame, or until the map scrolls into view (the painter's onShow). Returns update(args);

@@ -8,15 +8,13 @@
 // and with 1 536 of them on screen Chromium spent 8-9 ms per frame layerizing them. Pasted markup
 // stays text (contenteditable="plaintext-only").
 // The tints are painted on a canvas under the table (ui/matrix-editor/tint.js), so a new colour range
-// restyles no cell. Wide matrices scroll sideways through ui/matrix-editor/scroll.js (the cell area
-// itself is not user-scrollable, which keeps each frame cheap with a thousand cells).
+// restyles no cell. Wide matrices scroll sideways in a native scroller.
 // `parse(text)` reads a cell's text: a number, or NaN for an invalid entry (default: finite
 // numbers as parseNumber reads them).
 // Test hooks: the wrapper carries data-matrix="<name>" and data-tint-bound (the colour range's
 // bound), and every cell is a `.cell-input` element (role textbox) with data-row and data-col.
 import { english, makeScale, niceBound, parseNumber } from '../model/model.js';
 import { el, outlineCells, setText } from '../dom/dom.js';
-import { attachMatrixScroll } from './scroll.js';
 import { createMatrixTint } from './tint.js';
 import { buildMatrixTable, setEditable } from './table.js';
 import { attachMatrixEditing, showValue } from './editing.js';
@@ -37,8 +35,7 @@ function createMatrixShell(name, label) {
   table.append(thead, tbody);
   stage.append(table);
   scroller.append(stage);
-  const { bar } = attachMatrixScroll(scroller, stage);
-  root.append(scroller, bar);
+  root.append(scroller);
   return { root, stage, table, thead, tbody };
 }
 

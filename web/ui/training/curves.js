@@ -3,9 +3,8 @@
 // and the chart's accessible name and caption state the latest values in words. A chart may carry
 // one horizontal reference line with its label (the loss of a uniform guess, ln V).
 // Test hook: the reference line is line.chart-reference with data-value.
-import { el, svg } from '../dom/dom.js';
+import { el, frameQueue, svg } from '../dom/dom.js';
 import { english } from '../model/model.js';
-import { frameQueue } from './frame-queue.js';
 
 const W = 320;
 const H = 120;

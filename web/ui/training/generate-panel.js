@@ -13,7 +13,7 @@ import { el } from '../dom/dom.js';
 import { createHeatmap } from '../heatmap/heatmap.js';
 import { createExplainBox, explainedStat, setStat } from '../explain/explain.js';
 import { english, formatNumber } from '../model/model.js';
-import { queueHeatmap } from './frame-queue.js';
+import { queueHeatmap } from './queue-heatmap.js';
 import { explainAttention, explainBytes, explainCache, explainDifference, explainTiming } from './generate-explain.js';
 
 // Positions shown in the maps: the last ones (a long text's first tokens scroll out of view).

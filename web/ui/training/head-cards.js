@@ -10,7 +10,7 @@ import { english } from '../model/model.js';
 import { createHeatmap } from '../heatmap/heatmap.js';
 import { createLineChart } from './curves.js';
 import { THRESHOLDS, headTitle } from './config.js';
-import { queueHeatmap } from './frame-queue.js';
+import { queueHeatmap } from './queue-heatmap.js';
 
 
 // Each score: its key, its line style; its names are the messages training.score.<key> (in the

@@ -10,13 +10,12 @@
 // [data-imported-head][data-layer][data-head] with its scores, its map [data-heatmap="import-l<l>-h<h>"].
 import { createAttention } from '../../lib/attention.js';
 import { apiReady } from '../../lib/api-parts.js';
-import { el } from '../dom/dom.js';
+import { el, frameQueue } from '../dom/dom.js';
 import { english } from '../model/model.js';
 import { createHeatmap, createPixelMap } from '../heatmap/heatmap.js';
 import { IMPORT_LIMITS, readAttentionFile, readingError, tokenIds } from './attention-json.js';
 import { headLabel, scoreNumbers } from './head-cards.js';
 import { headTitle } from './config.js';
-import { frameQueue } from './frame-queue.js';
 
 let core = null;
 // headScores is loaded after the first drawing in the bundled site (lib/api-parts.js).

@@ -26,7 +26,7 @@ const GENERAL_MS = 1000;
  * Token labels for the heatmaps: BOS and filler named, text characters made visible. Repeated
  * tokens stop before the filler (BOS and the two copies are what the heads work on).
  */
-export function tokenLabels(tokens, vocabulary) {
+function vocabularyLabels(tokens, vocabulary) {
   if (vocabulary) return tokens.map((t) => ({ ' ': '␣', '\n': '⏎' }[vocabulary[t]] ?? vocabulary[t]));
   const filler = tokens.indexOf(1);
   return tokens.slice(0, filler > 0 ? filler : tokens.length).map((t) => (t === 0 ? 'B' : String(t)));
@@ -85,7 +85,7 @@ function createRateMeter() {
 
 // Main-thread time spent on progress messages (data-progress-ms: the last, data-progress-max-ms:
 // the longest once the first few have built the maps' tables), on an instrumented page only
-// (dom/instrument.js). Heatmaps are queued and drawn a few per frame (frame-queue.js), so none
+// (dom/instrument.js). Heatmaps are queued and drawn a few per frame (dom/frames.js), so none
 // should be drawn inside a handler: data-progress-maps counts the most that were.
 function createProgressTiming(root) {
   if (!instrumented()) return { reset() {}, measure: (handle) => handle() };
@@ -219,7 +219,7 @@ class TrainingView {
     const stepsPerSecond = this.rate.update(now, p.step, running || p.losses.length > 0);
     if (stepsPerSecond !== null) loss.setRate(stepsPerSecond);
     if (!p.probe) return;
-    if (!this.labels.length) this.labels = tokenLabels(p.probe.tokens, this.trainer?.vocabulary);
+    if (!this.labels.length) this.labels = vocabularyLabels(p.probe.tokens, this.trainer?.vocabulary);
     const train = p.losses.length ? p.losses.reduce((a, b) => a + b, 0) / p.losses.length : NaN;
     loss.push(p.step, { train, repeated: p.probe.loss, all: p.probe.allTokensLoss });
     const draw = !running || now - this.lastMap > MAP_MS;
@@ -354,7 +354,7 @@ class TrainingView {
     if (this.running) await this.act('pause');
     const state = await this.trainer.getState();
     const probe = await this.trainer.probe();
-    const shown = tokenLabels(probe.tokens, this.trainer.vocabulary);
+    const shown = vocabularyLabels(probe.tokens, this.trainer.vocabulary);
     const step = Number(this.root.dataset.step);
     // The head says what it is: a trained example only while its weights are the file's.
     const example = this.loaded?.step === step && !this.trainedSinceLoad ? this.loaded.example : null;

@@ -11,7 +11,7 @@ import { el } from '../dom/dom.js';
 import { createHeatmap } from '../heatmap/heatmap.js';
 import { charTokens, english } from '../model/model.js';
 import { headLabel, scoreNumbers } from './head-cards.js';
-import { queueHeatmap } from './frame-queue.js';
+import { queueHeatmap } from './queue-heatmap.js';
 import { headTitle } from './config.js';
 import { describeTokens } from './char-notes.js';
 
