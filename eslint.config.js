@@ -5,12 +5,28 @@ import js from '@eslint/js';
 import globals from 'globals';
 
 export default [
-  { ignores: ['web/lib/wasm/**', 'web/lib/vendor/**', 'build/**', 'dist/**', 'dist-single/**', 'dist.new/**', 'dist.old/**', '**/node_modules/**', 'bench-results/**', 'tests/e2e/screenshots/**'] },
+  {
+    ignores: [
+      'web/lib/wasm/**',
+      'web/lib/vendor/**',
+      'build/**',
+      'dist/**',
+      'dist-single/**',
+      'dist.new/**',
+      'dist.old/**',
+      '**/node_modules/**',
+      'bench-results/**',
+      'tests/e2e/screenshots/**',
+    ],
+  },
   js.configs.recommended,
   {
     languageOptions: { ecmaVersion: 'latest', sourceType: 'module' },
     rules: {
-      'no-unused-vars': ['error', { args: 'after-used', argsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
+      'no-unused-vars': [
+        'error',
+        { args: 'after-used', argsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true },
+      ],
       'no-constant-condition': ['error', { checkLoops: false }],
       eqeqeq: ['error', 'smart'],
       'no-var': 'error',
@@ -19,8 +35,19 @@ export default [
   },
   { files: ['web/**/*.js'], languageOptions: { globals: { ...globals.browser, ...globals.worker } } },
   // The JS API also runs in Node (it asks for `process` and node: modules only when it is there).
-  { files: ['web/lib/**/*.js'], languageOptions: { globals: { ...globals.browser, ...globals.worker, process: 'readonly', setImmediate: 'readonly' } } },
-  { files: ['scripts/**/*.{js,mjs}', 'tests/**/*.{js,mjs}', '*.js', '*.mjs'], languageOptions: { globals: { ...globals.node } } },
+  {
+    files: ['web/lib/**/*.js'],
+    languageOptions: {
+      globals: { ...globals.browser, ...globals.worker, process: 'readonly', setImmediate: 'readonly' },
+    },
+  },
+  {
+    files: ['scripts/**/*.{js,mjs}', 'tests/**/*.{js,mjs}', '*.js', '*.mjs'],
+    languageOptions: { globals: { ...globals.node } },
+  },
   // Tests and benchmarks hand functions to page.evaluate, which run in the browser.
-  { files: ['tests/e2e/**/*.mjs', 'tests/e2e-firefox/**/*.mjs', 'scripts/bench/**/*.mjs', 'tests/js/**/*.mjs'], languageOptions: { globals: { ...globals.node, ...globals.browser } } },
+  {
+    files: ['tests/e2e/**/*.mjs', 'tests/e2e-firefox/**/*.mjs', 'scripts/bench/**/*.mjs', 'tests/js/**/*.mjs'],
+    languageOptions: { globals: { ...globals.node, ...globals.browser } },
+  },
 ];

@@ -41,7 +41,7 @@ function singlePlugin(needed) {
         source = source.replace(literal, (whole, _q, rel) => {
           const target = resolve(here, rel);
           if (WORKERS.includes(key(target))) return `new URL(globalThis.${WORKER}(${JSON.stringify(key(target))}))`;
-          if (!existsSync(target)) return whole;  // (a comment's example, say)
+          if (!existsSync(target)) return whole; // (a comment's example, say)
           needed.add(target);
           return `new URL(globalThis.${FILES}[${JSON.stringify(key(target))}])`;
         });
@@ -53,7 +53,15 @@ function singlePlugin(needed) {
           if (dir.includes('${')) return whole;
           const folder = resolve(here, dir);
           const escape = (t) => t.replace(/[.*+?^$()|[\]\\{}]/g, '\\$&');
-          pending.push({ folder, pattern: new RegExp(`^${name.split(/\$\{[^}]*\}/).map(escape).join('.+')}$`) });
+          pending.push({
+            folder,
+            pattern: new RegExp(
+              `^${name
+                .split(/\$\{[^}]*\}/)
+                .map(escape)
+                .join('.+')}$`,
+            ),
+          });
           return `new URL(globalThis.${FILES}[\`${key(folder)}/${name}\`])`;
         });
         for (const { folder, pattern } of pending) {
@@ -67,9 +75,18 @@ function singlePlugin(needed) {
 
 async function bundleCode(entry, needed) {
   const result = await esbuild.build({
-    entryPoints: [join(WEB, entry)], bundle: true, format: 'esm', platform: 'browser', target: TARGET,
-    minify: true, legalComments: 'none', external: ['node:*'], write: false, splitting: false,
-    logLevel: 'warning', plugins: [singlePlugin(needed)],
+    entryPoints: [join(WEB, entry)],
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: TARGET,
+    minify: true,
+    legalComments: 'none',
+    external: ['node:*'],
+    write: false,
+    splitting: false,
+    logLevel: 'warning',
+    plugins: [singlePlugin(needed)],
   });
   return result.outputFiles[0].text;
 }
@@ -81,10 +98,12 @@ async function dataUrl(path) {
 // The table of files and the Workers' maker, run before the page's code.
 function prelude(files, workers) {
   const wasm = Object.fromEntries(Object.entries(files).filter(([k]) => k.startsWith('lib/wasm/')));
-  return `globalThis.${FILES}=${JSON.stringify(files)};` +
+  return (
+    `globalThis.${FILES}=${JSON.stringify(files)};` +
     `const __workerSources=${JSON.stringify(workers)};` +
     `globalThis.${WORKER}=(k)=>"data:text/javascript;charset=utf-8,"+encodeURIComponent(` +
-    `"globalThis.${FILES}="+JSON.stringify(${JSON.stringify(Object.keys(wasm))}.reduce((t,n)=>(t[n]=globalThis.${FILES}[n],t),{}))+";\\n"+__workerSources[k]);\n`;
+    `"globalThis.${FILES}="+JSON.stringify(${JSON.stringify(Object.keys(wasm))}.reduce((t,n)=>(t[n]=globalThis.${FILES}[n],t),{}))+";\\n"+__workerSources[k]);\n`
+  );
 }
 
 // Text safe inside <script>…</script> and <style>…</style>.
@@ -98,7 +117,8 @@ export async function bundleSingle() {
   for (const entry of WORKERS) workers[entry] = await bundleCode(entry, needed);
   const files = {};
   for (const path of [...needed].sort()) {
-    if (!(await stat(path).catch(() => null))) throw new Error(`${relative(ROOT, path)} is missing: run "npm run build" first`);
+    if (!(await stat(path).catch(() => null)))
+      throw new Error(`${relative(ROOT, path)} is missing: run "npm run build" first`);
     files[key(path)] = await dataUrl(path);
   }
   let html = await readFile(join(WEB, 'index.html'), 'utf8');
@@ -107,11 +127,16 @@ export async function bundleSingle() {
     if (!html.includes(from)) throw new Error(`index.html: no ${from} to replace`);
     html = html.replace(from, () => to);
   };
-  replace('<link rel="icon" href="favicon.svg" type="image/svg+xml">', `<link rel="icon" href="${await dataUrl(join(WEB, 'favicon.svg'))}" type="image/svg+xml">`);
+  replace(
+    '<link rel="icon" href="favicon.svg" type="image/svg+xml">',
+    `<link rel="icon" href="${await dataUrl(join(WEB, 'favicon.svg'))}" type="image/svg+xml">`,
+  );
   replace('<link rel="stylesheet" href="styles.css">', `<style>\n${inlineSafe(css, 'style')}\n</style>`);
   replace(/ *<script src="loading.js"[^>]*><\/script>\n/.exec(html)?.[0] ?? '<script src="loading.js"', '');
-  replace('<script type="module" src="app.js"></script>',
-    `<script type="module">\n${inlineSafe(prelude(files, workers) + code, 'script')}\n</script>`);
+  replace(
+    '<script type="module" src="app.js"></script>',
+    `<script type="module">\n${inlineSafe(prelude(files, workers) + code, 'script')}\n</script>`,
+  );
   await mkdir(SINGLE_DIR, { recursive: true });
   const file = join(SINGLE_DIR, 'attention-explorer.html');
   await writeFile(file, html);

@@ -33,7 +33,14 @@ const WORKERS = ['lib/trainer-worker.js', 'ui/lessons/sampler-worker.js'];
 // lib/ is the JS API unbundled, as the npm package has it (a lesson page's own script may import
 // lib/attention.js from the hosted site), with the WebAssembly builds in lib/wasm/.
 const STATIC = [
-  'loading.js', 'styles.css', 'favicon.svg', 'trained', 'examples', 'ui/training/training.css', 'embed-protocol.js', 'lib',
+  'loading.js',
+  'styles.css',
+  'favicon.svg',
+  'trained',
+  'examples',
+  'ui/training/training.css',
+  'embed-protocol.js',
+  'lib',
 ];
 const WASM_FILES = ['attention-simd.mjs', 'attention-simd.wasm', 'attention-scalar.mjs', 'attention-scalar.wasm'];
 
@@ -52,7 +59,10 @@ export function moduleUrlPlugin(outDir) {
         if (!path.startsWith(WEB + sep) || !source.includes('import.meta.url')) return undefined;
         let rel = toUrlPath(relative(join(WEB, outDir), path));
         if (!rel.startsWith('.')) rel = `./${rel}`;
-        return { contents: source.replaceAll('import.meta.url', `new URL(${JSON.stringify(rel)}, import.meta.url).href`), loader: 'js' };
+        return {
+          contents: source.replaceAll('import.meta.url', `new URL(${JSON.stringify(rel)}, import.meta.url).href`),
+          loader: 'js',
+        };
       });
     },
   };
@@ -74,17 +84,42 @@ export function moduleUrlPlugin(outDir) {
 // or an asynchronous one. esbuild refuses a name a stand-in does not export, so a new import of a
 // part fails the build instead of being missed.
 const DEFERRED_PARTS = [
-  { part: 'transformer', file: 'transformer.js', importers: ['attention.js'], exports: {
-    Transformer: ['class', 'attn.transformer()'],
-    transformerFromSafetensors: ['sync', 'attn.transformerFromSafetensors()'],
-    loadTransformer: ['async'] } },
-  { part: 'gradients', file: 'gradients.js', importers: ['attention.js', 'multi-head-attention.js'], exports: {
-    scaledDotProductAttentionGrad: ['sync', 'attn.scaledDotProductAttentionGrad()'],
-    multiHeadBackward: ['sync', 'backward() of a multi-head layer'] } },
-  { part: 'head-scores', file: 'head-scores.js', importers: ['attention.js'], exports: {
-    headScores: ['sync', 'attn.headScores()'], lossByPosition: ['sync', 'attn.lossByPosition()'] } },
-  { part: 'flash-lesson', file: 'flash-lesson.js', importers: ['lessons.js'], exports: {
-    flashAttention: ['sync', 'attn.lessons.flashAttention()'] } },
+  {
+    part: 'transformer',
+    file: 'transformer.js',
+    importers: ['attention.js'],
+    exports: {
+      Transformer: ['class', 'attn.transformer()'],
+      transformerFromSafetensors: ['sync', 'attn.transformerFromSafetensors()'],
+      loadTransformer: ['async'],
+    },
+  },
+  {
+    part: 'gradients',
+    file: 'gradients.js',
+    importers: ['attention.js', 'multi-head-attention.js'],
+    exports: {
+      scaledDotProductAttentionGrad: ['sync', 'attn.scaledDotProductAttentionGrad()'],
+      multiHeadBackward: ['sync', 'backward() of a multi-head layer'],
+    },
+  },
+  {
+    part: 'head-scores',
+    file: 'head-scores.js',
+    importers: ['attention.js'],
+    exports: {
+      headScores: ['sync', 'attn.headScores()'],
+      lossByPosition: ['sync', 'attn.lossByPosition()'],
+    },
+  },
+  {
+    part: 'flash-lesson',
+    file: 'flash-lesson.js',
+    importers: ['lessons.js'],
+    exports: {
+      flashAttention: ['sync', 'attn.lessons.flashAttention()'],
+    },
+  },
 ];
 
 function standIn({ part, file, exports }) {
@@ -103,13 +138,19 @@ function standIn({ part, file, exports }) {
     'function loaded(call) {',
     '  if (real) return real;',
     '  load().catch(() => {});',
-    `  throw new Error(call + ${JSON.stringify(`: this part of the API ("${part}") is still loading on this page; ` +
-      `await apiReady("${part}") (lib/api-parts.js) before calling it`)});`,
+    `  throw new Error(call + ${JSON.stringify(
+      `: this part of the API ("${part}") is still loading on this page; ` +
+        `await apiReady("${part}") (lib/api-parts.js) before calling it`,
+    )});`,
     '}',
   ];
   for (const [name, [kind, call]] of Object.entries(exports)) {
-    if (kind === 'class') lines.push(`export class ${name} { constructor(...args) { return new (loaded(${JSON.stringify(call)}).${name})(...args); } }`);
-    else if (kind === 'sync') lines.push(`export function ${name}(...args) { return loaded(${JSON.stringify(call)}).${name}(...args); }`);
+    if (kind === 'class')
+      lines.push(
+        `export class ${name} { constructor(...args) { return new (loaded(${JSON.stringify(call)}).${name})(...args); } }`,
+      );
+    else if (kind === 'sync')
+      lines.push(`export function ${name}(...args) { return loaded(${JSON.stringify(call)}).${name}(...args); }`);
     else lines.push(`export async function ${name}(...args) { return (await load()).${name}(...args); }`);
   }
   return `${lines.join('\n')}\n`;
@@ -122,10 +163,14 @@ export function deferredPartsPlugin() {
       for (const spec of DEFERRED_PARTS) {
         const importers = new Set(spec.importers.map((f) => join(WEB, 'lib', f)));
         const filter = new RegExp(`^\\./${spec.file.replace('.', '\\.')}$`);
-        build.onResolve({ filter }, ({ importer }) => (importers.has(importer) ? { path: spec.part, namespace: 'deferred-part' } : undefined));
+        build.onResolve({ filter }, ({ importer }) =>
+          importers.has(importer) ? { path: spec.part, namespace: 'deferred-part' } : undefined,
+        );
       }
       build.onLoad({ filter: /.*/, namespace: 'deferred-part' }, ({ path }) => ({
-        contents: standIn(DEFERRED_PARTS.find((p) => p.part === path)), loader: 'js', resolveDir: join(WEB, 'lib'),
+        contents: standIn(DEFERRED_PARTS.find((p) => p.part === path)),
+        loader: 'js',
+        resolveDir: join(WEB, 'lib'),
       }));
     },
   };
@@ -137,7 +182,9 @@ export function checkDeferred(outputs, page, files) {
     for (const input of Object.keys(outputs[f].inputs))
       for (const { file } of DEFERRED_PARTS)
         if (resolve(ROOT, input) === join(WEB, 'lib', file))
-          throw new Error(`bundle: lib/${file} is loaded at once by the ${page} page (${f}); it must stay deferred (DEFERRED_PARTS)`);
+          throw new Error(
+            `bundle: lib/${file} is loaded at once by the ${page} page (${f}); it must stay deferred (DEFERRED_PARTS)`,
+          );
 }
 
 // Every file of web/ and the bundler's own scripts, by path, size and mtime: the stamp of a build.
@@ -162,22 +209,40 @@ async function inputStamp() {
 }
 
 const common = {
-  bundle: true, format: 'esm', platform: 'browser', target: TARGET, minify: true,
-  legalComments: 'none', external: ['node:*'], logLevel: 'warning', write: true,
+  bundle: true,
+  format: 'esm',
+  platform: 'browser',
+  target: TARGET,
+  minify: true,
+  legalComments: 'none',
+  external: ['node:*'],
+  logLevel: 'warning',
+  write: true,
 };
 
 async function buildWorkers(out) {
-  await Promise.all(WORKERS.map((file) => esbuild.build({
-    ...common, entryPoints: [join(WEB, file)], outfile: join(out, file), plugins: [moduleUrlPlugin(dirname(file))],
-  })));
+  await Promise.all(
+    WORKERS.map((file) =>
+      esbuild.build({
+        ...common,
+        entryPoints: [join(WEB, file)],
+        outfile: join(out, file),
+        plugins: [moduleUrlPlugin(dirname(file))],
+      }),
+    ),
+  );
 }
 
 async function buildPages(out) {
   const result = await esbuild.build({
     ...common,
     entryPoints: Object.fromEntries(Object.entries(PAGES).map(([name, file]) => [name, join(WEB, file)])),
-    outdir: join(out, 'assets'), splitting: true, entryNames: '[name]-[hash]', chunkNames: 'chunk-[hash]',
-    metafile: true, plugins: [moduleUrlPlugin('assets'), deferredPartsPlugin()],
+    outdir: join(out, 'assets'),
+    splitting: true,
+    entryNames: '[name]-[hash]',
+    chunkNames: 'chunk-[hash]',
+    metafile: true,
+    plugins: [moduleUrlPlugin('assets'), deferredPartsPlugin()],
   });
   // What went where, for a look at the chunks (npx esbuild --analyze does not read it; see the
   // esbuild docs' "metafile" for tools that do).
@@ -187,7 +252,9 @@ async function buildPages(out) {
   const outputs = result.metafile.outputs;
   const pages = {};
   for (const [file, info] of Object.entries(outputs)) {
-    const name = Object.keys(PAGES).find((key) => info.entryPoint && resolve(ROOT, info.entryPoint) === join(WEB, PAGES[key]));
+    const name = Object.keys(PAGES).find(
+      (key) => info.entryPoint && resolve(ROOT, info.entryPoint) === join(WEB, PAGES[key]),
+    );
     if (!name) continue;
     const statics = new Set();
     const visit = (f) => {
@@ -232,25 +299,39 @@ export async function bundleSite({ force = false, out = DIST } = {}) {
   await mkdir(fresh, { recursive: true });
   for (const file of [...STATIC, ...WASM_FILES.map((name) => `lib/wasm/${name}`)]) {
     const from = join(WEB, file);
-    if (!(await stat(from).catch(() => null))) throw new Error(`${relative(ROOT, from)} is missing: run "npm run build" (scripts/build.sh) first`);
+    if (!(await stat(from).catch(() => null)))
+      throw new Error(`${relative(ROOT, from)} is missing: run "npm run build" (scripts/build.sh) first`);
     await cp(from, join(fresh, file), { recursive: true });
   }
   // Emscripten's loaders, minified (a quarter smaller gzipped than as emcc writes them).
   for (const name of WASM_FILES.filter((f) => f.endsWith('.mjs'))) {
     const file = join(fresh, 'lib', 'wasm', name);
-    const { code } = await esbuild.transform(await readFile(file, 'utf8'), { minify: true, format: 'esm', target: TARGET, legalComments: 'none' });
+    const { code } = await esbuild.transform(await readFile(file, 'utf8'), {
+      minify: true,
+      format: 'esm',
+      target: TARGET,
+      legalComments: 'none',
+    });
     await writeFile(file, code);
   }
   const [pages] = await Promise.all([buildPages(fresh), buildWorkers(fresh)]);
   await writePage(fresh, 'index.html', 'app.js', pages.app);
   await writePage(fresh, 'embed.html', 'embed.js', pages.embed);
-  await writeFile(join(fresh, 'attention-explorer.js'),
-    `// The <attention-explorer> element (web/attention-explorer.js, bundled): a stable name for hosts.\n${
-      [pages.element.file, ...pages.element.chunks].map((f, i) => (i ? `import './${f}';` : `export * from './${f}';`)).join('\n')}\n`);
+  await writeFile(
+    join(fresh, 'attention-explorer.js'),
+    `// The <attention-explorer> element (web/attention-explorer.js, bundled): a stable name for hosts.\n${[
+      pages.element.file,
+      ...pages.element.chunks,
+    ]
+      .map((f, i) => (i ? `import './${f}';` : `export * from './${f}';`))
+      .join('\n')}\n`,
+  );
   await writeFile(join(fresh, '.build-stamp'), stamp);
   const old = `${out}.old`;
   await rm(old, { recursive: true, force: true });
-  await rename(out, old).catch((err) => { if (err.code !== 'ENOENT') throw err; });
+  await rename(out, old).catch((err) => {
+    if (err.code !== 'ENOENT') throw err;
+  });
   await rename(fresh, out);
   await rm(old, { recursive: true, force: true });
   return { skipped: false, ms: performance.now() - started, pages };
@@ -268,7 +349,9 @@ async function withLock(fn) {
       if (err.code !== 'EEXIST') throw err;
       const info = await stat(lock).catch(() => null);
       if (info && Date.now() - info.mtimeMs > 60_000) await rm(lock, { recursive: true, force: true });
-      await new Promise((resolve) => { setTimeout(resolve, 50); });
+      await new Promise((resolve) => {
+        setTimeout(resolve, 50);
+      });
     }
   }
   try {

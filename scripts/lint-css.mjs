@@ -3,7 +3,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { transformSync } from 'esbuild';
 
-const SHEETS = readdirSync('web', { recursive: true }).filter((f) => f.endsWith('.css')).map((f) => `web/${f}`);
+const SHEETS = readdirSync('web', { recursive: true })
+  .filter((f) => f.endsWith('.css'))
+  .map((f) => `web/${f}`);
 let failed = 0;
 for (const file of SHEETS) {
   const { warnings } = transformSync(readFileSync(file, 'utf8'), { loader: 'css', sourcefile: file });

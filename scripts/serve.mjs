@@ -16,10 +16,16 @@ export const DIST_ROOT = resolve(fileURLToPath(new URL('../dist/', import.meta.u
 /** The folder served when none is given: dist/, or web/ when the SERVE variable says web. */
 export const DEFAULT_ROOT = process.env.SERVE === 'web' ? WEB_ROOT : DIST_ROOT;
 const TYPES = {
-  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
-  '.wasm': 'application/wasm', '.json': 'application/json', '.svg': 'image/svg+xml',
-  '.png': 'image/png', '.ts': 'text/plain; charset=utf-8', '.md': 'text/plain; charset=utf-8',
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ts': 'text/plain; charset=utf-8',
+  '.md': 'text/plain; charset=utf-8',
 };
 
 function notFound(root) {
@@ -29,7 +35,7 @@ function notFound(root) {
 async function resolveFile(root, urlPath) {
   const rel = normalize(decodeURIComponent(urlPath)).replace(/^([/\\])+/, '');
   const file = resolve(root, rel);
-  if (file !== root && !file.startsWith(root + sep)) return null;  // no escaping the root
+  if (file !== root && !file.startsWith(root + sep)) return null; // no escaping the root
   const info = await stat(file).catch(() => null);
   if (!info) return null;
   return info.isDirectory() ? resolveFile(root, join(rel, 'index.html')) : file;
@@ -39,7 +45,13 @@ async function resolveFile(root, urlPath) {
  * Serves `root` (default DEFAULT_ROOT). csp: the Content-Security-Policy header (null: none);
  * cors: also send Access-Control-Allow-Origin: * (what a sandboxed frame's module scripts need).
  */
-export function startServer({ root = DEFAULT_ROOT, port = 0, host = '127.0.0.1', csp = STRICT_CSP, cors = false } = {}) {
+export function startServer({
+  root = DEFAULT_ROOT,
+  port = 0,
+  host = '127.0.0.1',
+  csp = STRICT_CSP,
+  cors = false,
+} = {}) {
   const server = createServer(async (req, res) => {
     try {
       const file = await resolveFile(root, new URL(req.url, 'http://x').pathname);
@@ -71,8 +83,11 @@ export function startServer({ root = DEFAULT_ROOT, port = 0, host = '127.0.0.1',
     server.once('error', fail);
     server.listen(port, host, () => {
       const { port: actual } = server.address();
-      ok({ server, url: `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${actual}/`,
-           close: () => new Promise((done) => server.close(done)) });
+      ok({
+        server,
+        url: `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${actual}/`,
+        close: () => new Promise((done) => server.close(done)),
+      });
     });
   });
 }

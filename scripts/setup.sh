@@ -19,6 +19,7 @@ need libxsimd-dev test -f /usr/include/xsimd/xsimd.hpp
 need libgtest-dev test -f /usr/include/gtest/gtest.h
 need wabt command -v wasm-objdump
 need chromium command -v chromium
+need clang-format command -v clang-format
 # Fonts the page is tested with (chromium only recommends them; installs here skip recommends).
 need fonts-liberation test -d /usr/share/fonts/truetype/liberation
 need fonts-dejavu-core test -d /usr/share/fonts/truetype/dejavu

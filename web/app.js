@@ -16,7 +16,8 @@ let seq = 0;
 let i18n = null;
 const skip = document.querySelector('.skip-link');
 const SKIP = {
-  explorer: [skip?.getAttribute('href'), 'explorer.page.skipSteps'], train: ['#training-heads', 'explorer.page.skipHeads'],
+  explorer: [skip?.getAttribute('href'), 'explorer.page.skipSteps'],
+  train: ['#training-heads', 'explorer.page.skipHeads'],
   embed: ['#builder-title', 'explorer.page.skipBuilder'],
 };
 
@@ -46,9 +47,20 @@ async function show(view, extra = {}) {
   root.setAttribute('aria-busy', 'true');
   try {
     let handle;
-    if (view === 'train') handle = await (await import('./ui/training/training.js')).mountTrainingPage(root, { onOpenHead: (head) => openHead(head), i18n });
+    if (view === 'train')
+      handle = await (
+        await import('./ui/training/training.js')
+      ).mountTrainingPage(root, { onOpenHead: (head) => openHead(head), i18n });
     else if (view === 'embed') handle = await mountBuilder();
-    else handle = await mountExplorer(root, { toolbarHost: tools, documentTheme: true, syncUrl: true, startHere: true, i18n, ...extra.options });
+    else
+      handle = await mountExplorer(root, {
+        toolbarHost: tools,
+        documentTheme: true,
+        syncUrl: true,
+        startHere: true,
+        i18n,
+        ...extra.options,
+      });
     if (mine !== seq) handle.destroy();
     else current = handle;
   } catch (err) {
@@ -60,7 +72,7 @@ async function show(view, extra = {}) {
 async function openHead(head) {
   const { headState } = await import('./ui/model/model.js');
   // A checkpoint's head comes as the explorer state itself (web/ui/checkpoint/).
-  const state = head.explorerState ?? await headState(head);
+  const state = head.explorerState ?? (await headState(head));
   history.pushState(null, '', '#');
   await show('explorer', { force: true, options: { state, syncUrl: true } });
 }

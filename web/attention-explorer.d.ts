@@ -19,14 +19,25 @@
 /** The explorer's whole state: plain, JSON-compatible data (see docs/embedding.md, "The state"). */
 export interface ExplorerState {
   mode: 'sentence' | 'qkv';
-  n: number; m: number; dk: number; dv: number; dModel: number; heads: number; seed: number;
+  n: number;
+  m: number;
+  dk: number;
+  dv: number;
+  dModel: number;
+  heads: number;
+  seed: number;
   sentence: string;
   tokens: string[];
   /**
    * XM: the memory's token vectors (cross-attention); B: the bias matrix [n, m] (may hold
    * -Infinity); BQ, BK, BV, BO: the projection biases as 1-row matrices.
    */
-  matrices: Partial<Record<'Q' | 'K' | 'V' | 'X' | 'WQ' | 'WK' | 'WV' | 'WO' | 'XM' | 'B' | 'BQ' | 'BK' | 'BV' | 'BO', { rows: number; cols: number; data: number[] }>>;
+  matrices: Partial<
+    Record<
+      'Q' | 'K' | 'V' | 'X' | 'WQ' | 'WK' | 'WV' | 'WO' | 'XM' | 'B' | 'BQ' | 'BK' | 'BV' | 'BO',
+      { rows: number; cols: number; data: number[] }
+    >
+  >;
   scaling: { sqrtDk: boolean; temperature: number };
   mask: { kind: 'none' | 'causal' | 'padding' | 'custom'; pad: boolean[]; custom: (0 | 1)[] };
   view: { head: number };
@@ -92,10 +103,26 @@ export class AttentionExplorerElement extends HTMLElement {
   state: ExplorerState | undefined;
   /** A link to the stand-alone page (or `link-base`) showing the current state. */
   link(): Promise<string>;
-  addEventListener(type: 'statechange', listener: (event: CustomEvent<ExplorerStateEventDetail>) => void, options?: boolean | AddEventListenerOptions): void;
-  addEventListener(type: 'ready', listener: (event: CustomEvent<ExplorerReadyEventDetail>) => void, options?: boolean | AddEventListenerOptions): void;
-  addEventListener(type: 'attention-explorer:answer', listener: (event: CustomEvent<ExplorerAnswerEventDetail>) => void, options?: boolean | AddEventListenerOptions): void;
-  addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
+  addEventListener(
+    type: 'statechange',
+    listener: (event: CustomEvent<ExplorerStateEventDetail>) => void,
+    options?: boolean | AddEventListenerOptions,
+  ): void;
+  addEventListener(
+    type: 'ready',
+    listener: (event: CustomEvent<ExplorerReadyEventDetail>) => void,
+    options?: boolean | AddEventListenerOptions,
+  ): void;
+  addEventListener(
+    type: 'attention-explorer:answer',
+    listener: (event: CustomEvent<ExplorerAnswerEventDetail>) => void,
+    options?: boolean | AddEventListenerOptions,
+  ): void;
+  addEventListener(
+    type: string,
+    listener: EventListenerOrEventListenerObject,
+    options?: boolean | AddEventListenerOptions,
+  ): void;
 }
 
 declare global {

@@ -39,10 +39,28 @@ import { mountView } from './ui/mount.js';
 import { STARTING_FIELDS, startingFields, stateFromHash } from './ui/model/model.js';
 
 const STYLES = new URL('./styles.css', import.meta.url).href;
-const ATTRIBUTES = ['preset', 'state', 'panels', 'theme', 'readonly', 'label', 'link-base', 'view', 'example', 'lesson', 'controls', 'reveal', 'lang', ...STARTING_FIELDS];
+const ATTRIBUTES = [
+  'preset',
+  'state',
+  'panels',
+  'theme',
+  'readonly',
+  'label',
+  'link-base',
+  'view',
+  'example',
+  'lesson',
+  'controls',
+  'reveal',
+  'lang',
+  ...STARTING_FIELDS,
+];
 // Attributes that name another example: a change loads it afresh.
 const NEW_EXAMPLE = ['preset', 'state', 'view', 'example', 'lesson', ...STARTING_FIELDS];
-const list = (text) => String(text).split(/[\s,]+/).filter(Boolean);
+const list = (text) =>
+  String(text)
+    .split(/[\s,]+/)
+    .filter(Boolean);
 
 // "v1.…" as it is, or the state out of a whole link's #s=.
 function linkText(value) {
@@ -71,7 +89,9 @@ export class AttentionExplorerElement extends ElementBase {
     this._pending = new Set();
     this._queued = false;
     let resolveReady;
-    this.ready = new Promise((resolve) => { resolveReady = resolve; });
+    this.ready = new Promise((resolve) => {
+      resolveReady = resolve;
+    });
     this._resolveReady = resolveReady;
     const shadow = this.attachShadow({ mode: 'open' });
     const link = document.createElement('link');
@@ -157,7 +177,13 @@ export class AttentionExplorerElement extends ElementBase {
       }
       const handle = await mountView(this._root, options);
       handle.onChange((state, meta) => {
-        this.dispatchEvent(new CustomEvent('statechange', { detail: { state: structuredClone(state), source: meta?.source ?? 'user' }, bubbles: true, composed: true }));
+        this.dispatchEvent(
+          new CustomEvent('statechange', {
+            detail: { state: structuredClone(state), source: meta?.source ?? 'user' },
+            bubbles: true,
+            composed: true,
+          }),
+        );
       });
       return handle;
     })();
@@ -168,7 +194,9 @@ export class AttentionExplorerElement extends ElementBase {
       this._mounting = null;
     }
     this._resolveReady(this);
-    this.dispatchEvent(new CustomEvent('ready', { detail: { state: this._handle.getState() }, bubbles: true, composed: true }));
+    this.dispatchEvent(
+      new CustomEvent('ready', { detail: { state: this._handle.getState() }, bubbles: true, composed: true }),
+    );
     return this._handle;
   }
 
@@ -179,7 +207,8 @@ export class AttentionExplorerElement extends ElementBase {
     this._pending = new Set();
     const handle = this._handle;
     if (!handle) return;
-    if (['view', 'example', 'lesson', ...STARTING_FIELDS].some((n) => changed.has(n))) return this._remount({ keepState: false });
+    if (['view', 'example', 'lesson', ...STARTING_FIELDS].some((n) => changed.has(n)))
+      return this._remount({ keepState: false });
     if ([...changed].every((n) => n === 'theme' || n === 'state')) {
       if (changed.has('state') && this.getAttribute('state')) {
         // A new example: a fresh mount checks it and shows a message if it is bad.

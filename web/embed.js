@@ -33,7 +33,10 @@ const EMIT_MS = 120;
 
 const root = document.getElementById('app');
 const params = new URLSearchParams(window.location.search);
-const list = (text) => String(text ?? '').split(/[\s,]+/).filter(Boolean);
+const list = (text) =>
+  String(text ?? '')
+    .split(/[\s,]+/)
+    .filter(Boolean);
 const framed = window.parent !== window;
 
 // Origins the parent may have; null when any is accepted, [] when the setting is unusable.
@@ -43,7 +46,8 @@ function parseOrigins(text) {
   for (const item of list(text)) {
     try {
       const url = new URL(item);
-      if ((url.protocol === 'https:' || url.protocol === 'http:') && url.origin === item.replace(/\/$/, '')) origins.push(url.origin);
+      if ((url.protocol === 'https:' || url.protocol === 'http:') && url.origin === item.replace(/\/$/, ''))
+        origins.push(url.origin);
       else return [];
     } catch {
       return [];
@@ -56,17 +60,20 @@ const targets = allowed ?? ['*'];
 
 function post(kind, body) {
   if (!framed) return;
-  for (const origin of targets) window.parent.postMessage({ ...body, type: PREFIX + kind, version: MESSAGE_VERSION }, origin);
+  for (const origin of targets)
+    window.parent.postMessage({ ...body, type: PREFIX + kind, version: MESSAGE_VERSION }, origin);
 }
 
-const options = { documentTheme: true };  // the page is all explorer: its background follows the theme
+const options = { documentTheme: true }; // the page is all explorer: its background follows the theme
 if (params.get('preset')) options.preset = params.get('preset');
 if (params.has('panels')) options.panels = list(params.get('panels'));
 if (['auto', 'light', 'dark'].includes(params.get('theme'))) options.theme = params.get('theme');
-if (params.has('readonly')) options.readOnly = list(params.get('readonly')).length ? list(params.get('readonly')) : true;
-for (const name of ['lesson', 'controls', 'reveal', 'view', 'example']) if (params.get(name)) options[name] = params.get(name).trim();
+if (params.has('readonly'))
+  options.readOnly = list(params.get('readonly')).length ? list(params.get('readonly')) : true;
+for (const name of ['lesson', 'controls', 'reveal', 'view', 'example'])
+  if (params.get(name)) options[name] = params.get(name).trim();
 options.start = startingFields((name) => params.get(name));
-options.params = params;  // the training view's settings
+options.params = params; // the training view's settings
 const link = stateFromHash(window.location.hash);
 if (link !== null) options.link = link;
 
@@ -86,13 +93,12 @@ async function main() {
     reportHeight();
     return;
   }
-  if (allowed && allowed.length === 0)
-    explorer.notify(i18n.t('explorer.notice.badParentOrigin'));
+  if (allowed && allowed.length === 0) explorer.notify(i18n.t('explorer.notice.badParentOrigin'));
 
   let timer = 0;
   let lastSource = 'user';
   explorer.onChange((state, meta) => {
-    lastSource = meta?.source === 'parent' ? 'parent' : 'user';  // the latest change names the burst
+    lastSource = meta?.source === 'parent' ? 'parent' : 'user'; // the latest change names the burst
     clearTimeout(timer);
     timer = setTimeout(() => {
       post('state', { state: explorer.getState(), source: lastSource });
@@ -104,7 +110,8 @@ async function main() {
     if (!framed || event.source !== window.parent) return;
     if (allowed && !allowed.includes(event.origin)) return;
     const data = event.data;
-    if (data === null || typeof data !== 'object' || typeof data.type !== 'string' || !data.type.startsWith(PREFIX)) return;
+    if (data === null || typeof data !== 'object' || typeof data.type !== 'string' || !data.type.startsWith(PREFIX))
+      return;
     const kind = data.type.slice(PREFIX.length);
     const refuse = (error) => post('error', { error, request: kind });
     const badVersion = versionError(data.version);

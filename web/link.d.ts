@@ -24,7 +24,9 @@ export function validateState(input: unknown): Partial<ExplorerState>;
 /** Encodes a state as "v1.<base64url>"; rejects with a StateError when the link would be too long. */
 export function encodeState(state: ExplorerState): Promise<string>;
 /** Decodes link text made by encodeState; never rejects. */
-export function decodeState(text: string): Promise<{ ok: true; state: Partial<ExplorerState> } | { ok: false; error: string }>;
+export function decodeState(
+  text: string,
+): Promise<{ ok: true; state: Partial<ExplorerState> } | { ok: false; error: string }>;
 /** The encoded state in a URL hash ("#s=v1.…"), or null when the hash carries none. */
 export function stateFromHash(hash: string): string | null;
 /** `base` (any URL) with its hash replaced by the encoded state. */

@@ -32,41 +32,58 @@
 
   const opaque = String(self.origin) === 'null' && location.protocol !== 'file:';
   const MESSAGES = {
-    file: 'The explorer cannot start from a file opened on this computer (' + location.protocol + '//): ' +
+    file:
+      'The explorer cannot start from a file opened on this computer (' +
+      location.protocol +
+      '//): ' +
       'browsers refuse its module scripts and its WebAssembly there. Serve this folder over http(s) instead ' +
       '(for example "npx http-server" in the folder, or "npm start" in the attention-explorer checkout), or open the ' +
       'single-file version, attention-explorer.html (made by "npm run build:single"), which works from a file, offline.',
-    sandbox: 'The explorer could not load its scripts: it runs in a sandboxed frame (sandbox="allow-scripts" ' +
+    sandbox:
+      'The explorer could not load its scripts: it runs in a sandboxed frame (sandbox="allow-scripts" ' +
       'without allow-same-origin, so its origin is "null"), and the server of its files sends no CORS headers, so ' +
       'the browser refuses its module scripts. The host of the explorer\u2019s files must send ' +
       '"Access-Control-Allow-Origin: *" with them, or the lesson page must add allow-same-origin to the ' +
       'iframe\u2019s sandbox attribute.',
-    script: 'The explorer could not load its scripts. Check that all the files of the explorer\u2019s folder are on ' +
+    script:
+      'The explorer could not load its scripts. Check that all the files of the explorer\u2019s folder are on ' +
       'the server and served as text/javascript, and that the page\u2019s Content-Security-Policy allows ' +
       'script-src \u2019self\u2019 \u2019wasm-unsafe-eval\u2019 (the browser\u2019s console names the file).',
-    'old-browser': 'This browser is too old for the explorer: it does not run JavaScript modules. Open the page in a ' +
+    'old-browser':
+      'This browser is too old for the explorer: it does not run JavaScript modules. Open the page in a ' +
       'current Firefox, Chrome, Edge or Safari.',
-    slow: 'The explorer\u2019s scripts have not started yet. If this stays, the browser did not run them: its console ' +
+    slow:
+      'The explorer\u2019s scripts have not started yet. If this stays, the browser did not run them: its console ' +
       'names the file and the reason (a file missing on the server, a Content-Security-Policy that refuses ' +
       'script-src \u2019self\u2019, a sandboxed frame whose server sends no CORS headers).',
   };
 
   function fail(kind) {
-    if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', function () { show(kind, MESSAGES[kind]); });
+    if (document.readyState === 'loading')
+      document.addEventListener('DOMContentLoaded', function () {
+        show(kind, MESSAGES[kind]);
+      });
     else show(kind, MESSAGES[kind]);
   }
 
   // The page's module script (or a module it imports) could not be fetched: error events of
   // resources do not bubble, but a capturing listener on window sees them.
-  window.addEventListener('error', function (event) {
-    const target = event.target;
-    if (!target || target.tagName !== 'SCRIPT' || target.type !== 'module') return;
-    fail(location.protocol === 'file:' ? 'file' : opaque ? 'sandbox' : 'script');
-  }, true);
+  window.addEventListener(
+    'error',
+    function (event) {
+      const target = event.target;
+      if (!target || target.tagName !== 'SCRIPT' || target.type !== 'module') return;
+      fail(location.protocol === 'file:' ? 'file' : opaque ? 'sandbox' : 'script');
+    },
+    true,
+  );
 
   if (location.protocol === 'file:') fail('file');
   else if (!('noModule' in HTMLScriptElement.prototype)) fail('old-browser');
-  else setTimeout(function () { show('slow', MESSAGES.slow); }, SLOW_MS);
+  else
+    setTimeout(function () {
+      show('slow', MESSAGES.slow);
+    }, SLOW_MS);
 })();
 
 (function () {
@@ -81,7 +98,7 @@
     link.href = href;
     if (fetchMode) {
       link.as = 'fetch';
-      link.crossOrigin = 'anonymous';  // what fetch(url, { credentials: 'same-origin' }) asks for
+      link.crossOrigin = 'anonymous'; // what fetch(url, { credentials: 'same-origin' }) asks for
     }
     document.head.appendChild(link);
   }
@@ -89,7 +106,11 @@
   let simd;
   try {
     // (module (func (result v128) i32.const 0 i8x16.splat)), as web/lib/load-module.js probes.
-    simd = WebAssembly.validate(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 8, 1, 6, 0, 65, 0, 253, 15, 11]));
+    simd = WebAssembly.validate(
+      new Uint8Array([
+        0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 8, 1, 6, 0, 65, 0, 253, 15, 11,
+      ]),
+    );
   } catch (err) {
     simd = false;
   }

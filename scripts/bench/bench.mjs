@@ -57,13 +57,21 @@ const randn = (...shape) => Float32Array.from(rng.randn(...shape).data);
 const T = (data, shape) => ({ data, shape });
 
 function sdpaCase({ name, n, m, d, causal = false, target }) {
-  const q = randn(n, d), k = randn(m, d), v = randn(m, d);
-  const flops = causal ? 4 * d * (n * (n + 1)) / 2 : 4 * n * m * d;
+  const q = randn(n, d),
+    k = randn(m, d),
+    v = randn(m, d);
+  const flops = causal ? (4 * d * (n * (n + 1))) / 2 : 4 * n * m * d;
   const args = [T(q, [n, d]), T(k, [m, d]), T(v, [m, d])];
   const impls = [
-    ['ours SIMD, output only', () => simd.scaledDotProductAttention(...args, { causal, needWeights: false }).output.data],
+    [
+      'ours SIMD, output only',
+      () => simd.scaledDotProductAttention(...args, { causal, needWeights: false }).output.data,
+    ],
     ['ours SIMD, with weights', () => simd.scaledDotProductAttention(...args, { causal }).output.data],
-    ['ours scalar, output only', () => scalar.scaledDotProductAttention(...args, { causal, needWeights: false }).output.data],
+    [
+      'ours scalar, output only',
+      () => scalar.scaledDotProductAttention(...args, { causal, needWeights: false }).output.data,
+    ],
     ['ours scalar, with weights', () => scalar.scaledDotProductAttention(...args, { causal }).output.data],
   ];
   const peers = async () => [
@@ -80,7 +88,9 @@ function mhaCase({ name, n, E, H, target }) {
   const b = () => randn(E).map((x) => 0.1 * x);
   const w = mha.getWeights();
   const weights = { wq: w.wq.data, wk: w.wk.data, wv: w.wv.data, wo: w.wo.data, bq: b(), bk: b(), bv: b(), bo: b() };
-  const shaped = Object.fromEntries(Object.entries(weights).map(([k, data]) => [k, T(data, k[0] === 'w' ? [E, E] : [E])]));
+  const shaped = Object.fromEntries(
+    Object.entries(weights).map(([k, data]) => [k, T(data, k[0] === 'w' ? [E, E] : [E])]),
+  );
   mha.setWeights(shaped);
   mhaScalar.setWeights(shaped);
   const x = randn(1, n, E);
@@ -124,66 +134,123 @@ for (const c of cases) {
   }
   // Lesson sizes by wall time (a few µs a call, where a library's own waits matter), the rest by CPU time.
   const clock = c.name.startsWith('lesson') || !HAS_CPU_TIME ? 'wall' : 'cpu';
-  const timed = await timeInterleaved(impls.map((it) => () => it.fn(...it.args)), MIN_TIME_MS, clock);
-  const rows = impls.map((it, i) => ({ impl: it.impl, ms: timed[i].ms, bestMs: timed[i].best,
-    ratioToOurs: timed[i].ratio, bestRatioToOurs: timed[i].best / timed[0].best,
-    gflops: c.flops / timed[i].ms / 1e6, maxAbsDiff: it.error }));
+  const timed = await timeInterleaved(
+    impls.map((it) => () => it.fn(...it.args)),
+    MIN_TIME_MS,
+    clock,
+  );
+  const rows = impls.map((it, i) => ({
+    impl: it.impl,
+    ms: timed[i].ms,
+    bestMs: timed[i].best,
+    ratioToOurs: timed[i].ratio,
+    bestRatioToOurs: timed[i].best / timed[0].best,
+    gflops: c.flops / timed[i].ms / 1e6,
+    maxAbsDiff: it.error,
+  }));
   results.push({ case: c.name, flops: c.flops, target: c.target, clock, rows });
   printCase(results.at(-1));
 }
 
 function printCase(r) {
-  console.log(`\n${r.case}  (${(r.flops / 1e6).toPrecision(3)} MFLOP, ${r.clock} time)      median  GFLOP/s  ×ours(paired)     best  ×ours(best)`);
+  console.log(
+    `\n${r.case}  (${(r.flops / 1e6).toPrecision(3)} MFLOP, ${r.clock} time)      median  GFLOP/s  ×ours(paired)     best  ×ours(best)`,
+  );
   for (const row of r.rows)
-    console.log(`  ${row.impl.padEnd(26)} ${fmtMs(row.ms).padStart(10)} ${row.gflops.toFixed(1).padStart(8)}` +
-      ` ${row.ratioToOurs.toFixed(2).padStart(13)}× ${fmtMs(row.bestMs).padStart(10)} ${row.bestRatioToOurs.toFixed(2).padStart(11)}×` +
-      `  max|Δ| ${row.maxAbsDiff.toExponential(1)}`);
+    console.log(
+      `  ${row.impl.padEnd(26)} ${fmtMs(row.ms).padStart(10)} ${row.gflops.toFixed(1).padStart(8)}` +
+        ` ${row.ratioToOurs.toFixed(2).padStart(13)}× ${fmtMs(row.bestMs).padStart(10)} ${row.bestRatioToOurs.toFixed(2).padStart(11)}×` +
+        `  max|Δ| ${row.maxAbsDiff.toExponential(1)}`,
+    );
 }
 
 // ------------------------------------------------------ long sequence: streaming memory + error
 async function longSequence() {
-  const n = 16384, d = 64;
+  const n = 16384,
+    d = 64;
   const module = await loadModule('simd');
   const before = module.HEAPU8.length;
   const bytes = n * d * 4;
   const [aq, ak, av, ao] = [0, 1, 2, 3].map(() => module._malloc(bytes));
   const flags = module._malloc(n);
   const lr = simd.randomState(5);
-  const q = Float32Array.from(lr.randn(n, d).data), k = Float32Array.from(lr.randn(n, d).data);
+  const q = Float32Array.from(lr.randn(n, d).data),
+    k = Float32Array.from(lr.randn(n, d).data);
   const v = Float32Array.from(lr.randn(n, d).data);
   new Float32Array(module.HEAPU8.buffer, aq, n * d).set(q);
   new Float32Array(module.HEAPU8.buffer, ak, n * d).set(k);
   new Float32Array(module.HEAPU8.buffer, av, n * d).set(v);
   const afterInputs = module.HEAPU8.length;
   const t0 = performance.now();
-  const status = module._attn_scaled_dot_product_attention(0, aq, ak, av, 1, n, n, d, d, 1 / Math.sqrt(d), false,
-    0, false, 0, false, 0, ao, 0, 0, 0, 0, flags);
+  const status = module._attn_scaled_dot_product_attention(
+    0,
+    aq,
+    ak,
+    av,
+    1,
+    n,
+    n,
+    d,
+    d,
+    1 / Math.sqrt(d),
+    false,
+    0,
+    false,
+    0,
+    false,
+    0,
+    ao,
+    0,
+    0,
+    0,
+    0,
+    flags,
+  );
   const ms = performance.now() - t0;
   if (status) throw new Error(status);
   const out = new Float32Array(module.HEAPU8.buffer, ao, n * d).slice();
   const grown = module.HEAPU8.length - afterInputs;
   // The materializing path on 96 sampled query rows (rows are independent without a causal mask).
-  const rows = [...Array(32).keys(), ...Array.from({ length: 32 }, (_, i) => 8000 + 97 * i), ...Array.from({ length: 32 }, (_, i) => n - 32 + i)];
+  const rows = [
+    ...Array(32).keys(),
+    ...Array.from({ length: 32 }, (_, i) => 8000 + 97 * i),
+    ...Array.from({ length: 32 }, (_, i) => n - 32 + i),
+  ];
   const qs = new Float32Array(rows.length * d);
   rows.forEach((r, i) => qs.set(q.subarray(r * d, (r + 1) * d), i * d));
   const full = simd.scaledDotProductAttention(T(qs, [rows.length, d]), T(k, [n, d]), T(v, [n, d])).output.data;
   let err = 0;
-  rows.forEach((r, i) => { for (let c = 0; c < d; c++) err = Math.max(err, Math.abs(full[i * d + c] - out[r * d + c])); });
-  return { n, d, ms, workspaceBytes: headWorkspaceBytes(n, n, d, d, false), heapBeforeBytes: before,
-    heapGrowthDuringCallBytes: grown, maxAbsDiffVsMaterializing: err, sampledRows: rows.length };
+  rows.forEach((r, i) => {
+    for (let c = 0; c < d; c++) err = Math.max(err, Math.abs(full[i * d + c] - out[r * d + c]));
+  });
+  return {
+    n,
+    d,
+    ms,
+    workspaceBytes: headWorkspaceBytes(n, n, d, d, false),
+    heapBeforeBytes: before,
+    heapGrowthDuringCallBytes: grown,
+    maxAbsDiffVsMaterializing: err,
+    sampledRows: rows.length,
+  };
 }
 
 let long = null;
 if (!ONLY || 'long'.includes(ONLY)) {
   long = await longSequence();
-  console.log(`\nlong sequence, output only, n=m=${long.n} d=${long.d}: ${long.ms.toFixed(0)} ms, core workspace ` +
-    `${(long.workspaceBytes / 2 ** 20).toFixed(1)} MiB and WASM memory growth during the call ` +
-    `${(long.heapGrowthDuringCallBytes / 2 ** 20).toFixed(1)} MiB (limit 16 MiB), max|Δ| vs materializing path ` +
-    `${long.maxAbsDiffVsMaterializing.toExponential(1)} on ${long.sampledRows} sampled rows (limit 1e-5)`);
+  console.log(
+    `\nlong sequence, output only, n=m=${long.n} d=${long.d}: ${long.ms.toFixed(0)} ms, core workspace ` +
+      `${(long.workspaceBytes / 2 ** 20).toFixed(1)} MiB and WASM memory growth during the call ` +
+      `${(long.heapGrowthDuringCallBytes / 2 ** 20).toFixed(1)} MiB (limit 16 MiB), max|Δ| vs materializing path ` +
+      `${long.maxAbsDiffVsMaterializing.toExponential(1)} on ${long.sampledRows} sampled rows (limit 1e-5)`,
+  );
 }
 
 const gradRatios = await backwardRatios(cases);
-for (const r of gradRatios) console.log(`\n${r.case}: backward / forward (paired, CPU time) ${r.median.toFixed(2)}, of best times ${r.best.toFixed(2)}`);
+for (const r of gradRatios)
+  console.log(
+    `\n${r.case}: backward / forward (paired, CPU time) ${r.median.toFixed(2)}, of best times ${r.best.toFixed(2)}`,
+  );
 let longGrad = null;
 if (!ONLY || 'long-grad'.includes(ONLY)) {
   longGrad = await longBackward({ simd, loadModule });
@@ -201,54 +268,99 @@ for (const r of results) {
   if (r.target && ort) {
     const want = r.target === 'ort5' ? 5 : 1.4;
     const ratio = Math.min(ort.ratioToOurs, ort.bestRatioToOurs);
-    targets.push({ target: `${r.case}: onnxruntime-web / ours ≥ ${want}`, value: ratio, met: ratio >= want,
-      paired: ort.ratioToOurs, best: ort.bestRatioToOurs });
+    targets.push({
+      target: `${r.case}: onnxruntime-web / ours ≥ ${want}`,
+      value: ratio,
+      met: ratio >= want,
+      paired: ort.ratioToOurs,
+      best: ort.bestRatioToOurs,
+    });
   }
   const sc = find(r.case, 'ours scalar, output only');
   if (!r.case.startsWith('lesson') && sc) {
     const ratio = Math.min(sc.ratioToOurs, sc.bestRatioToOurs);
-    targets.push({ target: `${r.case}: scalar / SIMD ≥ 4 (output only)`, value: ratio, met: ratio >= 4,
-      paired: sc.ratioToOurs, best: sc.bestRatioToOurs });
+    targets.push({
+      target: `${r.case}: scalar / SIMD ≥ 4 (output only)`,
+      value: ratio,
+      met: ratio >= 4,
+      paired: sc.ratioToOurs,
+      best: sc.bestRatioToOurs,
+    });
   }
 }
 if (long) {
   const extra = Math.max(long.workspaceBytes, long.heapGrowthDuringCallBytes);
-  targets.push({ target: 'long n=m=16384 d=64: extra heap (MiB) ≤ 16', value: extra / 2 ** 20, met: extra <= 16 * 2 ** 20 });
-  targets.push({ target: 'long n=m=16384 d=64: max|Δ| vs materializing ≤ 1e-5', value: long.maxAbsDiffVsMaterializing, met: long.maxAbsDiffVsMaterializing <= 1e-5 });
+  targets.push({
+    target: 'long n=m=16384 d=64: extra heap (MiB) ≤ 16',
+    value: extra / 2 ** 20,
+    met: extra <= 16 * 2 ** 20,
+  });
+  targets.push({
+    target: 'long n=m=16384 d=64: max|Δ| vs materializing ≤ 1e-5',
+    value: long.maxAbsDiffVsMaterializing,
+    met: long.maxAbsDiffVsMaterializing <= 1e-5,
+  });
 }
 targets.push(...gradTargets(results, longGrad, gradRatios));
 const cpus = os.cpus();
 const clock = cpus[0]?.speed ? ` × ${cpus[0].speed} MHz` : ' cores';
-const machine = `Node ${process.version}, ${cpuDescription()} (${cpus.length}${clock}), one thread, ${HAS_CPU_TIME ? 'CPU time (lesson sizes: wall time)' : 'wall time'}` +
+const machine =
+  `Node ${process.version}, ${cpuDescription()} (${cpus.length}${clock}), one thread, ${HAS_CPU_TIME ? 'CPU time (lesson sizes: wall time)' : 'wall time'}` +
   (WITH_PEERS ? `, onnxruntime-web ${versions.onnxruntimeWeb}, tfjs ${versions.tfjs}` : '');
 console.log(`\nattention-explorer benchmark — ${machine}`);
 console.log('targets:');
 for (const t of targets)
-  console.log(`  ${t.met ? 'met   ' : 'MISSED'} ${t.target.padEnd(62)} ${t.value.toPrecision(3)}` +
-    (t.paired ? `  (paired median ${t.paired.toFixed(2)}, best ${t.best.toFixed(2)})` : ''));
+  console.log(
+    `  ${t.met ? 'met   ' : 'MISSED'} ${t.target.padEnd(62)} ${t.value.toPrecision(3)}` +
+      (t.paired ? `  (paired median ${t.paired.toFixed(2)}, best ${t.best.toFixed(2)})` : ''),
+  );
 
 // The same table as Markdown, for the README.
-const md = [`Measured ${new Date().toISOString().slice(0, 10)}: ${machine}.`, '',
+const md = [
+  `Measured ${new Date().toISOString().slice(0, 10)}: ${machine}.`,
+  '',
   '| case | implementation | median | GFLOP/s | time / ours (paired) | best | best / ours best |',
-  '| --- | --- | ---: | ---: | ---: | ---: | ---: |'];
+  '| --- | --- | ---: | ---: | ---: | ---: | ---: |',
+];
 for (const r of results)
   for (const row of r.rows)
-    md.push(`| ${r.case} | ${row.impl} | ${fmtMs(row.ms)} | ${row.gflops.toFixed(1)} | ${row.ratioToOurs.toFixed(2)}× | ` +
-      `${fmtMs(row.bestMs)} | ${row.bestRatioToOurs.toFixed(2)}× |`);
+    md.push(
+      `| ${r.case} | ${row.impl} | ${fmtMs(row.ms)} | ${row.gflops.toFixed(1)} | ${row.ratioToOurs.toFixed(2)}× | ` +
+        `${fmtMs(row.bestMs)} | ${row.bestRatioToOurs.toFixed(2)}× |`,
+    );
 if (long)
-  md.push('', `Long sequence n = m = ${long.n}, d = ${long.d}, output only: ${(long.ms / 1000).toFixed(1)} s, core workspace ` +
-    `${(long.workspaceBytes / 2 ** 20).toFixed(1)} MiB, max |Δ| against the materializing path ${long.maxAbsDiffVsMaterializing.toExponential(1)}.`);
+  md.push(
+    '',
+    `Long sequence n = m = ${long.n}, d = ${long.d}, output only: ${(long.ms / 1000).toFixed(1)} s, core workspace ` +
+      `${(long.workspaceBytes / 2 ** 20).toFixed(1)} MiB, max |Δ| against the materializing path ${long.maxAbsDiffVsMaterializing.toExponential(1)}.`,
+  );
 if (longGrad) md.push('', `${describeLong(longGrad)}.`);
 md.push('', 'Targets:', '');
 for (const t of targets)
-  md.push(`- ${t.met ? 'met' : '**missed**'}: ${t.target} — ${t.value.toPrecision(3)}` +
-    (t.paired ? ` (paired median ${t.paired.toFixed(2)}, best ${t.best.toFixed(2)})` : ''));
+  md.push(
+    `- ${t.met ? 'met' : '**missed**'}: ${t.target} — ${t.value.toPrecision(3)}` +
+      (t.paired ? ` (paired median ${t.paired.toFixed(2)}, best ${t.best.toFixed(2)})` : ''),
+  );
 
 await mkdir('bench-results', { recursive: true });
 await writeFile('bench-results/bench.md', md.join('\n') + '\n');
 const file = 'bench-results/bench.json';
-await writeFile(file, JSON.stringify({
-  date: new Date().toISOString(), node: process.version, cpu: cpuDescription(), versions,
-  minTimeMs: MIN_TIME_MS, results, long, longGrad, targets,
-}, null, 2));
+await writeFile(
+  file,
+  JSON.stringify(
+    {
+      date: new Date().toISOString(),
+      node: process.version,
+      cpu: cpuDescription(),
+      versions,
+      minTimeMs: MIN_TIME_MS,
+      results,
+      long,
+      longGrad,
+      targets,
+    },
+    null,
+    2,
+  ),
+);
 console.log(`written to ${file} and bench-results/bench.md`);

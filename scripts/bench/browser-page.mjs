@@ -26,8 +26,13 @@ async function main() {
   const T = (data, shape) => ({ data, shape });
   const results = [];
 
-  for (const [name, n, d] of [['SDPA n=m=512 d=64', 512, 64], ['lesson SDPA n=m=8 d=8', 8, 8]]) {
-    const q = randn(n, d), k = randn(n, d), v = randn(n, d);
+  for (const [name, n, d] of [
+    ['SDPA n=m=512 d=64', 512, 64],
+    ['lesson SDPA n=m=8 d=8', 8, 8],
+  ]) {
+    const q = randn(n, d),
+      k = randn(n, d),
+      v = randn(n, d);
     const args = [T(q, [n, d]), T(k, [n, d]), T(v, [n, d])];
     const impls = [
       ['ours SIMD, output only', () => simd.scaledDotProductAttention(...args, { needWeights: false })],
@@ -37,12 +42,17 @@ async function main() {
       const run = await ort.sdpa({ n, m: n, dk: d, dv: d });
       impls.push(['onnxruntime-web', () => run(q, k, v)]);
     }
-    const timed = await timeInterleaved(impls.map(([, fn]) => fn), MIN_TIME_MS);
+    const timed = await timeInterleaved(
+      impls.map(([, fn]) => fn),
+      MIN_TIME_MS,
+    );
     results.push({ case: name, flops: 4 * n * n * d, rows: impls.map(([impl], i) => ({ impl, ms: timed[i].ms })) });
   }
 
   {
-    const n = 256, E = 512, H = 8;
+    const n = 256,
+      E = 512,
+      H = 8;
     const mha = simd.multiHeadAttention({ embedDim: E, numHeads: H, seed: 3 });
     const mhaScalar = scalar.multiHeadAttention({ embedDim: E, numHeads: H, seed: 3 });
     const w = mha.getWeights();
@@ -58,17 +68,26 @@ async function main() {
       const run = await ort.mha({ B: 1, n, E, H, w: weights });
       impls.push(['onnxruntime-web', () => run(x)]);
     }
-    const timed = await timeInterleaved(impls.map(([, fn]) => fn), MIN_TIME_MS);
-    results.push({ case: 'MHA B=1 n=256 E=512 h=8', flops: 8 * n * E * E + 4 * n * n * E,
-      rows: impls.map(([impl], i) => ({ impl, ms: timed[i].ms })) });
+    const timed = await timeInterleaved(
+      impls.map(([, fn]) => fn),
+      MIN_TIME_MS,
+    );
+    results.push({
+      case: 'MHA B=1 n=256 E=512 h=8',
+      flops: 8 * n * E * E + 4 * n * n * E,
+      rows: impls.map(([impl], i) => ({ impl, ms: timed[i].ms })),
+    });
   }
   return { userAgent: navigator.userAgent, ortVersion, results };
 }
 
-main().then((r) => {
-  window.benchResult = r;
-  document.getElementById('status').textContent = 'done';
-}, (err) => {
-  window.benchResult = { error: String(err?.stack ?? err) };
-  document.getElementById('status').textContent = `failed: ${err}`;
-});
+main().then(
+  (r) => {
+    window.benchResult = r;
+    document.getElementById('status').textContent = 'done';
+  },
+  (err) => {
+    window.benchResult = { error: String(err?.stack ?? err) };
+    document.getElementById('status').textContent = `failed: ${err}`;
+  },
+);

@@ -74,8 +74,14 @@ async function main(args) {
   const dtypes = get('--dtypes', 'F32,F16,BF16').split(',');
   const runs = Number(get('--runs', 3));
   console.log(`CPU: ${cpus()[0].model} (${cpus().length} cores), Node ${process.version}`);
-  console.log('GPT-2 small (124 M parameters), median of', runs, 'runs, each in a fresh process; peak = maxRSS of that process');
-  console.log(`${'dtype'.padEnd(6)}${'what'.padEnd(12)}${'time'.padStart(10)}${'peak RSS'.padStart(12)}${'before'.padStart(10)}`);
+  console.log(
+    'GPT-2 small (124 M parameters), median of',
+    runs,
+    'runs, each in a fresh process; peak = maxRSS of that process',
+  );
+  console.log(
+    `${'dtype'.padEnd(6)}${'what'.padEnd(12)}${'time'.padStart(10)}${'peak RSS'.padStart(12)}${'before'.padStart(10)}`,
+  );
   const dir = mkdtempSync(join(tmpdir(), 'attn-bench-'));
   try {
     for (const dtype of dtypes) {
@@ -85,11 +91,20 @@ async function main(args) {
       for (const mode of ['bytes', 'blob', 'url', ...(dtype === 'F32' ? ['save', 'save-async'] : [])]) {
         const results = [];
         for (let r = 0; r < runs; r++)
-          results.push(JSON.parse(execFileSync(process.execPath, [SELF, '--child', mode, path], { encoding: 'utf8' }).trim().split('\n').pop()));
+          results.push(
+            JSON.parse(
+              execFileSync(process.execPath, [SELF, '--child', mode, path], { encoding: 'utf8' })
+                .trim()
+                .split('\n')
+                .pop(),
+            ),
+          );
         const ms = median(results.map((x) => x.ms));
         const peak = median(results.map((x) => x.peak));
         const base = median(results.map((x) => x.baseline));
-        console.log(`${dtype.padEnd(6)}${mode.padEnd(12)}${`${ms.toFixed(0)} ms`.padStart(10)}${`${peak.toFixed(0)} MiB`.padStart(12)}${`${base.toFixed(0)} MiB`.padStart(10)}`);
+        console.log(
+          `${dtype.padEnd(6)}${mode.padEnd(12)}${`${ms.toFixed(0)} ms`.padStart(10)}${`${peak.toFixed(0)} MiB`.padStart(12)}${`${base.toFixed(0)} MiB`.padStart(10)}`,
+        );
       }
       rmSync(path);
     }

@@ -26,7 +26,14 @@ const SITES = option('site', 'both') === 'both' ? ['dist', 'web'] : [option('sit
 const PATH = option('path', '');
 const TARGET_MS = 500;
 const TARGET_KB = 150;
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
@@ -53,7 +60,10 @@ async function fileSizes(root, url) {
 }
 
 async function oneRun(root, url) {
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ARGS });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ARGS,
+  });
   try {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     await page.addInitScript(watchFirstHeatmap);
@@ -61,10 +71,15 @@ async function oneRun(root, url) {
     await page.waitForFunction(() => window.__firstHeatmap !== undefined, null, { timeout: 60_000 });
     const { ms, entries } = await page.evaluate(() => ({
       ms: window.__firstHeatmap,
-      entries: performance.getEntriesByType('resource').map((e) => ({ name: e.name, start: e.startTime, type: e.initiatorType })),
+      entries: performance
+        .getEntriesByType('resource')
+        .map((e) => ({ name: e.name, start: e.startTime, type: e.initiatorType })),
     }));
     const before = [{ name: url + PATH, start: 0 }, ...entries.filter((e) => e.start < ms)];
-    let raw = 0, gzip = 0, codeRaw = 0, codeGzip = 0;
+    let raw = 0,
+      gzip = 0,
+      codeRaw = 0,
+      codeGzip = 0;
     for (const e of before) {
       const size = await fileSizes(root, e.name);
       raw += size.raw;
@@ -75,7 +90,16 @@ async function oneRun(root, url) {
       }
     }
     const code = before.filter((e) => /\.(m?js|wasm)$/.test(new URL(e.name).pathname)).length;
-    return { ms, requests: before.length, codeRequests: code, raw, gzip, codeRaw, codeGzip, files: before.map((e) => new URL(e.name).pathname) };
+    return {
+      ms,
+      requests: before.length,
+      codeRequests: code,
+      raw,
+      gzip,
+      codeRaw,
+      codeGzip,
+      files: before.map((e) => new URL(e.name).pathname),
+    };
   } finally {
     await browser.close();
   }
@@ -95,33 +119,53 @@ async function benchSite(site) {
 
 await ensureSite();
 const cpu = cpus()[0]?.model ?? 'unknown CPU';
-const header = `Cold load of ${PATH || 'index.html'}: ${RUNS} fresh headless Chromium profiles per site; ${cpu} ` +
-  `(${cpus().length} cores), load average ${loadavg().map((x) => x.toFixed(1)).join(' ')} at the start`;
+const header =
+  `Cold load of ${PATH || 'index.html'}: ${RUNS} fresh headless Chromium profiles per site; ${cpu} ` +
+  `(${cpus().length} cores), load average ${loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')} at the start`;
 console.log(header);
 const results = [];
 for (const site of SITES) {
   const r = await benchSite(site);
   results.push(r);
   const { last } = r;
-  console.log(`${site === 'dist' ? 'dist/ (production)' : 'web/ (unbundled source)'}: first heatmap ${r.runs.map((x) => x.ms.toFixed(0)).join(', ')} ms, ` +
-    `median ${r.ms.toFixed(0)} ms; before it ${last.requests} requests (${last.codeRequests} JS/WASM), ` +
-    `${kb(last.raw)} raw, JS + WASM ${kb(last.codeRaw)} raw, ${kb(last.codeGzip)} gzipped`);
+  console.log(
+    `${site === 'dist' ? 'dist/ (production)' : 'web/ (unbundled source)'}: first heatmap ${r.runs.map((x) => x.ms.toFixed(0)).join(', ')} ms, ` +
+      `median ${r.ms.toFixed(0)} ms; before it ${last.requests} requests (${last.codeRequests} JS/WASM), ` +
+      `${kb(last.raw)} raw, JS + WASM ${kb(last.codeRaw)} raw, ${kb(last.codeGzip)} gzipped`,
+  );
 }
 const dist = results.find((r) => r.site === 'dist');
 if (dist) {
   const okMs = dist.ms <= TARGET_MS;
   const okKb = dist.last.codeGzip <= TARGET_KB * 1024;
-  console.log(`targets: first heatmap ${dist.ms.toFixed(0)} ms ${okMs ? '≤' : '>'} ${TARGET_MS} ms; ` +
-    `JS + WASM before it ${kb(dist.last.codeGzip)} gzipped ${okKb ? '≤' : '>'} ${TARGET_KB} KB`);
+  console.log(
+    `targets: first heatmap ${dist.ms.toFixed(0)} ms ${okMs ? '≤' : '>'} ${TARGET_MS} ms; ` +
+      `JS + WASM before it ${kb(dist.last.codeGzip)} gzipped ${okKb ? '≤' : '>'} ${TARGET_KB} KB`,
+  );
   console.log(`files before the first heatmap (dist/): ${dist.last.files.join(' ')}`);
 }
 await mkdir('bench-results', { recursive: true });
-const stamp = { date: new Date().toISOString(), cpu, cores: cpus().length, loadavg: loadavg(), path: PATH || 'index.html' };
+const stamp = {
+  date: new Date().toISOString(),
+  cpu,
+  cores: cpus().length,
+  loadavg: loadavg(),
+  path: PATH || 'index.html',
+};
 await writeFile('bench-results/cold-load.json', JSON.stringify({ ...stamp, results }, null, 2));
-await writeFile('bench-results/cold-load.md', [
-  `# ${header}`, '',
-  '| site | first heatmap, median | runs (ms) | requests before it | JS + WASM raw | JS + WASM gzipped |',
-  '| --- | ---: | --- | ---: | ---: | ---: |',
-  ...results.map((r) => `| ${r.site} | ${r.ms.toFixed(0)} ms | ${r.runs.map((x) => x.ms.toFixed(0)).join(', ')} | ${r.last.requests} | ${kb(r.last.codeRaw)} | ${kb(r.last.codeGzip)} |`),
-  '',
-].join('\n'));
+await writeFile(
+  'bench-results/cold-load.md',
+  [
+    `# ${header}`,
+    '',
+    '| site | first heatmap, median | runs (ms) | requests before it | JS + WASM raw | JS + WASM gzipped |',
+    '| --- | ---: | --- | ---: | ---: | ---: |',
+    ...results.map(
+      (r) =>
+        `| ${r.site} | ${r.ms.toFixed(0)} ms | ${r.runs.map((x) => x.ms.toFixed(0)).join(', ')} | ${r.last.requests} | ${kb(r.last.codeRaw)} | ${kb(r.last.codeGzip)} |`,
+    ),
+    '',
+  ].join('\n'),
+);

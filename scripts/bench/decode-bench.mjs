@@ -11,8 +11,16 @@ import { createAttention } from '../../web/lib/attention.js';
 
 const TOKENS = Number(process.env.BENCH_TOKENS ?? 24);
 const LENGTHS = (process.env.BENCH_LENGTHS ?? '64,256,1024,2048').split(',').map(Number);
-const MODEL = { vocabSize: 512, contextLength: 4096, dModel: 256, numLayers: 4, numHeads: 8, numKVHeads: 2,
-  positions: 'rope', seed: 1 };
+const MODEL = {
+  vocabSize: 512,
+  contextLength: 4096,
+  dModel: 256,
+  numLayers: 4,
+  numHeads: 8,
+  numKVHeads: 2,
+  positions: 'rope',
+  seed: 1,
+};
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const sequence = (T) => Int32Array.from({ length: T }, (_, i) => (i * 7919 + (i >> 3)) % MODEL.vocabSize);
@@ -24,10 +32,13 @@ function checkParity(model, tokens) {
   decoder.append(tokens.subarray(0, tokens.length - 1), { needWeights: false });
   const cached = decoder.append(tokens.subarray(tokens.length - 1), { needWeights: false }).logits.data;
   decoder.dispose();
-  const full = model.forward(tokens, { needWeights: false }).logits.data.subarray((tokens.length - 1) * MODEL.vocabSize);
+  const full = model
+    .forward(tokens, { needWeights: false })
+    .logits.data.subarray((tokens.length - 1) * MODEL.vocabSize);
   let worst = 0;
   for (let i = 0; i < cached.length; i++) worst = Math.max(worst, Math.abs(cached[i] - full[i]));
-  if (!(worst < 1e-3)) throw new Error(`cached logits differ from the forward's by ${worst} at length ${tokens.length}`);
+  if (!(worst < 1e-3))
+    throw new Error(`cached logits differ from the forward's by ${worst} at length ${tokens.length}`);
   return worst;
 }
 
@@ -65,11 +76,20 @@ function benchModel(attn, config) {
   const rows = [];
   for (const L of LENGTHS) {
     const error = checkParity(model, sequence(Math.min(L, 512)));
-    cachedPerToken(model, Math.min(L, 64));  // warm-up: the engine tiers the code up
+    cachedPerToken(model, Math.min(L, 64)); // warm-up: the engine tiers the code up
     const cached = cachedPerToken(model, L);
     const recompute = recomputePerToken(model, L);
-    rows.push({ length: L, cachedMs: cached.ms, recomputeMs: recompute, speedup: recompute / cached.ms, cacheBytes: cached.cacheBytes, parityError: error });
-    console.log(`${config.attentionWindow ? `window ${config.attentionWindow}` : 'no window'}, L = ${L}: cached ${cached.ms.toFixed(2)} ms/token, recompute ${recompute.toFixed(1)} ms`);
+    rows.push({
+      length: L,
+      cachedMs: cached.ms,
+      recomputeMs: recompute,
+      speedup: recompute / cached.ms,
+      cacheBytes: cached.cacheBytes,
+      parityError: error,
+    });
+    console.log(
+      `${config.attentionWindow ? `window ${config.attentionWindow}` : 'no window'}, L = ${L}: cached ${cached.ms.toFixed(2)} ms/token, recompute ${recompute.toFixed(1)} ms`,
+    );
   }
   model.dispose();
   return rows;
@@ -86,10 +106,17 @@ const md = [
   '',
   '| model | L | with the cache (ms / token) | recomputing the prefix (ms) | speed-up | cache |',
   '| --- | ---: | ---: | ---: | ---: | ---: |',
-  ...results.flatMap(({ config, rows }) => rows.map((r) =>
-    `| ${config.attentionWindow ? `window ${config.attentionWindow}` : 'no window'} | ${r.length} | ${r.cachedMs.toFixed(2)} | ${r.recomputeMs.toFixed(1)} | ${r.speedup.toFixed(0)}× | ${mib(r.cacheBytes)} |`)),
+  ...results.flatMap(({ config, rows }) =>
+    rows.map(
+      (r) =>
+        `| ${config.attentionWindow ? `window ${config.attentionWindow}` : 'no window'} | ${r.length} | ${r.cachedMs.toFixed(2)} | ${r.recomputeMs.toFixed(1)} | ${r.speedup.toFixed(0)}× | ${mib(r.cacheBytes)} |`,
+    ),
+  ),
 ];
 console.log(md.join('\n'));
 await mkdir('bench-results', { recursive: true });
 await writeFile('bench-results/decode.md', md.join('\n') + '\n');
-await writeFile('bench-results/decode.json', JSON.stringify({ date: new Date().toISOString(), cpu: os.cpus()[0].model, results }, null, 2));
+await writeFile(
+  'bench-results/decode.json',
+  JSON.stringify({ date: new Date().toISOString(), cpu: os.cpus()[0].model, results }, null, 2),
+);

@@ -22,10 +22,24 @@ const require = createRequire(import.meta.url);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const DECODE = Number(process.env.BENCH_DECODE ?? 8);
 const PROMPT = 64;
-const CONFIG = { vocabSize: 50257, contextLength: 1024, dModel: 768, numLayers: 12, numHeads: 12, mlp: true,
-  layerNorm: true, positions: 'learned', tieEmbeddings: true, init: 'gpt2', seed: 1 };
+const CONFIG = {
+  vocabSize: 50257,
+  contextLength: 1024,
+  dModel: 768,
+  numLayers: 12,
+  numHeads: 12,
+  mlp: true,
+  layerNorm: true,
+  positions: 'learned',
+  tieEmbeddings: true,
+  init: 'gpt2',
+  seed: 1,
+};
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const cpuNow = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
+const cpuNow = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
 
 function ensurePeers() {
   if (existsSync(path.join(here, 'node_modules/onnxruntime-web/package.json'))) return;
@@ -43,7 +57,8 @@ function maxAbsDiff(a, b) {
 // 256 MiB typed-array copy (a native memmove), best of 5.
 function copyBandwidth() {
   const n = 64 << 20;
-  const src = new Float32Array(n).fill(1), dst = new Float32Array(n);
+  const src = new Float32Array(n).fill(1),
+    dst = new Float32Array(n);
   dst.set(src);
   let best = Infinity;
   for (let i = 0; i < 5; i++) {
@@ -64,7 +79,8 @@ function oursRunners(model) {
     dec.append(prompt.subarray(0, PROMPT), { needWeights: false });
     const t0 = cpuNow();
     let logits;
-    for (let i = PROMPT; i < PROMPT + DECODE; i++) logits = dec.append(prompt.subarray(i, i + 1), { needWeights: false }).logits.data;
+    for (let i = PROMPT; i < PROMPT + DECODE; i++)
+      logits = dec.append(prompt.subarray(i, i + 1), { needWeights: false }).logits.data;
     const ms = cpuNow() - t0;
     dec.dispose();
     return { ms, logits };
@@ -94,10 +110,12 @@ async function cpuMs(fn) {
 async function timeBoth(ours, peer) {
   const t = { forward: [[], []], decode: [[], []], fRatio: [], dRatio: [] };
   for (let r = 0; r < ROUNDS; r++) {
-    const fo = await cpuMs(ours.forward), fp = await cpuMs(peer.forward);
-    const dOurs = ours.decode().ms / DECODE, dPeer = (await peer.decode()).ms / DECODE;
-    t.forward[0].push(fo), t.forward[1].push(fp), t.fRatio.push(fp / fo);
-    t.decode[0].push(dOurs), t.decode[1].push(dPeer), t.dRatio.push(dPeer / dOurs);
+    const fo = await cpuMs(ours.forward),
+      fp = await cpuMs(peer.forward);
+    const dOurs = ours.decode().ms / DECODE,
+      dPeer = (await peer.decode()).ms / DECODE;
+    (t.forward[0].push(fo), t.forward[1].push(fp), t.fRatio.push(fp / fo));
+    (t.decode[0].push(dOurs), t.decode[1].push(dPeer), t.dRatio.push(dPeer / dOurs));
   }
   return t;
 }
@@ -105,7 +123,9 @@ async function timeBoth(ours, peer) {
 const attn = await createAttention({ simd: true });
 let t0 = performance.now();
 const model = attn.transformer(CONFIG);
-console.log(`GPT-2 small: ${model.parameterCount()} parameters, created in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+console.log(
+  `GPT-2 small: ${model.parameterCount()} parameters, created in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+);
 ensurePeers();
 const ortModule = require('onnxruntime-web');
 ortModule.env.wasm.numThreads = 1;
@@ -113,24 +133,30 @@ ortModule.env.wasm.simd = true;
 ortModule.env.logLevel = 'error';
 t0 = performance.now();
 const session = await gpt2Session(ortModule, CONFIG, model.getState());
-console.log(`onnxruntime-web ${ortModule.env.versions?.web ?? ''}: session of ${(session.modelBytes / 2 ** 20).toFixed(0)} MiB made in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-const ours = oursRunners(model), peer = ortRunners(session);
+console.log(
+  `onnxruntime-web ${ortModule.env.versions?.web ?? ''}: session of ${(session.modelBytes / 2 ** 20).toFixed(0)} MiB made in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+);
+const ours = oursRunners(model),
+  peer = ortRunners(session);
 
 // The same logits on both sides before anything is timed.
 const parityForward = maxAbsDiff(ours.forward(), await peer.forward());
 const parityDecode = maxAbsDiff(ours.decode().logits, (await peer.decode()).logits);
-console.log(`max |Δ| of the last logits, ours vs onnxruntime-web: forward ${parityForward.toExponential(1)}, after ${DECODE} decoded tokens ${parityDecode.toExponential(1)}`);
+console.log(
+  `max |Δ| of the last logits, ours vs onnxruntime-web: forward ${parityForward.toExponential(1)}, after ${DECODE} decoded tokens ${parityDecode.toExponential(1)}`,
+);
 if (!(parityForward < 1e-2 && parityDecode < 1e-2)) throw new Error('onnxruntime-web and ours disagree on the logits');
 
 const bandwidth = copyBandwidth();
 const t = await timeBoth(ours, peer);
 const params = model.parameterCount();
-const E = CONFIG.dModel, L = CONFIG.numLayers;
+const E = CONFIG.dModel,
+  L = CONFIG.numLayers;
 // Every weight is read once per token except wpe, of which one row is: the layers, ln_f and wte
 // (the unembedding), plus the cache: keys and values of each layer at the mean length decoded at.
 const cacheBytes = 2 * L * E * 4 * (PROMPT + DECODE / 2);
 const bytesPerToken = 4 * (params - CONFIG.contextLength * E + E) + cacheBytes;
-const limitMs = bytesPerToken / bandwidth * 1000;
+const limitMs = (bytesPerToken / bandwidth) * 1000;
 const res = {
   forward: { oursMs: median(t.forward[0]), ortMs: median(t.forward[1]), ratio: median(t.fRatio) },
   decode: { oursMs: median(t.decode[0]), ortMs: median(t.decode[1]), ratio: median(t.dRatio) },
@@ -142,7 +168,7 @@ const md = [
   '',
   '| case | ours | onnxruntime-web | onnxruntime-web / ours (paired) |',
   '| --- | ---: | ---: | ---: |',
-  `| forward, ${PROMPT} tokens, last logits | ${res.forward.oursMs.toFixed(1)} ms (${(PROMPT / res.forward.oursMs * 1000).toFixed(0)} tokens/s) | ` +
+  `| forward, ${PROMPT} tokens, last logits | ${res.forward.oursMs.toFixed(1)} ms (${((PROMPT / res.forward.oursMs) * 1000).toFixed(0)} tokens/s) | ` +
     `${res.forward.ortMs.toFixed(1)} ms | ${res.forward.ratio.toFixed(2)}× |`,
   `| decode after ${PROMPT} tokens, per token | ${res.decode.oursMs.toFixed(1)} ms (${(1000 / res.decode.oursMs).toFixed(1)} tokens/s) | ` +
     `${res.decode.ortMs.toFixed(1)} ms (${(1000 / res.decode.ortMs).toFixed(1)} tokens/s) | ${res.decode.ratio.toFixed(2)}× |`,
@@ -154,12 +180,37 @@ const md = [
 const targets = [
   { target: 'forward ≥ 1.3× onnxruntime-web', value: res.forward.ratio, met: res.forward.ratio >= 1.3 },
   { target: 'decode ≥ 1.3× onnxruntime-web', value: res.decode.ratio, met: res.decode.ratio >= 1.3 },
-  { target: 'decode within 2× of the memory-bandwidth limit', value: res.decode.oursMs / limitMs, met: res.decode.oursMs <= 2 * limitMs },
+  {
+    target: 'decode within 2× of the memory-bandwidth limit',
+    value: res.decode.oursMs / limitMs,
+    met: res.decode.oursMs <= 2 * limitMs,
+  },
 ];
 md.push('', ...targets.map((x) => `- ${x.met ? 'met' : '**missed**'}: ${x.target} (${x.value.toFixed(2)})`));
 console.log(md.join('\n'));
 await mkdir('bench-results', { recursive: true });
 await writeFile('bench-results/gpt2.md', md.join('\n') + '\n');
-await writeFile('bench-results/gpt2.json', JSON.stringify({ date: new Date().toISOString(), cpu, node: process.version,
-  onnxruntimeWeb: ortModule.env.versions?.web, rounds: ROUNDS, decodeTokens: DECODE, prompt: PROMPT, parityForward, parityDecode,
-  bandwidthBytesPerSecond: bandwidth, bytesPerToken, limitMs, ...res, samples: t, targets }, null, 2));
+await writeFile(
+  'bench-results/gpt2.json',
+  JSON.stringify(
+    {
+      date: new Date().toISOString(),
+      cpu,
+      node: process.version,
+      onnxruntimeWeb: ortModule.env.versions?.web,
+      rounds: ROUNDS,
+      decodeTokens: DECODE,
+      prompt: PROMPT,
+      parityForward,
+      parityDecode,
+      bandwidthBytesPerSecond: bandwidth,
+      bytesPerToken,
+      limitMs,
+      ...res,
+      samples: t,
+      targets,
+    },
+    null,
+    2,
+  ),
+);

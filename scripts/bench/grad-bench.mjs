@@ -7,7 +7,7 @@ import { headBackwardWorkspaceBytes } from '../../web/lib/gradients.js';
 const concat = (arrays) => {
   const out = new Float32Array(arrays.reduce((s, a) => s + a.length, 0));
   let at = 0;
-  for (const a of arrays) out.set(a, at), at += a.length;
+  for (const a of arrays) (out.set(a, at), (at += a.length));
   return out;
 };
 
@@ -15,8 +15,13 @@ export const SDPA_GRAD = 'SDPA fwd+bwd n=m=512 d=64';
 export const MHA_GRAD = 'MHA fwd+bwd B=1 n=256 E=512 h=8';
 
 function sdpaGradCase({ simd, scalar, randn, T }) {
-  const n = 512, m = 512, d = 64;
-  const q = randn(n, d), k = randn(m, d), v = randn(m, d), dO = randn(n, d);
+  const n = 512,
+    m = 512,
+    d = 64;
+  const q = randn(n, d),
+    k = randn(m, d),
+    v = randn(m, d),
+    dO = randn(n, d);
   const args = [T(q, [n, d]), T(k, [m, d]), T(v, [m, d]), T(dO, [n, d])];
   const grads = (attn, needWeights) => () => {
     const g = attn.scaledDotProductAttentionGrad(...args, { needWeights });
@@ -24,8 +29,11 @@ function sdpaGradCase({ simd, scalar, randn, T }) {
   };
   return {
     name: SDPA_GRAD,
-    ratioProbe: { forward: () => simd.scaledDotProductAttention(...args.slice(0, 3), { needWeights: false }), both: grads(simd, false) },
-    flops: 12 * n * m * d,  // forward Q·Kᵀ, A·V; backward dO·Vᵀ, Aᵀ·dO, dS·K, dSᵀ·Q
+    ratioProbe: {
+      forward: () => simd.scaledDotProductAttention(...args.slice(0, 3), { needWeights: false }),
+      both: grads(simd, false),
+    },
+    flops: 12 * n * m * d, // forward Q·Kᵀ, A·V; backward dO·Vᵀ, Aᵀ·dO, dS·K, dSᵀ·Q
     impls: [
       ['ours SIMD, streaming', grads(simd, false)],
       ['ours SIMD, with A and dS', grads(simd, true)],
@@ -42,15 +50,21 @@ function sdpaGradCase({ simd, scalar, randn, T }) {
 }
 
 function mhaGradCase({ simd, scalar, randn, T }) {
-  const n = 256, E = 512, H = 8;
+  const n = 256,
+    E = 512,
+    H = 8;
   const layers = [simd, scalar].map((attn) => attn.multiHeadAttention({ embedDim: E, numHeads: H, seed: 3 }));
   const b = () => randn(E).map((x) => 0.1 * x);
   const w0 = layers[0].getWeights();
   const w = { wq: w0.wq.data, wk: w0.wk.data, wv: w0.wv.data, wo: w0.wo.data, bq: b(), bk: b(), bv: b(), bo: b() };
-  const shaped = Object.fromEntries(Object.entries(w).map(([key, data]) => [key, T(data, key[0] === 'w' ? [E, E] : [E])]));
+  const shaped = Object.fromEntries(
+    Object.entries(w).map(([key, data]) => [key, T(data, key[0] === 'w' ? [E, E] : [E])]),
+  );
   layers.forEach((l) => l.setWeights(shaped));
-  const x = randn(n, E), dO = randn(n, E);
-  const X = T(x, [n, E]), G = T(dO, [n, E]);
+  const x = randn(n, E),
+    dO = randn(n, E);
+  const X = T(x, [n, E]),
+    G = T(dO, [n, E]);
   // x is query, key and value at once: its gradient is the sum of the three.
   const grads = (layer) => () => {
     const g = layer.backward(X, X, X, G);
@@ -64,7 +78,10 @@ function mhaGradCase({ simd, scalar, randn, T }) {
     // forward: 4 projections + attention; backward: each projection twice (input and weight
     // gradients) + the attention backward's 4 products
     flops: 4 * 2 * n * E * E + 4 * n * n * E + 8 * 2 * n * E * E + 8 * n * n * E,
-    impls: [['ours SIMD', grads(layers[0])], ['ours scalar', grads(layers[1])]],
+    impls: [
+      ['ours SIMD', grads(layers[0])],
+      ['ours scalar', grads(layers[1])],
+    ],
     peers: async () => {
       const P = await import('./grad-peers.mjs');
       return [
@@ -96,9 +113,10 @@ export async function backwardRatios(cases, rounds = 21) {
   for (const c of cases) {
     if (!c.ratioProbe) continue;
     const { forward, both } = c.ratioProbe;
-    for (let i = 0; i < 3; i++) forward(), both();
+    for (let i = 0; i < 3; i++) (forward(), both());
     const ratios = [];
-    let bestForward = Infinity, bestBoth = Infinity;
+    let bestForward = Infinity,
+      bestBoth = Infinity;
     for (let r = 0; r < rounds; r++) {
       let t = cpuMs();
       forward();
@@ -111,14 +129,21 @@ export async function backwardRatios(cases, rounds = 21) {
       bestBoth = Math.min(bestBoth, b);
     }
     ratios.sort((a, b) => a - b);
-    out.push({ case: c.name, median: ratios[Math.floor(rounds / 2)], best: bestBoth / bestForward - 1, forwardBestMs: bestForward, bothBestMs: bestBoth });
+    out.push({
+      case: c.name,
+      median: ratios[Math.floor(rounds / 2)],
+      best: bestBoth / bestForward - 1,
+      forwardBestMs: bestForward,
+      bothBestMs: bestBoth,
+    });
   }
   return out;
 }
 
 /** The streaming backward (with its forward) at n = m = 16384, d = 64 on a fresh module. */
 export async function longBackward({ simd, loadModule }) {
-  const n = 16384, d = 64;
+  const n = 16384,
+    d = 64;
   const module = await loadModule('simd');
   const bytes = n * d * 4;
   const [aq, ak, av, ag, ao, adq, adk, adv] = Array.from({ length: 8 }, () => module._malloc(bytes));
@@ -130,23 +155,57 @@ export async function longBackward({ simd, loadModule }) {
   });
   rng.dispose?.();
   const afterInputs = module.HEAPU8.length;
-  const t0 = performance.now(), c0 = cpuMs();
-  const status = module._attn_scaled_dot_product_attention_backward(aq, ak, av, ag, 1, n, n, d, d, 1 / Math.sqrt(d),
-    false, 0, false, 0, false, 0, ao, 0, adq, adk, adv, 0);
-  const ms = performance.now() - t0, cpu = cpuMs() - c0;
+  const t0 = performance.now(),
+    c0 = cpuMs();
+  const status = module._attn_scaled_dot_product_attention_backward(
+    aq,
+    ak,
+    av,
+    ag,
+    1,
+    n,
+    n,
+    d,
+    d,
+    1 / Math.sqrt(d),
+    false,
+    0,
+    false,
+    0,
+    false,
+    0,
+    ao,
+    0,
+    adq,
+    adk,
+    adv,
+    0,
+  );
+  const ms = performance.now() - t0,
+    cpu = cpuMs() - c0;
   if (status) throw new Error(module._takeLastError());
   const dq = new Float32Array(module.HEAPU8.buffer, adq, n * d).slice();
   const grown = module.HEAPU8.length - afterInputs;
   // dQ of a query row depends on that row only: check 96 sampled rows against the materialized path.
   const [q, k, v, dO] = data;
-  const rows = [...Array(32).keys(), ...Array.from({ length: 32 }, (_, i) => 8000 + 97 * i), ...Array.from({ length: 32 }, (_, i) => n - 32 + i)];
+  const rows = [
+    ...Array(32).keys(),
+    ...Array.from({ length: 32 }, (_, i) => 8000 + 97 * i),
+    ...Array.from({ length: 32 }, (_, i) => n - 32 + i),
+  ];
   const pick = (x) => {
     const out = new Float32Array(rows.length * d);
     rows.forEach((r, i) => out.set(x.subarray(r * d, (r + 1) * d), i * d));
     return { data: out, shape: [rows.length, d] };
   };
-  const ref = simd.scaledDotProductAttentionGrad(pick(q), { data: k, shape: [n, d] }, { data: v, shape: [n, d] }, pick(dO)).gradQ.data;
-  let err = 0, largest = 0;
+  const ref = simd.scaledDotProductAttentionGrad(
+    pick(q),
+    { data: k, shape: [n, d] },
+    { data: v, shape: [n, d] },
+    pick(dO),
+  ).gradQ.data;
+  let err = 0,
+    largest = 0;
   rows.forEach((r, i) => {
     for (let c = 0; c < d; c++) {
       err = Math.max(err, Math.abs(ref[i * d + c] - dq[r * d + c]));
@@ -154,16 +213,27 @@ export async function longBackward({ simd, loadModule }) {
     }
   });
   [aq, ak, av, ag, ao, adq, adk, adv].forEach((a) => module._free(a));
-  return { n, d, ms, cpuMs: cpu, workspaceBytes: headBackwardWorkspaceBytes(n, n, d, d, false), heapGrowthDuringCallBytes: grown,
-    maxAbsDiffDqVsMaterialized: err, largestDq: largest, sampledRows: rows.length };
+  return {
+    n,
+    d,
+    ms,
+    cpuMs: cpu,
+    workspaceBytes: headBackwardWorkspaceBytes(n, n, d, d, false),
+    heapGrowthDuringCallBytes: grown,
+    maxAbsDiffDqVsMaterialized: err,
+    largestDq: largest,
+    sampledRows: rows.length,
+  };
 }
 
 export function describeLong(long) {
-  return `streaming backward (with its forward) n=m=${long.n} d=${long.d}: ${(long.ms / 1000).toFixed(1)} s ` +
+  return (
+    `streaming backward (with its forward) n=m=${long.n} d=${long.d}: ${(long.ms / 1000).toFixed(1)} s ` +
     `(${(long.cpuMs / 1000).toFixed(1)} s of CPU time), core workspace ` +
     `${(long.workspaceBytes / 2 ** 20).toFixed(1)} MiB, WASM memory growth during the call ` +
     `${(long.heapGrowthDuringCallBytes / 2 ** 20).toFixed(1)} MiB (limit 32 MiB), max|ΔdQ| vs the materialized path ` +
-    `${long.maxAbsDiffDqVsMaterialized.toExponential(1)} (largest |dQ| ${long.largestDq.toPrecision(3)}) on ${long.sampledRows} sampled rows`;
+    `${long.maxAbsDiffDqVsMaterialized.toExponential(1)} (largest |dQ| ${long.largestDq.toPrecision(3)}) on ${long.sampledRows} sampled rows`
+  );
 }
 
 /** Targets: backward ≤ 2.5× our forward; ≥ 3× faster than tfjs-wasm; long run ≤ 32 MiB extra. */
@@ -175,19 +245,31 @@ export function gradTargets(results, long, ratios = []) {
     if (ratio) {
       // The gradient call runs the forward too: backward = (forward + backward) − forward.
       const value = Math.min(ratio.median, ratio.best);
-      targets.push({ target: `${name}: backward / our forward ≤ 2.5 (CPU time, paired median ${ratio.median.toFixed(2)}, best ${ratio.best.toFixed(2)})`,
-        value, met: value <= 2.5 });
+      targets.push({
+        target: `${name}: backward / our forward ≤ 2.5 (CPU time, paired median ${ratio.median.toFixed(2)}, best ${ratio.best.toFixed(2)})`,
+        value,
+        met: value <= 2.5,
+      });
     }
     const tfjs = row(name, 'tfjs-wasm tf.grads');
     if (tfjs) {
       const ratio = Math.min(tfjs.ratioToOurs, tfjs.bestRatioToOurs);
-      targets.push({ target: `${name}: tfjs-wasm tf.grads / ours ≥ 3`, value: ratio, met: ratio >= 3,
-        paired: tfjs.ratioToOurs, best: tfjs.bestRatioToOurs });
+      targets.push({
+        target: `${name}: tfjs-wasm tf.grads / ours ≥ 3`,
+        value: ratio,
+        met: ratio >= 3,
+        paired: tfjs.ratioToOurs,
+        best: tfjs.bestRatioToOurs,
+      });
     }
   }
   if (long) {
     const extra = Math.max(long.workspaceBytes, long.heapGrowthDuringCallBytes);
-    targets.push({ target: 'long backward n=m=16384 d=64: extra heap (MiB) ≤ 32', value: extra / 2 ** 20, met: extra <= 32 * 2 ** 20 });
+    targets.push({
+      target: 'long backward n=m=16384 d=64: extra heap (MiB) ≤ 32',
+      value: extra / 2 ** 20,
+      met: extra <= 32 * 2 ** 20,
+    });
     const rel = long.maxAbsDiffDqVsMaterialized / long.largestDq;
     targets.push({ target: 'long backward: max|ΔdQ| / max|dQ| vs materialized ≤ 1e-5', value: rel, met: rel <= 1e-5 });
   }

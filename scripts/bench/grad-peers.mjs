@@ -7,12 +7,12 @@ import { createRequire } from 'node:module';
 import { softmaxRow, tfMhaForward } from './peers.mjs';
 
 const require = createRequire(import.meta.url);
-const tf = () => require('@tensorflow/tfjs');  // loaded (and set to wasm) by peers.mjs's loadTfjs
+const tf = () => require('@tensorflow/tfjs'); // loaded (and set to wasm) by peers.mjs's loadTfjs
 
 function concat(arrays) {
   const out = new Float32Array(arrays.reduce((s, a) => s + a.length, 0));
   let at = 0;
-  for (const a of arrays) out.set(a, at), at += a.length;
+  for (const a of arrays) (out.set(a, at), (at += a.length));
   return out;
 }
 
@@ -28,16 +28,19 @@ export function tfjsSdpaGrad({ n, m, dk, dv }) {
   const scale = 1 / Math.sqrt(dk);
   const f = (q, k, v) => t.matMul(t.softmax(t.mul(t.matMul(q, t.transpose(k)), scale)), v);
   const grads = t.grads(f);
-  return (q, k, v, dO) => readAll(t.tidy(() =>
-    grads([t.tensor2d(q, [n, dk]), t.tensor2d(k, [m, dk]), t.tensor2d(v, [m, dv])], t.tensor2d(dO, [n, dv]))));
+  return (q, k, v, dO) =>
+    readAll(
+      t.tidy(() =>
+        grads([t.tensor2d(q, [n, dk]), t.tensor2d(k, [m, dk]), t.tensor2d(v, [m, dv])], t.tensor2d(dO, [n, dv])),
+      ),
+    );
 }
 
 export function tfjsMhaGrad({ n, E, H, w }) {
   const t = tf();
   const names = ['wq', 'wk', 'wv', 'wo', 'bq', 'bk', 'bv', 'bo'];
   const W = names.map((k) => t.keep(t.tensor(w[k], k[0] === 'w' ? [E, E] : [E])));
-  const f = (x, wq, wk, wv, wo, bq, bk, bv, bo) =>
-    tfMhaForward(t, x, { wq, wk, wv, wo, bq, bk, bv, bo }, { n, H });
+  const f = (x, wq, wk, wv, wo, bq, bk, bv, bo) => tfMhaForward(t, x, { wq, wk, wv, wo, bq, bk, bv, bo }, { n, H });
   const grads = t.grads(f);
   return (x, dO) => readAll(t.tidy(() => grads([t.tensor2d(x, [n, E]), ...W], t.tensor2d(dO, [n, E]))));
 }
@@ -45,9 +48,12 @@ export function tfjsMhaGrad({ n, E, H, w }) {
 // ------------------------------------------------------------------------------------ plain JS
 // One head: returns { o, dq, dk, dv } for q (n×d), k (m×d), v (m×dv), dO (n×dv), float64 rows.
 function jsHeadGrad(q, k, v, dO, n, m, d, dv, scale) {
-  const dq = new Float64Array(n * d), dk = new Float64Array(m * d), dvOut = new Float64Array(m * dv);
+  const dq = new Float64Array(n * d),
+    dk = new Float64Array(m * d),
+    dvOut = new Float64Array(m * dv);
   const o = new Float64Array(n * dv);
-  const p = new Float64Array(m), dp = new Float64Array(m);
+  const p = new Float64Array(m),
+    dp = new Float64Array(m);
   for (let i = 0; i < n; i++) {
     softmaxRow(q, k, i, d, m, scale, p);
     let delta = 0;
@@ -95,7 +101,8 @@ function linear(x, rows, inDim, w, b, outDim) {
 
 // Backward of y = x·w + b: adds dy·wᵀ into dx; returns [dw = xᵀ·dy, db = Σ dy].
 function linearBackward(x, dy, rows, inDim, w, outDim, dx) {
-  const dw = new Float64Array(inDim * outDim), db = new Float64Array(outDim);
+  const dw = new Float64Array(inDim * outDim),
+    db = new Float64Array(outDim);
   for (let r = 0; r < rows; r++)
     for (let p = 0; p < inDim; p++) {
       const xv = x[r * inDim + p];
@@ -123,8 +130,10 @@ export function jsMhaGrad({ n, E, H, w }) {
     for (let i = 0; i < n; i++) for (let c = 0; c < d; c++) dst[i * E + h * d + c] = src[i * d + c];
   };
   return (x, dO) => {
-    const q = linear(x, n, E, w.wq, w.bq, E), k = linear(x, n, E, w.wk, w.bk, E), v = linear(x, n, E, w.wv, w.bv, E);
-    const dConcat = new Float64Array(n * E);  // dO·W_Oᵀ
+    const q = linear(x, n, E, w.wq, w.bq, E),
+      k = linear(x, n, E, w.wk, w.bk, E),
+      v = linear(x, n, E, w.wv, w.bv, E);
+    const dConcat = new Float64Array(n * E); // dO·W_Oᵀ
     for (let r = 0; r < n; r++)
       for (let p = 0; p < E; p++) {
         let s = 0;
@@ -132,10 +141,12 @@ export function jsMhaGrad({ n, E, H, w }) {
         dConcat[r * E + p] = s;
       }
     const concatOut = new Float64Array(n * E);
-    const dq = new Float64Array(n * E), dk = new Float64Array(n * E), dv = new Float64Array(n * E);
+    const dq = new Float64Array(n * E),
+      dk = new Float64Array(n * E),
+      dv = new Float64Array(n * E);
     for (let h = 0; h < H; h++) {
       const g = jsHeadGrad(cols(q, h), cols(k, h), cols(v, h), cols(dConcat, h), n, n, d, d, scale);
-      scatter(concatOut, g.o, h), scatter(dq, g.dq, h), scatter(dk, g.dk, h), scatter(dv, g.dv, h);
+      (scatter(concatOut, g.o, h), scatter(dq, g.dq, h), scatter(dk, g.dk, h), scatter(dv, g.dv, h));
     }
     const [dwo, dbo] = linearBackward(concatOut, dO, n, E, w.wo, E, new Float64Array(n * E));
     const dx = new Float64Array(n * E);

@@ -1,7 +1,8 @@
 // Native Google Benchmark of the core's kernels and attention paths (x86 SSE4.1 through xsimd, or
-// the scalar loops), for profiling kernels without a browser or Node: `bash scripts/bench/native.sh`.
-// Native numbers are not the WebAssembly numbers (different compiler back end, FMA-less SSE vs V8's
-// code), but the shapes of the curves and the relative cost of each stage carry over.
+// the scalar loops), for profiling kernels without a browser or Node: `bash
+// scripts/bench/native.sh`. Native numbers are not the WebAssembly numbers (different compiler back
+// end, FMA-less SSE vs V8's code), but the shapes of the curves and the relative cost of each stage
+// carry over.
 #include <benchmark/benchmark.h>
 
 #include <cmath>
@@ -31,8 +32,8 @@ void BM_Matmul(benchmark::State& state) {
     attn::kernels::matmul(a.data(), k, b.data(), m, c.data(), m, n, m, k, 1.0f, false);
     benchmark::DoNotOptimize(c.data());
   }
-  state.counters["GFLOP/s"] = benchmark::Counter(2.0 * n * m * k, benchmark::Counter::kIsIterationInvariantRate,
-                                                 benchmark::Counter::kIs1000);
+  state.counters["GFLOP/s"] = benchmark::Counter(
+      2.0 * n * m * k, benchmark::Counter::kIsIterationInvariantRate, benchmark::Counter::kIs1000);
 }
 BENCHMARK(BM_Matmul)->Args({256, 512, 512})->Args({512, 512, 64})->Args({8, 8, 8});
 
@@ -68,14 +69,15 @@ void BM_CausalAttentionFourSequences(benchmark::State& state) {
     qkv.push_back(random_floats(T * ld, 20 + s));
     o.emplace_back(T * d), dout.push_back(random_floats(T * d, 30 + s));
     in.q[s] = qkv[s].data(), in.k[s] = qkv[s].data() + d, in.v[s] = qkv[s].data() + 2 * d;
-    w[s] = weights[s].data(), out[s] = o[s].data(), wc[s] = w[s], oc[s] = out[s], doc[s] = dout[s].data();
+    w[s] = weights[s].data(), out[s] = o[s].data(), wc[s] = w[s], oc[s] = out[s],
+    doc[s] = dout[s].data();
   }
   for (size_t i = 0; i < 12; ++i) grads.emplace_back(T * d), g[i] = grads[i].data();
   std::vector<float> scratch(attn::kernels::causal_attention_x4_scratch_floats(T, d));
   for (auto _ : state) {
     attn::kernels::causal_attention_x4(in, T, d, 0.35f, w, out, d, scratch.data());
-    attn::kernels::causal_attention_x4_backward(in, T, d, 0.35f, wc, oc, doc, d, g, g + 4, g + 8, d, false,
-                                                scratch.data());
+    attn::kernels::causal_attention_x4_backward(in, T, d, 0.35f, wc, oc, doc, d, g, g + 4, g + 8, d,
+                                                false, scratch.data());
     benchmark::DoNotOptimize(g[0]);
   }
   state.SetItemsProcessed(int64_t(state.iterations()) * 4);  // sequence-heads
@@ -92,8 +94,8 @@ void BM_MatmulPacked(benchmark::State& state) {
     attn::kernels::matmul_packed(a.data(), k, panels.data(), k, c.data(), m, n, m, k, 1.0f, false);
     benchmark::DoNotOptimize(c.data());
   }
-  state.counters["GFLOP/s"] = benchmark::Counter(2.0 * n * m * k, benchmark::Counter::kIsIterationInvariantRate,
-                                                 benchmark::Counter::kIs1000);
+  state.counters["GFLOP/s"] = benchmark::Counter(
+      2.0 * n * m * k, benchmark::Counter::kIsIterationInvariantRate, benchmark::Counter::kIs1000);
 }
 BENCHMARK(BM_MatmulPacked)->Args({512, 512, 64});
 
@@ -128,11 +130,16 @@ void BM_Attention(benchmark::State& state) {
     benchmark::DoNotOptimize(out.data());
   }
   const double flops = 4.0 * n * n * d * (p.causal ? 0.5 : 1.0);
-  state.counters["GFLOP/s"] = benchmark::Counter(flops, benchmark::Counter::kIsIterationInvariantRate,
-                                                 benchmark::Counter::kIs1000);
+  state.counters["GFLOP/s"] = benchmark::Counter(
+      flops, benchmark::Counter::kIsIterationInvariantRate, benchmark::Counter::kIs1000);
 }
-BENCHMARK(BM_Attention)->ArgNames({"n", "weights", "causal"})
-    ->Args({512, 0, 0})->Args({512, 1, 0})->Args({512, 0, 1})->Args({8, 1, 0})->Args({4096, 0, 0});
+BENCHMARK(BM_Attention)
+    ->ArgNames({"n", "weights", "causal"})
+    ->Args({512, 0, 0})
+    ->Args({512, 1, 0})
+    ->Args({512, 0, 1})
+    ->Args({8, 1, 0})
+    ->Args({4096, 0, 0});
 
 // Self-attention layer B = 1, n tokens, E = 512, h = 8, output only.
 void BM_MultiHead(benchmark::State& state) {
@@ -142,7 +149,7 @@ void BM_MultiHead(benchmark::State& state) {
   attn::MultiHeadProblem p;
   p.shape = {E, H, E, E, true};
   p.weights = {w.data(), w.data() + E * E, w.data() + 2 * E * E, w.data() + 3 * E * E,
-               b.data(), b.data() + E, b.data() + 2 * E, b.data() + 3 * E};
+               b.data(), b.data() + E,     b.data() + 2 * E,     b.data() + 3 * E};
   p.n = p.m = n, p.query = p.key = p.value = x.data();
   std::vector<float> out(n * E);
   attn::MultiHeadResult r;
@@ -153,8 +160,8 @@ void BM_MultiHead(benchmark::State& state) {
     benchmark::DoNotOptimize(out.data());
   }
   const double flops = 8.0 * n * E * E + 4.0 * n * n * E;
-  state.counters["GFLOP/s"] = benchmark::Counter(flops, benchmark::Counter::kIsIterationInvariantRate,
-                                                 benchmark::Counter::kIs1000);
+  state.counters["GFLOP/s"] = benchmark::Counter(
+      flops, benchmark::Counter::kIsIterationInvariantRate, benchmark::Counter::kIs1000);
 }
 BENCHMARK(BM_MultiHead)->Arg(256);
 

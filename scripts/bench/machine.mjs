@@ -7,8 +7,15 @@ import os from 'node:os';
 
 // Family/model → microarchitecture, for the CPUs such machines have.
 const AMD_FAMILIES = { 23: 'Zen/Zen 2', 25: 'Zen 3/Zen 4', 26: 'Zen 5' };
-const INTEL_MODELS = { 85: 'Skylake-SP/Cascade Lake', 106: 'Ice Lake-SP', 108: 'Ice Lake-SP', 143: 'Sapphire Rapids',
-  207: 'Emerald Rapids', 173: 'Granite Rapids', 175: 'Sierra Forest' };
+const INTEL_MODELS = {
+  85: 'Skylake-SP/Cascade Lake',
+  106: 'Ice Lake-SP',
+  108: 'Ice Lake-SP',
+  143: 'Sapphire Rapids',
+  207: 'Emerald Rapids',
+  173: 'Granite Rapids',
+  175: 'Sierra Forest',
+};
 
 function cpuinfo() {
   try {
@@ -25,7 +32,11 @@ export function cpuDescription() {
   const name = os.cpus()[0]?.model?.trim() ?? 'unknown CPU';
   const info = cpuinfo();
   if (!info?.vendor) return name;
-  const arch = info.vendor === 'AuthenticAMD' ? AMD_FAMILIES[info.family]
-    : info.vendor === 'GenuineIntel' && info.family === 6 ? INTEL_MODELS[info.model] : undefined;
+  const arch =
+    info.vendor === 'AuthenticAMD'
+      ? AMD_FAMILIES[info.family]
+      : info.vendor === 'GenuineIntel' && info.family === 6
+        ? INTEL_MODELS[info.model]
+        : undefined;
   return `${name} (${info.vendor} family ${info.family} model ${info.model}${arch ? `, ${arch}` : ''})`;
 }

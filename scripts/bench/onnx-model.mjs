@@ -21,7 +21,7 @@ class Writer {
   }
   varint(value) {
     let v = BigInt(value);
-    if (v < 0n) v += 1n << 64n;  // a negative int64 is its 64-bit two's complement (axis = -1)
+    if (v < 0n) v += 1n << 64n; // a negative int64 is its 64-bit two's complement (axis = -1)
     do {
       let byte = Number(v & 0x7fn);
       v >>= 7n;
@@ -30,8 +30,12 @@ class Writer {
     } while (v);
     return this;
   }
-  tag(field, wire) { return this.varint((field << 3) | wire); }
-  int(field, value) { return this.tag(field, 0).varint(value); }
+  tag(field, wire) {
+    return this.varint((field << 3) | wire);
+  }
+  int(field, value) {
+    return this.tag(field, 0).varint(value);
+  }
   float(field, value) {
     this.tag(field, 5);
     for (const b of new Uint8Array(new Float32Array([value]).buffer)) this.push(b);
@@ -48,7 +52,9 @@ class Writer {
     this.length += data.length;
     return this;
   }
-  string(field, text) { return this.raw(field, new TextEncoder().encode(text)); }
+  string(field, text) {
+    return this.raw(field, new TextEncoder().encode(text));
+  }
   message(field, writer) {
     writer.flush();
     this.tag(field, 2).varint(writer.length);
@@ -91,8 +97,8 @@ function tensor(name, shape, data) {
 
 function attribute(name, value) {
   const w = new Writer().string(1, name);
-  if (Number.isInteger(value)) return w.int(3, value).int(20, 2);  // INT
-  return w.float(2, value).int(20, 1);                              // FLOAT
+  if (Number.isInteger(value)) return w.int(3, value).int(20, 2); // INT
+  return w.float(2, value).int(20, 1); // FLOAT
 }
 
 /**

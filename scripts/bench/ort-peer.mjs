@@ -9,8 +9,11 @@ export function ortPeers(ort) {
   ort.env.logLevel = 'error';
   async function session(model) {
     return ort.InferenceSession.create(model, {
-      executionProviders: ['wasm'], graphOptimizationLevel: 'all', intraOpNumThreads: 1,
-      interOpNumThreads: 1, executionMode: 'sequential',
+      executionProviders: ['wasm'],
+      graphOptimizationLevel: 'all',
+      intraOpNumThreads: 1,
+      interOpNumThreads: 1,
+      executionMode: 'sequential',
     });
   }
 
@@ -20,7 +23,11 @@ export function ortPeers(ort) {
     if (causal) attrs.unidirectional = 1;
     const model = buildModel({
       nodes: [{ op: 'MultiHeadAttention', domain: 'com.microsoft', inputs: ['q', 'k', 'v'], outputs: ['out'], attrs }],
-      inputs: [['q', [1, n, dk]], ['k', [1, m, dk]], ['v', [1, m, dv]]],
+      inputs: [
+        ['q', [1, n, dk]],
+        ['k', [1, m, dk]],
+        ['v', [1, m, dv]],
+      ],
       outputs: [['out', [1, n, dv]]],
     });
     const s = await session(model);
@@ -45,17 +52,28 @@ export function ortPeers(ort) {
         wqkv[r * 3 * E + 2 * E + c] = w.wv[r * E + c];
       }
     const bqkv = new Float32Array(3 * E);
-    bqkv.set(w.bq, 0); bqkv.set(w.bk, E); bqkv.set(w.bv, 2 * E);
+    bqkv.set(w.bq, 0);
+    bqkv.set(w.bk, E);
+    bqkv.set(w.bv, 2 * E);
     const model = buildModel({
       nodes: [
         { op: 'MatMul', inputs: ['x', 'wqkv'], outputs: ['qkv'] },
         { op: 'Split', inputs: ['qkv', 'split'], outputs: ['q', 'k', 'v'], attrs: { axis: 2 } },
-        { op: 'MultiHeadAttention', domain: 'com.microsoft', inputs: ['q', 'k', 'v', 'bqkv'], outputs: ['att'], attrs: { num_heads: H } },
+        {
+          op: 'MultiHeadAttention',
+          domain: 'com.microsoft',
+          inputs: ['q', 'k', 'v', 'bqkv'],
+          outputs: ['att'],
+          attrs: { num_heads: H },
+        },
         { op: 'MatMul', inputs: ['att', 'wo'], outputs: ['proj'] },
         { op: 'Add', inputs: ['proj', 'bo'], outputs: ['out'] },
       ],
       initializers: [
-        ['wqkv', [E, 3 * E], wqkv], ['bqkv', [3 * E], bqkv], ['wo', [E, E], w.wo], ['bo', [E], w.bo],
+        ['wqkv', [E, 3 * E], wqkv],
+        ['bqkv', [3 * E], bqkv],
+        ['wo', [E, E], w.wo],
+        ['bo', [E], w.bo],
         ['split', [3], BigInt64Array.from([E, E, E].map(BigInt))],
       ],
       inputs: [['x', [B, n, E]]],

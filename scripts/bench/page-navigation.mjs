@@ -19,7 +19,10 @@ const KINDS = ['FunctionCall', 'UpdateLayoutTree', 'Layout', 'PrePaint', 'Paint'
 
 // Main-thread CPU time from each key's mark to the end of the first frame after it, by kind too.
 function perKey(events) {
-  const marks = (prefix) => events.filter((e) => e.name === 'TimeStamp' && (e.args?.data?.message ?? '').startsWith(prefix)).sort((a, b) => a.ts - b.ts);
+  const marks = (prefix) =>
+    events
+      .filter((e) => e.name === 'TimeStamp' && (e.args?.data?.message ?? '').startsWith(prefix))
+      .sort((a, b) => a.ts - b.ts);
   const starts = marks('key-');
   const ends = marks('end-');
   const { pid, tid } = starts[0];
@@ -32,7 +35,7 @@ function perKey(events) {
     const task = tasks.find((t) => t.ts <= frame.ts && t.ts + t.dur >= frame.ts);
     const inWindow = (e) => e.ts > s.ts && e.ts <= task.ts;
     const byKind = new Map();
-    const lastEnd = new Map();  // skips events nested in one of the same name
+    const lastEnd = new Map(); // skips events nested in one of the same name
     for (const e of onMain.filter((x) => KINDS.includes(x.name) && x.ts > s.ts && x.ts < task.ts + task.dur)) {
       if ((lastEnd.get(e.name) ?? -1) > e.ts) continue;
       lastEnd.set(e.name, e.ts + e.dur);
@@ -60,16 +63,30 @@ try {
   const keys = perKey(trace.traceEvents ?? trace);
   const missing = keys.filter((x) => !x).length;
   if (missing) console.log(`${missing} keys drew no frame`);
-  console.log(`n = 24, d_model = 64, h = 8, X unfolded and on screen; ${KEYS.length} arrow keys, main-thread CPU time from the key to the frame after it:`);
+  console.log(
+    `n = 24, d_model = 64, h = 8, X unfolded and on screen; ${KEYS.length} arrow keys, main-thread CPU time from the key to the frame after it:`,
+  );
   for (const name of ['ArrowRight', 'ArrowDown', 'ArrowLeft', 'ArrowUp']) {
     const ms = keys.filter((x, k) => x && KEYS[k] === name).map((x) => x.ms);
     console.log(`  ${name.padEnd(10)} ${fmt(ms)}`);
   }
   if (args.includes('--per-key')) {
-    keys.forEach((x, k) => x && console.log(`  key ${k} (${KEYS[k]}): ${x.ms.toFixed(1)} ms; ${[...x.byKind].filter(([, ms]) => ms >= 0.3).sort((a, b) => b[1] - a[1]).map(([n, ms]) => `${n} ${ms.toFixed(1)}`).join(', ')}`));
+    keys.forEach(
+      (x, k) =>
+        x &&
+        console.log(
+          `  key ${k} (${KEYS[k]}): ${x.ms.toFixed(1)} ms; ${[...x.byKind]
+            .filter(([, ms]) => ms >= 0.3)
+            .sort((a, b) => b[1] - a[1])
+            .map(([n, ms]) => `${n} ${ms.toFixed(1)}`)
+            .join(', ')}`,
+        ),
+    );
   }
   const all = keys.filter(Boolean).map((x) => x.ms);
-  console.log(`verdict, CPU time: median ${verdict(median(all))} one 16 ms frame (${median(all).toFixed(1)} ms), p95 ${verdict(p95(all))} (${p95(all).toFixed(1)} ms), slowest ${verdict(Math.max(...all))} (${Math.max(...all).toFixed(1)} ms)`);
+  console.log(
+    `verdict, CPU time: median ${verdict(median(all))} one 16 ms frame (${median(all).toFixed(1)} ms), p95 ${verdict(p95(all))} (${p95(all).toFixed(1)} ms), slowest ${verdict(Math.max(...all))} (${Math.max(...all).toFixed(1)} ms)`,
+  );
 } finally {
   await browser.close();
   await server.close();

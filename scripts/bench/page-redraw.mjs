@@ -33,19 +33,38 @@ const ROOT = args.includes('--root') ? args[args.indexOf('--root') + 1] : undefi
 const CSS = args.includes('--css') ? args[args.indexOf('--css') + 1] : '';
 
 // Leaf-level kinds of main-thread work (containers such as TimerFire would count JS twice).
-const KINDS = new Set(['Canvas2DResourceProvider::ProduceCanvasResource', 'FunctionCall', 'UpdateLayoutTree', 'Layout', 'PrePaint', 'Paint', 'Layerize', 'Commit', 'MinorGC', 'MajorGC', 'HitTest', 'IntersectionObserverController::computeIntersections']);
+const KINDS = new Set([
+  'Canvas2DResourceProvider::ProduceCanvasResource',
+  'FunctionCall',
+  'UpdateLayoutTree',
+  'Layout',
+  'PrePaint',
+  'Paint',
+  'Layerize',
+  'Commit',
+  'MinorGC',
+  'MajorGC',
+  'HitTest',
+  'IntersectionObserverController::computeIntersections',
+]);
 
 // The machine's CPU time by kind (Linux: /proc/stat in clock ticks), to tell how much of it a
 // virtual machine's host took away during the run ("steal": the guest's clocks run on meanwhile).
 function cpuTimes() {
   try {
-    const [user, nice, system, , , irq, softirq, steal] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+    const [user, nice, system, , , irq, softirq, steal] = readFileSync('/proc/stat', 'utf8')
+      .split('\n')[0]
+      .trim()
+      .split(/\s+/)
+      .slice(1)
+      .map(Number);
     return { busy: user + nice + system + irq + softirq, steal };
   } catch {
     return null;
   }
 }
-const stealShare = (a, b) => (a && b && b.busy + b.steal > a.busy + a.steal ? (b.steal - a.steal) / (b.busy + b.steal - a.busy - a.steal) : null);
+const stealShare = (a, b) =>
+  a && b && b.busy + b.steal > a.busy + a.steal ? (b.steal - a.steal) / (b.busy + b.steal - a.busy - a.steal) : null;
 const cpuAtStart = cpuTimes();
 
 const server = await startServer({ port: 0, ...(ROOT ? { root: ROOT } : {}) });
@@ -57,14 +76,25 @@ try {
   const HEADS = args.includes('--heads') ? args[args.indexOf('--heads') + 1] : '8';
   const MODE = args.includes('--mode') ? args[args.indexOf('--mode') + 1] : 'sentence';
   const N = args.includes('--n') ? Number(args[args.indexOf('--n') + 1]) : 24;
-  const { page, edited: EDITED, matrix } = await openLargest(browser, server.url, { dpr: DPR, n: N, heads: HEADS, mode: MODE });
+  const {
+    page,
+    edited: EDITED,
+    matrix,
+  } = await openLargest(browser, server.url, { dpr: DPR, n: N, heads: HEADS, mode: MODE });
   // As a person typing: the cell has focus and the page shows it (--view pipeline: the steps).
   const VIEW = args.includes('--view') ? args[args.indexOf('--view') + 1] : 'x';
   await page.$eval(VIEW === 'pipeline' ? '#pipeline' : matrix, (e) => e.scrollIntoView({ block: 'start' }));
 
   // --focus-fixed: the focus stays on a cell no edit touches, so the caret never appears or moves.
-  if (args.includes('--focus-fixed')) await page.evaluate(() => { window.__focusFixed = true; });
-  if (args.includes('--no-focus')) await page.evaluate(() => { window.__noFocus = true; document.activeElement?.blur(); });
+  if (args.includes('--focus-fixed'))
+    await page.evaluate(() => {
+      window.__focusFixed = true;
+    });
+  if (args.includes('--no-focus'))
+    await page.evaluate(() => {
+      window.__noFocus = true;
+      document.activeElement?.blur();
+    });
   if (CSS) {
     await page.evaluate((rules) => {
       const sheet = new CSSStyleSheet();
@@ -72,7 +102,12 @@ try {
       document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
     }, CSS);
   }
-  console.log(await page.evaluate(() => `DOM: ${document.getElementsByTagName('*').length} elements, ${document.querySelectorAll('td.cell').length} heatmap cells, ${document.querySelectorAll('input').length} inputs, ${document.querySelectorAll('.cell-input').length} matrix cells`));
+  console.log(
+    await page.evaluate(
+      () =>
+        `DOM: ${document.getElementsByTagName('*').length} elements, ${document.querySelectorAll('td.cell').length} heatmap cells, ${document.querySelectorAll('input').length} inputs, ${document.querySelectorAll('.cell-input').length} matrix cells`,
+    ),
+  );
   const cdp = await page.context().newCDPSession(page);
   const printLayers = args.includes('--layers') ? await watchLayers(cdp) : null;
   if (PROFILE) {
@@ -80,66 +115,79 @@ try {
     await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
     await cdp.send('Profiler.start');
   }
-  await browser.startTracing(page, { categories: ['devtools.timeline', 'toplevel', ...(args.includes('--canvas-copies') ? ['blink'] : [])] });
+  await browser.startTracing(page, {
+    categories: ['devtools.timeline', 'toplevel', ...(args.includes('--canvas-copies') ? ['blink'] : [])],
+  });
   // The edits are typed from inside the page, so the test driver adds no work of its own; each is
   // followed by an idle pause and marked in the trace with console.timeStamp.
-  const { jsMs, rangeChanged } = await page.evaluate(async ([edits, rounds, n, name]) => {
-    const app = document.getElementById('app');
-    const block = document.querySelector(`[data-matrix="${name}"]`);
-    // A cell is an <input> (earlier versions) or a plain-text editable box.
-    const cell = (i, j) => block.querySelector(`.cell-input[data-row="${i}"][data-col="${j}"]`);
-    const textOf = (c) => (c instanceof HTMLInputElement ? c.value : c.textContent);
-    const write = (c, text) => { if (c instanceof HTMLInputElement) c.value = text; else c.textContent = text; };
-    // The colour range as the page shows it: the editor's bound, or (a page that tints each input
-    // inline) the colour of a cell no edit touches.
-    const range = () => block.dataset.tintBound ?? cell(n - 1, 63).style.backgroundColor;
-    const rendered = (n) => new Promise((done) => {
-      const seen = new MutationObserver(() => {
-        if (Number(app.dataset.renders) > n) {
-          seen.disconnect();
-          console.timeStamp('rendered');  // inside the task that draws the frame with the edit
-          done();
-        }
-      });
-      seen.observe(app, { attributes: true, attributeFilter: ['data-renders'] });
-    });
-    const out = [];
-    let changed = 0;
-    let original = '';
-    for (let k = 0; k < edits * rounds; k++) {
-      // Pairs of edits on one cell: to 40 (the range grows) and back to its value (it shrinks).
-      const p = (k % edits) >> 1;
-      const input = cell(p % (n - 1), (p * 7) % 63);
-      if (k % 2 === 0) original = textOf(input);
-      // The cell is focused first, as a person clicks a cell and then types into it: the edit
-      // measured is the keystroke.
-      if (window.__focusFixed) cell(n - 1, 62).focus({ preventScroll: true });
-      else if (!window.__noFocus) input.focus({ preventScroll: true });
-      await new Promise((done) => setTimeout(done, 100));
-      const before = Number(app.dataset.renders);
-      const rangeBefore = range();
-      console.timeStamp(`edit-${k}`);
-      write(input, k % 2 === 0 ? '40' : original);
-      input.dispatchEvent(new Event('input', { bubbles: true }));
-      await rendered(before);
-      out.push(Number(app.dataset.renderMs));
-      await new Promise((done) => setTimeout(done, 500));  // past the address-bar update too
-      console.timeStamp(`idle-${k}`);
-      if (range() !== rangeBefore) changed += 1;
-    }
-    return { jsMs: out, rangeChanged: changed };
-  }, [EDITS, ROUNDS, N, EDITED]);
+  const { jsMs, rangeChanged } = await page.evaluate(
+    async ([edits, rounds, n, name]) => {
+      const app = document.getElementById('app');
+      const block = document.querySelector(`[data-matrix="${name}"]`);
+      // A cell is an <input> (earlier versions) or a plain-text editable box.
+      const cell = (i, j) => block.querySelector(`.cell-input[data-row="${i}"][data-col="${j}"]`);
+      const textOf = (c) => (c instanceof HTMLInputElement ? c.value : c.textContent);
+      const write = (c, text) => {
+        if (c instanceof HTMLInputElement) c.value = text;
+        else c.textContent = text;
+      };
+      // The colour range as the page shows it: the editor's bound, or (a page that tints each input
+      // inline) the colour of a cell no edit touches.
+      const range = () => block.dataset.tintBound ?? cell(n - 1, 63).style.backgroundColor;
+      const rendered = (n) =>
+        new Promise((done) => {
+          const seen = new MutationObserver(() => {
+            if (Number(app.dataset.renders) > n) {
+              seen.disconnect();
+              console.timeStamp('rendered'); // inside the task that draws the frame with the edit
+              done();
+            }
+          });
+          seen.observe(app, { attributes: true, attributeFilter: ['data-renders'] });
+        });
+      const out = [];
+      let changed = 0;
+      let original = '';
+      for (let k = 0; k < edits * rounds; k++) {
+        // Pairs of edits on one cell: to 40 (the range grows) and back to its value (it shrinks).
+        const p = (k % edits) >> 1;
+        const input = cell(p % (n - 1), (p * 7) % 63);
+        if (k % 2 === 0) original = textOf(input);
+        // The cell is focused first, as a person clicks a cell and then types into it: the edit
+        // measured is the keystroke.
+        if (window.__focusFixed) cell(n - 1, 62).focus({ preventScroll: true });
+        else if (!window.__noFocus) input.focus({ preventScroll: true });
+        await new Promise((done) => setTimeout(done, 100));
+        const before = Number(app.dataset.renders);
+        const rangeBefore = range();
+        console.timeStamp(`edit-${k}`);
+        write(input, k % 2 === 0 ? '40' : original);
+        input.dispatchEvent(new Event('input', { bubbles: true }));
+        await rendered(before);
+        out.push(Number(app.dataset.renderMs));
+        await new Promise((done) => setTimeout(done, 500)); // past the address-bar update too
+        console.timeStamp(`idle-${k}`);
+        if (range() !== rangeBefore) changed += 1;
+      }
+      return { jsMs: out, rangeChanged: changed };
+    },
+    [EDITS, ROUNDS, N, EDITED],
+  );
   const trace = JSON.parse((await browser.stopTracing()).toString());
   let profile = null;
   if (PROFILE) ({ profile } = await cdp.send('Profiler.stop'));
 
   // Main-thread busy time per edit: top-level tasks of the renderer main thread between marks.
   const events = trace.traceEvents ?? trace;
-  const stampsOf = (prefix) => events.filter((e) => e.name === 'TimeStamp' && (e.args?.data?.message ?? '').startsWith(prefix))
-    .sort((a, b) => a.ts - b.ts);
+  const stampsOf = (prefix) =>
+    events
+      .filter((e) => e.name === 'TimeStamp' && (e.args?.data?.message ?? '').startsWith(prefix))
+      .sort((a, b) => a.ts - b.ts);
   const stamps = stampsOf('edit-');
   const idle = stampsOf('idle-');
-  const renderedAt = events.filter((e) => e.name === 'TimeStamp' && e.args?.data?.message === 'rendered').map((e) => e.ts);
+  const renderedAt = events
+    .filter((e) => e.name === 'TimeStamp' && e.args?.data?.message === 'rendered')
+    .map((e) => e.ts);
   const { pid, tid } = stamps[0];
   // From each keystroke to the pause after it (moving focus to the next cell is left out).
   const windows = stamps.map((s, k) => [s.ts, idle[k].ts]);
@@ -154,7 +202,9 @@ try {
   const cpu = (e) => (e.tdur ?? e.dur) / 1000;
   const frameEnd = windows.map(([a, b]) => {
     const r = renderedAt.find((t) => t >= a && t < b);
-    const task = onMain.find((e) => (e.name === 'ThreadControllerImpl::RunTask' || e.name === 'RunTask') && e.ts <= r && e.ts + e.dur >= r);
+    const task = onMain.find(
+      (e) => (e.name === 'ThreadControllerImpl::RunTask' || e.name === 'RunTask') && e.ts <= r && e.ts + e.dur >= r,
+    );
     return task ? task.ts + task.dur : a;
   });
   const byName = new Map();
@@ -166,7 +216,7 @@ try {
   const restyled = windows.map(() => 0);
   const laidOut = windows.map(() => 0);
   const kindsPerEdit = windows.map(() => new Map());
-  const lastEnd = new Map();  // skips events nested in one of the same name
+  const lastEnd = new Map(); // skips events nested in one of the same name
   for (const e of onMain) {
     const w = windows.findIndex(([a, b]) => e.ts >= a && e.ts < b);
     if (w < 0) continue;
@@ -178,8 +228,7 @@ try {
         toFrame[w] += e.dur / 1000;
         toFrameCpu[w] += cpu(e);
       }
-    }
-    else if (KINDS.has(e.name)) {
+    } else if (KINDS.has(e.name)) {
       byName.set(e.name, (byName.get(e.name) ?? 0) + e.dur / 1000);
       if (e.ts < frameEnd[w]) {
         inFrameByName.set(e.name, (inFrameByName.get(e.name) ?? 0) + e.dur / 1000);
@@ -192,33 +241,67 @@ try {
       countByName.set(e.name, (countByName.get(e.name) ?? 0) + 1);
     }
   }
-  const what = MODE === 'qkv' ? `Q, K, V typed directly, n = m = ${N}, d_k = d_v = 64` : `n = ${N}, d_model = 64, h = ${HEADS}`;
-  console.log(`${what}, ${EDITED} unfolded, view ${VIEW}; ${EDITS} edits of ${EDITED}${ROUNDS > 1 ? `, ${ROUNDS} rounds` : ''}, ${rangeChanged} of them changing its colour range (SIMD: ${await page.getAttribute('#app', 'data-simd')})`);
+  const what =
+    MODE === 'qkv' ? `Q, K, V typed directly, n = m = ${N}, d_k = d_v = 64` : `n = ${N}, d_model = 64, h = ${HEADS}`;
+  console.log(
+    `${what}, ${EDITED} unfolded, view ${VIEW}; ${EDITS} edits of ${EDITED}${ROUNDS > 1 ? `, ${ROUNDS} rounds` : ''}, ${rangeChanged} of them changing its colour range (SIMD: ${await page.getAttribute('#app', 'data-simd')})`,
+  );
   console.log(`JS redraw (compute + DOM writes, #app[data-render-ms]): ${fmt(jsMs)}`);
   console.log(`main-thread work from the edit to the frame that shows it (the 16 ms budget): ${fmt(toFrame)}`);
-  console.log(`the same in main-thread CPU time (thread time: what other processes' load does not stretch): ${fmt(toFrameCpu)}`);
-  console.log(`main-thread busy per edit, with the work after that frame (maps out of view, data attributes, the address bar): ${fmt(perEdit)}`);
-  console.log(`up to the frame, per edit: elements restyled median ${median(restyled)}, max ${Math.max(...restyled)}; objects laid out median ${median(laidOut)}, max ${Math.max(...laidOut)}`);
-  console.log('main-thread time by kind, mean per edit: up to the frame (CPU time; events) | whole edit (events per edit)');
+  console.log(
+    `the same in main-thread CPU time (thread time: what other processes' load does not stretch): ${fmt(toFrameCpu)}`,
+  );
+  console.log(
+    `main-thread busy per edit, with the work after that frame (maps out of view, data attributes, the address bar): ${fmt(perEdit)}`,
+  );
+  console.log(
+    `up to the frame, per edit: elements restyled median ${median(restyled)}, max ${Math.max(...restyled)}; objects laid out median ${median(laidOut)}, max ${Math.max(...laidOut)}`,
+  );
+  console.log(
+    'main-thread time by kind, mean per edit: up to the frame (CPU time; events) | whole edit (events per edit)',
+  );
   const typed = windows.length;
   for (const [name, ms] of [...byName].sort((a, b) => b[1] - a[1]).filter(([, ms]) => ms / typed >= 0.05)) {
     const frame = (inFrameByName.get(name) ?? 0) / typed;
     const frameCpu = (inFrameCpuByName.get(name) ?? 0) / typed;
-    console.log(`  ${name.padEnd(18)} ${frame.toFixed(2).padStart(6)} ms (${frameCpu.toFixed(2).padStart(5)}; ${((inFrameCount.get(name) ?? 0) / typed).toFixed(1)}) | ${(ms / typed).toFixed(2).padStart(6)} ms (${(countByName.get(name) / typed).toFixed(1)})`);
+    console.log(
+      `  ${name.padEnd(18)} ${frame.toFixed(2).padStart(6)} ms (${frameCpu.toFixed(2).padStart(5)}; ${((inFrameCount.get(name) ?? 0) / typed).toFixed(1)}) | ${(ms / typed).toFixed(2).padStart(6)} ms (${(countByName.get(name) / typed).toFixed(1)})`,
+    );
   }
   // --per-edit: each edit's numbers, to see which edits are the slow ones.
   if (args.includes('--per-edit')) {
-    toFrameCpu.forEach((ms, k) => console.log(`  edit ${k} (${k % 2 ? 'back' : 'to 40'}): JS ${jsMs[k].toFixed(1)} ms, to the frame ${ms.toFixed(1)} ms CPU (${toFrame[k].toFixed(1)} wall), ${restyled[k]} restyled, ${laidOut[k]} laid out; ${[...kindsPerEdit[k]].filter(([, ms]) => ms >= 0.3).sort((a, b) => b[1] - a[1]).map(([name, ms]) => `${name} ${ms.toFixed(1)}`).join(', ')}`));
+    toFrameCpu.forEach((ms, k) =>
+      console.log(
+        `  edit ${k} (${k % 2 ? 'back' : 'to 40'}): JS ${jsMs[k].toFixed(1)} ms, to the frame ${ms.toFixed(1)} ms CPU (${toFrame[k].toFixed(1)} wall), ${restyled[k]} restyled, ${laidOut[k]} laid out; ${[
+          ...kindsPerEdit[k],
+        ]
+          .filter(([, ms]) => ms >= 0.3)
+          .sort((a, b) => b[1] - a[1])
+          .map(([name, ms]) => `${name} ${ms.toFixed(1)}`)
+          .join(', ')}`,
+      ),
+    );
   }
-  console.log(`verdict, CPU time: median ${verdict(median(toFrameCpu))} one 16 ms frame (${median(toFrameCpu).toFixed(1)} ms), p95 ${verdict(p95(toFrameCpu))} (${p95(toFrameCpu).toFixed(1)} ms), slowest ${verdict(Math.max(...toFrameCpu))} (${Math.max(...toFrameCpu).toFixed(1)} ms)`);
-  console.log(`verdict, wall time: the median edit reaches the screen ${verdict(median(toFrame))} one 16 ms frame (${median(toFrame).toFixed(1)} ms), the p95 edit ${verdict(p95(toFrame))} (${p95(toFrame).toFixed(1)} ms), the slowest ${verdict(Math.max(...toFrame))} (${Math.max(...toFrame).toFixed(1)} ms)`);
+  console.log(
+    `verdict, CPU time: median ${verdict(median(toFrameCpu))} one 16 ms frame (${median(toFrameCpu).toFixed(1)} ms), p95 ${verdict(p95(toFrameCpu))} (${p95(toFrameCpu).toFixed(1)} ms), slowest ${verdict(Math.max(...toFrameCpu))} (${Math.max(...toFrameCpu).toFixed(1)} ms)`,
+  );
+  console.log(
+    `verdict, wall time: the median edit reaches the screen ${verdict(median(toFrame))} one 16 ms frame (${median(toFrame).toFixed(1)} ms), the p95 edit ${verdict(p95(toFrame))} (${p95(toFrame).toFixed(1)} ms), the slowest ${verdict(Math.max(...toFrame))} (${Math.max(...toFrame).toFixed(1)} ms)`,
+  );
   if (ROUNDS > 1) {
-    const best = Array.from({ length: EDITS }, (_, e) => Math.min(...Array.from({ length: ROUNDS }, (_, r) => toFrameCpu[r * EDITS + e])));
-    console.log(`each edit's best of ${ROUNDS} rounds, CPU time: median ${verdict(median(best))} (${median(best).toFixed(1)} ms), p95 ${verdict(p95(best))} (${p95(best).toFixed(1)} ms), slowest ${verdict(Math.max(...best))} (${Math.max(...best).toFixed(1)} ms)`);
+    const best = Array.from({ length: EDITS }, (_, e) =>
+      Math.min(...Array.from({ length: ROUNDS }, (_, r) => toFrameCpu[r * EDITS + e])),
+    );
+    console.log(
+      `each edit's best of ${ROUNDS} rounds, CPU time: median ${verdict(median(best))} (${median(best).toFixed(1)} ms), p95 ${verdict(p95(best))} (${p95(best).toFixed(1)} ms), slowest ${verdict(Math.max(...best))} (${Math.max(...best).toFixed(1)} ms)`,
+    );
   }
   if (printLayers) await printLayers();
   const stolen = stealShare(cpuAtStart, cpuTimes());
-  if (stolen != null) console.log(`the host took ${(100 * stolen).toFixed(0)} % of this machine's CPU time during the run (steal time, /proc/stat)`);
+  if (stolen != null)
+    console.log(
+      `the host took ${(100 * stolen).toFixed(0)} % of this machine's CPU time during the run (steal time, /proc/stat)`,
+    );
   if (profile) {
     // Self time per function, over the whole run and within the edits' frames alone (the
     // profile's clock is the trace's).
@@ -236,7 +319,11 @@ try {
     });
     const top = (m, label) => {
       console.log(`V8 self time (top 25, ${label}):`);
-      for (const [k, ms] of [...m].filter(([k]) => !k.startsWith('(idle)')).sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`  ${ms.toFixed(1).padStart(8)} ms  ${k}`);
+      for (const [k, ms] of [...m]
+        .filter(([k]) => !k.startsWith('(idle)'))
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 25))
+        console.log(`  ${ms.toFixed(1).padStart(8)} ms  ${k}`);
     };
     top(whole, 'whole run');
     top(inFrame, `within the edits' frames, ${windows.length} edits`);

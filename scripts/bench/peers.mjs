@@ -36,7 +36,10 @@ export async function loadTfjs() {
 export function tfjsSdpa({ n, m, dk, dv, causal }) {
   const scale = 1 / Math.sqrt(dk);
   const causalBias = causal
-    ? tf.tensor2d(Float32Array.from({ length: n * m }, (_, i) => ((i % m) > Math.floor(i / m) ? -1e30 : 0)), [n, m])
+    ? tf.tensor2d(
+        Float32Array.from({ length: n * m }, (_, i) => (i % m > Math.floor(i / m) ? -1e30 : 0)),
+        [n, m],
+      )
     : null;
   return (q, k, v) => {
     const out = tf.tidy(() => {
@@ -53,8 +56,16 @@ export function tfjsSdpa({ n, m, dk, dv, causal }) {
 
 export function tfjsMha({ n, E, H, w }) {
   const t = (data, shape) => tf.keep(tf.tensor(data, shape));
-  const W = { wq: t(w.wq, [E, E]), wk: t(w.wk, [E, E]), wv: t(w.wv, [E, E]), wo: t(w.wo, [E, E]),
-    bq: t(w.bq, [E]), bk: t(w.bk, [E]), bv: t(w.bv, [E]), bo: t(w.bo, [E]) };
+  const W = {
+    wq: t(w.wq, [E, E]),
+    wk: t(w.wk, [E, E]),
+    wv: t(w.wv, [E, E]),
+    wo: t(w.wo, [E, E]),
+    bq: t(w.bq, [E]),
+    bk: t(w.bk, [E]),
+    bv: t(w.bv, [E]),
+    bo: t(w.bo, [E]),
+  };
   return (x) => {
     const out = tf.tidy(() => tfMhaForward(tf, tf.tensor2d(x, [n, E]), W, { n, H }));
     const data = out.dataSync();
@@ -93,8 +104,7 @@ export function jsSdpa({ n, m, dk, dv, causal }) {
     for (let i = 0; i < n; i++) {
       const end = causal ? Math.min(m, i + 1) : m;
       softmaxRow(q, k, i, dk, end, scale, row);
-      for (let j = 0; j < end; j++)
-        for (let c = 0; c < dv; c++) out[i * dv + c] += row[j] * v[j * dv + c];
+      for (let j = 0; j < end; j++) for (let c = 0; c < dv; c++) out[i * dv + c] += row[j] * v[j * dv + c];
     }
     return out;
   };
@@ -110,7 +120,7 @@ export function softmaxRow(q, k, i, d, end, scale, row) {
     if (row[j] > max) max = row[j];
   }
   let sum = 0;
-  for (let j = 0; j < end; j++) sum += (row[j] = Math.exp(row[j] - max));
+  for (let j = 0; j < end; j++) sum += row[j] = Math.exp(row[j] - max);
   for (let j = 0; j < end; j++) row[j] /= sum;
 }
 

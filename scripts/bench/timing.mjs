@@ -12,7 +12,12 @@ export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length
 export const HAS_CPU_TIME = typeof process === 'object' && typeof process?.cpuUsage === 'function';
 const clocks = {
   wall: () => performance.now(),
-  cpu: HAS_CPU_TIME ? () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; } : () => performance.now(),
+  cpu: HAS_CPU_TIME
+    ? () => {
+        const u = process.cpuUsage();
+        return (u.user + u.system) / 1000;
+      }
+    : () => performance.now(),
 };
 
 // One sample of fn: reps back-to-back calls, in ms per call.
@@ -38,7 +43,7 @@ export async function timeInterleaved(fns, minTimeMs, clock = 'wall') {
   // browser's coarsened performance.now() still resolves them).
   const reps = [];
   for (const fn of fns) {
-    for (let i = 0; i < 3; i++) await sample(fn, 1);  // warm-up: tier-up, scratch blocks
+    for (let i = 0; i < 3; i++) await sample(fn, 1); // warm-up: tier-up, scratch blocks
     let n = 1;
     // CPU time can advance in steps of up to a few ms: its samples last ≥ 10 ms.
     while (n < 1e6 && (await sample(fn, n, now)) * n < (clock === 'cpu' ? 10 : 2)) n *= 4;
@@ -60,6 +65,9 @@ export async function timeInterleaved(fns, minTimeMs, clock = 'wall') {
       spent[i] += ms * reps[i];
     }
   }
-  return fns.map((_, i) => ({ ms: median(samples[i]), best: Math.min(...samples[i]),
-    ratio: i === 0 ? 1 : median(ratios[i]) }));
+  return fns.map((_, i) => ({
+    ms: median(samples[i]),
+    best: Math.min(...samples[i]),
+    ratio: i === 0 ? 1 : median(ratios[i]),
+  }));
 }

@@ -21,7 +21,20 @@ const ROOT = opt('--root', undefined);
 const FRAME_US = 1e6 / 60;
 const TASKS = new Set(['ThreadControllerImpl::RunTask', 'RunTask']);
 // Leaf-level kinds of work (containers such as TimerFire would count script twice).
-const KINDS = new Set(['FunctionCall', 'EvaluateScript', 'UpdateLayoutTree', 'Layout', 'PrePaint', 'Paint', 'Layerize', 'Commit', 'MinorGC', 'MajorGC', 'HitTest', 'ParseHTML']);
+const KINDS = new Set([
+  'FunctionCall',
+  'EvaluateScript',
+  'UpdateLayoutTree',
+  'Layout',
+  'PrePaint',
+  'Paint',
+  'Layerize',
+  'Commit',
+  'MinorGC',
+  'MajorGC',
+  'HitTest',
+  'ParseHTML',
+]);
 
 const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 const ms = (us) => (us / 1000).toFixed(2);
@@ -59,10 +72,20 @@ function describeLongest(intervals, inRun, count = 5) {
     for (const e of inRun) {
       if (e.ts < a || e.ts >= b || !KINDS.has(e.name)) continue;
       const d = e.args?.data ?? {};
-      const key = e.name === 'FunctionCall' ? `${e.name} ${d.functionName || '(anonymous)'} ${String(d.url ?? '').split('/').slice(-2).join('/')}:${(d.lineNumber ?? 0) + 1}` : e.name;
+      const key =
+        e.name === 'FunctionCall'
+          ? `${e.name} ${d.functionName || '(anonymous)'} ${String(d.url ?? '')
+              .split('/')
+              .slice(-2)
+              .join('/')}:${(d.lineNumber ?? 0) + 1}`
+          : e.name;
       parts.set(key, (parts.get(key) ?? 0) + (e.tdur ?? e.dur));
     }
-    const top = [...parts].sort((x, y) => y[1] - x[1]).slice(0, 4).map(([k, us]) => `${k} ${ms(us)}`).join(', ');
+    const top = [...parts]
+      .sort((x, y) => y[1] - x[1])
+      .slice(0, 4)
+      .map(([k, us]) => `${k} ${ms(us)}`)
+      .join(', ');
     console.log(`  ${ms(cpu).padStart(8)} ms (${ms(b - a)} wall): ${top}`);
   }
 }
@@ -80,7 +103,9 @@ function mainThreadOf(events) {
 
 function report(events, page) {
   const main = mainThreadOf(events);
-  const onMain = events.filter((e) => e.ph === 'X' && e.pid === main.pid && e.tid === main.tid).sort((a, b) => a.ts - b.ts);
+  const onMain = events
+    .filter((e) => e.ph === 'X' && e.pid === main.pid && e.tid === main.tid)
+    .sort((a, b) => a.ts - b.ts);
   const start = events.find((e) => e.name === 'TimeStamp' && e.args?.data?.message === 'train-start').ts;
   const end = events.find((e) => e.name === 'TimeStamp' && e.args?.data?.message === 'train-end').ts;
   const inRun = onMain.filter((e) => e.ts >= start && e.ts < end);
@@ -92,11 +117,16 @@ function report(events, page) {
   const longestWall = intervals.reduce((m, i) => Math.max(m, i[1] - i[0]), 0);
   const over = cpu.filter((w) => w > 16000).length;
   const busy = intervals.reduce((s, i) => s + i[2], 0);
-  const line = (w) => `median ${ms(quantile(w, 0.5))} ms, p95 ${ms(quantile(w, 0.95))} ms, p99 ${ms(quantile(w, 0.99))} ms, max ${ms(w.at(-1))} ms`;
+  const line = (w) =>
+    `median ${ms(quantile(w, 0.5))} ms, p95 ${ms(quantile(w, 0.95))} ms, p99 ${ms(quantile(w, 0.99))} ms, max ${ms(w.at(-1))} ms`;
   console.log(`${page}: ${SECONDS} s of training traced, ${cpu.length} frames of 16.7 ms`);
   console.log(`main-thread work per frame (thread time): ${line(cpu)}; ${over} frames over 16 ms`);
-  console.log(`  the same in wall time (with the time other processes took the core): ${line(wall)}; ${wall.filter((w) => w > 16000).length} over 16 ms`);
-  console.log(`longest task: ${ms(longestCpu)} ms of thread time (${ms(longestWall)} ms wall); main thread busy ${((100 * busy) / (end - start)).toFixed(1)} % of the time`);
+  console.log(
+    `  the same in wall time (with the time other processes took the core): ${line(wall)}; ${wall.filter((w) => w > 16000).length} over 16 ms`,
+  );
+  console.log(
+    `longest task: ${ms(longestCpu)} ms of thread time (${ms(longestWall)} ms wall); main thread busy ${((100 * busy) / (end - start)).toFixed(1)} % of the time`,
+  );
   const byKind = new Map();
   const lastEnd = new Map();
   const scripts = new Map();
@@ -106,7 +136,10 @@ function report(events, page) {
     byKind.set(e.name, (byKind.get(e.name) ?? 0) + (e.tdur ?? e.dur));
     if (e.name === 'FunctionCall') {
       const d = e.args?.data ?? {};
-      const key = `${d.functionName || '(anonymous)'} ${String(d.url ?? '').split('/').slice(-2).join('/')}:${(d.lineNumber ?? 0) + 1}`;
+      const key = `${d.functionName || '(anonymous)'} ${String(d.url ?? '')
+        .split('/')
+        .slice(-2)
+        .join('/')}:${(d.lineNumber ?? 0) + 1}`;
       const s = scripts.get(key) ?? { total: 0, max: 0, count: 0 };
       s.total += e.tdur ?? e.dur;
       s.max = Math.max(s.max, e.tdur ?? e.dur);
@@ -115,14 +148,19 @@ function report(events, page) {
     }
   }
   console.log('work by kind over the run (thread time, total ms):');
-  for (const [name, us] of [...byKind].sort((a, b) => b[1] - a[1])) console.log(`  ${name.padEnd(18)} ${ms(us).padStart(9)}`);
+  for (const [name, us] of [...byKind].sort((a, b) => b[1] - a[1]))
+    console.log(`  ${name.padEnd(18)} ${ms(us).padStart(9)}`);
   console.log('scripts with the most time (total, longest call, calls):');
   for (const [key, s] of [...scripts].sort((a, b) => b[1].total - a[1].total).slice(0, 8))
-    console.log(`  ${ms(s.total).padStart(9)} ms  max ${ms(s.max).padStart(7)} ms  ${String(s.count).padStart(5)}×  ${key}`);
+    console.log(
+      `  ${ms(s.total).padStart(9)} ms  max ${ms(s.max).padStart(7)} ms  ${String(s.count).padStart(5)}×  ${key}`,
+    );
   console.log('the longest tasks:');
   describeLongest(intervals, inRun);
   const verdict = cpu.at(-1) <= 16000 ? 'every frame within 16 ms' : `${over} of ${cpu.length} frames over 16 ms`;
-  console.log(`verdict (thread time): ${verdict} (p95 ${ms(quantile(cpu, 0.95))} ms, longest task ${ms(longestCpu)} ms)`);
+  console.log(
+    `verdict (thread time): ${verdict} (p95 ${ms(quantile(cpu, 0.95))} ms, longest task ${ms(longestCpu)} ms)`,
+  );
 }
 
 // --profile: the main thread's JavaScript functions with the most self time (V8's sampler).
@@ -135,17 +173,27 @@ function printProfile(profile) {
     self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas[k] ?? 0) / 1000);
   });
   console.log('JavaScript self time (top 15):');
-  for (const [key, t] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`  ${t.toFixed(1).padStart(8)} ms  ${key}`);
+  for (const [key, t] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 15))
+    console.log(`  ${t.toFixed(1).padStart(8)} ms  ${key}`);
 }
 
 const server = await startServer({ port: 0, ...(ROOT ? { root: ROOT } : {}) });
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+  ],
 });
 try {
   const page = await browser.newPage({ viewport: { width: WIDTH, height: 900 } });
-  await page.addInitScript(() => { window.__ATTN_INSTRUMENT__ = true; });  // data-progress-* (web/ui/dom/instrument.js)
+  await page.addInitScript(() => {
+    window.__ATTN_INSTRUMENT__ = true;
+  }); // data-progress-* (web/ui/dom/instrument.js)
   await page.goto(server.url + PATH);
   await page.waitForSelector('[data-training][data-ready="true"]');
   if (EXAMPLE) {
@@ -159,7 +207,9 @@ try {
     await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
     await cdp.send('Profiler.start');
   }
-  await browser.startTracing(page, { categories: ['devtools.timeline', 'toplevel', 'disabled-by-default-devtools.timeline'] });
+  await browser.startTracing(page, {
+    categories: ['devtools.timeline', 'toplevel', 'disabled-by-default-devtools.timeline'],
+  });
   await page.evaluate(() => console.timeStamp('train-start'));
   if (!args.includes('--idle')) await page.click('[data-action="train"]');
   await page.waitForTimeout(SECONDS * 1000);

@@ -23,13 +23,16 @@ function watch(limitMs) {
   return new Promise((resolve) => {
     const root = document.querySelector('[data-training]');
     const stepNow = () => Number(root.dataset.step);
-    const labelled = () => [...document.querySelectorAll('[data-head-score] .head-badge:not([hidden])')]
-      .some((b) => b.textContent === 'induction head');
+    const labelled = () =>
+      [...document.querySelectorAll('[data-head-score] .head-badge:not([hidden])')].some(
+        (b) => b.textContent === 'induction head',
+      );
     const marks = [];
     const t0 = performance.now();
     document.querySelector('[data-action="train"]').click();
     const tick = () => {
-      const t = performance.now() - t0, step = stepNow();
+      const t = performance.now() - t0,
+        step = stepNow();
       if (!marks.length || marks.at(-1).step !== step) marks.push({ t, step });
       if (labelled() || t > limitMs) {
         resolve({ ms: labelled() ? t : null, step, marks });
@@ -43,7 +46,8 @@ function watch(limitMs) {
 
 // Steps per second of the run's middle (after the first report, which pays for tier-up).
 function stepsPerSecond(marks) {
-  const from = marks.find((m) => m.step > 0), to = marks.at(-1);
+  const from = marks.find((m) => m.step > 0),
+    to = marks.at(-1);
   return from && to.t > from.t ? (to.step - from.step) / ((to.t - from.t) / 1000) : null;
 }
 
@@ -53,7 +57,14 @@ try {
   for (let run = 0; run < RUNS; run++) {
     const browser = await chromium.launch({
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
     });
     try {
       const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
@@ -63,8 +74,10 @@ try {
       const r = await page.evaluate(watch, LIMIT_S * 1000);
       const rate = stepsPerSecond(r.marks);
       results.push({ ...r, stepsPerSecond: rate, load });
-      console.log(`run ${run + 1}: ${r.ms === null ? `no label in ${LIMIT_S} s` : `label after ${(r.ms / 1000).toFixed(2)} s`} at step ${r.step}, ` +
-        `${rate?.toFixed(0) ?? '?'} steps/s, load average ${load.toFixed(1)}`);
+      console.log(
+        `run ${run + 1}: ${r.ms === null ? `no label in ${LIMIT_S} s` : `label after ${(r.ms / 1000).toFixed(2)} s`} at step ${r.step}, ` +
+          `${rate?.toFixed(0) ?? '?'} steps/s, load average ${load.toFixed(1)}`,
+      );
     } finally {
       await browser.close();
     }
@@ -73,6 +86,8 @@ try {
   await server.close();
 }
 const found = results.filter((r) => r.ms !== null);
-console.log(`\ntraining view at ${PATH}, ${cpuDescription()}, ${RUNS} fresh browsers: first induction label ` +
-  `after ${found.length ? `${(median(found.map((r) => r.ms)) / 1000).toFixed(2)} s (median)` : 'never'}, at step ` +
-  `${found.length ? median(found.map((r) => r.step)) : '-'}, ${median(results.map((r) => r.stepsPerSecond ?? 0)).toFixed(0)} steps/s (median)`);
+console.log(
+  `\ntraining view at ${PATH}, ${cpuDescription()}, ${RUNS} fresh browsers: first induction label ` +
+    `after ${found.length ? `${(median(found.map((r) => r.ms)) / 1000).toFixed(2)} s (median)` : 'never'}, at step ` +
+    `${found.length ? median(found.map((r) => r.step)) : '-'}, ${median(results.map((r) => r.stepsPerSecond ?? 0)).toFixed(0)} steps/s (median)`,
+);

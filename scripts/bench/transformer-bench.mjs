@@ -24,12 +24,22 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 12);
 const STEPS = Number(process.env.BENCH_STEPS ?? 10);
 const WITH_PEERS = process.env.BENCH_PEERS !== '0';
 const LEARNING_RATE = 3e-3;
-const MODEL = { vocabSize: 48, contextLength: 32, dModel: 64, numLayers: 2, numHeads: 4, mlp: false,
-  layerNorm: true, positions: 'learned', tieEmbeddings: false, seed: 1 };
+const MODEL = {
+  vocabSize: 48,
+  contextLength: 32,
+  dModel: 64,
+  numLayers: 2,
+  numHeads: 4,
+  mlp: false,
+  layerNorm: true,
+  positions: 'learned',
+  tieEmbeddings: false,
+  seed: 1,
+};
 const BATCH = repeatedTokens({ vocabSize: 48, seqLength: 32, batchSize: 32, seed: 7 });
 const INDUCTION_THRESHOLD = 0.5;
 const TRAIN_REPEATS = [4, 5, 6, 7, 8, 9, 10, 11, 12];
-const PROBE_REPEATS = [13, 15];  // never trained on
+const PROBE_REPEATS = [13, 15]; // never trained on
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const relDiff = (a, b) => Math.abs(a - b) / Math.max(Math.abs(a), Math.abs(b), 1e-12);
@@ -42,7 +52,8 @@ function ensurePeers() {
 
 // `run(k)` for a synchronous step function: { ms, cpuMs } for k steps.
 const timed = (step) => async (k) => {
-  const t0 = performance.now(), c0 = process.cpuUsage();
+  const t0 = performance.now(),
+    c0 = process.cpuUsage();
   for (let i = 0; i < k; i++) step();
   const c = process.cpuUsage(c0);
   return { ms: performance.now() - t0, cpuMs: (c.user + c.system) / 1000 };
@@ -76,10 +87,15 @@ function gflops(fn, flops) {
 function kernelGflops(attn) {
   const rng = attn.randomState(3);
   const T = (...shape) => ({ data: Float32Array.from(rng.randn(...shape).data), shape });
-  const a = T(256, 512), b = T(512, 512), x = T(1, 256, 512);
+  const a = T(256, 512),
+    b = T(512, 512),
+    x = T(1, 256, 512);
   const gemm = gflops(() => attn.matmul(a, b), 2 * 256 * 512 * 512);
   const layer = attn.multiHeadAttention({ embedDim: 512, numHeads: 8, seed: 3 });
-  const mha = gflops(() => layer.forward(x, x, x, { needWeights: false }), 4 * 2 * 256 * 512 * 512 + 4 * 256 * 256 * 512);
+  const mha = gflops(
+    () => layer.forward(x, x, x, { needWeights: false }),
+    4 * 2 * 256 * 512 * 512 + 4 * 256 * 256 * 512,
+  );
   layer.dispose();
   return { gemm, mha, best: Math.max(gemm, mha) };
 }
@@ -112,12 +128,24 @@ async function torchPeer(state) {
     child.stdin.write(JSON.stringify(message) + '\n');
     return JSON.parse((await lines.next()).value);
   };
-  const plain = Object.fromEntries(Object.entries(state).map(([k, t]) => [k, { data: Array.from(t.data), shape: t.shape }]));
-  const ready = await ask({ config: MODEL, state: plain, tokens: BATCH.tokens, targets: BATCH.targets, learningRate: LEARNING_RATE });
+  const plain = Object.fromEntries(
+    Object.entries(state).map(([k, t]) => [k, { data: Array.from(t.data), shape: t.shape }]),
+  );
+  const ready = await ask({
+    config: MODEL,
+    state: plain,
+    tokens: BATCH.tokens,
+    targets: BATCH.targets,
+    learningRate: LEARNING_RATE,
+  });
   return {
-    name: `PyTorch ${ready.torch}`, loss: ready.loss, lossAfter3: ready.lossAfter3,
+    name: `PyTorch ${ready.torch}`,
+    loss: ready.loss,
+    lossAfter3: ready.lossAfter3,
     run: async (k) => ask({ steps: k }),
-    close: () => { child.stdin.end(JSON.stringify({ quit: true }) + '\n'); },
+    close: () => {
+      child.stdin.end(JSON.stringify({ quit: true }) + '\n');
+    },
   };
 }
 
@@ -129,7 +157,9 @@ async function tfjsPeer(state) {
   t.step();
   const lossAfter3 = t.lossNow();
   return {
-    name: `TensorFlow.js ${t.version} (wasm)`, loss, lossAfter3,
+    name: `TensorFlow.js ${t.version} (wasm)`,
+    loss,
+    lossAfter3,
     run: timed(t.step),
     close: () => {},
   };
@@ -138,7 +168,7 @@ async function tfjsPeer(state) {
 // Samples every implementation once per round, ours first; ratios (of CPU times) are paired within
 // a round.
 async function interleave(impls) {
-  for (const impl of impls) await impl.run(3);  // warm-up
+  for (const impl of impls) await impl.run(3); // warm-up
   const cpu = impls.map(() => []);
   const wall = impls.map(() => []);
   const ratio = impls.map(() => []);
@@ -151,8 +181,13 @@ async function interleave(impls) {
       ratio[i].push(t.cpuMs / times[0].cpuMs);
     });
   }
-  return impls.map((impl, i) => ({ name: impl.name, msPerStep: median(cpu[i]), best: Math.min(...cpu[i]),
-    wallMsPerStep: median(wall[i]), ratioToOurs: i === 0 ? 1 : median(ratio[i]) }));
+  return impls.map((impl, i) => ({
+    name: impl.name,
+    msPerStep: median(cpu[i]),
+    best: Math.min(...cpu[i]),
+    wallMsPerStep: median(wall[i]),
+    ratioToOurs: i === 0 ? 1 : median(ratio[i]),
+  }));
 }
 
 // Fresh batches every step (as the trainer does) until a head of layer 1 or later (a layer-0 head
@@ -165,7 +200,13 @@ function timeToInduction(attn, seed, maxSteps = 3000) {
   let best = 0;
   try {
     for (let step = 1; step <= maxSteps; step++) {
-      const b = repeatedTokens({ vocabSize: 48, seqLength: 32, batchSize: 32, seed: seed * 100003 + step, repeatLengths: TRAIN_REPEATS });
+      const b = repeatedTokens({
+        vocabSize: 48,
+        seqLength: 32,
+        batchSize: 32,
+        seed: seed * 100003 + step,
+        repeatLengths: TRAIN_REPEATS,
+      });
       model.trainStep(b.tokens, b.targets, { learningRate: LEARNING_RATE });
       if (step % 25) continue;
       const { attentions } = model.forward(probe.tokens);
@@ -181,18 +222,26 @@ function timeToInduction(attn, seed, maxSteps = 3000) {
 const simd = await createAttention({ simd: true });
 const scalar = await createAttention({ simd: false });
 const parity = ourParity(simd);
-const impls = [{ name: 'ours SIMD', run: timed(ours(simd).step) }, { name: 'ours scalar', run: timed(ours(scalar).step) }];
+const impls = [
+  { name: 'ours SIMD', run: timed(ours(simd).step) },
+  { name: 'ours scalar', run: timed(ours(scalar).step) },
+];
 const peers = [];
 if (WITH_PEERS) {
   const torch = await torchPeer(parity.state);
-  if (torch) peers.push(torch); else console.log('bench: /usr/bin/python3 has no torch; PyTorch skipped');
+  if (torch) peers.push(torch);
+  else console.log('bench: /usr/bin/python3 has no torch; PyTorch skipped');
   ensurePeers();
   peers.push(await tfjsPeer(parity.state));
 }
 for (const p of peers) {
-  const d0 = relDiff(p.loss, parity.loss), d3 = relDiff(p.lossAfter3, parity.lossAfter3);
-  console.log(`${p.name}: loss ${p.loss.toFixed(6)} (ours ${parity.loss.toFixed(6)}), after 3 Adam steps ${p.lossAfter3.toFixed(6)} (ours ${parity.lossAfter3.toFixed(6)})`);
-  if (d0 > 1e-4 || d3 > 1e-3) throw new Error(`${p.name} disagrees with our training (relative ${d0.toExponential(1)}, ${d3.toExponential(1)})`);
+  const d0 = relDiff(p.loss, parity.loss),
+    d3 = relDiff(p.lossAfter3, parity.lossAfter3);
+  console.log(
+    `${p.name}: loss ${p.loss.toFixed(6)} (ours ${parity.loss.toFixed(6)}), after 3 Adam steps ${p.lossAfter3.toFixed(6)} (ours ${parity.lossAfter3.toFixed(6)})`,
+  );
+  if (d0 > 1e-4 || d3 > 1e-3)
+    throw new Error(`${p.name} disagrees with our training (relative ${d0.toExponential(1)}, ${d3.toExponential(1)})`);
 }
 const rows = await interleave([...impls, ...peers]);
 for (const p of peers) p.close();
@@ -202,16 +251,31 @@ const stepGflops = flops / rows[0].msPerStep / 1e6;
 const speed = { stepMflop: flops / 1e6, stepGflops, kernels, fraction: stepGflops / kernels.best };
 const induction = [1, 2, 3].map((seed) => timeToInduction(simd, seed));
 const find = (prefix) => rows.find((r) => r.name.startsWith(prefix));
-const targets = [['PyTorch', 2], ['TensorFlow.js', 3]].filter(([p]) => find(p))
-  .map(([p, times]) => ({ target: `≥ ${times}× ${p}'s steps per second`, value: find(p).ratioToOurs, met: find(p).ratioToOurs >= times }));
-targets.push({ target: 'a training step at ≥ 0.5 × the forward kernels\' GFLOP/s', value: speed.fraction, met: speed.fraction >= 0.5 });
+const targets = [
+  ['PyTorch', 2],
+  ['TensorFlow.js', 3],
+]
+  .filter(([p]) => find(p))
+  .map(([p, times]) => ({
+    target: `≥ ${times}× ${p}'s steps per second`,
+    value: find(p).ratioToOurs,
+    met: find(p).ratioToOurs >= times,
+  }));
+targets.push({
+  target: "a training step at ≥ 0.5 × the forward kernels' GFLOP/s",
+  value: speed.fraction,
+  met: speed.fraction >= 0.5,
+});
 
 const md = [
   `Training step, 2 layers × 4 heads, d_model 64, attention-only, vocabulary 48, 32 tokens, batch 32 (${cpuDescription()}, ${ROUNDS} rounds of ${STEPS} steps):`,
   '',
   '| implementation | CPU ms / step | steps / s | best | wall ms / step | time / ours (paired CPU time) |',
   '| --- | ---: | ---: | ---: | ---: | ---: |',
-  ...rows.map((r) => `| ${r.name} | ${r.msPerStep.toFixed(2)} | ${(1000 / r.msPerStep).toFixed(0)} | ${r.best.toFixed(2)} | ${r.wallMsPerStep.toFixed(2)} | ${r.ratioToOurs.toFixed(2)}× |`),
+  ...rows.map(
+    (r) =>
+      `| ${r.name} | ${r.msPerStep.toFixed(2)} | ${(1000 / r.msPerStep).toFixed(0)} | ${r.best.toFixed(2)} | ${r.wallMsPerStep.toFixed(2)} | ${r.ratioToOurs.toFixed(2)}× |`,
+  ),
   '',
   `Training step: ${speed.stepMflop.toFixed(0)} MFLOP (3 × the forward's dense products) at ${speed.stepGflops.toFixed(1)} GFLOP/s; ` +
     `forward kernels in the same run: GEMM 256 × 512 · 512 × 512 (attn.matmul) ${speed.kernels.gemm.toFixed(1)} GFLOP/s, ` +
@@ -221,9 +285,28 @@ const md = [
   '',
   `Time to an induction head (ours SIMD, Node; a layer-1 head scoring ≥ ${INDUCTION_THRESHOLD} on repeat lengths ${PROBE_REPEATS.join(' and ')}, trained on ${TRAIN_REPEATS[0]}–${TRAIN_REPEATS.at(-1)}):`,
   '',
-  ...induction.map((r) => `- seed ${r.seed}: ${r.step ? `step ${r.step}, ${r.seconds.toFixed(1)} s` : `none in ${r.seconds.toFixed(1)} s (best score ${r.score.toFixed(2)})`}`),
+  ...induction.map(
+    (r) =>
+      `- seed ${r.seed}: ${r.step ? `step ${r.step}, ${r.seconds.toFixed(1)} s` : `none in ${r.seconds.toFixed(1)} s (best score ${r.score.toFixed(2)})`}`,
+  ),
 ];
 console.log(md.join('\n'));
 await mkdir('bench-results', { recursive: true });
 await writeFile('bench-results/transformer.md', md.join('\n') + '\n');
-await writeFile('bench-results/transformer.json', JSON.stringify({ date: new Date().toISOString(), cpu: cpuDescription(), model: MODEL, rows, speed, targets, induction, parity: { loss: parity.loss, lossAfter3: parity.lossAfter3 } }, null, 2));
+await writeFile(
+  'bench-results/transformer.json',
+  JSON.stringify(
+    {
+      date: new Date().toISOString(),
+      cpu: cpuDescription(),
+      model: MODEL,
+      rows,
+      speed,
+      targets,
+      induction,
+      parity: { loss: parity.loss, lossAfter3: parity.lossAfter3 },
+    },
+    null,
+    2,
+  ),
+);

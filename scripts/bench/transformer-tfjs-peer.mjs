@@ -17,9 +17,27 @@ export async function tfjsTrainer(config, state, tokens, targets, learningRate) 
   const tokenOneHot = tf.keep(tf.oneHot(tf.tensor1d(tokens.flat(), 'int32'), V).toFloat());
   const flatTargets = targets.flat();
   const valid = flatTargets.filter((t) => t >= 0).length;
-  const targetOneHot = tf.keep(tf.oneHot(tf.tensor1d(flatTargets.map((t) => Math.max(t, 0)), 'int32'), V));
-  const targetWeight = tf.keep(tf.tensor2d(flatTargets.map((t) => (t >= 0 ? 1 / valid : 0)), [B * T, 1]));
-  const causal = tf.keep(tf.tensor2d(Float32Array.from({ length: T * T }, (_, i) => (i % T > Math.floor(i / T) ? -1e9 : 0)), [T, T]));
+  const targetOneHot = tf.keep(
+    tf.oneHot(
+      tf.tensor1d(
+        flatTargets.map((t) => Math.max(t, 0)),
+        'int32',
+      ),
+      V,
+    ),
+  );
+  const targetWeight = tf.keep(
+    tf.tensor2d(
+      flatTargets.map((t) => (t >= 0 ? 1 / valid : 0)),
+      [B * T, 1],
+    ),
+  );
+  const causal = tf.keep(
+    tf.tensor2d(
+      Float32Array.from({ length: T * T }, (_, i) => (i % T > Math.floor(i / T) ? -1e9 : 0)),
+      [T, T],
+    ),
+  );
 
   const linear = (x, w, b) => tf.add(tf.matMul(tf.reshape(x, [-1, x.shape[2]]), vars[w]).reshape([B, T, -1]), vars[b]);
   const ln = (x, name) => {
@@ -31,7 +49,8 @@ export async function tfjsTrainer(config, state, tokens, targets, learningRate) 
   const heads = (x, E) => tf.transpose(tf.reshape(x, [B, T, H, E / H]), [0, 2, 1, 3]);
   const attention = (x, i) => {
     const E = x.shape[2];
-    const [q, k, v] = tf.split(linear(ln(x, `h.${i}.ln_1`), `h.${i}.attn.c_attn.weight`, `h.${i}.attn.c_attn.bias`), 3, 2)
+    const [q, k, v] = tf
+      .split(linear(ln(x, `h.${i}.ln_1`), `h.${i}.attn.c_attn.weight`, `h.${i}.attn.c_attn.bias`), 3, 2)
       .map((t) => heads(t, E));
     const scores = tf.add(tf.mul(tf.matMul(q, k, false, true), 1 / Math.sqrt(E / H)), causal);
     const y = tf.reshape(tf.transpose(tf.matMul(tf.softmax(scores), v), [0, 2, 1, 3]), [B, T, E]);
@@ -39,7 +58,10 @@ export async function tfjsTrainer(config, state, tokens, targets, learningRate) 
   };
   const mlp = (x, i) => {
     const h = linear(ln(x, `h.${i}.ln_2`), `h.${i}.mlp.c_fc.weight`, `h.${i}.mlp.c_fc.bias`);
-    const gelu = tf.mul(tf.mul(h, 0.5), tf.add(1, tf.tanh(tf.mul(Math.sqrt(2 / Math.PI), tf.add(h, tf.mul(0.044715, tf.pow(h, 3)))))));
+    const gelu = tf.mul(
+      tf.mul(h, 0.5),
+      tf.add(1, tf.tanh(tf.mul(Math.sqrt(2 / Math.PI), tf.add(h, tf.mul(0.044715, tf.pow(h, 3)))))),
+    );
     return linear(gelu, `h.${i}.mlp.c_proj.weight`, `h.${i}.mlp.c_proj.bias`);
   };
   const loss = () => {

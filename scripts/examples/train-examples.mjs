@@ -31,7 +31,9 @@ const r3 = (x) => Math.round(x * 1e3) / 1e3;
 
 // The run's record: one entry per HISTORY_EVERY steps (see the top of this file).
 function createHistory(layers, heads) {
-  const scores = Object.fromEntries(SCORES.map((k) => [k, Array.from({ length: layers }, () => Array.from({ length: heads }, () => []))]));
+  const scores = Object.fromEntries(
+    SCORES.map((k) => [k, Array.from({ length: layers }, () => Array.from({ length: heads }, () => []))]),
+  );
   const history = { every: HISTORY_EVERY, step: [], train: [], repeated: [], all: [], scores };
   return {
     history,
@@ -65,7 +67,10 @@ function train(attn, { id, settings, steps }) {
     record.add(step, losses, probe);
     const best = Math.max(...probe.headScores.flatMap((s) => s.induction));
     if (formedAt === null && best >= THRESHOLDS.induction && settings.task === 'repeated') formedAt = step;
-    if (step % 100 === 0) console.log(`${id}: step ${step}, loss ${loss.toFixed(3)}, best induction ${best.toFixed(2)} (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+    if (step % 100 === 0)
+      console.log(
+        `${id}: step ${step}, loss ${loss.toFixed(3)}, best induction ${best.toFixed(2)} (${((Date.now() - t0) / 1000).toFixed(0)} s)`,
+      );
   }
   const { probe } = ask({ type: 'probe' });
   const { state } = ask({ type: 'getState' });
@@ -84,21 +89,32 @@ async function main() {
     // The page opens an example from this file alone (a bundler may inline the small .json as a
     // data: URL that a strict connect-src refuses), so everything it shows is in the metadata too.
     const bytes = encodeSafetensors(state, {
-      settings: JSON.stringify(example.settings), step: String(example.steps),
+      settings: JSON.stringify(example.settings),
+      step: String(example.steps),
       ...(formedAt === null ? {} : { formedAt: String(formedAt) }),
       history: JSON.stringify(history),
     });
     if (bytes.length > MAX_BYTES) throw new Error(`${example.id}: ${bytes.length} bytes, more than ${MAX_BYTES}`);
     writeFileSync(`${OUT}${example.id}.safetensors`, bytes);
     const meta = {
-      id: example.id, settings: example.settings, steps: example.steps, formedAt,
+      id: example.id,
+      settings: example.settings,
+      steps: example.steps,
+      formedAt,
       probeLoss: Math.round(probe.loss * 1e4) / 1e4,
-      headScores: probe.headScores.map((s) => ({ previousToken: round(s.previousToken), induction: round(s.induction), duplicateToken: round(s.duplicateToken) })),
+      headScores: probe.headScores.map((s) => ({
+        previousToken: round(s.previousToken),
+        induction: round(s.induction),
+        duplicateToken: round(s.duplicateToken),
+      })),
       generatedBy: 'npm run train-examples (scripts/examples/train-examples.mjs)',
       history,
     };
     // One line per series: the history is long and read by programs.
-    const text = JSON.stringify({ ...meta, history: '@history@' }, null, 2).replace('"@history@"', JSON.stringify(history));
+    const text = JSON.stringify({ ...meta, history: '@history@' }, null, 2).replace(
+      '"@history@"',
+      JSON.stringify(history),
+    );
     writeFileSync(`${OUT}${example.id}.json`, `${text}\n`);
     console.log(`${example.id}: ${bytes.length} bytes, probe loss ${meta.probeLoss}`);
   }

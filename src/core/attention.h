@@ -18,24 +18,24 @@ struct AttentionProblem {
   const float* v = nullptr;
   float scale = 0.0f;  // > 0; callers pass 1/√dk for the standard scaling
 
-  bool causal = false;                // query i sees keys j ≤ i (top-left aligned, as PyTorch)
-  size_t window = 0;                  // > 0: query i sees keys j > i − window (a sliding window)
-  bool lower_right = false;           // align causal and window at the bottom right: query i sits
-                                      // at key position i + m − n (PyTorch's causal_lower_right)
-  const uint8_t* mask = nullptr;      // (n, m) or (batch, n, m); nonzero = hidden
+  bool causal = false;            // query i sees keys j ≤ i (top-left aligned, as PyTorch)
+  size_t window = 0;              // > 0: query i sees keys j > i − window (a sliding window)
+  bool lower_right = false;       // align causal and window at the bottom right: query i sits
+                                  // at key position i + m − n (PyTorch's causal_lower_right)
+  const uint8_t* mask = nullptr;  // (n, m) or (batch, n, m); nonzero = hidden
   bool mask_per_batch = false;
-  const float* bias = nullptr;        // (n, m) or (batch, n, m); added to the scaled scores
+  const float* bias = nullptr;  // (n, m) or (batch, n, m); added to the scaled scores
   bool bias_per_batch = false;
   const uint8_t* key_padding = nullptr;  // (batch, m); nonzero = padding, hidden from every query
 };
 
 // Caller-owned outputs; nullptr means "not wanted". Only `output` is required.
 struct AttentionResult {
-  float* output = nullptr;             // (batch, n, dv)
-  float* weights = nullptr;            // (batch, n, m)
-  float* scores = nullptr;             // (batch, n, m)  Q·Kᵀ
-  float* scaled = nullptr;             // (batch, n, m)  Q·Kᵀ·scale
-  float* masked = nullptr;             // (batch, n, m)  + bias, hidden keys = -inf
+  float* output = nullptr;               // (batch, n, dv)
+  float* weights = nullptr;              // (batch, n, m)
+  float* scores = nullptr;               // (batch, n, m)  Q·Kᵀ
+  float* scaled = nullptr;               // (batch, n, m)  Q·Kᵀ·scale
+  float* masked = nullptr;               // (batch, n, m)  + bias, hidden keys = -inf
   uint8_t* fully_masked_rows = nullptr;  // (batch, n); 1 where every key was hidden
 };
 

@@ -24,7 +24,8 @@ inline HeadInputs batch_head_inputs(const AttentionProblem& p, size_t b) {
   in.scale = p.scale;
   in.masks.causal = p.causal;
   in.masks.window = p.window;
-  in.masks.query_offset = p.lower_right ? static_cast<ptrdiff_t>(p.m) - static_cast<ptrdiff_t>(p.n) : 0;
+  in.masks.query_offset =
+      p.lower_right ? static_cast<ptrdiff_t>(p.m) - static_cast<ptrdiff_t>(p.n) : 0;
   in.masks.mask = offset_or_null(p.mask, p.mask_per_batch ? b * nm : 0);
   in.masks.bias = offset_or_null(p.bias, p.bias_per_batch ? b * nm : 0);
   in.masks.key_padding = offset_or_null(p.key_padding, b * p.m);

@@ -51,9 +51,11 @@ float softmax_visible_row(float* row, size_t m, KeySpan span, float scale, bool 
 
 // The general row: scaled, biased and masked, then the softmax over all m keys. Returns the row's
 // log-sum-exp (−inf for a fully masked row).
-float softmax_masked_row(const HeadInputs& in, const HeadOutputs& out, float* row, size_t i, size_t m) {
+float softmax_masked_row(const HeadInputs& in, const HeadOutputs& out, float* row, size_t i,
+                         size_t m) {
   copy_row(out.scores ? out.scores + i * m : nullptr, row, m);
-  scale_and_mask_scores(row, m, i, 0, m, in.scale, in.masks, out.scaled ? out.scaled + i * m : nullptr,
+  scale_and_mask_scores(row, m, i, 0, m, in.scale, in.masks,
+                        out.scaled ? out.scaled + i * m : nullptr,
                         out.masked ? out.masked + i * m : nullptr);
   const float row_max = kernels::max_value(row, m);
   if (row_max == kNegInf) {
@@ -72,8 +74,8 @@ float softmax_masked_row(const HeadInputs& in, const HeadOutputs& out, float* ro
 // blocks of 64).
 void attend_materialized(const HeadInputs& in, const HeadOutputs& out, float* workspace) {
   const size_t n = in.q.rows, m = in.k.rows, dk = in.q.cols, dv = in.v.cols;
-  float* kt = workspace;                                     // Kᵀ panels: dk × m
-  float* vp = kt + kernels::packed_floats(dk, m);            // V panels: m × dv
+  float* kt = workspace;                           // Kᵀ panels: dk × m
+  float* vp = kt + kernels::packed_floats(dk, m);  // V panels: m × dv
   float* p = out.weights ? out.weights : vp + kernels::packed_floats(m, dv);  // n × m
   kernels::pack_panels_transposed(in.k.data, in.k.ld, dk, m, kt);
   kernels::pack_panels(in.v.data, in.v.ld, m, dv, vp);
@@ -89,9 +91,9 @@ void attend_materialized(const HeadInputs& in, const HeadOutputs& out, float* wo
     for (size_t i = i0; i < i0 + rows; ++i) {
       float* row = p + i * m;
       if (!visible_only) std::fill(row + key_end, row + m, kNegInf);  // causal-hidden, never scored
-      const float lse =
-          visible_only ? softmax_visible_row(row, m, visible_keys(in.masks, i, m), in.scale, out.row_lse != nullptr)
-                       : softmax_masked_row(in, out, row, i, m);
+      const float lse = visible_only ? softmax_visible_row(row, m, visible_keys(in.masks, i, m),
+                                                           in.scale, out.row_lse != nullptr)
+                                     : softmax_masked_row(in, out, row, i, m);
       if (out.fully_masked_rows) out.fully_masked_rows[i] = lse == kNegInf ? 1 : 0;
       if (out.row_lse) out.row_lse[i] = lse;
     }
@@ -146,7 +148,7 @@ struct TileRows {
   const float* raw_max;  // per row, from the score product (used when fused_max)
   float* row_max;
   float* row_sum;
-  float* acc;            // rows × dv accumulated outputs
+  float* acc;  // rows × dv accumulated outputs
   size_t dv;
 };
 
@@ -158,9 +160,10 @@ struct TileRows {
 
 // Turns a tile's scores into softmax numerators and rescales the accumulated outputs of rows whose
 // max grew. Out of line on purpose (noinline, and two call sites that clang cannot merge, so
-// Binaryen, which inlines every function with one caller, keeps it too): V8 moves a WebAssembly function to optimized code only between calls, so inside one
-// long call (n = m = 16384 runs for seconds) a loop inlined into attend_streaming would run in
-// the baseline tier for the whole call; as its own function it is optimized after a few tiles.
+// Binaryen, which inlines every function with one caller, keeps it too): V8 moves a WebAssembly
+// function to optimized code only between calls, so inside one long call (n = m = 16384 runs for
+// seconds) a loop inlined into attend_streaming would run in the baseline tier for the whole call;
+// as its own function it is optimized after a few tiles.
 ATTN_NOINLINE void softmax_tile(const TileRows& t, bool fused_max) {
   for (size_t r = 0; r < t.rows; ++r) {
     float correction;
@@ -176,13 +179,13 @@ ATTN_NOINLINE void softmax_tile(const TileRows& t, bool fused_max) {
 // are packed once into panels (dk·m + m·dv floats, linear in m), never an n × m matrix.
 void attend_streaming(const HeadInputs& in, const HeadOutputs& out, float* workspace) {
   const size_t n = in.q.rows, m = in.k.rows, dk = in.q.cols, dv = in.v.cols;
-  float* kt = workspace;                                     // Kᵀ panels: dk × m
-  float* vp = kt + kernels::packed_floats(dk, m);            // V panels: m × dv
-  float* tile = vp + kernels::packed_floats(m, dv);          // kQueryBlock × kKeyBlock
-  float* acc = tile + kQueryBlock * kKeyBlock;               // kQueryBlock × dv
-  float* row_max = acc + kQueryBlock * dv;                   // kQueryBlock
-  float* row_sum = row_max + kQueryBlock;                    // kQueryBlock
-  float* raw_max = row_sum + kQueryBlock;                    // kQueryBlock: max of a tile row
+  float* kt = workspace;                             // Kᵀ panels: dk × m
+  float* vp = kt + kernels::packed_floats(dk, m);    // V panels: m × dv
+  float* tile = vp + kernels::packed_floats(m, dv);  // kQueryBlock × kKeyBlock
+  float* acc = tile + kQueryBlock * kKeyBlock;       // kQueryBlock × dv
+  float* row_max = acc + kQueryBlock * dv;           // kQueryBlock
+  float* row_sum = row_max + kQueryBlock;            // kQueryBlock
+  float* raw_max = row_sum + kQueryBlock;            // kQueryBlock: max of a tile row
   const bool general = masks_need_scores(in.masks);
   kernels::pack_panels_transposed(in.k.data, in.k.ld, dk, m, kt);
   kernels::pack_panels(in.v.data, in.v.ld, m, dv, vp);
@@ -201,8 +204,8 @@ void attend_streaming(const HeadInputs& in, const HeadOutputs& out, float* works
     for (size_t j0 = key_begin; j0 < key_end; j0 += kKeyBlock) {
       const size_t cols = std::min(kKeyBlock, key_end - j0);
       // key_begin and kKeyBlock are multiples of the panel width, so keys [j0, …) start a panel.
-      const TileRows t{tile, rows, cols, i0, j0, m, in.scale, in.masks, raw_max, row_max, row_sum,
-                       acc, dv};
+      const TileRows t{tile,     rows,    cols,    i0,      j0,  m, in.scale,
+                       in.masks, raw_max, row_max, row_sum, acc, dv};
       if (general) {
         kernels::matmul_packed(in.q.row(i0), in.q.ld, kt + j0 * dk, dk, tile, cols, rows, cols, dk,
                                1.0f, false);
@@ -213,8 +216,8 @@ void attend_streaming(const HeadInputs& in, const HeadOutputs& out, float* works
         softmax_tile(t, true);
         std::fill(raw_max, raw_max + rows, kNegInf);  // ready for the next tile
       }
-      kernels::matmul_packed(tile, cols, vp + j0 * kernels::kPanelWidth, m, acc, dv, rows, dv,
-                             cols, 1.0f, true);
+      kernels::matmul_packed(tile, cols, vp + j0 * kernels::kPanelWidth, m, acc, dv, rows, dv, cols,
+                             1.0f, true);
     }
     for (size_t r = 0; r < rows; ++r) {
       const bool all_hidden = row_sum[r] == 0.0f;
@@ -241,11 +244,14 @@ void attend_few_rows(const HeadInputs& in, const HeadOutputs& out, float* worksp
   const size_t n = in.q.rows, m = in.k.rows, dk = in.q.cols, dv = in.v.cols;
   for (size_t i = 0; i < n; ++i) {
     float* row = out.weights ? out.weights + i * m : workspace;
-    const KeySpan span = masks_need_scores(in.masks) || out.scores ? KeySpan{0, m} : visible_keys(in.masks, i, m);
+    const KeySpan span =
+        masks_need_scores(in.masks) || out.scores ? KeySpan{0, m} : visible_keys(in.masks, i, m);
     std::fill(row, row + m, kNegInf);
-    for (size_t j = span.begin; j < span.end; ++j) row[j] = kernels::dot(in.q.row(i), in.k.row(j), dk);
+    for (size_t j = span.begin; j < span.end; ++j)
+      row[j] = kernels::dot(in.q.row(i), in.k.row(j), dk);
     copy_row(out.scores ? out.scores + i * m : nullptr, row, m);
-    scale_and_mask_scores(row, m, i, 0, m, in.scale, in.masks, out.scaled ? out.scaled + i * m : nullptr,
+    scale_and_mask_scores(row, m, i, 0, m, in.scale, in.masks,
+                          out.scaled ? out.scaled + i * m : nullptr,
                           out.masked ? out.masked + i * m : nullptr);
     const float row_max = kernels::max_value(row, m);
     const bool all_hidden = row_max == kNegInf;

@@ -32,9 +32,9 @@ struct HeadInputs {
 };
 
 struct HeadOutputs {
-  MatrixView output;                   // n × dv, required
-  float* weights = nullptr;            // n × m contiguous, optional
-  float* scores = nullptr;             // trace, n × m, optional
+  MatrixView output;         // n × dv, required
+  float* weights = nullptr;  // n × m contiguous, optional
+  float* scores = nullptr;   // trace, n × m, optional
   float* scaled = nullptr;
   float* masked = nullptr;
   uint8_t* fully_masked_rows = nullptr;  // n, optional
@@ -56,17 +56,18 @@ struct HeadGradInputs {
   ConstMatrixView output;          // O from the forward, n × dv
   ConstMatrixView d_output;        // dO, n × dv
   const float* weights = nullptr;  // A from the forward, n × m contiguous: materialized path
-  const float* row_lse = nullptr;  // n, from the forward: streaming path (used when weights is null)
+  const float* row_lse =
+      nullptr;  // n, from the forward: streaming path (used when weights is null)
 };
 
 struct HeadGradOutputs {
-  MatrixView dq;                   // n × dk (strided, like the inputs)
-  MatrixView dk;                   // m × dk
-  MatrixView dv;                   // m × dv
-  float* d_scores = nullptr;       // n × m contiguous, optional (materialized path only): the gradient
-                                   // with respect to the scaled, masked scores before the softmax (dS),
-                                   // which is also the gradient of an additive bias
-  bool accumulate = false;         // add into dq, dk, dv instead of overwriting them
+  MatrixView dq;              // n × dk (strided, like the inputs)
+  MatrixView dk;              // m × dk
+  MatrixView dv;              // m × dv
+  float* d_scores = nullptr;  // n × m contiguous, optional (materialized path only): the gradient
+                              // with respect to the scaled, masked scores before the softmax (dS),
+                              // which is also the gradient of an additive bias
+  bool accumulate = false;    // add into dq, dk, dv instead of overwriting them
 };
 
 // Floats of workspace attend_head_backward needs; `stream` = the streaming (no n × m) path:

@@ -31,7 +31,8 @@ void row_deltas(const HeadGradInputs& g, size_t i0, size_t rows, float* delta) {
 }
 
 // out (rows × cols, ld) = tᵀ for t (cols × rows, contiguous), or += tᵀ when accumulating.
-void store_transposed(const float* t, size_t rows, size_t cols, const MatrixView& out, bool accumulate) {
+void store_transposed(const float* t, size_t rows, size_t cols, const MatrixView& out,
+                      bool accumulate) {
   for (size_t r = 0; r < rows; ++r) {
     float* dst = out.row(r);
     for (size_t c = 0; c < cols; ++c) dst[c] = t[c * rows + r] + (accumulate ? dst[c] : 0.0f);
@@ -39,11 +40,11 @@ void store_transposed(const float* t, size_t rows, size_t cols, const MatrixView
 }
 
 struct MaterializedBuffers {
-  float* packed;  // packed_floats(n, m): A, later dS, as panels
-  float* ds;      // n × m (when the caller does not keep dS)
-  float* small_t; // max(dv, dk) × n: dOᵀ, later Qᵀ
-  float* small_p; // max(packed(dv, m), packed(m, dk)): Vᵀ, later K, as panels
-  float* result_t;// max(dv, dk) × m: dVᵀ, later dKᵀ
+  float* packed;    // packed_floats(n, m): A, later dS, as panels
+  float* ds;        // n × m (when the caller does not keep dS)
+  float* small_t;   // max(dv, dk) × n: dOᵀ, later Qᵀ
+  float* small_p;   // max(packed(dv, m), packed(m, dk)): Vᵀ, later K, as panels
+  float* result_t;  // max(dv, dk) × m: dVᵀ, later dKᵀ
 };
 
 MaterializedBuffers carve_materialized(size_t n, size_t m, size_t dk, size_t dv, float* base) {
@@ -75,7 +76,8 @@ void backward_materialized(const HeadInputs& in, const HeadGradInputs& g,
   store_transposed(b.result_t, m, dv, out.dv, acc);
 
   kernels::pack_panels_transposed(in.v.data, in.v.ld, dv, m, b.small_p);  // Vᵀ: dv × m
-  kernels::matmul_packed(g.d_output.data, g.d_output.ld, b.small_p, dv, ds, m, n, m, dv, 1.0f, false);
+  kernels::matmul_packed(g.d_output.data, g.d_output.ld, b.small_p, dv, ds, m, n, m, dv, 1.0f,
+                         false);
   for (size_t i = 0; i < n; ++i) {
     float delta;
     row_deltas(g, i, 1, &delta);
@@ -134,8 +136,8 @@ void backward_tile(const HeadInputs& in, const HeadGradInputs& g, const HeadGrad
                    const StreamBuffers& b, size_t i0, size_t rows, size_t j0, size_t cols,
                    bool first_tile) {
   const size_t m = in.k.rows, dk = in.q.cols, dv = in.v.cols, W = kernels::kPanelWidth;
-  kernels::matmul_packed(in.q.row(i0), in.q.ld, b.kt + j0 * dk, dk, b.p, cols, rows, cols, dk,
-                         1.0f, false);
+  kernels::matmul_packed(in.q.row(i0), in.q.ld, b.kt + j0 * dk, dk, b.p, cols, rows, cols, dk, 1.0f,
+                         false);
   for (size_t r = 0; r < rows; ++r)
     recompute_weights_row(b.p + r * cols, cols, i0 + r, j0, m, in.scale, in.masks,
                           g.row_lse[i0 + r]);
@@ -151,8 +153,8 @@ void backward_tile(const HeadInputs& in, const HeadGradInputs& g, const HeadGrad
   kernels::matmul_packed(b.ds, cols, b.kp + j0 * W, m, out.dq.row(i0), out.dq.ld, rows, dk, cols,
                          in.scale, out.accumulate || !first_tile);
   kernels::transpose(b.ds, cols, rows, cols, b.t, rows);
-  kernels::matmul_packed(b.t, rows, b.qp, rows, out.dk.row(j0), out.dk.ld, cols, dk, rows,
-                         in.scale, true);
+  kernels::matmul_packed(b.t, rows, b.qp, rows, out.dk.row(j0), out.dk.ld, cols, dk, rows, in.scale,
+                         true);
 }
 
 // FlashAttention-2's backward on one core: per block of queries, every key tile's weights are
@@ -179,7 +181,8 @@ void backward_streaming(const HeadInputs& in, const HeadGradInputs& g, const Hea
     const KeySpan span = block_visible_keys(in.masks, i0, rows, m);
     const size_t key_begin = span.begin / kernels::kPanelWidth * kernels::kPanelWidth;
     for (size_t j0 = key_begin; j0 < span.end; j0 += kKeyBlock)
-      backward_tile(in, g, out, b, i0, rows, j0, std::min(kKeyBlock, span.end - j0), j0 == key_begin);
+      backward_tile(in, g, out, b, i0, rows, j0, std::min(kKeyBlock, span.end - j0),
+                    j0 == key_begin);
     if (key_begin >= span.end && !out.accumulate)  // no key visible: dQ of the block is 0
       zero_rows({out.dq.row(i0), rows, out.dq.cols, out.dq.ld});
   }

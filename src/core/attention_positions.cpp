@@ -18,9 +18,7 @@ int64_t query_position(const HeadMasks& masks, size_t i) {
   return static_cast<int64_t>(i) + static_cast<int64_t>(masks.query_offset);
 }
 
-size_t clamp_index(int64_t x, size_t m) {
-  return x <= 0 ? 0 : std::min(static_cast<size_t>(x), m);
-}
+size_t clamp_index(int64_t x, size_t m) { return x <= 0 ? 0 : std::min(static_cast<size_t>(x), m); }
 
 void copy_row(float* dst, const float* src, size_t len) {
   if (dst) std::memcpy(dst, src, len * sizeof(float));
@@ -113,9 +111,11 @@ Status rope_rotate(float* x, size_t items, size_t T, size_t d, const double* pos
                    float* scratch) {
   if (items == 0 || T == 0 || d == 0) return Status::error("x must not be empty");
   if (d % 2 != 0)
-    return Status::error("the last dimension d must be even (RoPE turns the two halves as pairs), got " +
-                         std::to_string(d));
-  if (!(base > 0.0) || !std::isfinite(base)) return Status::error("base must be a positive finite number");
+    return Status::error(
+        "the last dimension d must be even (RoPE turns the two halves as pairs), got " +
+        std::to_string(d));
+  if (!(base > 0.0) || !std::isfinite(base))
+    return Status::error("base must be a positive finite number");
   for (size_t t = 0; positions && t < T; ++t)
     if (!std::isfinite(positions[t]))
       return Status::error("positions[" + std::to_string(t) + "] is not a finite number");

@@ -57,9 +57,9 @@ void rope_rotate_rows(float* x, size_t rows, size_t ld, size_t heads, size_t d,
                       const double* positions, double first_position, double base, bool inverse,
                       float* scratch);
 
-// The lesson function attn.rope: x (items × T × d, contiguous) rotated in place, row t of every item
-// at positions[t] (0, 1, … when null). Checks d even, the base positive and finite and the positions
-// finite. scratch: rope_scratch_floats(d).
+// The lesson function attn.rope: x (items × T × d, contiguous) rotated in place, row t of every
+// item at positions[t] (0, 1, … when null). Checks d even, the base positive and finite and the
+// positions finite. scratch: rope_scratch_floats(d).
 Status rope_rotate(float* x, size_t items, size_t T, size_t d, const double* positions, double base,
                    float* scratch);
 

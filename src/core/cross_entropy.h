@@ -18,9 +18,9 @@ inline bool is_ignored_target(int32_t target) {
 // Number of targets that are not ignored (not negative).
 size_t count_targets(const int32_t* targets, size_t rows);
 
-// Returns the mean loss over the `counted` rows whose target is not negative (counted > 0). When dlogits
-// is not null it receives (softmax − one-hot)/counted, 0 on ignored rows; it may alias logits.
-// Only valid targets: in [0, vocab) or ignored.
+// Returns the mean loss over the `counted` rows whose target is not negative (counted > 0). When
+// dlogits is not null it receives (softmax − one-hot)/counted, 0 on ignored rows; it may alias
+// logits. Only valid targets: in [0, vocab) or ignored.
 double cross_entropy(const float* logits, const int32_t* targets, size_t rows, size_t vocab,
                      size_t counted, float* dlogits);
 

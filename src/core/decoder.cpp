@@ -38,7 +38,8 @@ struct Carver {
 Decoder::Decoder(Transformer* model, size_t max_length)
     : model_(model), config_(model->config()), max_length_(max_length) {
   const size_t d = config_.d_model / config_.num_heads;
-  cache_.configure(config_.num_layers, kv_head_count(config_), d, config_.attention_window, max_length);
+  cache_.configure(config_.num_layers, kv_head_count(config_), d, config_.attention_window,
+                   max_length);
 }
 
 Status Decoder::create(Transformer* model, size_t max_length, Decoder** out) {
@@ -47,8 +48,9 @@ Status Decoder::create(Transformer* model, size_t max_length, Decoder** out) {
   const TransformerConfig& c = model->config();
   if (max_length == 0) return Status::error("maxLength must be positive");
   if (c.learned_positions && max_length > c.context_length)
-    return Status::error("maxLength (" + std::to_string(max_length) + ") must be at most contextLength (" +
-                         std::to_string(c.context_length) + ") for a model with learned positions: wpe has no row past it");
+    return Status::error("maxLength (" + std::to_string(max_length) +
+                         ") must be at most contextLength (" + std::to_string(c.context_length) +
+                         ") for a model with learned positions: wpe has no row past it");
   if (max_length > kMaxDecoderLength)
     return Status::error("maxLength must be at most " + std::to_string(kMaxDecoderLength));
   Decoder* decoder = new (std::nothrow) Decoder(model, max_length);
@@ -59,14 +61,16 @@ Status Decoder::create(Transformer* model, size_t max_length, Decoder** out) {
 
 double Decoder::cache_bytes() const {
   const double d = double(config_.d_model / config_.num_heads);
-  return 2.0 * double(config_.num_layers) * double(kv_head_count(config_)) * d * double(kept()) * 4.0;
+  return 2.0 * double(config_.num_layers) * double(kv_head_count(config_)) * d * double(kept()) *
+         4.0;
 }
 
 Status Decoder::check(const int32_t* tokens, size_t t) const {
   if (t == 0) return Status::error("tokens must hold at least one token");
   if (t > max_length_ - length_)
-    return Status::error("appending " + std::to_string(t) + " tokens to the " + std::to_string(length_) +
-                         " already seen would pass maxLength (" + std::to_string(max_length_) + ")");
+    return Status::error("appending " + std::to_string(t) + " tokens to the " +
+                         std::to_string(length_) + " already seen would pass maxLength (" +
+                         std::to_string(max_length_) + ")");
   const int64_t V = static_cast<int64_t>(config_.vocab_size);
   for (size_t i = 0; i < t; ++i)
     if (tokens[i] < 0 || tokens[i] >= V)
@@ -94,7 +98,8 @@ Status Decoder::prepare(size_t t, bool weights) {
       if (s.layer_norm) a.ln2 = c.take(t * E), a.ln2_mean = c.take(t), a.ln2_rstd = c.take(t);
       a.fc = c.take(t * 4 * E), a.fc_act = c.take(t * 4 * E);
     }
-    if (config_.layer_norm) w_.lnf = c.take(t * E), w_.lnf_mean = c.take(t), w_.lnf_rstd = c.take(t);
+    if (config_.layer_norm)
+      w_.lnf = c.take(t * E), w_.lnf_mean = c.take(t), w_.lnf_rstd = c.take(t);
     w_.keys = cache_.ring() ? c.take(m * d) : nullptr;
     w_.values = cache_.ring() ? c.take(m * d) : nullptr;
     w_.weights = weights && cache_.ring() ? c.take(t * m) : nullptr;
@@ -125,7 +130,8 @@ Status Decoder::append(const int32_t* tokens, size_t t, float* logits, float* at
     run_layer(l, t, attentions ? attentions + l * H * t * total : nullptr);
   const float* x = w_.x[config_.num_layers % 2];
   if (config_.layer_norm) {
-    layer_norm_forward(x, p + layout.lnf_w, p + layout.lnf_b, w_.lnf, w_.lnf_mean, w_.lnf_rstd, t, E);
+    layer_norm_forward(x, p + layout.lnf_w, p + layout.lnf_b, w_.lnf, w_.lnf_mean, w_.lnf_rstd, t,
+                       E);
     x = w_.lnf;
   }
   unembed(x, t, logits);
@@ -158,15 +164,16 @@ static const float* chunk_rows(const BlockShape& s, const float* qkv, size_t g, 
 // (key j at position j); otherwise the `old` kept positions are copied out in position order and
 // the chunk after them, and store_ring adds the chunk to the ring once the heads are done (writing
 // it first would overwrite positions the chunk's first queries still see).
-void Decoder::stage_keys(const BlockShape& s, size_t layer, size_t g, const float* qkv, bool in_place,
-                         size_t old, HeadInputs& in) {
+void Decoder::stage_keys(const BlockShape& s, size_t layer, size_t g, const float* qkv,
+                         bool in_place, size_t old, HeadInputs& in) {
   const size_t d = s.head_dim(), W = s.qkv_width(), t = s.T, row = d * sizeof(float);
   float* cached[2] = {cache_.keys(layer, g), cache_.values(layer, g)};
   float* staged[2] = {w_.keys, w_.values};
   for (int part = 0; part < 2; ++part) {
     const float* chunk = chunk_rows(s, qkv, g, part == 1);
     if (in_place) {
-      for (size_t i = 0; i < t; ++i) std::memcpy(cached[part] + (length_ + i) * d, chunk + i * W, row);
+      for (size_t i = 0; i < t; ++i)
+        std::memcpy(cached[part] + (length_ + i) * d, chunk + i * W, row);
       continue;
     }
     const size_t first = length_ - old;
@@ -194,12 +201,13 @@ void Decoder::store_ring(const BlockShape& s, size_t layer, size_t g, const floa
 // The chunk's keys and values join the cache, and each query head attends to its key/value head's
 // cached positions: causal aligned lower-right, query i of the chunk at key index old + i. Weights
 // asked for are placed at their positions in rows of length + t (0 before the first kept key).
-void Decoder::attend_cache(size_t layer, size_t t, const float* qkv, float* concat, float* attentions) {
+void Decoder::attend_cache(size_t layer, size_t t, const float* qkv, float* concat,
+                           float* attentions) {
   const BlockShape s = transformer_block_shape(config_, 1, t);
   const size_t d = s.head_dim(), group = s.heads / s.kv(), total = length_ + t;
   const bool in_place = !cache_.ring() || total <= cache_.window();
   const size_t old = in_place ? length_ : cache_.kept(length_);  // cached keys before the chunk
-  const size_t m = old + t, first = total - m;                     // keys seen; position of key 0
+  const size_t m = old + t, first = total - m;                   // keys seen; position of key 0
   for (size_t g = 0; g < s.kv(); ++g) {
     HeadInputs in;
     stage_keys(s, layer, g, qkv, in_place, old, in);
@@ -211,7 +219,8 @@ void Decoder::attend_cache(size_t layer, size_t t, const float* qkv, float* conc
       HeadOutputs out;
       out.output = {concat + h * d, t, d, s.E};
       float* placed = attentions ? attentions + h * t * total : nullptr;
-      out.weights = placed && in_place ? placed : w_.weights;  // in place: m = total, key j = position j
+      out.weights =
+          placed && in_place ? placed : w_.weights;  // in place: m = total, key j = position j
       attend_head(in, out, w_.scratch);
       if (!placed || in_place) continue;
       for (size_t i = 0; i < t; ++i) {
@@ -235,14 +244,16 @@ void Decoder::unembed(const float* x, size_t t, float* logits) {
 
 Status Decoder::copy_cache(size_t layer, float* keys, float* values, int32_t* positions) const {
   if (layer >= config_.num_layers)
-    return Status::error("layer must be below numLayers (" + std::to_string(config_.num_layers) + ")");
+    return Status::error("layer must be below numLayers (" + std::to_string(config_.num_layers) +
+                         ")");
   const size_t d = config_.d_model / config_.num_heads, n = kept();
   for (size_t g = 0; g < kv_head_count(config_); ++g)
     if (n) {
       std::memcpy(keys + g * n * d, cache_.keys(layer, g), n * d * sizeof(float));
       std::memcpy(values + g * n * d, cache_.values(layer, g), n * d * sizeof(float));
     }
-  for (size_t s = 0; s < n; ++s) positions[s] = static_cast<int32_t>(cache_.position_in_slot(s, length_));
+  for (size_t s = 0; s < n; ++s)
+    positions[s] = static_cast<int32_t>(cache_.position_in_slot(s, length_));
   return Status::success();
 }
 

@@ -62,13 +62,15 @@ class Decoder {
   KvCache cache_;
   FloatBuffer work_;
   struct Work {
-    float* x[2];              // t × E: the residual stream, in and out of a layer
-    BlockActivations layer;   // one layer's activations (x_in, x_out set per layer)
-    float* lnf = nullptr; float* lnf_mean = nullptr; float* lnf_rstd = nullptr;
-    float* keys = nullptr;    // (kept + t) × d: a ring's keys in position order
+    float* x[2];             // t × E: the residual stream, in and out of a layer
+    BlockActivations layer;  // one layer's activations (x_in, x_out set per layer)
+    float* lnf = nullptr;
+    float* lnf_mean = nullptr;
+    float* lnf_rstd = nullptr;
+    float* keys = nullptr;  // (kept + t) × d: a ring's keys in position order
     float* values = nullptr;
-    float* weights = nullptr; // t × (kept + t): one head's weights before they are placed
-    float* scratch = nullptr; // the heads', RoPE's and the unembedding's
+    float* weights = nullptr;  // t × (kept + t): one head's weights before they are placed
+    float* scratch = nullptr;  // the heads', RoPE's and the unembedding's
   } w_;
 };
 

@@ -17,10 +17,13 @@ namespace {
 size_t blocks(size_t count, size_t size) { return size ? (count + size - 1) / size : 0; }
 
 Status validate(const FlashTraceProblem& p) {
-  if (p.n == 0 || p.m == 0 || p.dk == 0 || p.dv == 0) return Status::error("attention sizes must be positive");
+  if (p.n == 0 || p.m == 0 || p.dk == 0 || p.dv == 0)
+    return Status::error("attention sizes must be positive");
   if (!p.q || !p.k || !p.v) return Status::error("q, k and v are required");
-  if (p.block_rows == 0 || p.block_cols == 0) return Status::error("blockRows and blockCols must be positive");
-  if (!(p.scale > 0.0f) || !std::isfinite(p.scale)) return Status::error("scale must be a positive finite number");
+  if (p.block_rows == 0 || p.block_cols == 0)
+    return Status::error("blockRows and blockCols must be positive");
+  if (!(p.scale > 0.0f) || !std::isfinite(p.scale))
+    return Status::error("scale must be a positive finite number");
   return Status::success();
 }
 
@@ -37,11 +40,13 @@ void tile(const FlashTraceProblem& p, const HeadMasks& masks, size_t i0, size_t 
           size_t cols, const StepState& state, float* s) {
   for (size_t r = 0; r < rows; ++r) {
     const size_t i = i0 + r;
-    for (size_t j = 0; j < cols; ++j) s[j] = kernels::dot(p.q + i * p.dk, p.k + (j0 + j) * p.dk, p.dk);
+    for (size_t j = 0; j < cols; ++j)
+      s[j] = kernels::dot(p.q + i * p.dk, p.k + (j0 + j) * p.dk, p.dk);
     scale_and_mask_scores(s, cols, i, j0, p.m, p.scale, masks, nullptr, nullptr);
     float correction;
-    const bool any = online_softmax_step(kernels::max_value(s, cols), state.max[r], state.sum[r], correction,
-                                         [&](float new_max) { return kernels::exp_shifted_sum(s, cols, new_max); });
+    const bool any = online_softmax_step(
+        kernels::max_value(s, cols), state.max[r], state.sum[r], correction,
+        [&](float new_max) { return kernels::exp_shifted_sum(s, cols, new_max); });
     if (!any) continue;
     float* acc = state.partial + r * p.dv;
     kernels::scale(acc, p.dv, correction);
@@ -55,7 +60,9 @@ size_t flash_trace_steps(const FlashTraceProblem& p) {
   return blocks(p.n, p.block_rows) * blocks(p.m, p.block_cols);
 }
 
-size_t flash_trace_state_rows(const FlashTraceProblem& p) { return p.n * blocks(p.m, p.block_cols); }
+size_t flash_trace_state_rows(const FlashTraceProblem& p) {
+  return p.n * blocks(p.m, p.block_cols);
+}
 
 Status flash_attention_trace(const FlashTraceProblem& p, float* output, uint8_t* skipped,
                              float* row_max, float* row_sum, float* partial, float* workspace) {
@@ -63,14 +70,16 @@ Status flash_attention_trace(const FlashTraceProblem& p, float* output, uint8_t*
   if (!status.ok()) return status;
   HeadMasks masks;
   masks.causal = p.causal;
-  masks.query_offset = p.lower_right ? static_cast<ptrdiff_t>(p.m) - static_cast<ptrdiff_t>(p.n) : 0;
+  masks.query_offset =
+      p.lower_right ? static_cast<ptrdiff_t>(p.m) - static_cast<ptrdiff_t>(p.n) : 0;
   const size_t C = blocks(p.m, p.block_cols);
   size_t step = 0;
   for (size_t i0 = 0; i0 < p.n; i0 += p.block_rows) {
     const size_t rows = std::min(p.block_rows, p.n - i0);
     StepState previous{nullptr, nullptr, nullptr};
     for (size_t c = 0; c < C; ++c, ++step) {
-      const size_t at = i0 * C + c * rows, j0 = c * p.block_cols, cols = std::min(p.block_cols, p.m - j0);
+      const size_t at = i0 * C + c * rows, j0 = c * p.block_cols,
+                   cols = std::min(p.block_cols, p.m - j0);
       const StepState state{row_max + at, row_sum + at, partial + at * p.dv};
       if (previous.max) {
         std::memcpy(state.max, previous.max, rows * sizeof(float));
@@ -88,7 +97,8 @@ Status flash_attention_trace(const FlashTraceProblem& p, float* output, uint8_t*
     }
     for (size_t r = 0; r < rows; ++r) {
       const float inv = previous.sum[r] == 0.0f ? 0.0f : 1.0f / previous.sum[r];
-      for (size_t c = 0; c < p.dv; ++c) output[(i0 + r) * p.dv + c] = previous.partial[r * p.dv + c] * inv;
+      for (size_t c = 0; c < p.dv; ++c)
+        output[(i0 + r) * p.dv + c] = previous.partial[r * p.dv + c] * inv;
     }
   }
   return Status::success();

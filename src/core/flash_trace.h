@@ -17,7 +17,8 @@ struct FlashTraceProblem {
   const float* v = nullptr;  // m × dv
   float scale = 0.0f;        // > 0
   bool causal = false;
-  bool lower_right = false;  // causal aligned at the bottom right: query i at key position i + m − n
+  bool lower_right =
+      false;  // causal aligned at the bottom right: query i at key position i + m − n
   size_t block_rows = 0, block_cols = 0;
 };
 

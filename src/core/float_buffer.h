@@ -16,7 +16,8 @@ class FloatBuffer {
   FloatBuffer& operator=(const FloatBuffer&) = delete;
   ~FloatBuffer() { std::free(block_); }
 
-  // Makes room for at least `floats` (contents are not kept when it grows); false when out of memory.
+  // Makes room for at least `floats` (contents are not kept when it grows); false when out of
+  // memory.
   bool reserve(size_t floats) {
     if (floats <= capacity_ && block_) return true;
     std::free(block_);

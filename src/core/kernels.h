@@ -11,8 +11,8 @@ namespace attn::kernels {
 const char* variant_name();
 
 // c (n × m, ldc) = alpha · a (n × k, lda) · b (k × m, ldb)   [+ c when accumulate]
-void matmul(const float* a, size_t lda, const float* b, size_t ldb, float* c, size_t ldc,
-            size_t n, size_t m, size_t k, float alpha, bool accumulate);
+void matmul(const float* a, size_t lda, const float* b, size_t ldb, float* c, size_t ldc, size_t n,
+            size_t m, size_t k, float alpha, bool accumulate);
 
 // ---- Packed panels -------------------------------------------------------------------------
 // A right-hand matrix B (rows × cols) packed as ceil(cols / kPanelWidth) panels of kPanelWidth
@@ -30,8 +30,7 @@ inline size_t packed_floats(size_t rows, size_t cols) {
 void pack_panels(const float* b, size_t ldb, size_t rows, size_t cols, float* panels);
 
 // Packs the transpose of bt (cols × rows, ldbt): keys K (m × dk) become panels of Kᵀ (dk × m).
-void pack_panels_transposed(const float* bt, size_t ldbt, size_t rows, size_t cols,
-                            float* panels);
+void pack_panels_transposed(const float* bt, size_t ldbt, size_t rows, size_t cols, float* panels);
 
 // c (n × m, ldc) = alpha · a (n × k, lda) · B (k × m, packed with panel_rows ≥ k)  [+ c]
 void matmul_packed(const float* a, size_t lda, const float* panels, size_t panel_rows, float* c,
@@ -106,8 +105,8 @@ struct FourSequences {
 size_t causal_attention_x4_scratch_floats(size_t T, size_t d);
 
 // w[s] (T × T) = the weights; o[s] (T × d, row stride ld_out) = w[s]·v[s].
-void causal_attention_x4(const FourSequences& in, size_t T, size_t d, float scale, float* const w[4],
-                         float* const o[4], size_t ld_out, float* scratch);
+void causal_attention_x4(const FourSequences& in, size_t T, size_t d, float scale,
+                         float* const w[4], float* const o[4], size_t ld_out, float* scratch);
 
 // dq[s], dk[s], dv[s] (T × d, row stride ld_grad) = the gradients, added to what they hold when
 // accumulate: dV = wᵀ·dO, dS = w ⊙ (dO·vᵀ − rowsum(dO ⊙ O)), dQ = scale·dS·k, dK = scale·dSᵀ·q.

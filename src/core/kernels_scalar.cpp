@@ -10,8 +10,8 @@ namespace attn::kernels {
 
 const char* variant_name() { return "scalar"; }
 
-void matmul(const float* a, size_t lda, const float* b, size_t ldb, float* c, size_t ldc,
-            size_t n, size_t m, size_t k, float alpha, bool accumulate) {
+void matmul(const float* a, size_t lda, const float* b, size_t ldb, float* c, size_t ldc, size_t n,
+            size_t m, size_t k, float alpha, bool accumulate) {
   for (size_t i = 0; i < n; ++i) {
     float* ci = c + i * ldc;
     if (!accumulate) {
@@ -33,17 +33,18 @@ void pack_panels(const float* b, size_t ldb, size_t rows, size_t cols, float* pa
     const size_t w = cols - j < kPanelWidth ? cols - j : kPanelWidth;
     float* dst = panels + j * rows;
     for (size_t p = 0; p < rows; ++p)
-      for (size_t c = 0; c < kPanelWidth; ++c) dst[p * kPanelWidth + c] = c < w ? b[p * ldb + j + c] : 0.0f;
+      for (size_t c = 0; c < kPanelWidth; ++c)
+        dst[p * kPanelWidth + c] = c < w ? b[p * ldb + j + c] : 0.0f;
   }
 }
 
-void pack_panels_transposed(const float* bt, size_t ldbt, size_t rows, size_t cols,
-                            float* panels) {
+void pack_panels_transposed(const float* bt, size_t ldbt, size_t rows, size_t cols, float* panels) {
   for (size_t j = 0; j < cols; j += kPanelWidth) {
     const size_t w = cols - j < kPanelWidth ? cols - j : kPanelWidth;
     float* dst = panels + j * rows;
     for (size_t p = 0; p < rows; ++p)
-      for (size_t c = 0; c < kPanelWidth; ++c) dst[p * kPanelWidth + c] = c < w ? bt[(j + c) * ldbt + p] : 0.0f;
+      for (size_t c = 0; c < kPanelWidth; ++c)
+        dst[p * kPanelWidth + c] = c < w ? bt[(j + c) * ldbt + p] : 0.0f;
   }
 }
 
@@ -69,7 +70,8 @@ void matmul_packed_row_max(const float* a, size_t lda, const float* panels, size
                            float* c, size_t ldc, size_t n, size_t m, size_t k, float* row_max) {
   matmul_packed(a, lda, panels, panel_rows, c, ldc, n, m, k, 1.0f, false);
   for (size_t i = 0; i < n; ++i)
-    for (size_t j = 0; j < m; ++j) row_max[i] = c[i * ldc + j] > row_max[i] ? c[i * ldc + j] : row_max[i];
+    for (size_t j = 0; j < m; ++j)
+      row_max[i] = c[i * ldc + j] > row_max[i] ? c[i * ldc + j] : row_max[i];
 }
 
 void transpose(const float* a, size_t lda, size_t rows, size_t cols, float* out, size_t ldo) {
@@ -131,7 +133,9 @@ constexpr uint32_t kNegativeInfinity = 0xff800000u;
 
 size_t first_non_finite(const float* x, size_t count, bool allow_negative_infinity) {
   if (allow_negative_infinity)
-    return first_bad_bits(x, count, [](uint32_t b) { return (b & kExponent) == kExponent && b != kNegativeInfinity; });
+    return first_bad_bits(x, count, [](uint32_t b) {
+      return (b & kExponent) == kExponent && b != kNegativeInfinity;
+    });
   return first_bad_bits(x, count, [](uint32_t b) { return (b & kExponent) == kExponent; });
 }
 
@@ -171,8 +175,8 @@ void softmax_backward_row(const float* p, float* d, size_t len, float delta) {
 size_t causal_attention_x4_scratch_floats(size_t T, size_t) { return T; }
 
 // One sequence after another, in plain loops (the SIMD build runs the four in lanes).
-void causal_attention_x4(const FourSequences& in, size_t T, size_t d, float scale, float* const w[4],
-                         float* const o[4], size_t ld_out, float*) {
+void causal_attention_x4(const FourSequences& in, size_t T, size_t d, float scale,
+                         float* const w[4], float* const o[4], size_t ld_out, float*) {
   for (size_t s = 0; s < 4; ++s) {
     const size_t ld = in.ld_in;
     for (size_t i = 0; i < T; ++i) {
@@ -207,7 +211,8 @@ void causal_attention_x4_backward(const FourSequences& in, size_t T, size_t d, f
   for (size_t s = 0; s < 4; ++s) {
     if (!accumulate)
       for (size_t i = 0; i < T; ++i)
-        for (size_t p = 0; p < d; ++p) dq[s][i * ld_grad + p] = dk[s][i * ld_grad + p] = dv[s][i * ld_grad + p] = 0.0f;
+        for (size_t p = 0; p < d; ++p)
+          dq[s][i * ld_grad + p] = dk[s][i * ld_grad + p] = dv[s][i * ld_grad + p] = 0.0f;
     for (size_t i = 0; i < T; ++i) {
       delta[i] = 0.0f;
       for (size_t p = 0; p < d; ++p) delta[i] += d_o[s][i * ld_out + p] * o[s][i * ld_out + p];

@@ -83,7 +83,7 @@ inline void panel_kernel(const float* a, size_t lda, const float* panel, size_t 
   const float* row[R];
   for (size_t r = 0; r < R; ++r) row[r] = a + r * lda;
   const float* const end = panel + k * W;
-ATTN_PLAIN_LOOP
+  ATTN_PLAIN_LOOP
   for (; panel != end; panel += W) {
     Batch b[NB];
     for (size_t q = 0; q < NB; ++q) b[q] = Batch::load_unaligned(panel + q * kWidth);
@@ -119,10 +119,14 @@ inline void rows_times_panel(const float* a, size_t lda, const float* panel, flo
                              size_t n, size_t k, size_t w, float alpha, bool accumulate,
                              float* row_max = nullptr) {
   switch ((w + kWidth - 1) / kWidth) {
-    case 1: return rows_in_blocks<4, 1>(a, lda, panel, c, ldc, n, k, w, alpha, accumulate, row_max);
-    case 2: return rows_in_blocks<4, 2>(a, lda, panel, c, ldc, n, k, w, alpha, accumulate, row_max);
-    case 3: return rows_in_blocks<2, 3>(a, lda, panel, c, ldc, n, k, w, alpha, accumulate, row_max);
-    default: return rows_in_blocks<2, 4>(a, lda, panel, c, ldc, n, k, w, alpha, accumulate, row_max);
+    case 1:
+      return rows_in_blocks<4, 1>(a, lda, panel, c, ldc, n, k, w, alpha, accumulate, row_max);
+    case 2:
+      return rows_in_blocks<4, 2>(a, lda, panel, c, ldc, n, k, w, alpha, accumulate, row_max);
+    case 3:
+      return rows_in_blocks<2, 3>(a, lda, panel, c, ldc, n, k, w, alpha, accumulate, row_max);
+    default:
+      return rows_in_blocks<2, 4>(a, lda, panel, c, ldc, n, k, w, alpha, accumulate, row_max);
   }
 }
 
@@ -173,8 +177,10 @@ void stream_rows(const float* a, size_t lda, const float* b, size_t ldb, float* 
 void matmul_direct(const float* a, size_t lda, const float* b, size_t ldb, float* c, size_t ldc,
                    size_t n, size_t m, size_t k, float alpha, bool accumulate) {
   size_t i = 0;
-  for (; i + 4 <= n; i += 4) stream_rows<4, 1>(a + i * lda, lda, b, ldb, c + i * ldc, ldc, m, k, alpha, accumulate);
-  for (; i + 2 <= n; i += 2) stream_rows<2, 1>(a + i * lda, lda, b, ldb, c + i * ldc, ldc, m, k, alpha, accumulate);
+  for (; i + 4 <= n; i += 4)
+    stream_rows<4, 1>(a + i * lda, lda, b, ldb, c + i * ldc, ldc, m, k, alpha, accumulate);
+  for (; i + 2 <= n; i += 2)
+    stream_rows<2, 1>(a + i * lda, lda, b, ldb, c + i * ldc, ldc, m, k, alpha, accumulate);
   if (i < n) stream_rows<1, 1>(a + i * lda, lda, b, ldb, c + i * ldc, ldc, m, k, alpha, accumulate);
 }
 
@@ -203,11 +209,13 @@ inline void pack_one_panel(const float* b, size_t ldb, size_t rows, size_t w, fl
 // of 32-bit lanes first, two rounds transpose a 4 × 4 block.
 inline Batch zip_lo64(Batch x, Batch y) {
   using D = xsimd::batch<double>;
-  return xsimd::bitwise_cast<Batch>(xsimd::zip_lo(xsimd::bitwise_cast<D>(x), xsimd::bitwise_cast<D>(y)));
+  return xsimd::bitwise_cast<Batch>(
+      xsimd::zip_lo(xsimd::bitwise_cast<D>(x), xsimd::bitwise_cast<D>(y)));
 }
 inline Batch zip_hi64(Batch x, Batch y) {
   using D = xsimd::batch<double>;
-  return xsimd::bitwise_cast<Batch>(xsimd::zip_hi(xsimd::bitwise_cast<D>(x), xsimd::bitwise_cast<D>(y)));
+  return xsimd::bitwise_cast<Batch>(
+      xsimd::zip_hi(xsimd::bitwise_cast<D>(x), xsimd::bitwise_cast<D>(y)));
 }
 
 // Rows r0..r3 (4 floats each) -> their 4 columns, stored at out, out + ld, out + 2·ld, out + 3·ld.
@@ -226,9 +234,9 @@ constexpr float kLog2e = 1.44269504088896341f;
 // 2^t for the softmax terms, t ≤ 0 (any t < 128 works): 2^t = 2^i · 2^f with i = round(t) and
 // f ∈ [-1/2, 1/2], Cephes' exp2f polynomial for 2^f (degree 6, relative error ~1e-7) and 2^i
 // added to the exponent bits. Callers multiply by log2 e after subtracting the row max; measured
-// ~1.1 ns per value in V8 against 1.4 for a Cody–Waite expf and much more for xsimd::exp. Below 2^-125 it returns exactly 0, and so does
-// -inf: a masked key gets a weight of exactly 0.
-// Rounding uses the 1.5·2^23 trick rather than float→int conversions: Emscripten 3.1.6 lowers
+// ~1.1 ns per value in V8 against 1.4 for a Cody–Waite expf and much more for xsimd::exp. Below
+// 2^-125 it returns exactly 0, and so does -inf: a masked key gets a weight of exactly 0. Rounding
+// uses the 1.5·2^23 trick rather than float→int conversions: Emscripten 3.1.6 lowers
 // _mm_cvttps_epi32/_mm_cvtps_epi32 (what xsimd::exp and batch_cast use) to four scalar lrint
 // calls, which made the first version's softmax cost as much as both matmuls together.
 inline Batch exp2_softmax(Batch t) {
@@ -258,8 +266,8 @@ const char* variant_name() {
   return name.c_str();
 }
 
-void matmul(const float* a, size_t lda, const float* b, size_t ldb, float* c, size_t ldc,
-            size_t n, size_t m, size_t k, float alpha, bool accumulate) {
+void matmul(const float* a, size_t lda, const float* b, size_t ldb, float* c, size_t ldc, size_t n,
+            size_t m, size_t k, float alpha, bool accumulate) {
   if (k == 0) {
     if (!accumulate)
       for (size_t i = 0; i < n; ++i) std::fill(c + i * ldc, c + i * ldc + m, 0.0f);
@@ -278,11 +286,11 @@ void matmul(const float* a, size_t lda, const float* b, size_t ldb, float* c, si
 }
 
 void pack_panels(const float* b, size_t ldb, size_t rows, size_t cols, float* panels) {
-  for (size_t j = 0; j < cols; j += W) pack_one_panel(b + j, ldb, rows, std::min(W, cols - j), panels + j * rows);
+  for (size_t j = 0; j < cols; j += W)
+    pack_one_panel(b + j, ldb, rows, std::min(W, cols - j), panels + j * rows);
 }
 
-void pack_panels_transposed(const float* bt, size_t ldbt, size_t rows, size_t cols,
-                            float* panels) {
+void pack_panels_transposed(const float* bt, size_t ldbt, size_t rows, size_t cols, float* panels) {
   for (size_t j = 0; j < cols; j += W) {
     const size_t w = std::min(W, cols - j);
     float* dst = panels + j * rows;
@@ -329,8 +337,8 @@ void transpose(const float* a, size_t lda, size_t rows, size_t cols, float* out,
     size_t j = 0;
     for (; j + kWidth <= cols; j += kWidth)
       transpose_4x4(Batch::load_unaligned(src + j), Batch::load_unaligned(src + lda + j),
-                    Batch::load_unaligned(src + 2 * lda + j), Batch::load_unaligned(src + 3 * lda + j),
-                    out + j * ldo + i, ldo);
+                    Batch::load_unaligned(src + 2 * lda + j),
+                    Batch::load_unaligned(src + 3 * lda + j), out + j * ldo + i, ldo);
     for (; j < cols; ++j)
       for (size_t r = 0; r < kWidth; ++r) out[j * ldo + i + r] = src[r * lda + j];
   }
@@ -342,7 +350,8 @@ void axpy(float* y, const float* x, size_t len, float alpha) {
   const Batch s(alpha);
   size_t i = 0;
   for (; i + kWidth <= len; i += kWidth)
-    xsimd::fma(s, Batch::load_unaligned(x + i), Batch::load_unaligned(y + i)).store_unaligned(y + i);
+    xsimd::fma(s, Batch::load_unaligned(x + i), Batch::load_unaligned(y + i))
+        .store_unaligned(y + i);
   for (; i < len; ++i) y[i] += alpha * x[i];
 }
 
@@ -401,7 +410,8 @@ template <typename Bad>
 size_t first_bad_value(const float* x, size_t count, Bad bad) {
   size_t i = 0;
   for (; i + 4 * kWidth <= count; i += 4 * kWidth) {
-    const auto flags = bad(Batch::load_unaligned(x + i)) | bad(Batch::load_unaligned(x + i + kWidth)) |
+    const auto flags = bad(Batch::load_unaligned(x + i)) |
+                       bad(Batch::load_unaligned(x + i + kWidth)) |
                        bad(Batch::load_unaligned(x + i + 2 * kWidth)) |
                        bad(Batch::load_unaligned(x + i + 3 * kWidth));
     if (xsimd::any(flags)) break;
@@ -421,7 +431,8 @@ size_t first_non_finite(const float* x, size_t count, bool allow_negative_infini
   const Batch neg_inf(-std::numeric_limits<float>::infinity());
   // NaN fails every comparison, so "not within ±max" catches NaN and both infinities.
   if (allow_negative_infinity)
-    return first_bad_value(x, count, [&](Batch v) { return !((xsimd::abs(v) <= max) | (v == neg_inf)); });
+    return first_bad_value(x, count,
+                           [&](Batch v) { return !((xsimd::abs(v) <= max) | (v == neg_inf)); });
   return first_bad_value(x, count, [&](Batch v) { return !(xsimd::abs(v) <= max); });
 }
 
@@ -437,7 +448,8 @@ struct Tail {
   alignas(16) float lanes[kWidth];
   size_t count;
   Tail(const float* x, size_t n) : count(n) {
-    for (size_t j = 0; j < kWidth; ++j) lanes[j] = j < n ? x[j] : -std::numeric_limits<float>::infinity();
+    for (size_t j = 0; j < kWidth; ++j)
+      lanes[j] = j < n ? x[j] : -std::numeric_limits<float>::infinity();
   }
   Batch load() const { return Batch::load_aligned(lanes); }
   void store(Batch e, float* x) {
@@ -498,7 +510,8 @@ float dot(const float* x, const float* y, size_t len) {
     acc2 += Batch::load_unaligned(x + i + kWidth) * Batch::load_unaligned(y + i + kWidth);
   }
   acc += acc2;
-  for (; i + kWidth <= len; i += kWidth) acc += Batch::load_unaligned(x + i) * Batch::load_unaligned(y + i);
+  for (; i + kWidth <= len; i += kWidth)
+    acc += Batch::load_unaligned(x + i) * Batch::load_unaligned(y + i);
   float sum = xsimd::hadd(acc);
   for (; i < len; ++i) sum += x[i] * y[i];
   return sum;
@@ -509,7 +522,8 @@ void softmax_backward_row(const float* p, float* d, size_t len, float delta) {
   const Batch db(delta), zero(0.0f);
   size_t i = 0;
   for (; i + kWidth <= len; i += kWidth)
-    (Batch::load_unaligned(p + i) * (Batch::load_unaligned(d + i) - db) + zero).store_unaligned(d + i);
+    (Batch::load_unaligned(p + i) * (Batch::load_unaligned(d + i) - db) + zero)
+        .store_unaligned(d + i);
   for (; i < len; ++i) d[i] = p[i] * (d[i] - delta) + 0.0f;
 }
 
@@ -518,17 +532,18 @@ namespace {
 constexpr float kSqrt2OverPi = 0.7978845608028654f;
 constexpr float kGeluCubic = 0.044715f;
 
-// GELU as x·σ(2u) with u = √(2/π)·(x + 0.044715·x³), since (1 + tanh u)/2 = σ(2u) = 1/(1 + e^(−2u)):
-// no cancellation in 1 + tanh where tanh is near −1, so the negative tail keeps its relative
-// precision. e^(−2u) = 2^z comes from the softmax's exp2 polynomial (~1 ulp), with z clamped to
-// [−126, 126] where that is exact to the last bits; past z = 126 σ is below 2^-126 and is taken as
-// 0, as float32 rounds the true GELU there (no subnormal results). musl's tanhf cost ~25 ns a
-// value in WebAssembly: a fifth of a 64-token GPT-2 forward.
+// GELU as x·σ(2u) with u = √(2/π)·(x + 0.044715·x³), since (1 + tanh u)/2 = σ(2u) = 1/(1 +
+// e^(−2u)): no cancellation in 1 + tanh where tanh is near −1, so the negative tail keeps its
+// relative precision. e^(−2u) = 2^z comes from the softmax's exp2 polynomial (~1 ulp), with z
+// clamped to [−126, 126] where that is exact to the last bits; past z = 126 σ is below 2^-126 and
+// is taken as 0, as float32 rounds the true GELU there (no subnormal results). musl's tanhf cost
+// ~25 ns a value in WebAssembly: a fifth of a 64-token GPT-2 forward.
 inline Batch sigmoid_2u(Batch v) {
   const Batch u = Batch(kSqrt2OverPi) * (v + Batch(kGeluCubic) * v * v * v);
   const Batch z = u * Batch(-2.0f * kLog2e);
   const Batch clamped = xsimd::min(xsimd::max(z, Batch(-126.0f)), Batch(126.0f));
-  return xsimd::select(z >= Batch(126.0f), Batch(0.0f), Batch(1.0f) / (Batch(1.0f) + exp2_softmax(clamped)));
+  return xsimd::select(z >= Batch(126.0f), Batch(0.0f),
+                       Batch(1.0f) / (Batch(1.0f) + exp2_softmax(clamped)));
 }
 
 }  // namespace
@@ -572,9 +587,10 @@ void interleave4(const float* const src[4], size_t ld, size_t rows, size_t cols,
     float* out = dst + r * cols * kWidth;
     size_t c = 0;
     for (; c + kWidth <= cols; c += kWidth)
-      transpose_4x4(Batch::load_unaligned(src[0] + r * ld + c), Batch::load_unaligned(src[1] + r * ld + c),
-                    Batch::load_unaligned(src[2] + r * ld + c), Batch::load_unaligned(src[3] + r * ld + c),
-                    out + c * kWidth, kWidth);
+      transpose_4x4(Batch::load_unaligned(src[0] + r * ld + c),
+                    Batch::load_unaligned(src[1] + r * ld + c),
+                    Batch::load_unaligned(src[2] + r * ld + c),
+                    Batch::load_unaligned(src[3] + r * ld + c), out + c * kWidth, kWidth);
     for (; c < cols; ++c)
       for (size_t s = 0; s < kWidth; ++s) out[c * kWidth + s] = src[s][r * ld + c];
   }
@@ -588,8 +604,10 @@ void deinterleave4(const float* src, size_t rows, size_t cols, float* const dst[
     const float* in = src + r * cols * kWidth;
     size_t c = 0;
     for (; c + kWidth <= cols; c += kWidth) {
-      transpose_4x4(Batch::load_aligned(in + c * kWidth), Batch::load_aligned(in + (c + 1) * kWidth),
-                    Batch::load_aligned(in + (c + 2) * kWidth), Batch::load_aligned(in + (c + 3) * kWidth), t, kWidth);
+      transpose_4x4(Batch::load_aligned(in + c * kWidth),
+                    Batch::load_aligned(in + (c + 1) * kWidth),
+                    Batch::load_aligned(in + (c + 2) * kWidth),
+                    Batch::load_aligned(in + (c + 3) * kWidth), t, kWidth);
       for (size_t s = 0; s < kWidth; ++s) {
         float* out = dst[s] + r * ld + c;
         Batch v = Batch::load_aligned(t + s * kWidth);
@@ -603,7 +621,9 @@ void deinterleave4(const float* src, size_t rows, size_t cols, float* const dst[
   }
 }
 
-inline Batch lane(const float* block, size_t at) { return Batch::load_aligned(block + at * kWidth); }
+inline Batch lane(const float* block, size_t at) {
+  return Batch::load_aligned(block + at * kWidth);
+}
 
 // out[f] (+)= Σ_t coef(t) · rows[t·stride + f] for the C features f ∈ [f0, f0 + C) of lane blocks,
 // t ∈ [t0, t1): C accumulators stay in registers over the whole sum.
@@ -621,7 +641,8 @@ inline void lane_sum(const float* rows, size_t stride, size_t f0, size_t t0, siz
 
 // lane_sum over all d features, 8, then 4, then 1 at a time.
 template <typename Coef>
-inline void lane_sums(const float* rows, size_t d, size_t t0, size_t t1, Coef coef, float* out, bool add) {
+inline void lane_sums(const float* rows, size_t d, size_t t0, size_t t1, Coef coef, float* out,
+                      bool add) {
   size_t f = 0;
   for (; f + 8 <= d; f += 8) lane_sum<8>(rows, d, f, t0, t1, coef, out, add);
   for (; f + 4 <= d; f += 4) lane_sum<4>(rows, d, f, t0, t1, coef, out, add);
@@ -640,12 +661,12 @@ size_t causal_attention_x4_scratch_floats(size_t T, size_t d) {
   return kWidth * (8 * T * d + 2 * T * T + T);
 }
 
-void causal_attention_x4(const FourSequences& in, size_t T, size_t d, float scale, float* const w[4],
-                         float* const o[4], size_t ld_out, float* scratch) {
-  float* q = scratch;                 // T × d lanes
+void causal_attention_x4(const FourSequences& in, size_t T, size_t d, float scale,
+                         float* const w[4], float* const o[4], size_t ld_out, float* scratch) {
+  float* q = scratch;  // T × d lanes
   float* k = q + T * d * kWidth;
   float* v = k + T * d * kWidth;
-  float* out = v + T * d * kWidth;    // T × d lanes
+  float* out = v + T * d * kWidth;        // T × d lanes
   float* weights = out + T * d * kWidth;  // T × T lanes
   interleave4(in.q, in.ld_in, T, d, q);
   interleave4(in.k, in.ld_in, T, d, k);
@@ -670,7 +691,8 @@ void causal_attention_x4(const FourSequences& in, size_t T, size_t d, float scal
     const Batch inv = Batch(1.0f) / sum;
     for (size_t j = 0; j <= i; ++j) (lane(row, j) * inv).store_aligned(row + j * kWidth);
     for (size_t j = i + 1; j < T; ++j) zero.store_aligned(row + j * kWidth);
-    lane_sums(v, d, 0, i + 1, [&](size_t j) { return lane(row, j); }, out + i * d * kWidth, false);
+    lane_sums(
+        v, d, 0, i + 1, [&](size_t j) { return lane(row, j); }, out + i * d * kWidth, false);
   }
   deinterleave4(weights, T, T, w, T, false);
   deinterleave4(out, T, d, o, ld_out, false);
@@ -687,11 +709,11 @@ void causal_attention_x4_backward(const FourSequences& in, size_t T, size_t d, f
   float* q = scratch;
   float* k = q + block;
   float* v = k + block;
-  float* gq = v + block;   // dQ, dK, dV lanes
+  float* gq = v + block;  // dQ, dK, dV lanes
   float* gk = gq + block;
   float* gv = gk + block;
-  float* go = gv + block;  // dO lanes
-  float* a = go + block;   // the weights, T × T lanes
+  float* go = gv + block;          // dO lanes
+  float* a = go + block;           // the weights, T × T lanes
   float* ds = a + T * T * kWidth;  // dS, T × T lanes
   interleave4(in.q, in.ld_in, T, d, q);
   interleave4(in.k, in.ld_in, T, d, k);
@@ -705,12 +727,16 @@ void causal_attention_x4_backward(const FourSequences& in, size_t T, size_t d, f
     const Batch delta = lane_dot(doi, gk + i * d * kWidth, d);
     float* dsi = ds + i * T * kWidth;
     for (size_t j = 0; j <= i; ++j)
-      (lane(a, i * T + j) * (lane_dot(doi, v + j * d * kWidth, d) - delta) * sc).store_aligned(dsi + j * kWidth);
-    lane_sums(k, d, 0, i + 1, [&](size_t j) { return lane(dsi, j); }, gq + i * d * kWidth, false);
+      (lane(a, i * T + j) * (lane_dot(doi, v + j * d * kWidth, d) - delta) * sc)
+          .store_aligned(dsi + j * kWidth);
+    lane_sums(
+        k, d, 0, i + 1, [&](size_t j) { return lane(dsi, j); }, gq + i * d * kWidth, false);
   }
   for (size_t j = 0; j < T; ++j) {
-    lane_sums(q, d, j, T, [&](size_t i) { return lane(ds, i * T + j); }, gk + j * d * kWidth, false);
-    lane_sums(go, d, j, T, [&](size_t i) { return lane(a, i * T + j); }, gv + j * d * kWidth, false);
+    lane_sums(
+        q, d, j, T, [&](size_t i) { return lane(ds, i * T + j); }, gk + j * d * kWidth, false);
+    lane_sums(
+        go, d, j, T, [&](size_t i) { return lane(a, i * T + j); }, gv + j * d * kWidth, false);
   }
   deinterleave4(gq, T, d, dq, ld_grad, accumulate);
   deinterleave4(gk, T, d, dk, ld_grad, accumulate);
@@ -758,7 +784,8 @@ void normalize_row(const float* x, size_t len, float mean, float rstd, const flo
   const Batch m(mean), s(rstd);
   size_t i = 0;
   for (; i + kWidth <= len; i += kWidth)
-    ((Batch::load_unaligned(x + i) - m) * s * Batch::load_unaligned(w + i) + Batch::load_unaligned(b + i))
+    ((Batch::load_unaligned(x + i) - m) * s * Batch::load_unaligned(w + i) +
+     Batch::load_unaligned(b + i))
         .store_unaligned(out + i);
   for (; i < len; ++i) out[i] = (x[i] - mean) * rstd * w[i] + b[i];
 }

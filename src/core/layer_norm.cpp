@@ -28,8 +28,8 @@ void layer_norm_backward(const float* x, const float* w, const float* mean, cons
                          const float* dout, float* dx, float* dw, float* db, size_t rows,
                          size_t cols) {
   for (size_t r = 0; r < rows; ++r)
-    kernels::layer_norm_backward_row(x + r * cols, dout + r * cols, w, mean[r], rstd[r], cols, dw, db,
-                                     dx + r * cols);
+    kernels::layer_norm_backward_row(x + r * cols, dout + r * cols, w, mean[r], rstd[r], cols, dw,
+                                     db, dx + r * cols);
 }
 
 }  // namespace attn

@@ -11,7 +11,8 @@ constexpr float kLayerNormEps = 1e-5f;
 void layer_norm_forward(const float* x, const float* w, const float* b, float* out, float* mean,
                         float* rstd, size_t rows, size_t cols);
 
-// dx += ∂L/∂x, dw += Σ dout·x̂, db += Σ dout, from dout (rows × cols) and the forward's x, mean, rstd.
+// dx += ∂L/∂x, dw += Σ dout·x̂, db += Σ dout, from dout (rows × cols) and the forward's x, mean,
+// rstd.
 void layer_norm_backward(const float* x, const float* w, const float* mean, const float* rstd,
                          const float* dout, float* dx, float* dw, float* db, size_t rows,
                          size_t cols);

@@ -46,11 +46,14 @@ Status histogram(const double* values, size_t count, size_t bins, double lo, dou
     return Status::error("the histogram range needs finite lo < hi");
   std::fill(counts, counts + bins, 0u);
   const double width = (hi - lo) / static_cast<double>(bins);
-  if (!(width > 0.0) || !std::isfinite(width)) return Status::error("the histogram range is too narrow or too wide for its bins");
+  if (!(width > 0.0) || !std::isfinite(width))
+    return Status::error("the histogram range is too narrow or too wide for its bins");
   for (size_t i = 0; i < count; ++i) {
     const double x = (values[i] - lo) / width;
     // Clamp before converting: a double outside size_t's range (or NaN) has no defined conversion.
-    const size_t b = !(x > 0.0) ? 0 : x >= static_cast<double>(bins) ? bins - 1 : static_cast<size_t>(x);
+    const size_t b = !(x > 0.0)                       ? 0
+                     : x >= static_cast<double>(bins) ? bins - 1
+                                                      : static_cast<size_t>(x);
     ++counts[b];
   }
   return Status::success();
@@ -74,7 +77,8 @@ void row_statistics(const float* weights, size_t rows, size_t cols, float* entro
 }
 
 Status softmax_rows(const float* scores, size_t rows, size_t cols, float scale, float* out) {
-  if (!(scale > 0.0f) || !std::isfinite(scale)) return Status::error("scale must be a positive finite number");
+  if (!(scale > 0.0f) || !std::isfinite(scale))
+    return Status::error("scale must be a positive finite number");
   for (size_t r = 0; r < rows; ++r) {
     float* o = out + r * cols;
     std::copy(scores + r * cols, scores + (r + 1) * cols, o);

@@ -15,7 +15,8 @@ struct Moments {
 };
 
 // Draws `count` pairs (q, k) of standard-normal vectors of length dk from NumPy's generator seeded
-// with `seed` (q first, then k, as randn(dk) twice) and writes q·k to raw[i] and q·k/√dk to scaled[i].
+// with `seed` (q first, then k, as randn(dk) twice) and writes q·k to raw[i] and q·k/√dk to
+// scaled[i].
 Status sample_dot_products(uint32_t seed, size_t dk, size_t count, double* raw, double* scaled);
 
 Moments moments(const double* values, size_t count);
@@ -34,10 +35,10 @@ void row_statistics(const float* weights, size_t rows, size_t cols, float* entro
 Status softmax_rows(const float* scores, size_t rows, size_t cols, float scale, float* out);
 
 struct AttentionCost {
-  double parameters = 0;          // of the multi-head layer (independent of the head count)
-  double projection_flops = 0;    // Q, K, V and output projections: O(n·d²)
-  double score_flops = 0;         // Q·Kᵀ and weights·V over all heads: O(n·m·d)
-  double softmax_flops = 0;       // scale, max, exp, sum, divide: O(h·n·m)
+  double parameters = 0;              // of the multi-head layer (independent of the head count)
+  double projection_flops = 0;        // Q, K, V and output projections: O(n·d²)
+  double score_flops = 0;             // Q·Kᵀ and weights·V over all heads: O(n·m·d)
+  double softmax_flops = 0;           // scale, max, exp, sum, divide: O(h·n·m)
   double attention_matrix_bytes = 0;  // h weight matrices of n × m float32: O(h·n·m)
 };
 

@@ -47,7 +47,8 @@ void accumulate_at_b(const float* a, const float* b, float* c, size_t n, size_t 
 }
 
 size_t linear_backward_scratch_floats(size_t rows, size_t in, size_t out) {
-  return std::max(matmul_transposed_scratch_floats(in, out), accumulate_at_b_scratch_floats(rows, in));
+  return std::max(matmul_transposed_scratch_floats(in, out),
+                  accumulate_at_b_scratch_floats(rows, in));
 }
 
 void linear_backward(const float* x, const float* w, const float* dy, float* dx, float* dw,

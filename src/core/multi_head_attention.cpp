@@ -29,18 +29,20 @@ bool needs_head_weights(const MultiHeadResult& r) {
 }
 
 struct Workspace {
-  float* q;       // B·n·E
-  float* k;       // B·m·E
-  float* v;       // B·m·E
-  float* concat;  // B·n·E
+  float* q;             // B·n·E
+  float* k;             // B·m·E
+  float* v;             // B·m·E
+  float* concat;        // B·n·E
   float* head_weights;  // n·m, for averaging (only when needs_head_weights)
-  float* head;    // attend_head scratch
+  float* head;          // attend_head scratch
 };
 
 // Sub-buffers start on 16-float (64-byte) boundaries, so when the caller's block is 64-byte aligned
 // the kernels' 16-byte loads and stores never straddle a cache line.
 constexpr size_t kAlignFloats = 16;
-inline size_t aligned(size_t floats) { return (floats + kAlignFloats - 1) / kAlignFloats * kAlignFloats; }
+inline size_t aligned(size_t floats) {
+  return (floats + kAlignFloats - 1) / kAlignFloats * kAlignFloats;
+}
 
 Workspace carve(const MultiHeadProblem& p, const MultiHeadResult& r, float* base) {
   const size_t E = p.shape.embed_dim;
@@ -73,8 +75,7 @@ float multi_head_scale(const MultiHeadProblem& p) {
 Status validate_multi_head_shape(const MultiHeadShape& s) {
   if (s.embed_dim == 0 || s.num_heads == 0 || s.kdim == 0 || s.vdim == 0)
     return Status::error("embed_dim, num_heads, kdim and vdim must be positive");
-  if (s.embed_dim % s.num_heads != 0)
-    return Status::error("num_heads must divide embed_dim");
+  if (s.embed_dim % s.num_heads != 0) return Status::error("num_heads must divide embed_dim");
   return Status::success();
 }
 
@@ -90,7 +91,8 @@ Status multi_head_attention(const MultiHeadProblem& p, const MultiHeadResult& r,
   Status status = validate_multi_head_shape(p.shape);
   if (!status.ok()) return status;
   if (p.batch == 0 || p.n == 0 || p.m == 0) return Status::error("batch, n and m must be positive");
-  if (p.scale < 0.0f || !std::isfinite(p.scale)) return Status::error("scale must be a positive finite number");
+  if (p.scale < 0.0f || !std::isfinite(p.scale))
+    return Status::error("scale must be a positive finite number");
   if (!p.query || !p.key || !p.value || !r.output) return Status::error("missing input or output");
   const MultiHeadWeights& w = p.weights;
   if (!w.wq || !w.wk || !w.wv || !w.wo) return Status::error("missing projection weights");
@@ -121,7 +123,8 @@ Status multi_head_attention(const MultiHeadProblem& p, const MultiHeadResult& r,
       out.scaled = r.scaled ? r.scaled + head_index * nm : nullptr;
       out.masked = r.masked ? r.masked + head_index * nm : nullptr;
       // Masks are shared by the heads, so every head hides the same rows.
-      out.fully_masked_rows = (h == 0 && r.fully_masked_rows) ? r.fully_masked_rows + b * n : nullptr;
+      out.fully_masked_rows =
+          (h == 0 && r.fully_masked_rows) ? r.fully_masked_rows + b * n : nullptr;
       attend_head(in, out, ws.head);
       if (average)
         kernels::axpy(r.weights + b * nm, out.weights, nm, 1.0f / static_cast<float>(H));
@@ -129,7 +132,8 @@ Status multi_head_attention(const MultiHeadProblem& p, const MultiHeadResult& r,
         std::memcpy(r.weights + head_index * nm, out.weights, nm * sizeof(float));
       if (r.head_outputs)
         for (size_t i = 0; i < n; ++i)
-          std::memcpy(r.head_outputs + (head_index * n + i) * d, out.output.row(i), d * sizeof(float));
+          std::memcpy(r.head_outputs + (head_index * n + i) * d, out.output.row(i),
+                      d * sizeof(float));
     }
   }
   project(ws.concat, B * n, E, w.wo, w.bo, E, r.output);

@@ -38,7 +38,7 @@ struct MultiHeadProblem {
   const float* query = nullptr;  // (B, n, E)
   const float* key = nullptr;    // (B, m, kdim)
   const float* value = nullptr;  // (B, m, vdim)
-  float scale = 0.0f;  // multiplies Q_h·K_hᵀ; 0 means the standard 1/√(E/h)
+  float scale = 0.0f;            // multiplies Q_h·K_hᵀ; 0 means the standard 1/√(E/h)
   bool causal = false;
   size_t window = 0;         // > 0: query i sees keys j > i − window (aligned as causal)
   bool lower_right = false;  // causal and window aligned at the bottom right: query i at i + m − n
@@ -49,18 +49,18 @@ struct MultiHeadProblem {
 
 // Caller-owned outputs; nullptr = not wanted. Only `output` is required.
 struct MultiHeadResult {
-  float* output = nullptr;          // (B, n, E)
-  float* weights = nullptr;         // (B, h, n, m), or (B, n, m) when average_weights
+  float* output = nullptr;   // (B, n, E)
+  float* weights = nullptr;  // (B, h, n, m), or (B, n, m) when average_weights
   bool average_weights = true;
-  float* q_proj = nullptr;          // (B, n, E)
-  float* k_proj = nullptr;          // (B, m, E)
-  float* v_proj = nullptr;          // (B, m, E)
-  float* scores = nullptr;          // (B, h, n, m)
-  float* scaled = nullptr;          // (B, h, n, m)
-  float* masked = nullptr;          // (B, h, n, m)
-  float* head_weights = nullptr;    // (B, h, n, m), per-head weights even when `weights` averages
-  float* head_outputs = nullptr;    // (B, h, n, E / h)
-  float* concat = nullptr;          // (B, n, E)
+  float* q_proj = nullptr;        // (B, n, E)
+  float* k_proj = nullptr;        // (B, m, E)
+  float* v_proj = nullptr;        // (B, m, E)
+  float* scores = nullptr;        // (B, h, n, m)
+  float* scaled = nullptr;        // (B, h, n, m)
+  float* masked = nullptr;        // (B, h, n, m)
+  float* head_weights = nullptr;  // (B, h, n, m), per-head weights even when `weights` averages
+  float* head_outputs = nullptr;  // (B, h, n, E / h)
+  float* concat = nullptr;        // (B, n, E)
   uint8_t* fully_masked_rows = nullptr;  // (B, n)
 };
 

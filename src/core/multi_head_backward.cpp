@@ -17,13 +17,13 @@ constexpr size_t kAlignFloats = 16;
 size_t aligned(size_t floats) { return (floats + kAlignFloats - 1) / kAlignFloats * kAlignFloats; }
 
 struct Buffers {
-  float *q, *k, *v;       // projections: (B·n, E), (B·m, E), (B·m, E)
+  float *q, *k, *v;          // projections: (B·n, E), (B·m, E), (B·m, E)
   float *concat, *d_concat;  // (B·n, E)
-  float *dq, *dk, *dv;    // gradients of the projections
-  float* transposed;      // one transposed input, or one packed transposed weight matrix, at a time
-  float* weights;         // one head's n × m weights (materialized path)
-  float* lse;             // one head's row log-sum-exp (n)
-  float* head;            // attend_head / attend_head_backward scratch
+  float *dq, *dk, *dv;       // gradients of the projections
+  float* transposed;  // one transposed input, or one packed transposed weight matrix, at a time
+  float* weights;     // one head's n × m weights (materialized path)
+  float* lse;         // one head's row log-sum-exp (n)
+  float* head;        // attend_head / attend_head_backward scratch
 };
 
 size_t transposed_floats(const MultiHeadProblem& p) {
@@ -40,7 +40,8 @@ size_t head_scratch_floats(const MultiHeadProblem& p, bool stream) {
 }
 
 Buffers carve(const MultiHeadProblem& p, bool stream, float* base) {
-  const size_t E = p.shape.embed_dim, nE = aligned(p.batch * p.n * E), mE = aligned(p.batch * p.m * E);
+  const size_t E = p.shape.embed_dim, nE = aligned(p.batch * p.n * E),
+               mE = aligned(p.batch * p.m * E);
   Buffers b;
   b.q = base;
   b.k = b.q + nE;
@@ -74,8 +75,8 @@ void input_gradient(const float* dy, size_t rows, const float* w, size_t in, siz
 }
 
 // dw (in × out) = xᵀ · dy; db = Σ over rows of dy (when wanted).
-void weight_gradient(const float* x, size_t rows, size_t in, const float* dy, size_t out,
-                     float* dw, float* db, float* transposed) {
+void weight_gradient(const float* x, size_t rows, size_t in, const float* dy, size_t out, float* dw,
+                     float* db, float* transposed) {
   kernels::transpose(x, in, rows, in, transposed, rows);
   kernels::matmul(transposed, rows, dy, out, dw, out, in, out, rows, 1.0f, false);
   if (!db) return;
@@ -89,7 +90,8 @@ Status validate(const MultiHeadProblem& p, const float* d_output, const MultiHea
   if (p.batch == 0 || p.n == 0 || p.m == 0) return Status::error("batch, n and m must be positive");
   if (p.scale < 0.0f || !std::isfinite(p.scale))
     return Status::error("scale must be a positive finite number");
-  if (!p.query || !p.key || !p.value || !d_output) return Status::error("missing input or output gradient");
+  if (!p.query || !p.key || !p.value || !d_output)
+    return Status::error("missing input or output gradient");
   const MultiHeadWeights& w = p.weights;
   if (!w.wq || !w.wk || !w.wv || !w.wo) return Status::error("missing projection weights");
   if (!r.output || !r.d_query || !r.d_key || !r.d_value || !r.d_wq || !r.d_wk || !r.d_wv || !r.d_wo)
@@ -136,9 +138,10 @@ size_t multi_head_backward_workspace_floats(const MultiHeadProblem& p,
                                             const MultiHeadGradResult& r) {
   if (!validate_multi_head_shape(p.shape).ok()) return 0;  // the call itself reports the error
   const bool stream = multi_head_backward_streams(p, r);
-  const size_t E = p.shape.embed_dim, nE = aligned(p.batch * p.n * E), mE = aligned(p.batch * p.m * E);
-  return 4 * nE + 4 * mE + aligned(transposed_floats(p)) +
-         (stream ? 0 : aligned(p.n * p.m)) + aligned(p.n) + head_scratch_floats(p, stream);
+  const size_t E = p.shape.embed_dim, nE = aligned(p.batch * p.n * E),
+               mE = aligned(p.batch * p.m * E);
+  return 4 * nE + 4 * mE + aligned(transposed_floats(p)) + (stream ? 0 : aligned(p.n * p.m)) +
+         aligned(p.n) + head_scratch_floats(p, stream);
 }
 
 Status multi_head_attention_backward(const MultiHeadProblem& p, const float* d_output,

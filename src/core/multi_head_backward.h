@@ -37,7 +37,8 @@ struct MultiHeadGradResult {
   HeadBackwardPath path = HeadBackwardPath::automatic;
 };
 
-bool multi_head_backward_streams(const MultiHeadProblem& problem, const MultiHeadGradResult& result);
+bool multi_head_backward_streams(const MultiHeadProblem& problem,
+                                 const MultiHeadGradResult& result);
 
 size_t multi_head_backward_workspace_floats(const MultiHeadProblem& problem,
                                             const MultiHeadGradResult& result);

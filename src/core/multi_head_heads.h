@@ -1,5 +1,6 @@
 // Head h of batch item `item` of a multi-head problem as a view into the projections: shared by the
-// forward (multi_head_attention.cpp) and the backward (multi_head_backward.cpp). Internal to the core.
+// forward (multi_head_attention.cpp) and the backward (multi_head_backward.cpp). Internal to the
+// core.
 #pragma once
 #include <cstddef>
 

@@ -39,8 +39,9 @@ Status check_weight(const MultiHeadLayer& layer, int index, const void* buffer, 
   if (!valid_index(index)) return Status::error("unknown weight index " + std::to_string(index));
   if (layer.floats[index] == 0) return Status::error("this layer has no biases");
   if (count != layer.floats[index])
-    return Status::error("weight " + std::to_string(index) + " holds " + std::to_string(layer.floats[index]) +
-                         " values, got " + std::to_string(count));
+    return Status::error("weight " + std::to_string(index) + " holds " +
+                         std::to_string(layer.floats[index]) + " values, got " +
+                         std::to_string(count));
   if (!buffer) return Status::error("missing weight buffer");
   return Status::success();
 }
@@ -105,14 +106,16 @@ size_t multi_head_layer_weight_floats(const MultiHeadLayer& layer, int index) {
   return valid_index(index) ? layer.floats[index] : 0;
 }
 
-Status multi_head_layer_set_weight(MultiHeadLayer* layer, int index, const float* data, size_t count) {
+Status multi_head_layer_set_weight(MultiHeadLayer* layer, int index, const float* data,
+                                   size_t count) {
   if (!layer) return kNoLayer;
   Status status = check_weight(*layer, index, data, count);
   if (status.ok()) std::memcpy(layer->data + layer->offsets[index], data, count * sizeof(float));
   return status;
 }
 
-Status multi_head_layer_get_weight(const MultiHeadLayer* layer, int index, float* out, size_t count) {
+Status multi_head_layer_get_weight(const MultiHeadLayer* layer, int index, float* out,
+                                   size_t count) {
   if (!layer) return kNoLayer;
   Status status = check_weight(*layer, index, out, count);
   if (status.ok()) std::memcpy(out, layer->data + layer->offsets[index], count * sizeof(float));

@@ -26,8 +26,10 @@ size_t multi_head_layer_weight_floats(const MultiHeadLayer& layer, int index);
 
 // Copies `count` floats into / out of weight `index`; `count` must be that weight's size.
 // A null layer (a disposed one) is an error, as in use_multi_head_layer.
-Status multi_head_layer_set_weight(MultiHeadLayer* layer, int index, const float* data, size_t count);
-Status multi_head_layer_get_weight(const MultiHeadLayer* layer, int index, float* out, size_t count);
+Status multi_head_layer_set_weight(MultiHeadLayer* layer, int index, const float* data,
+                                   size_t count);
+Status multi_head_layer_get_weight(const MultiHeadLayer* layer, int index, float* out,
+                                   size_t count);
 
 // Fills problem->shape and problem->weights from the layer, so a forward pass reads exactly the
 // weights the block holds.

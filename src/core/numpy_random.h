@@ -18,8 +18,8 @@ struct NumpyRandomState {
 
 void numpy_seed(NumpyRandomState& state, uint32_t seed);
 uint32_t numpy_next_uint32(NumpyRandomState& state);
-double numpy_random_double(NumpyRandomState& state);   // [0, 1), np.random.rand
-double numpy_standard_normal(NumpyRandomState& state); // np.random.randn
+double numpy_random_double(NumpyRandomState& state);    // [0, 1), np.random.rand
+double numpy_standard_normal(NumpyRandomState& state);  // np.random.randn
 
 void numpy_fill_rand(NumpyRandomState& state, double* out, size_t count);
 void numpy_fill_randn(NumpyRandomState& state, double* out, size_t count);

@@ -30,8 +30,10 @@ Status validate_adam_options(const AdamOptions& o) {
   if (!(o.weight_decay >= 0 && std::isfinite(o.weight_decay)))
     return out_of_range("weightDecay", "[0, ∞)", o.weight_decay);
   if (o.learning_rate * o.weight_decay > 1)
-    return Status::error("learningRate × weightDecay must be at most 1 (AdamW multiplies every parameter by "
-                         "1 − learningRate × weightDecay), got " + show(o.learning_rate * o.weight_decay));
+    return Status::error(
+        "learningRate × weightDecay must be at most 1 (AdamW multiplies every parameter by "
+        "1 − learningRate × weightDecay), got " +
+        show(o.learning_rate * o.weight_decay));
   if (!(o.clip_norm >= 0 && std::isfinite(o.clip_norm)))
     return Status::error("clipNorm must be a positive finite number, got " + show(o.clip_norm));
   return Status::success();

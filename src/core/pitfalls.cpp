@@ -15,11 +15,14 @@ using float64::linear;
 constexpr double kNegInf = -std::numeric_limits<double>::infinity();
 
 struct Head {
-  const float* q; size_t ldq;
+  const float* q;
+  size_t ldq;
   const double* qd;  // double-precision projections in the multi-head case, else null
-  const float* k; size_t ldk;
+  const float* k;
+  size_t ldk;
   const double* kd;
-  const float* v; size_t ldv;
+  const float* v;
+  size_t ldv;
   const double* vd;
   size_t n, m, dk, dv;
   double scale;
@@ -43,8 +46,10 @@ void head_with_pitfall(const Head& h, Pitfall pitfall, double* out, size_t ldo, 
       s[j] = dot * h.scale + (h.bias ? double(h.bias[i * h.m + j]) : 0.0);
       hidden[j] = (h.causal && j > i) || (h.mask && h.mask[i * h.m + j]) ||
                   (h.key_padding && h.key_padding[j]);
-      if (hidden[j] && pitfall == Pitfall::kMaskValueZero) s[j] = 0.0;
-      else if (hidden[j] && pitfall != Pitfall::kMaskAfterSoftmax) s[j] = kNegInf;
+      if (hidden[j] && pitfall == Pitfall::kMaskValueZero)
+        s[j] = 0.0;
+      else if (hidden[j] && pitfall != Pitfall::kMaskAfterSoftmax)
+        s[j] = kNegInf;
     }
     const double mx = *std::max_element(s.begin(), s.end());
     double* w = weights + i * h.m;
@@ -82,9 +87,21 @@ Status attention_with_pitfall(const AttentionProblem& p, Pitfall pitfall, float*
   const size_t nm = p.n * p.m;
   std::vector<double> out(p.n * p.dv), w(nm);
   for (size_t b = 0; b < p.batch; ++b) {
-    Head h{p.q + b * p.n * p.dk, p.dk, nullptr, p.k + b * p.m * p.dk, p.dk, nullptr,
-           p.v + b * p.m * p.dv, p.dv, nullptr, p.n, p.m, p.dk, p.dv,
-           scale_for(pitfall, p.scale, p.dk, p.dk), p.causal,
+    Head h{p.q + b * p.n * p.dk,
+           p.dk,
+           nullptr,
+           p.k + b * p.m * p.dk,
+           p.dk,
+           nullptr,
+           p.v + b * p.m * p.dv,
+           p.dv,
+           nullptr,
+           p.n,
+           p.m,
+           p.dk,
+           p.dv,
+           scale_for(pitfall, p.scale, p.dk, p.dk),
+           p.causal,
            p.mask ? p.mask + (p.mask_per_batch ? b * nm : 0) : nullptr,
            p.bias ? p.bias + (p.bias_per_batch ? b * nm : 0) : nullptr,
            p.key_padding ? p.key_padding + b * p.m : nullptr};
@@ -111,9 +128,12 @@ Status multi_head_with_pitfall(const MultiHeadProblem& p, Pitfall pitfall, float
   for (size_t b = 0; b < B; ++b) {
     if (weights) std::fill(weights + b * nm, weights + (b + 1) * nm, 0.0f);
     for (size_t hd = 0; hd < H; ++hd) {
-      Head h{nullptr, E, q.data() + b * n * E + hd * d, nullptr, E, k.data() + b * m * E + hd * d,
-             nullptr, E, v.data() + b * m * E + hd * d, n, m, d, d, scale, p.causal, p.mask, p.bias,
-             p.key_padding ? p.key_padding + b * m : nullptr};
+      Head h{nullptr, E,      q.data() + b * n * E + hd * d,
+             nullptr, E,      k.data() + b * m * E + hd * d,
+             nullptr, E,      v.data() + b * m * E + hd * d,
+             n,       m,      d,
+             d,       scale,  p.causal,
+             p.mask,  p.bias, p.key_padding ? p.key_padding + b * m : nullptr};
       head_with_pitfall(h, pitfall, concat.data() + b * n * E + hd * d, E, head_weights.data());
       if (weights)
         for (size_t x = 0; x < nm; ++x) weights[b * nm + x] += float(head_weights[x] / double(H));

@@ -12,11 +12,11 @@ namespace attn {
 
 enum class Pitfall : int {
   kNone = 0,
-  kMaskAfterSoftmax = 1,       // softmax over every key, then zero the hidden ones: rows sum < 1
-  kMaskValueZero = 2,          // hidden scores set to 0 instead of −∞: they still get weight
-  kScaleByDk = 3,              // divide by dk instead of √dk: scores squashed, weights too flat
-  kScaleByModelDim = 4,        // multi-head only: divide by √E instead of the per-head √(E/h)
-  kSkipOutputProjection = 5,   // multi-head only: return the concatenation, heads never mix
+  kMaskAfterSoftmax = 1,      // softmax over every key, then zero the hidden ones: rows sum < 1
+  kMaskValueZero = 2,         // hidden scores set to 0 instead of −∞: they still get weight
+  kScaleByDk = 3,             // divide by dk instead of √dk: scores squashed, weights too flat
+  kScaleByModelDim = 4,       // multi-head only: divide by √E instead of the per-head √(E/h)
+  kSkipOutputProjection = 5,  // multi-head only: return the concatenation, heads never mix
 };
 
 bool pitfall_is_valid(int value);

@@ -8,11 +8,12 @@
 
 namespace attn {
 
-Status loss_by_position(const float* logits, const int32_t* targets, size_t batch, size_t t, size_t v,
-                        double* loss, uint32_t* count) {
+Status loss_by_position(const float* logits, const int32_t* targets, size_t batch, size_t t,
+                        size_t v, double* loss, uint32_t* count) {
   if (!logits || !targets || !loss || !count) return Status::error("loss_by_position: null buffer");
   if (batch == 0 || t == 0 || v == 0)
-    return Status::error("loss_by_position: batch, sequence length and vocabulary must be positive");
+    return Status::error(
+        "loss_by_position: batch, sequence length and vocabulary must be positive");
   for (size_t i = 0; i < batch * t; ++i)
     if ((targets[i] < 0 && !is_ignored_target(targets[i])) || targets[i] >= int64_t(v))
       return Status::error("loss_by_position: target " + std::to_string(targets[i]) + " at " +

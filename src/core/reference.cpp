@@ -70,7 +70,8 @@ AttentionReference scaled_dot_product_attention(const AttentionProblem& p) {
         r.scores[row + j] = dot;
         r.scaled[row + j] = dot * double(p.scale);
         const double biased = r.scaled[row + j] + (bias ? double(bias[i * m + j]) : 0.0);
-        r.masked[row + j] = hidden({p.causal, p.window, p.lower_right, n}, mask, pad, i, j, m) ? kNegInf : biased;
+        r.masked[row + j] =
+            hidden({p.causal, p.window, p.lower_right, n}, mask, pad, i, j, m) ? kNegInf : biased;
       }
       r.fully_masked_rows[b * n + i] = softmax_row(&r.masked[row], &r.weights[row], m);
       for (size_t c = 0; c < p.dv; ++c) {
@@ -106,7 +107,8 @@ MultiHeadReference multi_head_attention(const MultiHeadProblem& p) {
           for (size_t c = 0; c < d; ++c)
             dot += r.q_proj[(b * n + i) * E + h * d + c] * r.k_proj[(b * m + j) * E + h * d + c];
           const double biased = dot * scale + (p.bias ? double(p.bias[i * m + j]) : 0.0);
-          scores[j] = hidden({p.causal, p.window, p.lower_right, n}, p.mask, pad, i, j, m) ? kNegInf : biased;
+          scores[j] = hidden({p.causal, p.window, p.lower_right, n}, p.mask, pad, i, j, m) ? kNegInf
+                                                                                           : biased;
         }
         double* weights = &r.weights[((b * H + h) * n + i) * m];
         r.fully_masked_rows[b * n + i] = softmax_row(scores.data(), weights, m);
@@ -225,7 +227,8 @@ MultiHeadGradReference multi_head_attention_backward(const MultiHeadProblem& p,
       }
     }
   linear_backward(p.query, B * n, E, w.wq, E, dq, w.bq != nullptr, r.d_query, r.d_wq, r.d_bq);
-  linear_backward(p.key, B * m, p.shape.kdim, w.wk, E, dk, w.bk != nullptr, r.d_key, r.d_wk, r.d_bk);
+  linear_backward(p.key, B * m, p.shape.kdim, w.wk, E, dk, w.bk != nullptr, r.d_key, r.d_wk,
+                  r.d_bk);
   linear_backward(p.value, B * m, p.shape.vdim, w.wv, E, dv, w.bv != nullptr, r.d_value, r.d_wv,
                   r.d_bv);
   return r;

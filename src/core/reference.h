@@ -14,7 +14,7 @@ struct AttentionReference {
   std::vector<double> weights;  // (batch, n, m)
   std::vector<double> scores;   // Q·Kᵀ
   std::vector<double> scaled;
-  std::vector<double> masked;   // hidden keys = -inf
+  std::vector<double> masked;              // hidden keys = -inf
   std::vector<uint8_t> fully_masked_rows;  // (batch, n)
 };
 

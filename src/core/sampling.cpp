@@ -24,7 +24,8 @@ Status sample_token(const float* logits, size_t V, double temperature, size_t to
     return Status::error("temperature must be a finite number ≥ 0");
   if (!(u >= 0.0 && u < 1.0)) return Status::error("u must be in [0, 1)");
   for (size_t i = 0; i < V; ++i)
-    if (!std::isfinite(logits[i])) return Status::error("logits[" + std::to_string(i) + "] is not finite");
+    if (!std::isfinite(logits[i]))
+      return Status::error("logits[" + std::to_string(i) + "] is not finite");
   const size_t best = argmax_lowest(logits, V);
   if (temperature == 0.0) {
     *token = static_cast<int32_t>(best);

@@ -60,7 +60,8 @@ size_t unembed_scratch_floats(size_t V, size_t E) {
 constexpr size_t kUnembedPackRows = 16;
 
 // logits (n × V) = x (n × E) · Uᵀ, U (V × E) row-major; scratch: unembed_scratch_floats(V, E).
-void unembed(const float* x, const float* u, float* logits, size_t n, size_t V, size_t E, float* scratch) {
+void unembed(const float* x, const float* u, float* logits, size_t n, size_t V, size_t E,
+             float* scratch) {
   if (n < kUnembedPackRows) {
     for (size_t v = 0; v < V; ++v)
       for (size_t i = 0; i < n; ++i) logits[i * V + v] = kernels::dot(x + i * E, u + v * E, E);
@@ -99,7 +100,8 @@ Status Transformer::create(const TransformerConfig& config, Transformer** out, b
   const size_t floats = model->layout_.total_floats;
   if (!model->params_.reserve(floats)) {
     delete model;
-    return Status::error("out of memory: the parameters need " + std::to_string(floats * sizeof(float)) + " bytes");
+    return Status::error("out of memory: the parameters need " +
+                         std::to_string(floats * sizeof(float)) + " bytes");
   }
   if (initialize)
     initialize_parameters(config, model->layout_, model->params_.data());
@@ -117,12 +119,14 @@ BlockTensors Transformer::block_tensors(float* base, size_t layer) const {
   BlockTensors t;
   t.ln1_w = at(o.ln1_w), t.ln1_b = at(o.ln1_b), t.attn_w = at(o.attn_w), t.attn_b = at(o.attn_b);
   t.proj_w = at(o.proj_w), t.proj_b = at(o.proj_b), t.ln2_w = at(o.ln2_w), t.ln2_b = at(o.ln2_b);
-  t.fc_w = at(o.fc_w), t.fc_b = at(o.fc_b), t.fc_proj_w = at(o.fc_proj_w), t.fc_proj_b = at(o.fc_proj_b);
+  t.fc_w = at(o.fc_w), t.fc_b = at(o.fc_b), t.fc_proj_w = at(o.fc_proj_w),
+  t.fc_proj_b = at(o.fc_proj_b);
   return t;
 }
 
 // Carves one layer's activations out of `c` (counting only when c.base is null).
-static void carve_layer(Carver& c, const BlockShape& s, bool training, bool stream, BlockActivations& a) {
+static void carve_layer(Carver& c, const BlockShape& s, bool training, bool stream,
+                        BlockActivations& a) {
   const size_t N = s.rows(), E = s.E;
   if (s.layer_norm) {
     a.ln1 = c.take(N * E), a.ln1_mean = c.take(N), a.ln1_rstd = c.take(N);
@@ -164,15 +168,17 @@ Status Transformer::prepare(size_t batch, size_t T, bool training) {
   const double estimate = double(L + 1) * (layer_estimate + double(N) * E) + double(N) * V * 2 +
                           double(E) * V + double(N) * E * 10;
   if (estimate > kMaxWorkFloats)
-    return Status::error("batch × tokens too large: the activations would need about " +
-                         std::to_string(static_cast<long long>(estimate * sizeof(float) / double(1 << 20))) +
-                         " MiB, more than the 1536 MiB allowed; pass fewer sequences or tokens");
+    return Status::error(
+        "batch × tokens too large: the activations would need about " +
+        std::to_string(static_cast<long long>(estimate * sizeof(float) / double(1 << 20))) +
+        " MiB, more than the 1536 MiB allowed; pass fewer sequences or tokens");
   Carver layer_count{nullptr};
   BlockActivations unused;
   carve_layer(layer_count, s, training, stream_attention_, unused);
   const size_t layer_floats = layer_count.used;
 
-  size_t work = std::max(block_workspace_floats(s, training, false), block_workspace_floats(s, training, true));
+  size_t work = std::max(block_workspace_floats(s, training, false),
+                         block_workspace_floats(s, training, true));
   work = std::max(work, unembed_scratch_floats(V, E));
   if (training) work = std::max(work, accumulate_at_b_scratch_floats(N, V));
 
@@ -198,7 +204,8 @@ Status Transformer::prepare(size_t batch, size_t T, bool training) {
   Carver count{nullptr};
   carve_all(count);
   if (!work_.reserve(count.used))
-    return Status::error("out of memory: the activations need " + std::to_string(count.used * sizeof(float)) + " bytes");
+    return Status::error("out of memory: the activations need " +
+                         std::to_string(count.used * sizeof(float)) + " bytes");
   Carver real{work_.data()};
   carve_all(real);
   return Status::success();
@@ -208,7 +215,8 @@ Status Transformer::check_tokens(const int32_t* tokens, const int32_t* targets, 
                                  size_t T) const {
   if (batch == 0 || T == 0) return Status::error("tokens must hold at least one token");
   if (T > config_.context_length)
-    return Status::error("tokens has " + std::to_string(T) + " tokens per sequence, more than contextLength (" +
+    return Status::error("tokens has " + std::to_string(T) +
+                         " tokens per sequence, more than contextLength (" +
                          std::to_string(config_.context_length) + ")");
   const int64_t V = static_cast<int64_t>(config_.vocab_size);
   for (size_t i = 0; i < batch * T; ++i) {
@@ -216,11 +224,13 @@ Status Transformer::check_tokens(const int32_t* tokens, const int32_t* targets, 
       return Status::error("tokens[" + std::to_string(i) + "] = " + std::to_string(tokens[i]) +
                            " is outside [0, vocabSize = " + std::to_string(V) + ")");
     if (targets && ((targets[i] < 0 && !is_ignored_target(targets[i])) || targets[i] >= V))
-      return Status::error("targets[" + std::to_string(i) + "] = " + std::to_string(targets[i]) +
-                           " is neither −1 or −100 (ignored) nor in [0, vocabSize = " + std::to_string(V) + ")");
+      return Status::error(
+          "targets[" + std::to_string(i) + "] = " + std::to_string(targets[i]) +
+          " is neither −1 or −100 (ignored) nor in [0, vocabSize = " + std::to_string(V) + ")");
   }
   if (targets && count_targets(targets, batch * T) == 0)
-    return Status::error("targets are all −1 (or −100): the mean loss over no targets is undefined");
+    return Status::error(
+        "targets are all −1 (or −100): the mean loss over no targets is undefined");
   return Status::success();
 }
 
@@ -236,7 +246,8 @@ void Transformer::run_blocks(const int32_t* tokens, float* attentions, size_t la
     BlockActivations a = block_activations(l);
     if (!training_) a.att = attentions ? attentions + l * att_per_layer : nullptr;
     block_forward(s, block_tensors(p, l), a, carved_.work);
-    if (training_ && attentions && a.att) std::copy(a.att, a.att + att_per_layer, attentions + l * att_per_layer);
+    if (training_ && attentions && a.att)
+      std::copy(a.att, a.att + att_per_layer, attentions + l * att_per_layer);
   }
 }
 
@@ -282,8 +293,9 @@ Status Transformer::forward(const int32_t* tokens, size_t batch, size_t T, float
   return Status::success();
 }
 
-Status Transformer::forward_rows(const int32_t* tokens, size_t batch, size_t T, const uint32_t* rows,
-                                 size_t count, float* logits, float* attentions) {
+Status Transformer::forward_rows(const int32_t* tokens, size_t batch, size_t T,
+                                 const uint32_t* rows, size_t count, float* logits,
+                                 float* attentions) {
   Status status = check_tokens(tokens, nullptr, batch, T);
   if (!status.ok()) return status;
   if (count == 0 || count > batch * T) return Status::error("rows: between 1 and batch × T rows");
@@ -302,8 +314,8 @@ Status Transformer::forward_rows(const int32_t* tokens, size_t batch, size_t T, 
 // tokens (T) → out (T × E): LN₁ of block `layer`'s input, after the blocks before it.
 Status Transformer::layer_input(const int32_t* tokens, size_t T, size_t layer, float* out) {
   if (layer >= config_.num_layers)
-    return Status::error("layer " + std::to_string(layer) + " is outside [0, numLayers = " +
-                         std::to_string(config_.num_layers) + ")");
+    return Status::error("layer " + std::to_string(layer) +
+                         " is outside [0, numLayers = " + std::to_string(config_.num_layers) + ")");
   Status status = check_tokens(tokens, nullptr, 1, T);
   if (status.ok()) status = prepare(1, T, false);
   if (!status.ok()) return status;
@@ -333,7 +345,8 @@ Status Transformer::loss(const int32_t* tokens, const int32_t* targets, size_t b
   const size_t chunk = std::min(rows.size(), std::max<size_t>(1, kLossChunkFloats / V));
   FloatBuffer logits;
   if (!logits.reserve(chunk * V))
-    return Status::error("out of memory: the loss needs " + std::to_string(chunk * V * sizeof(float)) + " bytes");
+    return Status::error("out of memory: the loss needs " +
+                         std::to_string(chunk * V * sizeof(float)) + " bytes");
   run_blocks(tokens, nullptr);
   double total = 0.0;
   for (size_t start = 0; start < rows.size(); start += chunk) {
@@ -370,7 +383,8 @@ void Transformer::run_backward(const int32_t* tokens) {
     kernels::matmul(dlogits, V, p + u, E, d_res, E, N, E, V, 1.0f, false);
   }
   for (size_t l = L; l-- > 0;)
-    block_backward(s, block_tensors(p, l), block_activations(l), block_tensors(g, l), d_res, carved_.scratch);
+    block_backward(s, block_tensors(p, l), block_activations(l), block_tensors(g, l), d_res,
+                   carved_.scratch);
   float* dwpe = layout_.wpe == kAbsent ? nullptr : g + layout_.wpe;
   embedding_backward(tokens, batch_, T_, d_res, E, g + layout_.wte, dwpe);
 }
@@ -406,8 +420,8 @@ Status Transformer::compute_gradients(const int32_t* tokens, const int32_t* targ
   return check_finite_gradients();
 }
 
-Status Transformer::train_step(const int32_t* tokens, const int32_t* targets, size_t batch, size_t T,
-                               const AdamOptions& options, double* loss) {
+Status Transformer::train_step(const int32_t* tokens, const int32_t* targets, size_t batch,
+                               size_t T, const AdamOptions& options, double* loss) {
   Status status = validate_adam_options(options);
   if (status.ok()) status = check_training_memory(3);
   if (!status.ok()) return status;
@@ -423,8 +437,10 @@ Status Transformer::train_step(const int32_t* tokens, const int32_t* targets, si
   for (const ParameterInfo& t : layout_.tensors)
     if (!adam_step_is_finite(params_.data() + t.offset, g + t.offset, adam_m_.data() + t.offset,
                              adam_v_.data() + t.offset, t.size, step, options))
-      return Status::error("the update of " + t.name + " would not be finite (NaN or ±Infinity); the "
-                           "parameters, Adam's moments and step count are unchanged (lower learningRate?)");
+      return Status::error(
+          "the update of " + t.name +
+          " would not be finite (NaN or ±Infinity); the "
+          "parameters, Adam's moments and step count are unchanged (lower learningRate?)");
   for (const ParameterInfo& t : layout_.tensors)
     adam_step(params_.data() + t.offset, g + t.offset, adam_m_.data() + t.offset,
               adam_v_.data() + t.offset, t.size, step, options);
@@ -439,7 +455,8 @@ Status Transformer::reserve_training(bool adam) {
   const size_t n = layout_.total_floats;
   const bool need_grads = !grads_.data(), need_adam = adam && !adam_m_.data();
   if (!need_grads && !need_adam) return Status::success();
-  const bool ok = (!need_grads || grads_.reserve(n)) && (!need_adam || (adam_m_.reserve(n) && adam_v_.reserve(n)));
+  const bool ok = (!need_grads || grads_.reserve(n)) &&
+                  (!need_adam || (adam_m_.reserve(n) && adam_v_.reserve(n)));
   if (ok) {
     if (need_adam) reset_optimizer();
     return Status::success();
@@ -448,10 +465,11 @@ Status Transformer::reserve_training(bool adam) {
   if (need_adam) adam_m_.release(), adam_v_.release();
   const size_t mib = (n * sizeof(float) + (size_t(1) << 20) - 1) >> 20;
   const size_t copies = (need_grads ? 1 : 0) + (need_adam ? 2 : 0);
-  return Status::error(std::string("out of memory: training needs ") + std::to_string(copies * mib) +
-                       " MiB more (" + (need_grads ? "the gradients" : "") + (need_grads && need_adam ? " and " : "") +
-                       (need_adam ? "Adam's two moments" : "") + ", " + std::to_string(mib) +
-                       " MiB each, as large as the parameters), more than the memory left can hold");
+  return Status::error(
+      std::string("out of memory: training needs ") + std::to_string(copies * mib) + " MiB more (" +
+      (need_grads ? "the gradients" : "") + (need_grads && need_adam ? " and " : "") +
+      (need_adam ? "Adam's two moments" : "") + ", " + std::to_string(mib) +
+      " MiB each, as large as the parameters), more than the memory left can hold");
 }
 
 void Transformer::reset_optimizer() {

@@ -53,9 +53,9 @@ class Transformer {
   Status compute_gradients(const int32_t* tokens, const int32_t* targets, size_t batch, size_t T,
                            double* loss);
 
-  // compute_gradients, optional clipping, then one Adam(W) step; *loss is the loss before the update.
-  // A step whose loss, gradients or update (a parameter or a moment) would not be finite fails
-  // with the cause and changes nothing: parameters, moments and step count stay as they were.
+  // compute_gradients, optional clipping, then one Adam(W) step; *loss is the loss before the
+  // update. A step whose loss, gradients or update (a parameter or a moment) would not be finite
+  // fails with the cause and changes nothing: parameters, moments and step count stay as they were.
   Status train_step(const int32_t* tokens, const int32_t* targets, size_t batch, size_t T,
                     const AdamOptions& options, double* loss);
 
@@ -100,11 +100,13 @@ class Transformer {
     float* residual = nullptr;  // (L + 1) × N × E when training, 2 × N × E otherwise
     float* layers = nullptr;    // per layer: see layer_floats()
     size_t layer_stride = 0;    // 0 when not training: one set of layer buffers reused
-    float* lnf = nullptr; float* lnf_mean = nullptr; float* lnf_rstd = nullptr;
-    float* logits = nullptr;    // N × V (training)
+    float* lnf = nullptr;
+    float* lnf_mean = nullptr;
+    float* lnf_rstd = nullptr;
+    float* logits = nullptr;  // N × V (training)
     float* d_residual = nullptr;
     BlockScratch scratch;
-    float* work = nullptr;      // shared scratch: heads, linear backward, the unembedding
+    float* work = nullptr;  // shared scratch: heads, linear backward, the unembedding
   } carved_;
 };
 

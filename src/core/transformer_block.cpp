@@ -68,7 +68,8 @@ kernels::FourSequences four_sequences(const BlockShape& s, const float* qkv, siz
 
 // The four-lane forward for every whole group of four sequences; returns the first sequence left.
 size_t attention_forward_lanes(const BlockShape& s, const BlockActivations& a, float* workspace) {
-  const size_t T = s.T, d = s.head_dim(), groups = lanes_apply(s, a.att != nullptr) ? s.batch / kLanes : 0;
+  const size_t T = s.T, d = s.head_dim(),
+               groups = lanes_apply(s, a.att != nullptr) ? s.batch / kLanes : 0;
   const float scale = 1.0f / std::sqrt(static_cast<float>(d));
   for (size_t g = 0; g < groups; ++g)
     for (size_t h = 0; h < s.heads; ++h) {
@@ -79,7 +80,8 @@ size_t attention_forward_lanes(const BlockShape& s, const BlockActivations& a, f
         w[l] = a.att + (b * s.heads + h) * T * T;
         o[l] = head_columns(s, a.concat, b, h).data;
       }
-      kernels::causal_attention_x4(four_sequences(s, a.qkv, g * kLanes, h), T, d, scale, w, o, s.E, workspace);
+      kernels::causal_attention_x4(four_sequences(s, a.qkv, g * kLanes, h), T, d, scale, w, o, s.E,
+                                   workspace);
     }
   return groups * kLanes;
 }
@@ -95,7 +97,9 @@ void attention_forward(const BlockShape& s, const BlockActivations& a, float* wo
     }
 }
 
-void add_residual(float* x, const float* residual, size_t count) { kernels::axpy(x, residual, count, 1.0f); }
+void add_residual(float* x, const float* residual, size_t count) {
+  kernels::axpy(x, residual, count, 1.0f);
+}
 
 }  // namespace
 
@@ -121,7 +125,8 @@ HeadMasks block_head_masks(const BlockShape& s, size_t h) {
 size_t block_workspace_floats(const BlockShape& s, bool backward, bool stream) {
   const size_t N = s.rows(), E = s.E, d = s.head_dim();
   size_t floats = std::max(head_workspace_floats(s.T, s.T, d, d, stream), rope_scratch_floats(d));
-  if (lanes_apply(s, true)) floats = std::max(floats, kernels::causal_attention_x4_scratch_floats(s.T, d));
+  if (lanes_apply(s, true))
+    floats = std::max(floats, kernels::causal_attention_x4_scratch_floats(s.T, d));
   if (backward) {
     floats = std::max(floats, head_backward_workspace_floats(s.T, s.T, d, d, stream));
     floats = std::max(floats, linear_backward_scratch_floats(N, E, s.qkv_width()));
@@ -137,7 +142,8 @@ size_t block_workspace_floats(const BlockShape& s, bool backward, bool stream) {
 void block_qkv_forward(const BlockShape& s, const BlockTensors& p, const BlockActivations& a,
                        float* workspace) {
   const size_t N = s.rows(), E = s.E;
-  if (s.layer_norm) layer_norm_forward(a.x_in, p.ln1_w, p.ln1_b, a.ln1, a.ln1_mean, a.ln1_rstd, N, E);
+  if (s.layer_norm)
+    layer_norm_forward(a.x_in, p.ln1_w, p.ln1_b, a.ln1, a.ln1_mean, a.ln1_rstd, N, E);
   linear_forward(a.ln1, p.attn_w, p.attn_b, a.qkv, N, E, s.qkv_width());
   rope_qk(s, a.qkv, false, workspace);
 }
@@ -154,7 +160,8 @@ void block_output_forward(const BlockShape& s, const BlockTensors& p, const Bloc
   linear_forward(a.concat, p.proj_w, p.proj_b, a.x_mid, N, E, E);
   add_residual(a.x_mid, a.x_in, N * E);
   if (!s.mlp) return;
-  if (s.layer_norm) layer_norm_forward(a.x_mid, p.ln2_w, p.ln2_b, a.ln2, a.ln2_mean, a.ln2_rstd, N, E);
+  if (s.layer_norm)
+    layer_norm_forward(a.x_mid, p.ln2_w, p.ln2_b, a.ln2, a.ln2_mean, a.ln2_rstd, N, E);
   linear_forward(a.ln2, p.fc_w, p.fc_b, a.fc, N, E, 4 * E);
   gelu_forward(a.fc, a.fc_act, N * 4 * E);
   linear_forward(a.fc_act, p.fc_proj_w, p.fc_proj_b, a.x_out, N, 4 * E, E);
@@ -176,7 +183,8 @@ void norm_backward(const BlockShape& s, const float* x, const float* w, const fl
 void mlp_backward(const BlockShape& s, const BlockTensors& p, const BlockActivations& a,
                   const BlockTensors& g, float* d_residual, const BlockScratch& sc) {
   const size_t N = s.rows(), E = s.E;
-  linear_backward(a.fc_act, p.fc_proj_w, d_residual, sc.d_fc, g.fc_proj_w, g.fc_proj_b, N, 4 * E, E, sc.work);
+  linear_backward(a.fc_act, p.fc_proj_w, d_residual, sc.d_fc, g.fc_proj_w, g.fc_proj_b, N, 4 * E, E,
+                  sc.work);
   gelu_backward(a.fc, sc.d_fc, sc.d_fc, N * 4 * E);
   linear_backward(a.ln2, p.fc_w, sc.d_fc, sc.d_ln, g.fc_w, g.fc_b, N, E, 4 * E, sc.work);
   norm_backward(s, a.x_mid, p.ln2_w, a.ln2_mean, a.ln2_rstd, sc.d_ln, g.ln2_w, g.ln2_b, d_residual);
@@ -185,8 +193,8 @@ void mlp_backward(const BlockShape& s, const BlockTensors& p, const BlockActivat
 // Query heads that share a key/value head add their dK and dV into the same columns, so with
 // grouped heads d_qkv starts at 0 and every head accumulates.
 // The four-lane backward for every whole group of four sequences; returns the first sequence left.
-size_t attention_backward_lanes(const BlockShape& s, const BlockActivations& a, const BlockScratch& sc,
-                                bool grouped) {
+size_t attention_backward_lanes(const BlockShape& s, const BlockActivations& a,
+                                const BlockScratch& sc, bool grouped) {
   const size_t T = s.T, d = s.head_dim(), ld = s.qkv_width();
   const size_t groups = lanes_apply(s, a.att != nullptr) ? s.batch / kLanes : 0;
   const float scale = 1.0f / std::sqrt(static_cast<float>(d));
@@ -206,8 +214,8 @@ size_t attention_backward_lanes(const BlockShape& s, const BlockActivations& a, 
         d_o[l] = head_columns(s, sc.d_concat, b, h).data;
         dq[l] = rows + h * d, dk[l] = rows + s.E + kv * d, dv[l] = rows + s.E + (s.kv() + kv) * d;
       }
-      kernels::causal_attention_x4_backward(four_sequences(s, a.qkv, g * kLanes, h), T, d, scale, w, o, d_o,
-                                            s.E, dq, dk, dv, ld, grouped, sc.work);
+      kernels::causal_attention_x4_backward(four_sequences(s, a.qkv, g * kLanes, h), T, d, scale, w,
+                                            o, d_o, s.E, dq, dk, dv, ld, grouped, sc.work);
     }
   return groups * kLanes;
 }
@@ -243,10 +251,12 @@ void block_backward(const BlockShape& s, const BlockTensors& p, const BlockActiv
   const size_t N = s.rows(), E = s.E;
   if (s.mlp) mlp_backward(s, p, a, g, d_residual, sc);
   // d_residual is now ∂L/∂x_mid, which also flows straight through the attention's residual.
-  linear_backward(a.concat, p.proj_w, d_residual, sc.d_concat, g.proj_w, g.proj_b, N, E, E, sc.work);
+  linear_backward(a.concat, p.proj_w, d_residual, sc.d_concat, g.proj_w, g.proj_b, N, E, E,
+                  sc.work);
   attention_backward(s, a, sc);
   rope_qk(s, sc.d_qkv, true, sc.work);
-  linear_backward(a.ln1, p.attn_w, sc.d_qkv, sc.d_ln, g.attn_w, g.attn_b, N, E, s.qkv_width(), sc.work);
+  linear_backward(a.ln1, p.attn_w, sc.d_qkv, sc.d_ln, g.attn_w, g.attn_b, N, E, s.qkv_width(),
+                  sc.work);
   norm_backward(s, a.x_in, p.ln1_w, a.ln1_mean, a.ln1_rstd, sc.d_ln, g.ln1_w, g.ln1_b, d_residual);
 }
 

@@ -1,10 +1,12 @@
 // One pre-LN GPT-2 block, forward and backward, over B sequences of T tokens (N = B·T rows):
-//   a = LN₁(x); qkv = a·W_attn + b_attn; heads: causal softmax(q·kᵀ/√d)·v; x_mid = x + concat·W_proj + b_proj
-//   with an MLP: x_out = x_mid + GELU(LN₂(x_mid)·W_fc + b_fc)·W_fc_proj + b_fc_proj
+//   a = LN₁(x); qkv = a·W_attn + b_attn; heads: causal softmax(q·kᵀ/√d)·v; x_mid = x +
+//   concat·W_proj + b_proj with an MLP: x_out = x_mid + GELU(LN₂(x_mid)·W_fc + b_fc)·W_fc_proj +
+//   b_fc_proj
 // Attention runs through attend_head on strided views of the fused qkv rows (ld = qkv_width()):
-// E query columns, then the keys and the values of each key/value head. Query head h reads key/value
-// head ⌊h / (heads / kv_heads)⌋ (grouped-query attention; Hugging Face's repeat_kv). RoPE turns the
-// q and k columns in place after c_attn; ALiBi and the window are options of the head views.
+// E query columns, then the keys and the values of each key/value head. Query head h reads
+// key/value head ⌊h / (heads / kv_heads)⌋ (grouped-query attention; Hugging Face's repeat_kv). RoPE
+// turns the q and k columns in place after c_attn; ALiBi and the window are options of the head
+// views.
 #pragma once
 #include <cstddef>
 
@@ -37,12 +39,18 @@ HeadMasks block_head_masks(const BlockShape& shape, size_t h);
 
 // Parameters (or their gradients, same layout); null for parts the shape switches off.
 struct BlockTensors {
-  float* ln1_w = nullptr; float* ln1_b = nullptr;
-  float* attn_w = nullptr; float* attn_b = nullptr;
-  float* proj_w = nullptr; float* proj_b = nullptr;
-  float* ln2_w = nullptr; float* ln2_b = nullptr;
-  float* fc_w = nullptr; float* fc_b = nullptr;
-  float* fc_proj_w = nullptr; float* fc_proj_b = nullptr;
+  float* ln1_w = nullptr;
+  float* ln1_b = nullptr;
+  float* attn_w = nullptr;
+  float* attn_b = nullptr;
+  float* proj_w = nullptr;
+  float* proj_b = nullptr;
+  float* ln2_w = nullptr;
+  float* ln2_b = nullptr;
+  float* fc_w = nullptr;
+  float* fc_b = nullptr;
+  float* fc_proj_w = nullptr;
+  float* fc_proj_b = nullptr;
 };
 
 // What the forward keeps for the backward. Without layer norm ln1 = x_in and ln2 = x_mid; without
@@ -50,13 +58,17 @@ struct BlockTensors {
 // log-sum-exp in row_lse (B·H·T) when it is given, which the streaming backward recomputes from.
 struct BlockActivations {
   const float* x_in = nullptr;
-  float* ln1 = nullptr; float* ln1_mean = nullptr; float* ln1_rstd = nullptr;
-  float* qkv = nullptr;   // N × qkv_width (q and k after RoPE)
-  float* att = nullptr;   // B × H × T × T
+  float* ln1 = nullptr;
+  float* ln1_mean = nullptr;
+  float* ln1_rstd = nullptr;
+  float* qkv = nullptr;      // N × qkv_width (q and k after RoPE)
+  float* att = nullptr;      // B × H × T × T
   float* row_lse = nullptr;  // B × H × T (streaming training)
   float* concat = nullptr;
   float* x_mid = nullptr;
-  float* ln2 = nullptr; float* ln2_mean = nullptr; float* ln2_rstd = nullptr;
+  float* ln2 = nullptr;
+  float* ln2_mean = nullptr;
+  float* ln2_rstd = nullptr;
   float* fc = nullptr;      // N × 4E, before GELU
   float* fc_act = nullptr;  // N × 4E, after GELU
   float* x_out = nullptr;
@@ -85,7 +97,8 @@ void block_output_forward(const BlockShape& shape, const BlockTensors& params,
                           const BlockActivations& act);
 
 // d_residual holds ∂L/∂x_out on entry and ∂L/∂x_in on return; gradients are added into grads.
-void block_backward(const BlockShape& shape, const BlockTensors& params, const BlockActivations& act,
-                    const BlockTensors& grads, float* d_residual, const BlockScratch& scratch);
+void block_backward(const BlockShape& shape, const BlockTensors& params,
+                    const BlockActivations& act, const BlockTensors& grads, float* d_residual,
+                    const BlockScratch& scratch);
 
 }  // namespace attn

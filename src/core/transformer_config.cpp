@@ -41,7 +41,9 @@ struct LayoutBuilder {
 
 }  // namespace
 
-size_t kv_head_count(const TransformerConfig& c) { return c.num_kv_heads ? c.num_kv_heads : c.num_heads; }
+size_t kv_head_count(const TransformerConfig& c) {
+  return c.num_kv_heads ? c.num_kv_heads : c.num_heads;
+}
 
 size_t qkv_width(const TransformerConfig& c) {
   return c.d_model + 2 * kv_head_count(c) * (c.d_model / c.num_heads);
@@ -52,13 +54,15 @@ namespace {
 Status validate_attention_config(const TransformerConfig& c) {
   const size_t H = c.num_heads, d = c.d_model / c.num_heads;
   if (c.num_kv_heads > kMaxDimension || (c.num_kv_heads && H % c.num_kv_heads != 0))
-    return Status::error("numKVHeads (" + std::to_string(c.num_kv_heads) + ") must divide numHeads (" +
-                         std::to_string(H) + "): each key/value head serves numHeads / numKVHeads query heads");
+    return Status::error("numKVHeads (" + std::to_string(c.num_kv_heads) +
+                         ") must divide numHeads (" + std::to_string(H) +
+                         "): each key/value head serves numHeads / numKVHeads query heads");
   if (c.attention_positions != AttentionPositions::none && c.learned_positions)
-    return Status::error("positions 'rope' and 'alibi' replace the learned wpe; a model cannot have both");
+    return Status::error(
+        "positions 'rope' and 'alibi' replace the learned wpe; a model cannot have both");
   if (c.attention_positions == AttentionPositions::rope && d % 2 != 0)
-    return Status::error("positions 'rope' needs an even head dimension dModel / numHeads, got " + std::to_string(d) +
-                         ": RoPE turns the two halves of each head as pairs");
+    return Status::error("positions 'rope' needs an even head dimension dModel / numHeads, got " +
+                         std::to_string(d) + ": RoPE turns the two halves of each head as pairs");
   if (!(c.rope_base > 0.0) || !std::isfinite(c.rope_base))
     return Status::error("ropeBase must be a positive finite number");
   return Status::success();
@@ -83,12 +87,14 @@ Status validate_transformer_config(const TransformerConfig& c) {
   if (!attention.ok()) return attention;
   const double V = double(c.vocab_size), T = double(c.context_length), E = double(c.d_model);
   const double qkv = double(qkv_width(c));
-  const double per_block = (E + 1) * qkv + E * E + E + (c.mlp ? 8 * E * E + 5 * E : 0) + (c.layer_norm ? 4 * E : 0);
+  const double per_block =
+      (E + 1) * qkv + E * E + E + (c.mlp ? 8 * E * E + 5 * E : 0) + (c.layer_norm ? 4 * E : 0);
   const double total = V * E * (c.tie_embeddings ? 1 : 2) + (c.learned_positions ? T * E : 0) +
                        double(c.num_layers) * per_block;
   if (total > kMaxParameters)
     return Status::error("the model would have " + std::to_string(static_cast<long long>(total)) +
-                         " parameters, more than the " + std::to_string(static_cast<long long>(kMaxParameters)) +
+                         " parameters, more than the " +
+                         std::to_string(static_cast<long long>(kMaxParameters)) +
                          " that fit in WebAssembly memory (4 bytes each: 1.6 GB of its 4 GiB)");
   return Status::success();
 }
@@ -98,7 +104,8 @@ ParameterLayout make_parameter_layout(const TransformerConfig& c) {
   LayoutBuilder b;
   ParameterLayout& l = b.layout;
   l.wte = b.add("wte.weight", {V, E}, ParameterKind::embedding);
-  if (c.learned_positions) l.wpe = b.add("wpe.weight", {c.context_length, E}, ParameterKind::embedding);
+  if (c.learned_positions)
+    l.wpe = b.add("wpe.weight", {c.context_length, E}, ParameterKind::embedding);
   for (size_t i = 0; i < c.num_layers; ++i) {
     const std::string p = "h." + std::to_string(i) + ".";
     BlockOffsets o;
@@ -173,7 +180,8 @@ void fill_constant(float* out, size_t count, float value) {
 
 }  // namespace
 
-void initialize_parameters(const TransformerConfig& c, const ParameterLayout& layout, float* params) {
+void initialize_parameters(const TransformerConfig& c, const ParameterLayout& layout,
+                           float* params) {
   std::memset(params, 0, layout.total_floats * sizeof(float));
   NumpyRandomState rng;
   numpy_seed(rng, c.seed);

@@ -32,7 +32,7 @@ struct TransformerConfig {
   AttentionPositions attention_positions = AttentionPositions::none;  // needs !learned_positions
   double rope_base = 10000.0;  // RoPE: frequency i of a head turns by p·rope_base^(−2i/d)
   size_t num_kv_heads = 0;     // key/value heads (0: num_heads); divides num_heads, 1 = multi-query
-  size_t attention_window = 0; // > 0: query i sees keys i − W < j ≤ i (a sliding window)
+  size_t attention_window = 0;  // > 0: query i sees keys i − W < j ≤ i (a sliding window)
 };
 
 // Key/value heads, and the width of c_attn's output: E query columns, then the keys and the
@@ -44,9 +44,9 @@ size_t qkv_width(const TransformerConfig& config);
 // build's MAXIMUM_MEMORY), checked before anything is allocated (each error gives the limit): every
 // size at most kMaxDimension (dModel at most kMaxDModel), numLayers at most kMaxLayers, at most
 // kMaxParameters parameters: 1.6 GB of float32, so GPT-2 medium (355 M) opens for inference and
-// GPT-2 large (774 M, 3.1 GB) is refused, since its activations, the loader's slices and the rest of
-// a tab's memory would not fit beside it. Training needs more (check_training_bytes), checked when
-// it first runs.
+// GPT-2 large (774 M, 3.1 GB) is refused, since its activations, the loader's slices and the rest
+// of a tab's memory would not fit beside it. Training needs more (check_training_bytes), checked
+// when it first runs.
 constexpr size_t kMaxDimension = size_t(1) << 20;
 constexpr size_t kMaxDModel = size_t(1) << 16;
 constexpr size_t kMaxLayers = 256;
@@ -66,7 +66,7 @@ struct ParameterInfo {
   size_t offset = 0;          // floats from the start of the parameter block
   size_t size = 0;
   ParameterKind kind = ParameterKind::weight;
-  size_t fan_in = 0;          // inputs of the linear layer (weights and biases)
+  size_t fan_in = 0;                 // inputs of the linear layer (weights and biases)
   bool residual_projection = false;  // c_proj: GPT-2 scales its init by 1/√(2L)
 };
 

@@ -114,11 +114,21 @@ TEST(AttentionBackward, EveryMaskKindMatchesReference) {
     in.bias = random_floats(B * n * m, 60 + kind, -2, 2);
     in.key_padding = random_mask(B * m, 70 + kind, 0.25);
     switch (kind) {
-      case 0: p.causal = true; break;
-      case 1: p.mask = in.mask.data(); break;
-      case 2: p.mask = in.mask.data(), p.mask_per_batch = true; break;
-      case 3: p.bias = in.bias.data(), p.bias_per_batch = true; break;
-      case 4: p.key_padding = in.key_padding.data(); break;
+      case 0:
+        p.causal = true;
+        break;
+      case 1:
+        p.mask = in.mask.data();
+        break;
+      case 2:
+        p.mask = in.mask.data(), p.mask_per_batch = true;
+        break;
+      case 3:
+        p.bias = in.bias.data(), p.bias_per_batch = true;
+        break;
+      case 4:
+        p.key_padding = in.key_padding.data();
+        break;
       default:
         p.causal = true, p.mask = in.mask.data(), p.bias = in.bias.data();
         p.key_padding = in.key_padding.data();
@@ -196,8 +206,8 @@ TEST(AttentionBackward, StreamingEqualsMaterializedAtModerateSize) {
   const Grads a = run(in.problem, d_output, true), b = run(in.problem, d_output, false);
   ASSERT_TRUE(a.status.ok() && b.status.ok());
   EXPECT_TRUE(all_close(b.output, a.output, "output", 1e-5, 1e-5));
-  for (auto [x, y, what] : {std::tuple{&b.d_q, &a.d_q, "d_q"}, {&b.d_k, &a.d_k, "d_k"},
-                            {&b.d_v, &a.d_v, "d_v"}}) {
+  for (auto [x, y, what] :
+       {std::tuple{&b.d_q, &a.d_q, "d_q"}, {&b.d_k, &a.d_k, "d_k"}, {&b.d_v, &a.d_v, "d_v"}}) {
     float largest = 0.0f;
     for (float v : *y) largest = std::max(largest, std::fabs(v));
     EXPECT_TRUE(all_close(*x, *y, what, 1e-5 * largest, 1e-4));
@@ -232,7 +242,8 @@ TEST(AttentionBackward, HeadBackwardOnStridedViewsAccumulates) {
   auto v = random_floats(m * ld, 3, -2, 2), d_o = random_floats(n * ld, 4, -1, 1);
   for (bool stream : {false, true}) {
     HeadInputs in;
-    in.q = {q.data() + d, n, d, ld}, in.k = {k.data() + d, m, d, ld}, in.v = {v.data() + d, m, d, ld};
+    in.q = {q.data() + d, n, d, ld}, in.k = {k.data() + d, m, d, ld},
+    in.v = {v.data() + d, m, d, ld};
     in.scale = 0.4f;
     in.masks.causal = true;
     std::vector<float> out(n * ld, kSentinel), weights(n * m), lse(n);
@@ -248,7 +259,8 @@ TEST(AttentionBackward, HeadBackwardOnStridedViewsAccumulates) {
     gi.weights = fo.weights, gi.row_lse = lse.data();
     std::vector<float> dq(n * ld, kSentinel), dk(m * ld, kSentinel), dv(m * ld, kSentinel);
     HeadGradOutputs go;
-    go.dq = {dq.data() + d, n, d, ld}, go.dk = {dk.data() + d, m, d, ld}, go.dv = {dv.data() + d, m, d, ld};
+    go.dq = {dq.data() + d, n, d, ld}, go.dk = {dk.data() + d, m, d, ld},
+    go.dv = {dv.data() + d, m, d, ld};
     attend_head_backward(in, gi, go, ws.data());
     const auto once_q = dq, once_k = dk, once_v = dv;
     go.accumulate = true;

@@ -37,14 +37,26 @@ std::string label(const Case& c, size_t dk) {
 
 // Every alignment the decoder and the lessons use, at tail sizes and across streaming tiles.
 const Case kCases[] = {
-    {1, 1, 1, true, false},     {1, 9, 3, true, true},     {5, 5, 2, true, false},
-    {7, 19, 4, true, true},     {17, 17, 16, false, false}, {33, 20, 5, true, true},
-    {20, 33, 7, false, true},   {65, 65, 64, true, false},  {64, 300, 17, true, true},
-    {300, 300, 100, true, false}, {300, 600, 0, true, true}, {70, 520, 260, false, false},
-    {9, 4, 0, true, true},      {3, 40, 0, true, true},
+    {1, 1, 1, true, false},
+    {1, 9, 3, true, true},
+    {5, 5, 2, true, false},
+    {7, 19, 4, true, true},
+    {17, 17, 16, false, false},
+    {33, 20, 5, true, true},
+    {20, 33, 7, false, true},
+    {65, 65, 64, true, false},
+    {64, 300, 17, true, true},
+    {300, 300, 100, true, false},
+    {300, 600, 0, true, true},
+    {70, 520, 260, false, false},
+    {9, 4, 0, true, true},
+    {3, 40, 0, true, true},
     // A few queries against many keys: the decode-step path, which scores rows on K in place.
-    {1, 64, 0, true, true},     {3, 100, 10, true, true},  {4, 300, 0, false, false},
-    {2, 70, 5, false, false},   {4, 64, 70, true, false},
+    {1, 64, 0, true, true},
+    {3, 100, 10, true, true},
+    {4, 300, 0, false, false},
+    {2, 70, 5, false, false},
+    {4, 64, 70, true, false},
 };
 
 TEST(AttentionPositions, WindowAndLowerRightMatchTheReferenceOnBothPaths) {
@@ -84,7 +96,8 @@ TEST(AttentionPositions, WindowAndLowerRightGradientsMatchTheReferenceOnBothPath
         g.output = out.data(), g.d_q = dq.data(), g.d_k = dkey.data(), g.d_v = dv.data();
         g.weights = materialize ? weights.data() : nullptr;
         std::vector<float> workspace(attention_backward_workspace_floats(p, g));
-        const Status s = scaled_dot_product_attention_backward(p, d_output.data(), g, workspace.data());
+        const Status s =
+            scaled_dot_product_attention_backward(p, d_output.data(), g, workspace.data());
         ASSERT_TRUE(s.ok()) << s.message;
         EXPECT_TRUE(close_to(dq, ref.d_q, "d_q"));
         EXPECT_TRUE(close_to(dkey, ref.d_k, "d_k"));
@@ -112,12 +125,14 @@ TEST(AttentionPositions, FewQueriesAgainstManyKeysMatchTheReferenceWithEveryMask
         EXPECT_EQ(got.fully_masked_rows, ref.fully_masked_rows);
         if (asked == Asked::output) continue;
         EXPECT_TRUE(all_close(got.weights, ref.weights, "weights", 1e-6, 1e-5));
-        if (asked == Asked::trace) EXPECT_TRUE(all_close(got.masked, ref.masked, "masked", 1e-5, 1e-5));
+        if (asked == Asked::trace)
+          EXPECT_TRUE(all_close(got.masked, ref.masked, "masked", 1e-5, 1e-5));
       }
       const std::vector<float> d_output = random_floats(2 * n * 5, 8);
       const auto grad = reference::scaled_dot_product_attention_backward(p, d_output.data());
       for (bool materialize : {true, false}) {
-        std::vector<float> out(2 * n * 5), dq(2 * n * 7), dk(2 * m * 7), dv(2 * m * 5), w(2 * n * m);
+        std::vector<float> out(2 * n * 5), dq(2 * n * 7), dk(2 * m * 7), dv(2 * m * 5),
+            w(2 * n * m);
         AttentionGradResult g;
         g.output = out.data(), g.d_q = dq.data(), g.d_k = dk.data(), g.d_v = dv.data();
         g.weights = materialize ? w.data() : nullptr;
@@ -224,7 +239,8 @@ std::vector<double> rope_reference(const std::vector<float>& x, size_t rows, siz
       for (size_t i = 0; i < half; ++i) {
         const double theta = positions[r] / std::pow(base, 2.0 * double(i) / double(d));
         const size_t at = r * heads * d + h * d + i;
-        const std::complex<double> z = std::complex<double>(x[at], x[at + half]) * std::polar(1.0, theta);
+        const std::complex<double> z =
+            std::complex<double>(x[at], x[at + half]) * std::polar(1.0, theta);
         out[at] = z.real();
         out[at + half] = z.imag();
       }
@@ -242,7 +258,8 @@ TEST(AttentionPositions, RopeRotatesPairsOfHalvesAndItsInverseUndoesIt) {
       rope_rotate_rows(x.data(), rows, heads * d, heads, d, positions.data(), 0, 10000, false,
                        scratch.data());
       SCOPED_TRACE("d " + std::to_string(d) + " heads " + std::to_string(heads));
-      EXPECT_TRUE(all_close(x, rope_reference(original, rows, d, heads, positions, 10000), "rope", 3e-6, 3e-6));
+      EXPECT_TRUE(all_close(x, rope_reference(original, rows, d, heads, positions, 10000), "rope",
+                            3e-6, 3e-6));
       rope_rotate_rows(x.data(), rows, heads * d, heads, d, positions.data(), 0, 10000, true,
                        scratch.data());
       EXPECT_TRUE(all_close(x, original, "inverse", 5e-6, 5e-6));

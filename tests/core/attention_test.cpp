@@ -45,8 +45,8 @@ TEST(Attention, DefaultScaleIsInverseSqrtDk) {
 
 // Random problems with every mask kind, against the float64 reference, both kernels.
 TEST(Attention, MatchesFloat64ReferenceWithMasks) {
-  const size_t shapes[][5] = {{1, 1, 1, 1, 1},  {1, 3, 5, 4, 7},    {2, 5, 3, 8, 8},
-                              {3, 4, 4, 3, 5},  {1, 9, 17, 33, 2},  {2, 16, 16, 16, 16},
+  const size_t shapes[][5] = {{1, 1, 1, 1, 1},      {1, 3, 5, 4, 7},   {2, 5, 3, 8, 8},
+                              {3, 4, 4, 3, 5},      {1, 9, 17, 33, 2}, {2, 16, 16, 16, 16},
                               {1, 70, 300, 64, 64}, {1, 130, 70, 5, 9}};
   uint32_t seed = 100;
   for (const auto& s : shapes)
@@ -67,8 +67,8 @@ TEST(Attention, MatchesFloat64ReferenceWithMasks) {
       }
       if (masks == 5) p.scale = 1.0f;
       const auto ref = reference::scaled_dot_product_attention(p);
-      const std::string shape = shape_of({p.batch, p.n, p.m, p.dk, p.dv}) +
-                                " masks " + std::to_string(masks);
+      const std::string shape =
+          shape_of({p.batch, p.n, p.m, p.dk, p.dv}) + " masks " + std::to_string(masks);
       for (bool materialize : {true, false}) {
         AttentionOutcome r = run(p, materialize);
         ASSERT_TRUE(r.status.ok()) << r.status.message;
@@ -128,8 +128,10 @@ TEST(Attention, InvariantsRowsSumToOneMaskedExactlyZeroOutputInHull) {
           hi = std::max(hi, in.v[(b * p.m + j) * p.dv + c]);
         }
         const float o = r.output[(b * p.n + i) * p.dv + c];
-        if (any_visible) ASSERT_TRUE(o >= lo - 1e-5f && o <= hi + 1e-5f) << o;
-        else ASSERT_EQ(o, 0.0f);
+        if (any_visible)
+          ASSERT_TRUE(o >= lo - 1e-5f && o <= hi + 1e-5f) << o;
+        else
+          ASSERT_EQ(o, 0.0f);
       }
     }
 }
@@ -157,8 +159,10 @@ TEST(Attention, CausalIsTopLeftAlignedWhenQueriesDifferFromKeys) {
   AttentionOutcome r = run(in.problem);
   for (size_t i = 0; i < 3; ++i)
     for (size_t j = 0; j < 5; ++j)
-      if (j > i) EXPECT_EQ(r.weights[i * 5 + j], 0.0f) << i << "," << j;
-      else EXPECT_GT(r.weights[i * 5 + j], 0.0f) << i << "," << j;
+      if (j > i)
+        EXPECT_EQ(r.weights[i * 5 + j], 0.0f) << i << "," << j;
+      else
+        EXPECT_GT(r.weights[i * 5 + j], 0.0f) << i << "," << j;
 }
 
 TEST(Attention, PermutationEquivariance) {
@@ -166,13 +170,13 @@ TEST(Attention, PermutationEquivariance) {
   AttentionOutcome base = run(in.problem);
   const size_t perm_q[] = {3, 0, 5, 1, 4, 2}, perm_k[] = {6, 2, 0, 4, 1, 5, 3};
   Inputs moved = in;
-  for (size_t i = 0; i < 6; ++i)
-    std::copy_n(&in.q[perm_q[i] * 5], 5, &moved.q[i * 5]);
+  for (size_t i = 0; i < 6; ++i) std::copy_n(&in.q[perm_q[i] * 5], 5, &moved.q[i * 5]);
   for (size_t j = 0; j < 7; ++j) {  // keys and values move together
     std::copy_n(&in.k[perm_k[j] * 5], 5, &moved.k[j * 5]);
     std::copy_n(&in.v[perm_k[j] * 3], 3, &moved.v[j * 3]);
   }
-  moved.problem.q = moved.q.data(), moved.problem.k = moved.k.data(), moved.problem.v = moved.v.data();
+  moved.problem.q = moved.q.data(), moved.problem.k = moved.k.data(),
+  moved.problem.v = moved.v.data();
   AttentionOutcome r = run(moved.problem);
   for (size_t i = 0; i < 6; ++i)
     ASSERT_TRUE(all_close(&r.output[i * 3], &base.output[perm_q[i] * 3], 3, "(3)", 1e-6, 1e-5))

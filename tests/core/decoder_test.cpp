@@ -80,7 +80,8 @@ void decode(Decoder& d, const std::vector<int32_t>& tokens, const std::vector<si
     for (size_t l = 0; l < L; ++l)
       for (size_t h = 0; h < H; ++h)
         for (size_t i = 0; i < t; ++i)
-          std::copy_n(&a[((l * H + h) * t + i) * total], total, &att[((l * H + h) * T + at + i) * T]);
+          std::copy_n(&a[((l * H + h) * t + i) * total], total,
+                      &att[((l * H + h) * T + at + i) * T]);
     at = total;
   }
 }
@@ -136,7 +137,8 @@ TEST(Decoder, RingSlotsHoldPositionModuloTheWindow) {
   Variant wide = v;
   wide.window = 0;
   auto plain_model = make(config_of(wide, 32));
-  std::copy_n(ring_model->parameters(), ring_model->layout().total_floats, plain_model->parameters());
+  std::copy_n(ring_model->parameters(), ring_model->layout().total_floats,
+              plain_model->parameters());
   const std::vector<int32_t> tokens = sequence(10);
   auto ring = decoder_of(ring_model.get(), 32);
   auto plain = decoder_of(plain_model.get(), 32);
@@ -161,20 +163,25 @@ TEST(Decoder, RingSlotsHoldPositionModuloTheWindow) {
 TEST(Decoder, ErrorsLeaveTheDecoderUsable) {
   auto model = make(config_of(kVariants[0], 8));
   Decoder* none = nullptr;
-  EXPECT_NE(Decoder::create(model.get(), 9, &none).message.find("at most contextLength (8)"), std::string::npos);
+  EXPECT_NE(Decoder::create(model.get(), 9, &none).message.find("at most contextLength (8)"),
+            std::string::npos);
   EXPECT_EQ(none, nullptr);
   auto d = decoder_of(model.get(), 5);
   const std::vector<int32_t> tokens = sequence(6);
   std::vector<float> logits(6 * 13);
   ASSERT_TRUE(d->append(tokens.data(), 3, logits.data(), nullptr).ok());
-  EXPECT_NE(d->append(tokens.data(), 3, logits.data(), nullptr).message.find("would pass maxLength (5)"), std::string::npos);
+  EXPECT_NE(
+      d->append(tokens.data(), 3, logits.data(), nullptr).message.find("would pass maxLength (5)"),
+      std::string::npos);
   const int32_t bad[] = {1, 13};
-  EXPECT_NE(d->append(bad, 2, logits.data(), nullptr).message.find("tokens[1] = 13"), std::string::npos);
+  EXPECT_NE(d->append(bad, 2, logits.data(), nullptr).message.find("tokens[1] = 13"),
+            std::string::npos);
   EXPECT_EQ(d->length(), 3u);
   ASSERT_TRUE(d->append(tokens.data() + 3, 2, logits.data() + 3 * 13, nullptr).ok());
   std::vector<float> full(5 * 13);
   ASSERT_TRUE(model->forward(tokens.data(), 1, 5, full.data(), nullptr).ok());
-  EXPECT_TRUE(all_close(logits.data() + 3 * 13, full.data() + 3 * 13, 2 * 13, "after errors", 2e-5, 2e-5));
+  EXPECT_TRUE(
+      all_close(logits.data() + 3 * 13, full.data() + 3 * 13, 2 * 13, "after errors", 2e-5, 2e-5));
   d->reset();
   EXPECT_EQ(d->length(), 0u);
   EXPECT_EQ(d->cache_bytes(), 0.0);
@@ -183,7 +190,9 @@ TEST(Decoder, ErrorsLeaveTheDecoderUsable) {
 TEST(KvCache, GrowingKeepsEveryRowAndARingMapsPositionsToSlots) {
   KvCache cache;
   cache.configure(2, 3, 4, 0, 100);
-  auto value = [](size_t l, size_t part, size_t g, size_t row, size_t c) { return float(l * 1000 + part * 500 + g * 100 + row * 4 + c); };
+  auto value = [](size_t l, size_t part, size_t g, size_t row, size_t c) {
+    return float(l * 1000 + part * 500 + g * 100 + row * 4 + c);
+  };
   size_t written = 0;
   for (size_t length : {1, 2, 3, 9, 40, 100}) {
     ASSERT_TRUE(cache.reserve(length).ok());
@@ -238,7 +247,8 @@ TEST(Sampling, DrawsFollowTheSoftmaxAtTheTemperatureOverTheTopK) {
       // Kept: the k largest, ties in increasing id order (the three 2.0 are ids 1, 3, 6).
       std::vector<size_t> order(logits.size());
       std::iota(order.begin(), order.end(), 0);
-      std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return logits[a] > logits[b]; });
+      std::stable_sort(order.begin(), order.end(),
+                       [&](size_t a, size_t b) { return logits[a] > logits[b]; });
       std::vector<double> p(logits.size(), 0.0);
       double total = 0;
       for (size_t r = 0; r < (k ? k : logits.size()); ++r)
@@ -247,11 +257,14 @@ TEST(Sampling, DrawsFollowTheSoftmaxAtTheTemperatureOverTheTopK) {
       const int N = 20000;
       for (int i = 0; i < N; ++i) {
         int32_t token = -1;
-        ASSERT_TRUE(sample_token(logits.data(), logits.size(), temperature, k, (i + 0.5) / N, scratch.data(), &token).ok());
+        ASSERT_TRUE(sample_token(logits.data(), logits.size(), temperature, k, (i + 0.5) / N,
+                                 scratch.data(), &token)
+                        .ok());
         counts[token]++;
       }
       for (size_t id = 0; id < logits.size(); ++id)
-        EXPECT_NEAR(counts[id], N * p[id] / total, 1.0) << "T " << temperature << " k " << k << " id " << id;
+        EXPECT_NEAR(counts[id], N * p[id] / total, 1.0)
+            << "T " << temperature << " k " << k << " id " << id;
     }
 }
 

@@ -68,7 +68,8 @@ TEST(DtypeConversion, EveryHalfBitPatternConvertsExactly) {
   const size_t bad = convert_to_float32(StoredFloat::f16, halves.data(), halves.size(), out.data());
   EXPECT_EQ(bad, 0x7c00u) << "the first non-finite half is +Infinity, 0x7c00";
   expect_matches(out, half_reference);
-  for (uint32_t i = 0; i < 65536; ++i) ASSERT_EQ(bits_of(half_to_float(uint16_t(i))), bits_of(out[i]));
+  for (uint32_t i = 0; i < 65536; ++i)
+    ASSERT_EQ(bits_of(half_to_float(uint16_t(i))), bits_of(out[i]));
   // NaN payloads move up by 13 bits, as a hardware conversion does: quiet stays quiet.
   EXPECT_EQ(bits_of(out[0x7e00]), 0x7fc00000u);
   EXPECT_EQ(bits_of(out[0xfc01]), 0xff802000u);
@@ -77,7 +78,8 @@ TEST(DtypeConversion, EveryHalfBitPatternConvertsExactly) {
 TEST(DtypeConversion, EveryBfloat16BitPatternConvertsExactly) {
   const std::vector<uint16_t> brains = all_patterns();
   std::vector<float> out(65536);
-  const size_t bad = convert_to_float32(StoredFloat::bf16, brains.data(), brains.size(), out.data());
+  const size_t bad =
+      convert_to_float32(StoredFloat::bf16, brains.data(), brains.size(), out.data());
   EXPECT_EQ(bad, 0x7f80u) << "the first non-finite bfloat16 is +Infinity, 0x7f80";
   expect_matches(out, bfloat16_reference);
   for (uint32_t i = 0; i < 65536; ++i) ASSERT_EQ(bits_of(out[i]), i << 16);
@@ -89,12 +91,18 @@ TEST(DtypeConversion, Float64RoundsToNearestEvenAndOverflowIsReported) {
       1.0 + std::ldexp(1.0, -24),      // halfway between 1 and the next float: ties to even (1)
       1.0 + 3 * std::ldexp(1.0, -24),  // halfway, rounds up to the even neighbour
       1.0 + std::ldexp(1.0, -24) + std::ldexp(1.0, -40),  // just above halfway: up
-      -0.0, tiny, tiny / 2, tiny * 0.75, 3.4028234663852886e38, -0.1};
+      -0.0,
+      tiny,
+      tiny / 2,
+      tiny * 0.75,
+      3.4028234663852886e38,
+      -0.1};
   std::vector<float> out(in.size());
   EXPECT_EQ(convert_to_float32(StoredFloat::f64, in.data(), in.size(), out.data()), in.size());
-  const std::vector<float> want = {1.0f, 1.0f + 0x1p-22f, 1.0f + 0x1p-23f, -0.0f, 0x1p-149f, 0.0f,
-                                   0x1p-149f, 3.4028234663852886e38f, -0.1f};
-  for (size_t i = 0; i < in.size(); ++i) EXPECT_EQ(bits_of(out[i]), bits_of(want[i])) << "index " << i;
+  const std::vector<float> want = {1.0f, 1.0f + 0x1p-22f, 1.0f + 0x1p-23f,        -0.0f, 0x1p-149f,
+                                   0.0f, 0x1p-149f,       3.4028234663852886e38f, -0.1f};
+  for (size_t i = 0; i < in.size(); ++i)
+    EXPECT_EQ(bits_of(out[i]), bits_of(want[i])) << "index " << i;
   // Beyond float32's range a value becomes Infinity, which is reported.
   const std::vector<double> large = {2.0, -1e39, 5.0};
   EXPECT_EQ(convert_to_float32(StoredFloat::f64, large.data(), 3, out.data()), 1u);

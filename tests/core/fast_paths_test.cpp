@@ -31,7 +31,8 @@ TEST(FastPaths, PackPanelsLayoutAndZeroPadding) {
       for (size_t j = 0; j < (cols + W - 1) / W * W; ++j)
         for (size_t p = 0; p < rows; ++p) {
           const float got = panels[(j / W) * W * rows + p * W + j % W];
-          ASSERT_EQ(got, j < cols ? b[p * ld + j] : 0.0f) << shape_of({rows, cols}) << " p " << p << " j " << j;
+          ASSERT_EQ(got, j < cols ? b[p * ld + j] : 0.0f)
+              << shape_of({rows, cols}) << " p " << p << " j " << j;
         }
       // Transposed packing of bt = bᵀ (cols × rows) gives the same panels.
       std::vector<float> bt(cols * (rows + 2));
@@ -74,26 +75,29 @@ TEST(FastPaths, MatmulPackedMatchesDoubleAtEveryTail) {
           auto c = c0;
           kernels::matmul_packed(a.data(), lda, panels.data() + 5 * W, panel_rows, c.data(), ldc, n,
                                  m, k, -0.75f, accumulate);
-          auto expected = expected_product(a, lda, b_used, ldb, c0, ldc, n, m, k, -0.75, accumulate);
+          auto expected =
+              expected_product(a, lda, b_used, ldb, c0, ldc, n, m, k, -0.75, accumulate);
           std::vector<double> actual(n * m);
           for (size_t i = 0; i < n; ++i)
             for (size_t j = 0; j < m; ++j) actual[i * m + j] = c[i * ldc + j];
           ASSERT_TRUE(all_close(actual, expected, shape_of({n, m, k}), 1e-5, 1e-5))
               << "accumulate " << accumulate;
           for (size_t i = 0; i < n; ++i)
-            for (size_t j = m; j < ldc; ++j) ASSERT_EQ(c[i * ldc + j], c0[i * ldc + j]) << "padding written";
+            for (size_t j = m; j < ldc; ++j)
+              ASSERT_EQ(c[i * ldc + j], c0[i * ldc + j]) << "padding written";
         }
         // The fused row max: the same product (alpha 1), and each row's max raised from its start.
         auto c = c0;
         std::vector<float> row_max(n);
         for (size_t i = 0; i < n; ++i) row_max[i] = i % 2 ? -kInf : 0.25f;
-        kernels::matmul_packed_row_max(a.data(), lda, panels.data() + 5 * W, panel_rows, c.data(), ldc,
-                                       n, m, k, row_max.data());
+        kernels::matmul_packed_row_max(a.data(), lda, panels.data() + 5 * W, panel_rows, c.data(),
+                                       ldc, n, m, k, row_max.data());
         auto expected = expected_product(a, lda, b_used, ldb, c0, ldc, n, m, k, 1.0, false);
         for (size_t i = 0; i < n; ++i) {
           float want = i % 2 ? -kInf : 0.25f;
           for (size_t j = 0; j < m; ++j) {
-            ASSERT_NEAR(c[i * ldc + j], expected[i * m + j], 1e-5 + 1e-5 * std::fabs(expected[i * m + j]));
+            ASSERT_NEAR(c[i * ldc + j], expected[i * m + j],
+                        1e-5 + 1e-5 * std::fabs(expected[i * m + j]));
             want = std::max(want, c[i * ldc + j]);
           }
           ASSERT_EQ(row_max[i], want) << shape_of({n, m, k}) << " row " << i;
@@ -115,7 +119,8 @@ TEST(FastPaths, MatmulDeepAndTallUsesDepthBlocksAndDirectPath) {
           kernels::matmul(a.data(), lda, b.data(), ldb, c.data(), ldc, n, m, k, 1.0f, accumulate);
           auto expected = expected_product(a, lda, b, ldb, c0, ldc, n, m, k, 1.0, accumulate);
           // Float32 sums of k terms of size ≤ 1 drift by up to ~k·2^-24 each: scale atol with k.
-          ASSERT_TRUE(all_close(c.data(), expected.data(), n * m, shape_of({n, m, k}), 1e-7 * k, 1e-5))
+          ASSERT_TRUE(
+              all_close(c.data(), expected.data(), n * m, shape_of({n, m, k}), 1e-7 * k, 1e-5))
               << "accumulate " << accumulate;
         }
       }
@@ -202,7 +207,8 @@ TEST(FastPaths, StreamingAndMaterializingMatchReferenceAcrossTiles) {
           pr.bias = random_floats(2 * n * m, 4, -1, 1);
           pr.key_padding = random_mask(2 * m, 5, 0.1);
           pr.key_padding[0] = 0;  // key 0 visible in batch 0, so causal rows there keep a key
-          pr.problem.mask = pr.mask.data(), pr.problem.bias = pr.bias.data(), pr.problem.bias_per_batch = true;
+          pr.problem.mask = pr.mask.data(), pr.problem.bias = pr.bias.data(),
+          pr.problem.bias_per_batch = true;
           pr.problem.key_padding = pr.key_padding.data();
         }
         const auto ref = reference::scaled_dot_product_attention(pr.problem);
@@ -229,7 +235,8 @@ TEST(FastPaths, CausalWithMoreQueriesThanKeysAndFullyPaddedBatch) {
   const auto ref = reference::scaled_dot_product_attention(pr.problem);
   for (bool weights : {false, true}) {
     const AttentionOutcome r = run_path(pr.problem, weights);
-    ASSERT_TRUE(all_close(r.output, ref.output, "(2, 300, 40)", 2e-5, 1e-4)) << "weights " << weights;
+    ASSERT_TRUE(all_close(r.output, ref.output, "(2, 300, 40)", 2e-5, 1e-4))
+        << "weights " << weights;
     ASSERT_EQ(r.fully_masked_rows, ref.fully_masked_rows);
     for (size_t i = 300 * 16; i < 2 * 300 * 16; ++i) ASSERT_EQ(r.output[i], 0.0f);
   }
@@ -252,9 +259,12 @@ TEST(FastPaths, MultiHeadProjectionsBeyondOneDepthBlockMatchReference) {
   p.shape = {E, H, E, E, true};
   auto wq = random_floats(E * E, 1, -0.1f, 0.1f), wk = random_floats(E * E, 2, -0.1f, 0.1f);
   auto wv = random_floats(E * E, 3, -0.1f, 0.1f), wo = random_floats(E * E, 4, -0.1f, 0.1f);
-  auto bq = random_floats(E, 5), bk = random_floats(E, 6), bv = random_floats(E, 7), bo = random_floats(E, 8);
-  p.weights = {wq.data(), wk.data(), wv.data(), wo.data(), bq.data(), bk.data(), bv.data(), bo.data()};
-  auto x = random_floats(B * n * E, 9), y = random_floats(B * m * E, 10), z = random_floats(B * m * E, 11);
+  auto bq = random_floats(E, 5), bk = random_floats(E, 6), bv = random_floats(E, 7),
+       bo = random_floats(E, 8);
+  p.weights = {wq.data(), wk.data(), wv.data(), wo.data(),
+               bq.data(), bk.data(), bv.data(), bo.data()};
+  auto x = random_floats(B * n * E, 9), y = random_floats(B * m * E, 10),
+       z = random_floats(B * m * E, 11);
   p.batch = B, p.n = n, p.m = m, p.query = x.data(), p.key = y.data(), p.value = z.data();
   p.causal = true;
   const auto ref = reference::multi_head_attention(p);
@@ -265,7 +275,8 @@ TEST(FastPaths, MultiHeadProjectionsBeyondOneDepthBlockMatchReference) {
     if (weights) r.weights = avg.data();
     std::vector<float> workspace(multi_head_workspace_floats(p, r));
     ASSERT_TRUE(multi_head_attention(p, r, workspace.data()).ok());
-    ASSERT_TRUE(all_close(out, ref.output, shape_of({B, n, E}), 2e-5, 1e-4)) << "weights " << weights;
+    ASSERT_TRUE(all_close(out, ref.output, shape_of({B, n, E}), 2e-5, 1e-4))
+        << "weights " << weights;
     if (weights) ASSERT_TRUE(all_close(avg, ref.averaged_weights, shape_of({B, n, m}), 1e-6, 1e-4));
   }
 }

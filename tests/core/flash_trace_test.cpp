@@ -29,8 +29,8 @@ Trace run(const FlashTraceProblem& p) {
   const size_t rows = flash_trace_state_rows(p);
   t.row_max.assign(rows, NAN), t.row_sum.assign(rows, NAN), t.partial.assign(rows * p.dv, NAN);
   std::vector<float> workspace(p.block_cols);
-  t.status = flash_attention_trace(p, t.output.data(), t.skipped.data(), t.row_max.data(), t.row_sum.data(),
-                                   t.partial.data(), workspace.data());
+  t.status = flash_attention_trace(p, t.output.data(), t.skipped.data(), t.row_max.data(),
+                                   t.row_sum.data(), t.partial.data(), workspace.data());
   return t;
 }
 
@@ -66,8 +66,9 @@ TEST(FlashTrace, EveryStepHoldsTheOnlineSoftmaxStateOfItsRows) {
         for (size_t bc : {1, 3, 16})
           for (int causal : {0, 1, 2}) {
             RandomAttention r = random_attention(1, n, m, 3, 2, uint32_t(n * 31 + m * 7 + br + bc));
-            FlashTraceProblem p{n, m, 3, 2, r.q.data(), r.k.data(), r.v.data(), r.problem.scale,
-                                causal > 0, causal == 2, br, bc};
+            FlashTraceProblem p{n,          m,           3,          2,
+                                r.q.data(), r.k.data(),  r.v.data(), r.problem.scale,
+                                causal > 0, causal == 2, br,         bc};
             SCOPED_TRACE(shape_of({n, m, br, bc}) + " causal " + std::to_string(causal));
             const Trace t = run(p);
             ASSERT_TRUE(t.status.ok()) << t.status.message;
@@ -86,13 +87,17 @@ TEST(FlashTrace, EveryStepHoldsTheOnlineSoftmaxStateOfItsRows) {
                   expected_state(r, p, i0 + rr, std::min(m, j0 + bc), &max, &sum, partial);
                   const size_t row = at + rr;
                   if (std::isinf(max)) {
-                    EXPECT_EQ(t.row_max[row], -std::numeric_limits<float>::infinity()) << "step " << step;
+                    EXPECT_EQ(t.row_max[row], -std::numeric_limits<float>::infinity())
+                        << "step " << step;
                     EXPECT_EQ(t.row_sum[row], 0.0f);
                   } else {
-                    EXPECT_NEAR(t.row_max[row], max, 1e-5 * (1 + std::fabs(max))) << "step " << step;
+                    EXPECT_NEAR(t.row_max[row], max, 1e-5 * (1 + std::fabs(max)))
+                        << "step " << step;
                     EXPECT_NEAR(t.row_sum[row], sum, 1e-5 * sum) << "step " << step;
                   }
-                  EXPECT_TRUE(all_close(&t.partial[row * 2], partial.data(), 2, "partial", 1e-5, 1e-5)) << "step " << step;
+                  EXPECT_TRUE(
+                      all_close(&t.partial[row * 2], partial.data(), 2, "partial", 1e-5, 1e-5))
+                      << "step " << step;
                 }
               }
             }
@@ -106,8 +111,12 @@ TEST(FlashTrace, TheOutputIsTheStreamingKernelsAndTheReferences) {
         for (bool causal : {false, true}) {
           RandomAttention r = random_attention(1, n, m, 5, 4, uint32_t(n + 100 * m + bc));
           r.problem.causal = causal, r.problem.lower_right = causal && n < m;
-          FlashTraceProblem p{n, m, 5, 4, r.q.data(), r.k.data(), r.v.data(), r.problem.scale,
-                              causal, r.problem.lower_right, 8, bc};
+          FlashTraceProblem p{n,          m,
+                              5,          4,
+                              r.q.data(), r.k.data(),
+                              r.v.data(), r.problem.scale,
+                              causal,     r.problem.lower_right,
+                              8,          bc};
           SCOPED_TRACE(shape_of({n, m, bc}) + (causal ? " causal" : ""));
           const Trace t = run(p);
           ASSERT_TRUE(t.status.ok());

@@ -19,7 +19,8 @@ HeadScores reference(const std::vector<double>& a, const std::vector<int32_t>& t
   for (size_t i = 0; i < t; ++i) {
     if (i >= 1) prev += a[i * t + i - 1], ++r.previous_token_queries;
     std::vector<size_t> copies, after;
-    for (size_t j : where[tok[i]]) if (j < i) copies.push_back(j);
+    for (size_t j : where[tok[i]])
+      if (j < i) copies.push_back(j);
     for (size_t key = 1; key <= i; ++key)
       if (tok[key - 1] == tok[i]) after.push_back(key);
     if (!copies.empty()) {
@@ -63,10 +64,12 @@ TEST(HeadScores, HandMadePatternsScoreOneWhereTheyShould) {
   }
   HeadScores s[3];
   std::vector<float> all;
-  for (const auto* p : {&previous, &induction, &duplicate}) all.insert(all.end(), p->begin(), p->end());
+  for (const auto* p : {&previous, &induction, &duplicate})
+    all.insert(all.end(), p->begin(), p->end());
   ASSERT_TRUE(head_scores(all.data(), tok.data(), 1, 3, t, s).ok());
   EXPECT_DOUBLE_EQ(s[0].previous_token, 1.0);
-  EXPECT_DOUBLE_EQ(s[0].induction, 0.0);  // keys 2, 3, 4 hold the previous tokens' successors, not i − 1
+  EXPECT_DOUBLE_EQ(s[0].induction,
+                   0.0);  // keys 2, 3, 4 hold the previous tokens' successors, not i − 1
   EXPECT_DOUBLE_EQ(s[1].induction, 1.0);
   EXPECT_DOUBLE_EQ(s[1].previous_token, 0.0);
   EXPECT_DOUBLE_EQ(s[1].duplicate_token, 0.0);
@@ -108,7 +111,8 @@ TEST(HeadScores, RandomPatternsMatchTheFloat64Definition) {
       for (size_t b = 0; b < batch; ++b) {
         const float* p = a.data() + (b * heads + h) * t * t;
         std::vector<double> pattern(p, p + t * t);
-        const HeadScores r = reference(pattern, std::vector<int32_t>(tok.begin() + b * t, tok.begin() + (b + 1) * t));
+        const HeadScores r = reference(
+            pattern, std::vector<int32_t>(tok.begin() + b * t, tok.begin() + (b + 1) * t));
         prev += r.previous_token * r.previous_token_queries, np += r.previous_token_queries;
         dup += r.duplicate_token * r.duplicate_token_queries, nd += r.duplicate_token_queries;
         ind += r.induction * r.induction_queries, ni += r.induction_queries;

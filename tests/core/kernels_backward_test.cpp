@@ -44,7 +44,8 @@ TEST(KernelsBackward, TransposeWithStridesAtEveryTailLeavesPaddingAlone) {
       kernels::transpose(a.data(), lda, rows, cols, out.data(), ldo);
       for (size_t j = 0; j < cols; ++j) {
         for (size_t i = 0; i < rows; ++i)
-          ASSERT_EQ(out[j * ldo + i], a[i * lda + j]) << rows << "x" << cols << " at " << i << "," << j;
+          ASSERT_EQ(out[j * ldo + i], a[i * lda + j])
+              << rows << "x" << cols << " at " << i << "," << j;
         for (size_t i = rows; i < ldo; ++i) ASSERT_EQ(out[j * ldo + i], -7.0f) << "padding written";
       }
     }

@@ -61,7 +61,8 @@ TEST(Kernels, MatmulPackedMatchesDoubleForEveryPanelWidthAndRowTail) {
         kernels::pack_panels(b.data(), m, k, m, panels.data());
         for (bool accumulate : {false, true}) {
           auto c = c0;
-          kernels::matmul_packed(a.data(), lda, panels.data(), k, c.data(), ldc, n, m, k, 1.5f, accumulate);
+          kernels::matmul_packed(a.data(), lda, panels.data(), k, c.data(), ldc, n, m, k, 1.5f,
+                                 accumulate);
           std::vector<double> expected(n * m), actual(n * m);
           for (size_t i = 0; i < n; ++i)
             for (size_t j = 0; j < m; ++j) {
@@ -70,8 +71,10 @@ TEST(Kernels, MatmulPackedMatchesDoubleForEveryPanelWidthAndRowTail) {
               expected[i * m + j] = 1.5 * sum + (accumulate ? c0[i * ldc + j] : 0.0);
               actual[i * m + j] = c[i * ldc + j];
             }
-          ASSERT_TRUE(all_close(actual, expected, shape_of({n, m, k}), 1e-5, 1e-5)) << "accumulate=" << accumulate;
-          for (size_t i = 0; i < n; ++i) ASSERT_EQ(c[i * ldc + m], c0[i * ldc + m]) << "padding written, row " << i;
+          ASSERT_TRUE(all_close(actual, expected, shape_of({n, m, k}), 1e-5, 1e-5))
+              << "accumulate=" << accumulate;
+          for (size_t i = 0; i < n; ++i)
+            ASSERT_EQ(c[i * ldc + m], c0[i * ldc + m]) << "padding written, row " << i;
         }
       }
 }
@@ -97,9 +100,11 @@ TEST(Kernels, MatmulOfFewRowsStreamsWideMatricesExactlyAsDoubleLoops) {
               expected[i * m + j] = -0.5 * sum + (accumulate ? c0[i * ldc + j] : 0.0);
               actual[i * m + j] = c[i * ldc + j];
             }
-          ASSERT_TRUE(all_close(actual, expected, shape_of({n, m, k}), 1e-5, 1e-5)) << "accumulate=" << accumulate;
+          ASSERT_TRUE(all_close(actual, expected, shape_of({n, m, k}), 1e-5, 1e-5))
+              << "accumulate=" << accumulate;
           for (size_t i = 0; i < n; ++i)
-            for (size_t j = m; j < ldc; ++j) ASSERT_EQ(c[i * ldc + j], c0[i * ldc + j]) << "padding written";
+            for (size_t j = m; j < ldc; ++j)
+              ASSERT_EQ(c[i * ldc + j], c0[i * ldc + j]) << "padding written";
         }
       }
 }
@@ -158,11 +163,14 @@ TEST(Kernels, FirstNonFiniteAndFirstNanFindTheFirstBadValueAtEveryPosition) {
         auto y = x;
         y[at] = bad;
         if (at + 1 < len) y[len - 1] = nan;  // a later bad value must not be the one reported
-        ASSERT_EQ(kernels::first_non_finite(y.data(), len, false), at) << "len " << len << " at " << at << " value " << bad;
+        ASSERT_EQ(kernels::first_non_finite(y.data(), len, false), at)
+            << "len " << len << " at " << at << " value " << bad;
         const size_t allowed = bad == -inf ? (at + 1 < len ? len - 1 : len) : at;
-        ASSERT_EQ(kernels::first_non_finite(y.data(), len, true), allowed) << "−inf allowed, len " << len << " at " << at;
+        ASSERT_EQ(kernels::first_non_finite(y.data(), len, true), allowed)
+            << "−inf allowed, len " << len << " at " << at;
         const size_t first_nan = bad != bad ? at : (at + 1 < len ? len - 1 : len);
-        ASSERT_EQ(kernels::first_nan(y.data(), len), first_nan) << "len " << len << " at " << at << " value " << bad;
+        ASSERT_EQ(kernels::first_nan(y.data(), len), first_nan)
+            << "len " << len << " at " << at << " value " << bad;
       }
     }
   }
@@ -193,7 +201,8 @@ TEST(Kernels, LayerNormRowsMatchDoubleAtEveryTail) {
     const double mu = sum / double(len);
     for (float v : x) sq += (v - mu) * (v - mu);
     ASSERT_NEAR(kernels::sum_double(x.data(), len), sum, 1e-9 * std::fabs(sum)) << "len " << len;
-    ASSERT_NEAR(kernels::squared_deviations_double(x.data(), len, mu), sq, 1e-9 * sq + 1e-12) << "len " << len;
+    ASSERT_NEAR(kernels::squared_deviations_double(x.data(), len, mu), sq, 1e-9 * sq + 1e-12)
+        << "len " << len;
 
     auto w = random_floats(len, 42, 0.5f, 2.0f), b = random_floats(len, 43);
     const float mean = float(mu), rstd = float(1.0 / std::sqrt(sq / double(len) + 1e-5));
@@ -217,7 +226,8 @@ TEST(Kernels, LayerNormRowsMatchDoubleAtEveryTail) {
       const double xhat = (double(x[i]) - mean) * rstd;
       want_dx[i] = dx[i] + rstd * (double(dout[i]) * w[i] - g_mean - xhat * gx_mean);
     }
-    kernels::layer_norm_backward_row(x.data(), dout.data(), w.data(), mean, rstd, len, dw.data(), db.data(), dx.data());
+    kernels::layer_norm_backward_row(x.data(), dout.data(), w.data(), mean, rstd, len, dw.data(),
+                                     db.data(), dx.data());
     ASSERT_TRUE(all_close(dw, want_dw, shape_of({len}), 1e-4, 1e-5)) << "dw";
     ASSERT_TRUE(all_close(db, want_db, shape_of({len}), 1e-6, 1e-6)) << "db";
     ASSERT_TRUE(all_close(dx, want_dx, shape_of({len}), 1e-3, 1e-4)) << "dx";
@@ -237,7 +247,8 @@ TEST(Kernels, GeluTanhAndItsDerivativeMatchDoubleAtEveryTail) {
     for (size_t i = 0; i < len; ++i) {
       const double v = x[i], u = c * (v + 0.044715 * v * v * v), t = std::tanh(u);
       want[i] = 0.5 * v * (1 + t);
-      want_dx[i] = dout[i] * (0.5 * (1 + t) + 0.5 * v * (1 - t * t) * c * (1 + 3 * 0.044715 * v * v));
+      want_dx[i] =
+          dout[i] * (0.5 * (1 + t) + 0.5 * v * (1 - t * t) * c * (1 + 3 * 0.044715 * v * v));
     }
     kernels::gelu_tanh(x.data(), out.data(), len);
     kernels::gelu_tanh_backward(x.data(), dout.data(), dx.data(), len);
@@ -249,7 +260,8 @@ TEST(Kernels, GeluTanhAndItsDerivativeMatchDoubleAtEveryTail) {
 TEST(Kernels, RowBiasAndColumnSumsMatchDoubleAtEveryTail) {
   for (size_t rows : {1, 2, 3, 4, 5, 7, 8, 9})
     for (size_t cols : kKernelSizes) {
-      auto y = random_floats(rows * cols, 61), x = random_floats(rows * cols, 62), b = random_floats(cols, 63);
+      auto y = random_floats(rows * cols, 61), x = random_floats(rows * cols, 62),
+           b = random_floats(cols, 63);
       auto sums = random_floats(cols, 64);
       std::vector<double> want_y(rows * cols), want_sums(sums.begin(), sums.end());
       for (size_t r = 0; r < rows; ++r)
@@ -269,10 +281,11 @@ struct CausalReference {
   std::vector<double> w, o, dq, dk, dv;
 };
 
-CausalReference causal_reference(const float* q, const float* k, const float* v, size_t ld, const float* d_o,
-                                 size_t T, size_t d, double scale) {
-  CausalReference r{std::vector<double>(T * T), std::vector<double>(T * d), std::vector<double>(T * d),
-                    std::vector<double>(T * d), std::vector<double>(T * d)};
+CausalReference causal_reference(const float* q, const float* k, const float* v, size_t ld,
+                                 const float* d_o, size_t T, size_t d, double scale) {
+  CausalReference r{std::vector<double>(T * T), std::vector<double>(T * d),
+                    std::vector<double>(T * d), std::vector<double>(T * d),
+                    std::vector<double>(T * d)};
   for (size_t i = 0; i < T; ++i) {
     double top = -1e300, sum = 0;
     std::vector<double> s(i + 1);
@@ -313,7 +326,8 @@ TEST(Kernels, CausalAttentionOfFourSequencesMatchesDoubleAtEverySize) {
       in.ld_in = ld;
       float* w[4];
       float* o[4];
-      std::vector<std::vector<float>> ws(4, std::vector<float>(T * T)), os(4, std::vector<float>(T * d));
+      std::vector<std::vector<float>> ws(4, std::vector<float>(T * T)),
+          os(4, std::vector<float>(T * d));
       for (size_t s = 0; s < 4; ++s) {
         qkv.push_back(random_floats(T * ld, uint32_t(70 + 10 * s + T), -2, 2));
         d_out.push_back(random_floats(T * d, uint32_t(71 + 10 * s + d)));
@@ -323,30 +337,41 @@ TEST(Kernels, CausalAttentionOfFourSequencesMatchesDoubleAtEverySize) {
       std::vector<float> scratch(kernels::causal_attention_x4_scratch_floats(T, d));
       kernels::causal_attention_x4(in, T, d, scale, w, o, d, scratch.data());
       for (bool accumulate : {false, true}) {
-        std::vector<std::vector<float>> g(12, std::vector<float>(T * (d + 1), 0.5f));  // row stride d + 1
-        float* dq[4]; float* dk[4]; float* dv[4];
-        const float* wc[4]; const float* oc[4]; const float* doc[4];
+        std::vector<std::vector<float>> g(
+            12, std::vector<float>(T * (d + 1), 0.5f));  // row stride d + 1
+        float* dq[4];
+        float* dk[4];
+        float* dv[4];
+        const float* wc[4];
+        const float* oc[4];
+        const float* doc[4];
         for (size_t s = 0; s < 4; ++s) {
           dq[s] = g[s].data(), dk[s] = g[4 + s].data(), dv[s] = g[8 + s].data();
           wc[s] = w[s], oc[s] = o[s], doc[s] = d_out[s].data();
         }
-        kernels::causal_attention_x4_backward(in, T, d, scale, wc, oc, doc, d, dq, dk, dv, d + 1, accumulate,
-                                              scratch.data());
+        kernels::causal_attention_x4_backward(in, T, d, scale, wc, oc, doc, d, dq, dk, dv, d + 1,
+                                              accumulate, scratch.data());
         for (size_t s = 0; s < 4; ++s) {
-          const auto ref = causal_reference(in.q[s], in.k[s], in.v[s], ld, d_out[s].data(), T, d, scale);
+          const auto ref =
+              causal_reference(in.q[s], in.k[s], in.v[s], ld, d_out[s].data(), T, d, scale);
           const std::string at = shape_of({T, d}) + " sequence " + std::to_string(s);
           ASSERT_TRUE(all_close(ws[s], ref.w, at, 1e-6, 1e-5)) << "weights";
           for (size_t i = 0; i < T; ++i)
-            for (size_t j = i + 1; j < T; ++j) ASSERT_EQ(ws[s][i * T + j], 0.0f) << at << " hidden weight";
+            for (size_t j = i + 1; j < T; ++j)
+              ASSERT_EQ(ws[s][i * T + j], 0.0f) << at << " hidden weight";
           ASSERT_TRUE(all_close(os[s], ref.o, at, 1e-5, 1e-5)) << "output";
           const double base = accumulate ? 0.5 : 0.0;
           for (size_t i = 0; i < T; ++i)
             for (size_t p = 0; p < d; ++p) {
-              ASSERT_NEAR(dq[s][i * (d + 1) + p], base + ref.dq[i * d + p], 1e-4) << at << " dq " << i << "," << p;
-              ASSERT_NEAR(dk[s][i * (d + 1) + p], base + ref.dk[i * d + p], 1e-4) << at << " dk " << i << "," << p;
-              ASSERT_NEAR(dv[s][i * (d + 1) + p], base + ref.dv[i * d + p], 1e-4) << at << " dv " << i << "," << p;
+              ASSERT_NEAR(dq[s][i * (d + 1) + p], base + ref.dq[i * d + p], 1e-4)
+                  << at << " dq " << i << "," << p;
+              ASSERT_NEAR(dk[s][i * (d + 1) + p], base + ref.dk[i * d + p], 1e-4)
+                  << at << " dk " << i << "," << p;
+              ASSERT_NEAR(dv[s][i * (d + 1) + p], base + ref.dv[i * d + p], 1e-4)
+                  << at << " dv " << i << "," << p;
             }
-          for (size_t i = 0; i < T; ++i) ASSERT_EQ(dq[s][i * (d + 1) + d], 0.5f) << at << " padding written";
+          for (size_t i = 0; i < T; ++i)
+            ASSERT_EQ(dq[s][i * (d + 1) + d], 0.5f) << at << " padding written";
         }
       }
     }

@@ -15,7 +15,8 @@ TEST(MatrixProduct, MatchesDoubleLoops) {
         std::vector<double> expected(n * m, 0.0);
         for (size_t i = 0; i < n; ++i)
           for (size_t j = 0; j < m; ++j)
-            for (size_t p = 0; p < k; ++p) expected[i * m + j] += double(a[i * k + p]) * b[p * m + j];
+            for (size_t p = 0; p < k; ++p)
+              expected[i * m + j] += double(a[i * k + p]) * b[p * m + j];
         ASSERT_TRUE(testing::all_close(c, expected, testing::shape_of({n, k, m}), 1e-6, 1e-5));
       }
   float x = 0;

@@ -14,7 +14,8 @@ using namespace testing;  // the helpers of test_util.h
 using Layer = testing::RandomLayer;
 
 struct Outcome {
-  std::vector<float> output, weights, head_weights, q_proj, k_proj, v_proj, scores, concat, head_outputs;
+  std::vector<float> output, weights, head_weights, q_proj, k_proj, v_proj, scores, concat,
+      head_outputs;
   std::vector<uint8_t> fully_masked_rows;
   Status status;
 };
@@ -33,7 +34,8 @@ Outcome run(const MultiHeadProblem& p, bool weights, bool average, bool trace) {
     res.average_weights = average;
   }
   if (trace) {
-    r.q_proj.assign(B * n * E, NAN), r.k_proj.assign(B * m * E, NAN), r.v_proj.assign(B * m * E, NAN);
+    r.q_proj.assign(B * n * E, NAN), r.k_proj.assign(B * m * E, NAN),
+        r.v_proj.assign(B * m * E, NAN);
     r.scores.assign(B * H * n * m, NAN), r.concat.assign(B * n * E, NAN);
     r.head_outputs.assign(B * n * E, NAN);
     r.head_weights.assign(B * H * n * m, NAN);
@@ -56,19 +58,21 @@ TEST(MultiHead, ParameterCountMatchesPyTorch) {
 }
 
 TEST(MultiHead, RejectsHeadsThatDoNotDivideEmbedDim) {
-  EXPECT_NE(validate_multi_head_shape({10, 3, 10, 10, true}).message.find("divide"), std::string::npos);
+  EXPECT_NE(validate_multi_head_shape({10, 3, 10, 10, true}).message.find("divide"),
+            std::string::npos);
   EXPECT_FALSE(validate_multi_head_shape({0, 1, 1, 1, true}).ok());
   EXPECT_TRUE(validate_multi_head_shape({12, 3, 5, 7, false}).ok());
 }
 
 TEST(MultiHead, MatchesFloat64Reference) {
-  struct Case { size_t B, n, m, E, H, kdim, vdim; bool bias, causal, masks; };
-  const Case cases[] = {{1, 4, 4, 8, 2, 8, 8, true, false, false},
-                        {2, 5, 5, 12, 3, 12, 12, true, true, false},
-                        {2, 3, 7, 16, 4, 5, 9, false, false, true},
-                        {1, 17, 17, 32, 8, 32, 32, true, true, true},
-                        {3, 9, 6, 20, 5, 20, 11, true, false, true},
-                        {1, 1, 1, 4, 4, 4, 4, true, false, false}};
+  struct Case {
+    size_t B, n, m, E, H, kdim, vdim;
+    bool bias, causal, masks;
+  };
+  const Case cases[] = {
+      {1, 4, 4, 8, 2, 8, 8, true, false, false},   {2, 5, 5, 12, 3, 12, 12, true, true, false},
+      {2, 3, 7, 16, 4, 5, 9, false, false, true},  {1, 17, 17, 32, 8, 32, 32, true, true, true},
+      {3, 9, 6, 20, 5, 20, 11, true, false, true}, {1, 1, 1, 4, 4, 4, 4, true, false, false}};
   uint32_t seed = 500;
   for (const Case& c : cases) {
     Layer layer(c.E, c.H, c.kdim, c.vdim, c.bias, seed);

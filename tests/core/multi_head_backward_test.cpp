@@ -35,7 +35,8 @@ struct Problem {
 };
 
 struct Grads {
-  std::vector<float> output, d_query, d_key, d_value, d_wq, d_wk, d_wv, d_wo, d_bq, d_bk, d_bv, d_bo;
+  std::vector<float> output, d_query, d_key, d_value, d_wq, d_wk, d_wv, d_wo, d_bq, d_bk, d_bv,
+      d_bo;
   Status status;
 };
 
@@ -59,7 +60,8 @@ Grads run(const MultiHeadProblem& p, const std::vector<float>& d_output, HeadBac
   const size_t floats = multi_head_backward_workspace_floats(p, r);
   std::vector<float> workspace(floats + 32, kSentinel);
   g.status = multi_head_attention_backward(p, d_output.data(), r, workspace.data());
-  for (size_t i = floats; i < workspace.size(); ++i) EXPECT_EQ(workspace[i], kSentinel) << "overrun";
+  for (size_t i = floats; i < workspace.size(); ++i)
+    EXPECT_EQ(workspace[i], kSentinel) << "overrun";
   return g;
 }
 
@@ -119,10 +121,18 @@ TEST(MultiHeadBackward, EveryMaskKindAndCustomScaleMatchReference) {
     pr.key_padding = random_mask(2 * 11, 40 + kind, 0.3);
     for (size_t j = 0; j < 11; ++j) pr.mask[4 * 11 + j] = 1;  // row 4 fully masked under `mask`
     switch (kind) {
-      case 0: pr.p.causal = true; break;
-      case 1: pr.p.mask = pr.mask.data(); break;
-      case 2: pr.p.bias = pr.bias.data(); break;
-      case 3: pr.p.key_padding = pr.key_padding.data(); break;
+      case 0:
+        pr.p.causal = true;
+        break;
+      case 1:
+        pr.p.mask = pr.mask.data();
+        break;
+      case 2:
+        pr.p.bias = pr.bias.data();
+        break;
+      case 3:
+        pr.p.key_padding = pr.key_padding.data();
+        break;
       default:
         pr.p.causal = true, pr.p.mask = pr.mask.data(), pr.p.bias = pr.bias.data();
         pr.p.key_padding = pr.key_padding.data(), pr.p.scale = 0.3f;
@@ -158,12 +168,22 @@ TEST(MultiHeadBackward, MatchesFiniteDifferencesOfTheForward) {
   const Grads g = run(pr.p, r, HeadBackwardPath::automatic);
   ASSERT_TRUE(g.status.ok());
   const auto loss = [&] { return weighted_sum(reference::multi_head_attention(pr.p).output, r); };
-  struct Param { std::vector<float>* x; const std::vector<float>* grad; const char* name; };
+  struct Param {
+    std::vector<float>* x;
+    const std::vector<float>* grad;
+    const char* name;
+  };
   Layer& l = pr.layer;
-  for (Param q : {Param{&pr.query, &g.d_query, "d_query"}, {&pr.key, &g.d_key, "d_key"},
-                  {&pr.value, &g.d_value, "d_value"}, {&l.wq, &g.d_wq, "d_wq"},
-                  {&l.wk, &g.d_wk, "d_wk"}, {&l.wv, &g.d_wv, "d_wv"}, {&l.wo, &g.d_wo, "d_wo"},
-                  {&l.bq, &g.d_bq, "d_bq"}, {&l.bk, &g.d_bk, "d_bk"}, {&l.bv, &g.d_bv, "d_bv"},
+  for (Param q : {Param{&pr.query, &g.d_query, "d_query"},
+                  {&pr.key, &g.d_key, "d_key"},
+                  {&pr.value, &g.d_value, "d_value"},
+                  {&l.wq, &g.d_wq, "d_wq"},
+                  {&l.wk, &g.d_wk, "d_wk"},
+                  {&l.wv, &g.d_wv, "d_wv"},
+                  {&l.wo, &g.d_wo, "d_wo"},
+                  {&l.bq, &g.d_bq, "d_bq"},
+                  {&l.bk, &g.d_bk, "d_bk"},
+                  {&l.bv, &g.d_bv, "d_bv"},
                   {&l.bo, &g.d_bo, "d_bo"}})
     for (size_t i = 0; i < q.x->size(); ++i) {
       const double fd = central_difference((*q.x)[i], 1e-2f, loss);

@@ -26,7 +26,8 @@ TEST(MultiHeadLayer, RecordsItsShapeAndWeightSizes) {
   ASSERT_TRUE(layer);
   EXPECT_EQ(multi_head_layer_shape(*layer).embed_dim, 8u);
   const size_t want[kLayerWeightCount] = {64, 24, 40, 64, 8, 8, 8, 8};
-  for (int i = 0; i < kLayerWeightCount; ++i) EXPECT_EQ(multi_head_layer_weight_floats(*layer, i), want[i]) << i;
+  for (int i = 0; i < kLayerWeightCount; ++i)
+    EXPECT_EQ(multi_head_layer_weight_floats(*layer, i), want[i]) << i;
   EXPECT_EQ(multi_head_layer_weight_floats(*layer, 8), 0u);
   EXPECT_EQ(multi_head_layer_weight_floats(*layer, -1), 0u);
   const MultiHeadWeights w = multi_head_layer_weights(*layer);

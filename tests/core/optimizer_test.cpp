@@ -31,7 +31,8 @@ struct RefAdam {
 void run_against_reference(const AdamOptions& options) {
   const size_t count = 37;
   std::vector<float> p = random_floats(count, 1), m(count, 0.0f), v(count, 0.0f);
-  RefAdam ref{std::vector<double>(p.begin(), p.end()), std::vector<double>(count), std::vector<double>(count)};
+  RefAdam ref{std::vector<double>(p.begin(), p.end()), std::vector<double>(count),
+              std::vector<double>(count)};
   for (int step = 1; step <= 5; ++step) {
     auto g = random_floats(count, 100 + step, -2, 2);
     g[0] = 0.0f;  // a zero gradient: the update is 0/(0 + eps)

@@ -14,8 +14,10 @@ struct Sdpa {
   std::vector<uint8_t> mask;
   AttentionProblem p;
   Sdpa(size_t n, size_t m, size_t dk, size_t dv, uint32_t seed)
-      : q(random_floats(n * dk, seed, -2, 2)), k(random_floats(m * dk, seed + 1, -2, 2)),
-        v(random_floats(m * dv, seed + 2)), mask(random_mask(n * m, seed + 3, 0.35)) {
+      : q(random_floats(n * dk, seed, -2, 2)),
+        k(random_floats(m * dk, seed + 1, -2, 2)),
+        v(random_floats(m * dv, seed + 2)),
+        mask(random_mask(n * m, seed + 3, 0.35)) {
     p.n = n, p.m = m, p.dk = dk, p.dv = dv;
     p.q = q.data(), p.k = k.data(), p.v = v.data();
     p.scale = 1.0f / std::sqrt(float(dk));
@@ -82,16 +84,20 @@ TEST(Pitfalls, ScaleByDkIsAttentionWithScaleOneOverDk) {
   s.p.scale = 1.0f / 16.0f;
   s.correct(o1, w1);
   EXPECT_TRUE(all_close(w2, w1, "(4, 6)", 1e-6, 1e-5));
-  EXPECT_FALSE(attention_with_pitfall(s.p, Pitfall::kSkipOutputProjection, o1.data(), nullptr).ok());
+  EXPECT_FALSE(
+      attention_with_pitfall(s.p, Pitfall::kSkipOutputProjection, o1.data(), nullptr).ok());
 }
 
 struct Mha {
   std::vector<float> wq, wk, wv, wo, bo, x;
   MultiHeadProblem p;
   Mha(size_t E, size_t H, size_t n, uint32_t seed)
-      : wq(random_floats(E * E, seed)), wk(random_floats(E * E, seed + 1)),
-        wv(random_floats(E * E, seed + 2)), wo(random_floats(E * E, seed + 3)),
-        bo(random_floats(E, seed + 4)), x(random_floats(n * E, seed + 5)) {
+      : wq(random_floats(E * E, seed)),
+        wk(random_floats(E * E, seed + 1)),
+        wv(random_floats(E * E, seed + 2)),
+        wo(random_floats(E * E, seed + 3)),
+        bo(random_floats(E, seed + 4)),
+        x(random_floats(n * E, seed + 5)) {
     p.shape = {E, H, E, E, true};
     p.weights = {wq.data(), wk.data(), wv.data(), wo.data(), nullptr, nullptr, nullptr, bo.data()};
     p.n = p.m = n;
@@ -129,7 +135,8 @@ TEST(Pitfalls, SkipOutputProjectionReturnsTheConcatenation) {
 TEST(Pitfalls, ScaleByModelDimMattersOnlyWithSeveralHeads) {
   Mha one(8, 1, 5, 30), four(8, 4, 5, 30);
   EXPECT_TRUE(all_close(one.wrong(Pitfall::kScaleByModelDim), one.correct(), "(5, 8)", 1e-5, 1e-4));
-  EXPECT_FALSE(all_close(four.wrong(Pitfall::kScaleByModelDim), four.correct(), "(5, 8)", 1e-4, 1e-4));
+  EXPECT_FALSE(
+      all_close(four.wrong(Pitfall::kScaleByModelDim), four.correct(), "(5, 8)", 1e-4, 1e-4));
 }
 
 }  // namespace

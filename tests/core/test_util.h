@@ -33,8 +33,8 @@ template <typename Actual, typename Expected>
   std::ostringstream out;
   out << "shape " << shape << ": first mismatch at index " << first_bad << " (actual "
       << double(actual[first_bad]) << ", expected " << double(expected[first_bad])
-      << "); largest error " << worst_err << " at index " << worst << "; atol " << atol
-      << ", rtol " << rtol;
+      << "); largest error " << worst_err << " at index " << worst << "; atol " << atol << ", rtol "
+      << rtol;
   return ::testing::AssertionFailure() << out.str();
 }
 

@@ -35,19 +35,22 @@ TEST(TransformerLayerInput, LayerZeroIsTheFirstLayerNormOfTheEmbeddings) {
   for (size_t t = 0; t < T; ++t) {
     std::vector<double> x(E);
     double mean = 0, var = 0;
-    for (size_t e = 0; e < E; ++e) mean += x[e] = double(p[l.wte + kTokens[t] * E + e]) + p[l.wpe + t * E + e];
+    for (size_t e = 0; e < E; ++e)
+      mean += x[e] = double(p[l.wte + kTokens[t] * E + e]) + p[l.wpe + t * E + e];
     mean /= E;
     for (size_t e = 0; e < E; ++e) var += (x[e] - mean) * (x[e] - mean);
     const double rstd = 1 / std::sqrt(var / E + 1e-5);
     for (size_t e = 0; e < E; ++e) {
-      const double want = (x[e] - mean) * rstd * p[l.blocks[0].ln1_w + e] + p[l.blocks[0].ln1_b + e];
+      const double want =
+          (x[e] - mean) * rstd * p[l.blocks[0].ln1_w + e] + p[l.blocks[0].ln1_b + e];
       EXPECT_NEAR(out[t * E + e], want, 1e-5) << "t " << t << " e " << e;
     }
   }
 }
 
 // Head h's weights over the keys, from a layer's input and its c_attn (double).
-std::vector<double> attention_from_input(const Transformer& m, const float* x, size_t layer, size_t h, size_t T) {
+std::vector<double> attention_from_input(const Transformer& m, const float* x, size_t layer,
+                                         size_t h, size_t T) {
   const size_t E = 8, d = 4;
   const float* p = const_cast<Transformer&>(m).parameters();
   const BlockOffsets& b = m.layout().blocks[layer];
@@ -83,7 +86,8 @@ TEST(TransformerLayerInput, EveryLayerInputGivesThatLayersAttention) {
       for (size_t h = 0; h < H; ++h) {
         const std::vector<double> want = attention_from_input(*model, x.data(), layer, h, T);
         for (size_t k = 0; k < T * T; ++k)
-          EXPECT_NEAR(attentions[(layer * H + h) * T * T + k], want[k], 2e-5) << "ln " << ln << " layer " << layer << " head " << h;
+          EXPECT_NEAR(attentions[(layer * H + h) * T * T + k], want[k], 2e-5)
+              << "ln " << ln << " layer " << layer << " head " << h;
       }
     }
     std::vector<float> again(T * 7), again_attentions(L * H * T * T);

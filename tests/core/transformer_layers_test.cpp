@@ -63,16 +63,20 @@ TEST(LayerNorm, ForwardAndBackwardMatchFloat64) {
     auto x = random_floats(rows * cols, 1, -3, 3), w = random_floats(cols, 2, 0.5, 1.5);
     auto b = random_floats(cols, 3), r = random_floats(rows * cols, 4);  // loss = Σ r·out
     std::vector<float> out(rows * cols), mean(rows), rstd(rows);
-    layer_norm_forward(x.data(), w.data(), b.data(), out.data(), mean.data(), rstd.data(), rows, cols);
+    layer_norm_forward(x.data(), w.data(), b.data(), out.data(), mean.data(), rstd.data(), rows,
+                       cols);
     const Vec X = to_double(x), W = to_double(w), B = to_double(b), R = to_double(r);
     EXPECT_TRUE(all_close(out, ref_layer_norm(X, W, B, rows, cols), "out", 1e-5, 1e-5));
 
     std::vector<float> dx(rows * cols, 0.5f), dw(cols, 0.25f), db(cols, 0.0f);  // accumulates
-    layer_norm_backward(x.data(), w.data(), mean.data(), rstd.data(), r.data(), dx.data(), dw.data(),
-                        db.data(), rows, cols);
-    Vec ex = numeric_gradient([&](const Vec& v) { return dot(R, ref_layer_norm(v, W, B, rows, cols)); }, X);
-    Vec ew = numeric_gradient([&](const Vec& v) { return dot(R, ref_layer_norm(X, v, B, rows, cols)); }, W);
-    Vec eb = numeric_gradient([&](const Vec& v) { return dot(R, ref_layer_norm(X, W, v, rows, cols)); }, B);
+    layer_norm_backward(x.data(), w.data(), mean.data(), rstd.data(), r.data(), dx.data(),
+                        dw.data(), db.data(), rows, cols);
+    Vec ex = numeric_gradient(
+        [&](const Vec& v) { return dot(R, ref_layer_norm(v, W, B, rows, cols)); }, X);
+    Vec ew = numeric_gradient(
+        [&](const Vec& v) { return dot(R, ref_layer_norm(X, v, B, rows, cols)); }, W);
+    Vec eb = numeric_gradient(
+        [&](const Vec& v) { return dot(R, ref_layer_norm(X, W, v, rows, cols)); }, B);
     for (double& v : ex) v += 0.5;
     for (double& v : ew) v += 0.25;
     EXPECT_TRUE(all_close(dx, ex, "dx cols " + std::to_string(cols), 1e-4, 1e-4));
@@ -134,22 +138,37 @@ TEST(Mlp, LinearGeluLinearBackwardMatchesFiniteDifferences) {
       const Vec X = to_double(x), W1 = to_double(w1), B1 = to_double(b1), W2 = to_double(w2),
                 B2 = to_double(b2), R = to_double(r);
       const std::string shape = testing::shape_of({rows, in, hidden});
-      EXPECT_TRUE(all_close(y, ref_mlp(X, W1, B1, W2, B2, rows, in, hidden), "y " + shape, 1e-5, 1e-5));
+      EXPECT_TRUE(
+          all_close(y, ref_mlp(X, W1, B1, W2, B2, rows, in, hidden), "y " + shape, 1e-5, 1e-5));
 
       std::vector<float> scratch(std::max(linear_backward_scratch_floats(rows, hidden, in),
                                           linear_backward_scratch_floats(rows, in, hidden)));
-      std::vector<float> da(rows * hidden), dx(rows * in), dw1(w1.size()), db1(hidden), dw2(w2.size()), db2(in);
-      linear_backward(a.data(), w2.data(), r.data(), da.data(), dw2.data(), db2.data(), rows, hidden, in, scratch.data());
+      std::vector<float> da(rows * hidden), dx(rows * in), dw1(w1.size()), db1(hidden),
+          dw2(w2.size()), db2(in);
+      linear_backward(a.data(), w2.data(), r.data(), da.data(), dw2.data(), db2.data(), rows,
+                      hidden, in, scratch.data());
       gelu_backward(h.data(), da.data(), da.data(), da.size());
-      linear_backward(x.data(), w1.data(), da.data(), dx.data(), dw1.data(), db1.data(), rows, in, hidden, scratch.data());
-      auto loss = [&](const Vec& X_, const Vec& W1_, const Vec& B1_, const Vec& W2_, const Vec& B2_) {
+      linear_backward(x.data(), w1.data(), da.data(), dx.data(), dw1.data(), db1.data(), rows, in,
+                      hidden, scratch.data());
+      auto loss = [&](const Vec& X_, const Vec& W1_, const Vec& B1_, const Vec& W2_,
+                      const Vec& B2_) {
         return dot(R, ref_mlp(X_, W1_, B1_, W2_, B2_, rows, in, hidden));
       };
-      EXPECT_TRUE(all_close(dx, numeric_gradient([&](const Vec& v) { return loss(v, W1, B1, W2, B2); }, X), "dx " + shape, 1e-4, 1e-4));
-      EXPECT_TRUE(all_close(dw1, numeric_gradient([&](const Vec& v) { return loss(X, v, B1, W2, B2); }, W1), "dw1 " + shape, 1e-4, 1e-4));
-      EXPECT_TRUE(all_close(db1, numeric_gradient([&](const Vec& v) { return loss(X, W1, v, W2, B2); }, B1), "db1 " + shape, 1e-4, 1e-4));
-      EXPECT_TRUE(all_close(dw2, numeric_gradient([&](const Vec& v) { return loss(X, W1, B1, v, B2); }, W2), "dw2 " + shape, 1e-4, 1e-4));
-      EXPECT_TRUE(all_close(db2, numeric_gradient([&](const Vec& v) { return loss(X, W1, B1, W2, v); }, B2), "db2 " + shape, 1e-4, 1e-4));
+      EXPECT_TRUE(
+          all_close(dx, numeric_gradient([&](const Vec& v) { return loss(v, W1, B1, W2, B2); }, X),
+                    "dx " + shape, 1e-4, 1e-4));
+      EXPECT_TRUE(
+          all_close(dw1, numeric_gradient([&](const Vec& v) { return loss(X, v, B1, W2, B2); }, W1),
+                    "dw1 " + shape, 1e-4, 1e-4));
+      EXPECT_TRUE(
+          all_close(db1, numeric_gradient([&](const Vec& v) { return loss(X, W1, v, W2, B2); }, B1),
+                    "db1 " + shape, 1e-4, 1e-4));
+      EXPECT_TRUE(
+          all_close(dw2, numeric_gradient([&](const Vec& v) { return loss(X, W1, B1, v, B2); }, W2),
+                    "dw2 " + shape, 1e-4, 1e-4));
+      EXPECT_TRUE(
+          all_close(db2, numeric_gradient([&](const Vec& v) { return loss(X, W1, B1, W2, v); }, B2),
+                    "db2 " + shape, 1e-4, 1e-4));
     }
 }
 
@@ -176,9 +195,11 @@ TEST(CrossEntropy, MeanOverCountedTargetsAndGradient) {
   const double loss = cross_entropy(z.data(), targets.data(), rows, vocab, 4, d.data());
   const Vec Z = to_double(z);
   EXPECT_NEAR(loss, ref_cross_entropy(Z, targets, vocab), 1e-6);
-  Vec expected = numeric_gradient([&](const Vec& v) { return ref_cross_entropy(v, targets, vocab); }, Z);
+  Vec expected =
+      numeric_gradient([&](const Vec& v) { return ref_cross_entropy(v, targets, vocab); }, Z);
   EXPECT_TRUE(all_close(d, expected, "dlogits", 1e-6, 1e-4));
-  for (size_t j = 0; j < vocab; ++j) EXPECT_EQ(d[1 * vocab + j], 0.0f) << "ignored row, column " << j;
+  for (size_t j = 0; j < vocab; ++j)
+    EXPECT_EQ(d[1 * vocab + j], 0.0f) << "ignored row, column " << j;
 
   // In place, as the transformer uses it.
   std::vector<float> in_place = z;

@@ -44,7 +44,8 @@ bool malloc_is_measurable() {
 }
 
 TEST(TransformerMemory, GradientsAndAdamMomentsAreAllocatedOnlyWhenTrainingStarts) {
-  if (!malloc_is_measurable()) GTEST_SKIP() << "mallinfo2 does not see this malloc (a sanitizer's allocator)";
+  if (!malloc_is_measurable())
+    GTEST_SKIP() << "mallinfo2 does not see this malloc (a sanitizer's allocator)";
   const size_t start = in_use();
   auto model = make(true);
   const size_t block = model->layout().total_floats * sizeof(float);
@@ -67,7 +68,8 @@ TEST(TransformerMemory, GradientsAndAdamMomentsAreAllocatedOnlyWhenTrainingStart
 
   ASSERT_TRUE(model->train_step(tokens.data(), targets.data(), 1, 6, AdamOptions{}, &loss).ok());
   const size_t after_step = in_use() - start;
-  EXPECT_GE(after_step, after_gradients + 2 * block) << "Adam's two moments come with the first step";
+  EXPECT_GE(after_step, after_gradients + 2 * block)
+      << "Adam's two moments come with the first step";
   EXPECT_LT(after_step, after_gradients + 2 * block + block / 4) << "and nothing else of that size";
   EXPECT_EQ(model->optimizer_step(), 1);
 }
@@ -78,8 +80,10 @@ TEST(TransformerMemory, AModelCreatedWithoutInitializationIsZero) {
   for (size_t i = 0; i < model->layout().total_floats; ++i) ASSERT_EQ(p[i], 0.0f) << "index " << i;
   auto drawn = make(true);
   size_t nonzero = 0;
-  for (size_t i = 0; i < drawn->layout().total_floats; ++i) nonzero += drawn->parameters()[i] != 0.0f;
-  EXPECT_GT(nonzero, drawn->layout().total_floats / 2) << "initialize = true still draws the weights";
+  for (size_t i = 0; i < drawn->layout().total_floats; ++i)
+    nonzero += drawn->parameters()[i] != 0.0f;
+  EXPECT_GT(nonzero, drawn->layout().total_floats / 2)
+      << "initialize = true still draws the weights";
 }
 
 }  // namespace

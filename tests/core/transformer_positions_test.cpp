@@ -82,13 +82,15 @@ TEST(TransformerPositions, StreamingTrainingWithAWindowEqualsMaterialized) {
   TransformerConfig c = small(AttentionPositions::rope, 2, 100);
   c.context_length = 300, c.vocab_size = 11;
   std::vector<int32_t> tokens(300), targets(300);
-  for (size_t i = 0; i < 300; ++i) tokens[i] = int32_t((i * 7 + i / 5) % 11), targets[i] = int32_t((i * 3) % 11);
+  for (size_t i = 0; i < 300; ++i)
+    tokens[i] = int32_t((i * 7 + i / 5) % 11), targets[i] = int32_t((i * 3) % 11);
   std::vector<float> grads[2];
   double losses[2];
   for (int stream = 0; stream < 2; ++stream) {
     auto model = make(c);
     if (stream) model->set_attention_memory_limit(0);
-    ASSERT_TRUE(model->compute_gradients(tokens.data(), targets.data(), 1, 300, &losses[stream]).ok());
+    ASSERT_TRUE(
+        model->compute_gradients(tokens.data(), targets.data(), 1, 300, &losses[stream]).ok());
     grads[stream].assign(model->gradients(), model->gradients() + model->layout().total_floats);
   }
   EXPECT_NEAR(losses[1], losses[0], 1e-6);
@@ -106,13 +108,15 @@ TEST(TransformerPositions, CAttnHasTheKeyValueHeadsColumnsAndNoWpe) {
 
 TEST(TransformerPositions, ConfigErrorsAreStatuses) {
   TransformerConfig c = small(AttentionPositions::rope, 3, 0);
-  EXPECT_NE(validate_transformer_config(c).message.find("numKVHeads (3) must divide numHeads (4)"), std::string::npos);
+  EXPECT_NE(validate_transformer_config(c).message.find("numKVHeads (3) must divide numHeads (4)"),
+            std::string::npos);
   c = small(AttentionPositions::rope, 0, 0);
   c.d_model = 12;  // head dimension 3
   EXPECT_NE(validate_transformer_config(c).message.find("even head dimension"), std::string::npos);
   c = small(AttentionPositions::alibi, 0, 0);
   c.learned_positions = true;
-  EXPECT_NE(validate_transformer_config(c).message.find("replace the learned wpe"), std::string::npos);
+  EXPECT_NE(validate_transformer_config(c).message.find("replace the learned wpe"),
+            std::string::npos);
   c = small(AttentionPositions::rope, 0, 0);
   c.rope_base = 0.0;
   EXPECT_NE(validate_transformer_config(c).message.find("ropeBase"), std::string::npos);

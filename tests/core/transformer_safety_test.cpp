@@ -48,26 +48,35 @@ float* tensor(Transformer& m, const std::string& name) {
   return m.parameters() + m.layout().tensors[find_parameter(m.layout(), name)].offset;
 }
 
-bool says(const Status& s, const std::string& text) { return s.message.find(text) != std::string::npos; }
+bool says(const Status& s, const std::string& text) {
+  return s.message.find(text) != std::string::npos;
+}
 
 TEST(AdamOptionsRange, OutOfRangeOptionsAreRefusedNamingTheOptionAndTheRange) {
-  struct Case { void (*set)(AdamOptions&); std::string text; };
+  struct Case {
+    void (*set)(AdamOptions&);
+    std::string text;
+  };
   const Case cases[] = {
       {[](AdamOptions& o) { o.eps = 0; }, "eps must be a number in [1e-30, 1], got 0"},
       {[](AdamOptions& o) { o.eps = -1e-8; }, "eps must be a number in [1e-30, 1]"},
-      {[](AdamOptions& o) { o.learning_rate = 1e30; }, "learningRate must be a number in [0, 10], got 1e+30"},
-      {[](AdamOptions& o) { o.learning_rate = INFINITY; }, "learningRate must be a number in [0, 10]"},
+      {[](AdamOptions& o) { o.learning_rate = 1e30; },
+       "learningRate must be a number in [0, 10], got 1e+30"},
+      {[](AdamOptions& o) { o.learning_rate = INFINITY; },
+       "learningRate must be a number in [0, 10]"},
       {[](AdamOptions& o) { o.beta1 = 1; }, "betas[0] must be a number in [0, 1), got 1"},
       {[](AdamOptions& o) { o.beta2 = -0.5; }, "betas[1] must be a number in [0, 1)"},
       {[](AdamOptions& o) { o.weight_decay = -0.1; }, "weightDecay must be a number in [0, ∞)"},
-      {[](AdamOptions& o) { o.learning_rate = 1, o.weight_decay = 3; }, "learningRate × weightDecay must be at most 1"},
+      {[](AdamOptions& o) { o.learning_rate = 1, o.weight_decay = 3; },
+       "learningRate × weightDecay must be at most 1"},
       {[](AdamOptions& o) { o.clip_norm = -1; }, "clipNorm must be a positive finite number"},
       {[](AdamOptions& o) { o.clip_norm = NAN; }, "clipNorm"},
   };
   for (const Case& c : cases) {
     AdamOptions o;
     c.set(o);
-    EXPECT_TRUE(says(validate_adam_options(o), c.text)) << validate_adam_options(o).message << " / " << c.text;
+    EXPECT_TRUE(says(validate_adam_options(o), c.text))
+        << validate_adam_options(o).message << " / " << c.text;
   }
   AdamOptions edge;
   edge.learning_rate = 10, edge.eps = 1e-30, edge.weight_decay = 0.1;
@@ -88,7 +97,8 @@ TEST(AdamStepIsFinite, AgreesWithWhatAdamStepWouldWrite) {
   g[4] = 0.5f;
   p[7] = NAN;
   EXPECT_FALSE(adam_step_is_finite(p.data(), g.data(), m.data(), v.data(), 9, 1, o));
-  p[7] = -FLT_MAX, g[7] = 1.0f;  // the update pushes −FLT_MAX down by lr·10 on step 1: still rounds to −FLT_MAX
+  p[7] = -FLT_MAX,
+  g[7] = 1.0f;  // the update pushes −FLT_MAX down by lr·10 on step 1: still rounds to −FLT_MAX
   EXPECT_TRUE(adam_step_is_finite(p.data(), g.data(), m.data(), v.data(), 9, 1, o));
 }
 
@@ -112,10 +122,14 @@ TEST(TrainStepSafety, OverflowingWeightsFailEveryCallAndAStepChangesNothing) {
   tensor(*model, "wte.weight")[3] = 3e38f;
   const std::vector<float> before = parameters_of(*model);
   std::vector<float> logits(2 * 5 * 5);
-  EXPECT_TRUE(says(model->forward(kTokens.data(), 2, 5, logits.data(), nullptr), "logits are not finite"));
-  EXPECT_TRUE(says(model->compute_gradients(kTokens.data(), kTargets.data(), 2, 5, &loss), "logits are not finite"));
-  EXPECT_TRUE(says(model->train_step(kTokens.data(), kTargets.data(), 2, 5, o, &loss), "logits are not finite"));
-  EXPECT_TRUE(says(model->loss(kTokens.data(), kTargets.data(), 2, 5, &loss), "logits are not finite"));
+  EXPECT_TRUE(
+      says(model->forward(kTokens.data(), 2, 5, logits.data(), nullptr), "logits are not finite"));
+  EXPECT_TRUE(says(model->compute_gradients(kTokens.data(), kTargets.data(), 2, 5, &loss),
+                   "logits are not finite"));
+  EXPECT_TRUE(says(model->train_step(kTokens.data(), kTargets.data(), 2, 5, o, &loss),
+                   "logits are not finite"));
+  EXPECT_TRUE(
+      says(model->loss(kTokens.data(), kTargets.data(), 2, 5, &loss), "logits are not finite"));
   EXPECT_EQ(parameters_of(*model), before);
   EXPECT_EQ(model->optimizer_step(), 1);
 }
@@ -156,9 +170,11 @@ TEST(ConfigBounds, HugeLayerCountsAreRefusedAtOnceWithTheLimit) {
     Transformer* t = nullptr;
     const auto start = std::chrono::steady_clock::now();
     const Status s = Transformer::create(c, &t);
-    EXPECT_TRUE(says(s, "numLayers must be at most 256, got " + std::to_string(layers))) << s.message;
+    EXPECT_TRUE(says(s, "numLayers must be at most 256, got " + std::to_string(layers)))
+        << s.message;
     EXPECT_EQ(t, nullptr);
-    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(1)) << "refused before building";
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(1))
+        << "refused before building";
   }
   c.num_layers = 256;
   auto deepest = make(c);
@@ -166,26 +182,36 @@ TEST(ConfigBounds, HugeLayerCountsAreRefusedAtOnceWithTheLimit) {
 }
 
 TEST(ConfigBounds, EverySizeHasAnUpperBoundInItsMessage) {
-  struct Case { void (*set)(TransformerConfig&); std::string text; };
+  struct Case {
+    void (*set)(TransformerConfig&);
+    std::string text;
+  };
   const Case cases[] = {
-      {[](TransformerConfig& c) { c.vocab_size = (size_t(1) << 20) + 1; }, "vocabSize must be at most 1048576"},
-      {[](TransformerConfig& c) { c.context_length = size_t(1) << 32; }, "contextLength must be at most 1048576"},
-      {[](TransformerConfig& c) { c.d_model = c.num_heads = (size_t(1) << 16) + 1; }, "dModel must be at most 65536"},
-      {[](TransformerConfig& c) { c.d_model = 4096, c.num_layers = 20; }, "more than the 400000000"},
-      {[](TransformerConfig& c) { c.vocab_size = 1 << 20, c.d_model = 512; }, "more than the 400000000"},
+      {[](TransformerConfig& c) { c.vocab_size = (size_t(1) << 20) + 1; },
+       "vocabSize must be at most 1048576"},
+      {[](TransformerConfig& c) { c.context_length = size_t(1) << 32; },
+       "contextLength must be at most 1048576"},
+      {[](TransformerConfig& c) { c.d_model = c.num_heads = (size_t(1) << 16) + 1; },
+       "dModel must be at most 65536"},
+      {[](TransformerConfig& c) { c.d_model = 4096, c.num_layers = 20; },
+       "more than the 400000000"},
+      {[](TransformerConfig& c) { c.vocab_size = 1 << 20, c.d_model = 512; },
+       "more than the 400000000"},
   };
   for (const Case& k : cases) {
     TransformerConfig c = small();
     k.set(c);
-    EXPECT_TRUE(says(validate_transformer_config(c), k.text)) << validate_transformer_config(c).message;
+    EXPECT_TRUE(says(validate_transformer_config(c), k.text))
+        << validate_transformer_config(c).message;
   }
 }
 
-// GPT-2 small (124 M parameters) loads for inference, but its gradients and Adam's moments would not
-// fit: training is refused with the sizes and the limit before anything is allocated.
+// GPT-2 small (124 M parameters) loads for inference, but its gradients and Adam's moments would
+// not fit: training is refused with the sizes and the limit before anything is allocated.
 TEST(ConfigBounds, TrainingBuffersBeyondMemoryAreRefusedWithTheLimit) {
   TransformerConfig c;
-  c.vocab_size = 50257, c.context_length = 1024, c.d_model = 768, c.num_layers = 12, c.num_heads = 12;
+  c.vocab_size = 50257, c.context_length = 1024, c.d_model = 768, c.num_layers = 12,
+  c.num_heads = 12;
   ASSERT_TRUE(validate_transformer_config(c).ok());
   const ParameterLayout layout = make_parameter_layout(c);
   EXPECT_TRUE(check_training_bytes(layout, 1).ok()) << "gradients alone fit";
@@ -199,17 +225,22 @@ TEST(ConfigBounds, TrainingBuffersBeyondMemoryAreRefusedWithTheLimit) {
 // The selected rows' logits equal the same rows of the full forward.
 void check_rows(bool layer_norm, bool tied) {
   auto model = make(small(layer_norm, tied));
-  std::vector<float> full(2 * 5 * 5), rows_logits(3 * 5), att_full(2 * 2 * 2 * 5 * 5), att_rows(att_full.size());
+  std::vector<float> full(2 * 5 * 5), rows_logits(3 * 5), att_full(2 * 2 * 2 * 5 * 5),
+      att_rows(att_full.size());
   ASSERT_TRUE(model->forward(kTokens.data(), 2, 5, full.data(), att_full.data()).ok());
   const std::vector<uint32_t> rows = {4, 9, 2};
-  ASSERT_TRUE(model->forward_rows(kTokens.data(), 2, 5, rows.data(), 3, rows_logits.data(), att_rows.data()).ok());
+  ASSERT_TRUE(
+      model->forward_rows(kTokens.data(), 2, 5, rows.data(), 3, rows_logits.data(), att_rows.data())
+          .ok());
   for (size_t i = 0; i < rows.size(); ++i)
     EXPECT_TRUE(all_close(rows_logits.data() + i * 5, full.data() + rows[i] * 5, 5,
-                          "row " + std::to_string(rows[i]), 1e-6, 1e-5)) << "layerNorm " << layer_norm << " tied " << tied;
+                          "row " + std::to_string(rows[i]), 1e-6, 1e-5))
+        << "layerNorm " << layer_norm << " tied " << tied;
   EXPECT_EQ(att_rows, att_full);
   const std::vector<uint32_t> outside = {10};
-  EXPECT_TRUE(says(model->forward_rows(kTokens.data(), 2, 5, outside.data(), 1, rows_logits.data(), nullptr),
-                   "rows[0] = 10 is outside [0, batch × T = 10)"));
+  EXPECT_TRUE(says(
+      model->forward_rows(kTokens.data(), 2, 5, outside.data(), 1, rows_logits.data(), nullptr),
+      "rows[0] = 10 is outside [0, batch × T = 10)"));
 }
 
 TEST(ForwardRows, EqualTheSameRowsOfTheFullForward) {
@@ -244,7 +275,8 @@ TEST(Unembedding, ALargeVocabularyIsComputedInChunksExactlyLikeTheWholeProduct) 
       expected[t * 4100 + v] = sum;
     }
   EXPECT_TRUE(all_close(logits, expected, "[4, 4100]", 1e-5, 1e-5));
-  EXPECT_TRUE(all_close(last.data(), expected.data() + 3 * 4100, 4100, "last row [1, 4100]", 1e-5, 1e-5));
+  EXPECT_TRUE(
+      all_close(last.data(), expected.data() + 3 * 4100, 4100, "last row [1, 4100]", 1e-5, 1e-5));
 }
 
 // −log softmax(logits)[target] averaged in double over the counted rows of a full forward.
@@ -269,7 +301,8 @@ TEST(Loss, MatchesTheFullForwardAndTheGradientsLoss) {
     double loss = 0, with_gradients = 0;
     ASSERT_TRUE(model->loss(kTokens.data(), kTargets.data(), 2, 5, &loss).ok());
     EXPECT_NEAR(loss, reference_loss(*model, kTargets), 1e-5);
-    ASSERT_TRUE(model->compute_gradients(kTokens.data(), kTargets.data(), 2, 5, &with_gradients).ok());
+    ASSERT_TRUE(
+        model->compute_gradients(kTokens.data(), kTargets.data(), 2, 5, &with_gradients).ok());
     EXPECT_NEAR(loss, with_gradients, 1e-6);
   }
 }
@@ -281,17 +314,22 @@ TEST(IgnoredTargets, MinusOneHundredIsIgnoredLikeMinusOneEverywhere) {
     if (t == -1) t = -100;
   double a = 0, b = 0;
   ASSERT_TRUE(model->compute_gradients(kTokens.data(), kTargets.data(), 2, 5, &a).ok());
-  const std::vector<float> grads(model->gradients(), model->gradients() + model->layout().total_floats);
+  const std::vector<float> grads(model->gradients(),
+                                 model->gradients() + model->layout().total_floats);
   ASSERT_TRUE(model->compute_gradients(kTokens.data(), hf.data(), 2, 5, &b).ok());
   EXPECT_EQ(a, b);
-  EXPECT_EQ(std::vector<float>(model->gradients(), model->gradients() + model->layout().total_floats), grads);
+  EXPECT_EQ(
+      std::vector<float>(model->gradients(), model->gradients() + model->layout().total_floats),
+      grads);
   ASSERT_TRUE(model->loss(kTokens.data(), hf.data(), 2, 5, &b).ok());
   EXPECT_NEAR(a, b, 1e-6);
   std::vector<int32_t> bad = kTargets;
   bad[2] = -2;
-  EXPECT_TRUE(says(model->compute_gradients(kTokens.data(), bad.data(), 2, 5, &a), "targets[2] = -2 is neither −1 or −100"));
+  EXPECT_TRUE(says(model->compute_gradients(kTokens.data(), bad.data(), 2, 5, &a),
+                   "targets[2] = -2 is neither −1 or −100"));
   std::vector<int32_t> none(10, -100);
-  EXPECT_TRUE(says(model->compute_gradients(kTokens.data(), none.data(), 2, 5, &a), "targets are all −1 (or −100)"));
+  EXPECT_TRUE(says(model->compute_gradients(kTokens.data(), none.data(), 2, 5, &a),
+                   "targets are all −1 (or −100)"));
 
   std::vector<float> logits = random_floats(2 * 3 * 4, 5);
   std::vector<int32_t> t1 = {1, -1, 3, -1, 0, 2}, t100 = {1, -100, 3, -100, 0, 2};

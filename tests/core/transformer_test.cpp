@@ -24,7 +24,13 @@ std::unique_ptr<Transformer> make(const TransformerConfig& c) {
 }
 
 // The optional parts of a small model, named at each call: small(kMlp | kLayerNorm).
-enum Part : unsigned { kAttentionOnly = 0, kMlp = 1, kLayerNorm = 2, kLearnedPositions = 4, kTiedEmbeddings = 8 };
+enum Part : unsigned {
+  kAttentionOnly = 0,
+  kMlp = 1,
+  kLayerNorm = 2,
+  kLearnedPositions = 4,
+  kTiedEmbeddings = 8
+};
 constexpr unsigned kGpt2 = kMlp | kLayerNorm | kLearnedPositions | kTiedEmbeddings;
 
 TransformerConfig small(unsigned parts) {
@@ -77,9 +83,15 @@ void check_gradients(const TransformerConfig& config, bool stream_attention = fa
 }
 
 TEST(Transformer, GradientsMatchFiniteDifferencesFullGpt2) { check_gradients(small(kGpt2)); }
-TEST(Transformer, GradientsMatchFiniteDifferencesAttentionOnly) { check_gradients(small(kAttentionOnly)); }
-TEST(Transformer, GradientsMatchFiniteDifferencesMlpWithoutLayerNorm) { check_gradients(small(kMlp | kLearnedPositions | kTiedEmbeddings)); }
-TEST(Transformer, GradientsMatchFiniteDifferencesLayerNormUntied) { check_gradients(small(kLayerNorm | kLearnedPositions)); }
+TEST(Transformer, GradientsMatchFiniteDifferencesAttentionOnly) {
+  check_gradients(small(kAttentionOnly));
+}
+TEST(Transformer, GradientsMatchFiniteDifferencesMlpWithoutLayerNorm) {
+  check_gradients(small(kMlp | kLearnedPositions | kTiedEmbeddings));
+}
+TEST(Transformer, GradientsMatchFiniteDifferencesLayerNormUntied) {
+  check_gradients(small(kLayerNorm | kLearnedPositions));
+}
 
 TEST(Transformer, GradientsMatchFiniteDifferencesStreamingAttention) {
   check_gradients(small(kGpt2 & ~kTiedEmbeddings), true);
@@ -89,15 +101,18 @@ TEST(Transformer, GradientsMatchFiniteDifferencesStreamingAttention) {
 // each row's log-sum-exp: the same gradients as keeping the weights, within float32 rounding.
 TEST(Transformer, StreamingAttentionGivesTheSameGradients) {
   TransformerConfig c = small(kGpt2 & ~kTiedEmbeddings);
-  c.context_length = 80, c.vocab_size = 11, c.num_heads = 4;  // T = 80: more than one 64-query block
+  c.context_length = 80, c.vocab_size = 11,
+  c.num_heads = 4;  // T = 80: more than one 64-query block
   std::vector<int32_t> tokens(2 * 80), targets(2 * 80);
-  for (size_t i = 0; i < tokens.size(); ++i) tokens[i] = int32_t((i * 7 + i / 5) % 11), targets[i] = int32_t((i * 3) % 11);
+  for (size_t i = 0; i < tokens.size(); ++i)
+    tokens[i] = int32_t((i * 7 + i / 5) % 11), targets[i] = int32_t((i * 3) % 11);
   std::vector<float> grads[2];
   double losses[2];
   for (int stream = 0; stream < 2; ++stream) {
     auto model = make(c);
     if (stream) model->set_attention_memory_limit(0);
-    ASSERT_TRUE(model->compute_gradients(tokens.data(), targets.data(), 2, 80, &losses[stream]).ok());
+    ASSERT_TRUE(
+        model->compute_gradients(tokens.data(), targets.data(), 2, 80, &losses[stream]).ok());
     grads[stream].assign(model->gradients(), model->gradients() + model->layout().total_floats);
   }
   EXPECT_NEAR(losses[1], losses[0], 1e-6);
@@ -114,30 +129,39 @@ TEST(Transformer, FourSequencesAtOnceGiveTheSameGradientsAsOneHeadAtATime) {
     c.context_length = 7, c.vocab_size = 9, c.num_heads = 2, c.num_kv_heads = kv_heads;
     const size_t batch = 5, T = 7;
     std::vector<int32_t> tokens(batch * T), targets(batch * T);
-    for (size_t i = 0; i < tokens.size(); ++i) tokens[i] = int32_t((i * 5 + i / 3) % 9), targets[i] = int32_t((i * 4 + 1) % 9);
+    for (size_t i = 0; i < tokens.size(); ++i)
+      tokens[i] = int32_t((i * 5 + i / 3) % 9), targets[i] = int32_t((i * 4 + 1) % 9);
     std::vector<float> grads[2];
     double losses[2];
     for (int stream = 0; stream < 2; ++stream) {
       auto model = make(c);
       if (stream) model->set_attention_memory_limit(0);
-      ASSERT_TRUE(model->compute_gradients(tokens.data(), targets.data(), batch, T, &losses[stream]).ok());
+      ASSERT_TRUE(
+          model->compute_gradients(tokens.data(), targets.data(), batch, T, &losses[stream]).ok());
       grads[stream].assign(model->gradients(), model->gradients() + model->layout().total_floats);
     }
     EXPECT_NEAR(losses[1], losses[0], 1e-6) << "kv heads " << kv_heads;
-    EXPECT_TRUE(all_close(grads[1], grads[0], "gradients, four lanes vs streaming", 1e-6, 1e-4)) << "kv heads " << kv_heads;
+    EXPECT_TRUE(all_close(grads[1], grads[0], "gradients, four lanes vs streaming", 1e-6, 1e-4))
+        << "kv heads " << kv_heads;
 
     auto model = make(c);
     const size_t V = c.vocab_size, H = c.num_heads;
     std::vector<float> logits(batch * T * V), att(c.num_layers * batch * H * T * T);
     ASSERT_TRUE(model->forward(tokens.data(), batch, T, logits.data(), att.data()).ok());
     std::vector<float> one_logits(T * V), one_att(c.num_layers * H * T * T);
-    ASSERT_TRUE(model->forward(tokens.data() + 4 * T, 1, T, one_logits.data(), one_att.data()).ok());
-    EXPECT_TRUE(all_close(one_logits.data(), logits.data() + 4 * T * V, T * V, "sequence 4 alone", 1e-5, 1e-5));
-    ASSERT_TRUE(model->forward(tokens.data() + 2 * T, 1, T, one_logits.data(), one_att.data()).ok());
-    EXPECT_TRUE(all_close(one_logits.data(), logits.data() + 2 * T * V, T * V, "sequence 2 alone", 1e-5, 1e-5));
+    ASSERT_TRUE(
+        model->forward(tokens.data() + 4 * T, 1, T, one_logits.data(), one_att.data()).ok());
+    EXPECT_TRUE(all_close(one_logits.data(), logits.data() + 4 * T * V, T * V, "sequence 4 alone",
+                          1e-5, 1e-5));
+    ASSERT_TRUE(
+        model->forward(tokens.data() + 2 * T, 1, T, one_logits.data(), one_att.data()).ok());
+    EXPECT_TRUE(all_close(one_logits.data(), logits.data() + 2 * T * V, T * V, "sequence 2 alone",
+                          1e-5, 1e-5));
     for (size_t l = 0; l < c.num_layers; ++l)
-      EXPECT_TRUE(all_close(one_att.data() + l * H * T * T, att.data() + (l * batch + 2) * H * T * T, H * T * T,
-                            "attentions of sequence 2", 1e-6, 1e-5)) << "layer " << l;
+      EXPECT_TRUE(all_close(one_att.data() + l * H * T * T,
+                            att.data() + (l * batch + 2) * H * T * T, H * T * T,
+                            "attentions of sequence 2", 1e-6, 1e-5))
+          << "layer " << l;
   }
 }
 
@@ -147,17 +171,27 @@ TEST(Transformer, ParameterNamesShapesAndCount) {
   std::vector<std::string> names;
   size_t count = 0;
   for (const auto& t : l.tensors) names.push_back(t.name), count += t.size;
-  const std::vector<std::string> expected_head = {"wte.weight", "wpe.weight", "h.0.ln_1.weight", "h.0.ln_1.bias",
-                                                  "h.0.attn.c_attn.weight", "h.0.attn.c_attn.bias",
-                                                  "h.0.attn.c_proj.weight", "h.0.attn.c_proj.bias",
-                                                  "h.0.ln_2.weight", "h.0.ln_2.bias", "h.0.mlp.c_fc.weight",
-                                                  "h.0.mlp.c_fc.bias", "h.0.mlp.c_proj.weight", "h.0.mlp.c_proj.bias"};
+  const std::vector<std::string> expected_head = {"wte.weight",
+                                                  "wpe.weight",
+                                                  "h.0.ln_1.weight",
+                                                  "h.0.ln_1.bias",
+                                                  "h.0.attn.c_attn.weight",
+                                                  "h.0.attn.c_attn.bias",
+                                                  "h.0.attn.c_proj.weight",
+                                                  "h.0.attn.c_proj.bias",
+                                                  "h.0.ln_2.weight",
+                                                  "h.0.ln_2.bias",
+                                                  "h.0.mlp.c_fc.weight",
+                                                  "h.0.mlp.c_fc.bias",
+                                                  "h.0.mlp.c_proj.weight",
+                                                  "h.0.mlp.c_proj.bias"};
   ASSERT_GE(names.size(), expected_head.size());
   for (size_t i = 0; i < expected_head.size(); ++i) EXPECT_EQ(names[i], expected_head[i]);
   EXPECT_EQ(names.back(), "lm_head.weight");
   EXPECT_EQ(names[names.size() - 3], "ln_f.weight");
   const size_t V = 5, T = 6, E = 8;
-  const size_t block = 2 * E + 3 * E * E + 3 * E + E * E + E + 2 * E + 4 * E * E + 4 * E + 4 * E * E + E;
+  const size_t block =
+      2 * E + 3 * E * E + 3 * E + E * E + E + 2 * E + 4 * E * E + 4 * E + 4 * E * E + E;
   EXPECT_EQ(count, V * E + T * E + 2 * block + 2 * E + V * E);
   EXPECT_EQ(l.parameter_count, count);
   const auto& w = l.tensors[find_parameter(l, "h.1.mlp.c_fc.weight")];
@@ -177,7 +211,8 @@ TEST(Transformer, ParameterNamesShapesAndCount) {
 // config: it loads for inference within WebAssembly's 4 GiB.
 TEST(Transformer, Gpt2SmallLayout) {
   TransformerConfig c;
-  c.vocab_size = 50257, c.context_length = 1024, c.d_model = 768, c.num_layers = 12, c.num_heads = 12;
+  c.vocab_size = 50257, c.context_length = 1024, c.d_model = 768, c.num_layers = 12,
+  c.num_heads = 12;
   EXPECT_TRUE(validate_transformer_config(c).ok());
   const ParameterLayout l = make_parameter_layout(c);
   EXPECT_EQ(l.parameter_count, 124439808u);
@@ -188,13 +223,15 @@ TEST(Transformer, Gpt2SmallLayout) {
 // large (774 M) is refused with the limit in the message.
 TEST(Transformer, Gpt2MediumFitsLargeDoesNot) {
   TransformerConfig c;
-  c.vocab_size = 50257, c.context_length = 1024, c.d_model = 1024, c.num_layers = 24, c.num_heads = 16;
+  c.vocab_size = 50257, c.context_length = 1024, c.d_model = 1024, c.num_layers = 24,
+  c.num_heads = 16;
   EXPECT_TRUE(validate_transformer_config(c).ok()) << validate_transformer_config(c).message;
   EXPECT_EQ(make_parameter_layout(c).parameter_count, 354823168u);
   c.d_model = 1280, c.num_layers = 36, c.num_heads = 20;
   const Status large = validate_transformer_config(c);
   EXPECT_FALSE(large.ok());
-  EXPECT_NE(large.message.find("774027520 parameters, more than the 400000000"), std::string::npos) << large.message;
+  EXPECT_NE(large.message.find("774027520 parameters, more than the 400000000"), std::string::npos)
+      << large.message;
 }
 
 TEST(Transformer, SameSeedSameModelAndSteps) {
@@ -205,10 +242,13 @@ TEST(Transformer, SameSeedSameModelAndSteps) {
     AdamOptions o;
     o.learning_rate = 1e-2;
     double loss;
-    for (int i = 0; i < 3; ++i) ASSERT_TRUE(model->train_step(b.tokens.data(), b.targets.data(), 2, 5, o, &loss).ok());
+    for (int i = 0; i < 3; ++i)
+      ASSERT_TRUE(model->train_step(b.tokens.data(), b.targets.data(), 2, 5, o, &loss).ok());
     std::vector<float> p(model->parameters(), model->parameters() + model->layout().total_floats);
-    if (run == 0) first = p;
-    else EXPECT_TRUE(all_close(p, first, "params after 3 steps", 0, 0));
+    if (run == 0)
+      first = p;
+    else
+      EXPECT_TRUE(all_close(p, first, "params after 3 steps", 0, 0));
   }
   TransformerConfig other = small(kGpt2);
   other.seed = 4;
@@ -234,11 +274,14 @@ TEST(Transformer, InitLikePyTorchOrGpt2) {
   const double bound = 1 / 8.0;  // 1/√64
   const double uniform_std = bound / std::sqrt(3.0);
   EXPECT_NEAR(stats(*torch_like, "h.0.attn.c_attn.weight").second, uniform_std, 0.005);
-  EXPECT_NEAR(stats(*torch_like, "h.1.mlp.c_proj.weight").second, 1 / 16.0 / std::sqrt(3.0), 0.003);  // fan_in 4E
+  EXPECT_NEAR(stats(*torch_like, "h.1.mlp.c_proj.weight").second, 1 / 16.0 / std::sqrt(3.0),
+              0.003);  // fan_in 4E
   EXPECT_EQ(stats(*torch_like, "h.0.ln_1.weight"), std::make_pair(1.0, 0.0));
   EXPECT_EQ(stats(*torch_like, "ln_f.bias"), std::make_pair(0.0, 0.0));
-  const auto& t = torch_like->layout().tensors[find_parameter(torch_like->layout(), "h.0.attn.c_attn.bias")];
-  for (size_t i = 0; i < t.size; ++i) EXPECT_LE(std::fabs(torch_like->parameters()[t.offset + i]), bound);
+  const auto& t =
+      torch_like->layout().tensors[find_parameter(torch_like->layout(), "h.0.attn.c_attn.bias")];
+  for (size_t i = 0; i < t.size; ++i)
+    EXPECT_LE(std::fabs(torch_like->parameters()[t.offset + i]), bound);
 
   c.init = TransformerInit::gpt2;
   auto gpt2 = make(c);
@@ -267,7 +310,8 @@ TEST(Transformer, ForwardAttentionsAreCausalRowsAndBatchIndependent) {
   }
   std::vector<float> second(T * V);
   ASSERT_TRUE(model->forward(b.tokens.data() + T, 1, T, second.data(), nullptr).ok());
-  EXPECT_TRUE(all_close(second.data(), logits.data() + T * V, T * V, "batch item 1 alone", 1e-5, 1e-5));
+  EXPECT_TRUE(
+      all_close(second.data(), logits.data() + T * V, T * V, "batch item 1 alone", 1e-5, 1e-5));
   // Causal: the first 3 positions do not depend on the tokens after them.
   std::vector<float> prefix(3 * V);
   ASSERT_TRUE(model->forward(b.tokens.data(), 1, 3, prefix.data(), nullptr).ok());
@@ -290,11 +334,17 @@ TEST(Transformer, ErrorsAreStatuses) {
   auto model = make(small(kGpt2));
   std::vector<float> logits(100);
   std::vector<int32_t> tokens = {0, 5}, ok_tokens = {0, 1}, none = {-1, -1};
-  EXPECT_NE(model->forward(tokens.data(), 1, 2, logits.data(), nullptr).message.find("tokens[1] = 5"), std::string::npos);
+  EXPECT_NE(
+      model->forward(tokens.data(), 1, 2, logits.data(), nullptr).message.find("tokens[1] = 5"),
+      std::string::npos);
   std::vector<int32_t> long_tokens(7, 0);
-  EXPECT_NE(model->forward(long_tokens.data(), 1, 7, logits.data(), nullptr).message.find("contextLength"), std::string::npos);
+  EXPECT_NE(model->forward(long_tokens.data(), 1, 7, logits.data(), nullptr)
+                .message.find("contextLength"),
+            std::string::npos);
   double loss;
-  EXPECT_NE(model->compute_gradients(ok_tokens.data(), none.data(), 1, 2, &loss).message.find("all −1"), std::string::npos);
+  EXPECT_NE(
+      model->compute_gradients(ok_tokens.data(), none.data(), 1, 2, &loss).message.find("all −1"),
+      std::string::npos);
   AdamOptions bad;
   bad.learning_rate = NAN;
   EXPECT_FALSE(model->train_step(ok_tokens.data(), ok_tokens.data(), 1, 2, bad, &loss).ok());

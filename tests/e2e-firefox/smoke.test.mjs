@@ -23,7 +23,13 @@ let browser, server, root;
 before(async () => {
   root = await siteRoot('dist');
   server = await startServer({ root });
-  if (existsSync(FIREFOX)) browser = await puppeteer.launch({ browser: 'firefox', executablePath: FIREFOX, protocol: 'webDriverBiDi', headless: true });
+  if (existsSync(FIREFOX))
+    browser = await puppeteer.launch({
+      browser: 'firefox',
+      executablePath: FIREFOX,
+      protocol: 'webDriverBiDi',
+      headless: true,
+    });
 });
 after(async () => {
   await browser?.close();
@@ -34,35 +40,48 @@ after(async () => {
 async function newPage(problems) {
   const page = await browser.newPage();
   await page.setViewport({ width: 1280, height: 900 });
-  page.on('console', (msg) => { if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`); });
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`);
+  });
   page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
   return page;
 }
 
-const heatmapValues = (page, name) => page.$eval(`table[data-heatmap="${name}"]:not([data-pending])`, (t) => t.dataset.values.split(' ').map(Number));
-const needsFirefox = () => (browser ? undefined : `no Firefox at ${FIREFOX} (scripts/setup.sh --full installs firefox-esr)`);
+const heatmapValues = (page, name) =>
+  page.$eval(`table[data-heatmap="${name}"]:not([data-pending])`, (t) => t.dataset.values.split(' ').map(Number));
+const needsFirefox = () =>
+  browser ? undefined : `no Firefox at ${FIREFOX} (scripts/setup.sh --full installs firefox-esr)`;
 
 describe('Firefox (firefox-esr, WebDriver BiDi)', () => {
-  test('the explorer: a value typed into X changes the weights and output to what the API computes', { timeout: 180_000 }, async (t) => {
-    if (needsFirefox()) return t.skip(needsFirefox());
-    const problems = [];
-    const page = await newPage(problems);
-    await page.goto(server.url);
-    await page.waitForSelector('#app[data-ready="true"]', { timeout: 120_000 });
-    const before = await heatmapValues(page, 'weights');
-    const renders = Number(await page.$eval('#app', (e) => e.dataset.renders));
-    await page.focus('[data-matrix="X"] .cell-input[data-row="1"][data-col="2"]');
-    await page.keyboard.type('0.75');
-    await page.waitForFunction((n) => Number(document.getElementById('app').dataset.renders) > n
-      && !document.querySelector('table[data-heatmap="weights"][data-pending]'), { timeout: 30_000 }, renders);
-    const weights = await heatmapValues(page, 'weights');
-    assert.notDeepEqual(weights, before);
-    const want = await expectedLessonExample({ row: 1, col: 2, value: 0.75 });
-    assertClose(weights, want.weights, { atol: 1e-6, rtol: 1e-5, label: 'weights' });
-    assertClose(await heatmapValues(page, 'output'), want.output, { atol: 1e-5, rtol: 1e-5, label: 'output' });
-    assert.deepEqual(problems, []);
-    await page.close();
-  });
+  test(
+    'the explorer: a value typed into X changes the weights and output to what the API computes',
+    { timeout: 180_000 },
+    async (t) => {
+      if (needsFirefox()) return t.skip(needsFirefox());
+      const problems = [];
+      const page = await newPage(problems);
+      await page.goto(server.url);
+      await page.waitForSelector('#app[data-ready="true"]', { timeout: 120_000 });
+      const before = await heatmapValues(page, 'weights');
+      const renders = Number(await page.$eval('#app', (e) => e.dataset.renders));
+      await page.focus('[data-matrix="X"] .cell-input[data-row="1"][data-col="2"]');
+      await page.keyboard.type('0.75');
+      await page.waitForFunction(
+        (n) =>
+          Number(document.getElementById('app').dataset.renders) > n &&
+          !document.querySelector('table[data-heatmap="weights"][data-pending]'),
+        { timeout: 30_000 },
+        renders,
+      );
+      const weights = await heatmapValues(page, 'weights');
+      assert.notDeepEqual(weights, before);
+      const want = await expectedLessonExample({ row: 1, col: 2, value: 0.75 });
+      assertClose(weights, want.weights, { atol: 1e-6, rtol: 1e-5, label: 'weights' });
+      assertClose(await heatmapValues(page, 'output'), want.output, { atol: 1e-5, rtol: 1e-5, label: 'output' });
+      assert.deepEqual(problems, []);
+      await page.close();
+    },
+  );
 
   test('a lesson tab opens its panel alone and draws it', { timeout: 180_000 }, async (t) => {
     if (needsFirefox()) return t.skip(needsFirefox());
@@ -78,7 +97,10 @@ describe('Firefox (firefox-esr, WebDriver BiDi)', () => {
     await page.waitForSelector('#lesson-panel-pitfalls canvas', { visible: true, timeout: 30_000 });
     const shown = await page.$$eval('.lesson-holder', (hs) => hs.filter((h) => !h.hidden).map((h) => h.id));
     assert.deepEqual(shown, ['lesson-panel-pitfalls']);
-    assert.equal(await page.$eval('.lesson-tab[data-panel="pitfalls"]', (b) => b.getAttribute('aria-selected')), 'true');
+    assert.equal(
+      await page.$eval('.lesson-tab[data-panel="pitfalls"]', (b) => b.getAttribute('aria-selected')),
+      'true',
+    );
     assert.deepEqual(problems, []);
     await page.close();
   });
@@ -91,7 +113,9 @@ describe('Firefox (firefox-esr, WebDriver BiDi)', () => {
     await page.waitForSelector('[data-training][data-ready="true"]', { timeout: 120_000 });
     assert.equal(await page.$eval('[data-training]', (e) => e.dataset.trainerMode), 'worker');
     await page.click('[data-action="train"]');
-    await page.waitForFunction(() => Number(document.querySelector('[data-training]').dataset.step) >= 20, { timeout: 240_000 });
+    await page.waitForFunction(() => Number(document.querySelector('[data-training]').dataset.step) >= 20, {
+      timeout: 240_000,
+    });
     await page.click('[data-action="pause"]');
     await page.waitForSelector('[data-training][data-running="false"]', { timeout: 60_000 });
     const loss = Number(await page.$eval('[data-training]', (e) => e.dataset.loss));
@@ -100,18 +124,28 @@ describe('Firefox (firefox-esr, WebDriver BiDi)', () => {
     await page.close();
   });
 
-  test('a single-lesson embed (embed.html?lesson=sqrt-dk) shows that lesson and no other tab', { timeout: 180_000 }, async (t) => {
-    if (needsFirefox()) return t.skip(needsFirefox());
-    if (!LESSON_EMBED) return t.skip('embed.html does not read the lesson= field yet (the single-lesson embed, embed.html?lesson=ID)');
-    const problems = [];
-    const page = await newPage(problems);
-    await page.goto(`${server.url}embed.html?lesson=sqrt-dk`);
-    await page.waitForSelector('#lesson-panel-sqrt-dk', { visible: true, timeout: 120_000 });
-    const tabs = await page.$$eval('.lesson-tab', (bs) => bs.filter((b) => b.offsetParent !== null).map((b) => b.dataset.panel));
-    assert.ok(tabs.every((id) => id === 'sqrt-dk'), `visible tabs: ${tabs.join(', ')}`);
-    assert.deepEqual(problems, []);
-    await page.close();
-  });
+  test(
+    'a single-lesson embed (embed.html?lesson=sqrt-dk) shows that lesson and no other tab',
+    { timeout: 180_000 },
+    async (t) => {
+      if (needsFirefox()) return t.skip(needsFirefox());
+      if (!LESSON_EMBED)
+        return t.skip('embed.html does not read the lesson= field yet (the single-lesson embed, embed.html?lesson=ID)');
+      const problems = [];
+      const page = await newPage(problems);
+      await page.goto(`${server.url}embed.html?lesson=sqrt-dk`);
+      await page.waitForSelector('#lesson-panel-sqrt-dk', { visible: true, timeout: 120_000 });
+      const tabs = await page.$$eval('.lesson-tab', (bs) =>
+        bs.filter((b) => b.offsetParent !== null).map((b) => b.dataset.panel),
+      );
+      assert.ok(
+        tabs.every((id) => id === 'sqrt-dk'),
+        `visible tabs: ${tabs.join(', ')}`,
+      );
+      assert.deepEqual(problems, []);
+      await page.close();
+    },
+  );
 });
 
 // A lesson page on localhost framing `src` with sandbox="allow-scripts" (an opaque origin).
@@ -120,8 +154,16 @@ async function hostPage(src) {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><title>Lesson</title>
       <iframe sandbox="allow-scripts" title="Attention explorer" style="width: 1200px; height: 900px" src="${src}"></iframe>`);
   });
-  await new Promise((resolve) => { host.listen(0, 'localhost', resolve); });
-  return { url: `http://localhost:${host.address().port}/`, close: () => new Promise((done) => { host.close(done); }) };
+  await new Promise((resolve) => {
+    host.listen(0, 'localhost', resolve);
+  });
+  return {
+    url: `http://localhost:${host.address().port}/`,
+    close: () =>
+      new Promise((done) => {
+        host.close(done);
+      }),
+  };
 }
 
 async function sandboxedFrame(cors) {
@@ -133,12 +175,28 @@ async function sandboxedFrame(cors) {
   let frame;
   for (let k = 0; !frame && k < 200; k++) {
     frame = page.frames().find((f) => f.url().includes('embed.html'));
-    if (!frame) await new Promise((resolve) => { setTimeout(resolve, 20); });
+    if (!frame)
+      await new Promise((resolve) => {
+        setTimeout(resolve, 20);
+      });
   }
   await frame.waitForSelector('#app[data-load-problem], #app[data-ready="true"]', { timeout: 120_000 });
   const ms = Date.now() - started;
-  const app = await frame.$eval('#app', (e) => ({ problem: e.dataset.loadProblem ?? null, ready: e.dataset.ready ?? null, text: e.textContent }));
-  return { ...app, ms, frame, close: async () => { await page.close(); await host.close(); await site.close(); } };
+  const app = await frame.$eval('#app', (e) => ({
+    problem: e.dataset.loadProblem ?? null,
+    ready: e.dataset.ready ?? null,
+    text: e.textContent,
+  }));
+  return {
+    ...app,
+    ms,
+    frame,
+    close: async () => {
+      await page.close();
+      await host.close();
+      await site.close();
+    },
+  };
 }
 
 describe('Firefox: embed.html in an <iframe sandbox="allow-scripts">', () => {
@@ -148,7 +206,9 @@ describe('Firefox: embed.html in an <iframe sandbox="allow-scripts">', () => {
     try {
       assert.equal(r.problem, null, r.text);
       assert.equal(r.ready, 'true');
-      const weights = await r.frame.$eval('table[data-heatmap="weights"]', (e) => e.dataset.values.split(' ').map(Number));
+      const weights = await r.frame.$eval('table[data-heatmap="weights"]', (e) =>
+        e.dataset.values.split(' ').map(Number),
+      );
       assert.equal(weights.length, 16);
     } finally {
       await r.close();

@@ -38,10 +38,11 @@ const keyOf = (h, i) => Math.max(0, i - (h % 4));
 const TOKENS = Array.from({ length: T }, (_, i) => `w${(i * 7) % 61}`);
 
 function hostileFile() {
-  const head = (h) => `[${Array.from({ length: T }, (_, i) => {
-    const k = keyOf(h, i);
-    return `[${Array.from({ length: T }, (_, j) => (j === k ? 1 : 0)).join(',')}]`;
-  }).join(',')}]`;
+  const head = (h) =>
+    `[${Array.from({ length: T }, (_, i) => {
+      const k = keyOf(h, i);
+      return `[${Array.from({ length: T }, (_, j) => (j === k ? 1 : 0)).join(',')}]`;
+    }).join(',')}]`;
   const text = `{"tokens":${JSON.stringify(TOKENS)},"attentions":[[${Array.from({ length: HEADS }, (_, h) => head(h)).join(',')}]]}`;
   const file = path.join(dir, 'hostile.json');
   writeFileSync(file, text);
@@ -67,7 +68,7 @@ function tasksOf(traceBuffer) {
   const out = [];
   let end = -Infinity;
   for (const e of tasks) {
-    if (e.ts < end) continue;   // nested inside the task before
+    if (e.ts < end) continue; // nested inside the task before
     end = e.ts + e.dur;
     out.push([e.dur / 1000, (e.tdur ?? e.dur) / 1000]);
   }
@@ -90,11 +91,18 @@ async function openTraining() {
 // Keyboard on the picture of head 2 (two tokens back): one tab stop; arrows move a cursor and read the cell out.
 async function checkKeyboard(page) {
   await page.focus('[data-heatmap="import-l0-h2"] .pixel-map-frame');
-  const readOut = () => page.$eval('[data-heatmap="import-l0-h2"] [data-readout]', (e) => ({ at: [Number(e.dataset.row), Number(e.dataset.col)], text: e.textContent }));
+  const readOut = () =>
+    page.$eval('[data-heatmap="import-l0-h2"] [data-readout]', (e) => ({
+      at: [Number(e.dataset.row), Number(e.dataset.col)],
+      text: e.textContent,
+    }));
   for (const key of ['PageDown', 'End', 'ArrowLeft', 'ArrowUp']) await page.keyboard.press(key);
   let r = await readOut();
   assert.deepEqual(r.at, [T - 2, T - 2]);
-  assert.equal(r.text, `query ${T - 1} \u201c${TOKENS[T - 2]}\u201d \u2192 key ${T - 1} \u201c${TOKENS[T - 2]}\u201d: 0.000`);
+  assert.equal(
+    r.text,
+    `query ${T - 1} \u201c${TOKENS[T - 2]}\u201d \u2192 key ${T - 1} \u201c${TOKENS[T - 2]}\u201d: 0.000`,
+  );
   // Head 2 looks two tokens back: query 510's weight is on key 508.
   for (const key of ['ArrowLeft', 'ArrowLeft']) await page.keyboard.press(key);
   r = await readOut();
@@ -104,83 +112,147 @@ async function checkKeyboard(page) {
   assert.deepEqual((await readOut()).at, [T - 2, 0]);
 }
 
-test('a 15 MB file of 512 tokens × 30 heads imports without a long task; its pictures and scores are the file\u2019s', { timeout: 600_000 }, async (t) => {
-  const { file, bytes } = hostileFile();
-  assert.ok(bytes > 15e6, `${bytes} bytes`);
-  const { page, problems, context } = await openTraining();
-  await env.browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] });
-  const started = Date.now();
-  await page.setInputFiles('[data-import-attention]', file);
-  await page.waitForSelector(`.import-panel[data-imported="${HEADS}"]`, { timeout: 300_000 });
-  await page.waitForFunction((n) => document.querySelectorAll('[data-imported-head] [data-heatmap][data-drawn]').length === n, HEADS, { timeout: 120_000 });
-  t.diagnostic(`read, scored and drawn in ${Date.now() - started} ms`);
-  // Scroll through every card (each map shown on screen), then let the frames settle.
-  await page.$eval('.import-panel', (e) => e.scrollIntoView());
-  for (let k = 0; k < 10; k++) {
-    await page.mouse.wheel(0, 600);
-    await page.waitForTimeout(50);
-  }
-  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
-  const tasks = tasksOf(await env.browser.stopTracing());
-  const longTasks = await page.evaluate(() => window.__longTasks);
-  const byThread = [...tasks].sort((a, b) => b[1] - a[1]).slice(0, 5);
-  t.diagnostic(`long tasks, wall time (ms): ${longTasks.join(', ') || 'none'}`);
-  t.diagnostic(`longest tasks by thread time (ms, thread/wall): ${byThread.map(([w, c]) => `${c.toFixed(1)}/${w.toFixed(0)}`).join(', ')}`);
-  assert.ok(tasks.length > 100, `the trace holds the run's tasks (${tasks.length})`);
-  assert.ok(byThread[0][1] <= THREAD_MS, `every task does ≤ ${THREAD_MS} ms of the page's work: ${byThread[0][1].toFixed(1)} ms`);
-  assert.ok(longTasks.every((ms) => ms <= WALL_MS), `every task ≤ ${WALL_MS} ms of wall time: ${longTasks.join(', ')}`);
+test(
+  'a 15 MB file of 512 tokens × 30 heads imports without a long task; its pictures and scores are the file\u2019s',
+  { timeout: 600_000 },
+  async (t) => {
+    const { file, bytes } = hostileFile();
+    assert.ok(bytes > 15e6, `${bytes} bytes`);
+    const { page, problems, context } = await openTraining();
+    await env.browser.startTracing(page, {
+      categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'],
+    });
+    const started = Date.now();
+    await page.setInputFiles('[data-import-attention]', file);
+    await page.waitForSelector(`.import-panel[data-imported="${HEADS}"]`, { timeout: 300_000 });
+    await page.waitForFunction(
+      (n) => document.querySelectorAll('[data-imported-head] [data-heatmap][data-drawn]').length === n,
+      HEADS,
+      { timeout: 120_000 },
+    );
+    t.diagnostic(`read, scored and drawn in ${Date.now() - started} ms`);
+    // Scroll through every card (each map shown on screen), then let the frames settle.
+    await page.$eval('.import-panel', (e) => e.scrollIntoView());
+    for (let k = 0; k < 10; k++) {
+      await page.mouse.wheel(0, 600);
+      await page.waitForTimeout(50);
+    }
+    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+    const tasks = tasksOf(await env.browser.stopTracing());
+    const longTasks = await page.evaluate(() => window.__longTasks);
+    const byThread = [...tasks].sort((a, b) => b[1] - a[1]).slice(0, 5);
+    t.diagnostic(`long tasks, wall time (ms): ${longTasks.join(', ') || 'none'}`);
+    t.diagnostic(
+      `longest tasks by thread time (ms, thread/wall): ${byThread.map(([w, c]) => `${c.toFixed(1)}/${w.toFixed(0)}`).join(', ')}`,
+    );
+    assert.ok(tasks.length > 100, `the trace holds the run's tasks (${tasks.length})`);
+    assert.ok(
+      byThread[0][1] <= THREAD_MS,
+      `every task does ≤ ${THREAD_MS} ms of the page's work: ${byThread[0][1].toFixed(1)} ms`,
+    );
+    assert.ok(
+      longTasks.every((ms) => ms <= WALL_MS),
+      `every task ≤ ${WALL_MS} ms of wall time: ${longTasks.join(', ')}`,
+    );
 
-  // Scores: the core's, on the file's weights, against the count above.
-  const cards = await page.$$eval('[data-imported-head]', (els) => els.map((e) => ({ head: Number(e.dataset.head), prev: Number(e.dataset.previousToken), table: !!e.querySelector('table') })));
-  assert.equal(cards.length, HEADS);
-  for (const c of cards) {
-    assert.ok(Math.abs(c.prev - previousTokenScore(c.head)) < 1e-6, `head ${c.head}: previous-token ${c.prev} vs ${previousTokenScore(c.head)}`);
-    assert.equal(c.table, false, 'a 512-token map is a picture, not a table of 262 144 cells');
-  }
-  // Pictures: 512 tokens pooled 2 × 2 into 256 pixels a side, each the largest weight it covers.
-  // Head 1 (previous token): block (p, p) holds cell (2p + 1, 2p) = 1; block (p, p + 1) only zeros.
-  const pixels = await page.$eval('[data-heatmap="import-l0-h1"] canvas', (c) => {
-    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-    const at = (x, y) => Array.from(d.slice(4 * (y * c.width + x), 4 * (y * c.width + x) + 3)).join(',');
-    return { width: c.width, diagonal: Array.from({ length: c.width }, (_, p) => at(p, p)), above: Array.from({ length: c.width - 1 }, (_, p) => at(p + 1, p)) };
-  });
-  assert.equal(pixels.width, 256);
-  // The page's colour scale, computed here: the bundled site serves no ui/ modules to import.
-  const scale = makeScale({ kind: 'sequential', palette: 'viridis', theme: 'light', min: 0, max: 1 });
-  const colour = { one: scale.map(1).rgb.join(','), zero: scale.map(0).rgb.join(',') };
-  assert.ok(pixels.diagonal.every((p) => p === colour.one), 'every diagonal pixel shows weight 1');
-  assert.ok(pixels.above.every((p) => p === colour.zero), 'every pixel above the diagonal shows 0');
-  await checkKeyboard(page);
-  await page.$eval('[data-heatmap="import-l0-h2"]', (e) => e.scrollIntoView({ block: 'center' }));
-  await screenshot(page, 'import-512-tokens');
-  assert.deepEqual(await collectProblems(page, problems), []);
-  await context.close();
-});
+    // Scores: the core's, on the file's weights, against the count above.
+    const cards = await page.$$eval('[data-imported-head]', (els) =>
+      els.map((e) => ({
+        head: Number(e.dataset.head),
+        prev: Number(e.dataset.previousToken),
+        table: !!e.querySelector('table'),
+      })),
+    );
+    assert.equal(cards.length, HEADS);
+    for (const c of cards) {
+      assert.ok(
+        Math.abs(c.prev - previousTokenScore(c.head)) < 1e-6,
+        `head ${c.head}: previous-token ${c.prev} vs ${previousTokenScore(c.head)}`,
+      );
+      assert.equal(c.table, false, 'a 512-token map is a picture, not a table of 262 144 cells');
+    }
+    // Pictures: 512 tokens pooled 2 × 2 into 256 pixels a side, each the largest weight it covers.
+    // Head 1 (previous token): block (p, p) holds cell (2p + 1, 2p) = 1; block (p, p + 1) only zeros.
+    const pixels = await page.$eval('[data-heatmap="import-l0-h1"] canvas', (c) => {
+      const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+      const at = (x, y) => Array.from(d.slice(4 * (y * c.width + x), 4 * (y * c.width + x) + 3)).join(',');
+      return {
+        width: c.width,
+        diagonal: Array.from({ length: c.width }, (_, p) => at(p, p)),
+        above: Array.from({ length: c.width - 1 }, (_, p) => at(p + 1, p)),
+      };
+    });
+    assert.equal(pixels.width, 256);
+    // The page's colour scale, computed here: the bundled site serves no ui/ modules to import.
+    const scale = makeScale({ kind: 'sequential', palette: 'viridis', theme: 'light', min: 0, max: 1 });
+    const colour = { one: scale.map(1).rgb.join(','), zero: scale.map(0).rgb.join(',') };
+    assert.ok(
+      pixels.diagonal.every((p) => p === colour.one),
+      'every diagonal pixel shows weight 1',
+    );
+    assert.ok(
+      pixels.above.every((p) => p === colour.zero),
+      'every pixel above the diagonal shows 0',
+    );
+    await checkKeyboard(page);
+    await page.$eval('[data-heatmap="import-l0-h2"]', (e) => e.scrollIntoView({ block: 'center' }));
+    await screenshot(page, 'import-512-tokens');
+    assert.deepEqual(await collectProblems(page, problems), []);
+    await context.close();
+  },
+);
 
-test('a file over the size limit is refused at once, before it is read; a new file cancels a running import', { timeout: 300_000 }, async () => {
-  const big = path.join(dir, 'big.json');
-  const fd = openSync(big, 'w');
-  ftruncateSync(fd, 65 * 2 ** 20);   // sparse: no 65 MB written
-  closeSync(fd);
-  const { page, problems, context } = await openTraining();
-  const t0 = Date.now();
-  await page.setInputFiles('[data-import-attention]', big);
-  await page.waitForSelector('.import-panel[data-import-error]');
-  assert.match(await page.textContent('.import-status'), /big\.json could not be imported: the file is 65\.0 MB; the import reads files of at most 64 MB/);
-  assert.ok(Date.now() - t0 < 20_000);
-  assert.match(await page.textContent('.import-limits'), /files up to 64 MB, at most 512 tokens, 2,048 heads and 8,000,000 weights/);
-  // A slow import, then a small one: only the small one is shown, the first never lands.
-  const { file } = hostileFile();
-  await page.setInputFiles('[data-import-attention]', file);
-  await page.waitForSelector('.import-panel[data-importing]');
-  const small = { tokens: ['a', 'b'], attentions: [[[[1, 0], [1, 0]]]] };
-  await page.setInputFiles('[data-import-attention]', { name: 'small.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(small)) });
-  await page.waitForSelector('.import-panel[data-imported="1"]:not([data-importing])');
-  await page.waitForTimeout(1500);
-  assert.equal(await page.$$eval('[data-imported-head]', (e) => e.length), 1);
-  assert.match(await page.textContent('.import-status'), /small\.json: 1 layers, 1 heads, 2 tokens/);
-  const longTasks = await page.evaluate(() => window.__longTasks);
-  assert.ok(longTasks.every((ms) => ms <= WALL_MS), `every task ≤ ${WALL_MS} ms of wall time: ${longTasks.join(', ')}`);
-  assert.deepEqual(await collectProblems(page, problems), []);
-  await context.close();
-});
+test(
+  'a file over the size limit is refused at once, before it is read; a new file cancels a running import',
+  { timeout: 300_000 },
+  async () => {
+    const big = path.join(dir, 'big.json');
+    const fd = openSync(big, 'w');
+    ftruncateSync(fd, 65 * 2 ** 20); // sparse: no 65 MB written
+    closeSync(fd);
+    const { page, problems, context } = await openTraining();
+    const t0 = Date.now();
+    await page.setInputFiles('[data-import-attention]', big);
+    await page.waitForSelector('.import-panel[data-import-error]');
+    assert.match(
+      await page.textContent('.import-status'),
+      /big\.json could not be imported: the file is 65\.0 MB; the import reads files of at most 64 MB/,
+    );
+    assert.ok(Date.now() - t0 < 20_000);
+    assert.match(
+      await page.textContent('.import-limits'),
+      /files up to 64 MB, at most 512 tokens, 2,048 heads and 8,000,000 weights/,
+    );
+    // A slow import, then a small one: only the small one is shown, the first never lands.
+    const { file } = hostileFile();
+    await page.setInputFiles('[data-import-attention]', file);
+    await page.waitForSelector('.import-panel[data-importing]');
+    const small = {
+      tokens: ['a', 'b'],
+      attentions: [
+        [
+          [
+            [1, 0],
+            [1, 0],
+          ],
+        ],
+      ],
+    };
+    await page.setInputFiles('[data-import-attention]', {
+      name: 'small.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify(small)),
+    });
+    await page.waitForSelector('.import-panel[data-imported="1"]:not([data-importing])');
+    await page.waitForTimeout(1500);
+    assert.equal(await page.$$eval('[data-imported-head]', (e) => e.length), 1);
+    assert.match(await page.textContent('.import-status'), /small\.json: 1 layers, 1 heads, 2 tokens/);
+    const longTasks = await page.evaluate(() => window.__longTasks);
+    assert.ok(
+      longTasks.every((ms) => ms <= WALL_MS),
+      `every task ≤ ${WALL_MS} ms of wall time: ${longTasks.join(', ')}`,
+    );
+    assert.deepEqual(await collectProblems(page, problems), []);
+    await context.close();
+  },
+);

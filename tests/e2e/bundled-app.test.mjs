@@ -16,10 +16,12 @@ import { collectProblems, launch, recordProblems } from './helpers.mjs';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const VITE = join(ROOT, 'tests', 'consumers', 'node_modules', 'vite', 'dist', 'node', 'index.js');
 
-const run = (command, args, cwd) => new Promise((resolve, reject) => {
-  execFile(command, args, { cwd, timeout: 180000, maxBuffer: 1 << 24 }, (err, stdout, stderr) =>
-    (err ? reject(new Error(`${command} ${args.join(' ')}: ${stderr || err.message}`)) : resolve(stdout)));
-});
+const run = (command, args, cwd) =>
+  new Promise((resolve, reject) => {
+    execFile(command, args, { cwd, timeout: 180000, maxBuffer: 1 << 24 }, (err, stdout, stderr) =>
+      err ? reject(new Error(`${command} ${args.join(' ')}: ${stderr || err.message}`)) : resolve(stdout),
+    );
+  });
 
 const INDEX_HTML = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>A lesson built with Vite</title></head>
@@ -49,7 +51,11 @@ before(async () => {
   const project = join(dir, 'app');
   await mkdir(project);
   await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'lesson', private: true, type: 'module' }));
-  await run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--loglevel=error', join(dir, filename)], project);
+  await run(
+    'npm',
+    ['install', '--offline', '--no-audit', '--no-fund', '--loglevel=error', join(dir, filename)],
+    project,
+  );
   await writeFile(join(project, 'index.html'), INDEX_HTML);
   await writeFile(join(project, 'main.js'), MAIN_JS);
   // The browser asks every origin for /favicon.ico; Vite copies public/ into the build.
@@ -70,7 +76,20 @@ after(async () => {
 
 // softmax(q·kᵀ/√2)·v in float64.
 function expected() {
-  const q = [[1, 0], [0, 2]], k = [[1, 0], [0, 1], [1, 1]], v = [[1, 2], [3, 4], [5, 6]];
+  const q = [
+      [1, 0],
+      [0, 2],
+    ],
+    k = [
+      [1, 0],
+      [0, 1],
+      [1, 1],
+    ],
+    v = [
+      [1, 2],
+      [3, 4],
+      [5, 6],
+    ];
   return q.flatMap((qi) => {
     const s = k.map((kj) => (qi[0] * kj[0] + qi[1] * kj[1]) / Math.SQRT2);
     const z = s.reduce((a, x) => a + Math.exp(x), 0);
@@ -83,7 +102,9 @@ test('the API computes attention in the bundled app', async () => {
   await page.waitForFunction(() => document.getElementById('result').textContent !== 'pending');
   const text = await page.textContent('#result');
   assert.doesNotMatch(text, /^error/);
-  JSON.parse(text).forEach((x, i) => assert.ok(Math.abs(x - expected()[i]) < 1e-6, `output ${i}: ${x} vs ${expected()[i]}`));
+  JSON.parse(text).forEach((x, i) =>
+    assert.ok(Math.abs(x - expected()[i]) < 1e-6, `output ${i}: ${x} vs ${expected()[i]}`),
+  );
 });
 
 test('the explorer element draws, and its share controls say where to host the page', async () => {
@@ -93,8 +114,14 @@ test('the explorer element draws, and its share controls say where to host the p
   await assert.doesNotReject(explorer.getByText('host attention-explorer', { exact: false }).first().waitFor());
   await explorer.locator('[data-action="copy-embed"]').click();
   // (Copying is asynchronous: the status says so once the snippet is made.)
-  await explorer.locator('.share-controls').getByText(/Embed code copied|Copy this text/).waitFor();
-  const snippet = await explorer.locator('.share-text').inputValue().catch(() => '');
+  await explorer
+    .locator('.share-controls')
+    .getByText(/Embed code copied|Copy this text/)
+    .waitFor();
+  const snippet = await explorer
+    .locator('.share-text')
+    .inputValue()
+    .catch(() => '');
   const status = await explorer.locator('[aria-live="polite"]').first().textContent();
   assert.match(`${status} ${snippet}`, /YOUR-HOST/, 'the embed snippet names the placeholder host to replace');
 });
@@ -103,10 +130,15 @@ test('the training view trains in its Worker, and a trained example opens', asyn
   const trainer = page.locator('#trainer');
   const root = trainer.locator('[data-training]');
   // Waits until the training view inside the element (perhaps in its shadow root) reaches `min` steps.
-  const reachStep = (min, timeout) => page.waitForFunction((want) => {
-    const host = document.getElementById('trainer');
-    return Number((host.shadowRoot ?? host).querySelector('[data-training]')?.dataset.step) >= want;
-  }, min, { timeout });
+  const reachStep = (min, timeout) =>
+    page.waitForFunction(
+      (want) => {
+        const host = document.getElementById('trainer');
+        return Number((host.shadowRoot ?? host).querySelector('[data-training]')?.dataset.step) >= want;
+      },
+      min,
+      { timeout },
+    );
   await trainer.locator('[data-action="train"]').click();
   await reachStep(20, 60000);
   await trainer.locator('[data-action="pause"]').click();

@@ -11,26 +11,33 @@ const ROOT = '[data-lesson="cost"]';
 async function setSizes(values) {
   for (let k = 0; k < values.length; k++) {
     const sel = `${ROOT} input[type="number"] >> nth=${k}`;
-    if (await page.inputValue(sel) === String(values[k])) continue;
-    await afterRender(page, async () => { await page.fill(sel, String(values[k])); await page.press(sel, 'Enter'); });
+    if ((await page.inputValue(sel)) === String(values[k])) continue;
+    await afterRender(page, async () => {
+      await page.fill(sel, String(values[k]));
+      await page.press(sel, 'Enter');
+    });
   }
 }
 
 // Boxes in screen px of the SVG, the plot area (from the axes), the marker labels and lines, the
 // other texts and the horizontal gridlines.
-const layout = () => page.evaluate((root) => {
-  const svg = document.querySelector(`${root} svg.plot`);
-  const box = (e) => { const r = e.getBoundingClientRect(); return { l: r.left, t: r.top, r: r.right, b: r.bottom, text: e.textContent }; };
-  const axes = [...svg.querySelectorAll('line.axis')].map(box);
-  return {
-    svg: box(svg),
-    areaTop: Math.min(...axes.map((a) => a.t)),
-    labels: [...svg.querySelectorAll('.vmark text')].map(box),
-    markerLines: [...svg.querySelectorAll('.vmark line')].map(box),
-    texts: [...svg.querySelectorAll('text')].map(box),
-    others: [...svg.querySelectorAll('.tick text, .axis-label')].map(box),
-  };
-}, ROOT);
+const layout = () =>
+  page.evaluate((root) => {
+    const svg = document.querySelector(`${root} svg.plot`);
+    const box = (e) => {
+      const r = e.getBoundingClientRect();
+      return { l: r.left, t: r.top, r: r.right, b: r.bottom, text: e.textContent };
+    };
+    const axes = [...svg.querySelectorAll('line.axis')].map(box);
+    return {
+      svg: box(svg),
+      areaTop: Math.min(...axes.map((a) => a.t)),
+      labels: [...svg.querySelectorAll('.vmark text')].map(box),
+      markerLines: [...svg.querySelectorAll('.vmark line')].map(box),
+      texts: [...svg.querySelectorAll('text')].map(box),
+      others: [...svg.querySelectorAll('.tick text, .axis-label')].map(box),
+    };
+  }, ROOT);
 
 const overlap = (a, b) => a.l < b.r && b.l < a.r && a.t < b.b && b.t < a.b;
 const show = (b) => `"${b.text}" at ${b.l.toFixed(1)}..${b.r.toFixed(1)} × ${b.t.toFixed(1)}..${b.b.toFixed(1)}`;
@@ -39,21 +46,37 @@ test('the cost plot\u2019s labels stay inside the plot and above its area, clear
   await afterRender(page, () => page.click('.lesson-tab[data-panel="cost"]'));
   for (const width of [1400, 375]) {
     await page.setViewportSize({ width, height: 900 });
-    for (const sizes of [[4, 4, 8, 1], [4096, 4096, 512, 8], [1, 1, 1, 1], [3000, 3000, 1024, 2], [1048576, 1048576, 65536, 1024]]) {
+    for (const sizes of [
+      [4, 4, 8, 1],
+      [4096, 4096, 512, 8],
+      [1, 1, 1, 1],
+      [3000, 3000, 1024, 2],
+      [1048576, 1048576, 65536, 1024],
+    ]) {
       await setSizes(sizes);
       await page.$eval(`${ROOT} svg.plot`, (e) => e.scrollIntoView({ block: 'center' }));
       const L = await layout();
       const where = `${sizes.join('/')} at ${width} px`;
       assert.equal(L.labels.length, 2, where);
       for (const t of L.texts) {
-        assert.ok(t.l >= L.svg.l - 0.5 && t.r <= L.svg.r + 0.5 && t.t >= L.svg.t - 0.5 && t.b <= L.svg.b + 0.5,
-          `${show(t)} outside the plot ${show(L.svg)} (${where})`);
+        assert.ok(
+          t.l >= L.svg.l - 0.5 && t.r <= L.svg.r + 0.5 && t.t >= L.svg.t - 0.5 && t.b <= L.svg.b + 0.5,
+          `${show(t)} outside the plot ${show(L.svg)} (${where})`,
+        );
       }
       for (const [k, label] of L.labels.entries()) {
-        assert.ok(label.b <= L.areaTop + 0.5, `${show(label)} runs into the plot area (top ${L.areaTop.toFixed(1)}, ${where})`);
-        for (const other of L.others) assert.ok(!overlap(label, other), `${show(label)} overlaps ${show(other)} (${where})`);
+        assert.ok(
+          label.b <= L.areaTop + 0.5,
+          `${show(label)} runs into the plot area (top ${L.areaTop.toFixed(1)}, ${where})`,
+        );
+        for (const other of L.others)
+          assert.ok(!overlap(label, other), `${show(label)} overlaps ${show(other)} (${where})`);
         for (const [j, line] of L.markerLines.entries()) {
-          if (j !== k) assert.ok(!overlap(label, { ...line, l: line.l - 0.5, r: line.r + 0.5 }), `${show(label)} crosses the other marker's line (${where})`);
+          if (j !== k)
+            assert.ok(
+              !overlap(label, { ...line, l: line.l - 0.5, r: line.r + 0.5 }),
+              `${show(label)} crosses the other marker's line (${where})`,
+            );
         }
       }
       assert.ok(!overlap(L.labels[0], L.labels[1]), `${show(L.labels[0])} overlaps ${show(L.labels[1])} (${where})`);

@@ -4,11 +4,19 @@
 // nothing reports an error. (Every other page test runs against dist/.)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { afterRender, assertClose, collectProblems, expectedLessonExample, fillCell, readHeatmap, useExplorer } from './helpers.mjs';
+import {
+  afterRender,
+  assertClose,
+  collectProblems,
+  expectedLessonExample,
+  fillCell,
+  readHeatmap,
+  useExplorer,
+} from './helpers.mjs';
 
 const { env, page, problems } = useExplorer({ site: 'web' });
 
-test('web/ is served as it is: the explorer\'s own modules, no bundled chunk', async () => {
+test("web/ is served as it is: the explorer's own modules, no bundled chunk", async () => {
   const context = await env.browser.newContext();
   const tab = await context.newPage();
   const requests = [];
@@ -31,7 +39,9 @@ test('web/: a lesson tab opens and draws, and the training view gets ready', { t
   await afterRender(page, () => page.click('.lesson-tab[data-panel="cost"]'));
   assert.equal(await page.isVisible('#lesson-panel-cost'), true);
   assert.equal(await page.getAttribute('#lesson-panel-cost', 'aria-busy'), null);
-  await page.evaluate(() => { window.location.hash = '#view=train'; });
+  await page.evaluate(() => {
+    window.location.hash = '#view=train';
+  });
   await page.waitForSelector('[data-training][data-ready="true"]', { timeout: 90_000 });
   assert.deepEqual(await collectProblems(page, problems), []);
 });

@@ -10,7 +10,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import {
-  afterRender, assertClose, cellSelector, collectProblems, fillCell, launch, openExplorer, readHeatmap, recordProblems, screenshot,
+  afterRender,
+  assertClose,
+  cellSelector,
+  collectProblems,
+  fillCell,
+  launch,
+  openExplorer,
+  readHeatmap,
+  recordProblems,
+  screenshot,
 } from './helpers.mjs';
 import { decodeState, toBase64Url } from '../../web/ui/model/url-state.js';
 import { startServer } from '../../scripts/serve.mjs';
@@ -18,17 +27,22 @@ import { startServer } from '../../scripts/serve.mjs';
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 // Elements no link may create (the lesson panels draw their own plots as <svg data-plot>).
 const FORBIDDEN = 'script, img, svg:not([data-plot]), iframe, object, embed, link, style, base, form';
-const pack = (value) => `v1.${toBase64Url(deflateRawSync(Buffer.from(typeof value === 'string' ? value : JSON.stringify(value))))}`;
+const pack = (value) =>
+  `v1.${toBase64Url(deflateRawSync(Buffer.from(typeof value === 'string' ? value : JSON.stringify(value))))}`;
 // First weights of the lesson's NumPy example (the default example).
 const LESSON_FIRST = [0.11245373803705627, 0.0037760809522618742, 0.45621653209744262, 0.42755364891323921];
 
 let env;
-before(async () => { env = await launch(); });
-after(async () => { await env?.close(); });
+before(async () => {
+  env = await launch();
+});
+after(async () => {
+  await env?.close();
+});
 
 // A page with problem recording (console errors, page errors, failed requests, CSP violations).
 async function newPage({ width = 1280, height = 900, context: shared = null } = {}) {
-  const context = shared ?? await env.browser.newContext({ viewport: { width, height } });
+  const context = shared ?? (await env.browser.newContext({ viewport: { width, height } }));
   const page = await context.newPage();
   const problems = [];
   await recordProblems(page, problems);
@@ -42,7 +56,7 @@ async function axe(target, what) {
     const roots = [document, ...[...document.querySelectorAll('attention-explorer')].map((e) => e.shadowRoot)];
     return roots.every((r) => !r.querySelector('.stale'));
   });
-  await target.evaluate(AXE);  // evaluated over the DevTools protocol: the page's CSP does not apply
+  await target.evaluate(AXE); // evaluated over the DevTools protocol: the page's CSP does not apply
   // Cards far off screen skip layout (content-visibility: auto), so their text has no real position
   // and axe would read it against whatever lies there: lay every card out for the check.
   const violations = await target.evaluate(async () => {
@@ -50,8 +64,9 @@ async function axe(target, what) {
     const cards = roots.flatMap((r) => [...r.querySelectorAll('.card')]);
     for (const c of cards) c.style.contentVisibility = 'visible';
     try {
-      return (await window.axe.run(document)).violations
-        .map((v) => `${v.id}: ${v.help} (${v.nodes.length}×, e.g. ${v.nodes[0].target.join(' ')})`);
+      return (await window.axe.run(document)).violations.map(
+        (v) => `${v.id}: ${v.help} (${v.nodes.length}×, e.g. ${v.nodes[0].target.join(' ')})`,
+      );
     } finally {
       for (const c of cards) c.style.contentVisibility = '';
     }
@@ -77,7 +92,7 @@ describe('the state in the URL', () => {
     await afterRender(page, () => fillCell(page, 'X', 1, 3, '0.123456789'));
     await afterRender(page, () => page.selectOption('#palette', 'cividis'));
     await page.waitForFunction(() => window.location.hash.length > 100);
-    await page.waitForTimeout(400);  // the debounced last write
+    await page.waitForTimeout(400); // the debounced last write
     const state = await hashState(page);
     assert.equal(state.mask.kind, 'causal');
     assert.equal(state.view.head, 2);
@@ -96,7 +111,14 @@ describe('the state in the URL', () => {
     assert.equal(await again.page.isVisible('.notice'), false);
 
     // A link pasted into the address bar of the open page is loaded too.
-    await afterRender(again.page, () => again.page.evaluate((h) => { window.location.hash = h; }, `s=${pack({ mode: 'qkv', n: 2, m: 3, dk: 1, dv: 1, matrices: { Q: { rows: 2, cols: 1, data: [1, 2] }, K: { rows: 3, cols: 1, data: [0, 1, 2] }, V: { rows: 3, cols: 1, data: [1, 2, 3] } } })}`));
+    await afterRender(again.page, () =>
+      again.page.evaluate(
+        (h) => {
+          window.location.hash = h;
+        },
+        `s=${pack({ mode: 'qkv', n: 2, m: 3, dk: 1, dv: 1, matrices: { Q: { rows: 2, cols: 1, data: [1, 2] }, K: { rows: 3, cols: 1, data: [0, 1, 2] }, V: { rows: 3, cols: 1, data: [1, 2, 3] } } })}`,
+      ),
+    );
     const w = await readHeatmap(again.page, 'weights');
     assert.deepEqual(w.shape, [2, 3]);
     const expected = await again.page.evaluate(async () => {
@@ -123,22 +145,33 @@ describe('the state in the URL', () => {
       oversized: `s=v1.${'A'.repeat(120_000)}`,
     };
     for (const [what, hash] of Object.entries(links)) {
-      const { page, problems } = await newPage({ context });  // a fresh load each time, not a hash change
+      const { page, problems } = await newPage({ context }); // a fresh load each time, not a hash change
       await page.goto(`${env.url}#${hash}`);
       await page.waitForSelector('#app[data-ready="true"]');
-      const r = await page.evaluate((selector) => ({
-        pwned: window.__pwned ?? null, polluted: {}.polluted ?? null,
-        forbidden: document.querySelectorAll(`#app :is(${selector})`).length,
-        notice: document.querySelector('.notice')?.hidden === false ? document.querySelector('.notice p').textContent : null,
-        preset: document.getElementById('preset').value,
-      }), FORBIDDEN);
+      const r = await page.evaluate(
+        (selector) => ({
+          pwned: window.__pwned ?? null,
+          polluted: {}.polluted ?? null,
+          forbidden: document.querySelectorAll(`#app :is(${selector})`).length,
+          notice:
+            document.querySelector('.notice')?.hidden === false
+              ? document.querySelector('.notice p').textContent
+              : null,
+          preset: document.getElementById('preset').value,
+        }),
+        FORBIDDEN,
+      );
       assert.equal(r.pwned, null, what);
       assert.equal(r.polluted, null, what);
       assert.equal(r.forbidden, 0, what);
       assert.match(r.notice ?? '', /could not be opened: .+\. Showing the default example instead\./, what);
       assert.ok(r.notice.length < 300, `${what}: a short message`);
       assert.equal(r.preset, 'lesson', what);
-      assertClose((await readHeatmap(page, 'weights')).data.slice(0, 4), LESSON_FIRST, { atol: 2e-5, rtol: 1e-3, label: what });
+      assertClose((await readHeatmap(page, 'weights')).data.slice(0, 4), LESSON_FIRST, {
+        atol: 2e-5,
+        rtol: 1e-3,
+        label: what,
+      });
       // The address is corrected to the example shown.
       await page.waitForFunction(() => window.location.hash.startsWith('#s=v1.'));
       if (what === 'markup') await screenshot(page, 'bad-link-notice');
@@ -160,7 +193,12 @@ describe('the state in the URL', () => {
     await page.click('[data-action="copy-embed"]');
     await page.waitForFunction(() => /Embed code copied/.test(document.querySelector('.share-status').textContent));
     const snippet = await page.inputValue('.share-text');
-    assert.match(snippet, new RegExp(`^<script type="module" src="${env.url}attention-explorer\\.js"></script>\\n<attention-explorer state="v1\\.[A-Za-z0-9_-]+"></attention-explorer>$`));
+    assert.match(
+      snippet,
+      new RegExp(
+        `^<script type="module" src="${env.url}attention-explorer\\.js"></script>\\n<attention-explorer state="v1\\.[A-Za-z0-9_-]+"></attention-explorer>$`,
+      ),
+    );
     const opened = await openExplorer(env, { path: link.slice(env.url.length) });
     assert.deepEqual(await readHeatmap(opened.page, 'weights'), await readHeatmap(page, 'weights'));
     assert.deepEqual(await collectProblems(page, problems), []);
@@ -205,19 +243,24 @@ describe('<attention-explorer> in a plain lesson page', () => {
     const renders = Number(await causal.locator('.ae-root').getAttribute('data-renders'));
     await cell.fill('2.5');
     await page.waitForFunction(() => document.getElementById('last-change').textContent === '6 tokens, causal mask');
-    await page.waitForFunction((n) => Number(document.getElementById('causal').shadowRoot.querySelector('.ae-root').dataset.renders) > n, renders);
+    await page.waitForFunction(
+      (n) => Number(document.getElementById('causal').shadowRoot.querySelector('.ae-root').dataset.renders) > n,
+      renders,
+    );
     const after = await shadowHeatmap(causal, 'weights');
     assert.notDeepEqual(after.data, w.data);
     const state = await page.evaluate(() => document.getElementById('causal').state);
     assert.equal(state.matrices.X.data[0], 2.5);
     // Read-only: every matrix cell of the second element refuses typing.
-    const readOnly = await heads.locator('[data-matrix] .cell-input').evaluateAll((inputs) => inputs.map((i) => i.getAttribute('aria-readonly') === 'true' && !i.isContentEditable));
+    const readOnly = await heads
+      .locator('[data-matrix] .cell-input')
+      .evaluateAll((inputs) => inputs.map((i) => i.getAttribute('aria-readonly') === 'true' && !i.isContentEditable));
     assert.ok(readOnly.length === 0 || readOnly.every(Boolean));
     await screenshot(page, 'element-lesson-page');
     await page.evaluate(() => document.getElementById('heads').scrollIntoView());
     await screenshot(page, 'element-heads-dark');
     assert.deepEqual(await collectProblems(page, problems), []);
-    await axe(page, 'examples/element.html');  // after: axe itself tries an inline <style>, which the CSP refuses
+    await axe(page, 'examples/element.html'); // after: axe itself tries an inline <style>, which the CSP refuses
     await context.close();
   });
 
@@ -226,10 +269,14 @@ describe('<attention-explorer> in a plain lesson page', () => {
     await page.goto(`${env.url}examples/element.html`);
     await page.waitForFunction(() => document.getElementById('causal').state);
     const causal = page.locator('#causal');
-    const remounted = () => page.evaluate(() => new Promise((resolve, reject) => {
-      document.getElementById('causal').addEventListener('ready', () => resolve(), { once: true });
-      setTimeout(() => reject(new Error('no ready event within 20 s')), 20_000);
-    }));
+    const remounted = () =>
+      page.evaluate(
+        () =>
+          new Promise((resolve, reject) => {
+            document.getElementById('causal').addEventListener('ready', () => resolve(), { once: true });
+            setTimeout(() => reject(new Error('no ready event within 20 s')), 20_000);
+          }),
+      );
     let ready = remounted();
     await page.evaluate(() => document.getElementById('causal').setAttribute('preset', 'hand'));
     await ready;
@@ -237,34 +284,77 @@ describe('<attention-explorer> in a plain lesson page', () => {
     const expected = await page.evaluate(async () => {
       const { createAttention } = await import('/lib/attention.js');
       const attn = await createAttention();
-      const r = attn.scaledDotProductAttention([[1, 0], [0, 1], [1, 1]], [[1, 0], [0, 1], [1, 1]], [[1, 0], [0, 1], [0.5, 0.5]]);
+      const r = attn.scaledDotProductAttention(
+        [
+          [1, 0],
+          [0, 1],
+          [1, 1],
+        ],
+        [
+          [1, 0],
+          [0, 1],
+          [1, 1],
+        ],
+        [
+          [1, 0],
+          [0, 1],
+          [0.5, 0.5],
+        ],
+      );
       return Array.from(r.weights.data);
     });
     assertClose(hand.data, expected, { label: 'hand preset through the attribute' });
 
     ready = remounted();
-    const link = pack({ mode: 'qkv', n: 1, m: 2, dk: 1, dv: 1, mask: { kind: 'none' }, matrices: { Q: { rows: 1, cols: 1, data: [1] }, K: { rows: 2, cols: 1, data: [0, 1] }, V: { rows: 2, cols: 1, data: [0, 1] } } });
+    const link = pack({
+      mode: 'qkv',
+      n: 1,
+      m: 2,
+      dk: 1,
+      dv: 1,
+      mask: { kind: 'none' },
+      matrices: {
+        Q: { rows: 1, cols: 1, data: [1] },
+        K: { rows: 2, cols: 1, data: [0, 1] },
+        V: { rows: 2, cols: 1, data: [0, 1] },
+      },
+    });
     await page.evaluate((l) => document.getElementById('causal').setAttribute('state', l), link);
     await ready;
     assert.deepEqual((await shadowHeatmap(causal, 'weights')).shape, [1, 2]);
 
     ready = remounted();
-    await page.evaluate(() => document.getElementById('causal').setAttribute('state', 'v1.<img src=x onerror=window.__pwned=1>'));
+    await page.evaluate(() =>
+      document.getElementById('causal').setAttribute('state', 'v1.<img src=x onerror=window.__pwned=1>'),
+    );
     await ready;
     assert.match(await causal.locator('.notice p').textContent(), /could not be opened/);
     assert.equal(await page.evaluate(() => window.__pwned ?? null), null);
 
     ready = remounted();
-    await page.evaluate(() => { const e = document.getElementById('causal'); e.setAttribute('readonly', 'Q'); e.setAttribute('panels', 'inputs pipeline'); });
+    await page.evaluate(() => {
+      const e = document.getElementById('causal');
+      e.setAttribute('readonly', 'Q');
+      e.setAttribute('panels', 'inputs pipeline');
+    });
     await ready;
     assert.equal(await causal.locator('.controls').count(), 0);
-    const q = await causal.locator('[data-matrix="Q"] .cell-input').evaluateAll((inputs) => inputs.map((i) => i.getAttribute('aria-readonly') === 'true' && !i.isContentEditable));
-    const k = await causal.locator('[data-matrix="K"] .cell-input').evaluateAll((inputs) => inputs.map((i) => i.getAttribute('aria-readonly') === 'true' && !i.isContentEditable));
+    const q = await causal
+      .locator('[data-matrix="Q"] .cell-input')
+      .evaluateAll((inputs) => inputs.map((i) => i.getAttribute('aria-readonly') === 'true' && !i.isContentEditable));
+    const k = await causal
+      .locator('[data-matrix="K"] .cell-input')
+      .evaluateAll((inputs) => inputs.map((i) => i.getAttribute('aria-readonly') === 'true' && !i.isContentEditable));
     assert.ok(q.length > 0 && q.every(Boolean) && k.every((x) => !x));
     ready = remounted();
-    await page.evaluate(() => document.getElementById('causal').setAttribute('link-base', 'https://lessons.example/explorer/'));
+    await page.evaluate(() =>
+      document.getElementById('causal').setAttribute('link-base', 'https://lessons.example/explorer/'),
+    );
     await ready;
-    assert.match(await page.evaluate(() => document.getElementById('causal').link()), /^https:\/\/lessons\.example\/explorer\/#s=v1\./);
+    assert.match(
+      await page.evaluate(() => document.getElementById('causal').link()),
+      /^https:\/\/lessons\.example\/explorer\/#s=v1\./,
+    );
     // Setting a state object from script is checked field by field.
     const error = await page.evaluate(() => {
       try {
@@ -292,12 +382,18 @@ describe('embed.html in an iframe', () => {
 
     // Parent → explorer: the causal example.
     await page.click('#send-causal');
-    await page.waitForFunction(() => window.explorerMessages.some((m) => m.type === 'attention-explorer:state' && m.source === 'parent'));
-    const masked = await frame.locator('[data-heatmap="masked"]:not([data-pending])').evaluate((t) => t.dataset.values.split(' ').map(Number));
+    await page.waitForFunction(() =>
+      window.explorerMessages.some((m) => m.type === 'attention-explorer:state' && m.source === 'parent'),
+    );
+    const masked = await frame
+      .locator('[data-heatmap="masked"]:not([data-pending])')
+      .evaluate((t) => t.dataset.values.split(' ').map(Number));
     assert.equal(masked[1], -Infinity);
     // Explorer → parent: a person's edit.
     await frame.locator(cellSelector('X', 0, 0)).fill('1.75');
-    const sent = await page.waitForFunction(() => window.explorerMessages.find((m) => m.type === 'attention-explorer:state' && m.source === 'user'));
+    const sent = await page.waitForFunction(() =>
+      window.explorerMessages.find((m) => m.type === 'attention-explorer:state' && m.source === 'user'),
+    );
     const userState = await sent.jsonValue();
     assert.equal(userState.state.matrices.X.data[0], 1.75);
     assert.equal(userState.state.mask.kind, 'causal');
@@ -305,13 +401,28 @@ describe('embed.html in an iframe', () => {
     await page.waitForFunction(() => window.explorerMessages.some((m) => m.source === 'request'));
 
     // A bad state from the parent is refused with a message both sides can read.
-    await page.evaluate(() => document.getElementById('explorer').contentWindow.postMessage({
-      type: 'attention-explorer:set-state', version: 1, state: { n: 1e9, tokens: ['<img src=x onerror=parent.__pwned=1>'.repeat(3)] },
-    }, window.location.origin));
-    const err = await page.waitForFunction(() => window.explorerMessages.find((m) => m.type === 'attention-explorer:error'));
+    await page.evaluate(() =>
+      document.getElementById('explorer').contentWindow.postMessage(
+        {
+          type: 'attention-explorer:set-state',
+          version: 1,
+          state: { n: 1e9, tokens: ['<img src=x onerror=parent.__pwned=1>'.repeat(3)] },
+        },
+        window.location.origin,
+      ),
+    );
+    const err = await page.waitForFunction(() =>
+      window.explorerMessages.find((m) => m.type === 'attention-explorer:error'),
+    );
     assert.match((await err.jsonValue()).error, /^n must be a whole number/);
-    await page.evaluate(() => document.getElementById('explorer').contentWindow.postMessage({ type: 'attention-explorer:set-state', version: 2, state: {} }, '*'));
-    await page.waitForFunction(() => window.explorerMessages.some((m) => /unsupported message version/.test(m.error ?? '')));
+    await page.evaluate(() =>
+      document
+        .getElementById('explorer')
+        .contentWindow.postMessage({ type: 'attention-explorer:set-state', version: 2, state: {} }, '*'),
+    );
+    await page.waitForFunction(() =>
+      window.explorerMessages.some((m) => /unsupported message version/.test(m.error ?? '')),
+    );
     assert.equal(await page.evaluate(() => window.__pwned ?? null), null);
     await screenshot(page, 'iframe-parent');
     assert.deepEqual(await collectProblems(page, problems), []);
@@ -323,18 +434,42 @@ describe('embed.html in an iframe', () => {
     // pages reached as http://127.0.0.1:P are another origin. (Chromium refuses to frame loopback
     // pages into intercepted "public" ones, so the parents are real pages.) Strict CSP on both.
     const dir = mkdtempSync(join(tmpdir(), 'ae-parent-'));
-    const parent = await startServer({ root: dir, csp: `default-src 'self'; script-src 'self'; frame-src ${env.url.replace(/\/$/, '')}` });
+    const parent = await startServer({
+      root: dir,
+      csp: `default-src 'self'; script-src 'self'; frame-src ${env.url.replace(/\/$/, '')}`,
+    });
     const port = new URL(parent.url).port;
     const lessonSite = `http://localhost:${port}`;
     const embed = `${env.url}embed.html?parentOrigin=${encodeURIComponent(lessonSite)}&panels=pipeline`;
-    writeFileSync(join(dir, 'lesson.html'), '<!doctype html><html lang="en"><head><title>parent</title><script src="parent.js"></script></head>' +
-      `<body><iframe id="f" title="Attention explorer" src="${embed}" allow="clipboard-write" sandbox="allow-scripts allow-same-origin allow-downloads"></iframe></body></html>`);
-    writeFileSync(join(dir, 'parent.js'), `window.got = [];
+    writeFileSync(
+      join(dir, 'lesson.html'),
+      '<!doctype html><html lang="en"><head><title>parent</title><script src="parent.js"></script></head>' +
+        `<body><iframe id="f" title="Attention explorer" src="${embed}" allow="clipboard-write" sandbox="allow-scripts allow-same-origin allow-downloads"></iframe></body></html>`,
+    );
+    writeFileSync(
+      join(dir, 'parent.js'),
+      `window.got = [];
       window.addEventListener('message', (e) => { if (e.source === document.getElementById('f').contentWindow) window.got.push({ origin: e.origin, data: e.data }); });
-      window.send = (message) => document.getElementById('f').contentWindow.postMessage(message, '*');`);
+      window.send = (message) => document.getElementById('f').contentWindow.postMessage(message, '*');`,
+    );
     const { page, context } = await newPage({ width: 900, height: 700 });
-    const qkv = { mode: 'qkv', n: 2, m: 2, dk: 1, dv: 1, matrices: { Q: { rows: 2, cols: 1, data: [1, 1] }, K: { rows: 2, cols: 1, data: [1, 3] }, V: { rows: 2, cols: 1, data: [0, 1] } } };
-    const weightsShape = (p) => p.frameLocator('#f').locator('[data-heatmap="weights"]:not([data-pending])').evaluate((t) => t.querySelectorAll('td[data-col]').length);
+    const qkv = {
+      mode: 'qkv',
+      n: 2,
+      m: 2,
+      dk: 1,
+      dv: 1,
+      matrices: {
+        Q: { rows: 2, cols: 1, data: [1, 1] },
+        K: { rows: 2, cols: 1, data: [1, 3] },
+        V: { rows: 2, cols: 1, data: [0, 1] },
+      },
+    };
+    const weightsShape = (p) =>
+      p
+        .frameLocator('#f')
+        .locator('[data-heatmap="weights"]:not([data-pending])')
+        .evaluate((t) => t.querySelectorAll('td[data-col]').length);
 
     await page.goto(`${lessonSite}/lesson.html`);
     await page.waitForFunction(() => window.got.some((m) => m.data.type === 'attention-explorer:ready'));
@@ -365,7 +500,10 @@ describe('embed.html in an iframe', () => {
 
 describe('accessibility of the embedding surfaces', () => {
   test('axe-core: embed.html (light, and dark in a narrow frame) and the page with its sharing and export controls open', async () => {
-    for (const [query, width] of [['', 1000], ['?theme=dark&preset=heads&panels=display%20share%20export%20pipeline%20heads%20explain', 420]]) {
+    for (const [query, width] of [
+      ['', 1000],
+      ['?theme=dark&preset=heads&panels=display%20share%20export%20pipeline%20heads%20explain', 420],
+    ]) {
       const { page, context, problems } = await newPage({ width, height: 700 });
       await page.goto(`${env.url}embed.html${query}`);
       await page.waitForSelector('#app[data-ready="true"]');

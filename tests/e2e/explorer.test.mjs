@@ -2,23 +2,34 @@
 // number checked here is compared with the JS API (imported in the page) or with NumPy.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { afterRender, assertClose, cellSelector, cellText, collectProblems, fillCell, readHeatmap, readHeatmapCells, setSize, useExplorer } from './helpers.mjs';
+import {
+  afterRender,
+  assertClose,
+  cellSelector,
+  cellText,
+  collectProblems,
+  fillCell,
+  readHeatmap,
+  readHeatmapCells,
+  setSize,
+  useExplorer,
+} from './helpers.mjs';
 
 // /usr/bin/python3 -c "import numpy as np; np.random.seed(42); X = np.random.randn(4, 8);
 //   Wq, Wk, Wv = [np.random.randn(8, 4) for _ in range(3)]; Q, K, V = X @ Wq, X @ Wk, X @ Wv;
 //   s = Q @ K.T / np.sqrt(4); w = np.exp(s - s.max(1, keepdims=True)); w /= w.sum(1, keepdims=True);
 //   np.set_printoptions(precision=17); print(repr(w)); print(repr(w @ V))"
 const LESSON_WEIGHTS = [
-  1.1245373803705627e-01, 3.7760809522618742e-03, 4.5621653209744262e-01, 4.2755364891323921e-01,
-  2.4773766687604101e-02, 6.1621924138768036e-01, 1.1026545605291582e-07, 3.5900688165925942e-01,
-  2.8418725545393335e-05, 1.4771671141026047e-01, 8.5135777713330474e-01, 8.9709273088944515e-04,
-  9.9360501102512022e-01, 1.7019015846327600e-04, 3.2141226560977641e-08, 6.2247666751900736e-03,
+  1.1245373803705627e-1, 3.7760809522618742e-3, 4.5621653209744262e-1, 4.2755364891323921e-1, 2.4773766687604101e-2,
+  6.1621924138768036e-1, 1.1026545605291582e-7, 3.5900688165925942e-1, 2.8418725545393335e-5, 1.4771671141026047e-1,
+  8.5135777713330474e-1, 8.9709273088944515e-4, 9.9360501102512022e-1, 1.70190158463276e-4, 3.2141226560977641e-8,
+  6.2247666751900736e-3,
 ];
 const LESSON_OUTPUT = [
-  -0.2656196228618171, 1.2469557763978896, -1.7113063043092787, -0.25977541744939137,
-  -1.3262330312671435, 2.6489976001257975, -4.731064678180034, 0.25271242240337144,
-  -1.781954279572493, 0.4247917082264201, 0.9401083576340231, 0.8661620145609814,
-  2.312301750938314, 0.29392222493243764, -0.45249372243364605, -2.814579252607603,
+  -0.2656196228618171, 1.2469557763978896, -1.7113063043092787, -0.25977541744939137, -1.3262330312671435,
+  2.6489976001257975, -4.731064678180034, 0.25271242240337144, -1.781954279572493, 0.4247917082264201,
+  0.9401083576340231, 0.8661620145609814, 2.312301750938314, 0.29392222493243764, -0.45249372243364605,
+  -2.814579252607603,
 ];
 
 const { page, problems } = useExplorer();
@@ -30,11 +41,12 @@ const meanEntropy = async () => Number(await page.getAttribute('[data-stat="summ
 
 // The values of an editable matrix as the page holds them (titles carry 8 significant digits,
 // exact for the two-decimal presets used below).
-const readMatrix = (name) => page.evaluate((m) => {
-  const inputs = [...document.querySelectorAll(`[data-matrix="${m}"] .cell-input`)];
-  const rows = new Set(inputs.map((i) => i.dataset.row)).size;
-  return { shape: [rows, inputs.length / rows], data: inputs.map((i) => Number(i.title.replace('\u2212', '-'))) };
-}, name);
+const readMatrix = (name) =>
+  page.evaluate((m) => {
+    const inputs = [...document.querySelectorAll(`[data-matrix="${m}"] .cell-input`)];
+    const rows = new Set(inputs.map((i) => i.dataset.row)).size;
+    return { shape: [rows, inputs.length / rows], data: inputs.map((i) => Number(i.title.replace('\u2212', '-'))) };
+  }, name);
 
 describe('the lesson NumPy example', () => {
   test('loads by default and shows the weights NumPy prints', async () => {
@@ -47,7 +59,9 @@ describe('the lesson NumPy example', () => {
     const cells = (await readHeatmapCells(page, 'weights')).map((c) => c.text);
     assert.equal(cells[10], '0.85');
     assert.equal(cells[5], '0.62');
-    const sums = await page.$$eval('[data-heatmap="weights"] td[data-stat="sum"]', (tds) => tds.map((td) => td.textContent));
+    const sums = await page.$$eval('[data-heatmap="weights"] td[data-stat="sum"]', (tds) =>
+      tds.map((td) => td.textContent),
+    );
     assert.deepEqual(sums, ['1.000', '1.000', '1.000', '1.000']);
   });
 
@@ -67,7 +81,8 @@ describe('the lesson NumPy example', () => {
       // Projections in float64 here; attention itself from the API.
       const [Q, K, V] = W.map((w) => {
         const out = new Float64Array(16);
-        for (let i = 0; i < 4; i++) for (let c = 0; c < 4; c++) for (let r = 0; r < 8; r++) out[i * 4 + c] += X[i * 8 + r] * w[r * 4 + c];
+        for (let i = 0; i < 4; i++)
+          for (let c = 0; c < 4; c++) for (let r = 0; r < 8; r++) out[i * 4 + c] += X[i * 8 + r] * w[r * 4 + c];
         return { data: out, shape: [4, 4] };
       });
       const r = attn.scaledDotProductAttention(Q, K, V);
@@ -85,13 +100,37 @@ describe('Q, K, V mode', () => {
     await preset('hand');
     assert.equal(await page.isChecked('input[name="mode"][value="qkv"]'), true);
     await edit('Q', 0, 1, '2');
-    const shown = { weights: await readHeatmap(page, 'weights'), output: await readHeatmap(page, 'output'), scores: await readHeatmap(page, 'scores') };
+    const shown = {
+      weights: await readHeatmap(page, 'weights'),
+      output: await readHeatmap(page, 'output'),
+      scores: await readHeatmap(page, 'scores'),
+    };
     const expected = await page.evaluate(async () => {
       const { createAttention } = await import('/lib/attention.js');
       const attn = await createAttention();
       const r = attn.scaledDotProductAttention(
-        [[1, 2], [0, 1], [1, 1]], [[1, 0], [0, 1], [1, 1]], [[1, 0], [0, 1], [0.5, 0.5]], { trace: true });
-      return { weights: Array.from(r.weights.data), output: Array.from(r.output.data), scores: Array.from(r.trace.scores.data) };
+        [
+          [1, 2],
+          [0, 1],
+          [1, 1],
+        ],
+        [
+          [1, 0],
+          [0, 1],
+          [1, 1],
+        ],
+        [
+          [1, 0],
+          [0, 1],
+          [0.5, 0.5],
+        ],
+        { trace: true },
+      );
+      return {
+        weights: Array.from(r.weights.data),
+        output: Array.from(r.output.data),
+        scores: Array.from(r.trace.scores.data),
+      };
     });
     assertClose(shown.scores.data, expected.scores, { label: 'scores' });
     assertClose(shown.weights.data, expected.weights, { label: 'weights' });
@@ -128,7 +167,10 @@ describe('masks', () => {
     const masked = await readHeatmap(page, 'masked');
     assert.equal(masked.data[1], -Infinity);
     const shown = await readHeatmapCells(page, 'masked');
-    assert.deepEqual({ colour: shown[1].colour, text: shown[1].text }, { colour: 'hatch', text: '\u2212\u221e, hidden' });
+    assert.deepEqual(
+      { colour: shown[1].colour, text: shown[1].text },
+      { colour: 'hatch', text: '\u2212\u221e, hidden' },
+    );
     assert.match(shown[0].colour, /^rgb\(/);
   });
 
@@ -152,7 +194,8 @@ describe('masks', () => {
     let w = await readHeatmap(page, 'weights');
     assert.equal(w.data[1], 0);
     assert.ok(Math.abs(w.data[0] + w.data[2] - 1) < 1e-6);
-    for (const j of [0, 2]) await afterRender(page, () => page.click(`[data-heatmap="scores"] td[data-row="0"][data-col="${j}"]`));
+    for (const j of [0, 2])
+      await afterRender(page, () => page.click(`[data-heatmap="scores"] td[data-row="0"][data-col="${j}"]`));
     w = await readHeatmap(page, 'weights');
     const out = await readHeatmap(page, 'output');
     assert.deepEqual(w.data.slice(0, 3), [0, 0, 0]);
@@ -184,7 +227,7 @@ describe('scaling', () => {
     });
     const hot = await meanEntropy();
     assert.ok(hot > scaled, `entropy at T = 4 (${hot}) should exceed ${scaled}`);
-    assert.match(await page.textContent('.scale-out'), /0\.04419/);  // 1 / (4·√32)
+    assert.match(await page.textContent('.scale-out'), /0\.04419/); // 1 / (4·√32)
   });
 });
 
@@ -217,12 +260,16 @@ describe('multi-head', () => {
       const r = mha.forward(M.X, M.X, M.X, { trace: true });
       const n = M.X.shape[0];
       return {
-        average: Array.from(r.weights.data), output: Array.from(r.output.data),
+        average: Array.from(r.weights.data),
+        output: Array.from(r.output.data),
         head2: Array.from(r.trace.weights.data.slice(n * n, 2 * n * n)),
       };
     }, M);
     assertClose((await readHeatmap(page, 'average')).data, expected.average, { label: 'head average' });
-    assertClose((await readHeatmap(page, 'mha-output')).data, expected.output, { atol: 1e-4, label: 'multi-head output' });
+    assertClose((await readHeatmap(page, 'mha-output')).data, expected.output, {
+      atol: 1e-4,
+      label: 'multi-head output',
+    });
     assertClose(h2.data, expected.head2, { label: 'head 2 weights' });
   });
 
@@ -245,7 +292,10 @@ describe('multi-head', () => {
       });
       assertClose(w, want, { atol: 0, rtol: 0, label: `${name} split between 2 heads` });
     }
-    assert.match(await page.textContent('.sizes'), /The single head\u2019s 4 columns of W_Q and W_K and 4 of W_V were split among the 2 heads/);
+    assert.match(
+      await page.textContent('.sizes'),
+      /The single head\u2019s 4 columns of W_Q and W_K and 4 of W_V were split among the 2 heads/,
+    );
     // Back to one head: the lesson again, exactly.
     await setSize(page, '#size-heads', '1');
     const w1 = await readHeatmap(page, 'weights');
@@ -257,10 +307,11 @@ describe('keyboard', () => {
   test('arrows move between cells, Enter commits and moves down, Escape restores', async () => {
     await preset('hand');
     await page.focus(cellSelector('Q', 0, 0));
-    const at = () => page.evaluate(() => {
-      const a = document.activeElement;
-      return `${a.closest('[data-matrix],[data-heatmap]')?.dataset.matrix ?? a.closest('[data-heatmap]')?.dataset.heatmap}:${a.dataset.row},${a.dataset.col}`;
-    });
+    const at = () =>
+      page.evaluate(() => {
+        const a = document.activeElement;
+        return `${a.closest('[data-matrix],[data-heatmap]')?.dataset.matrix ?? a.closest('[data-heatmap]')?.dataset.heatmap}:${a.dataset.row},${a.dataset.col}`;
+      });
     await page.keyboard.press('ArrowRight');
     assert.equal(await at(), 'Q:0,1');
     await page.keyboard.press('ArrowDown');
@@ -270,7 +321,7 @@ describe('keyboard', () => {
     await page.keyboard.press('Enter');
     assert.equal(await at(), 'Q:2,1');
     const after = await readHeatmap(page, 'scores');
-    assert.deepEqual(after.data.slice(3, 6), [0, 3, 3]);  // q2 = (0, 3) against k = (1,0), (0,1), (1,1)
+    assert.deepEqual(after.data.slice(3, 6), [0, 3, 3]); // q2 = (0, 3) against k = (1,0), (0,1), (1,1)
     assert.notDeepEqual(after.data, before.data);
     // An invalid entry is flagged and Escape restores the value.
     await page.keyboard.type('abc');
@@ -291,9 +342,13 @@ describe('keyboard', () => {
   });
 
   test('every form control has an accessible name', async () => {
-    const unnamed = await page.evaluate(() => [...document.querySelectorAll('input, select, button')]
-      .filter((e) => !e.closest('[hidden]') && !(e.labels?.length || e.getAttribute('aria-label') || e.textContent.trim()))
-      .map((e) => e.outerHTML.slice(0, 80)));
+    const unnamed = await page.evaluate(() =>
+      [...document.querySelectorAll('input, select, button')]
+        .filter(
+          (e) => !e.closest('[hidden]') && !(e.labels?.length || e.getAttribute('aria-label') || e.textContent.trim()),
+        )
+        .map((e) => e.outerHTML.slice(0, 80)),
+    );
     assert.deepEqual(unnamed, []);
   });
 });
@@ -304,13 +359,17 @@ describe('sentence input', () => {
     const hostile = '<img src=x onerror="window.__pwned=1"> cats & dogs';
     await afterRender(page, () => page.fill('#sentence', hostile));
     // A redraw queued before the typing may be the one afterRender saw: wait for the sentence's.
-    await page.waitForFunction(() => document.querySelector('[data-heatmap="weights"] th.col-label')?.textContent === '<');
+    await page.waitForFunction(
+      () => document.querySelector('[data-heatmap="weights"] th.col-label')?.textContent === '<',
+    );
     assert.equal(await page.$('#app img'), null);
     assert.equal(await page.evaluate(() => window.__pwned), undefined);
     const labels = await page.$$eval('[data-heatmap="weights"] th.col-label', (ths) => ths.map((th) => th.textContent));
     assert.deepEqual(labels.slice(0, 3), ['<', 'img', 'src']);
     assert.ok(labels.includes('&'));
-    const rows = await page.$$eval('[data-heatmap="weights"] th.row-label .label-text', (ths) => ths.map((th) => th.textContent));
+    const rows = await page.$$eval('[data-heatmap="weights"] th.row-label .label-text', (ths) =>
+      ths.map((th) => th.textContent),
+    );
     assert.deepEqual(rows, labels);
     const [n] = (await readHeatmap(page, 'weights')).shape;
     assert.equal(n, labels.length);

@@ -7,7 +7,13 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import {
-  afterRender, assertClose, collectProblems, readHeatmap, readHeatmapCells, screenshot, useExplorer,
+  afterRender,
+  assertClose,
+  collectProblems,
+  readHeatmap,
+  readHeatmapCells,
+  screenshot,
+  useExplorer,
 } from './helpers.mjs';
 
 const PYTHON = process.env.PYTHON ?? '/usr/bin/python3';
@@ -18,7 +24,8 @@ const whyNot = (mod) => `${PYTHON} with ${mod} is not available on this machine`
 
 // Runs a generated script, then prints its variables as JSON (after the script's own output).
 function runPython(code, names) {
-  const dump = `\nimport json as _json\n_v = {k: globals()[k] for k in ${JSON.stringify(names)} if k in globals()}\n` +
+  const dump =
+    `\nimport json as _json\n_v = {k: globals()[k] for k in ${JSON.stringify(names)} if k in globals()}\n` +
     "print('@@JSON@@' + _json.dumps({k: (v.tolist() if hasattr(v, 'tolist') else v) for k, v in _v.items()}))\n";
   const r = spawnSync(PYTHON, ['-'], { input: code + dump, encoding: 'utf8', timeout: 60_000 });
   assert.equal(r.status, 0, `python failed:\n${r.stderr}`);
@@ -50,10 +57,21 @@ function parseCsv(text) {
   for (let i = 0; i < text.length; i++) {
     const ch = text[i];
     if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') { field += '"'; i++; } else if (ch === '"') quoted = false;
+      if (ch === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
       else field += ch;
     } else if (ch === '"') quoted = true;
-    else if (ch === ',') { row.push(field); field = ''; } else if (ch === '\n') { row.push(field.replace(/\r$/, '')); rows.push(row); row = []; field = ''; } else field += ch;
+    else if (ch === ',') {
+      row.push(field);
+      field = '';
+    } else if (ch === '\n') {
+      row.push(field.replace(/\r$/, ''));
+      rows.push(row);
+      row = [];
+      field = '';
+    } else field += ch;
   }
   return rows;
 }
@@ -80,10 +98,16 @@ describe('numbers out', () => {
     const m = JSON.parse(bytes.toString('utf8'));
     const shown = await readHeatmap(page, 'masked');
     assert.deepEqual(m.shape, shown.shape);
-    assert.deepEqual(m.data.flat().map((v) => (v === null ? -Infinity : v)), shown.data);
+    assert.deepEqual(
+      m.data.flat().map((v) => (v === null ? -Infinity : v)),
+      shown.data,
+    );
     assert.match(m.note, /null marks -Infinity/);
     const panel = JSON.parse((await exportFile('panel-pipeline', 'json')).bytes.toString('utf8'));
-    assert.deepEqual(panel.matrices.map((x) => x.name), ['scores', 'scaled', 'masked', 'weights', 'output']);
+    assert.deepEqual(
+      panel.matrices.map((x) => x.name),
+      ['scores', 'scaled', 'masked', 'weights', 'output'],
+    );
     assert.deepEqual(panel.matrices[3].data.flat(), (await readHeatmap(page, 'weights')).data);
   });
 
@@ -92,7 +116,10 @@ describe('numbers out', () => {
     await afterRender(page, () => page.fill('#sentence', '=HYPERLINK("x") +1 @a , "q"'));
     const rows = parseCsv((await exportFile('weights', 'csv')).bytes.toString('utf8'));
     const labels = rows.slice(1).map((r) => r[0]);
-    assert.ok(labels.every((l) => !/^[=+\-@]/.test(l)), labels.join(' | '));
+    assert.ok(
+      labels.every((l) => !/^[=+\-@]/.test(l)),
+      labels.join(' | '),
+    );
     assert.ok(labels.includes("'=") && labels.includes(',') && labels.includes('"'), labels.join(' | '));
   });
 });
@@ -107,7 +134,7 @@ describe('images out', () => {
     const check = await page.evaluate((svgText) => {
       const doc = new DOMParser().parseFromString(svgText, 'image/svg+xml');
       if (doc.querySelector('parsererror')) return { error: doc.querySelector('parsererror').textContent };
-      const rects = [...doc.querySelectorAll('svg > rect')].slice(1);  // after the background
+      const rects = [...doc.querySelectorAll('svg > rect')].slice(1); // after the background
       const texts = [...doc.querySelectorAll('svg > text')].map((t) => t.textContent);
       return {
         rects: rects.length,
@@ -119,8 +146,12 @@ describe('images out', () => {
     }, text);
     assert.equal(check.error, undefined);
     assert.equal(check.rects, shown.length);
-    assert.deepEqual(check.fills.map((f) => (f.startsWith('url(') ? 'hatch' : f)), shown.map((c) => c.colour));
-    for (const { text: t } of shown) assert.ok(check.texts.includes(t.replace(', hidden', '')), `cell text ${t} in the SVG`);
+    assert.deepEqual(
+      check.fills.map((f) => (f.startsWith('url(') ? 'hatch' : f)),
+      shown.map((c) => c.colour),
+    );
+    for (const { text: t } of shown)
+      assert.ok(check.texts.includes(t.replace(', hidden', '')), `cell text ${t} in the SVG`);
     assert.equal(check.scripts, 0);
   });
 
@@ -132,22 +163,34 @@ describe('images out', () => {
     const width = bytes.readUInt32BE(16);
     const height = bytes.readUInt32BE(20);
     const svg = (await exportFile('weights', 'svg')).bytes.toString('utf8');
-    const r = await page.evaluate(async ({ png, svgText }) => {
-      const doc = new DOMParser().parseFromString(svgText, 'image/svg+xml');
-      const rect = doc.querySelectorAll('svg > rect')[1];
-      const [x, y] = ['x', 'y'].map((a) => Number(rect.getAttribute(a)));
-      const bitmap = await createImageBitmap(new Blob([Uint8Array.from(atob(png), (c) => c.charCodeAt(0))], { type: 'image/png' }));
-      const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
-      const ctx = canvas.getContext('2d');
-      ctx.drawImage(bitmap, 0, 0);
-      const px = ctx.getImageData((x + 2) * 2, (y + 2) * 2, 1, 1).data;
-      return {
-        pixel: `rgb(${px[0]}, ${px[1]}, ${px[2]})`, fill: rect.getAttribute('fill'),
-        svgSize: [Number(doc.documentElement.getAttribute('width')), Number(doc.documentElement.getAttribute('height'))],
-      };
-    }, { png: bytes.toString('base64'), svgText: svg });
+    const r = await page.evaluate(
+      async ({ png, svgText }) => {
+        const doc = new DOMParser().parseFromString(svgText, 'image/svg+xml');
+        const rect = doc.querySelectorAll('svg > rect')[1];
+        const [x, y] = ['x', 'y'].map((a) => Number(rect.getAttribute(a)));
+        const bitmap = await createImageBitmap(
+          new Blob([Uint8Array.from(atob(png), (c) => c.charCodeAt(0))], { type: 'image/png' }),
+        );
+        const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+        const ctx = canvas.getContext('2d');
+        ctx.drawImage(bitmap, 0, 0);
+        const px = ctx.getImageData((x + 2) * 2, (y + 2) * 2, 1, 1).data;
+        return {
+          pixel: `rgb(${px[0]}, ${px[1]}, ${px[2]})`,
+          fill: rect.getAttribute('fill'),
+          svgSize: [
+            Number(doc.documentElement.getAttribute('width')),
+            Number(doc.documentElement.getAttribute('height')),
+          ],
+        };
+      },
+      { png: bytes.toString('base64'), svgText: svg },
+    );
     assert.equal(r.pixel, r.fill);
-    assert.deepEqual([width, height], r.svgSize.map((s) => s * 2));
+    assert.deepEqual(
+      [width, height],
+      r.svgSize.map((s) => s * 2),
+    );
     const panel = await exportFile('panel-pipeline', 'png');
     assert.equal(panel.name, 'attention-panel-pipeline.png');
     assert.ok(panel.bytes.readUInt32BE(20) > height * 4, 'the panel image holds all five steps');
@@ -163,22 +206,33 @@ describe('images out', () => {
 describe('code out', () => {
   async function compareSingle(code) {
     const py = runPython(code, ['weights', 'output']);
-    assertClose(flat(py.weights), (await readHeatmap(page, 'weights')).data, { atol: 2e-6, rtol: 1e-5, label: 'weights' });
+    assertClose(flat(py.weights), (await readHeatmap(page, 'weights')).data, {
+      atol: 2e-6,
+      rtol: 1e-5,
+      label: 'weights',
+    });
     assertClose(flat(py.output), (await readHeatmap(page, 'output')).data, { atol: 2e-5, rtol: 1e-5, label: 'output' });
   }
 
-  test('NumPy: the lesson example, and a custom mask with a fully masked row, √d_k off, T = 0.5', { skip: !NUMPY && whyNot('numpy') }, async () => {
-    await preset('lesson');
-    const lesson = (await exportFile(null, 'numpy')).bytes.toString('utf8');
-    assert.match(lesson, /^import numpy as np$/m);
-    await compareSingle(lesson);
-    await preset('fully-masked');
-    await afterRender(page, () => page.uncheck('#sqrt-dk'));
-    await afterRender(page, async () => { await page.fill('#temperature', '0.5'); await page.press('#temperature', 'Enter'); });
-    const { name, bytes } = await exportFile(null, 'numpy');
-    assert.equal(name, 'attention_numpy.py');
-    await compareSingle(bytes.toString('utf8'));
-  });
+  test(
+    'NumPy: the lesson example, and a custom mask with a fully masked row, √d_k off, T = 0.5',
+    { skip: !NUMPY && whyNot('numpy') },
+    async () => {
+      await preset('lesson');
+      const lesson = (await exportFile(null, 'numpy')).bytes.toString('utf8');
+      assert.match(lesson, /^import numpy as np$/m);
+      await compareSingle(lesson);
+      await preset('fully-masked');
+      await afterRender(page, () => page.uncheck('#sqrt-dk'));
+      await afterRender(page, async () => {
+        await page.fill('#temperature', '0.5');
+        await page.press('#temperature', 'Enter');
+      });
+      const { name, bytes } = await exportFile(null, 'numpy');
+      assert.equal(name, 'attention_numpy.py');
+      await compareSingle(bytes.toString('utf8'));
+    },
+  );
 
   test('PyTorch: single head with a padding mask', { skip: !TORCH && whyNot('torch') }, async () => {
     await preset('padding');
@@ -187,23 +241,27 @@ describe('code out', () => {
     await compareSingle(bytes.toString('utf8'));
   });
 
-  test('four heads with a causal mask: NumPy and torch.nn.MultiheadAttention give every head, the average and the output', { skip: !NUMPY && whyNot('numpy') }, async () => {
-    await preset('heads');
-    await afterRender(page, () => page.check('input[name="mask"][value="causal"]'));
-    const heads = [];
-    for (let h = 1; h <= 4; h++) heads.push(...(await readHeatmap(page, `head-${h}`)).data);
-    const average = (await readHeatmap(page, 'average')).data;
-    const output = (await readHeatmap(page, 'mha-output')).data;
-    const scripts = [['numpy', (await exportFile(null, 'numpy')).bytes.toString('utf8')]];
-    if (TORCH) scripts.push(['pytorch', (await exportFile(null, 'pytorch')).bytes.toString('utf8')]);
-    for (const [lib, code] of scripts) {
-      const py = runPython(code, ['weights', 'average', 'output']);
-      assertClose(flat(py.weights), heads, { atol: 2e-6, rtol: 1e-5, label: `${lib} head weights` });
-      assertClose(flat(py.average), average, { atol: 2e-6, rtol: 1e-5, label: `${lib} average` });
-      assertClose(flat(py.output), output, { atol: 2e-5, rtol: 1e-5, label: `${lib} output` });
-    }
-    if (TORCH) assert.match(scripts[1][1], /nn\.MultiheadAttention\(d_model, h, bias=False, batch_first=True\)/);
-  });
+  test(
+    'four heads with a causal mask: NumPy and torch.nn.MultiheadAttention give every head, the average and the output',
+    { skip: !NUMPY && whyNot('numpy') },
+    async () => {
+      await preset('heads');
+      await afterRender(page, () => page.check('input[name="mask"][value="causal"]'));
+      const heads = [];
+      for (let h = 1; h <= 4; h++) heads.push(...(await readHeatmap(page, `head-${h}`)).data);
+      const average = (await readHeatmap(page, 'average')).data;
+      const output = (await readHeatmap(page, 'mha-output')).data;
+      const scripts = [['numpy', (await exportFile(null, 'numpy')).bytes.toString('utf8')]];
+      if (TORCH) scripts.push(['pytorch', (await exportFile(null, 'pytorch')).bytes.toString('utf8')]);
+      for (const [lib, code] of scripts) {
+        const py = runPython(code, ['weights', 'average', 'output']);
+        assertClose(flat(py.weights), heads, { atol: 2e-6, rtol: 1e-5, label: `${lib} head weights` });
+        assertClose(flat(py.average), average, { atol: 2e-6, rtol: 1e-5, label: `${lib} average` });
+        assertClose(flat(py.output), output, { atol: 2e-5, rtol: 1e-5, label: `${lib} output` });
+      }
+      if (TORCH) assert.match(scripts[1][1], /nn\.MultiheadAttention\(d_model, h, bias=False, batch_first=True\)/);
+    },
+  );
 });
 
 test('no console errors, failed requests or CSP violations', async () => {

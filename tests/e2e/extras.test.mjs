@@ -6,7 +6,19 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { afterRender, assertClose, cellSelector, cellText, collectProblems, openExplorer, readHeatmap, screenshot, setSize, unfold, useExplorer } from './helpers.mjs';
+import {
+  afterRender,
+  assertClose,
+  cellSelector,
+  cellText,
+  collectProblems,
+  openExplorer,
+  readHeatmap,
+  screenshot,
+  setSize,
+  unfold,
+  useExplorer,
+} from './helpers.mjs';
 import { decodeState } from '../../web/ui/model/url-state.js';
 import { reconcile } from '../../web/ui/model/state.js';
 import { referenceAttention } from '../js/support/attention-f64.mjs';
@@ -47,9 +59,16 @@ async function checkNumbers(p = page) {
   masked.data.forEach((x, k) => {
     if (ref.masked[head][k] === -Infinity) assert.equal(x, -Infinity, `masked[${k}]`);
   });
-  assertClose(masked.data.filter((x, k) => ref.masked[head][k] !== -Infinity), Array.from(ref.masked[head]).filter((x) => x !== -Infinity), { atol: 1e-4, label: 'masked scores' });
+  assertClose(
+    masked.data.filter((x, k) => ref.masked[head][k] !== -Infinity),
+    Array.from(ref.masked[head]).filter((x) => x !== -Infinity),
+    { atol: 1e-4, label: 'masked scores' },
+  );
   const w = await readHeatmap(p, 'weights');
-  assert.ok(w.data.every((x) => !Number.isNaN(x)), 'no NaN in the weights');
+  assert.ok(
+    w.data.every((x) => !Number.isNaN(x)),
+    'no NaN in the weights',
+  );
   assertClose(w.data, Array.from(ref.weights[head]), { atol: 2e-6, label: 'weights' });
   const out = await readHeatmap(p, s.heads > 1 ? 'mha-output' : 'output');
   assertClose(out.data, Array.from(ref.output), { atol: 1e-4, label: 'output' });
@@ -68,10 +87,14 @@ describe('bias matrix, projection biases and cross-attention', () => {
     assert.equal(s.biases, true);
     assert.equal(s.cross.on, true);
     // Rows are the sentence's tokens, columns the memory's.
-    const labels = await page.$$eval('[data-heatmap="weights"] thead th', (ths) => ths.map((th) => th.textContent.trim()).filter(Boolean));
+    const labels = await page.$$eval('[data-heatmap="weights"] thead th', (ths) =>
+      ths.map((th) => th.textContent.trim()).filter(Boolean),
+    );
     assert.deepEqual(labels.slice(0, s.cross.tokens.length), s.cross.tokens);
     assert.ok(!labels.includes(s.tokens[1]), 'no sentence token among the keys');
-    const rows = await page.$$eval('[data-heatmap="weights"] tbody th', (ths) => ths.map((th) => th.firstChild.textContent.trim()));
+    const rows = await page.$$eval('[data-heatmap="weights"] tbody th', (ths) =>
+      ths.map((th) => th.firstChild.textContent.trim()),
+    );
     assert.deepEqual(rows.slice(0, s.tokens.length), s.tokens);
     // The layer's parameter count includes the biases.
     assert.equal(Number(await page.getAttribute('[data-stat="parameters-layer"]', 'data-value')), 4 * E * E + 4 * E);
@@ -111,7 +134,9 @@ describe('bias matrix, projection biases and cross-attention', () => {
     assert.match(text, /all-zero weights/);
     const values = await page.$$eval('table[data-heatmap]', (ts) => ts.map((t) => t.dataset.values ?? '').join(' '));
     assert.ok(!values.includes('NaN'), 'no heatmap holds NaN');
-    assert.ok(!/\bNaN\b/.test(await page.$$eval('[data-heatmap] td', (tds) => tds.map((td) => td.textContent).join(' '))));
+    assert.ok(
+      !/\bNaN\b/.test(await page.$$eval('[data-heatmap] td', (tds) => tds.map((td) => td.textContent).join(' '))),
+    );
   });
 
   test('Escape gives a B cell its value back; Reset restores the preset', async () => {
@@ -122,7 +147,10 @@ describe('bias matrix, projection biases and cross-attention', () => {
     assert.equal((await pageState()).matrices.B.data[0], before);
     await afterRender(page, () => page.click('[data-reset="B"]'));
     const s = await pageState();
-    assert.ok(s.matrices.B.data.every((x) => Number.isFinite(x)), 'the -inf edits are gone');
+    assert.ok(
+      s.matrices.B.data.every((x) => Number.isFinite(x)),
+      'the -inf edits are gone',
+    );
     assert.equal(s.matrices.B.data[1], -0.5);
   });
 
@@ -143,26 +171,35 @@ describe('bias matrix, projection biases and cross-attention', () => {
   });
 
   // The Export menu's scripts, run: they reproduce every head's weights and the layer output.
-  test('the exported NumPy and PyTorch scripts reproduce the page', { skip: !NUMPY && `${PYTHON} has no numpy` }, async () => {
-    const s = await pageState();
-    const heads = [];
-    for (let k = 1; k <= s.heads; k++) heads.push(...(await readHeatmap(page, `head-${k}`)).data);
-    const output = (await readHeatmap(page, 'mha-output')).data;
-    const jobs = [];
-    for (const format of TORCH ? ['numpy', 'pytorch'] : ['numpy']) {
-      if (!(await page.isVisible('.export-panel'))) await page.click('.export-menu > summary');
-      const [download] = await Promise.all([page.waitForEvent('download'), page.click(`[data-export="${format}"]`)]);
-      const code = readFileSync(await download.path(), 'utf8');
-      await page.click('.export-menu > summary');
-      assert.match(code, format === 'pytorch' ? /'in_proj_bias'[\s\S]*mha\(x, memory_x, memory_x, attn_mask=attn_mask/ : /raw \* scale \+ B/);
-      jobs.push({ name: format, code, names: ['weights', 'output'] });
-    }
-    for (const got of runPythonScripts(jobs)) {
-      assert.equal(got.error, undefined, got.error);
-      assertClose(got.weights.flat(Infinity), heads, { atol: 5e-6, label: 'weights' });
-      assertClose(got.output.flat(Infinity), output, { atol: 5e-5, label: 'output' });
-    }
-  });
+  test(
+    'the exported NumPy and PyTorch scripts reproduce the page',
+    { skip: !NUMPY && `${PYTHON} has no numpy` },
+    async () => {
+      const s = await pageState();
+      const heads = [];
+      for (let k = 1; k <= s.heads; k++) heads.push(...(await readHeatmap(page, `head-${k}`)).data);
+      const output = (await readHeatmap(page, 'mha-output')).data;
+      const jobs = [];
+      for (const format of TORCH ? ['numpy', 'pytorch'] : ['numpy']) {
+        if (!(await page.isVisible('.export-panel'))) await page.click('.export-menu > summary');
+        const [download] = await Promise.all([page.waitForEvent('download'), page.click(`[data-export="${format}"]`)]);
+        const code = readFileSync(await download.path(), 'utf8');
+        await page.click('.export-menu > summary');
+        assert.match(
+          code,
+          format === 'pytorch'
+            ? /'in_proj_bias'[\s\S]*mha\(x, memory_x, memory_x, attn_mask=attn_mask/
+            : /raw \* scale \+ B/,
+        );
+        jobs.push({ name: format, code, names: ['weights', 'output'] });
+      }
+      for (const got of runPythonScripts(jobs)) {
+        assert.equal(got.error, undefined, got.error);
+        assertClose(got.weights.flat(Infinity), heads, { atol: 5e-6, label: 'weights' });
+        assertClose(got.output.flat(Infinity), output, { atol: 5e-5, label: 'output' });
+      }
+    },
+  );
 
   test('axe-core finds no violations with the new controls on', async () => {
     await page.evaluate(AXE);
@@ -170,7 +207,9 @@ describe('bias matrix, projection biases and cross-attention', () => {
       const cards = [...document.querySelectorAll('.card')];
       for (const c of cards) c.style.contentVisibility = 'visible';
       try {
-        return (await window.axe.run(document)).violations.map((v) => `${v.id}: ${v.help} (${v.nodes.length}\u00d7, e.g. ${v.nodes[0].target.join(' ')})`);
+        return (await window.axe.run(document)).violations.map(
+          (v) => `${v.id}: ${v.help} (${v.nodes.length}\u00d7, e.g. ${v.nodes[0].target.join(' ')})`,
+        );
       } finally {
         for (const c of cards) c.style.contentVisibility = '';
       }
@@ -180,8 +219,19 @@ describe('bias matrix, projection biases and cross-attention', () => {
 
   test('screenshots at 1400 and 375 px, light and dark; nothing wider than a phone', async () => {
     const hash = await page.evaluate(() => window.location.hash);
-    for (const [width, scheme] of [[1400, 'light'], [1400, 'dark'], [375, 'light'], [375, 'dark']]) {
-      const shot = await openExplorer(env, { width, height: width > 1000 ? 1000 : 800, colorScheme: scheme, path: `index.html${hash}`, problems: [] });
+    for (const [width, scheme] of [
+      [1400, 'light'],
+      [1400, 'dark'],
+      [375, 'light'],
+      [375, 'dark'],
+    ]) {
+      const shot = await openExplorer(env, {
+        width,
+        height: width > 1000 ? 1000 : 800,
+        colorScheme: scheme,
+        path: `index.html${hash}`,
+        problems: [],
+      });
       await unfold(shot.page);
       await shot.page.locator('[data-card="bias-matrix"]').scrollIntoViewIfNeeded();
       await screenshot(shot.page, `extras-${width}-${scheme}`);

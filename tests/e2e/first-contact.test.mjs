@@ -12,19 +12,26 @@ import { afterRender, collectProblems, launch, openExplorer, readHeatmap, screen
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 let env;
-before(async () => { env = await launch(); });
-after(async () => { await env?.close(); });
-
-const box = (page, selector) => page.$eval(selector, (e) => {
-  const r = e.getBoundingClientRect();
-  return { top: r.top, bottom: r.bottom, left: r.left, right: r.right, height: r.height, width: r.width };
+before(async () => {
+  env = await launch();
 });
+after(async () => {
+  await env?.close();
+});
+
+const box = (page, selector) =>
+  page.$eval(selector, (e) => {
+    const r = e.getBoundingClientRect();
+    return { top: r.top, bottom: r.bottom, left: r.left, right: r.right, height: r.height, width: r.width };
+  });
 
 async function axe(page, what) {
   await page.evaluate(AXE);
   const violations = await page.evaluate(async () => {
     for (const c of document.querySelectorAll('.card')) c.style.contentVisibility = 'visible';
-    return (await window.axe.run(document)).violations.map((v) => `${v.id}: ${v.help} (${v.nodes.length}×, e.g. ${v.nodes[0].target.join(' ')})`);
+    return (await window.axe.run(document)).violations.map(
+      (v) => `${v.id}: ${v.help} (${v.nodes.length}×, e.g. ${v.nodes[0].target.join(' ')})`,
+    );
   });
   assert.deepEqual(violations, [], what);
 }
@@ -36,7 +43,10 @@ test('1400 × 900: the attention weights are in the first screen, with Start her
   const pipeline = await box(page, '#pipeline');
   const explain = await box(page, '#explain');
   const start = await box(page, '.start-here');
-  assert.ok(explain.left >= pipeline.right && start.left >= pipeline.right, 'the explanation and Start here are beside the steps');
+  assert.ok(
+    explain.left >= pipeline.right && start.left >= pipeline.right,
+    'the explanation and Start here are beside the steps',
+  );
   assert.ok(explain.top < 900 && explain.bottom > 0, 'and in view');
   assert.equal(await page.isVisible('#explain-body'), true, 'open on a wide screen');
   // It stays beside the content while the page scrolls.

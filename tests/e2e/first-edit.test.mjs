@@ -18,11 +18,12 @@ async function redrawsDuring(action) {
     const app = document.getElementById('app');
     window.__inFrame = 0;
     window.__raf = window.requestAnimationFrame;
-    window.requestAnimationFrame = (f) => window.__raf((t) => {
-      const was = Number(app.dataset.renders);
-      f(t);
-      window.__inFrame += Number(app.dataset.renders) - was;
-    });
+    window.requestAnimationFrame = (f) =>
+      window.__raf((t) => {
+        const was = Number(app.dataset.renders);
+        f(t);
+        window.__inFrame += Number(app.dataset.renders) - was;
+      });
   });
   await action();
   const inFrame = await page.evaluate(() => {

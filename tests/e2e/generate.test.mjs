@@ -20,32 +20,51 @@ import { trainerConfig } from '../../web/ui/training/config.js';
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 let env;
-before(async () => { env = await launch(); });
-after(async () => { await env?.close(); });
-
-const openTraining = (path, options = {}) => openExplorer(env, { width: 1400, ...options, path }).then(async (r) => {
-  await r.page.waitForSelector('[data-training][data-ready="true"]');
-  await r.page.waitForFunction(() => !document.querySelector('[data-action="generate"]').disabled);
-  return r;
+before(async () => {
+  env = await launch();
 });
-const finished = (page) => page.waitForFunction(() => document.querySelector('[data-generate]').dataset.running === 'false', null, { timeout: 120_000 });
-const generated = (page) => page.$eval('[data-generated]', (e) => ({ text: e.textContent, tokens: e.dataset.tokens.split(' ').map(Number), fresh: Number(e.dataset.new) }));
-const cache = (page) => page.$eval('[data-kv-cache]', (e) => ({ length: Number(e.dataset.length), bytes: Number(e.dataset.bytes) }));
+after(async () => {
+  await env?.close();
+});
+
+const openTraining = (path, options = {}) =>
+  openExplorer(env, { width: 1400, ...options, path }).then(async (r) => {
+    await r.page.waitForSelector('[data-training][data-ready="true"]');
+    await r.page.waitForFunction(() => !document.querySelector('[data-action="generate"]').disabled);
+    return r;
+  });
+const finished = (page) =>
+  page.waitForFunction(() => document.querySelector('[data-generate]').dataset.running === 'false', null, {
+    timeout: 120_000,
+  });
+const generated = (page) =>
+  page.$eval('[data-generated]', (e) => ({
+    text: e.textContent,
+    tokens: e.dataset.tokens.split(' ').map(Number),
+    fresh: Number(e.dataset.new),
+  }));
+const cache = (page) =>
+  page.$eval('[data-kv-cache]', (e) => ({ length: Number(e.dataset.length), bytes: Number(e.dataset.bytes) }));
 
 test('#view=train&example=text, then Generate: model.generate\u2019s tokens, the cache in the hooks, a full pass that agrees', async () => {
   const { page, problems, context } = await openTraining('#view=train&example=text');
   await page.waitForFunction(() => /loaded/.test(document.querySelector('.run-status').textContent));
-  await page.fill('[data-generate] input[type="number"] >> nth=1', '0.9');  // temperature
+  await page.fill('[data-generate] input[type="number"] >> nth=1', '0.9'); // temperature
   await page.click('[data-action="generate"]');
   await finished(page);
   const out = await generated(page);
   assert.ok(out.text.startsWith('Oskar went to the '), out.text);
   // model.generate on the example's weights, here in Node (the bundled site serves no ui/ modules).
-  const { state, settings } = readExample(new Uint8Array(readFileSync(new URL('../../web/trained/text.safetensors', import.meta.url))));
+  const { state, settings } = readExample(
+    new Uint8Array(readFileSync(new URL('../../web/trained/text.safetensors', import.meta.url))),
+  );
   const chars = charVocabulary(TINY_CORPUS).chars;
   const model = (await createAttention()).transformer({ ...trainerConfig(settings).model, vocabSize: chars.length });
   model.loadState(state);
-  const expected = Array.from(model.generate(charTokens('Oskar went to the ', chars, 31).ids, { maxNewTokens: 20, temperature: 0.9, seed: 0 }).tokens);
+  const expected = Array.from(
+    model.generate(charTokens('Oskar went to the ', chars, 31).ids, { maxNewTokens: 20, temperature: 0.9, seed: 0 })
+      .tokens,
+  );
   model.dispose();
   assert.deepEqual(out.tokens, expected);
   const c = await cache(page);
@@ -61,8 +80,11 @@ test('#view=train&example=text, then Generate: model.generate\u2019s tokens, the
   await page.$eval('[data-generate]', (e) => e.scrollIntoView());
   await screenshot(page, 'generate-text-1400-light');
   await page.evaluate(AXE);
-  const violations = await page.evaluate(async () => (await window.axe.run(document.querySelector('[data-generate]'))).violations
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.length}×, e.g. ${v.nodes[0].target.join(' ')})`));
+  const violations = await page.evaluate(async () =>
+    (await window.axe.run(document.querySelector('[data-generate]'))).violations.map(
+      (v) => `${v.id}: ${v.help} (${v.nodes.length}×, e.g. ${v.nodes[0].target.join(' ')})`,
+    ),
+  );
   assert.deepEqual(violations, []);
   assert.deepEqual(await collectProblems(page, problems), []);
   await context.close();
@@ -124,7 +146,10 @@ test('positions, key/value heads and the window travel in the address and reach 
   assert.equal(c.bytes, 2 * 2 * 2 * 8 * 6 * 4);
   const slots = await p.$$eval('[data-heatmap="gen-keys"] tbody th', (ths) => ths.length);
   assert.equal(slots, 6, 'the K cache is a ring buffer of 6 slots');
-  const { scroll, client } = await p.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+  const { scroll, client } = await p.evaluate(() => ({
+    scroll: document.documentElement.scrollWidth,
+    client: document.documentElement.clientWidth,
+  }));
   assert.ok(scroll <= client + 1, `the view scrolls sideways at 375 px: ${scroll} > ${client}`);
   await p.$eval('[data-generate]', (e) => e.scrollIntoView());
   await screenshot(p, 'generate-window-375-light');

@@ -5,17 +5,35 @@
 // repaints at the new resolution.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { afterFrames, afterRender, collectProblems, fillCell, launch, openExplorer, readHeatmap, readHeatmapCells, setSize, typeInCell } from './helpers.mjs';
+import {
+  afterFrames,
+  afterRender,
+  collectProblems,
+  fillCell,
+  launch,
+  openExplorer,
+  readHeatmap,
+  readHeatmapCells,
+  setSize,
+  typeInCell,
+} from './helpers.mjs';
 import { formatCell } from '../../web/ui/model/format.js';
 
 let env;
-before(async () => { env = await launch(); });
-after(async () => { await env?.close(); });
+before(async () => {
+  env = await launch();
+});
+after(async () => {
+  await env?.close();
+});
 
 function assertFilledAndAligned(cells, label) {
   for (const [k, c] of cells.entries()) {
     if (c.masked) continue;
-    assert.ok(c.corners.every((x) => x === c.corners[0] && x !== 'outside'), `${label} cell ${k}: one colour to its edges (${c.corners})`);
+    assert.ok(
+      c.corners.every((x) => x === c.corners[0] && x !== 'outside'),
+      `${label} cell ${k}: one colour to its edges (${c.corners})`,
+    );
     assert.ok(c.corners[0].endsWith(',255'), `${label} cell ${k}: opaque`);
     if (c.gap !== null) assert.ok(c.gap.endsWith(',0'), `${label} cell ${k}: the gap before it is clear (${c.gap})`);
   }
@@ -31,7 +49,10 @@ describe('the canvas lines up with the table', () => {
       // pixel or two.
       for (const [k, c] of cells.entries()) {
         assert.ok(c.ink > 15 * deviceScaleFactor ** 2, `cell ${k} (${c.text}) has its digits: ${c.ink} ink pixels`);
-        assert.ok(Math.abs(c.inkOffset[0]) < 2.5 && Math.abs(c.inkOffset[1]) < 2.5, `cell ${k} (${c.text}) digits centred: offset ${c.inkOffset}`);
+        assert.ok(
+          Math.abs(c.inkOffset[0]) < 2.5 && Math.abs(c.inkOffset[1]) < 2.5,
+          `cell ${k} (${c.text}) digits centred: offset ${c.inkOffset}`,
+        );
       }
       assert.deepEqual(await collectProblems(page, problems), []);
       await context.close();
@@ -40,8 +61,14 @@ describe('the canvas lines up with the table', () => {
 
   test('a wide map prints no digits; masked cells are hatched and name themselves hidden', async () => {
     const { page, context } = await openExplorer(env);
-    await afterRender(page, () => page.fill('#sentence', 'one two three four five six seven eight nine ten eleven twelve'));
-    for (const [id, value] of [['#size-dModel', '64'], ['#size-heads', '4']]) await setSize(page, id, value);
+    await afterRender(page, () =>
+      page.fill('#sentence', 'one two three four five six seven eight nine ten eleven twelve'),
+    );
+    for (const [id, value] of [
+      ['#size-dModel', '64'],
+      ['#size-heads', '4'],
+    ])
+      await setSize(page, id, value);
     const q = await readHeatmapCells(page, 'Q');
     assert.equal(q.length, 12 * 64);
     assertFilledAndAligned(q, 'Q');
@@ -61,12 +88,13 @@ describe('the canvas lines up with the table', () => {
 
 describe('redrawing after edits', () => {
   // The canvas's pixels, as a digest of its bytes (identical pictures give identical digests).
-  const pixels = (page, name) => page.$eval(`[data-heatmap="${name}"]`, async (t) => {
-    const canvas = t.parentElement.querySelector('canvas');
-    const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
-    const digest = await crypto.subtle.digest('SHA-256', data);
-    return `${canvas.width}x${canvas.height} ${[...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('')}`;
-  });
+  const pixels = (page, name) =>
+    page.$eval(`[data-heatmap="${name}"]`, async (t) => {
+      const canvas = t.parentElement.querySelector('canvas');
+      const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+      const digest = await crypto.subtle.digest('SHA-256', data);
+      return `${canvas.width}x${canvas.height} ${[...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('')}`;
+    });
 
   test('maps repainted cell by cell and whole look exactly as a fresh page with the same numbers', async () => {
     const { page, context } = await openExplorer(env);
@@ -85,8 +113,16 @@ describe('redrawing after edits', () => {
     while (link !== (link = await page.evaluate(() => location.hash))) await page.waitForTimeout(700);
     const fresh = await openExplorer(env, { path: link });
     for (const name of ['scores', 'scaled', 'weights', 'output']) {
-      assert.equal((await readHeatmap(page, name)).data.join(' '), (await readHeatmap(fresh.page, name)).data.join(' '), `${name}: the same numbers`);
-      assert.equal(await pixels(page, name), await pixels(fresh.page, name), `${name}: the redrawn canvas equals a fresh one`);
+      assert.equal(
+        (await readHeatmap(page, name)).data.join(' '),
+        (await readHeatmap(fresh.page, name)).data.join(' '),
+        `${name}: the same numbers`,
+      );
+      assert.equal(
+        await pixels(page, name),
+        await pixels(fresh.page, name),
+        `${name}: the redrawn canvas equals a fresh one`,
+      );
     }
     await fresh.context.close();
     await context.close();
@@ -100,16 +136,25 @@ describe('maps out of view', () => {
     const before = await readHeatmapCells(page, 'output');
     // (The steps come before the matrices: the lessons below are far from the output.)
     await page.$eval('#lessons', (e) => e.scrollIntoView({ block: 'start' }));
-    assert.ok(await page.$eval('[data-heatmap="output"]', (t) => t.getBoundingClientRect().bottom < -300), 'the output is out of view');
+    assert.ok(
+      await page.$eval('[data-heatmap="output"]', (t) => t.getBoundingClientRect().bottom < -300),
+      'the output is out of view',
+    );
     // Edited while the output is out of view (typed where the page is, not scrolled to): its
     // values follow once the frame is drawn...
     await afterRender(page, () => typeInCell(page, 'X', 0, 0, '3.5'));
     const values = (await readHeatmap(page, 'output')).data;
     // ...and its canvas and cell names show them when a person scrolls to it.
     const after = await readHeatmapCells(page, 'output');
-    assert.notDeepEqual(after.map((c) => c.colour), before.map((c) => c.colour));
+    assert.notDeepEqual(
+      after.map((c) => c.colour),
+      before.map((c) => c.colour),
+    );
     const expected = values.map(formatCell);
-    assert.deepEqual(after.map((c) => c.text), expected);
+    assert.deepEqual(
+      after.map((c) => c.text),
+      expected,
+    );
     assertFilledAndAligned(after, 'output');
     await context.close();
   });
@@ -121,9 +166,14 @@ async function canvasWrites(page, name, action) {
     const canvas = table.parentElement.querySelector('canvas');
     const put = CanvasRenderingContext2D.prototype.putImageData;
     window.__writes = [];
-    window.__restorePut = () => { CanvasRenderingContext2D.prototype.putImageData = put; };
+    window.__restorePut = () => {
+      CanvasRenderingContext2D.prototype.putImageData = put;
+    };
     CanvasRenderingContext2D.prototype.putImageData = function (image, dx, dy, ...dirty) {
-      if (this.canvas === canvas) window.__writes.push(dirty.length ? [dirty[0], dirty[1], dirty[2], dirty[3]] : [0, 0, image.width, image.height]);
+      if (this.canvas === canvas)
+        window.__writes.push(
+          dirty.length ? [dirty[0], dirty[1], dirty[2], dirty[3]] : [0, 0, image.width, image.height],
+        );
       return put.call(this, image, dx, dy, ...dirty);
     };
   });
@@ -140,19 +190,26 @@ const typeX = (page, i, j, text) => afterRender(page, () => typeInCell(page, 'X'
 describe('maps scrolled into view', () => {
   test('keep their pixels after the frame, so the next small edit repaints only the cells it changes', async () => {
     const { page, context } = await openExplorer(env);
-    await afterRender(page, () => page.fill('#sentence', 'a b c d e f g h'));  // n = 8: an edit of one token changes 15 of 64 scores
+    await afterRender(page, () => page.fill('#sentence', 'a b c d e f g h')); // n = 8: an edit of one token changes 15 of 64 scores
     await readHeatmapCells(page, 'scores');
     await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
-    assert.ok(await page.$eval('[data-heatmap="scores"]', (t) => t.getBoundingClientRect().bottom < 0), 'the scores are out of view');
-    await typeX(page, 2, 1, '0.75');  // drawn out of view, after the frame
+    assert.ok(
+      await page.$eval('[data-heatmap="scores"]', (t) => t.getBoundingClientRect().bottom < 0),
+      'the scores are out of view',
+    );
+    await typeX(page, 2, 1, '0.75'); // drawn out of view, after the frame
     await readHeatmap(page, 'scores');
     await page.$eval('[data-heatmap="scores"]', (t) => t.scrollIntoView({ block: 'center' }));
     await afterFrames(page, 2, 100);
-    const [width, height] = await page.$eval('[data-heatmap="scores"]', (t) => { const c = t.parentElement.querySelector('canvas'); return [c.width, c.height]; });
+    const [width, height] = await page.$eval('[data-heatmap="scores"]', (t) => {
+      const c = t.parentElement.querySelector('canvas');
+      return [c.width, c.height];
+    });
     const before = Number(await page.textContent('[data-matrix="X"] .cell-input[data-row="2"][data-col="1"]'));
     const writes = await canvasWrites(page, 'scores', () => typeX(page, 2, 1, String(before + 0.05)));
     assert.ok(writes.length > 0, 'the edit changed some scores');
-    for (const [, , w, h] of writes) assert.ok(w < width || h < height, `a write of the whole ${width} x ${height} canvas`);
+    for (const [, , w, h] of writes)
+      assert.ok(w < width || h < height, `a write of the whole ${width} x ${height} canvas`);
     await context.close();
   });
 });
@@ -165,15 +222,28 @@ describe('maps shown', () => {
     const { page, context } = await openExplorer(env);
     await afterRender(page, () => page.fill('#sentence', 'a b c d e f g h'));
     await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
-    assert.ok(await page.$eval('[data-heatmap="scores"]', (t) => t.getBoundingClientRect().bottom < 0), 'the scores are out of view');
-    await typeX(page, 2, 1, '0.75');  // drawn out of view, after the frame
+    assert.ok(
+      await page.$eval('[data-heatmap="scores"]', (t) => t.getBoundingClientRect().bottom < 0),
+      'the scores are out of view',
+    );
+    await typeX(page, 2, 1, '0.75'); // drawn out of view, after the frame
     await readHeatmap(page, 'scores');
     const writes = await canvasWrites(page, 'scores', async () => {
       await page.$eval('[data-heatmap="scores"]', (t) => t.scrollIntoView({ block: 'center' }));
       await afterFrames(page, 3, 100);
     });
-    const [width, height] = await page.$eval('[data-heatmap="scores"]', (t) => { const c = t.parentElement.querySelector('canvas'); return [c.width, c.height]; });
-    assert.deepEqual(writes, [[0, 0, width, height], [0, 0, 1, 1]], 'the map drawn whole as it comes into view, then one pixel');
+    const [width, height] = await page.$eval('[data-heatmap="scores"]', (t) => {
+      const c = t.parentElement.querySelector('canvas');
+      return [c.width, c.height];
+    });
+    assert.deepEqual(
+      writes,
+      [
+        [0, 0, width, height],
+        [0, 0, 1, 1],
+      ],
+      'the map drawn whole as it comes into view, then one pixel',
+    );
     assertFilledAndAligned(await readHeatmapCells(page, 'scores'), 'scores');
     await context.close();
   });
@@ -184,11 +254,20 @@ describe('zoom', () => {
     const { page, context } = await openExplorer(env);
     const width1 = await page.$eval('[data-heatmap="weights"]', (t) => t.parentElement.querySelector('canvas').width);
     const cdp = await context.newCDPSession(page);
-    await cdp.send('Emulation.setDeviceMetricsOverride', { width: 1280, height: 900, deviceScaleFactor: 2, mobile: false });
+    await cdp.send('Emulation.setDeviceMetricsOverride', {
+      width: 1280,
+      height: 900,
+      deviceScaleFactor: 2,
+      mobile: false,
+    });
     await page.waitForFunction(() => window.devicePixelRatio === 2);
     // Emulation changes the ratio without the events a real zoom brings; send the window's one.
     await page.evaluate(() => window.dispatchEvent(new Event('resize')));
-    await page.waitForFunction((w) => document.querySelector('[data-heatmap="weights"]').parentElement.querySelector('canvas').width >= 2 * w - 2, width1);
+    await page.waitForFunction(
+      (w) =>
+        document.querySelector('[data-heatmap="weights"]').parentElement.querySelector('canvas').width >= 2 * w - 2,
+      width1,
+    );
     assertFilledAndAligned(await readHeatmapCells(page, 'weights'), 'weights at 2x');
     await context.close();
   });

@@ -14,8 +14,12 @@ import { ensureSite } from '../../scripts/bundle.mjs';
 export const SCREENSHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
 
 const CHROMIUM_ARGS = [
-  '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-  '--disable-sync', '--no-first-run',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
 ];
 
 /** The folder of `site`: 'dist' (default; 'web' when SERVE=web) or 'web'; dist/ made fresh first. */
@@ -30,7 +34,7 @@ export async function siteRoot(site = process.env.SERVE === 'web' ? 'web' : 'dis
  * returned close() in after().
  */
 export async function launch({ root, site } = {}) {
-  const server = await startServer({ port: 0, root: root ?? await siteRoot(site) });
+  const server = await startServer({ port: 0, root: root ?? (await siteRoot(site)) });
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: CHROMIUM_ARGS,
@@ -47,7 +51,11 @@ export async function launch({ root, site } = {}) {
 
 // The frame of a request, or null when it has gone (a frame already replaced).
 function frameOf(req) {
-  try { return req.frame(); } catch { return null; }
+  try {
+    return req.frame();
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -65,9 +73,11 @@ export async function recordProblems(page, problems) {
     if (req.failure()?.errorText === 'net::ERR_ABORTED' && frameOf(req) !== page.mainFrame()) return;
     problems.push(`request failed: ${req.url()} ${req.failure()?.errorText}`);
   });
-  page.on('response', (res) => { if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`); });
+  page.on('response', (res) => {
+    if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
+  });
   await page.addInitScript(() => {
-    window.__ATTN_INSTRUMENT__ = true;  // the timing attributes some tests read (web/ui/dom/instrument.js)
+    window.__ATTN_INSTRUMENT__ = true; // the timing attributes some tests read (web/ui/dom/instrument.js)
     window.__cspViolations = [];
     document.addEventListener('securitypolicyviolation', (e) => {
       window.__cspViolations.push(`${e.violatedDirective} blocked ${e.blockedURI || '(inline)'}`);
@@ -78,7 +88,10 @@ export async function recordProblems(page, problems) {
 /**
  * Opens the explorer and waits until it has drawn. `problems` collects what recordProblems does.
  */
-export async function openExplorer(env, { width = 1280, height = 900, colorScheme = 'light', path = '', deviceScaleFactor = 1, problems = [] } = {}) {
+export async function openExplorer(
+  env,
+  { width = 1280, height = 900, colorScheme = 'light', path = '', deviceScaleFactor = 1, problems = [] } = {},
+) {
   const context = await env.browser.newContext({ viewport: { width, height }, colorScheme, deviceScaleFactor });
   const page = await context.newPage();
   await recordProblems(page, problems);
@@ -101,15 +114,21 @@ export function useExplorer({ setup, site, ...options } = {}) {
     real.page = (await openExplorer(real.env, { ...options, problems })).page;
     if (setup) await setup(real.page);
   });
-  after(async () => { await real.env?.close(); });
-  const forward = (key) => new Proxy({}, {
-    get(_, prop) {
-      const target = real[key];
-      if (!target) throw new Error(`the harness's ${key} is ready only once before() has run`);
-      const value = target[prop];
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
+  after(async () => {
+    await real.env?.close();
   });
+  const forward = (key) =>
+    new Proxy(
+      {},
+      {
+        get(_, prop) {
+          const target = real[key];
+          if (!target) throw new Error(`the harness's ${key} is ready only once before() has run`);
+          const value = target[prop];
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      },
+    );
   return { env: forward('env'), page: forward('page'), problems };
 }
 
@@ -124,10 +143,14 @@ export async function collectProblems(page, problems) {
  * called), then `thenMs` milliseconds more (for work queued after the last frame).
  */
 export function afterFrames(page, count = 2, thenMs = 0) {
-  return page.evaluate(([n, ms]) => new Promise((done) => {
-    const next = (left) => (left ? requestAnimationFrame(() => next(left - 1)) : setTimeout(done, ms));
-    next(n);
-  }), [count, thenMs]);
+  return page.evaluate(
+    ([n, ms]) =>
+      new Promise((done) => {
+        const next = (left) => (left ? requestAnimationFrame(() => next(left - 1)) : setTimeout(done, ms));
+        next(n);
+      }),
+    [count, thenMs],
+  );
 }
 
 /** Waits for the next redraw after `action` (the page counts its redraws in #app[data-renders]). */
@@ -139,7 +162,7 @@ export async function afterRender(page, action) {
 
 /** Sets a size field and waits for the redraw (none when the field has that value already). */
 export async function setSize(page, id, value) {
-  if (await page.inputValue(id) === value) return;
+  if ((await page.inputValue(id)) === value) return;
   await afterRender(page, async () => {
     await page.fill(id, value);
     await page.press(id, 'Enter');
@@ -203,8 +226,12 @@ export async function readHeatmapCells(page, name) {
       const left = r.left + td.clientLeft;
       const masked = td.classList.contains('masked');
       const sample = at(left + 3, r.top + 3);
-      const corners = [[left + 2, r.top + 2], [r.right - 2, r.top + 2], [left + 2, r.bottom - 2], [r.right - 2, r.bottom - 2]]
-        .map(([x, y]) => at(x, y));
+      const corners = [
+        [left + 2, r.top + 2],
+        [r.right - 2, r.top + 2],
+        [left + 2, r.bottom - 2],
+        [r.right - 2, r.bottom - 2],
+      ].map(([x, y]) => at(x, y));
       let ink = 0;
       let [ix0, ix1, iy0, iy1] = [Infinity, -Infinity, Infinity, -Infinity];
       const x0 = Math.ceil((left - box.left) * scale);
@@ -224,7 +251,11 @@ export async function readHeatmapCells(page, name) {
       const cx = (x0 + x1) / 2 / scale;
       const cy = (y0 + y1) / 2 / scale;
       return {
-        colour: masked ? 'hatch' : sample === 'outside' ? 'outside the canvas' : `rgb(${sample.split(',').slice(0, 3).join(', ')})`,
+        colour: masked
+          ? 'hatch'
+          : sample === 'outside'
+            ? 'outside the canvas'
+            : `rgb(${sample.split(',').slice(0, 3).join(', ')})`,
         masked,
         corners,
         gap: Number(td.dataset.col) > 0 ? at(left - 0.5 - td.clientLeft, (r.top + r.bottom) / 2) : null,
@@ -268,7 +299,9 @@ export function assertClose(actual, expected, { atol = 1e-5, rtol = 1e-5, label 
     }
   }
   if (first >= 0)
-    throw new Error(`${label}: first mismatch at index ${first}: got ${actual[first]}, expected ${expected[first]} (max error ${worst}, ${actual.length} values)`);
+    throw new Error(
+      `${label}: first mismatch at index ${first}: got ${actual[first]}, expected ${expected[first]} (max error ${worst}, ${actual.length} values)`,
+    );
 }
 
 export async function screenshot(page, name) {
@@ -286,10 +319,15 @@ export const fillCell = (page, matrix, i, j, text) => page.fill(cellSelector(mat
  * Types into cell (i, j) of `matrix` from inside the page, where focus already is: a driver's fill
  * would first scroll the page to the cell.
  */
-export const typeInCell = (page, matrix, i, j, text) => page.$eval(cellSelector(matrix, i, j), (c, t) => {
-  c.textContent = t;
-  c.dispatchEvent(new Event('input', { bubbles: true }));
-}, text);
+export const typeInCell = (page, matrix, i, j, text) =>
+  page.$eval(
+    cellSelector(matrix, i, j),
+    (c, t) => {
+      c.textContent = t;
+      c.dispatchEvent(new Event('input', { bubbles: true }));
+    },
+    text,
+  );
 
 /** The text cell (i, j) of `matrix` shows. */
 export const cellText = async (page, matrix, i, j) => (await page.textContent(cellSelector(matrix, i, j))) ?? '';
@@ -308,7 +346,8 @@ export async function expectedLessonExample({ row, col, value }) {
   const W = [rng.randn(8, 4).data, rng.randn(8, 4).data, rng.randn(8, 4).data];
   const [Q, K, V] = W.map((w) => {
     const out = new Float64Array(16);
-    for (let i = 0; i < 4; i++) for (let c = 0; c < 4; c++) for (let r = 0; r < 8; r++) out[i * 4 + c] += X[i * 8 + r] * w[r * 4 + c];
+    for (let i = 0; i < 4; i++)
+      for (let c = 0; c < 4; c++) for (let r = 0; r < 8; r++) out[i * 4 + c] += X[i * 8 + r] * w[r * 4 + c];
     return { data: out, shape: [4, 4] };
   });
   const r = attn.scaledDotProductAttention(Q, K, V);
@@ -338,6 +377,6 @@ export async function settledLink(page, before) {
 export async function unfold(page) {
   for (const selector of ['.controls-toggle[aria-expanded="false"]', '.tools-toggle[aria-expanded="false"]']) {
     const toggle = page.locator(selector).first();
-    if (await toggle.count() && await toggle.isVisible()) await toggle.click();
+    if ((await toggle.count()) && (await toggle.isVisible())) await toggle.click();
   }
 }

@@ -32,25 +32,32 @@ const PAYLOADS = [
 const FORBIDDEN = 'script, img, svg:not([data-plot]), iframe, object, embed, link, style, base, form';
 
 const { env, page, problems } = useExplorer({
-  setup: (page) => afterRender(page, () => page.selectOption('#preset', 'causal')),  // a sentence preset
+  setup: (page) => afterRender(page, () => page.selectOption('#preset', 'causal')), // a sentence preset
 });
 
 // Fills the sentence field and waits until the page has either redrawn or flagged the text.
 async function typeSentence(text) {
   const before = Number(await page.getAttribute('#app', 'data-renders'));
   await page.fill('#sentence', text);
-  await page.waitForFunction((n) => Number(document.getElementById('app').dataset.renders) > n ||
-    document.getElementById('sentence').getAttribute('aria-invalid') === 'true', before);
+  await page.waitForFunction(
+    (n) =>
+      Number(document.getElementById('app').dataset.renders) > n ||
+      document.getElementById('sentence').getAttribute('aria-invalid') === 'true',
+    before,
+  );
   // Let a queued animation-frame redraw land before reading the page.
   await afterFrames(page);
 }
 
 async function expectNothingRan(what) {
-  const state = await page.evaluate((selector) => ({
-    pwned: window.__pwned ?? null,
-    forbidden: [...document.querySelectorAll(`#app :is(${selector})`)].map((e) => e.outerHTML.slice(0, 80)),
-    status: document.getElementById('status').hidden ? '' : document.getElementById('status').textContent,
-  }), FORBIDDEN);
+  const state = await page.evaluate(
+    (selector) => ({
+      pwned: window.__pwned ?? null,
+      forbidden: [...document.querySelectorAll(`#app :is(${selector})`)].map((e) => e.outerHTML.slice(0, 80)),
+      status: document.getElementById('status').hidden ? '' : document.getElementById('status').textContent,
+    }),
+    FORBIDDEN,
+  );
   assert.equal(state.pwned, null, `${what}: a payload ran`);
   assert.deepEqual(state.forbidden, [], `${what}: input became elements`);
   assert.equal(state.status, '', `${what}: the page shows an error`);
@@ -60,7 +67,10 @@ async function expectNothingRan(what) {
 async function expectFiniteHeatmaps(what) {
   for (const name of ['weights', 'output']) {
     const { data } = await readHeatmap(page, name);
-    assert.ok(data.length > 0 && data.every(Number.isFinite), `${what}: ${name} holds ${data.find((x) => !Number.isFinite(x))}`);
+    assert.ok(
+      data.length > 0 && data.every(Number.isFinite),
+      `${what}: ${name} holds ${data.find((x) => !Number.isFinite(x))}`,
+    );
   }
 }
 
@@ -82,9 +92,15 @@ describe('hostile sentences', () => {
       const shown = await page.$$eval('.sentence-box li.token', (lis) => lis.map((li) => li.textContent));
       assert.deepEqual(shown, tokens, `${what}: token chips`);
       assert.ok(shown.length <= MAX_TOKENS && shown.every((t) => t === '[PAD]' || t.length <= MAX_TOKEN_LENGTH));
-      const labels = await page.$$eval('[data-heatmap="weights"] thead th.col-label', (ths) => ths.map((th) => th.textContent));
-      assert.deepEqual(labels.map((l) => l.trim()), tokens.map((t) => t.trim()), `${what}: weights column labels`);
-      if (tokens.every((t) => t === '[PAD]')) return;  // every key padded: the explorer shows the masked case
+      const labels = await page.$$eval('[data-heatmap="weights"] thead th.col-label', (ths) =>
+        ths.map((th) => th.textContent),
+      );
+      assert.deepEqual(
+        labels.map((l) => l.trim()),
+        tokens.map((t) => t.trim()),
+        `${what}: weights column labels`,
+      );
+      if (tokens.every((t) => t === '[PAD]')) return; // every key padded: the explorer shows the masked case
       await expectFiniteHeatmaps(what);
     });
   }
@@ -93,8 +109,22 @@ describe('hostile sentences', () => {
 describe('hostile matrix cells', () => {
   const cell = cellSelector('X', 0, 0);
   const VALUES = [
-    '<img src=x onerror="window.__pwned=1">', 'javascript:alert(1)', 'NaN', 'Infinity', '-Infinity',
-    '1e999', '-1e39', '1e-400', '0x10', '1_000', '١٢٣', '9'.repeat(400), '1e308', ' ', '--1', '1e',
+    '<img src=x onerror="window.__pwned=1">',
+    'javascript:alert(1)',
+    'NaN',
+    'Infinity',
+    '-Infinity',
+    '1e999',
+    '-1e39',
+    '1e-400',
+    '0x10',
+    '1_000',
+    '١٢٣',
+    '9'.repeat(400),
+    '1e308',
+    ' ',
+    '--1',
+    '1e',
   ];
   for (const value of VALUES) {
     const what = JSON.stringify(value.length > 40 ? `${value.slice(0, 37)}…` : value);
@@ -105,7 +135,7 @@ describe('hostile matrix cells', () => {
       await expectFiniteHeatmaps(what);
       // Then a good value is taken again.
       await afterRender(page, () => page.fill(cell, '0.5'));
-      assert.equal(await page.getAttribute(cell, 'aria-invalid') ?? 'false', 'false');
+      assert.equal((await page.getAttribute(cell, 'aria-invalid')) ?? 'false', 'false');
     });
   }
 
@@ -119,10 +149,14 @@ describe('hostile matrix cells', () => {
     await page.evaluate(async (text) => {
       // (Markup with inline handlers or styles would make Chromium's clipboard sanitizer itself
       // report CSP violations on this page, so the HTML flavour is elements only.)
-      const html = '<b data-pasted>2</b><table data-pasted><tr><td>3</td></tr></table><br><a data-pasted href="#x">4</a>';
-      await navigator.clipboard.write([new ClipboardItem({
-        'text/html': new Blob([html], { type: 'text/html' }), 'text/plain': new Blob([text], { type: 'text/plain' }),
-      })]);
+      const html =
+        '<b data-pasted>2</b><table data-pasted><tr><td>3</td></tr></table><br><a data-pasted href="#x">4</a>';
+      await navigator.clipboard.write([
+        new ClipboardItem({
+          'text/html': new Blob([html], { type: 'text/html' }),
+          'text/plain': new Blob([text], { type: 'text/plain' }),
+        }),
+      ]);
     }, plain);
     await page.keyboard.press('Control+V');
     await page.waitForFunction((sel) => document.querySelector(sel).getAttribute('aria-invalid') === 'true', cell);
@@ -132,7 +166,7 @@ describe('hostile matrix cells', () => {
     await expectNothingRan('pasted HTML');
     await expectFiniteHeatmaps('pasted HTML');
     await afterRender(page, () => page.fill(cell, '0.5'));
-    assert.equal(await page.getAttribute(cell, 'aria-invalid') ?? 'false', 'false');
+    assert.equal((await page.getAttribute(cell, 'aria-invalid')) ?? 'false', 'false');
   });
 });
 
@@ -146,8 +180,10 @@ describe('URL and postMessage input', () => {
       window.__csp = [];
       document.addEventListener('securitypolicyviolation', (e) => window.__csp.push(e.violatedDirective));
     });
-    await other.goto(`${env.url}?state=%3Cimg%20src%3Dx%20onerror%3Dwindow.__pwned%3D1%3E&preset=%22%3E%3Cscript%3E` +
-      '#%3Cimg%20src%3Dx%20onerror%3Dwindow.__pwned%3D1%3E');
+    await other.goto(
+      `${env.url}?state=%3Cimg%20src%3Dx%20onerror%3Dwindow.__pwned%3D1%3E&preset=%22%3E%3Cscript%3E` +
+        '#%3Cimg%20src%3Dx%20onerror%3Dwindow.__pwned%3D1%3E',
+    );
     await other.waitForSelector('#app[data-ready="true"]');
     const r = await other.evaluate(() => ({ pwned: window.__pwned ?? null, csp: window.__csp }));
     assert.deepEqual(r, { pwned: null, csp: [] });
@@ -161,44 +197,65 @@ describe('URL and postMessage input', () => {
     const other = await page.context().newPage();
     const own = [];
     other.on('pageerror', (err) => own.push(err.message));
-    other.on('console', (msg) => { if (msg.type() === 'error') own.push(msg.text()); });
+    other.on('console', (msg) => {
+      if (msg.type() === 'error') own.push(msg.text());
+    });
     await other.addInitScript(() => {
       window.__csp = [];
       document.addEventListener('securitypolicyviolation', (e) => window.__csp.push(e.violatedDirective));
     });
     await other.goto(`${env.url}#${hash}`);
     await other.waitForSelector('#app[data-ready="true"]');
-    const r = await other.evaluate((selector) => ({
-      pwned: window.__pwned ?? null, csp: window.__csp,
-      forbidden: [...document.querySelectorAll(`#app :is(${selector})`)].length,
-      tokens: [...document.querySelectorAll('.sentence-box li.token')].map((li) => li.textContent),
-      text: document.body.innerText,
-    }), FORBIDDEN);
+    const r = await other.evaluate(
+      (selector) => ({
+        pwned: window.__pwned ?? null,
+        csp: window.__csp,
+        forbidden: [...document.querySelectorAll(`#app :is(${selector})`)].length,
+        tokens: [...document.querySelectorAll('.sentence-box li.token')].map((li) => li.textContent),
+        text: document.body.innerText,
+      }),
+      FORBIDDEN,
+    );
     await other.close();
     assert.deepEqual([r.pwned, r.csp, r.forbidden, own], [null, [], 0, []], `#${hash.slice(0, 40)}`);
     return r;
   };
 
   test('a link whose state holds markup shows it as text', async () => {
-    const tokens = ['<img src=x onerror=f()>', '<script>', 'javascript:x', '"><b>', '{{7*7}}'];  // ≤ 24 characters each
-    const link = await encodeState(reconcile({ mode: 'sentence', sentence: tokens.join(' '), tokens, dModel: 4, heads: 1 },
-      (name, count) => Array.from({ length: count }, (_, k) => Math.cos(k))));
+    const tokens = ['<img src=x onerror=f()>', '<script>', 'javascript:x', '"><b>', '{{7*7}}']; // ≤ 24 characters each
+    const link = await encodeState(
+      reconcile({ mode: 'sentence', sentence: tokens.join(' '), tokens, dModel: 4, heads: 1 }, (name, count) =>
+        Array.from({ length: count }, (_, k) => Math.cos(k)),
+      ),
+    );
     const r = await openLink(`s=${link}`);
     assert.deepEqual(r.tokens, tokens);
   });
 
   test('damaged and hostile links are refused with a message, the default example shown', async () => {
-    for (const hash of ['s=v1.%3Cimg%20src%3Dx%20onerror%3Dwindow.__pwned%3D1%3E', 's=v2.AAAA', 's=v1.' + 'A'.repeat(200000),
-      's=%3Cscript%3Ewindow.__pwned%3D1%3C%2Fscript%3E', 'preset=%3Cimg%20src%3Dx%20onerror%3Dwindow.__pwned%3D1%3E']) {
+    for (const hash of [
+      's=v1.%3Cimg%20src%3Dx%20onerror%3Dwindow.__pwned%3D1%3E',
+      's=v2.AAAA',
+      's=v1.' + 'A'.repeat(200000),
+      's=%3Cscript%3Ewindow.__pwned%3D1%3C%2Fscript%3E',
+      'preset=%3Cimg%20src%3Dx%20onerror%3Dwindow.__pwned%3D1%3E',
+    ]) {
       const r = await openLink(hash);
-      assert.ok(!/undefined|NaN|\[object Object\]/.test(r.text), `#${hash.slice(0, 40)}: the page text shows a raw value`);
+      assert.ok(
+        !/undefined|NaN|\[object Object\]/.test(r.text),
+        `#${hash.slice(0, 40)}: the page text shows a raw value`,
+      );
     }
   });
 
   test('messages from another window run nothing and break nothing', async () => {
     await page.evaluate(() => {
-      for (const data of ['<img src=x onerror="window.__pwned=1">', { state: { tokens: ['<script>'] } },
-        { type: 'state', state: { n: 1e9, matrices: { Q: { rows: 1e9, cols: 1e9, data: [] } } } }, null])
+      for (const data of [
+        '<img src=x onerror="window.__pwned=1">',
+        { state: { tokens: ['<script>'] } },
+        { type: 'state', state: { n: 1e9, matrices: { Q: { rows: 1e9, cols: 1e9, data: [] } } } },
+        null,
+      ])
         window.postMessage(data, '*');
       return new Promise((resolve) => setTimeout(resolve, 100));
     });

@@ -13,8 +13,12 @@ import { untranslatedTexts } from './i18n-helpers.mjs';
 const EXPLORER = 'body > :not(main), #app > :not(.layout), .layout > :not(.content), .content > :not(.lessons)';
 
 let env;
-before(async () => { env = await launch(); });
-after(async () => { await env?.close(); });
+before(async () => {
+  env = await launch();
+});
+after(async () => {
+  await env?.close();
+});
 
 async function open(path, { width = 1280, height = 900 } = {}) {
   const context = await env.browser.newContext({ viewport: { width, height } });
@@ -62,8 +66,15 @@ describe('the pseudo-locale finds no text outside the catalogues', () => {
     await afterRender(page, () => page.check('#cross-attention'));
     await page.focus('[data-heatmap="masked"] td[data-row="0"][data-col="0"]');
     await expectTranslated(page, EXPLORER, 'with the bias matrix, the projection biases and cross-attention');
-    for (const cell of ['[data-matrix="B"] .cell-input', '[data-matrix="X"] .cell-input', '[data-matrix="XM"] .cell-input',
-      '[data-matrix="WQ"] .cell-input', '[data-matrix="BK"] .cell-input', '[data-heatmap="Q"] td', '[data-heatmap="V"] td']) {
+    for (const cell of [
+      '[data-matrix="B"] .cell-input',
+      '[data-matrix="X"] .cell-input',
+      '[data-matrix="XM"] .cell-input',
+      '[data-matrix="WQ"] .cell-input',
+      '[data-matrix="BK"] .cell-input',
+      '[data-heatmap="Q"] td',
+      '[data-heatmap="V"] td',
+    ]) {
       await page.focus(`${cell}[data-row="0"][data-col="1"]`);
       await expectTranslated(page, EXPLORER, `with ${cell} explained`);
     }
@@ -100,7 +111,11 @@ describe('the pseudo-locale finds no text outside the catalogues', () => {
     await context.close();
     const embed = await open('embed.html?lesson=no-such-lesson&lang=qps');
     await embed.page.waitForSelector('.notice:not([hidden])');
-    await expectTranslated(embed.page, '#app > :not(.layout), .layout > :not(.content), .content > :not(.lessons)', 'with an unknown lesson named');
+    await expectTranslated(
+      embed.page,
+      '#app > :not(.layout), .layout > :not(.content), .content > :not(.lessons)',
+      'with an unknown lesson named',
+    );
     await embed.context.close();
   });
 
@@ -166,7 +181,10 @@ describe('German, Spanish and the choice of language', () => {
     });
     const shown = await page.evaluate(() => {
       const root = document.querySelector('attention-explorer').shadowRoot.querySelector('.ae-host-root');
-      return { lang: root.getAttribute('lang'), title: root.querySelector('#pipeline-title, [id$="pipeline-title"]')?.textContent };
+      return {
+        lang: root.getAttribute('lang'),
+        title: root.querySelector('#pipeline-title, [id$="pipeline-title"]')?.textContent,
+      };
     });
     assert.deepEqual(shown, { lang: 'es', title: 'Pesos de atención' });
     await context.close();
@@ -175,7 +193,11 @@ describe('German, Spanish and the choice of language', () => {
   test('the embed builder writes the chosen language into both snippets', async () => {
     const { page, context } = await open('?lang=es#view=embed');
     assert.equal(await page.textContent('#builder-title'), 'Incrustar una lección');
-    assert.doesNotMatch(await page.inputValue('[data-snippet="element"]'), /lang=/, 'no language: the reader\u2019s browser decides');
+    assert.doesNotMatch(
+      await page.inputValue('[data-snippet="element"]'),
+      /lang=/,
+      'no language: the reader\u2019s browser decides',
+    );
     await page.selectOption('[data-field="lang"]', 'de');
     assert.match(await page.inputValue('[data-snippet="element"]'), /<attention-explorer lesson="weights" lang="de">/);
     assert.match(await page.inputValue('[data-snippet="iframe"]'), /embed\.html\?lesson=weights&amp;lang=de"/);

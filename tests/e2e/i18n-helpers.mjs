@@ -41,7 +41,8 @@ export function untranslatedTexts(page, selector = 'body') {
         const e = node.parentElement;
         if (!e || exempt(e) || !visible(e)) continue;
         // A message split by inline elements (a count in bold) is judged as its element's whole text.
-        if (WORD.test(outside(node.textContent)) && WORD.test(outside(e.textContent))) found.push(`"${node.textContent.trim().slice(0, 80)}" (${where(e)})`);
+        if (WORD.test(outside(node.textContent)) && WORD.test(outside(e.textContent)))
+          found.push(`"${node.textContent.trim().slice(0, 80)}" (${where(e)})`);
       }
       for (const e of [root, ...root.querySelectorAll('*')]) {
         if (exempt(e) || !visible(e)) continue;

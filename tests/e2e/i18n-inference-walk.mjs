@@ -13,7 +13,14 @@ import { writeGpt2Checkpoint } from '../js/support/gpt2-checkpoint.mjs';
 
 const WEB = fileURLToPath(new URL('../../web/', import.meta.url));
 export const SMALL = { vocabSize: 50257, contextLength: 64, dModel: 32, numLayers: 3, numHeads: 4 };
-const hfConfig = (c) => ({ model_type: 'gpt2', vocab_size: c.vocabSize, n_positions: c.contextLength, n_embd: c.dModel, n_layer: c.numLayers, n_head: c.numHeads });
+const hfConfig = (c) => ({
+  model_type: 'gpt2',
+  vocab_size: c.vocabSize,
+  n_positions: c.contextLength,
+  n_embd: c.dModel,
+  n_layer: c.numLayers,
+  n_head: c.numHeads,
+});
 
 /** A copy of the site (web/ linked) with models/small/ (a small GPT-2-shaped checkpoint); remove() deletes it. */
 export function siteWithCheckpoint() {
@@ -45,10 +52,11 @@ async function act(page, action) {
   await settle(page);
 }
 
-const fill = (page, selector, value) => act(page, async () => {
-  await page.fill(selector, value);
-  await page.press(selector, 'Enter');
-});
+const fill = (page, selector, value) =>
+  act(page, async () => {
+    await page.fill(selector, value);
+    await page.press(selector, 'Enter');
+  });
 
 // Focuses the first of `selectors` that is there (a cell or an explained number), then checks.
 async function explainEach(page, check, label, selectors) {
@@ -83,11 +91,18 @@ export async function walkFlash(page, check) {
     await act(page, () => page.click('[data-action="flash-step"]'));
     await check(`flash: tile ${s} of ${steps}`);
     if (s <= 2 || s === steps) {
-      await explainEach(page, check, `flash tile ${s}`, [cell('flash-state', 0, 0), cell('flash-state', 0, 1), cell('flash-partial', 0, 0)]);
+      await explainEach(page, check, `flash tile ${s}`, [
+        cell('flash-state', 0, 0),
+        cell('flash-state', 0, 1),
+        cell('flash-partial', 0, 0),
+      ]);
     }
   }
   await explainEach(page, check, 'flash end', [
-    cell('flash-tiled', 0, 0), cell('flash-naive', 1, 1), '[data-flash-difference]', '[data-stat="flash-tile-bytes"]',
+    cell('flash-tiled', 0, 0),
+    cell('flash-naive', 1, 1),
+    '[data-flash-difference]',
+    '[data-stat="flash-tile-bytes"]',
   ]);
 }
 
@@ -96,8 +111,13 @@ export async function walkKvCache(page, check) {
   await openTab(page, 'kv-cache');
   await check('kv: the last token');
   await explainEach(page, check, 'kv', [
-    cell('kv-weights', 0, 0), cell('kv-full', 0, 1), cell('kv-keys', 0, 0), cell('kv-values', 1, 0),
-    '[data-stat="kv-cache-bytes"]', '[data-stat="kv-difference"]', 'tr[data-config="mistral-7b"] output',
+    cell('kv-weights', 0, 0),
+    cell('kv-full', 0, 1),
+    cell('kv-keys', 0, 0),
+    cell('kv-values', 1, 0),
+    '[data-stat="kv-cache-bytes"]',
+    '[data-stat="kv-difference"]',
+    'tr[data-config="mistral-7b"] output',
   ]);
   await act(page, () => page.click('#lesson-panel-kv-cache .lesson-controls button:first-child'));
   await check('kv: one token back');
@@ -124,8 +144,15 @@ export async function walkPositions(page, check) {
   await openTab(page, 'positions');
   await check('positions');
   await explainEach(page, check, 'positions', [
-    cell('pos-sinusoidal', 1, 2), cell('pos-learned', 2, 1), cell('pos-rope', 3, 1), cell('pos-alibi', 3, 1), cell('pos-alibi', 1, 3),
-    '[data-stat="diagonal-spread-sinusoidal"]', '[data-stat="diagonal-spread-rope"]', cell('alibi-h0', 3, 1), cell('alibi-h1', 1, 3),
+    cell('pos-sinusoidal', 1, 2),
+    cell('pos-learned', 2, 1),
+    cell('pos-rope', 3, 1),
+    cell('pos-alibi', 3, 1),
+    cell('pos-alibi', 1, 3),
+    '[data-stat="diagonal-spread-sinusoidal"]',
+    '[data-stat="diagonal-spread-rope"]',
+    cell('alibi-h0', 3, 1),
+    cell('alibi-h1', 1, 3),
     '[data-rope-clock][data-pair="1"]',
   ]);
   await fill(page, '#lesson-panel-positions .lesson-controls label:nth-child(5) input', '3');
@@ -148,11 +175,15 @@ export async function walkInferenceLessons(page, check) {
 async function choose(page, files) {
   const before = await page.textContent('[data-checkpoint-status]');
   await page.setInputFiles('[data-checkpoint-files]', files);
-  await page.waitForFunction((old) => {
-    const panel = document.querySelector('[data-checkpoint]');
-    const text = panel.querySelector('[data-checkpoint-status]').textContent;
-    return panel.dataset.state === 'opened' || (panel.dataset.state === 'error' && text !== old);
-  }, before, { timeout: 60_000 });
+  await page.waitForFunction(
+    (old) => {
+      const panel = document.querySelector('[data-checkpoint]');
+      const text = panel.querySelector('[data-checkpoint-status]').textContent;
+      return panel.dataset.state === 'opened' || (panel.dataset.state === 'error' && text !== old);
+    },
+    before,
+    { timeout: 60_000 },
+  );
   await settle(page);
   return page.getAttribute('[data-checkpoint]', 'data-state');
 }
@@ -163,11 +194,12 @@ async function choose(page, files) {
  */
 export async function walkCheckpoint(page, check, site) {
   await check('checkpoint: nothing open');
-  if (await choose(page, [site.config]) !== 'error') throw new Error('config.json alone was not refused');
+  if ((await choose(page, [site.config])) !== 'error') throw new Error('config.json alone was not refused');
   await check('checkpoint: the weights missing');
-  if (await choose(page, [site.bogus, site.config]) !== 'error') throw new Error('the bogus file was not refused');
+  if ((await choose(page, [site.bogus, site.config])) !== 'error') throw new Error('the bogus file was not refused');
   await check('checkpoint: a file the core refuses');
-  if (await choose(page, [site.weights, site.config]) !== 'opened') throw new Error('the small checkpoint did not open');
+  if ((await choose(page, [site.weights, site.config])) !== 'opened')
+    throw new Error('the small checkpoint did not open');
   await check('checkpoint: open');
   await page.click('[data-action="checkpoint-sweep"]');
   await page.waitForSelector('[data-sweep][data-state="done"]', { timeout: 120_000 });

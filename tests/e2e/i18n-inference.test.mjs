@@ -40,7 +40,11 @@ function checker(page, selector, failures) {
 const summary = (failures) => [...new Set(failures.flatMap((f) => f.split('\n').slice(1)))].join('\n');
 
 describe('the pseudo-locale', () => {
-  for (const [id, walk] of [['flash-attention', walkFlash], ['kv-cache', walkKvCache], ['positions', walkPositions]]) {
+  for (const [id, walk] of [
+    ['flash-attention', walkFlash],
+    ['kv-cache', walkKvCache],
+    ['positions', walkPositions],
+  ]) {
     test(`every state of the ${id} lesson shows only catalogue text`, { timeout: 300_000 }, async () => {
       const { page, context, problems } = await open('?lang=qps');
       const failures = [];
@@ -51,25 +55,33 @@ describe('the pseudo-locale', () => {
     });
   }
 
-  test('the checkpoint panels, refusals and an opened, swept checkpoint show only catalogue text', { timeout: 300_000 }, async () => {
-    const { page, context } = await open('?lang=qps#view=train&lang=qps', '[data-training][data-ready="true"]');
-    const failures = [];
-    await walkCheckpoint(page, checker(page, '[data-checkpoint], [data-sweep]', failures), site);
-    assert.deepEqual(failures, [], summary(failures));
-    await context.close();
-  });
+  test(
+    'the checkpoint panels, refusals and an opened, swept checkpoint show only catalogue text',
+    { timeout: 300_000 },
+    async () => {
+      const { page, context } = await open('?lang=qps#view=train&lang=qps', '[data-training][data-ready="true"]');
+      const failures = [];
+      await walkCheckpoint(page, checker(page, '[data-checkpoint], [data-sweep]', failures), site);
+      assert.deepEqual(failures, [], summary(failures));
+      await context.close();
+    },
+  );
 });
 
 describe('German', () => {
-  test('the KV cache lesson speaks German with decimal commas, in a widget marked lang="de"', { timeout: 120_000 }, async () => {
-    const { page, context } = await open('?lang=de');
-    await page.click('#lesson-tab-kv-cache');
-    await page.waitForSelector('#lesson-panel-kv-cache [data-kv-step]');
-    assert.match(await page.textContent('[data-kv-step]'), /^Token \d+ von \d+ wird decodiert/);
-    assert.match(await page.textContent('tr[data-config="llama-2-7b"] output'), /\u2248 1,07 GB$/);
-    assert.equal(await page.$eval('#lesson-panel-kv-cache', (e) => e.closest('[lang]')?.getAttribute('lang')), 'de');
-    await context.close();
-  });
+  test(
+    'the KV cache lesson speaks German with decimal commas, in a widget marked lang="de"',
+    { timeout: 120_000 },
+    async () => {
+      const { page, context } = await open('?lang=de');
+      await page.click('#lesson-tab-kv-cache');
+      await page.waitForSelector('#lesson-panel-kv-cache [data-kv-step]');
+      assert.match(await page.textContent('[data-kv-step]'), /^Token \d+ von \d+ wird decodiert/);
+      assert.match(await page.textContent('tr[data-config="llama-2-7b"] output'), /\u2248 1,07 GB$/);
+      assert.equal(await page.$eval('#lesson-panel-kv-cache', (e) => e.closest('[lang]')?.getAttribute('lang')), 'de');
+      await context.close();
+    },
+  );
 
   test('the checkpoint panel speaks German, its refusals too', { timeout: 120_000 }, async () => {
     const { page, context } = await open('?lang=de#view=train&lang=de', '[data-training][data-ready="true"]');

@@ -24,7 +24,10 @@ async function sqrtDk({ page, check, open, panel, type }) {
 
 async function pitfalls({ page, check, preset, pick, setMask, open, panel }) {
   await open('pitfalls');
-  for (const [setup, label] of [[() => preset('lesson'), 'one head'], [() => preset('heads'), 'several heads']]) {
+  for (const [setup, label] of [
+    [() => preset('lesson'), 'one head'],
+    [() => preset('heads'), 'several heads'],
+  ]) {
     await setup();
     const mistakes = await page.$$eval(`${panel('pitfalls')} select option`, (os) => os.map((o) => o.value));
     for (const mistake of mistakes) {
@@ -46,7 +49,7 @@ async function hull({ page, check, act, preset, open, panel }) {
   await preset('lesson');
   await act(() => page.click(`${panel('hull')} .lesson-inline button`));
   await check('hull, draggable values');
-  await page.click(`${panel('hull')} .output-point[data-row="1"]`);  // the panel redraws itself
+  await page.click(`${panel('hull')} .output-point[data-row="1"]`); // the panel redraws itself
   await page.waitForSelector(`${panel('hull')} .output-point[data-row="1"][aria-pressed="true"]`);
   await check('hull, second output picked');
 }
@@ -95,7 +98,10 @@ async function gradients({ page, check, act, setMode, open }) {
   for (const key of ['dO', 'dA', 'dS', 'dQ', 'dK', 'dV']) {
     await page.hover(`[data-heatmap="grad-${key}"] td[data-row="1"][data-col="1"]`);
     // Each map's explanation has a title of its own (its words may be in any language).
-    await page.waitForFunction((before) => document.querySelector('.grad-explain .explain-title').textContent !== before, title);
+    await page.waitForFunction(
+      (before) => document.querySelector('.grad-explain .explain-title').textContent !== before,
+      title,
+    );
     title = await page.textContent('.grad-explain .explain-title');
     await check(`gradients, ${key} explained`);
   }
@@ -103,7 +109,9 @@ async function gradients({ page, check, act, setMode, open }) {
   await act(() => page.click('[data-control="grad-step"]'));
   await check('gradients after two clicks');
   await page.selectOption('[data-control="grad-goal"]', 'cell');
-  await page.waitForFunction(() => document.querySelector('#lesson-panel-gradients [data-lesson]').dataset.goal === 'cell');
+  await page.waitForFunction(
+    () => document.querySelector('#lesson-panel-gradients [data-lesson]').dataset.goal === 'cell',
+  );
   await check('gradients, one output cell');
   await page.selectOption('[data-control="grad-goal"]', 'target');
 }
@@ -121,13 +129,14 @@ export async function walkLessons(page, { prepare = async () => {} } = {}) {
   const act = (action) => afterRender(page, action);
   // Each change waits for the redraw; choosing what is chosen already draws nothing.
   const preset = async (id) => {
-    if (await page.inputValue('#preset') !== id) await act(() => page.selectOption('#preset', id));
+    if ((await page.inputValue('#preset')) !== id) await act(() => page.selectOption('#preset', id));
   };
   const choose = async (name, value) => {
-    if (!await page.isChecked(`input[name="${name}"][value="${value}"]`)) await act(() => page.check(`input[name="${name}"][value="${value}"]`));
+    if (!(await page.isChecked(`input[name="${name}"][value="${value}"]`)))
+      await act(() => page.check(`input[name="${name}"][value="${value}"]`));
   };
   const pick = async (selector, value) => {
-    if (await page.inputValue(selector) !== value) await act(() => page.selectOption(selector, value));
+    if ((await page.inputValue(selector)) !== value) await act(() => page.selectOption(selector, value));
   };
   const setMask = (kind) => choose('mask', kind);
   const setMode = (mode) => choose('mode', mode);
@@ -136,10 +145,11 @@ export async function walkLessons(page, { prepare = async () => {} } = {}) {
     await page.waitForSelector(`#lesson-panel-${id} [data-lesson]`);
   };
   const panel = (id) => `#lesson-panel-${id}`;
-  const type = (selector, value) => act(async () => {
-    await page.fill(selector, String(value));
-    await page.press(selector, 'Enter');
-  });
+  const type = (selector, value) =>
+    act(async () => {
+      await page.fill(selector, String(value));
+      await page.press(selector, 'Enter');
+    });
 
   const w = { page, check, act, preset, pick, setMask, setMode, open, panel, type };
   for (const tab of [sqrtDk, pitfalls, hull, cost, steps, permutation, gradients]) await tab(w);
@@ -151,13 +161,22 @@ export async function readsGerman(page) {
   assert.equal(await page.textContent('.lesson-tab[data-panel="pitfalls"]'), 'Fallstricke');
   await afterRender(page, () => page.click('.lesson-tab[data-panel="sqrt-dk"]'));
   await page.waitForSelector('#lesson-panel-sqrt-dk [data-lesson][data-shown]');
-  assert.match(await page.textContent('#lesson-panel-sqrt-dk .lesson-status'), /^[\d.]+ Paare standardnormalverteilter Vektoren der Länge \d+, Seed \d+\.$/);
+  assert.match(
+    await page.textContent('#lesson-panel-sqrt-dk .lesson-status'),
+    /^[\d.]+ Paare standardnormalverteilter Vektoren der Länge \d+, Seed \d+\.$/,
+  );
   // A measured spread, written by the page: a decimal comma, never a point.
   const std = '#lesson-panel-sqrt-dk [data-stat="raw-std"]';
   const shown = await page.textContent(std);
   assert.match(shown, /^\d+,\d+$/);
-  assert.ok(Math.abs(Number(shown.replace(',', '.')) - Number(await page.getAttribute(std, 'data-value'))) < 1e-3, shown);
+  assert.ok(
+    Math.abs(Number(shown.replace(',', '.')) - Number(await page.getAttribute(std, 'data-value'))) < 1e-3,
+    shown,
+  );
   await afterRender(page, () => page.click('.lesson-tab[data-panel="hull"]'));
   await page.waitForSelector('#lesson-panel-hull [data-lesson]');
-  assert.match(await page.textContent('#lesson-panel-hull .lesson-intro'), /^Jede Ausgabezeile ist ein gewichteter Mittelwert/);
+  assert.match(
+    await page.textContent('#lesson-panel-hull .lesson-intro'),
+    /^Jede Ausgabezeile ist ein gewichteter Mittelwert/,
+  );
 }

@@ -10,10 +10,14 @@ import { readsGerman, walkLessons } from './i18n-lessons-walk.mjs';
 describe('the lessons in the pseudo-locale (?lang=qps)', () => {
   const { page, problems } = useExplorer({ path: '?lang=qps', height: 1400 });
 
-  test('every lesson tab, in every state reached, shows only catalogue text and marked formulas or tokens', { timeout: 240000 }, async () => {
-    assert.deepEqual(await walkLessons(page), []);
-    assert.deepEqual(await collectProblems(page, problems), []);
-  });
+  test(
+    'every lesson tab, in every state reached, shows only catalogue text and marked formulas or tokens',
+    { timeout: 240000 },
+    async () => {
+      assert.deepEqual(await walkLessons(page), []);
+      assert.deepEqual(await collectProblems(page, problems), []);
+    },
+  );
 });
 
 describe('the lessons in German (?lang=de)', () => {
@@ -22,7 +26,10 @@ describe('the lessons in German (?lang=de)', () => {
   test('tab names, a sentence and a number with a decimal comma are German; the explorer says lang="de"', async () => {
     const { page, context } = await openExplorer(env, { path: '?lang=de', height: 1400 });
     try {
-      assert.equal(await page.evaluate(() => document.querySelector('.lessons').closest('[lang]')?.getAttribute('lang')), 'de');
+      assert.equal(
+        await page.evaluate(() => document.querySelector('.lessons').closest('[lang]')?.getAttribute('lang')),
+        'de',
+      );
       await readsGerman(page);
     } finally {
       await context.close();

@@ -6,8 +6,12 @@ import assert from 'node:assert/strict';
 import { afterRender, launch } from './helpers.mjs';
 
 let env;
-before(async () => { env = await launch(); });
-after(async () => { await env?.close(); });
+before(async () => {
+  env = await launch();
+});
+after(async () => {
+  await env?.close();
+});
 
 const TIMING = ['renderMs', 'progressMs', 'progressMaxMs', 'progressMaps', 'mapsDrawn'];
 const timing = (page, selector) => page.$eval(selector, (e, keys) => keys.filter((k) => k in e.dataset), TIMING);
@@ -21,14 +25,24 @@ async function trainAWhile(page) {
   await page.click('[data-action="pause"]');
 }
 
-for (const [asked, how] of [[false, ''], [true, 'global'], [true, '?instrument']]) {
+for (const [asked, how] of [
+  [false, ''],
+  [true, 'global'],
+  [true, '?instrument'],
+]) {
   test(`a page that ${asked ? `asks (${how})` : 'does not ask'} for timing ${asked ? 'has' : 'carries none of'} the attributes`, async () => {
     const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
-    if (how === 'global') await page.addInitScript(() => { window.__ATTN_INSTRUMENT__ = true; });
+    if (how === 'global')
+      await page.addInitScript(() => {
+        window.__ATTN_INSTRUMENT__ = true;
+      });
     await page.goto(`${env.url}${how === '?instrument' ? '?instrument' : ''}`);
     await page.waitForSelector('#app[data-ready="true"]');
-    await afterRender(page, async () => { await page.fill('#sentence', 'a b c'); await page.press('#sentence', 'Enter'); });
+    await afterRender(page, async () => {
+      await page.fill('#sentence', 'a b c');
+      await page.press('#sentence', 'Enter');
+    });
     assert.deepEqual(await timing(page, '#app'), asked ? ['renderMs'] : []);
     await trainAWhile(page);
     const training = await timing(page, '[data-training]');

@@ -5,18 +5,34 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { afterRender, assertClose, cellSelector, collectProblems, fillCell, launch, openExplorer, readHeatmap, screenshot, setSize } from './helpers.mjs';
+import {
+  afterRender,
+  assertClose,
+  cellSelector,
+  collectProblems,
+  fillCell,
+  launch,
+  openExplorer,
+  readHeatmap,
+  screenshot,
+  setSize,
+} from './helpers.mjs';
 
 let env;
-before(async () => { env = await launch(); });
-after(async () => { await env?.close(); });
+before(async () => {
+  env = await launch();
+});
+after(async () => {
+  await env?.close();
+});
 
 const preset = (page, id) => afterRender(page, () => page.selectOption('#preset', id));
 const scrollTo = (page, selector) => page.$eval(selector, (e) => e.scrollIntoView({ block: 'start' }));
 
 async function noHorizontalOverflow(page) {
   const { scroll, client } = await page.evaluate(() => ({
-    scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth,
+    scroll: document.documentElement.scrollWidth,
+    client: document.documentElement.clientWidth,
   }));
   assert.ok(scroll <= client + 1, `page scrolls sideways: ${scroll} > ${client}`);
 }
@@ -53,12 +69,20 @@ test('light and dark themes, causal mask, and multi-head on a desktop', async ()
 
 test('axe-core finds no accessibility violations (light, dark, masks, heads)', async () => {
   const axe = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-  for (const [colorScheme, id] of [['light', null], ['dark', 'heads'], ['light', 'fully-masked'], ['dark', 'padding']]) {
+  for (const [colorScheme, id] of [
+    ['light', null],
+    ['dark', 'heads'],
+    ['light', 'fully-masked'],
+    ['dark', 'padding'],
+  ]) {
     const { page, context } = await openExplorer(env, { width: 1280, height: 900, colorScheme });
     if (id) await preset(page, id);
-    await page.evaluate(axe);  // evaluated over the DevTools protocol, so the page's CSP does not apply
-    const violations = await page.evaluate(async () => (await window.axe.run(document)).violations
-      .map((v) => `${v.id}: ${v.help} (${v.nodes.length}×, e.g. ${v.nodes[0].target.join(' ')})`));
+    await page.evaluate(axe); // evaluated over the DevTools protocol, so the page's CSP does not apply
+    const violations = await page.evaluate(async () =>
+      (await window.axe.run(document)).violations.map(
+        (v) => `${v.id}: ${v.help} (${v.nodes.length}×, e.g. ${v.nodes[0].target.join(' ')})`,
+      ),
+    );
     assert.deepEqual(violations, [], `${colorScheme}, ${id ?? 'lesson'}`);
     await context.close();
   }
@@ -84,7 +108,7 @@ test('a 375 px phone: everything reachable without sideways page scrolling', asy
   await page.tap?.('[data-heatmap="weights"] td[data-row="1"][data-col="1"]').catch(() => {});
   await page.focus('[data-heatmap="weights"] td[data-row="1"][data-col="1"]');
   await screenshot(page, 'phone-pipeline');
-  await page.click('.controls-toggle');  // folded on a phone
+  await page.click('.controls-toggle'); // folded on a phone
   await preset(page, 'heads');
   await noHorizontalOverflow(page);
   await scrollTo(page, '.heads');
@@ -97,11 +121,18 @@ test('inside an 800 × 600 iframe', async () => {
   const context = await env.browser.newContext({ viewport: { width: 900, height: 700 } });
   const page = await context.newPage();
   const errors = [];
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-  await page.setContent(`<!doctype html><body style="margin:20px;background:#ccc"><iframe title="Attention explorer" src="${env.url}" width="800" height="600" style="border:1px solid #888;background:#fff"></iframe></body>`);
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  await page.setContent(
+    `<!doctype html><body style="margin:20px;background:#ccc"><iframe title="Attention explorer" src="${env.url}" width="800" height="600" style="border:1px solid #888;background:#fff"></iframe></body>`,
+  );
   const frame = await (await page.waitForSelector('iframe')).contentFrame();
   await frame.waitForSelector('#app[data-ready="true"]');
-  const width = await frame.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
+  const width = await frame.evaluate(() => [
+    document.documentElement.scrollWidth,
+    document.documentElement.clientWidth,
+  ]);
   assert.ok(width[0] <= width[1] + 1, `iframe content scrolls sideways: ${width}`);
   const w = await frame.$$eval('[data-heatmap="weights"] td[data-col]', (tds) => tds.length);
   assert.equal(w, 16);
@@ -116,7 +147,11 @@ test('n = 16, d_model = 64, h = 4: correct numbers, redraw time reported', async
   const { page, context, problems } = await openExplorer(env, { width: 1280, height: 900 });
   const words = 'one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen';
   await afterRender(page, () => page.fill('#sentence', words));
-  for (const [id, v] of [['#size-dModel', '64'], ['#size-heads', '4']]) await setSize(page, id, v);
+  for (const [id, v] of [
+    ['#size-dModel', '64'],
+    ['#size-heads', '4'],
+  ])
+    await setSize(page, id, v);
   assert.deepEqual((await readHeatmap(page, 'mha-output')).shape, [16, 64]);
   const unfold = async (name) => {
     await page.click(`[data-matrix="${name}"] >> xpath=ancestor::details/summary`);
@@ -129,7 +164,9 @@ test('n = 16, d_model = 64, h = 4: correct numbers, redraw time reported', async
     times.push(Number(await page.getAttribute('#app', 'data-render-ms')));
   }
   times.sort((a, b) => a - b);
-  t.diagnostic(`redraw after an edit (JS: compute + DOM updates), n=16 d_model=64 h=4: median ${times[times.length >> 1]} ms, min ${times[0]} ms`);
+  t.diagnostic(
+    `redraw after an edit (JS: compute + DOM updates), n=16 d_model=64 h=4: median ${times[times.length >> 1]} ms, min ${times[0]} ms`,
+  );
 
   const X = await page.evaluate(() => {
     const inputs = [...document.querySelectorAll('[data-matrix="X"] .cell-input')];
@@ -137,21 +174,36 @@ test('n = 16, d_model = 64, h = 4: correct numbers, redraw time reported', async
   });
   // W matrices are folded at this size; open them to read them.
   for (const name of ['WQ', 'WK', 'WV', 'WO']) await unfold(name);
-  const W = await page.evaluate(() => Object.fromEntries(['WQ', 'WK', 'WV', 'WO'].map((n) => {
-    const inputs = [...document.querySelectorAll(`[data-matrix="${n}"] .cell-input`)];
-    return [n, { data: inputs.map((i) => Number(i.title.replace('\u2212', '-'))), shape: [64, 64] }];
-  })));
-  const expected = await page.evaluate(async ({ X, W }) => {
-    const { createAttention } = await import('/lib/attention.js');
-    const attn = await createAttention();
-    const mha = attn.multiHeadAttention({ embedDim: 64, numHeads: 4, bias: false });
-    mha.setWeights({ wq: W.WQ, wk: W.WK, wv: W.WV, wo: W.WO });
-    const r = mha.forward(X, X, X);
-    return { average: Array.from(r.weights.data), output: Array.from(r.output.data) };
-  }, { X, W });
+  const W = await page.evaluate(() =>
+    Object.fromEntries(
+      ['WQ', 'WK', 'WV', 'WO'].map((n) => {
+        const inputs = [...document.querySelectorAll(`[data-matrix="${n}"] .cell-input`)];
+        return [n, { data: inputs.map((i) => Number(i.title.replace('\u2212', '-'))), shape: [64, 64] }];
+      }),
+    ),
+  );
+  const expected = await page.evaluate(
+    async ({ X, W }) => {
+      const { createAttention } = await import('/lib/attention.js');
+      const attn = await createAttention();
+      const mha = attn.multiHeadAttention({ embedDim: 64, numHeads: 4, bias: false });
+      mha.setWeights({ wq: W.WQ, wk: W.WK, wv: W.WV, wo: W.WO });
+      const r = mha.forward(X, X, X);
+      return { average: Array.from(r.weights.data), output: Array.from(r.output.data) };
+    },
+    { X, W },
+  );
   // The titles carry 8 significant digits of values the page drew at random.
-  assertClose((await readHeatmap(page, 'average')).data, expected.average, { atol: 1e-5, rtol: 1e-4, label: 'average weights' });
-  assertClose((await readHeatmap(page, 'mha-output')).data, expected.output, { atol: 1e-4, rtol: 1e-4, label: 'output' });
+  assertClose((await readHeatmap(page, 'average')).data, expected.average, {
+    atol: 1e-5,
+    rtol: 1e-4,
+    label: 'average weights',
+  });
+  assertClose((await readHeatmap(page, 'mha-output')).data, expected.output, {
+    atol: 1e-4,
+    rtol: 1e-4,
+    label: 'output',
+  });
   assert.deepEqual(await collectProblems(page, problems), []);
   await context.close();
 });
@@ -161,14 +213,16 @@ test('the cells of an editable matrix tile without gaps (one simple region for t
   // Every cell paints as its own unit and hands the compositor its rectangle for the wheel and
   // touch handling around the matrix; with gaps between them the region has hundreds of pieces.
   const gaps = await page.$eval('[data-matrix="X"]', (block) => {
-    const rect = (i, j) => block.querySelector(`.cell-input[data-row="${i}"][data-col="${j}"]`)?.getBoundingClientRect();
+    const rect = (i, j) =>
+      block.querySelector(`.cell-input[data-row="${i}"][data-col="${j}"]`)?.getBoundingClientRect();
     const out = [];
     for (let i = 0; rect(i, 0); i++) {
       for (let j = 0; rect(i, j); j++) {
         const r = rect(i, j);
         const right = rect(i, j + 1);
         const below = rect(i + 1, j);
-        if (right && Math.abs(right.left - r.right) > 0.01) out.push(`(${i},${j}) to its right: ${right.left - r.right}px`);
+        if (right && Math.abs(right.left - r.right) > 0.01)
+          out.push(`(${i},${j}) to its right: ${right.left - r.right}px`);
         if (below && Math.abs(below.top - r.bottom) > 0.01) out.push(`(${i},${j}) below: ${below.top - r.bottom}px`);
       }
     }

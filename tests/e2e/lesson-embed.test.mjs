@@ -23,8 +23,12 @@ const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.mi
 const HEIGHT = { default: 940, gradients: 1150, text: 1080, positions: 1200 };
 
 let env;
-before(async () => { env = await launch(); });
-after(async () => { await env?.close(); });
+before(async () => {
+  env = await launch();
+});
+after(async () => {
+  await env?.close();
+});
 
 async function newPage({ width = 1000, height = 900, colorScheme = 'light' } = {}) {
   const context = await env.browser.newContext({ viewport: { width, height }, colorScheme });
@@ -39,15 +43,25 @@ async function openEmbed(page, query) {
   await page.goto(`${env.url}embed.html?${query}`);
   await page.waitForSelector('#app[data-ready="true"]', { timeout: 30_000 });
   // A training lesson opens a trained example: wait until it is loaded.
-  if (/lesson=(induction|text)\b/.test(query)) await page.waitForFunction(() => Number(document.getElementById('app').dataset.step) > 0, null, { timeout: 30_000 });
+  if (/lesson=(induction|text)\b/.test(query))
+    await page.waitForFunction(() => Number(document.getElementById('app').dataset.step) > 0, null, {
+      timeout: 30_000,
+    });
 }
 
-const visibleCount = (page, selector) => page.$$eval(selector, (es) => es.filter((e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden').length);
+const visibleCount = (page, selector) =>
+  page.$$eval(
+    selector,
+    (es) => es.filter((e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden').length,
+  );
 
 async function axe(page, what) {
-  await page.evaluate(AXE);  // over the DevTools protocol: the page's CSP does not apply
-  const violations = await page.evaluate(async () => (await window.axe.run(document)).violations
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.length}×, e.g. ${v.nodes[0].target.join(' ')})`));
+  await page.evaluate(AXE); // over the DevTools protocol: the page's CSP does not apply
+  const violations = await page.evaluate(async () =>
+    (await window.axe.run(document)).violations.map(
+      (v) => `${v.id}: ${v.help} (${v.nodes.length}×, e.g. ${v.nodes[0].target.join(' ')})`,
+    ),
+  );
   assert.deepEqual(violations, [], what);
 }
 
@@ -61,7 +75,12 @@ async function checkAlone(page, id) {
     assert.equal(await page.$$eval('.lesson-holder', (hs) => hs.length), 1, `${id}: no other lesson panel`);
     assert.equal(await page.$('#pipeline'), null, `${id}: no pipeline`);
   } else if (spec.kind === 'step') {
-    for (const step of PIPELINE_STEPS) assert.equal(await visibleCount(page, `[data-heatmap="${step}"]`), spec.steps.includes(step) ? 1 : 0, `${id}: step ${step}`);
+    for (const step of PIPELINE_STEPS)
+      assert.equal(
+        await visibleCount(page, `[data-heatmap="${step}"]`),
+        spec.steps.includes(step) ? 1 : 0,
+        `${id}: step ${step}`,
+      );
     assert.equal(await page.$('#lessons'), null, `${id}: no lessons`);
     assert.equal(await visibleCount(page, '.controls .control-group'), spec.groups.length, `${id}: its control groups`);
   } else if (spec.kind === 'heads') {
@@ -70,7 +89,11 @@ async function checkAlone(page, id) {
   } else {
     assert.equal(await page.getAttribute('#app', 'data-lesson'), id);
     assert.equal(await visibleCount(page, '.training-controls fieldset'), 0, `${id}: the run buttons only`);
-    assert.equal(await visibleCount(page, '.examples-panel, .import-panel, .loss-panel, .generate-panel, .checkpoint-panels'), 0, `${id}: no other panel`);
+    assert.equal(
+      await visibleCount(page, '.examples-panel, .import-panel, .loss-panel, .generate-panel, .checkpoint-panels'),
+      0,
+      `${id}: no other panel`,
+    );
     assert.equal(await visibleCount(page, '[data-head-score]'), id === 'induction' ? 8 : 0);
     assert.equal(await visibleCount(page, '[data-your-text]'), id === 'text' ? 1 : 0);
   }
@@ -101,7 +124,10 @@ describe('one lesson, one widget', () => {
   test('an unknown lesson names the lessons there are and shows the whole explorer', async () => {
     const { page, context } = await newPage();
     await openEmbed(page, 'lesson=%3Cimg%20src%3Dx%3E');
-    assert.match(await page.textContent('.notice p'), /There is no lesson called \u201c<img src=x>\u201d\. Lessons: sqrt-dk, pitfalls,.*induction, text\./);
+    assert.match(
+      await page.textContent('.notice p'),
+      /There is no lesson called \u201c<img src=x>\u201d\. Lessons: sqrt-dk, pitfalls,.*induction, text\./,
+    );
     assert.equal(await page.$$eval('#app img', (es) => es.length), 0);
     assert.equal(await visibleCount(page, '.lesson-tab'), LESSON_PANELS.length);
     await context.close();
@@ -113,7 +139,13 @@ describe('one lesson, one widget', () => {
     await page.waitForFunction(() => customElements.get('attention-explorer'));
     await page.evaluate(() => {
       document.body.replaceChildren();
-      for (const [id, attrs] of [['a', { lesson: 'pitfalls' }], ['b', { lesson: 'pitfalls', controls: 'none' }], ['c', { lesson: 'pitfalls', controls: 'full' }], ['d', { lesson: 'weights', readonly: '' }], ['e', { controls: 'minimal' }]]) {
+      for (const [id, attrs] of [
+        ['a', { lesson: 'pitfalls' }],
+        ['b', { lesson: 'pitfalls', controls: 'none' }],
+        ['c', { lesson: 'pitfalls', controls: 'full' }],
+        ['d', { lesson: 'weights', readonly: '' }],
+        ['e', { controls: 'minimal' }],
+      ]) {
         const e = document.createElement('attention-explorer');
         e.id = id;
         for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
@@ -126,12 +158,20 @@ describe('one lesson, one widget', () => {
     assert.equal(await inside('a', '.lesson-tab').count(), 0);
     assert.equal(await inside('a', '.control-group').count(), 1, 'minimal: the mask only');
     assert.equal(await inside('b', '.controls').count(), 0, 'none');
-    assert.ok(await inside('c', '.control-group').count() >= 7, 'full');
-    assert.deepEqual(await inside('e', '.control-group > legend').allTextContents(), ['Example', 'Scaling', 'Mask', 'Head shown'], 'the whole explorer, minimal');
-    const q = await inside('d', '[data-matrix="Q"] .cell-input').evaluateAll((cells) => cells.map((c) => !c.isContentEditable && c.getAttribute('aria-readonly') === 'true'));
+    assert.ok((await inside('c', '.control-group').count()) >= 7, 'full');
+    assert.deepEqual(
+      await inside('e', '.control-group > legend').allTextContents(),
+      ['Example', 'Scaling', 'Mask', 'Head shown'],
+      'the whole explorer, minimal',
+    );
+    const q = await inside('d', '[data-matrix="Q"] .cell-input').evaluateAll((cells) =>
+      cells.map((c) => !c.isContentEditable && c.getAttribute('aria-readonly') === 'true'),
+    );
     assert.ok(q.length === 6 && q.every(Boolean), 'readonly: Q cannot be edited');
     // A new lesson later: a fresh mount showing that lesson.
-    const ready = page.evaluate(() => new Promise((done) => document.getElementById('a').addEventListener('ready', done, { once: true })));
+    const ready = page.evaluate(
+      () => new Promise((done) => document.getElementById('a').addEventListener('ready', done, { once: true })),
+    );
     await page.evaluate(() => document.getElementById('a').setAttribute('lesson', 'softmax-row'));
     await ready;
     assert.equal(await inside('a', '#lesson-panel-pitfalls').count(), 0);
@@ -146,7 +186,10 @@ describe('one lesson, one widget', () => {
     for (const readonly of [false, true]) {
       await openEmbed(page, `lesson=hull${readonly ? '&readonly' : ''}`);
       await page.waitForSelector('.value-point');
-      const before = await page.$eval('[data-lesson="hull"]', () => document.querySelector('[data-table="hull-outputs"] tbody').textContent);
+      const before = await page.$eval(
+        '[data-lesson="hull"]',
+        () => document.querySelector('[data-table="hull-outputs"] tbody').textContent,
+      );
       await page.focus('.value-point');
       await page.keyboard.press('ArrowRight');
       await page.waitForTimeout(300);
@@ -164,14 +207,36 @@ describe('starting numbers as text', () => {
     const q = '[[1, 0], [0, 2], [1, 1]]';
     const k = '1 0; 0 1; -1 0.5; 2 2';
     const v = '[[1, 2], [3, 4], [5, 6], [7, 8]]';
-    await openEmbed(page, `lesson=output&q=${encodeURIComponent(q)}&k=${encodeURIComponent(k)}&v=${encodeURIComponent(v)}&mask=causal`);
+    await openEmbed(
+      page,
+      `lesson=output&q=${encodeURIComponent(q)}&k=${encodeURIComponent(k)}&v=${encodeURIComponent(v)}&mask=causal`,
+    );
     const weights = await readHeatmap(page, 'weights');
     const output = await readHeatmap(page, 'output');
     assert.deepEqual(weights.shape, [3, 4]);
     const expected = await page.evaluate(async () => {
       const { createAttention } = await import('/lib/attention.js');
       const attn = await createAttention();
-      const r = attn.scaledDotProductAttention([[1, 0], [0, 2], [1, 1]], [[1, 0], [0, 1], [-1, 0.5], [2, 2]], [[1, 2], [3, 4], [5, 6], [7, 8]], { causal: true });
+      const r = attn.scaledDotProductAttention(
+        [
+          [1, 0],
+          [0, 2],
+          [1, 1],
+        ],
+        [
+          [1, 0],
+          [0, 1],
+          [-1, 0.5],
+          [2, 2],
+        ],
+        [
+          [1, 2],
+          [3, 4],
+          [5, 6],
+          [7, 8],
+        ],
+        { causal: true },
+      );
       return { w: Array.from(r.weights.data), o: Array.from(r.output.data) };
     });
     assertClose(weights.data, expected.w, { label: 'weights' });
@@ -206,8 +271,14 @@ describe('starting numbers as text', () => {
     assert.deepEqual(state.tokens, ['dogs', 'chase', 'cats']);
     assert.deepEqual(state.matrices.X.data, [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0]);
     assert.equal(state.dModel, 4);
-    const labels = await page.locator('#good').locator('[data-heatmap="scores"] th.row-label .label-text').allTextContents();
-    assert.deepEqual(labels.map((t) => t.trim()), ['dogs', 'chase', 'cats']);
+    const labels = await page
+      .locator('#good')
+      .locator('[data-heatmap="scores"] th.row-label .label-text')
+      .allTextContents();
+    assert.deepEqual(
+      labels.map((t) => t.trim()),
+      ['dogs', 'chase', 'cats'],
+    );
     const notice = await page.locator('#bad').locator('.notice p').textContent();
     assert.match(notice, /q row 1, number 1 \(Infinity\) is not a finite number/);
     assert.match(notice, /sentence has more than 24 tokens/);
@@ -222,10 +293,13 @@ describe('starting numbers as text', () => {
 });
 
 // Listens for answer events on the page's document (they bubble and leave a shadow root).
-const listenForAnswers = (page) => page.evaluate(() => {
-  window.__answers = [];
-  document.addEventListener('attention-explorer:answer', (e) => window.__answers.push({ ...e.detail, target: e.target.id || e.target.tagName }));
-});
+const listenForAnswers = (page) =>
+  page.evaluate(() => {
+    window.__answers = [];
+    document.addEventListener('attention-explorer:answer', (e) =>
+      window.__answers.push({ ...e.detail, target: e.target.id || e.target.tagName }),
+    );
+  });
 
 describe('predict, then reveal', () => {
   test('the weights stay hidden until a guess made with the keyboard; the feedback and the event say whether it was right', async () => {
@@ -234,7 +308,10 @@ describe('predict, then reveal', () => {
     await listenForAnswers(page);
     const hidden = () => page.$eval('[data-heatmap="weights"]', (t) => getComputedStyle(t).visibility === 'hidden');
     assert.equal(await hidden(), true, 'hidden before the guess');
-    assert.equal(await page.$eval('[data-heatmap="weights"]', (t) => t.closest('.answer-hidden').dataset.cover), 'Hidden until you answer');
+    assert.equal(
+      await page.$eval('[data-heatmap="weights"]', (t) => t.closest('.answer-hidden').dataset.cover),
+      'Hidden until you answer',
+    );
     await screenshot(page, 'predict-asking');
     // The 'hand' example: q3 = (1, 1) meets k3 = (1, 1) best. Keys by keyboard: the first radio,
     // then the arrow keys move the choice; Tab reaches the button.
@@ -288,7 +365,10 @@ describe('predict, then reveal', () => {
     const raw = Number(await page.getAttribute('[data-stat="entropy-raw"]', 'data-value'));
     const scaled = Number(await page.getAttribute('[data-stat="entropy-scaled"]', 'data-value'));
     assert.ok(scaled > raw + 0.5, `${scaled} > ${raw}`);
-    assert.deepEqual([answer.correct, answer.answer, answer.entropyUnscaled, answer.entropyScaled, answer.dk], [true, 'scaled', raw, scaled, 64]);
+    assert.deepEqual(
+      [answer.correct, answer.answer, answer.entropyUnscaled, answer.entropyScaled, answer.dk],
+      [true, 'scaled', raw, scaled, 64],
+    );
     assert.equal(await page.$eval('[data-stat="entropy-raw"]', (e) => getComputedStyle(e).visibility), 'visible');
     assert.deepEqual(await collectProblems(page, problems), []);
     await context.close();
@@ -300,15 +380,24 @@ describe('predict, then reveal', () => {
 // as lesson platforms frame content (no allow-forms). Its script collects every message.
 async function framedLessons() {
   const dir = mkdtempSync(join(tmpdir(), 'ae-lesson-'));
-  const parent = await startServer({ root: dir, csp: `default-src 'self'; script-src 'self'; frame-src ${env.url.replace(/\/$/, '')}` });
+  const parent = await startServer({
+    root: dir,
+    csp: `default-src 'self'; script-src 'self'; frame-src ${env.url.replace(/\/$/, '')}`,
+  });
   const port = new URL(parent.url).port;
   const lessonSite = `http://localhost:${port}`;
   const embed = (q) => `${env.url}embed.html?${q}&reveal=predict&parentOrigin=${encodeURIComponent(lessonSite)}`;
-  writeFileSync(join(dir, 'lesson.html'), '<!doctype html><html lang="en"><head><title>lesson</title><script src="parent.js"></script></head><body>'
-    + `<iframe id="a" title="Pitfalls" src="${embed('lesson=pitfalls')}" width="1000" height="900" sandbox="allow-scripts allow-same-origin"></iframe>`
-    + `<iframe id="b" title="Induction" src="${embed('lesson=induction')}" width="1000" height="900" sandbox="allow-scripts allow-same-origin"></iframe></body></html>`);
-  writeFileSync(join(dir, 'parent.js'), `window.got = [];
-    window.addEventListener('message', (e) => { for (const id of ['a', 'b']) if (e.source === document.getElementById(id).contentWindow) window.got.push({ frame: id, origin: e.origin, data: e.data }); });`);
+  writeFileSync(
+    join(dir, 'lesson.html'),
+    '<!doctype html><html lang="en"><head><title>lesson</title><script src="parent.js"></script></head><body>' +
+      `<iframe id="a" title="Pitfalls" src="${embed('lesson=pitfalls')}" width="1000" height="900" sandbox="allow-scripts allow-same-origin"></iframe>` +
+      `<iframe id="b" title="Induction" src="${embed('lesson=induction')}" width="1000" height="900" sandbox="allow-scripts allow-same-origin"></iframe></body></html>`,
+  );
+  writeFileSync(
+    join(dir, 'parent.js'),
+    `window.got = [];
+    window.addEventListener('message', (e) => { for (const id of ['a', 'b']) if (e.source === document.getElementById(id).contentWindow) window.got.push({ frame: id, origin: e.origin, data: e.data }); });`,
+  );
   const { page, context } = await newPage({ width: 1100, height: 900 });
   await page.goto(`${lessonSite}/lesson.html`);
   const close = async () => {
@@ -320,7 +409,12 @@ async function framedLessons() {
 }
 
 // The first message of `type` from frame `id` of the lesson page.
-const message = async (page, id, type) => (await (await page.waitForFunction(([f, t]) => window.got.find((m) => m.frame === f && m.data.type === t), [id, type], { timeout: 30_000 })).jsonValue());
+const message = async (page, id, type) =>
+  await (
+    await page.waitForFunction(([f, t]) => window.got.find((m) => m.frame === f && m.data.type === t), [id, type], {
+      timeout: 30_000,
+    })
+  ).jsonValue();
 
 describe('answers and heights reach the lesson page', () => {
   test('in sandboxed iframes: the pitfalls answer as a message, with the row sum the panel then shows', async () => {
@@ -330,8 +424,13 @@ describe('answers and heights reach the lesson page', () => {
     await pitfalls.locator('.predict-check').click();
     const a = await message(page, 'a', 'attention-explorer:answer');
     assert.equal(a.origin, env.url.replace(/\/$/, ''));
-    assert.deepEqual([a.data.version, a.data.lesson, a.data.correct, a.data.answer], [1, 'pitfalls', true, 'less-than-1']);
-    const wrong = await pitfalls.locator('[data-heatmap="pitfall-wrong-weights"]:not([data-pending])').evaluate((t) => ({ data: t.dataset.values.split(' ').map(Number), cols: Number(t.dataset.cols) }));
+    assert.deepEqual(
+      [a.data.version, a.data.lesson, a.data.correct, a.data.answer],
+      [1, 'pitfalls', true, 'less-than-1'],
+    );
+    const wrong = await pitfalls
+      .locator('[data-heatmap="pitfall-wrong-weights"]:not([data-pending])')
+      .evaluate((t) => ({ data: t.dataset.values.split(' ').map(Number), cols: Number(t.dataset.cols) }));
     const sum = wrong.data.slice(a.data.row * wrong.cols, (a.data.row + 1) * wrong.cols).reduce((x, y) => x + y, 0);
     assertClose([a.data.sum], [sum], { atol: 1e-5, label: 'row sum' });
     assert.ok(a.data.sum < 0.9);
@@ -350,16 +449,35 @@ describe('answers and heights reach the lesson page', () => {
     const { page, close } = await framedLessons();
     const induction = page.frameLocator('#b');
     await message(page, 'b', 'attention-explorer:ready');
-    await page.waitForFunction(() => window.got.some((m) => m.frame === 'b' && m.data.type === 'attention-explorer:height'), null, { timeout: 30_000 });
+    await page.waitForFunction(
+      () => window.got.some((m) => m.frame === 'b' && m.data.type === 'attention-explorer:height'),
+      null,
+      { timeout: 30_000 },
+    );
     await page.waitForTimeout(500);
-    const height = await page.evaluate(() => window.got.filter((m) => m.frame === 'b' && m.data.type === 'attention-explorer:height').at(-1).data.height);
+    const height = await page.evaluate(
+      () => window.got.filter((m) => m.frame === 'b' && m.data.type === 'attention-explorer:height').at(-1).data.height,
+    );
     const real = await induction.locator('html').evaluate((h) => Math.ceil(h.getBoundingClientRect().height));
     assert.ok(Math.abs(height - real) <= 2 && height > 300, `height ${height} vs ${real}`);
     await induction.locator('[data-head-score][data-layer="1"][data-head="2"]').waitFor();
-    const scores = await induction.locator('[data-head-score]').evaluateAll((cards) => cards.map((c) => ({ layer: Number(c.dataset.layer), head: Number(c.dataset.head), induction: Number(c.dataset.induction) })));
+    const scores = await induction.locator('[data-head-score]').evaluateAll((cards) =>
+      cards.map((c) => ({
+        layer: Number(c.dataset.layer),
+        head: Number(c.dataset.head),
+        induction: Number(c.dataset.induction),
+      })),
+    );
     const best = scores.reduce((x, y) => (y.induction > x.induction ? y : x));
-    assert.equal(await induction.locator('.head-badge').first().evaluate((b) => getComputedStyle(b).display), 'none', 'labels hidden');
-    await induction.locator('.predict input[value="0,1"]').check();  // a previous-token head of layer 0
+    assert.equal(
+      await induction
+        .locator('.head-badge')
+        .first()
+        .evaluate((b) => getComputedStyle(b).display),
+      'none',
+      'labels hidden',
+    );
+    await induction.locator('.predict input[value="0,1"]').check(); // a previous-token head of layer 0
     await induction.locator('.predict-check').click();
     const b = await message(page, 'b', 'attention-explorer:answer');
     assert.equal(b.data.lesson, 'induction');
@@ -376,7 +494,11 @@ describe('answers and heights reach the lesson page', () => {
     const { page, context, problems } = await newPage({ width: 1280 });
     await openEmbed(page, 'view=train&panels=controls%20heads&controls=full&readonly');
     assert.equal(await visibleCount(page, '.loss-panel, .examples-panel, .import-panel, [data-action="defaults"]'), 0);
-    assert.equal(await page.$$eval('.training-controls fieldset', (fs) => fs.length > 0 && fs.every((f) => f.disabled)), true, 'settings read-only');
+    assert.equal(
+      await page.$$eval('.training-controls fieldset', (fs) => fs.length > 0 && fs.every((f) => f.disabled)),
+      true,
+      'settings read-only',
+    );
     assert.equal(await page.isEnabled('[data-action="train"]'), true, 'training still runs');
     await openEmbed(page, 'view=train&controls=minimal');
     assert.equal(await visibleCount(page, '.training-controls fieldset'), 0);
@@ -400,25 +522,51 @@ describe('the embed builder', () => {
     await page.fill('[data-field="sentence"]', 'a b c');
     await page.fill('[data-field="mask"]', 'causal');
     const preview = page.frameLocator('[data-preview]');
-    await page.waitForFunction(() => /lesson=pitfalls.*reveal=predict.*sentence=a\+b\+c.*mask=causal/.test(document.querySelector('[data-preview]').src));
+    await page.waitForFunction(() =>
+      /lesson=pitfalls.*reveal=predict.*sentence=a\+b\+c.*mask=causal/.test(
+        document.querySelector('[data-preview]').src,
+      ),
+    );
     await preview.locator('#lesson-panel-pitfalls .predict').waitFor();
-    assert.deepEqual((await preview.locator('[data-heatmap="pitfall-correct-weights"]:not([data-pending])').evaluate((t) => [t.dataset.rows, t.dataset.cols])), ['3', '3']);
+    assert.deepEqual(
+      await preview
+        .locator('[data-heatmap="pitfall-correct-weights"]:not([data-pending])')
+        .evaluate((t) => [t.dataset.rows, t.dataset.cols]),
+      ['3', '3'],
+    );
     // The preview is sized by its height messages, as a lesson page sizes a frame.
-    await page.waitForFunction(() => Math.abs(document.querySelector('[data-preview]').getBoundingClientRect().height
-      - document.querySelector('[data-preview]').contentDocument.documentElement.getBoundingClientRect().height) <= 3);
+    await page.waitForFunction(
+      () =>
+        Math.abs(
+          document.querySelector('[data-preview]').getBoundingClientRect().height -
+            document.querySelector('[data-preview]').contentDocument.documentElement.getBoundingClientRect().height,
+        ) <= 3,
+    );
     const element = await page.inputValue('[data-snippet="element"]');
-    assert.equal(element, `<script type="module" src="${env.url}attention-explorer.js"></script>\n<attention-explorer lesson="pitfalls" reveal="predict" sentence="a b c" mask="causal"></attention-explorer>`);
+    assert.equal(
+      element,
+      `<script type="module" src="${env.url}attention-explorer.js"></script>\n<attention-explorer lesson="pitfalls" reveal="predict" sentence="a b c" mask="causal"></attention-explorer>`,
+    );
     await page.click('[data-action="copy-element"]');
     assert.equal(await page.evaluate(() => navigator.clipboard.readText()), element);
     const frame = await page.inputValue('[data-snippet="iframe"]');
-    assert.match(frame, /^<iframe src="http:\/\/[^"]+\/embed\.html\?lesson=pitfalls&amp;reveal=predict&amp;sentence=a\+b\+c&amp;mask=causal" title="Attention explorer: Pitfalls side by side" width="100%" height="\d+"/);
+    assert.match(
+      frame,
+      /^<iframe src="http:\/\/[^"]+\/embed\.html\?lesson=pitfalls&amp;reveal=predict&amp;sentence=a\+b\+c&amp;mask=causal" title="Attention explorer: Pitfalls side by side" width="100%" height="\d+"/,
+    );
     // The element snippet on a page that hosts the explorer's files (the module is loaded there).
     const host = await context.newPage();
     await host.goto(`${env.url}examples/element.html`);
     await host.waitForFunction(() => customElements.get('attention-explorer'));
-    await host.evaluate((html) => { document.body.innerHTML = html.split('\n')[1]; }, element);
+    await host.evaluate((html) => {
+      document.body.innerHTML = html.split('\n')[1];
+    }, element);
     await host.locator('attention-explorer').locator('#lesson-panel-pitfalls .predict').waitFor();
-    assert.deepEqual((await host.evaluate(() => document.querySelector('attention-explorer').state.tokens)), ['a', 'b', 'c']);
+    assert.deepEqual(await host.evaluate(() => document.querySelector('attention-explorer').state.tokens), [
+      'a',
+      'b',
+      'c',
+    ]);
     await axe(page, 'the embed builder');
     assert.deepEqual(await collectProblems(page, problems), []);
     await context.close();
@@ -427,7 +575,13 @@ describe('the embed builder', () => {
 
 describe('accessibility', () => {
   test('axe-core: lessons alone, their questions unanswered, light and dark', async () => {
-    for (const [query, colorScheme] of [['lesson=pitfalls&reveal=predict', 'dark'], ['lesson=induction&reveal=predict', 'light'], ['lesson=heads', 'dark'], ['lesson=sqrt-dk&reveal=predict', 'light'], ['lesson=text', 'dark']]) {
+    for (const [query, colorScheme] of [
+      ['lesson=pitfalls&reveal=predict', 'dark'],
+      ['lesson=induction&reveal=predict', 'light'],
+      ['lesson=heads', 'dark'],
+      ['lesson=sqrt-dk&reveal=predict', 'light'],
+      ['lesson=text', 'dark'],
+    ]) {
       const { page, context } = await newPage({ colorScheme });
       await openEmbed(page, query);
       await page.waitForFunction(() => !document.querySelector('.stale'));

@@ -6,34 +6,45 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import {
-  afterRender, assertClose, collectProblems, openExplorer, readHeatmap, screenshot, settledLink, unfold, useExplorer,
+  afterRender,
+  assertClose,
+  collectProblems,
+  openExplorer,
+  readHeatmap,
+  screenshot,
+  settledLink,
+  unfold,
+  useExplorer,
 } from './helpers.mjs';
 
 const PANELS = ['sqrt-dk', 'pitfalls', 'hull', 'cost', 'steps', 'permutation'];
 
 const { env, page, problems } = useExplorer({
   // One API instance in the page for the expected values.
-  setup: (page) => page.evaluate(async () => {
-    const { createAttention } = await import('/lib/attention.js');
-    window.__attn = await createAttention();
-  }),
+  setup: (page) =>
+    page.evaluate(async () => {
+      const { createAttention } = await import('/lib/attention.js');
+      window.__attn = await createAttention();
+    }),
 });
 
 const preset = (id) => afterRender(page, () => page.selectOption('#preset', id));
 const openPanel = (id) => afterRender(page, () => page.click(`.lesson-tab[data-panel="${id}"]`));
 const setMask = (kind) => afterRender(page, () => page.check(`input[name="mask"][value="${kind}"]`));
-const typeInto = (selector, value) => afterRender(page, async () => {
-  await page.fill(selector, String(value));
-  await page.press(selector, 'Enter');
-});
+const typeInto = (selector, value) =>
+  afterRender(page, async () => {
+    await page.fill(selector, String(value));
+    await page.press(selector, 'Enter');
+  });
 const statValue = async (root, name) => Number(await page.getAttribute(`${root} [data-stat="${name}"]`, 'data-value'));
 
 // An editable matrix as the page holds it (input titles carry 8 significant digits).
-const readMatrix = (name) => page.evaluate((m) => {
-  const inputs = [...document.querySelectorAll(`[data-matrix="${m}"] .cell-input`)];
-  const rows = new Set(inputs.map((i) => i.dataset.row)).size;
-  return { shape: [rows, inputs.length / rows], data: inputs.map((i) => Number(i.title.replace('\u2212', '-'))) };
-}, name);
+const readMatrix = (name) =>
+  page.evaluate((m) => {
+    const inputs = [...document.querySelectorAll(`[data-matrix="${m}"] .cell-input`)];
+    const rows = new Set(inputs.map((i) => i.dataset.row)).size;
+    return { shape: [rows, inputs.length / rows], data: inputs.map((i) => Number(i.title.replace('\u2212', '-'))) };
+  }, name);
 
 // q, k, v of the sentence mode: the API's matmul of the page's X and W matrices.
 async function projections() {
@@ -59,13 +70,21 @@ describe('page follow-ups', () => {
   test('row sums, entropies, maxima and their means are attn.lessons.rowStats of the weights', async () => {
     await setMask('causal');
     const w = await readHeatmap(page, 'weights');
-    const shown = await page.evaluate(() => Object.fromEntries(['sum', 'entropy', 'max'].map((k) => [k,
-      [...document.querySelectorAll(`[data-heatmap="weights"] td[data-stat="${k}"]`)].map((td) => Number(td.dataset.value))])));
+    const shown = await page.evaluate(() =>
+      Object.fromEntries(
+        ['sum', 'entropy', 'max'].map((k) => [
+          k,
+          [...document.querySelectorAll(`[data-heatmap="weights"] td[data-stat="${k}"]`)].map((td) =>
+            Number(td.dataset.value),
+          ),
+        ]),
+      ),
+    );
     const expected = await page.evaluate((w) => {
       const st = window.__attn.lessons.rowStats(w);
       return { sum: Array.from(st.sum.data), entropy: Array.from(st.entropy.data), max: Array.from(st.max.data) };
     }, w);
-    for (const k of ['sum', 'entropy', 'max']) assert.deepEqual(shown[k], expected[k], k);  // the same float32 numbers
+    for (const k of ['sum', 'entropy', 'max']) assert.deepEqual(shown[k], expected[k], k); // the same float32 numbers
     const mean = Number(await page.getAttribute('[data-stat="summary"]', 'data-mean-entropy'));
     const plainMean = expected.entropy.reduce((a, b) => a + b, 0) / expected.entropy.length;
     assert.ok(Math.abs(mean - plainMean) < 1e-6, `mean entropy ${mean} vs ${plainMean}`);
@@ -92,9 +111,12 @@ describe('page follow-ups', () => {
       return { head1: Array.from(r.trace.weights.data.slice(0, n * n)), output: Array.from(r.output.data) };
     }, M);
     assertClose((await readHeatmap(page, 'weights')).data, expected.head1, { label: 'head 1 weights at T = 3' });
-    assertClose((await readHeatmap(page, 'mha-output')).data, expected.output, { atol: 1e-4, label: 'output at T = 3' });
-    assert.match(await page.textContent('.scale-out'), /0\.1667/);  // 1 / (3·√4)
-    await afterRender(page, () => page.click('.scaling button'));  // T = 1
+    assertClose((await readHeatmap(page, 'mha-output')).data, expected.output, {
+      atol: 1e-4,
+      label: 'output at T = 3',
+    });
+    assert.match(await page.textContent('.scale-out'), /0\.1667/); // 1 / (3·√4)
+    await afterRender(page, () => page.click('.scaling button')); // T = 1
   });
 });
 
@@ -119,12 +141,20 @@ describe('lesson panels', () => {
     await typeInto(`${root} input[type="number"] >> nth=0`, 256);
     await page.waitForSelector(`${root}[data-shown="256,10000,0,64"]`);
     const shown = {
-      rawStd: await statValue(root, 'raw-std'), scaledStd: await statValue(root, 'scaled-std'),
-      rawMean: await statValue(root, 'raw-mean'), scaledMean: await statValue(root, 'scaled-mean'),
-      hRaw: await statValue(root, 'entropy-raw'), hScaled: await statValue(root, 'entropy-scaled'),
-      maxRaw: await statValue(root, 'max-raw'), uniform: await statValue(root, 'entropy-uniform'),
-      rawCounts: await page.$$eval(`${root} svg.histogram.raw rect.bar`, (rs) => rs.map((r) => Number(r.dataset.count))),
-      scaledCounts: await page.$$eval(`${root} svg.histogram.scaled rect.bar`, (rs) => rs.map((r) => Number(r.dataset.count))),
+      rawStd: await statValue(root, 'raw-std'),
+      scaledStd: await statValue(root, 'scaled-std'),
+      rawMean: await statValue(root, 'raw-mean'),
+      scaledMean: await statValue(root, 'scaled-mean'),
+      hRaw: await statValue(root, 'entropy-raw'),
+      hScaled: await statValue(root, 'entropy-scaled'),
+      maxRaw: await statValue(root, 'max-raw'),
+      uniform: await statValue(root, 'entropy-uniform'),
+      rawCounts: await page.$$eval(`${root} svg.histogram.raw rect.bar`, (rs) =>
+        rs.map((r) => Number(r.dataset.count)),
+      ),
+      scaledCounts: await page.$$eval(`${root} svg.histogram.scaled rect.bar`, (rs) =>
+        rs.map((r) => Number(r.dataset.count)),
+      ),
       scaledBars: await page.$$eval(`${root} svg.bars.scaled rect.bar`, (rs) => rs.map((r) => Number(r.dataset.value))),
     };
     const expected = await page.evaluate(() => {
@@ -134,9 +164,15 @@ describe('lesson panels', () => {
       const plain = a.lessons.softmax(row, { scale: 1 });
       const soft = a.lessons.softmax(row, { scale: 1 / 16 });
       return {
-        rawStd: r.raw.std, scaledStd: r.scaled.std, rawMean: r.raw.mean, scaledMean: r.scaled.mean,
-        rawCounts: Array.from(r.raw.histogram.counts), scaledCounts: Array.from(r.scaled.histogram.counts),
-        hRaw: plain.entropy.data[0], hScaled: soft.entropy.data[0], maxRaw: plain.max.data[0],
+        rawStd: r.raw.std,
+        scaledStd: r.scaled.std,
+        rawMean: r.raw.mean,
+        scaledMean: r.scaled.mean,
+        rawCounts: Array.from(r.raw.histogram.counts),
+        scaledCounts: Array.from(r.scaled.histogram.counts),
+        hRaw: plain.entropy.data[0],
+        hScaled: soft.entropy.data[0],
+        maxRaw: plain.max.data[0],
         scaledBars: Array.from(soft.weights.data),
         uniform: a.lessons.softmax({ data: new Float32Array(64), shape: [1, 64] }).entropy.data[0],
       };
@@ -152,7 +188,7 @@ describe('lesson panels', () => {
   test('pitfalls: the mistakes are the core\u2019s (pitfall option), differences outlined, short rows shown', async () => {
     await openPanel('pitfalls');
     const root = '[data-lesson="pitfalls"]';
-    assert.equal(await page.isVisible(`${root} .lesson-callout`), true);  // no mask yet: a hint to choose one
+    assert.equal(await page.isVisible(`${root} .lesson-callout`), true); // no mask yet: a hint to choose one
     await afterRender(page, () => page.click(`${root} button:has-text("Use the causal mask")`));
     assert.equal(await page.isChecked('input[name="mask"][value="causal"]'), true);
     const M = await projections();
@@ -162,19 +198,43 @@ describe('lesson panels', () => {
       const right = a.scaledDotProductAttention(q, k, v, { causal: true });
       const wrong = a.scaledDotProductAttention(q, k, v, { causal: true, pitfall: 'mask-after-softmax' });
       const sums = a.lessons.rowStats(wrong.weights).sum;
-      return { right: Array.from(right.weights.data), wrong: Array.from(wrong.weights.data), wrongOut: Array.from(wrong.output.data), sums: Array.from(sums.data) };
+      return {
+        right: Array.from(right.weights.data),
+        wrong: Array.from(wrong.weights.data),
+        wrongOut: Array.from(wrong.output.data),
+        sums: Array.from(sums.data),
+      };
     }, M);
-    assertClose((await readHeatmap(page, 'pitfall-correct-weights')).data, expected.right, { atol: 1e-5, label: 'correct weights' });
-    assertClose((await readHeatmap(page, 'pitfall-wrong-weights')).data, expected.wrong, { atol: 1e-5, label: 'weights, mask after softmax' });
-    assertClose((await readHeatmap(page, 'pitfall-wrong-output')).data, expected.wrongOut, { atol: 1e-4, label: 'output, mask after softmax' });
-    const sums = await page.$$eval('[data-heatmap="pitfall-wrong-weights"] td[data-stat="sum"]', (tds) => tds.map((td) => Number(td.dataset.value)));
+    assertClose((await readHeatmap(page, 'pitfall-correct-weights')).data, expected.right, {
+      atol: 1e-5,
+      label: 'correct weights',
+    });
+    assertClose((await readHeatmap(page, 'pitfall-wrong-weights')).data, expected.wrong, {
+      atol: 1e-5,
+      label: 'weights, mask after softmax',
+    });
+    assertClose((await readHeatmap(page, 'pitfall-wrong-output')).data, expected.wrongOut, {
+      atol: 1e-4,
+      label: 'output, mask after softmax',
+    });
+    const sums = await page.$$eval('[data-heatmap="pitfall-wrong-weights"] td[data-stat="sum"]', (tds) =>
+      tds.map((td) => Number(td.dataset.value)),
+    );
     assertClose(sums, expected.sums, { atol: 1e-6, label: 'row sums' });
-    assert.ok(sums.slice(0, 3).every((s) => s < 1 - 1e-4), `rows 1-3 sum below 1: ${sums}`);
-    const summary = await page.$eval(`${root} [data-stat="pitfall-summary"]`, (e) => ({ ...e.dataset, text: e.textContent }));
+    assert.ok(
+      sums.slice(0, 3).every((s) => s < 1 - 1e-4),
+      `rows 1-3 sum below 1: ${sums}`,
+    );
+    const summary = await page.$eval(`${root} [data-stat="pitfall-summary"]`, (e) => ({
+      ...e.dataset,
+      text: e.textContent,
+    }));
     assert.equal(summary.rowsShort, '3');
     assert.match(summary.text, /3 rows sum to less than 1/);
     const outlined = await page.$$eval('[data-heatmap="pitfall-wrong-weights"] td.cell.hl', (tds) => tds.length);
-    const differ = expected.wrong.filter((x, k) => Math.abs(x - expected.right[k]) > 1e-5 + 1e-4 * Math.abs(expected.right[k])).length;
+    const differ = expected.wrong.filter(
+      (x, k) => Math.abs(x - expected.right[k]) > 1e-5 + 1e-4 * Math.abs(expected.right[k]),
+    ).length;
     assert.equal(outlined, differ);
     assert.equal(summary.weightsDiffer, String(differ));
     assert.ok(differ > 0);
@@ -183,20 +243,32 @@ describe('lesson panels', () => {
     await preset('heads');
     await afterRender(page, () => page.selectOption(`${root} select`, 'skip-wo'));
     const concat = await readHeatmap(page, 'concat');
-    assertClose((await readHeatmap(page, 'pitfall-wrong-output')).data, concat.data, { atol: 1e-5, label: 'skip-wo = concat' });
-    assertClose((await readHeatmap(page, 'pitfall-wrong-weights')).data, (await readHeatmap(page, 'average')).data, { atol: 1e-6, label: 'skip-wo weights unchanged' });
+    assertClose((await readHeatmap(page, 'pitfall-wrong-output')).data, concat.data, {
+      atol: 1e-5,
+      label: 'skip-wo = concat',
+    });
+    assertClose((await readHeatmap(page, 'pitfall-wrong-weights')).data, (await readHeatmap(page, 'average')).data, {
+      atol: 1e-6,
+      label: 'skip-wo weights unchanged',
+    });
     await afterRender(page, () => page.selectOption(`${root} select`, 'scale-by-dmodel'));
     const X = await readMatrix('X');
     const W = {};
     for (const name of ['WQ', 'WK', 'WV', 'WO']) W[name] = await readMatrix(name);
-    const dmodel = await page.evaluate(({ X, W }) => {
-      const mha = window.__attn.multiHeadAttention({ embedDim: 16, numHeads: 4, bias: false });
-      mha.setWeights({ wq: W.WQ, wk: W.WK, wv: W.WV, wo: W.WO });
-      const r = mha.forward(X, X, X, { pitfall: 'scale-by-dmodel' });
-      mha.dispose();
-      return Array.from(r.weights.data);
-    }, { X, W });
-    assertClose((await readHeatmap(page, 'pitfall-wrong-weights')).data, dmodel, { atol: 1e-5, label: 'scale by √d_model' });
+    const dmodel = await page.evaluate(
+      ({ X, W }) => {
+        const mha = window.__attn.multiHeadAttention({ embedDim: 16, numHeads: 4, bias: false });
+        mha.setWeights({ wq: W.WQ, wk: W.WK, wv: W.WV, wo: W.WO });
+        const r = mha.forward(X, X, X, { pitfall: 'scale-by-dmodel' });
+        mha.dispose();
+        return Array.from(r.weights.data);
+      },
+      { X, W },
+    );
+    assertClose((await readHeatmap(page, 'pitfall-wrong-weights')).data, dmodel, {
+      atol: 1e-5,
+      label: 'scale by √d_model',
+    });
   });
 
   test('mixes, never invents: outputs inside the hull; dragging a value point (keys, pointer) edits V', async () => {
@@ -211,9 +283,16 @@ describe('lesson panels', () => {
       const Q = await readMatrix('Q');
       const K = await readMatrix('K');
       const V = await readMatrix('V');
-      const shown = await page.$$eval(`${root} .output-point`, (gs) => gs.flatMap((g) => [Number(g.dataset.x), Number(g.dataset.y)]));
-      const values = await page.$$eval(`${root} .value-point`, (gs) => gs.flatMap((g) => [Number(g.dataset.x), Number(g.dataset.y)]));
-      const expected = await page.evaluate(({ Q, K, V }) => Array.from(window.__attn.scaledDotProductAttention(Q, K, V).output.data), { Q, K, V });
+      const shown = await page.$$eval(`${root} .output-point`, (gs) =>
+        gs.flatMap((g) => [Number(g.dataset.x), Number(g.dataset.y)]),
+      );
+      const values = await page.$$eval(`${root} .value-point`, (gs) =>
+        gs.flatMap((g) => [Number(g.dataset.x), Number(g.dataset.y)]),
+      );
+      const expected = await page.evaluate(
+        ({ Q, K, V }) => Array.from(window.__attn.scaledDotProductAttention(Q, K, V).output.data),
+        { Q, K, V },
+      );
       assertClose(values, V.data, { atol: 1e-6, label: `${label}: value points = V` });
       assertClose(shown, expected, { atol: 1e-5, label: `${label}: output points` });
       assert.equal(await page.getAttribute(root, 'data-outside'), '0', `${label}: every output inside`);
@@ -226,7 +305,10 @@ describe('lesson panels', () => {
     await afterRender(page, () => page.keyboard.press('ArrowRight'));
     await afterRender(page, () => page.keyboard.press('Shift+ArrowUp'));
     const V1 = await check('after arrow keys');
-    assertClose([V1.data[2], V1.data[3]], [V0.data[2] + 0.2, V0.data[3] + 0.01], { atol: 1e-9, label: 'V row 2 moved' });
+    assertClose([V1.data[2], V1.data[3]], [V0.data[2] + 0.2, V0.data[3] + 0.01], {
+      atol: 1e-9,
+      label: 'V row 2 moved',
+    });
     // Pointer: drag value 1 by (+40, −30) screen pixels (the plot at the top of the view, clear of
     // the explanation panel docked at the bottom).
     await page.$eval(`${root} svg.hull-plot`, (e) => e.scrollIntoView({ block: 'start' }));
@@ -247,11 +329,17 @@ describe('lesson panels', () => {
       return g && input && Math.abs(Number(g.dataset.x) - Number(input.title.replace('\u2212', '-'))) < 1e-6;
     });
     const V2 = await check('after dragging');
-    assert.ok(V2.data[0] > V1.data[0] && V2.data[1] > V1.data[1], `value 1 moved right and up: ${V1.data.slice(0, 2)} -> ${V2.data.slice(0, 2)}`);
+    assert.ok(
+      V2.data[0] > V1.data[0] && V2.data[1] > V1.data[1],
+      `value 1 moved right and up: ${V1.data.slice(0, 2)} -> ${V2.data.slice(0, 2)}`,
+    );
     // The explorer's own output heatmap follows the dragged values.
     const Q = await readMatrix('Q');
     const K = await readMatrix('K');
-    const out = await page.evaluate(({ Q, K, V }) => Array.from(window.__attn.scaledDotProductAttention(Q, K, V).output.data), { Q, K, V: V2 });
+    const out = await page.evaluate(
+      ({ Q, K, V }) => Array.from(window.__attn.scaledDotProductAttention(Q, K, V).output.data),
+      { Q, K, V: V2 },
+    );
     assertClose((await readHeatmap(page, 'output')).data, out, { atol: 1e-5, label: 'explorer output after drag' });
   });
 
@@ -260,7 +348,7 @@ describe('lesson panels', () => {
     const root = '[data-lesson="cost"]';
     const inputs = `${root} input[type="number"]`;
     await typeInto(`${inputs} >> nth=0`, 4096);
-    assert.equal(await page.isChecked(`${root} input[type="checkbox"]`), false);  // typing stops following
+    assert.equal(await page.isChecked(`${root} input[type="checkbox"]`), false); // typing stops following
     await typeInto(`${inputs} >> nth=1`, 4096);
     await typeInto(`${inputs} >> nth=2`, 512);
     await typeInto(`${inputs} >> nth=3`, 8);
@@ -273,7 +361,8 @@ describe('lesson panels', () => {
       const q = (x) => x.scoreFlops + x.softmaxFlops;
       return {
         cost: window.__attn.lessons.attentionCost({ n: 4096, m: 4096, dModel: 512, numHeads: 8 }),
-        wins: q(c(star)) >= c(star).projectionFlops, before: q(c(star - 1)) < c(star - 1).projectionFlops,
+        wins: q(c(star)) >= c(star).projectionFlops,
+        before: q(c(star - 1)) < c(star - 1).projectionFlops,
       };
     }, star);
     for (const k of names) assert.equal(shown[k], expected.cost[k], k);
@@ -321,7 +410,10 @@ describe('lesson panels', () => {
     assert.equal(await page.isChecked(`${root} input[type="checkbox"]`), false);
     assert.equal(await page.inputValue(`${root} input[type="number"] >> nth=3`), '1');
     assert.equal(await statValue(root, 'parameters'), 4 * 16 * 16 + 4 * 16);
-    assert.equal(await page.$$eval(`${root} .parameter-count s, ${root} [data-stat="parameters-wrong"]`, (x) => x.length), 0);
+    assert.equal(
+      await page.$$eval(`${root} .parameter-count s, ${root} [data-stat="parameters-wrong"]`, (x) => x.length),
+      0,
+    );
     assert.match(await page.textContent(`${root} .parameter-count`), /with one head that is d_model = 16 wide/);
     // Q, K, V typed directly: no projections at all.
     await afterRender(page, () => page.check(`${root} input[type="checkbox"]`));
@@ -341,14 +433,27 @@ describe('lesson panels', () => {
     const expected = await page.evaluate((M) => {
       const a = window.__attn;
       const [q, k, v] = ['WQ', 'WK', 'WV'].map((w) => a.matmul(M.X, M[w]));
-      const rows = (t, from, to) => ({ data: t.data.slice(from * t.shape[1], to * t.shape[1]), shape: [to - from, t.shape[1]] });
+      const rows = (t, from, to) => ({
+        data: t.data.slice(from * t.shape[1], to * t.shape[1]),
+        shape: [to - from, t.shape[1]],
+      });
       const full = a.scaledDotProductAttention(q, k, v, { causal: true });
       const prefix = a.scaledDotProductAttention(rows(q, 1, 2), rows(k, 0, 2), rows(v, 0, 2));
-      return { full: Array.from(full.weights.data), prefix: Array.from(prefix.weights.data), out: Array.from(prefix.output.data) };
+      return {
+        full: Array.from(full.weights.data),
+        prefix: Array.from(prefix.weights.data),
+        out: Array.from(prefix.output.data),
+      };
     }, M);
     assertClose((await readHeatmap(page, 'steps-causal')).data, expected.full, { atol: 1e-5, label: 'causal weights' });
-    assertClose((await readHeatmap(page, 'steps-prefix-weights')).data, expected.prefix, { atol: 1e-5, label: 'prefix weights' });
-    assertClose((await readHeatmap(page, 'steps-prefix-output')).data, expected.out, { atol: 1e-4, label: 'prefix output' });
+    assertClose((await readHeatmap(page, 'steps-prefix-weights')).data, expected.prefix, {
+      atol: 1e-5,
+      label: 'prefix weights',
+    });
+    assertClose((await readHeatmap(page, 'steps-prefix-output')).data, expected.out, {
+      atol: 1e-4,
+      label: 'prefix output',
+    });
     const row = (await readHeatmap(page, 'steps-causal-weights')).data;
     assert.deepEqual(row.slice(2), [0, 0]);
     const verdict = await page.$eval(`${root} [data-stat="steps-verdict"]`, (e) => ({ ...e.dataset }));
@@ -368,17 +473,26 @@ describe('lesson panels', () => {
     const swapped = await readHeatmap(page, 'perm-swapped');
     const perm = [2, 1, 0, 3];
     const d = original.shape[1];
-    assertClose(swapped.data, perm.flatMap((r) => original.data.slice(r * d, (r + 1) * d)), { atol: 1e-6, label: 'rows swapped' });
+    assertClose(
+      swapped.data,
+      perm.flatMap((r) => original.data.slice(r * d, (r + 1) * d)),
+      { atol: 1e-6, label: 'rows swapped' },
+    );
     const M = await projections();
-    const expected = await page.evaluate(({ M, perm }) => {
-      const a = window.__attn;
-      const X = { data: perm.flatMap((r) => M.X.data.slice(r * 8, (r + 1) * 8)), shape: [4, 8] };
-      const [q, k, v] = ['WQ', 'WK', 'WV'].map((w) => a.matmul(X, M[w]));
-      return Array.from(a.scaledDotProductAttention(q, k, v).output.data);
-    }, { M, perm });
+    const expected = await page.evaluate(
+      ({ M, perm }) => {
+        const a = window.__attn;
+        const X = { data: perm.flatMap((r) => M.X.data.slice(r * 8, (r + 1) * 8)), shape: [4, 8] };
+        const [q, k, v] = ['WQ', 'WK', 'WV'].map((w) => a.matmul(X, M[w]));
+        return Array.from(a.scaledDotProductAttention(q, k, v).output.data);
+      },
+      { M, perm },
+    );
     assertClose(swapped.data, expected, { atol: 1e-4, label: 'swapped output = API on swapped X' });
     assert.equal(await page.getAttribute(`${root} [data-stat="perm-verdict"]`, 'data-equal'), 'true');
-    const lit = await page.$$eval('[data-heatmap="perm-swapped"] th.row-label.hl .label-text', (ths) => ths.map((th) => th.textContent));
+    const lit = await page.$$eval('[data-heatmap="perm-swapped"] th.row-label.hl .label-text', (ths) =>
+      ths.map((th) => th.textContent),
+    );
     assert.deepEqual(lit, ['sat', 'the']);
     await setMask('causal');
     assert.equal(await page.getAttribute(`${root} [data-stat="perm-verdict"]`, 'data-equal'), 'false');
@@ -411,40 +525,67 @@ describe('how the panels look', () => {
     // One page, resized and re-themed between rounds (a fresh page per round costs seconds).
     const opened = await openExplorer(env, { width: 1280, height: 900 });
     const p = opened.page;
-    await afterRender(p, () => p.selectOption('#preset', 'mixing'));  // d_v = 2: the hull panel has points
-    for (const [width, height, colorScheme] of [[1280, 900, 'light'], [1280, 900, 'dark'], [375, 740, 'dark'], [375, 740, 'light']]) {
+    await afterRender(p, () => p.selectOption('#preset', 'mixing')); // d_v = 2: the hull panel has points
+    for (const [width, height, colorScheme] of [
+      [1280, 900, 'light'],
+      [1280, 900, 'dark'],
+      [375, 740, 'dark'],
+      [375, 740, 'light'],
+    ]) {
       await p.setViewportSize({ width, height });
-      await unfold(p);  // (on a phone the header's tools fold behind a button)
-      if (await p.inputValue('#theme') !== colorScheme) await afterRender(p, () => p.selectOption('#theme', colorScheme));
+      await unfold(p); // (on a phone the header's tools fold behind a button)
+      if ((await p.inputValue('#theme')) !== colorScheme)
+        await afterRender(p, () => p.selectOption('#theme', colorScheme));
       for (const id of PANELS) {
-        if (await p.getAttribute(`.lesson-tab[data-panel="${id}"]`, 'aria-selected') !== 'true')
+        if ((await p.getAttribute(`.lesson-tab[data-panel="${id}"]`, 'aria-selected')) !== 'true')
           await afterRender(p, () => p.click(`.lesson-tab[data-panel="${id}"]`));
         // The pitfalls and the autoregressive view with the causal mask on, the others without.
         const causal = id === 'pitfalls' || id === 'steps';
-        if (causal !== await p.isChecked('input[name="mask"][value="causal"]'))
+        if (causal !== (await p.isChecked('input[name="mask"][value="causal"]')))
           await afterRender(p, () => p.check(`input[name="mask"][value="${causal ? 'causal' : 'none'}"]`));
         if (id === 'sqrt-dk') await p.waitForSelector('[data-lesson="sqrt-dk"][data-shown]');
         await p.$eval(`#lesson-panel-${id}`, (e) => e.scrollIntoView({ block: 'start' }));
         await screenshot(p, `lesson-${id}-${width}-${colorScheme}`);
-        const errors = await p.$$eval(`#lesson-panel-${id} .error, #lesson-panel-${id} .lesson-status.error`, (es) => es.filter((e) => e.offsetParent).map((e) => e.textContent));
+        const errors = await p.$$eval(`#lesson-panel-${id} .error, #lesson-panel-${id} .lesson-status.error`, (es) =>
+          es.filter((e) => e.offsetParent).map((e) => e.textContent),
+        );
         assert.deepEqual(errors, [], `${id} at ${width}px shows an error`);
-        const { scroll, client } = await p.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+        const { scroll, client } = await p.evaluate(() => ({
+          scroll: document.documentElement.scrollWidth,
+          client: document.documentElement.clientWidth,
+        }));
         assert.ok(scroll <= client + 1, `${id} at ${width}px scrolls sideways: ${scroll} > ${client}`);
       }
       if (width === 1280) {
         // Every panel has been built by now: show them all at once for one axe run, then hide them again.
-        await p.evaluate(() => document.querySelectorAll('.lesson-holder').forEach((h) => { h.dataset.wasHidden = String(h.hidden); h.hidden = false; }));
+        await p.evaluate(() =>
+          document.querySelectorAll('.lesson-holder').forEach((h) => {
+            h.dataset.wasHidden = String(h.hidden);
+            h.hidden = false;
+          }),
+        );
         await p.evaluate(axe);
         // Every rule on the panels; colour contrast without the heatmap cells, whose palette
         // contrast the page's own axe run already covers (and which make that rule slow).
         const violations = await p.evaluate(async () => {
-          const all = await window.axe.run(document.getElementById('lessons'), { rules: { 'color-contrast': { enabled: false } } });
-          const contrast = await window.axe.run({ include: [['#lessons']], exclude: [['#lessons table.heatmap']] }, { runOnly: ['color-contrast'] });
-          return [...all.violations, ...contrast.violations]
-            .map((v) => `${v.id}: ${v.help} (${v.nodes.length}×, e.g. ${v.nodes[0].target.join(' ')})`);
+          const all = await window.axe.run(document.getElementById('lessons'), {
+            rules: { 'color-contrast': { enabled: false } },
+          });
+          const contrast = await window.axe.run(
+            { include: [['#lessons']], exclude: [['#lessons table.heatmap']] },
+            { runOnly: ['color-contrast'] },
+          );
+          return [...all.violations, ...contrast.violations].map(
+            (v) => `${v.id}: ${v.help} (${v.nodes.length}×, e.g. ${v.nodes[0].target.join(' ')})`,
+          );
         });
         assert.deepEqual(violations, [], `lesson panels, ${colorScheme}`);
-        await p.evaluate(() => document.querySelectorAll('.lesson-holder').forEach((h) => { h.hidden = h.dataset.wasHidden === 'true'; delete h.dataset.wasHidden; }));
+        await p.evaluate(() =>
+          document.querySelectorAll('.lesson-holder').forEach((h) => {
+            h.hidden = h.dataset.wasHidden === 'true';
+            delete h.dataset.wasHidden;
+          }),
+        );
       }
     }
     assert.deepEqual(await collectProblems(p, opened.problems), []);

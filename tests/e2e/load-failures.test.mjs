@@ -20,7 +20,9 @@ before(async () => {
   root = await siteRoot('dist');
   env = await launch({ root });
 });
-after(async () => { await env?.close(); });
+after(async () => {
+  await env?.close();
+});
 
 // A lesson page on localhost framing `src` with sandbox="allow-scripts".
 async function hostPage(src) {
@@ -28,8 +30,16 @@ async function hostPage(src) {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><title>Lesson</title>
       <iframe sandbox="allow-scripts" title="Attention explorer" style="width: 1200px; height: 900px" src="${src}"></iframe>`);
   });
-  await new Promise((resolve) => { server.listen(0, 'localhost', resolve); });
-  return { url: `http://localhost:${server.address().port}/`, close: () => new Promise((done) => { server.close(done); }) };
+  await new Promise((resolve) => {
+    server.listen(0, 'localhost', resolve);
+  });
+  return {
+    url: `http://localhost:${server.address().port}/`,
+    close: () =>
+      new Promise((done) => {
+        server.close(done);
+      }),
+  };
 }
 
 // Opens `url` and resolves with the #app of `frameOf(page)` once it carries data-load-problem or
@@ -46,8 +56,12 @@ async function firstOutcome(url, frameOf = (page) => page.mainFrame()) {
   }
   await frame.waitForSelector('#app[data-load-problem], #app[data-ready="true"]', { timeout: 60_000 });
   const ms = Date.now() - started;
-  const app = await frame.$eval('#app', (e) => ({ problem: e.dataset.loadProblem ?? null, ready: e.dataset.ready ?? null,
-    text: e.querySelector('[data-placeholder]')?.textContent ?? '', busy: e.getAttribute('aria-busy') }));
+  const app = await frame.$eval('#app', (e) => ({
+    problem: e.dataset.loadProblem ?? null,
+    ready: e.dataset.ready ?? null,
+    text: e.querySelector('[data-placeholder]')?.textContent ?? '',
+    busy: e.getAttribute('aria-busy'),
+  }));
   return { ...app, ms, page, frame, context };
 }
 

@@ -17,13 +17,20 @@ import { charTokens } from '../../web/ui/model/char-tokens.js';
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 let env;
-before(async () => { env = await launch(); });
-after(async () => { await env?.close(); });
+before(async () => {
+  env = await launch();
+});
+after(async () => {
+  await env?.close();
+});
 
 async function axe(page, what) {
   await page.evaluate(AXE);
-  const violations = await page.evaluate(async () => (await window.axe.run(document)).violations
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.length}×, e.g. ${v.nodes[0].target.join(' ')})`));
+  const violations = await page.evaluate(async () =>
+    (await window.axe.run(document)).violations.map(
+      (v) => `${v.id}: ${v.help} (${v.nodes.length}×, e.g. ${v.nodes[0].target.join(' ')})`,
+    ),
+  );
   assert.deepEqual(violations, [], what);
 }
 
@@ -32,78 +39,108 @@ async function axe(page, what) {
 async function modelAttention(page, text, limit) {
   const vocabulary = charVocabulary(TINY_CORPUS).chars;
   const { ids } = charTokens(text, vocabulary, limit);
-  return page.evaluate(async ({ ids, vocabulary }) => {
-    const { createAttention } = await import('/lib/attention.js');
-    const { decodeSafetensors } = await import('/lib/safetensors.js');
-    const state = decodeSafetensors(new Uint8Array(await (await fetch('/trained/text.safetensors')).arrayBuffer()));
-    const attn = await createAttention();
-    const model = attn.transformer({ vocabSize: vocabulary.length, contextLength: 32, dModel: 32, numLayers: 2, numHeads: 2, mlp: false, layerNorm: true, tieEmbeddings: false });
-    model.loadState(state);
-    const out = model.forward(ids).attentions.map((a) => ({ data: Array.from(a.data), shape: a.shape }));
-    model.dispose();
-    return { ids, attentions: out };
-  }, { ids, vocabulary });
+  return page.evaluate(
+    async ({ ids, vocabulary }) => {
+      const { createAttention } = await import('/lib/attention.js');
+      const { decodeSafetensors } = await import('/lib/safetensors.js');
+      const state = decodeSafetensors(new Uint8Array(await (await fetch('/trained/text.safetensors')).arrayBuffer()));
+      const attn = await createAttention();
+      const model = attn.transformer({
+        vocabSize: vocabulary.length,
+        contextLength: 32,
+        dModel: 32,
+        numLayers: 2,
+        numHeads: 2,
+        mlp: false,
+        layerNorm: true,
+        tieEmbeddings: false,
+      });
+      model.loadState(state);
+      const out = model.forward(ids).attentions.map((a) => ({ data: Array.from(a.data), shape: a.shape }));
+      model.dispose();
+      return { ids, attentions: out };
+    },
+    { ids, vocabulary },
+  );
 }
 
-const headOf = (a, h) => { const T = a.shape[1]; return a.data.slice(h * T * T, (h + 1) * T * T); };
+const headOf = (a, h) => {
+  const T = a.shape[1];
+  return a.data.slice(h * T * T, (h + 1) * T * T);
+};
 
 async function shot(locator, name) {
   await locator.scrollIntoViewIfNeeded();
   await locator.screenshot({ path: `${SCREENSHOTS}${name}.png` });
 }
 
-test('training view: "Your text" shows the text model\u2019s real attention on the learner\u2019s sentence', { timeout: 300_000 }, async () => {
-  const { page, problems, context } = await openExplorer(env, { width: 1400, path: '#view=train' });
-  await page.waitForSelector('[data-training][data-ready="true"]');
-  assert.equal(await page.isHidden('[data-your-text]'), true, 'hidden for the repeated-token task');
-  await page.click('[data-action="open-example"][data-example="text"]');
-  await page.waitForSelector('.examples-panel[data-example="text"]');
-  await page.waitForSelector('[data-your-text][data-tokens]');
-  const input = '[data-your-text] input';
-  const text = 'Oskar sold the bell. Oskar sold';
-  await page.fill(input, text);
-  await page.waitForFunction((t) => document.querySelector('[data-your-text]').dataset.tokens === t, text);
-  const want = await modelAttention(page, text, 32);
-  for (let l = 0; l < 2; l++) {
-    for (let h = 0; h < 2; h++) {
-      const map = await readHeatmap(page, `your-l${l}-h${h}`);
-      assert.deepEqual(map.shape, [text.length, text.length]);
-      assertClose(map.data, headOf(want.attentions[l], h), { atol: 1e-7, rtol: 0, label: `your text, layer ${l} head ${h}` });
-      const score = Number(await page.getAttribute(`[data-your-head][data-layer="${l}"][data-head="${h}"]`, 'data-previous-token'));
-      assert.ok(score >= 0 && score <= 1, `previous-token score ${score}`);
+test(
+  'training view: "Your text" shows the text model\u2019s real attention on the learner\u2019s sentence',
+  { timeout: 300_000 },
+  async () => {
+    const { page, problems, context } = await openExplorer(env, { width: 1400, path: '#view=train' });
+    await page.waitForSelector('[data-training][data-ready="true"]');
+    assert.equal(await page.isHidden('[data-your-text]'), true, 'hidden for the repeated-token task');
+    await page.click('[data-action="open-example"][data-example="text"]');
+    await page.waitForSelector('.examples-panel[data-example="text"]');
+    await page.waitForSelector('[data-your-text][data-tokens]');
+    const input = '[data-your-text] input';
+    const text = 'Oskar sold the bell. Oskar sold';
+    await page.fill(input, text);
+    await page.waitForFunction((t) => document.querySelector('[data-your-text]').dataset.tokens === t, text);
+    const want = await modelAttention(page, text, 32);
+    for (let l = 0; l < 2; l++) {
+      for (let h = 0; h < 2; h++) {
+        const map = await readHeatmap(page, `your-l${l}-h${h}`);
+        assert.deepEqual(map.shape, [text.length, text.length]);
+        assertClose(map.data, headOf(want.attentions[l], h), {
+          atol: 1e-7,
+          rtol: 0,
+          label: `your text, layer ${l} head ${h}`,
+        });
+        const score = Number(
+          await page.getAttribute(`[data-your-head][data-layer="${l}"][data-head="${h}"]`, 'data-previous-token'),
+        );
+        assert.ok(score >= 0 && score <= 1, `previous-token score ${score}`);
+      }
     }
-  }
-  const labels = await page.$$eval('[data-heatmap="your-l0-h0"] th.col-label', (ths) => ths.map((t) => t.textContent));
-  assert.equal(labels[5], '\u2423', 'a space is labelled ␣');
+    const labels = await page.$$eval('[data-heatmap="your-l0-h0"] th.col-label', (ths) =>
+      ths.map((t) => t.textContent),
+    );
+    assert.equal(labels[5], '\u2423', 'a space is labelled ␣');
 
-  // Characters outside the vocabulary: named, and read as the documented replacement.
-  await page.fill(input, 'Bob zips!');
-  await page.waitForFunction(() => document.querySelector('[data-your-text]').dataset.tokens === 'bob  ips ');
-  const message = await page.textContent('.your-text-message');
-  assert.match(message, /\u201cB\u201d as \u201cb\u201d/);
-  assert.match(message, /\u201cz\u201d as \u201c\u2423\u201d/);
-  // Long text: clamped to the context length, and said so.
-  await page.fill(input, 'Oskar went to the market. At the market, Oskar sold a green bell.');
-  await page.waitForFunction(() => document.querySelector('[data-your-text]').dataset.tokens?.length === 32);
-  assert.match(await page.textContent('.your-text-message'), /Only the first 32 of your 65 characters are shown: the model\u2019s context length is 32/);
-  assert.deepEqual((await readHeatmap(page, 'your-l1-h1')).shape, [32, 32]);
-  await page.fill(input, text);
-  await page.waitForFunction((t) => document.querySelector('[data-your-text]').dataset.tokens === t, text);
-  await axe(page, 'training view with "Your text"');
-  const panel = page.locator('[data-your-text]');
-  await shot(panel, 'your-text-1400-light');
-  await page.emulateMedia({ colorScheme: 'dark' });
-  await page.waitForSelector('[data-training][data-theme="dark"]');
-  await shot(panel, 'your-text-1400-dark');
-  await page.setViewportSize({ width: 375, height: 800 });
-  await shot(panel, 'your-text-375-dark');
-  await page.emulateMedia({ colorScheme: 'light' });
-  await page.waitForSelector('[data-training][data-theme="light"]');
-  await shot(panel, 'your-text-375-light');
-  await axe(page, 'training view with "Your text", narrow');
-  assert.deepEqual(await collectProblems(page, problems), []);
-  await context.close();
-});
+    // Characters outside the vocabulary: named, and read as the documented replacement.
+    await page.fill(input, 'Bob zips!');
+    await page.waitForFunction(() => document.querySelector('[data-your-text]').dataset.tokens === 'bob  ips ');
+    const message = await page.textContent('.your-text-message');
+    assert.match(message, /\u201cB\u201d as \u201cb\u201d/);
+    assert.match(message, /\u201cz\u201d as \u201c\u2423\u201d/);
+    // Long text: clamped to the context length, and said so.
+    await page.fill(input, 'Oskar went to the market. At the market, Oskar sold a green bell.');
+    await page.waitForFunction(() => document.querySelector('[data-your-text]').dataset.tokens?.length === 32);
+    assert.match(
+      await page.textContent('.your-text-message'),
+      /Only the first 32 of your 65 characters are shown: the model\u2019s context length is 32/,
+    );
+    assert.deepEqual((await readHeatmap(page, 'your-l1-h1')).shape, [32, 32]);
+    await page.fill(input, text);
+    await page.waitForFunction((t) => document.querySelector('[data-your-text]').dataset.tokens === t, text);
+    await axe(page, 'training view with "Your text"');
+    const panel = page.locator('[data-your-text]');
+    await shot(panel, 'your-text-1400-light');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.waitForSelector('[data-training][data-theme="dark"]');
+    await shot(panel, 'your-text-1400-dark');
+    await page.setViewportSize({ width: 375, height: 800 });
+    await shot(panel, 'your-text-375-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.waitForSelector('[data-training][data-theme="light"]');
+    await shot(panel, 'your-text-375-light');
+    await axe(page, 'training view with "Your text", narrow');
+    assert.deepEqual(await collectProblems(page, problems), []);
+    await context.close();
+  },
+);
 
 // Reads the explorer's weights for `text` after choosing the model's vectors (in `scope`: the page
 // or the element's shadow root), and checks them against the model.
@@ -116,43 +153,60 @@ async function chooseModelAndType(page, root, text, { layer = 1, head = 0 } = {}
   await page.fill(q('input#sentence'), text);
 }
 
-test('explorer: token vectors from the trained text model give the model\u2019s own attention probabilities', { timeout: 300_000 }, async () => {
-  const { page, problems, context } = await openExplorer(env, { width: 1400 });
-  assert.equal(await page.inputValue('[data-vector-source]'), 'random');
-  assert.match(await page.textContent('.vector-note'), /Random per word/);
-  const text = 'Mira gave the bell to Tobin.';
-  await chooseModelAndType(page, '', text, { layer: 1, head: 0 });
-  await page.waitForFunction(() => document.querySelector('[data-heatmap="weights"]').dataset.rows === '24');
-  const weights = await readHeatmap(page, 'weights');
-  assert.deepEqual(weights.shape, [24, 24], 'clamped to the explorer\u2019s 24 tokens');
-  const want = await modelAttention(page, text, 24);
-  assertClose(weights.data, headOf(want.attentions[1], 0), { atol: 1e-6, rtol: 0, label: 'explorer weights vs the model (layer 1, head 0)' });
-  // The option's value counts from 0 (the state's layer 1); the page counts from 1.
-  assert.match(await page.textContent('.vectors-note'), /Trained vectors: each row of X is what layer 2\u2019s attention sees/);
-  assert.deepEqual(await page.$$eval('[data-vector-layer] option', (o) => o.map((x) => [x.value, x.textContent])), [['0', 'Layer 1'], ['1', 'Layer 2']]);
-  assert.match(await page.textContent('#sentence-help'), /24 characters, one token each \(at most 24\)\. .*Only the first 24 of your 28 characters/);
-  assert.equal(await page.isHidden('.positional-field'), true);
-  await page.locator('.vector-source').scrollIntoViewIfNeeded();
-  await page.screenshot({ path: `${SCREENSHOTS}explorer-trained-vectors-1400-light.png` });
-  await axe(page, 'explorer with trained vectors');
-  await page.emulateMedia({ colorScheme: 'dark' });
-  await page.waitForSelector('#app[data-theme="dark"]');
-  await page.screenshot({ path: `${SCREENSHOTS}explorer-trained-vectors-1400-dark.png` });
-  await page.setViewportSize({ width: 375, height: 800 });
-  await page.locator('.vector-source').scrollIntoViewIfNeeded();
-  await page.screenshot({ path: `${SCREENSHOTS}explorer-trained-vectors-375-dark.png` });
-  await page.emulateMedia({ colorScheme: 'light' });
-  await page.waitForSelector('#app[data-theme="light"]');
-  await page.locator('[data-matrix="X"]').scrollIntoViewIfNeeded();
-  await page.screenshot({ path: `${SCREENSHOTS}explorer-trained-vectors-375-light.png` });
-  // Back to random vectors: words again, the earlier sizes, the random note.
-  await page.selectOption('[data-vector-source]', 'random');
-  await page.waitForFunction(() => document.querySelector('[data-heatmap="weights"]').dataset.rows === '7');  // Mira gave the bell to Tobin .
-  assert.match(await page.textContent('.vector-note'), /Random per word/);
-  assert.match(await page.textContent('.vectors-note'), /random but fixed/);
-  assert.deepEqual(await collectProblems(page, problems), []);
-  await context.close();
-});
+test(
+  'explorer: token vectors from the trained text model give the model\u2019s own attention probabilities',
+  { timeout: 300_000 },
+  async () => {
+    const { page, problems, context } = await openExplorer(env, { width: 1400 });
+    assert.equal(await page.inputValue('[data-vector-source]'), 'random');
+    assert.match(await page.textContent('.vector-note'), /Random per word/);
+    const text = 'Mira gave the bell to Tobin.';
+    await chooseModelAndType(page, '', text, { layer: 1, head: 0 });
+    await page.waitForFunction(() => document.querySelector('[data-heatmap="weights"]').dataset.rows === '24');
+    const weights = await readHeatmap(page, 'weights');
+    assert.deepEqual(weights.shape, [24, 24], 'clamped to the explorer\u2019s 24 tokens');
+    const want = await modelAttention(page, text, 24);
+    assertClose(weights.data, headOf(want.attentions[1], 0), {
+      atol: 1e-6,
+      rtol: 0,
+      label: 'explorer weights vs the model (layer 1, head 0)',
+    });
+    // The option's value counts from 0 (the state's layer 1); the page counts from 1.
+    assert.match(
+      await page.textContent('.vectors-note'),
+      /Trained vectors: each row of X is what layer 2\u2019s attention sees/,
+    );
+    assert.deepEqual(await page.$$eval('[data-vector-layer] option', (o) => o.map((x) => [x.value, x.textContent])), [
+      ['0', 'Layer 1'],
+      ['1', 'Layer 2'],
+    ]);
+    assert.match(
+      await page.textContent('#sentence-help'),
+      /24 characters, one token each \(at most 24\)\. .*Only the first 24 of your 28 characters/,
+    );
+    assert.equal(await page.isHidden('.positional-field'), true);
+    await page.locator('.vector-source').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SCREENSHOTS}explorer-trained-vectors-1400-light.png` });
+    await axe(page, 'explorer with trained vectors');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.waitForSelector('#app[data-theme="dark"]');
+    await page.screenshot({ path: `${SCREENSHOTS}explorer-trained-vectors-1400-dark.png` });
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.locator('.vector-source').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SCREENSHOTS}explorer-trained-vectors-375-dark.png` });
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.waitForSelector('#app[data-theme="light"]');
+    await page.locator('[data-matrix="X"]').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SCREENSHOTS}explorer-trained-vectors-375-light.png` });
+    // Back to random vectors: words again, the earlier sizes, the random note.
+    await page.selectOption('[data-vector-source]', 'random');
+    await page.waitForFunction(() => document.querySelector('[data-heatmap="weights"]').dataset.rows === '7'); // Mira gave the bell to Tobin .
+    assert.match(await page.textContent('.vector-note'), /Random per word/);
+    assert.match(await page.textContent('.vectors-note'), /random but fixed/);
+    assert.deepEqual(await collectProblems(page, problems), []);
+    await context.close();
+  },
+);
 
 test('trained vectors inside <attention-explorer> and the iframe page', { timeout: 300_000 }, async () => {
   const { page, problems, context } = await openExplorer(env, { width: 1000 });
@@ -176,24 +230,38 @@ test('trained vectors inside <attention-explorer> and the iframe page', { timeou
   await frame.page.waitForFunction(() => document.querySelector('[data-heatmap="weights"]').dataset.rows === '8');
   const weights = await readHeatmap(frame.page, 'weights');
   const want = await modelAttention(frame.page, 'the bell', 24);
-  assertClose(weights.data, headOf(want.attentions[1], 1), { atol: 1e-6, rtol: 0, label: 'iframe page: explorer vs model' });
+  assertClose(weights.data, headOf(want.attentions[1], 1), {
+    atol: 1e-6,
+    rtol: 0,
+    label: 'iframe page: explorer vs model',
+  });
   assert.deepEqual(await collectProblems(frame.page, frame.problems), []);
   await frame.context.close();
 });
 
-test('while training, no progress message redraws a heatmap itself: the maps are drawn from the frame queue and still follow', { timeout: 300_000 }, async () => {
-  const { page, problems, context } = await openExplorer(env, { width: 1400, path: '#view=train' });
-  await page.waitForSelector('[data-training][data-ready="true"]');
-  const first = await readHeatmap(page, 'train-l1-h0');
-  await page.click('[data-action="train"]');
-  // 8 maps per redraw: wait for three rounds of redraws.
-  await page.waitForFunction(() => Number(document.querySelector('[data-training]').dataset.mapsDrawn) >= 32, null, { timeout: 240_000 });
-  await page.click('[data-action="pause"]');
-  await page.waitForSelector('[data-training][data-running="false"]');
-  assert.equal(await page.getAttribute('[data-training]', 'data-progress-maps'), '0', 'heatmaps redrawn inside one progress handler');
-  const later = await readHeatmap(page, 'train-l1-h0');
-  assert.deepEqual(later.shape, first.shape);
-  assert.notDeepEqual(later.data, first.data, 'the map follows the training');
-  assert.deepEqual(await collectProblems(page, problems), []);
-  await context.close();
-});
+test(
+  'while training, no progress message redraws a heatmap itself: the maps are drawn from the frame queue and still follow',
+  { timeout: 300_000 },
+  async () => {
+    const { page, problems, context } = await openExplorer(env, { width: 1400, path: '#view=train' });
+    await page.waitForSelector('[data-training][data-ready="true"]');
+    const first = await readHeatmap(page, 'train-l1-h0');
+    await page.click('[data-action="train"]');
+    // 8 maps per redraw: wait for three rounds of redraws.
+    await page.waitForFunction(() => Number(document.querySelector('[data-training]').dataset.mapsDrawn) >= 32, null, {
+      timeout: 240_000,
+    });
+    await page.click('[data-action="pause"]');
+    await page.waitForSelector('[data-training][data-running="false"]');
+    assert.equal(
+      await page.getAttribute('[data-training]', 'data-progress-maps'),
+      '0',
+      'heatmaps redrawn inside one progress handler',
+    );
+    const later = await readHeatmap(page, 'train-l1-h0');
+    assert.deepEqual(later.shape, first.shape);
+    assert.notDeepEqual(later.data, first.data, 'the map follows the training');
+    assert.deepEqual(await collectProblems(page, problems), []);
+    await context.close();
+  },
+);

@@ -5,7 +5,16 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { pathToFileURL } from 'node:url';
-import { afterRender, assertClose, collectProblems, expectedLessonExample, fillCell, launch, readHeatmap, recordProblems } from './helpers.mjs';
+import {
+  afterRender,
+  assertClose,
+  collectProblems,
+  expectedLessonExample,
+  fillCell,
+  launch,
+  readHeatmap,
+  recordProblems,
+} from './helpers.mjs';
 import { bundleSingle } from '../../scripts/bundle-single.mjs';
 
 let env, page, context, file;
@@ -23,18 +32,24 @@ before(async () => {
   await page.goto(pathToFileURL(file).href);
   await page.waitForSelector('#app[data-ready="true"]', { timeout: 120_000 });
 });
-after(async () => { await env?.close(); });
-
-test('the single file opened from file:// and offline draws the explorer; an edit of X changes the weights to what the API computes', { timeout: 300_000 }, async () => {
-  const before = await readHeatmap(page, 'weights');
-  await afterRender(page, () => fillCell(page, 'X', 1, 2, '0.75'));
-  const weights = await readHeatmap(page, 'weights');
-  const output = await readHeatmap(page, 'output');
-  assert.notDeepEqual(weights.data, before.data);
-  const want = await expectedLessonExample({ row: 1, col: 2, value: 0.75 });
-  assertClose(weights.data, want.weights, { atol: 1e-6, rtol: 1e-5, label: 'weights' });
-  assertClose(output.data, want.output, { atol: 1e-5, rtol: 1e-5, label: 'output' });
+after(async () => {
+  await env?.close();
 });
+
+test(
+  'the single file opened from file:// and offline draws the explorer; an edit of X changes the weights to what the API computes',
+  { timeout: 300_000 },
+  async () => {
+    const before = await readHeatmap(page, 'weights');
+    await afterRender(page, () => fillCell(page, 'X', 1, 2, '0.75'));
+    const weights = await readHeatmap(page, 'weights');
+    const output = await readHeatmap(page, 'output');
+    assert.notDeepEqual(weights.data, before.data);
+    const want = await expectedLessonExample({ row: 1, col: 2, value: 0.75 });
+    assertClose(weights.data, want.weights, { atol: 1e-6, rtol: 1e-5, label: 'weights' });
+    assertClose(output.data, want.output, { atol: 1e-5, rtol: 1e-5, label: 'output' });
+  },
+);
 
 test('a lesson of the single file opens and draws', { timeout: 120_000 }, async () => {
   await afterRender(page, () => page.click('.lesson-tab[data-panel="pitfalls"]'));
@@ -44,11 +59,15 @@ test('a lesson of the single file opens and draws', { timeout: 120_000 }, async 
 });
 
 test('the training view of the single file trains a few steps and pauses', { timeout: 300_000 }, async (t) => {
-  await page.evaluate(() => { window.location.hash = '#view=train'; });
+  await page.evaluate(() => {
+    window.location.hash = '#view=train';
+  });
   await page.waitForSelector('[data-training][data-ready="true"]', { timeout: 120_000 });
   t.diagnostic(`trainer mode: ${await page.getAttribute('[data-training]', 'data-trainer-mode')}`);
   await page.click('[data-action="train"]');
-  await page.waitForFunction(() => Number(document.querySelector('[data-training]').dataset.step) >= 20, null, { timeout: 240_000 });
+  await page.waitForFunction(() => Number(document.querySelector('[data-training]').dataset.step) >= 20, null, {
+    timeout: 240_000,
+  });
   await page.click('[data-action="pause"]');
   await page.waitForSelector('[data-training][data-running="false"]');
   const loss = Number(await page.getAttribute('[data-training]', 'data-loss'));
@@ -56,7 +75,10 @@ test('the training view of the single file trains a few steps and pauses', { tim
 });
 
 test('the single file asked for nothing but itself and data: URLs, and reported no errors', async () => {
-  const elsewhere = requests.filter((url) => !url.startsWith('data:') && url !== pathToFileURL(file).href && !url.startsWith(`${pathToFileURL(file).href}#`));
+  const elsewhere = requests.filter(
+    (url) =>
+      !url.startsWith('data:') && url !== pathToFileURL(file).href && !url.startsWith(`${pathToFileURL(file).href}#`),
+  );
   assert.deepEqual(elsewhere, []);
   assert.deepEqual(await collectProblems(page, problems), []);
 });

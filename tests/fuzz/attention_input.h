@@ -34,7 +34,7 @@ struct AttentionInput {
     p.dk = tiles ? in.range(1, 6) : in.range(1, 17);
     p.dv = tiles ? in.range(1, 6) : in.range(1, 17);
     const uint8_t scale_code = in.byte();
-    p.scale = scale_code < 64 ? 1.0f / std::sqrt(float(p.dk))
+    p.scale = scale_code < 64   ? 1.0f / std::sqrt(float(p.dk))
               : scale_code < 96 ? 1.0f
                                 : float(std::pow(10.0, (int(scale_code) - 176) / 20.0));
     p.causal = in.flag();
@@ -54,7 +54,8 @@ struct AttentionInput {
   // Finite values everywhere (a bias may hide keys with −∞): the inputs numbers are checked for.
   bool finite() const {
     bool ok = all_finite(q) && all_finite(k) && all_finite(v);
-    for (float x : bias) ok = ok && (std::isfinite(x) || x == -std::numeric_limits<float>::infinity());
+    for (float x : bias)
+      ok = ok && (std::isfinite(x) || x == -std::numeric_limits<float>::infinity());
     return ok;
   }
 
@@ -67,7 +68,9 @@ struct AttentionInput {
     return head_bounds(
         n, m, p.dk, p.dv, q.data() + b * n * p.dk, nullptr, p.dk, k.data() + b * m * p.dk, nullptr,
         p.dk, v.data() + b * m * p.dv, nullptr, p.dv, double(p.scale), 0.0,
-        [&](size_t i, size_t j) { return (p.causal && j > i) || (mb && mb[i * m + j]) || (pb && pb[j]); },
+        [&](size_t i, size_t j) {
+          return (p.causal && j > i) || (mb && mb[i * m + j]) || (pb && pb[j]);
+        },
         [&](size_t i, size_t j) { return bb ? double(bb[i * m + j]) : 0.0; });
   }
 

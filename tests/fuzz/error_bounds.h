@@ -13,7 +13,8 @@ namespace fuzz {
 
 constexpr double kU = 1.0 / 16777216.0;
 constexpr double kMinNormal = 1.1754943508222875e-38;  // 2⁻¹²⁶
-constexpr double kUnderflow = 1.4012984643248171e-45;  // 2⁻¹⁴⁹: absolute error of an op that underflows
+constexpr double kUnderflow =
+    1.4012984643248171e-45;  // 2⁻¹⁴⁹: absolute error of an op that underflows
 constexpr double kSafety = 4.0;
 
 struct HeadBounds {
@@ -23,13 +24,13 @@ struct HeadBounds {
   double max_score_magnitude = 0.0;  // max of scale·Σ|q·k| + |bias|: float32 overflow guard
 };
 
-// q (n × d, row stride ldq), k (m × d), v (m × dv) with optional error bounds eq/ek/ev (same layout).
-// hidden(i, j) → key hidden from query i; bias(i, j) → additive bias (−∞ hides).
+// q (n × d, row stride ldq), k (m × d), v (m × dv) with optional error bounds eq/ek/ev (same
+// layout). hidden(i, j) → key hidden from query i; bias(i, j) → additive bias (−∞ hides).
 template <typename Q, typename Hidden, typename Bias>
 HeadBounds head_bounds(size_t n, size_t m, size_t d, size_t dv, const Q* q, const double* eq,
                        size_t ldq, const Q* k, const double* ek, size_t ldk, const Q* v,
-                       const double* ev, size_t ldv, double scale, double scale_rel,
-                       Hidden hidden, Bias bias) {
+                       const double* ev, size_t ldv, double scale, double scale_rel, Hidden hidden,
+                       Bias bias) {
   const double inf = std::numeric_limits<double>::infinity();
   HeadBounds h;
   for (auto* vec : {&h.scores, &h.e_scores, &h.scaled, &h.e_scaled, &h.masked, &h.e_masked,
@@ -83,7 +84,8 @@ HeadBounds head_bounds(size_t n, size_t m, size_t d, size_t dv, const Q* q, cons
       if (z[j] == -inf) continue;
       // Bound L on the error of log p_j; e^L − 1 rather than L keeps it valid when L is large.
       const double L = 2 * delta + kU * ((row_max - z[j]) + mean_shift) + (m + 8) * kU;
-      const double err = w[j] > 1e-300 ? w[j] * std::expm1(L) : std::exp(z[j] - row_max - log_sum + L);
+      const double err =
+          w[j] > 1e-300 ? w[j] * std::expm1(L) : std::exp(z[j] - row_max - log_sum + L);
       h.e_weights[i * m + j] = kMinNormal + std::min(1.0, err);
     }
     for (size_t c = 0; c < dv; ++c) {

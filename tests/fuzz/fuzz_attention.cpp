@@ -39,7 +39,8 @@ struct Run {
 void run_attention(const attn::AttentionProblem& p, Run& run) {
   attn::AttentionResult a;
   a.output = run.out_a.data(), a.weights = run.weights.data(), a.scores = run.scores.data();
-  a.scaled = run.scaled.data(), a.masked = run.masked.data(), a.fully_masked_rows = run.fully_a.data();
+  a.scaled = run.scaled.data(), a.masked = run.masked.data(),
+  a.fully_masked_rows = run.fully_a.data();
   attn::AttentionResult s;
   s.output = run.out_b.data(), s.fully_masked_rows = run.fully_b.data();
   FUZZ_CHECK(!attn::attention_streams(a) && attn::attention_streams(s), "path selection");
@@ -60,9 +61,11 @@ struct PitfallRun {
 // Pitfalls are plain loops meant for lesson sizes: exercised on the small problems only.
 void run_pitfalls(const attn::AttentionProblem& p, bool tiles, PitfallRun& pit) {
   for (int pitfall = 0; pitfall <= 5 && !tiles; ++pitfall) {
-    const attn::Status status = attn::attention_with_pitfall(
-        p, static_cast<attn::Pitfall>(pitfall), pit.out.data(), pitfall % 2 ? pit.weights.data() : nullptr);
-    FUZZ_CHECK(status.ok() == (pitfall <= 3), "pitfall %d: status '%s'", pitfall, status.message.c_str());
+    const attn::Status status =
+        attn::attention_with_pitfall(p, static_cast<attn::Pitfall>(pitfall), pit.out.data(),
+                                     pitfall % 2 ? pit.weights.data() : nullptr);
+    FUZZ_CHECK(status.ok() == (pitfall <= 3), "pitfall %d: status '%s'", pitfall,
+               status.message.c_str());
   }
 }
 
@@ -74,20 +77,23 @@ bool values_in_range(const std::vector<float>& v, size_t m) {
 }
 
 // The oracle itself: attn::reference and this file's float64 loops agree.
-void check_reference_output(const attn::reference::AttentionReference& ref, const fuzz::HeadBounds& h,
-                            const attn::AttentionProblem& p, size_t b) {
+void check_reference_output(const attn::reference::AttentionReference& ref,
+                            const fuzz::HeadBounds& h, const attn::AttentionProblem& p, size_t b) {
   const size_t n = p.n;
   for (size_t x = 0; x < n * p.dv; ++x)
-    FUZZ_CHECK(std::fabs(ref.output[b * n * p.dv + x] - h.output[x]) <= 1e-9 * std::fabs(h.output[x]) + 1e-6 * h.e_output[x] + 1e-300,
-               "reference output %zu: %.17g vs %.17g", x, ref.output[b * n * p.dv + x], h.output[x]);
+    FUZZ_CHECK(std::fabs(ref.output[b * n * p.dv + x] - h.output[x]) <=
+                   1e-9 * std::fabs(h.output[x]) + 1e-6 * h.e_output[x] + 1e-300,
+               "reference output %zu: %.17g vs %.17g", x, ref.output[b * n * p.dv + x],
+               h.output[x]);
 }
 
 void check_fully_masked(const attn::reference::AttentionReference& ref, const Run& run,
                         const fuzz::HeadBounds& h, size_t n, size_t b) {
   for (size_t i = 0; i < n; ++i) {
-    FUZZ_CHECK(ref.fully_masked_rows[b * n + i] == h.fully_masked[i], "reference fully masked row %zu", i);
-    FUZZ_CHECK(run.fully_a[b * n + i] == h.fully_masked[i], "fully_masked_rows[%zu] = %d (materialized)",
-               b * n + i, run.fully_a[b * n + i]);
+    FUZZ_CHECK(ref.fully_masked_rows[b * n + i] == h.fully_masked[i],
+               "reference fully masked row %zu", i);
+    FUZZ_CHECK(run.fully_a[b * n + i] == h.fully_masked[i],
+               "fully_masked_rows[%zu] = %d (materialized)", b * n + i, run.fully_a[b * n + i]);
     FUZZ_CHECK(run.fully_b[b * n + i] == h.fully_masked[i],
                "fully_masked_rows[%zu] = %d (streaming)", b * n + i, run.fully_b[b * n + i]);
   }
@@ -100,9 +106,11 @@ void check_close(const char* what, const float* actual, const std::vector<double
              double(actual[offset + bad]), expected[bad], bound[bad]);
 }
 
-void check_run(const Run& run, const fuzz::HeadBounds& h, const attn::AttentionProblem& p, size_t b) {
+void check_run(const Run& run, const fuzz::HeadBounds& h, const attn::AttentionProblem& p,
+               size_t b) {
   const size_t n = p.n, nm = n * p.m;
-  check_close("output (materialized)", run.out_a.data(), h.output, h.e_output, b * n * p.dv, n * p.dv);
+  check_close("output (materialized)", run.out_a.data(), h.output, h.e_output, b * n * p.dv,
+              n * p.dv);
   check_close("output (streaming)", run.out_b.data(), h.output, h.e_output, b * n * p.dv, n * p.dv);
   check_close("weights", run.weights.data(), h.weights, h.e_weights, b * nm, nm);
   check_close("scores", run.scores.data(), h.scores, h.e_scores, b * nm, nm);
@@ -110,37 +118,43 @@ void check_run(const Run& run, const fuzz::HeadBounds& h, const attn::AttentionP
   check_close("masked", run.masked.data(), h.masked, h.e_masked, b * nm, nm);
 }
 
-// Hidden keys get weight exactly 0; a row's weights lie in [0, 1] and sum to 1 (0 when fully masked).
-void check_weight_rows(const std::vector<float>& weights, const fuzz::HeadBounds& h, size_t n, size_t m,
-                       size_t b) {
+// Hidden keys get weight exactly 0; a row's weights lie in [0, 1] and sum to 1 (0 when fully
+// masked).
+void check_weight_rows(const std::vector<float>& weights, const fuzz::HeadBounds& h, size_t n,
+                       size_t m, size_t b) {
   const size_t nm = n * m;
   for (size_t i = 0; i < n; ++i) {
     double sum = 0.0;
     for (size_t j = 0; j < m; ++j) {
       const float w = weights[b * nm + i * m + j];
-      FUZZ_CHECK(h.masked[i * m + j] != -INFINITY || w == 0.0f, "hidden key %zu of row %zu has weight %g", j, i, w);
+      FUZZ_CHECK(h.masked[i * m + j] != -INFINITY || w == 0.0f,
+                 "hidden key %zu of row %zu has weight %g", j, i, w);
       FUZZ_CHECK(w >= 0.0f && w <= 1.0f, "weight %g", w);
       sum += w;
     }
     const double want = h.fully_masked[i] ? 0.0 : 1.0;
-    FUZZ_CHECK(std::fabs(sum - want) <= fuzz::kSafety * (m + 8) * fuzz::kU, "row %zu sums to %.9g", i, sum);
+    FUZZ_CHECK(std::fabs(sum - want) <= fuzz::kSafety * (m + 8) * fuzz::kU, "row %zu sums to %.9g",
+               i, sum);
   }
 }
 
 // The deliberate mistakes stay finite; without one, the pitfall path (double, rounded once)
 // agrees with the reference.
-void check_pitfalls(const attn::AttentionProblem& p, bool tiles, const attn::reference::AttentionReference& ref,
-                    PitfallRun& pit) {
+void check_pitfalls(const attn::AttentionProblem& p, bool tiles,
+                    const attn::reference::AttentionReference& ref, PitfallRun& pit) {
   for (int pitfall = 3; pitfall >= 0 && !tiles; --pitfall) {
-    attn::attention_with_pitfall(p, static_cast<attn::Pitfall>(pitfall), pit.out.data(), pit.weights.data());
+    attn::attention_with_pitfall(p, static_cast<attn::Pitfall>(pitfall), pit.out.data(),
+                                 pit.weights.data());
     for (float x : pit.out) FUZZ_CHECK(std::isfinite(x), "pitfall %d output %g", pitfall, x);
     for (float x : pit.weights) FUZZ_CHECK(std::isfinite(x), "pitfall %d weight %g", pitfall, x);
   }
   for (size_t x = 0; x < pit.out.size(); ++x)
-    FUZZ_CHECK(std::fabs(pit.out[x] - ref.output[x]) <= 2 * fuzz::kU * std::fabs(ref.output[x]) + fuzz::kMinNormal,
+    FUZZ_CHECK(std::fabs(pit.out[x] - ref.output[x]) <=
+                   2 * fuzz::kU * std::fabs(ref.output[x]) + fuzz::kMinNormal,
                "pitfall none output %zu: %.9g vs %.9g", x, double(pit.out[x]), ref.output[x]);
   for (size_t x = 0; x < pit.weights.size(); ++x)
-    FUZZ_CHECK(std::fabs(pit.weights[x] - ref.weights[x]) <= 2 * fuzz::kU * ref.weights[x] + fuzz::kMinNormal,
+    FUZZ_CHECK(std::fabs(pit.weights[x] - ref.weights[x]) <=
+                   2 * fuzz::kU * ref.weights[x] + fuzz::kMinNormal,
                "pitfall none weight %zu: %.9g vs %.9g", x, double(pit.weights[x]), ref.weights[x]);
 }
 

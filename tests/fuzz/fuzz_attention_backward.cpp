@@ -26,9 +26,12 @@ struct Grads {
   attn::AttentionGradResult result;
 
   Grads(const attn::AttentionProblem& p, bool materialized)
-      : output(p.batch * p.n * p.dv, -1.0f), weights(materialized ? p.batch * p.n * p.m : 0, -1.0f),
-        d_q(p.batch * p.n * p.dk, -1.0f), d_k(p.batch * p.m * p.dk, -1.0f),
-        d_v(p.batch * p.m * p.dv, -1.0f), d_scores(weights.size(), -1.0f) {
+      : output(p.batch * p.n * p.dv, -1.0f),
+        weights(materialized ? p.batch * p.n * p.m : 0, -1.0f),
+        d_q(p.batch * p.n * p.dk, -1.0f),
+        d_k(p.batch * p.m * p.dk, -1.0f),
+        d_v(p.batch * p.m * p.dv, -1.0f),
+        d_scores(weights.size(), -1.0f) {
     result.output = output.data(), result.d_q = d_q.data(), result.d_k = d_k.data();
     result.d_v = d_v.data();
     if (materialized) result.weights = weights.data(), result.d_scores = d_scores.data();
@@ -39,15 +42,18 @@ struct Grads {
 
   void run(const attn::AttentionProblem& p, const float* d_o) {
     std::vector<float> workspace(attn::attention_backward_workspace_floats(p, result));
-    const attn::Status status = attn::scaled_dot_product_attention_backward(p, d_o, result, workspace.data());
+    const attn::Status status =
+        attn::scaled_dot_product_attention_backward(p, d_o, result, workspace.data());
     FUZZ_CHECK(status.ok(), "backward failed: %s", status.message.c_str());
   }
 };
 
 void check_close(const char* what, const char* path, const std::vector<float>& actual,
-                 size_t offset, const std::vector<double>& expected, const std::vector<double>& bound) {
+                 size_t offset, const std::vector<double>& expected,
+                 const std::vector<double>& bound) {
   const size_t count = expected.size();
-  const size_t bad = fuzz::first_mismatch(actual.data() + offset, expected.data(), bound.data(), count);
+  const size_t bad =
+      fuzz::first_mismatch(actual.data() + offset, expected.data(), bound.data(), count);
   FUZZ_CHECK(bad == count, "%s (%s)[%zu]: actual %.9g, expected %.9g, bound %.3g", what, path,
              offset + bad, double(actual[offset + bad]), expected[bad], bound[bad]);
 }
@@ -58,20 +64,22 @@ std::vector<double> item(const std::vector<double>& all, size_t b, size_t size) 
 }
 
 void check_item(const fuzz::AttentionInput& in, const float* d_o, size_t b,
-                const attn::reference::AttentionGradReference& ref, const Grads& mat, const Grads& str) {
+                const attn::reference::AttentionGradReference& ref, const Grads& mat,
+                const Grads& str) {
   const attn::AttentionProblem& p = in.p;
   const size_t n = p.n, m = p.m, dk = p.dk, dv = p.dv;
   const fuzz::HeadBounds h = in.bounds(b);
-  const fuzz::HeadGradBounds g = fuzz::head_grad_bounds(
-      h, n, m, dk, dv, in.q.data() + b * n * dk, in.k.data() + b * m * dk, in.v.data() + b * m * dv,
-      d_o + b * n * dv, double(p.scale));
+  const fuzz::HeadGradBounds g =
+      fuzz::head_grad_bounds(h, n, m, dk, dv, in.q.data() + b * n * dk, in.k.data() + b * m * dk,
+                             in.v.data() + b * m * dv, d_o + b * n * dv, double(p.scale));
   if (h.max_score_magnitude > kInRange || g.magnitude > kInRange) return;
 
   // The oracle itself: attn::reference and grad_bounds.h agree.
   const std::vector<double> ref_dq = item(ref.d_q, b, n * dk);
   for (size_t x = 0; x < n * dk; ++x)
-    FUZZ_CHECK(std::fabs(ref_dq[x] - g.d_q[x]) <= 1e-9 * std::fabs(g.d_q[x]) + 1e-6 * g.e_d_q[x] + 1e-300,
-               "reference dQ %zu: %.17g vs %.17g (bound %.3g)", x, ref_dq[x], g.d_q[x], g.e_d_q[x]);
+    FUZZ_CHECK(
+        std::fabs(ref_dq[x] - g.d_q[x]) <= 1e-9 * std::fabs(g.d_q[x]) + 1e-6 * g.e_d_q[x] + 1e-300,
+        "reference dQ %zu: %.17g vs %.17g (bound %.3g)", x, ref_dq[x], g.d_q[x], g.e_d_q[x]);
   for (const Grads* r : {&mat, &str}) {
     const char* path = r == &mat ? "materialized" : "streaming";
     check_close("output", path, r->output, b * n * dv, h.output, h.e_output);
@@ -97,8 +105,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::vector<float> d_o = in.values(p.batch * p.n * p.dv, in.magnitude());
 
   Grads mat(p, true), str(p, false);
-  FUZZ_CHECK(!attn::attention_backward_streams(mat.result) && attn::attention_backward_streams(str.result),
-             "path selection");
+  FUZZ_CHECK(
+      !attn::attention_backward_streams(mat.result) && attn::attention_backward_streams(str.result),
+      "path selection");
   mat.run(p, d_o.data());
   str.run(p, d_o.data());
 

@@ -72,12 +72,12 @@ inline bool all_finite(const std::vector<float>& v) {
 }  // namespace fuzz
 
 // A failed check prints what and where, then aborts: libFuzzer saves the input as a crash.
-#define FUZZ_CHECK(cond, ...)                                             \
-  do {                                                                    \
-    if (!(cond)) {                                                        \
+#define FUZZ_CHECK(cond, ...)                                                           \
+  do {                                                                                  \
+    if (!(cond)) {                                                                      \
       std::fprintf(stderr, "check failed at %s:%d: %s\n  ", __FILE__, __LINE__, #cond); \
-      std::fprintf(stderr, __VA_ARGS__);                                  \
-      std::fprintf(stderr, "\n");                                         \
-      std::abort();                                                       \
-    }                                                                     \
+      std::fprintf(stderr, __VA_ARGS__);                                                \
+      std::fprintf(stderr, "\n");                                                       \
+      std::abort();                                                                     \
+    }                                                                                   \
   } while (0)

@@ -34,7 +34,8 @@ void check_histogram(fuzz::Input& in) {
   const size_t bins = in.range(0, 300);
   const double lo = any_double(in, in.flag()), hi = any_double(in, in.flag());
   std::vector<uint32_t> counts(bins + 1, 0xdeadbeef);
-  const attn::Status status = attn::histogram(values.data(), values.size(), bins, lo, hi, counts.data());
+  const attn::Status status =
+      attn::histogram(values.data(), values.size(), bins, lo, hi, counts.data());
   FUZZ_CHECK(counts[bins] == 0xdeadbeef, "histogram wrote past %zu bins", bins);
   if (status.ok()) {
     uint64_t total = 0;
@@ -63,15 +64,17 @@ bool scores_in_range(const std::vector<float>& scores, float scale) {
 // Each row of softmax output sums to 1 (0 when all its scores are −∞), its entropy lies in
 // [0, ln cols], and it holds no NaN.
 void check_softmax_output(const std::vector<float>& scores, const std::vector<float>& out,
-                          const std::vector<float>& entropy, const std::vector<float>& sum, size_t rows,
-                          size_t cols) {
+                          const std::vector<float>& entropy, const std::vector<float>& sum,
+                          size_t rows, size_t cols) {
   for (size_t r = 0; r < rows; ++r) {
     bool hidden = true;
-    for (size_t c = 0; c < cols; ++c) hidden = hidden && scores[r * cols + c] == -std::numeric_limits<float>::infinity();
+    for (size_t c = 0; c < cols; ++c)
+      hidden = hidden && scores[r * cols + c] == -std::numeric_limits<float>::infinity();
     const double want = hidden ? 0.0 : 1.0;
-    FUZZ_CHECK(std::fabs(sum[r] - want) <= 4 * (cols + 8) / 16777216.0, "softmax row %zu sums to %.9g", r, double(sum[r]));
-    FUZZ_CHECK(entropy[r] >= 0.0f && entropy[r] <= std::log(double(cols)) + 1e-5, "entropy %g of %zu columns",
-               double(entropy[r]), cols);
+    FUZZ_CHECK(std::fabs(sum[r] - want) <= 4 * (cols + 8) / 16777216.0,
+               "softmax row %zu sums to %.9g", r, double(sum[r]));
+    FUZZ_CHECK(entropy[r] >= 0.0f && entropy[r] <= std::log(double(cols)) + 1e-5,
+               "entropy %g of %zu columns", double(entropy[r]), cols);
     for (size_t c = 0; c < cols; ++c) FUZZ_CHECK(std::isfinite(out[r * cols + c]), "softmax NaN");
   }
 }
@@ -84,11 +87,12 @@ void check_softmax_rows(fuzz::Input& in) {
   for (float& x : scores)
     if (in.byte() < neg_inf) x = -std::numeric_limits<float>::infinity();
   const uint8_t scale_code = in.byte();
-  const float scale = scale_code == 0 ? 0.0f : float(std::pow(10.0, (int(scale_code) - 128) / 16.0));
+  const float scale =
+      scale_code == 0 ? 0.0f : float(std::pow(10.0, (int(scale_code) - 128) / 16.0));
   std::vector<float> out(rows * cols), entropy(rows), max(rows), sum(rows);
   const attn::Status status = attn::softmax_rows(scores.data(), rows, cols, scale, out.data());
-  FUZZ_CHECK(status.ok() == (scale > 0.0f && std::isfinite(scale)), "softmax_rows scale %g: '%s'", scale,
-             status.message.c_str());
+  FUZZ_CHECK(status.ok() == (scale > 0.0f && std::isfinite(scale)), "softmax_rows scale %g: '%s'",
+             scale, status.message.c_str());
   attn::row_statistics(scores.data(), rows, cols, in.flag() ? entropy.data() : nullptr, max.data(),
                        in.flag() ? sum.data() : nullptr);
   if (!status.ok()) return;
@@ -101,8 +105,11 @@ void check_attention_cost(fuzz::Input& in) {
   attn::AttentionCost cost;
   const size_t n = in.u32(), m = in.u32(), d = in.range(0, 70000), h = in.range(0, 70000);
   const attn::Status status = attn::attention_cost(n, m, d, h, in.flag(), &cost);
-  if (status.ok()) FUZZ_CHECK(cost.parameters >= 0 && cost.attention_matrix_bytes >= 0, "cost");
-  else FUZZ_CHECK(n == 0 || m == 0 || d == 0 || h == 0 || d % h != 0, "attention_cost refused: %s", status.message.c_str());
+  if (status.ok())
+    FUZZ_CHECK(cost.parameters >= 0 && cost.attention_matrix_bytes >= 0, "cost");
+  else
+    FUZZ_CHECK(n == 0 || m == 0 || d == 0 || h == 0 || d % h != 0, "attention_cost refused: %s",
+               status.message.c_str());
 }
 
 void check_sample_dot_products(fuzz::Input& in) {
@@ -110,11 +117,14 @@ void check_sample_dot_products(fuzz::Input& in) {
   const size_t dk = in.range(0, 70), count = in.range(0, 50);
   std::vector<double> raw(count + 1, 7.0), scaled(count + 1, 7.0);
   const attn::Status status = attn::sample_dot_products(seed, dk, count, raw.data(), scaled.data());
-  FUZZ_CHECK(status.ok() == (dk > 0), "sample_dot_products dk=%zu: '%s'", dk, status.message.c_str());
-  FUZZ_CHECK(raw[count] == 7.0 && scaled[count] == 7.0, "sample_dot_products wrote past %zu", count);
+  FUZZ_CHECK(status.ok() == (dk > 0), "sample_dot_products dk=%zu: '%s'", dk,
+             status.message.c_str());
+  FUZZ_CHECK(raw[count] == 7.0 && scaled[count] == 7.0, "sample_dot_products wrote past %zu",
+             count);
   if (status.ok())
     for (size_t i = 0; i < count; ++i)
-      FUZZ_CHECK(std::isfinite(raw[i]) && std::fabs(scaled[i] - raw[i] / std::sqrt(double(dk))) <= 1e-12 * (1 + std::fabs(raw[i])),
+      FUZZ_CHECK(std::isfinite(raw[i]) && std::fabs(scaled[i] - raw[i] / std::sqrt(double(dk))) <=
+                                              1e-12 * (1 + std::fabs(raw[i])),
                  "dot product %zu: raw %g scaled %g", i, raw[i], scaled[i]);
 }
 
@@ -124,7 +134,8 @@ void check_row_statistics(fuzz::Input& in) {
   const std::vector<float> w = in.values(rows * cols, in.magnitude());
   std::vector<float> entropy(rows + 1, 7.f), max(rows + 1, 7.f), sum(rows + 1, 7.f);
   attn::row_statistics(w.data(), rows, cols, entropy.data(), max.data(), sum.data());
-  FUZZ_CHECK(entropy[rows] == 7.f && max[rows] == 7.f && sum[rows] == 7.f, "row_statistics wrote past %zu rows", rows);
+  FUZZ_CHECK(entropy[rows] == 7.f && max[rows] == 7.f && sum[rows] == 7.f,
+             "row_statistics wrote past %zu rows", rows);
 }
 
 }  // namespace
@@ -132,11 +143,21 @@ void check_row_statistics(fuzz::Input& in) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   fuzz::Input in(data, size);
   switch (in.byte() % 5) {
-    case 0: check_histogram(in); break;  // histogram + moments
-    case 1: check_softmax_rows(in); break;  // softmax_rows + row_statistics
-    case 2: check_attention_cost(in); break;  // attention_cost with any sizes
-    case 3: check_sample_dot_products(in); break;
-    case 4: check_row_statistics(in); break;
+    case 0:
+      check_histogram(in);
+      break;  // histogram + moments
+    case 1:
+      check_softmax_rows(in);
+      break;  // softmax_rows + row_statistics
+    case 2:
+      check_attention_cost(in);
+      break;  // attention_cost with any sizes
+    case 3:
+      check_sample_dot_products(in);
+      break;
+    case 4:
+      check_row_statistics(in);
+      break;
   }
   return 0;
 }

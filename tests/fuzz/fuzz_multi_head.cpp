@@ -38,7 +38,8 @@ struct MultiHeadInput {
     bool ok = fuzz::all_finite(wq) && fuzz::all_finite(wk) && fuzz::all_finite(wv) &&
               fuzz::all_finite(wo) && fuzz::all_finite(biases) && fuzz::all_finite(query) &&
               fuzz::all_finite(key) && fuzz::all_finite(value);
-    for (float x : bias) ok = ok && (std::isfinite(x) || x == -std::numeric_limits<float>::infinity());
+    for (float x : bias)
+      ok = ok && (std::isfinite(x) || x == -std::numeric_limits<float>::infinity());
     return ok;
   }
 };
@@ -109,8 +110,8 @@ void decode_masks(fuzz::Input& in, MultiHeadInput& c) {
 // The layer's outputs in three combinations: everything, averaged weights only, output only
 // (streaming heads).
 struct LayerRun {
-  std::vector<float> out_all, out_avg, out_only, w_heads, w_avg, qp, kp, vp, scores, scaled,
-      masked, head_w, head_out, concat;
+  std::vector<float> out_all, out_avg, out_only, w_heads, w_avg, qp, kp, vp, scores, scaled, masked,
+      head_w, head_out, concat;
   std::vector<uint8_t> fully_all, fully_only;
 
   explicit LayerRun(const attn::MultiHeadProblem& p) {
@@ -155,13 +156,16 @@ struct PitfallRun {
 // Pitfalls are plain loops meant for lesson sizes: exercised on the small problems only.
 void run_pitfalls(const MultiHeadInput& c, PitfallRun& pit) {
   for (int pitfall = 0; pitfall <= 5 && !c.tiles; ++pitfall)
-    FUZZ_CHECK(attn::multi_head_with_pitfall(c.p, static_cast<attn::Pitfall>(pitfall), pit.out.data(),
-                                             pitfall % 2 ? pit.weights.data() : nullptr).ok(), "pitfall %d", pitfall);
+    FUZZ_CHECK(
+        attn::multi_head_with_pitfall(c.p, static_cast<attn::Pitfall>(pitfall), pit.out.data(),
+                                      pitfall % 2 ? pit.weights.data() : nullptr)
+            .ok(),
+        "pitfall %d", pitfall);
 }
 
 struct Projection {
   std::vector<double> y, e;  // values and error bounds, rows × E
-  double magnitude = 0.0;    // largest Σ|x·w| + |b|: no partial sum of the float32 version exceeds it
+  double magnitude = 0.0;  // largest Σ|x·w| + |b|: no partial sum of the float32 version exceeds it
 };
 
 // y = x·w + b in double, with the float32 error bound of computing it.
@@ -199,12 +203,14 @@ bool expect_projections(const MultiHeadInput& c, Expected& x) {
   x.Q = project(c.query, B * p.n, E, p.weights.wq, p.weights.bq, E);
   x.K = project(c.key, B * p.m, p.shape.kdim, p.weights.wk, p.weights.bk, E);
   x.V = project(c.value, B * p.m, p.shape.vdim, p.weights.wv, p.weights.bv, E);
-  const bool overflow = x.Q.magnitude > kInRange || x.K.magnitude > kInRange || x.V.magnitude > kInRange;
+  const bool overflow =
+      x.Q.magnitude > kInRange || x.K.magnitude > kInRange || x.V.magnitude > kInRange;
   return !overflow;
 }
 
 // Head h of batch item b from the projections and their error bounds.
-fuzz::HeadBounds expect_head(const attn::MultiHeadProblem& p, const Expected& x, size_t b, size_t h) {
+fuzz::HeadBounds expect_head(const attn::MultiHeadProblem& p, const Expected& x, size_t b,
+                             size_t h) {
   const size_t E = p.shape.embed_dim, d = E / p.shape.num_heads, n = p.n, m = p.m;
   const size_t qo = b * n * E + h * d, ko = b * m * E + h * d;
   const uint8_t* pad = p.key_padding ? p.key_padding + b * m : nullptr;
@@ -212,7 +218,9 @@ fuzz::HeadBounds expect_head(const attn::MultiHeadProblem& p, const Expected& x,
   return fuzz::head_bounds(
       n, m, d, d, x.Q.y.data() + qo, x.Q.e.data() + qo, E, x.K.y.data() + ko, x.K.e.data() + ko, E,
       x.V.y.data() + ko, x.V.e.data() + ko, E, scale, fuzz::kU,
-      [&](size_t i, size_t j) { return (p.causal && j > i) || (p.mask && p.mask[i * m + j]) || (pad && pad[j]); },
+      [&](size_t i, size_t j) {
+        return (p.causal && j > i) || (p.mask && p.mask[i * m + j]) || (pad && pad[j]);
+      },
       [&](size_t i, size_t j) { return p.bias ? double(p.bias[i * m + j]) : 0.0; });
 }
 
@@ -244,7 +252,8 @@ bool expect_heads(const attn::MultiHeadProblem& p, Expected& x) {
   for (size_t b = 0; b < B; ++b)
     for (size_t h = 0; h < H; ++h) {
       const fuzz::HeadBounds hb = expect_head(p, x, b, h);
-      if (hb.max_score_magnitude > kInRange) return false;  // float32 overflow: a known, reported limit
+      if (hb.max_score_magnitude > kInRange)
+        return false;  // float32 overflow: a known, reported limit
       add_head(p, hb, b, h, x);
     }
   return true;
@@ -275,7 +284,8 @@ bool expect_output(const attn::MultiHeadProblem& p, Expected& x) {
 void check_reference(const attn::MultiHeadProblem& p, const Expected& x) {
   const attn::reference::MultiHeadReference ref = attn::reference::multi_head_attention(p);
   for (size_t k = 0; k < x.out.size(); ++k)
-    FUZZ_CHECK(std::fabs(ref.output[k] - x.out[k]) <= 1e-9 * std::fabs(x.out[k]) + 1e-6 * x.e_out[k] + 1e-300,
+    FUZZ_CHECK(std::fabs(ref.output[k] - x.out[k]) <=
+                   1e-9 * std::fabs(x.out[k]) + 1e-6 * x.e_out[k] + 1e-300,
                "reference output %zu: %.17g vs %.17g", k, ref.output[k], x.out[k]);
   for (size_t k = 0; k < x.fully.size(); ++k)
     FUZZ_CHECK(ref.fully_masked_rows[k] == x.fully[k], "reference fully masked %zu", k);
@@ -291,7 +301,8 @@ void check_close(const char* what, const float* actual, const double* expected, 
 void check_layer(const LayerRun& run, const Expected& x) {
   for (size_t k = 0; k < x.fully.size(); ++k) {
     FUZZ_CHECK(run.fully_all[k] == x.fully[k], "fully_masked_rows[%zu] = %d", k, run.fully_all[k]);
-    FUZZ_CHECK(run.fully_only[k] == x.fully[k], "fully_masked_rows[%zu] = %d (streaming)", k, run.fully_only[k]);
+    FUZZ_CHECK(run.fully_only[k] == x.fully[k], "fully_masked_rows[%zu] = %d (streaming)", k,
+               run.fully_only[k]);
   }
   const size_t outs = x.out.size(), heads = x.w_all.size();
   check_close("output", run.out_all.data(), x.out.data(), x.e_out.data(), outs);
@@ -299,7 +310,8 @@ void check_layer(const LayerRun& run, const Expected& x) {
   check_close("output (streaming)", run.out_only.data(), x.out.data(), x.e_out.data(), outs);
   check_close("per-head weights", run.w_heads.data(), x.w_all.data(), x.e_w_all.data(), heads);
   check_close("trace head weights", run.head_w.data(), x.w_all.data(), x.e_w_all.data(), heads);
-  check_close("averaged weights", run.w_avg.data(), x.w_mean.data(), x.e_w_mean.data(), x.w_mean.size());
+  check_close("averaged weights", run.w_avg.data(), x.w_mean.data(), x.e_w_mean.data(),
+              x.w_mean.size());
   check_close("q projection", run.qp.data(), x.Q.y.data(), x.Q.e.data(), x.Q.y.size());
   check_close("k projection", run.kp.data(), x.K.y.data(), x.K.e.data(), x.K.y.size());
   check_close("v projection", run.vp.data(), x.V.y.data(), x.V.e.data(), x.V.y.size());
@@ -314,7 +326,8 @@ double pitfall_magnitude(const attn::MultiHeadProblem& p, const Projection& V) {
   const float* wo = p.weights.wo;
   std::vector<double> v_max(E, 0.0);
   for (size_t j = 0; j < rows; ++j)
-    for (size_t k = 0; k < E; ++k) v_max[k] = std::max(v_max[k], std::fabs(V.y[j * E + k]) + V.e[j * E + k]);
+    for (size_t k = 0; k < E; ++k)
+      v_max[k] = std::max(v_max[k], std::fabs(V.y[j * E + k]) + V.e[j * E + k]);
   double magnitude = *std::max_element(v_max.begin(), v_max.end());
   for (size_t c = 0; c < E; ++c) {
     double mag = p.weights.bo ? std::fabs(double(p.weights.bo[c])) : 0.0;
@@ -329,7 +342,8 @@ double pitfall_magnitude(const attn::MultiHeadProblem& p, const Projection& V) {
 void check_pitfalls_finite(const MultiHeadInput& c, const Projection& V, PitfallRun& pit) {
   const double magnitude = pitfall_magnitude(c.p, V);
   for (int pitfall = 5; pitfall >= 0 && !c.tiles && magnitude <= kInRange; --pitfall) {
-    attn::multi_head_with_pitfall(c.p, static_cast<attn::Pitfall>(pitfall), pit.out.data(), pit.weights.data());
+    attn::multi_head_with_pitfall(c.p, static_cast<attn::Pitfall>(pitfall), pit.out.data(),
+                                  pit.weights.data());
     for (float x : pit.out) FUZZ_CHECK(std::isfinite(x), "pitfall %d output %g", pitfall, x);
     for (float x : pit.weights) FUZZ_CHECK(std::isfinite(x), "pitfall %d weight %g", pitfall, x);
   }
@@ -356,7 +370,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!problem.finite()) return 0;
 
   Expected want;
-  if (!expect_projections(problem, want) || !expect_heads(p, want) || !expect_output(p, want)) return 0;
+  if (!expect_projections(problem, want) || !expect_heads(p, want) || !expect_output(p, want))
+    return 0;
   check_reference(p, want);
   check_layer(run, want);
   check_pitfalls_finite(problem, want.V, pit);

@@ -96,8 +96,10 @@ inline HeadGradBounds head_grad_bounds(const HeadBounds& h, size_t n, size_t m, 
                                        const float* d_o, double scale) {
   HeadGradBounds g;
   detail::score_grads(h, n, m, dv, v, d_o, g);
-  detail::product(n, dk, m, g.d_scores, g.e_d_scores, false, m, k, scale, g.d_q, g.e_d_q, g.magnitude);
-  detail::product(m, dk, n, g.d_scores, g.e_d_scores, true, m, q, scale, g.d_k, g.e_d_k, g.magnitude);
+  detail::product(n, dk, m, g.d_scores, g.e_d_scores, false, m, k, scale, g.d_q, g.e_d_q,
+                  g.magnitude);
+  detail::product(m, dk, n, g.d_scores, g.e_d_scores, true, m, q, scale, g.d_k, g.e_d_k,
+                  g.magnitude);
   detail::product(m, dv, n, h.weights, h.e_weights, true, m, d_o, 1.0, g.d_v, g.e_d_v, g.magnitude);
   return g;
 }

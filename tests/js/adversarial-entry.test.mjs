@@ -13,7 +13,9 @@ const SMALL = { vocabSize: 7, contextLength: 6, dModel: 8, numLayers: 1, numHead
 
 // A typed array whose `length` getter lies (the engine's own length is 3).
 class LyingInt32 extends Int32Array {
-  get length() { return 1000; }
+  get length() {
+    return 1000;
+  }
 }
 
 // A Proxy of an array that counts reads of `length` and of each element.
@@ -39,7 +41,9 @@ function changingRow() {
 
 describe('token ids are read once, own properties only', () => {
   let attn;
-  before(async () => { attn = await createAttention({ simd: false }); });
+  before(async () => {
+    attn = await createAttention({ simd: false });
+  });
 
   test('a { data } inherited from a prototype is not a token tensor', () => {
     const fake = Object.create({ data: [0, 1], shape: [2] });
@@ -63,7 +67,10 @@ describe('token ids are read once, own properties only', () => {
 
   test('each element and length is read once', () => {
     const model = attn.transformer(SMALL);
-    for (const call of [(p) => model.forward(p), (p) => attn.headScores(p, { data: new Float32Array(9), shape: [3, 3] })]) {
+    for (const call of [
+      (p) => model.forward(p),
+      (p) => attn.headScores(p, { data: new Float32Array(9), shape: [3, 3] }),
+    ]) {
       const { proxy, reads } = countingArray([0, 1, 2]);
       call(proxy);
       assert.equal(reads.length, 1, 'length read once');
@@ -94,7 +101,9 @@ describe('token ids are read once, own properties only', () => {
 
 describe('the transformer reads its config and state once, own keys only', () => {
   let attn;
-  before(async () => { attn = await createAttention({ simd: false }); });
+  before(async () => {
+    attn = await createAttention({ simd: false });
+  });
 
   test('keys planted on Object.prototype change nothing', () => {
     const model = attn.transformer(SMALL);
@@ -136,7 +145,10 @@ describe('the transformer reads its config and state once, own keys only', () =>
       });
     }
     model.loadState(state);
-    assert.ok(Object.values(reads).every((n) => n === 1), 'each key read once');
+    assert.ok(
+      Object.values(reads).every((n) => n === 1),
+      'each key read once',
+    );
     assert.deepEqual(model.getState(), good);
     model.dispose();
   });
@@ -147,8 +159,12 @@ describe('the transformer reads its config and state once, own keys only', () =>
     const victimState = victim.getState();
     const reference = model.forward([[0, 1, 2]]);
     assert.ok(Object.isFrozen(model.config));
-    assert.throws(() => { model.config = { ...SMALL, vocabSize: 1, numLayers: 0 }; }, TypeError);
-    assert.throws(() => { model.config.vocabSize = 1; }, TypeError);
+    assert.throws(() => {
+      model.config = { ...SMALL, vocabSize: 1, numLayers: 0 };
+    }, TypeError);
+    assert.throws(() => {
+      model.config.vocabSize = 1;
+    }, TypeError);
     assert.deepEqual(model.forward([[0, 1, 2]]), reference);
     assert.deepEqual(victim.getState(), victimState);
     model.dispose();
@@ -175,10 +191,18 @@ describe('the transformer reads its config and state once, own keys only', () =>
 // ---- Hostile calls against the gradients, head scores and transformer entry points --------------
 
 const ramp = (count, seed = 1) => Float32Array.from({ length: count }, (_, i) => Math.sin(i * 0.37 + seed));
-const tensor = (shape, seed) => ({ data: ramp(shape.reduce((a, b) => a * b, 1), seed), shape });
+const tensor = (shape, seed) => ({
+  data: ramp(
+    shape.reduce((a, b) => a * b, 1),
+    seed,
+  ),
+  shape,
+});
 
 class LyingFloat32 extends Float32Array {
-  get length() { return 1 << 20; }
+  get length() {
+    return 1 << 20;
+  }
 }
 
 // A nested array whose rows a Proxy grows after its length was read once.
@@ -192,9 +216,13 @@ function growingRows(rows) {
   });
 }
 
-const throwingGetter = (base) => Object.defineProperty({ shape: base.shape }, 'data', {
-  enumerable: true, get() { throw new Error('hostile getter'); },
-});
+const throwingGetter = (base) =>
+  Object.defineProperty({ shape: base.shape }, 'data', {
+    enumerable: true,
+    get() {
+      throw new Error('hostile getter');
+    },
+  });
 
 function survive(call) {
   try {
@@ -227,31 +255,76 @@ describe('hostile inputs to gradients, head scores and the transformer', () => {
       attn,
       layer: attn.multiHeadAttention({ embedDim: 4, numHeads: 2, seed: 3 }),
       model: attn.transformer(SMALL),
-      q: tensor([3, 4], 1), k: tensor([5, 4], 2), v: tensor([5, 2], 3), g: tensor([3, 2], 4),
-      x: tensor([3, 4], 5), gx: tensor([3, 4], 6),
+      q: tensor([3, 4], 1),
+      k: tensor([5, 4], 2),
+      v: tensor([5, 2], 3),
+      g: tensor([3, 2], 4),
+      x: tensor([3, 4], 5),
+      gx: tensor([3, 4], 6),
     };
     world.reference = snapshotOf(world);
   });
-  const untouched = (what) => assert.deepEqual(snapshotOf(world), world.reference, `${what} changed another object's results`);
+  const untouched = (what) =>
+    assert.deepEqual(snapshotOf(world), world.reference, `${what} changed another object's results`);
 
   test('lying lengths, growing Proxies and throwing getters', () => {
     const { attn, layer, model } = world;
     const lying = { data: LyingFloat32.from(ramp(12, 1)), shape: [3, 4] };
     const calls = [
       () => attn.scaledDotProductAttentionGrad(lying, world.k, world.v, world.g),
-      () => attn.scaledDotProductAttentionGrad(growingRows([[1, 2, 3, 4]]), world.k, world.v, { data: ramp(2), shape: [1, 2] }),
+      () =>
+        attn.scaledDotProductAttentionGrad(growingRows([[1, 2, 3, 4]]), world.k, world.v, {
+          data: ramp(2),
+          shape: [1, 2],
+        }),
       () => attn.scaledDotProductAttentionGrad(world.q, throwingGetter(world.k), world.v, world.g),
-      () => attn.scaledDotProductAttentionGrad(world.q, world.k, world.v, { data: LyingFloat32.from(ramp(6)), shape: [3, 2] }),
+      () =>
+        attn.scaledDotProductAttentionGrad(world.q, world.k, world.v, {
+          data: LyingFloat32.from(ramp(6)),
+          shape: [3, 2],
+        }),
       () => layer.backward(lying, undefined, undefined, world.gx),
       () => layer.backward(world.x, undefined, undefined, throwingGetter(world.gx)),
-      () => layer.backward(growingRows([[1, 2, 3, 4], [4, 3, 2, 1]]), undefined, undefined, tensor([2, 4], 1)),
+      () =>
+        layer.backward(
+          growingRows([
+            [1, 2, 3, 4],
+            [4, 3, 2, 1],
+          ]),
+          undefined,
+          undefined,
+          tensor([2, 4], 1),
+        ),
       () => attn.headScores(new LyingInt32([0, 1]), { data: LyingFloat32.from(ramp(4)), shape: [2, 2] }),
       () => attn.lossByPosition({ data: LyingFloat32.from(ramp(14)), shape: [2, 7] }, new LyingInt32([0, 1])),
-      () => attn.lossByPosition(growingRows([[0, 1, 2], [1, 2, 3]]), growingRows([0, 1])),
-      () => model.forward(growingRows([[0, 1], [1, 2]])),
+      () =>
+        attn.lossByPosition(
+          growingRows([
+            [0, 1, 2],
+            [1, 2, 3],
+          ]),
+          growingRows([0, 1]),
+        ),
+      () =>
+        model.forward(
+          growingRows([
+            [0, 1],
+            [1, 2],
+          ]),
+        ),
       () => model.gradients(new LyingInt32([0, 1, 2]), growingRows([1, 2, 3])),
       () => model.trainStep([0, 1], [1, 2], { learningRate: 0, betas: growingRows([0.9, 0.99]) }),
-      () => model.loadState(new Proxy({}, { ownKeys() { throw new Error('hostile ownKeys'); } })),
+      () =>
+        model.loadState(
+          new Proxy(
+            {},
+            {
+              ownKeys() {
+                throw new Error('hostile ownKeys');
+              },
+            },
+          ),
+        ),
       () => model.loadState({ 'wte.weight': { data: LyingFloat32.from(ramp(56)), shape: [7, 8] } }),
     ];
     calls.forEach((call, i) => {
@@ -262,7 +335,15 @@ describe('hostile inputs to gradients, head scores and the transformer', () => {
 
   test('keys planted on Object.prototype change no result', () => {
     const { attn, layer, model } = world;
-    const planted = { causal: true, needWeights: false, scale: 100, mask: [[true]], attnMask: [[true]], keyPaddingMask: [true], learningRate: 1 };
+    const planted = {
+      causal: true,
+      needWeights: false,
+      scale: 100,
+      mask: [[true]],
+      attnMask: [[true]],
+      keyPaddingMask: [true],
+      learningRate: 1,
+    };
     Object.assign(Object.prototype, planted);
     let results;
     try {
@@ -291,9 +372,11 @@ describe('hostile inputs to gradients, head scores and the transformer', () => {
     const calls = {
       sdpaGradQ: (tw) => attn.scaledDotProductAttentionGrad(tw(world.q), world.k, world.v, world.g),
       sdpaGradOut: (tw) => attn.scaledDotProductAttentionGrad(world.q, world.k, world.v, tw(world.g), { causal: true }),
-      sdpaGradBias: (tw) => attn.scaledDotProductAttentionGrad(world.q, world.k, world.v, world.g, { bias: tw(tensor([3, 5], 7)) }),
+      sdpaGradBias: (tw) =>
+        attn.scaledDotProductAttentionGrad(world.q, world.k, world.v, world.g, { bias: tw(tensor([3, 5], 7)) }),
       backwardQuery: (tw) => layer.backward(tw(world.x), undefined, undefined, world.gx),
-      backwardMask: (tw) => layer.backward(world.x, undefined, undefined, world.gx, { attnMask: tw(tensor([3, 3], 8)) }),
+      backwardMask: (tw) =>
+        layer.backward(world.x, undefined, undefined, world.gx, { attnMask: tw(tensor([3, 3], 8)) }),
       headScoresTokens: (tw) => attn.headScores(tw({ data: [0, 1, 0], shape: [3] }), square(3)),
       headScoresAttention: (tw) => attn.headScores([0, 1, 0], tw(square(3))),
       lossLogits: (tw) => attn.lossByPosition(tw(tensor([3, 7], 2)), [0, 1, -1]),
@@ -301,47 +384,78 @@ describe('hostile inputs to gradients, head scores and the transformer', () => {
       forward: (tw) => model.forward(tw({ data: [0, 1, 2], shape: [1, 3] })),
       gradients: (tw) => model.gradients([0, 1, 2], tw({ data: [1, 2, 3], shape: [3] })),
       trainStep: (tw) => model.trainStep(tw({ data: [0, 1, 2], shape: [3] }), [1, 2, 3], { learningRate: 0 }),
-      loadState: (tw) => model.loadState({ ...world.reference.model, 'wte.weight': tw(world.reference.model['wte.weight']) }),
+      loadState: (tw) =>
+        model.loadState({ ...world.reference.model, 'wte.weight': tw(world.reference.model['wte.weight']) }),
     };
     const twists = fc.oneof(
-      fc.nat(5000).map((n) => ({ name: `length lies (${n})`, tw: (t) => ({ data: lyingFloat32(t.data, n), shape: t.shape }) })),
-      fc.nat(5000).map((n) => ({ name: `length grows to ${n}`, tw: (t) => ({ data: growing(Array.from(t.data), n), shape: t.shape }) })),
-      fc.nat(40).map((i) => ({ name: `element ${i} throws`, tw: (t) => ({ data: throwingAt(Array.from(t.data), i), shape: t.shape }) })),
+      fc
+        .nat(5000)
+        .map((n) => ({ name: `length lies (${n})`, tw: (t) => ({ data: lyingFloat32(t.data, n), shape: t.shape }) })),
+      fc.nat(5000).map((n) => ({
+        name: `length grows to ${n}`,
+        tw: (t) => ({ data: growing(Array.from(t.data), n), shape: t.shape }),
+      })),
+      fc.nat(40).map((i) => ({
+        name: `element ${i} throws`,
+        tw: (t) => ({ data: throwingAt(Array.from(t.data), i), shape: t.shape }),
+      })),
       fc.constant({ name: 'inherited data and shape', tw: (t) => Object.create(t) }),
       fc.constant({ name: 'Proxy tensor', tw: (t) => new Proxy(t, {}) }),
-      fc.constant({ name: 'shape grows', tw: (t) => ({ data: t.data, shape: growing(t.shape.slice(), t.shape.length + 2) }) }),
+      fc.constant({
+        name: 'shape grows',
+        tw: (t) => ({ data: t.data, shape: growing(t.shape.slice(), t.shape.length + 2) }),
+      }),
       fc.constant({ name: 'plain', tw: (t) => t }),
     );
-    fc.assert(fc.property(fc.constantFrom(...Object.keys(calls)), twists, (call, twist) => {
-      survive(() => calls[call](twist.tw));
-      model.resetOptimizer();
-      untouched(`${call} with ${twist.name}`);
-    }), { numRuns: RUNS });
+    fc.assert(
+      fc.property(fc.constantFrom(...Object.keys(calls)), twists, (call, twist) => {
+        survive(() => calls[call](twist.tw));
+        model.resetOptimizer();
+        untouched(`${call} with ${twist.name}`);
+      }),
+      { numRuns: RUNS },
+    );
   });
 
   test('a getter that disposes the object being called gets an Error, not a crash', async () => {
     const attn = await createAttention({ simd: false });
     const layer = attn.multiHeadAttention({ embedDim: 4, numHeads: 2, seed: 3 });
     const model = attn.transformer(SMALL);
-    const disposing = (target, base) => Object.defineProperty({ shape: base.shape }, 'data', {
-      enumerable: true, get() { target.dispose(); return base.data; },
-    });
+    const disposing = (target, base) =>
+      Object.defineProperty({ shape: base.shape }, 'data', {
+        enumerable: true,
+        get() {
+          target.dispose();
+          return base.data;
+        },
+      });
     assert.throws(() => layer.backward(world.x, undefined, undefined, disposing(layer, world.gx)), /disposed/);
     assert.throws(() => model.forward(disposing(model, { data: [0, 1], shape: [2] })), /disposed/);
     const model2 = attn.transformer(SMALL);
     assert.throws(() => model2.gradients([0, 1], disposing(model2, { data: [1, 2], shape: [2] })), /disposed/);
     const model3 = attn.transformer(SMALL);
     const state = model3.getState();
-    Object.defineProperty(state, 'zz', { enumerable: true, get() { model3.dispose(); return undefined; } });
+    Object.defineProperty(state, 'zz', {
+      enumerable: true,
+      get() {
+        model3.dispose();
+        return undefined;
+      },
+    });
     assert.throws(() => model3.loadState(state), Error);
-    assert.throws(() => attn.scaledDotProductAttentionGrad(world.q, world.k, world.v, disposing(attn, world.g)), /disposed/);
+    assert.throws(
+      () => attn.scaledDotProductAttentionGrad(world.q, world.k, world.v, disposing(attn, world.g)),
+      /disposed/,
+    );
     untouched('disposing getters');
   });
 });
 
 function lyingFloat32(data, n) {
   const Lie = class extends Float32Array {
-    get length() { return n; }
+    get length() {
+      return n;
+    }
   };
   return Lie.from(data);
 }
@@ -358,6 +472,11 @@ function growing(items, later) {
 }
 
 function throwingAt(values, index) {
-  Object.defineProperty(values, index % values.length, { get: () => { throw new Error('hostile getter'); }, enumerable: true });
+  Object.defineProperty(values, index % values.length, {
+    get: () => {
+      throw new Error('hostile getter');
+    },
+    enumerable: true,
+  });
   return values;
 }

@@ -8,12 +8,16 @@ const TOL = 1e-5;
 
 function assertClose(actual, expected, tol, what) {
   assert.equal(actual.length, expected.length, `${what}: length`);
-  let worst = 0, at = -1;
+  let worst = 0,
+    at = -1;
   for (let i = 0; i < actual.length; i++) {
     const err = Math.abs(actual[i] - expected[i]);
-    if (!(err <= worst)) worst = err, at = i;  // NaN counts as worst
+    if (!(err <= worst)) ((worst = err), (at = i)); // NaN counts as worst
   }
-  assert.ok(worst <= tol, `${what}: max error ${worst} at index ${at} (actual ${actual[at]}, expected ${expected[at]}), tolerance ${tol}`);
+  assert.ok(
+    worst <= tol,
+    `${what}: max error ${worst} at index ${at} (actual ${actual[at]}, expected ${expected[at]}), tolerance ${tol}`,
+  );
 }
 
 function tensor(rng, ...shape) {
@@ -49,7 +53,9 @@ for (const simd of [true, false]) {
     });
 
     test('nested arrays, Float32Array and Float64Array inputs give the same result', () => {
-      const q = tensor(rng, 3, 4), k = tensor(rng, 5, 4), v = tensor(rng, 5, 2);
+      const q = tensor(rng, 3, 4),
+        k = tensor(rng, 5, 4),
+        v = tensor(rng, 5, 2);
       const a = attn.scaledDotProductAttention(q, k, v);
       const b = attn.scaledDotProductAttention(toNested(q), toNested(k), toNested(v));
       const c = attn.scaledDotProductAttention({ data: Float64Array.from(q.data), shape: [3, 4] }, k, v);
@@ -61,7 +67,9 @@ for (const simd of [true, false]) {
     });
 
     test('trace: scaled = scores · scale, masked = scaled + bias with hidden keys at -Infinity', () => {
-      const q = tensor(rng, 4, 8), k = tensor(rng, 6, 8), v = tensor(rng, 6, 3);
+      const q = tensor(rng, 4, 8),
+        k = tensor(rng, 6, 8),
+        v = tensor(rng, 6, 3);
       const bias = tensor(rng, 4, 6);
       const mask = Array.from({ length: 4 }, (_, i) => Array.from({ length: 6 }, (_, j) => (i + j) % 4 === 0));
       const r = attn.scaledDotProductAttention(q, k, v, { trace: true, bias, mask, scale: 0.3 });
@@ -80,7 +88,9 @@ for (const simd of [true, false]) {
     });
 
     test('default scale is 1/sqrt(dk); scale 1 gives sharper weights', () => {
-      const q = tensor(rng, 2, 16), k = tensor(rng, 3, 16), v = tensor(rng, 3, 2);
+      const q = tensor(rng, 2, 16),
+        k = tensor(rng, 3, 16),
+        v = tensor(rng, 3, 2);
       const r = attn.scaledDotProductAttention(q, k, v, { trace: true });
       for (let i = 0; i < 6; i++) assert.ok(Math.abs(r.trace.scaled.data[i] - r.trace.scores.data[i] / 4) <= 1e-6);
       const explicit = attn.scaledDotProductAttention(q, k, v, { scale: 0.25 });
@@ -89,7 +99,9 @@ for (const simd of [true, false]) {
 
     test('output-only mode equals the materializing path and returns no weights', () => {
       for (const causal of [false, true]) {
-        const q = tensor(rng, 2, 70, 24), k = tensor(rng, 2, 300, 24), v = tensor(rng, 2, 300, 5);
+        const q = tensor(rng, 2, 70, 24),
+          k = tensor(rng, 2, 300, 24),
+          v = tensor(rng, 2, 300, 5);
         const full = attn.scaledDotProductAttention(q, k, v, { causal });
         const lean = attn.scaledDotProductAttention(q, k, v, { causal, needWeights: false });
         assert.equal(lean.weights, null);
@@ -98,7 +110,9 @@ for (const simd of [true, false]) {
     });
 
     test('batch dimensions: each batch item equals its own call; shared and per-batch masks', () => {
-      const q = tensor(rng, 2, 3, 4, 5), k = tensor(rng, 2, 3, 6, 5), v = tensor(rng, 2, 3, 6, 2);
+      const q = tensor(rng, 2, 3, 4, 5),
+        k = tensor(rng, 2, 3, 6, 5),
+        v = tensor(rng, 2, 3, 6, 2);
       const pad = [true, false, false, false, false, true];
       const r = attn.scaledDotProductAttention(q, k, v, { keyPaddingMask: pad, causal: true });
       assert.deepEqual(r.output.shape, [2, 3, 4, 2]);
@@ -106,9 +120,14 @@ for (const simd of [true, false]) {
       // Query 0 sees key 0 only (causal), which is padding: row 0 of every batch item is fully masked.
       assert.deepEqual(r.fullyMaskedRows, [0, 4, 8, 12, 16, 20]);
       for (let b = 0; b < 6; b++) {
-        const slice = (t, rows, cols) => ({ data: t.data.subarray(b * rows * cols, (b + 1) * rows * cols), shape: [rows, cols] });
-        const one = attn.scaledDotProductAttention(slice(q, 4, 5), slice(k, 6, 5), slice(v, 6, 2),
-          { keyPaddingMask: pad, causal: true });
+        const slice = (t, rows, cols) => ({
+          data: t.data.subarray(b * rows * cols, (b + 1) * rows * cols),
+          shape: [rows, cols],
+        });
+        const one = attn.scaledDotProductAttention(slice(q, 4, 5), slice(k, 6, 5), slice(v, 6, 2), {
+          keyPaddingMask: pad,
+          causal: true,
+        });
         assertClose(r.output.data.subarray(b * 8, (b + 1) * 8), one.output.data, 1e-6, `batch item ${b}`);
         assert.deepEqual(one.fullyMaskedRows, [0]);
       }
@@ -120,8 +139,14 @@ for (const simd of [true, false]) {
     });
 
     test('a fully masked row yields zeros, never NaN, in both paths', () => {
-      const q = tensor(rng, 3, 4), k = tensor(rng, 3, 4), v = tensor(rng, 3, 4);
-      const mask = [[false, true, true], [true, true, true], [false, false, false]];
+      const q = tensor(rng, 3, 4),
+        k = tensor(rng, 3, 4),
+        v = tensor(rng, 3, 4);
+      const mask = [
+        [false, true, true],
+        [true, true, true],
+        [false, false, false],
+      ];
       for (const needWeights of [true, false]) {
         const r = attn.scaledDotProductAttention(q, k, v, { mask, needWeights });
         assert.deepEqual(r.fullyMaskedRows, [1]);
@@ -133,7 +158,9 @@ for (const simd of [true, false]) {
 
     test('long sequences stream without building the n × m matrix', () => {
       const n = 2048;
-      const q = tensor(rng, n, 64), k = tensor(rng, n, 64), v = tensor(rng, n, 64);
+      const q = tensor(rng, n, 64),
+        k = tensor(rng, n, 64),
+        v = tensor(rng, n, 64);
       const r = attn.scaledDotProductAttention(q, k, v, { needWeights: false, causal: true });
       assert.deepEqual(r.output.shape, [n, 64]);
       assert.ok(r.output.data.every(Number.isFinite));
@@ -144,23 +171,75 @@ for (const simd of [true, false]) {
     test('errors name the argument and the next call still works', () => {
       const good = () => attn.scaledDotProductAttention([[1, 2]], [[3, 4]], [[5]]);
       const cases = [
-        [() => attn.scaledDotProductAttention([[1, 2], [3]], [[1, 2]], [[1]]), /q is ragged: q\[1\] has 1 entries, expected 2/],
-        [() => attn.scaledDotProductAttention({ data: new Float32Array(5), shape: [2, 3] }, [[1, 2, 3]], [[1]]), /q.data has 5 values but shape \[2, 3\] needs 6/],
-        [() => attn.scaledDotProductAttention({ data: [], shape: [0, 3] }, [[1, 2, 3]], [[1]]), /q.shape must hold positive integers/],
-        [() => attn.scaledDotProductAttention({ data: [1, 2], shape: [1.5, 2] }, [[1, 2]], [[1]]), /q.shape must hold positive integers/],
+        [
+          () => attn.scaledDotProductAttention([[1, 2], [3]], [[1, 2]], [[1]]),
+          /q is ragged: q\[1\] has 1 entries, expected 2/,
+        ],
+        [
+          () => attn.scaledDotProductAttention({ data: new Float32Array(5), shape: [2, 3] }, [[1, 2, 3]], [[1]]),
+          /q.data has 5 values but shape \[2, 3\] needs 6/,
+        ],
+        [
+          () => attn.scaledDotProductAttention({ data: [], shape: [0, 3] }, [[1, 2, 3]], [[1]]),
+          /q.shape must hold positive integers/,
+        ],
+        [
+          () => attn.scaledDotProductAttention({ data: [1, 2], shape: [1.5, 2] }, [[1, 2]], [[1]]),
+          /q.shape must hold positive integers/,
+        ],
         [() => attn.scaledDotProductAttention([[1, 2]], [[1, Infinity]], [[1]]), /k\[0\]\[1\] is Infinity/],
-        [() => attn.scaledDotProductAttention([[1, 2]], [[1, 2]], [['x']]), /v\[0\]\[0\] is string x, expected a number/],
-        [() => attn.scaledDotProductAttention(new Float32Array(4), [[1, 2]], [[1]]), /q must be a nested array or \{ data, shape \}/],
+        [
+          () => attn.scaledDotProductAttention([[1, 2]], [[1, 2]], [['x']]),
+          /v\[0\]\[0\] is string x, expected a number/,
+        ],
+        [
+          () => attn.scaledDotProductAttention(new Float32Array(4), [[1, 2]], [[1]]),
+          /q must be a nested array or \{ data, shape \}/,
+        ],
         [() => attn.scaledDotProductAttention([1, 2], [[1, 2]], [[1]]), /q must have at least 2 dimensions/],
-        [() => attn.scaledDotProductAttention([[1, 2]], [[1, 2], [3, 4]], [[1]]), /k and v must have the same number of rows m/],
-        [() => attn.scaledDotProductAttention([[1, 2]], [[1, 2]], [[1]], { scale: 0 }), /options.scale must be a positive finite number, got 0/],
+        [
+          () =>
+            attn.scaledDotProductAttention(
+              [[1, 2]],
+              [
+                [1, 2],
+                [3, 4],
+              ],
+              [[1]],
+            ),
+          /k and v must have the same number of rows m/,
+        ],
+        [
+          () => attn.scaledDotProductAttention([[1, 2]], [[1, 2]], [[1]], { scale: 0 }),
+          /options.scale must be a positive finite number, got 0/,
+        ],
         [() => attn.scaledDotProductAttention([[1, 2]], [[1, 2]], [[1]], { scale: NaN }), /options.scale/],
-        [() => attn.scaledDotProductAttention([[1, 2]], [[1, 2]], [[1]], { mask: [[true, false]] }), /options.mask must have shape \[n, m\] = \[1, 1\]/],
-        [() => attn.scaledDotProductAttention([[1, 2]], [[1, 2]], [[1]], { mask: [[2]] }), /options.mask\[0\]\[0\] is number 2, expected a boolean/],
-        [() => attn.scaledDotProductAttention([[1, 2]], [[1, 2]], [[1]], { causal: 'yes' }), /options.causal must be true or false/],
-        [() => attn.scaledDotProductAttention([[1, 2]], [[1, 2]], [[1]], { keyPaddingMask: [true, false] }), /options.keyPaddingMask must have shape \[m\] = \[1\]/],
+        [
+          () => attn.scaledDotProductAttention([[1, 2]], [[1, 2]], [[1]], { mask: [[true, false]] }),
+          /options.mask must have shape \[n, m\] = \[1, 1\]/,
+        ],
+        [
+          () => attn.scaledDotProductAttention([[1, 2]], [[1, 2]], [[1]], { mask: [[2]] }),
+          /options.mask\[0\]\[0\] is number 2, expected a boolean/,
+        ],
+        [
+          () => attn.scaledDotProductAttention([[1, 2]], [[1, 2]], [[1]], { causal: 'yes' }),
+          /options.causal must be true or false/,
+        ],
+        [
+          () => attn.scaledDotProductAttention([[1, 2]], [[1, 2]], [[1]], { keyPaddingMask: [true, false] }),
+          /options.keyPaddingMask must have shape \[m\] = \[1\]/,
+        ],
         [() => attn.scaledDotProductAttention([[1e39, 2]], [[1, 2]], [[1]]), /too large for float32/],
-        [() => attn.scaledDotProductAttention({ data: { length: 2 ** 28 }, shape: [2 ** 14, 2 ** 14] }, { data: { length: 1 }, shape: [1, 2 ** 14] }, [[1]]), /q.data must be a typed array/],
+        [
+          () =>
+            attn.scaledDotProductAttention(
+              { data: { length: 2 ** 28 }, shape: [2 ** 14, 2 ** 14] },
+              { data: { length: 1 }, shape: [1, 2 ** 14] },
+              [[1]],
+            ),
+          /q.data must be a typed array/,
+        ],
       ];
       for (const [call, message] of cases) {
         assert.throws(call, (err) => err instanceof Error && message.test(err.message), String(message));
@@ -169,7 +248,8 @@ for (const simd of [true, false]) {
     });
 
     test('sizes beyond WebAssembly memory are refused up front with the size asked for', () => {
-      const n = 32768, m = 32768;
+      const n = 32768,
+        m = 32768;
       const q = { data: new Float32Array(n), shape: [n, 1] };
       const k = { data: new Float32Array(m), shape: [m, 1] };
       assert.throws(() => attn.scaledDotProductAttention(q, k, k), /needs about 8\.\d+ GiB of WebAssembly memory/);
@@ -180,7 +260,8 @@ for (const simd of [true, false]) {
     });
 
     test('matmul: [..., n, k] · [k, m] against float64 loops, with shape errors', () => {
-      const a = tensor(rng, 2, 3, 5), b = tensor(rng, 5, 4);
+      const a = tensor(rng, 2, 3, 5),
+        b = tensor(rng, 5, 4);
       const c = attn.matmul(a, b);
       assert.deepEqual(c.shape, [2, 3, 4]);
       for (let i = 0; i < 6; i++)
@@ -206,7 +287,7 @@ for (const simd of [true, false]) {
       assert.throws(() => a.randn(2.5), /randn: dimensions must be non-negative integers/);
       a.dispose();
       assert.throws(() => a.rand(), /disposed/);
-      a.dispose();  // twice is harmless
+      a.dispose(); // twice is harmless
     });
 
     describe('multiHeadAttention', () => {
@@ -248,7 +329,8 @@ for (const simd of [true, false]) {
         assert.deepEqual(t.concat.shape, [3, 8]);
         for (let h = 0; h < 2; h++)
           for (let i = 0; i < 3; i++) {
-            for (let c = 0; c < 4; c++) assert.equal(t.headOutputs.data[(h * 3 + i) * 4 + c], t.concat.data[i * 8 + h * 4 + c]);
+            for (let c = 0; c < 4; c++)
+              assert.equal(t.headOutputs.data[(h * 3 + i) * 4 + c], t.concat.data[i * 8 + h * 4 + c]);
             for (let j = i + 1; j < 3; j++) {
               assert.equal(t.weights.data[(h * 3 + i) * 3 + j], 0);
               assert.equal(t.masked.data[(h * 3 + i) * 3 + j], -Infinity);
@@ -269,7 +351,10 @@ for (const simd of [true, false]) {
         const mha = attn.multiHeadAttention({ embedDim: 4, numHeads: 2 });
         const before = mha.getWeights();
         const eye = { data: Float32Array.from({ length: 16 }, (_, i) => (i % 5 === 0 ? 1 : 0)), shape: [4, 4] };
-        assert.throws(() => mha.setWeights({ wq: eye, wk: [[1, 2]] }), /wk must have shape \[4, 4\] \(\[in, out\]\), got \[1, 2\]/);
+        assert.throws(
+          () => mha.setWeights({ wq: eye, wk: [[1, 2]] }),
+          /wk must have shape \[4, 4\] \(\[in, out\]\), got \[1, 2\]/,
+        );
         assert.deepEqual(mha.getWeights().wq.data, before.wq.data);
         assert.throws(() => mha.setWeights({ wz: eye }), /unknown weight "wz"/);
         mha.setWeights({ wq: eye });
@@ -282,15 +367,29 @@ for (const simd of [true, false]) {
       });
 
       test('configuration and forward errors, then a working call', () => {
-        assert.throws(() => attn.multiHeadAttention({ embedDim: 10, numHeads: 3 }), /numHeads \(3\) must divide embedDim \(10\)/);
-        assert.throws(() => attn.multiHeadAttention({ embedDim: 0, numHeads: 1 }), /embedDim must be a positive integer/);
+        assert.throws(
+          () => attn.multiHeadAttention({ embedDim: 10, numHeads: 3 }),
+          /numHeads \(3\) must divide embedDim \(10\)/,
+        );
+        assert.throws(
+          () => attn.multiHeadAttention({ embedDim: 0, numHeads: 1 }),
+          /embedDim must be a positive integer/,
+        );
         assert.throws(() => attn.multiHeadAttention({ embedDim: 8, numHeads: 2, heads: 2 }), /unknown option "heads"/);
         const mha = attn.multiHeadAttention({ embedDim: 8, numHeads: 2, kdim: 3, vdim: 5 });
-        const q = tensor(rng, 2, 4, 8), k = tensor(rng, 2, 6, 3), v = tensor(rng, 2, 6, 5);
+        const q = tensor(rng, 2, 4, 8),
+          k = tensor(rng, 2, 6, 3),
+          v = tensor(rng, 2, 6, 5);
         assert.throws(() => mha.forward(q, v, v), /key's last dimension must be kdim \(3\)/);
         assert.throws(() => mha.forward(q, k, k), /value's last dimension must be vdim \(5\)/);
-        assert.throws(() => mha.forward(q, k, v, { attnMask: [[true]] }), /options.attnMask must have shape \[n, m\] = \[4, 6\]/);
-        assert.throws(() => mha.forward(q, k, v, { keyPaddingMask: [true, false] }), /options.keyPaddingMask must have shape \[2, 6\]/);
+        assert.throws(
+          () => mha.forward(q, k, v, { attnMask: [[true]] }),
+          /options.attnMask must have shape \[n, m\] = \[4, 6\]/,
+        );
+        assert.throws(
+          () => mha.forward(q, k, v, { keyPaddingMask: [true, false] }),
+          /options.keyPaddingMask must have shape \[2, 6\]/,
+        );
         assert.throws(() => mha.loadTorchState({ in_proj_weight: [[1]] }), /unexpected key "in_proj_weight"/);
         const r = mha.forward(q, k, v, { keyPaddingMask: { data: new Uint8Array(12).fill(1), shape: [2, 6] } });
         assert.deepEqual(r.fullyMaskedRows, [0, 1, 2, 3, 4, 5, 6, 7]);

@@ -5,13 +5,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  IMPORT_LIMITS, checkFileSize, createAttentionJsonReader, parseAttentionJson, readAttentionFile,
+  IMPORT_LIMITS,
+  checkFileSize,
+  createAttentionJsonReader,
+  parseAttentionJson,
+  readAttentionFile,
 } from '../../web/ui/training/attention-json.js';
 
 // A small deterministic generator (the numbers only need to vary).
 function lcg(seed) {
   let x = seed >>> 0;
-  return () => ((x = (Math.imul(x, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  return () => (x = (Math.imul(x, 1664525) + 1013904223) >>> 0) / 2 ** 32;
 }
 
 // Rows that are softmaxes written in the ways files write numbers: Python's repr, exponents,
@@ -19,15 +23,24 @@ function lcg(seed) {
 function attentionFile({ T = 5, layers = 2, heads = 3, seed = 1, style = 'mixed' } = {}) {
   const rand = lcg(seed);
   const tokens = Array.from({ length: T }, (_, i) => (i % 3 === 0 ? `t\u00e9${i % 2}` : `"q\\${i}\n`));
-  const attentions = Array.from({ length: layers }, () => Array.from({ length: heads }, () => Array.from({ length: T }, (_, i) => {
-    const raw = Array.from({ length: T }, (_, j) => (j <= i ? rand() ** 3 : 0));
-    const z = raw.reduce((a, b) => a + b, 0);
-    return raw.map((v) => v / z);
-  })));
+  const attentions = Array.from({ length: layers }, () =>
+    Array.from({ length: heads }, () =>
+      Array.from({ length: T }, (_, i) => {
+        const raw = Array.from({ length: T }, (_, j) => (j <= i ? rand() ** 3 : 0));
+        const z = raw.reduce((a, b) => a + b, 0);
+        return raw.map((v) => v / z);
+      }),
+    ),
+  );
   let k = 0;
   const forms = [(v) => v.toExponential(), (v) => String(v), (v) => v.toFixed(6), (v) => `${Math.round(v * 1e9)}E-9`];
-  const replacer = style === 'mixed' ? (key, v) => (typeof v === 'number' && v !== 0 ? `@${forms[k++ % 4](v)}@` : v) : undefined;
-  let text = JSON.stringify({ model: { name: 'x', sizes: [1, 2, { deep: [true, false, null] }] }, tokens, attentions, note: 'end' }, replacer, style === 'pretty' ? 1 : 0);
+  const replacer =
+    style === 'mixed' ? (key, v) => (typeof v === 'number' && v !== 0 ? `@${forms[k++ % 4](v)}@` : v) : undefined;
+  let text = JSON.stringify(
+    { model: { name: 'x', sizes: [1, 2, { deep: [true, false, null] }] }, tokens, attentions, note: 'end' },
+    replacer,
+    style === 'pretty' ? 1 : 0,
+  );
   if (style === 'mixed') text = text.replace(/"@([^@]+)@"/g, '$1');
   return { text, tokens, attentions: JSON.parse(text).attentions };
 }
@@ -53,14 +66,30 @@ test('weights, tokens and shapes equal JSON.parse\u2019s (as float32), however t
       got.layers.forEach((layer, l) => {
         assert.deepEqual(layer.shape, [3, 5, 5]);
         const k = layer.data.findIndex((v, i) => !Object.is(v, want[l][i]));
-        assert.equal(k, -1, `${style}, pieces of ${cut}: layer ${l} value ${k} is ${layer.data[k]}, JSON.parse gives ${want[l][k]}`);
+        assert.equal(
+          k,
+          -1,
+          `${style}, pieces of ${cut}: layer ${l} value ${k} is ${layer.data[k]}, JSON.parse gives ${want[l][k]}`,
+        );
       });
     }
   }
 });
 
 test('numbers in every JSON form are read as Number() reads them', () => {
-  const forms = ['0', '-0', '1', '0.5', '0.25e0', '2.5E-1', '25e-2', '0.1000000000000000055511151231257827', '1E0', '0.333333333333333314829616256247390992939472198486328125', '1e-320'];
+  const forms = [
+    '0',
+    '-0',
+    '1',
+    '0.5',
+    '0.25e0',
+    '2.5E-1',
+    '25e-2',
+    '0.1000000000000000055511151231257827',
+    '1E0',
+    '0.333333333333333314829616256247390992939472198486328125',
+    '1e-320',
+  ];
   for (const form of forms) {
     const v = Number(form);
     const rest = 1 - Math.fround(v);
@@ -68,7 +97,10 @@ test('numbers in every JSON form are read as Number() reads them', () => {
     if (Math.abs(v + Math.max(rest, 0) - 1) > 1e-2) continue;
     for (const cut of [1, 5, text.length]) {
       const got = readInPieces(text, cut);
-      assert.ok(Object.is(got.layers[0].data[2], Math.fround(v)), `${form} (pieces of ${cut}): ${got.layers[0].data[2]}`);
+      assert.ok(
+        Object.is(got.layers[0].data[2], Math.fround(v)),
+        `${form} (pieces of ${cut}): ${got.layers[0].data[2]}`,
+      );
     }
   }
 });
@@ -76,18 +108,32 @@ test('numbers in every JSON form are read as Number() reads them', () => {
 test('what JSON.parse refuses, the reader refuses as "not JSON"; other fields are skipped but checked', () => {
   const good = '{"tokens":["a"],"attentions":[[[[1]]]]';
   const bad = [
-    `${good}`, `${good}}}`, `${good}},`, '{"tokens":["a"],"attentions":[[[[01]]]]}', '{"tokens":["a"],"attentions":[[[[1.]]]]}',
-    '{"tokens":["a"],"attentions":[[[[.5, 0.5]]]]}', '{"tokens":["a"],"attentions":[[[[1,]]]]}', '{"tokens":["a",],"attentions":[[[[1]]]]}',
-    '{"tokens":["a"] "attentions":[[[[1]]]]}', '{"tokens":["a"],"attentions":[[[[1]]]],}', '{"x": tru, "tokens":["a"],"attentions":[[[[1]]]]}',
-    '{"x": "\\q", "tokens":["a"],"attentions":[[[[1]]]]}', '{"x": [1 2], "tokens":["a"],"attentions":[[[[1]]]]}', '{"tokens":["a"],"attentions":[[[[1e]]]]}',
-    '{"tokens":["a"],"attentions":[[[[+1]]]]}', '{tokens:["a"],"attentions":[[[[1]]]]}', '', '   ',
+    `${good}`,
+    `${good}}}`,
+    `${good}},`,
+    '{"tokens":["a"],"attentions":[[[[01]]]]}',
+    '{"tokens":["a"],"attentions":[[[[1.]]]]}',
+    '{"tokens":["a"],"attentions":[[[[.5, 0.5]]]]}',
+    '{"tokens":["a"],"attentions":[[[[1,]]]]}',
+    '{"tokens":["a",],"attentions":[[[[1]]]]}',
+    '{"tokens":["a"] "attentions":[[[[1]]]]}',
+    '{"tokens":["a"],"attentions":[[[[1]]]],}',
+    '{"x": tru, "tokens":["a"],"attentions":[[[[1]]]]}',
+    '{"x": "\\q", "tokens":["a"],"attentions":[[[[1]]]]}',
+    '{"x": [1 2], "tokens":["a"],"attentions":[[[[1]]]]}',
+    '{"tokens":["a"],"attentions":[[[[1e]]]]}',
+    '{"tokens":["a"],"attentions":[[[[+1]]]]}',
+    '{tokens:["a"],"attentions":[[[[1]]]]}',
+    '',
+    '   ',
   ];
   for (const text of bad) {
     assert.throws(() => JSON.parse(text), `JSON.parse refuses ${text}`);
     assert.throws(() => parseAttentionJson(text), /not JSON/, text);
     assert.throws(() => readInPieces(text, 1), /not JSON/, `${text} in pieces of 1`);
   }
-  const ok = '{"x": {"y": [1, 2.5e3, "s\\u00e9\\"", true, false, null, {}], "z": []}, "tokens":["a", 7],"attentions":[[[[1, 0], [0, 1]]]], "w": -1}';
+  const ok =
+    '{"x": {"y": [1, 2.5e3, "s\\u00e9\\"", true, false, null, {}], "z": []}, "tokens":["a", 7],"attentions":[[[[1, 0], [0, 1]]]], "w": -1}';
   assert.deepEqual(parseAttentionJson(ok).tokens, ['a', '7']);
 });
 
@@ -101,22 +147,90 @@ test('the format\u2019s messages name the first problem and where it is', () => 
   assert.throws(bad({ tokens: ['a', ['b']], attentions: [] }), /tokens\[1\] must be a string/);
   assert.throws(bad({ tokens: ['a'], attentions: [[]] }), /attentions\[0\] must be a non-empty array of heads/);
   assert.throws(bad({ tokens: ['a', 'b'], attentions: [[[[1, 0]]]] }), /attentions\[0\]\[0\] must have 2 rows/);
-  assert.throws(bad({ tokens: ['a', 'b'], attentions: [[[[1, 0], [0.5]]]] }), /attentions\[0\]\[0\]\[1\] must have 2 numbers, got 1/);
-  assert.throws(bad({ tokens: ['a', 'b'], attentions: [[[[1, 0], [0.5, 'x']]]] }), /attentions\[0\]\[0\]\[1\]\[1\] must be a number ≥ 0, got a string/);
-  assert.throws(bad({ tokens: ['a', 'b'], attentions: [[[[1, 0], [1.5, -0.5]]]] }), /attentions\[0\]\[0\]\[1\]\[1\] must be a number ≥ 0, got -0\.5/);
-  assert.throws(bad({ tokens: ['a', 'b'], attentions: [[[[1, 0], [0.5, 0.2]]]] }), /attentions\[0\]\[0\]\[1\] sums to 0\.7/);
-  assert.throws(bad({ tokens: ['a', 'b'], attentions: [[[[1, 0], [0.5, 0.5]]], [[[1, 0], 3]]] }), /attentions\[1\]\[0\]\[1\] must have 2 numbers, got a number/);
+  assert.throws(
+    bad({ tokens: ['a', 'b'], attentions: [[[[1, 0], [0.5]]]] }),
+    /attentions\[0\]\[0\]\[1\] must have 2 numbers, got 1/,
+  );
+  assert.throws(
+    bad({
+      tokens: ['a', 'b'],
+      attentions: [
+        [
+          [
+            [1, 0],
+            [0.5, 'x'],
+          ],
+        ],
+      ],
+    }),
+    /attentions\[0\]\[0\]\[1\]\[1\] must be a number ≥ 0, got a string/,
+  );
+  assert.throws(
+    bad({
+      tokens: ['a', 'b'],
+      attentions: [
+        [
+          [
+            [1, 0],
+            [1.5, -0.5],
+          ],
+        ],
+      ],
+    }),
+    /attentions\[0\]\[0\]\[1\]\[1\] must be a number ≥ 0, got -0\.5/,
+  );
+  assert.throws(
+    bad({
+      tokens: ['a', 'b'],
+      attentions: [
+        [
+          [
+            [1, 0],
+            [0.5, 0.2],
+          ],
+        ],
+      ],
+    }),
+    /attentions\[0\]\[0\]\[1\] sums to 0\.7/,
+  );
+  assert.throws(
+    bad({
+      tokens: ['a', 'b'],
+      attentions: [
+        [
+          [
+            [1, 0],
+            [0.5, 0.5],
+          ],
+        ],
+        [[[1, 0], 3]],
+      ],
+    }),
+    /attentions\[1\]\[0\]\[1\] must have 2 numbers, got a number/,
+  );
   // "attentions" before "tokens": the shapes are checked once the tokens are known.
-  assert.throws(bad('{"attentions": [[[[1, 0], [0.5, 0.5], [1, 0]]]], "tokens": ["a", "b"]}'), /attentions\[0\]\[0\] must have 2 rows \(one per token\), got 3/);
-  assert.throws(bad('{"attentions": [[[[1, 0], [1]]]], "tokens": ["a", "b"]}'), /attentions\[0\]\[0\]\[1\] must have 2 numbers, got 1/);
-  assert.deepEqual(parseAttentionJson('{"attentions": [[[[1, 0], [0.5, 0.5]]]], "tokens": ["a", "b"]}').layers[0].shape, [1, 2, 2]);
+  assert.throws(
+    bad('{"attentions": [[[[1, 0], [0.5, 0.5], [1, 0]]]], "tokens": ["a", "b"]}'),
+    /attentions\[0\]\[0\] must have 2 rows \(one per token\), got 3/,
+  );
+  assert.throws(
+    bad('{"attentions": [[[[1, 0], [1]]]], "tokens": ["a", "b"]}'),
+    /attentions\[0\]\[0\]\[1\] must have 2 numbers, got 1/,
+  );
+  assert.deepEqual(
+    parseAttentionJson('{"attentions": [[[[1, 0], [0.5, 0.5]]]], "tokens": ["a", "b"]}').layers[0].shape,
+    [1, 2, 2],
+  );
   assert.throws(bad('{"tokens": ["a"], "tokens": ["b"], "attentions": [[[[1]]]]}'), /"tokens" twice/);
 });
 
 test('limits: tokens, weights, heads, string and number lengths, nesting and file size are refused with the limit in the message', () => {
   const L = IMPORT_LIMITS;
   const many = Array.from({ length: L.tokens + 1 }, (_, i) => `t${i}`);
-  assert.throws(() => parseAttentionJson(JSON.stringify({ tokens: many, attentions: [] })), new RegExp(`more than ${L.tokens} tokens`));
+  assert.throws(
+    () => parseAttentionJson(JSON.stringify({ tokens: many, attentions: [] })),
+    new RegExp(`more than ${L.tokens} tokens`),
+  );
   // 2 048 heads of one token are allowed; one more is not.
   const heads = (h) => `{"tokens":["a"],"attentions":[[${Array(h).fill('[[1]]').join(',')}]]}`;
   assert.equal(parseAttentionJson(heads(L.heads)).layers[0].shape[0], L.heads);
@@ -127,27 +241,50 @@ test('limits: tokens, weights, heads, string and number lengths, nesting and fil
   const row = (i) => `[${Array.from({ length: T }, (_, j) => (j === i ? 1 : 0)).join(',')}]`;
   const head = `[${Array.from({ length: T }, (_, i) => row(i)).join(',')}]`;
   reader.push(`{"tokens":${JSON.stringify(Array.from({ length: T }, (_, i) => String(i)))},"attentions":[[`);
-  assert.throws(() => { for (let h = 0; h < 31; h++) reader.push(`${h ? ',' : ''}${head}`); }, /more than 8,000,000 attention weights/);
-  assert.throws(() => parseAttentionJson(`{"tokens":["${'x'.repeat(L.tokenLength + 1)}"],"attentions":[[[[1]]]]}`), /longer than 1000 characters/);
-  assert.throws(() => parseAttentionJson(`{"tokens":["a"],"attentions":[[[[1${'0'.repeat(200)}]]]]}`), /more than 100 characters/);
-  assert.throws(() => parseAttentionJson(`{"x":${'['.repeat(300)}${']'.repeat(300)},"tokens":["a"],"attentions":[[[[1]]]]}`), /nested more than 256 levels/);
+  assert.throws(() => {
+    for (let h = 0; h < 31; h++) reader.push(`${h ? ',' : ''}${head}`);
+  }, /more than 8,000,000 attention weights/);
+  assert.throws(
+    () => parseAttentionJson(`{"tokens":["${'x'.repeat(L.tokenLength + 1)}"],"attentions":[[[[1]]]]}`),
+    /longer than 1000 characters/,
+  );
+  assert.throws(
+    () => parseAttentionJson(`{"tokens":["a"],"attentions":[[[[1${'0'.repeat(200)}]]]]}`),
+    /more than 100 characters/,
+  );
+  assert.throws(
+    () => parseAttentionJson(`{"x":${'['.repeat(300)}${']'.repeat(300)},"tokens":["a"],"attentions":[[[[1]]]]}`),
+    /nested more than 256 levels/,
+  );
   assert.throws(() => readInPieces(`{"x":"${'y'.repeat((1 << 20) + 10)}"}`, 65536), /string longer than/);
   assert.throws(() => checkFileSize(L.fileBytes + 1), /64\.0 MB; the import reads files of at most 64 MB/);
   checkFileSize(L.fileBytes);
 });
 
 test('readAttentionFile: a Blob is refused by its size before it is read; slices stay within the budget and yield; a signal cancels', async () => {
-  const huge = { size: IMPORT_LIMITS.fileBytes + 1, stream() { throw new Error('read a file that is too large'); } };
+  const huge = {
+    size: IMPORT_LIMITS.fileBytes + 1,
+    stream() {
+      throw new Error('read a file that is too large');
+    },
+  };
   await assert.rejects(readAttentionFile(huge), /the import reads files of at most 64 MB/);
 
   const { text, attentions } = attentionFile({ T: 100, layers: 2, heads: 3, seed: 9 });
   let clock = 0;
   const progress = [];
   // A clock that advances 1 ms per look: a budget of 3 ms means a yield every few pieces.
-  const parsed = await readAttentionFile(new Blob([text]), { budgetMs: 3, now: () => clock++, onProgress: (f) => progress.push(f) });
+  const parsed = await readAttentionFile(new Blob([text]), {
+    budgetMs: 3,
+    now: () => clock++,
+    onProgress: (f) => progress.push(f),
+  });
   assert.deepEqual(Array.from(parsed.layers[1].data), Array.from(expectedLayers(attentions)[1]));
   assert.ok(progress.length >= 2 && progress.at(-1) === 1, `progress ${progress}`);
-  assert.ok(progress.every((f, i) => f >= 0 && f <= 1 && (i === 0 || f >= progress[i - 1])), 'progress only grows, within 0..1');
+  assert.ok(
+    progress.every((f, i) => f >= 0 && f <= 1 && (i === 0 || f >= progress[i - 1])),
+    'progress only grows, within 0..1',
+  );
 
   const controller = new AbortController();
   const reading = readAttentionFile(text, { budgetMs: 0, signal: controller.signal });

@@ -37,14 +37,17 @@ function checkpoint(options = {}, config = CONFIG) {
 function streamOf(bytes, sizes = [333]) {
   let at = 0;
   let k = 0;
-  return new ReadableStream({
-    pull(controller) {
-      if (at >= bytes.length) return controller.close();
-      const n = sizes[k++ % sizes.length];
-      controller.enqueue(bytes.slice(at, at + n));
-      at += n;
+  return new ReadableStream(
+    {
+      pull(controller) {
+        if (at >= bytes.length) return controller.close();
+        const n = sizes[k++ % sizes.length];
+        controller.enqueue(bytes.slice(at, at + n));
+        at += n;
+      },
     },
-  }, { highWaterMark: 0 });
+    { highWaterMark: 0 },
+  );
 }
 
 /** A local HTTP server: path → bytes (or a function (req, res)); → { url(path), close() }. */
@@ -57,7 +60,10 @@ async function serve(routes) {
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address();
-  return { url: (path) => `http://127.0.0.1:${port}${path}`, close: () => new Promise((resolve) => server.close(resolve)) };
+  return {
+    url: (path) => `http://127.0.0.1:${port}${path}`,
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
 }
 
 const heapOf = () => [...modules].map((m) => m._heapBytesInUse());
@@ -66,15 +72,26 @@ const stateEqual = (a, b) => Object.keys(a).every((k) => a[k].data.every((x, i) 
 for (const simd of [true, false]) {
   describe(`checkpoints, ${simd ? 'SIMD' : 'scalar'} build`, () => {
     let attn;
-    before(async () => { attn = await createAttention({ simd }); });
+    before(async () => {
+      attn = await createAttention({ simd });
+    });
 
     test('opens F32, F16, BF16 and F64 checkpoints, with or without the "transformer." prefix and the mask buffers: every parameter exactly as written', () => {
       for (const dtype of ['F32', 'F16', 'BF16', 'F64']) {
-        for (const [prefix, masks] of [['', true], ['transformer.', false], ['transformer.', true], ['', false]]) {
+        for (const [prefix, masks] of [
+          ['', true],
+          ['transformer.', false],
+          ['transformer.', true],
+          ['', false],
+        ]) {
           const { bytes } = checkpoint({ dtype, prefix, masks });
           const model = attn.transformerFromSafetensors(bytes, prefix ? HF_CONFIG : CONFIG);
           try {
-            assert.equal(firstMismatch(model.getState(), CONFIG, dtype), null, `${dtype}, prefix "${prefix}", masks ${masks}`);
+            assert.equal(
+              firstMismatch(model.getState(), CONFIG, dtype),
+              null,
+              `${dtype}, prefix "${prefix}", masks ${masks}`,
+            );
           } finally {
             model.dispose();
           }
@@ -84,19 +101,39 @@ for (const simd of [true, false]) {
 
     test('opens the same file asynchronously from bytes, a Blob, a stream in odd pieces and a URL whose config.json sits beside it', async () => {
       const { path, bytes } = checkpoint({ dtype: 'F16', masks: true });
-      const server = await serve({ '/m/model.safetensors': bytes, '/m/config.json': new TextEncoder().encode(JSON.stringify(HF_CONFIG)) });
+      const server = await serve({
+        '/m/model.safetensors': bytes,
+        '/m/config.json': new TextEncoder().encode(JSON.stringify(HF_CONFIG)),
+      });
       try {
         const sources = [
-          ['bytes', bytes, CONFIG], ['ArrayBuffer', bytes.slice().buffer, CONFIG], ['Blob', await openAsBlob(path), HF_CONFIG],
+          ['bytes', bytes, CONFIG],
+          ['ArrayBuffer', bytes.slice().buffer, CONFIG],
+          ['Blob', await openAsBlob(path), HF_CONFIG],
           ['stream', streamOf(bytes, [1, 7, 333, 4096, 3]), CONFIG],
           ['Response', new Response(streamOf(bytes)), CONFIG],
-          ['URL', server.url('/m/model.safetensors'), undefined], ['URL object', new URL(server.url('/m/model.safetensors')), CONFIG],
+          ['URL', server.url('/m/model.safetensors'), undefined],
+          ['URL object', new URL(server.url('/m/model.safetensors')), CONFIG],
         ];
         for (const [what, source, config] of sources) {
           const model = await attn.loadTransformer(source, config);
           try {
-            assert.deepEqual({ ...model.config }, { ...CONFIG, mlp: true, layerNorm: true, positions: 'learned', tieEmbeddings: true, init: 'pytorch', seed: 0,
-              ropeBase: 10000, numKVHeads: 4, attentionWindow: null }, what);
+            assert.deepEqual(
+              { ...model.config },
+              {
+                ...CONFIG,
+                mlp: true,
+                layerNorm: true,
+                positions: 'learned',
+                tieEmbeddings: true,
+                init: 'pytorch',
+                seed: 0,
+                ropeBase: 10000,
+                numKVHeads: 4,
+                attentionWindow: null,
+              },
+              what,
+            );
             assert.equal(firstMismatch(model.getState(), CONFIG, 'F16'), null, what);
           } finally {
             model.dispose();
@@ -110,14 +147,17 @@ for (const simd of [true, false]) {
     test('property: however a stream is cut into pieces, the parameters are the same', async () => {
       const { bytes } = checkpoint({ dtype: 'BF16', masks: true }, { ...CONFIG, vocabSize: 40, numLayers: 1 });
       const config = { ...CONFIG, vocabSize: 40, numLayers: 1 };
-      await fc.assert(fc.asyncProperty(fc.array(fc.integer({ min: 1, max: 3000 }), { minLength: 1, maxLength: 8 }), async (sizes) => {
-        const model = await attn.loadTransformer(streamOf(bytes, sizes), config);
-        try {
-          assert.equal(firstMismatch(model.getState(), config, 'BF16'), null);
-        } finally {
-          model.dispose();
-        }
-      }), { numRuns: RUNS });
+      await fc.assert(
+        fc.asyncProperty(fc.array(fc.integer({ min: 1, max: 3000 }), { minLength: 1, maxLength: 8 }), async (sizes) => {
+          const model = await attn.loadTransformer(streamOf(bytes, sizes), config);
+          try {
+            assert.equal(firstMismatch(model.getState(), config, 'BF16'), null);
+          } finally {
+            model.dispose();
+          }
+        }),
+        { numRuns: RUNS },
+      );
     });
 
     test('reports progress in order, from the header to the whole file', async () => {
@@ -127,8 +167,14 @@ for (const simd of [true, false]) {
         const model = await attn.loadTransformer(source, CONFIG, { onProgress: (p) => seen.push(p) });
         model.dispose();
         assert.ok(seen.length >= 2, 'at least the header and the end');
-        assert.ok(seen.every((p) => p.total === bytes.length), 'total is the file size');
-        assert.ok(seen.every((p, i) => i === 0 || p.loaded > seen[i - 1].loaded), 'loaded grows');
+        assert.ok(
+          seen.every((p) => p.total === bytes.length),
+          'total is the file size',
+        );
+        assert.ok(
+          seen.every((p, i) => i === 0 || p.loaded > seen[i - 1].loaded),
+          'loaded grows',
+        );
         const headerBytes = 8 + new DataView(bytes.buffer).getUint32(0, true);
         assert.ok(seen[0].loaded >= headerBytes && seen[0].loaded < bytes.length);
         assert.equal(seen.at(-1).loaded, bytes.length);
@@ -137,25 +183,36 @@ for (const simd of [true, false]) {
 
     test('an AbortSignal stops a load: it rejects with an AbortError and frees the half-built model', async () => {
       const { path, bytes } = checkpoint({ dtype: 'F16' });
-      const model = await attn.loadTransformer(bytes, CONFIG);  // the heap's size once one model was made
+      const model = await attn.loadTransformer(bytes, CONFIG); // the heap's size once one model was made
       model.dispose();
       const heap = heapOf();
       const already = new AbortController();
       already.abort();
       await assert.rejects(attn.loadTransformer(bytes, CONFIG, { signal: already.signal }), { name: 'AbortError' });
-      const stalled = new ReadableStream({ pull() { return new Promise(() => {}); } });  // never gives a byte
+      const stalled = new ReadableStream({
+        pull() {
+          return new Promise(() => {});
+        },
+      }); // never gives a byte
       for (const source of [bytes, await openAsBlob(path), streamOf(bytes, [64]), stalled]) {
         const controller = new AbortController();
         let calls = 0;
-        const onProgress = () => { if (++calls === 1) controller.abort(); };
+        const onProgress = () => {
+          if (++calls === 1) controller.abort();
+        };
         if (source === stalled) setTimeout(() => controller.abort(), 20);
-        await assert.rejects(attn.loadTransformer(source, CONFIG, { signal: controller.signal, onProgress }),
-          (err) => err.name === 'AbortError' && err instanceof Error);
+        await assert.rejects(
+          attn.loadTransformer(source, CONFIG, { signal: controller.signal, onProgress }),
+          (err) => err.name === 'AbortError' && err instanceof Error,
+        );
         assert.deepEqual(heapOf(), heap, 'the half-built model and the staging are freed');
       }
       const reason = new Error('the user closed the dialog');
       const controller = new AbortController();
-      const load = attn.loadTransformer(streamOf(bytes, [100]), CONFIG, { signal: controller.signal, onProgress: () => controller.abort(reason) });
+      const load = attn.loadTransformer(streamOf(bytes, [100]), CONFIG, {
+        signal: controller.signal,
+        onProgress: () => controller.abort(reason),
+      });
       await assert.rejects(load, (err) => err === reason, 'a reason given to abort() is what the load rejects with');
     });
 
@@ -164,7 +221,7 @@ for (const simd of [true, false]) {
       const server = await serve({
         '/slow.safetensors': (req, res) => {
           res.writeHead(200, { 'content-length': bytes.length });
-          res.write(Buffer.from(bytes.subarray(0, bytes.length >> 1)));  // half, then nothing more
+          res.write(Buffer.from(bytes.subarray(0, bytes.length >> 1))); // half, then nothing more
         },
       });
       const heap = heapOf();
@@ -172,7 +229,9 @@ for (const simd of [true, false]) {
         const controller = new AbortController();
         const load = attn.loadTransformer(server.url('/slow.safetensors'), CONFIG, {
           signal: controller.signal,
-          onProgress: ({ loaded }) => { if (loaded > bytes.length / 3) controller.abort(); },
+          onProgress: ({ loaded }) => {
+            if (loaded > bytes.length / 3) controller.abort();
+          },
         });
         await assert.rejects(load, { name: 'AbortError' });
         assert.deepEqual(heapOf(), heap);
@@ -183,12 +242,15 @@ for (const simd of [true, false]) {
     });
 
     test('a file of several slices loads exactly while the event loop keeps running', async () => {
-      const config = { ...CONFIG, vocabSize: 50257, dModel: 160, numHeads: 4, numLayers: 1 };  // 33 MB: two 16 MiB slices and a bit
+      const config = { ...CONFIG, vocabSize: 50257, dModel: 160, numHeads: 4, numLayers: 1 }; // 33 MB: two 16 MiB slices and a bit
       const { path, bytes } = checkpoint({ dtype: 'F32' }, config);
       for (const source of [bytes, await openAsBlob(path)]) {
         let ticks = 0;
         let running = true;
-        const tick = () => { ticks++; if (running) setTimeout(tick, 0); };
+        const tick = () => {
+          ticks++;
+          if (running) setTimeout(tick, 0);
+        };
         setTimeout(tick, 0);
         const seen = [];
         const model = await attn.loadTransformer(source, config, { onProgress: (p) => seen.push(p.loaded) });
@@ -207,13 +269,36 @@ for (const simd of [true, false]) {
     });
 
     test('tensors a model does not use never make opening fail: position_ids, BOOL masks, masked_bias', async () => {
-      const ids = { name: 'transformer.position_ids', dtype: 'I64', shape: [1, 24], bytes: new Uint8Array(new BigInt64Array(24).map((_, i) => BigInt(i)).buffer) };
-      const bools = Array.from({ length: 2 }, (_, l) => ({ name: `transformer.h.${l}.attn.bias`, dtype: 'BOOL', shape: [1, 1, 24, 24], bytes: new Uint8Array(576).fill(1) }));
-      const masked = { name: 'transformer.h.0.attn.masked_bias', dtype: 'F32', shape: [], bytes: new Uint8Array(Float32Array.of(-1e4).buffer) };
+      const ids = {
+        name: 'transformer.position_ids',
+        dtype: 'I64',
+        shape: [1, 24],
+        bytes: new Uint8Array(new BigInt64Array(24).map((_, i) => BigInt(i)).buffer),
+      };
+      const bools = Array.from({ length: 2 }, (_, l) => ({
+        name: `transformer.h.${l}.attn.bias`,
+        dtype: 'BOOL',
+        shape: [1, 1, 24, 24],
+        bytes: new Uint8Array(576).fill(1),
+      }));
+      const masked = {
+        name: 'transformer.h.0.attn.masked_bias',
+        dtype: 'F32',
+        shape: [],
+        bytes: new Uint8Array(Float32Array.of(-1e4).buffer),
+      };
       const counts = { name: 'step', dtype: 'I32', shape: [1], bytes: new Uint8Array(4) };
-      const { bytes } = checkpoint({ dtype: 'F32', prefix: 'transformer.', masks: false, extra: [ids, ...bools, masked, counts] });
+      const { bytes } = checkpoint({
+        dtype: 'F32',
+        prefix: 'transformer.',
+        masks: false,
+        extra: [ids, ...bools, masked, counts],
+      });
       assert.equal(decodeSafetensors(bytes)['transformer.position_ids'].data[23], 23n);
-      for (const model of [attn.transformerFromSafetensors(bytes, CONFIG), await attn.loadTransformer(new Blob([bytes]), CONFIG)]) {
+      for (const model of [
+        attn.transformerFromSafetensors(bytes, CONFIG),
+        await attn.loadTransformer(new Blob([bytes]), CONFIG),
+      ]) {
         assert.equal(firstMismatch(model.getState(), CONFIG, 'F32'), null);
         model.dispose();
       }
@@ -233,9 +318,15 @@ for (const simd of [true, false]) {
     test('bytes in a Uint8Array subclass that lies about its length and offset are read as they are', async () => {
       const { bytes } = checkpoint({ dtype: 'F16' });
       class Liar extends Uint8Array {
-        get length() { return 2 ** 40; }
-        get byteOffset() { return 12345; }
-        get byteLength() { return 7; }
+        get length() {
+          return 2 ** 40;
+        }
+        get byteOffset() {
+          return 12345;
+        }
+        get byteLength() {
+          return 7;
+        }
       }
       const liar = new Liar(bytes.length);
       liar.set(bytes);
@@ -248,14 +339,30 @@ for (const simd of [true, false]) {
 
     test('a stream that ends early or runs on is refused; so are chunks that are not bytes', async () => {
       const { bytes } = checkpoint({ dtype: 'F32' });
-      await assert.rejects(attn.loadTransformer(streamOf(bytes.subarray(0, bytes.length - 3)), CONFIG),
-        /safetensors: the file ends after \d+ bytes; its header describes \d+/);
+      await assert.rejects(
+        attn.loadTransformer(streamOf(bytes.subarray(0, bytes.length - 3)), CONFIG),
+        /safetensors: the file ends after \d+ bytes; its header describes \d+/,
+      );
       const longer = new Uint8Array(bytes.length + 5);
       longer.set(bytes);
-      await assert.rejects(attn.loadTransformer(streamOf(longer), CONFIG), /safetensors: 5\+ bytes after the last tensor belong to no tensor/);
-      await assert.rejects(attn.loadTransformer(streamOf(bytes.subarray(0, 5)), CONFIG), /the file ends after 5 bytes, inside the 8-byte header length/);
-      const words = new ReadableStream({ start(c) { c.enqueue('not bytes'); c.close(); } });
-      await assert.rejects(attn.loadTransformer(words, CONFIG), /each chunk of the stream must be bytes \(a Uint8Array\); got "not bytes"/);
+      await assert.rejects(
+        attn.loadTransformer(streamOf(longer), CONFIG),
+        /safetensors: 5\+ bytes after the last tensor belong to no tensor/,
+      );
+      await assert.rejects(
+        attn.loadTransformer(streamOf(bytes.subarray(0, 5)), CONFIG),
+        /the file ends after 5 bytes, inside the 8-byte header length/,
+      );
+      const words = new ReadableStream({
+        start(c) {
+          c.enqueue('not bytes');
+          c.close();
+        },
+      });
+      await assert.rejects(
+        attn.loadTransformer(words, CONFIG),
+        /each chunk of the stream must be bytes \(a Uint8Array\); got "not bytes"/,
+      );
     });
 
     test('a bad config or option rejects before a byte is read; a URL without config.json says so', async () => {
@@ -265,30 +372,56 @@ for (const simd of [true, false]) {
       // A Blob that counts its reads (its size and slices come from the real one).
       const spy = Object.create(Blob.prototype, {
         size: { value: blob.size },
-        slice: { value: (...args) => { reads++; return blob.slice(...args); } },
+        slice: {
+          value: (...args) => {
+            reads++;
+            return blob.slice(...args);
+          },
+        },
       });
-      await assert.rejects(attn.loadTransformer(spy, { ...CONFIG, numHeads: 5 }), /numHeads \(5\) must divide dModel \(32\)/);
+      await assert.rejects(
+        attn.loadTransformer(spy, { ...CONFIG, numHeads: 5 }),
+        /numHeads \(5\) must divide dModel \(32\)/,
+      );
       await assert.rejects(attn.loadTransformer(spy, { n_embd: 32 }), /the Hugging Face config has no vocab_size/);
       await assert.rejects(attn.loadTransformer(spy), /loadTransformer needs a config/);
-      await assert.rejects(attn.loadTransformer(spy, CONFIG, { signal: 'stop' }), /options.signal must be an AbortSignal/);
-      await assert.rejects(attn.loadTransformer(spy, CONFIG, { onProgress: 1 }), /options.onProgress must be a function/);
+      await assert.rejects(
+        attn.loadTransformer(spy, CONFIG, { signal: 'stop' }),
+        /options.signal must be an AbortSignal/,
+      );
+      await assert.rejects(
+        attn.loadTransformer(spy, CONFIG, { onProgress: 1 }),
+        /options.onProgress must be a function/,
+      );
       await assert.rejects(attn.loadTransformer(spy, CONFIG, { progress: () => {} }), /unknown option "progress"/);
-      await assert.rejects(attn.loadTransformer(42, CONFIG), /source must be a Uint8Array, an ArrayBuffer, a Blob or File, a URL, a Response or a ReadableStream; got 42/);
-      await assert.rejects(attn.loadTransformer('model.safetensors', CONFIG), /is not a URL that can be fetched \(a relative URL needs a page/);
+      await assert.rejects(
+        attn.loadTransformer(42, CONFIG),
+        /source must be a Uint8Array, an ArrayBuffer, a Blob or File, a URL, a Response or a ReadableStream; got 42/,
+      );
+      await assert.rejects(
+        attn.loadTransformer('model.safetensors', CONFIG),
+        /is not a URL that can be fetched \(a relative URL needs a page/,
+      );
       assert.equal(reads, 0);
       (await attn.loadTransformer(spy, CONFIG)).dispose();
       assert.ok(reads > 0, 'the counting Blob is read when nothing is wrong');
       const server = await serve({ '/x/model.safetensors': bytes });
       try {
-        await assert.rejects(attn.loadTransformer(server.url('/x/model.safetensors')), /the config.json beside the checkpoint, http:\/\/127.0.0.1:\d+\/x\/config.json could not be fetched: HTTP 404/);
-        await assert.rejects(attn.loadTransformer(server.url('/x/other.safetensors'), CONFIG), /the checkpoint http:.*other.safetensors could not be fetched: HTTP 404/);
+        await assert.rejects(
+          attn.loadTransformer(server.url('/x/model.safetensors')),
+          /the config.json beside the checkpoint, http:\/\/127.0.0.1:\d+\/x\/config.json could not be fetched: HTTP 404/,
+        );
+        await assert.rejects(
+          attn.loadTransformer(server.url('/x/other.safetensors'), CONFIG),
+          /the checkpoint http:.*other.safetensors could not be fetched: HTTP 404/,
+        );
       } finally {
         await server.close();
       }
     });
 
-    test('opening a checkpoint allocates the parameters only: gradients come with gradients(), Adam\'s moments with trainStep()', async () => {
-      const config = { ...CONFIG, vocabSize: 4000 };  // parameters dominate the heap
+    test("opening a checkpoint allocates the parameters only: gradients come with gradients(), Adam's moments with trainStep()", async () => {
+      const config = { ...CONFIG, vocabSize: 4000 }; // parameters dominate the heap
       // F32: values of ±0.1 train; the F16 file holds every half-precision exponent, up to 65504,
       // whose Adam update would overflow (and be refused).
       const { bytes } = checkpoint({ dtype: 'F32' }, config);
@@ -298,7 +431,10 @@ for (const simd of [true, false]) {
         const paramBytes = model.parameterCount() * 4;
         const grew = heapOf().map((h, i) => h - before[i]);
         const mine = Math.max(...grew);
-        assert.ok(mine >= paramBytes && mine < paramBytes * 1.1, `opening holds ${mine} bytes for ${paramBytes} of parameters`);
+        assert.ok(
+          mine >= paramBytes && mine < paramBytes * 1.1,
+          `opening holds ${mine} bytes for ${paramBytes} of parameters`,
+        );
         model.forward([1, 2, 3]);
         const afterForward = Math.max(...heapOf().map((h, i) => h - before[i]));
         model.gradients([1, 2, 3], [2, 3, 4]);
@@ -306,7 +442,10 @@ for (const simd of [true, false]) {
         assert.ok(afterGradients - afterForward >= paramBytes, 'the gradients arrive with gradients()');
         model.trainStep([1, 2, 3], [2, 3, 4]);
         const afterStep = Math.max(...heapOf().map((h, i) => h - before[i]));
-        assert.ok(afterStep - afterGradients >= 2 * paramBytes && afterStep - afterGradients < 2.1 * paramBytes, "Adam's two moments arrive with trainStep()");
+        assert.ok(
+          afterStep - afterGradients >= 2 * paramBytes && afterStep - afterGradients < 2.1 * paramBytes,
+          "Adam's two moments arrive with trainStep()",
+        );
       } finally {
         model.dispose();
       }
@@ -374,18 +513,62 @@ function badCheckpoints() {
   const wte = state['wte.weight'];
   const changed = Float32Array.from(wte.data, (x, i) => (i === 7 ? x + 1 : x));
   return [
-    ['a NaN in F32', patch('h.1.mlp.c_fc.weight', 'F32', 5, NaN), /checkpoint: "h.1.mlp.c_fc.weight" holds NaN at element 5; a model's parameters must be finite/],
-    ['an infinity in F16', patch('wpe.weight', 'F16', 100, 0x7c00), /checkpoint: "wpe.weight" holds Infinity at element 100/],
-    ['-Infinity in BF16', patch('ln_f.bias', 'BF16', 31, 0xff80), /checkpoint: "ln_f.bias" holds -Infinity at element 31/],
-    ['an F64 beyond float32', patch('h.0.ln_1.weight', 'F64', 3, 1e39), /checkpoint: "h.0.ln_1.weight" holds Infinity \(beyond float32's range in F64\) at element 3/],
-    ['a wrong shape', plus({ 'wpe.weight': { data: new Float32Array(32 * 23), shape: [23, 32] } }), /checkpoint: "wpe.weight" must have shape \[24, 32\], got \[23, 32\]/],
+    [
+      'a NaN in F32',
+      patch('h.1.mlp.c_fc.weight', 'F32', 5, NaN),
+      /checkpoint: "h.1.mlp.c_fc.weight" holds NaN at element 5; a model's parameters must be finite/,
+    ],
+    [
+      'an infinity in F16',
+      patch('wpe.weight', 'F16', 100, 0x7c00),
+      /checkpoint: "wpe.weight" holds Infinity at element 100/,
+    ],
+    [
+      '-Infinity in BF16',
+      patch('ln_f.bias', 'BF16', 31, 0xff80),
+      /checkpoint: "ln_f.bias" holds -Infinity at element 31/,
+    ],
+    [
+      'an F64 beyond float32',
+      patch('h.0.ln_1.weight', 'F64', 3, 1e39),
+      /checkpoint: "h.0.ln_1.weight" holds Infinity \(beyond float32's range in F64\) at element 3/,
+    ],
+    [
+      'a wrong shape',
+      plus({ 'wpe.weight': { data: new Float32Array(32 * 23), shape: [23, 32] } }),
+      /checkpoint: "wpe.weight" must have shape \[24, 32\], got \[23, 32\]/,
+    ],
     ['a missing tensor', without('h.1.ln_2.bias'), /checkpoint: missing "h.1.ln_2.bias"/],
-    ['a layer the config does not have', plus({ 'h.2.ln_1.weight': { data: new Float32Array(32), shape: [32] } }), /checkpoint: unknown tensor "h.2.ln_1.weight" for this config/],
-    ['a tensor with and without the prefix', plus({ 'transformer.ln_f.bias': state['ln_f.bias'] }), /checkpoint: "ln_f.bias" is given twice \("ln_f.bias" and "transformer.ln_f.bias"\)/],
-    ['a parameter stored as integers', plus({ 'ln_f.bias': { data: new Int32Array(32), shape: [32] } }), /checkpoint: "ln_f.bias" is stored as I32; a parameter must be F32, F16, BF16 or F64/],
-    ['a tied lm_head that differs from wte', plus({ 'lm_head.weight': { data: changed, shape: wte.shape } }), /checkpoint: "lm_head.weight" differs from wte.weight at element 7, but this model ties its embeddings/],
-    ['a tied lm_head of shape [80]', plus({ 'lm_head.weight': { data: new Float32Array(80), shape: [80] } }), /checkpoint: "lm_head.weight" must have shape \[300, 32\], got \[80\]/],
-    ['a header that lies about the file', good.subarray(0, good.length - 4), /safetensors: tensor "[^"]+": data_offsets \[\d+, \d+\] lie outside the data|safetensors: the file ends after/],
+    [
+      'a layer the config does not have',
+      plus({ 'h.2.ln_1.weight': { data: new Float32Array(32), shape: [32] } }),
+      /checkpoint: unknown tensor "h.2.ln_1.weight" for this config/,
+    ],
+    [
+      'a tensor with and without the prefix',
+      plus({ 'transformer.ln_f.bias': state['ln_f.bias'] }),
+      /checkpoint: "ln_f.bias" is given twice \("ln_f.bias" and "transformer.ln_f.bias"\)/,
+    ],
+    [
+      'a parameter stored as integers',
+      plus({ 'ln_f.bias': { data: new Int32Array(32), shape: [32] } }),
+      /checkpoint: "ln_f.bias" is stored as I32; a parameter must be F32, F16, BF16 or F64/,
+    ],
+    [
+      'a tied lm_head that differs from wte',
+      plus({ 'lm_head.weight': { data: changed, shape: wte.shape } }),
+      /checkpoint: "lm_head.weight" differs from wte.weight at element 7, but this model ties its embeddings/,
+    ],
+    [
+      'a tied lm_head of shape [80]',
+      plus({ 'lm_head.weight': { data: new Float32Array(80), shape: [80] } }),
+      /checkpoint: "lm_head.weight" must have shape \[300, 32\], got \[80\]/,
+    ],
+    [
+      'a header that lies about the file',
+      good.subarray(0, good.length - 4),
+      /safetensors: tensor "[^"]+": data_offsets \[\d+, \d+\] lie outside the data|safetensors: the file ends after/,
+    ],
   ];
 }
 

@@ -12,17 +12,20 @@ import { pageState } from './support/page-state.mjs';
 let attn;
 let fill;
 let embed;
-before(async () => { ({ attn, fill, embed } = await pageState()); });
+before(async () => {
+  ({ attn, fill, embed } = await pageState());
+});
 
 // `object` with its methods bound to it (its private fields need the real `this`), and
 // `replace`'s functions in place of some of them.
-const wrap = (object, replace) => new Proxy(object, {
-  get(target, key) {
-    if (key in replace) return replace[key];
-    const value = target[key];
-    return typeof value === 'function' ? value.bind(target) : value;
-  },
-});
+const wrap = (object, replace) =>
+  new Proxy(object, {
+    get(target, key) {
+      if (key in replace) return replace[key];
+      const value = target[key];
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 
 // The API with every layer's setWeights counted (the objects are sealed: wrapped, not patched).
 function counting(api) {
@@ -30,7 +33,12 @@ function counting(api) {
   const spy = wrap(api, {
     multiHeadAttention: (config) => {
       const layer = api.multiHeadAttention(config);
-      return wrap(layer, { setWeights: (weights) => { counter.calls += 1; return layer.setWeights(weights); } });
+      return wrap(layer, {
+        setWeights: (weights) => {
+          counter.calls += 1;
+          return layer.setWeights(weights);
+        },
+      });
     },
   });
   return { spy, counter };
@@ -38,7 +46,7 @@ function counting(api) {
 
 const outputOf = (result) => Array.from(result.multi.output.data);
 
-test('an edit of X reuses the layer\'s weights; an edit of W or a bias sends them again', () => {
+test("an edit of X reuses the layer's weights; an edit of W or a bias sends them again", () => {
   const { spy, counter } = counting(attn);
   const computer = createComputer(spy);
   const fresh = (s) => {

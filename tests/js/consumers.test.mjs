@@ -123,8 +123,15 @@ function tsconfig(resolution) {
   const module = resolution === 'node10' || resolution === 'bundler' ? 'esnext' : 'nodenext';
   return JSON.stringify({
     compilerOptions: {
-      strict: true, noEmit: true, target: 'es2022', module, moduleResolution: resolution,
-      lib: ['es2022', 'dom'], types: [], skipLibCheck: false, exactOptionalPropertyTypes: true,
+      strict: true,
+      noEmit: true,
+      target: 'es2022',
+      module,
+      moduleResolution: resolution,
+      lib: ['es2022', 'dom'],
+      types: [],
+      skipLibCheck: false,
+      exactOptionalPropertyTypes: true,
     },
     files: ['consumer.ts'],
   });
@@ -142,7 +149,11 @@ describe('the packed package in a fresh project', () => {
     project = join(dir, 'project');
     await mkdir(project);
     await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-    const installed = await run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--loglevel=error', join(dir, filename)], { cwd: project });
+    const installed = await run(
+      'npm',
+      ['install', '--offline', '--no-audit', '--no-fund', '--loglevel=error', join(dir, filename)],
+      { cwd: project },
+    );
     assert.equal(installed.code, 0, installed.stderr);
   });
   after(() => dir && rm(dir, { recursive: true, force: true }));
@@ -153,13 +164,18 @@ describe('the packed package in a fresh project', () => {
     const readme = await readFile(join(pkg, 'README.md'), 'utf8');
     const links = [...readme.matchAll(/\]\(((?:docs|web)\/[^)#\s]+)/g)].map((m) => m[1]);
     assert.ok(links.length >= 3, 'the README links docs/ files');
-    for (const link of links) assert.ok(existsSync(join(pkg, link)), `the README links ${link}, which the package does not hold`);
+    for (const link of links)
+      assert.ok(existsSync(join(pkg, link)), `the README links ${link}, which the package does not hold`);
     const manifest = JSON.parse(await readFile(join(pkg, 'package.json'), 'utf8'));
     assert.equal(manifest.type, 'module');
     // moduleResolution node10 ignores "exports": every typed subpath needs a typesVersions entry.
     for (const [subpath, target] of Object.entries(manifest.exports)) {
       if (subpath === '.' || subpath.includes('*') || !target.types) continue;
-      assert.deepEqual(manifest.typesVersions?.['*']?.[subpath.slice(2)], [target.types.slice(2)], `typesVersions for ${subpath}`);
+      assert.deepEqual(
+        manifest.typesVersions?.['*']?.[subpath.slice(2)],
+        [target.types.slice(2)],
+        `typesVersions for ${subpath}`,
+      );
     }
     assert.match(readme, /ESM only/);
     // The pages that "Copy link" and the iframe snippet point at ship too.
@@ -184,13 +200,22 @@ describe('the packed package in a fresh project', () => {
 
   test('Jest (jsdom environment) loads the API and the element, then exits', async () => {
     await writeFile(join(project, 'jsdom.test.mjs'), JEST_TEST);
-    await writeFile(join(project, 'jest.config.json'), JSON.stringify({
-      testEnvironment: join(TOOLS, 'jest-environment-jsdom'), transform: {}, testMatch: ['**/*.test.mjs'],
-      moduleFileExtensions: ['js', 'mjs', 'json'], cacheDirectory: join(dir, 'jest-cache'),
-    }));
+    await writeFile(
+      join(project, 'jest.config.json'),
+      JSON.stringify({
+        testEnvironment: join(TOOLS, 'jest-environment-jsdom'),
+        transform: {},
+        testMatch: ['**/*.test.mjs'],
+        moduleFileExtensions: ['js', 'mjs', 'json'],
+        cacheDirectory: join(dir, 'jest-cache'),
+      }),
+    );
     // No --forceExit: a handle left open at import would keep Jest (and this child) running.
-    const r = await run(process.execPath, ['--experimental-vm-modules', '--no-warnings', JEST, '--ci', '--config', 'jest.config.json'],
-      { cwd: project, timeout: 120000 });
+    const r = await run(
+      process.execPath,
+      ['--experimental-vm-modules', '--no-warnings', JEST, '--ci', '--config', 'jest.config.json'],
+      { cwd: project, timeout: 120000 },
+    );
     assert.notEqual(r.code, 'killed', `Jest did not exit:\n${r.stderr}`);
     assert.equal(r.code, 0, `${r.stdout}${r.stderr}`);
     assert.match(r.stderr, /Tests:\s+2 passed, 2 total/);

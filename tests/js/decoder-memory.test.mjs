@@ -7,7 +7,16 @@ import assert from 'node:assert/strict';
 import { modules } from './support/module-spy.mjs';
 
 const { createAttention } = await import('../../web/lib/attention.js');
-const CONFIG = { vocabSize: 13, contextLength: 16, dModel: 16, numLayers: 2, numHeads: 4, numKVHeads: 2, positions: 'rope', attentionWindow: 5 };
+const CONFIG = {
+  vocabSize: 13,
+  contextLength: 16,
+  dModel: 16,
+  numLayers: 2,
+  numHeads: 4,
+  numKVHeads: 2,
+  positions: 'rope',
+  attentionWindow: 5,
+};
 
 test('decoders, generation and refused appends leave the heap flat; a disposed model frees its decoders', async () => {
   const attn = await createAttention();
@@ -24,7 +33,7 @@ test('decoders, generation and refused appends leave the heap flat; a disposed m
     decoder.dispose();
     model.generate([1, 2], { maxNewTokens: 4, seed: 3 });
   };
-  use();  // the first call sizes the scratch blocks that later calls reuse
+  use(); // the first call sizes the scratch blocks that later calls reuse
   const before = inUse();
   for (let i = 0; i < 200; i++) use();
   assert.equal(inUse(), before, 'after 200 decoders and generations');

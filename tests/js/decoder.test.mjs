@@ -43,13 +43,18 @@ function decodeAll(decoder, tokens, chunks, H) {
     at += t;
   }
   const V = logits.length / T;
-  return { logits: { data: logits, shape: [T, V] }, attentions: attentions.map((data) => ({ data, shape: [H, T, T] })) };
+  return {
+    logits: { data: logits, shape: [T, V] },
+    attentions: attentions.map((data) => ({ data, shape: [H, T, T] })),
+  };
 }
 
 for (const simd of [true, false]) {
   describe(`decoder and generate vs PyTorch, ${simd ? 'SIMD' : 'scalar'} build`, () => {
     let attn;
-    before(async () => { attn = await createAttention({ simd }); });
+    before(async () => {
+      attn = await createAttention({ simd });
+    });
 
     for (const c of reference.cases) {
       test(`${c.name}: every chunking decodes to the full forward's logits and attentions`, () => {
@@ -62,7 +67,9 @@ for (const simd of [true, false]) {
               const got = decodeAll(decoder, tokens, chunks, H);
               const what = `sequence ${b}, chunks ${chunks}`;
               assertClose(got.logits, row(c.logits, b), c.float32Deviation.logits, `logits, ${what}`);
-              got.attentions.forEach((a, l) => assertClose(a, row(c.attentions[l], b), c.float32Deviation.attentions, `attentions[${l}], ${what}`));
+              got.attentions.forEach((a, l) =>
+                assertClose(a, row(c.attentions[l], b), c.float32Deviation.attentions, `attentions[${l}], ${what}`),
+              );
               const W = c.config.attentionWindow;
               assert.equal(decoder.length, tokens.length);
               const kept = W ? Math.min(W, tokens.length) : tokens.length;
@@ -78,7 +85,10 @@ for (const simd of [true, false]) {
 
     for (const g of generation) {
       test(`generate on "${g.case}": greedy = PyTorch's argmax loop, sampling = NumPy's draws`, () => {
-        const model = loadModel(attn, reference.cases.find((c) => c.name === g.case));
+        const model = loadModel(
+          attn,
+          reference.cases.find((c) => c.name === g.case),
+        );
         try {
           const greedy = model.generate(g.prompt, { temperature: 0 });
           assert.deepEqual(Array.from(greedy.tokens), g.greedy);
@@ -89,9 +99,16 @@ for (const simd of [true, false]) {
           assert.deepEqual(Array.from(sampled.tokens), g.sampled.tokens);
           assert.deepEqual(model.generate(g.prompt, options).tokens, sampled.tokens, 'the same seed, the same tokens');
           const seen = [];
-          const short = model.generate(g.prompt, { ...options, maxNewTokens: 2, onToken: (token, i) => seen.push([token, i]) });
+          const short = model.generate(g.prompt, {
+            ...options,
+            maxNewTokens: 2,
+            onToken: (token, i) => seen.push([token, i]),
+          });
           assert.deepEqual(Array.from(short.tokens), g.sampled.tokens.slice(0, g.prompt.length + 2));
-          assert.deepEqual(seen, [[g.sampled.tokens[g.prompt.length], 0], [g.sampled.tokens[g.prompt.length + 1], 1]]);
+          assert.deepEqual(seen, [
+            [g.sampled.tokens[g.prompt.length], 0],
+            [g.sampled.tokens[g.prompt.length + 1], 1],
+          ]);
           const stopped = model.generate(g.prompt, { ...options, onToken: () => false });
           assert.equal(stopped.tokens.length, g.prompt.length + 1, 'onToken returning false stops');
         } finally {
@@ -108,18 +125,35 @@ for (const simd of [true, false]) {
           const decoder = model.decoder({ maxLength: c.tokens.length });
           const H = c.config.numHeads;
           const bytes = [];
-          const got = decodeAll({ append: (t) => { const out = decoder.append(t); bytes.push(decoder.cacheBytes); return out; } }, c.tokens, [1, 4, 2], H);
+          const got = decodeAll(
+            {
+              append: (t) => {
+                const out = decoder.append(t);
+                bytes.push(decoder.cacheBytes);
+                return out;
+              },
+            },
+            c.tokens,
+            [1, 4, 2],
+            H,
+          );
           assertClose(got.logits, c.logits, 1e-6, 'logits');
           got.attentions.forEach((a, l) => assertClose(a, c.attentions[l], 1e-6, `attentions[${l}]`));
           const W = c.config.attentionWindow;
           const full = 2 * c.config.numLayers * c.config.numKVHeads * (c.config.dModel / H) * W * 4;
           assert.equal(bytes.at(-1), full);
-          assert.ok(bytes.filter((b) => b === full).length >= bytes.length - 2, 'the cache stops growing at the window');
+          assert.ok(
+            bytes.filter((b) => b === full).length >= bytes.length - 2,
+            'the cache stops growing at the window',
+          );
           const { keys, values, positions } = decoder.cache(1);
           assert.deepEqual(keys.shape, [c.config.numKVHeads, W, c.config.dModel / H]);
           assert.deepEqual(values.shape, keys.shape);
           const T = c.tokens.length;
-          assert.deepEqual(Array.from(positions), Array.from({ length: W }, (_, s) => s + Math.floor((T - 1 - s) / W) * W));
+          assert.deepEqual(
+            Array.from(positions),
+            Array.from({ length: W }, (_, s) => s + Math.floor((T - 1 - s) / W) * W),
+          );
           assert.throws(() => decoder.append([1]), /appending 1 tokens to the 20|would pass maxLength/);
           const greedy = model.generate(c.greedy.prompt, { temperature: 0, maxLength: c.greedy.tokens.length });
           assert.deepEqual(Array.from(greedy.tokens), c.greedy.tokens);
@@ -133,14 +167,19 @@ for (const simd of [true, false]) {
 
 describe('decoder and generate: errors and disposal', () => {
   let attn;
-  before(async () => { attn = await createAttention(); });
+  before(async () => {
+    attn = await createAttention();
+  });
   const CONFIG = { vocabSize: 11, contextLength: 8, dModel: 8, numLayers: 1, numHeads: 2 };
 
   test('appending past maxLength throws and leaves the decoder usable', () => {
     const model = attn.transformer(CONFIG);
     const decoder = model.decoder({ maxLength: 5 });
     decoder.append([1, 2, 3]);
-    assert.throws(() => decoder.append([4, 5, 6]), /decoder.append: appending 3 tokens to the 3 already seen would pass maxLength \(5\)/);
+    assert.throws(
+      () => decoder.append([4, 5, 6]),
+      /decoder.append: appending 3 tokens to the 3 already seen would pass maxLength \(5\)/,
+    );
     assert.throws(() => decoder.append([4, 11]), /tokens\[1\] is 11, outside \[0, vocabSize = 11\)/);
     assert.throws(() => decoder.append([[1, 2]]), /tokens must be one sequence of token ids \[t\], got shape \[1, 2\]/);
     assert.throws(() => decoder.append([1.5]), /tokens\[0\] is 1.5; token ids must be integers/);
@@ -160,7 +199,10 @@ describe('decoder and generate: errors and disposal', () => {
   test('bad decoder and generate options give Errors naming the option', () => {
     const model = attn.transformer(CONFIG);
     try {
-      assert.throws(() => model.decoder({ maxLength: 9 }), /maxLength \(9\) must be at most contextLength \(8\) for a model with learned positions/);
+      assert.throws(
+        () => model.decoder({ maxLength: 9 }),
+        /maxLength \(9\) must be at most contextLength \(8\) for a model with learned positions/,
+      );
       assert.throws(() => model.decoder({ maxLength: 0 }), /maxLength must be a positive integer/);
       assert.throws(() => model.decoder({ length: 3 }), /unknown option "length"/);
       const cases = [
@@ -175,11 +217,19 @@ describe('decoder and generate: errors and disposal', () => {
         [{ maxLength: 9 }, /maxLength \(9\) must be at most contextLength \(8\)/],
         [{ maxLength: 2 }, /prompt has 3 tokens, more than maxLength \(2\)/],
       ];
-      for (const [options, message] of cases) assert.throws(() => model.generate([1, 2, 3], options), message, JSON.stringify(options));
+      for (const [options, message] of cases)
+        assert.throws(() => model.generate([1, 2, 3], options), message, JSON.stringify(options));
       assert.throws(() => model.generate([], {}), /prompt must be \[T\] or \[B, T\] token ids, got an empty array/);
-      assert.throws(() => model.generate([1, 12]), /prompt\[1\] is 12; token ids must be integers in \[0, vocabSize = 11\)/);
+      assert.throws(
+        () => model.generate([1, 12]),
+        /prompt\[1\] is 12; token ids must be integers in \[0, vocabSize = 11\)/,
+      );
       assert.equal(model.generate([1, 2, 3], { maxNewTokens: 0 }).tokens.length, 3);
-      assert.equal(model.generate([1, 2, 3], { topK: 50 }).tokens.length, 8, 'topK above vocabSize keeps every token; stops at contextLength');
+      assert.equal(
+        model.generate([1, 2, 3], { topK: 50 }).tokens.length,
+        8,
+        'topK above vocabSize keeps every token; stops at contextLength',
+      );
     } finally {
       model.dispose();
     }
@@ -191,7 +241,7 @@ describe('decoder and generate: errors and disposal', () => {
     const second = model.decoder();
     first.append([1, 2]);
     first.dispose();
-    first.dispose();  // harmless
+    first.dispose(); // harmless
     assert.throws(() => first.append([3]), /this decoder was disposed/);
     assert.throws(() => first.length, /this decoder was disposed/);
     assert.throws(() => first.cache(0), /this decoder was disposed/);
@@ -206,7 +256,10 @@ describe('decoder and generate: errors and disposal', () => {
 
   test('onToken may dispose the model: generation stops with an Error and frees its decoder', () => {
     const model = attn.transformer(CONFIG);
-    assert.throws(() => model.generate([1], { maxNewTokens: 4, onToken: () => model.dispose() }), /this transformer was disposed/);
+    assert.throws(
+      () => model.generate([1], { maxNewTokens: 4, onToken: () => model.dispose() }),
+      /this transformer was disposed/,
+    );
   });
 
   test('cache(layer) checks the layer', () => {

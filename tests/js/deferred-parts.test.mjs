@@ -17,7 +17,8 @@ import { apiReady as unbundledReady } from '../../web/lib/api-parts.js';
 const OUT = join(ROOT, 'build', `deferred-parts-test-${process.pid}`);
 const lib = (file) => JSON.stringify(join(WEB, 'lib', file));
 const tensor = (shape, seed) => ({
-  data: Float32Array.from({ length: shape.reduce((a, b) => a * b, 1) }, (_, i) => Math.sin(i * 0.37 + seed)), shape,
+  data: Float32Array.from({ length: shape.reduce((a, b) => a * b, 1) }, (_, i) => Math.sin(i * 0.37 + seed)),
+  shape,
 });
 const CONFIG = { vocabSize: 7, contextLength: 6, dModel: 8, numLayers: 1, numHeads: 2, seed: 3 };
 
@@ -27,8 +28,16 @@ async function bundle(name, source) {
   const entry = join(OUT, `${name}-entry.js`);
   await writeFile(entry, source);
   const result = await esbuild.build({
-    entryPoints: { [name]: entry }, outdir: join(OUT, name), bundle: true, format: 'esm', splitting: true,
-    platform: 'browser', external: ['node:*'], metafile: true, logLevel: 'silent', write: true,
+    entryPoints: { [name]: entry },
+    outdir: join(OUT, name),
+    bundle: true,
+    format: 'esm',
+    splitting: true,
+    platform: 'browser',
+    external: ['node:*'],
+    metafile: true,
+    logLevel: 'silent',
+    write: true,
     plugins: [moduleUrlPlugin(relative(WEB, join(OUT, name))), deferredPartsPlugin()],
   });
   return result.metafile;
@@ -38,7 +47,10 @@ let bundled;
 let reference;
 before(async () => {
   await mkdir(OUT, { recursive: true });
-  await bundle('api', `export { createAttention } from ${lib('attention.js')};\nexport { apiReady } from ${lib('api-parts.js')};\n`);
+  await bundle(
+    'api',
+    `export { createAttention } from ${lib('attention.js')};\nexport { apiReady } from ${lib('api-parts.js')};\n`,
+  );
   bundled = await import(pathToFileURL(join(OUT, 'api', 'api.js')).href);
   reference = await createAttention({ simd: false });
 });
@@ -63,17 +75,23 @@ test('bundled: after apiReady(part), each call gives what the unbundled API give
   const attn = await bundled.createAttention({ simd: false });
   const [q, k, v, dO] = [tensor([3, 4], 1), tensor([5, 4], 2), tensor([5, 2], 3), tensor([3, 2], 4)];
   await bundled.apiReady('gradients', 'head-scores');
-  assert.deepEqual(attn.scaledDotProductAttentionGrad(q, k, v, dO), reference.scaledDotProductAttentionGrad(q, k, v, dO));
+  assert.deepEqual(
+    attn.scaledDotProductAttentionGrad(q, k, v, dO),
+    reference.scaledDotProductAttentionGrad(q, k, v, dO),
+  );
   const weights = { data: new Float32Array(9).fill(1 / 3), shape: [3, 3] };
   assert.deepEqual(attn.headScores([0, 1, 2], weights), reference.headScores([0, 1, 2], weights));
   const layer = attn.multiHeadAttention({ embedDim: 4, numHeads: 2, seed: 1 });
   const ours = reference.multiHeadAttention({ embedDim: 4, numHeads: 2, seed: 1 });
   const x = tensor([3, 4], 5);
   assert.deepEqual(layer.backward(x, x, x, tensor([3, 4], 6)), ours.backward(x, x, x, tensor([3, 4], 6)));
-  await bundled.apiReady();  // every part
+  await bundled.apiReady(); // every part
   assert.deepEqual(attn.lessons.flashAttention(q, k, v), reference.lessons.flashAttention(q, k, v));
   assert.deepEqual(attn.transformer(CONFIG).forward([0, 1, 2]), reference.transformer(CONFIG).forward([0, 1, 2]));
-  await assert.rejects(bundled.apiReady('transformers'), /apiReady: unknown part "transformers"; parts: transformer, gradients/);
+  await assert.rejects(
+    bundled.apiReady('transformers'),
+    /apiReady: unknown part "transformers"; parts: transformer, gradients/,
+  );
 });
 
 test('unbundled (the npm package): apiReady resolves at once and nothing is deferred', async () => {
@@ -89,17 +107,22 @@ function firstCode(meta, name) {
   const files = new Set([entry]);
   const visit = (f) => {
     for (const i of meta.outputs[f].imports)
-      if (i.kind === 'import-statement' && !i.external && !files.has(i.path)) files.add(i.path), visit(i.path);
+      if (i.kind === 'import-statement' && !i.external && !files.has(i.path)) (files.add(i.path), visit(i.path));
   };
   visit(entry);
   return [...files];
 }
 
 test('the bundler refuses a page whose first code would load a deferred part', async () => {
-  const eager = await bundle('eager', `import { createAttention } from ${lib('attention.js')};\n` +
-    `import { headScores } from ${lib('head-scores.js')};\nexport { createAttention, headScores };\n`);
-  assert.throws(() => checkDeferred(eager.outputs, 'eager', firstCode(eager, 'eager')),
-    /lib\/head-scores\.js is loaded at once by the eager page/);
+  const eager = await bundle(
+    'eager',
+    `import { createAttention } from ${lib('attention.js')};\n` +
+      `import { headScores } from ${lib('head-scores.js')};\nexport { createAttention, headScores };\n`,
+  );
+  assert.throws(
+    () => checkDeferred(eager.outputs, 'eager', firstCode(eager, 'eager')),
+    /lib\/head-scores\.js is loaded at once by the eager page/,
+  );
   const lazy = await bundle('lazy', `export { createAttention } from ${lib('attention.js')};\n`);
   assert.doesNotThrow(() => checkDeferred(lazy.outputs, 'lazy', firstCode(lazy, 'lazy')));
 });

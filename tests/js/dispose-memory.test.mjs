@@ -57,8 +57,10 @@ test('attn.dispose() returns the memory while its transformer, layer, random sta
   await collect();
   const after = process.memoryUsage().rss;
   assert.ok(moduleRef.deref() === undefined, 'the module was collected');
-  assert.ok(after - baseline < 100 * MiB,
-    `back near the baseline: ${((after - baseline) / MiB).toFixed(0)} MiB above it (was ${((loaded - baseline) / MiB).toFixed(0)})`);
+  assert.ok(
+    after - baseline < 100 * MiB,
+    `back near the baseline: ${((after - baseline) / MiB).toFixed(0)} MiB above it (was ${((loaded - baseline) / MiB).toFixed(0)})`,
+  );
   // Every object is still here, and says what happened.
   assert.throws(() => model.forward([1, 2]), /disposed/);
   assert.throws(() => layer.forward([[1, 2, 3, 4, 5, 6, 7, 8]]), /disposed/);

@@ -10,20 +10,46 @@ const EMBED = 'https://explorer.example/embed.html';
 
 test('a lesson\u2019s defaults are left out; every other setting is written, in a fixed order', () => {
   assert.deepEqual(embedFields({ lesson: 'weights' }), [['lesson', 'weights']]);
-  assert.deepEqual(embedFields({ lesson: 'weights', controls: 'minimal', theme: 'auto', lang: '' }), [['lesson', 'weights']]);
+  assert.deepEqual(embedFields({ lesson: 'weights', controls: 'minimal', theme: 'auto', lang: '' }), [
+    ['lesson', 'weights'],
+  ]);
   assert.deepEqual(embedFields({}), [], 'the whole explorer with its defaults');
-  assert.deepEqual(embedFields({ lesson: 'weights', lang: 'en' }), [['lesson', 'weights'], ['lang', 'en']],
-    'a chosen language is written, English too (without it the reader\u2019s browser decides)');
+  assert.deepEqual(
+    embedFields({ lesson: 'weights', lang: 'en' }),
+    [
+      ['lesson', 'weights'],
+      ['lang', 'en'],
+    ],
+    'a chosen language is written, English too (without it the reader\u2019s browser decides)',
+  );
   assert.deepEqual(embedFields({ lang: 'de' }), [['lang', 'de']]);
   assert.deepEqual(embedFields({ controls: 'full' }), [], 'full is the whole explorer\u2019s default');
-  assert.deepEqual(embedFields({
-    lesson: 'pitfalls', controls: 'none', readOnly: true, reveal: true, theme: 'dark', start: { q: ' 1 0; 0 1 ', k: '', mask: 'causal' },
-  }), [['lesson', 'pitfalls'], ['controls', 'none'], ['readonly', true], ['reveal', 'predict'], ['theme', 'dark'], ['q', '1 0; 0 1'], ['mask', 'causal']]);
+  assert.deepEqual(
+    embedFields({
+      lesson: 'pitfalls',
+      controls: 'none',
+      readOnly: true,
+      reveal: true,
+      theme: 'dark',
+      start: { q: ' 1 0; 0 1 ', k: '', mask: 'causal' },
+    }),
+    [
+      ['lesson', 'pitfalls'],
+      ['controls', 'none'],
+      ['readonly', true],
+      ['reveal', 'predict'],
+      ['theme', 'dark'],
+      ['q', '1 0; 0 1'],
+      ['mask', 'causal'],
+    ],
+  );
 });
 
 test('the element snippet: the module script and the element with its attributes', () => {
-  assert.equal(elementSnippet(ELEMENT, { lesson: 'softmax-row', readOnly: true, reveal: true }),
-    `<script type="module" src="${ELEMENT}"></script>\n<attention-explorer lesson="softmax-row" readonly reveal="predict"></attention-explorer>`);
+  assert.equal(
+    elementSnippet(ELEMENT, { lesson: 'softmax-row', readOnly: true, reveal: true }),
+    `<script type="module" src="${ELEMENT}"></script>\n<attention-explorer lesson="softmax-row" readonly reveal="predict"></attention-explorer>`,
+  );
 });
 
 test('hostile text stays inside its attribute and its address field', () => {
@@ -43,6 +69,9 @@ test('hostile text stays inside its attribute and its address field', () => {
 test('the iframe address holds the same settings the element does', () => {
   const options = { lesson: 'induction', controls: 'full', readOnly: true, reveal: true };
   const params = new URL(embedAddress(EMBED, options)).searchParams;
-  assert.deepEqual([...params], embedFields(options).map(([k, v]) => [k, v === true ? '' : v]));
+  assert.deepEqual(
+    [...params],
+    embedFields(options).map(([k, v]) => [k, v === true ? '' : v]),
+  );
   assert.match(iframeSnippet(EMBED, options, { height: 80 }), /height="200"/, 'never a frame too small to see');
 });

@@ -37,16 +37,23 @@ describe('where the package loads', () => {
   });
 
   test('without WebAssembly (node --jitless) createAttention rejects saying what is missing and why', async () => {
-    const r = await runNode(`const { createAttention } = await import(${JSON.stringify(new URL('attention.js', LIB).href)});
-      try { await createAttention(); console.log('loaded'); } catch (e) { console.log(e.constructor.name + ': ' + e.message); }`, ['--jitless']);
+    const r = await runNode(
+      `const { createAttention } = await import(${JSON.stringify(new URL('attention.js', LIB).href)});
+      try { await createAttention(); console.log('loaded'); } catch (e) { console.log(e.constructor.name + ': ' + e.message); }`,
+      ['--jitless'],
+    );
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /^Error: WebAssembly is not available in this JavaScript engine/);
     assert.match(r.stdout, /--jitless/);
   });
 
   test('importing the element module in plain Node defines nothing, starts nothing and exits', async () => {
-    const r = await runNode(`const m = await import(${JSON.stringify(ELEMENT.href)});
-      console.log(typeof m.AttentionExplorerElement);`, [], 20000);
+    const r = await runNode(
+      `const m = await import(${JSON.stringify(ELEMENT.href)});
+      console.log(typeof m.AttentionExplorerElement);`,
+      [],
+      20000,
+    );
     assert.notEqual(r.code, null, 'the process did not exit (something keeps the event loop alive)');
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout.trim(), 'function');
@@ -63,10 +70,15 @@ describe('load failures name their cause', () => {
 
   test('a copy of the library without its wasm/ folder says the file is missing and how to build it', async () => {
     const { createAttention } = await import(pathToFileURL(join(dir, 'attention.js')).href);
-    await assert.rejects(createAttention({ simd: false }),
-      /could not load the scalar WebAssembly build's loader .*attention-scalar\.mjs: the file is missing \(run "npm run build"/);
+    await assert.rejects(
+      createAttention({ simd: false }),
+      /could not load the scalar WebAssembly build's loader .*attention-scalar\.mjs: the file is missing \(run "npm run build"/,
+    );
     await cp(fileURLToPath(new URL('wasm/attention-scalar.mjs', LIB)), join(dir, 'wasm', 'attention-scalar.mjs'));
-    await assert.rejects(createAttention({ simd: false }), /the WebAssembly file .*attention-scalar\.wasm is missing \(run "npm run build"/);
+    await assert.rejects(
+      createAttention({ simd: false }),
+      /the WebAssembly file .*attention-scalar\.wasm is missing \(run "npm run build"/,
+    );
   });
 
   describe('over HTTP', () => {
@@ -91,18 +103,26 @@ describe('load failures name their cause', () => {
     after(() => server.close());
 
     test('a missing .wasm gives the URL and HTTP 404, with the build hint', async () => {
-      await assert.rejects(readWasm(new URL(`${base}/gone.wasm`)),
-        (err) => err.message.includes(`${base}/gone.wasm`) && /HTTP 404.*npm run build/.test(err.message));
+      await assert.rejects(
+        readWasm(new URL(`${base}/gone.wasm`)),
+        (err) => err.message.includes(`${base}/gone.wasm`) && /HTTP 404.*npm run build/.test(err.message),
+      );
     });
 
     test('a server error gives the status and no build hint', async () => {
-      await assert.rejects(readWasm(new URL(`${base}/broken.wasm`)),
-        (err) => /HTTP 500/.test(err.message) && !/npm run build/.test(err.message));
+      await assert.rejects(
+        readWasm(new URL(`${base}/broken.wasm`)),
+        (err) => /HTTP 500/.test(err.message) && !/npm run build/.test(err.message),
+      );
     });
 
     test('an HTML page where the .wasm should be names the content type, not the build', async () => {
-      await assert.rejects(readWasm(new URL(`${base}/page.wasm`)),
-        (err) => /page\.wasm is not a WebAssembly file: the server answered with text\/html/.test(err.message) && !/npm run build/.test(err.message));
+      await assert.rejects(
+        readWasm(new URL(`${base}/page.wasm`)),
+        (err) =>
+          /page\.wasm is not a WebAssembly file: the server answered with text\/html/.test(err.message) &&
+          !/npm run build/.test(err.message),
+      );
     });
 
     test('a .wasm served with a generic content type is accepted by its bytes', async () => {
@@ -110,12 +130,24 @@ describe('load failures name their cause', () => {
     });
 
     test("a loader served as HTML, or moved by Vite's pre-bundling, is explained", async () => {
-      const html = await explainFailure(new URL(`${base}/loader.mjs`), 'javascript', new TypeError('Failed to fetch dynamically imported module'));
+      const html = await explainFailure(
+        new URL(`${base}/loader.mjs`),
+        'javascript',
+        new TypeError('Failed to fetch dynamically imported module'),
+      );
       assert.match(html, /answered with text\/html, but a module script must be served as text\/javascript/);
-      const vite = await explainFailure(new URL(`${base}/node_modules/.vite/deps/wasm/attention-simd.mjs`), 'javascript', new TypeError('x'));
+      const vite = await explainFailure(
+        new URL(`${base}/node_modules/.vite/deps/wasm/attention-simd.mjs`),
+        'javascript',
+        new TypeError('x'),
+      );
       assert.match(vite, /HTTP 404.*optimizeDeps: \{ exclude: \['attention-explorer'\] \}/);
       assert.doesNotMatch(vite, /npm run build/);
-      const thrown = await explainFailure(new URL(`${base}/script.mjs`), 'javascript', new SyntaxError('Unexpected token'));
+      const thrown = await explainFailure(
+        new URL(`${base}/script.mjs`),
+        'javascript',
+        new SyntaxError('Unexpected token'),
+      );
       assert.equal(thrown, 'Unexpected token');
     });
   });

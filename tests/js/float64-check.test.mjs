@@ -20,7 +20,7 @@ test('by hand: q = (1, 0), keys (1, 0), (0, 1), (1, 1), scale 1/√2, causal', (
   const s = reconcile({ ...presetById('hand').build(attn), mask: { kind: 'causal' } }, fill);
   const { weights, output } = recompute(s);
   assert.deepEqual(Array.from(weights[0].slice(0, 3)), [1, 0, 0]);
-  const e = Math.exp(1 / Math.sqrt(2));  // query 3 = (1, 1): scores 1, 1, 2 over √2
+  const e = Math.exp(1 / Math.sqrt(2)); // query 3 = (1, 1): scores 1, 1, 2 over √2
   const row = [e, e, e * e].map((x) => x / (2 * e + e * e));
   weights[0].slice(6, 9).forEach((w, j) => assert.ok(Math.abs(w - row[j]) < 1e-15));
   // V = (1, 0), (0, 1), (0.5, 0.5): output 3 = row · V.
@@ -33,7 +33,10 @@ test('every preset, masks, scales and heads: the core agrees with the float64 re
   let checked = 0;
   for (const p of PRESETS) {
     for (const mask of ['none', 'causal', 'padding']) {
-      for (const scaling of [{ sqrtDk: true, temperature: 1 }, { sqrtDk: false, temperature: 0.5 }]) {
+      for (const scaling of [
+        { sqrtDk: true, temperature: 1 },
+        { sqrtDk: false, temperature: 0.5 },
+      ]) {
         const s = reconcile({ ...p.build(attn), scaling, mask: { kind: mask, pad: [false, true] } }, fill, embed);
         const a = agreement(s, computer.compute(s));
         // The lessons' 1e-6 at the default scale; float32's share of large scores otherwise.

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'acorn';
 
-const SCREEN = 60;  // lines
+const SCREEN = 60; // lines
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 // The tracked JavaScript files, without Emscripten's generated loaders.
@@ -26,12 +26,21 @@ function functionLengths(source) {
     if (!node || typeof node.type !== 'string') return;
     let inside = around;
     if (node.type.includes('Function')) {
-      inside = { name: node.id?.name ?? name ?? '(anonymous)', start: node.loc.start.line, end: node.loc.end.line, nested: [] };
+      inside = {
+        name: node.id?.name ?? name ?? '(anonymous)',
+        start: node.loc.start.line,
+        end: node.loc.end.line,
+        nested: [],
+      };
       around?.nested.push(inside);
       found.push(inside);
     }
-    const named = node.type === 'VariableDeclarator' ? node.id?.name
-      : node.type === 'Property' || node.type === 'MethodDefinition' ? node.key?.name : name;
+    const named =
+      node.type === 'VariableDeclarator'
+        ? node.id?.name
+        : node.type === 'Property' || node.type === 'MethodDefinition'
+          ? node.key?.name
+          : name;
     for (const [key, child] of Object.entries(node)) {
       if (key === 'loc') continue;
       if (Array.isArray(child)) child.forEach((c) => visit(c, named, inside));
@@ -42,24 +51,27 @@ function functionLengths(source) {
   return found.map((fn) => {
     const own = new Set();
     for (let line = fn.start; line <= fn.end; line++) own.add(line);
-    for (const n of fn.nested) if (n.end - n.start >= 3) for (let line = n.start + 1; line < n.end; line++) own.delete(line);
+    for (const n of fn.nested)
+      if (n.end - n.start >= 3) for (let line = n.start + 1; line < n.end; line++) own.delete(line);
     return { name: fn.name, line: fn.start, lines: own.size };
   });
 }
 
-test('the measure counts a function\'s own lines, and its long closures for themselves', () => {
+test("the measure counts a function's own lines, and its long closures for themselves", () => {
   const body = (n) => Array.from({ length: n }, (_, k) => `  const v${k} = ${k};`).join('\n');
   const source = `function outer() {\n${body(10)}\n  function inner() {\n${body(70)}\n  }\n}\n`;
   const lengths = Object.fromEntries(functionLengths(source).map((f) => [f.name, f.lines]));
   assert.equal(lengths.inner, 72);
-  assert.equal(lengths.outer, 14);  // its 10 lines, its braces, and inner's first and last lines
+  assert.equal(lengths.outer, 14); // its 10 lines, its braces, and inner's first and last lines
 });
 
 test(`no function in the project is longer than a screen (${SCREEN} lines of its own)`, () => {
   const files = projectFiles();
   assert.ok(files.length > 100, `found ${files.length} files`);
-  const long = files.flatMap((file) => functionLengths(readFileSync(`${ROOT}${file}`, 'utf8'))
-    .filter((f) => f.lines > SCREEN)
-    .map((f) => `${file}:${f.line} ${f.name}: ${f.lines} lines`));
+  const long = files.flatMap((file) =>
+    functionLengths(readFileSync(`${ROOT}${file}`, 'utf8'))
+      .filter((f) => f.lines > SCREEN)
+      .map((f) => `${file}:${f.line} ${f.name}: ${f.lines} lines`),
+  );
   assert.deepEqual(long, []);
 });

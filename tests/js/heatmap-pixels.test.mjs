@@ -17,9 +17,15 @@ globalThis.ImageData ??= class {
 const N = 4;
 const edges = (k) => [k * 11, k * 11 + 10];
 const geometry = {
-  rows: N, cols: N, dpr: 1, W: N * 11, H: N * 11,
-  X0: Int32Array.from({ length: N }, (_, k) => edges(k)[0]), X1: Int32Array.from({ length: N }, (_, k) => edges(k)[1]),
-  Y0: Int32Array.from({ length: N }, (_, k) => edges(k)[0]), Y1: Int32Array.from({ length: N }, (_, k) => edges(k)[1]),
+  rows: N,
+  cols: N,
+  dpr: 1,
+  W: N * 11,
+  H: N * 11,
+  X0: Int32Array.from({ length: N }, (_, k) => edges(k)[0]),
+  X1: Int32Array.from({ length: N }, (_, k) => edges(k)[1]),
+  Y0: Int32Array.from({ length: N }, (_, k) => edges(k)[0]),
+  Y1: Int32Array.from({ length: N }, (_, k) => edges(k)[1]),
 };
 const looks = { muted: '#888', text: '#000', hatchA: '#eee', hatchB: '#fff', font: '10px sans-serif' };
 const frame = (fills) => ({ rows: N, cols: N, fills, inks: fills.map(() => null), texts: null, hidden: null });
@@ -44,7 +50,10 @@ test('a redraw that changes two cells puts back those two cells', () => {
   next[5] = [255, 0, 0];
   next[10] = [0, 255, 0];
   pixels.draw(frame(next), geometry, looks, true);
-  assert.deepEqual(puts, [[11, 11, 10, 10], [22, 22, 10, 10]]);
+  assert.deepEqual(puts, [
+    [11, 11, 10, 10],
+    [22, 22, 10, 10],
+  ]);
 });
 
 test('a redraw with new colours puts the whole canvas at once', () => {

@@ -4,23 +4,41 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
-import { LANGUAGES, createTranslator, english, pickLanguage, pseudoMessages, translator } from '../../web/ui/model/i18n.js';
+import {
+  LANGUAGES,
+  createTranslator,
+  english,
+  pickLanguage,
+  pseudoMessages,
+  translator,
+} from '../../web/ui/model/i18n.js';
 
 const I18N = new URL('../../web/ui/i18n/', import.meta.url);
 const load = async (lang) => (await import(new URL(`${lang}/index.js`, I18N))).default;
-const placeholders = (m) => new Set([...(typeof m === 'object' ? Object.values(m).join(' ') : m).matchAll(/\{(\w+)\}/g)].map((x) => x[1]));
+const placeholders = (m) =>
+  new Set([...(typeof m === 'object' ? Object.values(m).join(' ') : m).matchAll(/\{(\w+)\}/g)].map((x) => x[1]));
 
 test('every language has exactly the English keys, each message with the English placeholders', async () => {
   const en = await load('en');
   assert.ok(Object.keys(en).length > 0);
   for (const lang of LANGUAGES.filter((l) => l !== 'en')) {
     const other = await load(lang);
-    assert.deepEqual(Object.keys(other).filter((k) => !(k in en)), [], `${lang} has keys English lacks`);
-    assert.deepEqual(Object.keys(en).filter((k) => !(k in other)), [], `${lang} lacks keys`);
+    assert.deepEqual(
+      Object.keys(other).filter((k) => !(k in en)),
+      [],
+      `${lang} has keys English lacks`,
+    );
+    assert.deepEqual(
+      Object.keys(en).filter((k) => !(k in other)),
+      [],
+      `${lang} lacks keys`,
+    );
     for (const [key, message] of Object.entries(en)) {
       assert.equal(typeof other[key], typeof message, `${lang} ${key}: a plural in one language is a plural in all`);
-      for (const name of placeholders(message)) assert.ok(placeholders(other[key]).has(name), `${lang} ${key} lacks {${name}}`);
-      if (typeof message === 'object') assert.ok('other' in other[key] && 'other' in message, `${lang} ${key}: plural without "other"`);
+      for (const name of placeholders(message))
+        assert.ok(placeholders(other[key]).has(name), `${lang} ${key} lacks {${name}}`);
+      if (typeof message === 'object')
+        assert.ok('other' in other[key] && 'other' in message, `${lang} ${key}: plural without "other"`);
     }
   }
 });
@@ -52,7 +70,11 @@ test('the language comes from the attribute, then the address, then the browser,
 });
 
 test('messages fill placeholders as text and choose plural forms per language', () => {
-  const t = translator('de', { 'x.one': 'Hallo {name}', 'x.n': { one: '{count} Kopf', other: '{count} Köpfe' } }, { strict: true }).t;
+  const t = translator(
+    'de',
+    { 'x.one': 'Hallo {name}', 'x.n': { one: '{count} Kopf', other: '{count} Köpfe' } },
+    { strict: true },
+  ).t;
   assert.equal(t('x.one', { name: '<b>' }), 'Hallo <b>');
   assert.equal(t('x.n', { count: 1 }), '1 Kopf');
   assert.equal(t('x.n', { count: 2.5 }), '2,5 Köpfe');
@@ -75,7 +97,8 @@ test('the pseudo-locale wraps and accents every message and keeps its placeholde
     for (const form of typeof message === 'object' ? Object.keys(message) : [null]) {
       const text = form ? p[form] : p;
       assert.match(text, /^\u27e6[\s\S]*\u27e7$/, key);
-      for (const name of placeholders(form ? message[form] : message)) assert.ok(text.includes(`{${name}}`), `${key} keeps {${name}}`);
+      for (const name of placeholders(form ? message[form] : message))
+        assert.ok(text.includes(`{${name}}`), `${key} keeps {${name}}`);
     }
   }
   assert.equal((await createTranslator('qps')).t('common.loading'), '\u27e6Ló\u00e1díñg\u2026\u27e7'.normalize());

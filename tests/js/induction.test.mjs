@@ -23,25 +23,34 @@ test(`an induction head forms in ${STEPS} steps and works on a repeat length it 
   const config = inductionConfig('small', SEED);
   assert.ok(!config.data.repeatLengths.includes(6) && config.probe.repeatLengths[0] === 6);
   let last = null;
-  const session = new TrainingSession(attn, config, (m) => { if (m.type === 'progress' || m.type === 'probe') last = m; });
+  const session = new TrainingSession(attn, config, (m) => {
+    if (m.type === 'progress' || m.type === 'probe') last = m;
+  });
   try {
     session.handle({ type: 'probe' });
     const before = last.probe;
     const chance = Math.log(46);
     assert.ok(before.loss > 0.8 * chance, `untrained held-out loss ${before.loss}`);
-    assert.ok(Math.max(...before.headScores[1].induction) < 0.25, `untrained induction ${before.headScores[1].induction}`);
+    assert.ok(
+      Math.max(...before.headScores[1].induction) < 0.25,
+      `untrained induction ${before.headScores[1].induction}`,
+    );
 
     session.handle({ type: 'step', count: STEPS });
     const after = last.probe;
     const induction = after.headScores[1].induction;
     const previous = after.headScores[0].previousToken;
-    const summary = `held-out loss ${after.loss.toFixed(3)}, layer-2 induction ${induction.map((x) => x.toFixed(2))}, ` +
+    const summary =
+      `held-out loss ${after.loss.toFixed(3)}, layer-2 induction ${induction.map((x) => x.toFixed(2))}, ` +
       `layer-1 previous-token ${previous.map((x) => x.toFixed(2))}, training loss ${last.loss.toFixed(3)}`;
     assert.ok(after.loss < 0.8, summary);
     assert.ok(Math.max(...induction) > 0.3, summary);
     assert.ok(induction[0] + induction[1] > 0.5, summary);
     const previousBefore = Math.max(...before.headScores[0].previousToken);
-    assert.ok(Math.max(...previous) > previousBefore + 0.1, `${summary}; untrained previous-token ${previousBefore.toFixed(2)}`);
+    assert.ok(
+      Math.max(...previous) > previousBefore + 0.1,
+      `${summary}; untrained previous-token ${previousBefore.toFixed(2)}`,
+    );
   } finally {
     session.dispose();
   }

@@ -6,15 +6,27 @@ import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createAttention } from '../../web/lib/attention.js';
 import {
-  KV_CONFIGS, LESSON_PANELS, alibiSlopes, createStore, decodeState, divisors, encodeState, kvCacheBytes, kvLessonView,
-  makeEmbedder, makeFiller, presetById,
+  KV_CONFIGS,
+  LESSON_PANELS,
+  alibiSlopes,
+  createStore,
+  decodeState,
+  divisors,
+  encodeState,
+  kvCacheBytes,
+  kvLessonView,
+  makeEmbedder,
+  makeFiller,
+  presetById,
 } from '../../web/ui/model/model.js';
 import { decodeSteps } from '../../web/ui/lessons/kv-math.js';
 import { diagonalSpread, positionScores, ropeHands } from '../../web/ui/lessons/positions-math.js';
 import { flashRun, stepState, tileMemory } from '../../web/ui/lessons/flash-math.js';
 
 let attn;
-before(async () => { attn = await createAttention(); });
+before(async () => {
+  attn = await createAttention();
+});
 
 const random = (rng, rows, cols) => ({ data: Float32Array.from(rng.randn(rows * cols).data), shape: [rows, cols] });
 const maxDiff = (a, b) => a.reduce((m, x, i) => Math.max(m, Math.abs(x - b[i])), 0);
@@ -43,12 +55,22 @@ describe('ALiBi slopes', () => {
     assert.deepEqual(alibiSlopes(4), [0.25, 0.0625, 0.015625, 0.00390625]);
     const six = alibiSlopes(6);
     assert.deepEqual(six.slice(0, 4), alibiSlopes(4));
-    assert.deepEqual(six.slice(4), [2 ** -1, 2 ** -3]);  // 2^(−4(2k+1)/4): every other slope of eight heads
+    assert.deepEqual(six.slice(4), [2 ** -1, 2 ** -3]); // 2^(−4(2k+1)/4): every other slope of eight heads
   });
 
   test('are the slopes the core applies: a model with zero q and k attends as softmax(−slope·(i − j))', () => {
     for (const H of [4, 6]) {
-      const model = attn.transformer({ vocabSize: 5, contextLength: 6, dModel: 2 * H, numLayers: 1, numHeads: H, mlp: false, layerNorm: false, positions: 'alibi', seed: 3 });
+      const model = attn.transformer({
+        vocabSize: 5,
+        contextLength: 6,
+        dModel: 2 * H,
+        numLayers: 1,
+        numHeads: H,
+        mlp: false,
+        layerNorm: false,
+        positions: 'alibi',
+        seed: 3,
+      });
       const state = model.getState();
       state['h.0.attn.c_attn.weight'].data.fill(0);
       state['h.0.attn.c_attn.bias'].data.fill(0);
@@ -57,7 +79,8 @@ describe('ALiBi slopes', () => {
       const T = 6;
       alibiSlopes(H).forEach((slope, h) => {
         const w = attentions[0].data.subarray(h * T * T + (T - 1) * T, h * T * T + T * T);
-        for (let j = 0; j < T; j++) assert.ok(Math.abs(Math.log(w[j] / w[T - 1]) + slope * (T - 1 - j)) < 1e-4, `H=${H} head ${h} key ${j}`);
+        for (let j = 0; j < T; j++)
+          assert.ok(Math.abs(Math.log(w[j] / w[T - 1]) + slope * (T - 1 - j)) < 1e-4, `H=${H} head ${h} key ${j}`);
       });
       model.dispose();
     }
@@ -65,7 +88,8 @@ describe('ALiBi slopes', () => {
 });
 
 describe('the KV-cache lesson\u2019s decoder', () => {
-  const heads = (rng, H, T, dk, dv) => Array.from({ length: H }, () => ({ q: random(rng, T, dk), k: random(rng, T, dk), v: random(rng, T, dv) }));
+  const heads = (rng, H, T, dk, dv) =>
+    Array.from({ length: H }, () => ({ q: random(rng, T, dk), k: random(rng, T, dk), v: random(rng, T, dv) }));
 
   test('replays each explorer head: every step\u2019s weights are causal scaledDotProductAttention\u2019s row, with and without a window', () => {
     const rng = attn.randomState(5);
@@ -75,7 +99,11 @@ describe('the KV-cache lesson\u2019s decoder', () => {
         const run = decodeSteps(attn, hs, { scale: 0.4, kvHeads: 2, windowSize, step });
         assert.ok(run.difference < 1e-6, `decoder against its own full pass: ${run.difference}`);
         hs.forEach((h, k) => {
-          const ref = attn.scaledDotProductAttention(h.q, h.k, h.v, { causal: true, scale: 0.4, ...(windowSize ? { window: windowSize } : {}) });
+          const ref = attn.scaledDotProductAttention(h.q, h.k, h.v, {
+            causal: true,
+            scale: 0.4,
+            ...(windowSize ? { window: windowSize } : {}),
+          });
           const want = ref.weights.data.subarray(step * 7, step * 7 + step + 1);
           const got = run.weights.data.subarray(k * (step + 1), (k + 1) * (step + 1));
           assert.ok(maxDiff(got, want) < 1e-6, `head ${k} step ${step} window ${windowSize}`);
@@ -98,7 +126,10 @@ describe('the KV-cache lesson\u2019s decoder', () => {
       const K = mean(hs[2 * g].k, hs[2 * g + 1].k);
       const V = mean(hs[2 * g].v, hs[2 * g + 1].v);
       const ref = attn.scaledDotProductAttention(h.q, K, V, { causal: true, scale: 0.5 });
-      assert.ok(maxDiff(run.weights.data.subarray(k * 5, k * 5 + 5), ref.weights.data.subarray(20, 25)) < 1e-6, `head ${k}`);
+      assert.ok(
+        maxDiff(run.weights.data.subarray(k * 5, k * 5 + 5), ref.weights.data.subarray(20, 25)) < 1e-6,
+        `head ${k}`,
+      );
     });
     assert.equal(run.cacheBytes, 2 * 2 * run.headDim * 5 * 4);
     assert.deepEqual(run.cache.keys.shape, [2, 5, run.headDim]);
@@ -121,12 +152,13 @@ describe('the positions lesson', () => {
     assert.ok(s.spread.alibi < 1e-4, `ALiBi spread ${s.spread.alibi}`);
     assert.ok(s.spread.sinusoidal > 0.1 && s.spread.learned > 0.1, JSON.stringify(s.spread));
     // rope(q, m)·rope(k, n) = q·rope(k, n − m) (the rotation of q undone): a float64 check of one cell.
-    const theta = (i) => 10000 ** (-2 * i / 8);
-    const rot = (x, p) => x.map((_, c) => {
-      const i = c % 4;
-      const [cos, sin] = [Math.cos(p * theta(i)), Math.sin(p * theta(i))];
-      return c < 4 ? x[c] * cos - x[c + 4] * sin : x[c] * cos + x[c - 4] * sin;
-    });
+    const theta = (i) => 10000 ** ((-2 * i) / 8);
+    const rot = (x, p) =>
+      x.map((_, c) => {
+        const i = c % 4;
+        const [cos, sin] = [Math.cos(p * theta(i)), Math.sin(p * theta(i))];
+        return c < 4 ? x[c] * cos - x[c + 4] * sin : x[c] * cos + x[c - 4] * sin;
+      });
     const dot = (a, b) => a.reduce((t, x, c) => t + x * b[c], 0);
     assert.ok(Math.abs(s.maps.rope.data[3 * 10 + 7] - dot(rot(q, 3), rot(k, 7))) < 1e-4);
   });
@@ -140,7 +172,7 @@ describe('the positions lesson', () => {
   test('the clock hands are attn.rope of unit vectors: cos and sin of p·base^(−2i/d)', () => {
     const hands = ropeHands(attn, 6, 5, 100);
     hands.forEach((h, i) => {
-      const angle = 5 * 100 ** (-2 * i / 6);
+      const angle = 5 * 100 ** ((-2 * i) / 6);
       assert.ok(Math.abs(h.cos - Math.cos(angle)) < 1e-6 && Math.abs(h.sin - Math.sin(angle)) < 1e-6, `pair ${i}`);
     });
   });
@@ -153,23 +185,53 @@ describe('the FlashAttention lesson', () => {
     const run = flashRun(attn, head, { blockRows: 2, blockCols: 3, causal: true });
     assert.ok(run.difference < 1e-6, `difference ${run.difference}`);
     assert.equal(run.trace.steps.length, 3 * 3);
-    assert.deepEqual(run.trace.steps.map((s) => [s.rowBlock, s.colBlock]), [[0, 0], [0, 1], [0, 2], [1, 0], [1, 1], [1, 2], [2, 0], [2, 1], [2, 2]]);
-    assert.equal(run.trace.steps[1].skipped, true);  // rows 0–1 never see keys 3–5
+    assert.deepEqual(
+      run.trace.steps.map((s) => [s.rowBlock, s.colBlock]),
+      [
+        [0, 0],
+        [0, 1],
+        [0, 2],
+        [1, 0],
+        [1, 1],
+        [1, 2],
+        [2, 0],
+        [2, 1],
+        [2, 2],
+      ],
+    );
+    assert.equal(run.trace.steps[1].skipped, true); // rows 0–1 never see keys 3–5
     const st = stepState(run, 5, 2);
     assert.equal(st.first, 2);
     assert.equal(st.before, run.trace.steps[3]);
     assert.equal(stepState(run, 4, 2).before, null);
-    assert.deepEqual(tileMemory(run, 2, 3), { tile: 2 * 3 + 3 * 5 + 6 + 4 + 4, tileBytes: 140, full: 35, fullBytes: 140, rows: 2, cols: 3 });
+    assert.deepEqual(tileMemory(run, 2, 3), {
+      tile: 2 * 3 + 3 * 5 + 6 + 4 + 4,
+      tileBytes: 140,
+      full: 35,
+      fullBytes: 140,
+      rows: 2,
+      cols: 3,
+    });
   });
 });
 
 describe('the lessons in the state', () => {
   test('the three tabs are lesson panels and their settings survive a link', async () => {
     for (const id of ['flash-attention', 'kv-cache', 'positions']) assert.ok(LESSON_PANELS.includes(id), id);
-    const store = createStore(presetById('lesson').build(attn), makeFiller(attn, () => 42), makeEmbedder(attn));
+    const store = createStore(
+      presetById('lesson').build(attn),
+      makeFiller(attn, () => 42),
+      makeEmbedder(attn),
+    );
     store.update((s) => ({
       ...s,
-      lessons: { ...s.lessons, panel: 'kv-cache', flash: { blockRows: 3, blockCols: 1, causal: false, step: 2 }, kv: { kvHeads: 1, windowSize: 2, step: 1, table: [{ layers: 6 }] }, positions: { count: 20, base: 500, alibiHeads: 6 } },
+      lessons: {
+        ...s.lessons,
+        panel: 'kv-cache',
+        flash: { blockRows: 3, blockCols: 1, causal: false, step: 2 },
+        kv: { kvHeads: 1, windowSize: 2, step: 1, table: [{ layers: 6 }] },
+        positions: { count: 20, base: 500, alibiHeads: 6 },
+      },
     }));
     const decoded = await decodeState(await encodeState(store.get()));
     assert.ok(decoded.ok, decoded.error);

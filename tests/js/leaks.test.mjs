@@ -17,21 +17,34 @@ const WORKER = fileURLToPath(new URL('./support/leak-worker.mjs', import.meta.ur
 
 function runWorker(variant) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--expose-gc', WORKER, variant, String(CALLS)], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '', err = '';
-    child.stdout.on('data', (chunk) => { out += chunk; });
-    child.stderr.on('data', (chunk) => { err += chunk; });
+    const child = spawn(process.execPath, ['--expose-gc', WORKER, variant, String(CALLS)], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '',
+      err = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      err += chunk;
+    });
     child.on('error', reject);
     child.on('close', (code) => {
       if (code !== 0) reject(new Error(`leak worker (${variant}) exited with ${code}:\n${err}`));
-      else resolve(out.trim().split('\n').map((line) => JSON.parse(line)));
+      else
+        resolve(
+          out
+            .trim()
+            .split('\n')
+            .map((line) => JSON.parse(line)),
+        );
     });
   });
 }
 
 // Both builds measure at the same time, each in its own process.
 const results = { simd: runWorker('simd'), scalar: runWorker('scalar') };
-for (const p of Object.values(results)) p.catch(() => {});  // reported by the tests below
+for (const p of Object.values(results)) p.catch(() => {}); // reported by the tests below
 
 const dependsOnCollector = (name) => /garbage-collected|after allocating/.test(name);
 
@@ -48,16 +61,21 @@ for (const variant of ['simd', 'scalar']) {
     });
 
     test('bytes in use after each scenario equal the bytes in use before it', () => {
-      const grew = scenarios.filter((s) => s.after !== s.before)
-        .map((s) => `${s.name}: ${s.before} → ${s.after} bytes (${((s.after - s.before) / CALLS).toFixed(1)} per call)`);
+      const grew = scenarios
+        .filter((s) => s.after !== s.before)
+        .map(
+          (s) => `${s.name}: ${s.before} → ${s.after} bytes (${((s.after - s.before) / CALLS).toFixed(1)} per call)`,
+        );
       assert.deepEqual(grew, [], `heap not flat:\n${grew.join('\n')}`);
     });
 
     test('scenarios that do not need the garbage collector never grow WebAssembly memory', () => {
-      const grew = scenarios.filter((s) => !dependsOnCollector(s.name) && s.memoryAfter !== s.memoryBefore)
+      const grew = scenarios
+        .filter((s) => !dependsOnCollector(s.name) && s.memoryAfter !== s.memoryBefore)
         .map((s) => `${s.name}: memory ${s.memoryBefore} → ${s.memoryAfter} bytes`);
       assert.deepEqual(grew, [], grew.join('\n'));
-      const peaked = scenarios.filter((s) => !dependsOnCollector(s.name) && s.peak !== s.before)
+      const peaked = scenarios
+        .filter((s) => !dependsOnCollector(s.name) && s.peak !== s.before)
         .map((s) => `${s.name}: ${s.before} → peak ${s.peak} bytes`);
       assert.deepEqual(peaked, [], peaked.join('\n'));
     });

@@ -14,11 +14,13 @@ function softmax64(row) {
 for (const simd of [true, false]) {
   describe(`${simd ? 'SIMD' : 'scalar'} build`, () => {
     let attn;
-    before(async () => { attn = await createAttention({ simd }); });
+    before(async () => {
+      attn = await createAttention({ simd });
+    });
 
     test('sampleDotProducts: dot products of NumPy normals, std ≈ √dk before scaling and ≈ 1 after', () => {
       const s = attn.lessons.sampleDotProducts({ dk: 3, count: 2, seed: 42, bins: 4 });
-      const x = attn.randomState(42).randn(12).data;  // q0, k0, q1, k1
+      const x = attn.randomState(42).randn(12).data; // q0, k0, q1, k1
       assert.equal(s.raw.values[0], x[0] * x[3] + x[1] * x[4] + x[2] * x[5]);
       assert.ok(Math.abs(s.scaled.values[1] - s.raw.values[1] / Math.sqrt(3)) < 1e-15);
       for (const dk of [4, 256]) {
@@ -30,7 +32,10 @@ for (const simd of [true, false]) {
         assert.ok(Math.abs(mean - r.raw.mean) < 1e-9);
         const { lo, hi, counts } = r.scaled.histogram;
         assert.equal(counts.length, 41);
-        assert.equal(counts.reduce((a, b) => a + b, 0), 10000);
+        assert.equal(
+          counts.reduce((a, b) => a + b, 0),
+          10000,
+        );
         const width = (hi - lo) / 41;
         const expected = new Array(41).fill(0);
         for (const v of r.scaled.values) expected[Math.min(40, Math.max(0, Math.floor((v - lo) / width)))]++;
@@ -41,7 +46,10 @@ for (const simd of [true, false]) {
     });
 
     test('softmax with and without scaling: entropy in nats, rows of -Infinity give zeros', () => {
-      const scores = [[3, 1, -2, 0.5], [-Infinity, -Infinity, -Infinity, -Infinity]];
+      const scores = [
+        [3, 1, -2, 0.5],
+        [-Infinity, -Infinity, -Infinity, -Infinity],
+      ];
       for (const scale of [1, 0.5]) {
         const r = attn.lessons.softmax(scores, { scale });
         const p = softmax64(scores[0].map((x) => x * scale));
@@ -58,7 +66,10 @@ for (const simd of [true, false]) {
     });
 
     test('rowStats of attention weights', () => {
-      const r = attn.lessons.rowStats([[0.5, 0.5], [1, 0]]);
+      const r = attn.lessons.rowStats([
+        [0.5, 0.5],
+        [1, 0],
+      ]);
       assert.ok(Math.abs(r.entropy.data[0] - Math.LN2) < 1e-6);
       assert.equal(r.entropy.data[1], 0);
       assert.deepEqual(Array.from(r.sum.data), [1, 1]);
@@ -79,11 +90,24 @@ for (const simd of [true, false]) {
     });
 
     test('pitfalls on scaled dot-product attention', () => {
-      const q = [[1, 0.5], [0.2, 1], [1, 1]];
-      const k = [[1, 0], [0, 1], [0.5, 0.5]];
-      const v = [[1, 2], [3, 4], [5, 6]];
+      const q = [
+        [1, 0.5],
+        [0.2, 1],
+        [1, 1],
+      ];
+      const k = [
+        [1, 0],
+        [0, 1],
+        [0.5, 0.5],
+      ];
+      const v = [
+        [1, 2],
+        [3, 4],
+        [5, 6],
+      ];
       const right = attn.scaledDotProductAttention(q, k, v, { causal: true }).weights.data;
-      const afterSoftmax = attn.scaledDotProductAttention(q, k, v, { causal: true, pitfall: 'mask-after-softmax' }).weights.data;
+      const afterSoftmax = attn.scaledDotProductAttention(q, k, v, { causal: true, pitfall: 'mask-after-softmax' })
+        .weights.data;
       const zero = attn.scaledDotProductAttention(q, k, v, { causal: true, pitfall: 'mask-value-zero' }).weights.data;
       const byDk = attn.scaledDotProductAttention(q, k, v, { causal: true, pitfall: 'scale-by-dk' }).weights.data;
       const none = attn.scaledDotProductAttention(q, k, v, { causal: true, pitfall: 'none' }).weights.data;
@@ -95,12 +119,18 @@ for (const simd of [true, false]) {
           assert.ok(Math.abs(afterSoftmax[i * 3 + j] - (j > i ? 0 : all[j])) < 1e-6);
           const zeroed = softmax64(scores.map((s, jj) => (jj > i ? 0 : s)));
           assert.ok(Math.abs(zero[i * 3 + j] - zeroed[j]) < 1e-6);
-          const flat = softmax64(scores.map((s, jj) => (jj > i ? -Infinity : s * Math.sqrt(2) / 2)));
+          const flat = softmax64(scores.map((s, jj) => (jj > i ? -Infinity : (s * Math.sqrt(2)) / 2)));
           assert.ok(Math.abs(byDk[i * 3 + j] - flat[j]) < 1e-6);
         }
       }
-      assert.throws(() => attn.scaledDotProductAttention(q, k, v, { pitfall: 'skip-wo' }), /options.pitfall must be one of/);
-      assert.throws(() => attn.scaledDotProductAttention(q, k, v, { pitfall: 'mask-value-zero', trace: true }), /cannot be combined/);
+      assert.throws(
+        () => attn.scaledDotProductAttention(q, k, v, { pitfall: 'skip-wo' }),
+        /options.pitfall must be one of/,
+      );
+      assert.throws(
+        () => attn.scaledDotProductAttention(q, k, v, { pitfall: 'mask-value-zero', trace: true }),
+        /cannot be combined/,
+      );
     });
 
     test('pitfalls on multi-head attention: skip-wo returns the concatenation', () => {

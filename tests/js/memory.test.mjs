@@ -37,7 +37,7 @@ function referenceRows(weights, x, n, E, H, rows, causal) {
         max = Math.max(max, scores[t]);
       }
       let sum = 0;
-      for (let t = 0; t < keys; t++) sum += (scores[t] = Math.exp(scores[t] - max));
+      for (let t = 0; t < keys; t++) sum += scores[t] = Math.exp(scores[t] - max);
       for (let t = 0; t < keys; t++)
         for (let i = 0; i < d; i++) concat[h * d + i] += (scores[t] / sum) * v[t * E + h * d + i];
     }
@@ -49,7 +49,9 @@ describe('memory', () => {
   test('multi-head output only at n = m = 32768 streams each head: WebAssembly memory does not grow', async () => {
     const attn = await createAttention({ simd: 'auto' });
     modules.clear();
-    const E = 8, H = 2, n = 32768;
+    const E = 8,
+      H = 2,
+      n = 32768;
     const layer = attn.multiHeadAttention({ embedDim: E, numHeads: H, bias: false, seed: 2 });
     assert.equal(modules.size, 1);
     const [module] = modules;
@@ -65,7 +67,10 @@ describe('memory', () => {
     rows.forEach((row, i) => {
       for (let j = 0; j < E; j++) {
         const got = r.output.data[row * E + j];
-        assert.ok(Math.abs(got - want[i][j]) <= 1e-5 + 1e-4 * Math.abs(want[i][j]), `row ${row}, column ${j}: ${got} vs ${want[i][j]}`);
+        assert.ok(
+          Math.abs(got - want[i][j]) <= 1e-5 + 1e-4 * Math.abs(want[i][j]),
+          `row ${row}, column ${j}: ${got} vs ${want[i][j]}`,
+        );
       }
     });
     // Asking for the weights at this size is refused up front, naming the size.
@@ -77,13 +82,23 @@ describe('memory', () => {
     const attn = await createAttention();
     const layer = attn.multiHeadAttention({ embedDim: 4, numHeads: 1, bias: false });
     const x = { data: new Float32Array(16000 * 4), shape: [16000, 4] };
-    assert.throws(() => layer.forward(x, undefined, undefined, { needWeights: false, trace: true }),
-      (err) => /needs about/.test(err.message) && /without trace/.test(err.message));
-    assert.throws(() => attn.matmul({ data: new Float32Array(30000), shape: [30000, 1] }, { data: new Float32Array(30000), shape: [1, 30000] }),
-      (err) => /matmul needs about/.test(err.message) && !/needWeights/.test(err.message));
+    assert.throws(
+      () => layer.forward(x, undefined, undefined, { needWeights: false, trace: true }),
+      (err) => /needs about/.test(err.message) && /without trace/.test(err.message),
+    );
+    assert.throws(
+      () =>
+        attn.matmul(
+          { data: new Float32Array(30000), shape: [30000, 1] },
+          { data: new Float32Array(30000), shape: [1, 30000] },
+        ),
+      (err) => /matmul needs about/.test(err.message) && !/needWeights/.test(err.message),
+    );
     const long = { data: new Float32Array(30000), shape: [30000, 1] };
-    assert.throws(() => attn.scaledDotProductAttention(long, long, long, { pitfall: 'mask-value-zero', needWeights: false }),
-      (err) => !/needWeights: false/.test(err.message));
+    assert.throws(
+      () => attn.scaledDotProductAttention(long, long, long, { pitfall: 'mask-value-zero', needWeights: false }),
+      (err) => !/needWeights: false/.test(err.message),
+    );
     attn.dispose();
   });
 
@@ -96,7 +111,7 @@ describe('memory', () => {
     const forward = layer.forward(q);
     const draws = rng.randn(4);
     attn.dispose();
-    attn.dispose();  // twice is harmless
+    attn.dispose(); // twice is harmless
     const disposed = /attention instance was disposed.*createAttention\(\)/;
     assert.throws(() => attn.scaledDotProductAttention(q, q, q), disposed);
     assert.throws(() => attn.matmul(q, { data: new Float32Array(4), shape: [4, 1] }), disposed);
@@ -107,7 +122,7 @@ describe('memory', () => {
     assert.throws(() => layer.forward(q), disposed);
     assert.throws(() => layer.getWeights(), disposed);
     assert.throws(() => rng.randn(2), disposed);
-    layer.dispose();  // a layer of a disposed instance can still be disposed
+    layer.dispose(); // a layer of a disposed instance can still be disposed
     rng.dispose();
 
     const fresh = await createAttention();

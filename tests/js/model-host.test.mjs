@@ -38,24 +38,45 @@ function layerNorm64(x, T, E, w, b) {
     let variance = 0;
     for (let e = 0; e < E; e++) mean += x[t * E + e] / E;
     for (let e = 0; e < E; e++) variance += (x[t * E + e] - mean) ** 2 / E;
-    for (let e = 0; e < E; e++) out[t * E + e] = ((x[t * E + e] - mean) / Math.sqrt(variance + 1e-5)) * w.data[e] + b.data[e];
+    for (let e = 0; e < E; e++)
+      out[t * E + e] = ((x[t * E + e] - mean) / Math.sqrt(variance + 1e-5)) * w.data[e] + b.data[e];
   }
   return out;
 }
 
 describe('model.layerInput and getState(names)', () => {
   test('every layer\u2019s input is LN\u2081 of the residual stream that a float64 forward computes', () => {
-    for (const parts of [{ mlp: true }, { mlp: false }, { mlp: true, layerNorm: false }, { mlp: false, positions: 'none' }]) {
-      const config = { vocabSize: 11, contextLength: 9, dModel: 12, numLayers: 3, numHeads: 3, seed: 2, init: 'gpt2', ...parts };
+    for (const parts of [
+      { mlp: true },
+      { mlp: false },
+      { mlp: true, layerNorm: false },
+      { mlp: false, positions: 'none' },
+    ]) {
+      const config = {
+        vocabSize: 11,
+        contextLength: 9,
+        dModel: 12,
+        numLayers: 3,
+        numHeads: 3,
+        seed: 2,
+        init: 'gpt2',
+        ...parts,
+      };
       const model = attn.transformer(config);
       const state = model.getState();
       const tokens = [3, 1, 4, 1, 5, 9, 2];
       for (let layer = 0; layer < 3; layer++) {
         const x = residualBefore(state, model.config, tokens, layer);
-        const want = config.layerNorm === false ? x : layerNorm64(x, 7, 12, state[`h.${layer}.ln_1.weight`], state[`h.${layer}.ln_1.bias`]);
+        const want =
+          config.layerNorm === false
+            ? x
+            : layerNorm64(x, 7, 12, state[`h.${layer}.ln_1.weight`], state[`h.${layer}.ln_1.bias`]);
         const got = model.layerInput(tokens, layer);
         assert.deepEqual(got.shape, [7, 12]);
-        assert.ok(maxDiff(got.data, want) < 2e-5, `${JSON.stringify(parts)} layer ${layer}: ${maxDiff(got.data, want)}`);
+        assert.ok(
+          maxDiff(got.data, want) < 2e-5,
+          `${JSON.stringify(parts)} layer ${layer}: ${maxDiff(got.data, want)}`,
+        );
       }
       assert.throws(() => model.layerInput(tokens, 3), /layer must be an integer from 0 to 2, got 3/);
       assert.throws(() => model.layerInput([[1, 2]], 0), /one sequence/);
@@ -66,7 +87,10 @@ describe('model.layerInput and getState(names)', () => {
 
   test('GPT-2 large (774 M parameters) is refused before anything is allocated, with the limit; medium is counted within it', () => {
     const large = { vocabSize: 50257, contextLength: 1024, dModel: 1280, numLayers: 36, numHeads: 20 };
-    assert.throws(() => attn.transformer(large), /774027520 parameters, more than the 400000000 that fit in WebAssembly memory \(4 bytes each: 1\.6 GB of its 4 GiB\)/);
+    assert.throws(
+      () => attn.transformer(large),
+      /774027520 parameters, more than the 400000000 that fit in WebAssembly memory \(4 bytes each: 1\.6 GB of its 4 GiB\)/,
+    );
   });
 
   test('getState(names) copies those parameters only; an unknown name throws', () => {
@@ -92,7 +116,8 @@ function session() {
     return new Promise((resolve) => {
       const poll = () => {
         const m = messages.find((x) => x.id === id && !/progress|^generation$/.test(x.type));
-        if (m) resolve(m); else setTimeout(poll, 2);
+        if (m) resolve(m);
+        else setTimeout(poll, 2);
       };
       poll();
     });
@@ -124,7 +149,10 @@ describe('the checkpoint host', () => {
     const w = attn.scaledDotProductAttention(q, k, k, { causal: true }).weights.data;
     assert.ok(maxDiff(w, direct.attentions[2].data.subarray(3 * 25, 4 * 25)) < 1e-5);
     const g = await ask({ type: 'generate', prompt: [464, 3290], maxNewTokens: 4, temperature: 0.9, seed: 5 });
-    assert.deepEqual(g.tokens, Array.from(model.generate([464, 3290], { maxNewTokens: 4, temperature: 0.9, seed: 5 }).tokens));
+    assert.deepEqual(
+      g.tokens,
+      Array.from(model.generate([464, 3290], { maxNewTokens: 4, temperature: 0.9, seed: 5 }).tokens),
+    );
     model.dispose();
     s.dispose();
   });
@@ -133,7 +161,10 @@ describe('the checkpoint host', () => {
     const { ask, progress, s } = session();
     await ask({ type: 'open', source: bytes, config: HF });
     const swept = await ask({ type: 'sweep', repeat: 6, count: 3, seed: 4 });
-    assert.deepEqual(progress('sweep-progress').map((m) => m.done), [1, 2, 3]);
+    assert.deepEqual(
+      progress('sweep-progress').map((m) => m.done),
+      [1, 2, 3],
+    );
     const model = attn.transformerFromSafetensors(bytes, HF);
     const sequences = sweepTokens(attn, 50257, { repeat: 6, count: 3, seed: 4 });
     assert.deepEqual(swept.example, sequences[0]);

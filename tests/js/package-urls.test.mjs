@@ -21,7 +21,11 @@ test('as shipped, the page and the element are next to web/ui/', () => {
 });
 
 test('bundled into a chunk, there is no page, iframe page or element to point at', () => {
-  for (const chunk of ['http://localhost:4173/assets/index-BvX1c2.js', 'https://app.example/static/js/main.8a7b.js', 'not a url'])
+  for (const chunk of [
+    'http://localhost:4173/assets/index-BvX1c2.js',
+    'https://app.example/static/js/main.8a7b.js',
+    'not a url',
+  ])
     assert.deepEqual(packageUrls(chunk), { page: null, embed: null, element: null }, chunk);
   assert.match(NO_PAGE_MESSAGE, /host attention-explorer's web\/ folder.*link-base/);
   const snippet = embedSnippet(`${HOST_PLACEHOLDER}attention-explorer.js`, 'v1.abc');

@@ -63,7 +63,10 @@ describe('bias matrix, projection biases and cross-attention on the page', () =>
               assert.equal(m, on ? 7 : s.tokens.length);
               // Padding hides key 2; the custom mask hides the first query's every key and a cell.
               const custom = Array.from({ length: n * m }, (_, t) => (t < m || t === m + 2 ? 1 : 0));
-              s = reconcile({ ...s, mask: { ...s.mask, kind, custom, pad: Array.from({ length: m }, (_, j) => j === 1) } });
+              s = reconcile({
+                ...s,
+                mask: { ...s.mask, kind, custom, pad: Array.from({ length: m }, (_, j) => j === 1) },
+              });
               checkAgainstReference(s);
             }
           }
@@ -79,7 +82,10 @@ describe('bias matrix, projection biases and cross-attention on the page', () =>
       const a = agreement(s, computer.compute(s));
       assert.ok(a.worst < a.bound, `h = ${heads}: ${a.worst} \u2265 ${a.bound}`);
       // Without b_V in the recomputation the output would differ by about 3: the check sees it.
-      const withoutB = reconcile({ ...s, matrices: { ...s.matrices, BV: { ...s.matrices.BV, data: s.matrices.BV.data.map(() => 0) } } });
+      const withoutB = reconcile({
+        ...s,
+        matrices: { ...s.matrices, BV: { ...s.matrices.BV, data: s.matrices.BV.data.map(() => 0) } },
+      });
       assert.ok(agreement(s, computer.compute(withoutB)).output.abs > 1);
     }
   });
@@ -89,8 +95,14 @@ describe('bias matrix, projection biases and cross-attention on the page', () =>
     const a = agreement(s, computer.compute(s));
     const widest = widestText(a);
     // The check as it is, each of its three endings, tiny and huge differences, large scores.
-    const variants = [a, { ...a, worst: 1, bound: 0 }, { ...a, worst: 0, bound: 1 }, { ...a, worst: 1, bound: 2, scores: 12345.6 },
-      { ...a, weights: { abs: 1.5e-300 }, output: { abs: 2.5e-300, rel: 1e-301 } }, { ...a, weights: { abs: 0 }, output: { abs: 0, rel: 0 } }];
+    const variants = [
+      a,
+      { ...a, worst: 1, bound: 0 },
+      { ...a, worst: 0, bound: 1 },
+      { ...a, worst: 1, bound: 2, scores: 12345.6 },
+      { ...a, weights: { abs: 1.5e-300 }, output: { abs: 2.5e-300, rel: 1e-301 } },
+      { ...a, weights: { abs: 0 }, output: { abs: 0, rel: 0 } },
+    ];
     for (const v of variants) assert.ok(agreementText(v).length <= widest.length, agreementText(v));
     s = build({ heads: 1 });
     assert.notEqual(widestText(agreement(s, computer.compute(s))), widest, 'the counts follow the sizes');
@@ -104,10 +116,24 @@ describe('bias matrix, projection biases and cross-attention on the page', () =>
     const rev = Array.from({ length: n }, (_, i) => n - 1 - i);
     const revK = Array.from({ length: m }, (_, j) => m - 1 - j);
     const moved = computer.variant({ queries: rev, keys: revK });
-    const swapped = { ...s, matrices: { ...s.matrices, Q: rows(s.matrices.Q, rev), K: rows(s.matrices.K, revK), V: rows(s.matrices.V, revK) } };
+    const swapped = {
+      ...s,
+      matrices: { ...s.matrices, Q: rows(s.matrices.Q, rev), K: rows(s.matrices.K, revK), V: rows(s.matrices.V, revK) },
+    };
     compare(Array.from(moved.weights.data), Array.from(referenceAttention(swapped).weights[0]), 'reordered weights');
     const prefix = computer.variant({ queries: [2], keys: [0, 1, 2] });
-    const cut = { ...s, n: 1, m: 3, matrices: { ...s.matrices, Q: rows(s.matrices.Q, [2]), K: rows(s.matrices.K, [0, 1, 2]), V: rows(s.matrices.V, [0, 1, 2]), B: { rows: 1, cols: 3, data: s.matrices.B.data.slice(2 * m, 2 * m + 3) } } };
+    const cut = {
+      ...s,
+      n: 1,
+      m: 3,
+      matrices: {
+        ...s.matrices,
+        Q: rows(s.matrices.Q, [2]),
+        K: rows(s.matrices.K, [0, 1, 2]),
+        V: rows(s.matrices.V, [0, 1, 2]),
+        B: { rows: 1, cols: 3, data: s.matrices.B.data.slice(2 * m, 2 * m + 3) },
+      },
+    };
     compare(Array.from(prefix.weights.data), Array.from(referenceAttention(cut).weights[0]), 'prefix weights');
   });
 
@@ -116,7 +142,9 @@ describe('bias matrix, projection biases and cross-attention on the page', () =>
     const r = checkAgainstReference(s);
     const { i, j } = { i: 2, j: 1 };
     const m = dims(s).m;
-    assert.ok(Math.abs(r.head.masked.data[i * m + j] - (r.head.scaled.data[i * m + j] + s.matrices.B.data[i * m + j])) < 1e-5);
+    assert.ok(
+      Math.abs(r.head.masked.data[i * m + j] - (r.head.scaled.data[i * m + j] + s.matrices.B.data[i * m + j])) < 1e-5,
+    );
   });
 
   test('a row of B that is all −∞ gets weights 0 and output 0 (or b_O), never NaN', () => {
@@ -132,7 +160,9 @@ describe('bias matrix, projection biases and cross-attention on the page', () =>
       const E = out.shape[1];
       const want = r.multi ? s.matrices.BO.data : new Array(E).fill(0);
       for (let c = 0; c < E; c++) assert.ok(Math.abs(out.data[E + c] - want[c]) < 1e-6, `output[1, ${c}]`);
-      const text = explain({ kind: 'weights', i: 1, j: 0 }, s, r).lines.map((l) => l.text).join('\n');
+      const text = explain({ kind: 'weights', i: 1, j: 0 }, s, r)
+        .lines.map((l) => l.text)
+        .join('\n');
       assert.match(text, /B\[2,1\] = \u2212\u221e/);
       assert.match(text, /not NaN|NaN/);
     }
@@ -147,7 +177,11 @@ describe('bias matrix, projection biases and cross-attention on the page', () =>
     assert.match(text, /score \+ bias = masked score/);
     assert.match(text, /\+ B\[4,1\] = .* \+ \(\u22121\.5\)/);
     assert.ok(text.includes(String(Number(r.head.masked.data[3 * m].toPrecision(4))).replace('-', '\u2212')), text);
-    const proj = explain({ kind: 'proj', name: 'K', i: 0, j: 0 }, build({ heads: 2, biases: true, cross: { on: true } }), computer.compute(build({ heads: 2, biases: true, cross: { on: true } })));
+    const proj = explain(
+      { kind: 'proj', name: 'K', i: 0, j: 0 },
+      build({ heads: 2, biases: true, cross: { on: true } }),
+      computer.compute(build({ heads: 2, biases: true, cross: { on: true } })),
+    );
     assert.match(proj.title, /K = X_mem\u00b7W_K \+ b_K: token \u201cle\u201d/);
   });
 
@@ -170,15 +204,25 @@ describe('bias matrix, projection biases and cross-attention on the page', () =>
   });
 
   test('a link carries B (with −∞), the biases and the memory sentence exactly', async () => {
-    let s = build({ heads: 2, biases: true, cross: { on: true, sentence: 'un deux trois' }, biasMatrix: { on: true, preset: 'random' } });
+    let s = build({
+      heads: 2,
+      biases: true,
+      cross: { on: true, sentence: 'un deux trois' },
+      biasMatrix: { on: true, preset: 'random' },
+    });
     s = reconcile(setCell(setCell(s, 'B', 0, 1, -Infinity), 'BQ', 0, 3, 0.125));
     const text = await encodeState(s);
     const r = await decodeState(text);
     assert.equal(r.ok, true, r.error);
-    const back = reconcile(r.state, makeFiller(attn, () => 0), makeEmbedder(attn));
+    const back = reconcile(
+      r.state,
+      makeFiller(attn, () => 0),
+      makeEmbedder(attn),
+    );
     assert.equal(back.matrices.B.data[1], -Infinity);
     assert.deepEqual(back.matrices.B, s.matrices.B);
-    for (const name of ['BQ', 'BK', 'BV', 'BO', 'XM', 'X']) assert.deepEqual(back.matrices[name], s.matrices[name], name);
+    for (const name of ['BQ', 'BK', 'BV', 'BO', 'XM', 'X'])
+      assert.deepEqual(back.matrices[name], s.matrices[name], name);
     assert.deepEqual(back.cross.tokens, ['un', 'deux', 'trois']);
     assert.equal(back.biases, true);
     assert.deepEqual(back.biasMatrix, { on: true, preset: 'random' });
@@ -189,10 +233,19 @@ describe('bias matrix, projection biases and cross-attention on the page', () =>
     const text = await encodeState(reconcile(setCell(s, 'B', 0, 0, -Infinity)));
     assert.equal((await decodeState(text)).ok, true);
     const { validateState } = await import('../../web/ui/model/url-state.js');
-    assert.throws(() => validateState({ matrices: { X: { rows: 1, cols: 1, data: ['-inf'] } } }), /X\[1,1\] must be a number/);
-    assert.throws(() => validateState({ matrices: { X: { rows: 1, cols: 1, data: [-Infinity] } } }), /X\[1,1\] must be a number/);
+    assert.throws(
+      () => validateState({ matrices: { X: { rows: 1, cols: 1, data: ['-inf'] } } }),
+      /X\[1,1\] must be a number/,
+    );
+    assert.throws(
+      () => validateState({ matrices: { X: { rows: 1, cols: 1, data: [-Infinity] } } }),
+      /X\[1,1\] must be a number/,
+    );
     // A state object (the element's state, a handle's getState()) holds −∞ as a number.
-    assert.deepEqual(validateState({ matrices: { B: { rows: 1, cols: 2, data: [-Infinity, 1] } } }).matrices.B.data, [-Infinity, 1]);
+    assert.deepEqual(validateState({ matrices: { B: { rows: 1, cols: 2, data: [-Infinity, 1] } } }).matrices.B.data, [
+      -Infinity,
+      1,
+    ]);
     assert.throws(() => validateState({ biasMatrix: { on: 'yes' } }), /biasMatrix\.on must be true or false/);
     assert.throws(() => validateState({ cross: { tokens: [] } }), /cross\.tokens must not be empty/);
   });

@@ -34,8 +34,8 @@ test('the ends and the centre are the lists\u2019 stops; out of range and NaN ta
 
 test('text on each colour is the more contrasting of black and white', () => {
   const dark = makeScale({ kind: 'diverging', theme: 'dark', min: -1, max: 1 });
-  assert.equal(dark.map(0).text, '#fff');   // the dark theme's centre, #24272c
-  assert.equal(dark.map(1).text, '#000');   // #ffb45c
+  assert.equal(dark.map(0).text, '#fff'); // the dark theme's centre, #24272c
+  assert.equal(dark.map(1).text, '#000'); // #ffb45c
   const viridis = makeScale({ kind: 'sequential', palette: 'viridis', min: 0, max: 1 });
   assert.equal(viridis.map(0).text, '#fff');
   assert.equal(viridis.map(1).text, '#000');

@@ -23,16 +23,18 @@ import fc from 'fast-check';
 import { createAttention } from '../../web/lib/attention.js';
 import { referenceAttention, referenceMultiHead, U } from './support/float64-reference.mjs';
 import { mismatch, sameList } from './support/compare.mjs';
-import {
-  hugeScoreCase, materializeMha, materializeSdpa, mhaCase, sdpaCase,
-} from './support/attention-cases.mjs';
+import { hugeScoreCase, materializeMha, materializeSdpa, mhaCase, sdpaCase } from './support/attention-cases.mjs';
 
 const LONG_RUNS = Number(process.env.ATTN_PROPERTY_RUNS) || 0;
 const RUNS = { sdpa: LONG_RUNS || 1000, huge: LONG_RUNS || 250, mha: LONG_RUNS || 500 };
 // `npm test` replays the same cases every time (a CI failure is reproducible and never flaky);
 // long runs draw a fresh seed each time and print it with any failure.
-const SEED = process.env.ATTN_PROPERTY_SEED !== undefined ? Number(process.env.ATTN_PROPERTY_SEED)
-  : LONG_RUNS ? undefined : 20261129;
+const SEED =
+  process.env.ATTN_PROPERTY_SEED !== undefined
+    ? Number(process.env.ATTN_PROPERTY_SEED)
+    : LONG_RUNS
+      ? undefined
+      : 20261129;
 const REGRESSIONS = JSON.parse(readFileSync(new URL('./regressions/property-cases.json', import.meta.url), 'utf8'));
 
 const indices = (flags) => Array.from(flags).flatMap((f, i) => (f ? [i] : []));
@@ -95,7 +97,8 @@ export function checkMha(attn, c) {
     if (weights) layer.setWeights(weights);
     const w = Object.fromEntries(Object.entries(layer.getWeights()).map(([name, x]) => [name, x.data]));
     const ref = referenceMultiHead({ ...t, weights: w });
-    const r = args.length === 1 ? layer.forward(args[0], undefined, undefined, options) : layer.forward(...args, options);
+    const r =
+      args.length === 1 ? layer.forward(args[0], undefined, undefined, options) : layer.forward(...args, options);
     const { lead, B, n, m, E, H, kdim, vdim } = t;
     assert.equal(layer.parameterCount(), 2 * E * E + kdim * E + vdim * E + (c.bias ? 4 * E : 0), 'parameterCount');
     expectClose(r.output, ref.output, ref.eOutput, [...lead, n, E], 'output');
@@ -126,16 +129,22 @@ const CHECKS = { sdpa: checkSdpa, huge: checkSdpa, mha: checkMha };
 const ARBITRARIES = { sdpa: sdpaCase, huge: hugeScoreCase, mha: mhaCase };
 
 function runProperty(attn, name, build) {
-  const details = fc.check(fc.property(ARBITRARIES[name], (c) => CHECKS[name](attn, c)), {
-    numRuns: RUNS[name], seed: SEED,
-  });
+  const details = fc.check(
+    fc.property(ARBITRARIES[name], (c) => CHECKS[name](attn, c)),
+    {
+      numRuns: RUNS[name],
+      seed: SEED,
+    },
+  );
   if (!details.failed) return;
   const [counterexample] = details.counterexample ?? [];
-  assert.fail(`property "${name}" failed on the ${build} build after ${details.numRuns} runs ` +
-    `(seed ${details.seed}, path "${details.counterexamplePath}"):\n` +
-    `${details.errorInstance?.message ?? details.error}\n` +
-    `Add this entry to tests/js/regressions/property-cases.json:\n` +
-    JSON.stringify({ property: name === 'huge' ? 'sdpa' : name, note: '…', case: counterexample }));
+  assert.fail(
+    `property "${name}" failed on the ${build} build after ${details.numRuns} runs ` +
+      `(seed ${details.seed}, path "${details.counterexamplePath}"):\n` +
+      `${details.errorInstance?.message ?? details.error}\n` +
+      `Add this entry to tests/js/regressions/property-cases.json:\n` +
+      JSON.stringify({ property: name === 'huge' ? 'sdpa' : name, note: '…', case: counterexample }),
+  );
 }
 
 for (const simd of [true, false]) {

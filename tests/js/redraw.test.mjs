@@ -20,8 +20,15 @@ afterEach(() => {
 
 // A redraw whose renders cost the given milliseconds, one after the other ('r80': a rebuild).
 function redrawCosting(costs) {
-  const left = costs.map((c) => (typeof c === 'string' ? { ms: Number(c.slice(1)), rebuilt: true } : { ms: c, rebuilt: false }));
-  return createRedraw(() => left.shift(), (err) => { throw err; });
+  const left = costs.map((c) =>
+    typeof c === 'string' ? { ms: Number(c.slice(1)), rebuilt: true } : { ms: c, rebuilt: false },
+  );
+  return createRedraw(
+    () => left.shift(),
+    (err) => {
+      throw err;
+    },
+  );
 }
 
 // Schedules a redraw and runs it; returns how it was run: 'frame' or 'timer'.

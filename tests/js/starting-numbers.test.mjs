@@ -4,17 +4,39 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { applyStartingNumbers, parseMatrix, STARTING_FIELDS, startingFields } from '../../web/ui/model/starting-numbers.js';
 import {
-  allLessonIds, controlGroups, controlLevel, lessonIds, lessonSpec, MINIMAL_EXPLORER_GROUPS, PIPELINE_STEPS,
+  applyStartingNumbers,
+  parseMatrix,
+  STARTING_FIELDS,
+  startingFields,
+} from '../../web/ui/model/starting-numbers.js';
+import {
+  allLessonIds,
+  controlGroups,
+  controlLevel,
+  lessonIds,
+  lessonSpec,
+  MINIMAL_EXPLORER_GROUPS,
+  PIPELINE_STEPS,
 } from '../../web/ui/model/lesson-registry.js';
 import { createStore, LESSON_PANELS } from '../../web/ui/model/state.js';
 import { validateState } from '../../web/ui/model/url-state.js';
 
 // A sentence-mode example like the page's default (its numbers do not matter here).
 const BASE = {
-  mode: 'sentence', n: 4, m: 4, dk: 4, dv: 4, dModel: 8, heads: 1, seed: 42, sentence: 'the cat sat down',
-  tokens: ['the', 'cat', 'sat', 'down'], scaling: { sqrtDk: true, temperature: 1 }, mask: { kind: 'none' }, view: { head: 0 },
+  mode: 'sentence',
+  n: 4,
+  m: 4,
+  dk: 4,
+  dv: 4,
+  dModel: 8,
+  heads: 1,
+  seed: 42,
+  sentence: 'the cat sat down',
+  tokens: ['the', 'cat', 'sat', 'down'],
+  scaling: { sqrtDk: true, temperature: 1 },
+  mask: { kind: 'none' },
+  view: { head: 0 },
   matrices: {
     X: { rows: 4, cols: 8, data: Array(32).fill(0.5) },
     WQ: { rows: 8, cols: 4, data: Array(32).fill(0.1) },
@@ -23,7 +45,12 @@ const BASE = {
   },
 };
 const fill = (name, count) => Array.from({ length: count }, (_, i) => (i % 7) / 10);
-const settle = (state) => createStore(state, fill, (s) => ({ rows: s.tokens.length, cols: s.dModel, data: Array(s.tokens.length * s.dModel).fill(1) })).get();
+const settle = (state) =>
+  createStore(state, fill, (s) => ({
+    rows: s.tokens.length,
+    cols: s.dModel,
+    data: Array(s.tokens.length * s.dModel).fill(1),
+  })).get();
 
 describe('matrices written as text', () => {
   test('JSON rows and plain rows ("1 0; 0 1", new lines, commas, a Unicode minus) give the same matrix', () => {
@@ -54,7 +81,11 @@ describe('matrices written as text', () => {
 
 describe('starting numbers over an example', () => {
   test('q, k and v make a Q/K/V example of their sizes that passes the link checks', () => {
-    const { state, errors, used } = applyStartingNumbers(BASE, { q: '1 0; 0 1; 1 1', k: '[[1, 0], [0, 1]]', v: '[[5, 6, 7], [8, 9, 10]]' });
+    const { state, errors, used } = applyStartingNumbers(BASE, {
+      q: '1 0; 0 1; 1 1',
+      k: '[[1, 0], [0, 1]]',
+      v: '[[5, 6, 7], [8, 9, 10]]',
+    });
     assert.deepEqual(errors, []);
     assert.equal(used, true);
     const s = settle(state);
@@ -120,7 +151,9 @@ describe('starting numbers over an example', () => {
     const pad = settle(applyStartingNumbers(BASE, { sentence: 'a b c', mask: '[0, 0, 1]' }).state);
     assert.equal(pad.mask.kind, 'padding');
     assert.deepEqual(pad.mask.pad, [false, false, true], 'the row of 0/1 wins over the [PAD] tokens');
-    const custom = settle(applyStartingNumbers(BASE, { q: '1; 2', k: '1; 2; 3', mask: '[[0, 1, 1], [0, 0, 1]]' }).state);
+    const custom = settle(
+      applyStartingNumbers(BASE, { q: '1; 2', k: '1; 2; 3', mask: '[[0, 1, 1], [0, 0, 1]]' }).state,
+    );
     assert.equal(custom.mask.kind, 'custom');
     assert.deepEqual(custom.mask.custom, [0, 1, 1, 0, 0, 1]);
     for (const [fields, message] of [
@@ -128,7 +161,8 @@ describe('starting numbers over an example', () => {
       [{ mask: '[0, 1]' }, /has 2 entries, one per key: there are 4 keys/],
       [{ mask: '[[0, 2, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]' }, /row 1, entry 2 is "2", not 0 or 1/],
       [{ mask: '[[0, 0, 0, 0]]' }, /has 1 rows, one per query: there are 4 queries/],
-    ]) assert.match(applyStartingNumbers(BASE, fields).errors.join(' '), message, fields.mask);
+    ])
+      assert.match(applyStartingNumbers(BASE, fields).errors.join(' '), message, fields.mask);
   });
 
   test('q, k, v that fail leave the sentence given with them to be used', () => {
@@ -147,7 +181,10 @@ describe('starting numbers over an example', () => {
 
   test('startingFields reads only the six fields, as text', () => {
     const params = new URLSearchParams('q=1%202&k=3&lesson=weights&mask=causal&x=');
-    assert.deepEqual(startingFields((n) => params.get(n)), { q: '1 2', k: '3', x: '', mask: 'causal' });
+    assert.deepEqual(
+      startingFields((n) => params.get(n)),
+      { q: '1 2', k: '3', x: '', mask: 'causal' },
+    );
   });
 });
 
@@ -159,7 +196,8 @@ describe('the lesson registry', () => {
     assert.equal(new Set(all).size, all.length, 'no id twice');
     for (const id of tabs) assert.equal(lessonSpec(id).kind, 'tab', id);
     for (const id of training) assert.equal(lessonSpec(id).kind, 'train', id);
-    for (const id of ['scores', 'scaled', 'mask', 'softmax-row', 'weights', 'output', 'heads']) assert.ok(steps.includes(id), id);
+    for (const id of ['scores', 'scaled', 'mask', 'softmax-row', 'weights', 'output', 'heads'])
+      assert.ok(steps.includes(id), id);
     for (const id of steps) {
       const spec = lessonSpec(id);
       if (spec.kind === 'heads') continue;
@@ -188,7 +226,9 @@ describe('the lesson registry', () => {
 test('every lesson example in docs/embedding.md names a lesson, and its starting numbers are used without a notice', () => {
   const doc = readFileSync(new URL('../../docs/embedding.md', import.meta.url), 'utf8');
   const section = doc.slice(doc.indexOf('## One lesson at a time'), doc.indexOf('## Starting numbers as text'));
-  const examples = [...section.matchAll(/<attention-explorer([^>]*)>/g)].map(([, attrs]) => Object.fromEntries([...attrs.matchAll(/([a-z-]+)(?:="([^"]*)")?/g)].map(([, k, v]) => [k, v ?? ''])));
+  const examples = [...section.matchAll(/<attention-explorer([^>]*)>/g)].map(([, attrs]) =>
+    Object.fromEntries([...attrs.matchAll(/([a-z-]+)(?:="([^"]*)")?/g)].map(([, k, v]) => [k, v ?? ''])),
+  );
   assert.deepEqual(examples.map((e) => e.lesson).sort(), allLessonIds().sort(), 'one example per lesson');
   for (const attrs of examples) {
     assert.ok(lessonSpec(attrs.lesson), attrs.lesson);

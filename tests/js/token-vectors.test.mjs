@@ -13,7 +13,9 @@ import { pageState } from './support/page-state.mjs';
 let attn;
 let fill;
 let embed;
-before(async () => { ({ attn, fill, embed } = await pageState()); });
+before(async () => {
+  ({ attn, fill, embed } = await pageState());
+});
 
 const rowOf = (X, i) => X.data.slice(i * X.cols, (i + 1) * X.cols);
 const sentenceState = (text, extra = {}) => {
@@ -58,7 +60,9 @@ describe('token vectors', () => {
     const sin = sentenceState('a a', { positional: 'sinusoidal' });
     const none = sentenceState('a a');
     // Position 0 of the sinusoidal table is (0, 1, 0, 1, ...).
-    rowOf(none.matrices.X, 0).forEach((x, c) => assert.ok(Math.abs(rowOf(sin.matrices.X, 0)[c] - (x + (c % 2))) < 0.0051));
+    rowOf(none.matrices.X, 0).forEach((x, c) =>
+      assert.ok(Math.abs(rowOf(sin.matrices.X, 0)[c] - (x + (c % 2))) < 0.0051),
+    );
   });
 
   test('X is rebuilt when the sentence, seed, d_model or positions change, and an edit lasts until then', () => {
@@ -76,9 +80,12 @@ describe('token vectors', () => {
     assert.equal(lesson.matrices.X.data[0], attn.randomState(42).randn(1).data[0]);
   });
 
-  test('the documented rule, redone with NumPy, gives the same X', { skip: !hasPythonModule('numpy') && `${PYTHON} has no numpy` }, () => {
-    const tokens = ['The', 'cat', 'sat', 'on', 'the', 'mat', '\u00e9t\u00e9', '[PAD]'];
-    const code = `
+  test(
+    'the documented rule, redone with NumPy, gives the same X',
+    { skip: !hasPythonModule('numpy') && `${PYTHON} has no numpy` },
+    () => {
+      const tokens = ['The', 'cat', 'sat', 'on', 'the', 'mat', '\u00e9t\u00e9', '[PAD]'];
+      const code = `
 import numpy as np
 def fnv1a32(text):
     h = 0x811c9dc5
@@ -100,12 +107,15 @@ out = {}
 for kind in ['none', 'sinusoidal', 'learned']:
     out[kind] = np.array([word_vector(t, 1234, 12) + position_vector(kind, p, 12, 1234) for p, t in enumerate(tokens)]).tolist()
 `;
-    const [py] = runPythonScripts([{ name: 'rule', code, names: ['out'] }]);
-    assert.equal(py.error, undefined, py.error);
-    for (const positional of ['none', 'sinusoidal', 'learned']) {
-      const X = tokenVectors(attn, { tokens, seed: 1234, dModel: 12, positional });
-      const want = py.out[positional].flat();
-      X.data.forEach((x, k) => assert.ok(Math.abs(x - want[k]) <= 0.005 + 1e-12, `${positional} [${k}]: ${x} vs ${want[k]}`));
-    }
-  });
+      const [py] = runPythonScripts([{ name: 'rule', code, names: ['out'] }]);
+      assert.equal(py.error, undefined, py.error);
+      for (const positional of ['none', 'sinusoidal', 'learned']) {
+        const X = tokenVectors(attn, { tokens, seed: 1234, dModel: 12, positional });
+        const want = py.out[positional].flat();
+        X.data.forEach((x, k) =>
+          assert.ok(Math.abs(x - want[k]) <= 0.005 + 1e-12, `${positional} [${k}]: ${x} vs ${want[k]}`),
+        );
+      }
+    },
+  );
 });

@@ -9,7 +9,13 @@ import assert from 'node:assert/strict';
 
 import { createAttention } from '../../web/lib/attention.js';
 import {
-  floatTensor, mhaInputs, mhaOptions, readReference, sdpaOptions, toNumber, torchState,
+  floatTensor,
+  mhaInputs,
+  mhaOptions,
+  readReference,
+  sdpaOptions,
+  toNumber,
+  torchState,
 } from './support/reference-data.mjs';
 
 const ATOL = 1e-4;
@@ -44,8 +50,10 @@ function assertClose(actual, expected, what, atol = ATOL) {
     }
   }
   if (first >= 0) {
-    assert.fail(`${what}: mismatch at index ${first} (actual ${actual.data[first]}, expected ${want[first]}); ` +
-      `max error ${maxError} > ${atol} over ${want.length} values, shape [${expected.shape.join(', ')}]`);
+    assert.fail(
+      `${what}: mismatch at index ${first} (actual ${actual.data[first]}, expected ${want[first]}); ` +
+        `max error ${maxError} > ${atol} over ${want.length} values, shape [${expected.shape.join(', ')}]`,
+    );
   }
 }
 
@@ -62,8 +70,12 @@ function assertExact(actual, expected, what) {
 
 function checkForward(mha, c, what) {
   const [query, key, value] = mhaInputs(c);
-  const r = mha.forward(query, key, value,
-    mhaOptions(c.options, { needWeights: c.options.needWeights, averageWeights: c.options.averageWeights }));
+  const r = mha.forward(
+    query,
+    key,
+    value,
+    mhaOptions(c.options, { needWeights: c.options.needWeights, averageWeights: c.options.averageWeights }),
+  );
   assertClose(r.output, c.output, `${what}: output`);
   if (c.weights) assertClose(r.weights, c.weights, `${what}: weights`);
   else assert.ok(r.weights == null, `${what}: needWeights false, yet weights were returned`);
@@ -85,8 +97,11 @@ function slice1d(t, start, length) {
 function torchStateToWeights(state, embedDim) {
   const E = embedDim;
   const weights = state.in_proj_weight
-    ? { wq: transposed(state.in_proj_weight, 0, E), wk: transposed(state.in_proj_weight, E, E),
-        wv: transposed(state.in_proj_weight, 2 * E, E) }
+    ? {
+        wq: transposed(state.in_proj_weight, 0, E),
+        wk: transposed(state.in_proj_weight, E, E),
+        wv: transposed(state.in_proj_weight, 2 * E, E),
+      }
     : { wq: transposed(state.q_proj_weight), wk: transposed(state.k_proj_weight), wv: transposed(state.v_proj_weight) };
   weights.wo = transposed(state['out_proj.weight']);
   if (state.in_proj_bias) {
@@ -132,15 +147,20 @@ for (const simd of [true, false]) {
           assert.deepEqual(Array.from(r.fullyMaskedRows ?? []), c.fullyMaskedRows, `${c.name}: fullyMaskedRows`);
           if (c.trace) {
             assert.ok(r.trace, `${c.name}: trace requested but not returned`);
-            for (const key of ['scores', 'scaled', 'masked']) assertClose(r.trace[key], c.trace[key], `${c.name}: trace.${key}`);
+            for (const key of ['scores', 'scaled', 'masked'])
+              assertClose(r.trace[key], c.trace[key], `${c.name}: trace.${key}`);
           }
         });
       }
 
       test('needWeights: false still gives the same output', () => {
         const c = reference.sdpa.find((x) => x.name === 'sdpa_batched_all_b2_n4_m6');
-        const r = attn.scaledDotProductAttention(floatTensor(c.q), floatTensor(c.k), floatTensor(c.v),
-          sdpaOptions(c.options, { needWeights: false }));
+        const r = attn.scaledDotProductAttention(
+          floatTensor(c.q),
+          floatTensor(c.k),
+          floatTensor(c.v),
+          sdpaOptions(c.options, { needWeights: false }),
+        );
         assertClose(r.output, c.output, `${c.name} (needWeights false): output`);
       });
     });

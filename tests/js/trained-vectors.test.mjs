@@ -14,7 +14,12 @@ import { charTokens } from '../../web/ui/model/char-tokens.js';
 import { tokenize } from '../../web/ui/model/tokenizer.js';
 import { decodeState, encodeState, validateState } from '../../web/ui/model/url-state.js';
 import {
-  describeDModel, describeShown, describeTrainedHead, loadTextModel, readSentence, textModelState,
+  describeDModel,
+  describeShown,
+  describeTrainedHead,
+  loadTextModel,
+  readSentence,
+  textModelState,
 } from '../../web/ui/model/trained-vectors.js';
 import { headState } from '../../web/ui/model/open-head.js';
 import { pageState } from './support/page-state.mjs';
@@ -37,7 +42,16 @@ before(async () => {
   ({ attn, fill, embed } = await pageState());
   model = await loadTextModel();
   const { dModel, numHeads, numLayers, contextLength } = model.config;
-  reference = attn.transformer({ vocabSize: model.vocabulary.length, contextLength, dModel, numLayers, numHeads, mlp: false, layerNorm: true, tieEmbeddings: false });
+  reference = attn.transformer({
+    vocabSize: model.vocabulary.length,
+    contextLength,
+    dModel,
+    numLayers,
+    numHeads,
+    mlp: false,
+    layerNorm: true,
+    tieEmbeddings: false,
+  });
   reference.loadState(model.state);
 });
 
@@ -75,7 +89,11 @@ test('the explorer\u2019s weights equal the text model\u2019s attention probabil
 });
 
 test('typing a new sentence rebuilds X from the model: the weights follow the new text', () => {
-  const start = reconcile(textModelState({ ...lesson(), sentence: 'the bell' }, { source: 'text-model', layer: 1, head: 0 }), fill, embed);
+  const start = reconcile(
+    textModelState({ ...lesson(), sentence: 'the bell' }, { source: 'text-model', layer: 1, head: 0 }),
+    fill,
+    embed,
+  );
   const typed = setSentence(start, 'Mira took the green bell');
   assert.deepEqual(typed.tokens.slice(0, 4), ['M', 'i', 'r', 'a'], 'characters, not words');
   const next = reconcile(typed, fill, embed);
@@ -90,7 +108,11 @@ test('typing a new sentence rebuilds X from the model: the weights follow the ne
 test('characters outside the vocabulary are read as their other case or a space, and named', () => {
   const read = charTokens('Bob zips!', model.vocabulary, 32);
   assert.deepEqual(read.chars, ['b', 'o', 'b', ' ', ' ', 'i', 'p', 's', ' ']);
-  assert.deepEqual(read.replaced, [['B', 'b'], ['z', ' '], ['!', ' ']]);
+  assert.deepEqual(read.replaced, [
+    ['B', 'b'],
+    ['z', ' '],
+    ['!', ' '],
+  ]);
   assert.equal(read.clamped, false);
   const long = charTokens('a'.repeat(40), model.vocabulary, 32);
   assert.equal(long.ids.length, 32);
@@ -100,8 +122,18 @@ test('characters outside the vocabulary are read as their other case or a space,
 });
 
 test('a link keeps the choice, X and W (with edits): opening it rebuilds nothing', async () => {
-  const state = reconcile(textModelState({ ...lesson(), sentence: 'the bell' }, { source: 'text-model', layer: 1, head: 1 }), fill, embed);
-  const edited = { ...state, matrices: { ...state.matrices, WQ: { ...state.matrices.WQ, data: state.matrices.WQ.data.map((x, i) => (i === 0 ? 0.5 : x)) } } };
+  const state = reconcile(
+    textModelState({ ...lesson(), sentence: 'the bell' }, { source: 'text-model', layer: 1, head: 1 }),
+    fill,
+    embed,
+  );
+  const edited = {
+    ...state,
+    matrices: {
+      ...state.matrices,
+      WQ: { ...state.matrices.WQ, data: state.matrices.WQ.data.map((x, i) => (i === 0 ? 0.5 : x)) },
+    },
+  };
   const link = await decodeState(await encodeState(edited));
   assert.ok(link.ok, link.error);
   const opened = reconcile(link.state, fill, embed);
@@ -121,8 +153,27 @@ async function inductionHead(layer, head) {
   const config = { dModel: E, numHeads: example.settings.heads, numLayers: example.settings.layers };
   const tokens = [0, 5, 9, 13, 7, 5, 9, 13, 7, 5];
   const labels = tokens.map((t) => (t === 0 ? 'B' : String(t)));
-  const state = headState({ layer, head, state: example.state, config, tokens, labels, task: 'repeated', step: example.steps, example: 'induction' });
-  const net = attn.transformer({ vocabSize: V, contextLength: example.state['wpe.weight'].shape[0], dModel: E, numLayers: config.numLayers, numHeads: config.numHeads, mlp: false, layerNorm: true, tieEmbeddings: false });
+  const state = headState({
+    layer,
+    head,
+    state: example.state,
+    config,
+    tokens,
+    labels,
+    task: 'repeated',
+    step: example.steps,
+    example: 'induction',
+  });
+  const net = attn.transformer({
+    vocabSize: V,
+    contextLength: example.state['wpe.weight'].shape[0],
+    dModel: E,
+    numLayers: config.numLayers,
+    numHeads: config.numHeads,
+    mlp: false,
+    layerNorm: true,
+    tieEmbeddings: false,
+  });
   net.loadState(example.state);
   const want = net.forward(tokens).attentions[layer];
   net.dispose?.();
@@ -131,7 +182,17 @@ async function inductionHead(layer, head) {
 
 test('a trained head opened in the explorer: its own vector source, and the model\u2019s attention', async () => {
   const { state: opened, want, tokens, E, steps } = await inductionHead(1, 3);
-  assert.deepEqual(opened.vectors, { source: 'trained-head', layer: 1, head: 3, layers: 2, heads: 4, dModel: E, task: 'repeated', step: steps, example: 'induction' });
+  assert.deepEqual(opened.vectors, {
+    source: 'trained-head',
+    layer: 1,
+    head: 3,
+    layers: 2,
+    heads: 4,
+    dModel: E,
+    task: 'repeated',
+    step: steps,
+    example: 'induction',
+  });
   const state = reconcile(opened, fill, embed);
   assert.equal(state.vectors.source, 'trained-head', 'reconcile keeps it');
   const computer = createComputer(attn);
@@ -145,10 +206,19 @@ test('a trained head opened in the explorer: its own vector source, and the mode
     computer.dispose();
   }
   const words = describeTrainedHead(state);
-  assert.match(words.source, /layer 2 · head 4 of the trained induction example \(2 layers of 4 heads, 800 steps on repeated random tokens\)/);
-  assert.match(words.note, /what layer 2’s attention sees .* after layer 1 .* plus a last column of ones\. W_Q, W_K and W_V are head 4’s trained weights, their last row its bias/);
+  assert.match(
+    words.source,
+    /layer 2 · head 4 of the trained induction example \(2 layers of 4 heads, 800 steps on repeated random tokens\)/,
+  );
+  assert.match(
+    words.note,
+    /what layer 2’s attention sees .* after layer 1 .* plus a last column of ones\. W_Q, W_K and W_V are head 4’s trained weights, their last row its bias/,
+  );
   assert.equal(describeShown(state).option, 'Trained layer 2 · head 4');
-  assert.equal(describeDModel(state), `d_model = ${E + 1}: the model’s ${E} features plus a column of ones, whose row in each W is the head’s bias (X·W + b = [X, 1]·[W; b]).`);
+  assert.equal(
+    describeDModel(state),
+    `d_model = ${E + 1}: the model’s ${E} features plus a column of ones, whose row in each W is the head’s bias (X·W + b = [X, 1]·[W; b]).`,
+  );
   assert.equal(describeDModel(lesson()), '', 'nothing to say about random vectors');
 });
 
@@ -159,12 +229,28 @@ test('a trained head travels in a link; links from before it (text model, none) 
   const opened = reconcile(link.state, fill, embed);
   assert.deepEqual(opened.vectors, state.vectors);
   assert.deepEqual(opened.matrices.X.data, state.matrices.X.data);
-  assert.deepEqual(validateState({ vectors: { source: 'text-model', layer: 1, head: 0 } }).vectors, { source: 'text-model', layer: 1, head: 0 });
+  assert.deepEqual(validateState({ vectors: { source: 'text-model', layer: 1, head: 0 } }).vectors, {
+    source: 'text-model',
+    layer: 1,
+    head: 0,
+  });
   assert.deepEqual(validateState({ mode: 'sentence' }), { mode: 'sentence' });
-  assert.throws(() => validateState({ vectors: { source: 'a model' } }), /vectors\.source must be one of random, text-model, trained-head/);
-  assert.throws(() => validateState({ vectors: { source: 'trained-head', layer: -1 } }), /vectors\.layer must be a whole number from 0 to 63/);
-  assert.throws(() => validateState({ vectors: { source: 'trained-head', example: 'gpt2' } }), /vectors\.example must be one of induction, text/);
-  assert.throws(() => validateState({ vectors: { source: 'trained-head', __proto__: null, constructor: 1 } }), /not allowed/);
+  assert.throws(
+    () => validateState({ vectors: { source: 'a model' } }),
+    /vectors\.source must be one of random, text-model, trained-head/,
+  );
+  assert.throws(
+    () => validateState({ vectors: { source: 'trained-head', layer: -1 } }),
+    /vectors\.layer must be a whole number from 0 to 63/,
+  );
+  assert.throws(
+    () => validateState({ vectors: { source: 'trained-head', example: 'gpt2' } }),
+    /vectors\.example must be one of induction, text/,
+  );
+  assert.throws(
+    () => validateState({ vectors: { source: 'trained-head', __proto__: null, constructor: 1 } }),
+    /not allowed/,
+  );
 });
 
 test('what X cannot follow (a new sentence, seed, d_model or head count) leaves the trained head; an edited cell does not', async () => {

@@ -11,7 +11,10 @@ import { TrainingSession } from '../../web/lib/trainer-session.js';
 
 const CONFIG = {
   model: { vocabSize: 12, contextLength: 12, dModel: 16, numLayers: 2, numHeads: 2, mlp: false, seed: 1 },
-  batchSize: 8, reportEvery: 4, seed: 3, optimizer: { learningRate: 3e-3 },
+  batchSize: 8,
+  reportEvery: 4,
+  seed: 3,
+  optimizer: { learningRate: 3e-3 },
   probe: { batchSize: 4, repeatLengths: [4] },
 };
 
@@ -52,29 +55,39 @@ trainerTest('steps in the Worker equal the same steps in this thread', async (tr
   assert.ok(progress.probe.attentions[0].data instanceof Float32Array);
 });
 
-trainerTest('ablation zeroes one head in a copy: downstream changes, upstream and the trained model do not', async (trainer) => {
-  await trainer.step(20);
-  const base = await trainer.probe();
-  assert.equal(base.lossByPosition.length, 12);
-  const first = await trainer.ablate(0, 1);
-  const last = await trainer.ablate(1, 0);
-  const same = (a, b) => a.data.every((x, i) => x === b.data[i]);
-  // A layer-0 head feeds layer 1: layer-0 attention is unchanged, layer-1 attention moves.
-  assert.ok(same(first.attentions[0], base.attentions[0]));
-  assert.ok(!same(first.attentions[1], base.attentions[1]));
-  // A last-layer head changes only the output.
-  assert.ok(same(last.attentions[0], base.attentions[0]) && same(last.attentions[1], base.attentions[1]));
-  assert.notEqual(last.loss, base.loss);
-  assert.deepEqual((await trainer.probe()).lossByPosition, base.lossByPosition, 'the trained model is untouched');
-  await assert.rejects(trainer.ablate(2, 0), /trainer: layer must be an integer from 0 to 1/);
-  await assert.rejects(trainer.ablate(0, 2), /trainer: head must be an integer from 0 to 1/);
-});
+trainerTest(
+  'ablation zeroes one head in a copy: downstream changes, upstream and the trained model do not',
+  async (trainer) => {
+    await trainer.step(20);
+    const base = await trainer.probe();
+    assert.equal(base.lossByPosition.length, 12);
+    const first = await trainer.ablate(0, 1);
+    const last = await trainer.ablate(1, 0);
+    const same = (a, b) => a.data.every((x, i) => x === b.data[i]);
+    // A layer-0 head feeds layer 1: layer-0 attention is unchanged, layer-1 attention moves.
+    assert.ok(same(first.attentions[0], base.attentions[0]));
+    assert.ok(!same(first.attentions[1], base.attentions[1]));
+    // A last-layer head changes only the output.
+    assert.ok(same(last.attentions[0], base.attentions[0]) && same(last.attentions[1], base.attentions[1]));
+    assert.notEqual(last.loss, base.loss);
+    assert.deepEqual((await trainer.probe()).lossByPosition, base.lossByPosition, 'the trained model is untouched');
+    await assert.rejects(trainer.ablate(2, 0), /trainer: layer must be an integer from 0 to 1/);
+    await assert.rejects(trainer.ablate(0, 2), /trainer: head must be an integer from 0 to 1/);
+  },
+);
 
 trainerTest('start, progress, pause, getState and reset across the thread boundary', async (trainer) => {
   const seen = [];
-  const stopped = new Promise((resolve, reject) => { trainer.onStopped = resolve; trainer.onError = reject; });
+  const stopped = new Promise((resolve, reject) => {
+    trainer.onStopped = resolve;
+    trainer.onError = reject;
+  });
   trainer.onProgress = (p) => seen.push(p.step);
-  assert.deepEqual(await trainer.start({ maxSteps: 10 }), { step: 10, reason: 'maxSteps' }, 'start() resolves when the run ends');
+  assert.deepEqual(
+    await trainer.start({ maxSteps: 10 }),
+    { step: 10, reason: 'maxSteps' },
+    'start() resolves when the run ends',
+  );
   assert.equal((await stopped).step, 10);
   assert.deepEqual(seen, [4, 8, 10]);
   const first = await trainer.getState();
@@ -83,8 +96,10 @@ trainerTest('start, progress, pause, getState and reset across the thread bounda
   // An open-ended run stops when paused, and no step runs after that.
   const run = trainer.start();
   await new Promise((resolve, reject) => {
-    trainer.onProgress = (p) => { if (p.step >= 18) resolve(); };
-    trainer.onError = reject;  // an error while running would otherwise leave this waiting
+    trainer.onProgress = (p) => {
+      if (p.step >= 18) resolve();
+    };
+    trainer.onError = reject; // an error while running would otherwise leave this waiting
   });
   const paused = await trainer.pause();
   assert.deepEqual(await run, { step: paused.step, reason: 'paused' });
@@ -103,7 +118,10 @@ trainerTest('start, progress, pause, getState and reset across the thread bounda
 
 test('bad configs and requests fail with clear Errors', async (t) => {
   await assert.rejects(createTrainer({ model: CONFIG.model, batchSize: 0 }), /batchSize must be an integer from 1/);
-  await assert.rejects(createTrainer({ model: CONFIG.model, data: { seqLength: 40 } }), /data.seqLength 40 exceeds model.contextLength 12/);
+  await assert.rejects(
+    createTrainer({ model: CONFIG.model, data: { seqLength: 40 } }),
+    /data.seqLength 40 exceeds model.contextLength 12/,
+  );
   if (skip) return t.skip(skip);
   await assert.rejects(createTrainer({ model: { ...CONFIG.model, numHeads: 3 } }), /trainer: .*numHeads/);
   const trainer = await createTrainer(CONFIG);
@@ -116,7 +134,7 @@ test('bad configs and requests fail with clear Errors', async (t) => {
   await assert.rejects(trainer.step(1), /terminated/);
 });
 
-test('attend: the model\'s attention on a sequence of your own equals its forward, with head scores; bad ids are refused', async (t) => {
+test("attend: the model's attention on a sequence of your own equals its forward, with head scores; bad ids are refused", async (t) => {
   if (skip) return t.skip(skip);
   const trainer = await createTrainer(CONFIG);
   try {
@@ -140,7 +158,7 @@ test('attend: the model\'s attention on a sequence of your own equals its forwar
     }
     await assert.rejects(trainer.attend([0, 99]), /trainer: tokens\[1\] is 99, outside \[0, vocabSize = 12\)/);
     await assert.rejects(trainer.attend(new Array(13).fill(1)), /more than contextLength \(12\)/);
-    assert.equal((await trainer.attend([1, 2])).attentions[0].shape[1], 2);  // still working
+    assert.equal((await trainer.attend([1, 2])).attentions[0].shape[1], 2); // still working
   } finally {
     await trainer.terminate();
   }
@@ -174,14 +192,23 @@ test('a bad config rejects before any Worker starts, with a message that names t
       [{ model: { ...CONFIG.model, vocabSize: undefined } }, /^trainer: vocabSize must be a positive integer/],
       [{ model: { ...CONFIG.model, dropout: 0.1 } }, /^trainer: transformer config has an unknown option "dropout"/],
       [{ model: CONFIG.model, optimizer: { learningrate: 1 } }, /^trainer: optimizer has no option "learningrate"/],
-      [{ model: CONFIG.model, optimizer: { learningRate: NaN } }, /^trainer: optimizer.learningRate must be a finite number, got NaN/],
+      [
+        { model: CONFIG.model, optimizer: { learningRate: NaN } },
+        /^trainer: optimizer.learningRate must be a finite number, got NaN/,
+      ],
       [{ model: CONFIG.model, optimizer: { eps: 0 } }, /^trainer: optimizer.eps must be a number in \[1e-30, 1\]/],
-      [{ model: CONFIG.model, optimizer: { learningRate: 1e30 } }, /^trainer: optimizer.learningRate must be a number in \[0, 10\]/],
+      [
+        { model: CONFIG.model, optimizer: { learningRate: 1e30 } },
+        /^trainer: optimizer.learningRate must be a number in \[0, 10\]/,
+      ],
       [{ model: CONFIG.model, optimizer: { betas: [0.9, 1] } }, /^trainer: optimizer.betas\[1\] must be/],
       [{ model: CONFIG.model, data: { minRepeat: 9 } }, /^trainer: minRepeat/],
       [{ model: CONFIG.model, probe: { repeatLengths: [20] } }, /^trainer: repeatLengths\[0\]/],
       [{ model: CONFIG.model, data: { kind: 'text', text: 'abc' } }, /^trainer: text has 3 characters/],
-      [{ model: CONFIG.model, data: { kind: 'batches' } }, /^trainer: data.source is required with data.kind "batches"/],
+      [
+        { model: CONFIG.model, data: { kind: 'batches' } },
+        /^trainer: data.source is required with data.kind "batches"/,
+      ],
       [{ model: CONFIG.model, data: { kind: 'batches', source: 42 } }, /^trainer: data.source is required/],
       [{ model: CONFIG.model, simd: 'yes' }, /^trainer: simd must be 'auto', true or false/],
     ];
@@ -209,7 +236,9 @@ test('mode "main-thread": the same training on this thread, in slices, with no W
       // The event loop keeps turning while a run trains here: a run that held the thread to its end
       // would let no timer fire before it resolved (counted as it resolves, however slow the steps).
       let turns = 0;
-      const timer = setInterval(() => { turns++; }, 1);
+      const timer = setInterval(() => {
+        turns++;
+      }, 1);
       const end = await trainer.start({ maxSteps: 150 });
       const turnsDuringRun = turns;
       clearInterval(timer);
@@ -217,14 +246,19 @@ test('mode "main-thread": the same training on this thread, in slices, with no W
       assert.ok(turnsDuringRun >= 3, `${turnsDuringRun} timer turns during 150 steps`);
       // pause() ends a run here as in a Worker.
       const run = trainer.start();
-      while (trainer.lastStep < 170) await new Promise((resolve) => { setTimeout(resolve, 5); });
+      while (trainer.lastStep < 170)
+        await new Promise((resolve) => {
+          setTimeout(resolve, 5);
+        });
       const paused = await trainer.pause();
       assert.deepEqual(await run, { step: paused.step, reason: 'paused' });
     } finally {
       await trainer.terminate();
     }
     const last = trainer.lastStep;
-    await new Promise((resolve) => { setTimeout(resolve, 50); });
+    await new Promise((resolve) => {
+      setTimeout(resolve, 50);
+    });
     assert.equal(trainer.lastStep, last);
   });
 });

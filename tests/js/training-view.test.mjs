@@ -7,18 +7,30 @@ import assert from 'node:assert/strict';
 
 import { createAttention } from '../../web/lib/attention.js';
 import { TrainingSession } from '../../web/lib/trainer-session.js';
-import { normalizeSettings, settingsFromParams, settingsToParams, trainerConfig, DEFAULTS } from '../../web/ui/training/config.js';
+import {
+  normalizeSettings,
+  settingsFromParams,
+  settingsToParams,
+  trainerConfig,
+  DEFAULTS,
+} from '../../web/ui/training/config.js';
 import { parseAttentionJson, tokenIds } from '../../web/ui/training/attention-json.js';
 import { describeAblation } from '../../web/ui/training/ablation.js';
 import { residualBefore } from '../../web/ui/model/open-head.js';
 
 let attn;
-before(async () => { attn = await createAttention(); });
+before(async () => {
+  attn = await createAttention();
+});
 
 const CONFIG = {
   model: { vocabSize: 12, contextLength: 12, dModel: 16, numLayers: 2, numHeads: 2, mlp: false, seed: 3 },
-  data: { kind: 'repeated', repeatLengths: [3, 4, 5] }, batchSize: 8, reportEvery: 5, seed: 1,
-  optimizer: { learningRate: 3e-3 }, probe: { batchSize: 4, seed: 7, excludeFiller: true },
+  data: { kind: 'repeated', repeatLengths: [3, 4, 5] },
+  batchSize: 8,
+  reportEvery: 5,
+  seed: 1,
+  optimizer: { learningRate: 3e-3 },
+  probe: { batchSize: 4, seed: 7, excludeFiller: true },
 };
 
 function session(config = CONFIG) {
@@ -58,15 +70,22 @@ test('evaluate: ablating a last-layer head keeps every pattern and changes the l
   ask({ type: 'step', count: 30 });
   const base = ask({ type: 'probe' }).probe;
   const last = ask({ type: 'evaluate', ablate: [{ layer: 1, head: 0 }] }).probe;
-  for (let l = 0; l < 2; l++) assert.deepEqual(Array.from(last.attentions[l].data), Array.from(base.attentions[l].data), `layer ${l}`);
+  for (let l = 0; l < 2; l++)
+    assert.deepEqual(Array.from(last.attentions[l].data), Array.from(base.attentions[l].data), `layer ${l}`);
   assert.notEqual(last.loss, base.loss);
   const first = ask({ type: 'evaluate', ablate: [{ layer: 0, head: 1 }] }).probe;
   assert.deepEqual(Array.from(first.attentions[0].data), Array.from(base.attentions[0].data));
   assert.notDeepEqual(Array.from(first.attentions[1].data), Array.from(base.attentions[1].data));
   // The trained model is untouched, and training continues from it.
   assert.deepEqual(ask({ type: 'probe' }).probe, base);
-  assert.throws(() => ask({ type: 'evaluate', ablate: [{ layer: 2, head: 0 }] }), /layer must be an integer from 0 to 1/);
-  assert.throws(() => ask({ type: 'evaluate', ablate: [{ layer: 0, head: -1 }] }), /head must be an integer from 0 to 1/);
+  assert.throws(
+    () => ask({ type: 'evaluate', ablate: [{ layer: 2, head: 0 }] }),
+    /layer must be an integer from 0 to 1/,
+  );
+  assert.throws(
+    () => ask({ type: 'evaluate', ablate: [{ layer: 0, head: -1 }] }),
+    /head must be an integer from 0 to 1/,
+  );
   assert.equal(ask({ type: 'step', count: 1 }).step, 31);
 });
 
@@ -74,7 +93,10 @@ test('evaluate on other repeat lengths, and load: parameters in, Adam restarted,
   const a = session();
   a.ask({ type: 'step', count: 10 });
   const other = a.ask({ type: 'evaluate', repeatLengths: [2] }).probe;
-  assert.equal(other.tokens.slice(0, 6).join(' '), [0, other.tokens[1], other.tokens[2], other.tokens[1], other.tokens[2], 1].join(' '));
+  assert.equal(
+    other.tokens.slice(0, 6).join(' '),
+    [0, other.tokens[1], other.tokens[2], other.tokens[1], other.tokens[2], 1].join(' '),
+  );
   const { state } = a.ask({ type: 'getState' });
   const b = session();
   assert.deepEqual(b.ask({ type: 'load', state, step: 10 }), { type: 'state-loaded', id: undefined, step: 10 });
@@ -96,7 +118,19 @@ test('settings: clamped, heads divide d_model, and they survive the address', ()
 });
 
 test('attention JSON: a good file parses; bad files name the problem', () => {
-  const good = parseAttentionJson(JSON.stringify({ tokens: ['a', 'b'], attentions: [[[[1, 0], [0.5, 0.5]]]] }));
+  const good = parseAttentionJson(
+    JSON.stringify({
+      tokens: ['a', 'b'],
+      attentions: [
+        [
+          [
+            [1, 0],
+            [0.5, 0.5],
+          ],
+        ],
+      ],
+    }),
+  );
   assert.deepEqual(good.tokens, ['a', 'b']);
   assert.deepEqual(good.layers[0].shape, [1, 2, 2]);
   assert.deepEqual(tokenIds(['x', 'y', 'x']), [0, 1, 0]);
@@ -106,9 +140,38 @@ test('attention JSON: a good file parses; bad files name the problem', () => {
   assert.throws(bad({ tokens: [], attentions: [] }), /"tokens" must be a non-empty array/);
   assert.throws(bad({ tokens: ['a'], attentions: 3 }), /"attentions" must be a non-empty array/);
   assert.throws(bad({ tokens: ['a', 'b'], attentions: [[[[1, 0]]]] }), /attentions\[0\]\[0\] must have 2 rows/);
-  assert.throws(bad({ tokens: ['a', 'b'], attentions: [[[[1, 0], [0.5]]]] }), /attentions\[0\]\[0\]\[1\] must have 2 numbers/);
-  assert.throws(bad({ tokens: ['a', 'b'], attentions: [[[[1, 0], [0.5, 'x']]]] }), /attentions\[0\]\[0\]\[1\]\[1\] must be a number/);
-  assert.throws(bad({ tokens: ['a', 'b'], attentions: [[[[1, 0], [0.5, 0.2]]]] }), /sums to 0\.7/);
+  assert.throws(
+    bad({ tokens: ['a', 'b'], attentions: [[[[1, 0], [0.5]]]] }),
+    /attentions\[0\]\[0\]\[1\] must have 2 numbers/,
+  );
+  assert.throws(
+    bad({
+      tokens: ['a', 'b'],
+      attentions: [
+        [
+          [
+            [1, 0],
+            [0.5, 'x'],
+          ],
+        ],
+      ],
+    }),
+    /attentions\[0\]\[0\]\[1\]\[1\] must be a number/,
+  );
+  assert.throws(
+    bad({
+      tokens: ['a', 'b'],
+      attentions: [
+        [
+          [
+            [1, 0],
+            [0.5, 0.2],
+          ],
+        ],
+      ],
+    }),
+    /sums to 0\.7/,
+  );
 });
 
 test('open in the explorer: the float64 recomputation of the residual stream gives the model\u2019s attention', () => {
@@ -134,7 +197,8 @@ test('open in the explorer: the float64 recomputation of the residual stream giv
   }
   const W = state['h.1.attn.c_attn.weight'].data;
   const B = state['h.1.attn.c_attn.bias'].data;
-  const proj = (t, col) => Array.from({ length: d }, (_, c) => a[t].reduce((s, v, e) => s + v * W[e * 3 * E + col + c], B[col + c]));
+  const proj = (t, col) =>
+    Array.from({ length: d }, (_, c) => a[t].reduce((s, v, e) => s + v * W[e * 3 * E + col + c], B[col + c]));
   const h = 1;
   for (let i = 0; i < T; i++) {
     const q = proj(i, h * d);
@@ -144,7 +208,10 @@ test('open in the explorer: the float64 recomputation of the residual stream giv
     const z = s.reduce((acc, v) => acc + Math.exp(v - m), 0);
     for (let j = 0; j <= i; j++) {
       const got = probe.attentions[1].data[(h * T + i) * T + j];
-      assert.ok(Math.abs(got - Math.exp(s[j] - m) / z) < 2e-4, `A[${i}, ${j}]: model ${got}, float64 ${Math.exp(s[j] - m) / z}`);
+      assert.ok(
+        Math.abs(got - Math.exp(s[j] - m) / z) < 2e-4,
+        `A[${i}, ${j}]: model ${got}, float64 ${Math.exp(s[j] - m) / z}`,
+      );
     }
   }
 });
@@ -167,7 +234,12 @@ test('trained examples: ≤ 100 KB, their metadata says what their .json says, a
     assert.ok(Math.abs(probe.loss - meta.probeLoss) < 1e-3, `${id}: probe loss ${probe.loss} vs ${meta.probeLoss}`);
     probe.headScores.forEach((layer, l) => {
       for (const key of ['previousToken', 'induction', 'duplicateToken']) {
-        layer[key].forEach((v, h) => assert.ok(Math.abs(v - meta.headScores[l][key][h]) < 2e-3, `${id} L${l}H${h} ${key}: ${v} vs ${meta.headScores[l][key][h]}`));
+        layer[key].forEach((v, h) =>
+          assert.ok(
+            Math.abs(v - meta.headScores[l][key][h]) < 2e-3,
+            `${id} L${l}H${h} ${key}: ${v} vs ${meta.headScores[l][key][h]}`,
+          ),
+        );
       }
     });
   }
@@ -181,24 +253,46 @@ test('trained examples carry their real histories: every 10 steps from 0, the sa
     const meta = JSON.parse(readFileSync(new URL(`../../web/trained/${id}.json`, import.meta.url), 'utf8'));
     const history = JSON.parse(decodeSafetensorsMetadata(bytes).history);
     assert.deepEqual(history, meta.history, `${id}: the .json says what the file says`);
-    assert.deepEqual(history.step, Array.from({ length: meta.steps / 10 + 1 }, (_, k) => 10 * k));
+    assert.deepEqual(
+      history.step,
+      Array.from({ length: meta.steps / 10 + 1 }, (_, k) => 10 * k),
+    );
     const last = history.step.length - 1;
-    assert.ok(Math.abs(history.repeated[last] - meta.probeLoss) < 1e-3, `${id}: the history ends at the model's probe loss`);
+    assert.ok(
+      Math.abs(history.repeated[last] - meta.probeLoss) < 1e-3,
+      `${id}: the history ends at the model's probe loss`,
+    );
     for (const key of ['previousToken', 'induction', 'duplicateToken']) {
-      meta.headScores.forEach((layer, l) => layer[key].forEach((v, h) => assert.ok(Math.abs(history.scores[key][l][h][last] - v) < 2e-3, `${id} layer ${l} head ${h} ${key}`)));
+      meta.headScores.forEach((layer, l) =>
+        layer[key].forEach((v, h) =>
+          assert.ok(Math.abs(history.scores[key][l][h][last] - v) < 2e-3, `${id} layer ${l} head ${h} ${key}`),
+        ),
+      );
     }
     // The first 50 steps again, from scratch with the same settings: the same record.
     const { ask } = session(trainerConfig(meta.settings));
     const first = ask({ type: 'probe' }).probe;
     assert.equal(history.train[0], null, 'no training loss before the first step');
-    assert.ok(Math.abs(history.repeated[0] - first.loss) < 1e-4 && Math.abs(history.all[0] - first.allTokensLoss) < 1e-4);
+    assert.ok(
+      Math.abs(history.repeated[0] - first.loss) < 1e-4 && Math.abs(history.all[0] - first.allTokensLoss) < 1e-4,
+    );
     for (let k = 1; k <= 5; k++) {
       const { losses, probe } = ask({ type: 'step', count: 10 });
       const train = losses.reduce((a, b) => a + b, 0) / losses.length;
-      assert.ok(Math.abs(history.train[k] - train) < 1e-4, `${id} step ${10 * k}: training loss ${history.train[k]} vs ${train}`);
+      assert.ok(
+        Math.abs(history.train[k] - train) < 1e-4,
+        `${id} step ${10 * k}: training loss ${history.train[k]} vs ${train}`,
+      );
       assert.ok(Math.abs(history.repeated[k] - probe.loss) < 1e-4, `${id} step ${10 * k}: probe loss`);
       assert.ok(Math.abs(history.all[k] - probe.allTokensLoss) < 1e-4, `${id} step ${10 * k}: whole-sequence loss`);
-      probe.headScores.forEach((layer, l) => layer.induction.forEach((v, h) => assert.ok(Math.abs(history.scores.induction[l][h][k] - v) < 1e-3, `${id} step ${10 * k} layer ${l} head ${h}`)));
+      probe.headScores.forEach((layer, l) =>
+        layer.induction.forEach((v, h) =>
+          assert.ok(
+            Math.abs(history.scores.induction[l][h][k] - v) < 1e-3,
+            `${id} step ${10 * k} layer ${l} head ${h}`,
+          ),
+        ),
+      );
     }
   }
   // The induction run's repeated half: a slow slope, then a cliff (not a straight line): its
@@ -206,17 +300,28 @@ test('trained examples carry their real histories: every 10 steps from 0, the sa
   const h = JSON.parse(readFileSync(new URL('../../web/trained/induction.json', import.meta.url), 'utf8')).history;
   const drops = h.repeated.slice(5).map((v, k) => h.repeated[k] - v);
   const average = ((h.repeated[0] - h.repeated.at(-1)) * 50) / 800;
-  assert.ok(Math.max(...drops) >= 3 * average, `steepest 50 steps: ${Math.max(...drops).toFixed(2)}, average ${average.toFixed(2)}`);
+  assert.ok(
+    Math.max(...drops) >= 3 * average,
+    `steepest 50 steps: ${Math.max(...drops).toFixed(2)}, average ${average.toFixed(2)}`,
+  );
   const best = (k) => Math.max(...h.scores.induction[1].map((s) => s[k]));
-  assert.ok(best(h.step.indexOf(200)) < 0.3 && best(h.step.indexOf(500)) > 0.6, 'the induction score rises with the cliff');
+  assert.ok(
+    best(h.step.indexOf(200)) < 0.3 && best(h.step.indexOf(500)) > 0.6,
+    'the induction score rises with the cliff',
+  );
 });
 
 test('heads are named from 1 in what the learner reads (ablation text), as the explorer names them', () => {
-  const scores = (prev) => [{ previousToken: [prev, 0.1], induction: [0.1, 0.1], duplicateToken: [0.1, 0.1] }, { previousToken: [0.1, 0.1], induction: [0.1, 0.9], duplicateToken: [0.1, 0.1] }];
+  const scores = (prev) => [
+    { previousToken: [prev, 0.1], induction: [0.1, 0.1], duplicateToken: [0.1, 0.1] },
+    { previousToken: [0.1, 0.1], induction: [0.1, 0.9], duplicateToken: [0.1, 0.1] },
+  ];
   const base = { loss: 0.5, headScores: scores(0.8) };
   const without = { loss: 2.5, headScores: [scores(0.8)[0], { ...scores(0.8)[1], induction: [0.1, 0.2] }] };
-  assert.equal(describeAblation(base, without, [{ layer: 0, head: 0 }]),
-    'Without L1H1: probe loss 0.50 \u2192 2.50. Scores lost: L2H2 induction 0.90 \u2192 0.20.');
+  assert.equal(
+    describeAblation(base, without, [{ layer: 0, head: 0 }]),
+    'Without L1H1: probe loss 0.50 \u2192 2.50. Scores lost: L2H2 induction 0.90 \u2192 0.20.',
+  );
 });
 
 test('the whole-sequence probe loss rises above ln V, as the view explains: on the random first copy the trained model guesses with confidence, and wrongly', async () => {
@@ -241,9 +346,12 @@ test('the whole-sequence probe loss rises above ln V, as the view explains: on t
   let r = 1;
   while (tokens.slice(1, r + 1).join() !== tokens.slice(r + 1, 2 * r + 1).join()) r++;
   const mean = (ts) => ts.reduce((s, t) => s + loss(t), 0) / ts.length;
-  const firstCopy = mean(Array.from({ length: r }, (_, t) => t));          // BOS … predicting the first copy
+  const firstCopy = mean(Array.from({ length: r }, (_, t) => t)); // BOS … predicting the first copy
   const secondCopy = mean(Array.from({ length: r - 1 }, (_, k) => r + 1 + k));
-  assert.ok(firstCopy > Math.log(V), `first copy: ${firstCopy.toFixed(2)} nats per token, above an even guess's ln ${V} = ${Math.log(V).toFixed(2)}`);
+  assert.ok(
+    firstCopy > Math.log(V),
+    `first copy: ${firstCopy.toFixed(2)} nats per token, above an even guess's ln ${V} = ${Math.log(V).toFixed(2)}`,
+  );
   assert.ok(secondCopy < 0.5, `second copy: ${secondCopy.toFixed(3)}, learned`);
   model.dispose?.();
 });

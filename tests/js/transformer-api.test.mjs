@@ -12,21 +12,42 @@ const { createAttention } = await import('../../web/lib/attention.js');
 const { encodeSafetensors } = await import('../../web/lib/safetensors.js');
 
 const SMALL = { vocabSize: 7, contextLength: 6, dModel: 8, numLayers: 2, numHeads: 2 };
-const TOKENS = [[0, 3, 1, 6, 2], [2, 6, 1, 0, 3]];
-const TARGETS = [[3, 1, -1, 2, 2], [6, 1, -1, 3, 0]];
+const TOKENS = [
+  [0, 3, 1, 6, 2],
+  [2, 6, 1, 0, 3],
+];
+const TARGETS = [
+  [3, 1, -1, 2, 2],
+  [6, 1, -1, 3, 0],
+];
 
 const snapshot = (state) => Object.fromEntries(Object.entries(state).map(([k, v]) => [k, Array.from(v.data)]));
 
 for (const simd of [true, false]) {
   describe(`attn.transformer, ${simd ? 'SIMD' : 'scalar'} build`, () => {
     let attn;
-    before(async () => { attn = await createAttention({ simd }); });
+    before(async () => {
+      attn = await createAttention({ simd });
+    });
 
     test('config: defaults filled in, names and shapes of the state, parameter count', () => {
       const model = attn.transformer(SMALL);
       try {
-        assert.deepEqual({ ...model.config }, { ...SMALL, mlp: true, layerNorm: true, positions: 'learned',
-          tieEmbeddings: true, init: 'pytorch', seed: 0, ropeBase: 10000, numKVHeads: SMALL.numHeads, attentionWindow: null });
+        assert.deepEqual(
+          { ...model.config },
+          {
+            ...SMALL,
+            mlp: true,
+            layerNorm: true,
+            positions: 'learned',
+            tieEmbeddings: true,
+            init: 'pytorch',
+            seed: 0,
+            ropeBase: 10000,
+            numKVHeads: SMALL.numHeads,
+            attentionWindow: null,
+          },
+        );
         const state = model.getState();
         const names = Object.keys(state);
         assert.deepEqual(names.slice(0, 4), ['wte.weight', 'wpe.weight', 'h.0.ln_1.weight', 'h.0.ln_1.bias']);
@@ -34,25 +55,46 @@ for (const simd of [true, false]) {
         assert.deepEqual(state['h.1.attn.c_attn.weight'].shape, [8, 24]);
         assert.deepEqual(state['h.1.mlp.c_proj.weight'].shape, [32, 8]);
         assert.ok(state['wte.weight'].data instanceof Float32Array);
-        const E = 8, block = 4 * E + 3 * E * E + 3 * E + E * E + E + 4 * E * E + 4 * E + 4 * E * E + E;
+        const E = 8,
+          block = 4 * E + 3 * E * E + 3 * E + E * E + E + 4 * E * E + 4 * E + 4 * E * E + E;
         assert.equal(model.parameterCount(), 7 * E + 6 * E + 2 * block + 2 * E);
-        assert.equal(model.parameterCount(), Object.values(state).reduce((s, t) => s + t.data.length, 0));
+        assert.equal(
+          model.parameterCount(),
+          Object.values(state).reduce((s, t) => s + t.data.length, 0),
+        );
       } finally {
         model.dispose();
       }
-      const bare = attn.transformer({ ...SMALL, mlp: false, layerNorm: false, positions: 'none', tieEmbeddings: false });
+      const bare = attn.transformer({
+        ...SMALL,
+        mlp: false,
+        layerNorm: false,
+        positions: 'none',
+        tieEmbeddings: false,
+      });
       try {
-        assert.deepEqual(Object.keys(bare.getState()), ['wte.weight', 'h.0.attn.c_attn.weight', 'h.0.attn.c_attn.bias',
-          'h.0.attn.c_proj.weight', 'h.0.attn.c_proj.bias', 'h.1.attn.c_attn.weight', 'h.1.attn.c_attn.bias',
-          'h.1.attn.c_proj.weight', 'h.1.attn.c_proj.bias', 'lm_head.weight']);
+        assert.deepEqual(Object.keys(bare.getState()), [
+          'wte.weight',
+          'h.0.attn.c_attn.weight',
+          'h.0.attn.c_attn.bias',
+          'h.0.attn.c_proj.weight',
+          'h.0.attn.c_proj.bias',
+          'h.1.attn.c_attn.weight',
+          'h.1.attn.c_attn.bias',
+          'h.1.attn.c_proj.weight',
+          'h.1.attn.c_proj.bias',
+          'lm_head.weight',
+        ]);
       } finally {
         bare.dispose();
       }
     });
 
     test('a seed always gives the same model; another seed another; gpt2 init is small', () => {
-      const a = attn.transformer({ ...SMALL, seed: 5 }), b = attn.transformer({ ...SMALL, seed: 5 });
-      const c = attn.transformer({ ...SMALL, seed: 6 }), g = attn.transformer({ ...SMALL, init: 'gpt2' });
+      const a = attn.transformer({ ...SMALL, seed: 5 }),
+        b = attn.transformer({ ...SMALL, seed: 5 });
+      const c = attn.transformer({ ...SMALL, seed: 6 }),
+        g = attn.transformer({ ...SMALL, init: 'gpt2' });
       try {
         assert.deepEqual(snapshot(a.getState()), snapshot(b.getState()));
         assert.notDeepEqual(snapshot(a.getState())['wte.weight'], snapshot(c.getState())['wte.weight']);
@@ -77,7 +119,8 @@ for (const simd of [true, false]) {
         [{ ...SMALL, dropout: 0.1 }, /unknown option "dropout"/],
         [{ ...SMALL, vocabSize: 2 ** 20, dModel: 1024 }, /parameters/],
       ];
-      for (const [config, message] of cases) assert.throws(() => attn.transformer(config), message, JSON.stringify(config));
+      for (const [config, message] of cases)
+        assert.throws(() => attn.transformer(config), message, JSON.stringify(config));
     });
 
     test('forward: [B, T] and [T] tokens, nested arrays or { data, shape }, needWeights', () => {
@@ -107,16 +150,31 @@ for (const simd of [true, false]) {
         assert.throws(() => model.forward([-1, 2]), /tokens\[0\] is -1, outside/);
         assert.throws(() => model.forward([0, 1.5]), /tokens\[1\] is 1.5; token ids must be integers/);
         assert.throws(() => model.forward([0, NaN]), /tokens\[1\] is NaN/);
-        assert.throws(() => model.forward([0, 1, 2, 3, 4, 5, 6]), /7 tokens per sequence, more than contextLength \(6\)/);
+        assert.throws(
+          () => model.forward([0, 1, 2, 3, 4, 5, 6]),
+          /7 tokens per sequence, more than contextLength \(6\)/,
+        );
         assert.throws(() => model.forward([[[0]]]), /tokens must be \[T\] or \[B, T\]/);
         assert.throws(() => model.forward(TOKENS, { needWeigths: true }), /unknown option "needWeigths"/);
-        assert.throws(() => model.gradients(TOKENS, [[3, 1, -1, 2, 2]]), /targets must have the shape of tokens \[2, 5\]/);
+        assert.throws(
+          () => model.gradients(TOKENS, [[3, 1, -1, 2, 2]]),
+          /targets must have the shape of tokens \[2, 5\]/,
+        );
         assert.throws(() => model.gradients(TOKENS, [[3, 1, -2, 2, 2], TARGETS[1]]), /targets\[0\]\[2\] is -2/);
         assert.throws(() => model.gradients([0, 1], [-1, -1]), /targets are all −1/);
-        assert.throws(() => model.trainStep(TOKENS, TARGETS, { learningRate: -1 }), /learningRate must be a number in \[0, 10\], got -1/);
-        assert.throws(() => model.trainStep(TOKENS, TARGETS, { betas: [1, 0.9] }), /betas\[0\] must be a number in \[0, 1\)/);
+        assert.throws(
+          () => model.trainStep(TOKENS, TARGETS, { learningRate: -1 }),
+          /learningRate must be a number in \[0, 10\], got -1/,
+        );
+        assert.throws(
+          () => model.trainStep(TOKENS, TARGETS, { betas: [1, 0.9] }),
+          /betas\[0\] must be a number in \[0, 1\)/,
+        );
         assert.throws(() => model.trainStep(TOKENS, TARGETS, { betas: 0.9 }), /betas must be an array of two numbers/);
-        assert.throws(() => model.trainStep(TOKENS, TARGETS, { clipNorm: 0 }), /clipNorm must be a positive finite number/);
+        assert.throws(
+          () => model.trainStep(TOKENS, TARGETS, { clipNorm: 0 }),
+          /clipNorm must be a positive finite number/,
+        );
         assert.throws(() => model.trainStep(TOKENS, TARGETS, { lr: 0.1 }), /unknown option "lr"/);
         assert.deepEqual(model.forward(TOKENS).logits.data, before, 'same logits after the errors');
       } finally {
@@ -125,15 +183,30 @@ for (const simd of [true, false]) {
     });
 
     test('inputs beyond WebAssembly memory are refused up front with the size; the model keeps working', () => {
-      const model = attn.transformer({ vocabSize: 50000, contextLength: 4096, dModel: 8, numLayers: 1, numHeads: 1, mlp: false });
+      const model = attn.transformer({
+        vocabSize: 50000,
+        contextLength: 4096,
+        dModel: 8,
+        numLayers: 1,
+        numHeads: 1,
+        mlp: false,
+      });
       try {
         const tokens = { data: new Int32Array(64 * 4096), shape: [64, 4096] };
-        assert.throws(() => model.forward(tokens), /transformer\.forward: the logits \[64, 4096, 50000\] would need 48\.83 GiB/);
+        assert.throws(
+          () => model.forward(tokens),
+          /transformer\.forward: the logits \[64, 4096, 50000\] would need 48\.83 GiB/,
+        );
         const narrow = attn.transformer({ vocabSize: 5, contextLength: 4096, dModel: 8, numLayers: 4, numHeads: 8 });
-        assert.throws(() => narrow.forward({ data: new Int32Array(8 * 4096), shape: [8, 4096] }),
-          /the attention weights \(4 × \[8, 8, 4096, 4096\]\) would need 16\.00 GiB .*pass needWeights: false/);
+        assert.throws(
+          () => narrow.forward({ data: new Int32Array(8 * 4096), shape: [8, 4096] }),
+          /the attention weights \(4 × \[8, 8, 4096, 4096\]\) would need 16\.00 GiB .*pass needWeights: false/,
+        );
         narrow.dispose();
-        assert.throws(() => model.trainStep(tokens, tokens), /transformer\.trainStep: batch × tokens too large: the activations would need about \d+ MiB/);
+        assert.throws(
+          () => model.trainStep(tokens, tokens),
+          /transformer\.trainStep: batch × tokens too large: the activations would need about \d+ MiB/,
+        );
         assert.deepEqual(model.forward([1, 2, 3]).logits.shape, [3, 50000]);
       } finally {
         model.dispose();
@@ -149,11 +222,19 @@ for (const simd of [true, false]) {
         const without = { ...state };
         delete without['h.1.ln_2.bias'];
         assert.throws(() => model.loadState(without), /missing "h\.1\.ln_2\.bias"/);
-        assert.throws(() => model.loadState({ ...state, 'h.2.ln_1.weight': state['h.1.ln_1.weight'] }), /unknown key "h\.2\.ln_1\.weight"/);
-        assert.throws(() => model.loadState({ ...state, 'lm_head.weight': { data: new Float32Array(56), shape: [7, 8] } }),
-          /"lm_head\.weight" differs from wte\.weight/);
+        assert.throws(
+          () => model.loadState({ ...state, 'h.2.ln_1.weight': state['h.1.ln_1.weight'] }),
+          /unknown key "h\.2\.ln_1\.weight"/,
+        );
+        assert.throws(
+          () => model.loadState({ ...state, 'lm_head.weight': { data: new Float32Array(56), shape: [7, 8] } }),
+          /"lm_head\.weight" differs from wte\.weight/,
+        );
         const wrong = { ...state, 'h.0.attn.c_attn.weight': { data: new Float32Array(8 * 24), shape: [24, 8] } };
-        assert.throws(() => model.loadState(wrong), /"h\.0\.attn\.c_attn\.weight" must have shape \[8, 24\], got \[24, 8\]/);
+        assert.throws(
+          () => model.loadState(wrong),
+          /"h\.0\.attn\.c_attn\.weight" must have shape \[8, 24\], got \[24, 8\]/,
+        );
         const nan = { ...state, 'ln_f.bias': { data: new Float32Array(8).fill(NaN), shape: [8] } };
         assert.throws(() => model.loadState(nan), /ln_f\.bias\.data\[0\] is NaN/);
         assert.throws(() => model.loadState(null), /loadState needs an object/);
@@ -197,10 +278,16 @@ for (const simd of [true, false]) {
         for (let i = 0; i < 30; i++) model.trainStep(TOKENS, TARGETS, { learningRate: 1e-2 });
         assert.deepEqual(snapshot(model.getState()), after, 'same 30 steps after resetOptimizer');
 
-        model.loadState(start);  // without a reset Adam continues from its moments: different steps
+        model.loadState(start); // without a reset Adam continues from its moments: different steps
         for (let i = 0; i < 30; i++) model.trainStep(TOKENS, TARGETS, { learningRate: 1e-2 });
         assert.notDeepEqual(snapshot(model.getState()), after);
-        const clipped = model.trainStep(TOKENS, TARGETS, { learningRate: 1e-3, betas: [0.8, 0.99], eps: 1e-6, weightDecay: 0.1, clipNorm: 0.5 });
+        const clipped = model.trainStep(TOKENS, TARGETS, {
+          learningRate: 1e-3,
+          betas: [0.8, 0.99],
+          eps: 1e-6,
+          weightDecay: 0.1,
+          clipNorm: 0.5,
+        });
         assert.ok(Number.isFinite(clipped.loss));
       } finally {
         model.dispose();
@@ -217,18 +304,54 @@ for (const simd of [true, false]) {
         assert.deepEqual(copy.forward(TOKENS).logits.data, model.forward(TOKENS).logits.data);
         copy.dispose();
 
-        const hf = { model_type: 'gpt2', vocab_size: 7, n_positions: 6, n_embd: 8, n_layer: 2, n_head: 2,
-          n_inner: null, activation_function: 'gelu_new', layer_norm_epsilon: 1e-5, tie_word_embeddings: false,
-          attn_pdrop: 0.1, architectures: ['GPT2LMHeadModel'] };
+        const hf = {
+          model_type: 'gpt2',
+          vocab_size: 7,
+          n_positions: 6,
+          n_embd: 8,
+          n_layer: 2,
+          n_head: 2,
+          n_inner: null,
+          activation_function: 'gelu_new',
+          layer_norm_epsilon: 1e-5,
+          tie_word_embeddings: false,
+          attn_pdrop: 0.1,
+          architectures: ['GPT2LMHeadModel'],
+        };
         const fromHf = attn.transformerFromSafetensors(bytes, hf);
-        assert.deepEqual({ ...fromHf.config }, { ...SMALL, mlp: true, layerNorm: true, positions: 'learned',
-          tieEmbeddings: false, init: 'pytorch', seed: 0, ropeBase: 10000, numKVHeads: SMALL.numHeads, attentionWindow: null });
+        assert.deepEqual(
+          { ...fromHf.config },
+          {
+            ...SMALL,
+            mlp: true,
+            layerNorm: true,
+            positions: 'learned',
+            tieEmbeddings: false,
+            init: 'pytorch',
+            seed: 0,
+            ropeBase: 10000,
+            numKVHeads: SMALL.numHeads,
+            attentionWindow: null,
+          },
+        );
         fromHf.dispose();
-        assert.throws(() => attn.transformerFromSafetensors(bytes, { ...hf, n_inner: 64 }), /n_inner must be null or 4·n_embd \(32\)/);
-        assert.throws(() => attn.transformerFromSafetensors(bytes, { ...hf, activation_function: 'relu' }), /activation_function must be 'gelu_new'/);
+        assert.throws(
+          () => attn.transformerFromSafetensors(bytes, { ...hf, n_inner: 64 }),
+          /n_inner must be null or 4·n_embd \(32\)/,
+        );
+        assert.throws(
+          () => attn.transformerFromSafetensors(bytes, { ...hf, activation_function: 'relu' }),
+          /activation_function must be 'gelu_new'/,
+        );
         assert.throws(() => attn.transformerFromSafetensors(bytes, { ...hf, n_head: undefined }), /has no n_head/);
-        assert.throws(() => attn.transformerFromSafetensors(bytes, { ...hf, vocab_size: 9 }), /"(wte|lm_head)\.weight" must have shape \[9, 8\], got \[7, 8\]/);
-        assert.throws(() => attn.transformerFromSafetensors(bytes, { ...hf, tie_word_embeddings: true }), /"lm_head\.weight" differs from wte\.weight/);
+        assert.throws(
+          () => attn.transformerFromSafetensors(bytes, { ...hf, vocab_size: 9 }),
+          /"(wte|lm_head)\.weight" must have shape \[9, 8\], got \[7, 8\]/,
+        );
+        assert.throws(
+          () => attn.transformerFromSafetensors(bytes, { ...hf, tie_word_embeddings: true }),
+          /"lm_head\.weight" differs from wte\.weight/,
+        );
         assert.throws(() => attn.transformerFromSafetensors(bytes.subarray(0, bytes.length - 4), hf), /safetensors/);
         assert.throws(() => attn.transformerFromSafetensors(bytes), /needs a config/);
         // A tied GPT-2 checkpoint as Hugging Face stores it: no prefix, causal-mask buffers, no lm_head.
@@ -236,7 +359,10 @@ for (const simd of [true, false]) {
         const state = tied.getState();
         state['h.0.attn.bias'] = { data: new Float32Array(36), shape: [1, 1, 6, 6] };
         state['h.1.attn.bias'] = { data: new Float32Array(36), shape: [1, 1, 6, 6] };
-        const loaded = attn.transformerFromSafetensors(encodeSafetensors(state), { ...hf, tie_word_embeddings: undefined });
+        const loaded = attn.transformerFromSafetensors(encodeSafetensors(state), {
+          ...hf,
+          tie_word_embeddings: undefined,
+        });
         assert.deepEqual(loaded.forward(TOKENS).logits.data, tied.forward(TOKENS).logits.data);
         loaded.dispose();
         tied.dispose();
@@ -249,13 +375,22 @@ for (const simd of [true, false]) {
       const model = attn.transformer(SMALL);
       model.dispose();
       model.dispose();
-      for (const call of [() => model.forward([0]), () => model.getState(), () => model.parameterCount(),
-        () => model.trainStep([0], [1]), () => model.loadState({}), () => model.resetOptimizer()])
+      for (const call of [
+        () => model.forward([0]),
+        () => model.getState(),
+        () => model.parameterCount(),
+        () => model.trainStep([0], [1]),
+        () => model.loadState({}),
+        () => model.resetOptimizer(),
+      ])
         assert.throws(call, /this transformer was disposed/);
     });
 
     test('the WebAssembly heap stays flat over many training steps, forwards and models', () => {
-      assert.ok(modules.size > 0 && [...modules].every((m) => typeof m._heapBytesInUse === 'function'), 'found the modules');
+      assert.ok(
+        modules.size > 0 && [...modules].every((m) => typeof m._heapBytesInUse === 'function'),
+        'found the modules',
+      );
       const model = attn.transformer({ ...SMALL, tieEmbeddings: false });
       try {
         model.trainStep(TOKENS, TARGETS);
@@ -269,7 +404,10 @@ for (const simd of [true, false]) {
           if (i % 50 === 0) assert.throws(() => model.forward([9]));
           if (i % 50 === 0) attn.transformer(SMALL).dispose();
         }
-        assert.deepEqual([...modules].map((m) => m._heapBytesInUse()), heaps);
+        assert.deepEqual(
+          [...modules].map((m) => m._heapBytesInUse()),
+          heaps,
+        );
       } finally {
         model.dispose();
       }

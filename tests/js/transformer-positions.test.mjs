@@ -11,7 +11,13 @@ import { createAttention } from '../../web/lib/attention.js';
 import { createTrainer } from '../../web/lib/trainer.js';
 import { TrainingSession } from '../../web/lib/trainer-session.js';
 import {
-  ATOL_REL, F32_SLACK, assertClose, flat, loadModel, optimizerOptions, zeroGradientSkip,
+  ATOL_REL,
+  F32_SLACK,
+  assertClose,
+  flat,
+  loadModel,
+  optimizerOptions,
+  zeroGradientSkip,
 } from './support/transformer-reference.mjs';
 
 const reference = JSON.parse(readFileSync(new URL('../data/positions-reference.json', import.meta.url), 'utf8'));
@@ -35,7 +41,8 @@ function modelTests(getAttn, c) {
       assertClose(out.logits, c.logits, dev.logits, 'logits');
       c.attentions.forEach((a, l) => assertClose(out.attentions[l], a, dev.attentions, `attentions[${l}]`));
       const [B, H, T] = c.attentions[0].shape;
-      for (const a of out.attentions)  // hidden keys are exactly 0, not merely small
+      for (const a of out.attentions)
+        // hidden keys are exactly 0, not merely small
         for (let row = 0; row < B * H * T; row++)
           for (let j = 0; j < T; j++)
             if (!visible(c.config, row % T, j)) assert.equal(a.data[row * T + j], 0, `row ${row}, key ${j}`);
@@ -50,7 +57,10 @@ function modelTests(getAttn, c) {
     const model = loadModel(getAttn(), c);
     try {
       const { loss, grads } = model.gradients(c.tokens, c.targets);
-      assert.ok(Math.abs(loss - c.loss) <= ATOL_REL * Math.abs(c.loss) + F32_SLACK * dev.loss, `loss ${loss}, expected ${c.loss}`);
+      assert.ok(
+        Math.abs(loss - c.loss) <= ATOL_REL * Math.abs(c.loss) + F32_SLACK * dev.loss,
+        `loss ${loss}, expected ${c.loss}`,
+      );
       assert.deepEqual(Object.keys(grads).sort(), Object.keys(c.grads).sort(), 'gradient names');
       for (const [name, g] of Object.entries(c.grads)) assertClose(grads[name], g, dev.grads[name], `grad ${name}`);
     } finally {
@@ -64,8 +74,10 @@ function modelTests(getAttn, c) {
       const options = optimizerOptions(c.optimizer);
       c.steps.losses.forEach((expected, step) => {
         const { loss } = model.trainStep(c.tokens, c.targets, options);
-        assert.ok(Math.abs(loss - expected) <= ATOL_REL * Math.abs(expected) + F32_SLACK * dev.loss + 1e-6,
-          `loss before step ${step + 1}: ${loss}, expected ${expected}`);
+        assert.ok(
+          Math.abs(loss - expected) <= ATOL_REL * Math.abs(expected) + F32_SLACK * dev.loss + 1e-6,
+          `loss before step ${step + 1}: ${loss}, expected ${expected}`,
+        );
       });
       const after = model.getState();
       const o = c.optimizer;
@@ -74,7 +86,8 @@ function modelTests(getAttn, c) {
         assertClose(after[name], want, dev.after[name], `after ${name}`, skip);
         if (!skip) continue;
         // Zero in exact arithmetic: float32 noise moves them by at most Adam's step bound.
-        const bound = o.steps * o.learningRate * ((1 - o.betas[0]) / Math.sqrt(1 - o.betas[1]) + o.weightDecay * 10) + 1e-6;
+        const bound =
+          o.steps * o.learningRate * ((1 - o.betas[0]) / Math.sqrt(1 - o.betas[1]) + o.weightDecay * 10) + 1e-6;
         const got = flat(after[name]).data;
         for (let i = 0; i < got.length; i++)
           if (skip(i)) assert.ok(Math.abs(got[i] - c.state[name].data[i]) <= bound, `${name}[${i}] moved too far`);
@@ -88,7 +101,9 @@ function modelTests(getAttn, c) {
 for (const simd of [true, false]) {
   describe(`positions and key/value heads vs PyTorch, ${simd ? 'SIMD' : 'scalar'} build`, () => {
     let attn;
-    before(async () => { attn = await createAttention({ simd }); });
+    before(async () => {
+      attn = await createAttention({ simd });
+    });
     for (const c of reference.cases) modelTests(() => attn, c);
 
     test('the reference data covers rope, alibi (four and six heads), GQA, MQA, windows and combinations', () => {
@@ -110,12 +125,17 @@ const TINY = { vocabSize: 11, contextLength: 8, dModel: 8, numLayers: 2, numHead
 
 describe('the new config keys', () => {
   let attn;
-  before(async () => { attn = await createAttention(); });
+  before(async () => {
+    attn = await createAttention();
+  });
 
   test('defaults: ropeBase 10000, numKVHeads = numHeads, no window; parameter counts follow c_attn', () => {
     const model = attn.transformer(TINY);
     const { ropeBase, numKVHeads, attentionWindow } = model.config;
-    assert.deepEqual({ ropeBase, numKVHeads, attentionWindow }, { ropeBase: 10000, numKVHeads: 4, attentionWindow: null });
+    assert.deepEqual(
+      { ropeBase, numKVHeads, attentionWindow },
+      { ropeBase: 10000, numKVHeads: 4, attentionWindow: null },
+    );
     const mqa = attn.transformer({ ...TINY, numKVHeads: 1, positions: 'rope' });
     // c_attn [E, E + 2·KV·d]: 8 × (8 + 2·1·2) instead of 8 × 24; rope drops wpe [8, 8].
     assert.deepEqual(mqa.getState()['h.0.attn.c_attn.weight'].shape, [8, 12]);
@@ -140,7 +160,8 @@ describe('the new config keys', () => {
       [{ ropeBase: 0 }, /ropeBase must be a positive finite number, got 0/],
       [{ ropeBase: NaN }, /ropeBase must be a positive finite number/],
       [{ ropeBase: '10000' }, /ropeBase must be a positive finite number, got "10000"/],
-    ]) assert.throws(() => attn.transformer({ ...TINY, ...extra }), message, JSON.stringify(extra));
+    ])
+      assert.throws(() => attn.transformer({ ...TINY, ...extra }), message, JSON.stringify(extra));
     const model = attn.transformer({ ...TINY, positions: 'alibi', numKVHeads: 2, attentionWindow: 3 });
     assert.equal(model.forward([1, 2, 3]).logits.shape[1], 11);
     model.dispose();
@@ -155,7 +176,10 @@ describe('the new config keys', () => {
       const tokens = [[3, 1, 4, 1, 5, 9, 2, 6]];
       assert.deepEqual(copy.forward(tokens).logits.data, model.forward(tokens).logits.data);
       const other = attn.transformer({ ...config, numKVHeads: 4 });
-      assert.throws(() => other.loadState(model.getState()), /"h.0.attn.c_attn.weight" must have shape \[8, 24\], got \[8, 16\]/);
+      assert.throws(
+        () => other.loadState(model.getState()),
+        /"h.0.attn.c_attn.weight" must have shape \[8, 24\], got \[8, 16\]/,
+      );
       other.dispose();
     } finally {
       model.dispose();
@@ -165,9 +189,23 @@ describe('the new config keys', () => {
 
   test('the Worker trainer trains a rope, GQA, windowed model exactly as this thread does', async () => {
     const config = {
-      model: { vocabSize: 12, contextLength: 12, dModel: 16, numLayers: 2, numHeads: 4, mlp: false, seed: 1,
-        positions: 'rope', numKVHeads: 2, attentionWindow: 5 },
-      batchSize: 4, reportEvery: 3, seed: 3, optimizer: { learningRate: 3e-3 }, probe: { batchSize: 2, repeatLengths: [4] },
+      model: {
+        vocabSize: 12,
+        contextLength: 12,
+        dModel: 16,
+        numLayers: 2,
+        numHeads: 4,
+        mlp: false,
+        seed: 1,
+        positions: 'rope',
+        numKVHeads: 2,
+        attentionWindow: 5,
+      },
+      batchSize: 4,
+      reportEvery: 3,
+      seed: 3,
+      optimizer: { learningRate: 3e-3 },
+      probe: { batchSize: 2, repeatLengths: [4] },
     };
     const trainer = await createTrainer(config);
     try {

@@ -11,8 +11,14 @@ import assert from 'node:assert/strict';
 import { createAttention } from '../../web/lib/attention.js';
 
 const SMALL = { vocabSize: 7, contextLength: 6, dModel: 8, numLayers: 2, numHeads: 2 };
-const TOKENS = [[0, 3, 1, 6, 2], [2, 6, 1, 0, 3]];
-const TARGETS = [[3, 1, -1, 2, 2], [6, 1, -1, 3, 0]];
+const TOKENS = [
+  [0, 3, 1, 6, 2],
+  [2, 6, 1, 0, 3],
+];
+const TARGETS = [
+  [3, 1, -1, 2, 2],
+  [6, 1, -1, 3, 0],
+];
 
 const snapshot = (state) => Object.fromEntries(Object.entries(state).map(([k, v]) => [k, Array.from(v.data)]));
 const allFinite = (state) => Object.values(state).every((t) => t.data.every(Number.isFinite));
@@ -26,7 +32,9 @@ function detached(values) {
 for (const simd of [true, false]) {
   describe(`transformer safety, ${simd ? 'SIMD' : 'scalar'} build`, () => {
     let attn;
-    before(async () => { attn = await createAttention({ simd }); });
+    before(async () => {
+      attn = await createAttention({ simd });
+    });
 
     test('options out of range are refused naming the option and the range; nothing changes', () => {
       const model = attn.transformer(SMALL);
@@ -63,9 +71,10 @@ for (const simd of [true, false]) {
         model.trainStep(TOKENS, TARGETS);
         const state = model.getState();
         state['ln_f.bias'].data.fill(3e38);
-        model.loadState(state);  // finite, so accepted: it is the forward that overflows
+        model.loadState(state); // finite, so accepted: it is the forward that overflows
         const before = snapshot(model.getState());
-        const overflow = /the logits are not finite \(NaN or ±Infinity\): the parameters make the activations overflow float32/;
+        const overflow =
+          /the logits are not finite \(NaN or ±Infinity\): the parameters make the activations overflow float32/;
         assert.throws(() => model.forward(TOKENS), overflow);
         assert.throws(() => model.forward(TOKENS, { logits: 'last' }), overflow);
         assert.throws(() => model.loss(TOKENS, TARGETS), overflow);
@@ -98,7 +107,8 @@ for (const simd of [true, false]) {
             } catch (err) {
               assert.match(err.message, /the logits are not finite/);
             }
-            if (out) assert.ok(out.logits.data.every(Number.isFinite), `${JSON.stringify(tokens)} ${JSON.stringify(options)}`);
+            if (out)
+              assert.ok(out.logits.data.every(Number.isFinite), `${JSON.stringify(tokens)} ${JSON.stringify(options)}`);
           }
         }
       } finally {
@@ -112,17 +122,22 @@ for (const simd of [true, false]) {
     // that the moments and the step count were left exactly as they were.
     test('a step whose update would not be finite throws and leaves parameters, moments and step count', () => {
       const config = { ...SMALL, tieEmbeddings: false, seed: 8 };
-      const refused = attn.transformer(config), reference = attn.transformer(config);
+      const refused = attn.transformer(config),
+        reference = attn.transformer(config);
       try {
         for (const m of [refused, reference]) m.trainStep(TOKENS, TARGETS, { learningRate: 1e-2 });
         const saved = refused.getState();
         const bad = refused.getState();
         bad['ln_f.weight'].data.fill(1e20);
-        bad['lm_head.weight'].data.forEach((x, i, a) => { a[i] = x * 1e-22; });
+        bad['lm_head.weight'].data.forEach((x, i, a) => {
+          a[i] = x * 1e-22;
+        });
         refused.loadState(bad);
         const before = snapshot(refused.getState());
-        assert.throws(() => refused.trainStep(TOKENS, TARGETS, { learningRate: 1e-2 }),
-          /the update of lm_head\.weight would not be finite \(NaN or ±Infinity\); the parameters, Adam's moments and step count are unchanged/);
+        assert.throws(
+          () => refused.trainStep(TOKENS, TARGETS, { learningRate: 1e-2 }),
+          /the update of lm_head\.weight would not be finite \(NaN or ±Infinity\); the parameters, Adam's moments and step count are unchanged/,
+        );
         assert.deepEqual(snapshot(refused.getState()), before);
         refused.loadState(saved);
         for (const m of [refused, reference]) m.trainStep(TOKENS, TARGETS, { learningRate: 1e-2 });
@@ -152,9 +167,18 @@ for (const simd of [true, false]) {
 
     test('sizes beyond the bounds are refused at once with the limit; the module keeps working', () => {
       const cases = [
-        [{ vocabSize: 2, contextLength: 2, dModel: 1, numHeads: 1, numLayers: 2 ** 19 }, /numLayers must be at most 256, got 524288/],
-        [{ vocabSize: 2, contextLength: 2, dModel: 1, numHeads: 1, numLayers: 2 ** 20 }, /numLayers must be at most 256, got 1048576/],
-        [{ vocabSize: 2, contextLength: 2, dModel: 1, numHeads: 1, numLayers: 2 ** 40 }, /numLayers must be at most 256/],
+        [
+          { vocabSize: 2, contextLength: 2, dModel: 1, numHeads: 1, numLayers: 2 ** 19 },
+          /numLayers must be at most 256, got 524288/,
+        ],
+        [
+          { vocabSize: 2, contextLength: 2, dModel: 1, numHeads: 1, numLayers: 2 ** 20 },
+          /numLayers must be at most 256, got 1048576/,
+        ],
+        [
+          { vocabSize: 2, contextLength: 2, dModel: 1, numHeads: 1, numLayers: 2 ** 40 },
+          /numLayers must be at most 256/,
+        ],
         [{ ...SMALL, dModel: 2 ** 17, numHeads: 1 }, /dModel must be at most 65536/],
         [{ ...SMALL, vocabSize: 2 ** 20 + 1 }, /vocabSize must be at most 1048576/],
         [{ ...SMALL, contextLength: 2 ** 31 }, /contextLength must be at most 1048576/],
@@ -177,19 +201,49 @@ for (const simd of [true, false]) {
     test('detached and BigInt token arrays and a tied lm_head of another shape are refused naming them', () => {
       const model = attn.transformer(SMALL);
       try {
-        assert.throws(() => model.forward(detached([0, 1, 2])), /tokens is an Int32Array whose ArrayBuffer was detached \(transferred\)/);
-        assert.throws(() => model.forward({ data: detached([0, 1]), shape: [2] }), /tokens\.data is an Int32Array whose ArrayBuffer was detached/);
-        assert.throws(() => model.gradients(TOKENS[0], detached(TARGETS[0])), /targets is an Int32Array whose ArrayBuffer was detached/);
-        assert.throws(() => model.forward(new BigInt64Array([0n, 1n])), /tokens is a BigInt64Array; token ids must be numbers/);
-        assert.throws(() => model.loss(TOKENS[0], new BigUint64Array(5)), /targets is a BigUint64Array; token ids must be numbers/);
-        assert.throws(() => model.forward({ data: new BigInt64Array(2), shape: [2] }), /tokens\.data must be a typed array or an array of numbers, got a BigInt64Array/);
-        assert.throws(() => attn.headScores(detached([0, 1]), [[1, 0], [0.5, 0.5]]), /tokens is an Int32Array whose ArrayBuffer was detached/);
+        assert.throws(
+          () => model.forward(detached([0, 1, 2])),
+          /tokens is an Int32Array whose ArrayBuffer was detached \(transferred\)/,
+        );
+        assert.throws(
+          () => model.forward({ data: detached([0, 1]), shape: [2] }),
+          /tokens\.data is an Int32Array whose ArrayBuffer was detached/,
+        );
+        assert.throws(
+          () => model.gradients(TOKENS[0], detached(TARGETS[0])),
+          /targets is an Int32Array whose ArrayBuffer was detached/,
+        );
+        assert.throws(
+          () => model.forward(new BigInt64Array([0n, 1n])),
+          /tokens is a BigInt64Array; token ids must be numbers/,
+        );
+        assert.throws(
+          () => model.loss(TOKENS[0], new BigUint64Array(5)),
+          /targets is a BigUint64Array; token ids must be numbers/,
+        );
+        assert.throws(
+          () => model.forward({ data: new BigInt64Array(2), shape: [2] }),
+          /tokens\.data must be a typed array or an array of numbers, got a BigInt64Array/,
+        );
+        assert.throws(
+          () =>
+            attn.headScores(detached([0, 1]), [
+              [1, 0],
+              [0.5, 0.5],
+            ]),
+          /tokens is an Int32Array whose ArrayBuffer was detached/,
+        );
         const state = model.getState();
         const before = snapshot(state);
         const wte = state['wte.weight'];
-        assert.throws(() => model.loadState({ ...state, 'lm_head.weight': { data: wte.data, shape: [56] } }),
-          /loadState: "lm_head\.weight" must have wte\.weight's shape \[7, 8\] in a model with tied embeddings, got \[56\]/);
-        assert.throws(() => model.loadState({ ...state, 'lm_head.weight': { data: wte.data, shape: [8, 7] } }), /must have wte\.weight's shape \[7, 8\]/);
+        assert.throws(
+          () => model.loadState({ ...state, 'lm_head.weight': { data: wte.data, shape: [56] } }),
+          /loadState: "lm_head\.weight" must have wte\.weight's shape \[7, 8\] in a model with tied embeddings, got \[56\]/,
+        );
+        assert.throws(
+          () => model.loadState({ ...state, 'lm_head.weight': { data: wte.data, shape: [8, 7] } }),
+          /must have wte\.weight's shape \[7, 8\]/,
+        );
         // Hugging Face's tied checkpoints carry lm_head.weight equal to wte.weight: accepted.
         model.loadState({ ...state, 'lm_head.weight': { data: wte.data.slice(), shape: [7, 8] } });
         assert.deepEqual(snapshot(model.getState()), before);
@@ -203,10 +257,19 @@ for (const simd of [true, false]) {
       // 109 M parameters (436 MB) load, but training would need 4 × that: refused at the first step
       // with the sizes and the limit, before the gradients or moments are allocated.
       test('training a model whose gradients and moments would not fit is refused with the limit', () => {
-        const model = attn.transformer({ vocabSize: 2 ** 20, contextLength: 4, dModel: 104, numLayers: 1, numHeads: 1, mlp: false });
+        const model = attn.transformer({
+          vocabSize: 2 ** 20,
+          contextLength: 4,
+          dModel: 104,
+          numLayers: 1,
+          numHeads: 1,
+          mlp: false,
+        });
         try {
-          assert.throws(() => model.trainStep([0, 1], [1, 2]),
-            /transformer\.trainStep: training needs \d+ MiB for the parameters \(\d+ MiB\) and their gradients and Adam's two moments, more than the 1536 MiB/);
+          assert.throws(
+            () => model.trainStep([0, 1], [1, 2]),
+            /transformer\.trainStep: training needs \d+ MiB for the parameters \(\d+ MiB\) and their gradients and Adam's two moments, more than the 1536 MiB/,
+          );
           assert.deepEqual(model.forward([0, 1], { logits: 'last', needWeights: false }).logits.shape, [1, 2 ** 20]);
         } finally {
           model.dispose();

@@ -37,17 +37,22 @@ function assertClose(actualValue, expected, f32Deviation, what, skip = null) {
   const actual = flat(actualValue);
   assert.deepEqual(actual.shape, expected.shape, `${what}: shape`);
   const tol = ATOL_REL * maxAbs(expected.data) + F32_SLACK * f32Deviation + 1e-12;
-  let first = -1, worst = 0, worstAt = -1;
+  let first = -1,
+    worst = 0,
+    worstAt = -1;
   for (let i = 0; i < expected.data.length; i++) {
     if (skip && skip(i)) continue;
     const err = Math.abs(actual.data[i] - expected.data[i]);
     if (!(err <= tol)) {
       if (first < 0) first = i;
-      if (!(err <= worst)) worst = err, worstAt = i;
+      if (!(err <= worst)) ((worst = err), (worstAt = i));
     }
   }
-  assert.ok(first < 0, `${what} (shape [${expected.shape}]): first mismatch at ${first}: actual ${actual.data[first]}, ` +
-    `expected ${expected.data[first]}; worst error ${worst} at ${worstAt}; tolerance ${tol}`);
+  assert.ok(
+    first < 0,
+    `${what} (shape [${expected.shape}]): first mismatch at ${first}: actual ${actual.data[first]}, ` +
+      `expected ${expected.data[first]}; worst error ${worst} at ${worstAt}; tolerance ${tol}`,
+  );
 }
 
 function zeroGradientSkip(c, name) {
@@ -72,7 +77,9 @@ const optimizerOptions = (o) => {
 for (const simd of [true, false]) {
   describe(`transformer vs PyTorch, ${simd ? 'SIMD' : 'scalar'} build`, () => {
     let attn;
-    before(async () => { attn = await createAttention({ simd }); });
+    before(async () => {
+      attn = await createAttention({ simd });
+    });
 
     for (const c of reference.cases) {
       const dev = c.float32Deviation;
@@ -83,7 +90,8 @@ for (const simd of [true, false]) {
         try {
           const state = model.getState();
           assert.deepEqual(Object.keys(state).sort(), Object.keys(c.state).sort(), 'getState names');
-          for (const [name, t] of Object.entries(c.state)) {  // float32 in, float32 out: exact
+          for (const [name, t] of Object.entries(c.state)) {
+            // float32 in, float32 out: exact
             assert.deepEqual(Array.from(state[name].shape), t.shape, `getState ${name} shape`);
             assert.deepEqual(Array.from(state[name].data), Array.from(Float32Array.from(t.data)), `getState ${name}`);
           }
@@ -105,8 +113,10 @@ for (const simd of [true, false]) {
         const model = loadModel(attn, c);
         try {
           const { loss, grads } = model.gradients(c.tokens, c.targets);
-          assert.ok(Math.abs(loss - c.loss) <= ATOL_REL * Math.abs(c.loss) + F32_SLACK * dev.loss,
-            `loss ${loss}, expected ${c.loss}`);
+          assert.ok(
+            Math.abs(loss - c.loss) <= ATOL_REL * Math.abs(c.loss) + F32_SLACK * dev.loss,
+            `loss ${loss}, expected ${c.loss}`,
+          );
           assert.deepEqual(Object.keys(grads).sort(), Object.keys(c.grads).sort(), 'gradient names');
           for (const [name, g] of Object.entries(c.grads)) assertClose(grads[name], g, dev.grads[name], `grad ${name}`);
         } finally {
@@ -121,8 +131,10 @@ for (const simd of [true, false]) {
           const options = optimizerOptions(c.optimizer);
           c.steps.losses.forEach((expected, step) => {
             const { loss } = model.trainStep(c.tokens, c.targets, options);
-            assert.ok(Math.abs(loss - expected) <= ATOL_REL * Math.abs(expected) + F32_SLACK * dev.loss + 1e-6,
-              `loss before step ${step + 1}: ${loss}, expected ${expected}`);
+            assert.ok(
+              Math.abs(loss - expected) <= ATOL_REL * Math.abs(expected) + F32_SLACK * dev.loss + 1e-6,
+              `loss before step ${step + 1}: ${loss}, expected ${expected}`,
+            );
           });
           const after = model.getState();
           const o = c.optimizer;
@@ -133,11 +145,16 @@ for (const simd of [true, false]) {
             // Entries whose gradient is zero in exact arithmetic: float32 noise gives them Adam
             // steps of unknown sign, but Adam never moves a parameter by more than
             // lr·(1 − β1)/√(1 − β2) per step (plus the decoupled decay).
-            const bound = o.steps * o.learningRate * ((1 - o.betas[0]) / Math.sqrt(1 - o.betas[1]) + o.weightDecay * 10) + 1e-6;
+            const bound =
+              o.steps * o.learningRate * ((1 - o.betas[0]) / Math.sqrt(1 - o.betas[1]) + o.weightDecay * 10) + 1e-6;
             const before = c.state[name].data;
             const got = flat(after[name]).data;
             for (let i = 0; i < got.length; i++)
-              if (skip(i)) assert.ok(Math.abs(got[i] - before[i]) <= bound, `${name}[${i}] moved ${got[i] - before[i]}, more than Adam can (${bound})`);
+              if (skip(i))
+                assert.ok(
+                  Math.abs(got[i] - before[i]) <= bound,
+                  `${name}[${i}] moved ${got[i] - before[i]}, more than Adam can (${bound})`,
+                );
           }
         } finally {
           model.dispose();

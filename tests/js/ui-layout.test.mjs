@@ -36,8 +36,12 @@ function importsOf(source) {
   return found.filter((s) => s.startsWith('.'));
 }
 
-const edges = productFiles().flatMap((file) => importsOf(readFileSync(path.join(ROOT, file), 'utf8'))
-  .map((spec) => ({ from: file, to: path.posix.normalize(path.posix.join(path.posix.dirname(file), spec)) })));
+const edges = productFiles().flatMap((file) =>
+  importsOf(readFileSync(path.join(ROOT, file), 'utf8')).map((spec) => ({
+    from: file,
+    to: path.posix.normalize(path.posix.join(path.posix.dirname(file), spec)),
+  })),
+);
 
 // The folder of web/ui a file is in ('heatmap' for web/ui/heatmap/paint.js), or null.
 function uiFolder(file) {
@@ -50,7 +54,8 @@ const isEntry = (file, folder) => file === `${UI}${folder}/${folder}.js` || file
 
 test('the project has imports to check, and each leads to a file that exists', () => {
   assert.ok(edges.length > 200, `found ${edges.length} imports`);
-  for (const { from, to } of edges) assert.ok(existsSync(path.join(ROOT, to)), `${from} imports ${to}, which does not exist`);
+  for (const { from, to } of edges)
+    assert.ok(existsSync(path.join(ROOT, to)), `${from} imports ${to}, which does not exist`);
 });
 
 test('a folder of web/ui is imported from outside only through its entry module', () => {
@@ -58,7 +63,10 @@ test('a folder of web/ui is imported from outside only through its entry module'
     const folder = uiFolder(to);
     return folder && uiFolder(from) !== folder && !isEntry(to, folder);
   });
-  assert.deepEqual(wrong.map(({ from, to }) => `${from} -> ${to}`), []);
+  assert.deepEqual(
+    wrong.map(({ from, to }) => `${from} -> ${to}`),
+    [],
+  );
 });
 
 test('every folder of web/ui has exactly one entry module', () => {
@@ -72,7 +80,10 @@ test('every folder of web/ui has exactly one entry module', () => {
 
 test('the JS API never imports the page', () => {
   const back = edges.filter(({ from, to }) => from.startsWith('web/lib/') && !to.startsWith('web/lib/'));
-  assert.deepEqual(back.map(({ from, to }) => `${from} -> ${to}`), []);
+  assert.deepEqual(
+    back.map(({ from, to }) => `${from} -> ${to}`),
+    [],
+  );
 });
 
 test('web/ui/model/ is DOM-free: no document, window or element in its modules', () => {
@@ -80,8 +91,10 @@ test('web/ui/model/ is DOM-free: no document, window or element in its modules',
   const files = productFiles().filter((f) => uiFolder(f) === 'model');
   assert.ok(files.length >= 10);
   for (const file of files) {
-    const code = readFileSync(path.join(ROOT, file), 'utf8').split('\n')
-      .filter((line) => !/^\s*(\/\/|\*|\/\*)/.test(line)).join('\n');
+    const code = readFileSync(path.join(ROOT, file), 'utf8')
+      .split('\n')
+      .filter((line) => !/^\s*(\/\/|\*|\/\*)/.test(line))
+      .join('\n');
     const hit = code.match(DOM);
     assert.equal(hit, null, `${file} uses ${hit?.[0]}`);
   }

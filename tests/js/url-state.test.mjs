@@ -8,12 +8,20 @@ import { createAttention } from '../../web/lib/attention.js';
 import { PRESETS } from '../../web/ui/model/presets.js';
 import { activeMatrices, reconcile } from '../../web/ui/model/state.js';
 import {
-  decodeState, encodeState, linkFor, MAX_ENCODED_LENGTH, presetFromHash, stateFromHash,
-  toBase64Url, validateState,
+  decodeState,
+  encodeState,
+  linkFor,
+  MAX_ENCODED_LENGTH,
+  presetFromHash,
+  stateFromHash,
+  toBase64Url,
+  validateState,
 } from '../../web/ui/model/url-state.js';
 
 let attn;
-before(async () => { attn = await createAttention(); });
+before(async () => {
+  attn = await createAttention();
+});
 
 const zeros = (count) => Array.from({ length: count }, () => 0);
 const fill = (name, count) => zeros(count);
@@ -35,7 +43,8 @@ const roundTrip = async (state) => {
   return { text, state: reconcile(r.state, fill) };
 };
 // Encodes arbitrary JSON the way encodeState does, for hand-made hostile links.
-const pack = (value) => `v1.${toBase64Url(deflateRawSync(Buffer.from(typeof value === 'string' ? value : JSON.stringify(value))))}`;
+const pack = (value) =>
+  `v1.${toBase64Url(deflateRawSync(Buffer.from(typeof value === 'string' ? value : JSON.stringify(value))))}`;
 const refused = async (text, pattern) => {
   const r = await decodeState(text);
   assert.equal(r.ok, false, `accepted ${String(text).slice(0, 60)}`);
@@ -58,19 +67,31 @@ describe('round trip', () => {
   test('the lesson example keeps its full-precision NumPy values', async () => {
     const state = reconcile(PRESETS.find((p) => p.id === 'lesson').build(attn), fill);
     const { state: back } = await roundTrip(state);
-    for (const name of ['X', 'WQ', 'WK', 'WV']) assert.deepEqual(back.matrices[name].data, state.matrices[name].data, name);
+    for (const name of ['X', 'WQ', 'WK', 'WV'])
+      assert.deepEqual(back.matrices[name].data, state.matrices[name].data, name);
   });
 
   test('every field the page keeps survives: toggles, masks, head, display, lesson fields', async () => {
     const base = reconcile(PRESETS.find((p) => p.id === 'padding').build(attn), fill);
-    const state = reconcile({
-      ...base,
-      scaling: { sqrtDk: false, temperature: 0.35 },
-      mask: { ...base.mask, kind: 'padding', pad: [false, true, false, false, true, false] },
-      display: { theme: 'dark', palette: 'cividis' },
-      matrices: { ...base.matrices, X: { ...base.matrices.X, data: base.matrices.X.data.map((x, k) => (k === 0 ? 0.1 + 0.2 : k === 1 ? -1e-7 : k === 2 ? 123456.789 : x)) } },
-      lesson: { panel: 'sqrt-dk', sqrtDk: { dk: 512, samples: 10000 }, pitfall: 'mask-after-softmax' },
-    }, fill);
+    const state = reconcile(
+      {
+        ...base,
+        scaling: { sqrtDk: false, temperature: 0.35 },
+        mask: { ...base.mask, kind: 'padding', pad: [false, true, false, false, true, false] },
+        display: { theme: 'dark', palette: 'cividis' },
+        matrices: {
+          ...base.matrices,
+          X: {
+            ...base.matrices.X,
+            data: base.matrices.X.data.map((x, k) =>
+              k === 0 ? 0.1 + 0.2 : k === 1 ? -1e-7 : k === 2 ? 123456.789 : x,
+            ),
+          },
+        },
+        lesson: { panel: 'sqrt-dk', sqrtDk: { dk: 512, samples: 10000 }, pitfall: 'mask-after-softmax' },
+      },
+      fill,
+    );
     const { state: back } = await roundTrip(state);
     assert.deepEqual(back, expected(state));
     assert.deepEqual(back.mask.pad, [false, true, false, false, true, false]);
@@ -88,7 +109,10 @@ describe('round trip', () => {
 
   test('hostile text in tokens and the sentence is carried as plain text (the page renders text)', async () => {
     const tokens = ['<img src=x onerror=alert(1)>'.slice(0, 24), 'javascript:alert(1)', '"><script>', '\u202eevil'];
-    const state = reconcile({ ...PRESETS.find((p) => p.id === 'lesson').build(attn), sentence: tokens.join(' '), tokens }, fill);
+    const state = reconcile(
+      { ...PRESETS.find((p) => p.id === 'lesson').build(attn), sentence: tokens.join(' '), tokens },
+      fill,
+    );
     const { state: back } = await roundTrip(state);
     assert.deepEqual(back.tokens, tokens);
   });
@@ -98,13 +122,31 @@ describe('round trip', () => {
     assert.equal(stateFromHash('#pipeline'), null);
     assert.equal(stateFromHash(''), null);
     assert.equal(presetFromHash('#preset=heads'), 'heads');
-    assert.equal(linkFor('https://x.example/explorer/index.html?a=1#old', 'v1.abc'), 'https://x.example/explorer/index.html?a=1#s=v1.abc');
+    assert.equal(
+      linkFor('https://x.example/explorer/index.html?a=1#old', 'v1.abc'),
+      'https://x.example/explorer/index.html?a=1#s=v1.abc',
+    );
   });
 });
 
 describe('malformed links are refused with a message', () => {
   test('not text, empty, wrong prefix, unknown version, damaged base64 or deflate, not JSON', async () => {
-    for (const text of [undefined, null, 42, {}, '', 'v1', 'v1.', 'hello', '1.abc', 'v1.abc=', 'v1.a', 'v1.!!!!', 'v1.%3Cimg%3E', 'v1.' + 'A'.repeat(40)])
+    for (const text of [
+      undefined,
+      null,
+      42,
+      {},
+      '',
+      'v1',
+      'v1.',
+      'hello',
+      '1.abc',
+      'v1.abc=',
+      'v1.a',
+      'v1.!!!!',
+      'v1.%3Cimg%3E',
+      'v1.' + 'A'.repeat(40),
+    ])
       await refused(text);
     await refused('v2.AAAA', /newer version/);
     await refused(pack('{"n": 4,'), /not JSON/);
@@ -174,7 +216,8 @@ describe('malformed links are refused with a message', () => {
       [{ lesson: NaN }, /finite/],
       [new Date(), /state must be an object/],
       [[], /state must be an object/],
-    ]) assert.throws(() => validateState(bad), pattern);
+    ])
+      assert.throws(() => validateState(bad), pattern);
   });
 });
 
@@ -199,10 +242,16 @@ describe('oversized links', () => {
   });
 
   test('a state too large for a link is refused when encoding, with a hint to export JSON', async () => {
-    const big = reconcile({ mode: 'sentence', sentence: 'a', tokens: Array(24).fill('tok'), dModel: 64, heads: 4 }, (name, count) => Array.from({ length: count }, (_, k) => Math.sin(k + name.length) * 1000.123456789));
+    const big = reconcile(
+      { mode: 'sentence', sentence: 'a', tokens: Array(24).fill('tok'), dModel: 64, heads: 4 },
+      (name, count) => Array.from({ length: count }, (_, k) => Math.sin(k + name.length) * 1000.123456789),
+    );
     await assert.rejects(encodeState(big), /too large for a link.*export it as JSON/);
     // A large but typical state (two-decimal values) still fits.
-    const typical = reconcile({ mode: 'sentence', sentence: 'a', tokens: Array(16).fill('tok'), dModel: 64, heads: 4 }, (name, count) => Array.from({ length: count }, (_, k) => Math.round(Math.sin(k * 7.1 + name.length) * 100) / 100));
+    const typical = reconcile(
+      { mode: 'sentence', sentence: 'a', tokens: Array(16).fill('tok'), dModel: 64, heads: 4 },
+      (name, count) => Array.from({ length: count }, (_, k) => Math.round(Math.sin(k * 7.1 + name.length) * 100) / 100),
+    );
     const { state: back } = await roundTrip(typical);
     assert.deepEqual(back, expected(typical));
   });

@@ -11,7 +11,9 @@ import { pageState } from './support/page-state.mjs';
 let attn;
 let fill;
 let embed;
-before(async () => { ({ attn, fill, embed } = await pageState()); });
+before(async () => {
+  ({ attn, fill, embed } = await pageState());
+});
 
 const stateOf = (id, extra = {}) => reconcile({ ...presetById(id).build(attn), ...extra }, fill, embed);
 const largest = (data) => Math.max(...Array.from(data, Math.abs));
@@ -43,7 +45,10 @@ test('pages of another kind or size are another kind; the same page is the same'
 
 test('the edit is drawn, then the state itself, once per kind of page', () => {
   const drawn = [];
-  const warm = createWarmUp((s) => drawn.push(s), (s) => ({ ...s, reconciled: true }));
+  const warm = createWarmUp(
+    (s) => drawn.push(s),
+    (s) => ({ ...s, reconciled: true }),
+  );
   const a = stateOf('heads');
   warm(a);
   assert.equal(drawn.length, 2);
@@ -59,10 +64,13 @@ test('the edit is drawn, then the state itself, once per kind of page', () => {
 test('drawing the edit may fail: the real state is drawn after it, and the failure is only a warning', (t) => {
   const warn = t.mock.method(console, 'warn', () => {});
   const drawn = [];
-  const warm = createWarmUp((s) => {
-    drawn.push(s);
-    if (drawn.length === 1) throw new Error('drawing failed');
-  }, (s) => s);
+  const warm = createWarmUp(
+    (s) => {
+      drawn.push(s);
+      if (drawn.length === 1) throw new Error('drawing failed');
+    },
+    (s) => s,
+  );
   const a = stateOf('lesson');
   warm(a);
   assert.equal(drawn.length, 2);

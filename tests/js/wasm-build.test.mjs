@@ -6,7 +6,8 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const wasm = (variant) => fileURLToPath(new URL(`../../web/lib/wasm/attention-${variant}.wasm`, import.meta.url));
-const disassemble = (variant) => execFileSync('wasm-objdump', ['-d', wasm(variant)], { maxBuffer: 256 * 2 ** 20 }).toString();
+const disassemble = (variant) =>
+  execFileSync('wasm-objdump', ['-d', wasm(variant)], { maxBuffer: 256 * 2 ** 20 }).toString();
 
 test('the SIMD build computes with f32x4 instructions', () => {
   const code = disassemble('simd');

@@ -3,11 +3,14 @@
 // from the iframe's origin only.
 const frame = document.getElementById('explorer');
 const log = document.getElementById('log');
-const embedUrl = new URL(`../embed.html?parentOrigin=${encodeURIComponent(window.location.origin)}`, window.location.href);
+const embedUrl = new URL(
+  `../embed.html?parentOrigin=${encodeURIComponent(window.location.origin)}`,
+  window.location.href,
+);
 frame.src = embedUrl.href;
 
 const received = [];
-window.explorerMessages = received;  // for the end-to-end tests
+window.explorerMessages = received; // for the end-to-end tests
 
 function send(message) {
   frame.contentWindow.postMessage({ version: 1, ...message }, embedUrl.origin);
@@ -19,11 +22,14 @@ window.addEventListener('message', (event) => {
   if (typeof type !== 'string' || !type.startsWith('attention-explorer:')) return;
   if (type === 'attention-explorer:height') {
     // Size the frame to the explorer: no scrollbar inside the lesson.
-    if (Number.isFinite(event.data.height) && event.data.height > 0) frame.style.height = `${Math.min(event.data.height, 20000)}px`;
+    if (Number.isFinite(event.data.height) && event.data.height > 0)
+      frame.style.height = `${Math.min(event.data.height, 20000)}px`;
     return;
   }
   received.push(event.data);
-  const what = state ? `${state.mode} mode, ${state.tokens.length} tokens, ${state.mask.kind} mask${source ? ` (${source})` : ''}` : error;
+  const what = state
+    ? `${state.mode} mode, ${state.tokens.length} tokens, ${state.mask.kind} mask${source ? ` (${source})` : ''}`
+    : error;
   log.textContent = `${type}: ${what}\n${log.textContent}`.slice(0, 4000);
 });
 

@@ -10,7 +10,7 @@
 // Not part of the public API (attention.d.ts): an internal helper of the page's own code.
 
 export const API_PARTS = Object.freeze(['transformer', 'gradients', 'head-scores', 'flash-lesson']);
-const loaders = new Map();  // part → () => Promise of its module, registered by the bundle's stand-ins
+const loaders = new Map(); // part → () => Promise of its module, registered by the bundle's stand-ins
 
 /** Called by a stand-in of the bundled site: `load()` fetches the real module (once). */
 export function registerDeferredPart(part, load) {

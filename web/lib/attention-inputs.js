@@ -34,18 +34,28 @@ function sdpaTensors(q, k, v, readFloat) {
   const Q = readFloat(q, 'q');
   const K = readFloat(k, 'k');
   const V = readFloat(v, 'v');
-  for (const [name, t, dims] of [['q', Q, '[n, dk]'], ['k', K, '[m, dk]'], ['v', V, '[m, dv]']])
+  for (const [name, t, dims] of [
+    ['q', Q, '[n, dk]'],
+    ['k', K, '[m, dk]'],
+    ['v', V, '[m, dv]'],
+  ])
     if (t.shape.length < 2) fail(`${name} must have at least 2 dimensions ${dims}, got shape ${formatShape(t.shape)}`);
   const lead = Q.shape.slice(0, -2);
   if (!sameShape(K.shape.slice(0, -2), lead) || !sameShape(V.shape.slice(0, -2), lead))
-    fail(`q, k and v must have the same batch dimensions, got ${formatShape(Q.shape)}, ${formatShape(K.shape)} and ${formatShape(V.shape)}`);
+    fail(
+      `q, k and v must have the same batch dimensions, got ${formatShape(Q.shape)}, ${formatShape(K.shape)} and ${formatShape(V.shape)}`,
+    );
   const [n, dk] = Q.shape.slice(-2);
   const [m, dkKeys] = K.shape.slice(-2);
   const [mValues, dv] = V.shape.slice(-2);
   if (dk !== dkKeys)
-    fail(`q and k must have the same last dimension dk: q is ${formatShape(Q.shape)} (dk = ${dk}), k is ${formatShape(K.shape)} (dk = ${dkKeys})`);
+    fail(
+      `q and k must have the same last dimension dk: q is ${formatShape(Q.shape)} (dk = ${dk}), k is ${formatShape(K.shape)} (dk = ${dkKeys})`,
+    );
   if (m !== mValues)
-    fail(`k and v must have the same number of rows m (one value per key): k is ${formatShape(K.shape)}, v is ${formatShape(V.shape)}`);
+    fail(
+      `k and v must have the same number of rows m (one value per key): k is ${formatShape(K.shape)}, v is ${formatShape(V.shape)}`,
+    );
   return { Q, K, V, lead, batch: product(lead), n, m, dk, dv };
 }
 
@@ -58,7 +68,9 @@ function sdpaPadding(value, lead, batch, m) {
     return padding;
   }
   if (lead.length && sameShape(t.shape, [...lead, m])) return t.data;
-  return fail(`options.keyPaddingMask must have shape [m] = [${m}]${lead.length ? ` or ${formatShape([...lead, m])}` : ''}, got ${formatShape(t.shape)}`);
+  return fail(
+    `options.keyPaddingMask must have shape [m] = [${m}]${lead.length ? ` or ${formatShape([...lead, m])}` : ''}, got ${formatShape(t.shape)}`,
+  );
 }
 
 /**
@@ -87,20 +99,28 @@ function multiHeadTensors(dims, query, key, value, readFloat) {
   const v = value === undefined ? k : readFloat(value, 'value');
   const rank = q.shape.length;
   if (rank !== 2 && rank !== 3) fail(`query must be [n, E] or [B, n, E], got shape ${formatShape(q.shape)}`);
-  for (const [name, t] of [['key', k], ['value', v]])
+  for (const [name, t] of [
+    ['key', k],
+    ['value', v],
+  ])
     if (t.shape.length !== rank)
       fail(`${name} must have the same rank as query (${rank}), got shape ${formatShape(t.shape)}`);
   const batched = rank === 3;
   const B = batched ? q.shape[0] : 1;
   const [n, E] = q.shape.slice(-2);
   const m = k.shape[rank - 2];
-  if (E !== dims.embedDim) fail(`query's last dimension must be embedDim (${dims.embedDim}), got shape ${formatShape(q.shape)}`);
-  if (k.shape[rank - 1] !== dims.kdim) fail(`key's last dimension must be kdim (${dims.kdim}), got shape ${formatShape(k.shape)}`);
-  if (v.shape[rank - 1] !== dims.vdim) fail(`value's last dimension must be vdim (${dims.vdim}), got shape ${formatShape(v.shape)}`);
+  if (E !== dims.embedDim)
+    fail(`query's last dimension must be embedDim (${dims.embedDim}), got shape ${formatShape(q.shape)}`);
+  if (k.shape[rank - 1] !== dims.kdim)
+    fail(`key's last dimension must be kdim (${dims.kdim}), got shape ${formatShape(k.shape)}`);
+  if (v.shape[rank - 1] !== dims.vdim)
+    fail(`value's last dimension must be vdim (${dims.vdim}), got shape ${formatShape(v.shape)}`);
   if (v.shape[rank - 2] !== m)
     fail(`key and value must have the same number of tokens, got ${formatShape(k.shape)} and ${formatShape(v.shape)}`);
   if (batched && (k.shape[0] !== B || v.shape[0] !== B))
-    fail(`query, key and value must have the same batch size, got ${formatShape(q.shape)}, ${formatShape(k.shape)}, ${formatShape(v.shape)}`);
+    fail(
+      `query, key and value must have the same batch size, got ${formatShape(q.shape)}, ${formatShape(k.shape)}, ${formatShape(v.shape)}`,
+    );
   return { q, k, v, batched, lead: batched ? [B] : [], B, n, m, E };
 }
 
@@ -121,14 +141,16 @@ export function readMultiHeadInputs(dims, query, key, value, opts, readFloat = t
   if (given(opts.attnMask)) {
     const read = readAttnMask(opts.attnMask);
     const t = read.mask ?? read.bias;
-    if (!sameShape(t.shape, [n, m])) fail(`options.attnMask must have shape [n, m] = [${n}, ${m}], got ${formatShape(t.shape)}`);
+    if (!sameShape(t.shape, [n, m]))
+      fail(`options.attnMask must have shape [n, m] = [${n}, ${m}], got ${formatShape(t.shape)}`);
     x.mask = read.mask?.data ?? null;
     x.bias = read.bias?.data ?? null;
   }
   if (given(opts.keyPaddingMask)) {
     const t = toMask(opts.keyPaddingMask, 'options.keyPaddingMask');
     const want = batched ? [B, m] : [m];
-    if (!sameShape(t.shape, want)) fail(`options.keyPaddingMask must have shape ${formatShape(want)}, got ${formatShape(t.shape)}`);
+    if (!sameShape(t.shape, want))
+      fail(`options.keyPaddingMask must have shape ${formatShape(want)}, got ${formatShape(t.shape)}`);
     x.padding = t.data;
   }
   return x;

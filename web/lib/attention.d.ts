@@ -18,8 +18,15 @@ export interface Tensor {
 
 /** The typed arrays a tensor's `data` may be (BigInt arrays and DataView are refused). */
 export type NumericArray =
-  | Float32Array | Float64Array | Int8Array | Uint8Array | Uint8ClampedArray | Int16Array
-  | Uint16Array | Int32Array | Uint32Array;
+  | Float32Array
+  | Float64Array
+  | Int8Array
+  | Uint8Array
+  | Uint8ClampedArray
+  | Int16Array
+  | Uint16Array
+  | Int32Array
+  | Uint32Array;
 
 /**
  * A float tensor as input: `{ data, shape }` with a numeric typed array or an array of numbers
@@ -265,7 +272,12 @@ export interface MultiHeadAttention {
    * Attention of `query` [B, n, E] (or [n, E]) over `key` [B, m, kdim] and `value` [B, m, vdim].
    * `key` defaults to `query` and `value` to `key` (self-attention).
    */
-  forward(query: TensorInput, key?: TensorInput, value?: TensorInput, options?: MultiHeadForwardOptions): MultiHeadForwardResult;
+  forward(
+    query: TensorInput,
+    key?: TensorInput,
+    value?: TensorInput,
+    options?: MultiHeadForwardOptions,
+  ): MultiHeadForwardResult;
   /**
    * Gradients of the forward for `gradOutput` = ∂L/∂output (the output's shape): for the inputs
    * (same shapes as given) and for every weight, in setWeights' layout. The forward runs inside
@@ -273,8 +285,13 @@ export interface MultiHeadAttention {
    * argument still gets its own gradient: the tensor's gradient is their sum. `key` and `value`
    * may be `undefined` for self-attention, as in forward().
    */
-  backward(query: TensorInput, key: TensorInput | undefined, value: TensorInput | undefined,
-    gradOutput: TensorInput, options?: MultiHeadBackwardOptions): MultiHeadBackwardResult;
+  backward(
+    query: TensorInput,
+    key: TensorInput | undefined,
+    value: TensorInput | undefined,
+    gradOutput: TensorInput,
+    options?: MultiHeadBackwardOptions,
+  ): MultiHeadBackwardResult;
   /** Learnable parameters: E² + kdim·E + vdim·E + E² (+ 4E with biases); independent of numHeads. */
   parameterCount(): number;
   /**
@@ -301,8 +318,13 @@ export interface Lessons {
    * NumPy's generator seeded with `seed` (default 0); their dot products spread like √dₖ (`raw`)
    * and like 1 after dividing by √dₖ (`scaled`). `bins` (default 41) histogram bins.
    */
-  sampleDotProducts(options: { dk: number; count?: number; seed?: number; bins?: number }):
-    { dk: number; count: number; seed: number; raw: Sample; scaled: Sample };
+  sampleDotProducts(options: { dk: number; count?: number; seed?: number; bins?: number }): {
+    dk: number;
+    count: number;
+    seed: number;
+    raw: Sample;
+    scaled: Sample;
+  };
   /** softmax(scale · scores) along the last axis (−∞ allowed), with each row's entropy (nats) and max. */
   softmax(scores: TensorInput, options?: { scale?: number }): { weights: Tensor; entropy: Tensor; max: Tensor };
   /** Per row of a weights tensor: entropy in nats (0 for a one-hot row, ln m for a uniform one), max and sum. */
@@ -314,8 +336,12 @@ export interface Lessons {
    * matrices O(h·n·m).
    */
   attentionCost(options: { n: number; m?: number; dModel: number; numHeads: number; bias?: boolean }): {
-    parameters: number; projectionFlops: number; scoreFlops: number; softmaxFlops: number;
-    totalFlops: number; attentionMatrixBytes: number;
+    parameters: number;
+    projectionFlops: number;
+    scoreFlops: number;
+    softmaxFlops: number;
+    totalFlops: number;
+    attentionMatrixBytes: number;
   };
   /**
    * FlashAttention's online softmax, tile by tile, computed by the core with the streaming
@@ -373,15 +399,25 @@ export interface Attention {
    * softmax(Q·Kᵀ·scale + bias, masked) · V for q [...batch, n, dk], k [...batch, m, dk],
    * v [...batch, m, dv]. Masks are applied to the scores before the softmax and combine.
    */
-  scaledDotProductAttention(q: TensorInput, k: TensorInput, v: TensorInput, options?: ScaledDotProductAttentionOptions): ScaledDotProductAttentionResult;
+  scaledDotProductAttention(
+    q: TensorInput,
+    k: TensorInput,
+    v: TensorInput,
+    options?: ScaledDotProductAttentionOptions,
+  ): ScaledDotProductAttentionResult;
   /**
    * The forward and backward pass of scaledDotProductAttention (same arguments and options, no
    * trace or pitfall) for `gradOutput` = ∂L/∂output [...batch, n, dv]:
    * dV = Aᵀ·dO; dA = dO·Vᵀ; dS = A ⊙ (dA − rowsum(dO ⊙ O)); dQ = scale·dS·K; dK = scale·dSᵀ·Q.
    * With `needWeights: false` the core streams (FlashAttention-2 style) and never builds n × m.
    */
-  scaledDotProductAttentionGrad(q: TensorInput, k: TensorInput, v: TensorInput, gradOutput: TensorInput,
-    options?: ScaledDotProductAttentionGradOptions): ScaledDotProductAttentionGradResult;
+  scaledDotProductAttentionGrad(
+    q: TensorInput,
+    k: TensorInput,
+    v: TensorInput,
+    gradOutput: TensorInput,
+    options?: ScaledDotProductAttentionGradOptions,
+  ): ScaledDotProductAttentionGradResult;
   /** The matrix product a [..., n, k] · b [k, m] → [..., n, m] (e.g. Q = X·W_Q), computed by the core. */
   matmul(a: TensorInput, b: TensorInput): Tensor;
   /** A NumPy-compatible generator seeded like `np.random.seed(seed)` (default 0). */
@@ -440,7 +476,10 @@ export interface Attention {
    * (548 MB F32) opens in ~0.4 s (F16 ~0.7 s); see docs/performance.md. The bytes stay in memory
    * alongside the model: {@link loadTransformer} reads a File or a URL in slices instead.
    */
-  transformerFromSafetensors(bytes: Uint8Array | ArrayBuffer, config: TransformerConfig | HuggingFaceGpt2Config): Transformer;
+  transformerFromSafetensors(
+    bytes: Uint8Array | ArrayBuffer,
+    config: TransformerConfig | HuggingFaceGpt2Config,
+  ): Transformer;
   /**
    * {@link transformerFromSafetensors} without blocking the page and without holding the file in
    * JavaScript memory: the header is read first, then the tensors in slices of 16 MiB (or as the
@@ -700,7 +739,10 @@ export interface Transformer {
    * `onProgress({ loaded, total })` counts the bytes written. Do not train the model while it is
    * being saved: the slices are read as they are written.
    */
-  toSafetensorsAsync(options?: { signal?: AbortSignal; onProgress?: (progress: CheckpointProgress) => void }): Promise<Blob>;
+  toSafetensorsAsync(options?: {
+    signal?: AbortSignal;
+    onProgress?: (progress: CheckpointProgress) => void;
+  }): Promise<Blob>;
   /**
    * A decoder with a key/value cache over this model: feed it tokens chunk by chunk and it returns
    * the logits of the new positions without recomputing the earlier ones. See
@@ -768,7 +810,10 @@ export interface TransformerDecoder {
    * Appends t ≥ 1 token ids (an array or an integer typed array; ids in [0, vocabSize)) at
    * positions length … length + t − 1. `needWeights` (default true) returns the attentions.
    */
-  append(tokens: number[] | Int32Array | Uint16Array | Uint8Array, options?: { needWeights?: boolean }): DecoderAppendResult;
+  append(
+    tokens: number[] | Int32Array | Uint16Array | Uint8Array,
+    options?: { needWeights?: boolean },
+  ): DecoderAppendResult;
   /**
    * {@link append}, then the token that follows, drawn in the core from the last appended row's
    * logits exactly as {@link Transformer.generate} draws it: `temperature` (default 1; 0 = greedy,
@@ -778,8 +823,10 @@ export interface TransformerDecoder {
    * token back with `u` from `attn.randomState(seed).rand()` (only while temperature > 0) gives
    * generate's tokens for that seed.
    */
-  sample(tokens: number[] | Int32Array | Uint16Array | Uint8Array,
-    options?: { temperature?: number; topK?: number; u?: number; needWeights?: boolean }): DecoderAppendResult & { token: number };
+  sample(
+    tokens: number[] | Int32Array | Uint16Array | Uint8Array,
+    options?: { temperature?: number; topK?: number; u?: number; needWeights?: boolean },
+  ): DecoderAppendResult & { token: number };
   /**
    * Copies of layer `layer`'s cache in slot order: `keys` and `values` [numKVHeads, kept, headDim]
    * (keys after RoPE, as the heads use them) and `positions`, the position held in each slot
@@ -818,7 +865,8 @@ export interface GenerateOptions {
 }
 
 /** Token ids [T] or [B, T]: nested arrays, an integer typed array, or `{ data, shape }`. */
-export type TokenInput = number[] | number[][] | Int32Array | Uint16Array | Uint8Array | { data: ArrayLike<number>; shape: number[] };
+export type TokenInput =
+  number[] | number[][] | Int32Array | Uint16Array | Uint8Array | { data: ArrayLike<number>; shape: number[] };
 
 /**
  * Head metrics of attention patterns A [T, T] (row i = query, column j = key) over tokens tok:
@@ -850,8 +898,10 @@ export function simdSupported(): boolean;
 
 // ---- Gradients -------------------------------------------------------------------------------
 
-export type ScaledDotProductAttentionGradOptions =
-  Pick<ScaledDotProductAttentionOptions, 'causal' | 'mask' | 'bias' | 'keyPaddingMask' | 'scale' | 'needWeights' | 'window'>;
+export type ScaledDotProductAttentionGradOptions = Pick<
+  ScaledDotProductAttentionOptions,
+  'causal' | 'mask' | 'bias' | 'keyPaddingMask' | 'scale' | 'needWeights' | 'window'
+>;
 
 export interface ScaledDotProductAttentionGradResult {
   /** The forward's output [...batch, n, dv]. */
@@ -872,7 +922,10 @@ export interface ScaledDotProductAttentionGradResult {
   gradScores: Tensor | null;
 }
 
-export type MultiHeadBackwardOptions = Pick<MultiHeadForwardOptions, 'causal' | 'attnMask' | 'keyPaddingMask' | 'scale' | 'window'>;
+export type MultiHeadBackwardOptions = Pick<
+  MultiHeadForwardOptions,
+  'causal' | 'attnMask' | 'keyPaddingMask' | 'scale' | 'window'
+>;
 
 export interface MultiHeadBackwardResult {
   /** The forward's output, [B, n, E] or [n, E]. */

@@ -39,11 +39,17 @@ class Attention {
   }
 
   /** True when the WebAssembly SIMD128 build is in use. */
-  get simd() { return this.#simd; }
+  get simd() {
+    return this.#simd;
+  }
   /** The kernel implementation inside the module, e.g. "xsimd/sse4.1" or "scalar". */
-  get variant() { return this.#variant; }
+  get variant() {
+    return this.#variant;
+  }
   /** Lesson experiments computed by the core (see attention.d.ts). */
-  get lessons() { return this.#lessons; }
+  get lessons() {
+    return this.#lessons;
+  }
 
   /**
    * Ends this instance: its WebAssembly memory (which never shrinks while the module lives) can
@@ -70,16 +76,25 @@ class Attention {
     const nm = batch * n * m;
     const traceBytes = trace ? nm * f : 0;
     const sizes = [
-      Q.length * f, K.length * f, V.length * f,
-      mask ? mask.data.length : 0, bias ? bias.data.length * f : 0, padding ? padding.length : 0,
-      batch * n * dv * f, needWeights ? nm * f : 0, traceBytes, traceBytes, traceBytes, batch * n,
+      Q.length * f,
+      K.length * f,
+      V.length * f,
+      mask ? mask.data.length : 0,
+      bias ? bias.data.length * f : 0,
+      padding ? padding.length : 0,
+      batch * n * dv * f,
+      needWeights ? nm * f : 0,
+      traceBytes,
+      traceBytes,
+      traceBytes,
+      batch * n,
     ];
     const materialize = needWeights || trace;
     // The deliberate-mistake path works in float64 on its own buffers (n·m weights, n·dv output).
-    const workspaceBytes = pitfall === null ? headWorkspaceBytes(n, m, dk, dv, materialize)
-      : (n * m + n * dv) * 8;
-    const a = this.#heap.layout(sizes, 'scaledDotProductAttention', workspaceBytes,
-      { suggestOutputOnly: pitfall === null && materialize });
+    const workspaceBytes = pitfall === null ? headWorkspaceBytes(n, m, dk, dv, materialize) : (n * m + n * dv) * 8;
+    const a = this.#heap.layout(sizes, 'scaledDotProductAttention', workspaceBytes, {
+      suggestOutputOnly: pitfall === null && materialize,
+    });
     try {
       return this.#sdpaCall(module, a, x, trace, pitfall);
     } finally {
@@ -90,7 +105,25 @@ class Attention {
   // Writes the inputs read by #scaledDotProductAttention to the buffers at a, calls the core and
   // reads the results out. Every argument has been read before: no user code runs from here on.
   #sdpaCall(module, a, x, trace, pitfall) {
-    const { Q, K, V, lead, batch, n, m, dk, dv, causal, needWeights, scale, mask, maskPerBatch, bias, biasPerBatch, padding } = x;
+    const {
+      Q,
+      K,
+      V,
+      lead,
+      batch,
+      n,
+      m,
+      dk,
+      dv,
+      causal,
+      needWeights,
+      scale,
+      mask,
+      maskPerBatch,
+      bias,
+      biasPerBatch,
+      padding,
+    } = x;
     const heap = this.#heap;
     heap.writeFloatInput(a[0], Q);
     heap.writeFloatInput(a[1], K);
@@ -98,10 +131,33 @@ class Attention {
     if (mask) heap.writeU8(a[3], mask.data);
     if (bias) heap.writeF32(a[4], bias.data);
     if (padding) heap.writeU8(a[5], padding);
-    if (pitfall !== null) heap.fillU8(a[11], batch * n, 0);  // not tracked by pitfalls
+    if (pitfall !== null) heap.fillU8(a[11], batch * n, 0); // not tracked by pitfalls
     const status = module._attn_scaled_dot_product_attention(
-      pitfall ?? 0, a[0], a[1], a[2], batch, n, m, dk, dv, scale, causal, a[3], maskPerBatch, a[4],
-      biasPerBatch, a[5], a[6], a[7], a[8], a[9], a[10], a[11], x.window, x.lowerRight);
+      pitfall ?? 0,
+      a[0],
+      a[1],
+      a[2],
+      batch,
+      n,
+      m,
+      dk,
+      dv,
+      scale,
+      causal,
+      a[3],
+      maskPerBatch,
+      a[4],
+      biasPerBatch,
+      a[5],
+      a[6],
+      a[7],
+      a[8],
+      a[9],
+      a[10],
+      a[11],
+      x.window,
+      x.lowerRight,
+    );
     checkCode(module, status, 'scaledDotProductAttention');
     heap.checkNoOverflow(a[6], batch * n * dv, 'q, k, the scale or the bias');
     const read = (address, shape) => ({ data: heap.readF32(address, product(shape)), shape });
@@ -139,7 +195,10 @@ class Attention {
     if (B.shape.length !== 2) fail(`b must be a matrix [k, m], got shape ${formatShape(B.shape)}`);
     const k = A.shape[A.shape.length - 1];
     const [kb, m] = B.shape;
-    if (k !== kb) fail(`a's last dimension (${k}) must equal b's first (${kb}): a is ${formatShape(A.shape)}, b is ${formatShape(B.shape)}`);
+    if (k !== kb)
+      fail(
+        `a's last dimension (${k}) must equal b's first (${kb}): a is ${formatShape(A.shape)}, b is ${formatShape(B.shape)}`,
+      );
     const n = A.length / k;
     const [pa, pb, pc] = this.#heap.layout([A.length * 4, B.length * 4, n * m * 4], 'matmul');
     try {

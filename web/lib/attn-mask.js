@@ -13,6 +13,8 @@ export function readAttnMask(value) {
   if (kind === 'array') kind = typeof input.values[0] === 'boolean' ? 'Uint8Array' : 'Float64Array';
   if (BOOLEAN_MASKS.has(kind)) return { mask: maskFrom(input) };
   if (FLOAT_MASKS.has(kind)) return { bias: tensorFrom(input, true) };
-  return fail(`${name} must be boolean (a Uint8Array or booleans; true hides the key) or floating point ` +
-    `(a Float32Array, Float64Array or numbers; added to the scores), got a ${kind}`);
+  return fail(
+    `${name} must be boolean (a Uint8Array or booleans; true hides the key) or floating point ` +
+      `(a Float32Array, Float64Array or numbers; added to the scores), got a ${kind}`,
+  );
 }

@@ -11,7 +11,10 @@ const SLICE_BYTES = 16 << 20;
 function layoutOf(block) {
   const { tensors } = block();
   const byName = new Map(tensors.map((t) => [t.name, t]));
-  const file = encodeSafetensorsHeader(tensors.map((t) => ({ name: t.name, dtype: 'F32', shape: t.shape })), { format: 'pt' });
+  const file = encodeSafetensorsHeader(
+    tensors.map((t) => ({ name: t.name, dtype: 'F32', shape: t.shape })),
+    { format: 'pt' },
+  );
   return { ...file, source: (name) => byName.get(name) };
 }
 
@@ -49,7 +52,7 @@ async function writeParts(block, ctx) {
     const t = source(placed.name);
     for (let at = 0; at < t.size * 4; at += SLICE_BYTES) {
       const stop = Math.min(t.size * 4, at + SLICE_BYTES);
-      const { module, base } = block();  // again each slice: the model may be disposed meanwhile
+      const { module, base } = block(); // again each slice: the model may be disposed meanwhile
       const from = base + t.offset * 4;
       parts.push(new Blob([module.HEAPU8.slice(from + at, from + stop)]));
       ctx.progress(header.length + placed.begin + stop, total);

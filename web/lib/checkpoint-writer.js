@@ -7,8 +7,18 @@
 import { fail, formatShape, sameShape } from './checks.js';
 
 // attn::StoredFloat (src/core/dtype_conversion.h): the floating dtypes a parameter may be stored in.
-const FORMATS = new Map([['F32', 0], ['F16', 1], ['BF16', 2], ['F64', 3]]);
-const WIDTH = new Map([['F32', 4], ['F16', 2], ['BF16', 2], ['F64', 8]]);
+const FORMATS = new Map([
+  ['F32', 0],
+  ['F16', 1],
+  ['BF16', 2],
+  ['F64', 3],
+]);
+const WIDTH = new Map([
+  ['F32', 4],
+  ['F16', 2],
+  ['BF16', 2],
+  ['F64', 8],
+]);
 const INTEGERS = new Set(['BOOL', 'U8', 'I8', 'U16', 'I16', 'U32', 'I32', 'U64', 'I64']);
 // GPT-2 checkpoints carry the causal mask as buffers; they are not parameters.
 const MASK_BUFFER = /^h\.\d+\.attn\.(bias|masked_bias)$/;
@@ -35,7 +45,12 @@ export function planLoad(entries, modelTensors, tieEmbeddings) {
     const tensor = tied ? byName.get('wte.weight') : byName.get(name);
     if (!tensor) {
       if (INTEGERS.has(entry.dtype)) continue;
-      fail(`checkpoint: unknown tensor ${quote(key)} for this config (expected names such as ${modelTensors.slice(0, 3).map((x) => `"${x.name}"`).join(', ')}, …)`);
+      fail(
+        `checkpoint: unknown tensor ${quote(key)} for this config (expected names such as ${modelTensors
+          .slice(0, 3)
+          .map((x) => `"${x.name}"`)
+          .join(', ')}, …)`,
+      );
     }
     if (seen.has(name)) fail(`checkpoint: ${quote(name)} is given twice (${quote(seen.get(name))} and ${quote(key)})`);
     seen.set(name, key);
@@ -84,7 +99,7 @@ export class ParameterWriter {
   }
 
   #malloc(module, bytes, what) {
-    const at = module._malloc(bytes + 64) >>> 0;  // addresses past 2 GiB come back as negative int32
+    const at = module._malloc(bytes + 64) >>> 0; // addresses past 2 GiB come back as negative int32
     if (!at) fail(`checkpoint: out of WebAssembly memory for ${what} (${bytes} bytes)`);
     return at;
   }
@@ -135,7 +150,7 @@ export class ParameterWriter {
       bad = module._findNonFinite(dst, n);
     } else {
       const width = WIDTH.get(t.entry.dtype);
-      const step = STAGING_BYTES / width;  // elements per staged piece
+      const step = STAGING_BYTES / width; // elements per staged piece
       const staging = alignUp(this.#staging);
       bad = n;
       for (let i = 0; i < n && bad === n; i += step) {
@@ -150,8 +165,11 @@ export class ParameterWriter {
 
   #nonFinite(t, index, address) {
     const value = new Float32Array(this.#block().module.HEAPU8.buffer, address, 1)[0];
-    const stored = t.entry.dtype === 'F64' && !Number.isNaN(value) ? ` (beyond float32's range in ${t.entry.dtype})` : '';
-    fail(`checkpoint: ${quote(t.entry.name)} holds ${value}${stored} at element ${index}; a model's parameters must be finite`);
+    const stored =
+      t.entry.dtype === 'F64' && !Number.isNaN(value) ? ` (beyond float32's range in ${t.entry.dtype})` : '';
+    fail(
+      `checkpoint: ${quote(t.entry.name)} holds ${value}${stored} at element ${index}; a model's parameters must be finite`,
+    );
   }
 
   /** Checks that every planned tensor arrived whole, and that a tied lm_head equals wte. */
@@ -166,7 +184,9 @@ export class ParameterWriter {
       const wte = new Float32Array(module.HEAPU8.buffer, base + tied.tensor.offset * 4, tied.tensor.size);
       for (let i = 0; i < head.length; i++)
         if (head[i] !== wte[i])
-          fail(`checkpoint: ${quote(tied.entry.name)} differs from wte.weight at element ${i}, but this model ties its embeddings (tieEmbeddings: true)`);
+          fail(
+            `checkpoint: ${quote(tied.entry.name)} differs from wte.weight at element ${i}, but this model ties its embeddings (tieEmbeddings: true)`,
+          );
     }
   }
 

@@ -12,8 +12,8 @@ import { checkOptions } from './read-input.js';
 import { ParameterWriter, neededRanges, planLoad } from './checkpoint-writer.js';
 
 const LOAD_OPTIONS = ['signal', 'onProgress'];
-const SLICE_BYTES = 16 << 20;  // per read: a few milliseconds of copying or conversion
-const BUSY_MS = 30;            // work between two yields to the event loop, at most about this
+const SLICE_BYTES = 16 << 20; // per read: a few milliseconds of copying or conversion
+const BUSY_MS = 30; // work between two yields to the event loop, at most about this
 
 // `target` is what the caller's create(config) returns: { model, block, instance }, block() giving
 // the live { module, base, tensors } of the model's parameters.
@@ -77,10 +77,12 @@ function context(options, what) {
   let last = -1;
   // Rejects at the abort, so a read that never settles (a stalled stream) cannot hold a load.
   let onAbort = null;
-  const aborted = signal ? new Promise((resolve, reject) => {
-    onAbort = () => reject(abortError(signal));
-    signal.addEventListener?.('abort', onAbort, { once: true });
-  }) : null;
+  const aborted = signal
+    ? new Promise((resolve, reject) => {
+        onAbort = () => reject(abortError(signal));
+        signal.addEventListener?.('abort', onAbort, { once: true });
+      })
+    : null;
   aborted?.catch(() => {});
   const ctx = {
     signal,
@@ -112,8 +114,15 @@ function context(options, what) {
 /** Random access to bytes in memory or to a Blob: { size, read(start, end) → Promise<Uint8Array> }. */
 function rangeReader(source) {
   if (typeof Blob !== 'undefined' && source instanceof Blob)
-    return { size: source.size, read: async (start, end) => new Uint8Array(await source.slice(start, end).arrayBuffer()) };
-  const bytes = asBytes(source, 'source', 'a Uint8Array, an ArrayBuffer, a Blob or File, a URL, a Response or a ReadableStream');
+    return {
+      size: source.size,
+      read: async (start, end) => new Uint8Array(await source.slice(start, end).arrayBuffer()),
+    };
+  const bytes = asBytes(
+    source,
+    'source',
+    'a Uint8Array, an ArrayBuffer, a Blob or File, a URL, a Response or a ReadableStream',
+  );
   return { size: bytes.length, read: async (start, end) => bytes.subarray(start, end) };
 }
 
@@ -150,13 +159,16 @@ function resolveUrl(source) {
   try {
     return new URL(source, base);
   } catch {
-    return fail(`source ${show(String(source))} is not a URL that can be fetched${base ? '' : ' (a relative URL needs a page to resolve against)'}`);
+    return fail(
+      `source ${show(String(source))} is not a URL that can be fetched${base ? '' : ' (a relative URL needs a page to resolve against)'}`,
+    );
   }
 }
 
 async function fetchOk(url, ctx, what) {
   const response = await ctx.race(fetch(url, { signal: ctx.signal }));
-  if (!response.ok) fail(`${what} ${url.href} could not be fetched: HTTP ${response.status} ${response.statusText}`.trim());
+  if (!response.ok)
+    fail(`${what} ${url.href} could not be fetched: HTTP ${response.status} ${response.statusText}`.trim());
   return response;
 }
 
@@ -197,7 +209,7 @@ async function loadFromStream(stream, create, ctx) {
   const load = begin(header, create());
   try {
     let at = 0;
-    for (let piece = rest; ; ) {
+    for (let piece = rest; ;) {
       if (at + piece.length > header.dataLength)
         fail(`safetensors: ${at + piece.length - header.dataLength}+ bytes after the last tensor belong to no tensor`);
       load.writer.write(piece, at);
@@ -208,7 +220,8 @@ async function loadFromStream(stream, create, ctx) {
       if (next === null) break;
       piece = next;
     }
-    if (at < header.dataLength) fail(`safetensors: the file ends after ${header.dataStart + at} bytes; its header describes ${total}`);
+    if (at < header.dataLength)
+      fail(`safetensors: the file ends after ${header.dataStart + at} bytes; its header describes ${total}`);
     load.writer.finish();
   } catch (err) {
     stream.cancel().catch(() => {});
@@ -243,7 +256,8 @@ const isResponse = (x) => typeof Response !== 'undefined' && x instanceof Respon
 // A Response the caller fetched (with its own headers or credentials) or a ReadableStream of bytes.
 function streamReader(source) {
   if (isStream(source)) return source.getReader();
-  if (!source.ok) fail(`the response for ${source.url || 'the checkpoint'} is HTTP ${source.status} ${source.statusText}`.trim());
+  if (!source.ok)
+    fail(`the response for ${source.url || 'the checkpoint'} is HTTP ${source.status} ${source.statusText}`.trim());
   if (!source.body) fail('the response has no body');
   return source.body.getReader();
 }
@@ -258,7 +272,9 @@ export async function loadCheckpoint(source, config, options, { prepare, create 
   const ctx = context(options, 'loadTransformer');
   const checked = config === undefined || config === null ? null : prepare(config);
   if (!isUrl(source) && checked === null)
-    fail('loadTransformer needs a config (ours or a Hugging Face config.json object) unless source is a URL with a config.json beside it');
+    fail(
+      'loadTransformer needs a config (ours or a Hugging Face config.json object) unless source is a URL with a config.json beside it',
+    );
   const streamed = isStream(source) || isResponse(source);
   const reader = isUrl(source) || streamed ? null : rangeReader(source);
   ctx.check();

@@ -50,8 +50,7 @@ export function checkSeed(value, name = 'seed') {
  * infinite score is NaN. Results are checked so such a call fails with a message instead.
  */
 export function checkNoOverflow(data, inputs) {
-  for (let i = 0; i < data.length; i++)
-    if (Number.isNaN(data[i])) fail(overflowMessage(inputs));
+  for (let i = 0; i < data.length; i++) if (Number.isNaN(data[i])) fail(overflowMessage(inputs));
 }
 
 /** The message of a result that overflowed; `inputs` names what to scale down. */

@@ -21,7 +21,7 @@ let sampleNext;
 export class TransformerDecoder {
   #instance;
   #heap;
-  #model;   // { config, handle() (throws once the model is disposed), forget() }
+  #model; // { config, handle() (throws once the model is disposed), forget() }
   #config;
   #handle = 0;
   #maxLength;
@@ -35,7 +35,9 @@ export class TransformerDecoder {
     const c = model.config;
     const maxLength = checkPositiveInteger(opts.maxLength, 'maxLength', c.contextLength);
     if (c.positions === 'learned' && maxLength > c.contextLength)
-      fail(`maxLength (${maxLength}) must be at most contextLength (${c.contextLength}) for a model with learned positions: wpe has no row past it`);
+      fail(
+        `maxLength (${maxLength}) must be at most contextLength (${c.contextLength}) for a model with learned positions: wpe has no row past it`,
+      );
     const module = instance.live();
     const [out] = instance.heap.layout([4], 'decoder');
     const message = module._decoderCreate(out, model.handle(), maxLength);
@@ -91,14 +93,16 @@ export class TransformerDecoder {
   // next token from the last logits row in the core before anything leaves WebAssembly memory.
   #appendAndRead(tokens, needWeights, sampling) {
     const ids = this.#tokens(tokens, 'tokens');
-    const handle = this.#live();  // again: a getter among the inputs may have disposed something
+    const handle = this.#live(); // again: a getter among the inputs may have disposed something
     const module = this.#instance.module;
     const { vocabSize: V, numLayers: L, numHeads: H } = this.#config;
     const t = ids.length;
     const total = this.#checkRoom(t);
     const attentionBytes = needWeights ? L * H * t * total * 4 : 0;
     if (t * V * 4 + attentionBytes > MEMORY_LIMIT_BYTES / 2)
-      fail(`decoder.append: the logits and attentions of ${t} tokens would need ${formatBytes(t * V * 4 + attentionBytes)}; append fewer tokens${needWeights ? ' or pass needWeights: false' : ''}`);
+      fail(
+        `decoder.append: the logits and attentions of ${t} tokens would need ${formatBytes(t * V * 4 + attentionBytes)}; append fewer tokens${needWeights ? ' or pass needWeights: false' : ''}`,
+      );
     const what = sampling ? 'decoder.sample' : 'decoder.append';
     const a = this.#heap.layout([t * 4, t * V * 4, attentionBytes, sampling ? V * 4 : 0, sampling ? 4 : 0], what);
     module.HEAP32.set(ids, a[0] >>> 2);
@@ -106,7 +110,10 @@ export class TransformerDecoder {
       check(module._decoderAppend(handle, a[0], t, a[1], a[2]), what);
       const result = {};
       if (sampling) {
-        check(module._sampleToken(a[1] + (t - 1) * V * 4, V, sampling.temperature, sampling.topK, sampling.u, a[3], a[4]), what);
+        check(
+          module._sampleToken(a[1] + (t - 1) * V * 4, V, sampling.temperature, sampling.topK, sampling.u, a[3], a[4]),
+          what,
+        );
         result.token = module.HEAP32[a[4] >>> 2];
       }
       result.logits = { data: this.#heap.readF32(a[1], t * V), shape: [t, V] };
@@ -114,7 +121,8 @@ export class TransformerDecoder {
       if (needWeights) {
         const per = H * t * total;
         result.attentions = [];
-        for (let l = 0; l < L; l++) result.attentions.push({ data: this.#heap.readF32(a[2] + l * per * 4, per), shape: [H, t, total] });
+        for (let l = 0; l < L; l++)
+          result.attentions.push({ data: this.#heap.readF32(a[2] + l * per * 4, per), shape: [H, t, total] });
       }
       return result;
     } finally {
@@ -126,7 +134,8 @@ export class TransformerDecoder {
   cache(layer) {
     const handle = this.#live();
     const { numLayers: L, numHeads: H, dModel: E, numKVHeads: KV } = this.#config;
-    if (!Number.isSafeInteger(layer) || layer < 0 || layer >= L) fail(`layer must be an integer from 0 to ${L - 1}, got ${show(layer)}`);
+    if (!Number.isSafeInteger(layer) || layer < 0 || layer >= L)
+      fail(`layer must be an integer from 0 to ${L - 1}, got ${show(layer)}`);
     const module = this.#instance.module;
     const kept = module._decoderKept(handle);
     const d = E / H;
@@ -181,7 +190,9 @@ export class TransformerDecoder {
   #checkRoom(t) {
     const length = this.#instance.module._decoderLength(this.#handle);
     if (t > this.#maxLength - length)
-      fail(`decoder.append: appending ${t} tokens to the ${length} already seen would pass maxLength (${this.#maxLength})`);
+      fail(
+        `decoder.append: appending ${t} tokens to the ${length} already seen would pass maxLength (${this.#maxLength})`,
+      );
     return length + t;
   }
 
@@ -225,7 +236,8 @@ function generateOptions(options, config) {
   if (o.topK !== undefined && o.topK !== null && (!Number.isSafeInteger(topK) || topK <= 0))
     fail(`topK must be a positive integer (or omitted for every token), got ${show(o.topK)}`);
   const seed = checkSeed(o.seed ?? 0, 'seed');
-  if (o.onToken !== undefined && typeof o.onToken !== 'function') fail(`onToken must be a function, got ${show(o.onToken)}`);
+  if (o.onToken !== undefined && typeof o.onToken !== 'function')
+    fail(`onToken must be a function, got ${show(o.onToken)}`);
   const maxLength = checkPositiveInteger(o.maxLength, 'maxLength', config.contextLength);
   let maxNewTokens = Infinity;
   if (o.maxNewTokens !== undefined && o.maxNewTokens !== null) {
@@ -258,7 +270,7 @@ export function generate(instance, config, openDecoder, prompt, options) {
   try {
     let next = ids.data;
     while (made < count) {
-      const u = rng ? rng.rand() : 0;  // drawn first: a draw uses the heap's scratch block too
+      const u = rng ? rng.rand() : 0; // drawn first: a draw uses the heap's scratch block too
       const token = sampleNext(decoder, next, o, u);
       out[ids.T + made++] = token;
       next = Int32Array.of(token);

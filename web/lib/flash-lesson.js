@@ -13,13 +13,19 @@ function readInputs(q, k, v) {
   const Q = toTensor(q, 'q');
   const K = toTensor(k, 'k');
   const V = toTensor(v, 'v');
-  for (const [name, t, dims] of [['q', Q, '[n, dk]'], ['k', K, '[m, dk]'], ['v', V, '[m, dv]']])
+  for (const [name, t, dims] of [
+    ['q', Q, '[n, dk]'],
+    ['k', K, '[m, dk]'],
+    ['v', V, '[m, dv]'],
+  ])
     if (t.shape.length !== 2) fail(`${name} must be a matrix ${dims}, got shape ${formatShape(t.shape)}`);
   const [n, dk] = Q.shape;
   const [m, dkKeys] = K.shape;
   const [mValues, dv] = V.shape;
-  if (dk !== dkKeys) fail(`q and k must have the same number of columns dk, got ${formatShape(Q.shape)} and ${formatShape(K.shape)}`);
-  if (m !== mValues) fail(`k and v must have the same number of rows m, got ${formatShape(K.shape)} and ${formatShape(V.shape)}`);
+  if (dk !== dkKeys)
+    fail(`q and k must have the same number of columns dk, got ${formatShape(Q.shape)} and ${formatShape(K.shape)}`);
+  if (m !== mValues)
+    fail(`k and v must have the same number of rows m, got ${formatShape(K.shape)} and ${formatShape(V.shape)}`);
   return { Q, K, V, n, m, dk, dv };
 }
 
@@ -33,7 +39,9 @@ function readSteps(heap, a, { n, m, dv }, br, bc) {
     for (let c = 0; c < C; c++, step++) {
       const at = r * br * C + c * rows;
       steps.push({
-        rowBlock: r, colBlock: c, skipped: skipped[step] === 1,
+        rowBlock: r,
+        colBlock: c,
+        skipped: skipped[step] === 1,
         rowMax: heap.readF32(a.rowMax + at * 4, rows),
         rowSum: heap.readF32(a.rowSum + at * 4, rows),
         partialOutput: { data: heap.readF32(a.partial + at * dv * 4, rows * dv), shape: [rows, dv] },
@@ -53,22 +61,59 @@ export function flashAttention(live, heap, q, k, v, options) {
   const scale = opts.scale === undefined ? 1 / Math.sqrt(x.dk) : checkScale(opts.scale, 'options.scale');
   const stateRows = x.n * Math.ceil(x.m / bc);
   if (stateRows * (x.dv + 2) > MAX_STATE_FLOATS)
-    fail(`flashAttention: every step's state would need ${formatBytes(stateRows * (x.dv + 2) * 4)}; use fewer queries or keys, or a larger blockCols`);
-  const module = live();  // after the inputs are read: a getter among them may have disposed it
+    fail(
+      `flashAttention: every step's state would need ${formatBytes(stateRows * (x.dv + 2) * 4)}; use fewer queries or keys, or a larger blockCols`,
+    );
+  const module = live(); // after the inputs are read: a getter among them may have disposed it
   const f = 4;
-  const [aq, ak, av, output, skipped, rowMax, rowSum, partial, workspace] = heap.layout([
-    x.Q.data.length * f, x.K.data.length * f, x.V.data.length * f, x.n * x.dv * f,
-    Math.ceil(x.n / br) * Math.ceil(x.m / bc), stateRows * f, stateRows * f, stateRows * x.dv * f, bc * f,
-  ], 'flashAttention');
+  const [aq, ak, av, output, skipped, rowMax, rowSum, partial, workspace] = heap.layout(
+    [
+      x.Q.data.length * f,
+      x.K.data.length * f,
+      x.V.data.length * f,
+      x.n * x.dv * f,
+      Math.ceil(x.n / br) * Math.ceil(x.m / bc),
+      stateRows * f,
+      stateRows * f,
+      stateRows * x.dv * f,
+      bc * f,
+    ],
+    'flashAttention',
+  );
   heap.writeF32(aq, x.Q.data);
   heap.writeF32(ak, x.K.data);
   heap.writeF32(av, x.V.data);
   try {
-    check(module._flashAttentionTrace(aq, ak, av, x.n, x.m, x.dk, x.dv, scale, causal, lowerRight, br, bc,
-      output, skipped, rowMax, rowSum, partial, workspace), 'flashAttention');
-    const result = { output: { data: heap.readF32(output, x.n * x.dv), shape: [x.n, x.dv] }, steps: readSteps(heap, { skipped, rowMax, rowSum, partial }, x, br, bc) };
+    check(
+      module._flashAttentionTrace(
+        aq,
+        ak,
+        av,
+        x.n,
+        x.m,
+        x.dk,
+        x.dv,
+        scale,
+        causal,
+        lowerRight,
+        br,
+        bc,
+        output,
+        skipped,
+        rowMax,
+        rowSum,
+        partial,
+        workspace,
+      ),
+      'flashAttention',
+    );
+    const result = {
+      output: { data: heap.readF32(output, x.n * x.dv), shape: [x.n, x.dv] },
+      steps: readSteps(heap, { skipped, rowMax, rowSum, partial }, x, br, bc),
+    };
     for (const value of result.output.data)
-      if (!Number.isFinite(value)) fail('flashAttention: the scores overflow float32 (|q·k|·scale above 3.4e38); scale q, k or the scale down');
+      if (!Number.isFinite(value))
+        fail('flashAttention: the scores overflow float32 (|q·k|·scale above 3.4e38); scale q, k or the scale down');
     return result;
   } finally {
     heap.settle();

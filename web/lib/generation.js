@@ -15,7 +15,8 @@ const now = () => performance.now();
 
 /** The options of a generate request, checked: { prompt, maxNewTokens, temperature, topK, seed, layer, check }. */
 export function generationOptions(message, config) {
-  for (const key of Object.keys(message)) if (!OPTIONS.includes(key) && !['type', 'id', 'continue'].includes(key)) fail(`generate has no option "${key}"`);
+  for (const key of Object.keys(message))
+    if (!OPTIONS.includes(key) && !['type', 'id', 'continue'].includes(key)) fail(`generate has no option "${key}"`);
   const maxNewTokens = message.maxNewTokens ?? 20;
   if (!Number.isSafeInteger(maxNewTokens) || maxNewTokens < 0 || maxNewTokens > MAX_NEW_TOKENS)
     fail(`maxNewTokens must be an integer from 0 to ${MAX_NEW_TOKENS}, got ${show(maxNewTokens)}`);
@@ -26,9 +27,11 @@ export function generationOptions(message, config) {
   if (typeof temperature !== 'number' || !Number.isFinite(temperature) || temperature < 0)
     fail(`temperature must be a finite number ≥ 0 (0 = greedy), got ${show(temperature)}`);
   const topK = message.topK ?? null;
-  if (topK !== null && (!Number.isSafeInteger(topK) || topK <= 0)) fail(`topK must be a positive integer or null, got ${show(topK)}`);
+  if (topK !== null && (!Number.isSafeInteger(topK) || topK <= 0))
+    fail(`topK must be a positive integer or null, got ${show(topK)}`);
   const seed = message.seed ?? 0;
-  if (!Number.isSafeInteger(seed) || seed < 0 || seed > 0xffffffff) fail(`seed must be an integer from 0 to 2^32 − 1, got ${show(seed)}`);
+  if (!Number.isSafeInteger(seed) || seed < 0 || seed > 0xffffffff)
+    fail(`seed must be an integer from 0 to 2^32 − 1, got ${show(seed)}`);
   return { maxNewTokens, layer, temperature, topK, seed, check: message.check !== false };
 }
 
@@ -37,13 +40,14 @@ export class Generation {
   #decoder;
   #rng;
   #options;
-  #pending;  // the ids to append next: the prompt, then each new token
-  tokens;    // the prompt and every token drawn so far
+  #pending; // the ids to append next: the prompt, then each new token
+  tokens; // the prompt and every token drawn so far
   made = 0;
 
   /** attn, model: the instance and model; prompt: [t] ids (t ≥ 1); options: generationOptions(). */
   constructor(attn, model, prompt, options) {
-    if (!Array.isArray(prompt) && !ArrayBuffer.isView(prompt)) fail(`prompt must be an array of token ids, got ${show(prompt)}`);
+    if (!Array.isArray(prompt) && !ArrayBuffer.isView(prompt))
+      fail(`prompt must be an array of token ids, got ${show(prompt)}`);
     if (prompt.length === 0) fail('prompt must hold at least one token');
     this.#model = model;
     this.#options = options;
@@ -53,7 +57,9 @@ export class Generation {
     this.#pending = this.tokens.slice();
     if (this.tokens.length >= this.#decoder.maxLength) {
       this.dispose();
-      fail(`the prompt has ${this.tokens.length} tokens: the model reads at most ${this.#model.config.contextLength}, so there is no room for a new one`);
+      fail(
+        `the prompt has ${this.tokens.length} tokens: the model reads at most ${this.#model.config.contextLength}, so there is no room for a new one`,
+      );
     }
   }
 
@@ -95,14 +101,24 @@ export class Generation {
     const [H, t, length] = a.shape;
     // The last appended query's row of every head: [H, length].
     const attention = { data: new Float32Array(H * length), shape: [H, length] };
-    for (let h = 0; h < H; h++) attention.data.set(a.data.subarray((h * t + t - 1) * length, (h * t + t) * length), h * length);
+    for (let h = 0; h < H; h++)
+      attention.data.set(a.data.subarray((h * t + t - 1) * length, (h * t + t) * length), h * length);
     const cache = this.#decoder.cache(o.layer);
     this.tokens.push(out.token);
     this.#pending = [out.token];
     const index = this.made++;
     return {
-      index, token: out.token, tokens: this.tokens.slice(), attention, cache, cacheBytes: this.#decoder.cacheBytes,
-      length: this.#decoder.length, msCached, msFull, difference, layer: o.layer,
+      index,
+      token: out.token,
+      tokens: this.tokens.slice(),
+      attention,
+      cache,
+      cacheBytes: this.#decoder.cacheBytes,
+      length: this.#decoder.length,
+      msCached,
+      msFull,
+      difference,
+      layer: o.layer,
     };
   }
 
@@ -115,7 +131,12 @@ export class Generation {
 }
 
 /** The buffers of a step message, for postMessage's transfer list. */
-export const stepTransfer = (m) => [m.attention.data.buffer, m.cache.keys.data.buffer, m.cache.values.data.buffer, m.cache.positions.buffer];
+export const stepTransfer = (m) => [
+  m.attention.data.buffer,
+  m.cache.keys.data.buffer,
+  m.cache.values.data.buffer,
+  m.cache.positions.buffer,
+];
 
 // Runs fn after the event loop has had a turn (messages first), without setTimeout's 4 ms clamp.
 function makeYield() {
@@ -144,7 +165,7 @@ export class GenerationJobs {
   #post;
   #yield = makeYield();
   #generation = null;
-  #job = null;  // { id, left }
+  #job = null; // { id, left }
 
   constructor(attn, model, post) {
     this.#attn = attn;
@@ -210,6 +231,11 @@ export class GenerationJobs {
   #end(reason) {
     const job = this.#job;
     this.#job = null;
-    this.#post({ type: 'generated', id: job.id, tokens: this.#generation ? this.#generation.tokens.slice() : [], reason });
+    this.#post({
+      type: 'generated',
+      id: job.id,
+      tokens: this.#generation ? this.#generation.tokens.slice() : [],
+      reason,
+    });
   }
 }

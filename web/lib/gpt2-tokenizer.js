@@ -21,8 +21,16 @@ function fail(message) {
   throw new Error(`gpt2-tokenizer: ${message}`);
 }
 
-const show = (x) => (typeof x === 'number' || typeof x === 'bigint' ? String(x) : typeof x === 'string' ? JSON.stringify(x)
-  : x === null ? 'null' : Array.isArray(x) ? 'an array' : typeof x);
+const show = (x) =>
+  typeof x === 'number' || typeof x === 'bigint'
+    ? String(x)
+    : typeof x === 'string'
+      ? JSON.stringify(x)
+      : x === null
+        ? 'null'
+        : Array.isArray(x)
+          ? 'an array'
+          : typeof x;
 
 /**
  * Token ids of `text`. `<|endoftext|>` in the text becomes 50256, as Hugging Face's tokenizer
@@ -36,8 +44,10 @@ export function encode(text, options) {
 
 function readSpecial(options) {
   if (options === undefined) return true;
-  if (options === null || typeof options !== 'object') fail(`options must be an object such as { special: false }, got ${show(options)}`);
-  for (const key of Object.keys(options)) if (key !== 'special') fail(`unknown option ${JSON.stringify(key)} (the only option is special)`);
+  if (options === null || typeof options !== 'object')
+    fail(`options must be an object such as { special: false }, got ${show(options)}`);
+  for (const key of Object.keys(options))
+    if (key !== 'special') fail(`unknown option ${JSON.stringify(key)} (the only option is special)`);
   const special = options.special ?? true;
   if (typeof special !== 'boolean') fail(`options.special must be true or false, got ${show(special)}`);
   return special;
@@ -48,11 +58,13 @@ function readIds(ids) {
   const isList = Array.isArray(ids) || (ArrayBuffer.isView(ids) && !(ids instanceof DataView));
   if (!isList) fail(`ids must be an array or typed array of token ids, got ${show(ids)}`);
   const length = ids.length;
-  if (!Number.isSafeInteger(length) || length < 0 || length > 2 ** 31) fail(`ids has an invalid length (${show(length)})`);
+  if (!Number.isSafeInteger(length) || length < 0 || length > 2 ** 31)
+    fail(`ids has an invalid length (${show(length)})`);
   const out = new Array(length);
   for (let i = 0; i < length; i++) {
     const x = typeof ids[i] === 'bigint' ? Number(ids[i]) : ids[i];
-    if (!Number.isInteger(x) || x < 0 || x >= VOCAB_SIZE) fail(`ids[${i}] is ${show(ids[i])}, not a token id (an integer in [0, ${VOCAB_SIZE}))`);
+    if (!Number.isInteger(x) || x < 0 || x >= VOCAB_SIZE)
+      fail(`ids[${i}] is ${show(ids[i])}, not a token id (an integer in [0, ${VOCAB_SIZE}))`);
     out[i] = x;
   }
   return out;

@@ -8,7 +8,7 @@ import { readMultiHeadInputs, readSdpaInputs } from './attention-inputs.js';
 
 const SDPA_GRAD_OPTIONS = ['causal', 'mask', 'bias', 'keyPaddingMask', 'scale', 'needWeights', 'window'];
 const MHA_BACKWARD_OPTIONS = ['causal', 'attnMask', 'keyPaddingMask', 'scale', 'window'];
-const F = 4;  // bytes per float32
+const F = 4; // bytes per float32
 // One head's n × m matrix above this many floats makes the multi-head backward stream
 // (kMultiHeadMaterializeLimit in multi_head_backward.h).
 const MHA_MATERIALIZE_LIMIT = 2 ** 20;
@@ -55,10 +55,19 @@ export function scaledDotProductAttentionGrad(live, heap, q, k, v, gradOutput, o
   const module = live();
   const nm = batch * n * m;
   const sizes = [
-    x.Q.data.length * F, x.K.data.length * F, x.V.data.length * F, G.data.length * F,
-    x.mask ? x.mask.data.length : 0, x.bias ? x.bias.data.length * F : 0, x.padding ? x.padding.length : 0,
-    batch * n * dv * F, x.needWeights ? nm * F : 0,
-    x.Q.data.length * F, x.K.data.length * F, x.V.data.length * F, x.needWeights ? nm * F : 0,
+    x.Q.data.length * F,
+    x.K.data.length * F,
+    x.V.data.length * F,
+    G.data.length * F,
+    x.mask ? x.mask.data.length : 0,
+    x.bias ? x.bias.data.length * F : 0,
+    x.padding ? x.padding.length : 0,
+    batch * n * dv * F,
+    x.needWeights ? nm * F : 0,
+    x.Q.data.length * F,
+    x.K.data.length * F,
+    x.V.data.length * F,
+    x.needWeights ? nm * F : 0,
   ];
   const a = heap.layout(sizes, what, headBackwardWorkspaceBytes(n, m, dk, dv, x.needWeights));
   heap.writeF32(a[0], x.Q.data);
@@ -69,8 +78,31 @@ export function scaledDotProductAttentionGrad(live, heap, q, k, v, gradOutput, o
   if (x.bias) heap.writeF32(a[5], x.bias.data);
   if (x.padding) heap.writeU8(a[6], x.padding);
   const status = module._attn_scaled_dot_product_attention_backward(
-    a[0], a[1], a[2], a[3], batch, n, m, dk, dv, x.scale, x.causal, a[4], !!x.maskPerBatch, a[5],
-    !!x.biasPerBatch, a[6], a[7], a[8], a[9], a[10], a[11], a[12], x.window, x.lowerRight);
+    a[0],
+    a[1],
+    a[2],
+    a[3],
+    batch,
+    n,
+    m,
+    dk,
+    dv,
+    x.scale,
+    x.causal,
+    a[4],
+    !!x.maskPerBatch,
+    a[5],
+    !!x.biasPerBatch,
+    a[6],
+    a[7],
+    a[8],
+    a[9],
+    a[10],
+    a[11],
+    a[12],
+    x.window,
+    x.lowerRight,
+  );
   try {
     checkCode(module, status, what);
     const read = (address, shape) => ({ data: heap.readF32(address, product(shape)), shape });
@@ -93,10 +125,19 @@ export function scaledDotProductAttentionGrad(live, heap, q, k, v, gradOutput, o
 function multiHeadWorkspaceBytes(layer, B, n, m) {
   const E = layer.embedDim;
   const d = E / layer.numHeads;
-  const transposed = Math.max(panels(E, E), panels(E, layer.kdim), panels(E, layer.vdim), B * n * E, B * m * layer.kdim, B * m * layer.vdim);
+  const transposed = Math.max(
+    panels(E, E),
+    panels(E, layer.kdim),
+    panels(E, layer.vdim),
+    B * n * E,
+    B * m * layer.kdim,
+    B * m * layer.vdim,
+  );
   const materialize = n * m <= MHA_MATERIALIZE_LIMIT;
-  return (4 * B * n * E + 4 * B * m * E + transposed + (materialize ? n * m : 0)) * F +
-    headBackwardWorkspaceBytes(n, m, d, d, materialize);
+  return (
+    (4 * B * n * E + 4 * B * m * E + transposed + (materialize ? n * m : 0)) * F +
+    headBackwardWorkspaceBytes(n, m, d, d, materialize)
+  );
 }
 
 /**
@@ -115,10 +156,25 @@ export function multiHeadBackward(live, heap, layer, query, key, value, gradOutp
   const { kdim, vdim, hasBias } = layer;
   const bias = hasBias ? E * F : 0;
   const sizes = [
-    x.q.data.length * F, x.k === x.q ? 0 : x.k.data.length * F, x.v === x.k ? 0 : x.v.data.length * F,
-    G.data.length * F, x.mask ? n * m : 0, x.bias ? n * m * F : 0, x.padding ? B * m : 0,
-    B * n * E * F, B * n * E * F, B * m * kdim * F, B * m * vdim * F,  // output, gradQuery/Key/Value
-    E * E * F, kdim * E * F, vdim * E * F, E * E * F, bias, bias, bias, bias,  // gradWeights
+    x.q.data.length * F,
+    x.k === x.q ? 0 : x.k.data.length * F,
+    x.v === x.k ? 0 : x.v.data.length * F,
+    G.data.length * F,
+    x.mask ? n * m : 0,
+    x.bias ? n * m * F : 0,
+    x.padding ? B * m : 0,
+    B * n * E * F,
+    B * n * E * F,
+    B * m * kdim * F,
+    B * m * vdim * F, // output, gradQuery/Key/Value
+    E * E * F,
+    kdim * E * F,
+    vdim * E * F,
+    E * E * F,
+    bias,
+    bias,
+    bias,
+    bias, // gradWeights
   ];
   const a = heap.layout(sizes, what, multiHeadWorkspaceBytes(layer, B, n, m));
   const aq = a[0];
@@ -132,16 +188,50 @@ export function multiHeadBackward(live, heap, layer, query, key, value, gradOutp
   if (x.bias) heap.writeF32(a[5], x.bias);
   if (x.padding) heap.writeU8(a[6], x.padding);
   const status = module._attn_multi_head_attention_backward(
-    block, B, n, m, aq, ak, av, a[3], x.scale, x.causal, a[4], a[5], a[6],
-    a[7], a[8], a[9], a[10], a[11], a[12], a[13], a[14], a[15], a[16], a[17], a[18], x.window, x.lowerRight);
+    block,
+    B,
+    n,
+    m,
+    aq,
+    ak,
+    av,
+    a[3],
+    x.scale,
+    x.causal,
+    a[4],
+    a[5],
+    a[6],
+    a[7],
+    a[8],
+    a[9],
+    a[10],
+    a[11],
+    a[12],
+    a[13],
+    a[14],
+    a[15],
+    a[16],
+    a[17],
+    a[18],
+    x.window,
+    x.lowerRight,
+  );
   try {
     checkCode(module, status, what);
     const read = (address, shape) => ({ data: heap.readF32(address, product(shape)), shape });
     const gradWeights = {
-      wq: read(a[11], [E, E]), wk: read(a[12], [kdim, E]), wv: read(a[13], [vdim, E]), wo: read(a[14], [E, E]),
+      wq: read(a[11], [E, E]),
+      wk: read(a[12], [kdim, E]),
+      wv: read(a[13], [vdim, E]),
+      wo: read(a[14], [E, E]),
     };
     if (hasBias)
-      Object.assign(gradWeights, { bq: read(a[15], [E]), bk: read(a[16], [E]), bv: read(a[17], [E]), bo: read(a[18], [E]) });
+      Object.assign(gradWeights, {
+        bq: read(a[15], [E]),
+        bk: read(a[16], [E]),
+        bv: read(a[17], [E]),
+        bo: read(a[18], [E]),
+      });
     const result = {
       output: read(a[7], [...lead, n, E]),
       gradQuery: read(a[8], x.q.shape.slice()),
@@ -149,7 +239,16 @@ export function multiHeadBackward(live, heap, layer, query, key, value, gradOutp
       gradValue: read(a[10], x.v.shape.slice()),
       gradWeights,
     };
-    checkFinite({ output: result.output, gradQuery: result.gradQuery, gradKey: result.gradKey, gradValue: result.gradValue, ...gradWeights }, what);
+    checkFinite(
+      {
+        output: result.output,
+        gradQuery: result.gradQuery,
+        gradKey: result.gradKey,
+        gradValue: result.gradValue,
+        ...gradWeights,
+      },
+      what,
+    );
     return result;
   } finally {
     heap.settle();

@@ -32,7 +32,8 @@ export function headScores(module, heap, tokensValue, attentionValue) {
   const square = s.length >= 2 && s[s.length - 1] === t && s[s.length - 2] === t;
   const fits = tokens.shape.length === 1 ? square && s.length <= 3 : square && s.length === 4 && s[0] === batch;
   if (!fits) {
-    const wanted = tokens.shape.length === 1 ? `[T, T] or [H, T, T] with T = ${t}` : `[B, H, T, T] = [${batch}, H, ${t}, ${t}]`;
+    const wanted =
+      tokens.shape.length === 1 ? `[T, T] or [H, T, T] with T = ${t}` : `[B, H, T, T] = [${batch}, H, ${t}, ${t}]`;
     fail(`attention must have shape ${wanted} for tokens of shape ${formatShape(tokens.shape)}, got ${formatShape(s)}`);
   }
   const heads = s.length === 2 ? 1 : s[s.length - 3];
@@ -65,15 +66,23 @@ export function lossByPosition(module, heap, logitsValue, targetsValue) {
   const v = logits.shape[logits.shape.length - 1];
   const lead = logits.shape.slice(0, -1);
   if (lead.length !== targets.shape.length || lead.some((d, i) => d !== targets.shape[i]))
-    fail(`logits must have shape [...targets.shape, V] = [${targets.shape.join(', ')}, V], got ${formatShape(logits.shape)}`);
+    fail(
+      `logits must have shape [...targets.shape, V] = [${targets.shape.join(', ')}, V], got ${formatShape(logits.shape)}`,
+    );
   const t = targets.shape[targets.shape.length - 1];
   const batch = targets.data.length / t;
-  const [pl, pt, loss, count] = heap.layout([logits.data.length * 4, targets.data.length * 4, t * 8, t * 4], 'lossByPosition');
+  const [pl, pt, loss, count] = heap.layout(
+    [logits.data.length * 4, targets.data.length * 4, t * 8, t * 4],
+    'lossByPosition',
+  );
   heap.writeF32(pl, logits.data);
   module.HEAP32.set(targets.data, pt >>> 2);
   try {
     check(module._lossByPosition(pl, pt, batch, t, v, loss, count), 'lossByPosition');
-    return { loss: Array.from(heap.readF64(loss, t)), count: Array.from(module.HEAPU32.subarray(count >>> 2, (count >>> 2) + t)) };
+    return {
+      loss: Array.from(heap.readF64(loss, t)),
+      count: Array.from(module.HEAPU32.subarray(count >>> 2, (count >>> 2) + t)),
+    };
   } finally {
     heap.settle();
   }

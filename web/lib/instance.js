@@ -52,7 +52,9 @@ export class OwnedBlock {
   }
 
   /** The block's address (0 once disposed). */
-  get address() { return this.#address; }
+  get address() {
+    return this.#address;
+  }
 
   /** The module, or an Error when the block or its instance was disposed. */
   live() {

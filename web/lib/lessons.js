@@ -33,7 +33,8 @@ export class Lessons {
     const dk = checkPositiveInteger(opts.dk, 'dk');
     if (dk > MAX_DK) fail(`dk must be at most ${MAX_DK}, got ${dk}`);
     const count = checkPositiveInteger(opts.count, 'count', 10000);
-    if (count * dk > 2e8 || count > MAX_SAMPLES) fail(`count × dk = ${count * dk} is too much work for one call (at most 2e8, count ≤ ${MAX_SAMPLES})`);
+    if (count * dk > 2e8 || count > MAX_SAMPLES)
+      fail(`count × dk = ${count * dk} is too much work for one call (at most 2e8, count ≤ ${MAX_SAMPLES})`);
     const bins = checkPositiveInteger(opts.bins, 'bins', 41);
     const seed = opts.seed ?? 0;
     checkSeed(seed);
@@ -119,16 +120,23 @@ export class Lessons {
     const dModel = checkPositiveInteger(opts.dModel, 'dModel');
     const numHeads = checkPositiveInteger(opts.numHeads, 'numHeads');
     const bias = checkBoolean(opts.bias, 'bias', true);
-    const limit = 2 ** 31 - 1;  // the core takes 32-bit sizes
-    for (const [name, x] of [['n', n], ['m', m], ['dModel', dModel]])
+    const limit = 2 ** 31 - 1; // the core takes 32-bit sizes
+    for (const [name, x] of [
+      ['n', n],
+      ['m', m],
+      ['dModel', dModel],
+    ])
       if (x > limit) fail(`${name} must be below 2**31, got ${x}`);
     const [out] = this.#heap.layout([5 * 8], 'attentionCost');
     check(this.#module._attentionCost(n, m, dModel, numHeads, bias, out), 'attentionCost');
     const [parameters, projectionFlops, scoreFlops, softmaxFlops, attentionMatrixBytes] = this.#heap.readF64(out, 5);
     return {
-      parameters, projectionFlops, scoreFlops, softmaxFlops,
-      totalFlops: projectionFlops + scoreFlops + softmaxFlops, attentionMatrixBytes,
+      parameters,
+      projectionFlops,
+      scoreFlops,
+      softmaxFlops,
+      totalFlops: projectionFlops + scoreFlops + softmaxFlops,
+      attentionMatrixBytes,
     };
   }
 }
-

@@ -8,7 +8,7 @@
 const SIMD_PROBE = new Uint8Array([
   0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 8, 1, 6, 0, 65, 0, 253, 15, 11,
 ]);
-const WASM_MAGIC = [0, 97, 115, 109];  // "\0asm"
+const WASM_MAGIC = [0, 97, 115, 109]; // "\0asm"
 const BUILD_HINT = 'run "npm run build" in the attention-explorer checkout first';
 
 export function simdSupported() {
@@ -21,21 +21,27 @@ export function simdSupported() {
 
 // Node (and runtimes that follow it) by its version, not by a missing `window`: test
 // environments such as Jest's jsdom or happy-dom define `window` inside Node.
-export const isNode = typeof process === 'object' && process !== null &&
-  typeof process.versions === 'object' && typeof process.versions?.node === 'string';
+export const isNode =
+  typeof process === 'object' &&
+  process !== null &&
+  typeof process.versions === 'object' &&
+  typeof process.versions?.node === 'string';
 
 /** Throws a clear Error when this engine has no WebAssembly at all. */
 export function requireWebAssembly() {
   if (typeof WebAssembly === 'object' && WebAssembly !== null && typeof WebAssembly.instantiate === 'function') return;
-  throw new Error('WebAssembly is not available in this JavaScript engine, and attention-explorer computes ' +
-    'everything in WebAssembly. It is missing when Node runs with --jitless (or --no-expose-wasm), and in ' +
-    'browsers or WebViews where a policy or a "lockdown" mode turns it off; run without that flag or policy.');
+  throw new Error(
+    'WebAssembly is not available in this JavaScript engine, and attention-explorer computes ' +
+      'everything in WebAssembly. It is missing when Node runs with --jitless (or --no-expose-wasm), and in ' +
+      'browsers or WebViews where a policy or a "lockdown" mode turns it off; run without that flag or policy.',
+  );
 }
 
 export function chooseVariant(simd) {
   if (simd === undefined || simd === 'auto') return simdSupported() ? 'simd' : 'scalar';
   if (simd === true) {
-    if (!simdSupported()) throw new Error('simd: true was requested, but this engine has no WebAssembly SIMD; use simd: "auto"');
+    if (!simdSupported())
+      throw new Error('simd: true was requested, but this engine has no WebAssembly SIMD; use simd: "auto"');
     return 'simd';
   }
   if (simd === false) return 'scalar';
@@ -49,13 +55,16 @@ export async function loadModule(variant) {
   // (Its own URL, not its name next to the .mjs: a bundler (Vite, webpack) that emits both as
   // hashed assets rewrites these new URL(…, import.meta.url) expressions.)
   const compiled = compileWasm(wasmUrl);
-  compiled.catch(() => {});  // a failed loader import is the error to report; this one waits
+  compiled.catch(() => {}); // a failed loader import is the error to report; this one waits
   let factory;
   try {
     factory = (await import(/* @vite-ignore */ jsUrl.href)).default;
   } catch (err) {
-    throw new Error(`could not load the ${variant} WebAssembly build's loader ${jsUrl.href}: ` +
-      `${await explainFailure(jsUrl, 'javascript', err)}`, { cause: err });
+    throw new Error(
+      `could not load the ${variant} WebAssembly build's loader ${jsUrl.href}: ` +
+        `${await explainFailure(jsUrl, 'javascript', err)}`,
+      { cause: err },
+    );
   }
   if (typeof factory !== 'function')
     throw new Error(`${jsUrl.href} is not the attention-explorer WebAssembly loader (it has no default export)`);
@@ -68,8 +77,16 @@ export async function loadModule(variant) {
       // URL when the loader was imported from a data: URL (the single-file page).
       locateFile: () => wasmUrl.href,
       instantiateWasm(imports, receive) {
-        WebAssembly.instantiate(module, imports).then((instance) => receive(instance, module), (err) =>
-          reject(new Error(`could not instantiate ${wasmUrl.href} (is it from the same build as ${jsUrl.href}?): ${err.message}`, { cause: err })));
+        WebAssembly.instantiate(module, imports).then(
+          (instance) => receive(instance, module),
+          (err) =>
+            reject(
+              new Error(
+                `could not instantiate ${wasmUrl.href} (is it from the same build as ${jsUrl.href}?): ${err.message}`,
+                { cause: err },
+              ),
+            ),
+        );
         return {};
       },
     }).then(resolve, reject);
@@ -113,7 +130,8 @@ export async function readWasm(url) {
     try {
       return await readFile(url);
     } catch (err) {
-      if (err?.code === 'ENOENT') throw new Error(`the WebAssembly file ${url.href} is missing (${BUILD_HINT})`, { cause: err });
+      if (err?.code === 'ENOENT')
+        throw new Error(`the WebAssembly file ${url.href} is missing (${BUILD_HINT})`, { cause: err });
       throw new Error(`could not read the WebAssembly file ${url.href}: ${err.message}`, { cause: err });
     }
   }
@@ -126,8 +144,11 @@ async function fetchWasm(url) {
   try {
     response = await fetch(url.href, { credentials: 'same-origin' });
   } catch (err) {
-    throw new Error(`could not fetch the WebAssembly file ${url.href}: ${err.message} ` +
-      '(is it served over http(s), and does the page\'s Content-Security-Policy connect-src allow it?)', { cause: err });
+    throw new Error(
+      `could not fetch the WebAssembly file ${url.href}: ${err.message} ` +
+        "(is it served over http(s), and does the page's Content-Security-Policy connect-src allow it?)",
+      { cause: err },
+    );
   }
   if (!response.ok) throw new Error(`could not load the WebAssembly file ${url.href}: ${statusText(response, url)}`);
   return response;
@@ -137,8 +158,12 @@ async function checkedBytes(response, url) {
   const bytes = new Uint8Array(await response.arrayBuffer());
   if (!WASM_MAGIC.every((b, i) => bytes[i] === b)) {
     const type = response.headers.get('content-type') || 'no content type';
-    throw new Error(`${url.href} is not a WebAssembly file: the server answered with ${type}` +
-      (/html/i.test(type) ? ' (a page, not the .wasm: the file is not where the server looks for it; host web/lib/wasm/ next to attention.js)' : ''));
+    throw new Error(
+      `${url.href} is not a WebAssembly file: the server answered with ${type}` +
+        (/html/i.test(type)
+          ? ' (a page, not the .wasm: the file is not where the server looks for it; host web/lib/wasm/ next to attention.js)'
+          : ''),
+    );
   }
   return bytes;
 }
@@ -152,7 +177,7 @@ function statusText(response, url) {
 // Vite's dependency pre-bundling moves attention.js to node_modules/.vite/deps/ without its wasm/.
 function bundlerHint(url) {
   return /\/\.vite\/deps(_temp[^/]*)?\//.test(url.pathname)
-    ? ' (Vite pre-bundled attention-explorer away from its wasm/ folder: add optimizeDeps: { exclude: [\'attention-explorer\'] } to vite.config)'
+    ? " (Vite pre-bundled attention-explorer away from its wasm/ folder: add optimizeDeps: { exclude: ['attention-explorer'] } to vite.config)"
     : '';
 }
 

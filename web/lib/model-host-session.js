@@ -19,21 +19,22 @@ function makeYield() {
   const channel = new MessageChannel();
   const queue = [];
   channel.port1.onmessage = () => queue.shift()?.();
-  return () => new Promise((resolve) => {
-    queue.push(resolve);
-    channel.port2.postMessage(null);
-  });
+  return () =>
+    new Promise((resolve) => {
+      queue.push(resolve);
+      channel.port2.postMessage(null);
+    });
 }
 
 /** The sweep's sequences: a start token, r random tokens, the same r again (Olsson et al.'s test of induction heads). */
 export function sweepTokens(attn, vocabSize, { repeat, count, seed }) {
-  const bos = vocabSize === 50257 ? 50256 : 0;  // GPT-2's <|endoftext|>; else id 0, as the training view's task
+  const bos = vocabSize === 50257 ? 50256 : 0; // GPT-2's <|endoftext|>; else id 0, as the training view's task
   const rng = attn.randomState(seed);
   try {
     return Array.from({ length: count }, () => {
       const run = Array.from({ length: repeat }, () => {
         const id = Math.floor(rng.rand() * (vocabSize - 1));
-        return id >= bos ? id + 1 : id;  // every id but the start token, equally likely
+        return id >= bos ? id + 1 : id; // every id but the start token, equally likely
       });
       return [bos, ...run, ...run];
     });
@@ -46,8 +47,8 @@ export class ModelHostSession {
   #attn;
   #post;
   #model = null;
-  #opening = null;   // { id, controller }
-  #sweep = null;     // { id, cancelled }
+  #opening = null; // { id, controller }
+  #sweep = null; // { id, cancelled }
   #generations;
   #yield = makeYield();
 
@@ -62,16 +63,29 @@ export class ModelHostSession {
     const { type, id } = message ?? {};
     try {
       switch (type) {
-        case 'open': return this.#open(message);
-        case 'cancel-open': this.#opening?.controller.abort(); return this.#post({ type: 'open-cancelled', id });
-        case 'attend': return this.#attend(message);
-        case 'sweep': return this.#startSweep(message);
-        case 'cancel-sweep': if (this.#sweep) this.#sweep.cancelled = true; return this.#post({ type: 'sweep-cancelled', id });
-        case 'head': return this.#head(message);
-        case 'generate': return this.#generations.start(message);
-        case 'cancel-generate': this.#generations.cancel(); return this.#post({ type: 'generate-cancelled', id });
-        case 'dispose': return this.dispose(id);
-        default: return fail(`unknown message type ${JSON.stringify(type)}`);
+        case 'open':
+          return this.#open(message);
+        case 'cancel-open':
+          this.#opening?.controller.abort();
+          return this.#post({ type: 'open-cancelled', id });
+        case 'attend':
+          return this.#attend(message);
+        case 'sweep':
+          return this.#startSweep(message);
+        case 'cancel-sweep':
+          if (this.#sweep) this.#sweep.cancelled = true;
+          return this.#post({ type: 'sweep-cancelled', id });
+        case 'head':
+          return this.#head(message);
+        case 'generate':
+          return this.#generations.start(message);
+        case 'cancel-generate':
+          this.#generations.cancel();
+          return this.#post({ type: 'generate-cancelled', id });
+        case 'dispose':
+          return this.dispose(id);
+        default:
+          return fail(`unknown message type ${JSON.stringify(type)}`);
       }
     } catch (err) {
       this.#post({ type: 'error', id, message: err.message });
@@ -117,7 +131,10 @@ export class ModelHostSession {
   #attend({ id, tokens }) {
     const out = this.#live().forward(tokens, { needWeights: true });
     const headScores = out.attentions.map((a) => pick(this.#attn.headScores(tokens, a)));
-    this.#post({ type: 'attention', id, attentions: out.attentions, headScores }, out.attentions.map((a) => a.data.buffer));
+    this.#post(
+      { type: 'attention', id, attentions: out.attentions, headScores },
+      out.attentions.map((a) => a.data.buffer),
+    );
   }
 
   // What the explorer shows for one head: X = the layer's input (LN₁ of the residual stream, the
@@ -125,7 +142,8 @@ export class ModelHostSession {
   #head({ id, tokens, layer, head }) {
     const model = this.#live();
     const { numHeads: H, numKVHeads: KV, dModel: E } = model.config;
-    if (!Number.isSafeInteger(head) || head < 0 || head >= H) fail(`head must be an integer from 0 to ${H - 1}, got ${head}`);
+    if (!Number.isSafeInteger(head) || head < 0 || head >= H)
+      fail(`head must be an integer from 0 to ${H - 1}, got ${head}`);
     const x = model.layerInput(tokens, layer);
     const prefix = `h.${layer}.attn.c_attn.`;
     const state = model.getState([`${prefix}weight`, `${prefix}bias`]);
@@ -142,8 +160,10 @@ export class ModelHostSession {
     const q = columns(head * d);
     const k = columns(E + g * d);
     const v = columns(E + KV * d + g * d);
-    this.#post({ type: 'head-data', id, layer, head, x, q, k, v, positions: model.config.positions },
-      [x.data.buffer, ...[q, k, v].flatMap((p) => [p.weight.data.buffer, p.bias.data.buffer])]);
+    this.#post({ type: 'head-data', id, layer, head, x, q, k, v, positions: model.config.positions }, [
+      x.data.buffer,
+      ...[q, k, v].flatMap((p) => [p.weight.data.buffer, p.bias.data.buffer]),
+    ]);
   }
 
   // Every head's scores on repeated random tokens, one sequence per turn of the event loop.
@@ -153,14 +173,23 @@ export class ModelHostSession {
     const repeat = message.repeat ?? 24;
     const count = message.count ?? 8;
     if (!Number.isSafeInteger(repeat) || repeat < 1 || 2 * repeat + 1 > model.config.contextLength)
-      fail(`repeat must be an integer from 1 to ${(model.config.contextLength - 1) >> 1} (twice it, plus the start token, within the context)`);
-    if (!Number.isSafeInteger(count) || count < 1 || count > 256) fail(`count must be an integer from 1 to 256, got ${count}`);
+      fail(
+        `repeat must be an integer from 1 to ${(model.config.contextLength - 1) >> 1} (twice it, plus the start token, within the context)`,
+      );
+    if (!Number.isSafeInteger(count) || count < 1 || count > 256)
+      fail(`count must be an integer from 1 to 256, got ${count}`);
     if (this.#sweep) this.#sweep.cancelled = true;
     const sweep = { id, cancelled: false };
     this.#sweep = sweep;
-    this.#runSweep(sweep, model, sweepTokens(this.#attn, model.config.vocabSize, { repeat, count, seed: message.seed ?? 0 }))
+    this.#runSweep(
+      sweep,
+      model,
+      sweepTokens(this.#attn, model.config.vocabSize, { repeat, count, seed: message.seed ?? 0 }),
+    )
       .catch((err) => this.#post({ type: 'error', id, message: err.message }))
-      .finally(() => { if (this.#sweep === sweep) this.#sweep = null; });
+      .finally(() => {
+        if (this.#sweep === sweep) this.#sweep = null;
+      });
   }
 
   async #runSweep(sweep, model, sequences) {
@@ -178,15 +207,22 @@ export class ModelHostSession {
       const { attentions } = model.forward(tokens, { needWeights: true });
       attentions.forEach((a, l) => {
         const scores = this.#attn.headScores(tokens, a);
-        for (const k of keys) for (let h = 0; h < H; h++) {
-          sums[k][l][h] += scores[k][h] * scores.queries[k][h];
-          counts[k][l][h] += scores.queries[k][h];
-        }
+        for (const k of keys)
+          for (let h = 0; h < H; h++) {
+            sums[k][l][h] += scores[k][h] * scores.queries[k][h];
+            counts[k][l][h] += scores.queries[k][h];
+          }
       });
       this.#post({ type: 'sweep-progress', id: sweep.id, done: s + 1, total: sequences.length });
     }
     const mean = (k) => sums[k].map((row, l) => Array.from(row, (x, h) => (counts[k][l][h] ? x / counts[k][l][h] : 0)));
-    this.#post({ type: 'swept', id: sweep.id, scores: Object.fromEntries(keys.map((k) => [k, mean(k)])), example: sequences[0], sequences: sequences.length });
+    this.#post({
+      type: 'swept',
+      id: sweep.id,
+      scores: Object.fromEntries(keys.map((k) => [k, mean(k)])),
+      example: sequences[0],
+      sequences: sequences.length,
+    });
   }
 
   dispose(id) {
@@ -223,7 +259,10 @@ export function serveModelHost(endpoint, { createAttention }) {
   }
   function dispatch(message) {
     if (ended) return undefined;
-    if (message?.type === 'init') return session || queue === null ? post({ type: 'error', id: message.id, message: 'already initialized' }) : init(message);
+    if (message?.type === 'init')
+      return session || queue === null
+        ? post({ type: 'error', id: message.id, message: 'already initialized' })
+        : init(message);
     if (queue) return queue.push(message);
     if (!session) return post({ type: 'error', id: message?.id, message: 'the checkpoint host failed to initialize' });
     return session.handle(message);

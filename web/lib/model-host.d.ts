@@ -24,17 +24,30 @@ export declare class ModelHost {
    * config.json object or ours. onProgress({ loaded, total }) as the bytes land; cancelOpen()
    * stops it (the promise rejects with an AbortError). The model it replaces is freed first.
    */
-  open(source: Blob | Uint8Array | ArrayBuffer | string | URL, config?: object | null,
-    options?: { onProgress?: (progress: { loaded: number; total: number }) => void }): Promise<{ config: Required<TransformerConfig>; parameterCount: number }>;
+  open(
+    source: Blob | Uint8Array | ArrayBuffer | string | URL,
+    config?: object | null,
+    options?: { onProgress?: (progress: { loaded: number; total: number }) => void },
+  ): Promise<{ config: Required<TransformerConfig>; parameterCount: number }>;
   cancelOpen(): Promise<unknown>;
   /** Every layer's attention [H, T, T] on `tokens` ([T] ids) and each head's scores on them. */
-  attend(tokens: number[]): Promise<{ attentions: Tensor[]; headScores: { previousToken: number[]; duplicateToken: number[]; induction: number[] }[] }>;
+  attend(tokens: number[]): Promise<{
+    attentions: Tensor[];
+    headScores: { previousToken: number[]; duplicateToken: number[]; induction: number[] }[];
+  }>;
   /**
    * One head's inputs: x = model.layerInput(tokens, layer) [T, dModel], and the head's columns of
    * c_attn for q, k and v (its key/value head's with fewer KV heads), weight [dModel, d], bias [d].
    */
-  head(tokens: number[], layer: number, head: number): Promise<{
-    x: Tensor; q: { weight: Tensor; bias: Tensor }; k: { weight: Tensor; bias: Tensor }; v: { weight: Tensor; bias: Tensor };
+  head(
+    tokens: number[],
+    layer: number,
+    head: number,
+  ): Promise<{
+    x: Tensor;
+    q: { weight: Tensor; bias: Tensor };
+    k: { weight: Tensor; bias: Tensor };
+    v: { weight: Tensor; bias: Tensor };
     positions: string;
   }>;
   /**
@@ -43,15 +56,24 @@ export declare class ModelHost {
    * `repeat` random tokens and the same tokens again; one sequence per turn of the Worker's event
    * loop, onProgress({ done, total }) after each; cancelSweep() stops it (AbortError).
    */
-  sweep(options?: { repeat?: number; count?: number; seed?: number },
-    handlers?: { onProgress?: (progress: { done: number; total: number }) => void }): Promise<{ scores: HeadScoresByLayer; example: number[]; sequences: number }>;
+  sweep(
+    options?: { repeat?: number; count?: number; seed?: number },
+    handlers?: { onProgress?: (progress: { done: number; total: number }) => void },
+  ): Promise<{ scores: HeadScoresByLayer; example: number[]; sequences: number }>;
   cancelSweep(): Promise<unknown>;
   /** As Trainer.generate: token by token in the Worker. */
-  generate(request: GenerationRequest, onToken?: (step: GenerationStep) => void): Promise<{ tokens: number[]; reason: 'done' | 'length' | 'cancelled' | 'model-changed' }>;
+  generate(
+    request: GenerationRequest,
+    onToken?: (step: GenerationStep) => void,
+  ): Promise<{ tokens: number[]; reason: 'done' | 'length' | 'cancelled' | 'model-changed' }>;
   cancelGeneration(): Promise<unknown>;
   /** Frees the model and ends the Worker. */
   terminate(): Promise<void>;
 }
 
 /** Starts a host: a Worker where one can start, else the same code on this thread. */
-export function createModelHost(options?: { workerUrl?: string | URL; mode?: 'auto' | 'worker' | 'main-thread'; simd?: boolean | 'auto' }): Promise<ModelHost>;
+export function createModelHost(options?: {
+  workerUrl?: string | URL;
+  mode?: 'auto' | 'worker' | 'main-thread';
+  simd?: boolean | 'auto';
+}): Promise<ModelHost>;

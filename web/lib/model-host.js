@@ -26,7 +26,9 @@ const WORKER_FILE = './model-host-worker.js';
 async function hostInThisThread(endpoint) {
   // (In the bundled site the transformer and the head scores load after the first drawing: wait.)
   const [{ createAttention }, { serveModelHost }] = await Promise.all([
-    import('./attention.js'), import('./model-host-session.js'), import('./api-parts.js').then((m) => m.apiReady()),
+    import('./attention.js'),
+    import('./model-host-session.js'),
+    import('./api-parts.js').then((m) => m.apiReady()),
   ]);
   return serveModelHost(endpoint, { createAttention });
 }
@@ -40,7 +42,7 @@ function requestError(m) {
 
 export class ModelHost {
   #port;
-  #requests = new Map();  // id → { type, resolve, reject, onProgress }
+  #requests = new Map(); // id → { type, resolve, reject, onProgress }
   #nextId = 1;
   #closed = false;
   /** 'worker', or 'main-thread' where no Worker could start. */
@@ -69,7 +71,8 @@ export class ModelHost {
   }
 
   #rejectAll(reason) {
-    for (const r of this.#requests.values()) r.reject(new Error(`checkpoint host: ${r.type}() did not finish: ${reason}`));
+    for (const r of this.#requests.values())
+      r.reject(new Error(`checkpoint host: ${r.type}() did not finish: ${reason}`));
     this.#requests.clear();
   }
 
@@ -99,7 +102,8 @@ export class ModelHost {
    * object or ours. onProgress({ loaded, total }); cancelOpen() stops it (AbortError).
    */
   async open(source, config = null, { onProgress } = {}) {
-    const where = typeof source === 'string' || source instanceof URL ? new URL(source, globalThis.location?.href).href : source;
+    const where =
+      typeof source === 'string' || source instanceof URL ? new URL(source, globalThis.location?.href).href : source;
     const m = await this.#request('open', { source: where, config }, onProgress);
     this.config = m.config;
     this.parameterCount = m.parameterCount;
@@ -160,7 +164,11 @@ export async function createModelHost({ workerUrl, mode = 'auto', simd = 'auto' 
   const url = workerUrl ?? new URL(WORKER_FILE, import.meta.url);
   const create = workerUrl
     ? (options) => new Worker(workerUrl, options)
-    : () => new Worker(new URL('./model-host-worker.js', import.meta.url), { type: 'module', name: 'attention-explorer checkpoint host' });
+    : () =>
+        new Worker(new URL('./model-host-worker.js', import.meta.url), {
+          type: 'module',
+          name: 'attention-explorer checkpoint host',
+        });
   const port = await startWorker({ create, url, name: NAME, inThread: hostInThisThread, mode });
   return ModelHost.create(port, { simd });
 }

@@ -1,8 +1,6 @@
 // A multi-head attention layer whose weights live in WebAssembly memory (so forward() copies only
 // activations). One dispose() frees them; a FinalizationRegistry frees a forgotten layer.
-import {
-  checkBoolean, checkPositiveInteger, checkSeed, fail, formatShape, product, sameShape,
-} from './checks.js';
+import { checkBoolean, checkPositiveInteger, checkSeed, fail, formatShape, product, sameShape } from './checks.js';
 import { checkOptions, ownEntries, readFloatInput, toTensor } from './read-input.js';
 import { MEMORY_LIMIT_BYTES, checkCode, formatBytes, headWorkspaceBytes } from './wasm-heap.js';
 import { staged } from './staging.js';
@@ -13,7 +11,17 @@ import { readMultiHeadInputs } from './attention-inputs.js';
 import { OwnedBlock } from './instance.js';
 
 const destroyLayer = (module, address) => module._attn_layer_destroy(address);
-const FORWARD_OPTIONS = ['causal', 'attnMask', 'keyPaddingMask', 'needWeights', 'averageWeights', 'trace', 'pitfall', 'scale', 'window'];
+const FORWARD_OPTIONS = [
+  'causal',
+  'attnMask',
+  'keyPaddingMask',
+  'needWeights',
+  'averageWeights',
+  'trace',
+  'pitfall',
+  'scale',
+  'window',
+];
 const CONFIG_OPTIONS = ['embedDim', 'numHeads', 'bias', 'kdim', 'vdim', 'seed'];
 // In the core's order (multi_head_layer.h): the index names a weight in the layer's block.
 const WEIGHT_NAMES = ['wq', 'wk', 'wv', 'wo', 'bq', 'bk', 'bv', 'bo'];
@@ -45,34 +53,51 @@ function forwardFlags(opts, alignment) {
 
 // Bytes of forward()'s buffers, in the order the core takes them (0 for one it does not need),
 // and of the core's workspace.
-function forwardLayout({ q, k, v, B, n, m, E, mask, bias, padding }, { needWeights, averageWeights, trace, pitfall }, H, d) {
+function forwardLayout(
+  { q, k, v, B, n, m, E, mask, bias, padding },
+  { needWeights, averageWeights, trace, pitfall },
+  H,
+  d,
+) {
   const nm = n * m;
   const f = 4;
   const headMatrix = trace ? B * H * nm * f : 0;
   const sizes = [
-    q.length * f, k === q ? 0 : k.length * f, v === k ? 0 : v.length * f,
-    mask ? nm : 0, bias ? nm * f : 0, padding ? B * m : 0,
-    B * n * E * f,                                                // output
-    needWeights ? (averageWeights ? B * nm : B * H * nm) * f : 0,  // weights
-    trace ? B * n * E * f : 0, trace ? B * m * E * f : 0, trace ? B * m * E * f : 0,  // projections
-    headMatrix, headMatrix, headMatrix, headMatrix,                // scores, scaled, masked, head weights
-    trace ? B * n * E * f : 0, trace ? B * n * E * f : 0,          // head outputs, concat
-    B * n,                                                         // fully masked rows
+    q.length * f,
+    k === q ? 0 : k.length * f,
+    v === k ? 0 : v.length * f,
+    mask ? nm : 0,
+    bias ? nm * f : 0,
+    padding ? B * m : 0,
+    B * n * E * f, // output
+    needWeights ? (averageWeights ? B * nm : B * H * nm) * f : 0, // weights
+    trace ? B * n * E * f : 0,
+    trace ? B * m * E * f : 0,
+    trace ? B * m * E * f : 0, // projections
+    headMatrix,
+    headMatrix,
+    headMatrix,
+    headMatrix, // scores, scaled, masked, head weights
+    trace ? B * n * E * f : 0,
+    trace ? B * n * E * f : 0, // head outputs, concat
+    B * n, // fully masked rows
   ];
   // The deliberate-mistake path works in float64: projections, concatenation and one head's weights.
   // Output only streams every head (multi_head_attention.cpp): no n × m matrix anywhere.
   const averaging = needWeights && averageWeights && !trace;
-  const workspaceBytes = pitfall === null
-    ? (2 * B * n * E + 2 * B * m * E + (averaging ? nm : 0)) * f + headWorkspaceBytes(n, m, d, d, needWeights || trace)
-    : (2 * B * n * E + 2 * B * m * E + nm + n * d) * 8;
+  const workspaceBytes =
+    pitfall === null
+      ? (2 * B * n * E + 2 * B * m * E + (averaging ? nm : 0)) * f +
+        headWorkspaceBytes(n, m, d, d, needWeights || trace)
+      : (2 * B * n * E + 2 * B * m * E + nm + n * d) * 8;
   return { sizes, workspaceBytes };
 }
 
 export class MultiHeadAttention {
   #instance;
   #heap;
-  #block;         // the core's weight block (multi_head_layer.h), which knows its own sizes
-  #shapes = {};   // weight name -> [in, out] or [E]
+  #block; // the core's weight block (multi_head_layer.h), which knows its own sizes
+  #shapes = {}; // weight name -> [in, out] or [E]
   #embedDim;
   #numHeads;
   #kdim;
@@ -102,10 +127,12 @@ export class MultiHeadAttention {
     for (const shape of Object.values(this.#shapes)) bytes += product(shape) * 4;
     // Checked before the core allocates, whose sizes are 32-bit (the core checks overflow too).
     if (bytes > MEMORY_LIMIT_BYTES / 2)
-      fail(`multiHeadAttention: embedDim ${E} (kdim ${this.#kdim}, vdim ${this.#vdim}) needs ${formatBytes(bytes)} ` +
-        `of weights, more than WebAssembly memory (${formatBytes(MEMORY_LIMIT_BYTES)}) can hold with room to compute`);
+      fail(
+        `multiHeadAttention: embedDim ${E} (kdim ${this.#kdim}, vdim ${this.#vdim}) needs ${formatBytes(bytes)} ` +
+          `of weights, more than WebAssembly memory (${formatBytes(MEMORY_LIMIT_BYTES)}) can hold with room to compute`,
+      );
     const module = instance.live();
-    const layer = module._attn_layer_create(E, numHeads, this.#kdim, this.#vdim, this.#hasBias) >>> 0;  // unsigned past 2 GiB
+    const layer = module._attn_layer_create(E, numHeads, this.#kdim, this.#vdim, this.#hasBias) >>> 0; // unsigned past 2 GiB
     if (!layer) fail(`multiHeadAttention: ${module._takeLastError()}`);
     this.#block = new OwnedBlock(this, instance, layer, destroyLayer, 'MultiHeadAttention');
     this.#initialize(seed);
@@ -114,17 +141,29 @@ export class MultiHeadAttention {
   }
 
   /** Width of the model, E. Read-only: the sizes live with the weights in the core. */
-  get embedDim() { return this.#embedDim; }
+  get embedDim() {
+    return this.#embedDim;
+  }
   /** Number of heads h. */
-  get numHeads() { return this.#numHeads; }
+  get numHeads() {
+    return this.#numHeads;
+  }
   /** Features per head, E / h. */
-  get headDim() { return this.#embedDim / this.#numHeads; }
+  get headDim() {
+    return this.#embedDim / this.#numHeads;
+  }
   /** Features of `key`. */
-  get kdim() { return this.#kdim; }
+  get kdim() {
+    return this.#kdim;
+  }
   /** Features of `value`. */
-  get vdim() { return this.#vdim; }
+  get vdim() {
+    return this.#vdim;
+  }
   /** Whether the projections have biases. */
-  get hasBias() { return this.#hasBias; }
+  get hasBias() {
+    return this.#hasBias;
+  }
 
   /** Xavier-uniform weights drawn from the NumPy-compatible generator; biases start at zero. */
   #initialize(seed) {
@@ -166,7 +205,9 @@ export class MultiHeadAttention {
       if (!this.#shapes[name]) fail(`setWeights: ${name} was given but this layer has no biases (bias: false)`);
       const tensor = toTensor(given[name], name);
       if (!sameShape(tensor.shape, this.#shapes[name]))
-        fail(`${name} must have shape ${formatShape(this.#shapes[name])} ([in, out]), got ${formatShape(tensor.shape)}`);
+        fail(
+          `${name} must have shape ${formatShape(this.#shapes[name])} ([in, out]), got ${formatShape(tensor.shape)}`,
+        );
       checked.push([name, tensor.data]);
     }
     // Validate everything before writing anything, so a bad call leaves the layer unchanged. The
@@ -176,7 +217,11 @@ export class MultiHeadAttention {
       for (const [name, data] of checked) {
         const [at] = this.#heap.layout([data.length * 4], 'setWeights');
         this.#heap.writeF32(at, data);
-        checkCode(module, module._attn_layer_set_weight(this.#block.address, WEIGHT_NAMES.indexOf(name), at, data.length), 'setWeights');
+        checkCode(
+          module,
+          module._attn_layer_set_weight(this.#block.address, WEIGHT_NAMES.indexOf(name), at, data.length),
+          'setWeights',
+        );
       }
     } finally {
       this.#heap.settle();
@@ -192,7 +237,11 @@ export class MultiHeadAttention {
       for (const [name, shape] of Object.entries(this.#shapes)) {
         const count = product(shape);
         const [at] = this.#heap.layout([count * 4], 'getWeights');
-        checkCode(module, module._attn_layer_get_weight(this.#block.address, WEIGHT_NAMES.indexOf(name), at, count), 'getWeights');
+        checkCode(
+          module,
+          module._attn_layer_get_weight(this.#block.address, WEIGHT_NAMES.indexOf(name), at, count),
+          'getWeights',
+        );
         out[name] = { data: this.#heap.readF32(at, count), shape: shape.slice() };
       }
     } finally {
@@ -209,7 +258,7 @@ export class MultiHeadAttention {
   #loadTorchState(state) {
     this.#live();
     if (!state || typeof state !== 'object') fail('loadTorchState needs a state dict object');
-    const own = ownEntries(state);  // own keys only, each read once
+    const own = ownEntries(state); // own keys only, each read once
     const E = this.#embedDim;
     const separate = this.#kdim !== E || this.#vdim !== E;
     const required = separate
@@ -218,8 +267,10 @@ export class MultiHeadAttention {
     if (this.#hasBias) required.push('in_proj_bias', 'out_proj.bias');
     for (const key of Object.keys(own))
       if (!required.includes(key))
-        fail(`loadTorchState: unexpected key "${key}"; this layer (kdim ${this.#kdim}, vdim ${this.#vdim}, ` +
-          `bias ${this.#hasBias}) takes ${required.join(', ')}`);
+        fail(
+          `loadTorchState: unexpected key "${key}"; this layer (kdim ${this.#kdim}, vdim ${this.#vdim}, ` +
+            `bias ${this.#hasBias}) takes ${required.join(', ')}`,
+        );
     for (const key of required) if (!(key in own)) fail(`loadTorchState: missing "${key}"`);
 
     const read = (key, shape) => {
@@ -260,23 +311,57 @@ export class MultiHeadAttention {
   #forward(query, key, value, options) {
     this.#live();
     const opts = checkOptions(options, FORWARD_OPTIONS, 'forward options');
-    const x = readMultiHeadInputs({ embedDim: this.#embedDim, kdim: this.#kdim, vdim: this.#vdim }, query, key, value, opts, readFloatInput);
+    const x = readMultiHeadInputs(
+      { embedDim: this.#embedDim, kdim: this.#kdim, vdim: this.#vdim },
+      query,
+      key,
+      value,
+      opts,
+      readFloatInput,
+    );
     shareSameArrays(x);
     const flags = forwardFlags(opts, x);
     const { needWeights, averageWeights, trace, pitfall } = flags;
     const { sizes, workspaceBytes } = forwardLayout(x, flags, this.#numHeads, this.headDim);
-    const a = this.#heap.layout(sizes, 'multiHeadAttention.forward', workspaceBytes,
-      { suggestOutputOnly: pitfall === null && (needWeights || trace) });
+    const a = this.#heap.layout(sizes, 'multiHeadAttention.forward', workspaceBytes, {
+      suggestOutputOnly: pitfall === null && (needWeights || trace),
+    });
     try {
       // Every argument has been read: no user code runs from here on.
       const [aq, ak, av] = this.#writeForwardInputs(a, x);
       const { B, n, m, E, causal, scale } = x;
       const module = this.#live();
-      if (pitfall !== null) this.#heap.fillU8(a[17], B * n, 0);  // not tracked by pitfalls
+      if (pitfall !== null) this.#heap.fillU8(a[17], B * n, 0); // not tracked by pitfalls
       const status = module._attn_multi_head_attention(
-        pitfall ?? 0, this.#block.address, B, n, m, aq, ak, av, scale, causal, a[3], a[4], a[5],
-        a[6], a[7], averageWeights, a[8], a[9], a[10], a[11], a[12], a[13], a[14], a[15], a[16], a[17],
-        x.window, x.lowerRight);
+        pitfall ?? 0,
+        this.#block.address,
+        B,
+        n,
+        m,
+        aq,
+        ak,
+        av,
+        scale,
+        causal,
+        a[3],
+        a[4],
+        a[5],
+        a[6],
+        a[7],
+        averageWeights,
+        a[8],
+        a[9],
+        a[10],
+        a[11],
+        a[12],
+        a[13],
+        a[14],
+        a[15],
+        a[16],
+        a[17],
+        x.window,
+        x.lowerRight,
+      );
       checkCode(module, status, 'multiHeadAttention.forward');
       this.#heap.checkNoOverflow(a[6], B * n * E, 'query, key or the weights');
       return this.#readForwardResult(a, x, flags);
@@ -312,10 +397,15 @@ export class MultiHeadAttention {
     if (trace) {
       const d = this.headDim;
       result.trace = {
-        q: read(a[8], [...lead, n, E]), k: read(a[9], [...lead, m, E]), v: read(a[10], [...lead, m, E]),
-        scores: read(a[11], [...lead, H, n, m]), scaled: read(a[12], [...lead, H, n, m]),
-        masked: read(a[13], [...lead, H, n, m]), weights: read(a[14], [...lead, H, n, m]),
-        headOutputs: read(a[15], [...lead, H, n, d]), concat: read(a[16], [...lead, n, E]),
+        q: read(a[8], [...lead, n, E]),
+        k: read(a[9], [...lead, m, E]),
+        v: read(a[10], [...lead, m, E]),
+        scores: read(a[11], [...lead, H, n, m]),
+        scaled: read(a[12], [...lead, H, n, m]),
+        masked: read(a[13], [...lead, H, n, m]),
+        weights: read(a[14], [...lead, H, n, m]),
+        headOutputs: read(a[15], [...lead, H, n, d]),
+        concat: read(a[16], [...lead, n, E]),
       };
     }
     return result;
@@ -324,7 +414,16 @@ export class MultiHeadAttention {
   /** Gradients of Σ(output ⊙ gradOutput) for the inputs and the weights; see attention.d.ts. */
   backward(query, key, value, gradOutput, options) {
     this.#live();
-    return multiHeadBackward(() => [this.#live(), this.#block.address], this.#heap, this, query, key, value, gradOutput, options);
+    return multiHeadBackward(
+      () => [this.#live(), this.#block.address],
+      this.#heap,
+      this,
+      query,
+      key,
+      value,
+      gradOutput,
+      options,
+    );
   }
 
   /** Frees the weights in WebAssembly memory; the layer cannot be used afterwards. */

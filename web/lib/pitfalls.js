@@ -3,12 +3,12 @@
 import { fail, show } from './checks.js';
 
 export const PITFALLS = {
-  'none': 0,
-  'mask-after-softmax': 1,   // softmax first, then zero hidden keys: rows no longer sum to 1
-  'mask-value-zero': 2,      // hidden scores set to 0 instead of -Infinity
-  'scale-by-dk': 3,          // divide by dk instead of √dk
-  'scale-by-dmodel': 4,      // multi-head: divide by √E instead of the per-head √d
-  'skip-wo': 5,              // multi-head: no output projection, heads never mix
+  none: 0,
+  'mask-after-softmax': 1, // softmax first, then zero hidden keys: rows no longer sum to 1
+  'mask-value-zero': 2, // hidden scores set to 0 instead of -Infinity
+  'scale-by-dk': 3, // divide by dk instead of √dk
+  'scale-by-dmodel': 4, // multi-head: divide by √E instead of the per-head √d
+  'skip-wo': 5, // multi-head: no output projection, heads never mix
 };
 
 const SINGLE_HEAD = ['none', 'mask-after-softmax', 'mask-value-zero', 'scale-by-dk'];

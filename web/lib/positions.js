@@ -12,13 +12,18 @@ function readPositions(value, T) {
   if (value === undefined || value === null) return null;
   let list;
   if (isArray(value)) list = readList(value, 'options.positions');
-  else if (typedArrayName(value) && typedArrayName(value) !== 'BigInt64Array' && typedArrayName(value) !== 'BigUint64Array')
+  else if (
+    typedArrayName(value) &&
+    typedArrayName(value) !== 'BigInt64Array' &&
+    typedArrayName(value) !== 'BigUint64Array'
+  )
     list = copyTypedArray(value, Float64Array);
   else fail(`options.positions must be an array of ${T} numbers, got ${show(value)}`);
   if (list.length !== T) fail(`options.positions must hold one position per row of x (T = ${T}), got ${list.length}`);
   const out = new Float64Array(T);
   for (let t = 0; t < T; t++) {
-    if (typeof list[t] !== 'number' || !Number.isFinite(list[t])) fail(`options.positions[${t}] is ${show(list[t])}; positions must be finite numbers`);
+    if (typeof list[t] !== 'number' || !Number.isFinite(list[t]))
+      fail(`options.positions[${t}] is ${show(list[t])}; positions must be finite numbers`);
     out[t] = list[t];
   }
   return out;
@@ -30,11 +35,15 @@ export function rope(live, heap, x, options) {
   const X = toTensor(x, 'x');
   if (X.shape.length < 2) fail(`x must have at least 2 dimensions [..., T, d], got shape ${formatShape(X.shape)}`);
   const [T, d] = X.shape.slice(-2);
-  if (d % 2 !== 0) fail(`x's last dimension d must be even (RoPE turns the two halves of each row as pairs), got shape ${formatShape(X.shape)}`);
+  if (d % 2 !== 0)
+    fail(
+      `x's last dimension d must be even (RoPE turns the two halves of each row as pairs), got shape ${formatShape(X.shape)}`,
+    );
   const base = opts.base ?? 10000;
-  if (typeof base !== 'number' || !Number.isFinite(base) || base <= 0) fail(`options.base must be a positive finite number, got ${show(base)}`);
+  if (typeof base !== 'number' || !Number.isFinite(base) || base <= 0)
+    fail(`options.base must be a positive finite number, got ${show(base)}`);
   const positions = readPositions(opts.positions, T);
-  const module = live();  // after the inputs are read: a getter among them may have disposed it
+  const module = live(); // after the inputs are read: a getter among them may have disposed it
   const [ax, ap, as] = heap.layout([X.data.length * 4, positions ? T * 8 : 0, d * 4], 'rope');
   heap.writeF32(ax, X.data);
   if (positions) module.HEAPF64.set(positions, ap >>> 3);

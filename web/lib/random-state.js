@@ -4,7 +4,7 @@ import { checkSeed, fail, product, show } from './checks.js';
 import { isArray, readList } from './read-input.js';
 import { OwnedBlock } from './instance.js';
 
-const MAX_DRAW = 2 ** 27;  // 1 GiB of doubles
+const MAX_DRAW = 2 ** 27; // 1 GiB of doubles
 
 const freeState = (module, address) => module._free(address);
 
@@ -12,8 +12,10 @@ function readDims(dims, method) {
   // One array argument (np.random.rand([2, 3])) is read once into a plain array.
   const list = dims.length === 1 && isArray(dims[0]) ? readList(dims[0], method) : dims;
   for (const d of list)
-    if (!Number.isSafeInteger(d) || d < 0) fail(`${method}: dimensions must be non-negative integers, got ${list.map(show).join(', ')}`);
-  if (product(list) > MAX_DRAW) fail(`${method}: ${product(list)} values is more than the ${MAX_DRAW} one call may draw`);
+    if (!Number.isSafeInteger(d) || d < 0)
+      fail(`${method}: dimensions must be non-negative integers, got ${list.map(show).join(', ')}`);
+  if (product(list) > MAX_DRAW)
+    fail(`${method}: ${product(list)} values is more than the ${MAX_DRAW} one call may draw`);
   return list;
 }
 
@@ -23,9 +25,9 @@ export class RandomState {
 
   constructor(instance, seed) {
     this.#instance = instance;
-    checkSeed(seed);  // before allocating, so a refused seed holds no memory
+    checkSeed(seed); // before allocating, so a refused seed holds no memory
     const module = instance.live();
-    const address = module._malloc(module._randomStateBytes()) >>> 0;  // unsigned past 2 GiB
+    const address = module._malloc(module._randomStateBytes()) >>> 0; // unsigned past 2 GiB
     if (!address) fail('randomState: out of WebAssembly memory');
     this.#block = new OwnedBlock(this, instance, address, freeState, 'RandomState');
     this.seed(seed);

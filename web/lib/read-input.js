@@ -71,8 +71,17 @@ export function checkOptions(options, known, name) {
 // ---- Tensors and masks ----------------------------------------------------------------------------
 
 // Element types a { data } may have; BigInt arrays and DataView are refused.
-const NUMERIC_ARRAYS = new Set(['Float32Array', 'Float64Array', 'Int8Array', 'Uint8Array', 'Uint8ClampedArray',
-  'Int16Array', 'Uint16Array', 'Int32Array', 'Uint32Array']);
+const NUMERIC_ARRAYS = new Set([
+  'Float32Array',
+  'Float64Array',
+  'Int8Array',
+  'Uint8Array',
+  'Uint8ClampedArray',
+  'Int16Array',
+  'Uint16Array',
+  'Int32Array',
+  'Uint32Array',
+]);
 const isNumericArrayView = (x) => NUMERIC_ARRAYS.has(typedArrayName(x));
 // A nested array holding more numbers than this cannot fit in WebAssembly memory as float32.
 const MAX_ELEMENTS = 2 ** 29;
@@ -84,7 +93,9 @@ export function checkShape(shape, name) {
   if (dims.length > MAX_RANK) fail(`${name}.shape has ${dims.length} dimensions; at most ${MAX_RANK} are supported`);
   for (const d of dims)
     if (!Number.isSafeInteger(d) || d <= 0)
-      fail(`${name}.shape must hold positive integers, got [${dims.map((x) => (typeof x === 'number' ? x : describe(x))).join(', ')}]`);
+      fail(
+        `${name}.shape must hold positive integers, got [${dims.map((x) => (typeof x === 'number' ? x : describe(x))).join(', ')}]`,
+      );
   return dims;
 }
 
@@ -99,7 +110,8 @@ function readNested(value, name) {
   const walk = (node, depth, path) => {
     if (!isArray(node)) {
       if (leafDepth < 0) leafDepth = depth;
-      else if (depth !== leafDepth) fail(`${name} is ragged: ${path} is ${describe(node)}, expected an array of ${shape[depth]}`);
+      else if (depth !== leafDepth)
+        fail(`${name} is ragged: ${path} is ${describe(node)}, expected an array of ${shape[depth]}`);
       leaves.push(node);
       return;
     }
@@ -146,7 +158,12 @@ function checkFloat(x, where, allowNegativeInfinity) {
  * names element i in messages. With `deferFloat32`, a Float32Array is measured but not copied:
  * `values` is null and `source` the caller's array (see readFloatInput).
  */
-export function readTensorInput(value, name, nounForm = 'a nested array or { data, shape }', { deferFloat32 = false } = {}) {
+export function readTensorInput(
+  value,
+  name,
+  nounForm = 'a nested array or { data, shape }',
+  { deferFloat32 = false } = {},
+) {
   if (value === undefined || value === null) fail(`${name} is required`);
   if (isArray(value)) {
     const { shape, leaves } = readNested(value, name);
@@ -159,13 +176,17 @@ export function readTensorInput(value, name, nounForm = 'a nested array or { dat
   const count = product(shape);
   const kind = typedArrayName(data);
   if (NUMERIC_ARRAYS.has(kind)) {
-    if (isDetached(data)) fail(`${name}.data is ${article(kind)} whose ArrayBuffer was detached (transferred); pass a copy`);
+    if (isDetached(data))
+      fail(`${name}.data is ${article(kind)} whose ArrayBuffer was detached (transferred); pass a copy`);
     // Measured and copied by the engine's own length: a subclass's `length` getter is never asked.
     const length = typedArrayLength(data);
     if (length !== count) fail(`${name}.data has ${length} values but shape ${formatShape(shape)} needs ${count}`);
-    if (deferFloat32 && kind === 'Float32Array') return { shape, values: null, source: data, kind, name, nested: false };
-    const copy = kind === 'Float32Array' ? stagedCopy(data, length)
-      : copyTypedArray(data, kind === 'Uint8Array' ? Uint8Array : Float64Array);
+    if (deferFloat32 && kind === 'Float32Array')
+      return { shape, values: null, source: data, kind, name, nested: false };
+    const copy =
+      kind === 'Float32Array'
+        ? stagedCopy(data, length)
+        : copyTypedArray(data, kind === 'Uint8Array' ? Uint8Array : Float64Array);
     return { shape, values: copy, source: null, kind, name, nested: false };
   }
   if (!isArray(data)) fail(`${name}.data must be a typed array or an array of numbers, got ${describe(data)}`);
@@ -192,7 +213,10 @@ function floatData(input, allowNegativeInfinity) {
   const out = new Float32Array(values.length);
   for (let i = 0; i < values.length; i++) {
     const x = values[i];
-    out[i] = typeof x === 'number' && x >= -FLOAT32_MAX && x <= FLOAT32_MAX ? x : checkFloat(x, where(input, i), allowNegativeInfinity);
+    out[i] =
+      typeof x === 'number' && x >= -FLOAT32_MAX && x <= FLOAT32_MAX
+        ? x
+        : checkFloat(x, where(input, i), allowNegativeInfinity);
   }
   return out;
 }
@@ -233,7 +257,7 @@ export function readFloatInput(value, name, { allowNegativeInfinity = false } = 
  */
 export function failBadValue(floatInput, i, x) {
   checkFloat(x, where(floatInput.input, i), floatInput.allowNegativeInfinity);
-  fail(`${where(floatInput.input, i)} is ${x}; values must be finite`);  // not reached: the core found it bad
+  fail(`${where(floatInput.input, i)} is ${x}; values must be finite`); // not reached: the core found it bad
 }
 
 /**
@@ -243,8 +267,12 @@ export function failBadValue(floatInput, i, x) {
 export function failChangedSource(floatInput, length) {
   const { name, shape } = floatInput.input;
   if (isDetached(floatInput.source))
-    fail(`${name}.data is a Float32Array whose ArrayBuffer was detached (transferred) while the call read its other arguments; pass a copy`);
-  fail(`${name}.data has ${length} values but shape ${formatShape(shape)} needs ${product(shape)} (its buffer was resized while the call read its other arguments)`);
+    fail(
+      `${name}.data is a Float32Array whose ArrayBuffer was detached (transferred) while the call read its other arguments; pass a copy`,
+    );
+  fail(
+    `${name}.data has ${length} values but shape ${formatShape(shape)} needs ${product(shape)} (its buffer was resized while the call read its other arguments)`,
+  );
 }
 
 function readBoolean(x, where) {
@@ -279,10 +307,12 @@ function readRows(value, name) {
   const values = [];
   let T = -1;
   for (let b = 0; b < rows.length; b++) {
-    if (!isArray(rows[b])) fail(`${name} must be [T] or [B, T] with rows of equal length; ${name}[${b}] is not an array`);
+    if (!isArray(rows[b]))
+      fail(`${name} must be [T] or [B, T] with rows of equal length; ${name}[${b}] is not an array`);
     const row = readList(rows[b], `${name}[${b}]`, (length) => {
       if (T < 0) T = length;
-      else if (length !== T) fail(`${name} must be [T] or [B, T] with rows of equal length; ${name}[${b}] has ${length}, expected ${T}`);
+      else if (length !== T)
+        fail(`${name} must be [T] or [B, T] with rows of equal length; ${name}[${b}] has ${length}, expected ${T}`);
     });
     for (const x of row) {
       if (isArray(x)) fail(`${name} must be [T] or [B, T] token ids; ${name}[${b}] holds arrays`);
@@ -297,10 +327,13 @@ function readShapeAndValues(value, name) {
   if (isArray(value)) return readRows(value, name);
   const kind = typedArrayName(value);
   if (kind === 'BigInt64Array' || kind === 'BigUint64Array')
-    fail(`${name} is ${article(kind)}; token ids must be numbers: pass an Int32Array (e.g. Int32Array.from(ids, Number))`);
+    fail(
+      `${name} is ${article(kind)}; token ids must be numbers: pass an Int32Array (e.g. Int32Array.from(ids, Number))`,
+    );
   if (kind !== undefined) {
-    if (isDetached(value)) fail(`${name} is ${article(kind)} whose ArrayBuffer was detached (transferred); pass a copy`);
-    const values = copyTypedArray(value, Float64Array);  // by the engine's length, never `length`
+    if (isDetached(value))
+      fail(`${name} is ${article(kind)} whose ArrayBuffer was detached (transferred); pass a copy`);
+    const values = copyTypedArray(value, Float64Array); // by the engine's length, never `length`
     if (values.length === 0) fail(`${name} must be [T] or [B, T] token ids, got an empty ${kind}`);
     return { shape: [values.length], values };
   }

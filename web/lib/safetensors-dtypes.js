@@ -31,9 +31,24 @@ const TABLE = {
   I8: { bits: 8, raw: Int8Array, kind: 'int' },
   F8_E5M2: { bits: 8, raw: Uint8Array, kind: 'narrow', float: { exponent: 5, mantissa: 2, bias: 15, special: 'ieee' } },
   F8_E4M3: { bits: 8, raw: Uint8Array, kind: 'narrow', float: { exponent: 4, mantissa: 3, bias: 7, special: 'fn' } },
-  F8_E8M0: { bits: 8, raw: Uint8Array, kind: 'narrow', float: { exponent: 8, mantissa: 0, bias: 127, special: 'e8m0' } },
-  F8_E4M3FNUZ: { bits: 8, raw: Uint8Array, kind: 'narrow', float: { exponent: 4, mantissa: 3, bias: 8, special: 'fnuz' } },
-  F8_E5M2FNUZ: { bits: 8, raw: Uint8Array, kind: 'narrow', float: { exponent: 5, mantissa: 2, bias: 16, special: 'fnuz' } },
+  F8_E8M0: {
+    bits: 8,
+    raw: Uint8Array,
+    kind: 'narrow',
+    float: { exponent: 8, mantissa: 0, bias: 127, special: 'e8m0' },
+  },
+  F8_E4M3FNUZ: {
+    bits: 8,
+    raw: Uint8Array,
+    kind: 'narrow',
+    float: { exponent: 4, mantissa: 3, bias: 8, special: 'fnuz' },
+  },
+  F8_E5M2FNUZ: {
+    bits: 8,
+    raw: Uint8Array,
+    kind: 'narrow',
+    float: { exponent: 5, mantissa: 2, bias: 16, special: 'fnuz' },
+  },
   I16: { bits: 16, raw: Int16Array, kind: 'int' },
   U16: { bits: 16, raw: Uint16Array, kind: 'int' },
   F16: { bits: 16, raw: Uint16Array, kind: 'half' },
@@ -72,9 +87,9 @@ function narrowValue(bits, { exponent, mantissa, bias, special }, width) {
   const m = bits & (2 ** mantissa - 1);
   const allOnes = 2 ** exponent - 1;
   if (special === 'e8m0') return bits === 0xff ? NaN : 2 ** (bits - bias);
-  if (special === 'fnuz' && bits === signBit) return NaN;  // the only NaN; there is no −0
+  if (special === 'fnuz' && bits === signBit) return NaN; // the only NaN; there is no −0
   if (special === 'ieee' && e === allOnes) return m ? NaN : sign * Infinity;
-  if (special === 'fn' && e === allOnes && m === 2 ** mantissa - 1) return NaN;  // no infinities
+  if (special === 'fn' && e === allOnes && m === 2 ** mantissa - 1) return NaN; // no infinities
   if (e === 0) return sign * m * 2 ** (1 - bias - mantissa);
   return sign * (1 + m / 2 ** mantissa) * 2 ** (e - bias);
 }
@@ -95,7 +110,7 @@ function toFloat32(dtype, raw) {
   const { kind } = DTYPES.get(dtype);
   const out = new Float32Array(raw.length);
   if (dtype === 'BF16') {
-    const bits = new Uint32Array(out.buffer);  // bfloat16 is the upper half of a float32
+    const bits = new Uint32Array(out.buffer); // bfloat16 is the upper half of a float32
     for (let i = 0; i < raw.length; i++) bits[i] = raw[i] << 16;
   } else if (kind === 'half' || kind === 'narrow') {
     const table = floatTable(dtype);
@@ -119,8 +134,7 @@ export function readRaw(dtype, bytes) {
   const target = new Uint8Array(out.buffer);
   target.set(bytes);
   const size = Raw.BYTES_PER_ELEMENT;
-  if (!LITTLE_ENDIAN && size > 1)
-    for (let i = 0; i < target.length; i += size) target.subarray(i, i + size).reverse();
+  if (!LITTLE_ENDIAN && size > 1) for (let i = 0; i < target.length; i += size) target.subarray(i, i + size).reverse();
   return out;
 }
 
@@ -137,7 +151,8 @@ export function decodeData(dtype, bytes, as, fail) {
   const narrow = kind === 'half' || kind === 'narrow';
   if (as === 'raw') return raw;
   if (as === 'native') return narrow ? toFloat32(dtype, raw) : raw;
-  if (kind === 'complex' || kind === 'packed') fail(`${dtype} has no conversion to ${as} (read it with as: 'native' or 'raw')`);
+  if (kind === 'complex' || kind === 'packed')
+    fail(`${dtype} has no conversion to ${as} (read it with as: 'native' or 'raw')`);
   if (as === 'float32') return raw instanceof Float32Array ? raw : toFloat32(dtype, raw);
   if (narrow) return Float64Array.from(toFloat32(dtype, raw));
   if (raw instanceof Float64Array) return raw;
@@ -150,8 +165,16 @@ export function decodeData(dtype, bytes, as, fail) {
 
 // Without a dtype, data is written as its own kind; float arrays and plain arrays as F32.
 const INFERRED = {
-  Float32Array: 'F32', Float64Array: 'F32', Int8Array: 'I8', Uint8Array: 'U8', Uint8ClampedArray: 'U8',
-  Int16Array: 'I16', Uint16Array: 'U16', Int32Array: 'I32', Uint32Array: 'U32', BigInt64Array: 'I64',
+  Float32Array: 'F32',
+  Float64Array: 'F32',
+  Int8Array: 'I8',
+  Uint8Array: 'U8',
+  Uint8ClampedArray: 'U8',
+  Int16Array: 'I16',
+  Uint16Array: 'U16',
+  Int32Array: 'I32',
+  Uint32Array: 'U32',
+  BigInt64Array: 'I64',
   BigUint64Array: 'U64',
 };
 
@@ -163,12 +186,26 @@ export function inferDtype(data) {
 }
 
 const INTEGER_RANGE = {
-  U8: [0, 255], I8: [-128, 127], U16: [0, 65535], I16: [-32768, 32767], U32: [0, 2 ** 32 - 1],
-  I32: [-(2 ** 31), 2 ** 31 - 1], I64: [-(2n ** 63n), 2n ** 63n - 1n], U64: [0n, 2n ** 64n - 1n],
+  U8: [0, 255],
+  I8: [-128, 127],
+  U16: [0, 65535],
+  I16: [-32768, 32767],
+  U32: [0, 2 ** 32 - 1],
+  I32: [-(2 ** 31), 2 ** 31 - 1],
+  I64: [-(2n ** 63n), 2n ** 63n - 1n],
+  U64: [0n, 2n ** 64n - 1n],
 };
 
-const show = (x) => (typeof x === 'string' ? JSON.stringify(x.length > 20 ? `${x.slice(0, 17)}...` : x)
-  : typeof x === 'bigint' ? `${x}n` : typeof x === 'number' ? String(x) : x === null ? 'null' : typeof x);
+const show = (x) =>
+  typeof x === 'string'
+    ? JSON.stringify(x.length > 20 ? `${x.slice(0, 17)}...` : x)
+    : typeof x === 'bigint'
+      ? `${x}n`
+      : typeof x === 'number'
+        ? String(x)
+        : x === null
+          ? 'null'
+          : typeof x;
 
 // One element as `dtype` stores it, or a message saying why it cannot be.
 function element(dtype, x) {
@@ -203,12 +240,15 @@ export function dataBytes(dtype, data, length, fail, shapeText) {
   const { raw: Raw, kind } = DTYPES.get(dtype);
   const name = typedArrayName(data);
   if (name === Raw.name) {
-    if (typedArrayLength(data) !== length) fail(`shape ${shapeText} holds ${length} values, data has ${typedArrayLength(data)}`);
+    if (typedArrayLength(data) !== length)
+      fail(`shape ${shapeText} holds ${length} values, data has ${typedArrayLength(data)}`);
     if (kind === 'bool') checkBooleans(data, length, fail);
     return ownBytes(data, Raw.BYTES_PER_ELEMENT);
   }
   if (kind !== 'float' && kind !== 'int' && kind !== 'bool')
-    fail(`${dtype} data must be a ${Raw.name}${kind === 'half' || kind === 'narrow' ? ' of bit patterns (what decodeSafetensors gives with as: \'raw\')' : ''}`);
+    fail(
+      `${dtype} data must be a ${Raw.name}${kind === 'half' || kind === 'narrow' ? " of bit patterns (what decodeSafetensors gives with as: 'raw')" : ''}`,
+    );
   if (!name && !Array.isArray(data)) fail(`data must be a typed array or an array of numbers for ${dtype}`);
   const values = name ? copyTypedArray(data, globalThis[name]) : readElements(data, length, fail, shapeText);
   if (values.length !== length) fail(`shape ${shapeText} holds ${length} values, data has ${values.length}`);
@@ -241,7 +281,8 @@ function readElements(data, length, fail, shapeText) {
  */
 export function bytesView(value) {
   if (value instanceof ArrayBuffer) return new Uint8Array(value);
-  if (typedArrayName(value)) return new Uint8Array(apply(bufferOf, value, []), apply(byteOffsetOf, value, []), apply(byteLengthOf, value, []));
+  if (typedArrayName(value))
+    return new Uint8Array(apply(bufferOf, value, []), apply(byteOffsetOf, value, []), apply(byteLengthOf, value, []));
   if (value instanceof DataView) return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
   return null;
 }
@@ -249,7 +290,11 @@ export function bytesView(value) {
 // The bytes of a typed array, by the engine's own getters (a subclass cannot lie about them),
 // little-endian whatever the engine.
 function ownBytes(array, size) {
-  const bytes = new Uint8Array(apply(bufferOf, array, []), apply(byteOffsetOf, array, []), apply(byteLengthOf, array, []));
+  const bytes = new Uint8Array(
+    apply(bufferOf, array, []),
+    apply(byteOffsetOf, array, []),
+    apply(byteLengthOf, array, []),
+  );
   if (LITTLE_ENDIAN || size === 1) return bytes;
   const swapped = bytes.slice();
   for (let i = 0; i < swapped.length; i += size) swapped.subarray(i, i + size).reverse();

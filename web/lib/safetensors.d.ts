@@ -2,10 +2,28 @@
 
 /** The element types of the safetensors format (the reference implementation's `Dtype`). */
 export type SafetensorsDtype =
-  | 'BOOL' | 'U8' | 'I8' | 'U16' | 'I16' | 'U32' | 'I32' | 'U64' | 'I64'
-  | 'F16' | 'BF16' | 'F32' | 'F64'
-  | 'F8_E4M3' | 'F8_E5M2' | 'F8_E8M0' | 'F8_E4M3FNUZ' | 'F8_E5M2FNUZ'
-  | 'F4' | 'F6_E2M3' | 'F6_E3M2' | 'C64';
+  | 'BOOL'
+  | 'U8'
+  | 'I8'
+  | 'U16'
+  | 'I16'
+  | 'U32'
+  | 'I32'
+  | 'U64'
+  | 'I64'
+  | 'F16'
+  | 'BF16'
+  | 'F32'
+  | 'F64'
+  | 'F8_E4M3'
+  | 'F8_E5M2'
+  | 'F8_E8M0'
+  | 'F8_E4M3FNUZ'
+  | 'F8_E5M2FNUZ'
+  | 'F4'
+  | 'F6_E2M3'
+  | 'F6_E3M2'
+  | 'C64';
 
 export interface Float32Tensor {
   data: Float32Array;
@@ -28,8 +46,17 @@ export interface DecodedTensor {
    * - C64: Float32Array of 2 × elements, (real, imaginary) pairs;
    * - F4, F6_E2M3, F6_E3M2: Uint8Array of the packed bytes.
    */
-  data: Float32Array | Float64Array | Int8Array | Uint8Array | Int16Array | Uint16Array | Int32Array
-    | Uint32Array | BigInt64Array | BigUint64Array;
+  data:
+    | Float32Array
+    | Float64Array
+    | Int8Array
+    | Uint8Array
+    | Int16Array
+    | Uint16Array
+    | Int32Array
+    | Uint32Array
+    | BigInt64Array
+    | BigUint64Array;
   shape: number[];
 }
 
@@ -53,10 +80,15 @@ export interface DecodeOptions {
  * disagrees with its byte count, or absurd sizes throw an Error ("safetensors: …") naming the
  * tensor; nothing is read out of bounds.
  */
-export function decodeSafetensors(bytes: Uint8Array | ArrayBuffer | ArrayBufferView, options?: DecodeOptions): Record<string, DecodedTensor>;
+export function decodeSafetensors(
+  bytes: Uint8Array | ArrayBuffer | ArrayBufferView,
+  options?: DecodeOptions,
+): Record<string, DecodedTensor>;
 
 /** The `__metadata__` object (string → string) of a safetensors file, or null; checks the whole file. */
-export function decodeSafetensorsMetadata(bytes: Uint8Array | ArrayBuffer | ArrayBufferView): Record<string, string> | null;
+export function decodeSafetensorsMetadata(
+  bytes: Uint8Array | ArrayBuffer | ArrayBufferView,
+): Record<string, string> | null;
 
 /** A tensor to write. Without `dtype`, float arrays and plain arrays are written as F32 and integer typed arrays as their own kind. */
 export interface TensorToEncode {
@@ -78,7 +110,10 @@ export interface TensorToEncode {
  * (`__metadata__` first) padded with spaces to a multiple of 8. Bad data throws an Error naming the
  * tensor and the element.
  */
-export function encodeSafetensors(tensors: Record<string, TensorToEncode>, metadata?: Record<string, string>): Uint8Array;
+export function encodeSafetensors(
+  tensors: Record<string, TensorToEncode>,
+  metadata?: Record<string, string>,
+): Uint8Array;
 
 /** A tensor of a header: offsets relative to the start of the data section. */
 export interface HeaderTensor {
@@ -121,4 +156,8 @@ export function decodeSafetensorsHeader(
 export function encodeSafetensorsHeader(
   tensors: { name: string; dtype: SafetensorsDtype; shape: number[] }[],
   metadata?: Record<string, string>,
-): { bytes: Uint8Array; tensors: { name: string; dtype: SafetensorsDtype; shape: number[]; begin: number; end: number }[]; dataLength: number };
+): {
+  bytes: Uint8Array;
+  tensors: { name: string; dtype: SafetensorsDtype; shape: number[]; begin: number; end: number }[];
+  dataLength: number;
+};

@@ -12,7 +12,14 @@
 // starts 8-byte aligned), __metadata__ first when given. The dtypes themselves (how each is read
 // and written) are in safetensors-dtypes.js.
 import {
-  CONVERSIONS, DTYPES, DTYPE_RANK, byteLength, bytesView, dataBytes, decodeData, inferDtype,
+  CONVERSIONS,
+  DTYPES,
+  DTYPE_RANK,
+  byteLength,
+  bytesView,
+  dataBytes,
+  decodeData,
+  inferDtype,
 } from './safetensors-dtypes.js';
 import { ownEntries, ownValue } from './read-input.js';
 
@@ -49,7 +56,7 @@ export function safetensorsHeaderSize(bytesIn) {
   const bytes = asBytes(bytesIn);
   if (bytes.length < 8) fail(`the file is ${bytes.length} bytes, too short for the 8-byte header length`);
   const view = new DataView(bytes.buffer, bytes.byteOffset, 8);
-  const length = view.getUint32(4, true) * 2 ** 32 + view.getUint32(0, true);  // exact below 2^53
+  const length = view.getUint32(4, true) * 2 ** 32 + view.getUint32(0, true); // exact below 2^53
   if (length > MAX_HEADER_BYTES) fail(`the header length ${length} exceeds the ${MAX_HEADER_BYTES}-byte limit`);
   return length;
 }
@@ -64,7 +71,8 @@ function headerText(bytes, length) {
     fail('the header is not valid UTF-8');
   }
   const start = text.search(/[^ \t\n\r]/);
-  if (start >= 0 && text.charCodeAt(start) === 0xfeff) fail('the header starts with a byte-order mark; it must start with "{"');
+  if (start >= 0 && text.charCodeAt(start) === 0xfeff)
+    fail('the header starts with a byte-order mark; it must start with "{"');
   if (start < 0 || text[start] !== '{') fail('the header must be a JSON object starting with "{"');
   return text;
 }
@@ -88,11 +96,12 @@ function parseHeader(text) {
  * would see two tensors (or two fields) where this one sees one.
  */
 function findDuplicateKey(text) {
-  const objects = [];  // per open container: a Set of its keys (null for an array)
+  const objects = []; // per open container: a Set of its keys (null for an array)
   let expectKey = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c === 0x22) {  // '"': a string; find its end, stepping over escapes
+    if (c === 0x22) {
+      // '"': a string; find its end, stepping over escapes
       let j = i + 1;
       while (text.charCodeAt(j) !== 0x22) j += text.charCodeAt(j) === 0x5c ? 2 : 1;
       const keys = objects[objects.length - 1];
@@ -103,14 +112,18 @@ function findDuplicateKey(text) {
       }
       expectKey = false;
       i = j;
-    } else if (c === 0x7b) {  // '{'
+    } else if (c === 0x7b) {
+      // '{'
       objects.push(new Set());
       expectKey = true;
-    } else if (c === 0x5b) {  // '['
+    } else if (c === 0x5b) {
+      // '['
       objects.push(null);
-    } else if (c === 0x7d || c === 0x5d) {  // '}' or ']'
+    } else if (c === 0x7d || c === 0x5d) {
+      // '}' or ']'
       objects.pop();
-    } else if (c === 0x2c) {  // ','
+    } else if (c === 0x2c) {
+      // ','
       expectKey = objects[objects.length - 1] !== null;
     }
   }
@@ -145,7 +158,8 @@ function elementCount(shape, limit, where, what) {
 // (undefined while a streamed file's length is not known: the tiling check bounds it instead).
 function tensorEntry(name, info, dataLength) {
   const where = `tensor ${quote(name)}`;
-  if (info === null || typeof info !== 'object' || Array.isArray(info)) fail(`${where}: its header entry must be an object`);
+  if (info === null || typeof info !== 'object' || Array.isArray(info))
+    fail(`${where}: its header entry must be an object`);
   const { dtype, shape, data_offsets: offsets } = info;
   checkDtype(dtype, where);
   if (!Array.isArray(shape) || !shape.every(isCount)) fail(`${where}: shape must be an array of non-negative integers`);
@@ -156,12 +170,16 @@ function tensorEntry(name, info, dataLength) {
   if (dataLength !== undefined && end > dataLength)
     fail(`${where}: data_offsets [${begin}, ${end}] lie outside the data (${dataLength} bytes)`);
   // Two elements per byte at most (F4), so this bound is never hit by a consistent entry.
-  const count = dataLength === undefined ? elementCount(shape, 2 * (end - begin), where, 'its data_offsets hold')
-    : elementCount(shape, 2 * dataLength, where, 'the file has bytes');
+  const count =
+    dataLength === undefined
+      ? elementCount(shape, 2 * (end - begin), where, 'its data_offsets hold')
+      : elementCount(shape, 2 * dataLength, where, 'the file has bytes');
   const bytes = byteLength(dtype, count);
   if (bytes < 0) fail(`${where}: shape ${formatShape(shape)} of ${dtype} does not fill whole bytes`);
   if (bytes !== end - begin)
-    fail(`${where}: shape ${formatShape(shape)} of ${dtype} needs ${bytes} bytes, but data_offsets [${begin}, ${end}] cover ${end - begin}`);
+    fail(
+      `${where}: shape ${formatShape(shape)} of ${dtype} needs ${bytes} bytes, but data_offsets [${begin}, ${end}] cover ${end - begin}`,
+    );
   return { name, dtype, shape: shape.slice(), count, begin, end };
 }
 
@@ -170,14 +188,16 @@ function checkTiling(sorted, dataLength) {
   let at = 0;
   let previous = null;
   for (const e of sorted) {
-    if (e.begin < at) fail(`tensor ${quote(e.name)} overlaps tensor ${quote(previous.name)} (bytes ${e.begin} to ${at})`);
-    if (e.begin > at)
-      fail(`tensor ${quote(e.name)}: ${e.begin - at} bytes before it (from ${at}) belong to no tensor`);
+    if (e.begin < at)
+      fail(`tensor ${quote(e.name)} overlaps tensor ${quote(previous.name)} (bytes ${e.begin} to ${at})`);
+    if (e.begin > at) fail(`tensor ${quote(e.name)}: ${e.begin - at} bytes before it (from ${at}) belong to no tensor`);
     at = e.end;
     previous = e;
   }
   if (at !== dataLength)
-    fail(`${dataLength - at} bytes after ${previous ? `tensor ${quote(previous.name)}` : 'the header'} belong to no tensor`);
+    fail(
+      `${dataLength - at} bytes after ${previous ? `tensor ${quote(previous.name)}` : 'the header'} belong to no tensor`,
+    );
 }
 
 /**
@@ -210,12 +230,14 @@ export function decodeSafetensorsHeader(bytesIn, { fileSize } = {}) {
 
 function decodeOptions(options) {
   if (options === undefined) return 'native';
-  if (options === null || typeof options !== 'object') fail('options must be an object such as { as: \'float32\' }');
+  if (options === null || typeof options !== 'object') fail("options must be an object such as { as: 'float32' }");
   const o = ownEntries(options);
   for (const key of Object.keys(o)) if (key !== 'as') fail(`unknown option ${quote(key)} (the only option is as)`);
   if (o.as === undefined) return 'native';
   if (!CONVERSIONS.includes(o.as))
-    fail(`options.as must be one of ${CONVERSIONS.map((c) => `'${c}'`).join(', ')}, got ${typeof o.as === 'string' ? quote(o.as) : typeof o.as}`);
+    fail(
+      `options.as must be one of ${CONVERSIONS.map((c) => `'${c}'`).join(', ')}, got ${typeof o.as === 'string' ? quote(o.as) : typeof o.as}`,
+    );
   return o.as;
 }
 
@@ -302,11 +324,14 @@ function layout(list, metadata) {
     if (names.has(t.name)) fail(`tensor ${quote(t.name)} is given twice`);
     names.add(t.name);
   }
-  const sorted = list.slice().sort((a, b) => DTYPE_RANK.get(b.dtype) - DTYPE_RANK.get(a.dtype) || byCodePoint(a.name, b.name));
+  const sorted = list
+    .slice()
+    .sort((a, b) => DTYPE_RANK.get(b.dtype) - DTYPE_RANK.get(a.dtype) || byCodePoint(a.name, b.name));
   // Written by hand, not by JSON.stringify of one object: JavaScript objects put integer-like keys
   // first, and the reference implementation writes __metadata__ first, then the tensors in data order.
   const parts = [];
-  if (metadata !== undefined && metadata !== null) parts.push(`"__metadata__":${JSON.stringify({ ...checkMetadata(metadata) })}`);
+  if (metadata !== undefined && metadata !== null)
+    parts.push(`"__metadata__":${JSON.stringify({ ...checkMetadata(metadata) })}`);
   let offset = 0;
   const placed = sorted.map((t) => {
     const info = { dtype: t.dtype, shape: t.shape, data_offsets: [offset, offset + t.bytes] };
@@ -316,7 +341,8 @@ function layout(list, metadata) {
   });
   const json = new TextEncoder().encode(`{${parts.join(',')}}`);
   const padded = Math.ceil(json.length / 8) * 8;
-  if (padded > MAX_HEADER_BYTES) fail(`the header would be ${padded} bytes, more than the ${MAX_HEADER_BYTES}-byte limit`);
+  if (padded > MAX_HEADER_BYTES)
+    fail(`the header would be ${padded} bytes, more than the ${MAX_HEADER_BYTES}-byte limit`);
   const bytes = new Uint8Array(8 + padded).fill(0x20, 8);
   const view = new DataView(bytes.buffer);
   view.setUint32(0, padded % 2 ** 32, true);
@@ -350,7 +376,8 @@ function tensorToEncode(name, value) {
  * object stored as `__metadata__`.
  */
 export function encodeSafetensors(tensors, metadata) {
-  if (tensors === null || typeof tensors !== 'object' || Array.isArray(tensors)) fail('tensors must be an object name → { data, shape }');
+  if (tensors === null || typeof tensors !== 'object' || Array.isArray(tensors))
+    fail('tensors must be an object name → { data, shape }');
   const entries = ownEntries(tensors);
   if (Object.hasOwn(entries, '__metadata__')) fail('"__metadata__" is reserved and cannot name a tensor');
   const list = Object.keys(entries).map((name) => tensorToEncode(name, entries[name]));

@@ -6,12 +6,12 @@
 // API) stacks above the outer call's copies and never overwrites them.
 import { copyTypedArray, typedArraySet } from './typed-arrays.js';
 
-const MAX_STAGED = 1 << 16;  // floats; a larger input gets its own array (its call dwarfs that cost)
+const MAX_STAGED = 1 << 16; // floats; a larger input gets its own array (its call dwarfs that cost)
 let buffer = new Float32Array(1 << 12);
 let top = 0;
 let depth = 0;
-let generation = 0;  // bumped when the buffer is replaced by a larger one
-const marks = [];    // [top, generation] per open call
+let generation = 0; // bumped when the buffer is replaced by a larger one
+const marks = []; // [top, generation] per open call
 
 /**
  * Runs call() as one API call: copies staged while it runs stay valid until it returns or throws.
@@ -44,7 +44,7 @@ function release() {
 /** A copy of `source`, a real Float32Array of `length` elements (its intrinsic length). */
 export function stagedCopy(source, length) {
   if (depth === 0 || length > MAX_STAGED) return copyTypedArray(source, Float32Array);
-  const start = Math.ceil(top / 16) * 16;  // 64-byte aligned, as the heap copies expect
+  const start = Math.ceil(top / 16) * 16; // 64-byte aligned, as the heap copies expect
   if (start + length > buffer.length) {
     buffer = new Float32Array(Math.max(buffer.length * 2, 4 * length));
     generation++;

@@ -30,7 +30,9 @@ function messageQueue() {
   let handler = null;
   let waiting = [];
   let loaded;
-  const ready = new Promise((resolve) => { loaded = resolve; });
+  const ready = new Promise((resolve) => {
+    loaded = resolve;
+  });
   let first = true;
   return {
     ready,
@@ -53,7 +55,12 @@ function messageQueue() {
 
 function errorHandlers() {
   const handlers = [];
-  return { add: (h) => handlers.push(h), fire: (err) => { for (const h of handlers) h(err); } };
+  return {
+    add: (h) => handlers.push(h),
+    fire: (err) => {
+      for (const h of handlers) h(err);
+    },
+  };
 }
 
 function describeEvent(event, fallback) {
@@ -67,7 +74,9 @@ async function browserHandle(worker, name) {
   const errors = errorHandlers();
   let loaded = false;
   worker.addEventListener('message', (e) => queue.deliver(e.data));
-  worker.addEventListener('messageerror', () => errors.fire(new Error(`${name}: a message from the Worker could not be read`)));
+  worker.addEventListener('messageerror', () =>
+    errors.fire(new Error(`${name}: a message from the Worker could not be read`)),
+  );
   worker.addEventListener('error', (e) => {
     if (!loaded) queue.failed();
     else errors.fire(describeEvent(e, `${name}: the Worker failed`));
@@ -110,12 +119,21 @@ async function tryWorker(make, name, reasons, failure) {
 async function startBrowserWorker({ create, url, name }) {
   const reasons = [];
   if (typeof Worker !== 'function') return { handle: null, reasons: ['this environment has no Worker'] };
-  const direct = await tryWorker(create ?? ((options) => new Worker(url, options)), name, reasons, 'the Worker module failed to load');
+  const direct = await tryWorker(
+    create ?? ((options) => new Worker(url, options)),
+    name,
+    reasons,
+    'the Worker module failed to load',
+  );
   if (direct || !url) return { handle: direct, reasons };
   for (const kind of ['data', 'blob']) {
     const { script, release } = bootstrapScript(url, kind);
-    const handle = await tryWorker((options) => new Worker(script, options), name, reasons,
-      `a ${kind}: Worker could not import ${url} (the server must send CORS headers; the CSP must allow worker-src ${kind}:)`);
+    const handle = await tryWorker(
+      (options) => new Worker(script, options),
+      name,
+      reasons,
+      `a ${kind}: Worker could not import ${url} (the server must send CORS headers; the CSP must allow worker-src ${kind}:)`,
+    );
     release();
     if (handle) return { handle, reasons };
   }
@@ -132,7 +150,10 @@ async function startNodeWorker({ url, name }) {
   let loadError = null;
   worker.on('message', (m) => queue.deliver(m));
   worker.on('error', (err) => {
-    if (!loaded) { loadError = err; queue.failed(); } else errors.fire(err);
+    if (!loaded) {
+      loadError = err;
+      queue.failed();
+    } else errors.fire(err);
   });
   worker.on('exit', (code) => {
     if (!loaded) queue.failed();
@@ -144,7 +165,10 @@ async function startNodeWorker({ url, name }) {
     post: (message, transfer = []) => worker.postMessage(message, transfer),
     onMessage: queue.listen,
     onError: errors.add,
-    terminate: async () => { ended = true; await worker.terminate(); },
+    terminate: async () => {
+      ended = true;
+      await worker.terminate();
+    },
   };
 }
 
@@ -178,7 +202,8 @@ async function startInThread(inThread) {
  * - mode: 'auto' (default: a Worker if one can start, else this thread), 'worker' or 'main-thread'.
  */
 export async function startWorker({ create, url, name = 'worker', inThread, mode = 'auto' }) {
-  if (!['auto', 'worker', 'main-thread'].includes(mode)) throw new Error(`${name}: mode must be 'auto', 'worker' or 'main-thread', got ${String(mode)}`);
+  if (!['auto', 'worker', 'main-thread'].includes(mode))
+    throw new Error(`${name}: mode must be 'auto', 'worker' or 'main-thread', got ${String(mode)}`);
   if (mode !== 'main-thread') {
     if (isNode) return { mode: 'worker', ...(await startNodeWorker({ url, name })) };
     const { handle, reasons } = await startBrowserWorker({ create, url, name });

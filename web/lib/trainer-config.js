@@ -21,8 +21,10 @@ export const MAX_BATCH = 4096;
 const HF_IGNORED = -100;
 
 export function checkKeys(object, known, name) {
-  if (object === null || typeof object !== 'object' || Array.isArray(object)) fail(`${name} must be an object, got ${show(object)}`);
-  for (const key of Object.keys(object)) if (!known.includes(key)) fail(`${name} has no option "${key}"; known: ${known.join(', ')}`);
+  if (object === null || typeof object !== 'object' || Array.isArray(object))
+    fail(`${name} must be an object, got ${show(object)}`);
+  for (const key of Object.keys(object))
+    if (!known.includes(key)) fail(`${name} has no option "${key}"; known: ${known.join(', ')}`);
   return object;
 }
 
@@ -35,7 +37,8 @@ export function checkCount(value, name, fallback, max = MAX_STEPS_PER_CALL) {
 function checkId(x, at, vocabSize, target) {
   if (typeof x !== 'number' || !Number.isInteger(x)) fail(`${at()} is ${show(x)}; token ids must be integers`);
   if (target && (x === -1 || x === HF_IGNORED)) return;
-  if (x < 0 || x >= vocabSize) fail(`${at()} is ${x}, outside [0, vocabSize = ${vocabSize})${target ? ' (−1 or −100 = ignored)' : ''}`);
+  if (x < 0 || x >= vocabSize)
+    fail(`${at()} is ${x}, outside [0, vocabSize = ${vocabSize})${target ? ' (−1 or −100 = ignored)' : ''}`);
 }
 
 /**
@@ -47,14 +50,18 @@ function checkId(x, at, vocabSize, target) {
 export function checkBatch(batch, model, name) {
   if (batch === null || typeof batch !== 'object') fail(`${name} must be { tokens, targets }, got ${show(batch)}`);
   const tokensValue = batch.tokens;
-  const targetsValue = batch.targets;  // each read once
-  if (targetsValue === undefined) fail(`${name}.targets is required: the next token of each position (−1 or −100 = ignored)`);
+  const targetsValue = batch.targets; // each read once
+  if (targetsValue === undefined)
+    fail(`${name}.targets is required: the next token of each position (−1 or −100 = ignored)`);
   const { vocabSize, contextLength } = model;
   const tokens = readTokens(tokensValue, `${name}.tokens`, (x, i, at) => checkId(x, at, vocabSize, false));
   const targets = readTokens(targetsValue, `${name}.targets`, (x, i, at) => checkId(x, at, vocabSize, true));
   if (!sameShape(tokens.shape, targets.shape))
-    fail(`${name}.targets must have the shape of ${name}.tokens ${formatShape(tokens.shape)}, got ${formatShape(targets.shape)}`);
-  if (tokens.T > contextLength) fail(`${name}.tokens has ${tokens.T} tokens per sequence, more than model.contextLength (${contextLength})`);
+    fail(
+      `${name}.targets must have the shape of ${name}.tokens ${formatShape(tokens.shape)}, got ${formatShape(targets.shape)}`,
+    );
+  if (tokens.T > contextLength)
+    fail(`${name}.tokens has ${tokens.T} tokens per sequence, more than model.contextLength (${contextLength})`);
   if (tokens.batch > MAX_BATCH) fail(`${name}.tokens has ${tokens.batch} sequences, more than ${MAX_BATCH}`);
   let counted = 0;
   for (let i = 0; i < targets.data.length; i++) {
@@ -77,9 +84,16 @@ function normalizeData(value) {
 function normalizeOptimizer(value) {
   const o = { ...checkKeys(value ?? {}, OPTIMIZER_KEYS, 'optimizer') };
   for (const [key, x] of Object.entries(o)) {
-    const numbers = key === 'betas' ? (Array.isArray(x) && x.length === 2 ? x : fail(`optimizer.betas must be an array of two numbers, got ${show(x)}`)) : [x];
+    const numbers =
+      key === 'betas'
+        ? Array.isArray(x) && x.length === 2
+          ? x
+          : fail(`optimizer.betas must be an array of two numbers, got ${show(x)}`)
+        : [x];
     if (key === 'clipNorm' && x === null) continue;
-    for (const n of numbers) if (typeof n !== 'number' || !Number.isFinite(n)) fail(`optimizer.${key} must be a finite number, got ${show(n)}`);
+    for (const n of numbers)
+      if (typeof n !== 'number' || !Number.isFinite(n))
+        fail(`optimizer.${key} must be a finite number, got ${show(n)}`);
   }
   adamOptions(o, 'optimizer', 'optimizer.');
   return o;
@@ -87,11 +101,20 @@ function normalizeOptimizer(value) {
 
 function normalizeProbe(value, data, model) {
   if (value === false) return false;
-  if (value === undefined && data.kind === 'batches') return false;  // no batch to probe on unless given
-  const p = { batchSize: 8, seed: 12345, attentions: true, headScores: true, ...checkKeys(value ?? {}, PROBE_KEYS, 'probe') };
+  if (value === undefined && data.kind === 'batches') return false; // no batch to probe on unless given
+  const p = {
+    batchSize: 8,
+    seed: 12345,
+    attentions: true,
+    headScores: true,
+    ...checkKeys(value ?? {}, PROBE_KEYS, 'probe'),
+  };
   p.batchSize = checkCount(p.batchSize, 'probe.batchSize', 8, MAX_BATCH);
   if (p.batch !== undefined) p.batch = checkBatch(p.batch, model, 'probe.batch');
-  else if (data.kind === 'batches') fail('probe.batch is required with data.kind "batches" (your own fixed batch { tokens, targets }), or set probe: false');
+  else if (data.kind === 'batches')
+    fail(
+      'probe.batch is required with data.kind "batches" (your own fixed batch { tokens, targets }), or set probe: false',
+    );
   return p;
 }
 
@@ -101,7 +124,8 @@ function checkGenerated(c) {
   if (d.kind === 'text') textBatch({ text: d.text, seqLength: d.seqLength, batchSize: 1 });
   if (d.kind === 'repeated') {
     const options = { vocabSize: c.model.vocabSize, seqLength: d.seqLength, batchSize: 1 };
-    for (const key of ['minRepeat', 'maxRepeat', 'repeatLengths', 'allTargets']) if (d[key] !== undefined) options[key] = d[key];
+    for (const key of ['minRepeat', 'maxRepeat', 'repeatLengths', 'allTargets'])
+      if (d[key] !== undefined) options[key] = d[key];
     repeatedTokens(options);
   }
   if (c.probe?.repeatLengths !== undefined && d.kind === 'repeated')
@@ -118,7 +142,7 @@ function withVocabulary(model, data) {
     m.vocabSize = m.vocabSize ?? size;
     if (m.vocabSize < size) fail(`model.vocabSize ${m.vocabSize} is smaller than the text's ${size} characters`);
   }
-  return { ...normalizeModelConfig(m) };  // the transformer's own check: what attn.transformer would refuse fails here
+  return { ...normalizeModelConfig(m) }; // the transformer's own check: what attn.transformer would refuse fails here
 }
 
 /** Validates a trainer config and fills its defaults (the main thread and the Worker both run it). */
@@ -129,7 +153,8 @@ export function normalizeTrainerConfig(config) {
   if (data.kind === 'batches') data.prefetch = checkCount(data.prefetch, 'data.prefetch', 2, 64);
   else {
     data.seqLength = data.seqLength ?? model.contextLength;
-    if (data.seqLength > model.contextLength) fail(`data.seqLength ${data.seqLength} exceeds model.contextLength ${model.contextLength}`);
+    if (data.seqLength > model.contextLength)
+      fail(`data.seqLength ${data.seqLength} exceeds model.contextLength ${model.contextLength}`);
   }
   const out = {
     model,
@@ -141,7 +166,8 @@ export function normalizeTrainerConfig(config) {
     probe: normalizeProbe(c.probe, data, model),
     simd: c.simd ?? 'auto',
   };
-  if (!Number.isSafeInteger(out.seed) || out.seed < 0 || out.seed > 0xffffffff) fail(`seed must be an integer from 0 to 2**32 - 1, got ${show(out.seed)}`);
+  if (!Number.isSafeInteger(out.seed) || out.seed < 0 || out.seed > 0xffffffff)
+    fail(`seed must be an integer from 0 to 2**32 - 1, got ${show(out.seed)}`);
   if (!['auto', true, false].includes(out.simd)) fail(`simd must be 'auto', true or false, got ${show(out.simd)}`);
   checkGenerated(out);
   return out;

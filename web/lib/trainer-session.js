@@ -27,10 +27,12 @@ const pick = (s) => ({ previousToken: s.previousToken, duplicateToken: s.duplica
 const nextTokens = (tokens) => tokens.map((row) => row.map((_, i) => (i + 1 < row.length ? row[i + 1] : -1)));
 
 // Repeated data: the next token only inside the second copy (what induction can predict).
-const secondCopyTargets = (tokens, repeats) => tokens.map((row, b) => row.map((_, i) => (i >= repeats[b] + 1 && i <= 2 * repeats[b] - 1 ? row[i + 1] : -1)));
+const secondCopyTargets = (tokens, repeats) =>
+  tokens.map((row, b) => row.map((_, i) => (i >= repeats[b] + 1 && i <= 2 * repeats[b] - 1 ? row[i + 1] : -1)));
 
 // A checked batch ({ data, shape: [B, T] }) as rows of numbers, as the probe reads them.
-const rows = ({ data, shape: [B, T] }) => Array.from({ length: B }, (_, b) => Array.from(data.subarray(b * T, (b + 1) * T)));
+const rows = ({ data, shape: [B, T] }) =>
+  Array.from({ length: B }, (_, b) => Array.from(data.subarray(b * T, (b + 1) * T)));
 
 const now = () => performance.now();
 
@@ -57,19 +59,19 @@ export class TrainingSession {
   #vocabulary = null;
   #model = null;
   #step = 0;
-  #run = null;  // { ids, maxSteps }: start() requests answered when the run ends
-  #jobs = [];  // step(count) requests: { id, left }
+  #run = null; // { ids, maxSteps }: start() requests answered when the run ends
+  #jobs = []; // step(count) requests: { id, left }
   #sinceReport = 0;
-  #pending = [];  // losses since the last progress message
+  #pending = []; // losses since the last progress message
   #scheduled = false;
   #closed = false;
-  #batches = [];  // the caller's batches that arrived (data.kind 'batches')
-  #asked = 0;  // batches asked for that have not arrived
-  #dataEnd = null;  // { error? } once the caller's source is done
-  #waiting = false;  // the loop waits for a batch
+  #batches = []; // the caller's batches that arrived (data.kind 'batches')
+  #asked = 0; // batches asked for that have not arrived
+  #dataEnd = null; // { error? } once the caller's source is done
+  #waiting = false; // the loop waits for a batch
   #probeBatch = null;
-  #scratch = null;  // a second model for ablations (evaluate, ablate)
-  #generations = null;  // text generation on the model (generation.js)
+  #scratch = null; // a second model for ablations (evaluate, ablate)
+  #generations = null; // text generation on the model (generation.js)
 
   /**
    * attn: a createAttention() instance; post(message, transfer): sends to the main thread;
@@ -105,9 +107,11 @@ export class TrainingSession {
   #batch(seed, batchSize, repeatLengths) {
     const d = this.#config.data;
     if (d.kind === 'batches') fail('repeatLengths needs generated data (data.kind "repeated"); data.kind is "batches"');
-    if (d.kind === 'text') return textBatch({ text: d.text, vocabulary: this.#vocabulary, seqLength: d.seqLength, batchSize, seed });
+    if (d.kind === 'text')
+      return textBatch({ text: d.text, vocabulary: this.#vocabulary, seqLength: d.seqLength, batchSize, seed });
     const options = { vocabSize: this.#config.model.vocabSize, seqLength: d.seqLength, batchSize, seed };
-    for (const key of ['minRepeat', 'maxRepeat', 'repeatLengths', 'allTargets']) if (d[key] !== undefined) options[key] = d[key];
+    for (const key of ['minRepeat', 'maxRepeat', 'repeatLengths', 'allTargets'])
+      if (d[key] !== undefined) options[key] = d[key];
     if (repeatLengths) {
       delete options.minRepeat;
       delete options.maxRepeat;
@@ -125,21 +129,44 @@ export class TrainingSession {
     const { type, id } = message ?? {};
     try {
       switch (type) {
-        case 'start': return this.#start(message);
-        case 'pause': return this.#pause(id);
-        case 'step': return this.#addJob(checkCount(message.count, 'count', 1), id);
-        case 'batch': return this.#receiveBatch(message);
-        case 'reset': return this.#reset(id);
-        case 'getState': return this.#sendState(id);
-        case 'probe': return this.#post({ type: 'probe', id, step: this.#step, probe: this.#probe() });
-        case 'ablate': return this.#post({ type: 'ablation', id, step: this.#step, layer: message.layer, head: message.head, probe: this.#evaluation({ ablate: [{ layer: message.layer, head: message.head }] }) });
-        case 'evaluate': return this.#evaluate(message, id);
-        case 'load': return this.#load(message, id);
-        case 'attend': return this.#attend(message, id);
-        case 'generate': return this.#generate(message);
-        case 'cancel-generate': this.#generations.cancel(); return this.#post({ type: 'generate-cancelled', id });
-        case 'dispose': return this.dispose(id);
-        default: return fail(`unknown message type ${JSON.stringify(type)}`);
+        case 'start':
+          return this.#start(message);
+        case 'pause':
+          return this.#pause(id);
+        case 'step':
+          return this.#addJob(checkCount(message.count, 'count', 1), id);
+        case 'batch':
+          return this.#receiveBatch(message);
+        case 'reset':
+          return this.#reset(id);
+        case 'getState':
+          return this.#sendState(id);
+        case 'probe':
+          return this.#post({ type: 'probe', id, step: this.#step, probe: this.#probe() });
+        case 'ablate':
+          return this.#post({
+            type: 'ablation',
+            id,
+            step: this.#step,
+            layer: message.layer,
+            head: message.head,
+            probe: this.#evaluation({ ablate: [{ layer: message.layer, head: message.head }] }),
+          });
+        case 'evaluate':
+          return this.#evaluate(message, id);
+        case 'load':
+          return this.#load(message, id);
+        case 'attend':
+          return this.#attend(message, id);
+        case 'generate':
+          return this.#generate(message);
+        case 'cancel-generate':
+          this.#generations.cancel();
+          return this.#post({ type: 'generate-cancelled', id });
+        case 'dispose':
+          return this.dispose(id);
+        default:
+          return fail(`unknown message type ${JSON.stringify(type)}`);
       }
     } catch (err) {
       this.#post({ type: 'error', id, message: err.message });
@@ -155,14 +182,17 @@ export class TrainingSession {
 
   // Text from the model as it is now: a run in progress would change it under the cache.
   #generate(message) {
-    if (this.#run || this.#jobs.length) fail('pause training before generating: every step changes the model under the cache');
+    if (this.#run || this.#jobs.length)
+      fail('pause training before generating: every step changes the model under the cache');
     this.#generations.start(message);
   }
 
   #trainOne() {
     this.#generations.invalidate();
-    const { tokens, targets } = this.#config.data.kind === 'batches' ? this.#batches.shift()
-      : this.#batch(stepSeed(this.#config.seed, this.#step), this.#config.batchSize);
+    const { tokens, targets } =
+      this.#config.data.kind === 'batches'
+        ? this.#batches.shift()
+        : this.#batch(stepSeed(this.#config.seed, this.#step), this.#config.batchSize);
     const { loss } = this.#model.trainStep(tokens, targets, this.#config.optimizer);
     if (!Number.isFinite(loss)) fail(`the loss became ${loss} at step ${this.#step + 1}: lower the learning rate`);
     this.#step++;
@@ -173,7 +203,14 @@ export class TrainingSession {
     const losses = this.#pending;
     this.#pending = [];
     this.#sinceReport = 0;
-    const message = { type: 'progress', id, step: this.#step, loss: losses.length ? losses[losses.length - 1] : null, losses, running: this.#run !== null };
+    const message = {
+      type: 'progress',
+      id,
+      step: this.#step,
+      loss: losses.length ? losses[losses.length - 1] : null,
+      losses,
+      running: this.#run !== null,
+    };
     if (interrupted) message.interrupted = interrupted;
     const transfer = [];
     if (this.#config.probe) {
@@ -199,8 +236,14 @@ export class TrainingSession {
     const { tokens, targets } = batch;
     const out = model.forward(tokens, { needWeights: true });
     const { loss, byPosition } = this.#losses(out.logits, targets);
-    const result = { loss, lossByPosition: byPosition, allTokensLoss: this.#losses(out.logits, nextTokens(tokens)).loss, tokens: tokens[0] };
-    if (batch.repeatLengths) result.repeatedLoss = this.#losses(out.logits, secondCopyTargets(tokens, batch.repeatLengths)).loss;
+    const result = {
+      loss,
+      lossByPosition: byPosition,
+      allTokensLoss: this.#losses(out.logits, nextTokens(tokens)).loss,
+      tokens: tokens[0],
+    };
+    if (batch.repeatLengths)
+      result.repeatedLoss = this.#losses(out.logits, secondCopyTargets(tokens, batch.repeatLengths)).loss;
     if (p.attentions) {
       result.attentions = out.attentions.map((a) => {
         const [, h, t] = a.shape;
@@ -209,7 +252,9 @@ export class TrainingSession {
     }
     if (p.headScores) {
       const crop = p.excludeFiller && batch.repeatLengths;
-      result.headScores = out.attentions.map((a) => (crop ? this.#scoresWithoutFiller(tokens, a, batch.repeatLengths) : pick(this.#attn.headScores(tokens, a))));
+      result.headScores = out.attentions.map((a) =>
+        crop ? this.#scoresWithoutFiller(tokens, a, batch.repeatLengths) : pick(this.#attn.headScores(tokens, a)),
+      );
     }
     return result;
   }
@@ -228,8 +273,10 @@ export class TrainingSession {
       const d = dModel / numHeads;
       const state = this.#model.getState();
       for (const { layer, head } of ablate) {
-        if (!Number.isInteger(layer) || layer < 0 || layer >= numLayers) fail(`layer must be an integer from 0 to ${numLayers - 1}, got ${layer}`);
-        if (!Number.isInteger(head) || head < 0 || head >= numHeads) fail(`head must be an integer from 0 to ${numHeads - 1}, got ${head}`);
+        if (!Number.isInteger(layer) || layer < 0 || layer >= numLayers)
+          fail(`layer must be an integer from 0 to ${numLayers - 1}, got ${layer}`);
+        if (!Number.isInteger(head) || head < 0 || head >= numHeads)
+          fail(`head must be an integer from 0 to ${numHeads - 1}, got ${head}`);
         state[`h.${layer}.attn.c_proj.weight`].data.fill(0, head * d * dModel, (head + 1) * d * dModel);
       }
       this.#scratch ??= this.#attn.transformer(this.#model.config);
@@ -241,7 +288,10 @@ export class TrainingSession {
 
   #evaluate(message, id) {
     const probe = this.#evaluation(message);
-    this.#post({ type: 'evaluation', id, step: this.#step, probe }, (probe.attentions ?? []).map((a) => a.data.buffer));
+    this.#post(
+      { type: 'evaluation', id, step: this.#step, probe },
+      (probe.attentions ?? []).map((a) => a.data.buffer),
+    );
   }
 
   // The model's attention on one sequence of the caller's (e.g. a learner's sentence): every
@@ -249,7 +299,10 @@ export class TrainingSession {
   #attend({ tokens }, id) {
     const out = this.#model.forward(tokens, { needWeights: true });
     const headScores = out.attentions.map((a) => pick(this.#attn.headScores(tokens, a)));
-    this.#post({ type: 'attention', id, step: this.#step, attentions: out.attentions, headScores }, out.attentions.map((a) => a.data.buffer));
+    this.#post(
+      { type: 'attention', id, step: this.#step, attentions: out.attentions, headScores },
+      out.attentions.map((a) => a.data.buffer),
+    );
   }
 
   // Trained parameters (a checkpoint) replace the model's; Adam starts afresh from them.
@@ -271,13 +324,22 @@ export class TrainingSession {
   // Each sequence is cropped to its 2r + 1 tokens; the means are pooled by their query counts.
   #scoresWithoutFiller(tokens, attention, repeats) {
     const [, h, t] = attention.shape;
-    const sums = { previousToken: new Float64Array(h), duplicateToken: new Float64Array(h), induction: new Float64Array(h) };
-    const counts = { previousToken: new Float64Array(h), duplicateToken: new Float64Array(h), induction: new Float64Array(h) };
+    const sums = {
+      previousToken: new Float64Array(h),
+      duplicateToken: new Float64Array(h),
+      induction: new Float64Array(h),
+    };
+    const counts = {
+      previousToken: new Float64Array(h),
+      duplicateToken: new Float64Array(h),
+      induction: new Float64Array(h),
+    };
     tokens.forEach((row, b) => {
       const n = Math.min(t, 2 * repeats[b] + 1);
       const crop = new Float32Array(h * n * n);
       for (let k = 0; k < h; k++) {
-        for (let i = 0; i < n; i++) crop.set(attention.data.subarray(((b * h + k) * t + i) * t, ((b * h + k) * t + i) * t + n), (k * n + i) * n);
+        for (let i = 0; i < n; i++)
+          crop.set(attention.data.subarray(((b * h + k) * t + i) * t, ((b * h + k) * t + i) * t + n), (k * n + i) * n);
       }
       const s = this.#attn.headScores(row.slice(0, n), { data: crop, shape: [h, n, n] });
       for (const key of Object.keys(sums)) {
@@ -288,13 +350,18 @@ export class TrainingSession {
       }
     });
     const mean = (key) => Array.from(sums[key], (x, k) => (counts[key][k] ? x / counts[key][k] : 0));
-    return { previousToken: mean('previousToken'), duplicateToken: mean('duplicateToken'), induction: mean('induction') };
+    return {
+      previousToken: mean('previousToken'),
+      duplicateToken: mean('duplicateToken'),
+      induction: mean('induction'),
+    };
   }
 
   #start(message) {
-    const more = message.maxSteps === undefined ? Infinity : checkCount(message.maxSteps, 'maxSteps', 1, Number.MAX_SAFE_INTEGER);
+    const more =
+      message.maxSteps === undefined ? Infinity : checkCount(message.maxSteps, 'maxSteps', 1, Number.MAX_SAFE_INTEGER);
     if (this.#run) {
-      this.#run.ids.push(message.id);  // a running loop just takes the new maxSteps
+      this.#run.ids.push(message.id); // a running loop just takes the new maxSteps
       this.#run.maxSteps = this.#step + more;
     } else {
       this.#run = { ids: [message.id], maxSteps: this.#step + more };
@@ -451,7 +518,7 @@ export class TrainingSession {
 export function serveTrainer(endpoint, { createAttention, sliceMs = WORKER_SLICE_MS }) {
   const post = endpoint.post;
   let session = null;
-  let queue = [];  // messages that arrive while the core loads
+  let queue = []; // messages that arrive while the core loads
   let ended = false;
   async function init(message) {
     try {
@@ -469,7 +536,8 @@ export function serveTrainer(endpoint, { createAttention, sliceMs = WORKER_SLICE
   function dispatch(message) {
     if (ended) return undefined;
     if (message?.type === 'init') {
-      if (session || queue === null) return post({ type: 'error', id: message.id, message: 'the trainer is already initialized' });
+      if (session || queue === null)
+        return post({ type: 'error', id: message.id, message: 'the trainer is already initialized' });
       return init(message);
     }
     if (queue) return queue.push(message);

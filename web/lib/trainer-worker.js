@@ -4,7 +4,7 @@
 import { createAttention } from './attention.js';
 import { serveTrainer } from './trainer-session.js';
 
-const inBrowser = typeof WorkerGlobalScope !== 'undefined';  // Node's worker_threads have no such global
+const inBrowser = typeof WorkerGlobalScope !== 'undefined'; // Node's worker_threads have no such global
 
 async function channel() {
   if (inBrowser) {

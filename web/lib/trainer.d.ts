@@ -11,7 +11,10 @@ import type { Tensor } from './attention.js';
 export type TokenIds =
   | readonly (readonly number[])[]
   | readonly number[]
-  | Int32Array | Uint16Array | Uint8Array | Float64Array
+  | Int32Array
+  | Uint16Array
+  | Uint8Array
+  | Float64Array
   | { data: Int32Array | Uint16Array | Uint8Array | Float64Array | readonly number[]; shape: readonly number[] };
 
 /**
@@ -91,7 +94,13 @@ export interface TrainerConfig {
    * Options of model.trainStep: { learningRate, betas, eps, weightDecay, clipNorm }. Names and
    * finiteness are checked before the Worker starts, ranges by the model at the first step.
    */
-  optimizer?: { learningRate?: number; betas?: [number, number]; eps?: number; weightDecay?: number; clipNorm?: number | null };
+  optimizer?: {
+    learningRate?: number;
+    betas?: [number, number];
+    eps?: number;
+    weightDecay?: number;
+    clipNorm?: number | null;
+  };
   /** Steps between progress messages while running (default 10). */
   reportEvery?: number;
   /**
@@ -99,17 +108,23 @@ export interface TrainerConfig {
    * attentions: true, headScores: true }); `repeatLengths` lets it test lengths not trained on.
    * false turns probing off (the default for data.kind 'batches' unless `batch` is given).
    */
-  probe?: false | {
-    batchSize?: number; seed?: number; repeatLengths?: number[]; attentions?: boolean; headScores?: boolean;
-    /** Your own fixed probe batch (checked like a TrainerBatch); required to probe data.kind 'batches'. */
-    batch?: TrainerBatch;
-    /**
-     * Repeated data: score heads over BOS and the two copies only (each sequence cropped to its
-     * 2r + 1 tokens), since queries on the filler make every head look like an induction and a
-     * duplicate-token head. Default false (the whole sequence).
-     */
-    excludeFiller?: boolean;
-  };
+  probe?:
+    | false
+    | {
+        batchSize?: number;
+        seed?: number;
+        repeatLengths?: number[];
+        attentions?: boolean;
+        headScores?: boolean;
+        /** Your own fixed probe batch (checked like a TrainerBatch); required to probe data.kind 'batches'. */
+        batch?: TrainerBatch;
+        /**
+         * Repeated data: score heads over BOS and the two copies only (each sequence cropped to its
+         * 2r + 1 tokens), since queries on the filler make every head look like an induction and a
+         * duplicate-token head. Default false (the whole sequence).
+         */
+        excludeFiller?: boolean;
+      };
   /** Which WebAssembly build the Worker loads: 'auto' (default), true or false. */
   simd?: 'auto' | boolean;
 }
@@ -233,7 +248,11 @@ export declare class Trainer {
    * The model's attention on one sequence of your own (`tokens`: [T] ids, T ≤ contextLength):
    * every layer's weights [H, T, T] and, per layer, each head's scores on that sequence.
    */
-  attend(tokens: number[]): Promise<{ step: number; attentions: Tensor[]; headScores: { previousToken: number[]; duplicateToken: number[]; induction: number[] }[] }>;
+  attend(tokens: number[]): Promise<{
+    step: number;
+    attentions: Tensor[];
+    headScores: { previousToken: number[]; duplicateToken: number[]; induction: number[] }[];
+  }>;
   /**
    * Generates text with the model as it is now (refused while training runs: every step would
    * change the model under the cache). Token by token in the Worker, one token per turn of its
@@ -241,7 +260,10 @@ export declare class Trainer {
    * `decoder.sample`'s, so a seed gives the tokens `model.generate` gives. `onToken` hears each new
    * token with what a lesson shows for it; resolves when the generation ends.
    */
-  generate(request: GenerationRequest, onToken?: (step: GenerationStep) => void): Promise<{ tokens: number[]; reason: 'done' | 'length' | 'cancelled' | 'model-changed' }>;
+  generate(
+    request: GenerationRequest,
+    onToken?: (step: GenerationStep) => void,
+  ): Promise<{ tokens: number[]; reason: 'done' | 'length' | 'cancelled' | 'model-changed' }>;
   /** Ends the generation under way after its current token (its promise resolves with reason 'cancelled'). */
   cancelGeneration(): Promise<unknown>;
   /**

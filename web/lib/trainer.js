@@ -46,14 +46,19 @@ const WORKER_FILE = './trainer-worker.js';
 // What terminate() leaves the Worker to free its model before it is ended regardless.
 const GRACE_MS = 30;
 
-const delay = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
+const delay = (ms) =>
+  new Promise((resolve) => {
+    setTimeout(resolve, ms);
+  });
 
 // Where the main thread stands in for the Worker (no Worker can start here): the same loop, in
 // slices short enough for the page to stay responsive.
 async function trainInThisThread(endpoint) {
   // (In the bundled site the transformer and the head scores load after the first drawing: wait.)
   const [{ createAttention }, { serveTrainer, MAIN_THREAD_SLICE_MS }] = await Promise.all([
-    import('./attention.js'), import('./trainer-session.js'), import('./api-parts.js').then((m) => m.apiReady()),
+    import('./attention.js'),
+    import('./trainer-session.js'),
+    import('./api-parts.js').then((m) => m.apiReady()),
   ]);
   return serveTrainer(endpoint, { createAttention, sliceMs: MAIN_THREAD_SLICE_MS });
 }
@@ -81,7 +86,11 @@ class BatchFeeder {
     } else {
       const iterator = source[Symbol.asyncIterator] ? source[Symbol.asyncIterator]() : source[Symbol.iterator]();
       this.#next = async () => iterator.next();
-      this.#close = () => { Promise.resolve().then(() => iterator.return?.()).catch(() => {}); };
+      this.#close = () => {
+        Promise.resolve()
+          .then(() => iterator.return?.())
+          .catch(() => {});
+      };
     }
   }
 
@@ -95,7 +104,9 @@ class BatchFeeder {
       let message;
       let transfer = [];
       try {
-        const item = await this.#next(index).catch((err) => { throw new Error(`data.source failed at batch ${index}: ${err?.message ?? err}`); });
+        const item = await this.#next(index).catch((err) => {
+          throw new Error(`data.source failed at batch ${index}: ${err?.message ?? err}`);
+        });
         if (item.done) message = { type: 'batch', end: true };
         else {
           const { tokens, targets } = checkBatch(item.value, this.#model, `data.source[${index}]`);
@@ -119,15 +130,27 @@ class BatchFeeder {
 
 // An Array, a generator, an async generator or a function (index) => batch | Promise<batch>.
 function checkSource(source) {
-  const ok = typeof source === 'function' || (source !== null && typeof source === 'object'
-    && (typeof source[Symbol.asyncIterator] === 'function' || typeof source[Symbol.iterator] === 'function'));
-  if (!ok) throw new Error('data.source is required with data.kind "batches": a function (index) => { tokens, targets } (or a Promise of one, null to end) or an (async) iterable of { tokens, targets }');
+  const ok =
+    typeof source === 'function' ||
+    (source !== null &&
+      typeof source === 'object' &&
+      (typeof source[Symbol.asyncIterator] === 'function' || typeof source[Symbol.iterator] === 'function'));
+  if (!ok)
+    throw new Error(
+      'data.source is required with data.kind "batches": a function (index) => { tokens, targets } (or a Promise of one, null to end) or an (async) iterable of { tokens, targets }',
+    );
   return source;
 }
 
 // The config without data.source (a function or iterator cannot cross into the Worker).
 function splitSource(config) {
-  if (config === null || typeof config !== 'object' || config.data === null || typeof config.data !== 'object' || config.data.kind !== 'batches')
+  if (
+    config === null ||
+    typeof config !== 'object' ||
+    config.data === null ||
+    typeof config.data !== 'object' ||
+    config.data.kind !== 'batches'
+  )
     return { config, source: null };
   const { source, ...data } = config.data;
   return { config: { ...config, data }, source: checkSource(source) };
@@ -135,7 +158,7 @@ function splitSource(config) {
 
 export class Trainer {
   #port;
-  #requests = new Map();  // id → { type, resolve, reject }
+  #requests = new Map(); // id → { type, resolve, reject }
   #nextId = 1;
   #closed = false;
   #ending = null;
@@ -165,17 +188,34 @@ export class Trainer {
   }
 
   #receive(m) {
-    if (this.#closed && m?.type !== 'disposed') return;  // after terminate() nothing is reported
+    if (this.#closed && m?.type !== 'disposed') return; // after terminate() nothing is reported
     if (typeof m?.step === 'number') this.lastStep = m.step;
     switch (m?.type) {
-      case 'disposed': this.#disposed?.(); return;
-      case 'batches-wanted': this.#feeder?.want(m.count); return;
-      case 'started': return;  // its start() is answered when the run ends
-      case 'stopped': this.#stopped(m); return;
-      case 'progress': this.onProgress?.(m); break;
-      case 'generation': this.#requests.get(m.id)?.onToken?.(m); return;
-      case 'error': if (m.id === undefined) { this.onError?.(new Error(`trainer: ${m.message}`)); return; } break;
-      default: break;
+      case 'disposed':
+        this.#disposed?.();
+        return;
+      case 'batches-wanted':
+        this.#feeder?.want(m.count);
+        return;
+      case 'started':
+        return; // its start() is answered when the run ends
+      case 'stopped':
+        this.#stopped(m);
+        return;
+      case 'progress':
+        this.onProgress?.(m);
+        break;
+      case 'generation':
+        this.#requests.get(m.id)?.onToken?.(m);
+        return;
+      case 'error':
+        if (m.id === undefined) {
+          this.onError?.(new Error(`trainer: ${m.message}`));
+          return;
+        }
+        break;
+      default:
+        break;
     }
     const request = this.#requests.get(m.id);
     if (!request) return;
@@ -205,7 +245,8 @@ export class Trainer {
   }
 
   #request(type, fields = {}, transfer = [], onToken = null) {
-    if (this.#closed) return Promise.reject(new Error(`trainer: ${type}() after terminate(): the trainer was terminated`));
+    if (this.#closed)
+      return Promise.reject(new Error(`trainer: ${type}() after terminate(): the trainer was terminated`));
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
       this.#requests.set(id, { type, resolve, reject, onToken });
@@ -319,7 +360,9 @@ export class Trainer {
     this.#rejectAll('terminate() stopped the trainer');
     this.#feeder?.close();
     this.#ending = (async () => {
-      const disposed = new Promise((resolve) => { this.#disposed = resolve; });
+      const disposed = new Promise((resolve) => {
+        this.#disposed = resolve;
+      });
       this.#port.post({ type: 'dispose' });
       await Promise.race([disposed, delay(GRACE_MS)]);
       await this.#port.terminate();
@@ -348,7 +391,11 @@ export async function createTrainer(config, { workerUrl, mode = 'auto' } = {}) {
   // The options are written out: bundlers read them statically.
   const create = workerUrl
     ? (options) => new Worker(workerUrl, options)
-    : () => new Worker(new URL('./trainer-worker.js', import.meta.url), { type: 'module', name: 'attention-explorer trainer' });
+    : () =>
+        new Worker(new URL('./trainer-worker.js', import.meta.url), {
+          type: 'module',
+          name: 'attention-explorer trainer',
+        });
   const port = await startWorker({ create, url, name: NAME, inThread: trainInThisThread, mode });
   return Trainer.create(port, split.config, split.source);
 }

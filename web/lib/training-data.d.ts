@@ -19,8 +19,14 @@ export declare const FILLER: 1;
  * predictable), or at every position but the last with allTargets.
  */
 export function repeatedTokens(options: {
-  vocabSize: number; seqLength: number; batchSize?: number; seed?: number;
-  minRepeat?: number; maxRepeat?: number; repeatLengths?: number[]; allTargets?: boolean;
+  vocabSize: number;
+  seqLength: number;
+  batchSize?: number;
+  seed?: number;
+  minRepeat?: number;
+  maxRepeat?: number;
+  repeatLengths?: number[];
+  allTargets?: boolean;
 }): { tokens: number[][]; targets: number[][]; repeatLengths: number[] };
 
 export interface CharVocabulary {
@@ -35,5 +41,9 @@ export function charVocabulary(text: string): CharVocabulary;
 
 /** batchSize random windows of seqLength characters; targets are the next characters. */
 export function textBatch(options: {
-  text: string; vocabulary?: CharVocabulary; seqLength: number; batchSize?: number; seed?: number;
+  text: string;
+  vocabulary?: CharVocabulary;
+  seqLength: number;
+  batchSize?: number;
+  seed?: number;
 }): { tokens: number[][]; targets: number[][] };

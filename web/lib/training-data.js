@@ -37,7 +37,8 @@ export class SeededRandom {
   int(n) {
     const limit = Math.floor(0x100000000 / n) * n;
     let x;
-    do x = this.nextUint32(); while (x >= limit);
+    do x = this.nextUint32();
+    while (x >= limit);
     return x % n;
   }
 }
@@ -63,8 +64,18 @@ export const FILLER = 1;
  */
 export function repeatedTokens(options) {
   const o = options ?? {};
-  const known = ['vocabSize', 'seqLength', 'batchSize', 'seed', 'minRepeat', 'maxRepeat', 'repeatLengths', 'allTargets'];
-  for (const key of Object.keys(o)) if (!known.includes(key)) fail(`repeatedTokens has no option "${key}"; known: ${known.join(', ')}`);
+  const known = [
+    'vocabSize',
+    'seqLength',
+    'batchSize',
+    'seed',
+    'minRepeat',
+    'maxRepeat',
+    'repeatLengths',
+    'allTargets',
+  ];
+  for (const key of Object.keys(o))
+    if (!known.includes(key)) fail(`repeatedTokens has no option "${key}"; known: ${known.join(', ')}`);
   const vocabSize = checkInteger(o.vocabSize, 'vocabSize', 3);
   const seqLength = checkInteger(o.seqLength, 'seqLength', 3);
   const batchSize = checkInteger(o.batchSize ?? 1, 'batchSize', 1);
@@ -119,7 +130,10 @@ export function charVocabulary(text) {
       });
     },
     decode(ids) {
-      return Array.from(ids, (id) => chars[id] ?? fail(`token id ${id} is not in the vocabulary (0 to ${chars.length - 1})`)).join('');
+      return Array.from(
+        ids,
+        (id) => chars[id] ?? fail(`token id ${id} is not in the vocabulary (0 to ${chars.length - 1})`),
+      ).join('');
     },
   };
 }
@@ -132,12 +146,14 @@ export function charVocabulary(text) {
 export function textBatch(options) {
   const o = options ?? {};
   const known = ['text', 'vocabulary', 'seqLength', 'batchSize', 'seed'];
-  for (const key of Object.keys(o)) if (!known.includes(key)) fail(`textBatch has no option "${key}"; known: ${known.join(', ')}`);
+  for (const key of Object.keys(o))
+    if (!known.includes(key)) fail(`textBatch has no option "${key}"; known: ${known.join(', ')}`);
   const vocabulary = o.vocabulary ?? charVocabulary(o.text);
   const ids = vocabulary.encode(o.text);
   const seqLength = checkInteger(o.seqLength, 'seqLength', 1);
   const batchSize = checkInteger(o.batchSize ?? 1, 'batchSize', 1);
-  if (ids.length < seqLength + 1) fail(`text has ${ids.length} characters; a window of seqLength ${seqLength} needs at least ${seqLength + 1}`);
+  if (ids.length < seqLength + 1)
+    fail(`text has ${ids.length} characters; a window of seqLength ${seqLength} needs at least ${seqLength + 1}`);
   const rng = new SeededRandom(o.seed ?? 0);
   const tokens = [];
   const targets = [];

@@ -3,7 +3,14 @@
 // copies tokens in and results out. One dispose() frees the model; a FinalizationRegistry frees a
 // forgotten one. The full documentation is in attention.d.ts.
 import {
-  checkBoolean, checkPositiveInteger, checkSeed, fail, formatShape, product, sameShape, show,
+  checkBoolean,
+  checkPositiveInteger,
+  checkSeed,
+  fail,
+  formatShape,
+  product,
+  sameShape,
+  show,
 } from './checks.js';
 import { checkOptions, ownEntries, readList, readTokens, toTensor } from './read-input.js';
 import { loadCheckpoint, openSafetensors } from './checkpoint.js';
@@ -15,15 +22,35 @@ import { TransformerDecoder, generate } from './decoder.js';
 // instance's whole WebAssembly memory alive (attn.dispose() lets the module go; the model's memory
 // goes with it).
 const models = new FinalizationRegistry(({ instance, handle }) => instance.module?._transformerDestroy(handle));
-const CONFIG_KEYS = ['vocabSize', 'contextLength', 'dModel', 'numLayers', 'numHeads', 'mlp', 'layerNorm',
-  'positions', 'tieEmbeddings', 'init', 'seed', 'ropeBase', 'numKVHeads', 'attentionWindow'];
+const CONFIG_KEYS = [
+  'vocabSize',
+  'contextLength',
+  'dModel',
+  'numLayers',
+  'numHeads',
+  'mlp',
+  'layerNorm',
+  'positions',
+  'tieEmbeddings',
+  'init',
+  'seed',
+  'ropeBase',
+  'numKVHeads',
+  'attentionWindow',
+];
 const FORWARD_OPTIONS = ['needWeights', 'logits'];
 const LOGITS = ['all', 'last'];
 const TARGET_FORMS = ['targets', 'labels'];
 const TRAIN_OPTIONS = ['learningRate', 'betas', 'eps', 'weightDecay', 'clipNorm'];
 const INITS = ['pytorch', 'gpt2'];
-const SIZE_LIMITS = [['vocabSize', 2 ** 20], ['contextLength', 2 ** 20], ['dModel', 2 ** 16], ['numLayers', 256], ['numHeads', 2 ** 16]];
-const INIT_NONE = 2;  // the core's "leave the parameters zero" (src/bindings: kInitNone)
+const SIZE_LIMITS = [
+  ['vocabSize', 2 ** 20],
+  ['contextLength', 2 ** 20],
+  ['dModel', 2 ** 16],
+  ['numLayers', 256],
+  ['numHeads', 2 ** 16],
+];
+const INIT_NONE = 2; // the core's "leave the parameters zero" (src/bindings: kInitNone)
 const POSITIONS = ['learned', 'none', 'rope', 'alibi'];
 // The core's codes for positions inside attention (transformer_create in the bindings).
 const ATTENTION_POSITIONS = { rope: 1, alibi: 2 };
@@ -32,7 +59,8 @@ const IGNORED_BUFFER = /^h\.\d+\.attn\.(bias|masked_bias)$/;
 
 function checkChoice(value, name, choices, fallback) {
   if (value === undefined) return fallback;
-  if (!choices.includes(value)) fail(`${name} must be one of ${choices.map((c) => `'${c}'`).join(', ')}, got ${show(value)}`);
+  if (!choices.includes(value))
+    fail(`${name} must be one of ${choices.map((c) => `'${c}'`).join(', ')}, got ${show(value)}`);
   return value;
 }
 
@@ -41,8 +69,21 @@ function checkChoice(value, name, choices, fallback) {
 // value_object would take the object itself, but its reader walks the object's keys with for…in,
 // so a key planted on Object.prototype would reach it.)
 const CREATE_FIELDS = [
-  'vocabSize', 'contextLength', 'dModel', 'numLayers', 'numHeads', 'mlp', 'layerNorm', 'learnedPositions',
-  'tieEmbeddings', 'init', 'seed', 'attentionPositions', 'numKVHeads', 'attentionWindow', 'ropeBase',
+  'vocabSize',
+  'contextLength',
+  'dModel',
+  'numLayers',
+  'numHeads',
+  'mlp',
+  'layerNorm',
+  'learnedPositions',
+  'tieEmbeddings',
+  'init',
+  'seed',
+  'attentionPositions',
+  'numKVHeads',
+  'attentionWindow',
+  'ropeBase',
 ];
 const createArguments = (fields) => CREATE_FIELDS.map((name) => fields[name]);
 
@@ -81,11 +122,15 @@ function attentionConfig(config, c) {
     fail(`ropeBase must be a positive finite number, got ${show(ropeBase)}`);
   checkPositiveInteger(numKVHeads, 'numKVHeads');
   if (c.numHeads % numKVHeads !== 0)
-    fail(`numKVHeads (${numKVHeads}) must divide numHeads (${c.numHeads}): each key/value head serves numHeads / numKVHeads query heads`);
+    fail(
+      `numKVHeads (${numKVHeads}) must divide numHeads (${c.numHeads}): each key/value head serves numHeads / numKVHeads query heads`,
+    );
   if (attentionWindow !== null) checkPositiveInteger(attentionWindow, 'attentionWindow (null for none)');
   const headDim = c.dModel / c.numHeads;
   if (c.positions === 'rope' && headDim % 2 !== 0)
-    fail(`positions 'rope' needs an even head dimension dModel / numHeads, got ${headDim}: RoPE turns the two halves of each head as pairs`);
+    fail(
+      `positions 'rope' needs an even head dimension dModel / numHeads, got ${headDim}: RoPE turns the two halves of each head as pairs`,
+    );
   return { ropeBase, numKVHeads, attentionWindow };
 }
 
@@ -97,8 +142,10 @@ const HF_REQUIRED = ['vocab_size', 'n_embd', 'n_layer', 'n_head'];
  */
 export function configFromHuggingFace(config) {
   if (config === null || typeof config !== 'object' || Array.isArray(config))
-    fail('transformerFromSafetensors needs a config: ours ({ vocabSize, … }) or a Hugging Face GPT-2 config.json object');
-  config = ownEntries(config);  // own keys only, each read once
+    fail(
+      'transformerFromSafetensors needs a config: ours ({ vocabSize, … }) or a Hugging Face GPT-2 config.json object',
+    );
+  config = ownEntries(config); // own keys only, each read once
   if (!('n_embd' in config) && !('n_layer' in config) && !('model_type' in config)) return config;
   if (config.model_type !== undefined && config.model_type !== 'gpt2')
     fail(`config.model_type must be 'gpt2', got ${show(config.model_type)}`);
@@ -107,16 +154,26 @@ export function configFromHuggingFace(config) {
   if (contextLength === undefined) fail('the Hugging Face config has no n_positions (or n_ctx)');
   const E = config.n_embd;
   if (config.n_inner !== undefined && config.n_inner !== null && config.n_inner !== 4 * E)
-    fail(`config.n_inner must be null or 4·n_embd (${4 * E}): this model's MLP is 4·d_model wide, got ${show(config.n_inner)}`);
-  if (config.activation_function !== undefined && !['gelu_new', 'gelu_pytorch_tanh'].includes(config.activation_function))
+    fail(
+      `config.n_inner must be null or 4·n_embd (${4 * E}): this model's MLP is 4·d_model wide, got ${show(config.n_inner)}`,
+    );
+  if (
+    config.activation_function !== undefined &&
+    !['gelu_new', 'gelu_pytorch_tanh'].includes(config.activation_function)
+  )
     fail(`config.activation_function must be 'gelu_new' (GPT-2's tanh GELU), got ${show(config.activation_function)}`);
   if (config.layer_norm_epsilon !== undefined && config.layer_norm_epsilon !== 1e-5)
     fail(`config.layer_norm_epsilon must be 1e-5, got ${show(config.layer_norm_epsilon)}`);
   for (const key of ['scale_attn_by_inverse_layer_idx', 'reorder_and_upcast_attn'])
     if (config[key] === true) fail(`config.${key} is not supported`);
-  if (config.scale_attn_weights === false) fail('config.scale_attn_weights: false is not supported (scores are always scaled by 1/√d)');
+  if (config.scale_attn_weights === false)
+    fail('config.scale_attn_weights: false is not supported (scores are always scaled by 1/√d)');
   return {
-    vocabSize: config.vocab_size, contextLength, dModel: E, numLayers: config.n_layer, numHeads: config.n_head,
+    vocabSize: config.vocab_size,
+    contextLength,
+    dModel: E,
+    numLayers: config.n_layer,
+    numHeads: config.n_head,
     tieEmbeddings: config.tie_word_embeddings ?? true,
   };
 }
@@ -132,7 +189,8 @@ function toTokens(value, name, vocabSize, contextLength, ignore) {
     if ((x < 0 && !(ignore && isIgnored(x))) || x >= vocabSize)
       fail(`${at()} is ${x}, outside [0, vocabSize = ${vocabSize})${ignore ? ' (−1 or −100 = ignored)' : ''}`);
   });
-  if (tok.T > contextLength) fail(`${name} has ${tok.T} tokens per sequence, more than contextLength (${contextLength})`);
+  if (tok.T > contextLength)
+    fail(`${name} has ${tok.T} tokens per sequence, more than contextLength (${contextLength})`);
   return tok;
 }
 
@@ -159,14 +217,16 @@ export function adamOptions(options, what = 'trainStep options', prefix = '') {
   const lr = checkRange(o.learningRate, named('learningRate'), 0, 10, '[0, 10]', 1e-3);
   let betas = [0.9, 0.999];
   if (o.betas !== undefined) {
-    const given = Array.isArray(o.betas) ? readList(o.betas, named('betas')) : null;  // each read once
+    const given = Array.isArray(o.betas) ? readList(o.betas, named('betas')) : null; // each read once
     if (!given || given.length !== 2) fail(`${named('betas')} must be an array of two numbers, got ${show(o.betas)}`);
     betas = [checkUnitInterval(given[0], named('betas[0]')), checkUnitInterval(given[1], named('betas[1]'))];
   }
   const eps = checkRange(o.eps, named('eps'), 1e-30, 1, '[1e-30, 1] (0 would divide 0 by 0)', 1e-8);
   const weightDecay = checkRange(o.weightDecay, named('weightDecay'), 0, Number.MAX_VALUE, '[0, ∞)', 0);
   if (lr * weightDecay > 1)
-    fail(`learningRate × weightDecay must be at most 1 (AdamW multiplies every parameter by 1 − learningRate × weightDecay), got ${lr * weightDecay}`);
+    fail(
+      `learningRate × weightDecay must be at most 1 (AdamW multiplies every parameter by 1 − learningRate × weightDecay), got ${lr * weightDecay}`,
+    );
   let clipNorm = 0;
   if (o.clipNorm !== undefined && o.clipNorm !== null) {
     if (typeof o.clipNorm !== 'number' || !Number.isFinite(o.clipNorm) || o.clipNorm <= 0)
@@ -192,20 +252,31 @@ function shiftLabels(labels) {
  * of tokens), or `{ targets }`, or `{ labels }` (shifted inside, as Hugging Face's models do).
  */
 function readTargetForm(value, what) {
-  const isForm = value !== null && typeof value === 'object' && !Array.isArray(value) && !ArrayBuffer.isView(value)
-    && TARGET_FORMS.some((key) => Object.hasOwn(value, key));
+  const isForm =
+    value !== null &&
+    typeof value === 'object' &&
+    !Array.isArray(value) &&
+    !ArrayBuffer.isView(value) &&
+    TARGET_FORMS.some((key) => Object.hasOwn(value, key));
   if (!isForm) return { name: 'targets', value, shift: false };
   const o = checkOptions(value, TARGET_FORMS, `${what} targets`);
   if ((o.targets === undefined) === (o.labels === undefined))
     fail(`${what}: pass either { targets } or { labels }, not both`);
-  return o.labels === undefined ? { name: 'targets', value: o.targets, shift: false } : { name: 'labels', value: o.labels, shift: true };
+  return o.labels === undefined
+    ? { name: 'targets', value: o.targets, shift: false }
+    : { name: 'labels', value: o.labels, shift: true };
 }
 
 // A model whose parameters a checkpoint is about to fill: no random weights are drawn, and the
 // checkpoint reader gets the live parameter block. → { model, block, instance } (checkpoint.js).
 function modelForCheckpoint(instance, config) {
   let block = null;
-  const model = new Transformer(instance, config, { initialize: false, access: (get) => { block = get; } });
+  const model = new Transformer(instance, config, {
+    initialize: false,
+    access: (get) => {
+      block = get;
+    },
+  });
   return { model, block, instance };
 }
 
@@ -227,13 +298,13 @@ export function loadTransformer(instance, source, config, options) {
 }
 
 export class Transformer {
-  #instance;  // the module is asked for at each call: after attn.dispose() every call throws
+  #instance; // the module is asked for at each call: after attn.dispose() every call throws
   #heap;
   #config;
   #handle = 0;
-  #tensors = [];  // { name, shape, offset (floats), size } in state-dict order
+  #tensors = []; // { name, shape, offset (floats), size } in state-dict order
   #byName = new Map();
-  #decoders = new Set();  // WeakRefs of this model's live decoders, disposed with it
+  #decoders = new Set(); // WeakRefs of this model's live decoders, disposed with it
 
   // `internal` (checkpoint loading only): { initialize: false } leaves the parameters zero for a
   // checkpoint to fill; access(get) receives a function giving the live parameter block.
@@ -244,13 +315,26 @@ export class Transformer {
     this.#instance = instance;
     this.#heap = heap;
     const [out] = heap.layout([4], 'transformer');
-    const message = module._transformerCreate(out, ...createArguments({
-      vocabSize: c.vocabSize, contextLength: c.contextLength, dModel: c.dModel, numLayers: c.numLayers, numHeads: c.numHeads,
-      mlp: c.mlp, layerNorm: c.layerNorm, learnedPositions: c.positions === 'learned', tieEmbeddings: c.tieEmbeddings,
-      init: internal?.initialize === false ? INIT_NONE : INITS.indexOf(c.init), seed: c.seed,
-      attentionPositions: ATTENTION_POSITIONS[c.positions] ?? 0, numKVHeads: c.numKVHeads,
-      attentionWindow: c.attentionWindow ?? 0, ropeBase: c.ropeBase,
-    }));
+    const message = module._transformerCreate(
+      out,
+      ...createArguments({
+        vocabSize: c.vocabSize,
+        contextLength: c.contextLength,
+        dModel: c.dModel,
+        numLayers: c.numLayers,
+        numHeads: c.numHeads,
+        mlp: c.mlp,
+        layerNorm: c.layerNorm,
+        learnedPositions: c.positions === 'learned',
+        tieEmbeddings: c.tieEmbeddings,
+        init: internal?.initialize === false ? INIT_NONE : INITS.indexOf(c.init),
+        seed: c.seed,
+        attentionPositions: ATTENTION_POSITIONS[c.positions] ?? 0,
+        numKVHeads: c.numKVHeads,
+        attentionWindow: c.attentionWindow ?? 0,
+        ropeBase: c.ropeBase,
+      }),
+    );
     const handle = module.HEAPU32[out >>> 2];
     heap.settle();
     if (message) fail(`transformer: ${message}`);
@@ -260,8 +344,14 @@ export class Transformer {
     const count = module._transformerTensorCount(handle);
     for (let i = 0; i < count; i++) {
       const shape = [];
-      for (let d = 0; d < module._transformerTensorRank(handle, i); d++) shape.push(module._transformerTensorDim(handle, i, d));
-      const t = { name: module._transformerTensorName(handle, i), shape, offset: module._transformerTensorOffset(handle, i), size: product(shape) };
+      for (let d = 0; d < module._transformerTensorRank(handle, i); d++)
+        shape.push(module._transformerTensorDim(handle, i, d));
+      const t = {
+        name: module._transformerTensorName(handle, i),
+        shape,
+        offset: module._transformerTensorOffset(handle, i),
+        size: product(shape),
+      };
       this.#tensors.push(t);
       this.#byName.set(t.name, t);
     }
@@ -301,8 +391,18 @@ export class Transformer {
     if (names === undefined) return this.#read(this.#module._transformerParameters(this.#handle));
     if (!Array.isArray(names)) fail(`getState: names must be an array of parameter names, got ${show(names)}`);
     const list = names.slice();
-    for (const name of list) if (typeof name !== 'string' || !this.#byName.has(name)) fail(`getState: unknown parameter ${show(name)} (names such as ${this.#tensors.slice(0, 3).map((x) => `"${x.name}"`).join(', ')}, …)`);
-    return this.#read(this.#module._transformerParameters(this.#handle), list.map((name) => this.#byName.get(name)));
+    for (const name of list)
+      if (typeof name !== 'string' || !this.#byName.has(name))
+        fail(
+          `getState: unknown parameter ${show(name)} (names such as ${this.#tensors
+            .slice(0, 3)
+            .map((x) => `"${x.name}"`)
+            .join(', ')}, …)`,
+        );
+    return this.#read(
+      this.#module._transformerParameters(this.#handle),
+      list.map((name) => this.#byName.get(name)),
+    );
   }
 
   /**
@@ -311,7 +411,8 @@ export class Transformer {
    */
   loadState(state) {
     this.#live();
-    if (!state || typeof state !== 'object' || Array.isArray(state)) fail('loadState needs an object of tensors by name');
+    if (!state || typeof state !== 'object' || Array.isArray(state))
+      fail('loadState needs an object of tensors by name');
     // Own keys only, each value read once (a getter could give a checked tensor, then another).
     const entries = ownEntries(state);
     const given = new Map();
@@ -320,11 +421,17 @@ export class Transformer {
       const name = key.startsWith('transformer.') ? key.slice('transformer.'.length) : key;
       if (IGNORED_BUFFER.test(name)) continue;
       if (name === 'lm_head.weight' && this.#config.tieEmbeddings) {
-        tiedHead = key;  // a tied checkpoint may repeat wte as lm_head; it must equal wte
+        tiedHead = key; // a tied checkpoint may repeat wte as lm_head; it must equal wte
         continue;
       }
       const t = this.#byName.get(name);
-      if (!t) fail(`loadState: unknown key "${key}" for this config (expected names such as ${this.#tensors.slice(0, 3).map((x) => `"${x.name}"`).join(', ')}, …)`);
+      if (!t)
+        fail(
+          `loadState: unknown key "${key}" for this config (expected names such as ${this.#tensors
+            .slice(0, 3)
+            .map((x) => `"${x.name}"`)
+            .join(', ')}, …)`,
+        );
       if (given.has(name)) fail(`loadState: "${name}" is given twice (with and without the "transformer." prefix)`);
       const tensor = toTensor(entries[key], key);
       if (!sameShape(tensor.shape, t.shape))
@@ -332,8 +439,9 @@ export class Transformer {
       given.set(name, tensor.data);
     }
     for (const t of this.#tensors) if (!given.has(t.name)) fail(`loadState: missing "${t.name}"`);
-    if (tiedHead !== null) this.#checkTiedHead(toTensor(entries[tiedHead], tiedHead), tiedHead, given.get('wte.weight'));
-    this.#live();  // again: a getter in the state may have disposed the model
+    if (tiedHead !== null)
+      this.#checkTiedHead(toTensor(entries[tiedHead], tiedHead), tiedHead, given.get('wte.weight'));
+    this.#live(); // again: a getter in the state may have disposed the model
     const base = this.#module._transformerParameters(this.#handle);
     for (const t of this.#tensors) this.#heap.writeF32(base + t.offset * 4, given.get(t.name));
     return this;
@@ -350,17 +458,28 @@ export class Transformer {
     const last = checkChoice(opts.logits, 'options.logits', LOGITS, 'all') === 'last';
     const { vocabSize: V, numLayers: L, numHeads: H } = this.#config;
     const tok = toTokens(tokens, 'tokens', V, this.#config.contextLength, false);
-    this.#live();  // again: a getter among the tokens may have disposed the model
+    this.#live(); // again: a getter among the tokens may have disposed the model
     const { batch: B, T } = tok;
     const rows = last ? B : B * T;
     const perLayer = B * H * T * T;
     this.#checkForwardSize(rows * V * 4, `the logits [${B}, ${last ? 1 : T}, ${V}]`, 'pass fewer sequences or tokens');
-    if (needWeights) this.#checkForwardSize(L * perLayer * 4, `the attention weights (${L} × [${B}, ${H}, ${T}, ${T}])`, 'pass needWeights: false or fewer tokens');
-    const a = this.#heap.layout([B * T * 4, rows * V * 4, needWeights ? L * perLayer * 4 : 0, last ? B * 4 : 0], 'transformer.forward');
+    if (needWeights)
+      this.#checkForwardSize(
+        L * perLayer * 4,
+        `the attention weights (${L} × [${B}, ${H}, ${T}, ${T}])`,
+        'pass needWeights: false or fewer tokens',
+      );
+    const a = this.#heap.layout(
+      [B * T * 4, rows * V * 4, needWeights ? L * perLayer * 4 : 0, last ? B * 4 : 0],
+      'transformer.forward',
+    );
     this.#module.HEAP32.set(tok.data, a[0] >>> 2);
     try {
       if (last) {
-        this.#module.HEAPU32.set(Uint32Array.from({ length: B }, (_, b) => b * T + T - 1), a[3] >>> 2);
+        this.#module.HEAPU32.set(
+          Uint32Array.from({ length: B }, (_, b) => b * T + T - 1),
+          a[3] >>> 2,
+        );
         this.#check(this.#module._transformerForwardRows(this.#handle, a[0], B, T, a[3], B, a[1], a[2]), 'forward');
       } else {
         this.#check(this.#module._transformerForward(this.#handle, a[0], B, T, a[1], a[2]), 'forward');
@@ -388,8 +507,9 @@ export class Transformer {
     const { vocabSize: V, numLayers: L, dModel: E } = this.#config;
     const tok = toTokens(tokens, 'tokens', V, this.#config.contextLength, false);
     if (tok.batched) fail(`layerInput: tokens must be one sequence [T], got shape ${formatShape(tok.shape)}`);
-    if (!Number.isSafeInteger(layer) || layer < 0 || layer >= L) fail(`layerInput: layer must be an integer from 0 to ${L - 1}, got ${show(layer)}`);
-    this.#live();  // again: a getter among the tokens may have disposed the model
+    if (!Number.isSafeInteger(layer) || layer < 0 || layer >= L)
+      fail(`layerInput: layer must be an integer from 0 to ${L - 1}, got ${show(layer)}`);
+    this.#live(); // again: a getter among the tokens may have disposed the model
     const { T } = tok;
     const a = this.#heap.layout([T * 4, T * E * 4], 'transformer.layerInput');
     this.#module.HEAP32.set(tok.data, a[0] >>> 2);
@@ -405,7 +525,9 @@ export class Transformer {
   // refused before the call, naming what does not fit.
   #checkForwardSize(bytes, what, advice) {
     if (bytes > MEMORY_LIMIT_BYTES / 2)
-      fail(`transformer.forward: ${what} would need ${formatBytes(bytes)} of WebAssembly memory (at most ${formatBytes(MEMORY_LIMIT_BYTES)}); ${advice}`);
+      fail(
+        `transformer.forward: ${what} would need ${formatBytes(bytes)} of WebAssembly memory (at most ${formatBytes(MEMORY_LIMIT_BYTES)}); ${advice}`,
+      );
   }
 
   /**
@@ -432,7 +554,10 @@ export class Transformer {
     const a = this.#heap.layout([tok.data.length * 4, tgt.data.length * 4, 8], 'transformer.gradients');
     this.#writeTokens(a, tok, tgt);
     try {
-      this.#check(this.#module._transformerComputeGradients(this.#handle, a[0], a[1], tok.batch, tok.T, a[2]), 'gradients');
+      this.#check(
+        this.#module._transformerComputeGradients(this.#handle, a[0], a[1], tok.batch, tok.T, a[2]),
+        'gradients',
+      );
       const loss = this.#heap.readF64(a[2], 1)[0];
       return { loss, grads: this.#read(this.#module._transformerGradients(this.#handle)) };
     } finally {
@@ -445,11 +570,17 @@ export class Transformer {
     this.#live();
     const adam = adamOptions(options);
     const [tok, tgt] = this.#tokensAndTargets(tokens, targets, 'trainStep');
-    const a = this.#heap.layout([tok.data.length * 4, tgt.data.length * 4, 8, adam.length * 8], 'transformer.trainStep');
+    const a = this.#heap.layout(
+      [tok.data.length * 4, tgt.data.length * 4, 8, adam.length * 8],
+      'transformer.trainStep',
+    );
     this.#writeTokens(a, tok, tgt);
     this.#module.HEAPF64.set(adam, a[3] >>> 3);
     try {
-      this.#check(this.#module._transformerTrainStep(this.#handle, a[0], a[1], tok.batch, tok.T, a[3], a[2]), 'trainStep');
+      this.#check(
+        this.#module._transformerTrainStep(this.#handle, a[0], a[1], tok.batch, tok.T, a[3], a[2]),
+        'trainStep',
+      );
       return { loss: this.#heap.readF64(a[2], 1)[0] };
     } finally {
       this.#heap.settle();
@@ -479,14 +610,18 @@ export class Transformer {
     this.#live();
     const refs = this.#decoders;
     let ref = null;
-    const decoder = new TransformerDecoder(this.#instance, {
-      config: this.#config,
-      handle: () => {
-        this.#live();
-        return this.#handle;
+    const decoder = new TransformerDecoder(
+      this.#instance,
+      {
+        config: this.#config,
+        handle: () => {
+          this.#live();
+          return this.#handle;
+        },
+        forget: () => refs.delete(ref),
       },
-      forget: () => refs.delete(ref),
-    }, options);
+      options,
+    );
     ref = new WeakRef(decoder);
     refs.add(ref);
     return decoder;
@@ -513,7 +648,9 @@ export class Transformer {
   #checkTiedHead(head, key, wte) {
     const shape = this.#byName.get('wte.weight').shape;
     if (!sameShape(head.shape, shape))
-      fail(`loadState: "${key}" must have wte.weight's shape ${formatShape(shape)} in a model with tied embeddings, got ${formatShape(head.shape)}`);
+      fail(
+        `loadState: "${key}" must have wte.weight's shape ${formatShape(shape)} in a model with tied embeddings, got ${formatShape(head.shape)}`,
+      );
     if (head.data.some((x, i) => x !== wte[i]))
       fail(`loadState: "${key}" differs from wte.weight, but this model ties its embeddings (tieEmbeddings: true)`);
   }
@@ -527,9 +664,12 @@ export class Transformer {
       fail(`${what}: ${name} must have the shape of tokens ${formatShape(tok.shape)}, got ${formatShape(tgt.shape)}`);
     if (shift) tgt = shiftLabels(tgt);
     if (!tgt.data.some((x) => x >= 0))
-      fail(shift ? `${what}: labels give no target: position t is scored against labels[t + 1], and those are all ignored (or T = 1)`
-        : `${what}: targets are all −1 (or −100), so there is no loss to compute`);
-    this.#live();  // again: a getter among the inputs may have disposed the model
+      fail(
+        shift
+          ? `${what}: labels give no target: position t is scored against labels[t + 1], and those are all ignored (or T = 1)`
+          : `${what}: targets are all −1 (or −100), so there is no loss to compute`,
+      );
+    this.#live(); // again: a getter among the inputs may have disposed the model
     return [tok, tgt];
   }
 
@@ -540,7 +680,8 @@ export class Transformer {
 
   #read(base, tensors = this.#tensors) {
     const out = {};
-    for (const t of tensors) out[t.name] = { data: this.#heap.readF32(base + t.offset * 4, t.size), shape: t.shape.slice() };
+    for (const t of tensors)
+      out[t.name] = { data: this.#heap.readF32(base + t.offset * 4, t.size), shape: t.shape.slice() };
     return out;
   }
 

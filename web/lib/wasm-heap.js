@@ -14,8 +14,8 @@ const ALIGN = 64;
 // parameters); a single call's scratch stays within 2 GiB, refused up front with its size, and
 // leaves room for the core's own workspace and the stack.
 export const MEMORY_LIMIT_BYTES = 2 ** 31;
-const RESERVED_BYTES = 64 * 2 ** 20;  // code, stack, weights of live layers
-const SCRATCH_KEEP_BYTES = 64 * 2 ** 20;  // larger one-off blocks are returned after the call
+const RESERVED_BYTES = 64 * 2 ** 20; // code, stack, weights of live layers
+const SCRATCH_KEEP_BYTES = 64 * 2 ** 20; // larger one-off blocks are returned after the call
 
 export function formatBytes(bytes) {
   if (bytes < 2 ** 20) return `${(bytes / 1024).toFixed(1)} KiB`;
@@ -26,8 +26,8 @@ export function formatBytes(bytes) {
 export class WasmHeap {
   constructor(module) {
     this.module = module;
-    this.block = 0;  // what malloc returned
-    this.base = 0;   // block rounded up to ALIGN
+    this.block = 0; // what malloc returned
+    this.base = 0; // block rounded up to ALIGN
     this.capacity = 0;
   }
 
@@ -39,7 +39,9 @@ export class WasmHeap {
    */
   layout(sizes, what, extraBytes = 0, { suggestOutputOnly = false } = {}) {
     if (!this.module)
-      throw new Error(`${what}: this attention instance was disposed (attn.dispose()); call createAttention() again for a new one`);
+      throw new Error(
+        `${what}: this attention instance was disposed (attn.dispose()); call createAttention() again for a new one`,
+      );
     let total = 0;
     const offsets = sizes.map((size) => {
       if (!size) return -1;
@@ -48,9 +50,11 @@ export class WasmHeap {
       return at;
     });
     if (total + extraBytes > MEMORY_LIMIT_BYTES - RESERVED_BYTES)
-      throw new Error(`${what} needs about ${formatBytes(total + extraBytes)} of WebAssembly memory, ` +
-        `more than its ${formatBytes(MEMORY_LIMIT_BYTES)} limit allows; use smaller sizes` +
-        (suggestOutputOnly ? ' (or needWeights: false without trace, which never builds the n × m matrix)' : ''));
+      throw new Error(
+        `${what} needs about ${formatBytes(total + extraBytes)} of WebAssembly memory, ` +
+          `more than its ${formatBytes(MEMORY_LIMIT_BYTES)} limit allows; use smaller sizes` +
+          (suggestOutputOnly ? ' (or needWeights: false without trace, which never builds the n × m matrix)' : ''),
+      );
     this.reserve(total, what);
     return offsets.map((at) => (at < 0 ? 0 : this.base + at));
   }
@@ -58,8 +62,9 @@ export class WasmHeap {
   reserve(bytes, what) {
     if (bytes <= this.capacity) return;
     this.releaseAll();
-    const block = this.module._malloc(bytes + ALIGN) >>> 0;  // addresses past 2 GiB come back as negative int32
-    if (!block) throw new Error(`out of memory: ${what} could not allocate ${formatBytes(bytes)} of WebAssembly memory`);
+    const block = this.module._malloc(bytes + ALIGN) >>> 0; // addresses past 2 GiB come back as negative int32
+    if (!block)
+      throw new Error(`out of memory: ${what} could not allocate ${formatBytes(bytes)} of WebAssembly memory`);
     this.block = block;
     this.base = Math.ceil(block / ALIGN) * ALIGN;
     this.capacity = bytes;
@@ -118,7 +123,7 @@ export class WasmHeap {
    * the core in place, before anything is copied out.
    */
   checkNoOverflow(address, count, inputs) {
-    if ((this.module._attn_first_nan(address, count) >>> 0) !== count) throw new Error(overflowMessage(inputs));
+    if (this.module._attn_first_nan(address, count) >>> 0 !== count) throw new Error(overflowMessage(inputs));
   }
 
   fillU8(address, length, value) {

@@ -9,12 +9,21 @@ const sci = (x) => (x === 0 ? '0' : x.toExponential(1).replace('-', '\u2212'));
 export function agreementText(a, { t, decimal } = english) {
   const ok = a.worst < a.bound;
   const numbers = {
-    weightCount: a.weightCount, weights: decimal(sci(a.weights.abs)), outputCount: a.outputCount, outputs: decimal(sci(a.output.abs)),
+    weightCount: a.weightCount,
+    weights: decimal(sci(a.weights.abs)),
+    outputCount: a.outputCount,
+    outputs: decimal(sci(a.output.abs)),
     relative: decimal(sci(a.output.rel)),
   };
-  const difference = t(a.output.abs > a.output.rel ? 'explorer.agree.differenceRelative' : 'explorer.agree.difference', numbers);
-  const ending = !ok ? t('explorer.agree.tooLarge')
-    : a.worst < AGREE ? t('explorer.agree.rounding') : t('explorer.agree.roundingLarge', { scores: Math.round(a.scores) });
+  const difference = t(
+    a.output.abs > a.output.rel ? 'explorer.agree.differenceRelative' : 'explorer.agree.difference',
+    numbers,
+  );
+  const ending = !ok
+    ? t('explorer.agree.tooLarge')
+    : a.worst < AGREE
+      ? t('explorer.agree.rounding')
+      : t('explorer.agree.roundingLarge', { scores: Math.round(a.scores) });
   return `${t(ok ? 'explorer.agree.agree' : 'explorer.agree.disagree')} ${difference} ${ending}`;
 }
 
@@ -26,7 +35,11 @@ export function agreementText(a, { t, decimal } = english) {
  */
 export function widestText(a, i18n = english) {
   const wide = { ...a, weights: { abs: 8.8e-300 }, output: { abs: 8.8e-300, rel: 8.8e-301 }, scores: 88888 };
-  const endings = [{ worst: 1, bound: 0 }, { worst: 0, bound: 1 }, { worst: 1, bound: 2 }];
+  const endings = [
+    { worst: 1, bound: 0 },
+    { worst: 0, bound: 1 },
+    { worst: 1, bound: 2 },
+  ];
   return endings.map((e) => agreementText({ ...wide, ...e }, i18n)).reduce((x, y) => (y.length > x.length ? y : x));
 }
 

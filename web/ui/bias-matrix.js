@@ -13,16 +13,24 @@ const NEG_INF_TEXT = /^\s*[-\u2212\u2011]\s*(inf|infinity|\u221e)\s*$/i;
 export const isNegInfText = (text) => NEG_INF_TEXT.test(String(text));
 
 /** A bias cell's text as a number: −Infinity, a finite number, or NaN if it is neither. */
-export const parseBias = (text) => (isNegInfText(text) ? -Infinity : parseNumber(text) ?? NaN);
+export const parseBias = (text) => (isNegInfText(text) ? -Infinity : (parseNumber(text) ?? NaN));
 
 export function createBiasCard({ onEdit, onInspect, onReset, canReset, i18n = english }) {
   const { t } = i18n;
   const card = createCard({
-    step: '2b', title: t('explorer.bias.title'), formula: t('explorer.bias.formula'), hint: t('explorer.bias.hint'),
+    step: '2b',
+    title: t('explorer.bias.title'),
+    formula: t('explorer.bias.formula'),
+    hint: t('explorer.bias.hint'),
   });
   card.el.dataset.card = 'bias-matrix';
   const editor = createMatrixEditor({
-    name: 'B', label: t('explorer.bias.title'), onEdit, parse: parseBias, onInspect: (n, i, j) => onInspect({ kind: 'input', name: n, i, j }), i18n,
+    name: 'B',
+    label: t('explorer.bias.title'),
+    onEdit,
+    parse: parseBias,
+    onInspect: (n, i, j) => onInspect({ kind: 'input', name: n, i, j }),
+    i18n,
   });
   const reset = el('button', 'small-button reset-matrix', t('explorer.inputs.reset'));
   reset.type = 'button';

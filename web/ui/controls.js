@@ -2,7 +2,16 @@
 // the selected head. Every control is a labelled native form element; the panel reads the state
 // and sends pure state transitions back, it keeps no state of its own.
 import {
-  describeDModel, describeHeadSplit, describeShown, dims, english, formatNumber, LIMITS, PRESETS, setHeads, togglePad,
+  describeDModel,
+  describeHeadSplit,
+  describeShown,
+  dims,
+  english,
+  formatNumber,
+  LIMITS,
+  PRESETS,
+  setHeads,
+  togglePad,
 } from './model/model.js';
 import { el, numberInput, selectOf, setAttr, setDisabled, setHidden, setText } from './dom/dom.js';
 import { createExtrasControls } from './extras-controls.js';
@@ -65,16 +74,21 @@ function exampleGroup(applyPreset, i18n) {
   preset.id = 'preset';
   const placeholder = el('option', '', t('explorer.controls.choose'));
   placeholder.value = '';
-  preset.append(placeholder, ...PRESETS.map((p) => {
-    const o = el('option', '', t(`explorer.preset.${p.id}.label`));
-    o.value = p.id;
-    return o;
-  }));
+  preset.append(
+    placeholder,
+    ...PRESETS.map((p) => {
+      const o = el('option', '', t(`explorer.preset.${p.id}.label`));
+      o.value = p.id;
+      return o;
+    }),
+  );
   const presetHelp = el('p', 'help');
   presetHelp.id = 'preset-help';
   preset.setAttribute('aria-describedby', presetHelp.id);
   group.append(labelled(t('explorer.controls.preset'), preset), presetHelp);
-  preset.addEventListener('change', () => { if (preset.value) applyPreset(preset.value); });
+  preset.addEventListener('change', () => {
+    if (preset.value) applyPreset(preset.value);
+  });
   return {
     el: group,
     preset,
@@ -83,7 +97,14 @@ function exampleGroup(applyPreset, i18n) {
       // No preset: the menu says what is shown when it is something of its own (a trained head).
       const shown = presetDef ? null : describeShown(state, i18n);
       setText(placeholder, shown ? shown.option : t('explorer.controls.choose'));
-      setText(presetHelp, presetDef ? t(`explorer.preset.${presetDef.id}.description`) : shown ? shown.help : t('explorer.controls.presetHelp'));
+      setText(
+        presetHelp,
+        presetDef
+          ? t(`explorer.preset.${presetDef.id}.description`)
+          : shown
+            ? shown.help
+            : t('explorer.controls.presetHelp'),
+      );
     },
   };
 }
@@ -92,8 +113,11 @@ function exampleGroup(applyPreset, i18n) {
 function modeGroup({ update, leavePreset, i18n }) {
   const { t } = i18n;
   const group = fieldset(t('explorer.controls.input'));
-  const mode = radioGroup('mode', [['sentence', t('explorer.controls.mode.sentence')], ['qkv', t('explorer.controls.mode.qkv')]]);
-  const vectorSource = createVectorSource({ update, onChoose: leavePreset, i18n });  // sentence mode: random or trained vectors
+  const mode = radioGroup('mode', [
+    ['sentence', t('explorer.controls.mode.sentence')],
+    ['qkv', t('explorer.controls.mode.qkv')],
+  ]);
+  const vectorSource = createVectorSource({ update, onChoose: leavePreset, i18n }); // sentence mode: random or trained vectors
   group.append(mode.el, vectorSource.el);
   for (const input of Object.values(mode.inputs)) {
     input.addEventListener('change', () => {
@@ -113,7 +137,9 @@ function modeGroup({ update, leavePreset, i18n }) {
 // The token count shown under the sizes in sentence mode (the sentence sets n and m).
 function tokenCountText(d, { t }) {
   if (!d.sentence) return '';
-  const tokens = d.cross ? t('explorer.controls.tokens.cross', { n: d.n, m: d.m }) : t('explorer.controls.tokens.self', { count: d.n });
+  const tokens = d.cross
+    ? t('explorer.controls.tokens.cross', { n: d.n, m: d.m })
+    : t('explorer.controls.tokens.self', { count: d.n });
   return d.multi ? `${tokens} ${t('explorer.controls.tokens.perHead')}` : tokens;
 }
 
@@ -122,8 +148,12 @@ function sizesGroup({ update, leavePreset, i18n }) {
   const { t } = i18n;
   const group = fieldset(t('explorer.controls.sizes'), 'sizes');
   const sizeInputs = {
-    n: numberInput(LIMITS.n, 1, i18n), m: numberInput(LIMITS.m, 1, i18n), dModel: numberInput(LIMITS.dModel, 1, i18n),
-    heads: numberInput(LIMITS.heads, 1, i18n), dk: numberInput(LIMITS.dk, 1, i18n), dv: numberInput(LIMITS.dv, 1, i18n),
+    n: numberInput(LIMITS.n, 1, i18n),
+    m: numberInput(LIMITS.m, 1, i18n),
+    dModel: numberInput(LIMITS.dModel, 1, i18n),
+    heads: numberInput(LIMITS.heads, 1, i18n),
+    dk: numberInput(LIMITS.dk, 1, i18n),
+    dv: numberInput(LIMITS.dv, 1, i18n),
   };
   for (const [key, input] of Object.entries(sizeInputs)) input.id = `size-${key}`;
   const sizeFields = {
@@ -161,7 +191,10 @@ function sizesGroup({ update, leavePreset, i18n }) {
       setDisabled(sizeInputs.dv, d.multi);
       setIfIdle(sizeInputs.dk, d.multi ? (d.divisible ? d.dk : '') : state.dk);
       setIfIdle(sizeInputs.dv, d.multi ? (d.divisible ? d.dv : '') : state.dv);
-      setText(tokenCount, `${tokenCountText(d, i18n)} ${describeDModel(state, i18n)} ${describeHeadSplit(state, i18n)}`.trim());
+      setText(
+        tokenCount,
+        `${tokenCountText(d, i18n)} ${describeDModel(state, i18n)} ${describeHeadSplit(state, i18n)}`.trim(),
+      );
       setHidden(tokenCount, !d.sentence);
     },
   };
@@ -249,9 +282,12 @@ function scalingGroup({ update, i18n }) {
       if (!isFocused(tempRange)) tempRange.value = String(Math.log10(T));
       setIfIdle(tempNumber, T);
       setAttr(tempRange, 'aria-valuetext', `T = ${i18n.decimal(formatNumber(T, 3))}`);
-      setText(scaleOut, !result.error && result.head
-        ? t('explorer.controls.scaledBy', { scale: i18n.decimal(formatNumber(result.head.scale, 4)) })
-        : '');
+      setText(
+        scaleOut,
+        !result.error && result.head
+          ? t('explorer.controls.scaledBy', { scale: i18n.decimal(formatNumber(result.head.scale, 4)) })
+          : '',
+      );
       setText(scaleNote, t(d.multi ? 'explorer.controls.scaleNote.multi' : 'explorer.controls.scaleNote.one'));
     },
   };
@@ -281,7 +317,11 @@ function padToggles(update, { t }) {
       }
       padButtons.forEach((b, j) => {
         setAttr(b, 'aria-pressed', String(!!state.mask.pad[j]));
-        setAttr(b, 'title', t(state.mask.pad[j] ? 'explorer.controls.padOn' : 'explorer.controls.padOff', { key: keys[j] }));
+        setAttr(
+          b,
+          'title',
+          t(state.mask.pad[j] ? 'explorer.controls.padOn' : 'explorer.controls.padOff', { key: keys[j] }),
+        );
       });
     },
   };
@@ -291,7 +331,10 @@ function padToggles(update, { t }) {
 function maskGroup({ update, i18n }) {
   const { t } = i18n;
   const group = fieldset(t('explorer.controls.mask'), 'mask');
-  const mask = radioGroup('mask', ['none', 'causal', 'padding', 'custom'].map((k) => [k, t(`explorer.controls.mask.${k}`)]));
+  const mask = radioGroup(
+    'mask',
+    ['none', 'causal', 'padding', 'custom'].map((k) => [k, t(`explorer.controls.mask.${k}`)]),
+  );
   const maskHelp = el('p', 'help');
   const pads = padToggles(update, i18n);
   const clearCustom = el('button', 'small-button', t('explorer.controls.showAllPairs'));
@@ -299,7 +342,9 @@ function maskGroup({ update, i18n }) {
   group.append(mask.el, maskHelp, pads.el, clearCustom);
   for (const input of Object.values(mask.inputs))
     input.addEventListener('change', () => update((s) => ({ ...s, mask: { ...s.mask, kind: input.value } })));
-  clearCustom.addEventListener('click', () => update((s) => ({ ...s, mask: { ...s.mask, custom: s.mask.custom.map(() => 0) } })));
+  clearCustom.addEventListener('click', () =>
+    update((s) => ({ ...s, mask: { ...s.mask, custom: s.mask.custom.map(() => 0) } })),
+  );
   return {
     el: group,
     render(state, result) {
@@ -337,7 +382,13 @@ function headGroup({ update, i18n: { t } }) {
       }
       headButtons.forEach((b, k) => {
         setAttr(b, 'aria-pressed', String(k === state.view.head));
-        setAttr(b, 'title', state.headNames[k] ? t('explorer.controls.headNamed', { k: k + 1, name: state.headNames[k] }) : t('explorer.controls.head', { k: k + 1 }));
+        setAttr(
+          b,
+          'title',
+          state.headNames[k]
+            ? t('explorer.controls.headNamed', { k: k + 1, name: state.headNames[k] })
+            : t('explorer.controls.head', { k: k + 1 }),
+        );
       });
     },
   };
@@ -354,7 +405,9 @@ export function createControls({ update, applyPreset, randomize, groups = null, 
   const wanted = (name) => !groups || groups.includes(name);
   const example = exampleGroup(applyPreset, i18n);
   // Once the example's shape changes, it is no longer the preset named in the menu.
-  const leavePreset = () => { example.preset.value = ''; };
+  const leavePreset = () => {
+    example.preset.value = '';
+  };
   const parts = {
     example,
     input: modeGroup({ update, leavePreset, i18n }),
@@ -409,11 +462,19 @@ export function createControls({ update, applyPreset, randomize, groups = null, 
 /** Theme and palette, shown in the page header. */
 export function createDisplayControls({ update, i18n: { t } = english }) {
   const root = el('div', 'display-controls');
-  const theme = selectOf('theme', ['auto', 'light', 'dark'].map((k) => [k, t(`explorer.display.theme.${k}`)]));
-  const palette = selectOf('palette', ['viridis', 'cividis', 'blues'].map((k) => [k, t(`explorer.display.palette.${k}`)]));
+  const theme = selectOf(
+    'theme',
+    ['auto', 'light', 'dark'].map((k) => [k, t(`explorer.display.theme.${k}`)]),
+  );
+  const palette = selectOf(
+    'palette',
+    ['viridis', 'cividis', 'blues'].map((k) => [k, t(`explorer.display.palette.${k}`)]),
+  );
   root.append(labelled(t('explorer.display.theme'), theme), labelled(t('explorer.display.palette'), palette));
   theme.addEventListener('change', () => update((s) => ({ ...s, display: { ...s.display, theme: theme.value } })));
-  palette.addEventListener('change', () => update((s) => ({ ...s, display: { ...s.display, palette: palette.value } })));
+  palette.addEventListener('change', () =>
+    update((s) => ({ ...s, display: { ...s.display, palette: palette.value } })),
+  );
   return {
     el: root,
     render(state) {

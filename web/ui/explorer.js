@@ -9,9 +9,29 @@ import { createAttention } from '../lib/attention.js';
 import { createAgreementCheck } from './agreement-check.js';
 import { createBiasCard } from './bias-matrix.js';
 import {
-  controlGroups, controlLevel, createComputer, createHighlighter, createStore, encodeState, initialState, lessonSpec,
-  lessonTitle, linkFor, makeEmbedder, makeFiller, NO_PAGE_MESSAGE, packageUrls, presetById, randomMatrices, setCell, setLesson,
-  setSentence, toggleCustom, trackOrigins, unknownLessonMessage, validateState,
+  controlGroups,
+  controlLevel,
+  createComputer,
+  createHighlighter,
+  createStore,
+  encodeState,
+  initialState,
+  lessonSpec,
+  lessonTitle,
+  linkFor,
+  makeEmbedder,
+  makeFiller,
+  NO_PAGE_MESSAGE,
+  packageUrls,
+  presetById,
+  randomMatrices,
+  setCell,
+  setLesson,
+  setSentence,
+  toggleCustom,
+  trackOrigins,
+  unknownLessonMessage,
+  validateState,
 } from './model/model.js';
 import { createControls, createDisplayControls } from './controls.js';
 import { createExplainPanel, explain } from './explain/explain.js';
@@ -31,7 +51,17 @@ import { createWarmUp, kindOf } from './warm-up.js';
 
 export { DEFAULT_PRESET } from './model/model.js';
 /** Panels a host can pick with options.panels (default: all of them). */
-export const PANEL_IDS = ['display', 'share', 'export', 'controls', 'inputs', 'pipeline', 'heads', 'lessons', 'explain'];
+export const PANEL_IDS = [
+  'display',
+  'share',
+  'export',
+  'controls',
+  'inputs',
+  'pipeline',
+  'heads',
+  'lessons',
+  'explain',
+];
 // null when a bundler moved this module away from the page and the element (package-urls.js).
 const { page: STANDALONE_PAGE, embed: EMBED_PAGE, element: ELEMENT_MODULE } = packageUrls(import.meta.url);
 
@@ -86,8 +116,12 @@ function createPanels(ex) {
   });
   const inputs = createInputsPanel({
     i18n,
-    onEdit: (name, i, j, v) => { if (!isReadOnly(name)) store.update((s) => setCell(s, name, i, j, v), { source: 'edit' }); },
-    onReset: (name) => { if (!isReadOnly(name)) origins.reset(name); },
+    onEdit: (name, i, j, v) => {
+      if (!isReadOnly(name)) store.update((s) => setCell(s, name, i, j, v), { source: 'edit' });
+    },
+    onReset: (name) => {
+      if (!isReadOnly(name)) origins.reset(name);
+    },
     canReset: (name) => !isReadOnly(name) && origins.edited(name),
     onInspect: inspect,
     onSentence(text) {
@@ -100,8 +134,12 @@ function createPanels(ex) {
   });
   const biasCard = createBiasCard({
     i18n,
-    onEdit: (name, i, j, v) => { if (!isReadOnly(name)) store.update((s) => setCell(s, name, i, j, v), { source: 'edit' }); },
-    onReset: (name) => { if (!isReadOnly(name)) origins.reset(name); },
+    onEdit: (name, i, j, v) => {
+      if (!isReadOnly(name)) store.update((s) => setCell(s, name, i, j, v), { source: 'edit' });
+    },
+    onReset: (name) => {
+      if (!isReadOnly(name)) origins.reset(name);
+    },
     canReset: (name) => !isReadOnly(name) && origins.edited(name),
     onInspect: inspect,
   });
@@ -110,22 +148,46 @@ function createPanels(ex) {
     i18n,
     ...(spec?.kind === 'step' ? { only: spec.steps, title: lessonTitle(spec.id, i18n) } : {}),
     onInspect: inspect,
-    onToggleMask: (i, j) => { if (store.get().mask.kind === 'custom') update((s) => toggleCustom(s, i, j)); },
+    onToggleMask: (i, j) => {
+      if (store.get().mask.kind === 'custom') update((s) => toggleCustom(s, i, j));
+    },
   });
   const check = createAgreementCheck(i18n);
   if (!spec) pipeline.el.append(check.el);
   const heads = createHeadsPanel({
     i18n,
-    onInspect: inspect, onSelectHead: (k) => update((s) => ({ ...s, view: { ...s.view, head: k } })),
+    onInspect: inspect,
+    onSelectHead: (k) => update((s) => ({ ...s, view: { ...s.view, head: k } })),
     only: spec?.kind === 'heads' ? spec.cards : null,
   });
   // A lesson's own controls may change the example: with read-only matrices they may not edit them.
-  const lessons = createLessons({ attn, computer: ex.computer, update: ex.guardedUpdate, only: spec?.kind === 'tab' ? spec.id : null, i18n: ex.i18n });
-  const share = createShareControls({ getState: () => store.get(), linkBase: ex.linkBase, elementUrl: ELEMENT_MODULE, embedUrl: EMBED_PAGE, i18n });
+  const lessons = createLessons({
+    attn,
+    computer: ex.computer,
+    update: ex.guardedUpdate,
+    only: spec?.kind === 'tab' ? spec.id : null,
+    i18n: ex.i18n,
+  });
+  const share = createShareControls({
+    getState: () => store.get(),
+    linkBase: ex.linkBase,
+    elementUrl: ELEMENT_MODULE,
+    embedUrl: EMBED_PAGE,
+    i18n,
+  });
   const exporter = createExportControls({ getView: () => ex.view(), i18n });
   const explainPanel = createExplainPanel(i18n);
   return {
-    controls, inputs, pipeline, check, heads, lessons, share, exporter, biasCard, explainPanel,
+    controls,
+    inputs,
+    pipeline,
+    check,
+    heads,
+    lessons,
+    share,
+    exporter,
+    biasCard,
+    explainPanel,
     displayControls: createDisplayControls({ update, i18n }),
     startHere: ex.options.startHere && !spec ? startHereFor(ex, { inputs, pipeline, explainPanel }) : null,
   };
@@ -133,36 +195,47 @@ function createPanels(ex) {
 
 // "Start here" and what its three buttons do.
 function startHereFor(ex, { inputs, pipeline, explainPanel }) {
-  return createStartHere({
-    sentence() {
-      const field = ex.store.get().mode === 'sentence' ? inputs.sentence.querySelector('input') : inputs.editors.Q.el.querySelector('.cell-input');
-      field?.scrollIntoView({ block: 'center' });
-      field?.focus();
+  return createStartHere(
+    {
+      sentence() {
+        const field =
+          ex.store.get().mode === 'sentence'
+            ? inputs.sentence.querySelector('input')
+            : inputs.editors.Q.el.querySelector('.cell-input');
+        field?.scrollIntoView({ block: 'center' });
+        field?.focus();
+      },
+      weight() {
+        explainPanel.setOpen(true);
+        pipeline.maps.weights.el.scrollIntoView({ block: 'center' });
+        pipeline.maps.weights.focusCell(0, 0);
+      },
+      mask() {
+        const on = ex.store.get().mask.kind !== 'causal';
+        ex.store.update((s) => ({ ...s, mask: { ...s.mask, kind: on ? 'causal' : 'none' } }));
+        return on;
+      },
     },
-    weight() {
-      explainPanel.setOpen(true);
-      pipeline.maps.weights.el.scrollIntoView({ block: 'center' });
-      pipeline.maps.weights.focusCell(0, 0);
-    },
-    mask() {
-      const on = ex.store.get().mask.kind !== 'causal';
-      ex.store.update((s) => ({ ...s, mask: { ...s.mask, kind: on ? 'causal' : 'none' } }));
-      return on;
-    },
-  }, ex.i18n);
+    ex.i18n,
+  );
 }
 
 // Panels in page order, each { id, el, render(state, result, display) }; a panel that is not
 // shown is neither attached nor drawn.
-const viewsOf = (p, shown) => [
-  { id: 'inputs', el: p.inputs.el, render: (state, result, display) => p.inputs.render(state, result, display) },
-  {
-    id: 'pipeline', el: p.pipeline.el,
-    render: (state, result, display) => { p.pipeline.render(state, result, display); p.check.render(state, result); },
-  },
-  { id: 'heads', el: p.heads.el, render: (state, result, display) => p.heads.render(state, result, display) },
-  { id: 'lessons', el: p.lessons.el, render: (state, result, display) => p.lessons.render(state, result, display) },
-].filter((v) => shown.has(v.id));
+const viewsOf = (p, shown) =>
+  [
+    { id: 'inputs', el: p.inputs.el, render: (state, result, display) => p.inputs.render(state, result, display) },
+    {
+      id: 'pipeline',
+      el: p.pipeline.el,
+      render: (state, result, display) => {
+        p.pipeline.render(state, result, display);
+        p.check.render(state, result);
+      },
+    },
+    { id: 'heads', el: p.heads.el, render: (state, result, display) => p.heads.render(state, result, display) },
+    { id: 'lessons', el: p.lessons.el, render: (state, result, display) => p.lessons.render(state, result, display) },
+  ].filter((v) => shown.has(v.id));
 
 // Several explorers on one page: each one's landmarks (Controls, Inputs, …) carry its name too,
 // so a screen reader's landmark list tells them apart.
@@ -173,7 +246,8 @@ function nameLandmarks(layout, label) {
   for (const landmark of layout.querySelectorAll('section, aside')) {
     const by = landmark.getAttribute('aria-labelledby');
     if (by) landmark.setAttribute('aria-labelledby', `${by} ${name.id}`);
-    else if (landmark.hasAttribute('aria-label')) landmark.setAttribute('aria-label', `${landmark.getAttribute('aria-label')}, ${label}`);
+    else if (landmark.hasAttribute('aria-label'))
+      landmark.setAttribute('aria-label', `${landmark.getAttribute('aria-label')}, ${label}`);
   }
 }
 
@@ -195,7 +269,9 @@ function assemble(p, views, shown, options, spec) {
   // screen), then the matrices they come from.
   const first = spec || !shown.has('pipeline') ? [] : ['pipeline'];
   if (first.length && shown.has('inputs')) content.append(p.inputs.sentence);
-  content.append(...[...views.filter((v) => first.includes(v.id)), ...views.filter((v) => !first.includes(v.id))].map((v) => v.el));
+  content.append(
+    ...[...views.filter((v) => first.includes(v.id)), ...views.filter((v) => !first.includes(v.id))].map((v) => v.el),
+  );
   if (shown.has('controls')) layout.append(p.controls.el);
   else layout.classList.add('no-controls');
   // "Start here": above the content on narrow screens, at the top of the explanation's column on wide ones.
@@ -243,7 +319,7 @@ function draw(ex) {
   ex.kind = kind;
   ex.renders += 1;
   ex.root.dataset.renders = String(ex.renders);
-  if (instrumented()) setAttr(ex.root, 'data-render-ms', ms.toFixed(2));  // (two redraws can take the same time)
+  if (instrumented()) setAttr(ex.root, 'data-render-ms', ms.toFixed(2)); // (two redraws can take the same time)
   return { ms, rebuilt };
 }
 
@@ -286,7 +362,7 @@ function applyReadOnly(ex) {
 export async function mountExplorer(root, options = {}) {
   root.classList.add('ae-root');
   root.setAttribute('aria-busy', 'true');
-  const i18n = options.i18n ?? await widgetTranslator({ attribute: options.lang });
+  const i18n = options.i18n ?? (await widgetTranslator({ attribute: options.lang }));
   markLanguage(root, i18n);
   for (const placeholder of root.querySelectorAll(':scope > [data-placeholder]')) placeholder.remove();
   const status = createStatus(root, options, i18n);
@@ -299,7 +375,13 @@ export async function mountExplorer(root, options = {}) {
   }
   const notice = createNotice(i18n);
   const spec = lessonOf(options, notice, i18n);
-  const start = await initialState(startOptions(options, spec), options.syncUrl ? window.location.hash : '', attn, notice.show, i18n);
+  const start = await initialState(
+    startOptions(options, spec),
+    options.syncUrl ? window.location.hash : '',
+    attn,
+    notice.show,
+    i18n,
+  );
   if (spec) start.state = lessonState(start.state, spec, options);
   const ex = context(root, options, attn, start, notice, spec);
   ex.i18n = i18n;
@@ -341,7 +423,9 @@ function lessonOf(options, notice, i18n) {
   if (options.lesson == null || options.lesson === '') return null;
   const spec = lessonSpec(options.lesson);
   if (spec && spec.kind !== 'train') return spec;
-  notice.show(spec ? i18n.t('explorer.notice.trainingLesson', { id: spec.id }) : unknownLessonMessage(options.lesson, i18n));
+  notice.show(
+    spec ? i18n.t('explorer.notice.trainingLesson', { id: spec.id }) : unknownLessonMessage(options.lesson, i18n),
+  );
   return null;
 }
 
@@ -365,7 +449,11 @@ function addQuestion(ex) {
   const { spec, panels, options, root } = ex;
   if (options.reveal !== 'predict' || !spec?.predict) return null;
   const question = createQuestion(spec.predict, spec.id, {
-    attn: ex.attn, computer: ex.computer, pipeline: panels.pipeline, lessons: panels.lessons, i18n: ex.i18n,
+    attn: ex.attn,
+    computer: ex.computer,
+    pipeline: panels.pipeline,
+    lessons: panels.lessons,
+    i18n: ex.i18n,
     emit: (detail) => dispatchAnswer(root, detail),
   });
   if (!question) return null;
@@ -382,8 +470,12 @@ function shownPanels(options, spec, groups) {
   if (!spec) {
     shown = new Set(asked ?? PANEL_IDS);
   } else {
-    const own = spec.kind === 'tab' ? ['lessons'] : spec.kind === 'heads' ? ['heads', 'explain']
-      : ['pipeline', 'explain', ...(spec.inputs.length ? ['inputs'] : [])];
+    const own =
+      spec.kind === 'tab'
+        ? ['lessons']
+        : spec.kind === 'heads'
+          ? ['heads', 'explain']
+          : ['pipeline', 'explain', ...(spec.inputs.length ? ['inputs'] : [])];
     shown = new Set([...own, 'controls', ...(asked ?? []).filter((p) => p !== 'lessons')]);
   }
   if (!groups.length) shown.delete('controls');
@@ -391,35 +483,53 @@ function shownPanels(options, spec, groups) {
 }
 
 // Whether `next` changes a matrix that may not be edited (a lesson's own control, say).
-const editsReadOnly = (ex, prev, next) => Object.keys(next.matrices ?? {})
-  .some((name) => next.matrices[name] !== prev.matrices[name] && ex.isReadOnly(name));
+const editsReadOnly = (ex, prev, next) =>
+  Object.keys(next.matrices ?? {}).some((name) => next.matrices[name] !== prev.matrices[name] && ex.isReadOnly(name));
 
 // The shared context of one explorer: settings, store, computer, and the explained cell.
 function context(root, options, attn, start, notice, spec = null) {
   const level = controlLevel(options.controls, spec ? 'minimal' : 'full');
   const groups = controlGroups(level, spec);
   const shown = shownPanels(options, spec, groups);
-  const readOnly = options.readOnly === true ? true : new Set(Array.isArray(options.readOnly) ? options.readOnly.map(String) : []);
+  const readOnly =
+    options.readOnly === true ? true : new Set(Array.isArray(options.readOnly) ? options.readOnly.map(String) : []);
   const darkQuery = window.matchMedia('(prefers-color-scheme: dark)');
   let seedForFill = 42;
-  const store = createStore(start.state, makeFiller(attn, () => seedForFill), makeEmbedder(attn));
+  const store = createStore(
+    start.state,
+    makeFiller(attn, () => seedForFill),
+    makeEmbedder(attn),
+  );
   seedForFill = store.get().seed;
-  store.subscribe((s) => { seedForFill = s.seed; });
+  store.subscribe((s) => {
+    seedForFill = s.seed;
+  });
   const ex = {
-    root, options, attn, store, shown, readOnly, darkQuery, notice, spec, groups, level,
+    root,
+    options,
+    attn,
+    store,
+    shown,
+    readOnly,
+    darkQuery,
+    notice,
+    spec,
+    groups,
+    level,
     warmUp: createWarmUp((s) => drawState(ex, s), store.reconciled),
     computer: createComputer(attn),
     origins: trackOrigins(store),
     isReadOnly: (name) => readOnly === true || readOnly.has(name),
-    guardedUpdate: (fn, meta) => store.update((s) => {
-      const next = fn(s);
-      return next && editsReadOnly(ex, s, next) ? s : next;
-    }, meta),
+    guardedUpdate: (fn, meta) =>
+      store.update((s) => {
+        const next = fn(s);
+        return next && editsReadOnly(ex, s, next) ? s : next;
+      }, meta),
     resolveTheme: (setting) => (setting === 'auto' ? (darkQuery.matches ? 'dark' : 'light') : setting),
     linkBase: () => options.linkBase ?? (options.syncUrl ? window.location.href : STANDALONE_PAGE),
     result: null,
-    kind: null,    // the kind and size of page drawn last (warm-up.js)
-    target: null,  // the cell being explained
+    kind: null, // the kind and size of page drawn last (warm-up.js)
+    target: null, // the cell being explained
     renders: 0,
     inspect(t) {
       ex.target = t;
@@ -427,7 +537,7 @@ function context(root, options, attn, start, notice, spec = null) {
     },
     showExplanation(s = store.get()) {
       const text = ex.target ? explain(ex.target, s, ex.result, ex.i18n) : null;
-      if (ex.target && !text) ex.target = null;  // the cell is gone (resized, or an error)
+      if (ex.target && !text) ex.target = null; // the cell is gone (resized, or an error)
       ex.panels.explainPanel.show(text);
       ex.highlighter.update(ex.target, ex.result);
     },
@@ -448,7 +558,12 @@ function context(root, options, attn, start, notice, spec = null) {
     view() {
       const s = store.get();
       const pitfall = shown.has('lessons') && s.lessons.panel === 'pitfalls' ? s.lessons.pitfall : null;
-      return { state: s, result: ex.result, pitfall, display: { palette: s.display.palette, theme: ex.resolveTheme(s.display.theme) } };
+      return {
+        state: s,
+        result: ex.result,
+        pitfall,
+        display: { palette: s.display.palette, theme: ex.resolveTheme(s.display.theme) },
+      };
     },
   };
   return ex;
@@ -457,7 +572,10 @@ function context(root, options, attn, start, notice, spec = null) {
 // Redraws on change, the address bar, listeners; draws once and returns the handle.
 function connect(ex, { toolbar, layout, status, notice, start }) {
   const { store, options } = ex;
-  const redraw = createRedraw(() => draw(ex), (err) => status.fatal(ex.i18n.t('explorer.status.drawFailed', { reason: err.message })));
+  const redraw = createRedraw(
+    () => draw(ex),
+    (err) => status.fatal(ex.i18n.t('explorer.status.drawFailed', { reason: err.message })),
+  );
   const listeners = new Set();
   const unsubscribe = store.subscribe((s, prev, meta) => {
     redraw.schedule();
@@ -470,17 +588,21 @@ function connect(ex, { toolbar, layout, status, notice, start }) {
     }
   });
   ex.darkQuery.addEventListener('change', redraw.schedule);
-  const url = options.syncUrl ? createUrlSync({
-    store, showNotice: notice.show, i18n: ex.i18n,
-    loadState: (state) => ex.loadState(state, { source: 'url' }),
-    loadPreset: (id) => {
-      ex.loadPreset(id, { source: 'url' });
-      ex.panels.controls.setPreset(id);
-    },
-  }) : null;
+  const url = options.syncUrl
+    ? createUrlSync({
+        store,
+        showNotice: notice.show,
+        i18n: ex.i18n,
+        loadState: (state) => ex.loadState(state, { source: 'url' }),
+        loadPreset: (id) => {
+          ex.loadPreset(id, { source: 'url' });
+          ex.panels.controls.setPreset(id);
+        },
+      })
+    : null;
   if (url) {
     listeners.add(url.changed);
-    if (start.hashLink != null && !start.checked) url.writeNow();  // a bad link is replaced by the example shown
+    if (start.hashLink != null && !start.checked) url.writeNow(); // a bad link is replaced by the example shown
   }
   redraw.now();
   let destroyed = false;
@@ -508,7 +630,7 @@ function handleFor(ex, { listeners, toolbar }, destroy) {
     getState: () => structuredClone(store.get()),
     /** Replaces the state; it is repaired by reconcile (sizes clamped, matrices resized). */
     setState(state, meta = { source: 'api' }) {
-      ex.loadState(validateState(state), meta);  // throws a StateError naming the first bad field
+      ex.loadState(validateState(state), meta); // throws a StateError naming the first bad field
     },
     /** The state as link text ("v1.…"); rejects with a StateError when it is too large. */
     encode: () => encodeState(store.get()),

@@ -27,7 +27,10 @@ export function createExtrasControls({ update, i18n = english }) {
   root.append(el('legend', '', t('explorer.extras.legend')));
 
   const bias = checkbox('bias-matrix', t('explorer.extras.bias'));
-  const preset = selectOf('bias-preset', BIAS_PRESETS.map(([id]) => [id, t(`explorer.extras.biasPreset.${id}`)]));
+  const preset = selectOf(
+    'bias-preset',
+    BIAS_PRESETS.map(([id]) => [id, t(`explorer.extras.biasPreset.${id}`)]),
+  );
   const presetLabel = el('label', '', t('explorer.extras.biasStarts'));
   presetLabel.htmlFor = preset.id;
   const presetRow = el('div', 'field');
@@ -52,7 +55,9 @@ export function createExtrasControls({ update, i18n = english }) {
   const crossHelp = help('cross-attention-help');
   cross.input.setAttribute('aria-describedby', crossHelp.id);
   memory.setAttribute('aria-describedby', crossHelp.id);
-  cross.input.addEventListener('change', () => update((s) => ({ ...s, cross: { ...s.cross, on: cross.input.checked } })));
+  cross.input.addEventListener('change', () =>
+    update((s) => ({ ...s, cross: { ...s.cross, on: cross.input.checked } })),
+  );
   memory.addEventListener('input', () => {
     const ok = memoryTokens(memory.value).length > 0;
     memory.setAttribute('aria-invalid', ok ? 'false' : 'true');
@@ -70,14 +75,29 @@ export function createExtrasControls({ update, i18n = english }) {
       setHidden(presetRow, !d.biasMatrix);
       setDisabled(biases.input, !d.sentence);
       biases.input.checked = d.biases;
-      setText(biasesHelp, t(!d.sentence ? 'explorer.extras.biasesHelp.qkv' : d.multi ? 'explorer.extras.biasesHelp.multi' : 'explorer.extras.biasesHelp.one'));
+      setText(
+        biasesHelp,
+        t(
+          !d.sentence
+            ? 'explorer.extras.biasesHelp.qkv'
+            : d.multi
+              ? 'explorer.extras.biasesHelp.multi'
+              : 'explorer.extras.biasesHelp.one',
+        ),
+      );
       setDisabled(cross.input, !d.sentence);
       cross.input.checked = d.cross;
       setHidden(memoryRow, !d.cross);
-      if (memory.getRootNode().activeElement !== memory && memory.value !== state.cross.sentence) memory.value = state.cross.sentence;
-      setText(crossHelp, !d.sentence ? t('explorer.extras.crossHelp.qkv')
-        : d.cross ? t('explorer.extras.crossHelp.on', { n: d.n, m: d.m, max: MAX_TOKENS })
-          : t('explorer.extras.crossHelp.self'));
+      if (memory.getRootNode().activeElement !== memory && memory.value !== state.cross.sentence)
+        memory.value = state.cross.sentence;
+      setText(
+        crossHelp,
+        !d.sentence
+          ? t('explorer.extras.crossHelp.qkv')
+          : d.cross
+            ? t('explorer.extras.crossHelp.on', { n: d.n, m: d.m, max: MAX_TOKENS })
+            : t('explorer.extras.crossHelp.self'),
+      );
     },
   };
 }

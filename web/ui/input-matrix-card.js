@@ -20,11 +20,16 @@ function rowLabelsFor(name, title, r, labels) {
 
 // The shape formula under a bias's or a projection weight's title (null for the others).
 function formulaFor(name, r, c, d, { t }) {
-  if (name.startsWith('B')) return name === 'BO' ? t('explorer.inputs.biasShapeOutput', { c }) : t('explorer.inputs.biasShape', { c, of: name[1] });
+  if (name.startsWith('B'))
+    return name === 'BO'
+      ? t('explorer.inputs.biasShapeOutput', { c })
+      : t('explorer.inputs.biasShape', { c, of: name[1] });
   if (!name.startsWith('W')) return null;
   return name === 'WO'
     ? `d_model \u00d7 d_model = ${r} \u00d7 ${c}`
-    : d.multi ? `d_model \u00d7 (h\u00b7d${SUB_K}) = ${r} \u00d7 ${c}` : `d_model \u00d7 d${name === 'WV' ? '\u1d65' : SUB_K} = ${r} \u00d7 ${c}`;
+    : d.multi
+      ? `d_model \u00d7 (h\u00b7d${SUB_K}) = ${r} \u00d7 ${c}`
+      : `d_model \u00d7 d${name === 'WV' ? '\u1d65' : SUB_K} = ${r} \u00d7 ${c}`;
 }
 
 function resetButton(name, title, onReset, { t }) {
@@ -41,13 +46,21 @@ function resetButton(name, title, onReset, { t }) {
 export function createInputMatrixCard({ name, title, hint, onEdit, onInspect, onReset, canReset, i18n }) {
   const { t } = i18n;
   const card = createCard({ title, hint, className: 'matrix-card' });
-  const editor = createMatrixEditor({ name, label: title, onEdit, onInspect: (n, i, j) => onInspect({ kind: 'input', name: n, i, j }), i18n });
+  const editor = createMatrixEditor({
+    name,
+    label: title,
+    onEdit,
+    onInspect: (n, i, j) => onInspect({ kind: 'input', name: n, i, j }),
+    i18n,
+  });
   const fold = el('details', 'fold');
   const summary = el('summary', '', t('explorer.inputs.showMatrix'));
   fold.append(summary, editor.el);
   fold.addEventListener('toggle', () => {
     editor.setActive(fold.open);
-    summary.textContent = fold.open ? t('explorer.inputs.hideMatrix') : t('explorer.inputs.showMatrixCells', { count: Number(fold.dataset.cells) });
+    summary.textContent = fold.open
+      ? t('explorer.inputs.hideMatrix')
+      : t('explorer.inputs.showMatrixCells', { count: Number(fold.dataset.cells) });
   });
   const reset = resetButton(name, title, onReset, i18n);
   card.el.querySelector('.card-header').append(reset);

@@ -16,8 +16,14 @@ const EDITOR_NAMES = ['Q', 'K', 'V', 'X', 'XM', 'WQ', 'BQ', 'WK', 'BK', 'WV', 'B
 // A projection Q, K or V computed by the core, as a heatmap in its card.
 function createProjectionCard(name, onInspect, i18n) {
   const card = createCard({ title: `${name} = X\u00b7W_${name}`, className: 'matrix-card' });
-  card.el.querySelector('.title-text').translate = false;  // a formula
-  const map = createHeatmap({ name, label: i18n.t('explorer.inputs.projectionLabel', { name }), kind: 'diverging', onInspect: (i, j) => onInspect({ kind: 'proj', name, i, j }), i18n });
+  card.el.querySelector('.title-text').translate = false; // a formula
+  const map = createHeatmap({
+    name,
+    label: i18n.t('explorer.inputs.projectionLabel', { name }),
+    kind: 'diverging',
+    onInspect: (i, j) => onInspect({ kind: 'proj', name, i, j }),
+    i18n,
+  });
   card.body.append(map.el);
   return { card, map };
 }
@@ -30,7 +36,8 @@ function renderProjection({ card, map }, name, { state, result, d, display }, { 
   card.setShape(`${p.shape[0]} \u00d7 ${p.shape[1]}`);
   card.setHint(d.multi ? t('explorer.inputs.split', { heads: d.heads, width: p.shape[1] / d.heads }) : '');
   map.update({
-    tensor: p, rowLabels: name === 'Q' ? labels.queries : labels.keys,
+    tensor: p,
+    rowLabels: name === 'Q' ? labels.queries : labels.keys,
     colLabels: Array.from({ length: p.shape[1] }, (_, c) => String(c + 1)),
     padRows: state.mask.kind === 'padding' && (name !== 'Q' || !d.cross) ? state.mask.pad : null,
     groupCols: d.multi ? p.shape[1] / d.heads : 0,
@@ -43,11 +50,20 @@ function renderProjection({ card, map }, name, { state, result, d, display }, { 
  * been edited since the example set it. only: the matrices a single-lesson embed shows (Q, K, V:
  * the editors in Q/K/V mode, the projections of a sentence, whose sentence box stays); default all.
  */
-export function createInputsPanel({ onEdit, onInspect, onSentence, onPositional, onReset = () => {}, canReset = () => false, only = null, i18n = english }) {
+export function createInputsPanel({
+  onEdit,
+  onInspect,
+  onSentence,
+  onPositional,
+  onReset = () => {},
+  canReset = () => false,
+  only = null,
+  i18n = english,
+}) {
   const { t } = i18n;
   const wanted = (name) => !only || only.includes(name);
   const { root, sub } = section('inputs', 'inputs', t('explorer.inputs.title'));
-  const sentenceBox = createSentenceBox({ onSentence, onPositional, i18n });  // sentence mode
+  const sentenceBox = createSentenceBox({ onSentence, onPositional, i18n }); // sentence mode
   root.append(sentenceBox.el, sentenceBox.vectors);
 
   const matrixGrid = el('div', 'matrices');
@@ -55,7 +71,16 @@ export function createInputsPanel({ onEdit, onInspect, onSentence, onPositional,
   const editors = {};
   const matrixCards = {};
   for (const name of EDITOR_NAMES) {
-    const card = createInputMatrixCard({ name, title: titleOf(name, t), hint: t(`explorer.inputs.hint.${name}`), onEdit, onInspect, onReset, canReset, i18n });
+    const card = createInputMatrixCard({
+      name,
+      title: titleOf(name, t),
+      hint: t(`explorer.inputs.hint.${name}`),
+      onEdit,
+      onInspect,
+      onReset,
+      canReset,
+      i18n,
+    });
     editors[name] = card.editor;
     matrixCards[name] = card;
     matrixGrid.append(card.el);
@@ -86,9 +111,14 @@ export function createInputsPanel({ onEdit, onInspect, onSentence, onPositional,
       setHidden(sentenceBox.vectors, !d.sentence || Boolean(only));
       setHidden(projHeading, !d.sentence || Boolean(only));
       setHidden(projGrid, !d.sentence);
-      setText(sub, d.sentence
-        ? (only ? t('explorer.inputs.sub.sentenceOnly') : `${t('explorer.inputs.sub.sentence', { dModel: d.dModel })} ${describeDModel(state, i18n)}`.trim())
-        : t(only ? 'explorer.inputs.sub.qkvOnly' : 'explorer.inputs.sub.qkv'));
+      setText(
+        sub,
+        d.sentence
+          ? only
+            ? t('explorer.inputs.sub.sentenceOnly')
+            : `${t('explorer.inputs.sub.sentence', { dModel: d.dModel })} ${describeDModel(state, i18n)}`.trim()
+          : t(only ? 'explorer.inputs.sub.qkvOnly' : 'explorer.inputs.sub.qkv'),
+      );
       if (d.sentence) sentenceBox.render(state);
       for (const [name, card] of Object.entries(matrixCards))
         card.render({ state, d, labels: result.labels, display, shape: wanted(name) ? active.get(name) : undefined });

@@ -10,7 +10,10 @@ const grouped = (v) => Math.round(v).toLocaleString('en-US').replace(/,/g, '\u20
 
 // A translated sentence whose {name} placeholders are elements (the counts with their hooks).
 function rich(text, nodes) {
-  return text.split(/\{(\w+)\}/).map((part, k) => (k % 2 ? nodes[part] ?? `{${part}}` : part)).filter((p) => p !== '');
+  return text
+    .split(/\{(\w+)\}/)
+    .map((part, k) => (k % 2 ? (nodes[part] ?? `{${part}}`) : part))
+    .filter((p) => p !== '');
 }
 
 // A count in bold with its test hook (data-stat, data-value).
@@ -33,7 +36,10 @@ export function parameterSentence({ weights, withBiases, dModel, heads, layer = 
     // Which of the two counts below this layer has, from the layer itself.
     const count = num('parameters-layer', layer.count);
     count.dataset.biases = String(layer.biases);
-    span.append(...rich(t(layer.biases ? 'explorer.params.layerBiases' : 'explorer.params.layerNoBiases'), { count }), ' ');
+    span.append(
+      ...rich(t(layer.biases ? 'explorer.params.layerBiases' : 'explorer.params.layerNoBiases'), { count }),
+      ' ',
+    );
   }
   const counts = { weights: num('parameters-weights', weights), withBiases: num('parameters-biases', withBiases) };
   if (heads === 1) {
@@ -55,6 +61,8 @@ export function parameterSentence({ weights, withBiases, dModel, heads, layer = 
 export function singleHeadSentence({ dModel, dk, dv, biases, count, layerCount }, { t } = english) {
   const span = el('span', 'parameter-count');
   const nodes = { count: num('parameters-head', count), layerCount: num('parameters-layer-one-head', layerCount) };
-  span.append(...rich(t(biases ? 'explorer.params.singleBiases' : 'explorer.params.single', { dModel, dk, dv }), nodes));
+  span.append(
+    ...rich(t(biases ? 'explorer.params.singleBiases' : 'explorer.params.single', { dModel, dk, dv }), nodes),
+  );
   return span;
 }

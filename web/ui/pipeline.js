@@ -42,18 +42,45 @@ function renderWeights(step, map, summary, { result, d, head, hn, shapeNM, commo
   setAttr(summary, 'data-mean-entropy', String(st.meanEntropy));
   setAttr(summary, 'data-mean-max', String(st.meanMax));
   const writeSummary = () => {
-    setText(summary, st.visibleRows
-      ? t('explorer.pipeline.summary', {
-        entropy: decimal(st.meanEntropy.toFixed(2)), m: d.m, uniform: decimal(st.uniformEntropy.toFixed(2)), max: decimal(st.meanMax.toFixed(2)),
-      })
-      : t('explorer.pipeline.allMasked'));
+    setText(
+      summary,
+      st.visibleRows
+        ? t('explorer.pipeline.summary', {
+            entropy: decimal(st.meanEntropy.toFixed(2)),
+            m: d.m,
+            uniform: decimal(st.uniformEntropy.toFixed(2)),
+            max: decimal(st.meanMax.toFixed(2)),
+          })
+        : t('explorer.pipeline.allMasked'),
+    );
   };
   map.update({
-    tensor: head.weights, hidden: result.hidden, fullyMasked: result.fullyMasked, ...common,
+    tensor: head.weights,
+    hidden: result.hidden,
+    fullyMasked: result.fullyMasked,
+    ...common,
     stats: [
-      { key: 'sum', label: '\u03a3', title: t('explorer.pipeline.stat.sum'), values: st.rowSums, format: (v) => decimal(v.toFixed(3)) },
-      { key: 'entropy', label: 'H', title: t('explorer.pipeline.stat.entropy'), values: st.entropy, format: (v) => decimal(v.toFixed(2)) },
-      { key: 'max', label: t('explorer.pipeline.stat.max'), title: t('explorer.pipeline.stat.maxTitle'), values: st.maxWeight, format: (v) => decimal(v.toFixed(2)) },
+      {
+        key: 'sum',
+        label: '\u03a3',
+        title: t('explorer.pipeline.stat.sum'),
+        values: st.rowSums,
+        format: (v) => decimal(v.toFixed(3)),
+      },
+      {
+        key: 'entropy',
+        label: 'H',
+        title: t('explorer.pipeline.stat.entropy'),
+        values: st.entropy,
+        format: (v) => decimal(v.toFixed(2)),
+      },
+      {
+        key: 'max',
+        label: t('explorer.pipeline.stat.max'),
+        title: t('explorer.pipeline.stat.maxTitle'),
+        values: st.maxWeight,
+        format: (v) => decimal(v.toFixed(2)),
+      },
     ],
     alongside: writeSummary,
   });
@@ -98,8 +125,10 @@ const DRAW = {
     card.setTitle(hn(t('explorer.pipeline.output')));
     card.setFormula(d.multi ? `head${subscript(head.index + 1)} = A\u00b7V\u2095` : 'O = A\u00b7V');
     map.update({
-      tensor: head.output, rowLabels: queries,
-      colLabels: Array.from({ length: head.output.shape[1] }, (_, c) => String(c + 1)), ...display,
+      tensor: head.output,
+      rowLabels: queries,
+      colLabels: Array.from({ length: head.output.shape[1] }, (_, c) => String(c + 1)),
+      ...display,
       fullyMasked: result.fullyMasked,
     });
   },
@@ -123,28 +152,73 @@ export function createPipeline({ onInspect, onToggleMask, biasCard = null, only 
   const add = (key, card, kind, extra = {}) => {
     if (only && !only.includes(key)) return;
     steps[key] = card;
-    maps[key] = createHeatmap({ name: key, label: card.el.querySelector('.title-text').textContent, kind, onInspect: inspect(key), i18n, ...extra });
+    maps[key] = createHeatmap({
+      name: key,
+      label: card.el.querySelector('.title-text').textContent,
+      kind,
+      onInspect: inspect(key),
+      i18n,
+      ...extra,
+    });
     card.body.append(maps[key].el);
     grid.append(card.el);
   };
 
-  add('scores', createCard({
-    step: '1', title: t('explorer.pipeline.scores'), formula: 'S = Q\u00b7K\u1d40', hint: t('explorer.pipeline.scoresHint'),
-  }), 'diverging', { onActivate: (i, j) => onToggleMask(i, j) });
-  add('scaled', createCard({
-    step: '2', title: t('explorer.pipeline.scaled'), formula: `S\u2032 = S / \u221ad${SUB_K}`, hint: t('explorer.pipeline.scaledHint'),
-  }), 'diverging', { onActivate: (i, j) => onToggleMask(i, j) });
+  add(
+    'scores',
+    createCard({
+      step: '1',
+      title: t('explorer.pipeline.scores'),
+      formula: 'S = Q\u00b7K\u1d40',
+      hint: t('explorer.pipeline.scoresHint'),
+    }),
+    'diverging',
+    { onActivate: (i, j) => onToggleMask(i, j) },
+  );
+  add(
+    'scaled',
+    createCard({
+      step: '2',
+      title: t('explorer.pipeline.scaled'),
+      formula: `S\u2032 = S / \u221ad${SUB_K}`,
+      hint: t('explorer.pipeline.scaledHint'),
+    }),
+    'diverging',
+    { onActivate: (i, j) => onToggleMask(i, j) },
+  );
   if (biasCard && (!only || only.includes('masked'))) grid.append(biasCard.el);
-  add('masked', createCard({
-    step: '3', title: t('explorer.pipeline.maskedTitle'), formula: t('explorer.pipeline.maskedFormula'), hint: t('explorer.pipeline.maskedHint'),
-  }), 'diverging', { onActivate: (i, j) => onToggleMask(i, j) });
-  add('weights', createCard({
-    step: '4', title: t('explorer.pipeline.weights'), formula: t('explorer.pipeline.weightsFormula'), hint: t('explorer.pipeline.weightsHint'),
-    className: 'wide-ok',
-  }), 'weights');
-  add('output', createCard({
-    step: '5', title: t('explorer.pipeline.output'), formula: 'O = A\u00b7V', hint: t('explorer.pipeline.outputHint'),
-  }), 'diverging');
+  add(
+    'masked',
+    createCard({
+      step: '3',
+      title: t('explorer.pipeline.maskedTitle'),
+      formula: t('explorer.pipeline.maskedFormula'),
+      hint: t('explorer.pipeline.maskedHint'),
+    }),
+    'diverging',
+    { onActivate: (i, j) => onToggleMask(i, j) },
+  );
+  add(
+    'weights',
+    createCard({
+      step: '4',
+      title: t('explorer.pipeline.weights'),
+      formula: t('explorer.pipeline.weightsFormula'),
+      hint: t('explorer.pipeline.weightsHint'),
+      className: 'wide-ok',
+    }),
+    'weights',
+  );
+  add(
+    'output',
+    createCard({
+      step: '5',
+      title: t('explorer.pipeline.output'),
+      formula: 'O = A\u00b7V',
+      hint: t('explorer.pipeline.outputHint'),
+    }),
+    'diverging',
+  );
 
   const summary = el('p', 'weights-summary');
   summary.dataset.stat = 'summary';
@@ -168,7 +242,7 @@ export function createPipeline({ onInspect, onToggleMask, biasCard = null, only 
         return;
       }
       setHidden(errorBox, true);
-      grid.classList.toggle('stale', false);  // (unlike remove(), writes only on change)
+      grid.classList.toggle('stale', false); // (unlike remove(), writes only on change)
       const d = result.dims;
       const head = result.head;
       const { queries, keys } = result.labels;
@@ -177,13 +251,29 @@ export function createPipeline({ onInspect, onToggleMask, biasCard = null, only 
       const common = { rowLabels: queries, colLabels: keys, padCols, ...display };
       const headName = state.headNames[head.index];
       // A step's title with the head shown: "Scores — head 2 (previous token)".
-      const hn = (title) => (!d.multi ? title : headName
-        ? t('explorer.pipeline.titleHeadNamed', { title, k: head.index + 1, name: headName })
-        : t('explorer.pipeline.titleHead', { title, k: head.index + 1 }));
+      const hn = (title) =>
+        !d.multi
+          ? title
+          : headName
+            ? t('explorer.pipeline.titleHeadNamed', { title, k: head.index + 1, name: headName })
+            : t('explorer.pipeline.titleHead', { title, k: head.index + 1 });
       setText(sub, subtitle(d, head, i18n));
 
       const shapeNM = `${d.n} \u00d7 ${d.m}`;
-      const ctx = { state, result, d, head, hn, shapeNM, common, queries, clickable, display, single: Boolean(only), i18n };
+      const ctx = {
+        state,
+        result,
+        d,
+        head,
+        hn,
+        shapeNM,
+        common,
+        queries,
+        clickable,
+        display,
+        single: Boolean(only),
+        i18n,
+      };
       for (const key of Object.keys(steps)) DRAW[key](steps[key], maps[key], ctx, summary);
     },
   };

@@ -13,8 +13,10 @@ const DEBOUNCE_MS = 90;
 export function createRedraw(render, onError) {
   let scheduled = false;
   let stopped = false;
-  let slow = false;  // the last redraw of an edit cost more than SLOW_RENDER_MS
-  const measure = ({ ms, rebuilt }) => { if (!rebuilt) slow = ms > SLOW_RENDER_MS; };
+  let slow = false; // the last redraw of an edit cost more than SLOW_RENDER_MS
+  const measure = ({ ms, rebuilt }) => {
+    if (!rebuilt) slow = ms > SLOW_RENDER_MS;
+  };
   const run = () => {
     scheduled = false;
     if (stopped) return;

@@ -19,7 +19,11 @@ export function scopeIds(tree, scope, prefix) {
   for (const e of withId) e.id = prefix + e.id;
   for (const attr of ID_REFS) {
     for (const e of tree.querySelectorAll(`[${attr}]`)) {
-      const value = e.getAttribute(attr).split(/\s+/).map((id) => (ids.has(id) ? prefix + id : id)).join(' ');
+      const value = e
+        .getAttribute(attr)
+        .split(/\s+/)
+        .map((id) => (ids.has(id) ? prefix + id : id))
+        .join(' ');
       e.setAttribute(attr, value);
     }
   }

@@ -8,7 +8,10 @@ const POSITIONAL = ['none', 'sinusoidal', 'learned'];
 
 // What the token vectors are: nothing here is trained, so say how they are made.
 function positionalField(onPositional, { t }) {
-  const positional = selectOf('positional', POSITIONAL.map((k) => [k, t(`explorer.sentence.positional.${k}`)]));
+  const positional = selectOf(
+    'positional',
+    POSITIONAL.map((k) => [k, t(`explorer.sentence.positional.${k}`)]),
+  );
   positional.addEventListener('change', () => onPositional(positional.value));
   const positionalLabel = el('label', '', t('explorer.sentence.positional'));
   positionalLabel.htmlFor = positional.id;
@@ -63,19 +66,22 @@ export function createSentenceBox({ onSentence, onPositional, i18n = english }) 
     /** The positions and the note on how X is made (placed after `el` by the inputs panel). */
     vectors,
     render(state) {
-      if (sentence.getRootNode().activeElement !== sentence && sentence.value !== state.sentence) sentence.value = state.sentence;
+      if (sentence.getRootNode().activeElement !== sentence && sentence.value !== state.sentence)
+        sentence.value = state.sentence;
       if (lastSentence !== state.tokens.join('\u0000')) {
         lastSentence = state.tokens.join('\u0000');
-        tokenList.replaceChildren(...state.tokens.map((tok) => {
-          const li = el('li', isPad(tok) ? 'token pad' : 'token', tok);
-          li.translate = false;
-          return li;
-        }));
+        tokenList.replaceChildren(
+          ...state.tokens.map((tok) => {
+            const li = el('li', isPad(tok) ? 'token pad' : 'token', tok);
+            li.translate = false;
+            return li;
+          }),
+        );
       }
       if (positional.value !== state.positional) positional.value = state.positional;
       if (!help.classList.contains('invalid') || sentence.getAttribute('aria-invalid') !== 'true')
         setText(help, t('explorer.sentence.help', { count: state.tokens.length, max: MAX_TOKENS, pad: PAD }));
-      describeVectorsIn(state, { help, note: vectorsNote, positionalRow }, i18n);  // trained or random vectors
+      describeVectorsIn(state, { help, note: vectorsNote, positionalRow }, i18n); // trained or random vectors
     },
   };
 }

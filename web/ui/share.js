@@ -15,8 +15,10 @@ const attr = (text) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').repla
  * they are here, to be replaced by that copy's address.
  */
 export function embedSnippet(elementUrl, encoded) {
-  return `<script type="module" src="${attr(elementUrl)}"></script>\n` +
-    `<attention-explorer state="${attr(encoded)}"></attention-explorer>`;
+  return (
+    `<script type="module" src="${attr(elementUrl)}"></script>\n` +
+    `<attention-explorer state="${attr(encoded)}"></attention-explorer>`
+  );
 }
 
 /**
@@ -29,7 +31,6 @@ export function iframeSnippet(embedUrl, encoded, title = 'Attention explorer') {
   src.hash = `s=${encoded}`;
   return `<iframe src="${attr(src.href)}" title="${attr(title)}" width="100%" height="900" loading="lazy" allow="clipboard-write"></iframe>`;
 }
-
 
 /**
  * getState(): the current state; linkBase(): the page URL links point at; elementUrl: the
@@ -62,8 +63,8 @@ export function createShareControls({ getState, linkBase, elementUrl, embedUrl, 
   root.append(copyLink, copyEmbed, copyFrame, out, field);
 
   // A bundled explorer has no element module of its own to point the snippet at.
-  const hostNote = (kind) => (kind === 'embed' && !elementUrl
-    ? ` ${t('explorer.share.hostNote', { placeholder: HOST_PLACEHOLDER })}` : '');
+  const hostNote = (kind) =>
+    kind === 'embed' && !elementUrl ? ` ${t('explorer.share.hostNote', { placeholder: HOST_PLACEHOLDER })}` : '';
 
   async function copy(kind) {
     let text;
@@ -72,9 +73,12 @@ export function createShareControls({ getState, linkBase, elementUrl, embedUrl, 
       const base = kind === 'link' ? linkBase() : null;
       if (kind === 'link' && !base) throw new Error(t('explorer.share.noPage'));
       if (kind === 'iframe' && !embedUrl) throw new Error(t('explorer.share.noPage'));
-      text = kind === 'link' ? linkFor(base, encoded)
-        : kind === 'iframe' ? iframeSnippet(embedUrl, encoded, t('explorer.page.heading'))
-        : embedSnippet(elementUrl ?? `${HOST_PLACEHOLDER}attention-explorer.js`, encoded);
+      text =
+        kind === 'link'
+          ? linkFor(base, encoded)
+          : kind === 'iframe'
+            ? iframeSnippet(embedUrl, encoded, t('explorer.page.heading'))
+            : embedSnippet(elementUrl ?? `${HOST_PLACEHOLDER}attention-explorer.js`, encoded);
     } catch (err) {
       out.textContent = err.message;
       field.hidden = true;

@@ -22,7 +22,7 @@ export function createUrlSync({ store, showNotice, loadState, loadPreset, i18n: 
     try {
       hash = `#s=${await encodeState(store.get())}`;
     } catch {
-      hash = '';  // too large for a link: the address shows no state rather than an old one
+      hash = ''; // too large for a link: the address shows no state rather than an old one
     }
     if (mine !== seq || destroyed) return;
     written = hash;
@@ -33,7 +33,7 @@ export function createUrlSync({ store, showNotice, loadState, loadPreset, i18n: 
 
   function presetLink(hash) {
     const id = presetFromHash(hash);
-    if (id == null) return;  // an in-page anchor such as #pipeline
+    if (id == null) return; // an in-page anchor such as #pipeline
     if (!presetById(id)) {
       showNotice(t('explorer.notice.unknownPresetKept', { name: String(id).slice(0, 40) }));
       return;

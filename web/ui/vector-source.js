@@ -9,8 +9,19 @@
 // [data-vector-head]; the control's root carries data-loaded="true" once the model is there.
 import { el, selectOf, setDisabled, setHidden, setText } from './dom/dom.js';
 import {
-  describeCheckpoint, describeTextModel, english, describeTrainedHead, headName, loadTextModel, SOURCES, textModel, textModelState, tokenize,
-  usesCheckpoint, usesTextModel, usesTrainedHead,
+  describeCheckpoint,
+  describeTextModel,
+  english,
+  describeTrainedHead,
+  headName,
+  loadTextModel,
+  SOURCES,
+  textModel,
+  textModelState,
+  tokenize,
+  usesCheckpoint,
+  usesTextModel,
+  usesTrainedHead,
 } from './model/model.js';
 import { explorerStateFor, onCheckpointChange, openedCheckpoint } from './checkpoint/checkpoint.js';
 
@@ -31,9 +42,18 @@ function backToRandom(s, saved) {
   const { tokens } = tokenize(s.sentence ?? '', 24);
   const next = { ...s, vectors: { source: 'random' }, tokens: tokens.length ? tokens : ['token'], headNames: [] };
   const matrices = { ...(saved?.matrices ?? {}) };
-  delete matrices.X;  // rebuilt from the words
+  delete matrices.X; // rebuilt from the words
   next.matrices = saved ? matrices : {};
-  if (saved) Object.assign(next, { dModel: saved.dModel, dk: saved.dk, dv: saved.dv, heads: saved.heads, positional: saved.positional, scaling: saved.scaling, mask: { kind: saved.mask.kind } });
+  if (saved)
+    Object.assign(next, {
+      dModel: saved.dModel,
+      dk: saved.dk,
+      dv: saved.dv,
+      heads: saved.heads,
+      positional: saved.positional,
+      scaling: saved.scaling,
+      mask: { kind: saved.mask.kind },
+    });
   return next;
 }
 
@@ -52,7 +72,10 @@ const numberOptions = (n, key, { t }) => Array.from({ length: n }, (_, i) => [St
 export function createVectorSource({ update, onChoose = () => {}, i18n = english }) {
   const { t } = i18n;
   const root = el('div', 'vector-source');
-  const source = selectOf('', SOURCES.map(([value]) => [value, t(`explorer.vectors.source.${value}`)]));
+  const source = selectOf(
+    '',
+    SOURCES.map(([value]) => [value, t(`explorer.vectors.source.${value}`)]),
+  );
   const trainedOption = source.querySelector('option[value="trained-head"]');
   const layer = selectOf('', numberOptions(2, 'explorer.vectors.layerN', i18n));
   const head = selectOf('', numberOptions(2, 'explorer.vectors.headN', i18n));
@@ -65,12 +88,20 @@ export function createVectorSource({ update, onChoose = () => {}, i18n = english
   note.id = `vectors-note-${++uid}`;
   source.setAttribute('aria-describedby', note.id);
   root.append(sourceField, layerField, headField, status, note);
-  let saved = null;   // the state before the model's vectors replaced its sizes and weights
+  let saved = null; // the state before the model's vectors replaced its sizes and weights
   let loadingFor = false;
 
   const chosen = () => ({ source: 'text-model', layer: Number(layer.value) || 0, head: Number(head.value) || 0 });
   const checkpointOption = source.querySelector('option[value="checkpoint"]');
-  const checkpoint = createCheckpointSource({ update, status, fitOptions: (config) => fitOptions({ config }), save: (s) => { saved = s; }, i18n });
+  const checkpoint = createCheckpointSource({
+    update,
+    status,
+    fitOptions: (config) => fitOptions({ config }),
+    save: (s) => {
+      saved = s;
+    },
+    i18n,
+  });
 
   async function useModel(vectors) {
     status.textContent = t('explorer.vectors.loadingModel');
@@ -90,15 +121,24 @@ export function createVectorSource({ update, onChoose = () => {}, i18n = english
   }
 
   function fitOptions(model) {
-    if (layer.options.length !== model.config.numLayers) layer.replaceChildren(...selectOf('', numberOptions(model.config.numLayers, 'explorer.vectors.layerN', i18n)).children);
-    if (head.options.length !== model.config.numHeads) head.replaceChildren(...selectOf('', numberOptions(model.config.numHeads, 'explorer.vectors.headN', i18n)).children);
+    if (layer.options.length !== model.config.numLayers)
+      layer.replaceChildren(
+        ...selectOf('', numberOptions(model.config.numLayers, 'explorer.vectors.layerN', i18n)).children,
+      );
+    if (head.options.length !== model.config.numHeads)
+      head.replaceChildren(
+        ...selectOf('', numberOptions(model.config.numHeads, 'explorer.vectors.headN', i18n)).children,
+      );
   }
 
   source.addEventListener('change', () => {
     onChoose();
     if (source.value === 'text-model') useModel();
     else if (source.value === 'checkpoint') checkpoint.use(null, Number(layer.value) || 0, Number(head.value) || 0);
-    else update((s) => (usesTextModel(s) || usesCheckpoint(s) ? backToRandom(s, saved) : usesTrainedHead(s) ? leaveTrainedHead(s) : s));
+    else
+      update((s) =>
+        usesTextModel(s) || usesCheckpoint(s) ? backToRandom(s, saved) : usesTrainedHead(s) ? leaveTrainedHead(s) : s,
+      );
   });
   for (const select of [layer, head]) {
     select.addEventListener('change', () => {
@@ -130,12 +170,22 @@ export function createVectorSource({ update, onChoose = () => {}, i18n = english
       setHidden(trainedOption, !trained);
       setDisabled(trainedOption, !trained);
       // Short enough for the sidebar's menu; the note below says the rest.
-      setText(trainedOption, trained ? t('explorer.vectors.trainedOption', { name: headName(state.vectors.layer, state.vectors.head, i18n) }) : t('explorer.vectors.source.trained-head'));
+      setText(
+        trainedOption,
+        trained
+          ? t('explorer.vectors.trainedOption', { name: headName(state.vectors.layer, state.vectors.head, i18n) })
+          : t('explorer.vectors.source.trained-head'),
+      );
       source.value = model ? 'text-model' : trained ? 'trained-head' : 'random';
       setHidden(layerField, !model);
       setHidden(headField, !model);
-      const randomNote = t(state.vectors?.left === 'trained-head' ? 'explorer.vectors.randomNoteLeft' : 'explorer.vectors.randomNote');
-      setText(note, model ? t('explorer.vectors.modelNote') : trained ? describeTrainedHead(state, i18n).source : randomNote);
+      const randomNote = t(
+        state.vectors?.left === 'trained-head' ? 'explorer.vectors.randomNoteLeft' : 'explorer.vectors.randomNote',
+      );
+      setText(
+        note,
+        model ? t('explorer.vectors.modelNote') : trained ? describeTrainedHead(state, i18n).source : randomNote,
+      );
       if (!model) return;
       layer.value = String(state.vectors.layer ?? 0);
       head.value = String(state.vectors.head ?? 0);
@@ -144,14 +194,22 @@ export function createVectorSource({ update, onChoose = () => {}, i18n = english
       if (!textModel() && !loadingFor) {
         loadingFor = true;
         status.textContent = t('explorer.vectors.loadingModel');
-        loadTextModel().then((model) => {
-          fitOptions(model);
-          root.dataset.loaded = 'true';
-          status.textContent = '';
-          layer.value = String(state.vectors.layer ?? 0);
-          head.value = String(state.vectors.head ?? 0);
-        }, (err) => { status.textContent = t('explorer.vectors.modelFailed', { reason: err.message }); })
-          .finally(() => { loadingFor = false; });
+        loadTextModel()
+          .then(
+            (model) => {
+              fitOptions(model);
+              root.dataset.loaded = 'true';
+              status.textContent = '';
+              layer.value = String(state.vectors.layer ?? 0);
+              head.value = String(state.vectors.head ?? 0);
+            },
+            (err) => {
+              status.textContent = t('explorer.vectors.modelFailed', { reason: err.message });
+            },
+          )
+          .finally(() => {
+            loadingFor = false;
+          });
       }
     },
   };
@@ -171,7 +229,11 @@ export function describeVectorsIn(state, { help, note, positionalRow }, i18n = e
     setText(note, note.dataset.randomText);
     return;
   }
-  const text = fromCheckpoint ? describeCheckpoint(state, i18n) : model ? describeTextModel(state, undefined, i18n) : describeTrainedHead(state, i18n);
+  const text = fromCheckpoint
+    ? describeCheckpoint(state, i18n)
+    : model
+      ? describeTextModel(state, undefined, i18n)
+      : describeTrainedHead(state, i18n);
   setText(help, text.help);
   setText(note, text.note);
 }
@@ -186,7 +248,10 @@ function createCheckpointSource({ update, status, fitOptions, save, i18n: { t } 
     const mine = ++asked;
     status.textContent = t('explorer.vectors.readingCheckpoint');
     let current = state;
-    update((s) => { current = s; return s; });
+    update((s) => {
+      current = s;
+      return s;
+    });
     const sentence = current.sentence ?? '';
     pendingFor = sentence;
     try {
@@ -194,7 +259,11 @@ function createCheckpointSource({ update, status, fitOptions, save, i18n: { t } 
       const built = await explorerStateFor(sentence, layer, head, keep);
       if (mine !== asked) return;
       status.textContent = built ? '' : t('explorer.vectors.typeFirst');
-      if (built) update((s) => { if (!usesCheckpoint(s)) save(s); return built; });
+      if (built)
+        update((s) => {
+          if (!usesCheckpoint(s)) save(s);
+          return built;
+        });
     } catch (err) {
       if (mine === asked) status.textContent = t('explorer.vectors.checkpointFailed', { reason: err.message });
     } finally {

@@ -42,10 +42,20 @@ export function createViewSwitch({ t } = english) {
   const nav = el('nav', 'view-switch');
   nav.setAttribute('aria-label', t('explorer.views.label'));
   const explorer = viewLink(t('explorer.views.explorer'), '', '#');
-  const train = viewLink(t('explorer.views.train'), t('explorer.views.trainMore'), '#view=train', t('explorer.views.trainName'));
+  const train = viewLink(
+    t('explorer.views.train'),
+    t('explorer.views.trainMore'),
+    '#view=train',
+    t('explorer.views.trainName'),
+  );
   train.dataset.view = 'train';
   explorer.dataset.view = 'explorer';
-  const embed = viewLink(t('explorer.views.embed'), t('explorer.views.embedMore'), '#view=embed', t('explorer.views.embedName'));
+  const embed = viewLink(
+    t('explorer.views.embed'),
+    t('explorer.views.embedMore'),
+    '#view=embed',
+    t('explorer.views.embedName'),
+  );
   embed.dataset.view = 'embed';
   nav.append(explorer, train, embed);
   return {

@@ -11,14 +11,16 @@ const dim = fc.oneof(
 );
 // Sizes that cross the streaming kernel's tiles (64 queries × 256 keys) with small feature dims.
 const tiled = fc.record({
-  n: fc.integer({ min: 60, max: 70 }), m: fc.integer({ min: 250, max: 270 }),
-  dk: fc.integer({ min: 1, max: 5 }), dv: fc.integer({ min: 1, max: 5 }),
+  n: fc.integer({ min: 60, max: 70 }),
+  m: fc.integer({ min: 250, max: 270 }),
+  dk: fc.integer({ min: 1, max: 5 }),
+  dv: fc.integer({ min: 1, max: 5 }),
 });
 // Powers of ten for value magnitudes: subnormal, tiny, unit, large; 1e2 × 1e2 gives ±1e4 scores.
 const magnitude = fc.constantFrom(-40, -30, -3, 0, 0, 0, 1, 2, 4);
 const density = fc.constantFrom(0, 0.1, 0.5, 0.9, 1);
 const scale = fc.oneof(
-  { weight: 3, arbitrary: fc.constant(null) },  // default 1/√dk
+  { weight: 3, arbitrary: fc.constant(null) }, // default 1/√dk
   { weight: 1, arbitrary: fc.constant(1) },
   { weight: 2, arbitrary: fc.integer({ min: -40, max: 40 }).map((e) => 10 ** (e / 10)) },
 );
@@ -48,15 +50,19 @@ export const sdpaCase = fc.record({
 });
 
 // Scores around ±1e4 (and beyond): q, k of 1e2 with scale 1, or a bias of 1e4.
-export const hugeScoreCase = sdpaCase.chain((c) => fc.record({
-  qk: fc.constantFrom(2, 3, 4),
-  bias: fc.boolean(),
-}).map(({ qk, bias }) => ({
-  ...c,
-  mag: { ...c.mag, q: qk === 4 ? 2 : qk, k: 2 },
-  scale: c.scale ?? 1,
-  bias: bias ? { perBatch: false, mag: 4, negInf: 0 } : c.bias,
-})));
+export const hugeScoreCase = sdpaCase.chain((c) =>
+  fc
+    .record({
+      qk: fc.constantFrom(2, 3, 4),
+      bias: fc.boolean(),
+    })
+    .map(({ qk, bias }) => ({
+      ...c,
+      mag: { ...c.mag, q: qk === 4 ? 2 : qk, k: 2 },
+      scale: c.scale ?? 1,
+      bias: bias ? { perBatch: false, mag: 4, negInf: 0 } : c.bias,
+    })),
+);
 
 export const mhaCase = fc.record({
   numHeads: fc.integer({ min: 1, max: 4 }),
@@ -64,7 +70,7 @@ export const mhaCase = fc.record({
   kdim: maybe(fc.integer({ min: 1, max: 12 })),
   vdim: maybe(fc.integer({ min: 1, max: 12 })),
   selfAttention: fc.boolean(),
-  batch: maybe(fc.integer({ min: 1, max: 3 })),  // null = unbatched [n, E]
+  batch: maybe(fc.integer({ min: 1, max: 3 })), // null = unbatched [n, E]
   n: fc.oneof({ weight: 9, arbitrary: dim }, { weight: 1, arbitrary: fc.integer({ min: 60, max: 70 }) }),
   m: fc.oneof({ weight: 9, arbitrary: dim }, { weight: 1, arbitrary: fc.integer({ min: 250, max: 260 }) }),
   bias: fc.boolean(),
@@ -72,10 +78,12 @@ export const mhaCase = fc.record({
   seed: fc.nat(),
   mag: fc.record({ x: fc.constantFrom(-30, -3, 0, 0, 1, 2), w: fc.constantFrom(-1, 0, 0, 1) }),
   causal: fc.boolean(),
-  attnMask: maybe(fc.oneof(
-    fc.record({ kind: fc.constant('bool'), density, fullRows: fc.constantFrom(0, 0.25, 1) }),
-    fc.record({ kind: fc.constant('float'), mag: magnitude, negInf: fc.constantFrom(0, 0.3, 1) }),
-  )),
+  attnMask: maybe(
+    fc.oneof(
+      fc.record({ kind: fc.constant('bool'), density, fullRows: fc.constantFrom(0, 0.25, 1) }),
+      fc.record({ kind: fc.constant('float'), mag: magnitude, negInf: fc.constantFrom(0, 0.3, 1) }),
+    ),
+  ),
   keyPadding: maybe(fc.record({ density })),
   needWeights: fc.boolean(),
   averageWeights: fc.boolean(),
@@ -161,13 +169,22 @@ export function materializeSdpa(c) {
   const batch = product(lead);
   const rand = prng(c.seed);
   const t = {
-    batch, n, m, dk, dv, lead,
+    batch,
+    n,
+    m,
+    dk,
+    dv,
+    lead,
     q: values(rand, batch * n * dk, c.mag.q),
     k: values(rand, batch * m * dk, c.mag.k),
     v: values(rand, batch * m * dv, c.mag.v),
     scale: c.scale ?? 1 / Math.sqrt(dk),
     causal: c.causal,
-    mask: null, maskPerBatch: false, bias: null, biasPerBatch: false, keyPadding: null,
+    mask: null,
+    maskPerBatch: false,
+    bias: null,
+    biasPerBatch: false,
+    keyPadding: null,
   };
   const options = { causal: c.causal, needWeights: c.needWeights, trace: c.trace };
   if (c.scale !== null) options.scale = c.scale;
@@ -180,7 +197,11 @@ export function materializeSdpa(c) {
   if (c.bias) {
     t.biasPerBatch = c.bias.perBatch && lead.length > 0;
     t.bias = biasValues(rand, (t.biasPerBatch ? batch : 1) * n * m, c.bias.mag, c.bias.negInf);
-    options.bias = floatInput(t.bias, t.biasPerBatch ? [...lead, n, m] : [n, m], c.form === 'nested' ? 'typed' : c.form);
+    options.bias = floatInput(
+      t.bias,
+      t.biasPerBatch ? [...lead, n, m] : [n, m],
+      c.form === 'nested' ? 'typed' : c.form,
+    );
   }
   if (c.keyPadding) {
     const perBatch = c.keyPadding.perBatch && lead.length > 0;
@@ -199,11 +220,13 @@ export function materializeSdpa(c) {
 
 /** Turns an MHA case into a layer configuration, weights, inputs and options. */
 export function materializeMha(c) {
-  const H = c.numHeads, E = H * c.headDim;
+  const H = c.numHeads,
+    E = H * c.headDim;
   const self = c.selfAttention;
   const kdim = self ? E : (c.kdim ?? E);
   const vdim = self ? E : (c.vdim ?? E);
-  const n = c.n, m = self ? c.n : c.m;
+  const n = c.n,
+    m = self ? c.n : c.m;
   const B = c.batch ?? 1;
   const lead = c.batch === null ? [] : [B];
   const rand = prng(c.seed);
@@ -214,12 +237,29 @@ export function materializeMha(c) {
   if (c.init === 'random') {
     const w = (inDim) => ({ data: values(rand, inDim * E, c.mag.w - Math.log10(Math.sqrt(inDim))), shape: [inDim, E] });
     weights = { wq: w(E), wk: w(kdim), wv: w(vdim), wo: w(E) };
-    if (c.bias) for (const name of ['bq', 'bk', 'bv', 'bo']) weights[name] = { data: values(rand, E, c.mag.w - 1), shape: [E] };
+    if (c.bias)
+      for (const name of ['bq', 'bk', 'bv', 'bo']) weights[name] = { data: values(rand, E, c.mag.w - 1), shape: [E] };
   }
   const query = values(rand, B * n * E, c.mag.x);
   const key = self ? query : values(rand, B * m * kdim, c.mag.x);
   const value = self ? query : values(rand, B * m * vdim, c.mag.x);
-  const t = { B, n, m, E, H, kdim, vdim, lead, query, key, value, causal: c.causal, mask: null, bias: null, keyPadding: null };
+  const t = {
+    B,
+    n,
+    m,
+    E,
+    H,
+    kdim,
+    vdim,
+    lead,
+    query,
+    key,
+    value,
+    causal: c.causal,
+    mask: null,
+    bias: null,
+    keyPadding: null,
+  };
   const options = { causal: c.causal, needWeights: c.needWeights, averageWeights: c.averageWeights, trace: c.trace };
   if (c.attnMask?.kind === 'bool') {
     t.mask = maskRows(rand, 1, n, m, c.attnMask.density, c.attnMask.fullRows);
@@ -234,7 +274,10 @@ export function materializeMha(c) {
   }
   const args = self
     ? [{ data: query, shape: [...lead, n, E] }]
-    : [{ data: query, shape: [...lead, n, E] }, { data: key, shape: [...lead, m, kdim] },
-      { data: value, shape: [...lead, m, vdim] }];
+    : [
+        { data: query, shape: [...lead, n, E] },
+        { data: key, shape: [...lead, m, kdim] },
+        { data: value, shape: [...lead, m, vdim] },
+      ];
   return { t, config, weights, args, options };
 }

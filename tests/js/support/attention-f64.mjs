@@ -5,7 +5,8 @@
 
 const mm = (a, n, k, b, m) => {
   const out = new Float64Array(n * m);
-  for (let i = 0; i < n; i++) for (let p = 0; p < k; p++) for (let j = 0; j < m; j++) out[i * m + j] += a[i * k + p] * b[p * m + j];
+  for (let i = 0; i < n; i++)
+    for (let p = 0; p < k; p++) for (let j = 0; j < m; j++) out[i * m + j] += a[i * k + p] * b[p * m + j];
   return out;
 };
 
@@ -29,7 +30,11 @@ export function referenceAttention(s) {
   const h = sentence ? s.heads : 1;
   const B = s.biasMatrix?.on ? M.B.data : null;
   const hidden = hiddenFn(s, m);
-  let q; let k; let v; let width; let dk;
+  let q;
+  let k;
+  let v;
+  let width;
+  let dk;
   if (!sentence) {
     [q, k, v, width, dk] = [M.Q.data, M.K.data, M.V.data, s.dk, s.dk];
   } else {
@@ -66,7 +71,7 @@ export function referenceAttention(s) {
         top = Math.max(top, x);
       }
       let sum = 0;
-      for (let j = 0; j < m; j++) sum += (w[i * m + j] = top === -Infinity ? 0 : Math.exp(mk[i * m + j] - top));
+      for (let j = 0; j < m; j++) sum += w[i * m + j] = top === -Infinity ? 0 : Math.exp(mk[i * m + j] - top);
       for (let j = 0; j < m; j++) {
         w[i * m + j] = sum > 0 ? w[i * m + j] / sum : 0;
         for (let c = 0; c < dv; c++) concat[i * vWidth + head * dv + c] += w[i * m + j] * v[j * vWidth + head * dv + c];

@@ -20,7 +20,7 @@
 
 export const U = 2 ** -24;
 const FLOAT32_MIN_NORMAL = 2 ** -126;
-const UNDERFLOW = 2 ** -149;  // absolute error of a float32 operation whose result underflows
+const UNDERFLOW = 2 ** -149; // absolute error of a float32 operation whose result underflows
 
 /**
  * One attention head on contiguous float64 arrays with error bounds.
@@ -32,17 +32,22 @@ export function attendHead(args) {
   const { n, m, dv } = args;
   const nm = n * m;
   const r = {
-    scores: new Float64Array(nm), eScores: new Float64Array(nm),
-    scaled: new Float64Array(nm), eScaled: new Float64Array(nm),
-    masked: new Float64Array(nm), eMasked: new Float64Array(nm),
-    weights: new Float64Array(nm), eWeights: new Float64Array(nm),
-    output: new Float64Array(n * dv), eOutput: new Float64Array(n * dv),
+    scores: new Float64Array(nm),
+    eScores: new Float64Array(nm),
+    scaled: new Float64Array(nm),
+    eScaled: new Float64Array(nm),
+    masked: new Float64Array(nm),
+    eMasked: new Float64Array(nm),
+    weights: new Float64Array(nm),
+    eWeights: new Float64Array(nm),
+    output: new Float64Array(n * dv),
+    eOutput: new Float64Array(n * dv),
     fully: new Uint8Array(n),
   };
   for (let i = 0; i < n; i++) {
     const { rowMax, delta } = scoreRow(r, args, i);
     if (rowMax === -Infinity) {
-      r.fully[i] = 1;  // weights and output stay exactly 0
+      r.fully[i] = 1; // weights and output stay exactly 0
       continue;
     }
     softmaxRow(r, m, i * m, rowMax, delta);
@@ -57,9 +62,12 @@ function scoreRow(r, { m, d, q, k, eq = null, ek = null, scale, scaleRel = 0, hi
   let rowMax = -Infinity;
   let delta = 0;
   for (let j = 0; j < m; j++) {
-    let dot = 0, mag = 0, inErr = 0;
+    let dot = 0,
+      mag = 0,
+      inErr = 0;
     for (let c = 0; c < d; c++) {
-      const a = q[i * d + c], b = k[j * d + c];
+      const a = q[i * d + c],
+        b = k[j * d + c];
       dot += a * b;
       mag += Math.abs(a * b);
       if (eq) inErr += eq[i * d + c] * Math.abs(b);
@@ -87,7 +95,7 @@ function scoreRow(r, { m, d, q, k, eq = null, ek = null, scale, scaleRel = 0, hi
 // The softmax of the row starting at `row`, with the bound on each weight (see the error model).
 function softmaxRow({ masked, weights, eWeights }, m, row, rowMax, delta) {
   let sum = 0;
-  for (let j = 0; j < m; j++) sum += (weights[row + j] = Math.exp(masked[row + j] - rowMax));
+  for (let j = 0; j < m; j++) sum += weights[row + j] = Math.exp(masked[row + j] - rowMax);
   let meanShift = 0;
   for (let j = 0; j < m; j++) {
     weights[row + j] /= sum;
@@ -95,7 +103,7 @@ function softmaxRow({ masked, weights, eWeights }, m, row, rowMax, delta) {
   }
   const logSum = Math.log(sum);
   for (let j = 0; j < m; j++) {
-    if (masked[row + j] === -Infinity) continue;  // hidden: exactly 0, no error allowed
+    if (masked[row + j] === -Infinity) continue; // hidden: exactly 0, no error allowed
     const p = weights[row + j];
     const x = masked[row + j] - rowMax;
     // Bound on the error of log p_j; exp of it, not its first-order term, so that badly
@@ -110,7 +118,9 @@ function softmaxRow({ masked, weights, eWeights }, m, row, rowMax, delta) {
 function outputRow({ masked, weights, eWeights, output, eOutput }, { m, dv, v, ev = null }, i) {
   const row = i * m;
   for (let c = 0; c < dv; c++) {
-    let acc = 0, err = 0, mag = 0;
+    let acc = 0,
+      err = 0,
+      mag = 0;
     for (let j = 0; j < m; j++) {
       const p = weights[row + j];
       if (masked[row + j] === -Infinity) continue;
@@ -133,8 +143,23 @@ function slice(src, offset, length) {
  * (batch, n, m) per batch item; keyPadding (batch, m) (already broadcast); all optional.
  * Returns flat Float64Arrays over (batch, …) and their bounds, plus fullyMasked (batch·n flags).
  */
-export function referenceAttention({ batch, n, m, dk, dv, q, k, v, scale, causal = false,
-  mask = null, maskPerBatch = false, bias = null, biasPerBatch = false, keyPadding = null }) {
+export function referenceAttention({
+  batch,
+  n,
+  m,
+  dk,
+  dv,
+  q,
+  k,
+  v,
+  scale,
+  causal = false,
+  mask = null,
+  maskPerBatch = false,
+  bias = null,
+  biasPerBatch = false,
+  keyPadding = null,
+}) {
   const nm = n * m;
   const keys = ['scores', 'eScores', 'scaled', 'eScaled', 'masked', 'eMasked', 'weights', 'eWeights'];
   const out = Object.fromEntries(keys.map((key) => [key, new Float64Array(batch * nm)]));
@@ -145,9 +170,17 @@ export function referenceAttention({ batch, n, m, dk, dv, q, k, v, scale, causal
     const maskAt = maskPerBatch ? b * nm : 0;
     const biasAt = biasPerBatch ? b * nm : 0;
     const head = attendHead({
-      n, m, d: dk, dv, scale,
-      q: slice(q, b * n * dk, n * dk), k: slice(k, b * m * dk, m * dk), v: slice(v, b * m * dv, m * dv),
-      hidden: (i, j) => (causal && j > i) || (mask !== null && mask[maskAt + i * m + j] !== 0) ||
+      n,
+      m,
+      d: dk,
+      dv,
+      scale,
+      q: slice(q, b * n * dk, n * dk),
+      k: slice(k, b * m * dk, m * dk),
+      v: slice(v, b * m * dv, m * dv),
+      hidden: (i, j) =>
+        (causal && j > i) ||
+        (mask !== null && mask[maskAt + i * m + j] !== 0) ||
         (keyPadding !== null && keyPadding[b * m + j] !== 0),
       bias: bias === null ? null : (i, j) => bias[biasAt + i * m + j],
     });
@@ -161,10 +194,13 @@ export function referenceAttention({ batch, n, m, dk, dv, q, k, v, scale, causal
 
 // y (rows × out) = x (rows × in) · w (in × out) + b, with x's error bound ex (or null).
 function linear(x, ex, rows, inDim, w, b, outDim) {
-  const y = new Float64Array(rows * outDim), ey = new Float64Array(rows * outDim);
+  const y = new Float64Array(rows * outDim),
+    ey = new Float64Array(rows * outDim);
   for (let r = 0; r < rows; r++)
     for (let c = 0; c < outDim; c++) {
-      let acc = b ? b[c] : 0, mag = b ? Math.abs(b[c]) : 0, err = 0;
+      let acc = b ? b[c] : 0,
+        mag = b ? Math.abs(b[c]) : 0,
+        err = 0;
       for (let p = 0; p < inDim; p++) {
         const wv = w[p * outDim + c];
         acc += x[r * inDim + p] * wv;
@@ -189,28 +225,57 @@ function columns(src, rows, cols, c0, width) {
  * query (B, n, E), key (B, m, kdim), value (B, m, vdim); mask/bias (n, m) shared; keyPadding (B, m).
  * Each head scales by the float32 value of 1/√d, as the core does, with its rounding in the bound.
  */
-export function referenceMultiHead({ B, n, m, E, H, kdim, vdim, weights, query, key, value,
-  causal = false, mask = null, bias = null, keyPadding = null }) {
-  const d = E / H, nm = n * m;
+export function referenceMultiHead({
+  B,
+  n,
+  m,
+  E,
+  H,
+  kdim,
+  vdim,
+  weights,
+  query,
+  key,
+  value,
+  causal = false,
+  mask = null,
+  bias = null,
+  keyPadding = null,
+}) {
+  const d = E / H,
+    nm = n * m;
   const { wq, wk, wv, wo, bq = null, bk = null, bv = null, bo = null } = weights;
   const Q = linear(query, null, B * n, E, wq, bq, E);
   const K = linear(key, null, B * m, kdim, wk, bk, E);
   const V = linear(value, null, B * m, vdim, wv, bv, E);
   const scale = 1 / Math.sqrt(d);
-  const headWeights = new Float64Array(B * H * nm), eHeadWeights = new Float64Array(B * H * nm);
-  const averaged = new Float64Array(B * nm), eAveraged = new Float64Array(B * nm);
-  const concat = new Float64Array(B * n * E), eConcat = new Float64Array(B * n * E);
+  const headWeights = new Float64Array(B * H * nm),
+    eHeadWeights = new Float64Array(B * H * nm);
+  const averaged = new Float64Array(B * nm),
+    eAveraged = new Float64Array(B * nm);
+  const concat = new Float64Array(B * n * E),
+    eConcat = new Float64Array(B * n * E);
   const fullyMasked = new Uint8Array(B * n);
   for (let b = 0; b < B; b++) {
     const rowsQ = (t) => t.subarray(b * n * E, (b + 1) * n * E);
     const rowsK = (t) => t.subarray(b * m * E, (b + 1) * m * E);
     for (let h = 0; h < H; h++) {
       const head = attendHead({
-        n, m, d, dv: d, scale, scaleRel: U,
-        q: columns(rowsQ(Q.y), n, E, h * d, d), eq: columns(rowsQ(Q.ey), n, E, h * d, d),
-        k: columns(rowsK(K.y), m, E, h * d, d), ek: columns(rowsK(K.ey), m, E, h * d, d),
-        v: columns(rowsK(V.y), m, E, h * d, d), ev: columns(rowsK(V.ey), m, E, h * d, d),
-        hidden: (i, j) => (causal && j > i) || (mask !== null && mask[i * m + j] !== 0) ||
+        n,
+        m,
+        d,
+        dv: d,
+        scale,
+        scaleRel: U,
+        q: columns(rowsQ(Q.y), n, E, h * d, d),
+        eq: columns(rowsQ(Q.ey), n, E, h * d, d),
+        k: columns(rowsK(K.y), m, E, h * d, d),
+        ek: columns(rowsK(K.ey), m, E, h * d, d),
+        v: columns(rowsK(V.y), m, E, h * d, d),
+        ev: columns(rowsK(V.ey), m, E, h * d, d),
+        hidden: (i, j) =>
+          (causal && j > i) ||
+          (mask !== null && mask[i * m + j] !== 0) ||
           (keyPadding !== null && keyPadding[b * m + j] !== 0),
         bias: bias === null ? null : (i, j) => bias[i * m + j],
       });
@@ -230,8 +295,20 @@ export function referenceMultiHead({ B, n, m, E, H, kdim, vdim, weights, query, 
   }
   const O = linear(concat, eConcat, B * n, E, wo, bo, E);
   return {
-    q: Q.y, eQ: Q.ey, k: K.y, eK: K.ey, v: V.y, eV: V.ey,
-    headWeights, eHeadWeights, averaged, eAveraged, concat, eConcat,
-    output: O.y, eOutput: O.ey, fullyMasked,
+    q: Q.y,
+    eQ: Q.ey,
+    k: K.y,
+    eK: K.ey,
+    v: V.y,
+    eV: V.ey,
+    headWeights,
+    eHeadWeights,
+    averaged,
+    eAveraged,
+    concat,
+    eConcat,
+    output: O.y,
+    eOutput: O.ey,
+    fullyMasked,
   };
 }

@@ -13,16 +13,26 @@ export const GPT2_SMALL = { vocabSize: 50257, contextLength: 1024, dModel: 768, 
 
 /** The parameters of a GPT-2 config in Hugging Face's names and shapes, with the mask buffers. */
 export function gpt2Tensors({ vocabSize: V, contextLength: T, dModel: E, numLayers: L }, { masks = true } = {}) {
-  const list = [['wte.weight', [V, E]], ['wpe.weight', [T, E]]];
+  const list = [
+    ['wte.weight', [V, E]],
+    ['wpe.weight', [T, E]],
+  ];
   for (let l = 0; l < L; l++) {
     const h = `h.${l}.`;
     list.push([`${h}ln_1.weight`, [E]], [`${h}ln_1.bias`, [E]]);
     if (masks) list.push([`${h}attn.bias`, [1, 1, T, T]]);
-    list.push([`${h}attn.c_attn.weight`, [E, 3 * E]], [`${h}attn.c_attn.bias`, [3 * E]],
-      [`${h}attn.c_proj.weight`, [E, E]], [`${h}attn.c_proj.bias`, [E]],
-      [`${h}ln_2.weight`, [E]], [`${h}ln_2.bias`, [E]],
-      [`${h}mlp.c_fc.weight`, [E, 4 * E]], [`${h}mlp.c_fc.bias`, [4 * E]],
-      [`${h}mlp.c_proj.weight`, [4 * E, E]], [`${h}mlp.c_proj.bias`, [E]]);
+    list.push(
+      [`${h}attn.c_attn.weight`, [E, 3 * E]],
+      [`${h}attn.c_attn.bias`, [3 * E]],
+      [`${h}attn.c_proj.weight`, [E, E]],
+      [`${h}attn.c_proj.bias`, [E]],
+      [`${h}ln_2.weight`, [E]],
+      [`${h}ln_2.bias`, [E]],
+      [`${h}mlp.c_fc.weight`, [E, 4 * E]],
+      [`${h}mlp.c_fc.bias`, [4 * E]],
+      [`${h}mlp.c_proj.weight`, [4 * E, E]],
+      [`${h}mlp.c_proj.bias`, [E]],
+    );
   }
   list.push(['ln_f.weight', [E]], ['ln_f.bias', [E]]);
   return list.map(([name, shape]) => ({ name, shape, mask: name.endsWith('.attn.bias') }));
@@ -44,7 +54,7 @@ const seedOf = (name) => Array.from(name).reduce((s, c) => Math.imul(s ^ c.charC
 function elementBits(dtype, seed, i) {
   const h = hash(seed, i);
   if (dtype === 'F16') return ((h >>> 16) & 0x7c00) === 0x7c00 ? (h >>> 16) ^ 0x4000 : h >>> 16;
-  if (dtype === 'BF16') return (h >>> 23 & 0xff) === 0xff ? (h >>> 16) ^ 0x4000 : h >>> 16;
+  if (dtype === 'BF16') return ((h >>> 23) & 0xff) === 0xff ? (h >>> 16) ^ 0x4000 : h >>> 16;
   return h;
 }
 
@@ -70,7 +80,7 @@ function valueAt(dtype, seed, i) {
 }
 
 // Element values of a mask buffer: the lower triangle of ones of a T × T matrix.
-const maskValue = (T, i) => ((i % T) <= Math.floor(i / T) % T ? 1 : 0);
+const maskValue = (T, i) => (i % T <= Math.floor(i / T) % T ? 1 : 0);
 
 function fillChunk(dtype, t, T, start, out) {
   const seed = seedOf(t.name);

@@ -33,7 +33,12 @@ json.dump(out, sys.stdout)
 
 /** Runs [{ name, code, names }] and returns, per script, its variables (or { error }). */
 export function runPythonScripts(jobs) {
-  const r = spawnSync(PYTHON, ['-c', RUNNER], { input: JSON.stringify(jobs), encoding: 'utf8', timeout: 300_000, maxBuffer: 256 << 20 });
+  const r = spawnSync(PYTHON, ['-c', RUNNER], {
+    input: JSON.stringify(jobs),
+    encoding: 'utf8',
+    timeout: 300_000,
+    maxBuffer: 256 << 20,
+  });
   if (r.status !== 0) throw new Error(`python failed:\n${r.stderr}`);
   return JSON.parse(r.stdout);
 }

@@ -27,7 +27,8 @@ export function mhaOptions(options, extra = {}) {
   const out = { ...extra };
   if (options.causal) out.causal = true;
   // A bool attn_mask travels as a Uint8Array, a float (additive) one as a Float32Array.
-  if (options.attnMask) out.attnMask = options.attnMask.dtype === 'bool' ? boolMask(options.attnMask) : floatTensor(options.attnMask);
+  if (options.attnMask)
+    out.attnMask = options.attnMask.dtype === 'bool' ? boolMask(options.attnMask) : floatTensor(options.attnMask);
   if (options.keyPaddingMask) out.keyPaddingMask = boolMask(options.keyPaddingMask);
   return out;
 }

@@ -24,17 +24,22 @@ export function assertClose(actualValue, expected, f32Deviation, what, skip = nu
   const actual = flat(actualValue);
   assert.deepEqual(actual.shape, expected.shape, `${what}: shape`);
   const tol = ATOL_REL * maxAbs(expected.data) + F32_SLACK * f32Deviation + 1e-12;
-  let first = -1, worst = 0, worstAt = -1;
+  let first = -1,
+    worst = 0,
+    worstAt = -1;
   for (let i = 0; i < expected.data.length; i++) {
     if (skip && skip(i)) continue;
     const err = Math.abs(actual.data[i] - expected.data[i]);
     if (!(err <= tol)) {
       if (first < 0) first = i;
-      if (!(err <= worst)) worst = err, worstAt = i;
+      if (!(err <= worst)) ((worst = err), (worstAt = i));
     }
   }
-  assert.ok(first < 0, `${what} (shape [${expected.shape}]): first mismatch at ${first}: actual ${actual.data[first]}, ` +
-    `expected ${expected.data[first]}; worst error ${worst} at ${worstAt}; tolerance ${tol}`);
+  assert.ok(
+    first < 0,
+    `${what} (shape [${expected.shape}]): first mismatch at ${first}: actual ${actual.data[first]}, ` +
+      `expected ${expected.data[first]}; worst error ${worst} at ${worstAt}; tolerance ${tol}`,
+  );
 }
 
 export function zeroGradientSkip(c, name) {

@@ -16,18 +16,35 @@ export function checkpointGenerator({ t } = english) {
   return {
     name: opened.name,
     config: {
-      numLayers: c.numLayers, numHeads: c.numHeads, numKVHeads: c.numKVHeads ?? c.numHeads, dModel: c.dModel,
-      vocabSize: c.vocabSize, contextLength: c.contextLength, attentionWindow: c.attentionWindow ?? null, positions: c.positions,
+      numLayers: c.numLayers,
+      numHeads: c.numHeads,
+      numKVHeads: c.numKVHeads ?? c.numHeads,
+      dModel: c.dModel,
+      vocabSize: c.vocabSize,
+      contextLength: c.contextLength,
+      attentionWindow: c.attentionWindow ?? null,
+      positions: c.positions,
     },
     defaultPrompt: opened.gpt2 ? PROMPT : '0 1 2',
     read(text) {
       if (!opened.gpt2) {
-        const ids = String(text).split(/[\s,]+/).filter((p) => /^\d+$/.test(p)).map(Number).filter((id) => id < c.vocabSize).slice(0, limit);
+        const ids = String(text)
+          .split(/[\s,]+/)
+          .filter((p) => /^\d+$/.test(p))
+          .map(Number)
+          .filter((id) => id < c.vocabSize)
+          .slice(0, limit);
         return { ids, note: t('checkpoint.generate.ids', { count: ids.length }) };
       }
       const split = splitSentence(text, limit);
       const pieces = split.pieces.slice(0, 40).join(' ');
-      return { ids: split.ids, note: t(split.truncated ? 'checkpoint.generate.cut' : 'checkpoint.generate.tokens', { count: split.ids.length, pieces }) };
+      return {
+        ids: split.ids,
+        note: t(split.truncated ? 'checkpoint.generate.cut' : 'checkpoint.generate.tokens', {
+          count: split.ids.length,
+          pieces,
+        }),
+      };
     },
     labels: (ids) => (opened.gpt2 ? pieceTexts(ids) : ids.map(String)),
     text: (ids) => (opened.gpt2 ? decodeIds(ids) : ids.join(' ')),

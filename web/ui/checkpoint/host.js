@@ -7,12 +7,14 @@ import { checkpointHeadState, checkpointTokens, setCheckpointTokenizer } from '.
 const GPT2_VOCAB = 50257;
 let host = null;
 let starting = null;
-let opened = null;     // { name, config, parameterCount }
-let tokenizer = null;  // the gpt2-tokenizer module once loaded
-let cancelBeforeHost = false;  // Cancel pressed while the host was still starting
+let opened = null; // { name, config, parameterCount }
+let tokenizer = null; // the gpt2-tokenizer module once loaded
+let cancelBeforeHost = false; // Cancel pressed while the host was still starting
 const listeners = new Set();
 
-const notify = () => { for (const l of listeners) l(opened); };
+const notify = () => {
+  for (const l of listeners) l(opened);
+};
 
 /** What is open now: { name, config, parameterCount } or null. */
 export const openedCheckpoint = () => opened;
@@ -25,8 +27,15 @@ export function onCheckpointChange(fn) {
 
 async function theHost() {
   if (host) return host;
-  starting ??= import('../../lib/model-host.js').then(({ createModelHost }) => createModelHost()).then((h) => { host = h; return h; })
-    .finally(() => { starting = null; });
+  starting ??= import('../../lib/model-host.js')
+    .then(({ createModelHost }) => createModelHost())
+    .then((h) => {
+      host = h;
+      return h;
+    })
+    .finally(() => {
+      starting = null;
+    });
   return starting;
 }
 
@@ -52,7 +61,13 @@ export async function openCheckpoint({ source, config, name }, { onProgress } = 
   if (cancelBeforeHost) throw new DOMException('the open was cancelled', 'AbortError');
   const result = await h.open(source, config, { onProgress });
   if (result.config.vocabSize === GPT2_VOCAB) await loadTokenizer();
-  opened = { name, config: result.config, parameterCount: result.parameterCount, gpt2: result.config.vocabSize === GPT2_VOCAB, mode: h.mode };
+  opened = {
+    name,
+    config: result.config,
+    parameterCount: result.parameterCount,
+    gpt2: result.config.vocabSize === GPT2_VOCAB,
+    mode: h.mode,
+  };
   notify();
   return opened;
 }
@@ -83,5 +98,14 @@ export async function explorerStateFor(sentence, layer, head, keep) {
   const split = checkpointTokens(sentence, 24);
   if (!split || !split.ids.length) return null;
   const data = await host.head(split.ids, layer, head);
-  return checkpointHeadState({ ...data, layer, head, config: opened.config, name: opened.name, sentence, labels: split.pieces, keep });
+  return checkpointHeadState({
+    ...data,
+    layer,
+    head,
+    config: opened.config,
+    name: opened.name,
+    sentence,
+    labels: split.pieces,
+    keep,
+  });
 }

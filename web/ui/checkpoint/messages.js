@@ -10,10 +10,18 @@ export const wholeNumber = (x, { lang } = english) => x.toLocaleString(lang === 
 
 /** A reason for a refusal from the core or the host, as the panel says it. */
 export function refusal(err, { t } = english) {
-  const message = String(err?.message ?? err).replace(/^(transformer|loadTransformer|safetensors|checkpoint host): /, '').replace(/\.$/, '');
+  const message = String(err?.message ?? err)
+    .replace(/^(transformer|loadTransformer|safetensors|checkpoint host): /, '')
+    .replace(/\.$/, '');
   if (err?.name === 'AbortError' || message === 'cancelled') return t('checkpoint.cancelled');
-  if (/fit in WebAssembly memory|out of memory|WebAssembly memory|too large/i.test(message)) return t('checkpoint.tooLarge', { message });
-  if (/model_type|n_inner|activation_function|layer_norm_epsilon|unknown|missing|must have shape|is not a parameter|header|not a safetensors|safetensors/i.test(message)) return t('checkpoint.notGpt2', { message });
+  if (/fit in WebAssembly memory|out of memory|WebAssembly memory|too large/i.test(message))
+    return t('checkpoint.tooLarge', { message });
+  if (
+    /model_type|n_inner|activation_function|layer_norm_epsilon|unknown|missing|must have shape|is not a parameter|header|not a safetensors|safetensors/i.test(
+      message,
+    )
+  )
+    return t('checkpoint.notGpt2', { message });
   return t('checkpoint.failed', { message });
 }
 
@@ -22,8 +30,15 @@ export function openedSummary(done, i18n = english) {
   const { t } = i18n;
   const c = done.config;
   const sizes = t('checkpoint.opened', {
-    name: done.name, layers: c.numLayers, heads: c.numHeads, dModel: c.dModel, parameters: wholeNumber(done.parameterCount, i18n), context: c.contextLength,
+    name: done.name,
+    layers: c.numLayers,
+    heads: c.numHeads,
+    dModel: c.dModel,
+    parameters: wholeNumber(done.parameterCount, i18n),
+    context: c.contextLength,
   });
   const where = t(done.mode === 'main-thread' ? 'checkpoint.mainThread' : 'checkpoint.worker');
-  return done.gpt2 ? `${sizes} ${where}` : `${sizes} ${where} ${t('checkpoint.notTokenizer', { vocabulary: wholeNumber(c.vocabSize, i18n) })}`;
+  return done.gpt2
+    ? `${sizes} ${where}`
+    : `${sizes} ${where} ${t('checkpoint.notTokenizer', { vocabulary: wholeNumber(c.vocabSize, i18n) })}`;
 }

@@ -28,11 +28,13 @@ function labelled(text, control) {
 
 function options(select, n, name) {
   if (select.options.length === n) return;
-  select.replaceChildren(...Array.from({ length: n }, (_, i) => {
-    const o = el('option', '', name(i + 1));
-    o.value = String(i);
-    return o;
-  }));
+  select.replaceChildren(
+    ...Array.from({ length: n }, (_, i) => {
+      const o = el('option', '', name(i + 1));
+      o.value = String(i);
+      return o;
+    }),
+  );
 }
 
 // The two files of a choice: the weights and the config (parsed).
@@ -56,7 +58,9 @@ async function readChoice(files, { t }) {
 export function choiceFromAddress(path, { t } = english) {
   const url = new URL(path, window.location.href);
   if (url.origin !== window.location.origin) throw new Error(t('checkpoint.otherSite', { url: url.href }));
-  const file = /\.safetensors$/i.test(url.pathname) ? url : new URL('model.safetensors', url.href.endsWith('/') ? url : `${url.href}/`);
+  const file = /\.safetensors$/i.test(url.pathname)
+    ? url
+    : new URL('model.safetensors', url.href.endsWith('/') ? url : `${url.href}/`);
   const name = url.pathname.replace(/\/$/, '').split('/').pop() || t('checkpoint.unnamed');
   return { source: file.href, config: null, name };
 }
@@ -118,12 +122,14 @@ function showTokens(ui, { t }) {
   if (!split) return;
   ui.tokensNote.textContent = t('checkpoint.tokens', { count: split.ids.length });
   ui.tokens.dataset.ids = split.ids.join(' ');
-  ui.tokens.replaceChildren(...split.pieces.map((p, i) => {
-    const li = el('li', '', p);
-    li.translate = false;
-    li.title = t('checkpoint.tokenId', { id: split.ids[i] });
-    return li;
-  }));
+  ui.tokens.replaceChildren(
+    ...split.pieces.map((p, i) => {
+      const li = el('li', '', p);
+      li.translate = false;
+      li.title = t('checkpoint.tokenId', { id: split.ids[i] });
+      return li;
+    }),
+  );
 }
 
 /**
@@ -142,7 +148,16 @@ export function createOpenPanel({ onOpenState, i18n = english } = {}) {
   const files = fileControls(i18n);
   const explore = explorerControls(onOpenState, i18n);
   const summary = el('p', 'checkpoint-summary');
-  root.append(heading, el('p', 'hint', t('checkpoint.intro')), labelled(t('checkpoint.choose'), files.input), files.drop, files.bar, files.status, summary, explore.box);
+  root.append(
+    heading,
+    el('p', 'hint', t('checkpoint.intro')),
+    labelled(t('checkpoint.choose'), files.input),
+    files.drop,
+    files.bar,
+    files.status,
+    summary,
+    explore.box,
+  );
 
   const say = (text, state) => {
     files.status.textContent = text;
@@ -160,7 +175,10 @@ export function createOpenPanel({ onOpenState, i18n = english } = {}) {
         onProgress: ({ loaded, total }) => {
           files.progress.max = total;
           files.progress.value = loaded;
-          files.progressText.textContent = t('checkpoint.progress', { loaded: megabytes(loaded, i18n), total: megabytes(total, i18n) });
+          files.progressText.textContent = t('checkpoint.progress', {
+            loaded: megabytes(loaded, i18n),
+            total: megabytes(total, i18n),
+          });
         },
       });
       say('', 'opened');
@@ -206,7 +224,11 @@ export function createOpenPanel({ onOpenState, i18n = english } = {}) {
 function wirePanel({ files, explore, onOpenState, say, open, root, i18n }) {
   const choose = (list) => readChoice(list, i18n).then(open, (err) => say(err.message, 'error'));
   files.input.addEventListener('change', () => choose(files.input.files));
-  for (const type of ['dragenter', 'dragover']) files.drop.addEventListener(type, (e) => { e.preventDefault(); files.drop.classList.add('over'); });
+  for (const type of ['dragenter', 'dragover'])
+    files.drop.addEventListener(type, (e) => {
+      e.preventDefault();
+      files.drop.classList.add('over');
+    });
   files.drop.addEventListener('dragleave', () => files.drop.classList.remove('over'));
   files.drop.addEventListener('drop', (e) => {
     e.preventDefault();
@@ -216,12 +238,23 @@ function wirePanel({ files, explore, onOpenState, say, open, root, i18n }) {
   files.cancel.addEventListener('click', () => cancelOpen());
   explore.sentence.addEventListener('input', () => showTokens(explore, i18n));
   explore.open.addEventListener('click', async () => {
-    if (!openedCheckpoint()) { say(i18n.t('checkpoint.notOpen'), root.dataset.state); return; }
+    if (!openedCheckpoint()) {
+      say(i18n.t('checkpoint.notOpen'), root.dataset.state);
+      return;
+    }
     try {
-      const state = await explorerStateFor(explore.sentence.value, Number(explore.layer.value), Number(explore.head.value), {});
+      const state = await explorerStateFor(
+        explore.sentence.value,
+        Number(explore.layer.value),
+        Number(explore.head.value),
+        {},
+      );
       if (state) onOpenState(state);
     } catch (err) {
-      say(i18n.t('checkpoint.headFailed', { message: String(err?.message ?? err).replace(/\.$/, '') }), root.dataset.state);
+      say(
+        i18n.t('checkpoint.headFailed', { message: String(err?.message ?? err).replace(/\.$/, '') }),
+        root.dataset.state,
+      );
     }
   });
 }

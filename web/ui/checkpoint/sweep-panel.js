@@ -21,7 +21,13 @@ const COUNT = 8;
 // Reported for GPT-2 small (layer.head, both from 0): induction heads (Olsson et al. 2022, Wang et
 // al. 2022's IOI circuit) and a previous-token head (Wang et al. 2022).
 export const REPORTED = Object.freeze({
-  induction: [[5, 1], [5, 5], [6, 9], [7, 2], [7, 10]],
+  induction: [
+    [5, 1],
+    [5, 5],
+    [6, 9],
+    [7, 2],
+    [7, 10],
+  ],
   previousToken: [[4, 11]],
 });
 
@@ -29,7 +35,10 @@ function explainCell(result, score, l, h, { t, decimal }) {
   const { line, done } = explanation();
   const value = result.scores[score][l][h];
   line(t(`checkpoint.sweep.explain.score.${score}`, { value: decimal(formatNumber(value, 4)) }), 'result');
-  line(t('checkpoint.sweep.explain.why', { layer: l + 1, head: h + 1, paper: `${l}.${h}`, count: result.sequences }), 'text');
+  line(
+    t('checkpoint.sweep.explain.why', { layer: l + 1, head: h + 1, paper: `${l}.${h}`, count: result.sequences }),
+    'text',
+  );
   const reported = (REPORTED[score] ?? []).some(([a, b]) => a === l && b === h);
   if (reported && result.small) line(t('checkpoint.sweep.explain.reported'), 'text');
   return done(t(`checkpoint.sweep.explain.title.${score}`, { layer: l + 1, head: h + 1 }));
@@ -74,7 +83,13 @@ export function createSweepPanel({ display, i18n = english }) {
   const explain = createExplainBox(t('checkpoint.sweep.idle'), { heading: 'h3', i18n });
   explain.el.querySelector('.explain-title').textContent = t('checkpoint.explainTitle');
   let result = null;
-  const map = createHeatmap({ name: 'checkpoint-sweep', label: t('checkpoint.sweep.map'), kind: 'weights', i18n, onInspect: (l, h) => result && explain.show(explainCell(result, score.value, l, h, i18n)) });
+  const map = createHeatmap({
+    name: 'checkpoint-sweep',
+    label: t('checkpoint.sweep.map'),
+    kind: 'weights',
+    i18n,
+    onInspect: (l, h) => result && explain.show(explainCell(result, score.value, l, h, i18n)),
+  });
   const controls = el('div', 'run-buttons');
   controls.append(run, cancel, progress);
   const field = el('div', 'field');
@@ -82,8 +97,16 @@ export function createSweepPanel({ display, i18n = english }) {
   const grid = el('div', 'sweep-grid');
   grid.append(map.el);
   grid.hidden = true;
-  root.append(heading, el('p', 'hint', t('checkpoint.sweep.intro', { count: COUNT, repeat: REPEAT })), controls, status, field, grid,
-    el('p', 'hint sweep-reported', t('checkpoint.sweep.reported')), explain.el);
+  root.append(
+    heading,
+    el('p', 'hint', t('checkpoint.sweep.intro', { count: COUNT, repeat: REPEAT })),
+    controls,
+    status,
+    field,
+    grid,
+    el('p', 'hint sweep-reported', t('checkpoint.sweep.reported')),
+    explain.el,
+  );
 
   function draw() {
     if (!result) return;
@@ -92,13 +115,22 @@ export function createSweepPanel({ display, i18n = english }) {
     const [L, H] = [result.scores[score.value].length, result.scores[score.value][0].length];
     const cells = new Set(result.small ? (REPORTED[score.value] ?? []).map(([l, h]) => l * H + h) : []);
     // Outlined once the grid is drawn (a map out of view is drawn when it scrolls in).
-    map.update({ tensor: { data, shape: [L, H] }, rowLabels: Array.from({ length: L }, (_, l) => t('checkpoint.sweep.layerRow', { layer: l + 1 })), colLabels: Array.from({ length: H }, (_, h) => String(h + 1)), ...display(), alongside: () => map.setHighlight({ cells }) });
+    map.update({
+      tensor: { data, shape: [L, H] },
+      rowLabels: Array.from({ length: L }, (_, l) => t('checkpoint.sweep.layerRow', { layer: l + 1 })),
+      colLabels: Array.from({ length: H }, (_, h) => String(h + 1)),
+      ...display(),
+      alongside: () => map.setHighlight({ cells }),
+    });
   }
   score.addEventListener('change', draw);
   cancel.addEventListener('click', () => checkpointHost()?.cancelSweep());
   run.addEventListener('click', async () => {
     const host = checkpointHost();
-    if (!host) { status.textContent = t('checkpoint.sweep.none'); return; }
+    if (!host) {
+      status.textContent = t('checkpoint.sweep.none');
+      return;
+    }
     root.dataset.state = 'running';
     run.disabled = true;
     cancel.hidden = false;
@@ -106,10 +138,15 @@ export function createSweepPanel({ display, i18n = english }) {
     progress.max = COUNT;
     progress.value = 0;
     try {
-      const out = await host.sweep({ repeat: REPEAT, count: COUNT, seed: 0 }, { onProgress: ({ done, total }) => {
-        progress.value = done;
-        status.textContent = t('checkpoint.sweep.running', { done, count: total });
-      } });
+      const out = await host.sweep(
+        { repeat: REPEAT, count: COUNT, seed: 0 },
+        {
+          onProgress: ({ done, total }) => {
+            progress.value = done;
+            status.textContent = t('checkpoint.sweep.running', { done, count: total });
+          },
+        },
+      );
       const c = host.config;
       result = { ...out, small: c.numLayers === 12 && c.numHeads === 12 && c.dModel === 768 };
       root.dataset.sequences = String(out.sequences);
@@ -118,7 +155,10 @@ export function createSweepPanel({ display, i18n = english }) {
       draw();
     } catch (err) {
       root.dataset.state = 'error';
-      status.textContent = err.name === 'AbortError' || err.message === 'cancelled' ? t('checkpoint.sweep.cancelled') : t('checkpoint.sweep.failed', { message: err.message });
+      status.textContent =
+        err.name === 'AbortError' || err.message === 'cancelled'
+          ? t('checkpoint.sweep.cancelled')
+          : t('checkpoint.sweep.failed', { message: err.message });
     } finally {
       run.disabled = false;
       cancel.hidden = true;

@@ -34,14 +34,18 @@ export function createCard({ step = '', title, formula = '', hint = '', classNam
   return {
     el: root,
     body,
-    setTitle(text) { setText(titleText, text); },
+    setTitle(text) {
+      setText(titleText, text);
+    },
     /** The formula's words, and the number it ends with (none by default). */
     setFormula(text, value = '') {
       if (formulaText.data !== text) formulaText.data = text;
       setText(formulaValue, value);
       setHidden(formulaEl, !text && !value);
     },
-    setShape(text) { setText(shape, text); },
+    setShape(text) {
+      setText(shape, text);
+    },
     setHint(text) {
       setText(hintEl, text);
       setHidden(hintEl, !text);
@@ -50,6 +54,8 @@ export function createCard({ step = '', title, formula = '', hint = '', classNam
       setHidden(note, !text);
       if (text) setText(note, text);
     },
-    setVisible(on) { setHidden(root, !on); },
+    setVisible(on) {
+      setHidden(root, !on);
+    },
   };
 }

@@ -6,12 +6,24 @@
  * heads: { rows, cols }, the label cells; the last argument: { rows, cols, cells } of Sets (or
  * null). Returns the Set of cells outlined afterwards.
  */
-export function outlineCells(lit, cellAt, size, heads, { rows: hlRows = null, cols: hlCols = null, cells: hlCells = null } = {}) {
+export function outlineCells(
+  lit,
+  cellAt,
+  size,
+  heads,
+  { rows: hlRows = null, cols: hlCols = null, cells: hlCells = null } = {},
+) {
   const { rows, cols } = size;
   const next = new Set();
-  hlRows?.forEach((i) => { if (i < rows) for (let j = 0; j < cols; j++) next.add(cellAt(i, j)); });
-  hlCols?.forEach((j) => { if (j < cols) for (let i = 0; i < rows; i++) next.add(cellAt(i, j)); });
-  hlCells?.forEach((k) => { if (k < rows * cols) next.add(cellAt(Math.floor(k / cols), k % cols)); });
+  hlRows?.forEach((i) => {
+    if (i < rows) for (let j = 0; j < cols; j++) next.add(cellAt(i, j));
+  });
+  hlCols?.forEach((j) => {
+    if (j < cols) for (let i = 0; i < rows; i++) next.add(cellAt(i, j));
+  });
+  hlCells?.forEach((k) => {
+    if (k < rows * cols) next.add(cellAt(Math.floor(k / cols), k % cols));
+  });
   for (const cell of lit) if (!next.has(cell)) cell.classList.remove('hl');
   for (const cell of next) if (!lit.has(cell)) cell.classList.add('hl');
   heads.rows.forEach((th, i) => th.classList.toggle('hl', !!hlRows?.has(i)));

@@ -9,14 +9,14 @@
 // Half a viewport above and below: scrolling by the wheel or a line never reaches a hidden map.
 const NEAR = 0.5;
 let observer = null;
-const canvases = new WeakMap();  // observed element -> the canvases it decides for (a Set)
-const far = new Set();           // observed elements whose canvas is hidden now
+const canvases = new WeakMap(); // observed element -> the canvases it decides for (a Set)
+const far = new Set(); // observed elements whose canvas is hidden now
 
 function setFar(near, isFar) {
   const set = canvases.get(near);
   if (!set) return;
   const visibility = isFar ? 'hidden' : '';
-  for (const canvas of set) if (canvas.style.visibility !== visibility) canvas.style.visibility = visibility;  // (a write restyles)
+  for (const canvas of set) if (canvas.style.visibility !== visibility) canvas.style.visibility = visibility; // (a write restyles)
   if (isFar) far.add(near);
   else far.delete(near);
 }
@@ -27,10 +27,11 @@ function setFar(near, isFar) {
 // holds: a wide matrix scrolled sideways (by an arrow key) holds no card, and measuring the cards
 // then would lay the page out inside the key's frame (~4 ms at the largest sizes).
 function showNearOnScroll(event) {
-  const box = event.target instanceof Element ? event.target : null;  // (else the document)
+  const box = event.target instanceof Element ? event.target : null; // (else the document)
   const margin = NEAR * window.innerHeight;
   for (const near of far) {
-    if (!near.isConnected) {  // (still observed: a card put back is decided for again)
+    if (!near.isConnected) {
+      // (still observed: a card put back is decided for again)
       far.delete(near);
       continue;
     }
@@ -57,9 +58,12 @@ function unitOf(element) {
 export function hideWhenFar(near, canvas) {
   if (typeof IntersectionObserver !== 'function') return;
   if (!observer) {
-    observer = new IntersectionObserver((entries) => {
-      for (const e of entries) setFar(e.target, !e.isIntersecting);
-    }, { rootMargin: `${100 * NEAR}% 0px` });
+    observer = new IntersectionObserver(
+      (entries) => {
+        for (const e of entries) setFar(e.target, !e.isIntersecting);
+      },
+      { rootMargin: `${100 * NEAR}% 0px` },
+    );
     window.addEventListener('scroll', showNearOnScroll, { capture: true, passive: true });
   }
   queueMicrotask(() => {

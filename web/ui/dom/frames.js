@@ -13,7 +13,7 @@
 //
 // The queue is worked through in slices of a few milliseconds, one task each, so a keystroke that
 // arrives meanwhile waits for one slice, not for every map out of view to be redrawn.
-const SLICE_MS = 8;  // half a frame: the next frame still has room for the next keystroke
+const SLICE_MS = 8; // half a frame: the next frame still has room for the next keystroke
 const queued = new Set();
 let posted = false;
 // Made on first use, not at import: an open port keeps Node's event loop alive, and jsdom has no
@@ -58,9 +58,13 @@ export function afterFrame(job) {
 // redraw every head's heatmap and chart at once, one long task that misses frames. Jobs queued
 // here run in requestAnimationFrame, a few milliseconds' worth per frame (at least one job), in
 // the order first queued; a job queued again before it runs runs once, with its latest version.
-const BUDGET_MS = 4;  // a quarter of a frame: style, layout and paint of what was drawn follow
+const BUDGET_MS = 4; // a quarter of a frame: style, layout and paint of what was drawn follow
 
-export function createFrameQueue({ budgetMs = BUDGET_MS, now = () => performance.now(), frame = (cb) => requestAnimationFrame(cb) } = {}) {
+export function createFrameQueue({
+  budgetMs = BUDGET_MS,
+  now = () => performance.now(),
+  frame = (cb) => requestAnimationFrame(cb),
+} = {}) {
   const jobs = new Map();
   let scheduled = false;
   let ran = 0;
@@ -95,7 +99,9 @@ export function createFrameQueue({ budgetMs = BUDGET_MS, now = () => performance
     },
     /** Drops queued jobs (a new model). */
     clear: () => jobs.clear(),
-    get pending() { return jobs.size; },
+    get pending() {
+      return jobs.size;
+    },
     /** Jobs run so far, and the most run in one frame. */
     stats: () => ({ ran, mostInFrame }),
   };

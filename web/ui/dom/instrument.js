@@ -6,8 +6,8 @@
 let mapDraws = 0;
 
 /** Whether this page asked for the measurements. */
-export const instrumented = () => globalThis.__ATTN_INSTRUMENT__ === true
-  || new URLSearchParams(globalThis.location?.search ?? '').has('instrument');
+export const instrumented = () =>
+  globalThis.__ATTN_INSTRUMENT__ === true || new URLSearchParams(globalThis.location?.search ?? '').has('instrument');
 
 /** Counts one heatmap drawn by the training view (only on an instrumented page). */
 export function countMapDraw() {

@@ -19,7 +19,9 @@ export function createNotice({ t } = english) {
   const text = el('p');
   const close = el('button', 'small-button', t('common.dismiss'));
   close.type = 'button';
-  close.addEventListener('click', () => { root.hidden = true; });
+  close.addEventListener('click', () => {
+    root.hidden = true;
+  });
   root.append(text, close);
   return {
     el: root,

@@ -6,7 +6,14 @@
 // [data-action="copy-element"] and [data-action="copy-iframe"].
 import { el, markLanguage, widgetTranslator } from '../dom/dom.js';
 import {
-  elementSnippet, embedAddress, english, iframeSnippet, lessonIds, lessonSpec, lessonTitle as titleOf, STARTING_FIELDS,
+  elementSnippet,
+  embedAddress,
+  english,
+  iframeSnippet,
+  lessonIds,
+  lessonSpec,
+  lessonTitle as titleOf,
+  STARTING_FIELDS,
 } from '../model/model.js';
 import { MESSAGE_PREFIX } from '../../embed-protocol.js';
 
@@ -81,12 +88,21 @@ function builderForm(i18n) {
   const { t } = i18n;
   const form = el('div', 'builder-form');
   const lesson = lessonMenu(i18n);
-  const controls = choice('controls', ['', 'none', 'minimal', 'full'].map((v) => [v, t(`explorer.builder.controls.${v || 'own'}`)]));
+  const controls = choice(
+    'controls',
+    ['', 'none', 'minimal', 'full'].map((v) => [v, t(`explorer.builder.controls.${v || 'own'}`)]),
+  );
   const readOnly = check('readonly', t('explorer.builder.readOnly'));
   const reveal = check('reveal', t('explorer.builder.reveal'));
   const revealNote = el('p', 'help');
-  const theme = choice('theme', ['auto', 'light', 'dark'].map((v) => [v, t(`explorer.builder.theme.${v}`)]));
-  const lang = choice('lang', LANGUAGE_CHOICES.map((v) => [v, t(`explorer.builder.lang.${v || 'reader'}`)]));
+  const theme = choice(
+    'theme',
+    ['auto', 'light', 'dark'].map((v) => [v, t(`explorer.builder.theme.${v}`)]),
+  );
+  const lang = choice(
+    'lang',
+    LANGUAGE_CHOICES.map((v) => [v, t(`explorer.builder.lang.${v || 'reader'}`)]),
+  );
   const start = el('fieldset', 'builder-start');
   start.append(el('legend', '', t('explorer.builder.start')));
   const starts = {};
@@ -102,8 +118,16 @@ function builderForm(i18n) {
     f.querySelector('label').translate = false;
     start.append(f);
   }
-  form.append(field(t('explorer.builder.lesson'), lesson), field(t('explorer.builder.controls'), controls), readOnly.label, reveal.label, revealNote,
-    field(t('explorer.builder.theme'), theme), field(t('explorer.builder.lang'), lang, t('explorer.builder.langHint')), start);
+  form.append(
+    field(t('explorer.builder.lesson'), lesson),
+    field(t('explorer.builder.controls'), controls),
+    readOnly.label,
+    reveal.label,
+    revealNote,
+    field(t('explorer.builder.theme'), theme),
+    field(t('explorer.builder.lang'), lang, t('explorer.builder.langHint')),
+    start,
+  );
   return {
     el: form,
     inputs: [lesson, controls, readOnly.input, reveal.input, theme, lang, ...Object.values(starts)],
@@ -115,8 +139,12 @@ function builderForm(i18n) {
       const trains = spec?.kind === 'train';
       start.disabled = trains;
       return {
-        lesson: lesson.value, controls: controls.value, readOnly: readOnly.input.checked, reveal: predict && reveal.input.checked,
-        theme: theme.value, lang: lang.value,
+        lesson: lesson.value,
+        controls: controls.value,
+        readOnly: readOnly.input.checked,
+        reveal: predict && reveal.input.checked,
+        theme: theme.value,
+        lang: lang.value,
         start: trains ? {} : Object.fromEntries(Object.entries(starts).map(([name, input]) => [name, input.value])),
       };
     },
@@ -142,7 +170,7 @@ function snippetBox(kind, title, { t }) {
  * Resolves with { destroy() }.
  */
 export async function mountEmbedBuilder(root, options) {
-  const i18n = options.i18n ?? await widgetTranslator({ attribute: options.lang });
+  const i18n = options.i18n ?? (await widgetTranslator({ attribute: options.lang }));
   markLanguage(root, i18n);
   return buildEmbedBuilder(root, options, i18n);
 }
@@ -177,12 +205,17 @@ function buildEmbedBuilder(root, urls, i18n) {
     const spec = lessonSpec(options.lesson);
     element.text.value = elementSnippet(urls.element, options);
     const lessonName = spec ? lessonTitle(options.lesson, i18n) : t('explorer.builder.whole');
-    frame.text.value = iframeSnippet(urls.embed, options, { height, title: t('explorer.builder.frameTitle', { lesson: lessonName }) });
+    frame.text.value = iframeSnippet(urls.embed, options, {
+      height,
+      title: t('explorer.builder.frameTitle', { lesson: lessonName }),
+    });
     const src = embedAddress(urls.embed, options);
     if (src !== shown) {
       shown = src;
       clearTimeout(timer);
-      timer = setTimeout(() => { preview.src = src; }, PREVIEW_MS);
+      timer = setTimeout(() => {
+        preview.src = src;
+      }, PREVIEW_MS);
     }
   };
   // The preview sizes itself from embed.html's height messages, as a lesson page would.
@@ -195,7 +228,8 @@ function buildEmbedBuilder(root, urls, i18n) {
     frame.text.value = frame.text.value.replace(/height="\d+"/, `height="${Math.max(200, Math.round(height))}"`);
   };
   window.addEventListener('message', onMessage);
-  for (const input of form.inputs) input.addEventListener(input.tagName === 'SELECT' || input.type === 'checkbox' ? 'change' : 'input', write);
+  for (const input of form.inputs)
+    input.addEventListener(input.tagName === 'SELECT' || input.type === 'checkbox' ? 'change' : 'input', write);
   for (const box of [element, frame]) {
     box.copy.addEventListener('click', async () => {
       try {

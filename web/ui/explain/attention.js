@@ -8,7 +8,13 @@ import { at, sum, SUB_K } from './terms.js';
 function explainScores({ head, i, j, q, k, line, hn, t, quote }) {
   const terms = [];
   for (let c = 0; c < head.q.shape[1]; c++) terms.push(`${factor(at(head.q, i, c))}\u00d7${factor(at(head.k, j, c))}`);
-  line(t('explorer.explain.scores.sum', { cell: `S[${i + 1},${j + 1}] = q${subscript(i + 1)} \u00b7 k${subscript(j + 1)}`, dk: head.q.shape[1] }), 'text');
+  line(
+    t('explorer.explain.scores.sum', {
+      cell: `S[${i + 1},${j + 1}] = q${subscript(i + 1)} \u00b7 k${subscript(j + 1)}`,
+      dk: head.q.shape[1],
+    }),
+    'text',
+  );
   line(`= ${sum(terms, t)}`);
   line(`= ${formatNumber(at(head.scores, i, j))}`, 'result');
   line(t('explorer.explain.scores.meaning', { key: quote(k), query: quote(q), head: hn }), 'text');
@@ -18,8 +24,12 @@ function explainScores({ head, i, j, q, k, line, hn, t, quote }) {
 function explainScaled({ state, head, i, j, q, k, line, t, quote }) {
   const s = at(head.scores, i, j);
   const how = state.scaling.sqrtDk
-    ? (state.scaling.temperature !== 1 ? `1 / (T\u00b7\u221ad${SUB_K}) = 1 / (${formatNumber(state.scaling.temperature)}\u00b7\u221a${head.dk})` : `1 / \u221ad${SUB_K} = 1 / \u221a${head.dk}`)
-    : (state.scaling.temperature !== 1 ? `1 / T = 1 / ${formatNumber(state.scaling.temperature)}` : t('explorer.explain.scaled.none'));
+    ? state.scaling.temperature !== 1
+      ? `1 / (T\u00b7\u221ad${SUB_K}) = 1 / (${formatNumber(state.scaling.temperature)}\u00b7\u221a${head.dk})`
+      : `1 / \u221ad${SUB_K} = 1 / \u221a${head.dk}`
+    : state.scaling.temperature !== 1
+      ? `1 / T = 1 / ${formatNumber(state.scaling.temperature)}`
+      : t('explorer.explain.scaled.none');
   line(t('explorer.explain.scaled.scale', { how, scale: formatNumber(head.scale) }), 'text');
   line(`S\u2032[${i + 1},${j + 1}] = ${factor(s, 4)} \u00d7 ${formatNumber(head.scale)}`);
   line(`= ${formatNumber(at(head.scaled, i, j))}`, 'result');
@@ -28,7 +38,10 @@ function explainScaled({ state, head, i, j, q, k, line, t, quote }) {
 
 function explainMaskedScore({ state, result, d, i, j, q, k, line, reason, t, quote }) {
   explainMasked({ state, result, i, j, line, reason, d, t });
-  return t(d.biasMatrix ? 'explorer.explain.masked.titleBias' : 'explorer.explain.masked.title', { query: quote(q), key: quote(k) });
+  return t(d.biasMatrix ? 'explorer.explain.masked.titleBias' : 'explorer.explain.masked.title', {
+    query: quote(q),
+    key: quote(k),
+  });
 }
 
 // exp(M[i, j]) / Σ exp(M[i, k]) written out, or why a hidden key gets exactly 0.
@@ -41,7 +54,10 @@ function explainSoftmax({ head, i, j, line, t }) {
   }
   const hiddenCount = m - denom.length;
   if (at(head.masked, i, j) === -Infinity) {
-    line(t('explorer.explain.softmax.hidden', { cell: `A[${i + 1},${j + 1}] = exp(\u2212\u221e) / \u03a3 = 0` }), 'text');
+    line(
+      t('explorer.explain.softmax.hidden', { cell: `A[${i + 1},${j + 1}] = exp(\u2212\u221e) / \u03a3 = 0` }),
+      'text',
+    );
     line(`= 0`, 'result');
     return;
   }
@@ -63,10 +79,17 @@ function explainWeights(c) {
   }
   explainSoftmax(c);
   const st = result.stats;
-  line(t('explorer.explain.weights.row', {
-    query: quote(q), sum: formatNumber(st.rowSums[i], 6), max: formatNumber(st.maxWeight[i]), entropy: formatNumber(st.entropy[i], 3),
-    m, uniform: formatNumber(st.uniformEntropy, 3),
-  }), 'text');
+  line(
+    t('explorer.explain.weights.row', {
+      query: quote(q),
+      sum: formatNumber(st.rowSums[i], 6),
+      max: formatNumber(st.maxWeight[i]),
+      entropy: formatNumber(st.entropy[i], 3),
+      m,
+      uniform: formatNumber(st.uniformEntropy, 3),
+    }),
+    'text',
+  );
   return t('explorer.explain.weights.title', { query: quote(q), key: quote(k), head: hn });
 }
 
@@ -77,7 +100,12 @@ function explainOutput({ result, head, i, j, q, line, hn, t, quote }) {
   line(t('explorer.explain.output.sum', { i: i + 1, j: j + 1 }), 'text');
   line(`= ${sum(terms, t)}`);
   line(`= ${formatNumber(at(head.output, i, j))}`, 'result');
-  line(result.fullyMasked.has(i) ? t('explorer.explain.output.none') : t('explorer.explain.output.average', { col: j + 1 }), 'text');
+  line(
+    result.fullyMasked.has(i)
+      ? t('explorer.explain.output.none')
+      : t('explorer.explain.output.average', { col: j + 1 }),
+    'text',
+  );
   return t('explorer.explain.output.title', { query: quote(q), col: j + 1, head: hn });
 }
 

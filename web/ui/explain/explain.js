@@ -16,7 +16,8 @@ export function maskReason(state, i, j, labels, { t } = english) {
   const reasons = [];
   const d = dims(state);
   const at = { i: i + 1, j: j + 1, key: quote(labels.keys[j], t) };
-  if (d.biasMatrix && state.matrices.B.data[i * d.m + j] === -Infinity) reasons.push(t('explorer.explain.reason.bias', at));
+  if (d.biasMatrix && state.matrices.B.data[i * d.m + j] === -Infinity)
+    reasons.push(t('explorer.explain.reason.bias', at));
   if (state.mask.kind === 'causal' && j > i) reasons.push(t('explorer.explain.reason.causal', at));
   if (state.mask.kind === 'padding' && state.mask.pad[j]) reasons.push(t('explorer.explain.reason.padding', at));
   if (state.mask.kind === 'custom' && state.mask.custom[i * d.m + j]) reasons.push(t('explorer.explain.reason.custom'));
@@ -27,18 +28,29 @@ export function maskReason(state, i, j, labels, { t } = english) {
 function targetShape(target, state, result) {
   const m = result.multi;
   switch (target.kind) {
-    case 'scores': case 'scaled': case 'masked': case 'weights': return result.head.scores.shape;
-    case 'output': return result.head.output.shape;
-    case 'proj': return result.proj?.[target.name]?.shape;
+    case 'scores':
+    case 'scaled':
+    case 'masked':
+    case 'weights':
+      return result.head.scores.shape;
+    case 'output':
+      return result.head.output.shape;
+    case 'proj':
+      return result.proj?.[target.name]?.shape;
     case 'input': {
       const M = state.matrices[target.name];
       return M ? [M.rows, M.cols] : null;
     }
-    case 'head': return m?.heads[target.head]?.shape;
-    case 'average': return m?.average.shape;
-    case 'concat': return m?.concat.shape;
-    case 'mha-output': return m?.output.shape;
-    default: return null;
+    case 'head':
+      return m?.heads[target.head]?.shape;
+    case 'average':
+      return m?.average.shape;
+    case 'concat':
+      return m?.concat.shape;
+    case 'mha-output':
+      return m?.output.shape;
+    default:
+      return null;
   }
 }
 
@@ -61,7 +73,14 @@ export function explain(target, state, result, i18n = english) {
   // Every number written here takes the locale's decimal separator.
   const line = (text, kind = 'mono', math = false) => lines.push({ text: decimal(text), kind, math });
   const title = explainer({
-    target, state, result, d, head, labels, i, j,
+    target,
+    state,
+    result,
+    d,
+    head,
+    labels,
+    i,
+    j,
     q: labels.queries[i],
     k: labels.keys[j],
     line,
@@ -104,13 +123,15 @@ export function createExplainPanel({ t } = english) {
   const header = el('div', 'explain-header');
   header.append(title, toggle);
   root.append(header, body);
-  let shown = '';  // the content on screen, so an unchanged explanation costs no DOM work
+  let shown = ''; // the content on screen, so an unchanged explanation costs no DOM work
   return {
     el: root,
     /** Opens or folds the panel down to its title line (as its Hide/Show button does). */
     setOpen,
     show(content) {
-      const key = content ? `${content.title}\u0000${content.lines.map((l) => `${l.kind}:${l.text}`).join('\u0000')}` : '';
+      const key = content
+        ? `${content.title}\u0000${content.lines.map((l) => `${l.kind}:${l.text}`).join('\u0000')}`
+        : '';
       if (key === shown) return;
       shown = key;
       if (!content) {
@@ -122,8 +143,9 @@ export function createExplainPanel({ t } = english) {
       // The same kinds of lines as on screen (the next edit of the same cell): only their text
       // changes, and no paragraph is rebuilt.
       const paragraphs = body.children;
-      const sameShape = paragraphs.length === content.lines.length
-        && content.lines.every((l, k) => paragraphs[k].className === `explain-${l.kind}`);
+      const sameShape =
+        paragraphs.length === content.lines.length &&
+        content.lines.every((l, k) => paragraphs[k].className === `explain-${l.kind}`);
       if (sameShape) content.lines.forEach((l, k) => setText(mathLine(paragraphs[k], l), l.text));
       else body.replaceChildren(...content.lines.map((l) => mathLine(el('p', `explain-${l.kind}`, l.text), l)));
     },

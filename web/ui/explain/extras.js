@@ -15,13 +15,22 @@ export function explainMasked({ state, result, i, j, line, reason, d, t = englis
   const v = at(head.masked, i, j);
   const scaled = at(head.scaled, i, j);
   const b = d.biasMatrix ? state.matrices.B.data[i * d.m + j] : null;
-  const sum = b === null ? '' : ` + B[${i + 1},${j + 1}] = ${factor(scaled, 4)} + ${b === -Infinity ? `(${MINUS_INF})` : factor(b, 4)}`;
+  const sum =
+    b === null
+      ? ''
+      : ` + B[${i + 1},${j + 1}] = ${factor(scaled, 4)} + ${b === -Infinity ? `(${MINUS_INF})` : factor(b, 4)}`;
   if (v === -Infinity) {
     line(t('explorer.explain.masked.hidden', { reason: reason() }), 'text');
     // With a finite bias the sum is finite and the boolean mask then hides the pair.
     const cellName = `M[${i + 1},${j + 1}]`;
-    const how = b === null ? `${cellName} = ${MINUS_INF}` : b === -Infinity ? `${cellName} = S\u2032[${i + 1},${j + 1}]${sum} = ${MINUS_INF}`
-      : t('explorer.explain.masked.thenMask', { how: `${cellName} = S\u2032[${i + 1},${j + 1}]${sum} = ${formatNumber(scaled + b)}` });
+    const how =
+      b === null
+        ? `${cellName} = ${MINUS_INF}`
+        : b === -Infinity
+          ? `${cellName} = S\u2032[${i + 1},${j + 1}]${sum} = ${MINUS_INF}`
+          : t('explorer.explain.masked.thenMask', {
+              how: `${cellName} = S\u2032[${i + 1},${j + 1}]${sum} = ${formatNumber(scaled + b)}`,
+            });
     line(t('explorer.explain.masked.zero', { how }), 'text');
     if (b === -Infinity) line(t('explorer.explain.masked.infNote'), 'note');
     return;
@@ -34,7 +43,11 @@ export function explainMasked({ state, result, i, j, line, reason, d, t = englis
   line(t('explorer.explain.masked.bias'), 'text');
   line(`M[${i + 1},${j + 1}] = S\u2032[${i + 1},${j + 1}]${sum}`);
   line(`= ${formatNumber(v)}`, 'result');
-  if (b < 0) line(t('explorer.explain.masked.negative', { power: `e^${factor(b, 3)}`, factor: formatNumber(Math.exp(b), 3) }), 'note');
+  if (b < 0)
+    line(
+      t('explorer.explain.masked.negative', { power: `e^${factor(b, 3)}`, factor: formatNumber(Math.exp(b), 3) }),
+      'note',
+    );
 }
 
 /**
@@ -53,11 +66,17 @@ export function projectionTerms(state, d, name, i, j) {
 /** What an input cell of the new matrices feeds (undefined for the others). */
 export function explainProjectionInput(name, i, j, labels, t = english.t, quoted = quote) {
   switch (name) {
-    case 'B': return t('explorer.explain.input.B', { query: quoted(labels.queries[i]), key: quoted(labels.keys[j]) });
-    case 'XM': return t('explorer.explain.input.XM', { j: j + 1, i: i + 1, key: quoted(labels.keys[i]) });
-    case 'BQ': case 'BK': case 'BV':
+    case 'B':
+      return t('explorer.explain.input.B', { query: quoted(labels.queries[i]), key: quoted(labels.keys[j]) });
+    case 'XM':
+      return t('explorer.explain.input.XM', { j: j + 1, i: i + 1, key: quoted(labels.keys[i]) });
+    case 'BQ':
+    case 'BK':
+    case 'BV':
       return t('explorer.explain.input.bias', { j: j + 1, of: name[1] });
-    case 'BO': return t('explorer.explain.input.BO', { j: j + 1 });
-    default: return undefined;
+    case 'BO':
+      return t('explorer.explain.input.BO', { j: j + 1 });
+    default:
+      return undefined;
   }
 }

@@ -6,8 +6,20 @@ import { explainProjectionInput, projectionTerms } from './extras.js';
 import { at, sum } from './terms.js';
 
 const MATRIX_TEXT = {
-  Q: 'Q', K: 'K', V: 'V', X: 'X', WQ: 'W_Q', WK: 'W_K', WV: 'W_V', WO: 'W_O',
-  XM: 'X_mem', B: 'B', BQ: 'b_Q', BK: 'b_K', BV: 'b_V', BO: 'b_O',
+  Q: 'Q',
+  K: 'K',
+  V: 'V',
+  X: 'X',
+  WQ: 'W_Q',
+  WK: 'W_K',
+  WV: 'W_V',
+  WO: 'W_O',
+  XM: 'X_mem',
+  B: 'B',
+  BQ: 'b_Q',
+  BK: 'b_K',
+  BV: 'b_V',
+  BO: 'b_O',
 };
 
 // Q, K or V = X·W (full projection in sentence mode).
@@ -17,9 +29,15 @@ function explainProjection({ target, state, result, d, labels, i, j, line, t, qu
   const p = result.proj[name];
   const formula = `${name}[${i + 1},${j + 1}] = \u03a3\u1d63 ${xName}[${i + 1},r] \u00d7 W_${name}[r,${j + 1}]${bias === null ? '' : ` + b_${name}[${j + 1}]`}`;
   line(t('explorer.explain.proj.sum', { formula, dModel: terms.length }), 'text');
-  line(`= ${sum(terms.map(([a, b]) => `${factor(a)}\u00d7${factor(b)}`), t)}${bias === null ? '' : ` + ${factor(bias)}`}`);
+  line(
+    `= ${sum(
+      terms.map(([a, b]) => `${factor(a)}\u00d7${factor(b)}`),
+      t,
+    )}${bias === null ? '' : ` + ${factor(bias)}`}`,
+  );
   line(`= ${formatNumber(at(p, i, j))}`, 'result');
-  if (d.multi) line(t('explorer.explain.proj.head', { col: j + 1, k: Math.floor(j / (d.dModel / d.heads)) + 1 }), 'text');
+  if (d.multi)
+    line(t('explorer.explain.proj.head', { col: j + 1, k: Math.floor(j / (d.dModel / d.heads)) + 1 }), 'text');
   const token = name === 'Q' ? labels.queries[i] : labels.keys[i];
   line(t(`explorer.explain.proj.role.${name}`, { token: quote(token) }), 'text');
   const title = `${name} = ${xName}\u00b7W_${name}${bias === null ? '' : ` + b_${name}`}`;
@@ -30,12 +48,21 @@ function explainProjection({ target, state, result, d, labels, i, j, line, t, qu
 function inputUse(name, i, j, labels, q, { t, quote }) {
   const at1 = { i: i + 1, j: j + 1 };
   switch (name) {
-    case 'Q': return t('explorer.explain.input.Q', { ...at1, query: quote(q) });
-    case 'K': case 'V': return t(`explorer.explain.input.${name}`, { ...at1, key: quote(labels.keys[i]) });
-    case 'X': return t('explorer.explain.input.X', { ...at1, token: quote(labels.queries[i]) });
-    case 'WQ': case 'WK': case 'WV': return t('explorer.explain.input.W', { ...at1, of: name[1] });
-    case 'WO': return t('explorer.explain.input.WO', at1);
-    default: return explainProjectionInput(name, i, j, labels, t, quote);
+    case 'Q':
+      return t('explorer.explain.input.Q', { ...at1, query: quote(q) });
+    case 'K':
+    case 'V':
+      return t(`explorer.explain.input.${name}`, { ...at1, key: quote(labels.keys[i]) });
+    case 'X':
+      return t('explorer.explain.input.X', { ...at1, token: quote(labels.queries[i]) });
+    case 'WQ':
+    case 'WK':
+    case 'WV':
+      return t('explorer.explain.input.W', { ...at1, of: name[1] });
+    case 'WO':
+      return t('explorer.explain.input.WO', at1);
+    default:
+      return explainProjectionInput(name, i, j, labels, t, quote);
   }
 }
 
@@ -56,7 +83,11 @@ function trainedMeaning(state, name, i, j, labels, { t, quote }) {
   const col = which * E + head * state.dk + j;
   return i === E
     ? t('explorer.explain.trained.bias', { row: E + 1, head: head + 1, name: `h.${layer}.attn.c_attn.bias[${col}]` })
-    : t('explorer.explain.trained.weight', { head: head + 1, layer: layer + 1, name: `h.${layer}.attn.c_attn.weight[${i}, ${col}]` });
+    : t('explorer.explain.trained.weight', {
+        head: head + 1,
+        layer: layer + 1,
+        name: `h.${layer}.attn.c_attn.weight[${i}, ${col}]`,
+      });
 }
 
 // A cell of the W_O made when one head was split into several (head-split.js): which column of

@@ -25,7 +25,10 @@ function explainConcat({ result, i, j, q, line, t, quote }) {
   const m = result.multi;
   const h = Math.floor(j / m.headDim);
   const c = j - h * m.headDim;
-  line(`concat[${i + 1},${j + 1}] = head${subscript(h + 1)}[${i + 1},${c + 1}] = ${formatNumber(at(m.concat, i, j))}`, 'result');
+  line(
+    `concat[${i + 1},${j + 1}] = head${subscript(h + 1)}[${i + 1},${c + 1}] = ${formatNumber(at(m.concat, i, j))}`,
+    'result',
+  );
   line(t('explorer.explain.concat.text', { from: h * m.headDim + 1, to: (h + 1) * m.headDim, k: h + 1 }), 'text');
   return t('explorer.explain.concat.title', { query: quote(q), col: j + 1 });
 }

@@ -9,8 +9,20 @@
 import { activeMatrices, dims, MULTI_HEAD_PITFALLS, tokenLabels } from '../model/model.js';
 
 const PY_NAMES = {
-  Q: 'Q', K: 'K', V: 'V', X: 'X', WQ: 'W_Q', WK: 'W_K', WV: 'W_V', WO: 'W_O',
-  XM: 'X_mem', B: 'B', BQ: 'b_Q', BK: 'b_K', BV: 'b_V', BO: 'b_O',
+  Q: 'Q',
+  K: 'K',
+  V: 'V',
+  X: 'X',
+  WQ: 'W_Q',
+  WK: 'W_K',
+  WV: 'W_V',
+  WO: 'W_O',
+  XM: 'X_mem',
+  B: 'B',
+  BQ: 'b_Q',
+  BK: 'b_K',
+  BV: 'b_V',
+  BO: 'b_O',
 };
 
 // A Python string literal holding exactly `text` (ASCII only: everything else as \uXXXX).
@@ -30,7 +42,7 @@ export function pyString(text) {
 // a float array (torch.tensor([[1, 0]]) would be integers).
 const pyNumber = (x) => {
   if (!Number.isFinite(x)) throw new Error(`cannot write ${x} as a Python literal`);
-  const text = String(x + 0);  // no −0
+  const text = String(x + 0); // no −0
   return /^-?\d+$/.test(text) ? `${text}.0` : text;
 };
 
@@ -67,7 +79,8 @@ function describe(state, pitfall) {
   for (const [name, m] of matrices) if (!m) throw new Error(`the example has no ${name} matrix yet`);
   if (!d.divisible) throw new Error(`d_model (${d.dModel}) is not divisible by the number of heads (${d.heads})`);
   if (pitfall && !PITFALL_TEXT[pitfall]) throw new Error(`unknown mistake ${pitfall}`);
-  if (pitfall && !d.multi && MULTI_HEAD_PITFALLS.includes(pitfall)) throw new Error(`the mistake ${pitfall} needs several heads`);
+  if (pitfall && !d.multi && MULTI_HEAD_PITFALLS.includes(pitfall))
+    throw new Error(`the mistake ${pitfall} needs several heads`);
   return { d, labels, matrices };
 }
 
@@ -88,10 +101,19 @@ function header(state, d, lib) {
       : '# Attention(Q, K, V) = softmax(Q K^T * scale + mask) V, with -inf in the mask for hidden query-key pairs.',
     '# A row whose keys are all hidden gets weights 0 and output 0 (the explorer does not return NaN).',
   ];
-  if (d.sentence) lines.push(`# Rows of X are the tokens; Q = X @ W_Q${d.biases ? ' + b_Q' : ''}, K = ${d.cross ? 'X_mem' : 'X'} @ W_K${d.biases ? ' + b_K' : ''}, V = ${d.cross ? 'X_mem' : 'X'} @ W_V${d.biases ? ' + b_V' : ''} (weights in the x @ W layout).`);
+  if (d.sentence)
+    lines.push(
+      `# Rows of X are the tokens; Q = X @ W_Q${d.biases ? ' + b_Q' : ''}, K = ${d.cross ? 'X_mem' : 'X'} @ W_K${d.biases ? ' + b_K' : ''}, V = ${d.cross ? 'X_mem' : 'X'} @ W_V${d.biases ? ' + b_V' : ''} (weights in the x @ W layout).`,
+    );
   if (d.cross) lines.push('# Cross-attention: queries from the sentence X, keys and values from the memory X_mem.');
-  if (d.biasMatrix) lines.push('# B is the bias matrix (an additive mask) added to the scaled scores before the softmax; -inf hides a pair.');
-  if (d.multi) lines.push('# Every head sees all n tokens; heads differ only in the d_k columns of Q, K, V they read (a reshape, not a loop).');
+  if (d.biasMatrix)
+    lines.push(
+      '# B is the bias matrix (an additive mask) added to the scaled scores before the softmax; -inf hides a pair.',
+    );
+  if (d.multi)
+    lines.push(
+      '# Every head sees all n tokens; heads differ only in the d_k columns of Q, K, V they read (a reshape, not a loop).',
+    );
   return lines;
 }
 
@@ -100,19 +122,30 @@ function maskLines(state, d, lib) {
   const ones = np ? `np.ones((${d.n}, ${d.m}), dtype=bool)` : `torch.ones(${d.n}, ${d.m}, dtype=torch.bool)`;
   switch (state.mask.kind) {
     case 'causal':
-      return ['# Causal mask: query i may not see the keys after it.',
-        np ? `hidden = np.triu(${ones}, k=1)` : `hidden = torch.triu(${ones}, diagonal=1)`];
+      return [
+        '# Causal mask: query i may not see the keys after it.',
+        np ? `hidden = np.triu(${ones}, k=1)` : `hidden = torch.triu(${ones}, diagonal=1)`,
+      ];
     case 'padding': {
       const pad = state.mask.pad.map((p) => (p ? 'True' : 'False')).join(', ');
-      return ['# Padding mask: keys marked [PAD] are hidden from every query.',
+      return [
+        '# Padding mask: keys marked [PAD] are hidden from every query.',
         np ? `pad = np.array([${pad}])` : `pad = torch.tensor([${pad}])`,
-        np ? `hidden = np.broadcast_to(pad, (${d.n}, ${d.m}))` : `hidden = pad.expand(${d.n}, ${d.m})`];
+        np ? `hidden = np.broadcast_to(pad, (${d.n}, ${d.m}))` : `hidden = pad.expand(${d.n}, ${d.m})`,
+      ];
     }
     case 'custom':
-      return ['# Custom mask: True hides that query-key pair.',
-        `hidden = ${boolLiteral(np ? 'np.array' : 'torch.tensor', d.n, d.m, state.mask.custom, np ? 'bool' : 'torch.bool')}`];
+      return [
+        '# Custom mask: True hides that query-key pair.',
+        `hidden = ${boolLiteral(np ? 'np.array' : 'torch.tensor', d.n, d.m, state.mask.custom, np ? 'bool' : 'torch.bool')}`,
+      ];
     default:
-      return ['# No mask: every query sees every key.', np ? `hidden = np.zeros((${d.n}, ${d.m}), dtype=bool)` : `hidden = torch.zeros(${d.n}, ${d.m}, dtype=torch.bool)`];
+      return [
+        '# No mask: every query sees every key.',
+        np
+          ? `hidden = np.zeros((${d.n}, ${d.m}), dtype=bool)`
+          : `hidden = torch.zeros(${d.n}, ${d.m}, dtype=torch.bool)`,
+      ];
   }
 }
 
@@ -120,9 +153,13 @@ function maskLines(state, d, lib) {
 // head's width (d_model / h with several heads).
 function scaleLines(state, d) {
   const T = state.scaling.temperature;
-  const lines = d.multi ? [`h = ${d.heads}`, `d_model = ${d.dModel}`, 'd_k = d_model // h  # each head\'s width'] : [`d_k = ${d.dk}`];
+  const lines = d.multi
+    ? [`h = ${d.heads}`, `d_model = ${d.dModel}`, "d_k = d_model // h  # each head's width"]
+    : [`d_k = ${d.dk}`];
   lines.push(`T = ${pyNumber(T)}  # temperature`);
-  lines.push(state.scaling.sqrtDk ? 'scale = 1 / (T * sqrt(d_k))' : 'scale = 1 / T  # the sqrt(d_k) scaling is switched off');
+  lines.push(
+    state.scaling.sqrtDk ? 'scale = 1 / (T * sqrt(d_k))' : 'scale = 1 / T  # the sqrt(d_k) scaling is switched off',
+  );
   return lines;
 }
 
@@ -135,7 +172,9 @@ function dataLines(state, d, labels, matrices, lib) {
   for (const [name, m] of matrices) {
     const py = PY_NAMES[name];
     const vector = /^B[QKVO]$/.test(name);
-    lines.push(`${py} = ${literal(fn, m, py.length + fn.length + 4, { negInf: name === 'B' ? negInf : null, vector })}`);
+    lines.push(
+      `${py} = ${literal(fn, m, py.length + fn.length + 4, { negInf: name === 'B' ? negInf : null, vector })}`,
+    );
   }
   lines.push('');
   if (d.sentence) {
@@ -152,8 +191,16 @@ function dataLines(state, d, labels, matrices, lib) {
 function mergeCustomIntoBias(state, d, lib) {
   if (!(d.multi && d.biasMatrix && state.mask.kind === 'custom')) return [];
   return lib === 'numpy'
-    ? ['# One additive mask for the layer: the clicked cells become -inf in B.', 'B = np.where(hidden, -np.inf, B)', 'hidden = np.zeros_like(hidden)']
-    : ['# One additive mask for the layer: the clicked cells become -inf in B.', 'B = B.masked_fill(hidden, float("-inf"))', 'hidden = torch.zeros_like(hidden)'];
+    ? [
+        '# One additive mask for the layer: the clicked cells become -inf in B.',
+        'B = np.where(hidden, -np.inf, B)',
+        'hidden = np.zeros_like(hidden)',
+      ]
+    : [
+        '# One additive mask for the layer: the clicked cells become -inf in B.',
+        'B = B.masked_fill(hidden, float("-inf"))',
+        'hidden = torch.zeros_like(hidden)',
+      ];
 }
 
 const NUMPY_SOFTMAX = [
@@ -182,28 +229,45 @@ const NUMPY_MULTI_HEAD = (plusB, plusBO) => [
   `output = concat @ W_O${plusBO}`,
   'average = weights.mean(axis=0)  # what torch.nn.MultiheadAttention returns by default',
 ];
-const NUMPY_ONE_HEAD = (plusB) => ['raw = Q @ K.T', `weights = softmax_rows(np.where(hidden, -np.inf, raw * scale${plusB}))`, 'output = weights @ V'];
+const NUMPY_ONE_HEAD = (plusB) => [
+  'raw = Q @ K.T',
+  `weights = softmax_rows(np.where(hidden, -np.inf, raw * scale${plusB}))`,
+  'output = weights @ V',
+];
 const plusTerms = (d) => [d.biasMatrix ? ' + B' : '', d.biases ? ' + b_O' : ''];
 
 // The mistaken weights and output of the pitfalls panel, from `raw` (Q K^T, unscaled). `lib`
 // picks the ops; `multi` adds the head average and W_O as the panel shows them.
 function pitfallLines(pitfall, d, lib) {
   const np = lib === 'numpy';
-  const where = np ? (cond, a, b) => `np.where(${cond}, ${a}, ${b})` : (cond, a, b) => `(${b}).masked_fill(${cond}, ${a})`;
+  const where = np
+    ? (cond, a, b) => `np.where(${cond}, ${a}, ${b})`
+    : (cond, a, b) => `(${b}).masked_fill(${cond}, ${a})`;
   const ninf = np ? '-np.inf' : 'float("-inf")';
   const lines = ['', `# The pitfalls panel's mistake: ${PITFALL_TEXT[pitfall]}.`];
   const w = d.multi ? 'mistake_head_weights' : 'mistake_weights';
   const [b, bo] = plusTerms(d);
   switch (pitfall) {
-    case 'mask-after-softmax': lines.push(`${w} = ${where('hidden', '0.0', `softmax_rows(raw * scale${b})`)}`); break;
-    case 'mask-value-zero': lines.push(`${w} = softmax_rows(${where('hidden', '0.0', `raw * scale${b}`)})`); break;
-    case 'scale-by-dk': lines.push(`${w} = softmax_rows(${where('hidden', ninf, `raw / d_k${b}`)})`); break;
-    case 'scale-by-dmodel': lines.push(`${w} = softmax_rows(${where('hidden', ninf, `raw / sqrt(d_model)${b}`)})`); break;
-    default: lines.push(`${w} = weights`); break;
+    case 'mask-after-softmax':
+      lines.push(`${w} = ${where('hidden', '0.0', `softmax_rows(raw * scale${b})`)}`);
+      break;
+    case 'mask-value-zero':
+      lines.push(`${w} = softmax_rows(${where('hidden', '0.0', `raw * scale${b}`)})`);
+      break;
+    case 'scale-by-dk':
+      lines.push(`${w} = softmax_rows(${where('hidden', ninf, `raw / d_k${b}`)})`);
+      break;
+    case 'scale-by-dmodel':
+      lines.push(`${w} = softmax_rows(${where('hidden', ninf, `raw / sqrt(d_model)${b}`)})`);
+      break;
+    default:
+      lines.push(`${w} = weights`);
+      break;
   }
   if (!d.multi) return [...lines, 'mistake_output = mistake_weights @ V'];
   lines.push(`mistake_average = ${w}.mean(${np ? 'axis' : 'dim'}=0)`);
-  if (pitfall === 'skip-wo') lines.push(`mistake_output = merge_heads(weights @ Vh)  # no W_O: each column comes from one head`);
+  if (pitfall === 'skip-wo')
+    lines.push(`mistake_output = merge_heads(weights @ Vh)  # no W_O: each column comes from one head`);
   else lines.push(`mistake_output = merge_heads(${w} @ Vh) @ W_O${bo}`);
   return lines;
 }
@@ -217,7 +281,14 @@ export function numpyCode(state, { pitfall = null } = {}) {
   const { d, labels, matrices } = describe(state, pitfall);
   const lines = [...header(state, d, 'NumPy'), 'import numpy as np', 'from math import sqrt', ''];
   lines.push(...dataLines(state, d, labels, matrices, 'numpy'));
-  lines.push(...maskLines(state, d, 'numpy'), ...mergeCustomIntoBias(state, d, 'numpy'), '', ...scaleLines(state, d), '', ...NUMPY_SOFTMAX);
+  lines.push(
+    ...maskLines(state, d, 'numpy'),
+    ...mergeCustomIntoBias(state, d, 'numpy'),
+    '',
+    ...scaleLines(state, d),
+    '',
+    ...NUMPY_SOFTMAX,
+  );
   const [b, bo] = plusTerms(d);
   lines.push(...(d.multi ? NUMPY_MULTI_HEAD(b, bo) : NUMPY_ONE_HEAD(b)));
   return finish(lines, d, pitfall, 'numpy');
@@ -226,18 +297,29 @@ export function numpyCode(state, { pitfall = null } = {}) {
 // The mistake (if any), the printing, and the script's text.
 function finish(lines, d, pitfall, lib) {
   if (pitfall) lines.push(...pitfallLines(pitfall, d, lib));
-  lines.push('', lib === 'numpy' ? 'np.set_printoptions(precision=4, suppress=True)' : 'torch.set_printoptions(precision=4, sci_mode=False)');
+  lines.push(
+    '',
+    lib === 'numpy'
+      ? 'np.set_printoptions(precision=4, suppress=True)'
+      : 'torch.set_printoptions(precision=4, sci_mode=False)',
+  );
   lines.push(...printLines(d, pitfall));
   return `${lines.join('\n')}\n`;
 }
 
 function printLines(d, pitfall) {
   const lines = d.multi
-    ? ['for i in range(h):', '    print(f"head {i + 1} weights =\\n{weights[i]}")', 'print("average weights =\\n", average)']
+    ? [
+        'for i in range(h):',
+        '    print(f"head {i + 1} weights =\\n{weights[i]}")',
+        'print("average weights =\\n", average)',
+      ]
     : ['print("weights =\\n", weights)', 'print("row sums =", weights.sum(-1))'];
   lines.push('print("output =\\n", output)');
   if (pitfall) {
-    lines.push(`print("with the mistake, ${d.multi ? 'average weights' : 'weights'} =\\n", ${d.multi ? 'mistake_average' : 'mistake_weights'})`);
+    lines.push(
+      `print("with the mistake, ${d.multi ? 'average weights' : 'weights'} =\\n", ${d.multi ? 'mistake_average' : 'mistake_weights'})`,
+    );
     lines.push('print("with the mistake, output =\\n", mistake_output)');
   }
   return lines;
@@ -272,18 +354,29 @@ function torchLayerLines(state, d) {
   let wq = 'W_Q.T';
   let bq = 'b_Q';
   if (!(state.scaling.sqrtDk && state.scaling.temperature === 1)) {
-    lines.push('# The layer always multiplies the scores by 1 / sqrt(d_k); this example uses `scale`, so W_Q (and b_Q) is', '# multiplied by scale * sqrt(d_k) before loading (Q K^T grows by the same factor).');
+    lines.push(
+      '# The layer always multiplies the scores by 1 / sqrt(d_k); this example uses `scale`, so W_Q (and b_Q) is',
+      '# multiplied by scale * sqrt(d_k) before loading (Q K^T grows by the same factor).',
+    );
     wq = '(W_Q * (scale * sqrt(d_k))).T';
     bq = 'b_Q * (scale * sqrt(d_k))';
   }
-  let maskArg = state.mask.kind === 'padding' ? 'key_padding_mask=pad.unsqueeze(0)' : state.mask.kind === 'none' ? 'attn_mask=None' : 'attn_mask=hidden';
+  let maskArg =
+    state.mask.kind === 'padding'
+      ? 'key_padding_mask=pad.unsqueeze(0)'
+      : state.mask.kind === 'none'
+        ? 'attn_mask=None'
+        : 'attn_mask=hidden';
   if (d.biasMatrix) {
-    lines.push('# The bias matrix as a float attn_mask (added to the scores), with every hidden pair at -inf.', 'attn_mask = B.masked_fill(hidden, float("-inf"))');
+    lines.push(
+      '# The bias matrix as a float attn_mask (added to the scores), with every hidden pair at -inf.',
+      'attn_mask = B.masked_fill(hidden, float("-inf"))',
+    );
     maskArg = 'attn_mask=attn_mask';
   }
   const biases = d.biases ? [`    'in_proj_bias': torch.cat([${bq}, b_K, b_V]),`, "    'out_proj.bias': b_O,"] : [];
   lines.push(
-    "mha.load_state_dict({",
+    'mha.load_state_dict({',
     `    'in_proj_weight': torch.cat([${wq}, W_K.T, W_V.T]),`,
     "    'out_proj.weight': W_O.T,",
     ...biases,
@@ -296,7 +389,12 @@ function torchLayerLines(state, d) {
     'output = torch.nan_to_num(out[0], nan=0.0)',
     'weights = torch.nan_to_num(w[0], nan=0.0)  # (h, n, m)',
     'average = weights.mean(dim=0)',
-    ...(d.biases ? ['# A query that sees no key: its heads give 0 on the page, so the layer gives concat @ W_O + b_O = b_O.', 'output[weights.sum(dim=(0, 2)) == 0] = b_O'] : []),
+    ...(d.biases
+      ? [
+          '# A query that sees no key: its heads give 0 on the page, so the layer gives concat @ W_O + b_O = b_O.',
+          'output[weights.sum(dim=(0, 2)) == 0] = b_O',
+        ]
+      : []),
   );
   return lines;
 }
@@ -308,11 +406,29 @@ function torchLayerLines(state, d) {
  */
 export function torchCode(state, { pitfall = null } = {}) {
   const { d, labels, matrices } = describe(state, pitfall);
-  const lines = [...header(state, d, 'PyTorch'), 'from math import sqrt', 'import torch', '',
-    'torch.set_default_dtype(torch.float64)  # like NumPy; the page itself computes in float32', ''];
+  const lines = [
+    ...header(state, d, 'PyTorch'),
+    'from math import sqrt',
+    'import torch',
+    '',
+    'torch.set_default_dtype(torch.float64)  # like NumPy; the page itself computes in float32',
+    '',
+  ];
   lines.push(...dataLines(state, d, labels, matrices, 'torch'));
-  lines.push(...maskLines(state, d, 'torch'), ...mergeCustomIntoBias(state, d, 'torch'), '', ...scaleLines(state, d), '', ...TORCH_SOFTMAX);
+  lines.push(
+    ...maskLines(state, d, 'torch'),
+    ...mergeCustomIntoBias(state, d, 'torch'),
+    '',
+    ...scaleLines(state, d),
+    '',
+    ...TORCH_SOFTMAX,
+  );
   if (d.multi) lines.push(...torchLayerLines(state, d), ...(pitfall ? TORCH_SPLIT_HEADS : []));
-  else lines.push('raw = Q @ K.T', `weights = softmax_rows((raw * scale${d.biasMatrix ? ' + B' : ''}).masked_fill(hidden, float("-inf")))`, 'output = weights @ V');
+  else
+    lines.push(
+      'raw = Q @ K.T',
+      `weights = softmax_rows((raw * scale${d.biasMatrix ? ' + B' : ''}).masked_fill(hidden, float("-inf")))`,
+      'output = weights @ V',
+    );
   return finish(lines, d, pitfall, 'torch');
 }

@@ -11,11 +11,28 @@ import { el } from '../dom/dom.js';
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
 const TITLES = {
-  Q: 'Queries Q', K: 'Keys K', V: 'Values V', X: 'Token vectors X', WQ: 'W_Q', WK: 'W_K', WV: 'W_V', WO: 'W_O',
-  XM: 'Memory vectors X_mem', B: 'Bias matrix B', BQ: 'b_Q', BK: 'b_K', BV: 'b_V', BO: 'b_O',
-  scores: 'Scores S = Q\u00b7K\u1d40', scaled: 'Scaled scores S\u2032', masked: 'Masked scores M',
-  weights: 'Attention weights A = softmax(M)', output: 'Output O = A\u00b7V',
-  average: 'Head average', concat: 'Concatenated heads', 'mha-output': 'Multi-head output concat\u00b7W_O',
+  Q: 'Queries Q',
+  K: 'Keys K',
+  V: 'Values V',
+  X: 'Token vectors X',
+  WQ: 'W_Q',
+  WK: 'W_K',
+  WV: 'W_V',
+  WO: 'W_O',
+  XM: 'Memory vectors X_mem',
+  B: 'Bias matrix B',
+  BQ: 'b_Q',
+  BK: 'b_K',
+  BV: 'b_V',
+  BO: 'b_O',
+  scores: 'Scores S = Q\u00b7K\u1d40',
+  scaled: 'Scaled scores S\u2032',
+  masked: 'Masked scores M',
+  weights: 'Attention weights A = softmax(M)',
+  output: 'Output O = A\u00b7V',
+  average: 'Head average',
+  concat: 'Concatenated heads',
+  'mha-output': 'Multi-head output concat\u00b7W_O',
 };
 
 const numbered = (count) => Array.from({ length: count }, (_, c) => String(c + 1));
@@ -29,7 +46,8 @@ export function catalogue(state, result) {
   const d = dims(state);
   const { queries, keys } = result.labels;
   const matrices = [];
-  const add = (id, group, m, extra) => matrices.push({ id, group, title: TITLES[id] ?? id, kind: 'diverging', hidden: null, ...m, ...extra });
+  const add = (id, group, m, extra) =>
+    matrices.push({ id, group, title: TITLES[id] ?? id, kind: 'diverging', hidden: null, ...m, ...extra });
   for (const [name, rows, cols] of activeMatrices(state)) {
     const m = state.matrices[name];
     if (!m || m.rows !== rows || m.cols !== cols) continue;
@@ -47,7 +65,11 @@ export function catalogue(state, result) {
     for (const name of ['Q', 'K', 'V']) {
       const t = result.proj[name];
       const x = name !== 'Q' && d.cross ? 'X_mem' : 'X';
-      add(name, 'inputs', asMatrix(t), { title: `${name} = ${x}\u00b7W_${name}${d.biases ? ` + b_${name}` : ''}`, rowLabels: name === 'Q' ? queries : keys, colLabels: numbered(t.shape[1]) });
+      add(name, 'inputs', asMatrix(t), {
+        title: `${name} = ${x}\u00b7W_${name}${d.biases ? ` + b_${name}` : ''}`,
+        rowLabels: name === 'Q' ? queries : keys,
+        colLabels: numbered(t.shape[1]),
+      });
     }
   }
   const head = result.head;
@@ -55,16 +77,37 @@ export function catalogue(state, result) {
   // As on the page: scores are hatched where hidden only while a custom mask is being edited.
   const custom = state.mask.kind === 'custom';
   for (const step of ['scores', 'scaled', 'masked']) {
-    if (step === 'masked' && d.biasMatrix) add('B', 'pipeline', state.matrices.B, { rowLabels: queries, colLabels: keys });
-    add(step, 'pipeline', asMatrix(head[step]), { title: TITLES[step] + hn, rowLabels: queries, colLabels: keys, hidden: step === 'masked' || custom ? result.hidden : null });
+    if (step === 'masked' && d.biasMatrix)
+      add('B', 'pipeline', state.matrices.B, { rowLabels: queries, colLabels: keys });
+    add(step, 'pipeline', asMatrix(head[step]), {
+      title: TITLES[step] + hn,
+      rowLabels: queries,
+      colLabels: keys,
+      hidden: step === 'masked' || custom ? result.hidden : null,
+    });
   }
-  add('weights', 'pipeline', asMatrix(head.weights), { title: TITLES.weights + hn, kind: 'weights', rowLabels: queries, colLabels: keys, hidden: result.hidden });
-  add('output', 'pipeline', asMatrix(head.output), { title: TITLES.output + hn, rowLabels: queries, colLabels: numbered(head.output.shape[1]) });
+  add('weights', 'pipeline', asMatrix(head.weights), {
+    title: TITLES.weights + hn,
+    kind: 'weights',
+    rowLabels: queries,
+    colLabels: keys,
+    hidden: result.hidden,
+  });
+  add('output', 'pipeline', asMatrix(head.output), {
+    title: TITLES.output + hn,
+    rowLabels: queries,
+    colLabels: numbered(head.output.shape[1]),
+  });
   if (d.multi) {
     const mh = result.multi;
     mh.heads.forEach((t, k) => {
       const name = state.headNames[k];
-      add(`head-${k + 1}`, 'heads', asMatrix(t), { title: `Head ${k + 1} weights${name ? `: ${name}` : ''}`, kind: 'weights', rowLabels: queries, colLabels: keys });
+      add(`head-${k + 1}`, 'heads', asMatrix(t), {
+        title: `Head ${k + 1} weights${name ? `: ${name}` : ''}`,
+        kind: 'weights',
+        rowLabels: queries,
+        colLabels: keys,
+      });
     });
     add('average', 'heads', asMatrix(mh.average), { kind: 'weights', rowLabels: queries, colLabels: keys });
     add('concat', 'heads', asMatrix(mh.concat), { rowLabels: queries, colLabels: numbered(mh.concat.shape[1]) });
@@ -75,7 +118,11 @@ export function catalogue(state, result) {
 
 function panelsOf(matrices) {
   const panels = [];
-  for (const [id, title] of [['inputs', 'Inputs panel'], ['pipeline', 'Attention steps panel'], ['heads', 'Multi-head panel']]) {
+  for (const [id, title] of [
+    ['inputs', 'Inputs panel'],
+    ['pipeline', 'Attention steps panel'],
+    ['heads', 'Multi-head panel'],
+  ]) {
     const items = matrices.filter((m) => m.group === id);
     if (items.length) panels.push({ id: `panel-${id}`, title, items });
   }
@@ -114,15 +161,29 @@ export function toJsonObject(m) {
     }
     data.push(row);
   }
-  const out = { name: m.id, title: m.title, shape: [m.rows, m.cols], rowLabels: m.rowLabels.slice(0, m.rows), colLabels: m.colLabels.slice(0, m.cols), data };
-  if (m.data.some((v) => v === -Infinity)) out.note = m.id === 'B' ? 'null marks -Infinity: an entry of B that hides its query-key pair' : 'null marks -Infinity: a query-key pair hidden by the mask';
+  const out = {
+    name: m.id,
+    title: m.title,
+    shape: [m.rows, m.cols],
+    rowLabels: m.rowLabels.slice(0, m.rows),
+    colLabels: m.colLabels.slice(0, m.cols),
+    data,
+  };
+  if (m.data.some((v) => v === -Infinity))
+    out.note =
+      m.id === 'B'
+        ? 'null marks -Infinity: an entry of B that hides its query-key pair'
+        : 'null marks -Infinity: a query-key pair hidden by the mask';
   return out;
 }
 
 // Indented JSON with each innermost array (a matrix row, a label list) on one line. Whitespace
 // inside JSON strings is always escaped, so only the layout between tokens changes.
 export function prettyJson(value) {
-  return JSON.stringify(value, null, 2).replace(/\[\s+([^[\]{}]*?)\s+\]/g, (_, inner) => `[${inner.replace(/\s*\n\s*/g, ' ')}]`);
+  return JSON.stringify(value, null, 2).replace(
+    /\[\s+([^[\]{}]*?)\s+\]/g,
+    (_, inner) => `[${inner.replace(/\s*\n\s*/g, ' ')}]`,
+  );
 }
 
 // ---- images -----------------------------------------------------------------------------------
@@ -137,9 +198,11 @@ const textWidth = (text, size) => String(text).length * size * 0.6;
 const clip = (text, max) => (text.length > max ? `${text.slice(0, max - 1)}\u2026` : text);
 
 function scaleFor(m, display) {
-  if (m.kind === 'weights') return makeScale({ kind: 'sequential', palette: display.palette, theme: display.theme, min: 0, max: 1 });
+  if (m.kind === 'weights')
+    return makeScale({ kind: 'sequential', palette: display.palette, theme: display.theme, min: 0, max: 1 });
   let M = 0;
-  for (let k = 0; k < m.data.length; k++) if (!m.hidden?.[k] && Number.isFinite(m.data[k])) M = Math.max(M, Math.abs(m.data[k]));
+  for (let k = 0; k < m.data.length; k++)
+    if (!m.hidden?.[k] && Number.isFinite(m.data[k])) M = Math.max(M, Math.abs(m.data[k]));
   const span = niceBound(M);
   return makeScale({ kind: 'diverging', theme: display.theme, min: -span, max: span });
 }
@@ -169,18 +232,35 @@ export function scene(matrices, display, heading = '') {
     const labelW = Math.min(110, Math.max(16, ...rowLabels.map((t) => textWidth(t, 11)))) + 8;
     const headH = vertical ? Math.max(...colLabels.map((t) => textWidth(t, 11))) + 8 : 18;
     items.push({ type: 'text', x: pad, y: y + 14, text: m.title, size: 14, fill: colours.text, bold: true });
-    items.push({ type: 'text', x: pad + textWidth(m.title, 14) * 1.05 + 10, y: y + 14, text: `${m.rows} \u00d7 ${m.cols}`, size: 12, fill: colours.muted, mono: true });
+    items.push({
+      type: 'text',
+      x: pad + textWidth(m.title, 14) * 1.05 + 10,
+      y: y + 14,
+      text: `${m.rows} \u00d7 ${m.cols}`,
+      size: 12,
+      fill: colours.muted,
+      mono: true,
+    });
     y += 24;
     const x0 = pad + labelW;
     const y0 = y + headH;
     colLabels.forEach((t, j) => {
       const cx = x0 + j * cw + cw / 2;
-      if (vertical) items.push({ type: 'text', x: cx + 4, y: y0 - 4, text: t, size: 11, fill: colours.muted, rotate: -90 });
+      if (vertical)
+        items.push({ type: 'text', x: cx + 4, y: y0 - 4, text: t, size: 11, fill: colours.muted, rotate: -90 });
       else items.push({ type: 'text', x: cx, y: y0 - 5, text: t, size: 11, fill: colours.muted, anchor: 'middle' });
     });
     const scale = scaleFor(m, display);
     for (let i = 0; i < m.rows; i++) {
-      items.push({ type: 'text', x: x0 - 6, y: y0 + i * ch + ch / 2 + 4, text: rowLabels[i], size: 11, fill: colours.muted, anchor: 'end' });
+      items.push({
+        type: 'text',
+        x: x0 - 6,
+        y: y0 + i * ch + ch / 2 + 4,
+        text: rowLabels[i],
+        size: 11,
+        fill: colours.muted,
+        anchor: 'end',
+      });
       for (let j = 0; j < m.cols; j++) {
         const k = i * m.cols + j;
         const v = m.data[k];
@@ -190,7 +270,17 @@ export function scene(matrices, display, heading = '') {
         const colour = hidden || !Number.isFinite(v) ? null : scale.map(v);
         if (colour) items.push({ type: 'rect', x, y: cy, w: cw - 1, h: ch - 1, fill: colour.background });
         else items.push({ type: 'rect', x, y: cy, w: cw - 1, h: ch - 1, hatch: [colours.maskA, colours.maskB] });
-        if (!compact) items.push({ type: 'text', x: x + cw / 2, y: cy + ch / 2 + 4, text: formatCell(v), size: 11, fill: colour ? colour.text : colours.muted, anchor: 'middle', mono: true });
+        if (!compact)
+          items.push({
+            type: 'text',
+            x: x + cw / 2,
+            y: cy + ch / 2 + 4,
+            text: formatCell(v),
+            size: 11,
+            fill: colour ? colour.text : colours.muted,
+            anchor: 'middle',
+            mono: true,
+          });
       }
     }
     width = Math.max(width, x0 + m.cols * cw + pad, pad + textWidth(m.title, 14) + 80);
@@ -209,10 +299,23 @@ function legendItems(items, scale, x, y, colours) {
     const v = scale.min + ((k + 0.5) / LEGEND_STEPS) * (scale.max - scale.min);
     items.push({ type: 'rect', group: 'legend', x: x + k * w, y, w, h: 8, fill: scale.map(v).background });
   }
-  const ticks = [[scale.min, 'start', x], [scale.max, 'end', x + LEGEND_STEPS * w]];
+  const ticks = [
+    [scale.min, 'start', x],
+    [scale.max, 'end', x + LEGEND_STEPS * w],
+  ];
   if (scale.min < 0) ticks.push([0, 'middle', x + (LEGEND_STEPS * w) / 2]);
   for (const [v, anchor, tx] of ticks)
-    items.push({ type: 'text', group: 'legend', x: tx, y: y + 20, text: formatCell(v), size: 10, fill: colours.muted, anchor, mono: true });
+    items.push({
+      type: 'text',
+      group: 'legend',
+      x: tx,
+      y: y + 20,
+      text: formatCell(v),
+      size: 10,
+      fill: colours.muted,
+      anchor,
+      mono: true,
+    });
   return y + 20;
 }
 
@@ -240,7 +343,10 @@ export function sceneToSvg(sc, title) {
       p.setAttribute('width', '8');
       p.setAttribute('height', '8');
       p.setAttribute('patternTransform', 'rotate(45)');
-      for (const [x, fill] of [[0, a], [4, b]]) {
+      for (const [x, fill] of [
+        [0, a],
+        [4, b],
+      ]) {
         const r = document.createElementNS(SVG_NS, 'rect');
         r.setAttribute('x', String(x));
         r.setAttribute('width', '4');
@@ -259,7 +365,7 @@ export function sceneToSvg(sc, title) {
   bg.setAttribute('fill', sc.background);
   svg.append(bg);
   // Legends go in <g class="legend"> elements, so the cells stay the <svg>'s own rects and texts.
-  let legend = null;  // the <g> of the legend being drawn
+  let legend = null; // the <g> of the legend being drawn
   for (const it of sc.items) {
     if (it.group !== 'legend') legend = null;
     else if (!legend) {
@@ -270,7 +376,13 @@ export function sceneToSvg(sc, title) {
     const parent = legend ?? svg;
     if (it.type === 'rect') {
       const r = document.createElementNS(SVG_NS, 'rect');
-      for (const [k, v] of [['x', it.x], ['y', it.y], ['width', it.w], ['height', it.h]]) r.setAttribute(k, String(+v.toFixed(2)));
+      for (const [k, v] of [
+        ['x', it.x],
+        ['y', it.y],
+        ['width', it.w],
+        ['height', it.h],
+      ])
+        r.setAttribute(k, String(+v.toFixed(2)));
       r.setAttribute('fill', it.hatch ? `url(#${hatchId(it.hatch)})` : it.fill);
       parent.append(r);
     } else {
@@ -309,7 +421,7 @@ export function sceneToPng(sc, ratio = 2) {
         ctx.fillStyle = it.hatch[1];
         ctx.fillRect(it.x, it.y, it.w, it.h);
         ctx.strokeStyle = it.hatch[0];
-        ctx.lineWidth = 4 / Math.SQRT2 * 1.4;
+        ctx.lineWidth = (4 / Math.SQRT2) * 1.4;
         ctx.beginPath();
         for (let s = -it.h; s < it.w + it.h; s += 8) {
           ctx.moveTo(it.x + s, it.y + it.h);
@@ -332,7 +444,9 @@ export function sceneToPng(sc, ratio = 2) {
       ctx.restore();
     }
   }
-  return new Promise((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('the image could not be made'))), 'image/png'));
+  return new Promise((resolve, reject) =>
+    canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('the image could not be made'))), 'image/png'),
+  );
 }
 
 /** Saves a Blob as a file through a temporary object URL. */
@@ -347,4 +461,3 @@ export function download(blob, filename, host = document.body) {
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
-

@@ -17,7 +17,9 @@ let filesModule = null;
 function loadFiles() {
   if (!filesModule) {
     filesModule = import('./export-files.js');
-    filesModule.catch(() => { filesModule = null; });
+    filesModule.catch(() => {
+      filesModule = null;
+    });
   }
   return filesModule;
 }
@@ -39,7 +41,7 @@ function menuButtons(t) {
   buttons.setAttribute('aria-label', t('explorer.export.saveAs'));
   const make = (format, text, title, name = false) => {
     const b = el('button', 'small-button', text);
-    b.translate = !name;  // a file format's name is not translated
+    b.translate = !name; // a file format's name is not translated
     b.type = 'button';
     b.dataset.export = format;
     b.title = title;
@@ -82,7 +84,7 @@ export function createExportControls({ getView, i18n = english }) {
 
   let key = '';
   let current = { matrices: [], panels: [] };
-  let files = null;  // export-files.js, once loaded
+  let files = null; // export-files.js, once loaded
   let prefetch = true;
 
   // The list of matrices and panels, once the files' code is there.
@@ -95,13 +97,19 @@ export function createExportControls({ getView, i18n = english }) {
     if (next !== key) {
       key = next;
       const chosen = pick.value || 'weights';
-      pick.replaceChildren(...entries.map(([id, title]) => {
-        const named = i18n.has(`explorer.export.title.${id}`) ? t(`explorer.export.title.${id}`) : title;
-        const o = el('option', '', id.startsWith('panel-') ? named : t('explorer.export.option', { title: named, id }));
-        o.value = id;
-        return o;
-      }));
-      pick.value = entries.some(([id]) => id === chosen) ? chosen : entries[0]?.[0] ?? '';
+      pick.replaceChildren(
+        ...entries.map(([id, title]) => {
+          const named = i18n.has(`explorer.export.title.${id}`) ? t(`explorer.export.title.${id}`) : title;
+          const o = el(
+            'option',
+            '',
+            id.startsWith('panel-') ? named : t('explorer.export.option', { title: named, id }),
+          );
+          o.value = id;
+          return o;
+        }),
+      );
+      pick.value = entries.some(([id]) => id === chosen) ? chosen : (entries[0]?.[0] ?? '');
     }
     const isPanel = pick.value.startsWith('panel-');
     csv.disabled = isPanel;
@@ -123,8 +131,14 @@ export function createExportControls({ getView, i18n = english }) {
         // (The script writers load when first asked for: they are not needed to draw the page.)
         const { numpyCode, torchCode } = await import('./code-export.js');
         const text = (format === 'numpy' ? numpyCode : torchCode)(state, { pitfall });
-        download(new Blob([text], { type: 'text/x-python' }), format === 'numpy' ? 'attention_numpy.py' : 'attention_pytorch.py', root);
-        out.textContent = t('explorer.export.saved', { file: format === 'numpy' ? 'attention_numpy.py' : 'attention_pytorch.py' });
+        download(
+          new Blob([text], { type: 'text/x-python' }),
+          format === 'numpy' ? 'attention_numpy.py' : 'attention_pytorch.py',
+          root,
+        );
+        out.textContent = t('explorer.export.saved', {
+          file: format === 'numpy' ? 'attention_numpy.py' : 'attention_pytorch.py',
+        });
         return;
       }
       if (!items.length) throw new Error(t('explorer.export.nothing'));
@@ -152,15 +166,22 @@ export function createExportControls({ getView, i18n = english }) {
   for (const b of [png, svg, csv, json, numpy, torch]) b.addEventListener('click', () => save(b.dataset.export));
   pick.addEventListener('change', refresh);
   // A menu: Escape or a click elsewhere closes it (composedPath sees through a shadow root).
-  const outside = (e) => { if (!e.composedPath().includes(root)) root.open = false; };
+  const outside = (e) => {
+    if (!e.composedPath().includes(root)) root.open = false;
+  };
   root.addEventListener('toggle', () => {
     if (root.open) {
       if (files) refresh();
       else {
-        loadFiles().then((m) => {
-          files = m;
-          if (root.open) refresh();
-        }, (err) => { out.textContent = t('explorer.export.loadFailed', { reason: err.message }); });
+        loadFiles().then(
+          (m) => {
+            files = m;
+            if (root.open) refresh();
+          },
+          (err) => {
+            out.textContent = t('explorer.export.loadFailed', { reason: err.message });
+          },
+        );
       }
       keepInView(panel);
       document.addEventListener('pointerdown', outside);
@@ -184,7 +205,14 @@ export function createExportControls({ getView, i18n = english }) {
     render() {
       if (prefetch) {
         prefetch = false;
-        whenIdle(() => loadFiles().then((m) => { files = m; }, () => {}));
+        whenIdle(() =>
+          loadFiles().then(
+            (m) => {
+              files = m;
+            },
+            () => {},
+          ),
+        );
       }
       if (root.open) refresh();
     },

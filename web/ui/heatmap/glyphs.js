@@ -39,7 +39,7 @@ function rasterize(ch, font, scale, probe) {
   c.font = font;
   c.fillStyle = '#fff';
   c.textBaseline = 'alphabetic';
-  const baseline = size - 2 * pad;  // device px from the top; room below for descenders
+  const baseline = size - 2 * pad; // device px from the top; room below for descenders
   c.fillText(ch, pad / scale, baseline / scale);
   const rgba = c.getImageData(0, 0, width, size).data;
   let x0 = width;
@@ -86,8 +86,8 @@ export function printerFor(font, scale) {
     return g;
   };
   const zero = glyph('0');
-  const lift = Math.round(zero.dy + zero.h / 2);  // baseline to a digit's middle, in device px
-  const runs = new Map();  // text -> { glyphs, width }
+  const lift = Math.round(zero.dy + zero.h / 2); // baseline to a digit's middle, in device px
+  const runs = new Map(); // text -> { glyphs, width }
   const run = (text) => {
     let r = runs.get(text);
     if (!r) {
@@ -120,12 +120,14 @@ export function printerFor(font, scale) {
             const a = alpha[src];
             if (a === 0) continue;
             const below = data[dst + 3];
-            if (below === 255) {  // an opaque cell: plain "over" blending
+            if (below === 255) {
+              // an opaque cell: plain "over" blending
               const k = a / 255;
               data[dst] += (r - data[dst]) * k;
               data[dst + 1] += (g - data[dst + 1]) * k;
               data[dst + 2] += (b - data[dst + 2]) * k;
-            } else {  // a transparent cell (a value with no colour): unpremultiplied "over"
+            } else {
+              // a transparent cell (a value with no colour): unpremultiplied "over"
               const out = a + below * (1 - a / 255);
               const k = a / out;
               data[dst] += (r - data[dst]) * k;

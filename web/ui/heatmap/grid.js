@@ -14,11 +14,18 @@ import { outlineCells, setAttr } from '../dom/dom.js';
  */
 export function createHeatmapGrid(table, thead, tbody, { onInspect, onActivate, i18n }) {
   let focus = [0, 0];
-  let lit = new Set();   // highlighted cells
-  let namedAll = false;  // every cell has an accessible name (not just the focused one)
+  let lit = new Set(); // highlighted cells
+  let namedAll = false; // every cell has an accessible name (not just the focused one)
   const grid = {
-    rows: 0, cols: 0, cells: [], statCells: [], rowHeads: [], colHeads: [],
-    values: null, hidden: null, activatable: false,
+    rows: 0,
+    cols: 0,
+    cells: [],
+    statCells: [],
+    rowHeads: [],
+    colHeads: [],
+    values: null,
+    hidden: null,
+    activatable: false,
     build(r, c, stats) {
       grid.rows = r;
       grid.cols = c;

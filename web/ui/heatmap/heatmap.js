@@ -26,13 +26,13 @@ const COMPACT_COLS = 16;
 // frame, or until the map scrolls into view (the painter's onShow). Returns update(args);
 // writing() says whether data-values is still to be written after the frame.
 function deferWhileOutOfView(painter, table, render, writing) {
-  let deferred = null;   // the latest update() arguments while out of view
+  let deferred = null; // the latest update() arguments while out of view
   function runDeferred() {
     if (!deferred) return;
     const args = deferred;
     deferred = null;
     render(args);
-    if (!writing()) delete table.dataset.pending;  // nothing new to write: the wait is over
+    if (!writing()) delete table.dataset.pending; // nothing new to write: the wait is over
   }
   painter.onShow = () => runDeferred();
   return (args) => {
@@ -51,7 +51,16 @@ function deferWhileOutOfView(painter, table, render, writing) {
  * kind: 'weights' (sequential, fixed 0..1) or 'diverging' (centred on 0, symmetric range).
  * onInspect(i, j) on hover/focus; onActivate(i, j) on click, Enter or Space (optional).
  */
-export function createHeatmap({ name, label, kind = 'diverging', onInspect, onActivate, small = false, legend: showLegend = !small, i18n = english }) {
+export function createHeatmap({
+  name,
+  label,
+  kind = 'diverging',
+  onInspect,
+  onActivate,
+  small = false,
+  legend: showLegend = !small,
+  i18n = english,
+}) {
   const root = el('div', small ? 'heatmap-block small' : 'heatmap-block');
   const scroller = el('div', 'heatmap-scroll');
   const stage = el('div', 'heatmap-stage');
@@ -66,13 +75,13 @@ export function createHeatmap({ name, label, kind = 'diverging', onInspect, onAc
   // Labels, fonts, zoom and being shown after display: none all move the cells: measure again.
   new ResizeObserver(() => painter.repaint()).observe(table);
 
-  let valuesDirty = false;  // data-values is behind the values painted
+  let valuesDirty = false; // data-values is behind the values painted
   let statKeys = '';
-  let layoutKey = '';    // labels and classes that move cells; a change means measuring again
+  let layoutKey = ''; // labels and classes that move cells; a change means measuring again
   let paintKey = '';
   let themeNow = '';
   let groupedBy = 0;
-  let digits = false;    // the cells print their values
+  let digits = false; // the cells print their values
 
   function build(r, c, stats) {
     grid.build(r, c, stats);
@@ -99,9 +108,22 @@ export function createHeatmap({ name, label, kind = 'diverging', onInspect, onAc
    * one scale (each map's own values widen it if needed). alongside(): writes text that goes with
    * the map (a summary), when the map is drawn: out of view, after the frame, not inside it.
    */
-  function render({ tensor, rowLabels, colLabels, hidden = null, fullyMasked = null, stats = [],
-    palette = 'viridis', theme = 'light', padCols = null, padRows = null, clickable = false, groupCols = 0, span: sharedSpan = 0,
-    alongside = null }) {
+  function render({
+    tensor,
+    rowLabels,
+    colLabels,
+    hidden = null,
+    fullyMasked = null,
+    stats = [],
+    palette = 'viridis',
+    theme = 'light',
+    padCols = null,
+    padRows = null,
+    clickable = false,
+    groupCols = 0,
+    span: sharedSpan = 0,
+    alongside = null,
+  }) {
     const [r, c] = tensor.shape;
     const keys = stats.map((s) => s.key).join(',');
     if (r !== grid.rows || c !== grid.cols || keys !== statKeys) {
@@ -117,7 +139,7 @@ export function createHeatmap({ name, label, kind = 'diverging', onInspect, onAc
     const showText = !small && !compact;
     if (showText !== digits) {
       digits = showText;
-      valuesDirty = true;  // name (or leave unnamed) every cell again
+      valuesDirty = true; // name (or leave unnamed) every cell again
     }
     if (theme !== themeNow) {
       themeNow = theme;
@@ -126,7 +148,7 @@ export function createHeatmap({ name, label, kind = 'diverging', onInspect, onAc
     repaint(data, hidden, scale, nextLayout, `${theme}|${scale.gradient}|${scale.min}|${scale.max}|${showText}`);
     if (valuesDirty) {
       if (table.dataset.pending === undefined) table.dataset.pending = '';
-      afterFrame(writeValues);  // queued once however many redraws come before it runs
+      afterFrame(writeValues); // queued once however many redraws come before it runs
     }
     writeStats(stats, grid.statCells);
     if (showLegend) legend.update(scale, lo, hi, anyHidden);
@@ -164,7 +186,10 @@ export function createHeatmap({ name, label, kind = 'diverging', onInspect, onAc
       grid.hidden = hidden ? Uint8Array.from(hidden) : new Uint8Array(data.length);
       valuesDirty = true;
     }
-    painter.paint(frameOf(grid.values, grid.hidden, scale, digits, grid.rows, grid.cols, i18n.decimal), { relayout, recolour });
+    painter.paint(frameOf(grid.values, grid.hidden, scale, digits, grid.rows, grid.cols, i18n.decimal), {
+      relayout,
+      recolour,
+    });
     if (!hiddenSame) markMasked(grid.cells, grid.hidden, grid.cols);
     if (!same) grid.nameFocused();
   }

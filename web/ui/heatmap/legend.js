@@ -36,16 +36,20 @@ export function createLegend({ t, decimal } = english) {
         setText(lo, num(-M));
         setText(mid, '0');
         setText(hi, num(M));
-        setText(note, Number.isFinite(dataMin)
-          ? t('explorer.heatmap.legendValues', { min: num(dataMin), max: num(dataMax) })
-          : t('explorer.heatmap.legendNone'));
+        setText(
+          note,
+          Number.isFinite(dataMin)
+            ? t('explorer.heatmap.legendValues', { min: num(dataMin), max: num(dataMax) })
+            : t('explorer.heatmap.legendNone'),
+        );
       } else {
         setText(lo, num(scale.min));
         setText(mid, num((scale.min + scale.max) / 2));
         setText(hi, num(scale.max));
-        setText(note, Number.isFinite(dataMin)
-          ? t('explorer.heatmap.legendWeights', { min: num(dataMin), max: num(dataMax) })
-          : '');
+        setText(
+          note,
+          Number.isFinite(dataMin) ? t('explorer.heatmap.legendWeights', { min: num(dataMin), max: num(dataMax) }) : '',
+        );
       }
       if (hidden.hidden !== !anyHidden) hidden.hidden = !anyHidden;
       const label = t('explorer.heatmap.legendLabel', { min: lo.textContent, max: hi.textContent });

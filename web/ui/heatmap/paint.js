@@ -16,7 +16,7 @@ import { createHeatmapPixels } from './pixels.js';
 // Zooming the page changes the device pixel ratio but no CSS size (so no ResizeObserver fires):
 // every live painter measures and repaints at the new ratio. Browsers report it as a change of
 // the resolution media query, and zoom also resizes the window in CSS pixels.
-const painters = new Set();  // WeakRefs to each painter's repaint()
+const painters = new Set(); // WeakRefs to each painter's repaint()
 let ratio = typeof window === 'object' ? window.devicePixelRatio || 1 : 1;
 function ratioChanged() {
   if ((window.devicePixelRatio || 1) === ratio) return;
@@ -47,10 +47,12 @@ function createPrimer(pixels, shown) {
   return function primeLater() {
     if (priming) return;
     priming = true;
-    requestAnimationFrame(() => afterFrame(() => {
-      priming = false;
-      if (shown()) pixels.touch();
-    }));
+    requestAnimationFrame(() =>
+      afterFrame(() => {
+        priming = false;
+        if (shown()) pixels.touch();
+      }),
+    );
   };
 }
 
@@ -93,13 +95,13 @@ export function createHeatmapPainter(table, cellAt) {
   canvas.setAttribute('aria-hidden', 'true');
   const pixels = createHeatmapPixels(canvas, canvas.getContext('2d'));
   hideWhenFar(table, canvas);
-  let geometry = null;  // cell edges in device px from the table's corner, or null
-  let looks = null;     // colours and font read from the page's CSS (they follow the theme)
-  let frame = null;     // the last frame built, kept for repaints after a resize
-  let make = null;      // builds the frame asked for last, until it is drawn
-  let stale = false;    // `frame` is not on the canvas yet
-  let whole = false;    // `frame` has new colours: draw it whole, without comparing cells
-  let inView = true;    // near the viewport (until the IntersectionObserver says otherwise)
+  let geometry = null; // cell edges in device px from the table's corner, or null
+  let looks = null; // colours and font read from the page's CSS (they follow the theme)
+  let frame = null; // the last frame built, kept for repaints after a resize
+  let make = null; // builds the frame asked for last, until it is drawn
+  let stale = false; // `frame` is not on the canvas yet
+  let whole = false; // `frame` has new colours: draw it whole, without comparing cells
+  let inView = true; // near the viewport (until the IntersectionObserver says otherwise)
   let onShow = null;
   const primeLater = createPrimer(pixels, () => inView);
 
@@ -110,19 +112,33 @@ export function createHeatmapPainter(table, cellAt) {
     geometry = null;
     if (!rows || !cols || !table.isConnected) return;
     const t = table.getBoundingClientRect();
-    if (t.width === 0 || t.height === 0) return;  // not rendered (hidden tab, folded section)
+    if (t.width === 0 || t.height === 0) return; // not rendered (hidden tab, folded section)
     // Every rectangle is read before the canvas is touched: resizing it dirties the layout.
     const stage = canvas.parentElement.getBoundingClientRect();
     const dpr = window.devicePixelRatio || 1;
-    const across = deviceEdges(cols, (j) => {
-      const td = cellAt(0, j);
-      const r = td.getBoundingClientRect();
-      return [r.left + td.clientLeft, r.right];  // inside the group rule's left border
-    }, 'X0', 'X1', dpr, stage.left);
-    const down = deviceEdges(rows, (i) => {
-      const r = cellAt(i, 0).getBoundingClientRect();
-      return [r.top, r.bottom];
-    }, 'Y0', 'Y1', dpr, stage.top);
+    const across = deviceEdges(
+      cols,
+      (j) => {
+        const td = cellAt(0, j);
+        const r = td.getBoundingClientRect();
+        return [r.left + td.clientLeft, r.right]; // inside the group rule's left border
+      },
+      'X0',
+      'X1',
+      dpr,
+      stage.left,
+    );
+    const down = deviceEdges(
+      rows,
+      (i) => {
+        const r = cellAt(i, 0).getBoundingClientRect();
+        return [r.top, r.bottom];
+      },
+      'Y0',
+      'Y1',
+      dpr,
+      stage.top,
+    );
     const W = Math.max(1, ...across.X1);
     const H = Math.max(1, ...down.Y1);
     // The offset inside the canvas's positioned parent, the stage around the table.
@@ -164,29 +180,34 @@ export function createHeatmapPainter(table, cellAt) {
   // it may also sit in a card whose layout the browser skips (content-visibility: auto), where
   // the rectangles read are not to be trusted: so coming into view measures again.
   let measuredOutOfView = false;
-  new IntersectionObserver((entries) => {
-    inView = entries[entries.length - 1].isIntersecting;
-    if (!inView) {
-      // The pixel copy kept for repainting changed cells only is as large as the canvas (megabytes
-      // at d_model = 64 on a high-density screen): maps out of view give it back and are drawn
-      // whole when they change.
-      pixels.release();
-      return;
-    }
-    onShow?.();
-    if (measuredOutOfView && (frame || make)) {
-      stale = true;
-      geometry = null;
-    }
-    drawIfStale();
-    // A map last drawn out of view (into the shared buffer) keeps no pixels of its own: it takes
-    // them now, after the frame, so that the next edit repaints only the cells it changes instead
-    // of allocating and drawing the whole map inside that edit's frame.
-    if (!pixels.keeping) {
-      afterFrame(() => { if (inView && !stale && frame && geometry && !pixels.keeping) draw(); });
-    }
-    primeLater();
-  }, { rootMargin: '0px' }).observe(table);
+  new IntersectionObserver(
+    (entries) => {
+      inView = entries[entries.length - 1].isIntersecting;
+      if (!inView) {
+        // The pixel copy kept for repainting changed cells only is as large as the canvas (megabytes
+        // at d_model = 64 on a high-density screen): maps out of view give it back and are drawn
+        // whole when they change.
+        pixels.release();
+        return;
+      }
+      onShow?.();
+      if (measuredOutOfView && (frame || make)) {
+        stale = true;
+        geometry = null;
+      }
+      drawIfStale();
+      // A map last drawn out of view (into the shared buffer) keeps no pixels of its own: it takes
+      // them now, after the frame, so that the next edit repaints only the cells it changes instead
+      // of allocating and drawing the whole map inside that edit's frame.
+      if (!pixels.keeping) {
+        afterFrame(() => {
+          if (inView && !stale && frame && geometry && !pixels.keeping) draw();
+        });
+      }
+      primeLater();
+    },
+    { rootMargin: '0px' },
+  ).observe(table);
 
   function repaint() {
     const f = current();
@@ -200,9 +221,13 @@ export function createHeatmapPainter(table, cellAt) {
   return {
     canvas,
     /** Whether the map is near the viewport (drawing it now is drawing what a person sees). */
-    get inView() { return inView; },
+    get inView() {
+      return inView;
+    },
     /** Called when the map comes near the viewport, before it is redrawn. */
-    set onShow(fn) { onShow = fn; },
+    set onShow(fn) {
+      onShow = fn;
+    },
     /** Paints one frame (see above). */
     paint(next, { relayout = false, recolour = false } = {}) {
       make = next;

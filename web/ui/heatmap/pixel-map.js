@@ -55,7 +55,10 @@ export function pixelsOf(data, rows, cols, lut, maxSide = MAX_SIDE) {
 }
 
 const KEYS = {
-  ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1],
+  ArrowUp: [-1, 0],
+  ArrowDown: [1, 0],
+  ArrowLeft: [0, -1],
+  ArrowRight: [0, 1],
 };
 
 /**
@@ -79,8 +82,8 @@ export function createPixelMap({ name, label, i18n = english }) {
   readout.dataset.readout = '';
   readout.setAttribute('aria-live', 'polite');
   root.append(frame, readout);
-  let shown = null;   // { data, rows, cols, rowLabels, colLabels }
-  let at = null;      // [i, j] of the cell read out
+  let shown = null; // { data, rows, cols, rowLabels, colLabels }
+  let at = null; // [i, j] of the cell read out
 
   function read(i, j, move) {
     if (!shown) return;
@@ -90,20 +93,30 @@ export function createPixelMap({ name, label, i18n = english }) {
     readout.dataset.row = String(r);
     readout.dataset.col = String(c);
     readout.textContent = t('explorer.pixelMap.cell', {
-      row: r + 1, query: rowLabels[r] ?? '', col: c + 1, key: colLabels[c] ?? '', value: decimal(data[r * cols + c].toFixed(3)),
+      row: r + 1,
+      query: rowLabels[r] ?? '',
+      col: c + 1,
+      key: colLabels[c] ?? '',
+      value: decimal(data[r * cols + c].toFixed(3)),
     });
     if (!move) return;
     cursor.hidden = false;
     Object.assign(cursor.style, {
-      left: `${(100 * c) / cols}%`, top: `${(100 * r) / rows}%`,
-      width: `max(2px, ${100 / cols}%)`, height: `max(2px, ${100 / rows}%)`,
+      left: `${(100 * c) / cols}%`,
+      top: `${(100 * r) / rows}%`,
+      width: `max(2px, ${100 / cols}%)`,
+      height: `max(2px, ${100 / rows}%)`,
     });
   }
 
   frame.addEventListener('pointermove', (e) => {
     if (!shown) return;
     const box = frame.getBoundingClientRect();
-    read(Math.floor(((e.clientY - box.top) / box.height) * shown.rows), Math.floor(((e.clientX - box.left) / box.width) * shown.cols), false);
+    read(
+      Math.floor(((e.clientY - box.top) / box.height) * shown.rows),
+      Math.floor(((e.clientX - box.left) / box.width) * shown.cols),
+      false,
+    );
   });
   frame.addEventListener('keydown', (e) => {
     if (!shown) return;
@@ -118,8 +131,12 @@ export function createPixelMap({ name, label, i18n = english }) {
     e.preventDefault();
     read(next[0], next[1], true);
   });
-  frame.addEventListener('focus', () => { if (shown) read(...(at ?? [0, 0]), true); });
-  frame.addEventListener('blur', () => { cursor.hidden = true; });
+  frame.addEventListener('focus', () => {
+    if (shown) read(...(at ?? [0, 0]), true);
+  });
+  frame.addEventListener('blur', () => {
+    cursor.hidden = true;
+  });
 
   return {
     el: root,
@@ -134,9 +151,18 @@ export function createPixelMap({ name, label, i18n = english }) {
       canvas.height = height;
       canvas.getContext('2d').putImageData(new ImageData(new Uint8ClampedArray(pixels.buffer), width, height), 0, 0);
       const pooled = width < cols || height < rows;
-      frame.setAttribute('aria-label', pooled
-        ? t('explorer.pixelMap.labelPooled', { label, rows, cols, across: Math.ceil(cols / width), down: Math.ceil(rows / height) })
-        : t('explorer.pixelMap.label', { label, rows, cols }));
+      frame.setAttribute(
+        'aria-label',
+        pooled
+          ? t('explorer.pixelMap.labelPooled', {
+              label,
+              rows,
+              cols,
+              across: Math.ceil(cols / width),
+              down: Math.ceil(rows / height),
+            })
+          : t('explorer.pixelMap.label', { label, rows, cols }),
+      );
       readout.textContent = at ? readout.textContent : t('explorer.pixelMap.idle');
       root.dataset.drawn = 'true';
     },

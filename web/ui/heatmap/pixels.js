@@ -8,7 +8,7 @@
 // parses a CSS colour, a fillText shapes and records) costs about a microsecond or more.
 import { printerFor, rgbOf } from './glyphs.js';
 
-const HATCH_CSS_PX = 8;  // the period of the masked-cell stripes
+const HATCH_CSS_PX = 8; // the period of the masked-cell stripes
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
 // [r, g, b] -> an opaque pixel in the platform's byte order.
@@ -28,7 +28,7 @@ function scratchFor(W, H) {
 // Diagonal stripes like the CSS hatch of the legend's "hidden" swatch, written as pixels.
 function hatchCell(px, W, xa, xb, ya, yb, dpr, looks) {
   const a = pixel(rgbOf(looks.hatchA));
-  const b = pixel(rgbOf(looks.hatchB));  // (rgbOf caches: these are two map lookups)
+  const b = pixel(rgbOf(looks.hatchB)); // (rgbOf caches: these are two map lookups)
   const period = HATCH_CSS_PX * Math.SQRT2 * dpr;
   for (let y = ya; y < yb; y++) {
     const line = y * W;
@@ -53,7 +53,8 @@ function fillAll(px, S, geometry, rows, cols, want, fill, looks) {
       if (f > 1) px.fill(f, line + X0[j], line + X1[j]);
     }
     for (let y = Y0[i] + 1; y < Y1[i]; y++) px.copyWithin(y * S, line, line + W);
-    for (let j = 0; j < cols; j++) if (fill[i * cols + j] === 1) hatchCell(px, S, X0[j], X1[j], Y0[i], Y1[i], dpr, looks);
+    for (let j = 0; j < cols; j++)
+      if (fill[i * cols + j] === 1) hatchCell(px, S, X0[j], X1[j], Y0[i], Y1[i], dpr, looks);
   }
 }
 
@@ -83,8 +84,8 @@ function printAll(data, S, geometry, rows, cols, texts, inkOf, printer, kept) {
  * back as it is (a change of the canvas that changes nothing seen).
  */
 export function createHeatmapPixels(canvas, ctx) {
-  let image = null;  // ImageData the size of the canvas, reused between redraws
-  let shown = null;  // { geometry, fill: Uint32Array (pixel; 0: none; 1: hatch), text: [], ink: [] }
+  let image = null; // ImageData the size of the canvas, reused between redraws
+  let shown = null; // { geometry, fill: Uint32Array (pixel; 0: none; 1: hatch), text: [], ink: [] }
 
   // Repaints one cell in place (px: the kept image's pixels, one Uint32 each).
   function paintCell(px, geometry, looks, k, fill, text, ink, printer) {
@@ -93,7 +94,13 @@ export function createHeatmapPixels(canvas, ctx) {
     const j = k % cols;
     if (fill === 1) hatchCell(px, W, X0[j], X1[j], Y0[i], Y1[i], dpr, looks);
     else for (let y = Y0[i]; y < Y1[i]; y++) px.fill(fill, y * W + X0[j], y * W + X1[j]);
-    if (text) printer.print(image.data, W, text, rgbOf(ink), (X0[j] + X1[j]) / 2, (Y0[i] + Y1[i]) / 2, [X0[j], Y0[i], X1[j], Y1[i]]);
+    if (text)
+      printer.print(image.data, W, text, rgbOf(ink), (X0[j] + X1[j]) / 2, (Y0[i] + Y1[i]) / 2, [
+        X0[j],
+        Y0[i],
+        X1[j],
+        Y1[i],
+      ]);
   }
 
   // The cells whose fill, text or ink differ from what the canvas shows.
@@ -101,7 +108,8 @@ export function createHeatmapPixels(canvas, ctx) {
     const dirty = [];
     for (let k = 0; k < n; k++) {
       const text = texts ? texts[k] : null;
-      if (want(k) !== shown.fill[k] || text !== shown.text[k] || (text ? inkOf(k) : null) !== shown.ink[k]) dirty.push(k);
+      if (want(k) !== shown.fill[k] || text !== shown.text[k] || (text ? inkOf(k) : null) !== shown.ink[k])
+        dirty.push(k);
     }
     return dirty;
   }
@@ -137,7 +145,7 @@ export function createHeatmapPixels(canvas, ctx) {
     const n = rows * cols;
     const printer = texts ? printerFor(looks.font, geometry.dpr) : null;
     const want = (k) => (hidden?.[k] ? 1 : fills[k] ? pixel(fills[k]) : 0);
-    const inkOf = (k) => (hidden?.[k] ? looks.muted : inks[k] ?? looks.text);
+    const inkOf = (k) => (hidden?.[k] ? looks.muted : (inks[k] ?? looks.text));
     if (image && shown?.geometry === geometry && !whole) {
       const dirty = changedCells(n, want, texts, inkOf);
       if (dirty.length <= n / 4) {
@@ -154,7 +162,7 @@ export function createHeatmapPixels(canvas, ctx) {
     const { W, H } = geometry;
     const n = rows * cols;
     const buffer = inView ? (image ??= new ImageData(W, H)) : scratchFor(W, H);
-    const S = buffer.width;  // pixels per row of the buffer
+    const S = buffer.width; // pixels per row of the buffer
     const px = new Uint32Array(buffer.data.buffer);
     px.fill(0, 0, S * H);
     const kept = { geometry, fill: new Uint32Array(n), text: new Array(n).fill(null), ink: new Array(n).fill(null) };
@@ -167,7 +175,9 @@ export function createHeatmapPixels(canvas, ctx) {
   return {
     draw,
     /** Whether the canvas's pixels are kept, so that a redraw can repaint changed cells only. */
-    get keeping() { return shown !== null; },
+    get keeping() {
+      return shown !== null;
+    },
     touch() {
       if (shown) ctx.putImageData(image, 0, 0, 0, 0, 1, 1);
     },

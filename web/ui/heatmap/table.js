@@ -9,7 +9,7 @@ function headerRow(cols, stats) {
   for (let j = 0; j < cols; j++) {
     const th = el('th', 'col-label');
     th.scope = 'col';
-    th.translate = false;  // a token, or a column's number (its title too)
+    th.translate = false; // a token, or a column's number (its title too)
     const span = el('span');
     th.append(span);
     colHeads.push(th);
@@ -29,7 +29,7 @@ function headerRow(cols, stats) {
 function rowHead() {
   const th = el('th', 'row-label');
   th.scope = 'row';
-  th.translate = false;  // a token (its title too); the badge is translated
+  th.translate = false; // a token (its title too); the badge is translated
   const span = el('span', 'label-text');
   const badge = el('span', 'badge');
   badge.translate = true;

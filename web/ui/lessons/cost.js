@@ -31,7 +31,14 @@ export function singleHeadCost(n, m, { dModel, dk, dv, biases }) {
   const projectionFlops = 2 * dModel * (n * dk + m * dk + m * dv);
   const scoreFlops = 2 * n * m * (dk + dv);
   const softmaxFlops = 5 * n * m;
-  return { parameters, projectionFlops, scoreFlops, softmaxFlops, totalFlops: projectionFlops + scoreFlops + softmaxFlops, attentionMatrixBytes: 4 * n * m };
+  return {
+    parameters,
+    projectionFlops,
+    scoreFlops,
+    softmaxFlops,
+    totalFlops: projectionFlops + scoreFlops + softmaxFlops,
+    attentionMatrixBytes: 4 * n * m,
+  };
 }
 
 // The sizes the panel shows: its own, or the explorer's while it follows them; `single` when the
@@ -40,7 +47,17 @@ function sizesOf(s) {
   const c = s.lessons.cost;
   if (!c.follow) return { n: c.n, m: c.m, dModel: c.dModel, heads: c.heads };
   const d = dims(s);
-  if (!d.multi) return { n: d.n, m: d.m, dModel: d.sentence ? s.dModel : 0, heads: 1, single: true, dk: d.dk, dv: d.dv, biases: d.biases };
+  if (!d.multi)
+    return {
+      n: d.n,
+      m: d.m,
+      dModel: d.sentence ? s.dModel : 0,
+      heads: 1,
+      single: true,
+      dk: d.dk,
+      dv: d.dv,
+      biases: d.biases,
+    };
   return { n: d.n, m: d.m, dModel: s.dModel, heads: s.heads };
 }
 
@@ -51,15 +68,17 @@ function costControls(update, { t }) {
   const followLabel = el('label', 'check');
   followLabel.append(follow, el('span', '', t('lessons.cost.follow')));
   const inputs = {
-    n: numberInput(LESSON_LIMITS.n), m: numberInput(LESSON_LIMITS.n),
-    dModel: numberInput(LESSON_LIMITS.dModel), heads: numberInput(LESSON_LIMITS.heads),
+    n: numberInput(LESSON_LIMITS.n),
+    m: numberInput(LESSON_LIMITS.n),
+    dModel: numberInput(LESSON_LIMITS.dModel),
+    heads: numberInput(LESSON_LIMITS.heads),
   };
   const controls = el('div', 'lesson-controls');
   controls.append(followLabel);
   for (const key of ['n', 'm', 'dModel', 'heads']) {
     const label = el('label', 'lesson-field');
     const text = el('span', 'lesson-field-label', key === 'dModel' ? 'd_model' : t(`lessons.cost.field.${key}`));
-    text.translate = key !== 'dModel';  // a variable's name
+    text.translate = key !== 'dModel'; // a variable's name
     label.append(text, inputs[key]);
     controls.append(label);
     inputs[key].addEventListener('change', () => {
@@ -69,7 +88,9 @@ function costControls(update, { t }) {
       update((s) => setLesson(s, 'cost', { ...sizesOf(s), follow: false, [key]: v }));
     });
   }
-  follow.addEventListener('change', () => update((s) => setLesson(s, 'cost', follow.checked ? { follow: true } : { ...sizesOf(s), follow: false })));
+  follow.addEventListener('change', () =>
+    update((s) => setLesson(s, 'cost', follow.checked ? { follow: true } : { ...sizesOf(s), follow: false })),
+  );
   return { controls, follow, inputs };
 }
 
@@ -91,7 +112,7 @@ function costTable({ t }) {
     const f = el('td', 'formula-cell');
     formulas[key] = f;
     const value = el('td', 'value-cell');
-    value.translate = false;  // numbers and unit symbols (FLOP, MiB)
+    value.translate = false; // numbers and unit symbols (FLOP, MiB)
     const out = el('output');
     out.dataset.stat = key;
     value.append(out);
@@ -111,7 +132,11 @@ function plotLegend({ t }) {
     span.setAttribute('aria-hidden', 'true');
     return [span, ` ${text}  `];
   };
-  legend.append(...key('proj', t('lessons.cost.legend.proj')), ...key('quad', t('lessons.cost.legend.quad')), ...key('now', t('lessons.cost.legend.now')));
+  legend.append(
+    ...key('proj', t('lessons.cost.legend.proj')),
+    ...key('quad', t('lessons.cost.legend.quad')),
+    ...key('now', t('lessons.cost.legend.now')),
+  );
   return legend;
 }
 
@@ -133,7 +158,10 @@ export function createCostPanel({ attn, update, i18n = english }) {
 
   let drawn = '';
 
-  const cost = (n, m, z) => (z.single ? singleHeadCost(n, m, z) : attn.lessons.attentionCost({ n, m, dModel: z.dModel, numHeads: z.heads, bias: true }));
+  const cost = (n, m, z) =>
+    z.single
+      ? singleHeadCost(n, m, z)
+      : attn.lessons.attentionCost({ n, m, dModel: z.dModel, numHeads: z.heads, bias: true });
   const quadratic = (c) => c.scoreFlops + c.softmaxFlops;
 
   // The smallest n (with m = n) at which the quadratic terms cost at least as much as the
@@ -182,7 +210,7 @@ export function createCostPanel({ attn, update, i18n = english }) {
       }
       error.hidden = true;
       table.hidden = false;
-      figure.hidden = z.single && !z.dModel;  // no projections: nothing to cross
+      figure.hidden = z.single && !z.dModel; // no projections: nothing to cross
       describe(z, c);
       const star = crossover(z);
       verdict.dataset.value = String(star);
@@ -194,8 +222,13 @@ export function createCostPanel({ attn, update, i18n = english }) {
   // The caption, row labels and formulas, the cells and the parameter sentence for sizes z.
   function describe(z, c) {
     const sizes = { n: grouped(z.n), m: grouped(z.m), dModel: grouped(z.dModel), heads: z.heads, dk: z.dk, dv: z.dv };
-    setText(caption, t(z.single ? (z.dModel ? 'lessons.cost.captionHead' : 'lessons.cost.captionTyped') : 'lessons.cost.captionLayer',
-      { ...sizes, width: z.dModel / z.heads }));
+    setText(
+      caption,
+      t(
+        z.single ? (z.dModel ? 'lessons.cost.captionHead' : 'lessons.cost.captionTyped') : 'lessons.cost.captionLayer',
+        { ...sizes, width: z.dModel / z.heads },
+      ),
+    );
     for (const [name, format] of ROWS) {
       setText(cells[name], i18n.decimal(format(c[name])));
       cells[name].dataset.value = String(c[name]);
@@ -208,18 +241,43 @@ export function createCostPanel({ attn, update, i18n = english }) {
     if (z.single && !z.dModel) {
       params.replaceChildren(t('lessons.cost.typed'));
     } else if (z.single) {
-      const layerCount = attn.lessons.attentionCost({ n: z.n, m: z.m, dModel: z.dModel, numHeads: 1, bias: z.biases }).parameters;
-      params.replaceChildren(singleHeadSentence({ dModel: z.dModel, dk: z.dk, dv: z.dv, biases: z.biases, count: c.parameters, layerCount }, i18n));
+      const layerCount = attn.lessons.attentionCost({
+        n: z.n,
+        m: z.m,
+        dModel: z.dModel,
+        numHeads: 1,
+        bias: z.biases,
+      }).parameters;
+      params.replaceChildren(
+        singleHeadSentence(
+          { dModel: z.dModel, dk: z.dk, dv: z.dv, biases: z.biases, count: c.parameters, layerCount },
+          i18n,
+        ),
+      );
     } else {
-      const weights = attn.lessons.attentionCost({ n: z.n, m: z.m, dModel: z.dModel, numHeads: z.heads, bias: false }).parameters;
-      params.replaceChildren(parameterSentence({ weights, withBiases: c.parameters, dModel: z.dModel, heads: z.heads }, i18n));
+      const weights = attn.lessons.attentionCost({
+        n: z.n,
+        m: z.m,
+        dModel: z.dModel,
+        numHeads: z.heads,
+        bias: false,
+      }).parameters;
+      params.replaceChildren(
+        parameterSentence({ weights, withBiases: c.parameters, dModel: z.dModel, heads: z.heads }, i18n),
+      );
     }
   }
 
   function verdictText(z, c, star) {
     const params = {
-      n: grouped(z.n), m: grouped(z.m), dModel: grouped(z.dModel), dk: z.dk, dv: z.dv, count: z.heads,
-      star: grouped(star), bytes: i18n.decimal(bytes(c.attentionMatrixBytes)),
+      n: grouped(z.n),
+      m: grouped(z.m),
+      dModel: grouped(z.dModel),
+      dk: z.dk,
+      dv: z.dv,
+      count: z.heads,
+      star: grouped(star),
+      bytes: i18n.decimal(bytes(c.attentionMatrixBytes)),
     };
     if (z.single && !z.dModel) return t('lessons.cost.verdictTyped', params);
     if (z.single) return t('lessons.cost.verdictHead', params);
@@ -241,8 +299,12 @@ export function createCostPanel({ attn, update, i18n = english }) {
     const yDomain = [10 ** Math.floor(Math.log10(Math.min(...ys))), 10 ** Math.ceil(Math.log10(Math.max(...ys)))];
     const cs = cost(star, star, z);
     plot.update({
-      series: [{ key: 'proj', points: proj }, { key: 'quad', points: quad }],
-      xDomain: [1, top], yDomain,
+      series: [
+        { key: 'proj', points: proj },
+        { key: 'quad', points: quad },
+      ],
+      xDomain: [1, top],
+      yDomain,
       vertical: [
         { key: 'now', x: Math.min(Math.max(z.n, 1), top), label: `n = ${grouped(z.n)}`, row: 0 },
         { key: 'cross', x: star, label: t('lessons.cost.equalAt', { n: grouped(star) }), row: 1 },

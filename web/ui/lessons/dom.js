@@ -78,7 +78,14 @@ export function linear([d0, d1], [r0, r1]) {
   return (x) => r0 + (x - d0) * k;
 }
 
-const SI = [[1e18, 'E'], [1e15, 'P'], [1e12, 'T'], [1e9, 'G'], [1e6, 'M'], [1e3, 'k']];
+const SI = [
+  [1e18, 'E'],
+  [1e15, 'P'],
+  [1e12, 'T'],
+  [1e9, 'G'],
+  [1e6, 'M'],
+  [1e3, 'k'],
+];
 
 /** 1234567 -> "1.23 M" (three significant digits and an SI prefix). */
 export function si(x, unit = '') {
@@ -100,7 +107,10 @@ export function bytes(x) {
 }
 
 /** A whole number with thin-space thousands separators: 16640 -> "16 640". */
-export const grouped = (x) => Math.round(x).toString().replace(/\B(?=(\d{3})+(?!\d))/g, '\u2009');
+export const grouped = (x) =>
+  Math.round(x)
+    .toString()
+    .replace(/\B(?=(\d{3})+(?!\d))/g, '\u2009');
 
 /**
  * Message `key` as a list of text and elements: its {name} placeholders that `nodes` names become
@@ -110,12 +120,16 @@ export const grouped = (x) => Math.round(x).toString().replace(/\B(?=(\d{3})+(?!
  */
 export function sentence(i18n, key, params = {}, nodes = {}) {
   const pseudo = i18n.lang === 'qps';
-  return i18n.t(key, params).split(/\{(\w+)\}/).map((part, k) => {
-    if (k % 2) return nodes[part] ?? `{${part}}`;
-    if (!pseudo) return part;
-    const bare = part.replace(/^\u27e6/, '').replace(/\u27e7$/, '');
-    return /\p{L}/u.test(bare) ? `\u27e6${bare}\u27e7` : bare;
-  }).filter((part) => part !== '');
+  return i18n
+    .t(key, params)
+    .split(/\{(\w+)\}/)
+    .map((part, k) => {
+      if (k % 2) return nodes[part] ?? `{${part}}`;
+      if (!pseudo) return part;
+      const bare = part.replace(/^\u27e6/, '').replace(/\u27e7$/, '');
+      return /\p{L}/u.test(bare) ? `\u27e6${bare}\u27e7` : bare;
+    })
+    .filter((part) => part !== '');
 }
 
 /** A whole number for people, grouped the locale's way: 10000 → "10,000" (en), "10.000" (de). */
@@ -134,7 +148,7 @@ export function point(i18n, x, y) {
   return `(${i18n.decimal(x)}${comma ? ';' : ','} ${i18n.decimal(y)})`;
 }
 
-const written = new WeakMap();  // element → the message text setSentence last put in it
+const written = new WeakMap(); // element → the message text setSentence last put in it
 
 /** Fills `target` with sentence(i18n, key, params, nodes), only when its words change. */
 export function setSentence(target, i18n, key, params = {}, nodes = {}) {

@@ -12,7 +12,12 @@ import { createHeatmap } from '../heatmap/heatmap.js';
 import { INFERENCE_LIMITS, english, formatNumber, setLesson } from '../model/model.js';
 import { flashRun, rescale, stepState, tileCells, tileMemory } from './flash-math.js';
 import {
-  explainDifference, explainMemory, explainOutput, explainPartial, explainRowState, explainScore,
+  explainDifference,
+  explainMemory,
+  explainOutput,
+  explainPartial,
+  explainRowState,
+  explainScore,
 } from './flash-explain.js';
 import { createExplainBox, explainedStat, setStat } from '../explain/explain.js';
 
@@ -44,7 +49,14 @@ function flashControls(update, { t }) {
   const reset = button(t('inference.flash.reset'));
   reset.dataset.action = 'flash-reset';
   const controls = el('div', 'lesson-controls');
-  controls.append(field(t('inference.flash.blockRows'), rows), field(t('inference.flash.blockCols'), cols), causalLabel, step, play, reset);
+  controls.append(
+    field(t('inference.flash.blockRows'), rows),
+    field(t('inference.flash.blockCols'), cols),
+    causalLabel,
+    step,
+    play,
+    reset,
+  );
   const set = (value) => update((s) => setLesson(s, 'flash', value));
   rows.addEventListener('change', () => set({ blockRows: Number(rows.value), step: 0 }));
   cols.addEventListener('change', () => set({ blockCols: Number(cols.value), step: 0 }));
@@ -63,8 +75,13 @@ function drawTiles(table, run, f, s, { t }) {
     for (let c = 0; c < C; c++) {
       const k = r * C + c;
       const st = run.trace.steps[k];
-      const state = k === s - 1 ? (st.skipped ? 'nowSkipped' : 'now') : k < s ? (st.skipped ? 'skipped' : 'done') : 'toCome';
-      const td = el('td', `flash-tile ${TILE_STATES[state]}`, k === s - 1 ? '\u25cf' : k < s ? (st.skipped ? '\u2013' : '\u2713') : '');
+      const state =
+        k === s - 1 ? (st.skipped ? 'nowSkipped' : 'now') : k < s ? (st.skipped ? 'skipped' : 'done') : 'toCome';
+      const td = el(
+        'td',
+        `flash-tile ${TILE_STATES[state]}`,
+        k === s - 1 ? '\u25cf' : k < s ? (st.skipped ? '\u2013' : '\u2713') : '',
+      );
       const label = t(`inference.flash.tile.${state}`, { row: r + 1, col: c + 1 });
       td.setAttribute('aria-label', label);
       td.title = label;
@@ -88,7 +105,13 @@ function rescaleSentences(list, st, labels, { t, decimal }) {
     if (mNew === -Infinity) text = t('inference.flash.rescale.none', query);
     else if (mOld === -Infinity) text = t('inference.flash.rescale.first', query);
     else if (mOld === mNew) text = t('inference.flash.rescale.kept', { ...query, max: num(mNew) });
-    else text = t('inference.flash.rescale.moved', { ...query, from: num(mOld), to: num(mNew), factor: num(rescale(mOld, mNew)) });
+    else
+      text = t('inference.flash.rescale.moved', {
+        ...query,
+        from: num(mOld),
+        to: num(mNew),
+        factor: num(rescale(mOld, mNew)),
+      });
     items.push(el('li', '', text));
   }
   list.replaceChildren(...items);
@@ -111,8 +134,14 @@ function player(ui, root, { t }, next, current, update) {
     ui.play.textContent = t('inference.flash.play');
     ui.play.setAttribute('aria-pressed', 'false');
   };
-  const finished = () => { const { run, settings } = current(); return !run || settings.step >= run.trace.steps.length; };
-  ui.step.addEventListener('click', () => { stop(); next(); });
+  const finished = () => {
+    const { run, settings } = current();
+    return !run || settings.step >= run.trace.steps.length;
+  };
+  ui.step.addEventListener('click', () => {
+    stop();
+    next();
+  });
   ui.play.addEventListener('click', () => {
     if (timer) return stop();
     ui.play.textContent = t('inference.flash.pause');
@@ -148,7 +177,10 @@ export function createFlashAttentionPanel({ attn, update, i18n = english }) {
   const failure = failureLine(body);
   body.append(status, top, maps.scoresBlock, maps.stateBlock, explain.el, maps.endBlock, maps.memoryBlock);
   root.append(intro, ui.controls, failure.el, body);
-  const next = () => update((s) => setLesson(s, 'flash', { step: Math.min(s.lessons.flash.step + 1, run ? run.trace.steps.length : 0) }));
+  const next = () =>
+    update((s) =>
+      setLesson(s, 'flash', { step: Math.min(s.lessons.flash.step + 1, run ? run.trace.steps.length : 0) }),
+    );
   const stop = player(ui, root, i18n, next, () => ({ run, settings }), update);
 
   return {
@@ -187,23 +219,59 @@ export function createFlashAttentionPanel({ attn, update, i18n = english }) {
 // stats under them, each explained on hover or focus.
 function createFlashMaps(explain, current, i18n) {
   const { t } = i18n;
-  const inspect = (fn) => (i, j) => { const c = current(); if (c.run && (c.st || fn.always)) explain.show(fn(c, i, j)); };
+  const inspect = (fn) => (i, j) => {
+    const c = current();
+    if (c.run && (c.st || fn.always)) explain.show(fn(c, i, j));
+  };
   const always = (fn) => Object.assign(fn, { always: true });
-  const map = (name, key, onInspect, legend = false) => createHeatmap({ name, label: t(key), kind: 'diverging', legend, onInspect: inspect(onInspect), i18n });
-  const scores = map('flash-scores', 'inference.flash.map.scores', always((c, i, j) => explainScore(c.run, c.settings, i, j, i18n)), true);
-  const state = map('flash-state', 'inference.flash.map.state', (c, i, j) => explainRowState(c.run, c.settings, c.st, i, j, i18n));
-  const partial = map('flash-partial', 'inference.flash.map.partial', (c, i, j) => explainPartial(c.run, c.settings, c.st, i, j, i18n));
-  const tiled = map('flash-tiled', 'inference.flash.map.tiled', always((c, i, j) => explainOutput(c.run, 'tiled', i, j, i18n)));
-  const naive = map('flash-naive', 'inference.flash.map.naive', always((c, i, j) => explainOutput(c.run, 'naive', i, j, i18n)));
+  const map = (name, key, onInspect, legend = false) =>
+    createHeatmap({ name, label: t(key), kind: 'diverging', legend, onInspect: inspect(onInspect), i18n });
+  const scores = map(
+    'flash-scores',
+    'inference.flash.map.scores',
+    always((c, i, j) => explainScore(c.run, c.settings, i, j, i18n)),
+    true,
+  );
+  const state = map('flash-state', 'inference.flash.map.state', (c, i, j) =>
+    explainRowState(c.run, c.settings, c.st, i, j, i18n),
+  );
+  const partial = map('flash-partial', 'inference.flash.map.partial', (c, i, j) =>
+    explainPartial(c.run, c.settings, c.st, i, j, i18n),
+  );
+  const tiled = map(
+    'flash-tiled',
+    'inference.flash.map.tiled',
+    always((c, i, j) => explainOutput(c.run, 'tiled', i, j, i18n)),
+  );
+  const naive = map(
+    'flash-naive',
+    'inference.flash.map.naive',
+    always((c, i, j) => explainOutput(c.run, 'naive', i, j, i18n)),
+  );
   const rescaleList = el('ul', 'flash-rescale');
   rescaleList.dataset.flashRescale = '';
-  const difference = explainedStat('flash-difference', () => current().run && explain.show(explainDifference(current().run, i18n)));
+  const difference = explainedStat(
+    'flash-difference',
+    () => current().run && explain.show(explainDifference(current().run, i18n)),
+  );
   difference.dataset.flashDifference = '';
-  const showMemory = () => { const c = current(); if (c.run) explain.show(explainMemory(c.run, tileMemory(c.run, c.settings.blockRows, c.settings.blockCols), i18n)); };
+  const showMemory = () => {
+    const c = current();
+    if (c.run) explain.show(explainMemory(c.run, tileMemory(c.run, c.settings.blockRows, c.settings.blockCols), i18n));
+  };
   const tileBytes = explainedStat('flash-tile-bytes', showMemory);
   const fullBytes = explainedStat('flash-full-bytes', showMemory);
   const parts = {
-    scores, state, partial, tiled, naive, rescaleList, difference, tileBytes, fullBytes, i18n,
+    scores,
+    state,
+    partial,
+    tiled,
+    naive,
+    rescaleList,
+    difference,
+    tileBytes,
+    fullBytes,
+    i18n,
     stateBlock: stateSection(state, partial, rescaleList, t),
     endBlock: endSection(tiled, naive, difference, t),
   };
@@ -256,7 +324,14 @@ function drawFlashMaps(m, run, f, st, s, labels, display) {
   const steps = run.trace.steps.length;
   const hidden = Uint8Array.from(run.naive.trace.masked.data, (x) => (x === -Infinity ? 1 : 0));
   const tile = st ? tileCells(run, f.blockRows, f.blockCols, st.now.rowBlock, st.now.colBlock) : new Set();
-  m.scores.update({ tensor: run.naive.trace.masked, rowLabels: labels.queries, colLabels: labels.keys, hidden, ...display, alongside: () => m.scores.setHighlight({ cells: tile }) });
+  m.scores.update({
+    tensor: run.naive.trace.masked,
+    rowLabels: labels.queries,
+    colLabels: labels.keys,
+    hidden,
+    ...display,
+    alongside: () => m.scores.setHighlight({ cells: tile }),
+  });
   m.stateBlock.hidden = !st;
   if (st) {
     const rowLabels = labels.queries.slice(st.first, st.first + st.rows);
@@ -267,15 +342,31 @@ function drawFlashMaps(m, run, f, st, s, labels, display) {
       data[2 * r + 1] = st.now.rowSum[r];
       if (st.now.rowMax[r] === -Infinity) none[2 * r] = 1;
     }
-    m.state.update({ tensor: { data, shape: [st.rows, 2] }, rowLabels, colLabels: ['m', '\u2113'], hidden: none, ...display });
+    m.state.update({
+      tensor: { data, shape: [st.rows, 2] },
+      rowLabels,
+      colLabels: ['m', '\u2113'],
+      hidden: none,
+      ...display,
+    });
     m.partial.update({ tensor: st.now.partialOutput, rowLabels, colLabels: columnLabels(run.dv), ...display });
     rescaleSentences(m.rescaleList, st, labels.queries, m.i18n);
   }
   const end = s >= steps;
   m.endBlock.hidden = !end;
   if (end) {
-    m.tiled.update({ tensor: run.trace.output, rowLabels: labels.queries, colLabels: columnLabels(run.dv), ...display });
-    m.naive.update({ tensor: run.naive.output, rowLabels: labels.queries, colLabels: columnLabels(run.dv), ...display });
+    m.tiled.update({
+      tensor: run.trace.output,
+      rowLabels: labels.queries,
+      colLabels: columnLabels(run.dv),
+      ...display,
+    });
+    m.naive.update({
+      tensor: run.naive.output,
+      rowLabels: labels.queries,
+      colLabels: columnLabels(run.dv),
+      ...display,
+    });
   }
   const { t, decimal } = m.i18n;
   setStat(m.difference, run.difference, decimal(formatNumber(run.difference, 3)));

@@ -18,7 +18,11 @@ const numbers = ({ decimal }) => ({
 function sum(terms, { t }) {
   if (!terms.length) return '0';
   if (terms.length <= MAX_TERMS) return terms.join(' + ');
-  return t('inference.explain.longSum', { first: terms.slice(0, MAX_TERMS - 1).join(' + '), last: terms[terms.length - 1], count: terms.length });
+  return t('inference.explain.longSum', {
+    first: terms.slice(0, MAX_TERMS - 1).join(' + '),
+    last: terms[terms.length - 1],
+    count: terms.length,
+  });
 }
 
 // The visible keys of row i inside column block c: [{ j, s }] with s the scaled score.
@@ -38,7 +42,16 @@ export function explainScore(run, f, i, j, i18n) {
   const { line, done } = explanation();
   const terms = [];
   for (let x = 0; x < run.dk; x++) terms.push(`${fac(run.q(i, x))}\u00d7${fac(run.k(j, x))}`);
-  line(t('inference.flash.explain.score', { i: i + 1, j: j + 1, qi: subscript(i + 1), kj: subscript(j + 1), scale: num(run.scale), sum: sum(terms, i18n) }));
+  line(
+    t('inference.flash.explain.score', {
+      i: i + 1,
+      j: j + 1,
+      qi: subscript(i + 1),
+      kj: subscript(j + 1),
+      scale: num(run.scale),
+      sum: sum(terms, i18n),
+    }),
+  );
   const masked = at(run.naive.trace.masked, i, j);
   if (masked === -Infinity) {
     line(t('inference.flash.explain.hidden'), 'result');
@@ -76,7 +89,14 @@ export function explainRowState(run, f, st, row, col, i18n) {
   }
   const lOld = before ? before.rowSum[row] : 0;
   const terms = scores.map((x) => `e^(${num(x.s, 3)} \u2212 ${num(mNew, 3)})`);
-  line(t('inference.flash.explain.sum', { sub: subscript(i + 1), old: fac(lOld), factor: num(rescale(mOld, mNew)), sum: sum(terms, i18n) }));
+  line(
+    t('inference.flash.explain.sum', {
+      sub: subscript(i + 1),
+      old: fac(lOld),
+      factor: num(rescale(mOld, mNew)),
+      sum: sum(terms, i18n),
+    }),
+  );
   line(`= ${num(now.rowSum[row])}`, 'result');
   line(t(mOld === -Infinity ? 'inference.flash.explain.sumFirst' : 'inference.flash.explain.sumRescaled'), 'text');
   return done(t('inference.flash.explain.sumTitle', { query: i + 1 }));
@@ -95,7 +115,15 @@ export function explainPartial(run, f, st, row, x, i18n) {
   const oOld = before ? at(before.partialOutput, row, x) : 0;
   const scores = now.skipped ? [] : tileScores(run, f, i, now.colBlock);
   const terms = scores.map((s) => `e^(${num(s.s, 3)} \u2212 ${num(mNew, 3)})\u00d7${fac(run.v(s.j, x))}`);
-  line(t('inference.flash.explain.partial', { i: i + 1, x: x + 1, old: fac(oOld), factor: num(rescale(mOld, mNew)), sum: sum(terms, i18n) }));
+  line(
+    t('inference.flash.explain.partial', {
+      i: i + 1,
+      x: x + 1,
+      old: fac(oOld),
+      factor: num(rescale(mOld, mNew)),
+      sum: sum(terms, i18n),
+    }),
+  );
   line(`= ${num(at(now.partialOutput, row, x))}`, 'result');
   line(t('inference.flash.explain.partialWhy'), 'text');
   return done(t('inference.flash.explain.partialTitle', { query: i + 1 }));
@@ -115,7 +143,8 @@ export function explainOutput(run, which, i, x, i18n) {
     return done(t('inference.flash.explain.tiledTitle', { i: i + 1, x: x + 1 }));
   }
   const terms = [];
-  for (let j = 0; j < run.m; j++) if (at(run.naive.weights, i, j) !== 0) terms.push(`${fac(at(run.naive.weights, i, j))}\u00d7${fac(run.v(j, x))}`);
+  for (let j = 0; j < run.m; j++)
+    if (at(run.naive.weights, i, j) !== 0) terms.push(`${fac(at(run.naive.weights, i, j))}\u00d7${fac(run.v(j, x))}`);
   line(t('inference.flash.explain.naive', { i: i + 1, x: x + 1, sum: sum(terms, i18n) }));
   line(`= ${num(at(run.naive.output, i, x))}`, 'result');
   line(t('inference.flash.explain.naiveWhy'), 'text');
@@ -126,7 +155,10 @@ export function explainOutput(run, which, i, x, i18n) {
 export function explainDifference(run, i18n) {
   const { t } = i18n;
   const { line, done } = explanation();
-  line(t('inference.flash.explain.difference', { n: run.n, dv: run.dv, value: numbers(i18n).num(run.difference, 6) }), 'result');
+  line(
+    t('inference.flash.explain.difference', { n: run.n, dv: run.dv, value: numbers(i18n).num(run.difference, 6) }),
+    'result',
+  );
   line(t('inference.flash.explain.differenceWhy'), 'text');
   return done(t('inference.flash.explain.differenceTitle'));
 }
@@ -135,9 +167,16 @@ export function explainDifference(run, i18n) {
 export function explainMemory(run, mem, i18n) {
   const { t } = i18n;
   const { line, done } = explanation();
-  line(t('inference.flash.explain.memoryTile', {
-    rows: mem.rows, cols: mem.cols, dk: run.dk, dv: run.dv, count: mem.tile, bytes: mem.tileBytes,
-  }));
+  line(
+    t('inference.flash.explain.memoryTile', {
+      rows: mem.rows,
+      cols: mem.cols,
+      dk: run.dk,
+      dv: run.dv,
+      count: mem.tile,
+      bytes: mem.tileBytes,
+    }),
+  );
   line(t('inference.flash.explain.memoryFull', { n: run.n, m: run.m, count: mem.full, bytes: mem.fullBytes }));
   line(t('inference.flash.explain.memoryWhy'), 'text');
   return done(t('inference.flash.explain.memoryTitle'));

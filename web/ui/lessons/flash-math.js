@@ -14,8 +14,18 @@ export function flashRun(attn, head, f) {
   const [n, dk] = q.shape;
   const [m, dv] = v.shape;
   return {
-    trace, naive, difference, n, m, dk, dv, scale, blockRows: f.blockRows,
-    q: (i, x) => q.data[i * dk + x], k: (j, x) => k.data[j * dk + x], v: (j, x) => v.data[j * dv + x],
+    trace,
+    naive,
+    difference,
+    n,
+    m,
+    dk,
+    dv,
+    scale,
+    blockRows: f.blockRows,
+    q: (i, x) => q.data[i * dk + x],
+    k: (j, x) => k.data[j * dk + x],
+    v: (j, x) => v.data[j * dv + x],
     blockOf: (i) => Math.floor(i / f.blockRows),
   };
 }

@@ -5,8 +5,7 @@ const cross = (o, a, b) => (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0]
 
 /** Convex hull, counter-clockwise, without collinear points (Andrew's monotone chain). */
 export function convexHull(points) {
-  const p = [...new Map(points.map((q) => [`${q[0]},${q[1]}`, q])).values()]
-    .sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const p = [...new Map(points.map((q) => [`${q[0]},${q[1]}`, q])).values()].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   if (p.length <= 2) return p;
   const lower = [];
   for (const q of p) {

@@ -36,7 +36,11 @@ function transposed(t) {
  * and weights, dO, dA, dS and dQ, dK, dV, and the loss.
  */
 export function headGradients(attn, head, masks, goal, target, cell) {
-  const forward = attn.scaledDotProductAttention(head.q, head.k, head.v, { ...masks, scale: head.scale, needWeights: false });
+  const forward = attn.scaledDotProductAttention(head.q, head.k, head.v, {
+    ...masks,
+    scale: head.scale,
+    needWeights: false,
+  });
   const dO = gradOutputOf(goal, forward.output, target, cell);
   const g = attn.scaledDotProductAttentionGrad(head.q, head.k, head.v, dO, { ...masks, scale: head.scale });
   const dA = attn.matmul(dO, transposed(head.v));
@@ -53,19 +57,34 @@ export function nudge(attn, head, masks, goal, target, cell, grads, pick, eps) {
   const data = Float32Array.from(t.data);
   const index = pick.i * t.shape[1] + pick.j;
   data[index] += eps;
-  const realEps = data[index] - t.data[index];  // what float32 could represent
+  const realEps = data[index] - t.data[index]; // what float32 could represent
   moved[pick.matrix] = { data, shape: t.shape };
-  const r = attn.scaledDotProductAttention(moved.q, moved.k, moved.v, { ...masks, scale: head.scale, needWeights: false });
+  const r = attn.scaledDotProductAttention(moved.q, moved.k, moved.v, {
+    ...masks,
+    scale: head.scale,
+    needWeights: false,
+  });
   const gradient = at({ q: grads.gradQ, k: grads.gradK, v: grads.gradV }[pick.matrix], pick.i, pick.j);
   const after = lossOf(goal, r.output, target, cell);
-  return { eps: realEps, gradient, before: grads.loss, after, change: after - grads.loss, predicted: realEps * gradient };
+  return {
+    eps: realEps,
+    gradient,
+    before: grads.loss,
+    after,
+    change: after - grads.loss,
+    predicted: realEps * gradient,
+  };
 }
 
 /** The input cell with the largest |gradient| among dQ, dK, dV: where a nudge shows most. */
 export function steepestCell(grads) {
   let best = { matrix: 'q', i: 0, j: 0 };
   let size = -1;
-  for (const [matrix, t] of [['q', grads.gradQ], ['k', grads.gradK], ['v', grads.gradV]])
+  for (const [matrix, t] of [
+    ['q', grads.gradQ],
+    ['k', grads.gradK],
+    ['v', grads.gradV],
+  ])
     for (let x = 0; x < t.data.length; x++)
       if (Math.abs(t.data[x]) > size) {
         size = Math.abs(t.data[x]);
@@ -83,11 +102,15 @@ export function steepestCell(grads) {
 export function whichKeysLearn(attn, { dk = 64, keys = 64, dv = 16, samples = 200, threshold = 1e-3, seed = 0 }) {
   const rng = attn.randomState(seed);
   const draw = (...shape) => ({ data: Float32Array.from(rng.randn(...shape).data), shape });
-  const q = draw(samples, 1, dk), k = draw(samples, keys, dk), v = draw(samples, keys, dv), dO = draw(samples, 1, dv);
+  const q = draw(samples, 1, dk),
+    k = draw(samples, keys, dk),
+    v = draw(samples, keys, dv),
+    dO = draw(samples, 1, dv);
   rng.dispose?.();
   const run = (scale) => {
     const g = attn.scaledDotProductAttentionGrad(q, k, v, dO, { scale });
-    let learning = 0, norm = 0;
+    let learning = 0,
+      norm = 0;
     for (let s = 0; s < samples; s++) {
       for (let j = 0; j < keys; j++) if (Math.abs(g.gradScores.data[s * keys + j]) > threshold) learning++;
       let sq = 0;

@@ -65,18 +65,24 @@ export function createMapsSection(onPick, i18n = english) {
     if (!context) return;
     const e = explainGradient(key, i, j, context, i18n);
     setText(title, e.title);
-    body.replaceChildren(...e.lines.map((l) => {
-      const p = el('p', `explain-${l.kind}`, l.text);
-      p.translate = l.words;  // a formula with the numbers in it
-      return p;
-    }));
+    body.replaceChildren(
+      ...e.lines.map((l) => {
+        const p = el('p', `explain-${l.kind}`, l.text);
+        p.translate = l.words; // a formula with the numbers in it
+        return p;
+      }),
+    );
   };
   const maps = {};
   const grid = el('div', 'grad-maps');
   for (const [key, label] of MAPS) {
     const box = el('div', 'grad-map');
     maps[key] = createHeatmap({
-      name: `grad-${key}`, label: t('lessons.gradients.mapLabel', { formula: label }), kind: 'diverging', i18n, onInspect: (i, j) => explain(key, i, j),
+      name: `grad-${key}`,
+      label: t('lessons.gradients.mapLabel', { formula: label }),
+      kind: 'diverging',
+      i18n,
+      onInspect: (i, j) => explain(key, i, j),
       onActivate: PICKABLE.has(key) ? (i, j) => onPick({ matrix: key[1].toLowerCase(), i, j }) : undefined,
     });
     const mapTitle = el('p', 'lesson-map-title', label);
@@ -98,14 +104,19 @@ export function createMapsSection(onPick, i18n = english) {
       for (const [key, , rows, keyCols] of MAPS) {
         const t = tensors[key];
         maps[key].update({
-          tensor: t, rowLabels: rows === 'keys' ? keys : queries,
+          tensor: t,
+          rowLabels: rows === 'keys' ? keys : queries,
           colLabels: keyCols ? keys : Array.from({ length: t.shape[1] }, (_, c) => String(c + 1)),
-          hidden: keyCols ? result.hidden : null, fullyMasked: rows === 'keys' ? null : result.fullyMasked,
-          padCols: keyCols ? padCols : null, padRows: rows === 'keys' ? padCols : null,
-          clickable: PICKABLE.has(key), ...display,
+          hidden: keyCols ? result.hidden : null,
+          fullyMasked: rows === 'keys' ? null : result.fullyMasked,
+          padCols: keyCols ? padCols : null,
+          padRows: rows === 'keys' ? padCols : null,
+          clickable: PICKABLE.has(key),
+          ...display,
         });
         const picked = pick && key === `d${pick.matrix.toUpperCase()}`;
-        if (PICKABLE.has(key)) maps[key].setHighlight({ cells: picked ? new Set([pick.i * t.shape[1] + pick.j]) : null });
+        if (PICKABLE.has(key))
+          maps[key].setHighlight({ cells: picked ? new Set([pick.i * t.shape[1] + pick.j]) : null });
       }
     },
   };
@@ -120,17 +131,29 @@ export function createNudgeSection(attn, i18n = english) {
   const input = numberField('grad-eps', [1e-6, 1], 'any', eps);
   const text = stat('grad-nudge', 'grad-sentence');
   const root = el('div', 'lesson-gap');
-  root.append(el('h4', '', t('lessons.gradients.nudgeTitle')), field('\u03b5', input),
-    el('p', 'lesson-note', t('lessons.gradients.nudgeNote')), text);
+  root.append(
+    el('h4', '', t('lessons.gradients.nudgeTitle')),
+    field('\u03b5', input),
+    el('p', 'lesson-note', t('lessons.gradients.nudgeNote')),
+    text,
+  );
   function draw(ctx, masks, pick) {
     last = [ctx, masks, pick];
     const p = pick ?? steepestCell(ctx.grads);
     const r = nudge(attn, ctx.head, masks, ctx.goal, ctx.target, ctx.cell, ctx.grads, p, eps);
     Object.assign(text.dataset, { eps: String(r.eps), change: String(r.change), predicted: String(r.predicted) });
-    setText(text, t('lessons.gradients.nudge', {
-      cell: `${p.matrix.toUpperCase()}[${p.i + 1},${p.j + 1}]`, eps: num(r.eps), before: num(r.before, 6), after: num(r.after, 6),
-      change: num(r.change), gradient: num(r.gradient), predicted: num(r.predicted),
-    }));
+    setText(
+      text,
+      t('lessons.gradients.nudge', {
+        cell: `${p.matrix.toUpperCase()}[${p.i + 1},${p.j + 1}]`,
+        eps: num(r.eps),
+        before: num(r.before, 6),
+        after: num(r.after, 6),
+        change: num(r.change),
+        gradient: num(r.gradient),
+        predicted: num(r.predicted),
+      }),
+    );
   }
   input.addEventListener('change', () => {
     const v = Number(input.value);
@@ -144,7 +167,9 @@ export function createNudgeSection(attn, i18n = english) {
 function stepsText(losses, i18n) {
   const shown = losses.length <= 6 ? losses : [...losses.slice(0, 3), null, losses.at(-1)];
   const change = ((losses.at(-1) - losses[0]) / Math.abs(losses[0] || 1)) * 100;
-  return i18n.decimal(`${shown.map((x) => (x === null ? '\u2026' : formatNumber(x, 4))).join(' \u2192 ')} (${change >= 0 ? '+' : '\u2212'}${Math.abs(change).toFixed(1)} %)`);
+  return i18n.decimal(
+    `${shown.map((x) => (x === null ? '\u2026' : formatNumber(x, 4))).join(' \u2192 ')} (${change >= 0 ? '+' : '\u2212'}${Math.abs(change).toFixed(1)} %)`,
+  );
 }
 
 /**
@@ -157,9 +182,13 @@ export function createStepSection(update, attn, i18n = english) {
   const { t } = i18n;
   let lr = 0.5;
   let count = 10;
-  let context = null;   // the head and the loss the gradients were taken for
-  const clicks = [];    // the loss before the first click, then after each
-  const matrix = select('grad-step-matrix', [['Q', 'Q'], ['K', 'K'], ['V', 'V']]);
+  let context = null; // the head and the loss the gradients were taken for
+  const clicks = []; // the loss before the first click, then after each
+  const matrix = select('grad-step-matrix', [
+    ['Q', 'Q'],
+    ['K', 'K'],
+    ['V', 'V'],
+  ]);
   const rate = numberField('grad-lr', [0, 100], 'any', lr);
   const perClick = numberField('grad-steps', [1, 100], 1, count);
   const step = button(t('lessons.gradients.takeSteps', { count }), 'small-button');
@@ -172,12 +201,25 @@ export function createStepSection(update, attn, i18n = english) {
   const last = stat('grad-steps-taken', 'grad-sentence');
   const history = stat('grad-history', 'grad-sentence');
   const controls = el('div', 'lesson-controls');
-  controls.append(field(t('lessons.gradients.update'), matrix), field(t('lessons.gradients.rate'), rate), field(t('lessons.gradients.perClick'), perClick), step);
+  controls.append(
+    field(t('lessons.gradients.update'), matrix),
+    field(t('lessons.gradients.rate'), rate),
+    field(t('lessons.gradients.perClick'), perClick),
+    step,
+  );
   const root = el('div', 'lesson-gap');
-  root.append(el('h4', '', t('lessons.gradients.stepsTitle')),
+  root.append(
+    el('h4', '', t('lessons.gradients.stepsTitle')),
     el('p', 'lesson-note', t('lessons.gradients.stepsNote')),
-    controls, noteRow, last, history);
-  rate.addEventListener('change', () => { const v = Number(rate.value); if (v >= 0) lr = v; });
+    controls,
+    noteRow,
+    last,
+    history,
+  );
+  rate.addEventListener('change', () => {
+    const v = Number(rate.value);
+    if (v >= 0) lr = v;
+  });
   perClick.addEventListener('change', () => {
     const v = Math.round(Number(perClick.value));
     if (v >= 1 && v <= 100) count = v;
@@ -192,7 +234,11 @@ export function createStepSection(update, attn, i18n = english) {
     if (!clicks.length) clicks.push(losses[0]);
     clicks.push(losses.at(-1));
     last.dataset.losses = losses.join(' ');
-    setStat(last, losses.at(-1), t('lessons.gradients.stepsTaken', { count: losses.length - 1, matrix: name, losses: stepsText(losses, i18n) }));
+    setStat(
+      last,
+      losses.at(-1),
+      t('lessons.gradients.stepsTaken', { count: losses.length - 1, matrix: name, losses: stepsText(losses, i18n) }),
+    );
     update((s) => ({ ...s, matrices: { ...s.matrices, [name]: { ...s.matrices[name], data: values } } }));
   });
   return {
@@ -209,7 +255,10 @@ export function createStepSection(update, attn, i18n = english) {
       context = sentence ? null : ctx;
       step.disabled = sentence;
       useQkv.hidden = !sentence;
-      setText(note, sentence ? t('lessons.gradients.projected') : t('lessons.gradients.stepsUpdate', { matrix: matrix.value }));
+      setText(
+        note,
+        sentence ? t('lessons.gradients.projected') : t('lessons.gradients.stepsUpdate', { matrix: matrix.value }),
+      );
       const losses = i18n.decimal(clicks.map((x) => formatNumber(x, 4)).join(' \u2192 '));
       setStat(history, clicks.length, clicks.length > 1 ? t('lessons.gradients.history', { losses }) : '');
     },
@@ -227,7 +276,9 @@ export function createKeysSection(attn, i18n = english) {
   for (const key of ['scores', 'keys', 'norm']) head.append(el('th', '', t(`lessons.gradients.keys.column.${key}`)));
   table.append(head);
   const row = (label, key) => {
-    const count = stat(`keys-${key}`), norm = stat(`norm-${key}`), bar = el('span', 'grad-bar');
+    const count = stat(`keys-${key}`),
+      norm = stat(`norm-${key}`),
+      bar = el('span', 'grad-bar');
     const tr = el('tr');
     const countCell = el('td');
     countCell.append(count, bar);
@@ -237,12 +288,18 @@ export function createKeysSection(attn, i18n = english) {
     table.append(tr);
     return { count, norm, bar };
   };
-  const rows = { scaled: row(t('lessons.gradients.keys.scaled'), 'scaled'), unscaled: row(t('lessons.gradients.keys.unscaled'), 'unscaled') };
+  const rows = {
+    scaled: row(t('lessons.gradients.keys.scaled'), 'scaled'),
+    unscaled: row(t('lessons.gradients.keys.unscaled'), 'unscaled'),
+  };
   const root = el('div', 'lesson-gap');
-  root.append(el('h4', '', t('lessons.gradients.keys.title')),
+  root.append(
+    el('h4', '', t('lessons.gradients.keys.title')),
     el('p', 'lesson-note', t('lessons.gradients.keys.note')),
-    field(t('lessons.gradients.keys.threshold'), input), table,
-    el('p', 'lesson-note', t('lessons.gradients.keys.norm')));
+    field(t('lessons.gradients.keys.threshold'), input),
+    table,
+    el('p', 'lesson-note', t('lessons.gradients.keys.norm')),
+  );
   function draw() {
     if (!result) result = whichKeysLearn(attn, { threshold });
     for (const key of ['scaled', 'unscaled']) {

@@ -9,8 +9,14 @@
 import { button, el, field, sentence, setIfIdle, setText } from './dom.js';
 import { headGradients } from './gradients-math.js';
 import {
-  createKeysSection, createMapsSection, createNudgeSection, createStepSection, numberField, select,
-  setStat, stat,
+  createKeysSection,
+  createMapsSection,
+  createNudgeSection,
+  createStepSection,
+  numberField,
+  select,
+  setStat,
+  stat,
 } from './gradients-sections.js';
 import { createMatrixEditor } from '../matrix-editor/matrix-editor.js';
 import { english, formatNumber, maskOptions } from '../model/model.js';
@@ -18,17 +24,25 @@ import { english, formatNumber, maskOptions } from '../model/model.js';
 // The loss: what to learn, the target T (editable) or the output cell, and L itself.
 function createLossSection(local, redraw, i18n) {
   const { t } = i18n;
-  const goal = select('grad-goal', [['target', t('lessons.gradients.goal.target')], ['cell', t('lessons.gradients.goal.cell')]]);
+  const goal = select('grad-goal', [
+    ['target', t('lessons.gradients.goal.target')],
+    ['cell', t('lessons.gradients.goal.cell')],
+  ]);
   const row = numberField('grad-cell-row', [1, 24], 1, 1);
   const col = numberField('grad-cell-col', [1, 64], 1, 1);
   const cellFields = el('div', 'lesson-inline');
   cellFields.append(field(t('lessons.gradients.row'), row), field(t('lessons.gradients.column'), col));
   const controls = el('div', 'lesson-controls');
   controls.append(field(t('lessons.gradients.goal'), goal, 'lesson-field wide'), cellFields);
-  const editor = createMatrixEditor({ name: 'grad-T', label: t('lessons.gradients.targetLabel'), i18n, onEdit: (_name, i, j, v) => {
-    local.target[i * local.targetCols + j] = v;
-    redraw();
-  } });
+  const editor = createMatrixEditor({
+    name: 'grad-T',
+    label: t('lessons.gradients.targetLabel'),
+    i18n,
+    onEdit: (_name, i, j, v) => {
+      local.target[i * local.targetCols + j] = v;
+      redraw();
+    },
+  });
   const zero = button('T = 0');
   const copy = button(t('lessons.gradients.copyOutput'));
   const buttons = el('div', 'lesson-inline');
@@ -41,15 +55,24 @@ function createLossSection(local, redraw, i18n) {
   const root = el('div');
   root.append(controls, targetBox, lossLine);
 
-  goal.addEventListener('change', () => { local.goal = goal.value; local.changed(); });
+  goal.addEventListener('change', () => {
+    local.goal = goal.value;
+    local.changed();
+  });
   const cellInput = () => {
     local.cell = { i: Math.max(0, Number(row.value) - 1 || 0), j: Math.max(0, Number(col.value) - 1 || 0) };
     local.changed();
   };
   row.addEventListener('change', cellInput);
   col.addEventListener('change', cellInput);
-  zero.addEventListener('click', () => { local.target?.fill(0); local.changed(); });
-  copy.addEventListener('click', () => { if (local.output) local.target.set(local.output.data); local.changed(); });
+  zero.addEventListener('click', () => {
+    local.target?.fill(0);
+    local.changed();
+  });
+  copy.addEventListener('click', () => {
+    if (local.output) local.target.set(local.output.data);
+    local.changed();
+  });
 
   return {
     el: root,
@@ -62,7 +85,11 @@ function createLossSection(local, redraw, i18n) {
       setIfIdle(col, local.cell.j + 1);
       row.max = String(n);
       col.max = String(dv);
-      editor.update({ matrix: { rows: n, cols: dv, data: local.target }, rowLabels: result.labels.queries, theme: display.theme });
+      editor.update({
+        matrix: { rows: n, cols: dv, data: local.target },
+        rowLabels: result.labels.queries,
+        theme: display.theme,
+      });
       if (grads) setStat(loss, grads.loss, formatNumber(grads.loss, 6), i18n);
     },
   };
@@ -72,18 +99,30 @@ export function createGradientsPanel({ attn, update, i18n = english }) {
   const { t } = i18n;
   const root = el('div', 'lesson-panel');
   root.dataset.lesson = 'gradients';
-  let last = null;  // the explorer's latest (state, result, display), to redraw after local edits
+  let last = null; // the explorer's latest (state, result, display), to redraw after local edits
   const redraw = () => last && render(...last);
   const local = {
-    goal: 'target', cell: { i: 0, j: 0 }, target: null, targetShape: '', targetCols: 0, pick: null, output: null,
-    changed: () => { steps.reset(); redraw(); },  // a new loss: the step history no longer applies
+    goal: 'target',
+    cell: { i: 0, j: 0 },
+    target: null,
+    targetShape: '',
+    targetCols: 0,
+    pick: null,
+    output: null,
+    changed: () => {
+      steps.reset();
+      redraw();
+    }, // a new loss: the step history no longer applies
   };
   const intro = el('p', 'lesson-intro', t('lessons.gradients.intro'));
   const headNote = el('p', 'lesson-note');
   const error = el('p', 'error');
   error.hidden = true;
   const lossSection = createLossSection(local, redraw, i18n);
-  const maps = createMapsSection((pick) => { local.pick = pick; redraw(); }, i18n);
+  const maps = createMapsSection((pick) => {
+    local.pick = pick;
+    redraw();
+  }, i18n);
   const nudges = createNudgeSection(attn, i18n);
   const steps = createStepSection(update, attn, i18n);
   const keys = createKeysSection(attn, i18n);
@@ -128,10 +167,23 @@ export function createGradientsPanel({ attn, update, i18n = english }) {
     steps.el.hidden = false;
     local.output = grads.output;
     lossSection.draw(result, display, grads);
-    const context = { head: result.head, grads, goal: local.goal, target: local.target, cell: local.cell, hidden: result.hidden };
+    const context = {
+      head: result.head,
+      grads,
+      goal: local.goal,
+      target: local.target,
+      cell: local.cell,
+      hidden: result.hidden,
+    };
     maps.draw(state, result, display, context, local.pick);
     nudges.draw(context, masks, local.pick);
-    steps.draw(grads, result.dims.sentence, { head: result.head, masks, goal: local.goal, target: local.target, cell: local.cell });
+    steps.draw(grads, result.dims.sentence, {
+      head: result.head,
+      masks,
+      goal: local.goal,
+      target: local.target,
+      cell: local.cell,
+    });
     setText(headNote, result.dims.multi ? t('lessons.gradients.headNote', { head: result.head.index + 1 }) : '');
     headNote.hidden = !result.dims.multi;
     root.dataset.goal = local.goal;

@@ -71,25 +71,30 @@ function copyWithTwoValueDims(result) {
   };
   const dk = h.q.shape[1];
   return (s) => ({
-    ...s, mode: 'qkv', n: d.n, m: d.m, dk, dv: 2, headNames: [],
+    ...s,
+    mode: 'qkv',
+    n: d.n,
+    m: d.m,
+    dk,
+    dv: 2,
+    headNames: [],
     matrices: { ...s.matrices, Q: take(h.q, dk), K: take(h.k, dk), V: take(h.v, 2) },
   });
 }
 
 export function createHullPanel({ update, i18n = english }) {
   const { t } = i18n;
-  const {
-    root, how, convert, plot, grid, hull, spokes, valuesG, outputsG, legend, tbody, verdict, figure,
-  } = hullPanelParts(i18n);
+  const { root, how, convert, plot, grid, hull, spokes, valuesG, outputsG, legend, tbody, verdict, figure } =
+    hullPanelParts(i18n);
 
   const legendQuery = userText('');
-  let last = null;        // { state, result }
-  let valueEls = [];      // { g, circle, label }
+  let last = null; // { state, result }
+  let valueEls = []; // { g, circle, label }
   let outputEls = [];
   let rowEls = [];
-  let selected = 0;       // the query whose weights are drawn as spokes
-  let frozen = null;      // the view while a point is dragged, so it does not move under the pointer
-  let drag = null;        // { index, pointerId }
+  let selected = 0; // the query whose weights are drawn as spokes
+  let frozen = null; // the view while a point is dragged, so it does not move under the pointer
+  let drag = null; // { index, pointerId }
 
   const editable = () => last && last.state.mode === 'qkv' && dims(last.state).dv === 2;
 
@@ -114,7 +119,11 @@ export function createHullPanel({ update, i18n = english }) {
 
   function buildValues(m) {
     valueEls = Array.from({ length: m }, (_, j) => {
-      const g = svg('g', { tabindex: 0, role: 'button', 'aria-roledescription': t('lessons.hull.draggable') }, 'value-point');
+      const g = svg(
+        'g',
+        { tabindex: 0, role: 'button', 'aria-roledescription': t('lessons.hull.draggable') },
+        'value-point',
+      );
       g.dataset.index = String(j);
       const circle = svg('circle', { r: 9 });
       const label = svg('text', { 'text-anchor': 'middle', translate: 'no' });
@@ -238,14 +247,22 @@ export function createHullPanel({ update, i18n = english }) {
     const labels = result.labels;
     placeValues(valueEls, vp, view, labels.keys, editable(), i18n);
     const outside = placeOutputs({ outputEls, rowEls }, op, {
-      view, hullPts, queries: labels.queries, fullyMasked: result.fullyMasked, selected, i18n,
+      view,
+      hullPts,
+      queries: labels.queries,
+      fullyMasked: result.fullyMasked,
+      selected,
+      i18n,
     });
     drawSpokes(spokes, h.weights, selected, { op, vp }, view);
     setText(legendQuery, labels.queries[selected]);
     setSentence(legend, i18n, 'lessons.hull.legend', { last: `v${subscript(m)}` }, { query: legendQuery });
-    setText(verdict, outside
-      ? t('lessons.hull.outside', { count: outside })
-      : t('lessons.hull.inside', { count: n - result.fullyMasked.size, values: m }));
+    setText(
+      verdict,
+      outside
+        ? t('lessons.hull.outside', { count: outside })
+        : t('lessons.hull.inside', { count: n - result.fullyMasked.size, values: m }),
+    );
     root.dataset.outside = String(outside);
     plot.setAttribute('aria-label', t('lessons.hull.plotLabel', { corners: hullPts.length, count: n }));
   }

@@ -12,18 +12,37 @@ import { english, LESSON_PANELS, setLesson } from '../model/model.js';
 
 // One import() each, written out so that bundlers split every lesson into a chunk of its own.
 const MODULES = {
-  'sqrt-dk': () => import('./sqrt-dk.js').then((m) => (ctx) => m.createSqrtDkPanel({ attn: ctx.attn, update: ctx.update, i18n: ctx.i18n })),
+  'sqrt-dk': () =>
+    import('./sqrt-dk.js').then(
+      (m) => (ctx) => m.createSqrtDkPanel({ attn: ctx.attn, update: ctx.update, i18n: ctx.i18n }),
+    ),
   pitfalls: () => import('./pitfalls.js').then((m) => (ctx) => m.createPitfallsPanel(ctx)),
   hull: () => import('./hull.js').then((m) => (ctx) => m.createHullPanel({ update: ctx.update, i18n: ctx.i18n })),
-  cost: () => import('./cost.js').then((m) => (ctx) => m.createCostPanel({ attn: ctx.attn, update: ctx.update, i18n: ctx.i18n })),
-  steps: () => import('./steps.js').then((m) => (ctx) => m.createStepsPanel({ computer: ctx.computer, update: ctx.update, i18n: ctx.i18n })),
+  cost: () =>
+    import('./cost.js').then((m) => (ctx) => m.createCostPanel({ attn: ctx.attn, update: ctx.update, i18n: ctx.i18n })),
+  steps: () =>
+    import('./steps.js').then(
+      (m) => (ctx) => m.createStepsPanel({ computer: ctx.computer, update: ctx.update, i18n: ctx.i18n }),
+    ),
   permutation: () => import('./permutation.js').then((m) => (ctx) => m.createPermutationPanel(ctx)),
-  gradients: () => import('./gradients.js').then((m) => (ctx) => m.createGradientsPanel({ attn: ctx.attn, update: ctx.update, i18n: ctx.i18n })),
-  'flash-attention': () => import('./flash-attention.js').then((m) => (ctx) => m.createFlashAttentionPanel({ attn: ctx.attn, update: ctx.update, i18n: ctx.i18n })),
-  'kv-cache': () => import('./kv-cache.js').then((m) => (ctx) => m.createKvCachePanel({ attn: ctx.attn, update: ctx.update, i18n: ctx.i18n })),
-  positions: () => import('./positions.js').then((m) => (ctx) => m.createPositionsPanel({ attn: ctx.attn, update: ctx.update, i18n: ctx.i18n })),
+  gradients: () =>
+    import('./gradients.js').then(
+      (m) => (ctx) => m.createGradientsPanel({ attn: ctx.attn, update: ctx.update, i18n: ctx.i18n }),
+    ),
+  'flash-attention': () =>
+    import('./flash-attention.js').then(
+      (m) => (ctx) => m.createFlashAttentionPanel({ attn: ctx.attn, update: ctx.update, i18n: ctx.i18n }),
+    ),
+  'kv-cache': () =>
+    import('./kv-cache.js').then(
+      (m) => (ctx) => m.createKvCachePanel({ attn: ctx.attn, update: ctx.update, i18n: ctx.i18n }),
+    ),
+  positions: () =>
+    import('./positions.js').then(
+      (m) => (ctx) => m.createPositionsPanel({ attn: ctx.attn, update: ctx.update, i18n: ctx.i18n }),
+    ),
 };
-const loaded = new Map();  // id → Promise of the panel's maker, shared by every explorer on the page
+const loaded = new Map(); // id → Promise of the panel's maker, shared by every explorer on the page
 
 /**
  * The maker of lesson `id`'s panel, its module loaded once per page, together with the parts of
@@ -34,16 +53,17 @@ export function loadLesson(id) {
   if (!loaded.has(id)) {
     const promise = Promise.all([MODULES[id](), apiReady()]).then(([make]) => make);
     loaded.set(id, promise);
-    promise.catch(() => loaded.delete(id));  // a failed load (offline) is tried again next time
+    promise.catch(() => loaded.delete(id)); // a failed load (offline) is tried again next time
   }
   return loaded.get(id);
 }
 
 // Resolves when the browser is next idle (at the latest after 2 s).
-const idle = () => new Promise((resolve) => {
-  if (globalThis.requestIdleCallback) globalThis.requestIdleCallback(() => resolve(), { timeout: 2000 });
-  else setTimeout(resolve, 200);
-});
+const idle = () =>
+  new Promise((resolve) => {
+    if (globalThis.requestIdleCallback) globalThis.requestIdleCallback(() => resolve(), { timeout: 2000 });
+    else setTimeout(resolve, 200);
+  });
 
 // After the first drawing, when the browser is idle: every lesson, so a tab opens at once.
 function prefetchWhenIdle() {
@@ -124,8 +144,8 @@ export function createLessons({ attn, computer, update, only = null, i18n: given
   else root.append(tabs, card);
 
   const ctx = { attn, computer, update, i18n };
-  const makers = {};  // id → the panel's maker, once its module has loaded
-  const pending = new Set();  // ids whose module is on its way to this explorer
+  const makers = {}; // id → the panel's maker, once its module has loaded
+  const pending = new Set(); // ids whose module is on its way to this explorer
   let disposed = false;
   // Opens tab `id` once its module is there (at once when it is).
   const openTab = (id) => {
@@ -134,12 +154,15 @@ export function createLessons({ attn, computer, update, only = null, i18n: given
       return;
     }
     holders[id].setAttribute('aria-busy', 'true');
-    loadLesson(id).then((make) => {
-      makers[id] = make;
-      if (!disposed) update((s) => setLesson(s, 'panel', id));
-    }, () => {
-      if (!disposed) update((s) => setLesson(s, 'panel', id));  // the panel then says it failed
-    });
+    loadLesson(id).then(
+      (make) => {
+        makers[id] = make;
+        if (!disposed) update((s) => setLesson(s, 'panel', id));
+      },
+      () => {
+        if (!disposed) update((s) => setLesson(s, 'panel', id)); // the panel then says it failed
+      },
+    );
   };
   const panels = {};
   const buttons = {};
@@ -167,7 +190,7 @@ export function createLessons({ attn, computer, update, only = null, i18n: given
   });
 
   let open = null;
-  let last = null;  // the latest render's arguments, for a panel whose module arrives later
+  let last = null; // the latest render's arguments, for a panel whose module arrives later
   let prefetched = false;
   // Builds panel `id` when its module is there; until then the holder says it is loading, and the
   // panel is drawn with the latest arguments when the module arrives.
@@ -190,29 +213,38 @@ export function createLessons({ attn, computer, update, only = null, i18n: given
     // The tab open in the first drawing (the lessons are below the fold) loads when the page is
     // idle; a lesson shown alone is the widget's content and loads at once.
     const loading = renders === 1 && !only ? idle().then(() => loadLesson(id)) : loadLesson(id);
-    loading.then((make) => {
-      pending.delete(id);
-      makers[id] = make;
-      if (!disposed && open === id && last && build(id)) panels[id].render(...last);
-    }, (err) => {
-      pending.delete(id);  // the next drawing tries again
-      const line = holders[id].querySelector(':scope > .lesson-loading');
-      if (disposed || !line) return;
-      line.textContent = t('lessons.loadFailed', { error: err.message });
-      line.classList.add('error');
-      holders[id].removeAttribute('aria-busy');
-    });
+    loading.then(
+      (make) => {
+        pending.delete(id);
+        makers[id] = make;
+        if (!disposed && open === id && last && build(id)) panels[id].render(...last);
+      },
+      (err) => {
+        pending.delete(id); // the next drawing tries again
+        const line = holders[id].querySelector(':scope > .lesson-loading');
+        if (disposed || !line) return;
+        line.textContent = t('lessons.loadFailed', { error: err.message });
+        line.classList.add('error');
+        holders[id].removeAttribute('aria-busy');
+      },
+    );
     return false;
   };
   // Lessons another explorer on this page has loaded already.
-  for (const [id, promise] of loaded) promise.then((make) => { makers[id] = make; }, () => {});
+  for (const [id, promise] of loaded)
+    promise.then(
+      (make) => {
+        makers[id] = make;
+      },
+      () => {},
+    );
   let renders = 0;
   return {
     el: root,
     render(state, result, display) {
       const id = only ?? state.lessons.panel;
       if (id !== open) {
-        if (open) panels[open]?.pause?.();  // e.g. stop the token-by-token animation
+        if (open) panels[open]?.pause?.(); // e.g. stop the token-by-token animation
         open = id;
         for (const p of ids) {
           const on = p === id;

@@ -8,7 +8,16 @@
 // "kv-difference" (data-value), heatmaps kv-weights, kv-full, kv-keys, kv-values, [data-kv-ring].
 import { button, el, failureLine, field, lessonPanel, numberInput, setIfIdle, setText } from './dom.js';
 import { createHeatmap } from '../heatmap/heatmap.js';
-import { INFERENCE_LIMITS, divisors, english, factor, formatNumber, kvLessonView, setLesson, subscript } from '../model/model.js';
+import {
+  INFERENCE_LIMITS,
+  divisors,
+  english,
+  factor,
+  formatNumber,
+  kvLessonView,
+  setLesson,
+  subscript,
+} from '../model/model.js';
 import { cacheHead, decodeSteps, explorerHeads, kvHeadOf } from './kv-math.js';
 import { createMemoryTable } from './kv-table.js';
 import { createExplainBox, explainedStat, explanation, setStat } from '../explain/explain.js';
@@ -31,11 +40,15 @@ function kvControls(update, { t }) {
   const controls = el('div', 'lesson-controls');
   controls.append(prev, next, field(t('inference.kv.heads'), kv), field(t('inference.kv.window'), windowInput));
   const set = (value) => update((s) => setLesson(s, 'kv', value));
-  prev.addEventListener('click', () => update((s) => setLesson(s, 'kv', { step: Math.max(0, (s.lessons.kv.step ?? ui.last) - 1) })));
-  next.addEventListener('click', () => update((s) => setLesson(s, 'kv', { step: Math.min(ui.last, (s.lessons.kv.step ?? ui.last) + 1) })));
+  prev.addEventListener('click', () =>
+    update((s) => setLesson(s, 'kv', { step: Math.max(0, (s.lessons.kv.step ?? ui.last) - 1) })),
+  );
+  next.addEventListener('click', () =>
+    update((s) => setLesson(s, 'kv', { step: Math.min(ui.last, (s.lessons.kv.step ?? ui.last) + 1) })),
+  );
   kv.addEventListener('change', () => set({ kvHeads: Number(kv.value) }));
   windowInput.addEventListener('change', () => set({ windowSize: Number(windowInput.value) }));
-  const ui = { controls, prev, next, kv, windowInput, last: 0 };  // last: the last token's index, set by render
+  const ui = { controls, prev, next, kv, windowInput, last: 0 }; // last: the last token's index, set by render
   return ui;
 }
 
@@ -44,24 +57,28 @@ function fillKvOptions(select, H, value) {
   const key = `${H}`;
   if (select.dataset.heads !== key) {
     select.dataset.heads = key;
-    select.replaceChildren(...divisors(H).map((g) => {
-      const kind = g === H ? 'MHA' : g === 1 ? 'MQA' : 'GQA';
-      const o = el('option', '', `${g} (${kind})`);
-      o.value = String(g);
-      o.translate = false;
-      return o;
-    }));
+    select.replaceChildren(
+      ...divisors(H).map((g) => {
+        const kind = g === H ? 'MHA' : g === 1 ? 'MQA' : 'GQA';
+        const o = el('option', '', `${g} (${kind})`);
+        o.value = String(g);
+        o.translate = false;
+        return o;
+      }),
+    );
   }
   select.value = String(value);
 }
 
 // The token strip: decoded, the current one, not generated yet (token labels: the reader's text).
 function drawStrip(strip, labels, step) {
-  strip.replaceChildren(...labels.map((t, j) => {
-    const li = el('li', j < step ? 'past' : j === step ? 'current' : 'future', t);
-    li.translate = false;
-    return li;
-  }));
+  strip.replaceChildren(
+    ...labels.map((t, j) => {
+      const li = el('li', j < step ? 'past' : j === step ? 'current' : 'future', t);
+      li.translate = false;
+      return li;
+    }),
+  );
 }
 
 // The ring buffer's slots: which position each holds, the newest marked.
@@ -79,12 +96,15 @@ function drawRing(ring, cache, labels, step, { t }) {
 }
 
 function kvMaps(inspect, { t }, i18n) {
-  const map = (name, key, kind, legend, fn) => createHeatmap({ name, label: t(key), kind, legend, onInspect: inspect(fn), i18n });
+  const map = (name, key, kind, legend, fn) =>
+    createHeatmap({ name, label: t(key), kind, legend, onInspect: inspect(fn), i18n });
   return {
     weights: map('kv-weights', 'inference.kv.map.weights', 'weights', true, (c, i, j) => explainWeight(c, i, j, i18n)),
     full: map('kv-full', 'inference.kv.map.full', 'weights', false, (c, i, j) => explainFull(c, i, j, i18n)),
     keys: map('kv-keys', 'inference.kv.map.keys', 'diverging', false, (c, i, j) => explainCache(c, 'keys', i, j, i18n)),
-    values: map('kv-values', 'inference.kv.map.values', 'diverging', false, (c, i, j) => explainCache(c, 'values', i, j, i18n)),
+    values: map('kv-values', 'inference.kv.map.values', 'diverging', false, (c, i, j) =>
+      explainCache(c, 'values', i, j, i18n),
+    ),
   };
 }
 
@@ -108,8 +128,18 @@ function kvParts(ctxOf, explain, update, i18n) {
   const tableExplain = lessonExplainBox(i18n, 'inference.kv.tableIdle');
   const table = createMemoryTable({ update, explain: tableExplain, i18n });
   return {
-    status, strip, ring, ringNote: el('p', 'lesson-note'), notes: el('div'), bytes, difference, bytesLine, diffLine,
-    sizeLine: el('p', 'lesson-note'), tableExplain, table,
+    status,
+    strip,
+    ring,
+    ringNote: el('p', 'lesson-note'),
+    notes: el('div'),
+    bytes,
+    difference,
+    bytesLine,
+    diffLine,
+    sizeLine: el('p', 'lesson-note'),
+    tableExplain,
+    table,
   };
 }
 
@@ -119,11 +149,29 @@ export function createKvCachePanel({ attn, update, i18n = english }) {
   const ui = kvControls(update, i18n);
   const explain = lessonExplainBox(i18n);
   let ctx = null;
-  const maps = kvMaps((fn) => (i, j) => { if (ctx) explain.show(fn(ctx, i, j)); }, i18n, i18n);
+  const maps = kvMaps(
+    (fn) => (i, j) => {
+      if (ctx) explain.show(fn(ctx, i, j));
+    },
+    i18n,
+    i18n,
+  );
   const p = kvParts(() => ctx, explain, update, i18n);
   const body = el('div');
   const failure = failureLine(body);
-  body.append(p.status, p.strip, p.notes, kvSides(maps, t), p.diffLine, cacheSides(maps, t), p.ring, p.ringNote, p.bytesLine, p.sizeLine, explain.el);
+  body.append(
+    p.status,
+    p.strip,
+    p.notes,
+    kvSides(maps, t),
+    p.diffLine,
+    cacheSides(maps, t),
+    p.ring,
+    p.ringNote,
+    p.bytesLine,
+    p.sizeLine,
+    explain.el,
+  );
   // The memory of real models: a further section (folded when the lesson is shown alone), which
   // needs no computation of this head, so it stays when the head cannot be computed.
   const memory = el('div', 'lesson-gap');
@@ -141,7 +189,12 @@ export function createKvCachePanel({ attn, update, i18n = english }) {
       const k = { ...state.lessons.kv, ...kvLessonView(state.lessons.kv, heads.length, T) };
       ui.last = T - 1;
       try {
-        run = decodeSteps(attn, heads, { scale: result.head.scale, kvHeads: k.kvHeads, windowSize: k.windowSize, step: k.step });
+        run = decodeSteps(attn, heads, {
+          scale: result.head.scale,
+          kvHeads: k.kvHeads,
+          windowSize: k.windowSize,
+          step: k.step,
+        });
       } catch (err) {
         return failure.fail(t('inference.coreRefused', { message: err.message }));
       }
@@ -169,11 +222,20 @@ function drawKvText(p, ctx, d, T, i18n) {
   drawNotes(p.notes, ctx, d, heads[0].q.shape[1], t);
   p.ring.hidden = !(k.windowSize > 0);
   p.ringNote.hidden = p.ring.hidden;
-  if (!p.ring.hidden) { drawRing(p.ring, run.cache, labels, k.step, i18n); setText(p.ringNote, t('inference.kv.ringNote', { count: k.windowSize })); }
+  if (!p.ring.hidden) {
+    drawRing(p.ring, run.cache, labels, k.step, i18n);
+    setText(p.ringNote, t('inference.kv.ringNote', { count: k.windowSize }));
+  }
   const kept = run.cache.positions.length;
   const H = heads.length;
-  const size = t('inference.kv.bytes', { bytes: run.cacheBytes, kvHeads: k.kvHeads, headDim: run.headDim, tokens: kept });
-  const shrink = k.kvHeads < H ? ` ${t('inference.kv.shrink', { heads: H, count: k.kvHeads, ratio: H / k.kvHeads })}` : '';
+  const size = t('inference.kv.bytes', {
+    bytes: run.cacheBytes,
+    kvHeads: k.kvHeads,
+    headDim: run.headDim,
+    tokens: kept,
+  });
+  const shrink =
+    k.kvHeads < H ? ` ${t('inference.kv.shrink', { heads: H, count: k.kvHeads, ratio: H / k.kvHeads })}` : '';
   setText(p.sizeLine, `${size}${shrink}`);
   setStat(p.bytes, run.cacheBytes, `${run.cacheBytes} B`);
   setStat(p.difference, run.difference, decimal(formatNumber(run.difference, 3)));
@@ -192,7 +254,8 @@ function drawNotes(notes, ctx, d, dk, t) {
   const lines = [];
   if (ctx.heads.length === 1) lines.push(t('inference.kv.oneHead'));
   if (ctx.k.kvHeads < ctx.heads.length) lines.push(t('inference.kv.pooled'));
-  if (ctx.run.headDim > Math.max(dk, ctx.heads[0].v.shape[1])) lines.push(t('inference.kv.padded', { d: ctx.run.headDim, dk }));
+  if (ctx.run.headDim > Math.max(dk, ctx.heads[0].v.shape[1]))
+    lines.push(t('inference.kv.padded', { d: ctx.run.headDim, dk }));
   if (d.cross) lines.push(t('inference.kv.cross'));
   notes.replaceChildren(...lines.map((text) => el('p', 'lesson-note', text)));
 }
@@ -207,8 +270,10 @@ function sides(left, leftMap, right, rightMap) {
   return box;
 }
 
-const kvSides = (maps, t) => sides(t('inference.kv.decoderTitle'), maps.weights, t('inference.kv.fullTitle'), maps.full);
-const cacheSides = (maps, t) => sides(t('inference.kv.keysTitle'), maps.keys, t('inference.kv.valuesTitle'), maps.values);
+const kvSides = (maps, t) =>
+  sides(t('inference.kv.decoderTitle'), maps.weights, t('inference.kv.fullTitle'), maps.full);
+const cacheSides = (maps, t) =>
+  sides(t('inference.kv.keysTitle'), maps.keys, t('inference.kv.valuesTitle'), maps.values);
 
 function drawKvMaps(maps, ctx, display, { t }) {
   const { run, heads, labels, k } = ctx;
@@ -216,15 +281,27 @@ function drawKvMaps(maps, ctx, display, { t }) {
   const length = run.length;
   const rows = Array.from({ length: H }, (_, h) => t('inference.kv.headRow', { head: h + 1 }));
   const cols = labels.slice(0, length);
-  const hidden = Uint8Array.from(run.weights.data, (_, i) => (k.windowSize > 0 && i % length <= k.step - k.windowSize ? 1 : 0));
+  const hidden = Uint8Array.from(run.weights.data, (_, i) =>
+    k.windowSize > 0 && i % length <= k.step - k.windowSize ? 1 : 0,
+  );
   maps.weights.update({ tensor: run.weights, rowLabels: rows, colLabels: cols, hidden, ...display });
   maps.full.update({ tensor: run.full, rowLabels: rows, colLabels: cols, hidden, ...display });
   maps.weights.setHighlight({ rows: new Set([ctx.shown]) });
   const slots = Array.from(run.cache.positions, (p, s) => `${s}:${labels[p]}`);
   const dk = heads[0].k.shape[1];
   const dv = heads[0].v.shape[1];
-  maps.keys.update({ tensor: cacheHead(run.cache.keys, ctx.g, dk), rowLabels: slots, colLabels: Array.from({ length: dk }, (_, c) => String(c + 1)), ...display });
-  maps.values.update({ tensor: cacheHead(run.cache.values, ctx.g, dv), rowLabels: slots, colLabels: Array.from({ length: dv }, (_, c) => String(c + 1)), ...display });
+  maps.keys.update({
+    tensor: cacheHead(run.cache.keys, ctx.g, dk),
+    rowLabels: slots,
+    colLabels: Array.from({ length: dk }, (_, c) => String(c + 1)),
+    ...display,
+  });
+  maps.values.update({
+    tensor: cacheHead(run.cache.values, ctx.g, dv),
+    rowLabels: slots,
+    colLabels: Array.from({ length: dv }, (_, c) => String(c + 1)),
+    ...display,
+  });
 }
 
 const at = (t, i, j) => t.data[i * t.shape[1] + j];
@@ -257,9 +334,24 @@ function explainWeight(ctx, h, j, i18n) {
   const key = cachedKey(ctx, h, j);
   const terms = [];
   for (let x = 0; x < q.shape[1]; x++) terms.push(`${fac(at(q, i, x))}\u00d7${fac(key[x])}`);
-  line(t('inference.kv.explain.score', { qi: subscript(i + 1), kj: subscript(j + 1), scale: num(ctx.scale), sum: terms.join(' + ') }));
+  line(
+    t('inference.kv.explain.score', {
+      qi: subscript(i + 1),
+      kj: subscript(j + 1),
+      scale: num(ctx.scale),
+      sum: terms.join(' + '),
+    }),
+  );
   line(t('inference.kv.explain.weight', { value: num(w) }), 'result');
-  line(t('inference.kv.explain.weightWhy', { head: h + 1, query: labels[i], key: labels[j], group: kvHeadOf(h, heads.length, k.kvHeads) + 1 }), 'text');
+  line(
+    t('inference.kv.explain.weightWhy', {
+      head: h + 1,
+      query: labels[i],
+      key: labels[j],
+      group: kvHeadOf(h, heads.length, k.kvHeads) + 1,
+    }),
+    'text',
+  );
   return done(t('inference.kv.explain.decoderTitle', { head: h + 1, position: j + 1 }));
 }
 
@@ -268,7 +360,10 @@ function explainFull(ctx, h, j, i18n) {
   const { num } = numbers(i18n);
   const { line, done } = explanation();
   const i = ctx.k.step;
-  line(t('inference.kv.explain.full', { i: i + 1, j: j + 1, head: h + 1, value: num(at(ctx.run.full, h, j)) }), 'result');
+  line(
+    t('inference.kv.explain.full', { i: i + 1, j: j + 1, head: h + 1, value: num(at(ctx.run.full, h, j)) }),
+    'result',
+  );
   line(t('inference.kv.explain.fullWhy', { value: num(at(ctx.run.weights, h, j)) }), 'text');
   return done(t('inference.kv.explain.fullTitle', { head: h + 1, row: i + 1 }));
 }
@@ -282,8 +377,14 @@ function explainCache(ctx, which, s, x, i18n) {
   const value = at(cacheHead(ctx.run.cache[which], ctx.g, width), s, x);
   line(`${name}${subscript(p + 1)}[${x + 1}] = ${numbers(i18n).num(value)}`, 'result');
   line(t('inference.kv.explain.slot', { slot: s, position: p + 1, label: ctx.labels[p] }), 'text');
-  if (ctx.k.kvHeads < ctx.heads.length) line(t('inference.kv.explain.group', { group: ctx.g + 1, count: ctx.heads.length / ctx.k.kvHeads, name }), 'text');
-  return done(t(which === 'keys' ? 'inference.kv.explain.keysTitle' : 'inference.kv.explain.valuesTitle', { slot: s, column: x + 1 }));
+  if (ctx.k.kvHeads < ctx.heads.length)
+    line(t('inference.kv.explain.group', { group: ctx.g + 1, count: ctx.heads.length / ctx.k.kvHeads, name }), 'text');
+  return done(
+    t(which === 'keys' ? 'inference.kv.explain.keysTitle' : 'inference.kv.explain.valuesTitle', {
+      slot: s,
+      column: x + 1,
+    }),
+  );
 }
 
 function explainBytes(ctx, { t }) {
@@ -292,14 +393,22 @@ function explainBytes(ctx, { t }) {
   const kept = run.cache.positions.length;
   line(t('inference.kv.explain.bytes', { kvHeads: k.kvHeads, headDim: run.headDim, kept }));
   line(`= ${run.cacheBytes} B`, 'result');
-  line(k.windowSize > 0 ? t('inference.kv.explain.bytesWindow', { window: k.windowSize }) : t('inference.kv.explain.bytesGrow'), 'text');
+  line(
+    k.windowSize > 0
+      ? t('inference.kv.explain.bytesWindow', { window: k.windowSize })
+      : t('inference.kv.explain.bytesGrow'),
+    'text',
+  );
   return done(t('inference.kv.explain.bytesTitle'));
 }
 
 function explainDifference(ctx, i18n) {
   const { t } = i18n;
   const { line, done } = explanation();
-  line(t('inference.kv.explain.difference', { token: ctx.k.step + 1, value: numbers(i18n).num(ctx.run.difference, 6) }), 'result');
+  line(
+    t('inference.kv.explain.difference', { token: ctx.k.step + 1, value: numbers(i18n).num(ctx.run.difference, 6) }),
+    'result',
+  );
   line(t('inference.kv.explain.differenceWhy'), 'text');
   return done(t('inference.kv.explain.differenceTitle'));
 }

@@ -21,7 +21,9 @@ export function explorerHeads(result) {
   }
   const hd = d.dk;
   return Array.from({ length: d.heads }, (_, h) => ({
-    q: columns(result.proj.Q, h * hd, hd, T), k: columns(result.proj.K, h * hd, hd, T), v: columns(result.proj.V, h * hd, hd, T),
+    q: columns(result.proj.Q, h * hd, hd, T),
+    k: columns(result.proj.K, h * hd, hd, T),
+    v: columns(result.proj.V, h * hd, hd, T),
   }));
 }
 
@@ -56,14 +58,21 @@ export function decodeSteps(attn, heads, { scale, kvHeads, windowSize, step }) {
     const T = step + 1;
     // The full pass's attention of query `step`, every head: [H, T].
     const fullRow = new Float32Array(H * T);
-    for (let h = 0; h < H; h++) fullRow.set(full.attentions[0].data.subarray((h * T + step) * T, (h * T + step + 1) * T), h * T);
-    const weights = out.attentions[0].data;  // [H, 1, length]
+    for (let h = 0; h < H; h++)
+      fullRow.set(full.attentions[0].data.subarray((h * T + step) * T, (h * T + step + 1) * T), h * T);
+    const weights = out.attentions[0].data; // [H, 1, length]
     const V = built.config.vocabSize;
     const fullLogits = full.logits.data.subarray(step * V, (step + 1) * V);
     const difference = Math.max(maxAbsDifference(weights, fullRow), maxAbsDifference(out.logits.data, fullLogits));
     return {
-      weights: { data: Float32Array.from(weights), shape: [H, length] }, full: { data: fullRow, shape: [H, T] },
-      difference, cache, cacheBytes, length, headDim: built.headDim, config: built.config,
+      weights: { data: Float32Array.from(weights), shape: [H, length] },
+      full: { data: fullRow, shape: [H, T] },
+      difference,
+      cache,
+      cacheBytes,
+      length,
+      headDim: built.headDim,
+      config: built.config,
     };
   } finally {
     model.dispose();
@@ -77,6 +86,7 @@ export const kvHeadOf = (h, H, kvHeads) => Math.floor(h / (H / kvHeads));
 export function cacheHead(tensor, g, width) {
   const [, kept, d] = tensor.shape;
   const data = new Float32Array(kept * width);
-  for (let s = 0; s < kept; s++) data.set(tensor.data.subarray((g * kept + s) * d, (g * kept + s) * d + width), s * width);
+  for (let s = 0; s < kept; s++)
+    data.set(tensor.data.subarray((g * kept + s) * d, (g * kept + s) * d + width), s * width);
   return { data, shape: [kept, width] };
 }

@@ -12,7 +12,12 @@ const heading = ({ t }, key) => t(`inference.kv.table.${key}`);
 
 /** "1.07 GB": decimal units, as model cards and GPU memory are quoted (in the translator's decimal separator). */
 export function decimalBytes(x, { decimal } = english) {
-  const units = [[1e12, 'TB'], [1e9, 'GB'], [1e6, 'MB'], [1e3, 'kB']];
+  const units = [
+    [1e12, 'TB'],
+    [1e9, 'GB'],
+    [1e6, 'MB'],
+    [1e3, 'kB'],
+  ];
   for (const [f, u] of units) if (x >= f) return decimal(`${Number((x / f).toPrecision(3))} ${u}`);
   return `${x} B`;
 }
@@ -24,7 +29,15 @@ export function explainRow(name, row, i18n = english) {
   const { t } = i18n;
   const { line, done } = explanation();
   const { kept, bytes } = kvCacheBytes(row);
-  line(t('inference.kv.table.formula', { layers: row.layers, kvHeads: row.kvHeads, headDim: row.headDim, kept, bytes: row.bytes }));
+  line(
+    t('inference.kv.table.formula', {
+      layers: row.layers,
+      kvHeads: row.kvHeads,
+      headDim: row.headDim,
+      kept,
+      bytes: row.bytes,
+    }),
+  );
   line(`= ${t('inference.kv.table.size', { bytes: grouped(bytes), size: decimalBytes(bytes, i18n) })}`, 'result');
   const type = NUMBER_TYPES[row.bytes];
   line(type ? t('inference.kv.table.why', { type }) : t('inference.kv.table.whyBytes', { count: row.bytes }), 'text');
@@ -75,11 +88,20 @@ export function createMemoryTable({ update, explain, i18n = english }) {
     th.translate = false;
     const set = (key, value) => {
       if (!Number.isFinite(value)) return;
-      update((s) => setLesson(s, 'kv', { table: s.lessons.kv.table.map((row, k) => (k === r ? { ...row, [key]: value } : row)) }));
+      update((s) =>
+        setLesson(s, 'kv', { table: s.lessons.kv.table.map((row, k) => (k === r ? { ...row, [key]: value } : row)) }),
+      );
     };
     const inputs = Object.fromEntries(KV_FIELDS.map((key) => [key, fieldInput(c.name, key, set, i18n)]));
     const out = explainedStat('kv-bytes', () => current && explain.show(explainRow(c.name, current[r], i18n)));
-    tr.append(th, ...KV_FIELDS.map((key) => { const td = el('td'); td.append(inputs[key]); return td; }));
+    tr.append(
+      th,
+      ...KV_FIELDS.map((key) => {
+        const td = el('td');
+        td.append(inputs[key]);
+        return td;
+      }),
+    );
     const td = el('td', 'value-cell');
     td.append(out);
     tr.append(td);
@@ -99,10 +121,15 @@ export function createMemoryTable({ update, explain, i18n = english }) {
       values.forEach((row, r) => {
         for (const key of KV_FIELDS) {
           const input = rows[r].inputs[key];
-          if (input.getRootNode().activeElement !== input && input.value !== String(row[key])) input.value = String(row[key]);
+          if (input.getRootNode().activeElement !== input && input.value !== String(row[key]))
+            input.value = String(row[key]);
         }
         const { bytes } = kvCacheBytes(row);
-        setStat(rows[r].out, bytes, i18n.t('inference.kv.table.size', { bytes: grouped(bytes), size: decimalBytes(bytes, i18n) }));
+        setStat(
+          rows[r].out,
+          bytes,
+          i18n.t('inference.kv.table.size', { bytes: grouped(bytes), size: decimalBytes(bytes, i18n) }),
+        );
       });
     },
   };

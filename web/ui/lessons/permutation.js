@@ -24,12 +24,14 @@ function fillTokenOptions(selects, names, key) {
   const next = names.join('\u0000');
   if (next === key) return key;
   for (const select of selects) {
-    select.replaceChildren(...names.map((t, i) => {
-      const o = el('option', '', t);
-      o.value = String(i);
-      o.translate = false;  // a number and the token's label
-      return o;
-    }));
+    select.replaceChildren(
+      ...names.map((t, i) => {
+        const o = el('option', '', t);
+        o.value = String(i);
+        o.translate = false; // a number and the token's label
+        return o;
+      }),
+    );
   }
   return next;
 }
@@ -46,10 +48,12 @@ function swapIndices(d, i, j) {
 function movedMasks(opts, d, qIndex, kIndex) {
   const moved = {};
   if (opts.causal) moved.causal = true;
-  if (opts.keyPaddingMask) moved.keyPaddingMask = { data: Uint8Array.from(kIndex, (k) => opts.keyPaddingMask.data[k]), shape: [d.m] };
+  if (opts.keyPaddingMask)
+    moved.keyPaddingMask = { data: Uint8Array.from(kIndex, (k) => opts.keyPaddingMask.data[k]), shape: [d.m] };
   if (opts.mask) {
     const data = new Uint8Array(d.n * d.m);
-    for (let r = 0; r < d.n; r++) for (let c = 0; c < d.m; c++) data[r * d.m + c] = opts.mask.data[qIndex[r] * d.m + kIndex[c]];
+    for (let r = 0; r < d.n; r++)
+      for (let c = 0; c < d.m; c++) data[r * d.m + c] = opts.mask.data[qIndex[r] * d.m + kIndex[c]];
     moved.mask = { data, shape: [d.n, d.m] };
   }
   return moved;
@@ -60,7 +64,10 @@ function movedMasks(opts, d, qIndex, kIndex) {
 function orderNotes(state, d, positions, { t }) {
   const notes = [];
   if (state.mask.kind === 'causal') notes.push(t('lessons.permutation.note.causal'));
-  if (positions) notes.push(t(state.positional === 'sinusoidal' ? 'lessons.permutation.note.sinusoidal' : 'lessons.permutation.note.learned'));
+  if (positions)
+    notes.push(
+      t(state.positional === 'sinusoidal' ? 'lessons.permutation.note.sinusoidal' : 'lessons.permutation.note.learned'),
+    );
   else if (d.sentence) notes.push(t('lessons.permutation.note.none'));
   if (dims(state).multi) notes.push(t('lessons.permutation.note.multi'));
   return notes;
@@ -74,9 +81,12 @@ function showVerdict(verdict, swapped, out, qIndex, [i, j], i18n) {
   verdict.dataset.equal = String(equal);
   verdict.dataset.maxDiff = String(c.maxDiff);
   const diff = i18n.decimal(diffText(c.maxDiff));
-  setText(verdict, equal
-    ? i18n.t('lessons.permutation.swapped', { i: i + 1, j: j + 1, diff })
-    : i18n.t('lessons.permutation.changed', { count: c.differ.size, diff }));
+  setText(
+    verdict,
+    equal
+      ? i18n.t('lessons.permutation.swapped', { i: i + 1, j: j + 1, diff })
+      : i18n.t('lessons.permutation.changed', { count: c.differ.size, diff }),
+  );
 }
 
 export function createPermutationPanel({ attn, computer, update, i18n = english }) {
@@ -98,7 +108,12 @@ export function createPermutationPanel({ attn, computer, update, i18n = english 
     const h = el('h4', '', title);
     const order = el('p', 'lesson-note mono');
     const tokens = userText('');
-    const map = createHeatmap({ name: `perm-${key}`, label: t('lessons.permutation.outputLabel', { side: title }), kind: 'diverging', i18n });
+    const map = createHeatmap({
+      name: `perm-${key}`,
+      label: t('lessons.permutation.outputLabel', { side: title }),
+      kind: 'diverging',
+      i18n,
+    });
     col.append(h, order, map.el);
     return { el: col, h, order, tokens, map };
   };
@@ -154,7 +169,10 @@ export function createPermutationPanel({ attn, computer, update, i18n = english 
       const rows = new Set([i, j]);
       before.map.setHighlight({ rows });
       after.map.setHighlight({ rows });
-      for (const [part, labels] of [[before, queries], [after, swappedLabels]]) {
+      for (const [part, labels] of [
+        [before, queries],
+        [after, swappedLabels],
+      ]) {
         setText(part.tokens, labels.join(' \u00b7 '));
         setSentence(part.order, i18n, 'lessons.permutation.order', {}, { tokens: part.tokens });
       }

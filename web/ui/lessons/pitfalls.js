@@ -29,14 +29,25 @@ function explainMistake({ about, maskNote, useCausal, scaleNote }, state, result
   useCausal.hidden = !noMask;
   if (noMask) setText(maskNote, t('lessons.pitfalls.noMask'));
   const scaleMistake = ['scale-by-dk', 'scale-by-dmodel'].includes(pitfall);
-  setText(scaleNote, scaleMistake && !result.defaultScale
-    ? t('lessons.pitfalls.ownScale', { scale: i18n.decimal(formatNumber(result.head.scale, 4)) })
-    : '');
+  setText(
+    scaleNote,
+    scaleMistake && !result.defaultScale
+      ? t('lessons.pitfalls.ownScale', { scale: i18n.decimal(formatNumber(result.head.scale, 4)) })
+      : '',
+  );
   scaleNote.hidden = !scaleNote.textContent;
 }
 
 const cols = (t) => Array.from({ length: t.shape[1] }, (_, c) => String(c + 1));
-const sums = (st, i18n) => [{ key: 'sum', label: '\u03a3', title: i18n.t('lessons.pitfalls.rowSum'), values: st.sum.data, format: (v) => i18n.decimal(v.toFixed(3)) }];
+const sums = (st, i18n) => [
+  {
+    key: 'sum',
+    label: '\u03a3',
+    title: i18n.t('lessons.pitfalls.rowSum'),
+    values: st.sum.data,
+    format: (v) => i18n.decimal(v.toFixed(3)),
+  },
+];
 
 // Both sides' weights (with their row sums) and outputs; cells that differ are outlined.
 // Returns the comparisons of the weights (w) and outputs (o).
@@ -50,8 +61,24 @@ function drawSides({ right, wrong }, good, bad, { state, result, pitfall, displa
   setText(right.oTitle, t(d.multi ? 'lessons.pitfalls.layerOutput' : 'lessons.pitfalls.headOutput'));
   setText(wrong.oTitle, pitfall === 'skip-wo' ? t('lessons.pitfalls.layerOutputNoWo') : right.oTitle.textContent);
   const padCols = state.mask.kind === 'padding' ? state.mask.pad : null;
-  right.weights.update({ tensor: good.weights, rowLabels: queries, colLabels: keys, hidden: result.hidden, fullyMasked: result.fullyMasked, padCols, stats: sums(goodStats, i18n), ...display });
-  wrong.weights.update({ tensor: bad.weights, rowLabels: queries, colLabels: keys, padCols, stats: sums(badStats, i18n), ...display });
+  right.weights.update({
+    tensor: good.weights,
+    rowLabels: queries,
+    colLabels: keys,
+    hidden: result.hidden,
+    fullyMasked: result.fullyMasked,
+    padCols,
+    stats: sums(goodStats, i18n),
+    ...display,
+  });
+  wrong.weights.update({
+    tensor: bad.weights,
+    rowLabels: queries,
+    colLabels: keys,
+    padCols,
+    stats: sums(badStats, i18n),
+    ...display,
+  });
   // One colour scale for both outputs: equal numbers must look equal side by side.
   const span = Math.max(largest(good.output.data), largest(bad.output.data));
   right.output.update({ tensor: good.output, rowLabels: queries, colLabels: cols(good.output), span, ...display });
@@ -78,13 +105,25 @@ function summarize(summary, { w, o }, bad, badStats, fullyMasked, i18n) {
     smallest = Math.min(smallest, v);
   });
   const weights = w.differ.size
-    ? t('lessons.pitfalls.weightsDiffer', { count: w.differ.size, total: bad.weights.data.length, diff: diff(w.maxDiff) })
+    ? t('lessons.pitfalls.weightsDiffer', {
+        count: w.differ.size,
+        total: bad.weights.data.length,
+        diff: diff(w.maxDiff),
+      })
     : t('lessons.pitfalls.weightsSame');
   const output = o.differ.size
-    ? t('lessons.pitfalls.outputDiffers', { count: o.differ.size, total: bad.output.data.length, diff: diff(o.maxDiff) })
+    ? t('lessons.pitfalls.outputDiffers', {
+        count: o.differ.size,
+        total: bad.output.data.length,
+        diff: diff(o.maxDiff),
+      })
     : t('lessons.pitfalls.outputSame');
   summary.textContent = short
-    ? t('lessons.pitfalls.summaryShort', { weights, output, short: t('lessons.pitfalls.rowsShort', { count: short, smallest: i18n.decimal(smallest.toFixed(3)) }) })
+    ? t('lessons.pitfalls.summaryShort', {
+        weights,
+        output,
+        short: t('lessons.pitfalls.rowsShort', { count: short, smallest: i18n.decimal(smallest.toFixed(3)) }),
+      })
     : t('lessons.pitfalls.summary', { weights, output });
   summary.dataset.weightsDiffer = String(w.differ.size);
   summary.dataset.outputDiffer = String(o.differ.size);
@@ -115,9 +154,19 @@ export function createPitfallsPanel({ attn, computer, update, i18n = english }) 
     const col = el('div', 'lesson-side');
     const h = el('h4', '', title);
     const wTitle = el('p', 'lesson-map-title', t('lessons.pitfalls.weights'));
-    const weights = createHeatmap({ name: `pitfall-${key}-weights`, label: t('lessons.pitfalls.weightsLabel', { side: title }), kind: 'weights', i18n });
+    const weights = createHeatmap({
+      name: `pitfall-${key}-weights`,
+      label: t('lessons.pitfalls.weightsLabel', { side: title }),
+      kind: 'weights',
+      i18n,
+    });
     const oTitle = el('p', 'lesson-map-title', t('lessons.pitfalls.output'));
-    const output = createHeatmap({ name: `pitfall-${key}-output`, label: t('lessons.pitfalls.outputLabel', { side: title }), kind: 'diverging', i18n });
+    const output = createHeatmap({
+      name: `pitfall-${key}-output`,
+      label: t('lessons.pitfalls.outputLabel', { side: title }),
+      kind: 'diverging',
+      i18n,
+    });
     col.append(h, wTitle, weights.el, oTitle, output.el);
     return { el: col, h, wTitle, oTitle, weights, output };
   };
@@ -145,11 +194,13 @@ export function createPitfallsPanel({ attn, computer, update, i18n = english }) 
       const kinds = PITFALLS.filter((p) => d.multi || !MULTI_HEAD_PITFALLS.includes(p));
       if (optionsFor !== kinds.length) {
         optionsFor = kinds.length;
-        select.replaceChildren(...kinds.map((p) => {
-          const o = el('option', '', t(`lessons.pitfalls.${p}.label`));
-          o.value = p;
-          return o;
-        }));
+        select.replaceChildren(
+          ...kinds.map((p) => {
+            const o = el('option', '', t(`lessons.pitfalls.${p}.label`));
+            o.value = p;
+            return o;
+          }),
+        );
       }
       const pitfall = state.lessons.pitfall;
       select.value = pitfall;
@@ -170,7 +221,15 @@ export function createPitfallsPanel({ attn, computer, update, i18n = english }) 
         : { weights: result.head.weights, output: result.head.output };
       const goodStats = attn.lessons.rowStats(good.weights);
       const badStats = attn.lessons.rowStats(bad.weights);
-      const diffs = drawSides({ right, wrong }, good, bad, { state, result, pitfall, display, goodStats, badStats, i18n });
+      const diffs = drawSides({ right, wrong }, good, bad, {
+        state,
+        result,
+        pitfall,
+        display,
+        goodStats,
+        badStats,
+        i18n,
+      });
       summarize(summary, diffs, bad, badStats, result.fullyMasked, i18n);
       root.dataset.pitfall = pitfall;
       return undefined;

@@ -12,7 +12,11 @@ import { english, formatNumber } from '../model/model.js';
  */
 export function createHistogram({ width = 320, height = 150, className = '', i18n = english } = {}) {
   const pad = { l: 8, r: 8, t: 18, b: 26 };
-  const root = svg('svg', { viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': i18n.t('lessons.plot.computing'), 'data-plot': '' }, `plot histogram ${className}`.trim());
+  const root = svg(
+    'svg',
+    { viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': i18n.t('lessons.plot.computing'), 'data-plot': '' },
+    `plot histogram ${className}`.trim(),
+  );
   const bars = svg('g', {}, 'bars');
   const axis = svg('line', { x1: pad.l, x2: width - pad.r, y1: height - pad.b, y2: height - pad.b }, 'axis');
   const ticks = svg('g', {}, 'ticks');
@@ -33,7 +37,13 @@ export function createHistogram({ width = 320, height = 150, className = '', i18
       }
       const w = (width - pad.l - pad.r) / counts.length;
       counts.forEach((c, i) => {
-        setAttrs(rects[i], { x: (pad.l + i * w).toFixed(2), width: Math.max(0.5, w - 0.6).toFixed(2), y: y(c).toFixed(2), height: (y(0) - y(c)).toFixed(2), 'data-count': c });
+        setAttrs(rects[i], {
+          x: (pad.l + i * w).toFixed(2),
+          width: Math.max(0.5, w - 0.6).toFixed(2),
+          y: y(c).toFixed(2),
+          height: (y(0) - y(c)).toFixed(2),
+          'data-count': c,
+        });
       });
       const tickAt = (v, anchor) => {
         const g = svg('g', {}, 'tick');
@@ -56,7 +66,11 @@ export function createHistogram({ width = 320, height = 150, className = '', i18
 /** Vertical bars of values in [0, 1] (softmax weights), one per key, with a 0..1 axis; names are math (k₁…). */
 export function createBars({ width = 320, height = 120, className = '', i18n = english } = {}) {
   const pad = { l: 24, r: 6, t: 8, b: 18 };
-  const root = svg('svg', { viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': i18n.t('lessons.plot.computing'), 'data-plot': '' }, `plot bars ${className}`.trim());
+  const root = svg(
+    'svg',
+    { viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': i18n.t('lessons.plot.computing'), 'data-plot': '' },
+    `plot bars ${className}`.trim(),
+  );
   const grid = svg('g', {}, 'ticks');
   const y = linear([0, 1], [height - pad.b, pad.t]);
   for (const v of [0, 0.5, 1]) {
@@ -82,15 +96,23 @@ export function createBars({ width = 320, height = 120, className = '', i18n = e
         // Every bar named while the names fit (about 40 units each), else every k-th one.
         const every = Math.max(1, Math.ceil(40 / w));
         const shown = Array.from(values.keys()).filter((i) => i % every === 0);
-        labels.replaceChildren(...shown.map((i) => {
-          const t = svg('text', { x: pad.l + (i + 0.5) * w, y: height - 5, 'text-anchor': 'middle' });
-          t.textContent = names[i];
-          return t;
-        }));
+        labels.replaceChildren(
+          ...shown.map((i) => {
+            const t = svg('text', { x: pad.l + (i + 0.5) * w, y: height - 5, 'text-anchor': 'middle' });
+            t.textContent = names[i];
+            return t;
+          }),
+        );
       }
       const w = (width - pad.l - pad.r) / n;
       values.forEach((v, i) => {
-        setAttrs(rects[i], { x: (pad.l + i * w + 1).toFixed(2), width: Math.max(0.5, w - 2).toFixed(2), y: y(v).toFixed(2), height: Math.max(0, y(0) - y(v)).toFixed(2), 'data-value': v });
+        setAttrs(rects[i], {
+          x: (pad.l + i * w + 1).toFixed(2),
+          width: Math.max(0.5, w - 2).toFixed(2),
+          y: y(v).toFixed(2),
+          height: Math.max(0, y(0) - y(v)).toFixed(2),
+          'data-value': v,
+        });
       });
       root.setAttribute('aria-label', description);
     },
@@ -106,14 +128,27 @@ export function createLogLogPlot({ width = 520, height = 280, xLabel = '', yLabe
   // so no gridline, tick label or line runs through them and none starts above the figure.
   const LABEL_ROW = 12;
   const pad = { l: 52, r: 14, t: 8 + 2 * LABEL_ROW, b: 38 };
-  const CHAR_W = 6.2;  // 10 px monospace, a little generous
-  const root = svg('svg', { viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': i18n.t('lessons.plot.computing'), 'data-plot': '' }, 'plot loglog');
+  const CHAR_W = 6.2; // 10 px monospace, a little generous
+  const root = svg(
+    'svg',
+    { viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': i18n.t('lessons.plot.computing'), 'data-plot': '' },
+    'plot loglog',
+  );
   const grid = svg('g', {}, 'ticks');
   const lines = svg('g', {}, 'series');
   const marks = svg('g', {}, 'markers');
   const xl = svg('text', { x: (pad.l + width - pad.r) / 2, y: height - 4, 'text-anchor': 'middle' }, 'axis-label');
   xl.textContent = xLabel;
-  const yl = svg('text', { x: 12, y: (pad.t + height - pad.b) / 2, 'text-anchor': 'middle', transform: `rotate(-90 12 ${(pad.t + height - pad.b) / 2})` }, 'axis-label');
+  const yl = svg(
+    'text',
+    {
+      x: 12,
+      y: (pad.t + height - pad.b) / 2,
+      'text-anchor': 'middle',
+      transform: `rotate(-90 12 ${(pad.t + height - pad.b) / 2})`,
+    },
+    'axis-label',
+  );
   yl.textContent = yLabel;
   root.append(grid, lines, marks, xl, yl);
 
@@ -124,7 +159,9 @@ export function createLogLogPlot({ width = 520, height = 280, xLabel = '', yLabe
   };
   const pow = (v) => {
     const p = Math.round(Math.log10(v));
-    return p <= 3 && p >= 0 ? String(10 ** p) : `10${String(p).replace(/[-\d]/g, (c) => '\u207b\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079'['-0123456789'.indexOf(c)])}`;
+    return p <= 3 && p >= 0
+      ? String(10 ** p)
+      : `10${String(p).replace(/[-\d]/g, (c) => '\u207b\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079'['-0123456789'.indexOf(c)])}`;
   };
 
   // A vertical marker: the line reaches up to its label's row in the band above the plot; the
@@ -148,8 +185,15 @@ export function createLogLogPlot({ width = 520, height = 280, xLabel = '', yLabe
   return {
     el: root,
     update({ series, xDomain, yDomain, vertical = [], points = [], description }) {
-      const x = (v) => pad.l + (Math.log10(v) - Math.log10(xDomain[0])) * (width - pad.l - pad.r) / (Math.log10(xDomain[1]) - Math.log10(xDomain[0]));
-      const y = (v) => height - pad.b - (Math.log10(v) - Math.log10(yDomain[0])) * (height - pad.t - pad.b) / (Math.log10(yDomain[1]) - Math.log10(yDomain[0]));
+      const x = (v) =>
+        pad.l +
+        ((Math.log10(v) - Math.log10(xDomain[0])) * (width - pad.l - pad.r)) /
+          (Math.log10(xDomain[1]) - Math.log10(xDomain[0]));
+      const y = (v) =>
+        height -
+        pad.b -
+        ((Math.log10(v) - Math.log10(yDomain[0])) * (height - pad.t - pad.b)) /
+          (Math.log10(yDomain[1]) - Math.log10(yDomain[0]));
       const xs = decades(...xDomain);
       const ys = decades(...yDomain);
       const every = (list, max) => list.filter((_, i) => i % Math.ceil(list.length / max) === 0);
@@ -173,12 +217,14 @@ export function createLogLogPlot({ width = 520, height = 280, xLabel = '', yLabe
           return g;
         }),
       );
-      lines.replaceChildren(...series.map((s) => {
-        const d = s.points.map(([px, py], i) => `${i ? 'L' : 'M'}${x(px).toFixed(1)},${y(py).toFixed(1)}`).join('');
-        const path = svg('path', { d }, `line ${s.key}`);
-        path.dataset.series = s.key;
-        return path;
-      }));
+      lines.replaceChildren(
+        ...series.map((s) => {
+          const d = s.points.map(([px, py], i) => `${i ? 'L' : 'M'}${x(px).toFixed(1)},${y(py).toFixed(1)}`).join('');
+          const path = svg('path', { d }, `line ${s.key}`);
+          path.dataset.series = s.key;
+          return path;
+        }),
+      );
       marks.replaceChildren(
         ...vertical.map((v) => marker(v, vertical, x)),
         ...points.map((p) => svg('circle', { cx: x(p.x), cy: y(p.y), r: 4.5 }, `pmark ${p.key}`)),

@@ -15,7 +15,9 @@ const numbers = ({ decimal }) => ({
 
 function dot(a, b, { fac }) {
   const terms = Array.from(a, (x, c) => `${fac(x)}\u00d7${fac(b[c])}`);
-  return terms.length <= MAX_TERMS ? terms.join(' + ') : `${terms.slice(0, MAX_TERMS - 1).join(' + ')} + \u2026 + ${terms[terms.length - 1]}`;
+  return terms.length <= MAX_TERMS
+    ? terms.join(' + ')
+    : `${terms.slice(0, MAX_TERMS - 1).join(' + ')} + \u2026 + ${terms[terms.length - 1]}`;
 }
 
 function explainAlibiCell(ctx, m, n, i18n, { line, done }) {
@@ -27,7 +29,14 @@ function explainAlibiCell(ctx, m, n, i18n, { line, done }) {
     return done(title);
   }
   const slope = ctx.slopes[ctx.p.alibiHead];
-  line(t('inference.positions.explain.alibi', { scale: num(ctx.scale), content: fac(at(ctx.content, m, n)), slope: num(slope), distance: m - n }));
+  line(
+    t('inference.positions.explain.alibi', {
+      scale: num(ctx.scale),
+      content: fac(at(ctx.content, m, n)),
+      slope: num(slope),
+      distance: m - n,
+    }),
+  );
   line(`= ${num(at(ctx.maps.alibi, m, n))}`, 'result');
   line(t('inference.positions.explain.alibiWhy', { head: ctx.p.alibiHead + 1, slope: num(slope) }), 'text');
   return done(title);
@@ -43,11 +52,18 @@ export function explainPosition(ctx, kind, m, n, i18n) {
   const q = row(ctx.inputs[kind].q, m);
   const k = row(ctx.inputs[kind].k, n);
   const sum = dot(q, k, numbers(i18n));
-  line(kind === 'rope'
-    ? t('inference.positions.explain.rope', { m, n, sum })
-    : t('inference.positions.explain.added', { pm: subscript(m), pn: subscript(n), sum }));
+  line(
+    kind === 'rope'
+      ? t('inference.positions.explain.rope', { m, n, sum })
+      : t('inference.positions.explain.added', { pm: subscript(m), pn: subscript(n), sum }),
+  );
   line(`= ${num(at(ctx.maps[kind], m, n))}`, 'result');
-  line(t(kind === 'rope' ? 'inference.positions.explain.ropeWhy' : 'inference.positions.explain.addedWhy', { distance: m - n }), 'text');
+  line(
+    t(kind === 'rope' ? 'inference.positions.explain.ropeWhy' : 'inference.positions.explain.addedWhy', {
+      distance: m - n,
+    }),
+    'text',
+  );
   return done(t(`inference.positions.explain.${kind}Title`, { m, n }));
 }
 
@@ -56,7 +72,14 @@ export function explainSpread(ctx, kind, i18n) {
   const { t } = i18n;
   const { line, done } = explanation();
   line(t('inference.positions.explain.spread', { value: numbers(i18n).num(ctx.spread[kind], 6) }), 'result');
-  line(t(kind === 'rope' || kind === 'alibi' ? 'inference.positions.explain.spreadNone' : 'inference.positions.explain.spreadFar'), 'text');
+  line(
+    t(
+      kind === 'rope' || kind === 'alibi'
+        ? 'inference.positions.explain.spreadNone'
+        : 'inference.positions.explain.spreadFar',
+    ),
+    'text',
+  );
   return done(t('inference.positions.explain.spreadTitle'));
 }
 
@@ -67,11 +90,18 @@ export function explainAlibi(ctx, h, m, n, i18n) {
   const { line, done } = explanation();
   const slope = ctx.slopes[h];
   if (n > m) line(t('inference.positions.explain.biasHidden'), 'result');
-  else line(t('inference.positions.explain.bias', { slope: num(slope), distance: m - n, value: num(at(ctx.bias[h], m, n)) }), 'result');
+  else
+    line(
+      t('inference.positions.explain.bias', { slope: num(slope), distance: m - n, value: num(at(ctx.bias[h], m, n)) }),
+      'result',
+    );
   const H = ctx.slopes.length;
-  line(Number.isInteger(Math.log2(H))
-    ? t('inference.positions.explain.slopes', { head: h + 1, heads: H })
-    : t('inference.positions.explain.slopesOdd', { head: h + 1, heads: H, power: 2 ** Math.floor(Math.log2(H)) }), 'text');
+  line(
+    Number.isInteger(Math.log2(H))
+      ? t('inference.positions.explain.slopes', { head: h + 1, heads: H })
+      : t('inference.positions.explain.slopesOdd', { head: h + 1, heads: H, power: 2 ** Math.floor(Math.log2(H)) }),
+    'text',
+  );
   return done(t('inference.positions.explain.biasTitle', { head: h + 1, m, n }));
 }
 
@@ -82,9 +112,21 @@ export function explainClock(ctx, i, i18n) {
   const { line, done } = explanation();
   const hand = ctx.hands[i];
   const p = ctx.p.position;
-  line(t('inference.positions.explain.theta', { sub: subscript(i + 1), i, d: ctx.d, base: num(ctx.p.base), exponent: num(-2 * i / ctx.d), theta: num(hand.theta) }));
+  line(
+    t('inference.positions.explain.theta', {
+      sub: subscript(i + 1),
+      i,
+      d: ctx.d,
+      base: num(ctx.p.base),
+      exponent: num((-2 * i) / ctx.d),
+      theta: num(hand.theta),
+    }),
+  );
   line(t('inference.positions.explain.angle', { p, theta: num(hand.theta), angle: num(p * hand.theta) }));
-  line(t('inference.positions.explain.turned', { sub: subscript(i + 1), p, cos: num(hand.cos), sin: num(hand.sin) }), 'result');
+  line(
+    t('inference.positions.explain.turned', { sub: subscript(i + 1), p, cos: num(hand.cos), sin: num(hand.sin) }),
+    'result',
+  );
   line(t('inference.positions.explain.pair', { pair: i + 1, other: i + 1 + ctx.d / 2 }), 'text');
   return done(t('inference.positions.explain.clockTitle', { pair: i + 1, p }));
 }

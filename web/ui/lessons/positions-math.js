@@ -69,8 +69,10 @@ export function positionScores(attn, { q, k, P, base, heads, head, scale, seed }
   }
   maps.alibi = { data: alibi, shape: [P, P] };
   const spread = {
-    sinusoidal: diagonalSpread(maps.sinusoidal), learned: diagonalSpread(maps.learned),
-    rope: diagonalSpread(maps.rope), alibi: diagonalSpread(maps.alibi, alibiHidden),
+    sinusoidal: diagonalSpread(maps.sinusoidal),
+    learned: diagonalSpread(maps.learned),
+    rope: diagonalSpread(maps.rope),
+    alibi: diagonalSpread(maps.alibi, alibiHidden),
   };
   return { maps, inputs, content, slopes, bias, alibiHidden, spread };
 }
@@ -93,6 +95,8 @@ export function ropeHands(attn, d, p, base) {
   for (let i = 0; i < half; i++) units[i * d + i] = 1;
   const turned = attn.rope({ data: units, shape: [half, d] }, { base, positions: new Array(half).fill(p) });
   return Array.from({ length: half }, (_, i) => ({
-    theta: base ** (-2 * i / d), cos: turned.data[i * d + i], sin: turned.data[i * d + i + half],
+    theta: base ** ((-2 * i) / d),
+    cos: turned.data[i * d + i],
+    sin: turned.data[i * d + i + half],
   }));
 }

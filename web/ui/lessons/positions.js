@@ -40,9 +40,15 @@ function positionControls(update, { t }) {
   position.step = '1';
   position.setAttribute('aria-label', t('inference.positions.clockPosition'));
   const controls = el('div', 'lesson-controls');
-  controls.append(field(t('inference.positions.query'), query), field(t('inference.positions.key'), key), field(t('inference.positions.count'), count),
-    field(t('inference.positions.base'), base), field(t('inference.positions.alibiHeads'), heads), field(t('inference.positions.alibiHead'), head),
-    field(t('inference.positions.clock'), position, 'lesson-field wide'));
+  controls.append(
+    field(t('inference.positions.query'), query),
+    field(t('inference.positions.key'), key),
+    field(t('inference.positions.count'), count),
+    field(t('inference.positions.base'), base),
+    field(t('inference.positions.alibiHeads'), heads),
+    field(t('inference.positions.alibiHead'), head),
+    field(t('inference.positions.clock'), position, 'lesson-field wide'),
+  );
   const set = (value) => update((s) => setLesson(s, 'positions', value));
   query.addEventListener('change', () => set({ query: Number(query.value) }));
   key.addEventListener('change', () => set({ key: Number(key.value) }));
@@ -60,11 +66,13 @@ function options(select, labels, value, userText = false) {
   if (select.dataset.options !== key) {
     select.dataset.options = key;
     select.translate = !userText;
-    select.replaceChildren(...labels.map((text, i) => {
-      const o = el('option', '', text);
-      o.value = String(i);
-      return o;
-    }));
+    select.replaceChildren(
+      ...labels.map((text, i) => {
+        const o = el('option', '', text);
+        o.value = String(i);
+        return o;
+      }),
+    );
   }
   select.value = String(value);
 }
@@ -91,10 +99,16 @@ function clock(i, explain, current, i18n) {
   fig.dataset.pair = String(i);
   fig.tabIndex = 0;
   const face = svg('svg', { viewBox: '-22 -22 44 44', width: 44, height: 44, 'aria-hidden': 'true' });
-  face.append(svg('circle', { cx: 0, cy: 0, r: 20 }, 'rope-face'), svg('line', { x1: 0, y1: 0, x2: 18, y2: 0 }, 'rope-hand'));
+  face.append(
+    svg('circle', { cx: 0, cy: 0, r: 20 }, 'rope-face'),
+    svg('line', { x1: 0, y1: 0, x2: 18, y2: 0 }, 'rope-hand'),
+  );
   const caption = el('figcaption', '', i18n.t('inference.positions.pair', { pair: i + 1 }));
   fig.append(face, caption);
-  const show = () => { const c = current(); if (c) explain.show(explainClock(c, i, i18n)); };
+  const show = () => {
+    const c = current();
+    if (c) explain.show(explainClock(c, i, i18n));
+  };
   fig.addEventListener('focus', show);
   fig.addEventListener('pointerenter', show);
   return fig;
@@ -107,7 +121,10 @@ function drawClock(fig, hand, i, p, { t, decimal }) {
   const line = fig.querySelector('line');
   line.setAttribute('x2', String(18 * hand.cos));
   line.setAttribute('y2', String(-18 * hand.sin));
-  fig.setAttribute('aria-label', t('inference.positions.clockLabel', { pair: i + 1, angle: decimal(formatNumber(p * hand.theta)), p }));
+  fig.setAttribute(
+    'aria-label',
+    t('inference.positions.clockLabel', { pair: i + 1, angle: decimal(formatNumber(p * hand.theta)), p }),
+  );
 }
 
 // The four maps, each with its title, formula and spread along the diagonals.
@@ -117,12 +134,24 @@ function positionMaps(grid, inspect, explainSpreadOf, i18n) {
   const spreads = {};
   for (const kind of KINDS) {
     const title = t(`inference.positions.${kind}.title`);
-    maps[kind] = createHeatmap({ name: `pos-${kind}`, label: t(`inference.positions.${kind}.label`), kind: 'diverging', legend: false, onInspect: inspect(kind), i18n });
+    maps[kind] = createHeatmap({
+      name: `pos-${kind}`,
+      label: t(`inference.positions.${kind}.label`),
+      kind: 'diverging',
+      legend: false,
+      onInspect: inspect(kind),
+      i18n,
+    });
     spreads[kind] = explainedStat(`diagonal-spread-${kind}`, () => explainSpreadOf(kind));
     const box = el('div', 'positions-map');
     const line = el('p', 'lesson-note');
     line.append(t('inference.positions.spread'), ' ', spreads[kind]);
-    box.append(el('h4', '', title), el('p', 'lesson-note', t(`inference.positions.${kind}.formula`)), maps[kind].el, line);
+    box.append(
+      el('h4', '', title),
+      el('p', 'lesson-note', t(`inference.positions.${kind}.formula`)),
+      maps[kind].el,
+      line,
+    );
     grid.append(box);
   }
   return { maps, spreads };
@@ -134,9 +163,16 @@ export function createPositionsPanel({ attn, update, i18n = english }) {
   const ui = positionControls(update, i18n);
   const explain = lessonExplainBox(i18n);
   let ctx = null;
-  const inspect = (kind) => (m, n) => { if (ctx) explain.show(explainPosition(ctx, kind, m, n, i18n)); };
+  const inspect = (kind) => (m, n) => {
+    if (ctx) explain.show(explainPosition(ctx, kind, m, n, i18n));
+  };
   const grid = el('div', 'positions-maps');
-  const { maps, spreads } = positionMaps(grid, inspect, (kind) => ctx && explain.show(explainSpread(ctx, kind, i18n)), i18n);
+  const { maps, spreads } = positionMaps(
+    grid,
+    inspect,
+    (kind) => ctx && explain.show(explainSpread(ctx, kind, i18n)),
+    i18n,
+  );
   const note = el('p', 'lesson-note');
   const alibiBox = el('div', 'alibi-maps');
   const alibiMaps = [];
@@ -146,7 +182,11 @@ export function createPositionsPanel({ attn, update, i18n = english }) {
   body.append(note, grid, explain.el);
   // Further sections, each a .lesson-gap opening with its title (folded when the lesson is shown alone).
   const alibiPart = el('div', 'lesson-gap');
-  alibiPart.append(el('h4', '', t('inference.positions.alibiTitle')), el('p', 'lesson-note', t('inference.positions.alibi')), alibiBox);
+  alibiPart.append(
+    el('h4', '', t('inference.positions.alibiTitle')),
+    el('p', 'lesson-note', t('inference.positions.alibi')),
+    alibiBox,
+  );
   const clockPart = el('div', 'lesson-gap');
   clockPart.append(el('h4', '', t('inference.positions.clocksTitle')), clocks.el, clockExplain.el);
   const failure = failureLine(body, alibiPart, clockPart);
@@ -163,7 +203,16 @@ export function createPositionsPanel({ attn, update, i18n = english }) {
       if (d < 2) return failure.fail(t('inference.positions.tooNarrow'));
       const row = (x, i) => Array.from(x.data.subarray(i * dk, i * dk + d));
       try {
-        const scores = positionScores(attn, { q: row(q, p.query), k: row(k, p.key), P: p.count, base: p.base, heads: p.alibiHeads, head: p.alibiHead, scale, seed: state.seed });
+        const scores = positionScores(attn, {
+          q: row(q, p.query),
+          k: row(k, p.key),
+          P: p.count,
+          base: p.base,
+          heads: p.alibiHeads,
+          head: p.alibiHead,
+          scale,
+          seed: state.seed,
+        });
         ctx = { ...scores, p, scale, d, hands: ropeHands(attn, d, p.position, p.base), labels: result.labels };
       } catch (err) {
         return failure.fail(t('inference.coreRefused', { message: err.message }));
@@ -173,7 +222,14 @@ export function createPositionsPanel({ attn, update, i18n = english }) {
       setText(note, dk % 2 ? t('inference.positions.odd', { dk, used: dk - 1 }) : '');
       note.hidden = dk % 2 === 0;
       drawPositionMaps(maps, spreads, ctx, display, i18n);
-      drawAlibiMaps(alibiBox, alibiMaps, ctx, display, (h) => (m, n) => explain.show(explainAlibi(ctx, h, m, n, i18n)), i18n);
+      drawAlibiMaps(
+        alibiBox,
+        alibiMaps,
+        ctx,
+        display,
+        (h) => (m, n) => explain.show(explainAlibi(ctx, h, m, n, i18n)),
+        i18n,
+      );
       clocks.draw(ctx.hands, p.position);
       return undefined;
     },
@@ -181,9 +237,23 @@ export function createPositionsPanel({ attn, update, i18n = english }) {
 }
 
 function drawPositionControls(ui, p, labels, { t }) {
-  options(ui.query, labels.queries.map((x, i) => `${i + 1}: ${x}`), p.query, true);
-  options(ui.key, labels.keys.map((x, j) => `${j + 1}: ${x}`), p.key, true);
-  options(ui.head, Array.from({ length: p.alibiHeads }, (_, h) => t('inference.positions.head', { head: h + 1 })), p.alibiHead);
+  options(
+    ui.query,
+    labels.queries.map((x, i) => `${i + 1}: ${x}`),
+    p.query,
+    true,
+  );
+  options(
+    ui.key,
+    labels.keys.map((x, j) => `${j + 1}: ${x}`),
+    p.key,
+    true,
+  );
+  options(
+    ui.head,
+    Array.from({ length: p.alibiHeads }, (_, h) => t('inference.positions.head', { head: h + 1 })),
+    p.alibiHead,
+  );
   setIfIdle(ui.count, p.count);
   setIfIdle(ui.base, p.base);
   setIfIdle(ui.heads, p.alibiHeads);
@@ -207,7 +277,14 @@ function drawAlibiMaps(box, list, ctx, display, inspect, i18n) {
   const H = ctx.slopes.length;
   while (list.length < H) {
     const h = list.length;
-    const map = createHeatmap({ name: `alibi-h${h}`, label: t('inference.positions.alibiMap', { head: h + 1 }), kind: 'diverging', small: true, i18n, onInspect: (m, n) => inspect(h)(m, n) });
+    const map = createHeatmap({
+      name: `alibi-h${h}`,
+      label: t('inference.positions.alibiMap', { head: h + 1 }),
+      kind: 'diverging',
+      small: true,
+      i18n,
+      onInspect: (m, n) => inspect(h)(m, n),
+    });
     const fig = el('div', 'alibi-map');
     const caption = el('p', 'lesson-map-title');
     fig.append(caption, map.el);
@@ -217,7 +294,16 @@ function drawAlibiMaps(box, list, ctx, display, inspect, i18n) {
   const P = ctx.p.count;
   const labels = Array.from({ length: P }, (_, i) => String(i));
   for (let h = 0; h < H; h++) {
-    setText(list[h].caption, t('inference.positions.slope', { head: h + 1, slope: decimal(formatNumber(ctx.slopes[h], 3)) }));
-    list[h].map.update({ tensor: ctx.bias[h], rowLabels: labels, colLabels: labels, hidden: ctx.alibiHidden, ...display });
+    setText(
+      list[h].caption,
+      t('inference.positions.slope', { head: h + 1, slope: decimal(formatNumber(ctx.slopes[h], 3)) }),
+    );
+    list[h].map.update({
+      tensor: ctx.bias[h],
+      rowLabels: labels,
+      colLabels: labels,
+      hidden: ctx.alibiHidden,
+      ...display,
+    });
   }
 }

@@ -14,8 +14,14 @@ self.onmessage = async (event) => {
     const attn = await ready;
     const r = attn.lessons.sampleDotProducts({ dk, count, seed, bins });
     self.postMessage({
-      id, ok: true, dk: r.dk, count: r.count, seed: r.seed,
-      raw: summary(r.raw), scaled: summary(r.scaled), row: Array.from(r.raw.values.subarray(0, keep)),
+      id,
+      ok: true,
+      dk: r.dk,
+      count: r.count,
+      seed: r.seed,
+      raw: summary(r.raw),
+      scaled: summary(r.scaled),
+      row: Array.from(r.raw.values.subarray(0, keep)),
     });
   } catch (err) {
     self.postMessage({ id, ok: false, error: err instanceof Error ? err.message : String(err) });

@@ -2,7 +2,20 @@
 // before and after dividing by √d_k (histograms with the measured spread, ≈ √d_k and ≈ 1), then
 // one row of such scores through a softmax with and without the scaling, with its entropy. The
 // sampling runs in the core inside a worker (a second at d_k = 1024); the softmax in the page's core.
-import { button, el, field, isFocused, lessonPanel, numberInput, sentence, setAttr, setIfIdle, setSentence, setText, wholeNumber } from './dom.js';
+import {
+  button,
+  el,
+  field,
+  isFocused,
+  lessonPanel,
+  numberInput,
+  sentence,
+  setAttr,
+  setIfIdle,
+  setSentence,
+  setText,
+  wholeNumber,
+} from './dom.js';
 import { createBars, createHistogram } from './plots.js';
 import { english, formatNumber, LESSON_LIMITS, setLesson, subscript } from '../model/model.js';
 
@@ -47,7 +60,15 @@ function createSampler(attn) {
     try {
       const r = attn.lessons.sampleDotProducts({ dk, count, seed, bins: BINS });
       const summary = (s) => ({ mean: s.mean, std: s.std, histogram: s.histogram });
-      return { ok: true, dk, count, seed, raw: summary(r.raw), scaled: summary(r.scaled), row: Array.from(r.raw.values.subarray(0, row)) };
+      return {
+        ok: true,
+        dk,
+        count,
+        seed,
+        raw: summary(r.raw),
+        scaled: summary(r.scaled),
+        row: Array.from(r.raw.values.subarray(0, row)),
+      };
     } catch (err) {
       return { ok: false, error: err.message };
     }
@@ -99,7 +120,7 @@ function sqrtDkControls(update, { t }) {
   dkRange.setAttribute('aria-label', t('lessons.sqrtDk.dkSlider'));
   const dkNumber = numberInput(LESSON_LIMITS.dk);
   dkNumber.setAttribute('aria-label', `d${SUB_K}`);
-  dkNumber.translate = false;  // a variable's name
+  dkNumber.translate = false; // a variable's name
   const dkRow = el('div', 'lesson-range');
   dkRow.append(dkRange, dkNumber);
   const dkField = el('div', 'lesson-field wide');
@@ -110,18 +131,31 @@ function sqrtDkControls(update, { t }) {
   rowLength.dataset.control = 'row-length';
   const again = button(t('lessons.sqrtDk.newSeed'));
   const controls = el('div', 'lesson-controls');
-  controls.append(dkField, field(t('lessons.sqrtDk.pairs'), count), field(t('lessons.sqrtDk.seed'), seed), field(t('lessons.sqrtDk.row'), rowLength), again);
+  controls.append(
+    dkField,
+    field(t('lessons.sqrtDk.pairs'), count),
+    field(t('lessons.sqrtDk.seed'), seed),
+    field(t('lessons.sqrtDk.row'), rowLength),
+    again,
+  );
 
   const setSqrt = (patch) => update((s) => setLesson(s, 'sqrtDk', patch));
   dkRange.addEventListener('input', () => setSqrt({ dk: Math.round(2 ** Number(dkRange.value)) }));
   // The fields clamp and round what is typed themselves (numberInput); a number is all they send.
-  for (const [input, key] of [[dkNumber, 'dk'], [count, 'count'], [seed, 'seed'], [rowLength, 'row']]) {
+  for (const [input, key] of [
+    [dkNumber, 'dk'],
+    [count, 'count'],
+    [seed, 'seed'],
+    [rowLength, 'row'],
+  ]) {
     input.addEventListener('change', () => {
       const v = Number(input.value);
       if (Number.isFinite(v)) setSqrt({ [key]: v });
     });
   }
-  again.addEventListener('click', () => update((s) => setLesson(s, 'sqrtDk', { seed: (s.lessons.sqrtDk.seed + 1) % 2 ** 32 })));
+  again.addEventListener('click', () =>
+    update((s) => setLesson(s, 'sqrtDk', { seed: (s.lessons.sqrtDk.seed + 1) % 2 ** 32 })),
+  );
   return { controls, dkRange, dkNumber, count, seed, rowLength };
 }
 
@@ -145,23 +179,56 @@ function histogramsPart(i18n) {
   const num = (v, digits = 3) => i18n.decimal(formatNumber(v, digits));
   const rawHist = createHistogram({ className: 'raw', i18n });
   const scaledHist = createHistogram({ className: 'scaled', i18n });
-  const [rawStd, rawVar, rawMean, scaledStd, scaledVar, scaledMean] = ['raw-std', 'raw-var', 'raw-mean', 'scaled-std', 'scaled-var', 'scaled-mean']
-    .map((name) => stat(name, ''));
+  const [rawStd, rawVar, rawMean, scaledStd, scaledVar, scaledMean] = [
+    'raw-std',
+    'raw-var',
+    'raw-mean',
+    'scaled-std',
+    'scaled-var',
+    'scaled-mean',
+  ].map((name) => stat(name, ''));
   const rawExpected = el('span', 'lesson-note');
   const hists = el('div', 'lesson-figures');
   hists.append(
-    figure(t('lessons.sqrtDk.rawTitle'), rawHist, sentence(i18n, 'lessons.sqrtDk.rawCaption', {}, { std: rawStd, expected: rawExpected, variance: rawVar, mean: rawMean })),
-    figure(t('lessons.sqrtDk.scaledTitle'), scaledHist, sentence(i18n, 'lessons.sqrtDk.scaledCaption', {}, { std: scaledStd, variance: scaledVar, mean: scaledMean })),
+    figure(
+      t('lessons.sqrtDk.rawTitle'),
+      rawHist,
+      sentence(
+        i18n,
+        'lessons.sqrtDk.rawCaption',
+        {},
+        { std: rawStd, expected: rawExpected, variance: rawVar, mean: rawMean },
+      ),
+    ),
+    figure(
+      t('lessons.sqrtDk.scaledTitle'),
+      scaledHist,
+      sentence(i18n, 'lessons.sqrtDk.scaledCaption', {}, { std: scaledStd, variance: scaledVar, mean: scaledMean }),
+    ),
   );
   return {
     el: hists,
     draw({ dk, raw, scaled }, N) {
       rawHist.update({
-        counts: raw.histogram.counts, lo: raw.histogram.lo, hi: raw.histogram.hi, mean: raw.mean, std: raw.std,
-        description: t('lessons.sqrtDk.rawDescription', { count: N, dk, lo: num(raw.histogram.lo), hi: num(raw.histogram.hi), std: num(raw.std) }),
+        counts: raw.histogram.counts,
+        lo: raw.histogram.lo,
+        hi: raw.histogram.hi,
+        mean: raw.mean,
+        std: raw.std,
+        description: t('lessons.sqrtDk.rawDescription', {
+          count: N,
+          dk,
+          lo: num(raw.histogram.lo),
+          hi: num(raw.histogram.hi),
+          std: num(raw.std),
+        }),
       });
       scaledHist.update({
-        counts: scaled.histogram.counts, lo: scaled.histogram.lo, hi: scaled.histogram.hi, mean: scaled.mean, std: scaled.std,
+        counts: scaled.histogram.counts,
+        lo: scaled.histogram.lo,
+        hi: scaled.histogram.hi,
+        mean: scaled.mean,
+        std: scaled.std,
         description: t('lessons.sqrtDk.scaledDescription', { count: N, dk, std: num(scaled.std) }),
       });
       put(rawStd, raw.std, 4, i18n);
@@ -183,12 +250,25 @@ function softmaxPart(attn, i18n) {
   const softIntro = el('p', 'lesson-intro lesson-gap');
   const rawBars = createBars({ className: 'raw', i18n });
   const scaledBars = createBars({ className: 'scaled', i18n });
-  const [hRaw, hScaled, maxRaw, maxScaled, uniform] = ['entropy-raw', 'entropy-scaled', 'max-raw', 'max-scaled', 'entropy-uniform']
-    .map((name) => stat(name, ''));
+  const [hRaw, hScaled, maxRaw, maxScaled, uniform] = [
+    'entropy-raw',
+    'entropy-scaled',
+    'max-raw',
+    'max-scaled',
+    'entropy-uniform',
+  ].map((name) => stat(name, ''));
   const softs = el('div', 'lesson-figures');
   softs.append(
-    figure(t('lessons.sqrtDk.softRawTitle'), rawBars, sentence(i18n, 'lessons.sqrtDk.softCaption', {}, { entropy: hRaw, max: maxRaw })),
-    figure(t('lessons.sqrtDk.softScaledTitle'), scaledBars, sentence(i18n, 'lessons.sqrtDk.softCaption', {}, { entropy: hScaled, max: maxScaled })),
+    figure(
+      t('lessons.sqrtDk.softRawTitle'),
+      rawBars,
+      sentence(i18n, 'lessons.sqrtDk.softCaption', {}, { entropy: hRaw, max: maxRaw }),
+    ),
+    figure(
+      t('lessons.sqrtDk.softScaledTitle'),
+      scaledBars,
+      sentence(i18n, 'lessons.sqrtDk.softCaption', {}, { entropy: hScaled, max: maxScaled }),
+    ),
   );
   const uniformNote = el('p', 'lesson-note');
   return {
@@ -203,8 +283,24 @@ function softmaxPart(attn, i18n) {
       const soft = attn.lessons.softmax(row, { scale: 1 / Math.sqrt(dk) });
       const flat = attn.lessons.softmax({ data: new Float32Array(row.shape[1]), shape: row.shape });
       setText(softIntro, t('lessons.sqrtDk.softIntro', { count: keys, dk }));
-      rawBars.update({ values: Array.from(plain.weights.data), names, description: t('lessons.sqrtDk.softRawDescription', { count: keys, max: num(plain.max.data[0]), entropy: num(plain.entropy.data[0]) }) });
-      scaledBars.update({ values: Array.from(soft.weights.data), names, description: t('lessons.sqrtDk.softScaledDescription', { dk, max: num(soft.max.data[0]), entropy: num(soft.entropy.data[0]) }) });
+      rawBars.update({
+        values: Array.from(plain.weights.data),
+        names,
+        description: t('lessons.sqrtDk.softRawDescription', {
+          count: keys,
+          max: num(plain.max.data[0]),
+          entropy: num(plain.entropy.data[0]),
+        }),
+      });
+      scaledBars.update({
+        values: Array.from(soft.weights.data),
+        names,
+        description: t('lessons.sqrtDk.softScaledDescription', {
+          dk,
+          max: num(soft.max.data[0]),
+          entropy: num(soft.entropy.data[0]),
+        }),
+      });
       put(hRaw, plain.entropy.data[0], 4, i18n);
       put(hScaled, soft.entropy.data[0], 4, i18n);
       put(maxRaw, plain.max.data[0], 4, i18n);
@@ -266,9 +362,12 @@ export function createSqrtDkPanel({ attn, update, i18n = english }) {
       status.classList.remove('error');
       setText(status, t('lessons.sqrtDk.sampling', { count: wholeNumber(N, i18n), dk }));
       sampler.request({
-        dk, count: N, seed: sd, row,
+        dk,
+        count: N,
+        seed: sd,
+        row,
         done(r) {
-          if (key !== requested) return;  // a newer request is on its way
+          if (key !== requested) return; // a newer request is on its way
           reply = r;
           shown = key;
           draw();

@@ -73,9 +73,21 @@ export function createStepsPanel({ computer, update, i18n = english }) {
   const block = (title, key) => {
     const col = el('div', 'lesson-side');
     const h = el('h4', '', title);
-    const w = createHeatmap({ name: `steps-${key}-weights`, label: t('lessons.steps.weightsLabel', { side: title }), kind: 'weights', legend: false, i18n });
+    const w = createHeatmap({
+      name: `steps-${key}-weights`,
+      label: t('lessons.steps.weightsLabel', { side: title }),
+      kind: 'weights',
+      legend: false,
+      i18n,
+    });
     const oTitle = el('p', 'lesson-map-title', t('lessons.steps.output'));
-    const o = createHeatmap({ name: `steps-${key}-output`, label: t('lessons.steps.outputLabel', { side: title }), kind: 'diverging', legend: false, i18n });
+    const o = createHeatmap({
+      name: `steps-${key}-output`,
+      label: t('lessons.steps.outputLabel', { side: title }),
+      kind: 'diverging',
+      legend: false,
+      i18n,
+    });
     col.append(h, w.el, oTitle, o.el);
     return { el: col, h, w, o };
   };
@@ -121,10 +133,13 @@ export function createStepsPanel({ computer, update, i18n = english }) {
       n = d.n;
       step = Math.min(state.lessons.step, n - 1);
       const i = step;
-      const k = Math.min(i + 1, d.m);  // keys 1..i (top-left aligned when n > m)
+      const k = Math.min(i + 1, d.m); // keys 1..i (top-left aligned when n > m)
       range.max = String(n);
       if (range.getRootNode().activeElement !== range) range.value = String(i + 1);
-      range.setAttribute('aria-valuetext', t('lessons.steps.valueText', { i: i + 1, n, token: result.labels.queries[i] }));
+      range.setAttribute(
+        'aria-valuetext',
+        t('lessons.steps.valueText', { i: i + 1, n, token: result.labels.queries[i] }),
+      );
       setText(position, t('lessons.steps.position', { i: i + 1, n }));
       prev.disabled = i === 0;
       next.disabled = i >= n - 1;
@@ -142,9 +157,12 @@ export function createStepsPanel({ computer, update, i18n = english }) {
 
       const { queries, keys } = result.labels;
       drawStrip(strip, queries, i, i18n);
-      setText(maskNote, state.mask.kind === 'causal' || state.mask.kind === 'none'
-        ? ''
-        : t(`lessons.steps.ignoresMask.${state.mask.kind}`));
+      setText(
+        maskNote,
+        state.mask.kind === 'causal' || state.mask.kind === 'none'
+          ? ''
+          : t(`lessons.steps.ignoresMask.${state.mask.kind}`),
+      );
       maskNote.hidden = !maskNote.textContent;
 
       const common = { ...display };
@@ -157,7 +175,13 @@ export function createStepsPanel({ computer, update, i18n = english }) {
       const dOut = causal.output.shape[1];
       const rowO = slice(causal.output, i, 0, dOut);
       const outCols = Array.from({ length: dOut }, (_, c) => String(c + 1));
-      causalRow.w.update({ tensor: rowW, rowLabels: [queries[i]], colLabels: keys, hidden: future.subarray(i * d.m, (i + 1) * d.m), ...common });
+      causalRow.w.update({
+        tensor: rowW,
+        rowLabels: [queries[i]],
+        colLabels: keys,
+        hidden: future.subarray(i * d.m, (i + 1) * d.m),
+        ...common,
+      });
       causalRow.o.update({ tensor: rowO, rowLabels: [queries[i]], colLabels: outCols, ...common });
       prefixRow.w.update({ tensor: prefix.weights, rowLabels: [queries[i]], colLabels: keys.slice(0, k), ...common });
       prefixRow.o.update({ tensor: prefix.output, rowLabels: [queries[i]], colLabels: outCols, ...common });

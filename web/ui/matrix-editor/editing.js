@@ -12,7 +12,7 @@ import { caretToEnd, selectAll, selectionOffsets } from './caret.js';
 import { moveFor, setAttr, setText } from '../dom/dom.js';
 
 function clearInvalid(input) {
-  input.classList.toggle('invalid', false);  // (unlike remove(), writes only on change)
+  input.classList.toggle('invalid', false); // (unlike remove(), writes only on change)
   input.removeAttribute('aria-invalid');
 }
 
@@ -46,8 +46,8 @@ function caretLeaves(e, input) {
  * the cells were rebuilt).
  */
 export function attachMatrixEditing(table, grid, { name, parse, onEdit, onInspect }) {
-  let roving = 0;        // flat index of the cell that is the matrix's tab stop
-  let editing = false;   // the focused cell's text is being edited (arrows move the caret)
+  let roving = 0; // flat index of the cell that is the matrix's tab stop
+  let editing = false; // the focused cell's text is being edited (arrows move the caret)
   // The cell being edited and its value when it got the focus (edits apply live, so the state
   // no longer holds it once typing has started).
   let before = null;
@@ -144,12 +144,13 @@ export function attachMatrixEditing(table, grid, { name, parse, onEdit, onInspec
     focusCell(next[0], next[1]);
   }
 
-  const cellOf = (target) => (target instanceof Element && target.classList.contains('cell-input')
-    && table.contains(target) ? target : null);
-  const on = (type, handle) => table.addEventListener(type, (e) => {
-    const input = cellOf(e.target);
-    if (input) handle(input, e);
-  });
+  const cellOf = (target) =>
+    target instanceof Element && target.classList.contains('cell-input') && table.contains(target) ? target : null;
+  const on = (type, handle) =>
+    table.addEventListener(type, (e) => {
+      const input = cellOf(e.target);
+      if (input) handle(input, e);
+    });
   on('input', onInput);
   on('focusin', onFocus);
   table.addEventListener('pointerover', (e) => {

@@ -50,9 +50,9 @@ export function createMatrixEditor({ name, label, onEdit, onInspect, parse = par
 
   let rowHeads = [];
   let colHeads = [];
-  let ink = '';          // the table's text colour as last written
-  let lit = new Set();   // highlighted cells
-  let pending = null;    // latest update() arguments while inactive
+  let ink = ''; // the table's text colour as last written
+  let lit = new Set(); // highlighted cells
+  let pending = null; // latest update() arguments while inactive
   let active = true;
   let theme = 'light';
   let rowLabels = [];
@@ -150,6 +150,8 @@ export function createMatrixEditor({ name, label, onEdit, onInspect, parse = par
       grid.readOnly = Boolean(on);
       for (const input of grid.inputs) setEditable(input, grid.readOnly);
     },
-    get name() { return name; },
+    get name() {
+      return name;
+    },
   };
 }

@@ -46,7 +46,7 @@ export function buildMatrixTable(thead, tbody, rows, cols, readOnly) {
     const tr = el('tr');
     const th = el('th', 'row-label');
     th.scope = 'row';
-    th.translate = false;  // a token, or a row's number
+    th.translate = false; // a token, or a row's number
     rowHeads.push(th);
     tr.append(th);
     for (let j = 0; j < cols; j++) {

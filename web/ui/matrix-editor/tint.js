@@ -25,7 +25,7 @@ export function createMatrixTint(stage, table, cellAt) {
   hideWhenFar(stage, canvas);
   let rows = 0;
   let cols = 0;
-  let image = null;  // rows x cols pixels, the tints last painted
+  let image = null; // rows x cols pixels, the tints last painted
 
   // Places the canvas over the cells, each cell's pixel centred on it: the canvas reaches half
   // the gap between cells beyond the outer ones, so neighbouring tints meet in the middle.
@@ -34,7 +34,7 @@ export function createMatrixTint(stage, table, cellAt) {
     const box = stage.getBoundingClientRect();
     const first = cellAt(0, 0).getBoundingClientRect();
     const last = cellAt(rows - 1, cols - 1).getBoundingClientRect();
-    if (first.width === 0) return;  // not rendered (a folded section): the observer calls again
+    if (first.width === 0) return; // not rendered (a folded section): the observer calls again
     const pitchX = cols > 1 ? (last.left - first.left) / (cols - 1) : first.width;
     const pitchY = rows > 1 ? (last.top - first.top) / (rows - 1) : first.height;
     const gapX = Math.max(0, pitchX - first.width);
@@ -49,7 +49,7 @@ export function createMatrixTint(stage, table, cellAt) {
   }
   const sizes = new ResizeObserver(measure);
   sizes.observe(table);
-  let pending = null;  // the latest tints asked for, until painted
+  let pending = null; // the latest tints asked for, until painted
   let inView = true;
   new IntersectionObserver((entries) => {
     inView = entries[entries.length - 1].isIntersecting;

@@ -52,10 +52,15 @@ export function charTokens(text, chars, maxTokens) {
 export function describeCharTokens(result, maxTokens, why, { t } = english) {
   const parts = [];
   if (result.replaced.length) {
-    const list = result.replaced.slice(0, 12).map(([c, r]) => t('common.chars.readAs', { typed: charLabel(c), read: charLabel(r) })).join(', ');
-    parts.push(result.replaced.length > 12
-      ? t('common.chars.replacedMore', { list, count: result.replaced.length - 12 })
-      : t('common.chars.replaced', { list }));
+    const list = result.replaced
+      .slice(0, 12)
+      .map(([c, r]) => t('common.chars.readAs', { typed: charLabel(c), read: charLabel(r) }))
+      .join(', ');
+    parts.push(
+      result.replaced.length > 12
+        ? t('common.chars.replacedMore', { list, count: result.replaced.length - 12 })
+        : t('common.chars.replaced', { list }),
+    );
   }
   const reason = why ?? t('common.chars.contextLength', { max: maxTokens });
   if (result.clamped) parts.push(t('common.chars.clamped', { max: maxTokens, total: result.total, why: reason }));

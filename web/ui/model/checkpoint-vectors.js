@@ -31,7 +31,13 @@ export const usesCheckpoint = (state) => state?.vectors?.source === 'checkpoint'
 /** state.vectors for the checkpoint source, checked. */
 export function normalizeCheckpointVectors(v) {
   const count = (x, fallback) => (Number.isInteger(x) && x > 0 ? x : fallback);
-  const out = { source: 'checkpoint', layers: count(v.layers, 1), heads: count(v.heads, 1), dModel: count(v.dModel, 1), rank: count(v.rank, 1) };
+  const out = {
+    source: 'checkpoint',
+    layers: count(v.layers, 1),
+    heads: count(v.heads, 1),
+    dModel: count(v.dModel, 1),
+    rank: count(v.rank, 1),
+  };
   out.layer = Math.min(out.layers - 1, Math.max(0, Number.isInteger(v.layer) ? v.layer : 0));
   out.head = Math.min(out.heads - 1, Math.max(0, Number.isInteger(v.head) ? v.head : 0));
   out.name = typeof v.name === 'string' ? v.name.slice(0, 80) : 'the checkpoint';
@@ -50,7 +56,7 @@ export function spanBasis(x, T, E, tol = 1e-7) {
   const norm = (v) => Math.sqrt(v.reduce((s, a) => s + a * a, 0));
   const biggest = Math.max(...rows.map(norm), 0);
   const basis = [];
-  const seen = [];  // basis vectors known once each row was taken in: its coordinates beyond are exactly 0
+  const seen = []; // basis vectors known once each row was taken in: its coordinates beyond are exactly 0
   for (const row of rows) {
     const v = Float64Array.from(row);
     for (let pass = 0; pass < 2; pass++) {
@@ -66,11 +72,13 @@ export function spanBasis(x, T, E, tol = 1e-7) {
   }
   const r = basis.length;
   const coords = new Float64Array(T * r);
-  rows.forEach((row, t) => basis.slice(0, seen[t]).forEach((b, k) => {
-    let dot = 0;
-    for (let e = 0; e < E; e++) dot += row[e] * b[e];
-    coords[t * r + k] = dot;
-  }));
+  rows.forEach((row, t) =>
+    basis.slice(0, seen[t]).forEach((b, k) => {
+      let dot = 0;
+      for (let e = 0; e < E; e++) dot += row[e] * b[e];
+      coords[t * r + k] = dot;
+    }),
+  );
   return { basis, coords, r };
 }
 
@@ -105,13 +113,36 @@ export function checkpointHeadState({ x, q, k, v, layer, head, config, name, sen
     X[t * (r + 1) + r] = 1;
   }
   const vectors = {
-    source: 'checkpoint', layer, head, layers: config.numLayers, heads: config.numHeads, dModel: E, rank: r,
-    name: String(name ?? 'the checkpoint').slice(0, 80), sentence,
+    source: 'checkpoint',
+    layer,
+    head,
+    layers: config.numLayers,
+    heads: config.numHeads,
+    dModel: E,
+    rank: r,
+    name: String(name ?? 'the checkpoint').slice(0, 80),
+    sentence,
   };
   return {
-    ...keep, mode: 'sentence', sentence, tokens: labels.slice(0, T).map((p) => p.slice(0, 24)), headNames: [], dModel: r + 1, dk: d, dv: d, heads: 1,
-    positional: 'none', scaling: { sqrtDk: true, temperature: 1 }, mask: { kind: 'causal' }, view: { head: 0 },
-    matrices: { X: { rows: T, cols: r + 1, data: X }, WQ: inBasis(basis, q, E, d), WK: inBasis(basis, k, E, d), WV: inBasis(basis, v, E, d) },
+    ...keep,
+    mode: 'sentence',
+    sentence,
+    tokens: labels.slice(0, T).map((p) => p.slice(0, 24)),
+    headNames: [],
+    dModel: r + 1,
+    dk: d,
+    dv: d,
+    heads: 1,
+    positional: 'none',
+    scaling: { sqrtDk: true, temperature: 1 },
+    mask: { kind: 'causal' },
+    view: { head: 0 },
+    matrices: {
+      X: { rows: T, cols: r + 1, data: X },
+      WQ: inBasis(basis, q, E, d),
+      WK: inBasis(basis, k, E, d),
+      WV: inBasis(basis, v, E, d),
+    },
     vectors,
   };
 }
@@ -128,7 +159,14 @@ export function checkpointFits(state) {
  */
 export function describeCheckpoint(state, { t } = english) {
   const v = normalizeCheckpointVectors(state.vectors);
-  const where = { layer: v.layer + 1, head: v.head + 1, name: v.name, layers: v.layers, heads: v.heads, dModel: v.dModel };
+  const where = {
+    layer: v.layer + 1,
+    head: v.head + 1,
+    name: v.name,
+    layers: v.layers,
+    heads: v.heads,
+    dModel: v.dModel,
+  };
   return {
     source: t('checkpoint.vectors.source', where),
     help: t(v.stale ? 'checkpoint.vectors.reading' : 'checkpoint.vectors.help'),

@@ -40,6 +40,10 @@ export function subBias(B, queries, keys) {
   const rows = queries ?? Array.from({ length: B.rows }, (_, i) => i);
   const cols = keys ?? Array.from({ length: B.cols }, (_, j) => j);
   const data = new Float32Array(rows.length * cols.length);
-  rows.forEach((r, i) => cols.forEach((c, j) => { data[i * cols.length + j] = B.data[r * B.cols + c]; }));
+  rows.forEach((r, i) =>
+    cols.forEach((c, j) => {
+      data[i * cols.length + j] = B.data[r * B.cols + c];
+    }),
+  );
   return { rows: rows.length, cols: cols.length, data };
 }

@@ -13,7 +13,7 @@ function rowsOf(t, index) {
   const cols = t.shape[1];
   const data = new Float32Array(index.length * cols);
   index.forEach((r, i) => {
-    for (let c = 0; c < cols; c++) data[i * cols + c] = t.data[r * cols + c];  // typed or plain array
+    for (let c = 0; c < cols; c++) data[i * cols + c] = t.data[r * cols + c]; // typed or plain array
   });
   return { data, shape: [index.length, cols] };
 }
@@ -55,15 +55,20 @@ export function weightStats(attn, weights, fullyMasked) {
   const means = attn.matmul({ data: picks, shape: [1, n] }, { data: columnsHM, shape: [n, 2] }).data;
   const uniform = attn.lessons.softmax({ data: new Float32Array(m), shape: [1, m] }).entropy.data[0];
   return {
-    rowSums: st.sum.data, entropy: st.entropy.data, maxWeight: st.max.data,
-    visibleRows: visible, meanEntropy: means[0], meanMax: means[1], uniformEntropy: uniform,
+    rowSums: st.sum.data,
+    entropy: st.entropy.data,
+    maxWeight: st.max.data,
+    visibleRows: visible,
+    meanEntropy: means[0],
+    meanMax: means[1],
+    uniformEntropy: uniform,
   };
 }
 
 /** Keeps the WebAssembly layers it needs between calls and recreates them when sizes change. */
 export function createComputer(attn) {
-  let layer = null;  // multi-head: { E, h, layer }
-  let inputs = null;  // what the last compute() attended with, for variant()
+  let layer = null; // multi-head: { E, h, layer }
+  let inputs = null; // what the last compute() attended with, for variant()
 
   // The layer and the weight matrices it was last given. State is never changed in place (an
   // edit makes a new matrix), so the same objects mean the same numbers: an edit of X does not
@@ -105,14 +110,24 @@ export function createComputer(attn) {
     const bias = d.biasMatrix ? { bias: tensor(s.matrices.B) } : {};
     const r = attn.scaledDotProductAttention(q, k, v, { ...maskOptions(s), ...bias, scale, trace: true });
     const M = s.matrices;
-    const w = proj ? { q: tensor(M.WQ), k: tensor(M.WK), v: tensor(M.WV), ...(d.biases ? { bq: M.BQ, bk: M.BK, bv: M.BV } : {}) } : null;
+    const w = proj
+      ? { q: tensor(M.WQ), k: tensor(M.WK), v: tensor(M.WV), ...(d.biases ? { bq: M.BQ, bk: M.BK, bv: M.BV } : {}) }
+      : null;
     inputs = { multi: false, q, k, v, scale, w, B: d.biasMatrix ? M.B : null, xkv: d.cross ? tensor(M.XM) : null };
     return {
       proj,
       head: {
-        index: 0, q, k, v, scale, dk: d.dk,
-        scores: r.trace.scores, scaled: r.trace.scaled, masked: r.trace.masked,
-        weights: r.weights, output: r.output,
+        index: 0,
+        q,
+        k,
+        v,
+        scale,
+        dk: d.dk,
+        scores: r.trace.scores,
+        scaled: r.trace.scaled,
+        masked: r.trace.masked,
+        weights: r.weights,
+        output: r.output,
       },
       fullyMaskedRows: r.fullyMaskedRows,
       multi: null,
@@ -130,19 +145,34 @@ export function createComputer(attn) {
     const xkv = d.cross ? tensor(M.XM) : x;
     const scale = scaleFactor(s);
     const B = d.biasMatrix ? M.B : null;
-    const forwardOpts = { trace: true, needWeights: true, averageWeights: true, scale, ...layerMask(forwardMask(maskOptions(s)), B) };
+    const forwardOpts = {
+      trace: true,
+      needWeights: true,
+      averageWeights: true,
+      scale,
+      ...layerMask(forwardMask(maskOptions(s)), B),
+    };
     const r = mha.forward(x, xkv, xkv, forwardOpts);
     inputs = { multi: true, x, xkv, cross: d.cross, layer: mha, scale, B };
     const t = r.trace;
-    const perHead = (all, i, rows, cols) => ({ data: all.data.subarray(i * rows * cols, (i + 1) * rows * cols), shape: [rows, cols] });
+    const perHead = (all, i, rows, cols) => ({
+      data: all.data.subarray(i * rows * cols, (i + 1) * rows * cols),
+      shape: [rows, cols],
+    });
     const sel = s.view.head;
     return {
       proj: { Q: t.q, K: t.k, V: t.v },
       head: {
-        index: sel, dk: hd, scale,
-        q: columns(t.q, sel * hd, hd), k: columns(t.k, sel * hd, hd), v: columns(t.v, sel * hd, hd),
-        scores: perHead(t.scores, sel, d.n, d.m), scaled: perHead(t.scaled, sel, d.n, d.m),
-        masked: perHead(t.masked, sel, d.n, d.m), weights: perHead(t.weights, sel, d.n, d.m),
+        index: sel,
+        dk: hd,
+        scale,
+        q: columns(t.q, sel * hd, hd),
+        k: columns(t.k, sel * hd, hd),
+        v: columns(t.v, sel * hd, hd),
+        scores: perHead(t.scores, sel, d.n, d.m),
+        scaled: perHead(t.scaled, sel, d.n, d.m),
+        masked: perHead(t.masked, sel, d.n, d.m),
+        weights: perHead(t.weights, sel, d.n, d.m),
         output: perHead(t.headOutputs, sel, d.n, hd),
       },
       fullyMaskedRows: r.fullyMaskedRows,
@@ -156,8 +186,10 @@ export function createComputer(attn) {
         // The layer's own count (with its biases when it has them), and both counts for the sentence.
         parameterCount: mha.parameterCount(),
         biases: d.biases,
-        parameterCountWeights: attn.lessons.attentionCost({ n: d.n, m: d.m, dModel: E, numHeads: h, bias: false }).parameters,
-        parameterCountWithBiases: attn.lessons.attentionCost({ n: d.n, m: d.m, dModel: E, numHeads: h, bias: true }).parameters,
+        parameterCountWeights: attn.lessons.attentionCost({ n: d.n, m: d.m, dModel: E, numHeads: h, bias: false })
+          .parameters,
+        parameterCountWithBiases: attn.lessons.attentionCost({ n: d.n, m: d.m, dModel: E, numHeads: h, bias: true })
+          .parameters,
       },
     };
   }
@@ -171,7 +203,9 @@ export function createComputer(attn) {
       inputs = null;
       try {
         if (!d.divisible)
-          throw new Error(`d_model (${d.dModel}) must be divisible by the number of heads (${d.heads}): each head gets d_model / heads features`);
+          throw new Error(
+            `d_model (${d.dModel}) must be divisible by the number of heads (${d.heads}): each head gets d_model / heads features`,
+          );
         for (const [name, rows, cols] of activeMatrices(s)) {
           const mat = s.matrices[name];
           if (!mat || mat.rows !== rows || mat.cols !== cols) throw new Error(`${name} is not ${rows} × ${cols} yet`);
@@ -208,13 +242,23 @@ export function createComputer(attn) {
         const Q = queries ? rowsOf(q, queries) : q;
         const K = keys ? rowsOf(k, keys) : k;
         const V = keys ? rowsOf(v, keys) : v;
-        const r = attn.scaledDotProductAttention(Q, K, V, { ...masks, ...(B ? { bias: tensor(B) } : {}), scale, ...extra });
+        const r = attn.scaledDotProductAttention(Q, K, V, {
+          ...masks,
+          ...(B ? { bias: tensor(B) } : {}),
+          scale,
+          ...extra,
+        });
         return { weights: r.weights, output: r.output, fullyMaskedRows: r.fullyMaskedRows };
       }
       const { x, layer: mha, scale } = inputs;
       const xq = queries ? rowsOf(x, queries) : x;
       const xkv = keys ? rowsOf(inputs.xkv, keys) : inputs.xkv;
-      const r = mha.forward(xq, xkv, xkv, { ...layerMask(forwardMask(masks), B), scale, averageWeights: true, ...extra });
+      const r = mha.forward(xq, xkv, xkv, {
+        ...layerMask(forwardMask(masks), B),
+        scale,
+        averageWeights: true,
+        ...extra,
+      });
       return { weights: r.weights, output: r.output, fullyMaskedRows: r.fullyMaskedRows };
     },
     /**
@@ -228,14 +272,22 @@ export function createComputer(attn) {
       // In cross-attention the new vectors are the queries; the memory stays the keys and values.
       if (inputs.multi) {
         const xkv = inputs.cross ? inputs.xkv : x;
-        const r = inputs.layer.forward(x, xkv, xkv, { ...layerMask(forwardMask(masks), inputs.B), scale: inputs.scale, averageWeights: true });
+        const r = inputs.layer.forward(x, xkv, xkv, {
+          ...layerMask(forwardMask(masks), inputs.B),
+          scale: inputs.scale,
+          averageWeights: true,
+        });
         return { weights: r.weights, output: r.output, fullyMaskedRows: r.fullyMaskedRows };
       }
       const { w, scale } = inputs;
       const xkv = inputs.xkv ?? x;
       const p = (xs, W, b) => projectWithBias(attn, xs, W, b ?? null);
       const B = inputs.B ? { bias: tensor(inputs.B) } : {};
-      const r = attn.scaledDotProductAttention(p(x, w.q, w.bq), p(xkv, w.k, w.bk), p(xkv, w.v, w.bv), { ...masks, ...B, scale });
+      const r = attn.scaledDotProductAttention(p(x, w.q, w.bq), p(xkv, w.k, w.bk), p(xkv, w.v, w.bv), {
+        ...masks,
+        ...B,
+        scale,
+      });
       return { weights: r.weights, output: r.output, fullyMaskedRows: r.fullyMaskedRows };
     },
     dispose() {

@@ -3,7 +3,8 @@
 // fields). Pure text, no DOM; attribute values are escaped, so a teacher's text stays text.
 import { STARTING_FIELDS } from './starting-numbers.js';
 
-const attr = (text) => String(text).replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const attr = (text) =>
+  String(text).replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /**
  * The settings of an embed as [name, value] pairs, in a fixed order, leaving out defaults:
@@ -11,7 +12,15 @@ const attr = (text) => String(text).replace(/&/g, '&amp;').replace(/"/g, '&quot;
  * A value of true is an attribute without a value (readonly). A lang ('en', 'de', 'es') is written
  * whenever one is chosen: without it the embed follows the reader's browser.
  */
-export function embedFields({ lesson = '', controls = '', readOnly = false, reveal = false, theme = 'auto', lang = '', start = {} } = {}) {
+export function embedFields({
+  lesson = '',
+  controls = '',
+  readOnly = false,
+  reveal = false,
+  theme = 'auto',
+  lang = '',
+  start = {},
+} = {}) {
   const out = [];
   if (lesson) out.push(['lesson', lesson]);
   const level = controls || (lesson ? 'minimal' : 'full');
@@ -29,7 +38,9 @@ export function embedFields({ lesson = '', controls = '', readOnly = false, reve
 
 /** The element snippet: the module script (where the explorer is hosted) and the element. */
 export function elementSnippet(elementUrl, options) {
-  const attrs = embedFields(options).map(([name, value]) => (value === true ? ` ${name}` : ` ${name}="${attr(value)}"`)).join('');
+  const attrs = embedFields(options)
+    .map(([name, value]) => (value === true ? ` ${name}` : ` ${name}="${attr(value)}"`))
+    .join('');
   return `<script type="module" src="${attr(elementUrl)}"></script>\n<attention-explorer${attrs}></attention-explorer>`;
 }
 

@@ -80,6 +80,11 @@ function randomVectors(attn, { tokens, seed, dModel, positional = 'none' }) {
 }
 
 /** A short key of what X is made from; X is rebuilt when it changes. */
-export const tokenVectorsKey = (s) => fnv1a32(JSON.stringify(usesTextModel(s)
-  ? [s.tokens, s.sentence, s.dModel, 'text-model', s.vectors.layer ?? 0]
-  : [s.tokens, s.seed, s.dModel, s.positional ?? 'none'])).toString(16);
+export const tokenVectorsKey = (s) =>
+  fnv1a32(
+    JSON.stringify(
+      usesTextModel(s)
+        ? [s.tokens, s.sentence, s.dModel, 'text-model', s.vectors.layer ?? 0]
+        : [s.tokens, s.seed, s.dModel, s.positional ?? 'none'],
+    ),
+  ).toString(16);

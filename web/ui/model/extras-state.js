@@ -62,7 +62,7 @@ export function reconcileExtras(s, tokenize) {
 /** Switches the bias matrix on or off, or picks a preset (which replaces B's values). */
 export function setBiasMatrix(state, { on = state.biasMatrix.on, preset } = {}) {
   const matrices = { ...state.matrices };
-  if (preset !== undefined) delete matrices.B;  // reconcile builds it from the preset
+  if (preset !== undefined) delete matrices.B; // reconcile builds it from the preset
   return { ...state, biasMatrix: { on, preset: preset ?? state.biasMatrix.preset }, matrices };
 }
 

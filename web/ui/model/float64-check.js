@@ -21,10 +21,14 @@ function matmul(a, n, k, b, m) {
 // Which query-key pairs the state's mask hides, as a function (i, j) -> bool.
 function hiddenPairs(state, m) {
   switch (state.mask.kind) {
-    case 'causal': return (i, j) => j > i;
-    case 'padding': return (i, j) => Boolean(state.mask.pad[j]);
-    case 'custom': return (i, j) => Boolean(state.mask.custom[i * m + j]);
-    default: return () => false;
+    case 'causal':
+      return (i, j) => j > i;
+    case 'padding':
+      return (i, j) => Boolean(state.mask.pad[j]);
+    case 'custom':
+      return (i, j) => Boolean(state.mask.custom[i * m + j]);
+    default:
+      return () => false;
   }
 }
 
@@ -42,7 +46,7 @@ function weightsOf(q, k, ld, off, d, n, m, scale, hidden, bias) {
       top = Math.max(top, w[i * m + j]);
     }
     let sum = 0;
-    for (let j = 0; j < m; j++) sum += (w[i * m + j] = top === -Infinity ? 0 : Math.exp(w[i * m + j] - top));
+    for (let j = 0; j < m; j++) sum += w[i * m + j] = top === -Infinity ? 0 : Math.exp(w[i * m + j] - top);
     for (let j = 0; j < m; j++) w[i * m + j] = sum > 0 ? w[i * m + j] / sum : 0;
   }
   return w;
@@ -131,7 +135,12 @@ export function agreement(state, result) {
   for (const x of result.head.masked.data) if (Number.isFinite(x)) scores = Math.max(scores, Math.abs(x));
   const bound = AGREE + 8 * 2 ** -24 * scores;
   return {
-    weights, output, worst: Math.max(weights.rel, output.rel), bound, scores,
-    weightCount: pageWeights.length * pageWeights[0].data.length, outputCount: pageOutput.data.length,
+    weights,
+    output,
+    worst: Math.max(weights.rel, output.rel),
+    bound,
+    scores,
+    weightCount: pageWeights.length * pageWeights[0].data.length,
+    outputCount: pageOutput.data.length,
   };
 }

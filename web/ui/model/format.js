@@ -15,7 +15,7 @@ export function formatCell(v) {
   else if (a >= 99.5) text = v.toFixed(0);
   else if (a >= 9.95) text = v.toFixed(1);
   else text = v.toFixed(2);
-  if (/^-0(\.0*)?$/.test(text)) text = text.slice(1);  // −0.00 reads as a sign error
+  if (/^-0(\.0*)?$/.test(text)) text = text.slice(1); // −0.00 reads as a sign error
   return text.replace('-', MINUS);
 }
 
@@ -36,7 +36,7 @@ export const factor = (v, digits = 3) => (v < 0 ? `(${formatNumber(v, digits)})`
 
 /** Text for an editable cell: short but reversible enough for hand-typed values. */
 export function formatInput(v) {
-  if (v === -Infinity) return '-inf';  // what a reader types into the bias matrix to hide a pair
+  if (v === -Infinity) return '-inf'; // what a reader types into the bias matrix to hide a pair
   if (!Number.isFinite(v)) return String(v);
   if (v === 0) return '0';
   const rounded = Number(v.toPrecision(3));
@@ -45,7 +45,10 @@ export function formatInput(v) {
 
 /** Parses what a person types: accepts a Unicode minus and a decimal comma; null if not a number. */
 export function parseNumber(text) {
-  const t = String(text).trim().replace(/\u2212/g, '-').replace(',', '.');
+  const t = String(text)
+    .trim()
+    .replace(/\u2212/g, '-')
+    .replace(',', '.');
   if (!/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(t)) return null;
   const v = Number(t);
   return Number.isFinite(v) && Math.abs(v) <= 1e6 ? v : null;

@@ -24,7 +24,8 @@ function splitColumns(m, c, E, h) {
   const data = new Array(m.rows * E).fill(0);
   for (let i = 0; i < h; i++) {
     const [a, b] = share(i, c, h);
-    for (let r = 0; r < m.rows; r++) for (let k = 0; k < b - a; k++) data[r * E + i * hd + k] = m.data[r * m.cols + a + k];
+    for (let r = 0; r < m.rows; r++)
+      for (let k = 0; k < b - a; k++) data[r * E + i * hd + k] = m.data[r * m.cols + a + k];
   }
   return { rows: m.rows, cols: E, data };
 }
@@ -60,7 +61,14 @@ export function splitOutputMatrix(E, h, c) {
   return { rows: E, cols: E, data };
 }
 
-const W_NAMES = [['WQ', 'dk'], ['WK', 'dk'], ['WV', 'dv'], ['BQ', 'dk'], ['BK', 'dk'], ['BV', 'dv']];
+const W_NAMES = [
+  ['WQ', 'dk'],
+  ['WK', 'dk'],
+  ['WV', 'dv'],
+  ['BQ', 'dk'],
+  ['BK', 'dk'],
+  ['BV', 'dv'],
+];
 
 /**
  * The matrices of a one-head state shared out among h heads (see above), with W_O and, with
@@ -70,10 +78,17 @@ export function splitHeads(state, h) {
   const E = state.dModel;
   const matrices = { ...state.matrices };
   // (A head count that did not fit d_model may have widened W already: its first d_k columns are the head's.)
-  for (const [name, size] of W_NAMES) if (matrices[name]) matrices[name] = splitColumns(matrices[name], Math.min(state[size], matrices[name].cols, E), E, h);
+  for (const [name, size] of W_NAMES)
+    if (matrices[name])
+      matrices[name] = splitColumns(matrices[name], Math.min(state[size], matrices[name].cols, E), E, h);
   matrices.WO = splitOutputMatrix(E, h, state.dv);
   if (state.biases) matrices.BO = { rows: 1, cols: E, data: new Array(E).fill(0) };
-  return { ...state, heads: h, matrices, headSplit: { heads: h, dModel: E, dk: Math.min(state.dk, E), dv: Math.min(state.dv, E) } };
+  return {
+    ...state,
+    heads: h,
+    matrices,
+    headSplit: { heads: h, dModel: E, dk: Math.min(state.dk, E), dv: Math.min(state.dv, E) },
+  };
 }
 
 /** The matrices of an h-head state that is a split, merged back into one head (null if it is not a split). */
@@ -94,7 +109,8 @@ export function describeHeadSplit(state) {
   const s = state.headSplit;
   if (!s || s.heads !== state.heads || s.dModel !== state.dModel || state.heads < 2 || !mergeHeads(state)) return '';
   const hd = s.dModel / s.heads;
-  const each = (c) => (c % s.heads === 0 ? `${c / s.heads} each` : `${Math.floor(c / s.heads)} or ${Math.ceil(c / s.heads)} each`);
+  const each = (c) =>
+    c % s.heads === 0 ? `${c / s.heads} each` : `${Math.floor(c / s.heads)} or ${Math.ceil(c / s.heads)} each`;
   const padded = s.dk < s.dModel || s.dv < s.dModel ? `, at the start of its ${hd} columns; the others are 0` : '';
   const split = `The single head\u2019s ${s.dk} columns of W_Q and W_K and ${s.dv} of W_V were split among the ${s.heads} heads (${each(s.dk)}${padded}): the heads\u2019 raw scores QK\u1d40 add up to the single head\u2019s.`;
   const WO = state.matrices.WO;

@@ -74,14 +74,35 @@ function fill(message, params, text) {
 }
 
 const ACCENTS = {
-  a: 'á', e: 'é', i: 'í', o: 'ó', u: 'ú', c: 'ç', n: 'ñ', y: 'ý', A: 'Á', E: 'É', I: 'Í', O: 'Ó', U: 'Ú', C: 'Ç', N: 'Ñ',
+  a: 'á',
+  e: 'é',
+  i: 'í',
+  o: 'ó',
+  u: 'ú',
+  c: 'ç',
+  n: 'ñ',
+  y: 'ý',
+  A: 'Á',
+  E: 'É',
+  I: 'Í',
+  O: 'Ó',
+  U: 'Ú',
+  C: 'Ç',
+  N: 'Ñ',
 };
 const accent = (text) => text.replace(/[aeioucnyAEIOUCN]/g, (c) => ACCENTS[c]);
 
 /** English with every message (each plural form) accented and wrapped in ⟦…⟧, placeholders kept. */
 export function pseudoMessages() {
-  const wrap = (m) => `\u27e6${m.split(/(\{\w+\})/).map((part, k) => (k % 2 ? part : accent(part))).join('')}\u27e7`;
-  return Object.fromEntries(Object.entries(ENGLISH_MESSAGES).map(([key, m]) => [
-    key, typeof m === 'object' ? Object.fromEntries(Object.entries(m).map(([form, v]) => [form, wrap(v)])) : wrap(m),
-  ]));
+  const wrap = (m) =>
+    `\u27e6${m
+      .split(/(\{\w+\})/)
+      .map((part, k) => (k % 2 ? part : accent(part)))
+      .join('')}\u27e7`;
+  return Object.fromEntries(
+    Object.entries(ENGLISH_MESSAGES).map(([key, m]) => [
+      key,
+      typeof m === 'object' ? Object.fromEntries(Object.entries(m).map(([form, v]) => [form, wrap(v)])) : wrap(m),
+    ]),
+  );
 }

@@ -5,19 +5,64 @@
 // ask it and lays out its inputs.
 
 export const INFERENCE_LIMITS = Object.freeze({
-  block: [1, 24], windowSize: [0, 24], positions: [2, 32], base: [2, 1e6], alibiHeads: [1, 16],
+  block: [1, 24],
+  windowSize: [0, 24],
+  positions: [2, 32],
+  base: [2, 1e6],
+  alibiHeads: [1, 16],
 });
 /** The memory table's fields: [min, max] of each. */
 export const KV_FIELD_LIMITS = Object.freeze({
-  layers: [1, 1000], kvHeads: [1, 1024], headDim: [1, 4096], tokens: [1, 1 << 24], windowSize: [0, 1 << 24], bytes: [1, 8],
+  layers: [1, 1000],
+  kvHeads: [1, 1024],
+  headDim: [1, 4096],
+  tokens: [1, 1 << 24],
+  windowSize: [0, 1 << 24],
+  bytes: [1, 8],
 });
 
 /** A KV-cache memory row: name, layers, KV heads, head dim, tokens, window (0 = none), bytes per number. */
 export const KV_CONFIGS = Object.freeze([
-  Object.freeze({ id: 'gpt2', name: 'GPT-2 small', layers: 12, kvHeads: 12, headDim: 64, tokens: 1, windowSize: 0, bytes: 4 }),
-  Object.freeze({ id: 'llama-2-7b', name: 'Llama-2-7B', layers: 32, kvHeads: 32, headDim: 128, tokens: 2048, windowSize: 0, bytes: 2 }),
-  Object.freeze({ id: 'llama-2-70b', name: 'Llama-2-70B', layers: 80, kvHeads: 8, headDim: 128, tokens: 4096, windowSize: 0, bytes: 2 }),
-  Object.freeze({ id: 'mistral-7b', name: 'Mistral-7B', layers: 32, kvHeads: 8, headDim: 128, tokens: 8192, windowSize: 4096, bytes: 2 }),
+  Object.freeze({
+    id: 'gpt2',
+    name: 'GPT-2 small',
+    layers: 12,
+    kvHeads: 12,
+    headDim: 64,
+    tokens: 1,
+    windowSize: 0,
+    bytes: 4,
+  }),
+  Object.freeze({
+    id: 'llama-2-7b',
+    name: 'Llama-2-7B',
+    layers: 32,
+    kvHeads: 32,
+    headDim: 128,
+    tokens: 2048,
+    windowSize: 0,
+    bytes: 2,
+  }),
+  Object.freeze({
+    id: 'llama-2-70b',
+    name: 'Llama-2-70B',
+    layers: 80,
+    kvHeads: 8,
+    headDim: 128,
+    tokens: 4096,
+    windowSize: 0,
+    bytes: 2,
+  }),
+  Object.freeze({
+    id: 'mistral-7b',
+    name: 'Mistral-7B',
+    layers: 32,
+    kvHeads: 8,
+    headDim: 128,
+    tokens: 8192,
+    windowSize: 4096,
+    bytes: 2,
+  }),
 ]);
 /** The editable fields of a memory row, in the table's order. */
 export const KV_FIELDS = Object.freeze(['layers', 'kvHeads', 'headDim', 'tokens', 'windowSize', 'bytes']);
@@ -78,7 +123,9 @@ function reconcileKv(k, d) {
 export function kvLessonView(kv, heads, tokens) {
   const wanted = kv.kvHeads ?? heads;
   return {
-    kvHeads: divisors(heads).filter((x) => x <= wanted).pop(),
+    kvHeads: divisors(heads)
+      .filter((x) => x <= wanted)
+      .pop(),
     step: Math.min(tokens - 1, kv.step ?? tokens - 1),
   };
 }
@@ -176,8 +223,17 @@ export function kvModel({ heads, scale, kvHeads, windowSize = 0 }) {
   const lmHead = new Float32Array(T * E);
   for (let t = 0; t < T; t++) lmHead[t * E + t] = 1;
   const config = {
-    vocabSize: T, contextLength: T, dModel: E, numLayers: 1, numHeads: H, numKVHeads: kvHeads, mlp: false,
-    layerNorm: false, positions: 'none', tieEmbeddings: false, attentionWindow: windowSize > 0 ? windowSize : null,
+    vocabSize: T,
+    contextLength: T,
+    dModel: E,
+    numLayers: 1,
+    numHeads: H,
+    numKVHeads: kvHeads,
+    mlp: false,
+    layerNorm: false,
+    positions: 'none',
+    tieEmbeddings: false,
+    attentionWindow: windowSize > 0 ? windowSize : null,
   };
   const state = {
     'wte.weight': { data: wte, shape: [T, E] },

@@ -21,22 +21,48 @@ export const PIPELINE_STEPS = ['scores', 'scaled', 'masked', 'weights', 'output'
 // of controls="minimal"; preset: the example when the embed names none.
 const STEP_LESSONS = {
   scores: {
-    title: 'Scores: one dot product per query\u2013key pair', steps: ['scores'], inputs: ['Q', 'K'], groups: [], preset: 'hand',
+    title: 'Scores: one dot product per query\u2013key pair',
+    steps: ['scores'],
+    inputs: ['Q', 'K'],
+    groups: [],
+    preset: 'hand',
   },
   scaled: {
-    title: 'Scaling the scores by \u221ad\u2096', steps: ['scores', 'scaled'], inputs: [], groups: ['scaling'], preset: 'saturation',
+    title: 'Scaling the scores by \u221ad\u2096',
+    steps: ['scores', 'scaled'],
+    inputs: [],
+    groups: ['scaling'],
+    preset: 'saturation',
   },
   mask: {
-    title: 'Masking before the softmax', steps: ['masked', 'weights'], inputs: [], groups: ['mask'], preset: 'causal',
+    title: 'Masking before the softmax',
+    steps: ['masked', 'weights'],
+    inputs: [],
+    groups: ['mask'],
+    preset: 'causal',
   },
   'softmax-row': {
-    title: 'The softmax, row by row', steps: ['masked', 'weights'], inputs: [], groups: ['scaling'], preset: 'lesson', predict: 'top-key',
+    title: 'The softmax, row by row',
+    steps: ['masked', 'weights'],
+    inputs: [],
+    groups: ['scaling'],
+    preset: 'lesson',
+    predict: 'top-key',
   },
   weights: {
-    title: 'Attention weights', steps: ['weights'], inputs: ['Q', 'K'], groups: ['scaling', 'mask'], preset: 'hand', predict: 'top-key',
+    title: 'Attention weights',
+    steps: ['weights'],
+    inputs: ['Q', 'K'],
+    groups: ['scaling', 'mask'],
+    preset: 'hand',
+    predict: 'top-key',
   },
   output: {
-    title: 'The output: a weighted average of the values', steps: ['weights', 'output'], inputs: ['V'], groups: [], preset: 'mixing',
+    title: 'The output: a weighted average of the values',
+    steps: ['weights', 'output'],
+    inputs: ['V'],
+    groups: [],
+    preset: 'mixing',
   },
 };
 
@@ -50,7 +76,12 @@ const TAB_LESSONS = {
 };
 
 const TRAIN_LESSONS = {
-  induction: { title: 'An induction head', example: 'induction', predict: 'induction-head', panels: ['controls', 'heads'] },
+  induction: {
+    title: 'An induction head',
+    example: 'induction',
+    predict: 'induction-head',
+    panels: ['controls', 'heads'],
+  },
   text: { title: 'A character-level text model', example: 'text', panels: ['controls', 'your-text'] },
 };
 

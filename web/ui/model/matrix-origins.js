@@ -22,8 +22,13 @@ export function trackOrigins(store) {
     reset(name) {
       const m = origin[name];
       if (!m) return;
-      store.update((s) => (s.matrices[name]?.rows === m.rows && s.matrices[name]?.cols === m.cols
-        ? { ...s, matrices: { ...s.matrices, [name]: m } } : s), { source: 'reset' });
+      store.update(
+        (s) =>
+          s.matrices[name]?.rows === m.rows && s.matrices[name]?.cols === m.cols
+            ? { ...s, matrices: { ...s.matrices, [name]: m } }
+            : s,
+        { source: 'reset' },
+      );
     },
   };
 }

@@ -7,15 +7,40 @@ export { BIAS_PRESETS, setBiasMatrix, setMemory } from './extras-state.js';
 export { DEFAULT_PRESET, initialState } from './initial-state.js';
 export { HOST_PLACEHOLDER, NO_PAGE_MESSAGE, packageUrls } from './package-urls.js';
 export {
-  LESSON_LIMITS, LESSON_PANELS, LIMITS, MAX_TOKENS, MULTI_HEAD_PITFALLS, PITFALLS, activeMatrices, createStore, dims,
-  maskOptions, setCell, setHeads, setLesson, setSentence, toggleCustom, togglePad, tokenLabels,
+  LESSON_LIMITS,
+  LESSON_PANELS,
+  LIMITS,
+  MAX_TOKENS,
+  MULTI_HEAD_PITFALLS,
+  PITFALLS,
+  activeMatrices,
+  createStore,
+  dims,
+  maskOptions,
+  setCell,
+  setHeads,
+  setLesson,
+  setSentence,
+  toggleCustom,
+  togglePad,
+  tokenLabels,
 } from './state.js';
 export { describeHeadSplit } from './head-split.js';
 export { PRESETS, makeEmbedder, makeFiller, presetById, randomMatrices } from './presets.js';
 export { PAD, isPad, tokenize } from './tokenizer.js';
 export {
-  SOURCES, describeDModel, describeShown, describeTextModel, describeTrainedHead, headName, loadTextModel, textModel,
-  textModelState, trainedHeadFits, usesTextModel, usesTrainedHead,
+  SOURCES,
+  describeDModel,
+  describeShown,
+  describeTextModel,
+  describeTrainedHead,
+  headName,
+  loadTextModel,
+  textModel,
+  textModelState,
+  trainedHeadFits,
+  usesTextModel,
+  usesTrainedHead,
 } from './trained-vectors.js';
 export { charLabel, charTokens, describeCharTokens } from './char-tokens.js';
 export { createComputer } from './compute.js';
@@ -27,11 +52,25 @@ export { makeScale, niceBound } from './palettes.js';
 export { positionVector } from './embeddings.js';
 export { trackOrigins } from './matrix-origins.js';
 export {
-  checkpointHeadState, checkpointTokens, describeCheckpoint, normalizeCheckpointVectors, setCheckpointTokenizer, spanBasis,
+  checkpointHeadState,
+  checkpointTokens,
+  describeCheckpoint,
+  normalizeCheckpointVectors,
+  setCheckpointTokenizer,
+  spanBasis,
   usesCheckpoint,
 } from './checkpoint-vectors.js';
 export {
-  INFERENCE_LIMITS, KV_CONFIGS, KV_FIELDS, KV_FIELD_LIMITS, alibiSlopes, divisors, kvCacheBytes, kvLessonView, kvModel, tileCount,
+  INFERENCE_LIMITS,
+  KV_CONFIGS,
+  KV_FIELDS,
+  KV_FIELD_LIMITS,
+  alibiSlopes,
+  divisors,
+  kvCacheBytes,
+  kvLessonView,
+  kvModel,
+  tileCount,
 } from './inference-lessons.js';
 
 /** A trained example's weights and metadata (example-files.js, with the safetensors reader, loads when first asked). */
@@ -39,8 +78,16 @@ export async function fetchExample(id) {
   return (await import('./example-files.js')).fetchExample(id);
 }
 export {
-  CONTROL_GROUPS, PIPELINE_STEPS, allLessonIds, controlGroups, controlLevel, lessonIds, lessonSpec, predictKind,
-  lessonTitle, unknownLessonMessage,
+  CONTROL_GROUPS,
+  PIPELINE_STEPS,
+  allLessonIds,
+  controlGroups,
+  controlLevel,
+  lessonIds,
+  lessonSpec,
+  predictKind,
+  lessonTitle,
+  unknownLessonMessage,
 } from './lesson-registry.js';
 export { STARTING_FIELDS, applyStartingNumbers, parseMatrix, startingFields } from './starting-numbers.js';
 export { elementSnippet, embedAddress, embedFields, iframeSnippet } from './embed-snippets.js';

@@ -96,7 +96,10 @@ const matrix = (rows, cols, data) => ({ rows, cols, data: Array.from(data) });
 export function headState({ layer, head, state, config, tokens, labels, task = 'repeated', step = 0, example = null }) {
   const E = config.dModel;
   const d = E / config.numHeads;
-  if (E + 1 > MAX_D_MODEL) throw new Error(`this model's d_model (${E}) is larger than the explorer shows (${MAX_D_MODEL - 1} with the bias column)`);
+  if (E + 1 > MAX_D_MODEL)
+    throw new Error(
+      `this model's d_model (${E}) is larger than the explorer shows (${MAX_D_MODEL - 1} with the bias column)`,
+    );
   const T = Math.min(MAX_TOKENS, tokens.length);
   const x = residualBefore(state, config, tokens.slice(0, T), layer);
   const P = (name) => state[`h.${layer}.${name}`];
@@ -117,13 +120,30 @@ export function headState({ layer, head, state, config, tokens, labels, task = '
   };
   const names = labels.slice(0, T).map((s, i) => s || `t${i}`);
   const vectors = {
-    source: 'trained-head', layer, head, layers: config.numLayers ?? layer + 1, heads: config.numHeads, dModel: E,
-    task: task === 'text' ? 'text' : 'repeated', step: Math.max(0, Math.round(Number(step) || 0)),
+    source: 'trained-head',
+    layer,
+    head,
+    layers: config.numLayers ?? layer + 1,
+    heads: config.numHeads,
+    dModel: E,
+    task: task === 'text' ? 'text' : 'repeated',
+    step: Math.max(0, Math.round(Number(step) || 0)),
     ...(example === 'induction' || example === 'text' ? { example } : {}),
   };
   return {
-    mode: 'sentence', sentence: names.join(' '), tokens: names, dModel: E + 1, dk: d, dv: d, heads: 1, seed: 0,
-    positional: 'none', scaling: { sqrtDk: true, temperature: 1 }, mask: { kind: 'causal' }, view: { head: 0 },
-    matrices: { X: matrix(T, E + 1, X), WQ: block(0), WK: block(1), WV: block(2) }, vectors,
+    mode: 'sentence',
+    sentence: names.join(' '),
+    tokens: names,
+    dModel: E + 1,
+    dk: d,
+    dv: d,
+    heads: 1,
+    seed: 0,
+    positional: 'none',
+    scaling: { sqrtDk: true, temperature: 1 },
+    mask: { kind: 'causal' },
+    view: { head: 0 },
+    matrices: { X: matrix(T, E + 1, X), WQ: block(0), WK: block(1), WV: block(2) },
+    vectors,
   };
 }

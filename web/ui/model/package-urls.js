@@ -20,6 +20,7 @@ export function packageUrls(moduleUrl) {
   return { page: at('index.html'), embed: at('embed.html'), element: at('attention-explorer.js') };
 }
 
-export const NO_PAGE_MESSAGE = 'This app bundles the explorer without its stand-alone page, so there is no page to ' +
-  'link to: host attention-explorer\'s web/ folder (the output of npm run build, or ' +
+export const NO_PAGE_MESSAGE =
+  'This app bundles the explorer without its stand-alone page, so there is no page to ' +
+  "link to: host attention-explorer's web/ folder (the output of npm run build, or " +
   'node_modules/attention-explorer/web) and give its index.html as link-base.';

@@ -4,15 +4,61 @@
 // theme so that 0 looks like "nothing" on both a light and a dark page.
 
 const SEQUENTIAL = {
-  viridis: ['#440154', '#482878', '#3e4989', '#31688e', '#26828e', '#1f9e89', '#35b779', '#6ece58', '#b5de2b', '#fde725'],
-  cividis: ['#00224e', '#123570', '#3b496c', '#575d6d', '#707173', '#8a8678', '#a59c74', '#c3b369', '#e1cc55', '#fee838'],
+  viridis: [
+    '#440154',
+    '#482878',
+    '#3e4989',
+    '#31688e',
+    '#26828e',
+    '#1f9e89',
+    '#35b779',
+    '#6ece58',
+    '#b5de2b',
+    '#fde725',
+  ],
+  cividis: [
+    '#00224e',
+    '#123570',
+    '#3b496c',
+    '#575d6d',
+    '#707173',
+    '#8a8678',
+    '#a59c74',
+    '#c3b369',
+    '#e1cc55',
+    '#fee838',
+  ],
   // Light-to-dark blues: low weights fade into a light page (most like a printed table).
   blues: ['#f7fbff', '#deebf7', '#c6dbef', '#9ecae1', '#6baed6', '#4292c6', '#2171b5', '#08519c', '#08306b'],
 };
 
 const DIVERGING = {
-  light: ['#053061', '#2166ac', '#4393c3', '#92c5de', '#d1e5f0', '#f7f7f7', '#fee0b6', '#fdb863', '#e08214', '#b35806', '#7f3b08'],
-  dark: ['#9ecae1', '#4a90c8', '#2f6ea3', '#1f4d77', '#1a3550', '#24272c', '#4d3219', '#7a4a17', '#b0641a', '#e88b2c', '#ffb45c'],
+  light: [
+    '#053061',
+    '#2166ac',
+    '#4393c3',
+    '#92c5de',
+    '#d1e5f0',
+    '#f7f7f7',
+    '#fee0b6',
+    '#fdb863',
+    '#e08214',
+    '#b35806',
+    '#7f3b08',
+  ],
+  dark: [
+    '#9ecae1',
+    '#4a90c8',
+    '#2f6ea3',
+    '#1f4d77',
+    '#1a3550',
+    '#24272c',
+    '#4d3219',
+    '#7a4a17',
+    '#b0641a',
+    '#e88b2c',
+    '#ffb45c',
+  ],
 };
 
 function parseHex(hex) {
@@ -65,7 +111,7 @@ export function niceBound(x) {
 // a scale's range changes with nearly every edit, its colours never do (a new scale used to work
 // out up to 256 colours again, with their CSS text and contrast, for every map it coloured).
 const LEVELS = 255;
-const tables = new Map();  // colour list -> { colours: [] of 256 (filled lazily), gradient }
+const tables = new Map(); // colour list -> { colours: [] of 256 (filled lazily), gradient }
 function tableOf(list) {
   let table = tables.get(list);
   if (!table) {
@@ -81,19 +127,20 @@ function colourOf(list, key) {
   const L = luminance(rgb);
   return {
     background: css(rgb),
-    rgb: rgb.map(Math.round),  // the same colour as numbers, for pixel buffers
+    rgb: rgb.map(Math.round), // the same colour as numbers, for pixel buffers
     text: (L + 0.05) / 0.05 >= 1.05 / (L + 0.05) ? '#000' : '#fff',
   };
 }
 
 /** A colour scale: map(value) -> { background, rgb, text } plus the CSS gradient for its legend. */
 export function makeScale({ kind, palette = 'viridis', theme = 'light', min = 0, max = 1 }) {
-  const list = kind === 'diverging' ? DIVERGING[theme === 'dark' ? 'dark' : 'light']
-    : SEQUENTIAL[palette] ?? SEQUENTIAL.viridis;
+  const list =
+    kind === 'diverging' ? DIVERGING[theme === 'dark' ? 'dark' : 'light'] : (SEQUENTIAL[palette] ?? SEQUENTIAL.viridis);
   const span = max - min || 1;
-  const position = kind === 'diverging'
-    ? (v) => 0.5 + v / (2 * (Math.max(Math.abs(min), Math.abs(max)) || 1))
-    : (v) => (v - min) / span;
+  const position =
+    kind === 'diverging'
+      ? (v) => 0.5 + v / (2 * (Math.max(Math.abs(min), Math.abs(max)) || 1))
+      : (v) => (v - min) / span;
   const { colours, gradient } = tableOf(list);
   // One of 256 levels; positions outside [0, 1] take the end colours, and NaN the first.
   const colour = (t) => {

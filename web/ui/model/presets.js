@@ -9,7 +9,11 @@ const round2 = (x) => Math.round(x * 100) / 100;
 
 function draw(rng, rows, cols, { scale = 1, round = false } = {}) {
   const { data } = rng.randn(rows, cols);
-  return matrix(rows, cols, Array.from(data, (x) => (round ? round2(x * scale) : x * scale)));
+  return matrix(
+    rows,
+    cols,
+    Array.from(data, (x) => (round ? round2(x * scale) : x * scale)),
+  );
 }
 
 // Projection weights drawn with std 1/√d_model keep Q, K, V at roughly unit scale (as trained
@@ -17,7 +21,14 @@ function draw(rng, rows, cols, { scale = 1, round = false } = {}) {
 const weightScale = (dModel) => 1 / Math.sqrt(dModel);
 
 const BASE = {
-  mode: 'sentence', n: 4, m: 4, dk: 4, dv: 4, dModel: 8, heads: 1, seed: 42,
+  mode: 'sentence',
+  n: 4,
+  m: 4,
+  dk: 4,
+  dv: 4,
+  dModel: 8,
+  heads: 1,
+  seed: 42,
   scaling: { sqrtDk: true, temperature: 1 },
   mask: { kind: 'none' },
   view: { head: 0 },
@@ -86,21 +97,35 @@ function handBuiltHeads(attn) {
     const meaning = new Map();
     const X = new Array(n * E).fill(0);
     tokens.forEach((t, p) => {
-      if (!meaning.has(t)) meaning.set(t, Array.from(rng.randn(E - 5).data, (x) => round2(x)));
+      if (!meaning.has(t))
+        meaning.set(
+          t,
+          Array.from(rng.randn(E - 5).data, (x) => round2(x)),
+        );
       const row = [1, Math.cos(a * p), Math.sin(a * p), Math.cos(b * p), Math.sin(b * p), ...meaning.get(t)];
-      row.forEach((v, c) => { X[p * E + c] = round2(v); });
+      row.forEach((v, c) => {
+        X[p * E + c] = round2(v);
+      });
     });
     const W = () => new Array(E * E).fill(0);
     const WQ = W();
     const WK = W();
     const WV = W();
-    const set = (M, r, c, v) => { M[r * E + c] = round2(v); };
+    const set = (M, r, c, v) => {
+      M[r * E + c] = round2(v);
+    };
     // Head 1 (columns 0-3): previous token. q_i = pos(i − 1) (a rotation back by one step), k_j = pos(j).
     const c1 = 3.5;
-    for (const [w, cosRow, sinRow, col] of [[a, 1, 2, 0], [b, 3, 4, 2]]) {
-      set(WQ, cosRow, col, c1 * Math.cos(w)); set(WQ, sinRow, col, c1 * Math.sin(w));
-      set(WQ, cosRow, col + 1, -c1 * Math.sin(w)); set(WQ, sinRow, col + 1, c1 * Math.cos(w));
-      set(WK, cosRow, col, c1); set(WK, sinRow, col + 1, c1);
+    for (const [w, cosRow, sinRow, col] of [
+      [a, 1, 2, 0],
+      [b, 3, 4, 2],
+    ]) {
+      set(WQ, cosRow, col, c1 * Math.cos(w));
+      set(WQ, sinRow, col, c1 * Math.sin(w));
+      set(WQ, cosRow, col + 1, -c1 * Math.sin(w));
+      set(WQ, sinRow, col + 1, c1 * Math.cos(w));
+      set(WK, cosRow, col, c1);
+      set(WK, sinRow, col + 1, c1);
     }
     // Head 2 (columns 4-7): same word. Q and K read the meaning features through one projection.
     const P = rng.randn(E - 5, hd).data;
@@ -110,7 +135,9 @@ function handBuiltHeads(attn) {
         set(WK, 5 + r, 4 + c, 0.6 * P[r * hd + c]);
       }
     // Head 3 (columns 8-11): first token. Every query is the same; keys decrease with position.
-    set(WQ, 0, 8, 4); set(WK, 3, 8, 4); set(WK, 4, 8, -4);
+    set(WQ, 0, 8, 4);
+    set(WK, 3, 8, 4);
+    set(WK, 4, 8, -4);
     // Head 4 (columns 12-15): broad. Tiny weights give nearly uniform attention.
     const S = rng.randn(E, hd).data;
     for (let r = 0; r < E; r++)
@@ -122,9 +149,19 @@ function handBuiltHeads(attn) {
     for (let k = 0; k < E * E; k++) WV[k] = round2(V[k] * 0.3);
     const WO = Array.from(rng.randn(E, E).data, (x) => round2(x * 0.25));
     return {
-      ...BASE, ...withTokens(sentence, tokens), dModel: E, heads: 4, seed: 3,
+      ...BASE,
+      ...withTokens(sentence, tokens),
+      dModel: E,
+      heads: 4,
+      seed: 3,
       headNames: ['previous token', 'same word', 'first token', 'broad'],
-      matrices: { X: matrix(n, E, X), WQ: matrix(E, E, WQ), WK: matrix(E, E, WK), WV: matrix(E, E, WV), WO: matrix(E, E, WO) },
+      matrices: {
+        X: matrix(n, E, X),
+        WQ: matrix(E, E, WQ),
+        WK: matrix(E, E, WK),
+        WV: matrix(E, E, WV),
+        WO: matrix(E, E, WO),
+      },
     };
   } finally {
     rng.dispose();
@@ -138,17 +175,27 @@ function randomSentence(attn, { sentence, tokens, dModel, dk, dv, heads = 1, see
 
 // A sentence with random weights (d_model 8, d_k = d_v = 4) and a mask; tokens are its words.
 const sentencePreset = (id, label, description, sentence, seed, mask) => ({
-  id, label, description,
-  build: (attn) => randomSentence(attn, {
-    sentence, tokens: sentence.split(' '), dModel: 8, dk: 4, dv: 4, seed, mask: { kind: mask },
-  }),
+  id,
+  label,
+  description,
+  build: (attn) =>
+    randomSentence(attn, {
+      sentence,
+      tokens: sentence.split(' '),
+      dModel: 8,
+      dk: 4,
+      dv: 4,
+      seed,
+      mask: { kind: mask },
+    }),
 });
 
 export const PRESETS = [
   {
     id: 'lesson',
     label: 'Lesson NumPy example (seed 42, X 4\u00d78, W 8\u00d74)',
-    description: 'np.random.seed(42); X = randn(4, 8); Wq, Wk, Wv = three randn(8, 4). The weights match the lesson\u2019s printout (0.85 and 0.62 rows).',
+    description:
+      'np.random.seed(42); X = randn(4, 8); Wq, Wk, Wv = three randn(8, 4). The weights match the lesson\u2019s printout (0.85 and 0.62 rows).',
     build(attn) {
       const rng = attn.randomState(42);
       try {
@@ -158,7 +205,11 @@ export const PRESETS = [
         const WV = draw(rng, 8, 4);
         // W_O comes after the lesson's draws, so they stay exactly the lesson's numbers.
         const WO = draw(rng, 8, 8, { scale: weightScale(8), round: true });
-        return { ...BASE, ...withTokens('the cat sat down', ['the', 'cat', 'sat', 'down']), matrices: { X, WQ, WK, WV, WO } };
+        return {
+          ...BASE,
+          ...withTokens('the cat sat down', ['the', 'cat', 'sat', 'down']),
+          matrices: { X, WQ, WK, WV, WO },
+        };
       } finally {
         rng.dispose();
       }
@@ -169,7 +220,12 @@ export const PRESETS = [
     label: 'By hand: 3 tokens, d\u2096 = 2',
     description: 'Small whole numbers you can check on paper.',
     build: () => ({
-      ...BASE, mode: 'qkv', n: 3, m: 3, dk: 2, dv: 2,
+      ...BASE,
+      mode: 'qkv',
+      n: 3,
+      m: 3,
+      dk: 2,
+      dv: 2,
       matrices: {
         Q: matrix(3, 2, [1, 0, 0, 1, 1, 1]),
         K: matrix(3, 2, [1, 0, 0, 1, 1, 1]),
@@ -177,16 +233,27 @@ export const PRESETS = [
       },
     }),
   },
-  sentencePreset('causal', 'Causal mask (GPT-style decoder)',
+  sentencePreset(
+    'causal',
+    'Causal mask (GPT-style decoder)',
     'Each token sees only itself and earlier tokens: the upper triangle of the weights is exactly 0.',
-    'the cat sat on the mat', 7, 'causal'),
-  sentencePreset('padding', 'Padding mask ([PAD] tokens)',
+    'the cat sat on the mat',
+    7,
+    'causal',
+  ),
+  sentencePreset(
+    'padding',
+    'Padding mask ([PAD] tokens)',
     'A short sentence padded to length 6; nobody attends to the [PAD] keys.',
-    'I like green tea [PAD] [PAD]', 11, 'padding'),
+    'I like green tea [PAD] [PAD]',
+    11,
+    'padding',
+  ),
   {
     id: 'saturation',
     label: 'Why \u221ad\u2096: unit-variance Q and K with d\u2096 = 32',
-    description: 'Switch \u221ad\u2096 off: the scores spread to about \u00b1\u221a32 and the weights saturate towards one-hot.',
+    description:
+      'Switch \u221ad\u2096 off: the scores spread to about \u00b1\u221a32 and the weights saturate towards one-hot.',
     build(attn) {
       const rng = attn.randomState(5);
       try {
@@ -208,7 +275,8 @@ export const PRESETS = [
   {
     id: 'mixing',
     label: 'Mixing in the plane: 4 tokens, d\u1d65 = 2',
-    description: 'Each value is a point in the plane; every output is a weighted average of them and lands inside their hull. Drag the points in the \u201cMixing\u201d lesson below.',
+    description:
+      'Each value is a point in the plane; every output is a weighted average of them and lands inside their hull. Drag the points in the \u201cMixing\u201d lesson below.',
     build(attn) {
       const rng = attn.randomState(21);
       try {
@@ -232,7 +300,13 @@ export const PRESETS = [
         const K = draw(rng, 3, 2, { round: true });
         const V = draw(rng, 3, 2, { round: true });
         return {
-          ...BASE, mode: 'qkv', n: 3, m: 3, dk: 2, dv: 2, seed: 13,
+          ...BASE,
+          mode: 'qkv',
+          n: 3,
+          m: 3,
+          dk: 2,
+          dv: 2,
+          seed: 13,
           mask: { kind: 'custom', custom: [0, 0, 0, 1, 1, 1, 0, 0, 1], customRows: 3 },
           matrices: { Q, K, V },
         };

@@ -30,7 +30,8 @@ const shown = (text) => {
 // One number of a plain-text row ("1.5", "-2", "3e-2", "−0.5").
 function plainNumber(text, where) {
   const t = text.replace(/\u2212/g, '-');
-  if (!/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(t)) throw new FieldError(`${where} is ${shown(text)}, not a number`);
+  if (!/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(t))
+    throw new FieldError(`${where} is ${shown(text)}, not a number`);
   return Number(t);
 }
 
@@ -46,13 +47,23 @@ function readRows(text) {
     }
     if (!Array.isArray(value) || !value.every(Array.isArray))
       throw new FieldError(`must be a list of rows, each a list of numbers (e.g. ${EXAMPLE})`);
-    return value.map((row, i) => row.map((v, j) => {
-      if (typeof v !== 'number') throw new FieldError(`row ${i + 1}, number ${j + 1} is ${shown(JSON.stringify(v))}, not a number`);
-      return v;
-    }));
+    return value.map((row, i) =>
+      row.map((v, j) => {
+        if (typeof v !== 'number')
+          throw new FieldError(`row ${i + 1}, number ${j + 1} is ${shown(JSON.stringify(v))}, not a number`);
+        return v;
+      }),
+    );
   }
-  return t.split(/\s*[;\n]\s*/).filter((row) => row !== '')
-    .map((row, i) => row.split(/[\s,]+/).filter(Boolean).map((cell, j) => plainNumber(cell, `row ${i + 1}, number ${j + 1}`)));
+  return t
+    .split(/\s*[;\n]\s*/)
+    .filter((row) => row !== '')
+    .map((row, i) =>
+      row
+        .split(/[\s,]+/)
+        .filter(Boolean)
+        .map((cell, j) => plainNumber(cell, `row ${i + 1}, number ${j + 1}`)),
+    );
 }
 
 /** A matrix { rows, cols, data } from a field's text; throws an Error naming the problem. */
@@ -89,7 +100,8 @@ function parseSentence(text) {
 function parseMask(text, n, m) {
   const t = String(text).trim();
   if (MASK_WORDS.includes(t.toLowerCase())) return { kind: t.toLowerCase() };
-  if (!t.startsWith('[')) throw new FieldError(`must be ${MASK_WORDS.join(', ')} or a JSON list of 0 and 1 (got ${shown(t)})`);
+  if (!t.startsWith('['))
+    throw new FieldError(`must be ${MASK_WORDS.join(', ')} or a JSON list of 0 and 1 (got ${shown(t)})`);
   let value;
   try {
     value = JSON.parse(t);
@@ -97,17 +109,20 @@ function parseMask(text, n, m) {
     throw new FieldError('is not valid JSON');
   }
   const bit = (v, where) => {
-    if (v !== 0 && v !== 1 && v !== true && v !== false) throw new FieldError(`${where} is ${shown(JSON.stringify(v))}, not 0 or 1`);
+    if (v !== 0 && v !== 1 && v !== true && v !== false)
+      throw new FieldError(`${where} is ${shown(JSON.stringify(v))}, not 0 or 1`);
     return v === 1 || v === true ? 1 : 0;
   };
   if (Array.isArray(value) && value.every((v) => !Array.isArray(v))) {
     if (value.length !== m) throw new FieldError(`has ${value.length} entries, one per key: there are ${m} keys`);
     return { kind: 'padding', pad: value.map((v, j) => Boolean(bit(v, `entry ${j + 1}`))) };
   }
-  if (!Array.isArray(value) || !value.every(Array.isArray)) throw new FieldError('must be a list of 0/1 per key, or rows of them per query');
+  if (!Array.isArray(value) || !value.every(Array.isArray))
+    throw new FieldError('must be a list of 0/1 per key, or rows of them per query');
   if (value.length !== n) throw new FieldError(`has ${value.length} rows, one per query: there are ${n} queries`);
   const custom = value.flatMap((row, i) => {
-    if (row.length !== m) throw new FieldError(`row ${i + 1} has ${row.length} entries, one per key: there are ${m} keys`);
+    if (row.length !== m)
+      throw new FieldError(`row ${i + 1} has ${row.length} entries, one per key: there are ${m} keys`);
     return row.map((v, j) => bit(v, `row ${i + 1}, entry ${j + 1}`));
   });
   return { kind: 'custom', custom, customRows: n };
@@ -124,20 +139,26 @@ function attempt(name, errors, read) {
   }
 }
 
-const given = (fields, name) => fields[name] !== undefined && fields[name] !== null && String(fields[name]).trim() !== '';
+const given = (fields, name) =>
+  fields[name] !== undefined && fields[name] !== null && String(fields[name]).trim() !== '';
 
 // q, k and v: Q/K/V mode with their sizes. Returns the patched state, or `state` unchanged.
 function applyQkv(state, fields, errors) {
   const want = ['q', 'k', 'v'].filter((name) => given(fields, name));
   if (!want.length) return state;
   const m = {};
-  for (const name of want) m[name] = attempt(name, errors, () => parseMatrix(String(fields[name]), { maxRows: LIMITS.n[1], maxCols: LIMITS.dk[1] }));
+  for (const name of want)
+    m[name] = attempt(name, errors, () =>
+      parseMatrix(String(fields[name]), { maxRows: LIMITS.n[1], maxCols: LIMITS.dk[1] }),
+    );
   if (want.some((name) => !m[name])) return state;
   const base = state.mode === 'qkv' ? state.matrices : {};
   const Q = m.q ?? base.Q;
   const K = m.k ?? base.K;
   if (!Q || !K) {
-    errors.push(`${m.q ? 'k' : 'q'} is missing: q and k go together (one row per query, one per key, the same number of columns)`);
+    errors.push(
+      `${m.q ? 'k' : 'q'} is missing: q and k go together (one row per query, one per key, the same number of columns)`,
+    );
     return state;
   }
   if (Q.cols !== K.cols) {
@@ -149,11 +170,18 @@ function applyQkv(state, fields, errors) {
     errors.push(`v has ${V.rows} rows and k has ${K.rows}: one value per key`);
     return state;
   }
-  V ??= undefined;  // drawn from the seed when the example has none that fits
+  V ??= undefined; // drawn from the seed when the example has none that fits
   const matrices = { Q, K, ...(V ? { V } : {}) };
   return {
-    ...state, mode: 'qkv', n: Q.rows, m: K.rows, dk: Q.cols, dv: V ? V.cols : Math.min(Q.cols, LIMITS.dv[1]), heads: 1,
-    matrices, mask: { ...state.mask, custom: undefined, customRows: undefined, pad: undefined },
+    ...state,
+    mode: 'qkv',
+    n: Q.rows,
+    m: K.rows,
+    dk: Q.cols,
+    dv: V ? V.cols : Math.min(Q.cols, LIMITS.dv[1]),
+    heads: 1,
+    matrices,
+    mask: { ...state.mask, custom: undefined, customRows: undefined, pad: undefined },
   };
 }
 
@@ -168,7 +196,9 @@ function applySentence(state, fields, errors, qkvUsed) {
     return state;
   }
   const words = hasSentence ? attempt('sentence', errors, () => parseSentence(String(fields.sentence))) : null;
-  const X = hasX ? attempt('x', errors, () => parseMatrix(String(fields.x), { maxRows: MAX_TOKENS, maxCols: LIMITS.dModel[1] })) : null;
+  const X = hasX
+    ? attempt('x', errors, () => parseMatrix(String(fields.x), { maxRows: MAX_TOKENS, maxCols: LIMITS.dModel[1] }))
+    : null;
   if ((hasSentence && !words) || (hasX && !X)) return state;
   let { sentence, tokens } = words ?? { sentence: state.sentence, tokens: state.tokens };
   if (X && !words && (state.mode !== 'sentence' || state.tokens?.length !== X.rows)) {
@@ -180,7 +210,7 @@ function applySentence(state, fields, errors, qkvUsed) {
     return state;
   }
   const next = { ...state, mode: 'sentence', sentence, tokens, matrices: { ...state.matrices } };
-  delete next.xKey;  // X as given (or, for a new sentence, made from its words)
+  delete next.xKey; // X as given (or, for a new sentence, made from its words)
   if (X) {
     next.matrices.X = X;
     next.dModel = X.cols;

@@ -13,21 +13,43 @@ import { checkpointFits, usesCheckpoint } from './checkpoint-vectors.js';
 export const STATE_VERSION = 1;
 
 export const LIMITS = {
-  n: [1, 24], m: [1, 24], dk: [1, 64], dv: [1, 64], dModel: [1, 64], heads: [1, 8],
-  temperature: [0.05, 20], seed: [0, 0xffffffff],
+  n: [1, 24],
+  m: [1, 24],
+  dk: [1, 64],
+  dv: [1, 64],
+  dModel: [1, 64],
+  heads: [1, 8],
+  temperature: [0.05, 20],
+  seed: [0, 0xffffffff],
 };
 export const MAX_TOKENS = LIMITS.n[1];
 
 export const MASK_KINDS = ['none', 'causal', 'padding', 'custom'];
 
 /** The lesson panels (web/ui/lessons/), in the order of their tabs. */
-export const LESSON_PANELS = ['sqrt-dk', 'pitfalls', 'hull', 'cost', 'steps', 'permutation', 'gradients', 'flash-attention', 'kv-cache', 'positions'];
+export const LESSON_PANELS = [
+  'sqrt-dk',
+  'pitfalls',
+  'hull',
+  'cost',
+  'steps',
+  'permutation',
+  'gradients',
+  'flash-attention',
+  'kv-cache',
+  'positions',
+];
 /** Mistakes the core can make on request; the last two need a multi-head layer. */
 export const PITFALLS = ['mask-after-softmax', 'mask-value-zero', 'scale-by-dk', 'scale-by-dmodel', 'skip-wo'];
 export const MULTI_HEAD_PITFALLS = ['scale-by-dmodel', 'skip-wo'];
 export const LESSON_LIMITS = {
-  dk: [1, 1024], count: [100, 50000], seed: [0, 0xffffffff], row: [2, 100],
-  n: [1, 1 << 20], dModel: [1, 65536], heads: [1, 1024],
+  dk: [1, 1024],
+  count: [100, 50000],
+  seed: [0, 0xffffffff],
+  row: [2, 100],
+  n: [1, 1 << 20],
+  dModel: [1, 65536],
+  heads: [1, 1024],
 };
 
 const clampInt = (v, [lo, hi], fallback) => {
@@ -46,7 +68,12 @@ export function dims(state) {
   const multi = heads > 1;
   const headDim = multi ? state.dModel / heads : null;
   return {
-    n, m, heads, multi, sentence, cross,
+    n,
+    m,
+    heads,
+    multi,
+    sentence,
+    cross,
     biasMatrix: Boolean(state.biasMatrix?.on),
     biases: sentence && Boolean(state.biases),
     dModel: state.dModel,
@@ -62,7 +89,12 @@ export function activeMatrices(state) {
   const bias = d.biasMatrix ? [['B', d.n, d.m]] : [];
   if (!d.sentence) return [['Q', d.n, d.dk], ['K', d.m, d.dk], ['V', d.m, d.dv], ...bias];
   const E = d.dModel;
-  const x = d.cross ? [['X', d.n, E], ['XM', d.m, E]] : [['X', d.n, E]];
+  const x = d.cross
+    ? [
+        ['X', d.n, E],
+        ['XM', d.m, E],
+      ]
+    : [['X', d.n, E]];
   const [qw, kw, vw] = d.multi ? [E, E, E] : [d.dk, d.dk, d.dv];
   const w = [['WQ', E, qw], ['WK', E, kw], ['WV', E, vw], ...(d.multi ? [['WO', E, E]] : [])];
   // Projection biases are 1-row matrices, each listed right after its W.
@@ -111,13 +143,16 @@ function resizeGrid(flat, oldRows, oldCols, rows, cols) {
 export function reconcile(state, fill, embed) {
   const s = { ...state };
   reconcileSizes(s);
-  Object.assign(s, reconcileExtras(s, (text) => tokenize(text, MAX_TOKENS).tokens));
+  Object.assign(
+    s,
+    reconcileExtras(s, (text) => tokenize(text, MAX_TOKENS).tokens),
+  );
   const d = dims(s);
   const matrices = { ...(s.matrices ?? {}) };
   const had = { X: Boolean(matrices.X), XM: Boolean(matrices.XM) };
   s.matrices = resizeMatrices(s, matrices, fill);
   s.positional = POSITIONAL.includes(s.positional) ? s.positional : 'none';
-  if (leaveTrainedHeadIfChanged(s)) had.X = false;  // X is made again, from the words
+  if (leaveTrainedHeadIfChanged(s)) had.X = false; // X is made again, from the words
   if (d.sentence) embedTokens(s, d, had, embed);
   s.mask = reconcileMask(s, d);
   reconcileView(s, d);
@@ -152,9 +187,13 @@ function reconcileSizes(s) {
 // Every active matrix at its shape (in `matrices`, a copy the state owns).
 function resizeMatrices(s, matrices, fill) {
   for (const [name, rows, cols] of activeMatrices(s)) {
-    if (!Number.isInteger(rows) || !Number.isInteger(cols)) continue;  // heads do not divide d_model
+    if (!Number.isInteger(rows) || !Number.isInteger(cols)) continue; // heads do not divide d_model
     // The bias matrix follows its preset when its shape changes (an ALiBi ramp cannot be padded).
-    if (name === 'B') matrices.B = matrices.B?.rows === rows && matrices.B?.cols === cols ? matrices.B : biasPresetMatrix(s.biasMatrix.preset, rows, cols, fill && ((count) => fill('B', count)));
+    if (name === 'B')
+      matrices.B =
+        matrices.B?.rows === rows && matrices.B?.cols === cols
+          ? matrices.B
+          : biasPresetMatrix(s.biasMatrix.preset, rows, cols, fill && ((count) => fill('B', count)));
     else matrices[name] = resize(matrices[name], rows, cols, fill && ((count) => fill(name, count)));
   }
   return matrices;
@@ -220,8 +259,10 @@ function reconcileMask(s, d) {
 // Head names, the shown head, the lesson panels and the display, in place on `s`.
 function reconcileView(s, d) {
   // Optional names for the heads of a hand-built example; dropped once they no longer fit.
-  s.headNames = Array.isArray(s.headNames) && s.headNames.length === d.heads && d.multi
-    ? s.headNames.map((t) => String(t).slice(0, 40)) : [];
+  s.headNames =
+    Array.isArray(s.headNames) && s.headNames.length === d.heads && d.multi
+      ? s.headNames.map((t) => String(t).slice(0, 40))
+      : [];
   const view = s.view ?? {};
   s.view = { head: clampInt(view.head, [0, Math.max(0, d.heads - 1)], 0) };
   s.lessons = reconcileLessons(s.lessons, d);
@@ -251,7 +292,7 @@ function reconcileLessons(lessons, d) {
       dk: clampInt(sqrt.dk, L.dk, 64),
       count: clampInt(sqrt.count, L.count, 10000),
       seed: clampInt(sqrt.seed, L.seed, 0),
-      row: clampInt(sqrt.row, L.row, 64),  // keys in the softmax row (the lessons' exercise uses 64)
+      row: clampInt(sqrt.row, L.row, 64), // keys in the softmax row (the lessons' exercise uses 64)
     },
     pitfall,
     cost: {
@@ -302,10 +343,11 @@ export function setHeads(state, value) {
   if (state.mode !== 'sentence' || heads === state.heads || !state.matrices?.WQ) return next;
   const E = state.dModel;
   // The last head count that fitted d_model (a count that does not leaves the weights unsplit).
-  const from = E % state.heads === 0 ? state.heads : state.headsBefore ?? 1;
+  const from = E % state.heads === 0 ? state.heads : (state.headsBefore ?? 1);
   if (E % heads !== 0) return { ...next, headsBefore: from };
   if (heads > 1 && from === 1) return splitHeads(next, heads);
-  if (heads === 1 && from > 1 && state.heads === from) return { ...(mergeHeads(state) ?? state), heads: 1, headNames: [] };
+  if (heads === 1 && from > 1 && state.heads === from)
+    return { ...(mergeHeads(state) ?? state), heads: 1, headNames: [] };
   return next;
 }
 
@@ -321,10 +363,14 @@ export { BIAS_PRESETS };
 export function maskOptions(state) {
   const d = dims(state);
   switch (state.mask.kind) {
-    case 'causal': return { causal: true };
-    case 'padding': return { keyPaddingMask: { data: Uint8Array.from(state.mask.pad, Number), shape: [d.m] } };
-    case 'custom': return { mask: { data: Uint8Array.from(state.mask.custom), shape: [d.n, d.m] } };
-    default: return {};
+    case 'causal':
+      return { causal: true };
+    case 'padding':
+      return { keyPaddingMask: { data: Uint8Array.from(state.mask.pad, Number), shape: [d.m] } };
+    case 'custom':
+      return { mask: { data: Uint8Array.from(state.mask.custom), shape: [d.n, d.m] } };
+    default:
+      return {};
   }
 }
 
@@ -340,8 +386,10 @@ export const usesDefaultScale = (state) => state.scaling.sqrtDk && state.scaling
 /** Changes one lesson setting: setLesson(s, 'pitfall', 'skip-wo') or setLesson(s, 'cost', { n: 64 }). */
 export function setLesson(state, key, value) {
   const old = state.lessons[key];
-  const next = old !== null && typeof old === 'object' && !Array.isArray(old) && typeof value === 'object' && !Array.isArray(value)
-    ? { ...old, ...value } : value;
+  const next =
+    old !== null && typeof old === 'object' && !Array.isArray(old) && typeof value === 'object' && !Array.isArray(value)
+      ? { ...old, ...value }
+      : value;
   return { ...state, lessons: { ...state.lessons, [key]: next } };
 }
 

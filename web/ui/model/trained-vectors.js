@@ -18,8 +18,12 @@ import { english } from './i18n.js';
 import { headState } from './open-head.js';
 import { normalizeCheckpointVectors, usesCheckpoint } from './checkpoint-vectors.js';
 
-export const SOURCES = [['random', 'Random per word'], ['text-model', 'The trained text model'], ['trained-head', 'A trained head (layer, head, probe)'],
-  ['checkpoint', 'The opened checkpoint (GPT-2)']];
+export const SOURCES = [
+  ['random', 'Random per word'],
+  ['text-model', 'The trained text model'],
+  ['trained-head', 'A trained head (layer, head, probe)'],
+  ['checkpoint', 'The opened checkpoint (GPT-2)'],
+];
 // The explorer's token limit (state.js MAX_TOKENS), kept here so state.js needs no import from us.
 const MAX_TOKENS = 24;
 
@@ -33,14 +37,22 @@ export const textModel = () => loaded;
 export function loadTextModel() {
   loading ??= (async () => {
     const [{ fetchExample }, { charVocabulary }, { TINY_CORPUS }] = await Promise.all([
-      import('./example-files.js'), import('../../lib/training-data.js'), import('../../lib/tiny-corpus.js'),
+      import('./example-files.js'),
+      import('../../lib/training-data.js'),
+      import('../../lib/tiny-corpus.js'),
     ]);
     const { state, settings, steps } = await fetchExample('text');
     // The model was trained on the bundled corpus: its vocabulary is the corpus's characters.
     const vocabulary = charVocabulary(TINY_CORPUS).chars;
     const [V, E] = state['wte.weight'].shape;
-    if (V !== vocabulary.length) throw new Error(`the text model has ${V} tokens, the corpus ${vocabulary.length} characters`);
-    const config = { dModel: E, numHeads: settings.heads, numLayers: settings.layers, contextLength: state['wpe.weight'].shape[0] };
+    if (V !== vocabulary.length)
+      throw new Error(`the text model has ${V} tokens, the corpus ${vocabulary.length} characters`);
+    const config = {
+      dModel: E,
+      numHeads: settings.heads,
+      numLayers: settings.layers,
+      contextLength: state['wpe.weight'].shape[0],
+    };
     loaded = { state, config, vocabulary, steps };
     return loaded;
   })().catch((err) => {
@@ -58,12 +70,23 @@ export function normalizeVectors(v, model = loaded) {
   if (source === 'random') return v?.left ? { source, left: String(v.left) } : { source };
   if (source === 'trained-head') {
     const count = (x, fallback) => (Number.isInteger(x) && x > 0 ? x : fallback);
-    const out = { source, layers: count(v.layers, 1), heads: count(v.heads, 1), dModel: count(v.dModel, 1), task: v.task === 'text' ? 'text' : 'repeated', step: count(v.step, 0) };
+    const out = {
+      source,
+      layers: count(v.layers, 1),
+      heads: count(v.heads, 1),
+      dModel: count(v.dModel, 1),
+      task: v.task === 'text' ? 'text' : 'repeated',
+      step: count(v.step, 0),
+    };
     Object.assign(out, { layer: clamp(v.layer, out.layers), head: clamp(v.head, out.heads) });
     if (v.example === 'induction' || v.example === 'text') out.example = v.example;
     return out;
   }
-  return { source, layer: clamp(v.layer, model?.config.numLayers ?? 8), head: clamp(v.head, model?.config.numHeads ?? 8) };
+  return {
+    source,
+    layer: clamp(v.layer, model?.config.numLayers ?? 8),
+    head: clamp(v.head, model?.config.numHeads ?? 8),
+  };
 }
 
 export const usesTextModel = (state) => state?.vectors?.source === 'text-model';
@@ -85,7 +108,13 @@ export const headName = (layer, head, { t } = english) => t('common.headName', {
 // What the trained head is, in words: the model it belongs to and what it read.
 function trainedHeadOrigin(v, i18n) {
   const { t } = i18n;
-  const model = t(v.example === 'induction' ? 'explorer.trained.model.induction' : v.example === 'text' ? 'explorer.trained.model.text' : 'explorer.trained.model.trained');
+  const model = t(
+    v.example === 'induction'
+      ? 'explorer.trained.model.induction'
+      : v.example === 'text'
+        ? 'explorer.trained.model.text'
+        : 'explorer.trained.model.trained',
+  );
   const task = t(v.task === 'text' ? 'explorer.trained.task.text' : 'explorer.trained.task.induction');
   const size = t('explorer.trained.size', { count: v.layers, heads: t('explorer.trained.heads', { count: v.heads }) });
   return t('explorer.trained.origin', { name: headName(v.layer, v.head, i18n), model, size, steps: v.step, task });
@@ -103,11 +132,17 @@ export function describeShown(state, i18n = english) {
   }
   if (usesTextModel(state)) {
     const v = normalizeVectors(state.vectors);
-    return { option: t('explorer.trained.textOption', { name: headName(v.layer, v.head, i18n) }), help: t('explorer.trained.textHelp') };
+    return {
+      option: t('explorer.trained.textOption', { name: headName(v.layer, v.head, i18n) }),
+      help: t('explorer.trained.textHelp'),
+    };
   }
   if (usesCheckpoint(state)) {
     const v = normalizeCheckpointVectors(state.vectors);
-    return { option: t('explorer.trained.checkpointOption', { name: headName(v.layer, v.head, i18n) }), help: t('explorer.trained.checkpointHelp', { model: v.name }) };
+    return {
+      option: t('explorer.trained.checkpointOption', { name: headName(v.layer, v.head, i18n) }),
+      help: t('explorer.trained.checkpointHelp', { model: v.name }),
+    };
   }
   return null;
 }
@@ -127,8 +162,10 @@ export function describeDModel(state, { t } = english) {
 
 // X and W of a trained head, said once for both trained sources ('token' or 'char': what a row is).
 function trainedInputsNote(v, E, { t }, unit = 'token') {
-  const where = v.layer === 0 ? t('explorer.trained.where.first')
-    : t('explorer.trained.where.later', { count: v.layer, range: v.layer > 1 ? `1\u2013${v.layer}` : '1' });
+  const where =
+    v.layer === 0
+      ? t('explorer.trained.where.first')
+      : t('explorer.trained.where.later', { count: v.layer, range: v.layer > 1 ? `1\u2013${v.layer}` : '1' });
   return t(`explorer.trained.inputs.${unit}`, { layer: v.layer + 1, where, columns: E, head: v.head + 1 });
 }
 
@@ -159,7 +196,14 @@ export function textModelState(state, vectors, model = loaded) {
   const v = normalizeVectors(vectors, model);
   const read = readSentence(state.sentence ?? '', model);
   if (!read.ids.length) return null;
-  const built = headState({ layer: v.layer, head: v.head, state: model.state, config: model.config, tokens: read.ids, labels: read.labels });
+  const built = headState({
+    layer: v.layer,
+    head: v.head,
+    state: model.state,
+    config: model.config,
+    tokens: read.ids,
+    labels: read.labels,
+  });
   const keep = { display: state.display, lessons: state.lessons, seed: state.seed };
   return { ...built, ...keep, sentence: state.sentence, headNames: [], vectors: v };
 }
@@ -189,7 +233,14 @@ export function textModelX(state, model = loaded) {
 // ln_1 of layer `layer` applied to the residual stream entering it ([T, E], float64), as
 // open-head.js computes it for "Open in the explorer" (one code path for both).
 function layerInput(model, ids, layer) {
-  const built = headState({ layer, head: 0, state: model.state, config: model.config, tokens: ids, labels: ids.map(String) });
+  const built = headState({
+    layer,
+    head: 0,
+    state: model.state,
+    config: model.config,
+    tokens: ids,
+    labels: ids.map(String),
+  });
   const E = model.config.dModel;
   const X = built.matrices.X.data;
   const out = new Float64Array(ids.length * E);

@@ -55,14 +55,26 @@ export class StateError extends Error {
 function show(v) {
   let text;
   try {
-    text = typeof v === 'string' ? JSON.stringify(v) : typeof v === 'number' ? String(v) : Array.isArray(v) ? `an array of ${v.length}` : v === null ? 'null' : typeof v;
+    text =
+      typeof v === 'string'
+        ? JSON.stringify(v)
+        : typeof v === 'number'
+          ? String(v)
+          : Array.isArray(v)
+            ? `an array of ${v.length}`
+            : v === null
+              ? 'null'
+              : typeof v;
   } catch {
     text = typeof v;
   }
   return text.length > 40 ? `${text.slice(0, 37)}\u2026` : text;
 }
 
-const isPlainObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v) &&
+const isPlainObject = (v) =>
+  v !== null &&
+  typeof v === 'object' &&
+  !Array.isArray(v) &&
   (Object.getPrototypeOf(v) === Object.prototype || Object.getPrototypeOf(v) === null);
 
 function int(v, [lo, hi], name) {
@@ -77,7 +89,8 @@ function oneOf(v, list, name) {
 }
 
 function str(v, max, name) {
-  if (typeof v !== 'string' || v.length > max) throw new StateError(`${name} must be text of at most ${max} characters (got ${show(v)})`);
+  if (typeof v !== 'string' || v.length > max)
+    throw new StateError(`${name} must be text of at most ${max} characters (got ${show(v)})`);
   return v;
 }
 
@@ -87,7 +100,8 @@ function bool(v, name) {
 }
 
 function list(v, max, name) {
-  if (!Array.isArray(v) || v.length > max) throw new StateError(`${name} must be a list of at most ${max} entries (got ${show(v)})`);
+  if (!Array.isArray(v) || v.length > max)
+    throw new StateError(`${name} must be a list of at most ${max} entries (got ${show(v)})`);
   return v;
 }
 
@@ -119,7 +133,8 @@ function extra(v, name, budget = { nodes: EXTRA.nodes }, depth = 0) {
     if (keys.length > EXTRA.keys) throw new StateError(`${name} has too many fields`);
     const out = {};
     for (const key of keys) {
-      if (FORBIDDEN_KEYS.has(key) || !KEY.test(key)) throw new StateError(`${name} has a field with a name that is not allowed (${show(key)})`);
+      if (FORBIDDEN_KEYS.has(key) || !KEY.test(key))
+        throw new StateError(`${name} has a field with a name that is not allowed (${show(key)})`);
       out[key] = extra(v[key], `${name}.${key}`, budget, depth + 1);
     }
     return out;
@@ -138,11 +153,13 @@ function matrix(v, name) {
   for (let k = 0; k < data.length; k++) {
     const x = data[k];
     if (name === 'B' && (x === NEG_INF || x === -Infinity)) {
-      out[k] = -Infinity;  // only the bias matrix may hide a pair with −∞ (a state object may hold it as is)
+      out[k] = -Infinity; // only the bias matrix may hide a pair with −∞ (a state object may hold it as is)
       continue;
     }
     if (typeof x !== 'number' || !Number.isFinite(x) || Math.abs(x) > MAX_ABS_VALUE)
-      throw new StateError(`${name}[${Math.floor(k / cols) + 1},${(k % cols) + 1}] must be a number between \u00b1${MAX_ABS_VALUE}${name === 'B' ? ` or "${NEG_INF}"` : ''} (got ${show(x)})`);
+      throw new StateError(
+        `${name}[${Math.floor(k / cols) + 1},${(k % cols) + 1}] must be a number between \u00b1${MAX_ABS_VALUE}${name === 'B' ? ` or "${NEG_INF}"` : ''} (got ${show(x)})`,
+      );
   }
   return { rows, cols, data: out };
 }
@@ -152,7 +169,12 @@ function biasMatrixField(v) {
   knownKeys(v, ['on', 'preset'], 'biasMatrix');
   const out = {};
   if ('on' in v) out.on = bool(v.on, 'biasMatrix.on');
-  if ('preset' in v) out.preset = oneOf(v.preset, BIAS_PRESETS.map(([id]) => id), 'biasMatrix.preset');
+  if ('preset' in v)
+    out.preset = oneOf(
+      v.preset,
+      BIAS_PRESETS.map(([id]) => id),
+      'biasMatrix.preset',
+    );
   return out;
 }
 
@@ -186,7 +208,8 @@ function scalingField(v) {
   if ('temperature' in v) {
     const t = v.temperature;
     const [lo, hi] = LIMITS.temperature;
-    if (typeof t !== 'number' || !(t >= lo && t <= hi)) throw new StateError(`scaling.temperature must be a number from ${lo} to ${hi} (got ${show(t)})`);
+    if (typeof t !== 'number' || !(t >= lo && t <= hi))
+      throw new StateError(`scaling.temperature must be a number from ${lo} to ${hi} (got ${show(t)})`);
     out.temperature = t;
   }
   for (const k of Object.keys(v)) if (!(k in out)) out[k] = extra(v[k], `scaling.${k}`);
@@ -214,7 +237,8 @@ function matricesField(v) {
   object(v, 'matrices');
   const out = {};
   for (const name of Object.keys(v)) {
-    if (!MATRIX_NAMES.includes(name)) throw new StateError(`matrices may only be ${MATRIX_NAMES.join(', ')} (got ${show(name)})`);
+    if (!MATRIX_NAMES.includes(name))
+      throw new StateError(`matrices may only be ${MATRIX_NAMES.join(', ')} (got ${show(name)})`);
     out[name] = matrix(v[name], name);
   }
   return out;
@@ -224,7 +248,8 @@ function viewField(v) {
   object(v, 'view');
   knownKeys(v, ['head'], 'view');
   const out = {};
-  for (const k of Object.keys(v)) out[k] = k === 'head' ? int(v.head, [0, LIMITS.heads[1] - 1], 'view.head') : extra(v[k], `view.${k}`);
+  for (const k of Object.keys(v))
+    out[k] = k === 'head' ? int(v.head, [0, LIMITS.heads[1] - 1], 'view.head') : extra(v[k], `view.${k}`);
   return out;
 }
 
@@ -242,7 +267,8 @@ function displayField(v) {
 function vectorsField(v) {
   object(v, 'vectors');
   const out = {};
-  if ('source' in v) out.source = oneOf(v.source, ['random', 'text-model', 'trained-head', 'checkpoint'], 'vectors.source');
+  if ('source' in v)
+    out.source = oneOf(v.source, ['random', 'text-model', 'trained-head', 'checkpoint'], 'vectors.source');
   for (const key of ['layer', 'head']) if (key in v) out[key] = int(v[key], [0, 63], `vectors.${key}`);
   for (const key of ['layers', 'heads']) if (key in v) out[key] = int(v[key], [1, 64], `vectors.${key}`);
   if ('dModel' in v) out.dModel = int(v.dModel, [1, 4096], 'vectors.dModel');
@@ -261,7 +287,13 @@ const sizeField = (v, key) => int(v, LIMITS[key], key);
 const FIELDS = {
   __proto__: null,
   mode: (v) => oneOf(v, ['sentence', 'qkv'], 'mode'),
-  n: sizeField, m: sizeField, dk: sizeField, dv: sizeField, dModel: sizeField, heads: sizeField, seed: sizeField,
+  n: sizeField,
+  m: sizeField,
+  dk: sizeField,
+  dv: sizeField,
+  dModel: sizeField,
+  heads: sizeField,
+  seed: sizeField,
   sentence: (v) => str(v, MAX_SENTENCE, 'sentence'),
   tokens: (v) => tokenList(v, 'tokens'),
   scaling: scalingField,
@@ -291,7 +323,8 @@ export function validateState(input) {
   const s = {};
   for (const key of keys) {
     const v = input[key];
-    if (key === 'version') int(v, [1, 1000], 'version');  // checked, not kept: the page sets its own
+    if (key === 'version')
+      int(v, [1, 1000], 'version'); // checked, not kept: the page sets its own
     else s[key] = key in FIELDS ? FIELDS[key](v, key) : extra(v, key);
   }
   // The padding marks belong to the link's tokens (otherwise reconcile re-derives them).
@@ -307,7 +340,12 @@ export function toLinkState(state) {
   const matrices = {};
   for (const [name, m] of Object.entries(state.matrices ?? {})) {
     // JSON has no −0 and no −∞ (only B may hold −∞; it travels as "-inf").
-    if (active.has(name) && m) matrices[name] = { rows: m.rows, cols: m.cols, data: Array.from(m.data, (x) => (x === -Infinity ? NEG_INF : x + 0)) };
+    if (active.has(name) && m)
+      matrices[name] = {
+        rows: m.rows,
+        cols: m.cols,
+        data: Array.from(m.data, (x) => (x === -Infinity ? NEG_INF : x + 0)),
+      };
   }
   const { version, ...rest } = state;
   const out = { ...rest, matrices };
@@ -329,7 +367,8 @@ export function toBase64Url(bytes) {
 }
 
 export function fromBase64Url(text) {
-  if (!B64URL.test(text) || text.length % 4 === 1) throw new StateError('the link is damaged (it is not base64url text)');
+  if (!B64URL.test(text) || text.length % 4 === 1)
+    throw new StateError('the link is damaged (it is not base64url text)');
   const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/') + '==='.slice((text.length + 3) % 4));
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
@@ -365,10 +404,14 @@ async function pump(bytes, transform, maxBytes, tooLarge) {
 export async function encodeState(state) {
   const json = JSON.stringify(toLinkState(state));
   const bytes = new TextEncoder().encode(json);
-  if (bytes.length > MAX_JSON_BYTES) throw new StateError('this example is too large for a link: export it as JSON instead');
+  if (bytes.length > MAX_JSON_BYTES)
+    throw new StateError('this example is too large for a link: export it as JSON instead');
   const packed = await pump(bytes, new CompressionStream('deflate-raw'), MAX_JSON_BYTES, 'too large');
   const text = `v${LINK_VERSION}.${toBase64Url(packed)}`;
-  if (text.length > MAX_ENCODED_LENGTH) throw new StateError(`this example is too large for a link (${text.length} characters, at most ${MAX_ENCODED_LENGTH}): export it as JSON instead`);
+  if (text.length > MAX_ENCODED_LENGTH)
+    throw new StateError(
+      `this example is too large for a link (${text.length} characters, at most ${MAX_ENCODED_LENGTH}): export it as JSON instead`,
+    );
   return text;
 }
 
@@ -379,14 +422,23 @@ export async function encodeState(state) {
 export async function decodeState(text) {
   try {
     if (typeof text !== 'string') throw new StateError('the link holds no state');
-    if (text.length > MAX_ENCODED_LENGTH) throw new StateError(`the link is too long (${text.length} characters, at most ${MAX_ENCODED_LENGTH})`);
+    if (text.length > MAX_ENCODED_LENGTH)
+      throw new StateError(`the link is too long (${text.length} characters, at most ${MAX_ENCODED_LENGTH})`);
     const match = /^v(\d{1,4})\.(.*)$/s.exec(text);
     if (!match) throw new StateError('the link is not an explorer link (it should start with v1.)');
-    if (Number(match[1]) !== LINK_VERSION) throw new StateError(`the link was made by a newer version of the explorer (format v${match[1]}; this page reads v${LINK_VERSION})`);
+    if (Number(match[1]) !== LINK_VERSION)
+      throw new StateError(
+        `the link was made by a newer version of the explorer (format v${match[1]}; this page reads v${LINK_VERSION})`,
+      );
     const packed = fromBase64Url(match[2]);
     let bytes;
     try {
-      bytes = await pump(packed, new DecompressionStream('deflate-raw'), MAX_JSON_BYTES, `the link unpacks to more than ${MAX_JSON_BYTES} bytes`);
+      bytes = await pump(
+        packed,
+        new DecompressionStream('deflate-raw'),
+        MAX_JSON_BYTES,
+        `the link unpacks to more than ${MAX_JSON_BYTES} bytes`,
+      );
     } catch (err) {
       if (err instanceof StateError) throw err;
       throw new StateError('the link is damaged (it does not unpack)');

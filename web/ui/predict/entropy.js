@@ -51,8 +51,14 @@ export function createEntropyQuestion(box, ctx, lesson) {
       const numbers = { dk, maxRaw: nats(maxRaw), raw: nats(raw), scaled: nats(scaled), maxScaled: nats(maxScaled) };
       const why = t(`explorer.predict.entropy.why.${answer}`, numbers);
       return {
-        correct, answer, answerLabel: choices.find((c) => c.value === answer).label, guess, dk,
-        entropyUnscaled: raw, entropyScaled: scaled, feedback: why,
+        correct,
+        answer,
+        answerLabel: choices.find((c) => c.value === answer).label,
+        guess,
+        dk,
+        entropyUnscaled: raw,
+        entropyScaled: scaled,
+        feedback: why,
       };
     },
   };

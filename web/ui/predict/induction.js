@@ -9,8 +9,9 @@ import { english } from '../model/model.js';
 const GIVEAWAYS = '.head-badge, .head-numbers, .head-card .line-chart, .ablation-effect';
 
 // A head card's name as the card shows it (its title without the label).
-const cardName = (card, t) => card.querySelector('.head-title')?.firstChild?.textContent.trim()
-  ?? t('common.headName', { layer: Number(card.dataset.layer) + 1, head: Number(card.dataset.head) + 1 });
+const cardName = (card, t) =>
+  card.querySelector('.head-title')?.firstChild?.textContent.trim() ??
+  t('common.headName', { layer: Number(card.dataset.layer) + 1, head: Number(card.dataset.head) + 1 });
 
 /**
  * root: the training view's root; trainer(): its current trainer (probe() gives the heads'
@@ -34,7 +35,10 @@ export function createInductionQuestion({ root, trainer, threshold, lesson, emit
       const current = trainer();
       if (!current) return null;
       const { headScores } = await current.probe();
-      const scores = cards().map((card) => ({ card, score: headScores[Number(card.dataset.layer)]?.induction[Number(card.dataset.head)] ?? 0 }));
+      const scores = cards().map((card) => ({
+        card,
+        score: headScores[Number(card.dataset.layer)]?.induction[Number(card.dataset.head)] ?? 0,
+      }));
       const best = scores.reduce((a, b) => (b.score > a.score ? b : a));
       const named = scores.filter((s) => s.score >= threshold);
       const mine = scores.find((s) => key(s.card) === guess);
@@ -48,12 +52,23 @@ export function createInductionQuestion({ root, trainer, threshold, lesson, emit
         answerLabel: name(best.card),
         guess: { layer, head },
         best: { layer: Number(best.card.dataset.layer), head: Number(best.card.dataset.head), score: best.score },
-        inductionHeads: named.map((s) => ({ layer: Number(s.card.dataset.layer), head: Number(s.card.dataset.head), score: s.score })),
+        inductionHeads: named.map((s) => ({
+          layer: Number(s.card.dataset.layer),
+          head: Number(s.card.dataset.head),
+          score: s.score,
+        })),
         feedback: [
           mine ? t('explorer.predict.induction.yours', { head: name(mine.card), score: score(mine.score) }) : '',
-          t('explorer.predict.induction.heads', { threshold, list: list || t('explorer.predict.induction.noneYet'), best: name(best.card), score: score(best.score) }),
+          t('explorer.predict.induction.heads', {
+            threshold,
+            list: list || t('explorer.predict.induction.noneYet'),
+            best: name(best.card),
+            score: score(best.score),
+          }),
           t('explorer.predict.induction.why'),
-        ].filter(Boolean).join(' '),
+        ]
+          .filter(Boolean)
+          .join(' '),
       };
     },
   });

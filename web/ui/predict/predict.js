@@ -21,7 +21,9 @@ export const PREDICT_KINDS = ['top-key', 'row-sum', 'entropy', 'induction-head']
 
 /** Reports an answer from `target` (the explorer's or the training view's root) to the host page. */
 export function dispatchAnswer(target, detail) {
-  target.dispatchEvent(new CustomEvent(ANSWER_EVENT, { detail: structuredClone(detail), bubbles: true, composed: true }));
+  target.dispatchEvent(
+    new CustomEvent(ANSWER_EVENT, { detail: structuredClone(detail), bubbles: true, composed: true }),
+  );
 }
 
 /**
@@ -31,7 +33,9 @@ export function dispatchAnswer(target, detail) {
  */
 export function createQuestion(kind, lesson, ctx) {
   const box = createQuestionBox({ kind, lesson, emit: ctx.emit, i18n: ctx.i18n });
-  const make = { 'top-key': createTopKeyQuestion, 'row-sum': createRowSumQuestion, entropy: createEntropyQuestion }[kind];
+  const make = { 'top-key': createTopKeyQuestion, 'row-sum': createRowSumQuestion, entropy: createEntropyQuestion }[
+    kind
+  ];
   if (!make) return null;
   const question = make(box, ctx, lesson);
   box.use(question);

@@ -23,18 +23,24 @@ function choiceList(fieldset, name) {
         input.checked = picked === input.value;
         return input;
       });
-      fieldset.querySelector('.predict-choices').replaceChildren(...radios.map((input, k) => {
-        const label = el('label', 'predict-choice');
-        label.dataset.value = input.value;
-        const words = el('span', '', choices[k].label);
-        if (choices[k].data) words.translate = false;  // a token: the learner's data
-        label.append(input, words);
-        return label;
-      }));
+      fieldset.querySelector('.predict-choices').replaceChildren(
+        ...radios.map((input, k) => {
+          const label = el('label', 'predict-choice');
+          label.dataset.value = input.value;
+          const words = el('span', '', choices[k].label);
+          if (choices[k].data) words.translate = false; // a token: the learner's data
+          label.append(input, words);
+          return label;
+        }),
+      );
     },
     value: () => radios.find((r) => r.checked)?.value ?? null,
-    disable(on) { for (const r of radios) r.disabled = on; },
-    clear() { for (const r of radios) r.checked = false; },
+    disable(on) {
+      for (const r of radios) r.disabled = on;
+    },
+    clear() {
+      for (const r of radios) r.checked = false;
+    },
     mark(guess, answers) {
       for (const r of radios) {
         r.parentElement.classList.toggle('is-answer', answers.includes(r.value));
@@ -101,7 +107,9 @@ export function createQuestionBox({ kind, lesson, emit, cover: coverWords, i18n 
     const root = question?.coverRoot?.();
     if (!root || watching === root) return;
     watching = root;
-    new MutationObserver(() => { if (!revealed) cover(); }).observe(root, { childList: true, subtree: true });
+    new MutationObserver(() => {
+      if (!revealed) cover();
+    }).observe(root, { childList: true, subtree: true });
   }
   async function submit() {
     if (revealed || !question) return;
@@ -122,9 +130,19 @@ export function createQuestionBox({ kind, lesson, emit, cover: coverWords, i18n 
     check.hidden = true;
     again.hidden = false;
     feedback.className = `predict-feedback ${verdict.correct ? 'right' : 'wrong'}`;
-    setText(feedback, `${t(verdict.correct ? 'explorer.predict.right' : 'explorer.predict.wrong')} ${verdict.feedback}`);
+    setText(
+      feedback,
+      `${t(verdict.correct ? 'explorer.predict.right' : 'explorer.predict.wrong')} ${verdict.feedback}`,
+    );
     const { feedback: words, alsoRight, ...rest } = verdict;
-    emit({ lesson, question: text.textContent, guessLabel: labels.get(guess) ?? guess, ...rest, feedback: words, guess: rest.guess ?? guess });
+    emit({
+      lesson,
+      question: text.textContent,
+      guessLabel: labels.get(guess) ?? guess,
+      ...rest,
+      feedback: words,
+      guess: rest.guess ?? guess,
+    });
   }
   check.addEventListener('click', submit);
   // Enter on a choice checks it, as in a form.
@@ -149,7 +167,9 @@ export function createQuestionBox({ kind, lesson, emit, cover: coverWords, i18n 
 
   return {
     el: form,
-    use(q) { question = q; },
+    use(q) {
+      question = q;
+    },
     /** Shows the question (its text, choices [{ value, label }] and an optional hint) and covers the answer. */
     ask(questionText, list, hintText = '') {
       setText(text, questionText);

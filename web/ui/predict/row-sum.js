@@ -22,7 +22,7 @@ export function createRowSumQuestion(box, ctx, lesson) {
   const { t, decimal } = ctx.i18n ?? english;
   const quote = (label) => t('explorer.pipeline.quoted', { label });
   const choices = CHOICES.map((value) => ({ value, label: t(`explorer.predict.rowSum.${value}`) }));
-  let shown = null;  // { row, query, sum }
+  let shown = null; // { row, query, sum }
   const panel = () => ctx.lessons?.holder(lesson);
   return {
     // The mistake's side, the verdict and the notes that explain the mistake (they give it away).
@@ -30,7 +30,11 @@ export function createRowSumQuestion(box, ctx, lesson) {
       const root = panel();
       if (!root) return [];
       const sides = root.querySelectorAll('.lesson-compare > .lesson-side');
-      return [sides[1], root.querySelector('[data-stat="pitfall-summary"]'), ...root.querySelectorAll('.lesson-panel > .lesson-note')].filter(Boolean);
+      return [
+        sides[1],
+        root.querySelector('[data-stat="pitfall-summary"]'),
+        ...root.querySelectorAll('.lesson-panel > .lesson-note'),
+      ].filter(Boolean);
     },
     render(state, result) {
       if (result.error) return;
@@ -59,7 +63,13 @@ export function createRowSumQuestion(box, ctx, lesson) {
       const correct = guess === answer;
       const why = t(answer === 'less-than-1' ? 'explorer.predict.rowSum.whyLess' : 'explorer.predict.rowSum.whyAll');
       return {
-        correct, answer, answerLabel: choices.find((c) => c.value === answer).label, guess, query: shown.query, row: shown.row, sum: shown.sum,
+        correct,
+        answer,
+        answerLabel: choices.find((c) => c.value === answer).label,
+        guess,
+        query: shown.query,
+        row: shown.row,
+        sum: shown.sum,
         feedback: `${t('explorer.predict.rowSum.sums', { query: quote(shown.query), sum })} ${why}`,
       };
     },

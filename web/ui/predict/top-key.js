@@ -31,7 +31,7 @@ export function pickRow(weights, hidden, fullyMasked) {
 export function createTopKeyQuestion(box, ctx) {
   const { t, decimal } = ctx.i18n ?? english;
   const quote = (label) => t('explorer.pipeline.quoted', { label });
-  let shown = null;  // { row, keys, weights row, labels }
+  let shown = null; // { row, keys, weights row, labels }
   const hideWeights = () => {
     const card = ctx.pipeline?.card('weights');
     return card ? [card.body] : [];
@@ -69,11 +69,22 @@ export function createTopKeyQuestion(box, ctx) {
       const name = (j) => quote(shown.names[j]);
       const weight = (v) => decimal(v.toFixed(2));
       return {
-        correct, answer, alsoRight, answerLabel: shown.names[answer], guess: g, query: shown.query, row: shown.row,
+        correct,
+        answer,
+        alsoRight,
+        answerLabel: shown.names[answer],
+        guess: g,
+        query: shown.query,
+        row: shown.row,
         weights: Object.fromEntries(shown.keys.map((j, k) => [shown.names[j], shown.values[k]])),
         feedback: correct
           ? t('explorer.predict.topKey.right', { key: name(answer), weight: weight(top), query: quote(shown.query) })
-          : t('explorer.predict.topKey.wrong', { guess: name(g), guessWeight: weight(guessWeight), key: name(answer), weight: weight(top) }),
+          : t('explorer.predict.topKey.wrong', {
+              guess: name(g),
+              guessWeight: weight(guessWeight),
+              key: name(answer),
+              weight: weight(top),
+            }),
       };
     },
   };

@@ -16,7 +16,7 @@ export function ablationDrops(base, without) {
       });
     }
   });
-  return drops.sort((a, b) => (b.before - b.after) - (a.before - a.after));
+  return drops.sort((a, b) => b.before - b.after - (a.before - a.after));
 }
 
 /** The sentence for `list` ablated (probes `base` and `without`), in i18n's language. */
@@ -24,9 +24,18 @@ export function describeAblation(base, without, list, i18n = english) {
   const { t } = i18n;
   const fixed = (x) => i18n.decimal(x.toFixed(2));
   const heads = list.map(({ layer, head }) => headShort(layer, head)).join(', ');
-  const drops = ablationDrops(base, without).slice(0, 3).map((d) => t('training.ablation.drop', {
-    head: headShort(d.layer, d.head), score: t(`training.score.${d.key}`), before: fixed(d.before), after: fixed(d.after),
-  }));
+  const drops = ablationDrops(base, without)
+    .slice(0, 3)
+    .map((d) =>
+      t('training.ablation.drop', {
+        head: headShort(d.layer, d.head),
+        score: t(`training.score.${d.key}`),
+        before: fixed(d.before),
+        after: fixed(d.after),
+      }),
+    );
   const loss = { heads, before: fixed(base.loss), after: fixed(without.loss) };
-  return drops.length ? t('training.ablation.drops', { ...loss, drops: drops.join('; ') }) : t('training.ablation.none', loss);
+  return drops.length
+    ? t('training.ablation.drops', { ...loss, drops: drops.join('; ') })
+    : t('training.ablation.none', loss);
 }

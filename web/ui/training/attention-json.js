@@ -22,19 +22,19 @@ export const IMPORT_LIMITS = Object.freeze({
   tokenLength: 1000,
 });
 
-const MAX_DEPTH = 256;           // nesting of fields the import skips
-const MAX_STRING = 1 << 20;      // characters of any one string, as written in the file
-const MAX_NUMBER = 100;          // characters of any one number
-const POW10 = Array.from({ length: 23 }, (_, k) => 10 ** k);  // exact doubles up to 1e22
+const MAX_DEPTH = 256; // nesting of fields the import skips
+const MAX_STRING = 1 << 20; // characters of any one string, as written in the file
+const MAX_NUMBER = 100; // characters of any one number
+const POW10 = Array.from({ length: 23 }, (_, k) => 10 ** k); // exact doubles up to 1e22
 
 // What a container on the parser's stack holds.
-const TOP = 1;       // the file's object
-const TOKENS = 2;    // "tokens": [...]
-const LAYERS = 3;    // "attentions": [layer, …]
-const HEADS = 4;     // attentions[l]: [head, …]
-const ROWS = 5;      // attentions[l][h]: [row, …]
-const VALUES = 6;    // attentions[l][h][i]: [number, …]
-const SKIP = 7;      // anything inside a field the import does not use
+const TOP = 1; // the file's object
+const TOKENS = 2; // "tokens": [...]
+const LAYERS = 3; // "attentions": [layer, …]
+const HEADS = 4; // attentions[l]: [head, …]
+const ROWS = 5; // attentions[l][h]: [row, …]
+const VALUES = 6; // attentions[l][h][i]: [number, …]
+const SKIP = 7; // anything inside a field the import does not use
 
 // Container states. Arrays: OPENED (a value or ']'), AFTER_VALUE (',' or ']'), AFTER_COMMA (a
 // value). Objects: OPENED ('"' or '}'), AFTER_KEY (':'), AFTER_COLON (a value), AFTER_VALUE
@@ -57,7 +57,10 @@ function paramText(value, i18n) {
 }
 
 function say({ key, params }, i18n) {
-  return i18n.t(`training.json.${key}`, Object.fromEntries(Object.entries(params).map(([k, v]) => [k, paramText(v, i18n)])));
+  return i18n.t(
+    `training.json.${key}`,
+    Object.fromEntries(Object.entries(params).map(([k, v]) => [k, paramText(v, i18n)])),
+  );
 }
 
 function fail(key, params = {}) {
@@ -112,25 +115,27 @@ export function createAttentionJsonReader(limits = IMPORT_LIMITS, { length = 0 }
 class AttentionJsonReader {
   constructor(limits, length) {
     this.limits = limits;
-    this.kinds = [];        // container kinds, innermost last
-    this.states = [];       // their states
-    this.keys = [];         // objects: the key whose value comes next
-    this.carry = '';        // an unfinished string, number or literal from the last piece
-    this.done = false;      // the top object has closed
+    this.kinds = []; // container kinds, innermost last
+    this.states = []; // their states
+    this.keys = []; // objects: the key whose value comes next
+    this.carry = ''; // an unfinished string, number or literal from the last piece
+    this.done = false; // the top object has closed
     this.tokens = null;
     this.sawAttentions = false;
     // Each weight takes at least two characters ("0,"): a file's length bounds its weights, so a
     // large file gets its array at once instead of copying it as it doubles.
     this.values = growable(Math.max(1 << 16, Math.min(limits.values, Math.ceil(length / 2))), limits.values);
     this.rowLengths = growable(1 << 10, limits.heads * limits.tokens, Int32Array);
-    this.headRows = [];     // rows of each head, heads in file order
-    this.layerHeads = [];   // heads of each layer
-    this.rowValues = 0;     // numbers in the row being read
+    this.headRows = []; // rows of each head, heads in file order
+    this.layerHeads = []; // heads of each layer
+    this.rowValues = 0; // numbers in the row being read
     this.rowSum = 0;
-    this.unfinished = false;  // numbers() stopped inside a number at the end of the piece
+    this.unfinished = false; // numbers() stopped inside a number at the end of the piece
   }
 
-  get T() { return this.tokens?.length ?? 0; }
+  get T() {
+    return this.tokens?.length ?? 0;
+  }
 
   /** Parses the next piece of the file. */
   push(text) {
@@ -169,7 +174,7 @@ class AttentionJsonReader {
       const state = depth ? this.states[depth - 1] : OPENED;
       const kind = depth ? this.kinds[depth - 1] : 0;
       if (kind === VALUES && state !== AFTER_VALUE && (c === 0x2d || (c >= 0x30 && c <= 0x39))) {
-        i = this.numbers(s, i);  // the hot path: a run of numbers in a row
+        i = this.numbers(s, i); // the hot path: a run of numbers in a row
         if (this.unfinished) {
           this.unfinished = false;
           return i;
@@ -236,7 +241,8 @@ class AttentionJsonReader {
     const end = c === 0x22 ? this.stringEnd(s, i) : this.scalarEnd(s, i, c);
     if (end < 0) return -1;
     if (parent === TOKENS) this.token(this.decode(s, i, end));
-    else if (c === 0x22) this.decode(s, i, end);  // checked, then dropped
+    else if (c === 0x22)
+      this.decode(s, i, end); // checked, then dropped
     else if (c !== 0x74 && c !== 0x66 && c !== 0x6e) this.number(s, i, end);
     this.valueDone(depth);
     return end;
@@ -277,7 +283,8 @@ class AttentionJsonReader {
         if (ch !== '[') fail(this.T ? 'numbers' : 'numberPerToken', { where, numbers: this.T, got: describe(ch) });
         return VALUES;
       case VALUES:
-        if (ch === '"' || ch === '[' || ch === '{' || ch === 't' || ch === 'f' || ch === 'n') fail('weight', { where, got: describe(ch) });
+        if (ch === '"' || ch === '[' || ch === '{' || ch === 't' || ch === 'f' || ch === 'n')
+          fail('weight', { where, got: describe(ch) });
         return 0;
       default:
         return SKIP;
@@ -355,7 +362,8 @@ class AttentionJsonReader {
   token(value) {
     if (this.tokens.length >= this.limits.tokens) fail('tooManyTokens', { max: this.limits.tokens });
     const text = String(value);
-    if (text.length > this.limits.tokenLength) fail('longToken', { where: `tokens[${this.tokens.length}]`, max: this.limits.tokenLength });
+    if (text.length > this.limits.tokenLength)
+      fail('longToken', { where: `tokens[${this.tokens.length}]`, max: this.limits.tokenLength });
     this.tokens.push(text);
   }
 
@@ -385,7 +393,8 @@ class AttentionJsonReader {
   scalarEnd(s, i, c) {
     if (c === 0x74 || c === 0x66 || c === 0x6e) {
       const word = c === 0x74 ? 'true' : c === 0x66 ? 'false' : 'null';
-      if (s.length - i < word.length) return word.startsWith(s.slice(i)) ? -1 : notJson('unexpected', { at: s.slice(i, i + 8) });
+      if (s.length - i < word.length)
+        return word.startsWith(s.slice(i)) ? -1 : notJson('unexpected', { at: s.slice(i, i + 8) });
       if (s.slice(i, i + word.length) !== word) notJson('unexpected', { at: s.slice(i, i + 8) });
       return i + word.length;
     }
@@ -399,7 +408,8 @@ class AttentionJsonReader {
 
   weight(v) {
     if (!(v >= 0) || !Number.isFinite(v)) fail('weight', { where: this.where(), got: v });
-    if (this.rowValues >= this.limits.tokens) fail('tooManyNumbers', { where: `${this.headPath()}[${this.headRows.at(-1) - 1}]`, max: this.limits.tokens });
+    if (this.rowValues >= this.limits.tokens)
+      fail('tooManyNumbers', { where: `${this.headPath()}[${this.headRows.at(-1) - 1}]`, max: this.limits.tokens });
     if (this.values.length >= this.limits.values) fail('tooManyWeights', { max: { grouped: this.limits.values } });
     this.values.push(v);
     this.rowValues++;
@@ -424,13 +434,22 @@ class AttentionJsonReader {
       let fraction = 0;
       if (c === 0x30) c = s.charCodeAt(++j);
       else if (c >= 0x31 && c <= 0x39) {
-        while (c >= 0x30 && c <= 0x39) { mantissa = mantissa * 10 + (c - 0x30); digits++; c = s.charCodeAt(++j); }
+        while (c >= 0x30 && c <= 0x39) {
+          mantissa = mantissa * 10 + (c - 0x30);
+          digits++;
+          c = s.charCodeAt(++j);
+        }
       } else if (j < n) notJson('badNumber', { at: s.slice(start, start + 12) });
       let simple = true;
       if (c === 0x2e) {
         c = s.charCodeAt(++j);
         const first = j;
-        while (c >= 0x30 && c <= 0x39) { mantissa = mantissa * 10 + (c - 0x30); digits++; fraction++; c = s.charCodeAt(++j); }
+        while (c >= 0x30 && c <= 0x39) {
+          mantissa = mantissa * 10 + (c - 0x30);
+          digits++;
+          fraction++;
+          c = s.charCodeAt(++j);
+        }
         if (j === first && j < n) notJson('badNumber', { at: s.slice(start, start + 12) });
       }
       if (c === 0x65 || c === 0x45) {
@@ -438,11 +457,15 @@ class AttentionJsonReader {
         j = numberEnd(s, start);
       }
       if (j - start > MAX_NUMBER) fail('longNumber', { max: MAX_NUMBER });
-      if (j < 0 || j >= n) {   // the number may go on in the next piece
+      if (j < 0 || j >= n) {
+        // the number may go on in the next piece
         this.unfinished = true;
         return start;
       }
-      const v = simple && digits <= 15 && fraction <= 22 ? (negative ? -mantissa : mantissa) / POW10[fraction] : Number(s.slice(start, j));
+      const v =
+        simple && digits <= 15 && fraction <= 22
+          ? (negative ? -mantissa : mantissa) / POW10[fraction]
+          : Number(s.slice(start, j));
       this.weight(v);
       // Whitespace, then a comma and the next number, or anything else for the general loop.
       while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = s.charCodeAt(++j);
@@ -534,8 +557,17 @@ export function checkFileSize(bytes) {
 }
 
 // Gives the page its thread back: input, timers and frames run before the next slice.
-const nextTask = () => (globalThis.scheduler?.yield ? globalThis.scheduler.yield()
-  : new Promise((resolve) => { const ch = new MessageChannel(); ch.port1.onmessage = () => { ch.port1.close(); resolve(); }; ch.port2.postMessage(null); }));
+const nextTask = () =>
+  globalThis.scheduler?.yield
+    ? globalThis.scheduler.yield()
+    : new Promise((resolve) => {
+        const ch = new MessageChannel();
+        ch.port1.onmessage = () => {
+          ch.port1.close();
+          resolve();
+        };
+        ch.port2.postMessage(null);
+      });
 
 // Characters parsed between looks at the clock: ~0.3 ms once optimised, ~10 ms for the first
 // pieces, still interpreted (measured in Node 20; 64 K characters took 40 ms cold).
@@ -547,7 +579,10 @@ const DECODE_BYTES = 1 << 20;
  * the page between them. onProgress(fraction) after each slice; `signal` cancels (the promise
  * rejects with its reason). Resolves with what parseAttentionJson returns.
  */
-export async function readAttentionFile(source, { signal, onProgress = () => {}, budgetMs = 8, now = () => performance.now() } = {}) {
+export async function readAttentionFile(
+  source,
+  { signal, onProgress = () => {}, budgetMs = 8, now = () => performance.now() } = {},
+) {
   const isText = typeof source === 'string';
   const total = isText ? source.length : source.size;
   checkFileSize(total);
@@ -576,7 +611,7 @@ export async function readAttentionFile(source, { signal, onProgress = () => {},
 function stringPieces(text) {
   return {
     read: 0,
-    async* [Symbol.asyncIterator]() {
+    async *[Symbol.asyncIterator]() {
       for (let k = 0; k < text.length; k += 4 * PIECE) yield text.slice(k, k + 4 * PIECE);
     },
   };
@@ -587,7 +622,7 @@ function blobPieces(blob) {
   const decoder = new TextDecoder('utf-8', { fatal: true });
   const out = {
     read: 0,
-    async* [Symbol.asyncIterator]() {
+    async *[Symbol.asyncIterator]() {
       const stream = blob.stream().getReader();
       try {
         for (;;) {

@@ -14,10 +14,14 @@ export function describeTokens(result, maxTokens, { why = 'context', i18n = engl
   const { t } = i18n;
   const parts = [];
   if (result.replaced.length) {
-    const pairs = result.replaced.slice(0, SHOWN).map(([c, r]) => t('training.chars.pair', { typed: charLabel(c), read: charLabel(r) }));
+    const pairs = result.replaced
+      .slice(0, SHOWN)
+      .map(([c, r]) => t('training.chars.pair', { typed: charLabel(c), read: charLabel(r) }));
     const more = result.replaced.length - SHOWN;
     const list = pairs.join(', ');
-    parts.push(more > 0 ? t('training.chars.replacedMore', { list, count: more }) : t('training.chars.replaced', { list }));
+    parts.push(
+      more > 0 ? t('training.chars.replacedMore', { list, count: more }) : t('training.chars.replaced', { list }),
+    );
   }
   if (result.clamped) parts.push(t(`training.chars.clamped.${why}`, { max: maxTokens, total: result.total }));
   return parts.join(' ');

@@ -6,8 +6,18 @@ import { english } from '../model/model.js';
 
 /** Settings as the controls show them. */
 export const DEFAULTS = Object.freeze({
-  task: 'repeated', layers: 2, heads: 4, dModel: 32, mlp: false, layerNorm: true, lr: 0.003, batch: 32, seed: 0,
-  positions: 'learned', kvHeads: 4, windowSize: 0,
+  task: 'repeated',
+  layers: 2,
+  heads: 4,
+  dModel: 32,
+  mlp: false,
+  layerNorm: true,
+  lr: 0.003,
+  batch: 32,
+  seed: 0,
+  positions: 'learned',
+  kvHeads: 4,
+  windowSize: 0,
 });
 
 /** Where positions enter the model (attn.transformer's `positions`): the message naming each. */
@@ -20,7 +30,12 @@ export const POSITIONS = Object.freeze({
 
 /** [min, max, step] of each number setting. */
 export const LIMITS = Object.freeze({
-  layers: [1, 4, 1], heads: [1, 8, 1], dModel: [16, 128, 8], lr: [0.0001, 0.03, 0.0001], batch: [1, 128, 1], seed: [0, 99999, 1],
+  layers: [1, 4, 1],
+  heads: [1, 8, 1],
+  dModel: [16, 128, 8],
+  lr: [0.0001, 0.03, 0.0001],
+  batch: [1, 128, 1],
+  seed: [0, 99999, 1],
   windowSize: [0, 32, 1],
 });
 
@@ -45,7 +60,8 @@ const ALL_TARGETS = false;
  * heads ("Layer 2 · head 4"; short: "L2H4"). The data- attributes, the heatmaps' names
  * (train-l1-h3) and the model's tensor names (h.1.attn…) count from 0.
  */
-export const headTitle = (layer, head, i18n = english) => i18n.t('training.head.title', { layer: layer + 1, head: head + 1 });
+export const headTitle = (layer, head, i18n = english) =>
+  i18n.t('training.head.title', { layer: layer + 1, head: head + 1 });
 export const headShort = (layer, head) => `L${layer + 1}H${head + 1}`;
 
 /** Scores above these name a head's job. */
@@ -82,30 +98,64 @@ function normalizeAttention(s, raw) {
   const unit = s.positions === 'rope' ? 2 * s.heads : s.heads;
   s.dModel = Math.min(LIMITS.dModel[1] - (LIMITS.dModel[1] % unit), Math.ceil(s.dModel / unit) * unit);
   const asked = Number(raw.kvHeads);
-  const wanted = raw.kvHeads !== undefined && raw.kvHeads !== '' && Number.isFinite(asked) ? Math.max(1, Math.round(asked)) : s.heads;
-  s.kvHeads = divisorsOf(s.heads).filter((k) => k <= wanted).pop();
+  const wanted =
+    raw.kvHeads !== undefined && raw.kvHeads !== '' && Number.isFinite(asked)
+      ? Math.max(1, Math.round(asked))
+      : s.heads;
+  s.kvHeads = divisorsOf(s.heads)
+    .filter((k) => k <= wanted)
+    .pop();
   const w = Number(raw.windowSize);
-  s.windowSize = raw.windowSize !== undefined && raw.windowSize !== '' && Number.isFinite(w) ? clamp(Math.round(w), LIMITS.windowSize) : 0;
+  s.windowSize =
+    raw.windowSize !== undefined && raw.windowSize !== '' && Number.isFinite(w)
+      ? clamp(Math.round(w), LIMITS.windowSize)
+      : 0;
 }
 
 /** The trainer config (web/lib/trainer.js) for settings; `text` is the text task's text (default: the corpus). */
 export function trainerConfig(settings, text) {
   const s = normalizeSettings(settings);
-  const model = { contextLength: SEQ_LENGTH, dModel: s.dModel, numLayers: s.layers, numHeads: s.heads, mlp: s.mlp,
-    layerNorm: s.layerNorm, tieEmbeddings: false, seed: s.seed, positions: s.positions, numKVHeads: s.kvHeads,
-    attentionWindow: s.windowSize > 0 ? s.windowSize : null };
+  const model = {
+    contextLength: SEQ_LENGTH,
+    dModel: s.dModel,
+    numLayers: s.layers,
+    numHeads: s.heads,
+    mlp: s.mlp,
+    layerNorm: s.layerNorm,
+    tieEmbeddings: false,
+    seed: s.seed,
+    positions: s.positions,
+    numKVHeads: s.kvHeads,
+    attentionWindow: s.windowSize > 0 ? s.windowSize : null,
+  };
   const common = { batchSize: s.batch, seed: s.seed, optimizer: { learningRate: s.lr }, reportEvery: REPORT_EVERY };
   if (s.task === 'text') {
     const data = { kind: 'text', seqLength: TEXT_LENGTH };
     if (text) data.text = text;
     return { ...common, model: { ...model, contextLength: TEXT_LENGTH }, data, probe: { batchSize: 8, seed: 12345 } };
   }
-  return { ...common, model: { ...model, vocabSize: VOCAB_SIZE },
+  return {
+    ...common,
+    model: { ...model, vocabSize: VOCAB_SIZE },
     data: { kind: 'repeated', seqLength: SEQ_LENGTH, repeatLengths: [...TRAINED], allTargets: ALL_TARGETS },
-    probe: { batchSize: 8, seed: PROBE_SEED, excludeFiller: true } };
+    probe: { batchSize: 8, seed: PROBE_SEED, excludeFiller: true },
+  };
 }
 
-const KEYS = ['task', 'layers', 'heads', 'dModel', 'mlp', 'layerNorm', 'lr', 'batch', 'seed', 'positions', 'kvHeads', 'windowSize'];
+const KEYS = [
+  'task',
+  'layers',
+  'heads',
+  'dModel',
+  'mlp',
+  'layerNorm',
+  'lr',
+  'batch',
+  'seed',
+  'positions',
+  'kvHeads',
+  'windowSize',
+];
 
 /** Settings that differ from the defaults, as address parameters (with view=train first). */
 export function settingsToParams(settings, extra = {}) {

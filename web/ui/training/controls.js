@@ -46,12 +46,14 @@ function selectField(key, label, options, hint) {
 function kvHeadOptions(select, heads, { t }) {
   if (select.dataset.heads === String(heads)) return;
   select.dataset.heads = String(heads);
-  select.replaceChildren(...divisorsOf(heads).map((k) => {
-    const kind = k === heads ? 'training.kvHeads.mha' : k === 1 ? 'training.kvHeads.mqa' : 'training.kvHeads.gqa';
-    const o = el('option', '', t(kind, { k, share: heads / k }));
-    o.value = String(k);
-    return o;
-  }));
+  select.replaceChildren(
+    ...divisorsOf(heads).map((k) => {
+      const kind = k === heads ? 'training.kvHeads.mha' : k === 1 ? 'training.kvHeads.mqa' : 'training.kvHeads.gqa';
+      const o = el('option', '', t(kind, { k, share: heads / k }));
+      o.value = String(k);
+      return o;
+    }),
+  );
 }
 
 function checkField(key, label) {
@@ -79,7 +81,10 @@ function taskFieldset({ t }) {
   task.append(el('legend', '', t('training.task.legend')));
   const radios = {};
   const name = uid('task');
-  for (const [key, label] of [['repeated', t('training.task.repeated')], ['text', t('training.task.text')]]) {
+  for (const [key, label] of [
+    ['repeated', t('training.task.repeated')],
+    ['text', t('training.task.text')],
+  ]) {
     const r = el('input');
     r.type = 'radio';
     r.name = name;
@@ -119,12 +124,23 @@ function modelFieldset({ t }) {
   };
   // d_model is the variable's name, as the code and the papers write it.
   numbers.dModel.wrap.querySelector('label').setAttribute('translate', 'no');
-  const checks = { mlp: checkField('mlp', t('training.setting.mlp')), layerNorm: checkField('layerNorm', t('training.setting.layerNorm')) };
+  const checks = {
+    mlp: checkField('mlp', t('training.setting.mlp')),
+    layerNorm: checkField('layerNorm', t('training.setting.layerNorm')),
+  };
   const selects = {
-    positions: selectField('positions', t('training.setting.positions'), Object.entries(POSITIONS).map(([key, message]) => [key, t(message)])),
+    positions: selectField(
+      'positions',
+      t('training.setting.positions'),
+      Object.entries(POSITIONS).map(([key, message]) => [key, t(message)]),
+    ),
     kvHeads: selectField('kvHeads', t('training.setting.kvHeads'), [], t('training.setting.kvHeadsHint')),
   };
-  numbers.windowSize = numberField('windowSize', t('training.setting.windowSize'), t('training.setting.windowSizeHint'));
+  numbers.windowSize = numberField(
+    'windowSize',
+    t('training.setting.windowSize'),
+    t('training.setting.windowSizeHint'),
+  );
   const grid = el('div', 'settings-grid');
   grid.append(...Object.values(numbers).map((f) => f.wrap));
   model.append(grid, ...Object.values(selects).map((f) => f.wrap), ...Object.values(checks).map((f) => f.wrap));
@@ -187,7 +203,8 @@ export function createTrainingControls({ onSettings, onAction, i18n = english })
     onSettings(settings, textArea.value);
   };
   for (const r of Object.values(radios)) r.addEventListener('change', changed);
-  for (const f of [...Object.values(numbers), ...Object.values(checks), ...Object.values(selects)]) f.input.addEventListener('change', changed);
+  for (const f of [...Object.values(numbers), ...Object.values(checks), ...Object.values(selects)])
+    f.input.addEventListener('change', changed);
   // A change event comes on each blur after an edit, even one already applied: build only once.
   let appliedText = '';
   textArea.addEventListener('change', () => {

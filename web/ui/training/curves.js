@@ -21,11 +21,20 @@ const DRAW_MS = 250;
  * or null to follow the data; small: a card's sparkline (no axis labels but the range); format: a
  * value as the legend writes it (default 3 decimals); i18n: the view's translator.
  */
-export function createLineChart({ title, series, yMax = null, small = false, i18n = english, format = (v) => i18n.decimal(v.toFixed(3)) }) {
+export function createLineChart({
+  title,
+  series,
+  yMax = null,
+  small = false,
+  i18n = english,
+  format = (v) => i18n.decimal(v.toFixed(3)),
+}) {
   const root = el('figure', small ? 'line-chart small' : 'line-chart');
   const plot = svg('svg', { viewBox: `0 0 ${W} ${H}`, preserveAspectRatio: 'none', role: 'img', 'aria-label': title });
   const grid = svg('g', {}, 'chart-grid');
-  const lines = new Map(series.map((s) => [s.key, svg('polyline', { points: '', fill: 'none' }, `chart-line line-${s.style}`)]));
+  const lines = new Map(
+    series.map((s) => [s.key, svg('polyline', { points: '', fill: 'none' }, `chart-line line-${s.style}`)]),
+  );
   plot.append(grid, ...lines.values());
   const caption = el('figcaption', 'chart-caption');
   const legend = el('span', 'chart-legend');
@@ -44,10 +53,10 @@ export function createLineChart({ title, series, yMax = null, small = false, i18
   referenceKey.hidden = true;
   caption.append(el('span', 'chart-title', title), legend, referenceKey, range);
   root.append(plot, caption);
-  let reference = null;  // { value, label }
+  let reference = null; // { value, label }
 
   let data = new Map(series.map((s) => [s.key, []]));
-  let stride = 1;  // every how many pushes a point is kept (doubles when thinned)
+  let stride = 1; // every how many pushes a point is kept (doubles when thinned)
   let pushes = 0;
   let queued = false;
   let drawnAt = -Infinity;
@@ -61,7 +70,7 @@ export function createLineChart({ title, series, yMax = null, small = false, i18
     setTimeout(() => frameQueue().put(root, draw), wait);
   }
 
-  let last = {};  // each series' latest finite value, shown in the legend
+  let last = {}; // each series' latest finite value, shown in the legend
 
   function draw() {
     queued = false;
@@ -79,8 +88,10 @@ export function createLineChart({ title, series, yMax = null, small = false, i18
     const sx = (W - PAD.left - PAD.right) / maxStep;
     const sy = (H - PAD.top - PAD.bottom) / top;
     for (const [key, points] of data) {
-      const text = points.filter(([, y]) => Number.isFinite(y))
-        .map(([x, y]) => `${(PAD.left + x * sx).toFixed(1)},${(H - PAD.bottom - Math.min(y, top) * sy).toFixed(1)}`).join(' ');
+      const text = points
+        .filter(([, y]) => Number.isFinite(y))
+        .map(([x, y]) => `${(PAD.left + x * sx).toFixed(1)},${(H - PAD.bottom - Math.min(y, top) * sy).toFixed(1)}`)
+        .join(' ');
       lines.get(key).setAttribute('points', text);
     }
     grid.replaceChildren(
@@ -99,8 +110,11 @@ export function createLineChart({ title, series, yMax = null, small = false, i18
         t.textContent = text;
         return t;
       };
-      grid.append(label(PAD.left - 3, PAD.top + 8, i18n.decimal(top.toFixed(top < 2 ? 1 : 0)), 'end'), label(PAD.left - 3, H - PAD.bottom, '0', 'end'),
-        label(W - PAD.right, H - 4, i18n.t('training.chart.step', { step: maxStep }), 'end'));
+      grid.append(
+        label(PAD.left - 3, PAD.top + 8, i18n.decimal(top.toFixed(top < 2 ? 1 : 0)), 'end'),
+        label(PAD.left - 3, H - PAD.bottom, '0', 'end'),
+        label(W - PAD.right, H - 4, i18n.t('training.chart.step', { step: maxStep }), 'end'),
+      );
     }
     range.textContent = i18n.t('training.chart.range', { last: maxStep });
   }
@@ -125,7 +139,11 @@ export function createLineChart({ title, series, yMax = null, small = false, i18
       if (pushes % stride !== 0) return;
       for (const [key, v] of Object.entries(values)) data.get(key)?.push([step, v]);
       if ([...data.values()].some((p) => p.length > (small ? MAX_POINTS_SMALL : MAX_POINTS))) {
-        for (const [key, p] of data) data.set(key, p.filter((_, i) => i % 2 === 0));
+        for (const [key, p] of data)
+          data.set(
+            key,
+            p.filter((_, i) => i % 2 === 0),
+          );
         stride *= 2;
       }
       schedule();

@@ -12,23 +12,40 @@
 import { createInductionQuestion, dispatchAnswer } from '../predict/predict.js';
 import { THRESHOLDS } from './config.js';
 
-export const TRAINING_PANELS = ['controls', 'loss', 'heads', 'your-text', 'generate', 'examples', 'import', 'checkpoint'];
+export const TRAINING_PANELS = [
+  'controls',
+  'loss',
+  'heads',
+  'your-text',
+  'generate',
+  'examples',
+  'import',
+  'checkpoint',
+];
 const SELECTORS = {
-  controls: '.training-controls', loss: '.loss-panel', heads: '.head-cards', 'your-text': '.your-text-panel',
-  generate: '.generate-panel', examples: '.examples-panel', import: '.import-panel', checkpoint: '.checkpoint-panels',
+  controls: '.training-controls',
+  loss: '.loss-panel',
+  heads: '.head-cards',
+  'your-text': '.your-text-panel',
+  generate: '.generate-panel',
+  examples: '.examples-panel',
+  import: '.import-panel',
+  checkpoint: '.checkpoint-panels',
 };
 
 // The panels shown: all by default; a lesson's own plus what `panels` adds; controls="none" drops them.
 function shownPanels({ panels, lesson, controls }) {
   const asked = Array.isArray(panels) ? panels.filter((p) => TRAINING_PANELS.includes(p)) : null;
-  const shown = new Set(lesson ? [...lesson.panels, ...(asked ?? [])] : asked ?? TRAINING_PANELS);
+  const shown = new Set(lesson ? [...lesson.panels, ...(asked ?? [])] : (asked ?? TRAINING_PANELS));
   if (controls === 'none') shown.delete('controls');
   return shown;
 }
 
 function applyReadOnly(root) {
   for (const f of root.querySelectorAll('.training-controls fieldset')) f.disabled = true;
-  for (const e of root.querySelectorAll('[data-action="defaults"], [data-action="train-yourself"], .examples-panel .file-button, .examples-panel input[type="file"]'))
+  for (const e of root.querySelectorAll(
+    '[data-action="defaults"], [data-action="train-yourself"], .examples-panel .file-button, .examples-panel input[type="file"]',
+  ))
     e.classList.add('panel-off');
   for (const e of root.querySelectorAll('.import-panel, .checkpoint-panels')) e.classList.add('panel-off');
 }
@@ -40,21 +57,29 @@ function applyReadOnly(root) {
  */
 export function applyTrainingOptions(root, view, options) {
   const { lesson = null, readOnly = false, reveal = '', i18n } = options;
-  const controls = ['none', 'minimal', 'full'].includes(options.controls) ? options.controls : lesson ? 'minimal' : 'full';
+  const controls = ['none', 'minimal', 'full'].includes(options.controls)
+    ? options.controls
+    : lesson
+      ? 'minimal'
+      : 'full';
   const shown = shownPanels({ ...options, lesson, controls });
   for (const [id, selector] of Object.entries(SELECTORS))
     for (const e of root.querySelectorAll(selector)) e.classList.toggle('panel-off', !shown.has(id));
   root.classList.toggle('training-lesson', Boolean(lesson));
   if (lesson) {
     root.dataset.lesson = lesson.id;
-    root.querySelector('.training-layout').id = `lesson-panel-${lesson.id}`;  // as every lesson shown alone
+    root.querySelector('.training-layout').id = `lesson-panel-${lesson.id}`; // as every lesson shown alone
   }
   root.classList.toggle('controls-minimal', controls === 'minimal');
   if (readOnly) applyReadOnly(root);
   root.classList.toggle('read-only', Boolean(readOnly));
   if (reveal !== 'predict' || lesson?.predict !== 'induction-head') return { question: null };
   const question = createInductionQuestion({
-    root, trainer: () => view.trainer(), threshold: THRESHOLDS.induction, lesson: lesson.id, i18n,
+    root,
+    trainer: () => view.trainer(),
+    threshold: THRESHOLDS.induction,
+    lesson: lesson.id,
+    i18n,
     emit: (detail) => dispatchAnswer(root, detail),
   });
   const cards = root.querySelector('.head-cards');

@@ -35,7 +35,9 @@ export function createExamplesPanel({ view, i18n = english }) {
     const b = button(t(`training.examples.open.${id}`), 'open-example');
     b.dataset.example = id;
     b.title = t(about);
-    b.addEventListener('click', () => open(id).catch((err) => say(t('training.examples.failed', { reason: err.message }))));
+    b.addEventListener('click', () =>
+      open(id).catch((err) => say(t('training.examples.failed', { reason: err.message }))),
+    );
     return b;
   });
   const yourself = button(t('training.examples.yourself'), 'train-yourself');

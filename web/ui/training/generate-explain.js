@@ -16,8 +16,19 @@ export function explainAttention(c, h, j, i18n = english) {
   const query = c.step.tokens.length - 2;
   const layer = c.step.layer + 1;
   line(`a = ${number(i18n, at(c.step.attention, h, p))}`, 'result');
-  line(t('training.explain.attention.what', { head: h + 1, layer, query: c.label(query), queryPosition: query + 1, key: c.label(p), keyPosition: p + 1 }), 'text');
-  if (c.windowSize && p <= query - c.windowSize) line(t('training.explain.attention.window', { position: p + 1, window: c.windowSize }), 'text');
+  line(
+    t('training.explain.attention.what', {
+      head: h + 1,
+      layer,
+      query: c.label(query),
+      queryPosition: query + 1,
+      key: c.label(p),
+      keyPosition: p + 1,
+    }),
+    'text',
+  );
+  if (c.windowSize && p <= query - c.windowSize)
+    line(t('training.explain.attention.window', { position: p + 1, window: c.windowSize }), 'text');
   line(t('training.explain.attention.next', { token: c.label(query + 1) }), 'text');
   return done(t('training.explain.attention.title', { layer, head: h + 1, position: p + 1 }));
 }
@@ -29,10 +40,24 @@ export function explainCache(c, which, s, x, i18n = english) {
   const slot = c.firstSlot + s;
   const p = c.step.cache.positions[slot];
   line(`${which === 'keys' ? 'k' : 'v'}[${x + 1}] = ${number(i18n, c.cacheValue(which, slot, x))}`, 'result');
-  line(t('training.explain.cache.what', { slot, position: p + 1, token: c.label(p), kvHead: c.kvHead + 1, layer: c.step.layer + 1 }), 'text');
+  line(
+    t('training.explain.cache.what', {
+      slot,
+      position: p + 1,
+      token: c.label(p),
+      kvHead: c.kvHead + 1,
+      layer: c.step.layer + 1,
+    }),
+    'text',
+  );
   if (which === 'keys' && c.positions === 'rope') line(t('training.explain.cache.rope'), 'text');
   if (c.windowSize) line(t('training.explain.cache.ring', { window: c.windowSize }), 'text');
-  return done(t(which === 'keys' ? 'training.explain.cache.titleKeys' : 'training.explain.cache.titleValues', { slot, column: x + 1 }));
+  return done(
+    t(which === 'keys' ? 'training.explain.cache.titleKeys' : 'training.explain.cache.titleValues', {
+      slot,
+      column: x + 1,
+    }),
+  );
 }
 
 /** The cache's bytes with the formula. */
@@ -41,9 +66,14 @@ export function explainBytes(c, i18n = english) {
   const { line, done } = explanation();
   const kept = c.step.cache.positions.length;
   const { numLayers, numKVHeads, dModel, numHeads } = c.config;
-  line(t('training.explain.bytes.formula', { layers: numLayers, kvHeads: numKVHeads, headDim: dModel / numHeads, kept }));
+  line(
+    t('training.explain.bytes.formula', { layers: numLayers, kvHeads: numKVHeads, headDim: dModel / numHeads, kept }),
+  );
   line(t('training.explain.bytes.result', { bytes: c.step.cacheBytes }), 'result');
-  line(c.windowSize ? t('training.explain.bytes.window', { window: c.windowSize }) : t('training.explain.bytes.grows'), 'text');
+  line(
+    c.windowSize ? t('training.explain.bytes.window', { window: c.windowSize }) : t('training.explain.bytes.grows'),
+    'text',
+  );
   return done(t('training.explain.bytes.title'));
 }
 
@@ -51,8 +81,15 @@ export function explainBytes(c, i18n = english) {
 export function explainTiming(c, i18n = english) {
   const { t } = i18n;
   const { line, done } = explanation();
-  line(t('training.explain.timing.cached', { ms: number(i18n, c.step.msCached, 3), mean: number(i18n, c.mean.cached, 3), count: c.count }));
-  if (c.step.msFull !== null) line(t('training.explain.timing.full', { ms: number(i18n, c.step.msFull, 3), mean: number(i18n, c.mean.full, 3) }));
+  line(
+    t('training.explain.timing.cached', {
+      ms: number(i18n, c.step.msCached, 3),
+      mean: number(i18n, c.mean.cached, 3),
+      count: c.count,
+    }),
+  );
+  if (c.step.msFull !== null)
+    line(t('training.explain.timing.full', { ms: number(i18n, c.step.msFull, 3), mean: number(i18n, c.mean.full, 3) }));
   line(t('training.explain.timing.how', { tokens: c.step.tokens.length - 1 }), 'text');
   return done(t('training.explain.timing.title'));
 }

@@ -11,15 +11,22 @@ const TEXT_PROMPT = 'Oskar went to the ';
 /** The sizes the panel shows, with the transformer's defaults filled in. */
 export function generationConfig(c) {
   return {
-    numLayers: c.numLayers, numHeads: c.numHeads, numKVHeads: c.numKVHeads ?? c.numHeads, dModel: c.dModel,
-    vocabSize: c.vocabSize, contextLength: c.contextLength, attentionWindow: c.attentionWindow ?? null,
+    numLayers: c.numLayers,
+    numHeads: c.numHeads,
+    numKVHeads: c.numKVHeads ?? c.numHeads,
+    dModel: c.dModel,
+    vocabSize: c.vocabSize,
+    contextLength: c.contextLength,
+    attentionWindow: c.attentionWindow ?? null,
     positions: c.positions ?? 'learned',
   };
 }
 
 // Repeated-token prompts: numbers (and B for the start token 0), separated by spaces or commas.
 function readNumbers(text, vocabSize, limit, { t }) {
-  const parts = String(text).split(/[\s,]+/).filter(Boolean);
+  const parts = String(text)
+    .split(/[\s,]+/)
+    .filter(Boolean);
   const ids = [];
   const bad = [];
   for (const p of parts) {
@@ -45,15 +52,21 @@ export function trainerGenerator(trainer, { prepare, i18n = english }) {
   const limit = c.contextLength - 1;
   const read = vocabulary
     ? (text) => {
-      try {
-        const r = charTokens(text, vocabulary, limit);
-        return { ids: r.ids, note: describeTokens(r, limit, { why: 'room', i18n }) || t('training.prompt.chars', { count: r.ids.length }) };
-      } catch (err) {
-        return { ids: [], note: t('training.prompt.unreadable', { reason: err.message }) };
+        try {
+          const r = charTokens(text, vocabulary, limit);
+          return {
+            ids: r.ids,
+            note:
+              describeTokens(r, limit, { why: 'room', i18n }) || t('training.prompt.chars', { count: r.ids.length }),
+          };
+        } catch (err) {
+          return { ids: [], note: t('training.prompt.unreadable', { reason: err.message }) };
+        }
       }
-    }
     : (text) => readNumbers(text, c.vocabSize, limit, i18n);
-  const labels = vocabulary ? (ids) => ids.map((id) => charLabel(vocabulary[id])) : (ids) => ids.map((id) => (id === 0 ? 'B' : String(id)));
+  const labels = vocabulary
+    ? (ids) => ids.map((id) => charLabel(vocabulary[id]))
+    : (ids) => ids.map((id) => (id === 0 ? 'B' : String(id)));
   return {
     name: t(vocabulary ? 'training.generate.name.text' : 'training.generate.name.repeated'),
     config: c,

@@ -68,9 +68,14 @@ function generateControls({ t }) {
   const layer = el('select');
   const head = el('select');
   const grid = el('div', 'settings-grid');
-  grid.append(labelled(t('training.generate.count'), count), labelled(t('training.generate.temperature'), temperature),
-    labelled(t('training.generate.topK'), topK, t('training.generate.topKHint')), labelled(t('training.generate.seed'), seed),
-    labelled(t('training.generate.layer'), layer), labelled(t('training.generate.head'), head));
+  grid.append(
+    labelled(t('training.generate.count'), count),
+    labelled(t('training.generate.temperature'), temperature),
+    labelled(t('training.generate.topK'), topK, t('training.generate.topKHint')),
+    labelled(t('training.generate.seed'), seed),
+    labelled(t('training.generate.layer'), layer),
+    labelled(t('training.generate.head'), head),
+  );
   const checks = el('div', 'generate-checks');
   const g = el('label', 'check');
   g.append(greedy, ' ', t('training.generate.greedy'));
@@ -92,18 +97,39 @@ function generateControls({ t }) {
   }
   const modelField = labelled(t('training.generate.model'), model);
   modelField.hidden = true;
-  return { model, modelField, prompt, promptNote, count, temperature, topK, seed, greedy, check, layer, head, grid, checks, buttons, generate, step, stop };
+  return {
+    model,
+    modelField,
+    prompt,
+    promptNote,
+    count,
+    temperature,
+    topK,
+    seed,
+    greedy,
+    check,
+    layer,
+    head,
+    grid,
+    checks,
+    buttons,
+    generate,
+    step,
+    stop,
+  };
 }
 
 // Options 1…n named by `name(i)` (counted from 1); `value` selected.
 function fillSelect(select, n, name, value) {
   if (select.dataset.count !== String(n)) {
     select.dataset.count = String(n);
-    select.replaceChildren(...Array.from({ length: n }, (_, i) => {
-      const o = el('option', '', name(i + 1));
-      o.value = String(i);
-      return o;
-    }));
+    select.replaceChildren(
+      ...Array.from({ length: n }, (_, i) => {
+        const o = el('option', '', name(i + 1));
+        o.value = String(i);
+        return o;
+      }),
+    );
   }
   select.value = String(Math.min(value, n - 1));
 }
@@ -124,7 +150,7 @@ export function createGeneratePanel({ display, i18n = english }) {
   root.setAttribute('aria-labelledby', heading.id);
   const about = el('p', 'hint');
   const ui = generateControls(i18n);
-  ui.prompt.setAttribute('translate', 'no');  // the learner's own text
+  ui.prompt.setAttribute('translate', 'no'); // the learner's own text
   const status = el('p', 'run-status');
   status.setAttribute('role', 'status');
   const out = createOutput();
@@ -132,12 +158,27 @@ export function createGeneratePanel({ display, i18n = english }) {
   // The box's own title until a number is explained (each explanation brings its own).
   explain.el.querySelector('.explain-title').textContent = t('training.generate.explainTitle');
   const maps = createMaps(explain, () => out.context(), i18n);
-  root.append(heading, about, ui.modelField, labelled(t('training.generate.prompt'), ui.prompt), ui.promptNote, ui.grid, ui.checks, ui.buttons, status, out.el, maps.el, explain.el);
+  root.append(
+    heading,
+    about,
+    ui.modelField,
+    labelled(t('training.generate.prompt'), ui.prompt),
+    ui.promptNote,
+    ui.grid,
+    ui.checks,
+    ui.buttons,
+    status,
+    out.el,
+    maps.el,
+    explain.el,
+  );
   const run = createRun({ root, ui, status, out, maps, display, i18n });
   ui.generate.addEventListener('click', () => run.start(false));
   ui.step.addEventListener('click', () => run.start(true));
   ui.stop.addEventListener('click', () => run.stop());
-  ui.greedy.addEventListener('change', () => { ui.temperature.disabled = ui.greedy.checked; });
+  ui.greedy.addEventListener('change', () => {
+    ui.temperature.disabled = ui.greedy.checked;
+  });
   ui.head.addEventListener('change', () => out.redraw());
   ui.prompt.addEventListener('input', () => run.promptChanged());
   // Two models can be in the view: the one it trains and an opened checkpoint.
@@ -175,7 +216,7 @@ function createOutput() {
   const box = el('div', 'generate-output');
   const text = el('p', 'generated');
   text.dataset.generated = '';
-  text.setAttribute('translate', 'no');  // the prompt and what the model wrote
+  text.setAttribute('translate', 'no'); // the prompt and what the model wrote
   text.setAttribute('aria-live', 'polite');
   const cache = el('p', 'hint');
   cache.dataset.kvCache = '';
@@ -184,8 +225,12 @@ function createOutput() {
   let state = null;
   return {
     el: box,
-    text, cache, stats,
-    set(next) { state = next; },
+    text,
+    cache,
+    stats,
+    set(next) {
+      state = next;
+    },
     context: () => state,
     redraw: () => state?.redraw?.(),
   };
@@ -193,10 +238,33 @@ function createOutput() {
 
 function createMaps(explain, context, i18n) {
   const { t } = i18n;
-  const inspect = (fn) => (i, j) => { const c = context(); if (c?.step) explain.show(fn(c, i, j, i18n)); };
-  const attention = createHeatmap({ name: 'gen-attention', label: t('training.generate.map.attention'), kind: 'weights', onInspect: inspect(explainAttention), i18n });
-  const keys = createHeatmap({ name: 'gen-keys', label: t('training.generate.map.keys'), kind: 'diverging', legend: false, onInspect: inspect((c, i, j) => explainCache(c, 'keys', i, j, i18n)), i18n });
-  const values = createHeatmap({ name: 'gen-values', label: t('training.generate.map.values'), kind: 'diverging', legend: false, onInspect: inspect((c, i, j) => explainCache(c, 'values', i, j, i18n)), i18n });
+  const inspect = (fn) => (i, j) => {
+    const c = context();
+    if (c?.step) explain.show(fn(c, i, j, i18n));
+  };
+  const attention = createHeatmap({
+    name: 'gen-attention',
+    label: t('training.generate.map.attention'),
+    kind: 'weights',
+    onInspect: inspect(explainAttention),
+    i18n,
+  });
+  const keys = createHeatmap({
+    name: 'gen-keys',
+    label: t('training.generate.map.keys'),
+    kind: 'diverging',
+    legend: false,
+    onInspect: inspect((c, i, j) => explainCache(c, 'keys', i, j, i18n)),
+    i18n,
+  });
+  const values = createHeatmap({
+    name: 'gen-values',
+    label: t('training.generate.map.values'),
+    kind: 'diverging',
+    legend: false,
+    onInspect: inspect((c, i, j) => explainCache(c, 'values', i, j, i18n)),
+    i18n,
+  });
   const box = el('div', 'generate-maps');
   const titles = { attention: el('h3', 'map-title'), keys: el('h3', 'map-title'), values: el('h3', 'map-title') };
   const note = el('p', 'hint');
@@ -227,7 +295,12 @@ function createRun({ root, ui, status, out, maps, display, i18n }) {
       canContinue = false;
       ui.prompt.value = m ? m.defaultPrompt : '';
       if (m) {
-        fillSelect(ui.layer, m.config.numLayers, (n) => t('training.generate.layerOption', { n }), m.config.numLayers - 1);
+        fillSelect(
+          ui.layer,
+          m.config.numLayers,
+          (n) => t('training.generate.layerOption', { n }),
+          m.config.numLayers - 1,
+        );
         fillSelect(ui.head, m.config.numHeads, (n) => t('training.generate.headOption', { n }), 0);
       }
       self.readPrompt();
@@ -240,7 +313,10 @@ function createRun({ root, ui, status, out, maps, display, i18n }) {
       if (!model || self.running) return;
       const m = model;
       const { ids } = m.read(ui.prompt.value);
-      if (!ids.length && !(stepOnly && canContinue)) { status.textContent = t('training.generate.noPrompt'); return; }
+      if (!ids.length && !(stepOnly && canContinue)) {
+        status.textContent = t('training.generate.noPrompt');
+        return;
+      }
       await m.prepare();
       const count = stepOnly ? 1 : Number(ui.count.value) || 1;
       const fresh = () => {
@@ -327,11 +403,21 @@ function showStep(out, maps, ui, model, step, { difference, sums, display }) {
   out.cache.dataset.length = String(step.length);
   out.cache.dataset.bytes = String(step.cacheBytes);
   out.cache.textContent = maps.i18n.t('training.generate.bytes', {
-    bytes: step.cacheBytes, layers: c.numLayers, kvHeads: c.numKVHeads, headDim: c.dModel / c.numHeads, kept,
+    bytes: step.cacheBytes,
+    layers: c.numLayers,
+    kvHeads: c.numKVHeads,
+    headDim: c.dModel / c.numHeads,
+    kept,
   });
   const ctx = {
-    step, config: c, label: (p) => labels[p] ?? '', windowSize: c.attentionWindow ?? 0, positions: c.positions,
-    mean: { cached: sums.cached / sums.count, full: sums.full / sums.count }, count: sums.count, difference,
+    step,
+    config: c,
+    label: (p) => labels[p] ?? '',
+    windowSize: c.attentionWindow ?? 0,
+    positions: c.positions,
+    mean: { cached: sums.cached / sums.count, full: sums.full / sums.count },
+    count: sums.count,
+    difference,
   };
   drawStats(out, maps, ctx);
   ctx.redraw = () => drawMaps(maps, ui, ctx, display);
@@ -350,7 +436,12 @@ function drawStats(out, { explain, i18n }, ctx) {
     };
     out.statsBuilt.difference.dataset.cacheDifference = '';
     const s = out.statsBuilt;
-    for (const [term, value] of [['bytes', s.bytes], ['cached', s.cached], ['full', s.full], ['difference', s.difference]]) {
+    for (const [term, value] of [
+      ['bytes', s.bytes],
+      ['cached', s.cached],
+      ['full', s.full],
+      ['difference', s.difference],
+    ]) {
       const dd = el('dd');
       dd.append(value);
       out.stats.append(el('dt', '', t(`training.generate.stat.${term}`)), dd);
@@ -359,11 +450,21 @@ function drawStats(out, { explain, i18n }, ctx) {
   const s = out.statsBuilt;
   setStat(s.bytes, ctx.step.cacheBytes, t('training.generate.bytesValue', { bytes: ctx.step.cacheBytes }));
   // Means over the generation: one token of a tiny model takes less than the timer's resolution.
-  const ms = (x) => (x > 0 ? t('training.generate.ms', { ms: i18n.decimal(formatNumber(x, 3)) }) : t('training.generate.underResolution'));
+  const ms = (x) =>
+    x > 0
+      ? t('training.generate.ms', { ms: i18n.decimal(formatNumber(x, 3)) })
+      : t('training.generate.underResolution');
   setStat(s.cached, ctx.mean.cached, ms(ctx.mean.cached));
-  setStat(s.full, ctx.step.msFull === null ? '' : ctx.mean.full, ctx.step.msFull === null ? t('training.generate.notMeasured') : ms(ctx.mean.full));
-  setStat(s.difference, ctx.step.difference === null && ctx.count === 1 ? '' : ctx.difference,
-    ctx.step.difference === null ? t('training.generate.notChecked') : i18n.decimal(formatNumber(ctx.difference, 3)));
+  setStat(
+    s.full,
+    ctx.step.msFull === null ? '' : ctx.mean.full,
+    ctx.step.msFull === null ? t('training.generate.notMeasured') : ms(ctx.mean.full),
+  );
+  setStat(
+    s.difference,
+    ctx.step.difference === null && ctx.count === 1 ? '' : ctx.difference,
+    ctx.step.difference === null ? t('training.generate.notChecked') : i18n.decimal(formatNumber(ctx.difference, 3)),
+  );
 }
 
 function drawMaps(maps, ui, ctx, display) {
@@ -375,8 +476,12 @@ function drawMaps(maps, ui, ctx, display) {
   ctx.first = first;
   const cols = Array.from({ length: length - first }, (_, j) => ctx.label(first + j));
   const attention = { data: new Float32Array(H * (length - first)), shape: [H, length - first] };
-  for (let h = 0; h < H; h++) attention.data.set(step.attention.data.subarray(h * length + first, (h + 1) * length), h * (length - first));
-  maps.titles.attention.textContent = t('training.generate.title.attention', { layer: step.layer + 1, token: ctx.label(step.tokens.length - 2) });
+  for (let h = 0; h < H; h++)
+    attention.data.set(step.attention.data.subarray(h * length + first, (h + 1) * length), h * (length - first));
+  maps.titles.attention.textContent = t('training.generate.title.attention', {
+    layer: step.layer + 1,
+    token: ctx.label(step.tokens.length - 2),
+  });
   const rowLabels = Array.from({ length: H }, (_, h) => t('training.generate.headRow', { n: h + 1 }));
   queueHeatmap(maps.attention, { tensor: attention, rowLabels, colLabels: cols, ...display });
   maps.note.textContent = length > SHOWN ? t('training.generate.shown', { shown: SHOWN, total: length }) : '';
@@ -387,8 +492,14 @@ function drawMaps(maps, ui, ctx, display) {
   const firstSlot = Math.max(0, kept - SHOWN);
   ctx.firstSlot = firstSlot;
   ctx.cacheValue = (which, slot, x) => step.cache[which].data[(kvHead * kept + slot) * d + x];
-  const rows = Array.from({ length: kept - firstSlot }, (_, s) => `${firstSlot + s}:${ctx.label(step.cache.positions[firstSlot + s])}`);
-  const part = (which) => ({ data: step.cache[which].data.slice((kvHead * kept + firstSlot) * d, (kvHead * kept + kept) * d), shape: [kept - firstSlot, d] });
+  const rows = Array.from(
+    { length: kept - firstSlot },
+    (_, s) => `${firstSlot + s}:${ctx.label(step.cache.positions[firstSlot + s])}`,
+  );
+  const part = (which) => ({
+    data: step.cache[which].data.slice((kvHead * kept + firstSlot) * d, (kvHead * kept + kept) * d),
+    shape: [kept - firstSlot, d],
+  });
   maps.titles.keys.textContent = t('training.generate.title.keys', { layer: step.layer + 1, kvHead: kvHead + 1 });
   maps.titles.values.textContent = t('training.generate.title.values', { layer: step.layer + 1, kvHead: kvHead + 1 });
   const colLabels = Array.from({ length: d }, (_, x) => String(x + 1));

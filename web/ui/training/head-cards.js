@@ -12,10 +12,13 @@ import { createLineChart } from './curves.js';
 import { THRESHOLDS, headTitle } from './config.js';
 import { queueHeatmap } from './queue-heatmap.js';
 
-
 // Each score: its key, its line style; its names are the messages training.score.<key> (in the
 // charts' legends) and training.score.<key>.short (the cards' numbers).
-const SCORE_NAMES = [['previousToken', 'a'], ['induction', 'b'], ['duplicateToken', 'c']];
+const SCORE_NAMES = [
+  ['previousToken', 'a'],
+  ['induction', 'b'],
+  ['duplicateToken', 'c'],
+];
 
 /** The job a head's scores name ('previousToken', 'induction', 'duplicateToken'), or '' for none. */
 export function headJob(scores) {
@@ -54,10 +57,20 @@ function createHeadCard(layer, head, { onAblate, onOpen, i18n }) {
   title.append(' ', badge);
   const { numbers, values } = scoreNumbers(i18n);
   const chart = createLineChart({
-    title: t('training.head.chart', { layer: layer + 1, head: head + 1 }), small: true, yMax: 1, format: fixed, i18n,
+    title: t('training.head.chart', { layer: layer + 1, head: head + 1 }),
+    small: true,
+    yMax: 1,
+    format: fixed,
+    i18n,
     series: SCORE_NAMES.map(([key, style]) => ({ key, label: t(`training.score.${key}`), style })),
   });
-  const map = createHeatmap({ name: `train-l${layer}-h${head}`, label: t('training.head.map', { layer: layer + 1, head: head + 1 }), kind: 'weights', small: true, i18n });
+  const map = createHeatmap({
+    name: `train-l${layer}-h${head}`,
+    label: t('training.head.map', { layer: layer + 1, head: head + 1 }),
+    kind: 'weights',
+    small: true,
+    i18n,
+  });
   const actions = el('div', 'head-actions');
   const ablate = el('button', 'small-button', t('training.head.ablate'));
   ablate.type = 'button';
@@ -67,7 +80,7 @@ function createHeadCard(layer, head, { onAblate, onOpen, i18n }) {
   const open = el('button', 'small-button', t('training.head.open'));
   open.type = 'button';
   open.dataset.action = 'open-head';
-  open.hidden = !onOpen;  // only where an explorer can take the head (the stand-alone page)
+  open.hidden = !onOpen; // only where an explorer can take the head (the stand-alone page)
   actions.append(ablate, open);
   const effect = el('p', 'ablation-effect');
   effect.setAttribute('aria-live', 'polite');
@@ -112,12 +125,20 @@ function cropHead(a, h, n) {
 /** The cards of every head, layer by layer; i18n: the view's translator. */
 export function createHeadCards({ onAblate, onOpen = null, i18n = english }) {
   const root = el('section', 'head-cards');
-  root.id = 'training-heads';  // the page's skip link
+  root.id = 'training-heads'; // the page's skip link
   root.tabIndex = -1;
   const heading = el('h2', 'section-title', i18n.t('training.heads.title'));
   heading.id = `train-heads-${Math.random().toString(36).slice(2, 8)}`;
   root.setAttribute('aria-labelledby', heading.id);
-  const note = el('p', 'hint', i18n.t('training.heads.note', { previousToken: THRESHOLDS.previousToken, induction: THRESHOLDS.induction, probes: 8 }));
+  const note = el(
+    'p',
+    'hint',
+    i18n.t('training.heads.note', {
+      previousToken: THRESHOLDS.previousToken,
+      induction: THRESHOLDS.induction,
+      probes: 8,
+    }),
+  );
   const grid = el('div', 'head-grid');
   root.append(heading, note, grid);
   let cards = [];
@@ -147,7 +168,11 @@ export function createHeadCards({ onAblate, onOpen = null, i18n = english }) {
         layer.induction.forEach((_, h) => {
           const card = cards[l]?.[h];
           if (!card) return;
-          const scores = { previousToken: layer.previousToken[h], induction: layer.induction[h], duplicateToken: layer.duplicateToken[h] };
+          const scores = {
+            previousToken: layer.previousToken[h],
+            induction: layer.induction[h],
+            duplicateToken: layer.duplicateToken[h],
+          };
           let attention = null;
           if (draw && probe.attentions) attention = cropHead(probe.attentions[l], h, labels.length);
           card.update(scores, attention, labels, display);

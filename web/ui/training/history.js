@@ -15,10 +15,14 @@ export function replayHistory({ loss, cards }, history) {
   history.step.forEach((step, k) => {
     const value = (series) => (series?.[k] === null || series?.[k] === undefined ? NaN : series[k]);
     loss.push(step, { train: value(history.train), repeated: value(history.repeated), all: value(history.all) });
-    scores.induction.forEach((layer, l) => layer.forEach((series, h) => {
-      cards.card(l, h)?.chart.push(step, {
-        previousToken: scores.previousToken[l][h][k], induction: series[k], duplicateToken: scores.duplicateToken[l][h][k],
-      });
-    }));
+    scores.induction.forEach((layer, l) =>
+      layer.forEach((series, h) => {
+        cards.card(l, h)?.chart.push(step, {
+          previousToken: scores.previousToken[l][h][k],
+          induction: series[k],
+          duplicateToken: scores.duplicateToken[l][h][k],
+        });
+      }),
+    );
   });
 }

@@ -41,19 +41,29 @@ json.dump({"tokens": tok.convert_ids_to_tokens(ids["input_ids"][0]),
 function limitsText(i18n) {
   const grouped = (n) => n.toLocaleString(i18n.lang === 'qps' ? 'en' : i18n.lang);
   return i18n.t('training.import.limits', {
-    megabytes: IMPORT_LIMITS.fileBytes / 2 ** 20, tokens: IMPORT_LIMITS.tokens, heads: grouped(IMPORT_LIMITS.heads),
-    weights: grouped(IMPORT_LIMITS.values), tableTokens: TABLE_MAX_TOKENS,
+    megabytes: IMPORT_LIMITS.fileBytes / 2 ** 20,
+    tokens: IMPORT_LIMITS.tokens,
+    heads: grouped(IMPORT_LIMITS.heads),
+    weights: grouped(IMPORT_LIMITS.values),
+    tableTokens: TABLE_MAX_TOKENS,
   });
 }
 
 // Gives the page its thread back between slices of work.
-const nextTask = () => new Promise((resolve) => { setTimeout(resolve, 0); });
+const nextTask = () =>
+  new Promise((resolve) => {
+    setTimeout(resolve, 0);
+  });
 
 function importedCard(l, h, scores, tensor, tokens, { display, asTable, i18n }) {
   const card = el('article', 'head-card');
   Object.assign(card.dataset, {
-    importedHead: '', layer: String(l), head: String(h),
-    previousToken: String(scores.previousToken), induction: String(scores.induction), duplicateToken: String(scores.duplicateToken),
+    importedHead: '',
+    layer: String(l),
+    head: String(h),
+    previousToken: String(scores.previousToken),
+    induction: String(scores.induction),
+    duplicateToken: String(scores.duplicateToken),
   });
   const title = el('h3', 'head-title', headTitle(l, h, i18n));
   const label = headLabel(scores, i18n);
@@ -67,7 +77,12 @@ function importedCard(l, h, scores, tensor, tokens, { display, asTable, i18n }) 
   if (asTable) map.table.dataset.pending = '';
   card.append(title, numbers, map.el);
   // (A card replaced by a newer import before its turn in the queue is not drawn.)
-  return { card, draw: () => { if (card.isConnected) map.update({ tensor, rowLabels: tokens, colLabels: tokens, ...display }); } };
+  return {
+    card,
+    draw: () => {
+      if (card.isConnected) map.update({ tensor, rowLabels: tokens, colLabels: tokens, ...display });
+    },
+  };
 }
 
 function createPanelDom(i18n) {
@@ -84,10 +99,14 @@ function createPanelDom(i18n) {
   input.dataset.importAttention = '';
   const label = el('label', 'small-button file-button', t('training.import.button'));
   label.htmlFor = input.id;
-  const hint = el('p', 'hint', t('training.import.hint', { format: '{ "tokens": [...], "attentions": [layer][head][query][key] }' }));
+  const hint = el(
+    'p',
+    'hint',
+    t('training.import.hint', { format: '{ "tokens": [...], "attentions": [layer][head][query][key] }' }),
+  );
   const details = el('details', 'snippet');
   const code = el('pre');
-  code.tabIndex = 0;  // scrollable sideways with the keyboard
+  code.tabIndex = 0; // scrollable sideways with the keyboard
   code.setAttribute('translate', 'no');
   code.append(el('code', '', SNIPPET));
   details.append(el('summary', '', t('training.import.snippet')), code);
@@ -114,7 +133,7 @@ function createPanelDom(i18n) {
 export function createImportPanel({ theme, i18n = english }) {
   const { t } = i18n;
   const { root, input, cancel, progress, status, grid } = createPanelDom(i18n);
-  let job = null;   // the import under way: an AbortController
+  let job = null; // the import under way: an AbortController
 
   function finish(controller) {
     if (job !== controller) return;
@@ -144,7 +163,13 @@ export function createImportPanel({ theme, i18n = english }) {
     status.textContent = t('training.import.reading', { name: name.slice(0, 60) });
     let parsed;
     try {
-      parsed = await readAttentionFile(source, { signal, budgetMs: BUDGET_MS, onProgress: (f) => { progress.value = 0.8 * f; } });
+      parsed = await readAttentionFile(source, {
+        signal,
+        budgetMs: BUDGET_MS,
+        onProgress: (f) => {
+          progress.value = 0.8 * f;
+        },
+      });
     } catch (err) {
       if (!signal.aborted) failed(name, err);
       finish(controller);
@@ -154,7 +179,12 @@ export function createImportPanel({ theme, i18n = english }) {
       const heads = await buildCards(parsed, signal);
       status.classList.remove('error');
       delete root.dataset.importError;
-      status.textContent = t('training.import.done', { name: name.slice(0, 60), layers: parsed.layers.length, heads, tokens: parsed.tokens.length });
+      status.textContent = t('training.import.done', {
+        name: name.slice(0, 60),
+        layers: parsed.layers.length,
+        heads,
+        tokens: parsed.tokens.length,
+      });
       root.dataset.imported = String(heads);
       return parsed;
     } catch (err) {
@@ -175,7 +205,7 @@ export function createImportPanel({ theme, i18n = english }) {
     const asTable = T <= TABLE_MAX_TOKENS && total * T * T <= TABLE_CELLS;
     const display = { palette: 'viridis', theme: theme() };
     const cards = document.createDocumentFragment();
-    const draws = [];   // [card, draw]
+    const draws = []; // [card, draw]
     let sliceStart = performance.now();
     for (const [l, layer] of parsed.layers.entries()) {
       for (let h = 0; h < layer.shape[0]; h++) {

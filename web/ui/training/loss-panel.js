@@ -17,20 +17,25 @@ export function createLossPanel({ i18n = english } = {}) {
   heading.id = `train-loss-${Math.random().toString(36).slice(2, 8)}`;
   root.setAttribute('aria-labelledby', heading.id);
   const rate = el('p', 'steps-per-second', t('training.loss.rate', { rate: 0 }));
-  const chartRepeated = () => createLineChart({
-    title: t('training.loss.chart'),
-    i18n,
-    series: [
-      { key: 'train', label: t('training.loss.series.train'), style: 'c' },
-      { key: 'repeated', label: t('training.loss.series.repeated'), style: 'a' },
-      { key: 'all', label: t('training.loss.series.all'), style: 'b' },
-    ],
-  });
-  const chartText = () => createLineChart({
-    title: t('training.loss.chart'),
-    i18n,
-    series: [{ key: 'train', label: t('training.loss.series.train'), style: 'c' }, { key: 'repeated', label: t('training.loss.series.probe'), style: 'a' }],
-  });
+  const chartRepeated = () =>
+    createLineChart({
+      title: t('training.loss.chart'),
+      i18n,
+      series: [
+        { key: 'train', label: t('training.loss.series.train'), style: 'c' },
+        { key: 'repeated', label: t('training.loss.series.repeated'), style: 'a' },
+        { key: 'all', label: t('training.loss.series.all'), style: 'b' },
+      ],
+    });
+  const chartText = () =>
+    createLineChart({
+      title: t('training.loss.chart'),
+      i18n,
+      series: [
+        { key: 'train', label: t('training.loss.series.train'), style: 'c' },
+        { key: 'repeated', label: t('training.loss.series.probe'), style: 'a' },
+      ],
+    });
   let chart = chartRepeated();
   const hint = el('p', 'hint');
   const general = el('div', 'generalisation');
@@ -41,12 +46,15 @@ export function createLossPanel({ i18n = english } = {}) {
   root.append(heading, rate, chart.el, hint, general);
 
   let task = 'repeated';
-  let vocabulary = 0;   // V, once the model is built
+  let vocabulary = 0; // V, once the model is built
 
   function explain() {
     const lnV = vocabulary ? `ln ${vocabulary} \u2248 ${fixed(Math.log(vocabulary), 2)}` : 'ln V';
     hint.dataset.lnV = vocabulary ? String(Math.log(vocabulary)) : '';
-    hint.textContent = t(task === 'text' ? 'training.loss.hint.text' : 'training.loss.hint.repeated', { V: vocabulary || 'V', lnV });
+    hint.textContent = t(task === 'text' ? 'training.loss.hint.text' : 'training.loss.hint.repeated', {
+      V: vocabulary || 'V',
+      lnV,
+    });
     chart.setReference(vocabulary ? Math.log(vocabulary) : null, t('training.loss.uniform', { lnV }));
   }
 
@@ -86,9 +94,15 @@ export function createLossPanel({ i18n = english } = {}) {
       generalText.dataset.trained = String(a);
       generalText.dataset.heldOut = String(b);
       const verdict = b >= 0.4 && b >= 0.7 * a ? 'real' : a >= 0.4 ? 'memorised' : 'none';
-      const lengths = new Intl.ListFormat(i18n.lang === 'qps' ? 'en' : i18n.lang, { type: 'conjunction' }).format(HELD_OUT.map(String));
+      const lengths = new Intl.ListFormat(i18n.lang === 'qps' ? 'en' : i18n.lang, { type: 'conjunction' }).format(
+        HELD_OUT.map(String),
+      );
       generalText.textContent = t(`training.loss.general.${verdict}`, {
-        trained: fixed(a, 2), trainedLoss: fixed(trained.loss, 2), lengths, heldOut: fixed(b, 2), heldOutLoss: fixed(heldOut.loss, 2),
+        trained: fixed(a, 2),
+        trainedLoss: fixed(trained.loss, 2),
+        lengths,
+        heldOut: fixed(b, 2),
+        heldOutLoss: fixed(heldOut.loss, 2),
       });
     },
   };

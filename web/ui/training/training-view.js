@@ -27,7 +27,7 @@ const GENERAL_MS = 1000;
  * tokens stop before the filler (BOS and the two copies are what the heads work on).
  */
 function vocabularyLabels(tokens, vocabulary) {
-  if (vocabulary) return tokens.map((t) => ({ ' ': '␣', '\n': '⏎' }[vocabulary[t]] ?? vocabulary[t]));
+  if (vocabulary) return tokens.map((t) => ({ ' ': '␣', '\n': '⏎' })[vocabulary[t]] ?? vocabulary[t]);
   const filler = tokens.indexOf(1);
   return tokens.slice(0, filler > 0 ? filler : tokens.length).map((t) => (t === 0 ? 'B' : String(t)));
 }
@@ -44,10 +44,16 @@ function prepareRoot(root, options) {
   const link = el('link');
   link.rel = 'stylesheet';
   link.href = STYLES;
-  const styled = new Promise((resolve) => { link.onload = resolve; link.onerror = resolve; });
+  const styled = new Promise((resolve) => {
+    link.onload = resolve;
+    link.onerror = resolve;
+  });
   const darkQuery = window.matchMedia('(prefers-color-scheme: dark)');
-  const theme = () => (options.theme && options.theme !== 'auto' ? options.theme : darkQuery.matches ? 'dark' : 'light');
-  const applyTheme = () => { root.dataset.theme = theme(); };
+  const theme = () =>
+    options.theme && options.theme !== 'auto' ? options.theme : darkQuery.matches ? 'dark' : 'light';
+  const applyTheme = () => {
+    root.dataset.theme = theme();
+  };
   applyTheme();
   darkQuery.addEventListener('change', applyTheme);
   return { link, styled, theme, stopTheme: () => darkQuery.removeEventListener('change', applyTheme) };
@@ -71,7 +77,9 @@ function layoutPanels(root, link, { controls, loss, cards, yourText, generate })
 function createRateMeter() {
   let recent = [];
   return {
-    reset() { recent = []; },
+    reset() {
+      recent = [];
+    },
     /** Records a step when `counting`; the rate, or null until two steps are recorded. */
     update(now, step, counting) {
       if (counting) recent.push([now, step]);
@@ -92,7 +100,10 @@ function createProgressTiming(root) {
   let max = 0;
   let count = 0;
   return {
-    reset() { max = 0; count = 0; },
+    reset() {
+      max = 0;
+      count = 0;
+    },
     measure(handle) {
       const t0 = performance.now();
       const maps0 = mapDrawCount();
@@ -137,10 +148,10 @@ class TrainingView {
     this.settings = normalizeSettings(options.settings);
     this.text = options.text ?? '';
     this.trainer = null;
-    this.building = null;  // the current model's promise
+    this.building = null; // the current model's promise
     this.running = false;
     this.destroyed = false;
-    this.generation = 0;  // bumps with each new trainer; stale replies are ignored
+    this.generation = 0; // bumps with each new trainer; stale replies are ignored
     this.labels = [];
     this.lastMap = 0;
     this.lastGeneral = 0;
@@ -148,7 +159,12 @@ class TrainingView {
     this.timing = createProgressTiming(root);
     this.ablated = new Set();
     this.controls = createTrainingControls({
-      onSettings: (s, t) => { this.settings = s; this.text = t; this.writeUrl(); this.rebuild(); },
+      onSettings: (s, t) => {
+        this.settings = s;
+        this.text = t;
+        this.writeUrl();
+        this.rebuild();
+      },
       onAction: (name) => this.act(name).catch((err) => this.showError(err)),
       i18n,
     });
@@ -159,7 +175,8 @@ class TrainingView {
       i18n,
     });
     this.yourText = createYourTextPanel({
-      attend: (ids) => (this.trainer ? this.trainer.attend(ids) : Promise.reject(new Error(i18n.t('training.yourText.building')))),
+      attend: (ids) =>
+        this.trainer ? this.trainer.attend(ids) : Promise.reject(new Error(i18n.t('training.yourText.building'))),
       display: () => this.display(),
       i18n,
     });
@@ -190,7 +207,10 @@ class TrainingView {
 
   // The trainer's errors are its API's, in English: the learner reads them inside a sentence.
   showError(err) {
-    this.controls.setStatus(this.i18n.t('training.status.error', { reason: err.message.replace(/^trainer: /, '') }), true);
+    this.controls.setStatus(
+      this.i18n.t('training.status.error', { reason: err.message.replace(/^trainer: /, '') }),
+      true,
+    );
   }
 
   writeUrl() {
@@ -228,7 +248,12 @@ class TrainingView {
     // A status region (read out by screen readers): at the maps' pace, not 30 times a second.
     if (draw) this.yourText.refresh();
     if (draw && p.loss !== null) {
-      controls.setStatus(this.i18n.t(running ? 'training.status.step' : 'training.status.stepPaused', { step: p.step, loss: this.i18n.decimal(p.loss.toFixed(3)) }));
+      controls.setStatus(
+        this.i18n.t(running ? 'training.status.step' : 'training.status.stepPaused', {
+          step: p.step,
+          loss: this.i18n.decimal(p.loss.toFixed(3)),
+        }),
+      );
     }
     if (this.settings.task === 'repeated' && (!running || now - this.lastGeneral > GENERAL_MS)) {
       this.lastGeneral = now;
@@ -238,7 +263,10 @@ class TrainingView {
 
   async generalise(gen) {
     const t = this.trainer;
-    const [trained, heldOut] = [await t.evaluate({ repeatLengths: [...TRAINED] }), await t.evaluate({ repeatLengths: [...HELD_OUT] })];
+    const [trained, heldOut] = [
+      await t.evaluate({ repeatLengths: [...TRAINED] }),
+      await t.evaluate({ repeatLengths: [...HELD_OUT] }),
+    ];
     if (gen === this.generation && !this.destroyed) this.loss.setGeneralisation(trained, heldOut);
   }
 
@@ -285,19 +313,32 @@ class TrainingView {
     }
     this.trainer = t;
     t.onProgress = (p) => this.onProgress(p, gen);
-    t.onStopped = () => { if (gen === this.generation) this.setRunning(false); };
-    t.onError = (err) => { if (gen === this.generation) { this.setRunning(false); this.showError(err); } };
+    t.onStopped = () => {
+      if (gen === this.generation) this.setRunning(false);
+    };
+    t.onError = (err) => {
+      if (gen === this.generation) {
+        this.setRunning(false);
+        this.showError(err);
+      }
+    };
     controls.setRunning(false);
     this.loss.setVocabulary(t.vocabulary?.length ?? t.config.model.vocabSize);
     // Where no Worker can start (an opaque-origin frame whose CSP refuses data: Workers) the trainer runs here.
     this.root.dataset.trainerMode = t.mode;
     const i18n = this.i18n;
     const parameters = t.parameterCount.toLocaleString(i18n.lang === 'qps' ? 'en' : i18n.lang);
-    controls.setStatus(i18n.t(t.mode === 'main-thread' ? 'training.status.readyMainThread' : 'training.status.ready', { parameters }));
+    controls.setStatus(
+      i18n.t(t.mode === 'main-thread' ? 'training.status.readyMainThread' : 'training.status.ready', { parameters }),
+    );
     const { layers, heads } = this.settings;
-    this.yourText.setModel(t.vocabulary ? { vocabulary: t.vocabulary, contextLength: t.config.model.contextLength, layers, heads } : null);
+    this.yourText.setModel(
+      t.vocabulary ? { vocabulary: t.vocabulary, contextLength: t.config.model.contextLength, layers, heads } : null,
+    );
     // Generation reads the model as it is: training pauses first (a step would change it under the cache).
-    this.generate.setModel(trainerGenerator(t, { prepare: () => (this.running ? this.act('pause') : Promise.resolve()), i18n }));
+    this.generate.setModel(
+      trainerGenerator(t, { prepare: () => (this.running ? this.act('pause') : Promise.resolve()), i18n }),
+    );
     this.onProgress({ step: 0, loss: null, losses: [], probe: await t.probe() }, gen);
   }
 
@@ -316,7 +357,9 @@ class TrainingView {
       this.setRunning(true);
       this.rate.reset();
       // Resolves when the run ends; a trainer replaced meanwhile (new settings) was terminated.
-      await trainer.start().catch((err) => { if (trainer === this.trainer) throw err; });
+      await trainer.start().catch((err) => {
+        if (trainer === this.trainer) throw err;
+      });
     } else if (name === 'pause') {
       // data-running turns false once the Worker has stopped: its last progress comes before the reply.
       this.controls.setRunning(false, true);
@@ -338,7 +381,10 @@ class TrainingView {
     const key = `${layer},${head}`;
     if (ablated.has(key)) ablated.delete(key);
     else ablated.add(key);
-    const list = [...ablated].map((k) => { const [l, h] = k.split(',').map(Number); return { layer: l, head: h }; });
+    const list = [...ablated].map((k) => {
+      const [l, h] = k.split(',').map(Number);
+      return { layer: l, head: h };
+    });
     const base = await this.trainer.evaluate({});
     const without = list.length ? await this.trainer.evaluate({ ablate: list }) : base;
     for (const card of cards.all()) card.setAblated(false);
@@ -358,7 +404,17 @@ class TrainingView {
     const step = Number(this.root.dataset.step);
     // The head says what it is: a trained example only while its weights are the file's.
     const example = this.loaded?.step === step && !this.trainedSinceLoad ? this.loaded.example : null;
-    this.options.onOpenHead({ layer, head, state, config: this.trainer.config.model, tokens: probe.tokens.slice(0, shown.length), labels: shown, task: this.settings.task, step, example });
+    this.options.onOpenHead({
+      layer,
+      head,
+      state,
+      config: this.trainer.config.model,
+      tokens: probe.tokens.slice(0, shown.length),
+      labels: shown,
+      task: this.settings.task,
+      step,
+      example,
+    });
   }
 
   async load(state, { step = 0, example = null, history = null } = {}) {
@@ -367,7 +423,7 @@ class TrainingView {
     this.loaded = { step, example };
     this.trainedSinceLoad = false;
     this.rate.reset();
-    if (history) replayHistory(this, history);  // the run's curves, not a line from step 0
+    if (history) replayHistory(this, history); // the run's curves, not a line from step 0
     this.onProgress({ step, loss: null, losses: [], probe: await this.trainer.probe() }, this.generation);
     this.controls.setStatus(this.i18n.t('training.status.loaded', { step }));
   }
@@ -390,6 +446,7 @@ class TrainingView {
     this.trainer = null;
     root.replaceChildren();
     root.classList.remove('ae-root', 'training-root');
-    for (const key of ['training', 'step', 'loss', 'ready', 'theme', 'running', 'trainerMode']) delete root.dataset[key];
+    for (const key of ['training', 'step', 'loss', 'ready', 'theme', 'running', 'trainerMode'])
+      delete root.dataset[key];
   }
 }

@@ -23,15 +23,25 @@ export async function mountTrainingPage(root, options = {}) {
   const params = options.params ?? new URLSearchParams(syncUrl ? window.location.hash.replace(/^#/, '') : '');
   const settings = options.settings ?? settingsFromParams(params);
   const documentTheme = options.documentTheme ?? true;
-  const i18n = options.i18n ?? await widgetTranslator({ attribute: options.lang ?? params.get('lang') ?? undefined });
+  const i18n = options.i18n ?? (await widgetTranslator({ attribute: options.lang ?? params.get('lang') ?? undefined }));
   markLanguage(root, i18n);
-  const view = await mountTraining(root, { settings, theme: options.theme, syncUrl, onOpenHead: options.onOpenHead, i18n });
+  const view = await mountTraining(root, {
+    settings,
+    theme: options.theme,
+    syncUrl,
+    onOpenHead: options.onOpenHead,
+    i18n,
+  });
   if (documentTheme) document.documentElement.dataset.theme = root.dataset.theme;
   const examples = createExamplesPanel({ view, i18n });
   const imports = createImportPanel({ theme: () => root.dataset.theme, i18n });
   // A head of an opened checkpoint goes to the explorer the way a trained head does.
   const onOpenState = options.onOpenHead ? (state) => options.onOpenHead({ explorerState: state }) : null;
-  const checkpoints = createCheckpointPanels({ display: () => ({ palette: 'viridis', theme: root.dataset.theme }), onOpenState, i18n });
+  const checkpoints = createCheckpointPanels({
+    display: () => ({ palette: 'viridis', theme: root.dataset.theme }),
+    onOpenState,
+    i18n,
+  });
   view.extras.append(examples.el, imports.el, checkpoints.el);
   const embed = applyTrainingOptions(root, view, { ...options, i18n });
   const example = options.lesson?.example ?? options.example ?? params.get('example');
@@ -42,7 +52,10 @@ export async function mountTrainingPage(root, options = {}) {
   if (checkpoint) checkpoints.openFromAddress(checkpoint);
   return {
     ...view,
-    destroy: () => { checkpoints.destroy(); view.destroy(); },
+    destroy: () => {
+      checkpoints.destroy();
+      view.destroy();
+    },
     getState: () => view.settings(),
     onChange: () => () => {},
     setState: (s) => view.apply(s),

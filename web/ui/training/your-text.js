@@ -30,7 +30,13 @@ function createHeadBox(layer, head, i18n) {
   const title = el('h3', 'head-title', name);
   title.append(' ', badge);
   const { numbers, values } = scoreNumbers(i18n);
-  const map = createHeatmap({ name: `your-l${layer}-h${head}`, label: i18n.t('training.yourText.map', { layer: layer + 1, head: head + 1 }), kind: 'weights', small: true, i18n });
+  const map = createHeatmap({
+    name: `your-l${layer}-h${head}`,
+    label: i18n.t('training.yourText.map', { layer: layer + 1, head: head + 1 }),
+    kind: 'weights',
+    small: true,
+    i18n,
+  });
   box.append(title, numbers, map.el);
   return {
     el: box,
@@ -70,7 +76,7 @@ export function createYourTextPanel({ attend, display, i18n = english }) {
   root.setAttribute('aria-labelledby', heading.id);
   const label = el('label', '', t('training.yourText.label'));
   const input = el('input', 'your-text-input');
-  input.setAttribute('translate', 'no');  // the learner's own sentence
+  input.setAttribute('translate', 'no'); // the learner's own sentence
   input.type = 'text';
   input.id = `your-text-${suffix}`;
   input.autocomplete = 'off';
@@ -88,7 +94,7 @@ export function createYourTextPanel({ attend, display, i18n = english }) {
 
   let model = null;
   let boxes = [];
-  let asked = 0;      // requests sent; only the latest one's answer is shown
+  let asked = 0; // requests sent; only the latest one's answer is shown
   let pending = false;
 
   async function run() {
@@ -115,7 +121,16 @@ export function createYourTextPanel({ attend, display, i18n = english }) {
     result.attentions.forEach((a, l) => {
       const scores = result.headScores[l];
       for (let h = 0; h < a.shape[0]; h++) {
-        boxes[l]?.[h]?.show({ previousToken: scores.previousToken[h], induction: scores.induction[h], duplicateToken: scores.duplicateToken[h] }, headOf(a, h), tokens.labels, shown);
+        boxes[l]?.[h]?.show(
+          {
+            previousToken: scores.previousToken[h],
+            induction: scores.induction[h],
+            duplicateToken: scores.duplicateToken[h],
+          },
+          headOf(a, h),
+          tokens.labels,
+          shown,
+        );
       }
     });
   }
@@ -126,7 +141,9 @@ export function createYourTextPanel({ attend, display, i18n = english }) {
     pending = true;
     requestAnimationFrame(() => {
       pending = false;
-      run().catch((err) => { message.textContent = t('training.yourText.failed', { reason: err.message.replace(/^trainer: /, '') }); });
+      run().catch((err) => {
+        message.textContent = t('training.yourText.failed', { reason: err.message.replace(/^trainer: /, '') });
+      });
     });
   }
   input.addEventListener('input', schedule);
@@ -139,13 +156,19 @@ export function createYourTextPanel({ attend, display, i18n = english }) {
       asked++;
       delete root.dataset.tokens;
       if (!next) return;
-      const known = next.vocabulary.map((c) => ({ ' ': t('training.yourText.space'), '\n': t('training.yourText.newLine') }[c] ?? c)).join(' ');
+      const known = next.vocabulary
+        .map((c) => ({ ' ': t('training.yourText.space'), '\n': t('training.yourText.newLine') })[c] ?? c)
+        .join(' ');
       hint.textContent = t('training.yourText.hint', { max: next.contextLength, count: next.vocabulary.length, known });
-      boxes = Array.from({ length: next.layers }, (_, l) => Array.from({ length: next.heads }, (_, h) => createHeadBox(l, h, i18n)));
+      boxes = Array.from({ length: next.layers }, (_, l) =>
+        Array.from({ length: next.heads }, (_, h) => createHeadBox(l, h, i18n)),
+      );
       grid.replaceChildren(...boxes.flat().map((b) => b.el));
       schedule();
     },
-    refresh: () => { if (model && !root.hidden) schedule(); },
+    refresh: () => {
+      if (model && !root.hidden) schedule();
+    },
     input,
   };
 }

@@ -30,7 +30,10 @@ export default {
   'common.headName': 'Schicht {layer} · Kopf {head}',
   'common.chars.readAs': '„{typed}“ als „{read}“',
   'common.chars.replaced': 'Nicht im Vokabular des Modells, daher als anderes Zeichen gelesen: {list}.',
-  'common.chars.replacedMore': { one: 'Nicht im Vokabular des Modells, daher als anderes Zeichen gelesen: {list} und {count} weiteres.', other: 'Nicht im Vokabular des Modells, daher als anderes Zeichen gelesen: {list} und {count} weitere.' },
+  'common.chars.replacedMore': {
+    one: 'Nicht im Vokabular des Modells, daher als anderes Zeichen gelesen: {list} und {count} weiteres.',
+    other: 'Nicht im Vokabular des Modells, daher als anderes Zeichen gelesen: {list} und {count} weitere.',
+  },
   'common.chars.contextLength': 'die Kontextlänge des Modells ist {max}',
   'common.chars.clamped': 'Nur die ersten {max} Ihrer {total} Zeichen werden gezeigt: {why}.',
 };

@@ -34,7 +34,8 @@ export default {
   'lessons.plot.computing': 'Diagramm, wird berechnet',
   'lessons.plot.sigma': '\u00b11 Std.-Abw. = \u00b1{std}',
 
-  'lessons.sqrtDk.intro': 'Ein Skalarprodukt summiert d\u2096 Produkte. Hat jeder Eintrag von q und k Mittelwert 0 und Varianz 1, so hat jedes Produkt Varianz 1 und die Summe Varianz d\u2096: Ihre Streuung wächst wie \u221ad\u2096. Die Division durch \u221ad\u2096 bringt sie auf 1 zurück, egal wie groß d\u2096 ist. Hier zieht der Kern die Vektoren (mit dem Generator von NumPy, mit Seed) und misst nach.',
+  'lessons.sqrtDk.intro':
+    'Ein Skalarprodukt summiert d\u2096 Produkte. Hat jeder Eintrag von q und k Mittelwert 0 und Varianz 1, so hat jedes Produkt Varianz 1 und die Summe Varianz d\u2096: Ihre Streuung wächst wie \u221ad\u2096. Die Division durch \u221ad\u2096 bringt sie auf 1 zurück, egal wie groß d\u2096 ist. Hier zieht der Kern die Vektoren (mit dem Generator von NumPy, mit Seed) und misst nach.',
   'lessons.sqrtDk.dkSlider': 'd\u2096 (Schieberegler, logarithmisch)',
   'lessons.sqrtDk.dkField': 'd\u2096, die Länge von q und k',
   'lessons.sqrtDk.pairs': 'Paare N',
@@ -45,23 +46,30 @@ export default {
   'lessons.sqrtDk.rawCaption': 'Std.-Abw. {std} {expected}, Varianz {variance} (Ziel d\u2096), Mittelwert {mean}',
   'lessons.sqrtDk.scaledTitle': 'Skalierte Scores q\u00b7k / \u221ad\u2096',
   'lessons.sqrtDk.scaledCaption': 'Std.-Abw. {std} (Ziel 1), Varianz {variance} (Ziel 1), Mittelwert {mean}',
-  'lessons.sqrtDk.rawDescription': 'Histogramm von {count} rohen Skalarprodukten für d\u2096 = {dk}: von {lo} bis {hi}, Standardabweichung {std}.',
-  'lessons.sqrtDk.scaledDescription': 'Histogramm derselben {count} Skalarprodukte, geteilt durch \u221a{dk}: Standardabweichung {std}.',
+  'lessons.sqrtDk.rawDescription':
+    'Histogramm von {count} rohen Skalarprodukten für d\u2096 = {dk}: von {lo} bis {hi}, Standardabweichung {std}.',
+  'lessons.sqrtDk.scaledDescription':
+    'Histogramm derselben {count} Skalarprodukte, geteilt durch \u221a{dk}: Standardabweichung {std}.',
   'lessons.sqrtDk.softRawTitle': 'softmax(Scores), unskaliert',
   'lessons.sqrtDk.softScaledTitle': 'softmax(Scores / \u221ad\u2096)',
   'lessons.sqrtDk.softCaption': 'Entropie {entropy} nats, größtes Gewicht {max}',
   'lessons.sqrtDk.uniform': {
     one: 'Zum Vergleich: Gleiche Gewichte auf {count} Key haben die Entropie ln {count} = {entropy} nats; eine One-hot-Zeile hat 0. Nahe 0 gibt die Softmax fast das ganze Gewicht an einen Key, und ihr Gradient verschwindet fast.',
-    other: 'Zum Vergleich: Gleiche Gewichte auf {count} Keys haben die Entropie ln {count} = {entropy} nats; eine One-hot-Zeile hat 0. Nahe 0 gibt die Softmax fast das ganze Gewicht an einen Key, und ihr Gradient verschwindet fast.',
+    other:
+      'Zum Vergleich: Gleiche Gewichte auf {count} Keys haben die Entropie ln {count} = {entropy} nats; eine One-hot-Zeile hat 0. Nahe 0 gibt die Softmax fast das ganze Gewicht an einen Key, und ihr Gradient verschwindet fast.',
   },
-  'lessons.sqrtDk.softIntro': 'Jetzt eine Zeile Attention: {count} Keys, deren Scores die ersten {count} Skalarprodukte von oben sind (d\u2096 = {dk}), durch eine Softmax ohne und mit Skalierung.',
-  'lessons.sqrtDk.softRawDescription': 'Softmax von {count} unskalierten Scores: größtes Gewicht {max}, Entropie {entropy} nats.',
-  'lessons.sqrtDk.softScaledDescription': 'Softmax derselben Scores, geteilt durch \u221a{dk}: größtes Gewicht {max}, Entropie {entropy} nats.',
+  'lessons.sqrtDk.softIntro':
+    'Jetzt eine Zeile Attention: {count} Keys, deren Scores die ersten {count} Skalarprodukte von oben sind (d\u2096 = {dk}), durch eine Softmax ohne und mit Skalierung.',
+  'lessons.sqrtDk.softRawDescription':
+    'Softmax von {count} unskalierten Scores: größtes Gewicht {max}, Entropie {entropy} nats.',
+  'lessons.sqrtDk.softScaledDescription':
+    'Softmax derselben Scores, geteilt durch \u221a{dk}: größtes Gewicht {max}, Entropie {entropy} nats.',
   'lessons.sqrtDk.failed': 'Der Kern konnte keine Stichprobe ziehen: {error}',
   'lessons.sqrtDk.status': '{count} Paare standardnormalverteilter Vektoren der Länge {dk}, Seed {seed}.',
   'lessons.sqrtDk.sampling': 'Ziehe {count} Paare von Vektoren der Länge {dk}\u2026',
 
-  'lessons.pitfalls.intro': 'Dieselben Eingaben wie oben, einmal richtig berechnet und einmal mit einem klassischen Fehler. Abweichende Zellen sind umrandet; \u03a3 ist die Summe jeder Zeile.',
+  'lessons.pitfalls.intro':
+    'Dieselben Eingaben wie oben, einmal richtig berechnet und einmal mit einem klassischen Fehler. Abweichende Zellen sind umrandet; \u03a3 ist die Summe jeder Zeile.',
   'lessons.pitfalls.mistake': 'Fehler',
   'lessons.pitfalls.useCausal': 'Kausale Maske verwenden',
   'lessons.pitfalls.correct': 'Richtig',
@@ -75,50 +83,72 @@ export default {
   'lessons.pitfalls.weightsLabel': '{side}: Aufmerksamkeitsgewichte',
   'lessons.pitfalls.outputLabel': '{side}: Ausgabe',
   'lessons.pitfalls.rowSum': 'Zeilensumme',
-  'lessons.pitfalls.noMask': 'Dieser Fehler wirkt sich nur aus, wo Keys verborgen sind, und es ist keine Maske gewählt: Beide Seiten sind gleich.',
-  'lessons.pitfalls.ownScale': 'Die richtige Seite verwendet die Skalierung des Explorers (\u00d7{scale}); der Fehler ersetzt sie.',
+  'lessons.pitfalls.noMask':
+    'Dieser Fehler wirkt sich nur aus, wo Keys verborgen sind, und es ist keine Maske gewählt: Beide Seiten sind gleich.',
+  'lessons.pitfalls.ownScale':
+    'Die richtige Seite verwendet die Skalierung des Explorers (\u00d7{scale}); der Fehler ersetzt sie.',
   'lessons.pitfalls.nothing': 'Noch nichts zu vergleichen.',
   'lessons.pitfalls.weightsDiffer': '{count} von {total} Gewichten weichen ab (um bis zu {diff})',
   'lessons.pitfalls.weightsSame': 'Die Gewichte sind gleich',
   'lessons.pitfalls.outputDiffers': '{count} von {total} Ausgabewerten weichen ab (um bis zu {diff})',
   'lessons.pitfalls.outputSame': 'die Ausgabe ist gleich',
-  'lessons.pitfalls.rowsShort': { one: '{count} Zeile summiert sich auf weniger als 1 (kleinste {smallest})', other: '{count} Zeilen summieren sich auf weniger als 1 (kleinste {smallest})' },
+  'lessons.pitfalls.rowsShort': {
+    one: '{count} Zeile summiert sich auf weniger als 1 (kleinste {smallest})',
+    other: '{count} Zeilen summieren sich auf weniger als 1 (kleinste {smallest})',
+  },
   'lessons.pitfalls.summary': '{weights}; {output}.',
   'lessons.pitfalls.summaryShort': '{weights}; {output}; {short}.',
   'lessons.pitfalls.mask-after-softmax.label': 'Maske erst nach der Softmax angewandt',
-  'lessons.pitfalls.mask-after-softmax.text': 'Die Softmax läuft über alle Keys, danach werden die verborgenen Gewichte auf 0 gesetzt. Nichts normiert den Rest neu: Eine Zeile mit verborgenen Keys summiert sich auf weniger als 1, und ihre Ausgabe schrumpft Richtung 0.',
+  'lessons.pitfalls.mask-after-softmax.text':
+    'Die Softmax läuft über alle Keys, danach werden die verborgenen Gewichte auf 0 gesetzt. Nichts normiert den Rest neu: Eine Zeile mit verborgenen Keys summiert sich auf weniger als 1, und ihre Ausgabe schrumpft Richtung 0.',
   'lessons.pitfalls.mask-value-zero.label': 'Maskenwert 0 statt \u2212\u221e',
-  'lessons.pitfalls.mask-value-zero.text': 'Verborgene Scores werden 0 statt \u2212\u221e. Aber e\u2070 = 1 ist ein gewöhnliches Gewicht: Verborgene Keys wirken weiter mit und gewinnen, sobald die sichtbaren Scores negativ sind.',
+  'lessons.pitfalls.mask-value-zero.text':
+    'Verborgene Scores werden 0 statt \u2212\u221e. Aber e\u2070 = 1 ist ein gewöhnliches Gewicht: Verborgene Keys wirken weiter mit und gewinnen, sobald die sichtbaren Scores negativ sind.',
   'lessons.pitfalls.scale-by-dk.label': 'Skalierung mit d\u2096 statt \u221ad\u2096',
-  'lessons.pitfalls.scale-by-dk.text': 'Die Division durch d\u2096 verkleinert die Scores \u221ad\u2096-mal zu stark: Die Gewichte driften zur Gleichverteilung, und das Modell kann sich nicht mehr fokussieren (bei d\u2096 = 1 kein Unterschied).',
+  'lessons.pitfalls.scale-by-dk.text':
+    'Die Division durch d\u2096 verkleinert die Scores \u221ad\u2096-mal zu stark: Die Gewichte driften zur Gleichverteilung, und das Modell kann sich nicht mehr fokussieren (bei d\u2096 = 1 kein Unterschied).',
   'lessons.pitfalls.scale-by-dmodel.label': 'Skalierung mit \u221ad_model statt mit \u221ad\u2096 des Kopfes',
-  'lessons.pitfalls.scale-by-dmodel.text': 'Jeder Kopf summiert über seine eigenen d\u2096 = d_model / h Merkmale; diese Streuung ist zu korrigieren. Die Division durch \u221ad_model macht die Scores jedes Kopfes \u221ah-mal zu klein.',
+  'lessons.pitfalls.scale-by-dmodel.text':
+    'Jeder Kopf summiert über seine eigenen d\u2096 = d_model / h Merkmale; diese Streuung ist zu korrigieren. Die Division durch \u221ad_model macht die Scores jedes Kopfes \u221ah-mal zu klein.',
   'lessons.pitfalls.skip-wo.label': 'W_O ausgelassen',
-  'lessons.pitfalls.skip-wo.text': 'Die verketteten Köpfe werden unverändert zurückgegeben. Die Gewichte ändern sich nicht, aber jede Ausgabespalte stammt jetzt von nur einem Kopf: Die Köpfe mischen sich nie.',
+  'lessons.pitfalls.skip-wo.text':
+    'Die verketteten Köpfe werden unverändert zurückgegeben. Die Gewichte ändern sich nicht, aber jede Ausgabespalte stammt jetzt von nur einem Kopf: Die Köpfe mischen sich nie.',
 
-  'lessons.hull.intro': 'Jede Ausgabezeile ist ein gewichteter Mittelwert der Value-Vektoren: Die Gewichte sind nie negativ und summieren sich zu 1. Mit zwei Zahlen pro Value (d\u1d65 = 2) sind die Values Punkte in der Ebene, und jede Ausgabe landet in der Form, die sie aufspannen, ihrer konvexen Hülle. Attention kann nur mischen, was die Values anbieten.',
+  'lessons.hull.intro':
+    'Jede Ausgabezeile ist ein gewichteter Mittelwert der Value-Vektoren: Die Gewichte sind nie negativ und summieren sich zu 1. Mit zwei Zahlen pro Value (d\u1d65 = 2) sind die Values Punkte in der Ebene, und jede Ausgabe landet in der Form, die sie aufspannen, ihrer konvexen Hülle. Attention kann nur mischen, was die Values anbieten.',
   'lessons.hull.convert': 'Dieses Beispiel mit d\u1d65 = 2 verwenden',
   'lessons.hull.tableCaption': 'Ausgaben, vom Kern berechnet',
   'lessons.hull.column.query': 'Query',
   'lessons.hull.column.output': 'Ausgabe (x, y)',
   'lessons.hull.column.inside': 'in der Hülle',
   'lessons.hull.draggable': 'verschiebbarer Punkt',
-  'lessons.hull.headDims': 'Jeder Kopf hat hier {count} Value-Dimensionen. Setze d_model = 2 \u00d7 Köpfe (zum Beispiel d_model 8 mit 4 Köpfen) oder übernimm diesen Kopf in den Q-, K-, V-Modus mit zwei Value-Dimensionen:',
-  'lessons.hull.valueDims': 'Die Values haben hier {count} Dimensionen. Setze d\u1d65 = 2 oder übernimm Q und K dieses Beispiels (und die ersten beiden Spalten von V) in den Q-, K-, V-Modus:',
-  'lessons.hull.drag': 'Ziehe einen Value-Punkt (oder fokussiere ihn und nutze die Pfeiltasten; Umschalt für kleine Schritte): V ändert sich, und jede Ausgabe bewegt sich mit, ohne die Hülle je zu verlassen.',
-  'lessons.hull.fromX': 'Hier kommen die Values aus X\u00b7W_V. Um sie zu ziehen, übernimm dieses Beispiel in den Q-, K-, V-Modus:',
-  'lessons.hull.legend': 'Kreise: die Values v\u2081\u2026{last}; Rauten: die Ausgaben. Linien: die Gewichte von \u201e{query}\u201c (dicker = mehr Gewicht); wähle eine andere Ausgabe, um deren Gewichte zu sehen.',
-  'lessons.hull.outside': { one: '{count} Ausgabe liegt außerhalb der Hülle.', other: '{count} Ausgaben liegen außerhalb der Hülle.' },
+  'lessons.hull.headDims':
+    'Jeder Kopf hat hier {count} Value-Dimensionen. Setze d_model = 2 \u00d7 Köpfe (zum Beispiel d_model 8 mit 4 Köpfen) oder übernimm diesen Kopf in den Q-, K-, V-Modus mit zwei Value-Dimensionen:',
+  'lessons.hull.valueDims':
+    'Die Values haben hier {count} Dimensionen. Setze d\u1d65 = 2 oder übernimm Q und K dieses Beispiels (und die ersten beiden Spalten von V) in den Q-, K-, V-Modus:',
+  'lessons.hull.drag':
+    'Ziehe einen Value-Punkt (oder fokussiere ihn und nutze die Pfeiltasten; Umschalt für kleine Schritte): V ändert sich, und jede Ausgabe bewegt sich mit, ohne die Hülle je zu verlassen.',
+  'lessons.hull.fromX':
+    'Hier kommen die Values aus X\u00b7W_V. Um sie zu ziehen, übernimm dieses Beispiel in den Q-, K-, V-Modus:',
+  'lessons.hull.legend':
+    'Kreise: die Values v\u2081\u2026{last}; Rauten: die Ausgaben. Linien: die Gewichte von \u201e{query}\u201c (dicker = mehr Gewicht); wähle eine andere Ausgabe, um deren Gewichte zu sehen.',
+  'lessons.hull.outside': {
+    one: '{count} Ausgabe liegt außerhalb der Hülle.',
+    other: '{count} Ausgaben liegen außerhalb der Hülle.',
+  },
   'lessons.hull.inside': 'Alle {count} Ausgaben liegen in der Hülle der {values} Values.',
-  'lessons.hull.plotLabel': 'Value-Vektoren als Punkte, ihre konvexe Hülle mit {corners} Ecken und die {count} Ausgaben darin',
+  'lessons.hull.plotLabel':
+    'Value-Vektoren als Punkte, ihre konvexe Hülle mit {corners} Ecken und die {count} Ausgaben darin',
   'lessons.hull.valuePoint': '{name}: der Value von {key}, bei {point}',
-  'lessons.hull.valuePointDrag': '{name}: der Value von {key}, bei {point}. Pfeiltasten verschieben ihn; Umschalt+Pfeil verschiebt ihn ein wenig.',
+  'lessons.hull.valuePointDrag':
+    '{name}: der Value von {key}, bei {point}. Pfeiltasten verschieben ihn; Umschalt+Pfeil verschiebt ihn ein wenig.',
   'lessons.hull.outputPoint': '{query}: seine Ausgabe, bei {point}; seine Gewichte zeigen',
   'lessons.hull.noKey': 'kein sichtbarer Key: Ausgabe 0',
   'lessons.hull.yes': 'ja',
   'lessons.hull.no': 'nein',
 
-  'lessons.cost.intro': 'Die Projektionen kosten pro Token gleich viel, egal wie lang der Text ist; die Score-Matrix wächst mit n \u00d7 m. Bei kurzen Eingaben überwiegen die Projektionen, bei langen der quadratische Term, und die h Attention-Matrizen müssen auch in den Speicher passen. Zahlen aus attn.lessons.attentionCost für eine Schicht; solange der Explorer einen einzelnen Kopf zeigt (der kein W_O hat), aus den Matrizen dieses Kopfes (eine Multiplikation mit Addition zählt als 2 FLOPs).',
+  'lessons.cost.intro':
+    'Die Projektionen kosten pro Token gleich viel, egal wie lang der Text ist; die Score-Matrix wächst mit n \u00d7 m. Bei kurzen Eingaben überwiegen die Projektionen, bei langen der quadratische Term, und die h Attention-Matrizen müssen auch in den Speicher passen. Zahlen aus attn.lessons.attentionCost für eine Schicht; solange der Explorer einen einzelnen Kopf zeigt (der kein W_O hat), aus den Matrizen dieses Kopfes (eine Multiplikation mit Addition zählt als 2 FLOPs).',
   'lessons.cost.follow': 'Größen des Explorers verwenden',
   'lessons.cost.field.n': 'n (Queries)',
   'lessons.cost.field.m': 'm (Keys)',
@@ -130,7 +160,8 @@ export default {
   'lessons.cost.projectionFlops.label': 'Projektionen Q, K, V und Ausgabe',
   'lessons.cost.projectionFlops.headLabel': 'Projektionen Q, K, V (keine Ausgabeprojektion)',
   'lessons.cost.projectionFlops.layer': '2\u00b7d\u00b2\u00b7(2n + 2m): linear in n',
-  'lessons.cost.projectionFlops.head': '2\u00b7d\u00b7(n\u00b7d\u2096 + m\u00b7d\u2096 + m\u00b7d\u1d65), keine Ausgabeprojektion',
+  'lessons.cost.projectionFlops.head':
+    '2\u00b7d\u00b7(n\u00b7d\u2096 + m\u00b7d\u2096 + m\u00b7d\u1d65), keine Ausgabeprojektion',
   'lessons.cost.scoreFlops.label': 'Scores Q\u00b7K\u1d40 und Gewichte\u00b7V',
   'lessons.cost.scoreFlops.layer': '4\u00b7n\u00b7m\u00b7d: quadratisch in n',
   'lessons.cost.scoreFlops.head': '2\u00b7n\u00b7m\u00b7(d\u2096 + d\u1d65): quadratisch in n',
@@ -148,20 +179,27 @@ export default {
   'lessons.cost.xLabel': 'Tokens n (Self-Attention, m = n)',
   'lessons.cost.yLabel': 'FLOPs',
   'lessons.cost.failed': 'Der Kern kann diese Größen nicht berechnen: {error}',
-  'lessons.cost.captionHead': 'n = {n}, m = {m}, der einzelne Kopf des Explorers: d_model = {dModel}, d\u2096 = {dk}, d\u1d65 = {dv} (kein W_O)',
-  'lessons.cost.captionTyped': 'n = {n}, m = {m}, der einzelne Kopf des Explorers: Q, K, V direkt eingegeben, d\u2096 = {dk}, d\u1d65 = {dv} (kein W_O)',
+  'lessons.cost.captionHead':
+    'n = {n}, m = {m}, der einzelne Kopf des Explorers: d_model = {dModel}, d\u2096 = {dk}, d\u1d65 = {dv} (kein W_O)',
+  'lessons.cost.captionTyped':
+    'n = {n}, m = {m}, der einzelne Kopf des Explorers: Q, K, V direkt eingegeben, d\u2096 = {dk}, d\u1d65 = {dv} (kein W_O)',
   'lessons.cost.captionLayer': 'n = {n}, m = {m}, d_model = {dModel}, h = {heads} (Kopfbreite {width})',
   'lessons.cost.typed': 'Q, K und V sind direkt eingegeben: Es gibt keine Projektionsgewichte zu zählen.',
-  'lessons.cost.verdictTyped': 'Mit direkt eingegebenen Q, K, V gibt es keine Projektionen: Jeder FLOP steckt in den Scores, den Gewichte\u00b7V und der Softmax. Die Attention-Matrix braucht {bytes} bei n = {n}, m = {m}.',
-  'lessons.cost.verdictHead': 'Für diesen Kopf (d_model = {dModel}, d\u2096 = {dk}, d\u1d65 = {dv}) kosten die quadratischen Terme ab n = {star} Tokens mehr als die Projektionen. Seine Attention-Matrix braucht {bytes} bei n = {n}, m = {m}.',
+  'lessons.cost.verdictTyped':
+    'Mit direkt eingegebenen Q, K, V gibt es keine Projektionen: Jeder FLOP steckt in den Scores, den Gewichte\u00b7V und der Softmax. Die Attention-Matrix braucht {bytes} bei n = {n}, m = {m}.',
+  'lessons.cost.verdictHead':
+    'Für diesen Kopf (d_model = {dModel}, d\u2096 = {dk}, d\u1d65 = {dv}) kosten die quadratischen Terme ab n = {star} Tokens mehr als die Projektionen. Seine Attention-Matrix braucht {bytes} bei n = {n}, m = {m}.',
   'lessons.cost.verdictLayer': {
     one: 'Mit d_model = {dModel} und {count} Kopf kosten die quadratischen Terme ab n = {star} Tokens mehr als die Projektionen (etwa 2\u00b7d_model). Die h Attention-Matrizen brauchen {bytes} bei n = {n}, m = {m}.',
-    other: 'Mit d_model = {dModel} und {count} Köpfen kosten die quadratischen Terme ab n = {star} Tokens mehr als die Projektionen (etwa 2\u00b7d_model). Die h Attention-Matrizen brauchen {bytes} bei n = {n}, m = {m}.',
+    other:
+      'Mit d_model = {dModel} und {count} Köpfen kosten die quadratischen Terme ab n = {star} Tokens mehr als die Projektionen (etwa 2\u00b7d_model). Die h Attention-Matrizen brauchen {bytes} bei n = {n}, m = {m}.',
   },
   'lessons.cost.equalAt': 'gleich bei n = {n}',
-  'lessons.cost.plotDescription': 'FLOPs über n, doppelt logarithmisch: Die Projektionen wachsen linear, die quadratischen Terme überholen sie bei n = {n}.',
+  'lessons.cost.plotDescription':
+    'FLOPs über n, doppelt logarithmisch: Die Projektionen wachsen linear, die quadratischen Terme überholen sie bei n = {n}.',
 
-  'lessons.steps.intro': 'Ein Modell, das Text schreibt, hat im Schritt i nur die Tokens 1..i. Das Training rechnet alle Schritte auf einmal auf dem ganzen Satz, wobei die kausale Maske jeder Query ihre Zukunft verbirgt. Beides liefert dieselben Zahlen \u2013 deshalb ist dieses parallele Training ehrlich.',
+  'lessons.steps.intro':
+    'Ein Modell, das Text schreibt, hat im Schritt i nur die Tokens 1..i. Das Training rechnet alle Schritte auf einmal auf dem ganzen Satz, wobei die kausale Maske jeder Query ihre Zukunft verbirgt. Beides liefert dieselben Zahlen \u2013 deshalb ist dieses parallele Training ehrlich.',
   'lessons.steps.token': 'Token i',
   'lessons.steps.previous': '\u25c0 Zurück',
   'lessons.steps.next': 'Weiter \u25b6',
@@ -177,17 +215,27 @@ export default {
   'lessons.steps.causalRow': 'Zeile i der kausalen Attention',
   'lessons.steps.prefixRow': 'Query i nur über die Keys 1..i',
   'lessons.steps.causalHeading': 'Zeile {i} der kausalen Attention',
-  'lessons.steps.prefixHeading': { one: 'Query {i} nur über die Keys 1..{count} ({count} Key)', other: 'Query {i} nur über die Keys 1..{count} ({count} Keys)' },
+  'lessons.steps.prefixHeading': {
+    one: 'Query {i} nur über die Keys 1..{count} ({count} Key)',
+    other: 'Query {i} nur über die Keys 1..{count} ({count} Keys)',
+  },
   'lessons.steps.valueText': 'Token {i} von {n}: {token}',
   'lessons.steps.position': '{i} von {n}',
-  'lessons.steps.ignoresMask.padding': 'Diese Ansicht wendet immer die kausale Maske an und ignoriert die oben gewählte Padding-Maske.',
-  'lessons.steps.ignoresMask.custom': 'Diese Ansicht wendet immer die kausale Maske an und ignoriert die oben gewählte eigene Maske.',
+  'lessons.steps.ignoresMask.padding':
+    'Diese Ansicht wendet immer die kausale Maske an und ignoriert die oben gewählte Padding-Maske.',
+  'lessons.steps.ignoresMask.custom':
+    'Diese Ansicht wendet immer die kausale Maske an und ignoriert die oben gewählte eigene Maske.',
   'lessons.steps.identical': 'Gleich: Die kausale Zeile gibt den Keys nach {k} genau 0, und der Rest ist identisch.',
-  'lessons.steps.rounding': 'Gleich: Die kausale Zeile gibt den Keys nach {k} genau 0, und der Rest stimmt bis auf float32-Rundung überein (größte Abweichung {diff}).',
+  'lessons.steps.rounding':
+    'Gleich: Die kausale Zeile gibt den Keys nach {k} genau 0, und der Rest stimmt bis auf float32-Rundung überein (größte Abweichung {diff}).',
   'lessons.steps.notEqual': 'Nicht gleich: größte Abweichung {diff}.',
-  'lessons.steps.leaked': { one: 'Nicht gleich: größte Abweichung {diff}, {count} künftiger Key mit Gewicht.', other: 'Nicht gleich: größte Abweichung {diff}, {count} künftige Keys mit Gewicht.' },
+  'lessons.steps.leaked': {
+    one: 'Nicht gleich: größte Abweichung {diff}, {count} künftiger Key mit Gewicht.',
+    other: 'Nicht gleich: größte Abweichung {diff}, {count} künftige Keys mit Gewicht.',
+  },
 
-  'lessons.permutation.intro': 'Attention vergleicht jede Query mit jedem Key, und nichts an diesem Vergleich weiß, wo ein Token steht. Tausche zwei Tokens, und die Ausgaben sind dieselben Zeilen, nur vertauscht. Deshalb fügen Transformer den Token-Vektoren Positionsinformation hinzu.',
+  'lessons.permutation.intro':
+    'Attention vergleicht jede Query mit jedem Key, und nichts an diesem Vergleich weiß, wo ein Token steht. Tausche zwei Tokens, und die Ausgaben sind dieselben Zeilen, nur vertauscht. Deshalb fügen Transformer den Token-Vektoren Positionsinformation hinzu.',
   'lessons.permutation.swap': 'Tausche Token',
   'lessons.permutation.with': 'mit Token',
   'lessons.permutation.before': 'Ausgabe, Tokens in Reihenfolge',
@@ -195,16 +243,24 @@ export default {
   'lessons.permutation.outputLabel': '{side}: Ausgabe',
   'lessons.permutation.order': 'Reihenfolge: {tokens}',
   'lessons.permutation.needsTwo': 'Zum Tauschen braucht es zwei verschiedene Tokens.',
-  'lessons.permutation.note.causal': 'Oben ist die kausale Maske gewählt: Sie verbirgt Keys nach Position, also sieht nach dem Tausch jedes Token andere Keys.',
-  'lessons.permutation.note.sinusoidal': 'Zu X werden Positionen addiert (sinusförmig): Die zwei Wörter tauschen die Plätze, aber jede Position behält ihren eigenen Vektor, also ändern sich die Vektoren der getauschten Tokens.',
-  'lessons.permutation.note.learned': 'Zu X werden Positionen addiert (wie gelernt): Die zwei Wörter tauschen die Plätze, aber jede Position behält ihren eigenen Vektor, also ändern sich die Vektoren der getauschten Tokens.',
-  'lessons.permutation.note.none': 'Zu X wird keine Positionsinformation addiert (siehe \u201ePositionsinformation\u201c unter dem Satz): Wähle eine, damit die Reihenfolge zählt.',
+  'lessons.permutation.note.causal':
+    'Oben ist die kausale Maske gewählt: Sie verbirgt Keys nach Position, also sieht nach dem Tausch jedes Token andere Keys.',
+  'lessons.permutation.note.sinusoidal':
+    'Zu X werden Positionen addiert (sinusförmig): Die zwei Wörter tauschen die Plätze, aber jede Position behält ihren eigenen Vektor, also ändern sich die Vektoren der getauschten Tokens.',
+  'lessons.permutation.note.learned':
+    'Zu X werden Positionen addiert (wie gelernt): Die zwei Wörter tauschen die Plätze, aber jede Position behält ihren eigenen Vektor, also ändern sich die Vektoren der getauschten Tokens.',
+  'lessons.permutation.note.none':
+    'Zu X wird keine Positionsinformation addiert (siehe \u201ePositionsinformation\u201c unter dem Satz): Wähle eine, damit die Reihenfolge zählt.',
   'lessons.permutation.note.multi': 'Verglichen wird die ganze Multi-Head-Schicht (concat\u00b7W_O).',
-  'lessons.permutation.swapped': 'Die Zeilen {i} und {j} der Ausgabe haben die Plätze getauscht; sonst ist jede Zeile gleich (größte Abweichung {diff}).',
-  'lessons.permutation.changed': 'Die Zeilen wurden nicht nur getauscht: {count} Werte haben sich geändert (um bis zu {diff}). Hier zählt die Position.',
+  'lessons.permutation.swapped':
+    'Die Zeilen {i} und {j} der Ausgabe haben die Plätze getauscht; sonst ist jede Zeile gleich (größte Abweichung {diff}).',
+  'lessons.permutation.changed':
+    'Die Zeilen wurden nicht nur getauscht: {count} Werte haben sich geändert (um bis zu {diff}). Hier zählt die Position.',
 
-  'lessons.gradients.intro': 'Jedes Gewicht in Attention bewegt sich entlang eines Gradienten. Wähle, was der Kopf lernen soll; der Kern führt den Rückwärtsdurchlauf des Kopfes oben aus und zeigt jeden Schritt davon, vom Verlust zurück bis Q, K und V.',
-  'lessons.gradients.headNote': 'Mehrere Köpfe: Dies ist der Rückwärtsdurchlauf von Kopf {head} (Kopf oben wählen), mit der eigenen Ausgabe des Kopfes als O und seinen Ausschnitten der Projektionen als Q, K, V.',
+  'lessons.gradients.intro':
+    'Jedes Gewicht in Attention bewegt sich entlang eines Gradienten. Wähle, was der Kopf lernen soll; der Kern führt den Rückwärtsdurchlauf des Kopfes oben aus und zeigt jeden Schritt davon, vom Verlust zurück bis Q, K und V.',
+  'lessons.gradients.headNote':
+    'Mehrere Köpfe: Dies ist der Rückwärtsdurchlauf von Kopf {head} (Kopf oben wählen), mit der eigenen Ausgabe des Kopfes als O und seinen Ausschnitten der Projektionen als Q, K, V.',
   'lessons.gradients.goal': 'Was gelernt wird',
   'lessons.gradients.goal.target': 'Eine Zielausgabe T erreichen: L = \u00bd\u2016O \u2212 T\u2016\u00b2',
   'lessons.gradients.goal.cell': 'Eine Ausgabezelle erhöhen: L = O[i, j]',
@@ -214,48 +270,65 @@ export default {
   'lessons.gradients.targetTitle': 'Ziel T (bearbeitbar)',
   'lessons.gradients.copyOutput': 'T = aktuelle Ausgabe',
   'lessons.gradients.loss': 'Verlust L = {loss}',
-  'lessons.gradients.mapsNote': 'Vorwärts: Scores S \u2192 Softmax A \u2192 Ausgabe O = A\u00b7V. Rückwärts geht es andersherum: dO \u2192 dA \u2192 dS \u2192 dQ, dK (und dV direkt aus dO). Klicke eine Zelle von dQ, dK oder dV an, um diese Eingabe unten anzustoßen.',
+  'lessons.gradients.mapsNote':
+    'Vorwärts: Scores S \u2192 Softmax A \u2192 Ausgabe O = A\u00b7V. Rückwärts geht es andersherum: dO \u2192 dA \u2192 dS \u2192 dQ, dK (und dV direkt aus dO). Klicke eine Zelle von dQ, dK oder dV an, um diese Eingabe unten anzustoßen.',
   'lessons.gradients.mapLabel': 'Gradient {formula}',
   'lessons.gradients.explainTitle': 'Wie wurde diese Zahl berechnet?',
-  'lessons.gradients.explainIdle': 'Zeige auf eine Zelle der Gradienten, tippe sie an oder fokussiere sie, um zu sehen, wie sie berechnet wurde.',
+  'lessons.gradients.explainIdle':
+    'Zeige auf eine Zelle der Gradienten, tippe sie an oder fokussiere sie, um zu sehen, wie sie berechnet wurde.',
   'lessons.gradients.explain.terms': '{count} Terme',
-  'lessons.gradients.explain.dOCell': 'Der Verlust ist eine einzige Ausgabezelle, also gibt nur diese Zelle einen Gradienten zurück.',
-  'lessons.gradients.explain.dOTarget': 'Beim Verlust \u00bd\u2016O \u2212 T\u2016\u00b2 wird jede Ausgabezelle so stark geschoben, wie weit sie von ihrem Ziel entfernt ist.',
+  'lessons.gradients.explain.dOCell':
+    'Der Verlust ist eine einzige Ausgabezelle, also gibt nur diese Zelle einen Gradienten zurück.',
+  'lessons.gradients.explain.dOTarget':
+    'Beim Verlust \u00bd\u2016O \u2212 T\u2016\u00b2 wird jede Ausgabezelle so stark geschoben, wie weit sie von ihrem Ziel entfernt ist.',
   'lessons.gradients.explain.dOTitle': 'dO: Gradient des Verlusts an Ausgabe [{i},{j}]',
-  'lessons.gradients.explain.dA': 'Wie stark sich der Verlust je Einheit Gewicht auf Key {j} ändern würde: seine Value-Zeile gegen den Schub auf Ausgabe {i}.',
+  'lessons.gradients.explain.dA':
+    'Wie stark sich der Verlust je Einheit Gewicht auf Key {j} ändern würde: seine Value-Zeile gegen den Schub auf Ausgabe {i}.',
   'lessons.gradients.explain.dATitle': 'dA: Gradient an Gewicht [{i},{j}]',
-  'lessons.gradients.explain.dSHidden': 'Dieser Key ist verborgen: Sein Gewicht ist genau 0, also bekommt sein Score keinen Gradienten und kann nicht lernen.',
+  'lessons.gradients.explain.dSHidden':
+    'Dieser Key ist verborgen: Sein Gewicht ist genau 0, also bekommt sein Score keinen Gradienten und kann nicht lernen.',
   'lessons.gradients.explain.dSHiddenTitle': 'dS: verborgene Zelle [{i},{j}]',
-  'lessons.gradients.explain.dS': 'Die Softmax gibt das Gewicht zurück, multipliziert damit, wie viel besser als der Durchschnitt dieser Key abschneiden würde; ein Key mit Gewicht nahe 0 bekommt fast nichts.',
+  'lessons.gradients.explain.dS':
+    'Die Softmax gibt das Gewicht zurück, multipliziert damit, wie viel besser als der Durchschnitt dieser Key abschneiden würde; ein Key mit Gewicht nahe 0 bekommt fast nichts.',
   'lessons.gradients.explain.dSTitle': 'dS: Gradient an Score [{i},{j}]',
   'lessons.gradients.explain.dQ': 'dQ[{i},{j}] = scale \u00d7 \u03a3 über Keys l: dS[{i},l]\u00b7K[l,{j}]',
   'lessons.gradients.explain.dK': 'dK[{i},{j}] = scale \u00d7 \u03a3 über Queries l: dS[l,{i}]\u00b7Q[l,{j}]',
   'lessons.gradients.explain.dQTitle': 'dQ: Gradient an Query [{i},{j}]',
   'lessons.gradients.explain.dKTitle': 'dK: Gradient an Key [{i},{j}]',
   'lessons.gradients.explain.dVSum': 'dV[{i},{j}] = \u03a3 über Queries l: A[l,{i}]\u00b7dO[l,{j}] = {sum}',
-  'lessons.gradients.explain.dV': 'Eine Value-Zeile lernt von jeder Query, die sie liest, im Verhältnis zu deren Gewicht.',
+  'lessons.gradients.explain.dV':
+    'Eine Value-Zeile lernt von jeder Query, die sie liest, im Verhältnis zu deren Gewicht.',
   'lessons.gradients.explain.dVTitle': 'dV: Gradient an Value [{i},{j}]',
   'lessons.gradients.nudgeTitle': 'Anstoß-Probe',
-  'lessons.gradients.nudgeNote': 'Addiere \u03b5 zu einer Eingabe und rechne den Vorwärtsdurchlauf erneut: Der Verlust ändert sich in erster Ordnung um \u03b5 \u00d7 Gradient.',
-  'lessons.gradients.nudge': '{cell} + {eps}: Der Verlust geht von {before} auf {after}, eine Änderung um {change}; \u03b5 \u00d7 Gradient = {eps} \u00d7 {gradient} = {predicted}.',
+  'lessons.gradients.nudgeNote':
+    'Addiere \u03b5 zu einer Eingabe und rechne den Vorwärtsdurchlauf erneut: Der Verlust ändert sich in erster Ordnung um \u03b5 \u00d7 Gradient.',
+  'lessons.gradients.nudge':
+    '{cell} + {eps}: Der Verlust geht von {before} auf {after}, eine Änderung um {change}; \u03b5 \u00d7 Gradient = {eps} \u00d7 {gradient} = {predicted}.',
   'lessons.gradients.stepsTitle': 'Gradientenschritte',
-  'lessons.gradients.stepsNote': 'x \u2190 x \u2212 Lernrate \u00d7 \u2202L/\u2202x auf der gewählten Matrix, mit einem neuen Rückwärtsdurchlauf vor jedem Schritt, zurückgeschrieben in den Explorer: Sieh zu, wie sich die Gewichte oben bewegen und der Verlust fällt.',
+  'lessons.gradients.stepsNote':
+    'x \u2190 x \u2212 Lernrate \u00d7 \u2202L/\u2202x auf der gewählten Matrix, mit einem neuen Rückwärtsdurchlauf vor jedem Schritt, zurückgeschrieben in den Explorer: Sieh zu, wie sich die Gewichte oben bewegen und der Verlust fällt.',
   'lessons.gradients.update': 'Aktualisieren',
   'lessons.gradients.rate': 'Lernrate',
   'lessons.gradients.perClick': 'Schritte pro Klick',
   'lessons.gradients.takeSteps': { one: 'Einen Schritt machen', other: '{count} Schritte machen' },
   'lessons.gradients.useQkv': 'Q, K, V direkt verwenden',
-  'lessons.gradients.stepsTaken': { one: '{count} Schritt auf {matrix}: Verlust {losses}', other: '{count} Schritte auf {matrix}: Verlust {losses}' },
-  'lessons.gradients.projected': 'Hier sind Q, K und V Projektionen von X (Satzmodus): Schalte den Explorer auf freie Q, K, V um, um direkt auf ihnen Schritte zu machen.',
+  'lessons.gradients.stepsTaken': {
+    one: '{count} Schritt auf {matrix}: Verlust {losses}',
+    other: '{count} Schritte auf {matrix}: Verlust {losses}',
+  },
+  'lessons.gradients.projected':
+    'Hier sind Q, K und V Projektionen von X (Satzmodus): Schalte den Explorer auf freie Q, K, V um, um direkt auf ihnen Schritte zu machen.',
   'lessons.gradients.stepsUpdate': 'Die Schritte ändern {matrix} in den Eingaben des Explorers oben.',
   'lessons.gradients.history': 'Verlust nach jedem Klick: {losses}',
   'lessons.gradients.keys.title': 'Welche Keys lernen?',
-  'lessons.gradients.keys.note': 'd\u2096 = 64, eine Query, 64 zufällige Keys, 200 Stichproben (standardnormalverteilt, aus dem Generator des Kerns). Rohe Scores streuen wie \u221a64 = 8, die Softmax sättigt, und fast jeder Key bekommt keinen Gradienten; skalierte Scores geben den meisten von ihnen Gradienten.',
+  'lessons.gradients.keys.note':
+    'd\u2096 = 64, eine Query, 64 zufällige Keys, 200 Stichproben (standardnormalverteilt, aus dem Generator des Kerns). Rohe Scores streuen wie \u221a64 = 8, die Softmax sättigt, und fast jeder Key bekommt keinen Gradienten; skalierte Scores geben den meisten von ihnen Gradienten.',
   'lessons.gradients.keys.threshold': '|dS|-Schwelle',
   'lessons.gradients.keys.column.scores': 'Scores',
   'lessons.gradients.keys.column.keys': 'Keys mit |dS| über der Schwelle (von 64)',
   'lessons.gradients.keys.column.norm': 'Gradientennorm \u2016(dQ, dK, dV)\u2016',
   'lessons.gradients.keys.scaled': 'Scores \u00f7 \u221ad\u2096',
   'lessons.gradients.keys.unscaled': 'rohe Scores (ohne \u00f7\u221ad\u2096)',
-  'lessons.gradients.keys.norm': 'Ohne Skalierung ist die Norm größer: dQ und dK tragen den Skalierungsfaktor, also bekommen die wenigen Keys, die noch lernen, 8\u00d7 größere, sprunghaftere Änderungen, die übrigen gar keine.',
+  'lessons.gradients.keys.norm':
+    'Ohne Skalierung ist die Norm größer: dQ und dK tragen den Skalierungsfaktor, also bekommen die wenigen Keys, die noch lernen, 8\u00d7 größere, sprunghaftere Änderungen, die übrigen gar keine.',
 };

@@ -10,8 +10,10 @@ export default {
   'training.task.text': 'Text, Zeichen für Zeichen',
   'training.task.textPlaceholder': 'Leer: die mitgelieferten Kurzgeschichten (etwa 6.000 Zeichen, auf Englisch)',
   'training.task.textLabel': 'Dein Text (optional)',
-  'training.task.explain.repeated': 'Wiederholte zufällige Token: eine zufällige Folge von Token, dann dieselbe Folge noch einmal. Die erste Kopie lässt sich nicht vorhersagen; die zweite schon, indem man nachsieht, was beim letzten Mal auf das aktuelle Token folgte. Genau das ist die Aufgabe eines Induktionskopfs.',
-  'training.task.explain.text': 'Text, Zeichen für Zeichen: das nächste Zeichen einer Kurzgeschichte (oder deines eigenen Texts) vorhersagen. Ein Modell kann Schreibweisen und häufige Wörter lernen und einen wiederholten Namen von weiter vorn kopieren.',
+  'training.task.explain.repeated':
+    'Wiederholte zufällige Token: eine zufällige Folge von Token, dann dieselbe Folge noch einmal. Die erste Kopie lässt sich nicht vorhersagen; die zweite schon, indem man nachsieht, was beim letzten Mal auf das aktuelle Token folgte. Genau das ist die Aufgabe eines Induktionskopfs.',
+  'training.task.explain.text':
+    'Text, Zeichen für Zeichen: das nächste Zeichen einer Kurzgeschichte (oder deines eigenen Texts) vorhersagen. Ein Modell kann Schreibweisen und häufige Wörter lernen und einen wiederholten Namen von weiter vorn kopieren.',
   'training.model.legend': 'Modell und Optimierer',
   'training.setting.layers': 'Schichten',
   'training.setting.heads': 'Köpfe pro Schicht',
@@ -42,10 +44,12 @@ export default {
   // Run status
   'training.status.building': 'Das Modell wird gebaut\u2026',
   'training.status.ready': '{parameters} Parameter. Drücke \u201eTrainieren\u201c.',
-  'training.status.readyMainThread': '{parameters} Parameter. Drücke \u201eTrainieren\u201c. Das Training läuft in kurzen Abschnitten im eigenen Thread dieser Seite: Dieser Frame kann keinen Worker starten.',
+  'training.status.readyMainThread':
+    '{parameters} Parameter. Drücke \u201eTrainieren\u201c. Das Training läuft in kurzen Abschnitten im eigenen Thread dieser Seite: Dieser Frame kann keinen Worker starten.',
   'training.status.step': 'Schritt {step}: Loss {loss}',
   'training.status.stepPaused': 'Schritt {step}: Loss {loss} (pausiert)',
-  'training.status.loaded': 'Schritt {step}: trainierte Parameter geladen. \u201eTrainieren\u201c macht mit ihnen weiter.',
+  'training.status.loaded':
+    'Schritt {step}: trainierte Parameter geladen. \u201eTrainieren\u201c macht mit ihnen weiter.',
   'training.status.error': 'Das Training wurde angehalten: {reason}',
 
   // Line charts
@@ -61,20 +65,27 @@ export default {
   'training.loss.series.all': 'ganze Sequenz (Testsequenzen)',
   'training.loss.series.probe': 'Testsequenzen',
   'training.loss.uniform': 'gleichverteiltes Raten, {lnV}',
-  'training.loss.hint.text': 'Ein Modell, das das nächste Zeichen gleichverteilt unter den V = {V} Zeichen rät, verliert {lnV} Nats pro Zeichen (die Strich-Punkt-Linie); jedes Nat weniger ist Wissen über den Text.',
-  'training.loss.hint.repeated': 'Das Modell trainiert nur auf der wiederholten Hälfte (durchgezogene Linie): Sie lässt sich perfekt vorhersagen, und der Absturz ihres Loss ist der Induktionskopf, der entsteht. Die ganze Sequenz (gestrichelt) bewertet auch die erste Kopie, die zufällig ist, und das Füllzeichen nach der zweiten: Das kann kein Modell vorhersagen. Gleichverteiltes Raten unter den V = {V} Token verlöre dort {lnV} Nats pro Token (die Strich-Punkt-Linie), aber dieses Modell trainiert nie auf diesen Positionen und rät sie, sobald es kopiert, mit Überzeugung; ein überzeugter falscher Tipp kostet mehr als ein gleichverteilter, daher kann der Loss der ganzen Sequenz über {lnV} steigen, während der der wiederholten Hälfte fällt.',
+  'training.loss.hint.text':
+    'Ein Modell, das das nächste Zeichen gleichverteilt unter den V = {V} Zeichen rät, verliert {lnV} Nats pro Zeichen (die Strich-Punkt-Linie); jedes Nat weniger ist Wissen über den Text.',
+  'training.loss.hint.repeated':
+    'Das Modell trainiert nur auf der wiederholten Hälfte (durchgezogene Linie): Sie lässt sich perfekt vorhersagen, und der Absturz ihres Loss ist der Induktionskopf, der entsteht. Die ganze Sequenz (gestrichelt) bewertet auch die erste Kopie, die zufällig ist, und das Füllzeichen nach der zweiten: Das kann kein Modell vorhersagen. Gleichverteiltes Raten unter den V = {V} Token verlöre dort {lnV} Nats pro Token (die Strich-Punkt-Linie), aber dieses Modell trainiert nie auf diesen Positionen und rät sie, sobald es kopiert, mit Überzeugung; ein überzeugter falscher Tipp kostet mehr als ein gleichverteilter, daher kann der Loss der ganzen Sequenz über {lnV} steigen, während der der wiederholten Hälfte fällt.',
   'training.loss.general.title': 'Verallgemeinerung',
   'training.loss.general.idle': 'Trainiere ein paar hundert Schritte, um zu vergleichen.',
-  'training.loss.general.real': 'Bester Induktions-Score auf trainierten Wiederholungslängen: {trained} (Loss {trainedLoss}); auf nie gesehenen Längen ({lengths}): {heldOut} (Loss {heldOutLoss}). Es kopiert also in jedem Abstand, was beim letzten Mal folgte: ein echter Induktionskopf.',
-  'training.loss.general.memorised': 'Bester Induktions-Score auf trainierten Wiederholungslängen: {trained} (Loss {trainedLoss}); auf nie gesehenen Längen ({lengths}): {heldOut} (Loss {heldOutLoss}). Auf den neuen Längen ist es also viel schlechter: Es hat vielleicht Perioden auswendig gelernt.',
-  'training.loss.general.none': 'Bester Induktions-Score auf trainierten Wiederholungslängen: {trained} (Loss {trainedLoss}); auf nie gesehenen Längen ({lengths}): {heldOut} (Loss {heldOutLoss}). Also noch kein Induktionskopf.',
+  'training.loss.general.real':
+    'Bester Induktions-Score auf trainierten Wiederholungslängen: {trained} (Loss {trainedLoss}); auf nie gesehenen Längen ({lengths}): {heldOut} (Loss {heldOutLoss}). Es kopiert also in jedem Abstand, was beim letzten Mal folgte: ein echter Induktionskopf.',
+  'training.loss.general.memorised':
+    'Bester Induktions-Score auf trainierten Wiederholungslängen: {trained} (Loss {trainedLoss}); auf nie gesehenen Längen ({lengths}): {heldOut} (Loss {heldOutLoss}). Auf den neuen Längen ist es also viel schlechter: Es hat vielleicht Perioden auswendig gelernt.',
+  'training.loss.general.none':
+    'Bester Induktions-Score auf trainierten Wiederholungslängen: {trained} (Loss {trainedLoss}); auf nie gesehenen Längen ({lengths}): {heldOut} (Loss {heldOutLoss}). Also noch kein Induktionskopf.',
 
   // Head cards
   'training.heads.title': 'Jeder Kopf, auf einer Testsequenz',
-  'training.heads.note': 'Ein Kopf bekommt einen Namen, sobald ein Score seine Schwelle überschreitet: Vorgänger \u2265 {previousToken}, Induktion \u2265 {induction}. Die Scores werden auf {probes} Testsequenzen gemessen; die Karte zeigt die erste.',
+  'training.heads.note':
+    'Ein Kopf bekommt einen Namen, sobald ein Score seine Schwelle überschreitet: Vorgänger \u2265 {previousToken}, Induktion \u2265 {induction}. Die Scores werden auf {probes} Testsequenzen gemessen; die Karte zeigt die erste.',
   'training.head.title': 'Schicht {layer} \u00b7 Kopf {head}',
   'training.head.chart': 'Schicht {layer} \u00b7 Kopf {head}: Scores über die Schritte',
-  'training.head.map': 'Schicht {layer} \u00b7 Kopf {head}: Attention auf der Testsequenz (Zeilen: Queries, Spalten: Keys)',
+  'training.head.map':
+    'Schicht {layer} \u00b7 Kopf {head}: Attention auf der Testsequenz (Zeilen: Queries, Spalten: Keys)',
   'training.head.ablate': 'Abschalten',
   'training.head.restore': 'Wiederherstellen',
   'training.head.ablateTitle': 'Die Ausgabe dieses Kopfs auf null setzen und sehen, was Loss und Scores verlieren',
@@ -92,16 +103,19 @@ export default {
   // Ablation
   'training.ablation.drop': '{head} {score} {before} \u2192 {after}',
   'training.ablation.drops': 'Ohne {heads}: Loss der Testsequenzen {before} \u2192 {after}. Verlorene Scores: {drops}.',
-  'training.ablation.none': 'Ohne {heads}: Loss der Testsequenzen {before} \u2192 {after}. Kein Kopf verliert mehr als 0,05 eines Scores.',
+  'training.ablation.none':
+    'Ohne {heads}: Loss der Testsequenzen {before} \u2192 {after}. Kein Kopf verliert mehr als 0,05 eines Scores.',
 
   // Your text
   'training.yourText.title': 'Dein Text',
   'training.yourText.label': 'Tippe einen Satz: Das Textmodell liest ihn Zeichen für Zeichen',
-  'training.yourText.hint': 'Jedes Zeichen ist ein Token (höchstens {max}, die Kontextlänge des Modells). Zeilen sind Queries, Spalten die Keys, auf die jede achtet; die Scores werden auf deinem Text gemessen. Das Modell kennt diese {count} Zeichen: {known}.',
+  'training.yourText.hint':
+    'Jedes Zeichen ist ein Token (höchstens {max}, die Kontextlänge des Modells). Zeilen sind Queries, Spalten die Keys, auf die jede achtet; die Scores werden auf deinem Text gemessen. Das Modell kennt diese {count} Zeichen: {known}.',
   'training.yourText.space': 'Leerzeichen',
   'training.yourText.newLine': 'Zeilenumbruch',
   'training.yourText.empty': 'Tippe mindestens ein Zeichen.',
-  'training.yourText.map': 'Schicht {layer} \u00b7 Kopf {head}: Attention auf deinem Text (Zeilen: Queries, Spalten: Keys)',
+  'training.yourText.map':
+    'Schicht {layer} \u00b7 Kopf {head}: Attention auf deinem Text (Zeilen: Queries, Spalten: Keys)',
   'training.yourText.building': 'Das Modell wird noch gebaut.',
   'training.yourText.unreadable': 'Das Modell kann diesen Text nicht lesen: {reason}',
   'training.yourText.failed': 'Das Modell konnte deinen Text nicht lesen: {reason}',
@@ -111,25 +125,33 @@ export default {
     one: 'Nicht im Vokabular des Modells, daher als anderes Zeichen gelesen: {list} und {count} weiteres.',
     other: 'Nicht im Vokabular des Modells, daher als anderes Zeichen gelesen: {list} und {count} weitere.',
   },
-  'training.chars.clamped.context': 'Nur die ersten {max} deiner {total} Zeichen werden gezeigt: Die Kontextlänge des Modells ist {max}.',
-  'training.chars.clamped.room': 'Nur die ersten {max} deiner {total} Zeichen werden gezeigt: Der Prompt muss Platz für neue Token lassen.',
+  'training.chars.clamped.context':
+    'Nur die ersten {max} deiner {total} Zeichen werden gezeigt: Die Kontextlänge des Modells ist {max}.',
+  'training.chars.clamped.room':
+    'Nur die ersten {max} deiner {total} Zeichen werden gezeigt: Der Prompt muss Platz für neue Token lassen.',
 
   // Trained examples and model files
   'training.examples.title': 'Trainierte Beispiele und Modelldateien',
-  'training.examples.hint': 'Checkpoints, die mit dem eigenen Trainer dieser Seite trainiert wurden (npm run train-examples): Sie öffnen sofort, mit benannten Köpfen.',
+  'training.examples.hint':
+    'Checkpoints, die mit dem eigenen Trainer dieser Seite trainiert wurden (npm run train-examples): Sie öffnen sofort, mit benannten Köpfen.',
   'training.examples.open.induction': 'Das Induktionsmodell öffnen',
   'training.examples.open.text': 'Das Textmodell öffnen',
-  'training.examples.about.induction': 'Induktionsmodell: 2 Schichten, nur Attention, trainiert auf wiederholten zufälligen Token',
-  'training.examples.about.text': 'Textmodell: 2 Schichten mit je 2 Köpfen, nur Attention, Zeichen für Zeichen auf den mitgelieferten Geschichten trainiert',
+  'training.examples.about.induction':
+    'Induktionsmodell: 2 Schichten, nur Attention, trainiert auf wiederholten zufälligen Token',
+  'training.examples.about.text':
+    'Textmodell: 2 Schichten mit je 2 Köpfen, nur Attention, Zeichen für Zeichen auf den mitgelieferten Geschichten trainiert',
   'training.examples.yourself': 'Selbst trainieren',
   'training.examples.save': 'Das Modell speichern (.safetensors)',
   'training.examples.openFile': 'Eine Modelldatei öffnen',
   'training.examples.unknown': 'Es gibt kein trainiertes Beispiel namens \u201e{name}\u201c.',
   'training.examples.loading': 'Wird geladen\u2026',
-  'training.examples.opened.induction': 'Induktionsmodell: 2 Schichten, nur Attention, trainiert auf wiederholten zufälligen Token; {steps} Schritte (Seed {seed}).',
-  'training.examples.opened.text': 'Textmodell: 2 Schichten mit je 2 Köpfen, nur Attention, Zeichen für Zeichen auf den mitgelieferten Geschichten trainiert; {steps} Schritte (Seed {seed}).',
+  'training.examples.opened.induction':
+    'Induktionsmodell: 2 Schichten, nur Attention, trainiert auf wiederholten zufälligen Token; {steps} Schritte (Seed {seed}).',
+  'training.examples.opened.text':
+    'Textmodell: 2 Schichten mit je 2 Köpfen, nur Attention, Zeichen für Zeichen auf den mitgelieferten Geschichten trainiert; {steps} Schritte (Seed {seed}).',
   'training.examples.failed': 'Das trainierte Beispiel konnte nicht geöffnet werden: {reason}',
-  'training.examples.retraining': 'Dieselben Einstellungen werden von vorn trainiert: Die Köpfe sollten um Schritt {step} wieder auftauchen.',
+  'training.examples.retraining':
+    'Dieselben Einstellungen werden von vorn trainiert: Die Köpfe sollten um Schritt {step} wieder auftauchen.',
   'training.examples.saveFailed': 'Das Modell konnte nicht gespeichert werden: {reason}',
   'training.examples.fileFailed': '{name} konnte nicht geöffnet werden: {reason}',
   'training.examples.fileOpened': '{name} geöffnet.',
@@ -142,7 +164,8 @@ export default {
   'training.import.button': 'Attention-JSON importieren',
   'training.import.hint': 'Eine Datei {format}, jede Zeile ein Softmax, z. B. von GPT-2 mit output_attentions=True:',
   'training.import.snippet': 'Python, das eine solche Datei schreibt',
-  'training.import.limits': 'Grenzen: Dateien bis {megabytes} MB, höchstens {tokens} Token, insgesamt {heads} Köpfe und {weights} Gewichte. Karten mit mehr als {tableTokens} Token (oder sehr vielen Köpfen) werden als Bilder gezeichnet: Zeige auf eine oder fokussiere sie und nutze die Pfeiltasten, um eine Zelle zu lesen.',
+  'training.import.limits':
+    'Grenzen: Dateien bis {megabytes} MB, höchstens {tokens} Token, insgesamt {heads} Köpfe und {weights} Gewichte. Karten mit mehr als {tableTokens} Token (oder sehr vielen Köpfen) werden als Bilder gezeichnet: Zeige auf eine oder fokussiere sie und nutze die Pfeiltasten, um eine Zelle zu lesen.',
   'training.import.cancel': 'Abbrechen',
   'training.import.progress': 'Fortschritt des Imports',
   'training.import.theFile': 'die Datei',
@@ -220,7 +243,8 @@ export default {
   'training.generate.generate': 'Generieren',
   'training.generate.step': 'Schritt',
   'training.generate.stop': 'Stopp',
-  'training.generate.explainIdle': 'Zeige auf eine Zahl eines generierten Tokens, tippe sie an oder fokussiere sie, um zu sehen, wie sie berechnet wurde.',
+  'training.generate.explainIdle':
+    'Zeige auf eine Zahl eines generierten Tokens, tippe sie an oder fokussiere sie, um zu sehen, wie sie berechnet wurde.',
   'training.generate.explainTitle': 'Wie wurde diese Zahl berechnet?',
   'training.generate.noPrompt': 'Tippe zuerst einen Prompt.',
   'training.generate.running': 'Token {made} von {total}\u2026',
@@ -229,14 +253,18 @@ export default {
     one: '{count} Token generiert: Der Kontext des Modells ist voll.',
     other: '{count} Token generiert: Der Kontext des Modells ist voll.',
   },
-  'training.generate.ended.cancelled': { one: 'Nach {count} Token angehalten.', other: 'Nach {count} Token angehalten.' },
+  'training.generate.ended.cancelled': {
+    one: 'Nach {count} Token angehalten.',
+    other: 'Nach {count} Token angehalten.',
+  },
   'training.generate.ended.modelChanged': {
     one: 'Nach {count} Token angehalten: Das Modell hat sich geändert (Training oder ein neues Modell).',
     other: 'Nach {count} Token angehalten: Das Modell hat sich geändert (Training oder ein neues Modell).',
   },
   'training.generate.failed': 'Die Generierung wurde angehalten: {reason}',
   'training.generate.shown': 'Gezeigt werden die letzten {shown} von {total} Positionen.',
-  'training.generate.bytes': 'Cache: {bytes} Bytes = 2 \u00b7 {layers} Schichten \u00b7 {kvHeads} Key/Value-Köpfe \u00b7 head_dim {headDim} \u00b7 {kept} Positionen \u00b7 4 Bytes.',
+  'training.generate.bytes':
+    'Cache: {bytes} Bytes = 2 \u00b7 {layers} Schichten \u00b7 {kvHeads} Key/Value-Köpfe \u00b7 head_dim {headDim} \u00b7 {kept} Positionen \u00b7 4 Bytes.',
   'training.generate.bytesValue': '{bytes} B',
   'training.generate.ms': '{ms} ms',
   'training.generate.underResolution': 'unter der Auflösung des Timers',
@@ -263,24 +291,33 @@ export default {
 
   // "How was this number computed?" in Generate
   'training.explain.attention.title': 'Schicht {layer}, Kopf {head}: Gewicht auf Position {position}',
-  'training.explain.attention.what': 'Kopf {head} der Schicht {layer}: die Query von {query} (Position {queryPosition}) über den gecachten Key von {key} (Position {keyPosition}), softmax(q\u00b7k/\u221ad) über alle Positionen, die der Cache noch hält.',
+  'training.explain.attention.what':
+    'Kopf {head} der Schicht {layer}: die Query von {query} (Position {queryPosition}) über den gecachten Key von {key} (Position {keyPosition}), softmax(q\u00b7k/\u221ad) über alle Positionen, die der Cache noch hält.',
   'training.explain.attention.window': 'Genau 0: Position {position} hat das Fenster von {window} verlassen.',
-  'training.explain.attention.next': 'Das nächste Token, {token}, wurde aus den Logits gezogen, die dieser Schritt erzeugt hat.',
+  'training.explain.attention.next':
+    'Das nächste Token, {token}, wurde aus den Logits gezogen, die dieser Schritt erzeugt hat.',
   'training.explain.cache.titleKeys': 'K-Cache, Slot {slot}, Spalte {column}',
   'training.explain.cache.titleValues': 'V-Cache, Slot {slot}, Spalte {column}',
-  'training.explain.cache.what': 'Slot {slot} hält Position {position} ({token}) des Key/Value-Kopfs {kvHead} in Schicht {layer}: einmal berechnet, als dieses Token angehängt wurde, und von jeder späteren Query gelesen.',
+  'training.explain.cache.what':
+    'Slot {slot} hält Position {position} ({token}) des Key/Value-Kopfs {kvHead} in Schicht {layer}: einmal berechnet, als dieses Token angehängt wurde, und von jeder späteren Query gelesen.',
   'training.explain.cache.rope': 'Keys werden gecacht, nachdem RoPE sie gedreht hat, so wie die Köpfe sie verwenden.',
-  'training.explain.cache.ring': 'Mit einem Fenster von {window} liegt Position p in Slot p mod {window}: ein Ringpuffer.',
+  'training.explain.cache.ring':
+    'Mit einem Fenster von {window} liegt Position p in Slot p mod {window}: ein Ringpuffer.',
   'training.explain.bytes.title': 'Bytes im Key/Value-Cache',
-  'training.explain.bytes.formula': '2 \u00b7 Schichten \u00b7 kv_heads \u00b7 head_dim \u00b7 behalten \u00b7 4 = 2 \u00b7 {layers} \u00b7 {kvHeads} \u00b7 {headDim} \u00b7 {kept} \u00b7 4',
+  'training.explain.bytes.formula':
+    '2 \u00b7 Schichten \u00b7 kv_heads \u00b7 head_dim \u00b7 behalten \u00b7 4 = 2 \u00b7 {layers} \u00b7 {kvHeads} \u00b7 {headDim} \u00b7 {kept} \u00b7 4',
   'training.explain.bytes.result': '= {bytes} B (decoder.cacheBytes)',
-  'training.explain.bytes.window': 'Das Fenster behält höchstens {window} Positionen pro Schicht: Dort hört der Cache auf zu wachsen.',
+  'training.explain.bytes.window':
+    'Das Fenster behält höchstens {window} Positionen pro Schicht: Dort hört der Cache auf zu wachsen.',
   'training.explain.bytes.grows': 'Er wächst mit jedem Token um dessen Keys und Values, in jeder Schicht.',
   'training.explain.timing.title': 'Millisekunden pro Token',
   'training.explain.timing.cached': 'mit dem Cache: {ms} ms (Mittel {mean} ms über {count} Token)',
   'training.explain.timing.full': 'Präfix neu berechnet: {ms} ms (Mittel {mean} ms)',
-  'training.explain.timing.how': 'Im Worker mit performance.now() gemessen: decoder.sample schickt das eine neue Token mit dem Cache durch das Modell; model.forward über alle {tokens} Token ist, was ein Modell ohne Cache für dieses Token rechnen müsste. Der Abstand wächst mit der Länge.',
+  'training.explain.timing.how':
+    'Im Worker mit performance.now() gemessen: decoder.sample schickt das eine neue Token mit dem Cache durch das Modell; model.forward über alle {tokens} Token ist, was ein Modell ohne Cache für dieses Token rechnen müsste. Der Abstand wächst mit der Länge.',
   'training.explain.difference.title': 'Logits aus dem Cache gegen einen vollen Durchlauf',
-  'training.explain.difference.formula': 'Maximum über die Token von max\u1d65 |logit_cached \u2212 logit_full| = {difference}',
-  'training.explain.difference.how': 'Für jedes Token hat der Worker auch model.forward über den ganzen Präfix laufen lassen und dessen letzte Logits mit denen des gecachten Schritts verglichen (je {logits} Logits): dieselben Zahlen bis auf float32-Rundung.',
+  'training.explain.difference.formula':
+    'Maximum über die Token von max\u1d65 |logit_cached \u2212 logit_full| = {difference}',
+  'training.explain.difference.how':
+    'Für jedes Token hat der Worker auch model.forward über den ganzen Präfix laufen lassen und dessen letzte Logits mit denen des gecachten Schritts verglichen (je {logits} Logits): dieselben Zahlen bis auf float32-Rundung.',
 };

@@ -30,7 +30,10 @@ export default {
   'common.headName': 'layer {layer} · head {head}',
   'common.chars.readAs': '“{typed}” as “{read}”',
   'common.chars.replaced': 'Not in the model’s vocabulary, so read as another character: {list}.',
-  'common.chars.replacedMore': { one: 'Not in the model’s vocabulary, so read as another character: {list} and {count} more.', other: 'Not in the model’s vocabulary, so read as another character: {list} and {count} more.' },
+  'common.chars.replacedMore': {
+    one: 'Not in the model’s vocabulary, so read as another character: {list} and {count} more.',
+    other: 'Not in the model’s vocabulary, so read as another character: {list} and {count} more.',
+  },
   'common.chars.contextLength': 'the model’s context length is {max}',
   'common.chars.clamped': 'Only the first {max} of your {total} characters are shown: {why}.',
 };

@@ -4,7 +4,8 @@ export default {
   // The page (index.html, embed.html) and its header.
   'explorer.page.title': 'Attention explorer: scaled dot-product and multi-head attention, live',
   'explorer.page.embedTitle': 'Attention explorer (embedded)',
-  'explorer.page.description': 'Edit queries, keys, values or a sentence and watch every step of softmax(QKᵀ/√dₖ)V update live, computed in WebAssembly.',
+  'explorer.page.description':
+    'Edit queries, keys, values or a sentence and watch every step of softmax(QKᵀ/√dₖ)V update live, computed in WebAssembly.',
   'explorer.page.heading': 'Attention explorer',
   'explorer.page.tagline': ', computed live in WebAssembly.',
   'explorer.page.taglineMore': ' Change any number and watch every step follow.',
@@ -27,10 +28,12 @@ export default {
   'explorer.status.drawFailed': 'Something went wrong while drawing: {reason}',
   'explorer.notice.trainingLesson': 'The lesson “{id}” is in the training view (view="train").',
   'explorer.notice.unknownLesson': 'There is no lesson called “{id}”. Lessons: {ids}.',
-  'explorer.notice.badParentOrigin': 'The parentOrigin setting is not a list of origins such as https://lessons.example: messages from the lesson page are ignored.',
+  'explorer.notice.badParentOrigin':
+    'The parentOrigin setting is not a list of origins such as https://lessons.example: messages from the lesson page are ignored.',
   // The embed builder.
   'explorer.builder.title': 'Embed a lesson',
-  'explorer.builder.intro': 'Pick a lesson and its options; the frame on the right is the lesson as your readers will see it. Copy the element (for a page that can host the explorer’s files) or the iframe (for any lesson platform). docs/embedding.md has every option.',
+  'explorer.builder.intro':
+    'Pick a lesson and its options; the frame on the right is the lesson as your readers will see it. Copy the element (for a page that can host the explorer’s files) or the iframe (for any lesson platform). docs/embedding.md has every option.',
   'explorer.builder.whole': 'The whole explorer',
   'explorer.builder.group.tabs': 'Lessons',
   'explorer.builder.group.steps': 'Steps of the pipeline',
@@ -60,34 +63,42 @@ export default {
   'explorer.builder.controls': 'Controls',
   'explorer.builder.theme': 'Theme',
   'explorer.builder.lang': 'Language',
-  'explorer.builder.langHint': 'The language of the lesson’s words and numbers; without a choice the lesson follows the reader’s browser.',
-  'explorer.builder.noQuestion': 'This lesson has no question: choose weights, softmax-row, pitfalls, sqrt-dk or induction.',
+  'explorer.builder.langHint':
+    'The language of the lesson’s words and numbers; without a choice the lesson follows the reader’s browser.',
+  'explorer.builder.noQuestion':
+    'This lesson has no question: choose weights, softmax-row, pitfalls, sqrt-dk or induction.',
   'explorer.builder.copy.element': 'Copy the element',
   'explorer.builder.copy.iframe': 'Copy the iframe',
   'explorer.builder.elementSnippet': 'Element (<attention-explorer>)',
   'explorer.builder.iframeSnippet': 'iframe (embed.html)',
   'explorer.builder.preview': 'Preview of the embedded lesson',
   'explorer.builder.frameTitle': 'Attention explorer: {lesson}',
-  'explorer.builder.copied.element': 'Element copied. It needs the explorer’s files on your lesson’s site: change the script address to that copy.',
+  'explorer.builder.copied.element':
+    'Element copied. It needs the explorer’s files on your lesson’s site: change the script address to that copy.',
   'explorer.builder.copied.iframe': 'iframe copied. It loads the lesson from this site and works on any lesson page.',
   'explorer.builder.copyByHand': 'Copy this text (Ctrl+C or ⌘C):',
   // Ready-made examples (model/presets.js), by id.
   'explorer.preset.lesson.label': 'Lesson NumPy example (seed 42, X 4×8, W 8×4)',
-  'explorer.preset.lesson.description': 'np.random.seed(42); X = randn(4, 8); Wq, Wk, Wv = three randn(8, 4). The weights match the lesson’s printout (0.85 and 0.62 rows).',
+  'explorer.preset.lesson.description':
+    'np.random.seed(42); X = randn(4, 8); Wq, Wk, Wv = three randn(8, 4). The weights match the lesson’s printout (0.85 and 0.62 rows).',
   'explorer.preset.hand.label': 'By hand: 3 tokens, dₖ = 2',
   'explorer.preset.hand.description': 'Small whole numbers you can check on paper.',
   'explorer.preset.causal.label': 'Causal mask (GPT-style decoder)',
-  'explorer.preset.causal.description': 'Each token sees only itself and earlier tokens: the upper triangle of the weights is exactly 0.',
+  'explorer.preset.causal.description':
+    'Each token sees only itself and earlier tokens: the upper triangle of the weights is exactly 0.',
   'explorer.preset.padding.label': 'Padding mask ([PAD] tokens)',
   'explorer.preset.padding.description': 'A short sentence padded to length 6; nobody attends to the [PAD] keys.',
   'explorer.preset.saturation.label': 'Why √dₖ: unit-variance Q and K with dₖ = 32',
-  'explorer.preset.saturation.description': 'Switch √dₖ off: the scores spread to about ±√32 and the weights saturate towards one-hot.',
+  'explorer.preset.saturation.description':
+    'Switch √dₖ off: the scores spread to about ±√32 and the weights saturate towards one-hot.',
   'explorer.preset.heads.label': 'Four heads, four jobs (d_model = 16, h = 4)',
   'explorer.preset.heads.description': 'Hand-built heads: previous token, same word, first token, and a broad average.',
   'explorer.preset.mixing.label': 'Mixing in the plane: 4 tokens, dᵥ = 2',
-  'explorer.preset.mixing.description': 'Each value is a point in the plane; every output is a weighted average of them and lands inside their hull. Drag the points in the “Mixing” lesson below.',
+  'explorer.preset.mixing.description':
+    'Each value is a point in the plane; every output is a weighted average of them and lands inside their hull. Drag the points in the “Mixing” lesson below.',
   'explorer.preset.fully-masked.label': 'A fully masked row (custom mask)',
-  'explorer.preset.fully-masked.description': 'Query 2 may see no key at all: its weights are 0, not NaN, and its output is 0.',
+  'explorer.preset.fully-masked.description':
+    'Query 2 may see no key at all: its weights are 0, not NaN, and its output is 0.',
   // The control panel (controls.js).
   'explorer.controls.label': 'Controls',
   'explorer.controls.hide': 'Hide the controls',
@@ -99,7 +110,10 @@ export default {
   'explorer.controls.input': 'Input',
   'explorer.controls.mode.sentence': 'Sentence → X·W',
   'explorer.controls.mode.qkv': 'Q, K, V directly',
-  'explorer.controls.tokens.self': { one: 'n = m = {count} token (from the sentence).', other: 'n = m = {count} tokens (from the sentence).' },
+  'explorer.controls.tokens.self': {
+    one: 'n = m = {count} token (from the sentence).',
+    other: 'n = m = {count} tokens (from the sentence).',
+  },
   'explorer.controls.tokens.cross': 'n = {n} query tokens, m = {m} memory tokens (from the sentences).',
   'explorer.controls.tokens.perHead': 'Each head gets dₖ = dᵥ = d_model / h.',
   'explorer.controls.sizes': 'Sizes',
@@ -116,8 +130,10 @@ export default {
   'explorer.controls.scaling': 'Scaling',
   'explorer.controls.sqrtDk': 'divide by √dₖ',
   'explorer.controls.scaledBy': 'QKᵀ scaled by {scale}',
-  'explorer.controls.scaleNote.multi': 'Every head is scaled by 1/(T·√dₖ) with its own dₖ = d_model / h. T < 1 sharpens the softmax, T > 1 flattens it.',
-  'explorer.controls.scaleNote.one': 'T < 1 sharpens the softmax, T > 1 flattens it. Turn √dₖ off to see the weights saturate.',
+  'explorer.controls.scaleNote.multi':
+    'Every head is scaled by 1/(T·√dₖ) with its own dₖ = d_model / h. T < 1 sharpens the softmax, T > 1 flattens it.',
+  'explorer.controls.scaleNote.one':
+    'T < 1 sharpens the softmax, T > 1 flattens it. Turn √dₖ off to see the weights saturate.',
   'explorer.controls.mask': 'Mask',
   'explorer.controls.mask.none': 'None',
   'explorer.controls.mask.causal': 'Causal',
@@ -126,7 +142,8 @@ export default {
   'explorer.controls.maskHelp.none': 'Every query sees every key.',
   'explorer.controls.maskHelp.causal': 'Query i sees keys 1..i only: no peeking at later tokens.',
   'explorer.controls.maskHelp.padding': 'Keys marked [PAD] are hidden from every query. Toggle keys below.',
-  'explorer.controls.maskHelp.custom': 'Click a cell of the scores (or press Enter on it) to hide or show that query–key pair.',
+  'explorer.controls.maskHelp.custom':
+    'Click a cell of the scores (or press Enter on it) to hide or show that query–key pair.',
   'explorer.controls.padKeys': 'Keys marked as [PAD]',
   'explorer.controls.padOn': '{key} is [PAD] (hidden); click to unmark',
   'explorer.controls.padOff': 'Mark {key} as [PAD]',
@@ -152,15 +169,20 @@ export default {
   'explorer.extras.biasPreset.causal-inf': 'causal, −∞ above the diagonal',
   'explorer.extras.biasPreset.causal-large': 'causal, −10000 above the diagonal',
   'explorer.extras.biasPreset.random': 'random (seeded)',
-  'explorer.extras.biasHelp': 'B is added to the scaled scores before the softmax (an additive mask); it combines with the mask above. Type -inf in a cell to hide a pair.',
+  'explorer.extras.biasHelp':
+    'B is added to the scaled scores before the softmax (an additive mask); it combines with the mask above. Type -inf in a cell to hide a pair.',
   'explorer.extras.biases': 'Projection biases b_Q, b_K, b_V, b_O',
   'explorer.extras.biasesHelp.qkv': 'Sentence mode only: the biases belong to the projections X·W.',
-  'explorer.extras.biasesHelp.multi': 'Q = X·W_Q + b_Q (and K, V alike), output = concat·W_O + b_O: the layer is built with bias: true.',
-  'explorer.extras.biasesHelp.one': 'Q = X·W_Q + b_Q, K = X·W_K + b_K, V = X·W_V + b_V (one head has no W_O, so no b_O).',
+  'explorer.extras.biasesHelp.multi':
+    'Q = X·W_Q + b_Q (and K, V alike), output = concat·W_O + b_O: the layer is built with bias: true.',
+  'explorer.extras.biasesHelp.one':
+    'Q = X·W_Q + b_Q, K = X·W_K + b_K, V = X·W_V + b_V (one head has no W_O, so no b_O).',
   'explorer.extras.cross': 'Cross-attention: keys and values from a memory sentence',
   'explorer.extras.memory': 'Memory sentence (keys and values)',
-  'explorer.extras.crossHelp.qkv': 'Sentence mode only (with Q, K, V typed directly, K and V may already have m ≠ n rows).',
-  'explorer.extras.crossHelp.on': 'Queries from the sentence (n = {n}), keys and values from the memory (m = {m} tokens, at most {max}): K = X_mem·W_K, V = X_mem·W_V.',
+  'explorer.extras.crossHelp.qkv':
+    'Sentence mode only (with Q, K, V typed directly, K and V may already have m ≠ n rows).',
+  'explorer.extras.crossHelp.on':
+    'Queries from the sentence (n = {n}), keys and values from the memory (m = {m} tokens, at most {max}): K = X_mem·W_K, V = X_mem·W_V.',
   'explorer.extras.crossHelp.self': 'Self-attention: queries, keys and values all come from the sentence.',
   // Token vectors from (vector-source.js) and the trained heads (model/trained-vectors.js).
   'explorer.vectors.from': 'Token vectors from',
@@ -175,9 +197,12 @@ export default {
   'explorer.vectors.loadingModel': 'Loading the trained text model…',
   'explorer.vectors.modelFailed': 'The text model could not be loaded: {reason}',
   'explorer.vectors.trainedOption': 'Trained {name}',
-  'explorer.vectors.randomNote': 'Random per word: each word’s vector is random but fixed, from the seed; no model has learned them, so the attention patterns mean nothing yet.',
-  'explorer.vectors.randomNoteLeft': 'Random per word: each word’s vector is random but fixed, from the seed; no model has learned them, so the attention patterns mean nothing yet. (The trained head’s X belonged to its probe sequence and sizes: after that change X is random per word again; the weights stay as they were until you change them.)',
-  'explorer.vectors.modelNote': 'The trained text model: a small transformer trained on this page’s bundled stories (web/trained/text), one character per token; X and W are its real inputs and weights for the chosen head, so the weights are what it really attends to.',
+  'explorer.vectors.randomNote':
+    'Random per word: each word’s vector is random but fixed, from the seed; no model has learned them, so the attention patterns mean nothing yet.',
+  'explorer.vectors.randomNoteLeft':
+    'Random per word: each word’s vector is random but fixed, from the seed; no model has learned them, so the attention patterns mean nothing yet. (The trained head’s X belonged to its probe sequence and sizes: after that change X is random per word again; the weights stay as they were until you change them.)',
+  'explorer.vectors.modelNote':
+    'The trained text model: a small transformer trained on this page’s bundled stories (web/trained/text), one character per token; X and W are its real inputs and weights for the chosen head, so the weights are what it really attends to.',
   'explorer.vectors.readingCheckpoint': 'Reading the sentence with the checkpoint…',
   'explorer.vectors.typeFirst': 'Type a sentence first.',
   'explorer.vectors.checkpointFailed': 'The checkpoint could not read the sentence: {reason}',
@@ -191,38 +216,59 @@ export default {
   'explorer.trained.heads': { one: '{count} head', other: '{count} heads' },
   'explorer.trained.size': { one: '{count} layer of {heads}', other: '{count} layers of {heads}' },
   'explorer.trained.origin': '{name} of {model} ({size}, {steps} steps on {task})',
-  'explorer.trained.shownHelp': 'Opened from the training view: {origin}, reading its probe sequence. Pick an example to leave it.',
+  'explorer.trained.shownHelp':
+    'Opened from the training view: {origin}, reading its probe sequence. Pick an example to leave it.',
   'explorer.trained.textOption': 'Text model {name}',
-  'explorer.trained.textHelp': 'Your sentence, read by the trained text model’s head (Token vectors from, below). Pick an example to leave it.',
+  'explorer.trained.textHelp':
+    'Your sentence, read by the trained text model’s head (Token vectors from, below). Pick an example to leave it.',
   'explorer.trained.checkpointOption': 'Checkpoint {name}',
-  'explorer.trained.checkpointHelp': 'Your sentence, read by {model}’s head (Token vectors from, below). Pick an example to leave it.',
-  'explorer.trained.dModelCheckpoint': 'd_model = {dModel}: the {rank} directions your sentence’s vectors span in the model’s {width}, plus a column of ones whose row in each W is the head’s bias.',
-  'explorer.trained.dModel': 'd_model = {dModel}: the model’s {features} features plus a column of ones, whose row in each W is the head’s bias (X·W + b = [X, 1]·[W; b]).',
+  'explorer.trained.checkpointHelp':
+    'Your sentence, read by {model}’s head (Token vectors from, below). Pick an example to leave it.',
+  'explorer.trained.dModelCheckpoint':
+    'd_model = {dModel}: the {rank} directions your sentence’s vectors span in the model’s {width}, plus a column of ones whose row in each W is the head’s bias.',
+  'explorer.trained.dModel':
+    'd_model = {dModel}: the model’s {features} features plus a column of ones, whose row in each W is the head’s bias (X·W + b = [X, 1]·[W; b]).',
   'explorer.trained.where.first': 'its token embedding plus its position’s learned embedding',
-  'explorer.trained.where.later': { one: 'its token and position embeddings after layer {range} (the residual stream)', other: 'its token and position embeddings after layers {range} (the residual stream)' },
-  'explorer.trained.inputs.token': 'each row of X is what layer {layer}’s attention sees for one token: {where}, through the layer’s LayerNorm ({columns} columns), plus a last column of ones. W_Q, W_K and W_V are head {head}’s trained weights, their last row its bias. The model learned its own positions, so they are inside X and no position information is added here.',
-  'explorer.trained.inputs.char': 'each row of X is what layer {layer}’s attention sees for one character: {where}, through the layer’s LayerNorm ({columns} columns), plus a last column of ones. W_Q, W_K and W_V are head {head}’s trained weights, their last row its bias. The model learned its own positions, so they are inside X and no position information is added here.',
+  'explorer.trained.where.later': {
+    one: 'its token and position embeddings after layer {range} (the residual stream)',
+    other: 'its token and position embeddings after layers {range} (the residual stream)',
+  },
+  'explorer.trained.inputs.token':
+    'each row of X is what layer {layer}’s attention sees for one token: {where}, through the layer’s LayerNorm ({columns} columns), plus a last column of ones. W_Q, W_K and W_V are head {head}’s trained weights, their last row its bias. The model learned its own positions, so they are inside X and no position information is added here.',
+  'explorer.trained.inputs.char':
+    'each row of X is what layer {layer}’s attention sees for one character: {where}, through the layer’s LayerNorm ({columns} columns), plus a last column of ones. W_Q, W_K and W_V are head {head}’s trained weights, their last row its bias. The model learned its own positions, so they are inside X and no position information is added here.',
   'explorer.trained.probe.text': 'a stretch of the text it trained on',
-  'explorer.trained.probe.induction': 'B (the start token), random tokens, then the same tokens again, each shown by its id',
-  'explorer.trained.source': 'A trained head: {origin}. X and W are the model’s own inputs and weights for its probe sequence, so the weights below are the head’s real attention on it, not an illustration.',
-  'explorer.trained.help': 'The probe sequence the training view shows the heads on: {probe}. Typing a sentence leaves the trained head (X then becomes random per word).',
+  'explorer.trained.probe.induction':
+    'B (the start token), random tokens, then the same tokens again, each shown by its id',
+  'explorer.trained.source':
+    'A trained head: {origin}. X and W are the model’s own inputs and weights for its probe sequence, so the weights below are the head’s real attention on it, not an illustration.',
+  'explorer.trained.help':
+    'The probe sequence the training view shows the heads on: {probe}. Typing a sentence leaves the trained head (X then becomes random per word).',
   'explorer.trained.note': 'Trained vectors: {inputs}',
   'explorer.trained.explorerLimit': 'the explorer shows at most {max} tokens',
-  'explorer.trained.chars': { one: '{count} character, one token each (at most {max}).', other: '{count} characters, one token each (at most {max}).' },
-  'explorer.trained.textNote': 'Trained vectors: {inputs} So the weights below are the model’s own attention probabilities for your text (causal: a character sees only those before it).',
+  'explorer.trained.chars': {
+    one: '{count} character, one token each (at most {max}).',
+    other: '{count} characters, one token each (at most {max}).',
+  },
+  'explorer.trained.textNote':
+    'Trained vectors: {inputs} So the weights below are the model’s own attention probabilities for your text (causal: a character sees only those before it).',
   // Sharing (share.js).
   'explorer.share.link': 'Copy link',
   'explorer.share.linkTitle': 'Copy a link that opens this exact example',
   'explorer.share.embed': 'Copy embed code',
-  'explorer.share.embedTitle': 'Copy HTML for the <attention-explorer> element (needs the explorer’s files on your lesson’s site)',
+  'explorer.share.embedTitle':
+    'Copy HTML for the <attention-explorer> element (needs the explorer’s files on your lesson’s site)',
   'explorer.share.iframe': 'Copy iframe code',
   'explorer.share.iframeTitle': 'Copy an <iframe> that shows this example from this site, on any lesson page',
   'explorer.share.textToCopy': 'Text to copy',
-  'explorer.share.hostNote': 'Replace {placeholder} with where attention-explorer\'s web/ folder is hosted.',
-  'explorer.share.noPage': 'This app bundles the explorer without its stand-alone page, so there is no page to link to: host attention-explorer\'s web/ folder (the output of npm run build, or node_modules/attention-explorer/web) and give its index.html as link-base.',
+  'explorer.share.hostNote': "Replace {placeholder} with where attention-explorer's web/ folder is hosted.",
+  'explorer.share.noPage':
+    "This app bundles the explorer without its stand-alone page, so there is no page to link to: host attention-explorer's web/ folder (the output of npm run build, or node_modules/attention-explorer/web) and give its index.html as link-base.",
   'explorer.share.copied.link': 'Link copied.',
-  'explorer.share.copied.embed': 'Embed code copied. It needs the explorer’s files hosted on your lesson’s site: change the script address to that copy (a script from another site is blocked).',
-  'explorer.share.copied.iframe': 'iframe code copied. It loads the explorer from this site and works on any lesson page; the frame reports its height (docs/embedding.md).',
+  'explorer.share.copied.embed':
+    'Embed code copied. It needs the explorer’s files hosted on your lesson’s site: change the script address to that copy (a script from another site is blocked).',
+  'explorer.share.copied.iframe':
+    'iframe code copied. It loads the explorer from this site and works on any lesson page; the frame reports its height (docs/embedding.md).',
   // Start here (start-here.js).
   'explorer.start.title': 'Start here',
   'explorer.start.gotIt': 'Got it',
@@ -240,12 +286,16 @@ export default {
   'explorer.sentence.addPad': 'Append a padding token (hide it with the padding mask)',
   'explorer.sentence.tokens': 'Tokens',
   'explorer.sentence.empty': 'Type at least one word: the tokens label the rows and columns.',
-  'explorer.sentence.help': { one: '{count} token (at most {max}); words and punctuation become tokens, {pad} is a padding token.', other: '{count} tokens (at most {max}); words and punctuation become tokens, {pad} is a padding token.' },
+  'explorer.sentence.help': {
+    one: '{count} token (at most {max}); words and punctuation become tokens, {pad} is a padding token.',
+    other: '{count} tokens (at most {max}); words and punctuation become tokens, {pad} is a padding token.',
+  },
   'explorer.sentence.positional': 'Position information added to X',
   'explorer.sentence.positional.none': 'none (attention cannot tell the order)',
   'explorer.sentence.positional.sinusoidal': 'sinusoidal (sin/cos of the position)',
   'explorer.sentence.positional.learned': 'learned-style (a random vector per position)',
-  'explorer.sentence.vectorsNote': 'Each word’s vector is random but fixed: the same word always gets the same vector (from NumPy’s generator, seeded by a hash of the lower-cased word and the seed). No model has learned them, so similar words are not close. Changing the sentence, the seed, d_model or the positions rebuilds X; edits to X last until then.',
+  'explorer.sentence.vectorsNote':
+    'Each word’s vector is random but fixed: the same word always gets the same vector (from NumPy’s generator, seeded by a hash of the lower-cased word and the seed). No model has learned them, so similar words are not close. Changing the sentence, the seed, d_model or the positions rebuilds X; edits to X last until then.',
   // The inputs (inputs-panel.js, input-matrix-card.js, bias-matrix.js).
   'explorer.inputs.title': 'Inputs',
   'explorer.inputs.title.Q': 'Queries Q',
@@ -256,21 +306,27 @@ export default {
   'explorer.inputs.hint.Q': 'What each query token is looking for.',
   'explorer.inputs.hint.K': 'What each key token offers to be matched on.',
   'explorer.inputs.hint.V': 'What each key token passes on when attended to.',
-  'explorer.inputs.hint.X': 'One row per token (for a typed sentence: its word’s vector plus its position’s). Edit it to change what a token "means".',
+  'explorer.inputs.hint.X':
+    'One row per token (for a typed sentence: its word’s vector plus its position’s). Edit it to change what a token "means".',
   'explorer.inputs.hint.WQ': 'Projects a token vector to its query.',
   'explorer.inputs.hint.WK': 'Projects a token vector to its key.',
   'explorer.inputs.hint.WV': 'Projects a token vector to its value.',
   'explorer.inputs.hint.WO': 'Mixes the concatenated head outputs into the layer output.',
-  'explorer.inputs.hint.XM': 'One row per memory token (cross-attention): the keys and values are computed from these rows.',
+  'explorer.inputs.hint.XM':
+    'One row per memory token (cross-attention): the keys and values are computed from these rows.',
   'explorer.inputs.hint.BQ': 'Added to every row of Q = X·W_Q + b_Q.',
-  'explorer.inputs.hint.BK': 'Added to every row of K. A bias on the keys shifts every score of a query equally, so the softmax cancels it.',
-  'explorer.inputs.hint.BV': 'Added to every row of V, so it passes unchanged into every output row (weights sum to 1).',
+  'explorer.inputs.hint.BK':
+    'Added to every row of K. A bias on the keys shifts every score of a query equally, so the softmax cancels it.',
+  'explorer.inputs.hint.BV':
+    'Added to every row of V, so it passes unchanged into every output row (weights sum to 1).',
   'explorer.inputs.hint.BO': 'Added to every row of the layer output.',
   'explorer.inputs.projectionLabel': '{name} = X times W_{name}',
-  'explorer.inputs.split': 'Columns are split into {heads} heads of {width}: head 1 reads columns 1–{width}, and so on.',
+  'explorer.inputs.split':
+    'Columns are split into {heads} heads of {width}: head 1 reads columns 1–{width}, and so on.',
   'explorer.inputs.projections': 'Projections, computed by the core',
   'explorer.inputs.sub.sentenceOnly': 'Type a sentence: every number below follows at once.',
-  'explorer.inputs.sub.sentence': 'Type a sentence, then edit the token vectors and the projection weights (d_model = {dModel}). Every number below follows at once.',
+  'explorer.inputs.sub.sentence':
+    'Type a sentence, then edit the token vectors and the projection weights (d_model = {dModel}). Every number below follows at once.',
   'explorer.inputs.sub.qkvOnly': 'Edit any number. Every number below follows at once.',
   'explorer.inputs.sub.qkv': 'Edit any query, key or value. Every number below follows at once.',
   'explorer.inputs.biasShape': '1 × {c}, one per column of {of}',
@@ -280,34 +336,51 @@ export default {
   'explorer.inputs.resetLabel': 'Reset {name} to the example’s values',
   'explorer.inputs.showMatrix': 'Show the matrix',
   'explorer.inputs.hideMatrix': 'Hide the matrix',
-  'explorer.inputs.showMatrixCells': { one: 'Show the matrix ({count} cell)', other: 'Show the matrix ({count} cells)' },
+  'explorer.inputs.showMatrixCells': {
+    one: 'Show the matrix ({count} cell)',
+    other: 'Show the matrix ({count} cells)',
+  },
   'explorer.bias.title': 'Bias matrix B',
   'explorer.bias.formula': 'added to S′ before the softmax',
-  'explorer.bias.hint': 'An additive mask: each entry is added to its scaled score. 0 changes nothing, negative numbers push a key down, −∞ (type ‑inf) hides it exactly like a mask.',
+  'explorer.bias.hint':
+    'An additive mask: each entry is added to its scaled score. 0 changes nothing, negative numbers push a key down, −∞ (type ‑inf) hides it exactly like a mask.',
   'explorer.bias.reset': 'Reset the bias matrix B to its preset’s values',
-  'explorer.bias.fullyMasked': { one: '{count} row of the scores is −∞ everywhere: the core gives such a row weights 0 and output 0 instead of NaN.', other: '{count} rows of the scores are −∞ everywhere: the core gives such a row weights 0 and output 0 instead of NaN.' },
+  'explorer.bias.fullyMasked': {
+    one: '{count} row of the scores is −∞ everywhere: the core gives such a row weights 0 and output 0 instead of NaN.',
+    other:
+      '{count} rows of the scores are −∞ everywhere: the core gives such a row weights 0 and output 0 instead of NaN.',
+  },
   // The steps (pipeline.js) and the float64 check under them (agreement-check.js).
   'explorer.pipeline.title': 'Attention, step by step',
-  'explorer.pipeline.sub.multi': 'Showing head {k} of {heads} (dₖ = d_model / h = {dk}). Pick another head in the controls or in the head grid below.',
+  'explorer.pipeline.sub.multi':
+    'Showing head {k} of {heads} (dₖ = d_model / h = {dk}). Pick another head in the controls or in the head grid below.',
   'explorer.pipeline.sub.one': 'n = {n} queries, m = {m} keys, dₖ = {dk}, dᵥ = {dv}.',
-  'explorer.pipeline.sub.cross': 'Cross-attention: rows are the sentence’s {n} tokens (queries), columns the memory’s {m} tokens (keys and values).',
+  'explorer.pipeline.sub.cross':
+    'Cross-attention: rows are the sentence’s {n} tokens (queries), columns the memory’s {m} tokens (keys and values).',
   'explorer.pipeline.scaledNoSqrt': 'S′ = S / T  (no √dₖ) = S × ',
   'explorer.pipeline.scalingOff': 'S′ = S  (scaling off)',
-  'explorer.pipeline.scalingOffNote': 'Scaling is off: compare the weights\' entropy with √dₖ on.',
-  'explorer.pipeline.sameScale': 'Every head uses the same scale (its own dₖ = {dk}); torch.nn.MultiheadAttention always uses 1/√dₖ.',
-  'explorer.pipeline.summary': 'Mean entropy {entropy} nats (uniform attention over {m} keys: ln {m} = {uniform}); mean max weight {max}.',
+  'explorer.pipeline.scalingOffNote': "Scaling is off: compare the weights' entropy with √dₖ on.",
+  'explorer.pipeline.sameScale':
+    'Every head uses the same scale (its own dₖ = {dk}); torch.nn.MultiheadAttention always uses 1/√dₖ.',
+  'explorer.pipeline.summary':
+    'Mean entropy {entropy} nats (uniform attention over {m} keys: ln {m} = {uniform}); mean max weight {max}.',
   'explorer.pipeline.allMasked': 'Every row is fully masked: no query sees any key.',
   'explorer.pipeline.stat.sum': 'row sum (1 unless every key is hidden)',
   'explorer.pipeline.stat.entropy': 'entropy of the row in nats',
   'explorer.pipeline.stat.max': 'max',
   'explorer.pipeline.stat.maxTitle': 'largest weight in the row',
   'explorer.pipeline.quoted': '“{label}”',
-  'explorer.pipeline.fullyMasked': { one: 'Fully masked row {names}: no visible key, so the weights are all 0 (not NaN) and the output row is 0.', other: 'Fully masked rows {names}: no visible key, so the weights are all 0 (not NaN) and the output row is 0.' },
+  'explorer.pipeline.fullyMasked': {
+    one: 'Fully masked row {names}: no visible key, so the weights are all 0 (not NaN) and the output row is 0.',
+    other: 'Fully masked rows {names}: no visible key, so the weights are all 0 (not NaN) and the output row is 0.',
+  },
   'explorer.pipeline.scores': 'Scores',
-  'explorer.pipeline.scoresHint': 'Row = query, column = key: the dot product says how well each key matches what the query looks for.',
+  'explorer.pipeline.scoresHint':
+    'Row = query, column = key: the dot product says how well each key matches what the query looks for.',
   'explorer.pipeline.customNote': 'Custom mask: click a cell (or press Enter on it) to hide or show that pair.',
   'explorer.pipeline.scaled': 'Scaled scores',
-  'explorer.pipeline.scaledHint': 'Dot products grow with dₖ; dividing by √dₖ keeps their spread near 1 so the softmax stays soft.',
+  'explorer.pipeline.scaledHint':
+    'Dot products grow with dₖ; dividing by √dₖ keeps their spread near 1 so the softmax stays soft.',
   'explorer.pipeline.maskName.none': 'no mask',
   'explorer.pipeline.maskName.causal': 'causal mask',
   'explorer.pipeline.maskName.padding': 'padding mask',
@@ -316,23 +389,31 @@ export default {
   'explorer.pipeline.maskedBias': 'M = S′ + B + mask  ({mask}; score + bias = masked score)',
   'explorer.pipeline.maskedTitle': 'Masked scores',
   'explorer.pipeline.maskedFormula': 'M = S′ + mask',
-  'explorer.pipeline.maskedHint': 'Hidden pairs become −∞ before the softmax, so they get exactly zero weight and the rest still sum to 1.',
+  'explorer.pipeline.maskedHint':
+    'Hidden pairs become −∞ before the softmax, so they get exactly zero weight and the rest still sum to 1.',
   'explorer.pipeline.noMask': 'No mask: M = S′, the same numbers as step 2. Choose a mask to hide query–key pairs.',
   'explorer.pipeline.weights': 'Attention weights',
   'explorer.pipeline.weightsFormula': 'A = softmax(M), row by row',
-  'explorer.pipeline.weightsHint': 'Each row is a probability distribution over the keys. H is its entropy in nats: near 0 means one key takes almost everything.',
+  'explorer.pipeline.weightsHint':
+    'Each row is a probability distribution over the keys. H is its entropy in nats: near 0 means one key takes almost everything.',
   'explorer.pipeline.output': 'Output',
-  'explorer.pipeline.outputHint': 'Each output row is a weighted average of the value rows: attention mixes values, it never invents new ones.',
+  'explorer.pipeline.outputHint':
+    'Each output row is a weighted average of the value rows: attention mixes values, it never invents new ones.',
   'explorer.pipeline.error': 'Cannot compute: {reason}',
   'explorer.pipeline.titleHead': '{title} — head {k}',
   'explorer.pipeline.titleHeadNamed': '{title} — head {k} ({name})',
-  'explorer.agree.agree': 'Two implementations agree: the page (WebAssembly, float32) and plain float64 JavaScript written from the formula.',
-  'explorer.agree.disagree': 'Two implementations disagree: the page (WebAssembly, float32) and plain float64 JavaScript written from the formula.',
-  'explorer.agree.difference': 'Largest difference over {weightCount} weights: {weights}; over {outputCount} outputs: {outputs}.',
-  'explorer.agree.differenceRelative': 'Largest difference over {weightCount} weights: {weights}; over {outputCount} outputs: {outputs} ({relative} of the largest output).',
+  'explorer.agree.agree':
+    'Two implementations agree: the page (WebAssembly, float32) and plain float64 JavaScript written from the formula.',
+  'explorer.agree.disagree':
+    'Two implementations disagree: the page (WebAssembly, float32) and plain float64 JavaScript written from the formula.',
+  'explorer.agree.difference':
+    'Largest difference over {weightCount} weights: {weights}; over {outputCount} outputs: {outputs}.',
+  'explorer.agree.differenceRelative':
+    'Largest difference over {weightCount} weights: {weights}; over {outputCount} outputs: {outputs} ({relative} of the largest output).',
   'explorer.agree.tooLarge': 'That is more than float32 rounding explains.',
   'explorer.agree.rounding': 'That is float32 rounding, below 1e−6.',
-  'explorer.agree.roundingLarge': 'That is float32 rounding: above 1e−6 here because the scores reach ±{scores}, and float32 keeps about 7 significant digits of each.',
+  'explorer.agree.roundingLarge':
+    'That is float32 rounding: above 1e−6 here because the scores reach ±{scores}, and float32 keeps about 7 significant digits of each.',
   // Heatmaps (heatmap/) and editable matrices (matrix-editor/).
   'explorer.heatmap.allHidden': 'all hidden',
   'explorer.heatmap.hiddenCell': '{value}, hidden',
@@ -345,10 +426,13 @@ export default {
   'explorer.matrix.cellNamed': '{matrix}, row {row} ({label}), column {col}',
   // The heads panel (heads-panel.js) and the parameter counts (parameter-count.js).
   'explorer.heads.all': 'All heads',
-  'explorer.heads.allHint': 'Each head attends with its own slice of W_Q, W_K and W_V, so each can follow a different relationship. Pick one to see its steps above.',
-  'explorer.heads.allHintAlone': 'Each head attends with its own slice of W_Q, W_K and W_V, so each can follow a different relationship.',
+  'explorer.heads.allHint':
+    'Each head attends with its own slice of W_Q, W_K and W_V, so each can follow a different relationship. Pick one to see its steps above.',
+  'explorer.heads.allHintAlone':
+    'Each head attends with its own slice of W_Q, W_K and W_V, so each can follow a different relationship.',
   'explorer.heads.average': 'Head average',
-  'explorer.heads.averageHint': 'The weights torch.nn.MultiheadAttention returns by default. An average can hide what single heads do.',
+  'explorer.heads.averageHint':
+    'The weights torch.nn.MultiheadAttention returns by default. An average can hide what single heads do.',
   'explorer.heads.averageLabel': 'Head average of the attention weights',
   'explorer.heads.concat': 'Concatenated heads',
   'explorer.heads.concatHint': 'The head outputs side by side: no head has seen another yet.',
@@ -358,13 +442,18 @@ export default {
   'explorer.heads.outputLabel': 'Multi-head output, concat times W_O',
   'explorer.heads.tileLabel': 'Head {k} attention weights',
   'explorer.heads.sizes': '{heads} heads of dₕ = {width} features each (d_model = {dModel}).',
-  'explorer.heads.seeAll': 'Every head sees all {m} tokens: each of the {heads} weight maps below is {n} × {m}. The heads differ only in which {width} of the {dModel} columns of Q, K and V they read, the subspace W_Q, W_K and W_V project to. Splitting into heads is a reshape of Q ({n} × {dModel} → {heads} × {n} × {width}), not a loop over tokens or heads.',
+  'explorer.heads.seeAll':
+    'Every head sees all {m} tokens: each of the {heads} weight maps below is {n} × {m}. The heads differ only in which {width} of the {dModel} columns of Q, K and V they read, the subspace W_Q, W_K and W_V project to. Splitting into heads is a reshape of Q ({n} × {dModel} → {heads} × {n} × {width}), not a loop over tokens or heads.',
   'explorer.params.layerBiases': 'This layer has the biases b_Q, b_K, b_V, b_O: {count} parameters.',
   'explorer.params.layerNoBiases': 'This layer has no biases: {count} parameters.',
-  'explorer.params.oneHead': 'W_Q, W_K, W_V and W_O hold {weights} weights (4·d_model²), or {withBiases} with the biases b_Q, b_K, b_V, b_O (4·d_model² + 4·d_model), with one head that is d_model = {dModel} wide. More heads split those columns between them, so the count stays the same for any h.',
-  'explorer.params.heads': 'W_Q, W_K, W_V and W_O hold {weights} weights (4·d_model²), or {withBiases} with the biases b_Q, b_K, b_V, b_O (4·d_model² + 4·d_model), whatever the number of heads: not h × 4·d_model² = {wrong}, because the {heads} heads split d_model = {dModel} between them instead of each getting full-size matrices.',
-  'explorer.params.single': 'This single head has W_Q and W_K (d_model × d_k = {dModel} × {dk}) and W_V ({dModel} × {dv}): {count} parameters (d_model·(2d_k + d_v)), and no W_O: its output is the head’s own. A layer of one head (nn.MultiheadAttention with num_heads = 1) makes each W d_model wide and adds W_O: {layerCount} parameters (4·d_model²).',
-  'explorer.params.singleBiases': 'This single head has W_Q and W_K (d_model × d_k = {dModel} × {dk}) and W_V ({dModel} × {dv}) with their biases: {count} parameters (d_model·(2d_k + d_v) + 2d_k + d_v), and no W_O: its output is the head’s own. A layer of one head (nn.MultiheadAttention with num_heads = 1) makes each W d_model wide and adds W_O: {layerCount} parameters (4·d_model² + 4·d_model).',
+  'explorer.params.oneHead':
+    'W_Q, W_K, W_V and W_O hold {weights} weights (4·d_model²), or {withBiases} with the biases b_Q, b_K, b_V, b_O (4·d_model² + 4·d_model), with one head that is d_model = {dModel} wide. More heads split those columns between them, so the count stays the same for any h.',
+  'explorer.params.heads':
+    'W_Q, W_K, W_V and W_O hold {weights} weights (4·d_model²), or {withBiases} with the biases b_Q, b_K, b_V, b_O (4·d_model² + 4·d_model), whatever the number of heads: not h × 4·d_model² = {wrong}, because the {heads} heads split d_model = {dModel} between them instead of each getting full-size matrices.',
+  'explorer.params.single':
+    'This single head has W_Q and W_K (d_model × d_k = {dModel} × {dk}) and W_V ({dModel} × {dv}): {count} parameters (d_model·(2d_k + d_v)), and no W_O: its output is the head’s own. A layer of one head (nn.MultiheadAttention with num_heads = 1) makes each W d_model wide and adds W_O: {layerCount} parameters (4·d_model²).',
+  'explorer.params.singleBiases':
+    'This single head has W_Q and W_K (d_model × d_k = {dModel} × {dk}) and W_V ({dModel} × {dv}) with their biases: {count} parameters (d_model·(2d_k + d_v) + 2d_k + d_v), and no W_O: its output is the head’s own. A layer of one head (nn.MultiheadAttention with num_heads = 1) makes each W d_model wide and adds W_O: {layerCount} parameters (4·d_model² + 4·d_model).',
   // The export menu (export/export.js).
   'explorer.export.menu': 'Export',
   'explorer.export.pick': 'Matrix or panel',
@@ -402,7 +491,8 @@ export default {
   'explorer.export.title.panel-heads': 'Multi-head panel',
   // How was this number computed? (explain/).
   'explorer.explain.title': 'How was this number computed?',
-  'explorer.explain.idle': 'Point at, tap or focus any cell to see how it was computed. In a matrix, arrow keys move between cells.',
+  'explorer.explain.idle':
+    'Point at, tap or focus any cell to see how it was computed. In a matrix, arrow keys move between cells.',
   'explorer.explain.idleLesson': 'Point at, tap or focus any number of this lesson to see how it was computed.',
   'explorer.explain.hide': 'Hide',
   'explorer.explain.show': 'Show',
@@ -416,7 +506,8 @@ export default {
   'explorer.explain.reason.custom': 'custom mask: this pair was hidden by a click (click again to show it)',
   'explorer.explain.reason.masked': 'masked',
   'explorer.explain.scores.sum': '{cell} = Σ over dₖ = {dk} dimensions',
-  'explorer.explain.scores.meaning': 'How much key {key} matches what query {query} looks for{head}. Large and positive: a strong match.',
+  'explorer.explain.scores.meaning':
+    'How much key {key} matches what query {query} looks for{head}. Large and positive: a strong match.',
   'explorer.explain.scores.title': 'Score: {query} → {key}',
   'explorer.explain.scaled.none': '1 (no scaling)',
   'explorer.explain.scaled.scale': 'scale = {how} = {scale}',
@@ -426,22 +517,32 @@ export default {
   'explorer.explain.masked.hidden': 'Hidden by the {reason}.',
   'explorer.explain.masked.thenMask': '{how}, then the mask makes it −∞',
   'explorer.explain.masked.zero': '{how}  →  exp(−∞) = 0, so this key gets exactly zero weight.',
-  'explorer.explain.masked.infNote': 'A −∞ in B hides a pair exactly as a boolean mask does; a large negative number such as −10000 only nearly does (a row of them still shares its weight).',
+  'explorer.explain.masked.infNote':
+    'A −∞ in B hides a pair exactly as a boolean mask does; a large negative number such as −10000 only nearly does (a row of them still shares its weight).',
   'explorer.explain.masked.noMask': 'No mask is applied: the scaled score passes through unchanged.',
   'explorer.explain.masked.visible': 'This pair is visible: the scaled score passes through unchanged.',
-  'explorer.explain.masked.bias': 'The bias matrix B is added to the scaled score before the softmax: score + bias = masked score.',
-  'explorer.explain.masked.negative': 'A negative bias lowers this key\'s weight by a factor {power} = {factor} before the row is normalized.',
+  'explorer.explain.masked.bias':
+    'The bias matrix B is added to the scaled score before the softmax: score + bias = masked score.',
+  'explorer.explain.masked.negative':
+    "A negative bias lowers this key's weight by a factor {power} = {factor} before the row is normalized.",
   'explorer.explain.softmax.hidden': 'This key is hidden: {cell} exactly.',
-  'explorer.explain.softmax.hiddenKeys': { one: '{count} hidden key adds e^−∞ = 0 to the sum.', other: '{count} hidden keys add e^−∞ = 0 to the sum.' },
-  'explorer.explain.softmax.stable': '(The core subtracts the row maximum before exp; the ratio is the same and nothing overflows.)',
+  'explorer.explain.softmax.hiddenKeys': {
+    one: '{count} hidden key adds e^−∞ = 0 to the sum.',
+    other: '{count} hidden keys add e^−∞ = 0 to the sum.',
+  },
+  'explorer.explain.softmax.stable':
+    '(The core subtracts the row maximum before exp; the ratio is the same and nothing overflows.)',
   'explorer.explain.weights.rowInf': 'Row {row} of M is −∞ everywhere ({reason}, and so on for every key).',
-  'explorer.explain.weights.allHidden': 'Every key is hidden from query {query}. A softmax over nothing would be 0 / 0 = NaN; the core flags the row and gives it all-zero weights and a zero output instead.',
+  'explorer.explain.weights.allHidden':
+    'Every key is hidden from query {query}. A softmax over nothing would be 0 / 0 = NaN; the core flags the row and gives it all-zero weights and a zero output instead.',
   'explorer.explain.weights.titleMasked': 'Weight: {query} → {key} (row fully masked)',
-  'explorer.explain.weights.row': 'Row {query}: sum = {sum}, max = {max}, entropy H = {entropy} nats (uniform over {m} would be ln {m} = {uniform}).',
+  'explorer.explain.weights.row':
+    'Row {query}: sum = {sum}, max = {max}, entropy H = {entropy} nats (uniform over {m} would be ln {m} = {uniform}).',
   'explorer.explain.weights.title': 'Weight: how much {query} attends to {key}{head}',
   'explorer.explain.output.sum': 'O[{i},{j}] = Σ over keys of A[{i},key] × V[key,{j}]',
   'explorer.explain.output.none': 'This query sees no key, so its output row is all zeros.',
-  'explorer.explain.output.average': 'A weighted average of column {col} of V: the output always lies between the smallest and largest value.',
+  'explorer.explain.output.average':
+    'A weighted average of column {col} of V: the output always lies between the smallest and largest value.',
   'explorer.explain.output.title': 'Output of {query}, dimension {col}{head}',
   // Predict, then reveal (predict/).
   'explorer.predict.lead': 'Predict first: ',
@@ -453,24 +554,34 @@ export default {
   'explorer.predict.wrong': 'Not quite.',
   'explorer.predict.topKey.none': 'every query sees fewer than two keys here, so there is nothing to choose between.',
   'explorer.predict.topKey.question': 'which key gets the most weight from the query {query} (row {row})?',
-  'explorer.predict.topKey.hint': 'The weights are the softmax of the row of scores: think about which score is largest.',
-  'explorer.predict.topKey.right': '{key} takes {weight} of {query}’s attention: the softmax keeps the order of the scores, so the largest score gets the largest weight.',
-  'explorer.predict.topKey.wrong': 'You chose {guess} ({guessWeight}); {key} takes the most, {weight}. The softmax keeps the order of the scores: the largest score in the row gets the largest weight.',
+  'explorer.predict.topKey.hint':
+    'The weights are the softmax of the row of scores: think about which score is largest.',
+  'explorer.predict.topKey.right':
+    '{key} takes {weight} of {query}’s attention: the softmax keeps the order of the scores, so the largest score gets the largest weight.',
+  'explorer.predict.topKey.wrong':
+    'You chose {guess} ({guessWeight}); {key} takes the most, {weight}. The softmax keeps the order of the scores: the largest score in the row gets the largest weight.',
   'explorer.predict.rowSum.exactly-1': 'exactly 1',
   'explorer.predict.rowSum.less-than-1': 'less than 1',
   'explorer.predict.rowSum.more-than-1': 'more than 1',
-  'explorer.predict.rowSum.question': 'with the mask applied after the softmax (the mistake), what does the row of {query} (row {row}) of the weights sum to?',
-  'explorer.predict.rowSum.hint': 'The mask is a {mask}: the softmax runs over every key first, then hidden weights are set to 0.',
-  'explorer.predict.rowSum.whyLess': 'The softmax already gave part of the row to the hidden keys; zeroing them afterwards throws that part away and nothing renormalizes the rest.',
-  'explorer.predict.rowSum.whyAll': 'This row hides no key, so zeroing hidden weights after the softmax takes nothing away. Rows that hide keys sum to less than 1.',
+  'explorer.predict.rowSum.question':
+    'with the mask applied after the softmax (the mistake), what does the row of {query} (row {row}) of the weights sum to?',
+  'explorer.predict.rowSum.hint':
+    'The mask is a {mask}: the softmax runs over every key first, then hidden weights are set to 0.',
+  'explorer.predict.rowSum.whyLess':
+    'The softmax already gave part of the row to the hidden keys; zeroing them afterwards throws that part away and nothing renormalizes the rest.',
+  'explorer.predict.rowSum.whyAll':
+    'This row hides no key, so zeroing hidden weights after the softmax takes nothing away. Rows that hide keys sum to less than 1.',
   'explorer.predict.rowSum.sums': 'The row of {query} sums to {sum}.',
   'explorer.predict.entropy.unscaled': 'without √dₖ (the raw scores)',
   'explorer.predict.entropy.scaled': 'with √dₖ (the scores divided by √dₖ)',
   'explorer.predict.entropy.same': 'the same',
-  'explorer.predict.entropy.question': 'one row of {row} scores (q·k with dₖ = {dk}) goes through a softmax twice: as it is, and divided by √dₖ = {sqrt}. Which weights are spread more evenly (the higher entropy)?',
+  'explorer.predict.entropy.question':
+    'one row of {row} scores (q·k with dₖ = {dk}) goes through a softmax twice: as it is, and divided by √dₖ = {sqrt}. Which weights are spread more evenly (the higher entropy)?',
   'explorer.predict.entropy.hint': 'The histograms above show how far the scores spread before and after the division.',
-  'explorer.predict.entropy.why.scaled': 'Without the division the scores spread about √{dk} times wider, so the softmax puts almost everything on the largest (largest weight {maxRaw}, entropy {raw} nats). Divided by √dₖ the row stays soft: entropy {scaled} nats, largest weight {maxScaled}.',
-  'explorer.predict.entropy.why.same': 'With dₖ = {dk}, √dₖ = 1: dividing changes nothing (entropy {raw} nats both ways).',
+  'explorer.predict.entropy.why.scaled':
+    'Without the division the scores spread about √{dk} times wider, so the softmax puts almost everything on the largest (largest weight {maxRaw}, entropy {raw} nats). Divided by √dₖ the row stays soft: entropy {scaled} nats, largest weight {maxScaled}.',
+  'explorer.predict.entropy.why.same':
+    'With dₖ = {dk}, √dₖ = 1: dividing changes nothing (entropy {raw} nats both ways).',
   'explorer.predict.entropy.why.unscaled': 'Here the raw row has entropy {raw} nats and the scaled one {scaled}.',
   'explorer.export.option': '{title} [{id}]',
   'explorer.notice.unknownPreset': 'There is no example called “{name}”. Showing the default example instead.',
@@ -479,11 +590,14 @@ export default {
   'explorer.notice.badStart': 'Some starting numbers could not be used: {reasons}.',
   'explorer.notice.unknownPresetKept': 'There is no example called “{name}”. The example shown is unchanged.',
   'explorer.notice.badLinkKept': 'This link’s example could not be opened: {reason}. The example shown is unchanged.',
-  'explorer.explain.head.text': 'Head {k} runs the same softmax(QₕKₕᵀ/√dₕ)Vₕ on its own {width}-column slice of Q, K and V. Click (or Enter) to show this head\'s steps.',
+  'explorer.explain.head.text':
+    "Head {k} runs the same softmax(QₕKₕᵀ/√dₕ)Vₕ on its own {width}-column slice of Q, K and V. Click (or Enter) to show this head's steps.",
   'explorer.explain.head.title': 'Head {k}: {query} → {key}',
-  'explorer.explain.average.text': 'The mean over heads, which torch.nn.MultiheadAttention returns by default (average_attn_weights=True).',
+  'explorer.explain.average.text':
+    'The mean over heads, which torch.nn.MultiheadAttention returns by default (average_attn_weights=True).',
   'explorer.explain.average.title': 'Head average: {query} → {key}',
-  'explorer.explain.concat.text': 'Columns {from}–{to} hold head {k}. Concatenation only places heads side by side; they have not interacted yet.',
+  'explorer.explain.concat.text':
+    'Columns {from}–{to} hold head {k}. Concatenation only places heads side by side; they have not interacted yet.',
   'explorer.explain.concat.title': 'Concatenated heads: {query}, column {col}',
   'explorer.explain.mha.sum': '{formula}, over the {columns} columns of concat',
   'explorer.explain.mha.text': 'W_O is where the heads mix: every output feature reads every head.',
@@ -496,31 +610,46 @@ export default {
   'explorer.explain.proj.title': '{title}: token {token}, column {col}',
   'explorer.explain.input.Q': 'Query {query}: changes row {i} of the scores.',
   'explorer.explain.input.K': 'Key {key}: changes column {i} of the scores.',
-  'explorer.explain.input.V': 'Value of {key}: changes column {j} of every output row, in proportion to how much each query attends to {key}.',
+  'explorer.explain.input.V':
+    'Value of {key}: changes column {j} of every output row, in proportion to how much each query attends to {key}.',
   'explorer.explain.input.X': 'Feature {j} of the vector of {token}: changes row {i} of Q, K and V.',
   'explorer.explain.input.W': 'Weight from input feature {i} to column {j} of {of} (for every token).',
   'explorer.explain.input.WO': 'Weight from column {i} of the concatenated heads to output feature {j}.',
-  'explorer.explain.input.B': 'Added to the scaled score of query {query} and key {key} before the softmax. Type -inf to hide the pair; a row of −∞ gives weights 0 (not NaN).',
-  'explorer.explain.input.XM': 'Feature {j} of the memory token {key}: changes row {i} of K and V (the keys and values come from the memory).',
-  'explorer.explain.input.bias': 'Bias of column {j} of {of}: added to that column for every token ({of} = X·W_{of} + b_{of}).',
-  'explorer.explain.input.BO': 'Bias of output feature {j}: added to every output row (a query that sees no key outputs b_O).',
-  'explorer.explain.input.edit': 'Type a new number: every step below updates at once. Arrows move, Enter commits and moves down, Esc restores.',
+  'explorer.explain.input.B':
+    'Added to the scaled score of query {query} and key {key} before the softmax. Type -inf to hide the pair; a row of −∞ gives weights 0 (not NaN).',
+  'explorer.explain.input.XM':
+    'Feature {j} of the memory token {key}: changes row {i} of K and V (the keys and values come from the memory).',
+  'explorer.explain.input.bias':
+    'Bias of column {j} of {of}: added to that column for every token ({of} = X·W_{of} + b_{of}).',
+  'explorer.explain.input.BO':
+    'Bias of output feature {j}: added to every output row (a query that sees no key outputs b_O).',
+  'explorer.explain.input.edit':
+    'Type a new number: every step below updates at once. Arrows move, Enter commits and moves down, Esc restores.',
   'explorer.explain.input.title': 'Input {name}, row {row}, column {col}',
-  'explorer.explain.trained.ones': 'Column {col} of X is 1 for every token: it meets the last row of W_Q, W_K and W_V, which is the head’s bias, so X·W adds the bias as the model does.',
-  'explorer.explain.trained.input': 'Trained input: feature {feature} of what layer {layer}’s attention sees for {token} (the residual stream after the layer’s LayerNorm), recomputed from the model.',
-  'explorer.explain.trained.bias': 'Row {row} is head {head}’s bias: {name} in the model’s file; it meets X’s column of ones.',
+  'explorer.explain.trained.ones':
+    'Column {col} of X is 1 for every token: it meets the last row of W_Q, W_K and W_V, which is the head’s bias, so X·W adds the bias as the model does.',
+  'explorer.explain.trained.input':
+    'Trained input: feature {feature} of what layer {layer}’s attention sees for {token} (the residual stream after the layer’s LayerNorm), recomputed from the model.',
+  'explorer.explain.trained.bias':
+    'Row {row} is head {head}’s bias: {name} in the model’s file; it meets X’s column of ones.',
   'explorer.explain.trained.weight': 'Trained weight of head {head} (layer {layer}): {name} in the model’s file.',
-  'explorer.explain.split.same': 'Column {row} of the concatenation (head {head}’s column {col}) goes to output column {to}: this W_O only moves columns, back to where the single head had them (see Sizes).',
-  'explorer.explain.split.other': 'Column {row} of the concatenation (head {head}’s column {col}) goes to output column {to}, not to {cell}: this W_O only moves columns (see Sizes).',
+  'explorer.explain.split.same':
+    'Column {row} of the concatenation (head {head}’s column {col}) goes to output column {to}: this W_O only moves columns, back to where the single head had them (see Sizes).',
+  'explorer.explain.split.other':
+    'Column {row} of the concatenation (head {head}’s column {col}) goes to output column {to}, not to {cell}: this W_O only moves columns (see Sizes).',
   'explorer.predict.induction.question': 'which head is an induction head? Judge from the attention maps below.',
-  'explorer.predict.induction.hint': 'Each map is a probe sequence: BOS, a run of tokens, the same run again. On the second copy an induction head attends to the token just after the earlier occurrence of the current token.',
+  'explorer.predict.induction.hint':
+    'Each map is a probe sequence: BOS, a run of tokens, the same run again. On the second copy an induction head attends to the token just after the earlier occurrence of the current token.',
   'explorer.predict.induction.yours': '{head} has an induction score of {score}.',
-  'explorer.predict.induction.heads': 'Induction heads here (score ≥ {threshold}): {list}; the highest is {best} at {score}.',
+  'explorer.predict.induction.heads':
+    'Induction heads here (score ≥ {threshold}): {list}; the highest is {best} at {score}.',
   'explorer.predict.induction.noneYet': 'none yet',
-  'explorer.predict.induction.why': 'On the second copy an induction head looks at the token that followed the same token in the first copy: a diagonal stripe one step right of the earlier copy.',
+  'explorer.predict.induction.why':
+    'On the second copy an induction head looks at the token that followed the same token in the first copy: a diagonal stripe one step right of the earlier copy.',
   // Maps drawn as pictures (heatmap/pixel-map.js).
   'explorer.pixelMap.cell': 'query {row} “{query}” → key {col} “{key}”: {value}',
   'explorer.pixelMap.label': '{label}: {rows} × {cols} weights drawn as a picture. Arrow keys read one cell.',
-  'explorer.pixelMap.labelPooled': '{label}: {rows} × {cols} weights drawn as a picture (each pixel the largest of about {across} × {down} cells). Arrow keys read one cell.',
+  'explorer.pixelMap.labelPooled':
+    '{label}: {rows} × {cols} weights drawn as a picture (each pixel the largest of about {across} × {down} cells). Arrow keys read one cell.',
   'explorer.pixelMap.idle': 'Point at the map, or focus it and use the arrow keys, to read a cell.',
 };

@@ -33,7 +33,8 @@ export default {
   'lessons.plot.computing': 'Plot, being computed',
   'lessons.plot.sigma': '\u00b11 std = \u00b1{std}',
 
-  'lessons.sqrtDk.intro': 'A dot product adds up d\u2096 products. If every entry of q and k has mean 0 and variance 1, each product has variance 1, so the sum has variance d\u2096: its spread grows like \u221ad\u2096. Dividing by \u221ad\u2096 brings it back to 1, whatever d\u2096 is. Here the core draws the vectors (NumPy\u2019s generator, seeded) and measures.',
+  'lessons.sqrtDk.intro':
+    'A dot product adds up d\u2096 products. If every entry of q and k has mean 0 and variance 1, each product has variance 1, so the sum has variance d\u2096: its spread grows like \u221ad\u2096. Dividing by \u221ad\u2096 brings it back to 1, whatever d\u2096 is. Here the core draws the vectors (NumPy\u2019s generator, seeded) and measures.',
   'lessons.sqrtDk.dkSlider': 'd\u2096 (slider, logarithmic)',
   'lessons.sqrtDk.dkField': 'd\u2096, the length of q and k',
   'lessons.sqrtDk.pairs': 'pairs N',
@@ -44,22 +45,29 @@ export default {
   'lessons.sqrtDk.rawCaption': 'std {std} {expected}, variance {variance} (target d\u2096), mean {mean}',
   'lessons.sqrtDk.scaledTitle': 'Scaled scores q\u00b7k / \u221ad\u2096',
   'lessons.sqrtDk.scaledCaption': 'std {std} (target 1), variance {variance} (target 1), mean {mean}',
-  'lessons.sqrtDk.rawDescription': 'Histogram of {count} raw dot products for d\u2096 = {dk}: from {lo} to {hi}, standard deviation {std}.',
-  'lessons.sqrtDk.scaledDescription': 'Histogram of the same {count} dot products divided by \u221a{dk}: standard deviation {std}.',
+  'lessons.sqrtDk.rawDescription':
+    'Histogram of {count} raw dot products for d\u2096 = {dk}: from {lo} to {hi}, standard deviation {std}.',
+  'lessons.sqrtDk.scaledDescription':
+    'Histogram of the same {count} dot products divided by \u221a{dk}: standard deviation {std}.',
   'lessons.sqrtDk.softRawTitle': 'softmax(scores), unscaled',
   'lessons.sqrtDk.softScaledTitle': 'softmax(scores / \u221ad\u2096)',
   'lessons.sqrtDk.softCaption': 'entropy {entropy} nats, largest weight {max}',
   'lessons.sqrtDk.uniform': {
     one: 'For comparison, equal weights over {count} key have entropy ln {count} = {entropy} nats; a one-hot row has 0. Near 0, the softmax passes almost all weight to one key and its gradient almost vanishes.',
-    other: 'For comparison, equal weights over {count} keys have entropy ln {count} = {entropy} nats; a one-hot row has 0. Near 0, the softmax passes almost all weight to one key and its gradient almost vanishes.',
+    other:
+      'For comparison, equal weights over {count} keys have entropy ln {count} = {entropy} nats; a one-hot row has 0. Near 0, the softmax passes almost all weight to one key and its gradient almost vanishes.',
   },
-  'lessons.sqrtDk.softIntro': 'Now one row of attention: {count} keys whose scores are the first {count} dot products above (d\u2096 = {dk}), through a softmax without and with the scaling.',
-  'lessons.sqrtDk.softRawDescription': 'Softmax of {count} unscaled scores: largest weight {max}, entropy {entropy} nats.',
-  'lessons.sqrtDk.softScaledDescription': 'Softmax of the same scores divided by \u221a{dk}: largest weight {max}, entropy {entropy} nats.',
+  'lessons.sqrtDk.softIntro':
+    'Now one row of attention: {count} keys whose scores are the first {count} dot products above (d\u2096 = {dk}), through a softmax without and with the scaling.',
+  'lessons.sqrtDk.softRawDescription':
+    'Softmax of {count} unscaled scores: largest weight {max}, entropy {entropy} nats.',
+  'lessons.sqrtDk.softScaledDescription':
+    'Softmax of the same scores divided by \u221a{dk}: largest weight {max}, entropy {entropy} nats.',
   'lessons.sqrtDk.failed': 'The core could not sample: {error}',
   'lessons.sqrtDk.status': '{count} pairs of standard-normal vectors of length {dk}, seed {seed}.',
   'lessons.sqrtDk.sampling': 'Sampling {count} pairs of vectors of length {dk}\u2026',
-  'lessons.pitfalls.intro': 'The same inputs as above, computed right and computed with one classic mistake. Cells that differ are outlined; \u03a3 is each row\u2019s sum.',
+  'lessons.pitfalls.intro':
+    'The same inputs as above, computed right and computed with one classic mistake. Cells that differ are outlined; \u03a3 is each row\u2019s sum.',
   'lessons.pitfalls.mistake': 'Mistake',
   'lessons.pitfalls.useCausal': 'Use the causal mask',
   'lessons.pitfalls.correct': 'Correct',
@@ -73,48 +81,69 @@ export default {
   'lessons.pitfalls.weightsLabel': '{side}: attention weights',
   'lessons.pitfalls.outputLabel': '{side}: output',
   'lessons.pitfalls.rowSum': 'row sum',
-  'lessons.pitfalls.noMask': 'This mistake only matters where keys are hidden, and no mask is chosen: both sides are the same.',
-  'lessons.pitfalls.ownScale': 'The correct side uses the explorer\u2019s scale (\u00d7{scale}); the mistake replaces it.',
+  'lessons.pitfalls.noMask':
+    'This mistake only matters where keys are hidden, and no mask is chosen: both sides are the same.',
+  'lessons.pitfalls.ownScale':
+    'The correct side uses the explorer\u2019s scale (\u00d7{scale}); the mistake replaces it.',
   'lessons.pitfalls.nothing': 'Nothing to compare yet.',
   'lessons.pitfalls.weightsDiffer': '{count} of {total} weights differ (by up to {diff})',
   'lessons.pitfalls.weightsSame': 'The weights are the same',
   'lessons.pitfalls.outputDiffers': '{count} of {total} output values differ (by up to {diff})',
   'lessons.pitfalls.outputSame': 'the output is the same',
-  'lessons.pitfalls.rowsShort': { one: '{count} row sums to less than 1 (smallest {smallest})', other: '{count} rows sum to less than 1 (smallest {smallest})' },
+  'lessons.pitfalls.rowsShort': {
+    one: '{count} row sums to less than 1 (smallest {smallest})',
+    other: '{count} rows sum to less than 1 (smallest {smallest})',
+  },
   'lessons.pitfalls.summary': '{weights}; {output}.',
   'lessons.pitfalls.summaryShort': '{weights}; {output}; {short}.',
   'lessons.pitfalls.mask-after-softmax.label': 'Mask applied after the softmax',
-  'lessons.pitfalls.mask-after-softmax.text': 'The softmax runs over every key, then the hidden weights are set to 0. Nothing renormalizes the rest, so a row that hid keys sums to less than 1 and its output shrinks towards 0.',
+  'lessons.pitfalls.mask-after-softmax.text':
+    'The softmax runs over every key, then the hidden weights are set to 0. Nothing renormalizes the rest, so a row that hid keys sums to less than 1 and its output shrinks towards 0.',
   'lessons.pitfalls.mask-value-zero.label': 'Mask value 0 instead of \u2212\u221e',
-  'lessons.pitfalls.mask-value-zero.text': 'Hidden scores become 0 instead of \u2212\u221e. But e\u2070 = 1 is an ordinary weight: hidden keys still take part, and they win whenever the visible scores are negative.',
+  'lessons.pitfalls.mask-value-zero.text':
+    'Hidden scores become 0 instead of \u2212\u221e. But e\u2070 = 1 is an ordinary weight: hidden keys still take part, and they win whenever the visible scores are negative.',
   'lessons.pitfalls.scale-by-dk.label': 'Scaling by d\u2096 instead of \u221ad\u2096',
-  'lessons.pitfalls.scale-by-dk.text': 'Dividing by d\u2096 shrinks the scores \u221ad\u2096 times too much: the weights drift towards uniform and the model can no longer focus (no difference at d\u2096 = 1).',
+  'lessons.pitfalls.scale-by-dk.text':
+    'Dividing by d\u2096 shrinks the scores \u221ad\u2096 times too much: the weights drift towards uniform and the model can no longer focus (no difference at d\u2096 = 1).',
   'lessons.pitfalls.scale-by-dmodel.label': 'Scaling by \u221ad_model instead of the head\u2019s \u221ad\u2096',
-  'lessons.pitfalls.scale-by-dmodel.text': 'Each head sums over its own d\u2096 = d_model / h features, so that is the spread to correct. Dividing by \u221ad_model makes every head\'s scores \u221ah times too small.',
+  'lessons.pitfalls.scale-by-dmodel.text':
+    "Each head sums over its own d\u2096 = d_model / h features, so that is the spread to correct. Dividing by \u221ad_model makes every head's scores \u221ah times too small.",
   'lessons.pitfalls.skip-wo.label': 'W_O skipped',
-  'lessons.pitfalls.skip-wo.text': 'The concatenated heads are returned as they are. The weights do not change, but each output column now comes from one head only: the heads never mix.',
-  'lessons.hull.intro': 'Each output row is a weighted average of the value vectors: the weights are never negative and sum to 1. With two numbers per value (d\u1d65 = 2) the values are points in the plane, and every output lands inside the shape they span, their convex hull. Attention can only mix what the values offer.',
+  'lessons.pitfalls.skip-wo.text':
+    'The concatenated heads are returned as they are. The weights do not change, but each output column now comes from one head only: the heads never mix.',
+  'lessons.hull.intro':
+    'Each output row is a weighted average of the value vectors: the weights are never negative and sum to 1. With two numbers per value (d\u1d65 = 2) the values are points in the plane, and every output lands inside the shape they span, their convex hull. Attention can only mix what the values offer.',
   'lessons.hull.convert': 'Use this example with d\u1d65 = 2',
   'lessons.hull.tableCaption': 'Outputs, computed by the core',
   'lessons.hull.column.query': 'query',
   'lessons.hull.column.output': 'output (x, y)',
   'lessons.hull.column.inside': 'inside the hull',
   'lessons.hull.draggable': 'draggable point',
-  'lessons.hull.headDims': 'Each head here has {count} value dimensions. Set d_model = 2 \u00d7 heads (for example d_model 8 with 4 heads), or copy this head into Q, K, V mode with two value dimensions:',
-  'lessons.hull.valueDims': 'The values here have {count} dimensions. Set d\u1d65 = 2, or copy this example\u2019s Q and K (and the first two columns of V) into Q, K, V mode:',
-  'lessons.hull.drag': 'Drag a value point (or focus it and use the arrow keys; Shift for small steps): V changes, and every output moves with it, never leaving the hull.',
+  'lessons.hull.headDims':
+    'Each head here has {count} value dimensions. Set d_model = 2 \u00d7 heads (for example d_model 8 with 4 heads), or copy this head into Q, K, V mode with two value dimensions:',
+  'lessons.hull.valueDims':
+    'The values here have {count} dimensions. Set d\u1d65 = 2, or copy this example\u2019s Q and K (and the first two columns of V) into Q, K, V mode:',
+  'lessons.hull.drag':
+    'Drag a value point (or focus it and use the arrow keys; Shift for small steps): V changes, and every output moves with it, never leaving the hull.',
   'lessons.hull.fromX': 'Here the values come from X\u00b7W_V. To drag them, copy this example into Q, K, V mode:',
-  'lessons.hull.legend': 'Circles: the values v\u2081\u2026{last}; diamonds: the outputs. Lines: the weights of \u201c{query}\u201d (thicker = more weight); pick another output to see its weights.',
-  'lessons.hull.outside': { one: '{count} output lies outside the hull.', other: '{count} outputs lie outside the hull.' },
+  'lessons.hull.legend':
+    'Circles: the values v\u2081\u2026{last}; diamonds: the outputs. Lines: the weights of \u201c{query}\u201d (thicker = more weight); pick another output to see its weights.',
+  'lessons.hull.outside': {
+    one: '{count} output lies outside the hull.',
+    other: '{count} outputs lie outside the hull.',
+  },
   'lessons.hull.inside': 'All {count} outputs lie inside the hull of the {values} values.',
-  'lessons.hull.plotLabel': 'Value vectors as points, their convex hull with {corners} corners, and the {count} outputs inside it',
+  'lessons.hull.plotLabel':
+    'Value vectors as points, their convex hull with {corners} corners, and the {count} outputs inside it',
   'lessons.hull.valuePoint': '{name}: the value of {key}, at {point}',
-  'lessons.hull.valuePointDrag': '{name}: the value of {key}, at {point}. Arrow keys move it; Shift+arrow moves it a little.',
+  'lessons.hull.valuePointDrag':
+    '{name}: the value of {key}, at {point}. Arrow keys move it; Shift+arrow moves it a little.',
   'lessons.hull.outputPoint': '{query}: its output, at {point}; show its weights',
   'lessons.hull.noKey': 'no visible key: output 0',
   'lessons.hull.yes': 'yes',
   'lessons.hull.no': 'no',
-  'lessons.cost.intro': 'The projections cost the same per token however long the text is; the score matrix grows with n \u00d7 m. For short inputs the projections dominate, for long ones the quadratic term does, and the h attention matrices must also fit in memory. Numbers from attn.lessons.attentionCost for a layer; while the explorer shows a single head (which has no W_O), from that head\u2019s own matrices (a multiply\u2013add counts as 2 FLOPs).',
+  'lessons.cost.intro':
+    'The projections cost the same per token however long the text is; the score matrix grows with n \u00d7 m. For short inputs the projections dominate, for long ones the quadratic term does, and the h attention matrices must also fit in memory. Numbers from attn.lessons.attentionCost for a layer; while the explorer shows a single head (which has no W_O), from that head\u2019s own matrices (a multiply\u2013add counts as 2 FLOPs).',
   'lessons.cost.follow': 'Use the explorer\u2019s sizes',
   'lessons.cost.field.n': 'n (queries)',
   'lessons.cost.field.m': 'm (keys)',
@@ -126,7 +155,8 @@ export default {
   'lessons.cost.projectionFlops.label': 'Projections Q, K, V and the output',
   'lessons.cost.projectionFlops.headLabel': 'Projections Q, K, V (no output projection)',
   'lessons.cost.projectionFlops.layer': '2\u00b7d\u00b2\u00b7(2n + 2m): linear in n',
-  'lessons.cost.projectionFlops.head': '2\u00b7d\u00b7(n\u00b7d\u2096 + m\u00b7d\u2096 + m\u00b7d\u1d65), no output projection',
+  'lessons.cost.projectionFlops.head':
+    '2\u00b7d\u00b7(n\u00b7d\u2096 + m\u00b7d\u2096 + m\u00b7d\u1d65), no output projection',
   'lessons.cost.scoreFlops.label': 'Scores Q\u00b7K\u1d40 and weights\u00b7V',
   'lessons.cost.scoreFlops.layer': '4\u00b7n\u00b7m\u00b7d: quadratic in n',
   'lessons.cost.scoreFlops.head': '2\u00b7n\u00b7m\u00b7(d\u2096 + d\u1d65): quadratic in n',
@@ -144,19 +174,26 @@ export default {
   'lessons.cost.xLabel': 'tokens n (self-attention, m = n)',
   'lessons.cost.yLabel': 'FLOPs',
   'lessons.cost.failed': 'The core cannot cost these sizes: {error}',
-  'lessons.cost.captionHead': 'n = {n}, m = {m}, the explorer\u2019s single head: d_model = {dModel}, d\u2096 = {dk}, d\u1d65 = {dv} (no W_O)',
-  'lessons.cost.captionTyped': 'n = {n}, m = {m}, the explorer\u2019s single head: Q, K, V typed directly, d\u2096 = {dk}, d\u1d65 = {dv} (no W_O)',
+  'lessons.cost.captionHead':
+    'n = {n}, m = {m}, the explorer\u2019s single head: d_model = {dModel}, d\u2096 = {dk}, d\u1d65 = {dv} (no W_O)',
+  'lessons.cost.captionTyped':
+    'n = {n}, m = {m}, the explorer\u2019s single head: Q, K, V typed directly, d\u2096 = {dk}, d\u1d65 = {dv} (no W_O)',
   'lessons.cost.captionLayer': 'n = {n}, m = {m}, d_model = {dModel}, h = {heads} (head width {width})',
   'lessons.cost.typed': 'Q, K and V are typed directly: there are no projection weights to count.',
-  'lessons.cost.verdictTyped': 'With Q, K, V typed directly there are no projections: every FLOP is in the scores, the weights\u00b7V and the softmax. The attention matrix needs {bytes} at n = {n}, m = {m}.',
-  'lessons.cost.verdictHead': 'For this head (d_model = {dModel}, d\u2096 = {dk}, d\u1d65 = {dv}), the quadratic terms cost more than the projections from n = {star} tokens on. Its attention matrix needs {bytes} at n = {n}, m = {m}.',
+  'lessons.cost.verdictTyped':
+    'With Q, K, V typed directly there are no projections: every FLOP is in the scores, the weights\u00b7V and the softmax. The attention matrix needs {bytes} at n = {n}, m = {m}.',
+  'lessons.cost.verdictHead':
+    'For this head (d_model = {dModel}, d\u2096 = {dk}, d\u1d65 = {dv}), the quadratic terms cost more than the projections from n = {star} tokens on. Its attention matrix needs {bytes} at n = {n}, m = {m}.',
   'lessons.cost.verdictLayer': {
     one: 'With d_model = {dModel} and {count} head, the quadratic terms cost more than the projections from n = {star} tokens on (about 2\u00b7d_model). The h attention matrices need {bytes} at n = {n}, m = {m}.',
-    other: 'With d_model = {dModel} and {count} heads, the quadratic terms cost more than the projections from n = {star} tokens on (about 2\u00b7d_model). The h attention matrices need {bytes} at n = {n}, m = {m}.',
+    other:
+      'With d_model = {dModel} and {count} heads, the quadratic terms cost more than the projections from n = {star} tokens on (about 2\u00b7d_model). The h attention matrices need {bytes} at n = {n}, m = {m}.',
   },
   'lessons.cost.equalAt': 'equal at n = {n}',
-  'lessons.cost.plotDescription': 'FLOPs against n on log-log axes: the projections grow linearly, the quadratic terms overtake them at n = {n}.',
-  'lessons.steps.intro': 'A model writing text has, at step i, only tokens 1..i. Training runs every step at once on the whole sentence, with the causal mask hiding each query\u2019s future. The two give the same numbers, which is what makes that parallel training honest.',
+  'lessons.cost.plotDescription':
+    'FLOPs against n on log-log axes: the projections grow linearly, the quadratic terms overtake them at n = {n}.',
+  'lessons.steps.intro':
+    'A model writing text has, at step i, only tokens 1..i. Training runs every step at once on the whole sentence, with the causal mask hiding each query\u2019s future. The two give the same numbers, which is what makes that parallel training honest.',
   'lessons.steps.token': 'Token i',
   'lessons.steps.previous': '\u25c0 Previous',
   'lessons.steps.next': 'Next \u25b6',
@@ -172,16 +209,26 @@ export default {
   'lessons.steps.causalRow': 'Row i of causal attention',
   'lessons.steps.prefixRow': 'Query i over keys 1..i only',
   'lessons.steps.causalHeading': 'Row {i} of causal attention',
-  'lessons.steps.prefixHeading': { one: 'Query {i} over keys 1..{count} only ({count} key)', other: 'Query {i} over keys 1..{count} only ({count} keys)' },
+  'lessons.steps.prefixHeading': {
+    one: 'Query {i} over keys 1..{count} only ({count} key)',
+    other: 'Query {i} over keys 1..{count} only ({count} keys)',
+  },
   'lessons.steps.valueText': 'token {i} of {n}: {token}',
   'lessons.steps.position': '{i} of {n}',
-  'lessons.steps.ignoresMask.padding': 'This view always applies the causal mask and ignores the padding mask chosen above.',
-  'lessons.steps.ignoresMask.custom': 'This view always applies the causal mask and ignores the custom mask chosen above.',
+  'lessons.steps.ignoresMask.padding':
+    'This view always applies the causal mask and ignores the padding mask chosen above.',
+  'lessons.steps.ignoresMask.custom':
+    'This view always applies the causal mask and ignores the custom mask chosen above.',
   'lessons.steps.identical': 'Equal: the causal row gives the keys after {k} exactly 0, and the rest are identical.',
-  'lessons.steps.rounding': 'Equal: the causal row gives the keys after {k} exactly 0, and the rest match to float32 rounding (largest difference {diff}).',
+  'lessons.steps.rounding':
+    'Equal: the causal row gives the keys after {k} exactly 0, and the rest match to float32 rounding (largest difference {diff}).',
   'lessons.steps.notEqual': 'Not equal: largest difference {diff}.',
-  'lessons.steps.leaked': { one: 'Not equal: largest difference {diff}, {count} future key with weight.', other: 'Not equal: largest difference {diff}, {count} future keys with weight.' },
-  'lessons.permutation.intro': 'Attention compares every query with every key, and nothing in that comparison knows where a token stands. Swap two tokens and the outputs are the same rows, swapped. That is why transformers add position information to the token vectors.',
+  'lessons.steps.leaked': {
+    one: 'Not equal: largest difference {diff}, {count} future key with weight.',
+    other: 'Not equal: largest difference {diff}, {count} future keys with weight.',
+  },
+  'lessons.permutation.intro':
+    'Attention compares every query with every key, and nothing in that comparison knows where a token stands. Swap two tokens and the outputs are the same rows, swapped. That is why transformers add position information to the token vectors.',
   'lessons.permutation.swap': 'Swap token',
   'lessons.permutation.with': 'with token',
   'lessons.permutation.before': 'Output, tokens in order',
@@ -189,15 +236,23 @@ export default {
   'lessons.permutation.outputLabel': '{side}: output',
   'lessons.permutation.order': 'order: {tokens}',
   'lessons.permutation.needsTwo': 'Swapping needs two different tokens.',
-  'lessons.permutation.note.causal': 'The causal mask is chosen above: it hides keys by position, so after the swap each token sees a different set of keys.',
-  'lessons.permutation.note.sinusoidal': 'Positions are added to X (sinusoidal): the two words swap places but each position keeps its own vector, so the swapped tokens\u2019 vectors change.',
-  'lessons.permutation.note.learned': 'Positions are added to X (learned-style): the two words swap places but each position keeps its own vector, so the swapped tokens\u2019 vectors change.',
-  'lessons.permutation.note.none': 'No position information is added to X (see \u201cPosition information\u201d under the sentence): choose one to see the order matter.',
+  'lessons.permutation.note.causal':
+    'The causal mask is chosen above: it hides keys by position, so after the swap each token sees a different set of keys.',
+  'lessons.permutation.note.sinusoidal':
+    'Positions are added to X (sinusoidal): the two words swap places but each position keeps its own vector, so the swapped tokens\u2019 vectors change.',
+  'lessons.permutation.note.learned':
+    'Positions are added to X (learned-style): the two words swap places but each position keeps its own vector, so the swapped tokens\u2019 vectors change.',
+  'lessons.permutation.note.none':
+    'No position information is added to X (see \u201cPosition information\u201d under the sentence): choose one to see the order matter.',
   'lessons.permutation.note.multi': 'The whole multi-head layer is compared (concat\u00b7W_O).',
-  'lessons.permutation.swapped': 'Rows {i} and {j} of the output swapped places; every row is otherwise the same (largest difference {diff}).',
-  'lessons.permutation.changed': 'The rows did not just swap: {count} values changed (by up to {diff}). Position matters here.',
-  'lessons.gradients.intro': 'Every weight in attention moves by a gradient. Choose what the head should learn; the core runs the backward pass of the head above and shows each step of it, from the loss back to Q, K and V.',
-  'lessons.gradients.headNote': 'Several heads: this is head {head}\u2019s backward pass (choose the head above), with the head\u2019s own output as O and its slices of the projections as Q, K, V.',
+  'lessons.permutation.swapped':
+    'Rows {i} and {j} of the output swapped places; every row is otherwise the same (largest difference {diff}).',
+  'lessons.permutation.changed':
+    'The rows did not just swap: {count} values changed (by up to {diff}). Position matters here.',
+  'lessons.gradients.intro':
+    'Every weight in attention moves by a gradient. Choose what the head should learn; the core runs the backward pass of the head above and shows each step of it, from the loss back to Q, K and V.',
+  'lessons.gradients.headNote':
+    'Several heads: this is head {head}\u2019s backward pass (choose the head above), with the head\u2019s own output as O and its slices of the projections as Q, K, V.',
   'lessons.gradients.goal': 'What to learn',
   'lessons.gradients.goal.target': 'Reach a target output T: L = \u00bd\u2016O \u2212 T\u2016\u00b2',
   'lessons.gradients.goal.cell': 'Raise one output cell: L = O[i, j]',
@@ -207,19 +262,24 @@ export default {
   'lessons.gradients.targetTitle': 'Target T (editable)',
   'lessons.gradients.copyOutput': 'T = current output',
   'lessons.gradients.loss': 'Loss L = {loss}',
-  'lessons.gradients.mapsNote': 'Forward: scores S \u2192 softmax A \u2192 output O = A\u00b7V. Backward runs the other way: dO \u2192 dA \u2192 dS \u2192 dQ, dK (and dV straight from dO). Click a cell of dQ, dK or dV to nudge that input below.',
+  'lessons.gradients.mapsNote':
+    'Forward: scores S \u2192 softmax A \u2192 output O = A\u00b7V. Backward runs the other way: dO \u2192 dA \u2192 dS \u2192 dQ, dK (and dV straight from dO). Click a cell of dQ, dK or dV to nudge that input below.',
   'lessons.gradients.mapLabel': 'Gradient {formula}',
   'lessons.gradients.explainTitle': 'How was this number computed?',
   'lessons.gradients.explainIdle': 'Point at, tap or focus any cell of the gradients to see how it was computed.',
   'lessons.gradients.explain.terms': '{count} terms',
   'lessons.gradients.explain.dOCell': 'The loss is one output cell, so only that cell passes gradient back.',
-  'lessons.gradients.explain.dOTarget': 'For the loss \u00bd\u2016O \u2212 T\u2016\u00b2 each output cell is pushed by how far it is from its target.',
+  'lessons.gradients.explain.dOTarget':
+    'For the loss \u00bd\u2016O \u2212 T\u2016\u00b2 each output cell is pushed by how far it is from its target.',
   'lessons.gradients.explain.dOTitle': 'dO: gradient of the loss at output [{i},{j}]',
-  'lessons.gradients.explain.dA': 'How much the loss would change per unit of weight on key {j}: its value row against the push on output {i}.',
+  'lessons.gradients.explain.dA':
+    'How much the loss would change per unit of weight on key {j}: its value row against the push on output {i}.',
   'lessons.gradients.explain.dATitle': 'dA: gradient at weight [{i},{j}]',
-  'lessons.gradients.explain.dSHidden': 'This key is hidden: its weight is exactly 0, so its score gets no gradient and cannot learn.',
+  'lessons.gradients.explain.dSHidden':
+    'This key is hidden: its weight is exactly 0, so its score gets no gradient and cannot learn.',
   'lessons.gradients.explain.dSHiddenTitle': 'dS: hidden cell [{i},{j}]',
-  'lessons.gradients.explain.dS': 'The softmax passes back the weight times how much better than average this key would do; a key with weight near 0 gets almost nothing.',
+  'lessons.gradients.explain.dS':
+    'The softmax passes back the weight times how much better than average this key would do; a key with weight near 0 gets almost nothing.',
   'lessons.gradients.explain.dSTitle': 'dS: gradient at score [{i},{j}]',
   'lessons.gradients.explain.dQ': 'dQ[{i},{j}] = scale \u00d7 \u03a3 over keys l: dS[{i},l]\u00b7K[l,{j}]',
   'lessons.gradients.explain.dK': 'dK[{i},{j}] = scale \u00d7 \u03a3 over queries l: dS[l,{i}]\u00b7Q[l,{j}]',
@@ -229,26 +289,35 @@ export default {
   'lessons.gradients.explain.dV': 'A value row learns from every query that reads it, in proportion to its weight.',
   'lessons.gradients.explain.dVTitle': 'dV: gradient at value [{i},{j}]',
   'lessons.gradients.nudgeTitle': 'Nudge check',
-  'lessons.gradients.nudgeNote': 'Add \u03b5 to one input and run the forward pass again: the loss changes by \u03b5 \u00d7 gradient, to first order.',
-  'lessons.gradients.nudge': '{cell} + {eps}: the loss goes from {before} to {after}, a change of {change}; \u03b5 \u00d7 gradient = {eps} \u00d7 {gradient} = {predicted}.',
+  'lessons.gradients.nudgeNote':
+    'Add \u03b5 to one input and run the forward pass again: the loss changes by \u03b5 \u00d7 gradient, to first order.',
+  'lessons.gradients.nudge':
+    '{cell} + {eps}: the loss goes from {before} to {after}, a change of {change}; \u03b5 \u00d7 gradient = {eps} \u00d7 {gradient} = {predicted}.',
   'lessons.gradients.stepsTitle': 'Gradient steps',
-  'lessons.gradients.stepsNote': 'x \u2190 x \u2212 learning rate \u00d7 \u2202L/\u2202x on the chosen matrix, with a new backward pass before every step, written back into the explorer: watch the weights above move and the loss fall.',
+  'lessons.gradients.stepsNote':
+    'x \u2190 x \u2212 learning rate \u00d7 \u2202L/\u2202x on the chosen matrix, with a new backward pass before every step, written back into the explorer: watch the weights above move and the loss fall.',
   'lessons.gradients.update': 'Update',
   'lessons.gradients.rate': 'Learning rate',
   'lessons.gradients.perClick': 'Steps per click',
   'lessons.gradients.takeSteps': { one: 'Take one step', other: 'Take {count} steps' },
   'lessons.gradients.useQkv': 'Use Q, K, V directly',
-  'lessons.gradients.stepsTaken': { one: '{count} step on {matrix}: loss {losses}', other: '{count} steps on {matrix}: loss {losses}' },
-  'lessons.gradients.projected': 'Here Q, K and V are projections of X (sentence mode): switch the explorer to free Q, K, V to step on them directly.',
+  'lessons.gradients.stepsTaken': {
+    one: '{count} step on {matrix}: loss {losses}',
+    other: '{count} steps on {matrix}: loss {losses}',
+  },
+  'lessons.gradients.projected':
+    'Here Q, K and V are projections of X (sentence mode): switch the explorer to free Q, K, V to step on them directly.',
   'lessons.gradients.stepsUpdate': 'Steps update {matrix} in the explorer\u2019s inputs above.',
   'lessons.gradients.history': 'Loss after each click: {losses}',
   'lessons.gradients.keys.title': 'Which keys learn?',
-  'lessons.gradients.keys.note': 'd\u2096 = 64, one query, 64 random keys, 200 samples (standard normal, from the core\u2019s generator). Raw scores spread like \u221a64 = 8, the softmax saturates, and almost every key gets no gradient; scaled scores pass gradient to most of them.',
+  'lessons.gradients.keys.note':
+    'd\u2096 = 64, one query, 64 random keys, 200 samples (standard normal, from the core\u2019s generator). Raw scores spread like \u221a64 = 8, the softmax saturates, and almost every key gets no gradient; scaled scores pass gradient to most of them.',
   'lessons.gradients.keys.threshold': '|dS| threshold',
   'lessons.gradients.keys.column.scores': 'scores',
   'lessons.gradients.keys.column.keys': 'keys with |dS| above the threshold (of 64)',
   'lessons.gradients.keys.column.norm': 'gradient norm \u2016(dQ, dK, dV)\u2016',
   'lessons.gradients.keys.scaled': 'scores \u00f7 \u221ad\u2096',
   'lessons.gradients.keys.unscaled': 'raw scores (no \u00f7\u221ad\u2096)',
-  'lessons.gradients.keys.norm': 'The norm is larger without the scaling: dQ and dK carry the scale factor, so the few keys that still learn get 8\u00d7 larger, spikier updates, while the rest get none.',
+  'lessons.gradients.keys.norm':
+    'The norm is larger without the scaling: dQ and dK carry the scale factor, so the few keys that still learn get 8\u00d7 larger, spikier updates, while the rest get none.',
 };

@@ -10,8 +10,10 @@ export default {
   'training.task.text': 'Character-level text',
   'training.task.textPlaceholder': 'Empty: the bundled short stories (about 6,000 characters)',
   'training.task.textLabel': 'Your text (optional)',
-  'training.task.explain.repeated': 'Repeated random tokens: a random run of tokens, then the same run again. The first copy cannot be predicted; the second can, by looking back at what followed the current token last time. That is the job of an induction head.',
-  'training.task.explain.text': 'Character-level text: predict the next character of a short story (or of your own text). A model can learn spelling, common words and, with a repeated name, copy it from earlier.',
+  'training.task.explain.repeated':
+    'Repeated random tokens: a random run of tokens, then the same run again. The first copy cannot be predicted; the second can, by looking back at what followed the current token last time. That is the job of an induction head.',
+  'training.task.explain.text':
+    'Character-level text: predict the next character of a short story (or of your own text). A model can learn spelling, common words and, with a repeated name, copy it from earlier.',
   'training.model.legend': 'Model and optimizer',
   'training.setting.layers': 'Layers',
   'training.setting.heads': 'Heads per layer',
@@ -42,7 +44,8 @@ export default {
   // Run status
   'training.status.building': 'Building the model\u2026',
   'training.status.ready': '{parameters} parameters. Press Train.',
-  'training.status.readyMainThread': '{parameters} parameters. Press Train. Training runs on this page\u2019s own thread in short slices: this frame cannot start a Worker.',
+  'training.status.readyMainThread':
+    '{parameters} parameters. Press Train. Training runs on this page\u2019s own thread in short slices: this frame cannot start a Worker.',
   'training.status.step': 'Step {step}: loss {loss}',
   'training.status.stepPaused': 'Step {step}: loss {loss} (paused)',
   'training.status.loaded': 'Step {step}: trained parameters loaded. Train continues from them.',
@@ -61,20 +64,27 @@ export default {
   'training.loss.series.all': 'whole sequence (probe)',
   'training.loss.series.probe': 'probe',
   'training.loss.uniform': 'uniform guess, {lnV}',
-  'training.loss.hint.text': 'A model that guesses the next character uniformly among the V = {V} characters loses {lnV} nats per character (the dash-dot line); each nat less is knowledge of the text.',
-  'training.loss.hint.repeated': 'The model trains on the repeated half only (solid line): it can be predicted perfectly, and the cliff in its loss is the induction head forming. The whole sequence (dashed) also scores the first copy, which is random, and the filler after the second: no model can predict those. An even guess among the V = {V} tokens would lose {lnV} nats per token there (the dash-dot line), but this model never trains on those positions and, once it copies, guesses them with confidence; a confident wrong guess costs more than an even one, so the whole-sequence loss can rise above {lnV} while the repeated half falls.',
+  'training.loss.hint.text':
+    'A model that guesses the next character uniformly among the V = {V} characters loses {lnV} nats per character (the dash-dot line); each nat less is knowledge of the text.',
+  'training.loss.hint.repeated':
+    'The model trains on the repeated half only (solid line): it can be predicted perfectly, and the cliff in its loss is the induction head forming. The whole sequence (dashed) also scores the first copy, which is random, and the filler after the second: no model can predict those. An even guess among the V = {V} tokens would lose {lnV} nats per token there (the dash-dot line), but this model never trains on those positions and, once it copies, guesses them with confidence; a confident wrong guess costs more than an even one, so the whole-sequence loss can rise above {lnV} while the repeated half falls.',
   'training.loss.general.title': 'Generalisation',
   'training.loss.general.idle': 'Train a few hundred steps to compare.',
-  'training.loss.general.real': 'Best induction score on repeat lengths it trained on: {trained} (loss {trainedLoss}); on lengths it never saw ({lengths}): {heldOut} (loss {heldOutLoss}). So it copies what followed last time at any distance: a real induction head.',
-  'training.loss.general.memorised': 'Best induction score on repeat lengths it trained on: {trained} (loss {trainedLoss}); on lengths it never saw ({lengths}): {heldOut} (loss {heldOutLoss}). So it does much worse on the new lengths: it may have memorised periods.',
-  'training.loss.general.none': 'Best induction score on repeat lengths it trained on: {trained} (loss {trainedLoss}); on lengths it never saw ({lengths}): {heldOut} (loss {heldOutLoss}). So no induction head yet.',
+  'training.loss.general.real':
+    'Best induction score on repeat lengths it trained on: {trained} (loss {trainedLoss}); on lengths it never saw ({lengths}): {heldOut} (loss {heldOutLoss}). So it copies what followed last time at any distance: a real induction head.',
+  'training.loss.general.memorised':
+    'Best induction score on repeat lengths it trained on: {trained} (loss {trainedLoss}); on lengths it never saw ({lengths}): {heldOut} (loss {heldOutLoss}). So it does much worse on the new lengths: it may have memorised periods.',
+  'training.loss.general.none':
+    'Best induction score on repeat lengths it trained on: {trained} (loss {trainedLoss}); on lengths it never saw ({lengths}): {heldOut} (loss {heldOutLoss}). So no induction head yet.',
 
   // Head cards
   'training.heads.title': 'Every head, on a probe sequence',
-  'training.heads.note': 'A head is named once a score passes its threshold: previous-token \u2265 {previousToken}, induction \u2265 {induction}. Scores are measured on {probes} probe sequences; the map shows the first.',
+  'training.heads.note':
+    'A head is named once a score passes its threshold: previous-token \u2265 {previousToken}, induction \u2265 {induction}. Scores are measured on {probes} probe sequences; the map shows the first.',
   'training.head.title': 'Layer {layer} \u00b7 head {head}',
   'training.head.chart': 'Layer {layer} \u00b7 head {head}: scores over the steps',
-  'training.head.map': 'Layer {layer} \u00b7 head {head}: attention on the probe sequence (rows: queries, columns: keys)',
+  'training.head.map':
+    'Layer {layer} \u00b7 head {head}: attention on the probe sequence (rows: queries, columns: keys)',
   'training.head.ablate': 'Ablate',
   'training.head.restore': 'Restore',
   'training.head.ablateTitle': 'Zero this head\u2019s output and see what the loss and the scores lose',
@@ -92,12 +102,14 @@ export default {
   // Ablation
   'training.ablation.drop': '{head} {score} {before} \u2192 {after}',
   'training.ablation.drops': 'Without {heads}: probe loss {before} \u2192 {after}. Scores lost: {drops}.',
-  'training.ablation.none': 'Without {heads}: probe loss {before} \u2192 {after}. No head loses more than 0.05 of a score.',
+  'training.ablation.none':
+    'Without {heads}: probe loss {before} \u2192 {after}. No head loses more than 0.05 of a score.',
 
   // Your text
   'training.yourText.title': 'Your text',
   'training.yourText.label': 'Type a sentence: the text model reads it character by character',
-  'training.yourText.hint': 'Each character is a token (at most {max}, the model\u2019s context length). Rows are queries, columns the keys each one attends to; the scores are measured on your text. The model knows these {count} characters: {known}.',
+  'training.yourText.hint':
+    'Each character is a token (at most {max}, the model\u2019s context length). Rows are queries, columns the keys each one attends to; the scores are measured on your text. The model knows these {count} characters: {known}.',
   'training.yourText.space': 'space',
   'training.yourText.newLine': 'new line',
   'training.yourText.empty': 'Type at least one character.',
@@ -111,25 +123,32 @@ export default {
     one: 'Not in the model\u2019s vocabulary, so read as another character: {list} and {count} more.',
     other: 'Not in the model\u2019s vocabulary, so read as another character: {list} and {count} more.',
   },
-  'training.chars.clamped.context': 'Only the first {max} of your {total} characters are shown: the model\u2019s context length is {max}.',
-  'training.chars.clamped.room': 'Only the first {max} of your {total} characters are shown: the prompt must leave room for new tokens.',
+  'training.chars.clamped.context':
+    'Only the first {max} of your {total} characters are shown: the model\u2019s context length is {max}.',
+  'training.chars.clamped.room':
+    'Only the first {max} of your {total} characters are shown: the prompt must leave room for new tokens.',
 
   // Trained examples and model files
   'training.examples.title': 'Trained examples and model files',
-  'training.examples.hint': 'Checkpoints trained by this page\u2019s own trainer (npm run train-examples): they open at once with their heads labelled.',
+  'training.examples.hint':
+    'Checkpoints trained by this page\u2019s own trainer (npm run train-examples): they open at once with their heads labelled.',
   'training.examples.open.induction': 'Open the induction model',
   'training.examples.open.text': 'Open the text model',
   'training.examples.about.induction': 'Induction model: 2 layers, attention only, trained on repeated random tokens',
-  'training.examples.about.text': 'Text model: 2 layers of 2 heads, attention only, trained on the bundled stories, character by character',
+  'training.examples.about.text':
+    'Text model: 2 layers of 2 heads, attention only, trained on the bundled stories, character by character',
   'training.examples.yourself': 'Train it yourself',
   'training.examples.save': 'Save the model (.safetensors)',
   'training.examples.openFile': 'Open a model file',
   'training.examples.unknown': 'There is no trained example called \u201c{name}\u201d.',
   'training.examples.loading': 'Loading\u2026',
-  'training.examples.opened.induction': 'Induction model: 2 layers, attention only, trained on repeated random tokens; {steps} steps (seed {seed}).',
-  'training.examples.opened.text': 'Text model: 2 layers of 2 heads, attention only, trained on the bundled stories, character by character; {steps} steps (seed {seed}).',
+  'training.examples.opened.induction':
+    'Induction model: 2 layers, attention only, trained on repeated random tokens; {steps} steps (seed {seed}).',
+  'training.examples.opened.text':
+    'Text model: 2 layers of 2 heads, attention only, trained on the bundled stories, character by character; {steps} steps (seed {seed}).',
   'training.examples.failed': 'The trained example could not be opened: {reason}',
-  'training.examples.retraining': 'Training the same settings from scratch: the heads should reappear around step {step}.',
+  'training.examples.retraining':
+    'Training the same settings from scratch: the heads should reappear around step {step}.',
   'training.examples.saveFailed': 'The model could not be saved: {reason}',
   'training.examples.fileFailed': '{name} could not be opened: {reason}',
   'training.examples.fileOpened': 'Opened {name}.',
@@ -142,7 +161,8 @@ export default {
   'training.import.button': 'Import attention JSON',
   'training.import.hint': 'A file {format}, every row a softmax, e.g. from GPT-2 with output_attentions=True:',
   'training.import.snippet': 'Python that writes such a file',
-  'training.import.limits': 'Limits: files up to {megabytes} MB, at most {tokens} tokens, {heads} heads and {weights} weights in all. Maps of more than {tableTokens} tokens (or very many heads) are drawn as pictures: point at one, or focus it and use the arrow keys, to read a cell.',
+  'training.import.limits':
+    'Limits: files up to {megabytes} MB, at most {tokens} tokens, {heads} heads and {weights} weights in all. Maps of more than {tableTokens} tokens (or very many heads) are drawn as pictures: point at one, or focus it and use the arrow keys, to read a cell.',
   'training.import.cancel': 'Cancel',
   'training.import.progress': 'Import progress',
   'training.import.theFile': 'the file',
@@ -236,7 +256,8 @@ export default {
   },
   'training.generate.failed': 'Generation stopped: {reason}',
   'training.generate.shown': 'The last {shown} of {total} positions are shown.',
-  'training.generate.bytes': 'Cache: {bytes} bytes = 2 \u00b7 {layers} layers \u00b7 {kvHeads} key/value heads \u00b7 head_dim {headDim} \u00b7 {kept} positions \u00b7 4 bytes.',
+  'training.generate.bytes':
+    'Cache: {bytes} bytes = 2 \u00b7 {layers} layers \u00b7 {kvHeads} key/value heads \u00b7 head_dim {headDim} \u00b7 {kept} positions \u00b7 4 bytes.',
   'training.generate.bytesValue': '{bytes} B',
   'training.generate.ms': '{ms} ms',
   'training.generate.underResolution': 'under the timer\u2019s resolution',
@@ -263,24 +284,30 @@ export default {
 
   // "How was this number computed?" in Generate
   'training.explain.attention.title': 'Layer {layer}, head {head}: weight on position {position}',
-  'training.explain.attention.what': 'Head {head} of layer {layer}: the query of {query} (position {queryPosition}) over the cached key of {key} (position {keyPosition}), softmax(q\u00b7k/\u221ad) over every position the cache still holds.',
+  'training.explain.attention.what':
+    'Head {head} of layer {layer}: the query of {query} (position {queryPosition}) over the cached key of {key} (position {keyPosition}), softmax(q\u00b7k/\u221ad) over every position the cache still holds.',
   'training.explain.attention.window': 'Exactly 0: position {position} has left the window of {window}.',
   'training.explain.attention.next': 'The next token, {token}, was drawn from the logits this step produced.',
   'training.explain.cache.titleKeys': 'K cache, slot {slot}, column {column}',
   'training.explain.cache.titleValues': 'V cache, slot {slot}, column {column}',
-  'training.explain.cache.what': 'Slot {slot} holds position {position} ({token}) of key/value head {kvHead} in layer {layer}: computed once, when that token was appended, and read by every later query.',
+  'training.explain.cache.what':
+    'Slot {slot} holds position {position} ({token}) of key/value head {kvHead} in layer {layer}: computed once, when that token was appended, and read by every later query.',
   'training.explain.cache.rope': 'Keys are cached after RoPE turned them, as the heads use them.',
   'training.explain.cache.ring': 'With a window of {window}, position p lives in slot p mod {window}: a ring buffer.',
   'training.explain.bytes.title': 'Bytes in the key/value cache',
-  'training.explain.bytes.formula': '2 \u00b7 layers \u00b7 kv_heads \u00b7 head_dim \u00b7 kept \u00b7 4 = 2 \u00b7 {layers} \u00b7 {kvHeads} \u00b7 {headDim} \u00b7 {kept} \u00b7 4',
+  'training.explain.bytes.formula':
+    '2 \u00b7 layers \u00b7 kv_heads \u00b7 head_dim \u00b7 kept \u00b7 4 = 2 \u00b7 {layers} \u00b7 {kvHeads} \u00b7 {headDim} \u00b7 {kept} \u00b7 4',
   'training.explain.bytes.result': '= {bytes} B (decoder.cacheBytes)',
-  'training.explain.bytes.window': 'The window keeps at most {window} positions per layer: the cache stops growing there.',
+  'training.explain.bytes.window':
+    'The window keeps at most {window} positions per layer: the cache stops growing there.',
   'training.explain.bytes.grows': 'It grows by one token\u2019s keys and values, in every layer, with each token.',
   'training.explain.timing.title': 'Milliseconds per token',
   'training.explain.timing.cached': 'with the cache: {ms} ms (mean {mean} ms over {count} tokens)',
   'training.explain.timing.full': 'recomputing the prefix: {ms} ms (mean {mean} ms)',
-  'training.explain.timing.how': 'Measured in the Worker with performance.now(): decoder.sample runs the one new token through the model against the cache; model.forward over all {tokens} tokens is what a model without a cache would run for this token. The gap grows with the length.',
+  'training.explain.timing.how':
+    'Measured in the Worker with performance.now(): decoder.sample runs the one new token through the model against the cache; model.forward over all {tokens} tokens is what a model without a cache would run for this token. The gap grows with the length.',
   'training.explain.difference.title': 'Cached logits against a full pass',
   'training.explain.difference.formula': 'max over tokens of max\u1d65 |logit_cached \u2212 logit_full| = {difference}',
-  'training.explain.difference.how': 'For every token the Worker also ran model.forward over the whole prefix and compared its last logits with the cached step\u2019s ({logits} logits each): the same numbers up to float32 rounding.',
+  'training.explain.difference.how':
+    'For every token the Worker also ran model.forward over the whole prefix and compared its last logits with the cached step\u2019s ({logits} logits each): the same numbers up to float32 rounding.',
 };

@@ -30,7 +30,10 @@ export default {
   'common.headName': 'capa {layer} · cabeza {head}',
   'common.chars.readAs': '«{typed}» como «{read}»',
   'common.chars.replaced': 'No están en el vocabulario del modelo, así que se leen como otro carácter: {list}.',
-  'common.chars.replacedMore': { one: 'No están en el vocabulario del modelo, así que se leen como otro carácter: {list} y {count} más.', other: 'No están en el vocabulario del modelo, así que se leen como otro carácter: {list} y {count} más.' },
+  'common.chars.replacedMore': {
+    one: 'No están en el vocabulario del modelo, así que se leen como otro carácter: {list} y {count} más.',
+    other: 'No están en el vocabulario del modelo, así que se leen como otro carácter: {list} y {count} más.',
+  },
   'common.chars.contextLength': 'la longitud de contexto del modelo es {max}',
   'common.chars.clamped': 'Solo se muestran los primeros {max} de tus {total} caracteres: {why}.',
 };

@@ -11,8 +11,10 @@ export default {
   'training.task.text': 'Texto, carácter a carácter',
   'training.task.textPlaceholder': 'Vacío: los cuentos incluidos (unos 6000 caracteres, en inglés)',
   'training.task.textLabel': 'Tu texto (opcional)',
-  'training.task.explain.repeated': 'Tokens aleatorios repetidos: una serie aleatoria de tokens y luego la misma serie otra vez. La primera copia no se puede predecir; la segunda sí, mirando qué siguió al token actual la última vez. Ese es el trabajo de una cabeza de inducción.',
-  'training.task.explain.text': 'Texto, carácter a carácter: predecir el siguiente carácter de un cuento (o de tu propio texto). Un modelo puede aprender ortografía y palabras frecuentes y copiar un nombre repetido de más atrás.',
+  'training.task.explain.repeated':
+    'Tokens aleatorios repetidos: una serie aleatoria de tokens y luego la misma serie otra vez. La primera copia no se puede predecir; la segunda sí, mirando qué siguió al token actual la última vez. Ese es el trabajo de una cabeza de inducción.',
+  'training.task.explain.text':
+    'Texto, carácter a carácter: predecir el siguiente carácter de un cuento (o de tu propio texto). Un modelo puede aprender ortografía y palabras frecuentes y copiar un nombre repetido de más atrás.',
   'training.model.legend': 'Modelo y optimizador',
   'training.setting.layers': 'Capas',
   'training.setting.heads': 'Cabezas por capa',
@@ -43,7 +45,8 @@ export default {
   // Run status
   'training.status.building': 'Construyendo el modelo\u2026',
   'training.status.ready': '{parameters} parámetros. Pulsa \u00abEntrenar\u00bb.',
-  'training.status.readyMainThread': '{parameters} parámetros. Pulsa \u00abEntrenar\u00bb. El entrenamiento se ejecuta en el propio hilo de esta página, en tramos cortos: este marco no puede iniciar un Worker.',
+  'training.status.readyMainThread':
+    '{parameters} parámetros. Pulsa \u00abEntrenar\u00bb. El entrenamiento se ejecuta en el propio hilo de esta página, en tramos cortos: este marco no puede iniciar un Worker.',
   'training.status.step': 'Paso {step}: pérdida {loss}',
   'training.status.stepPaused': 'Paso {step}: pérdida {loss} (en pausa)',
   'training.status.loaded': 'Paso {step}: parámetros entrenados cargados. \u00abEntrenar\u00bb continúa desde ellos.',
@@ -62,20 +65,27 @@ export default {
   'training.loss.series.all': 'secuencia entera (prueba)',
   'training.loss.series.probe': 'prueba',
   'training.loss.uniform': 'adivinanza uniforme, {lnV}',
-  'training.loss.hint.text': 'Un modelo que adivina el siguiente carácter de manera uniforme entre los V = {V} caracteres pierde {lnV} nats por carácter (la línea de trazo y punto); cada nat menos es conocimiento del texto.',
-  'training.loss.hint.repeated': 'El modelo solo entrena con la mitad repetida (línea continua): se puede predecir perfectamente, y el desplome de su pérdida es la cabeza de inducción formándose. La secuencia entera (discontinua) también puntúa la primera copia, que es aleatoria, y el relleno tras la segunda: ningún modelo puede predecirlos. Una adivinanza uniforme entre los V = {V} tokens perdería allí {lnV} nats por token (la línea de trazo y punto), pero este modelo nunca entrena en esas posiciones y, en cuanto copia, las adivina con seguridad; una adivinanza segura y errónea cuesta más que una uniforme, así que la pérdida de la secuencia entera puede subir por encima de {lnV} mientras la de la mitad repetida baja.',
+  'training.loss.hint.text':
+    'Un modelo que adivina el siguiente carácter de manera uniforme entre los V = {V} caracteres pierde {lnV} nats por carácter (la línea de trazo y punto); cada nat menos es conocimiento del texto.',
+  'training.loss.hint.repeated':
+    'El modelo solo entrena con la mitad repetida (línea continua): se puede predecir perfectamente, y el desplome de su pérdida es la cabeza de inducción formándose. La secuencia entera (discontinua) también puntúa la primera copia, que es aleatoria, y el relleno tras la segunda: ningún modelo puede predecirlos. Una adivinanza uniforme entre los V = {V} tokens perdería allí {lnV} nats por token (la línea de trazo y punto), pero este modelo nunca entrena en esas posiciones y, en cuanto copia, las adivina con seguridad; una adivinanza segura y errónea cuesta más que una uniforme, así que la pérdida de la secuencia entera puede subir por encima de {lnV} mientras la de la mitad repetida baja.',
   'training.loss.general.title': 'Generalización',
   'training.loss.general.idle': 'Entrena unos cientos de pasos para comparar.',
-  'training.loss.general.real': 'Mejor puntuación de inducción en las longitudes de repetición entrenadas: {trained} (pérdida {trainedLoss}); en longitudes nunca vistas ({lengths}): {heldOut} (pérdida {heldOutLoss}). Así que copia lo que siguió la última vez a cualquier distancia: una verdadera cabeza de inducción.',
-  'training.loss.general.memorised': 'Mejor puntuación de inducción en las longitudes de repetición entrenadas: {trained} (pérdida {trainedLoss}); en longitudes nunca vistas ({lengths}): {heldOut} (pérdida {heldOutLoss}). Así que lo hace mucho peor en las longitudes nuevas: puede que haya memorizado periodos.',
-  'training.loss.general.none': 'Mejor puntuación de inducción en las longitudes de repetición entrenadas: {trained} (pérdida {trainedLoss}); en longitudes nunca vistas ({lengths}): {heldOut} (pérdida {heldOutLoss}). Así que aún no hay cabeza de inducción.',
+  'training.loss.general.real':
+    'Mejor puntuación de inducción en las longitudes de repetición entrenadas: {trained} (pérdida {trainedLoss}); en longitudes nunca vistas ({lengths}): {heldOut} (pérdida {heldOutLoss}). Así que copia lo que siguió la última vez a cualquier distancia: una verdadera cabeza de inducción.',
+  'training.loss.general.memorised':
+    'Mejor puntuación de inducción en las longitudes de repetición entrenadas: {trained} (pérdida {trainedLoss}); en longitudes nunca vistas ({lengths}): {heldOut} (pérdida {heldOutLoss}). Así que lo hace mucho peor en las longitudes nuevas: puede que haya memorizado periodos.',
+  'training.loss.general.none':
+    'Mejor puntuación de inducción en las longitudes de repetición entrenadas: {trained} (pérdida {trainedLoss}); en longitudes nunca vistas ({lengths}): {heldOut} (pérdida {heldOutLoss}). Así que aún no hay cabeza de inducción.',
 
   // Head cards
   'training.heads.title': 'Cada cabeza, en una secuencia de prueba',
-  'training.heads.note': 'Una cabeza recibe un nombre cuando una puntuación supera su umbral: token anterior \u2265 {previousToken}, inducción \u2265 {induction}. Las puntuaciones se miden en {probes} secuencias de prueba; el mapa muestra la primera.',
+  'training.heads.note':
+    'Una cabeza recibe un nombre cuando una puntuación supera su umbral: token anterior \u2265 {previousToken}, inducción \u2265 {induction}. Las puntuaciones se miden en {probes} secuencias de prueba; el mapa muestra la primera.',
   'training.head.title': 'Capa {layer} \u00b7 cabeza {head}',
   'training.head.chart': 'Capa {layer} \u00b7 cabeza {head}: puntuaciones a lo largo de los pasos',
-  'training.head.map': 'Capa {layer} \u00b7 cabeza {head}: atención en la secuencia de prueba (filas: consultas, columnas: claves)',
+  'training.head.map':
+    'Capa {layer} \u00b7 cabeza {head}: atención en la secuencia de prueba (filas: consultas, columnas: claves)',
   'training.head.ablate': 'Desactivar',
   'training.head.restore': 'Restaurar',
   'training.head.ablateTitle': 'Anular la salida de esta cabeza y ver qué pierden la pérdida y las puntuaciones',
@@ -93,16 +103,19 @@ export default {
   // Ablation
   'training.ablation.drop': '{head} {score} {before} \u2192 {after}',
   'training.ablation.drops': 'Sin {heads}: pérdida de prueba {before} \u2192 {after}. Puntuaciones perdidas: {drops}.',
-  'training.ablation.none': 'Sin {heads}: pérdida de prueba {before} \u2192 {after}. Ninguna cabeza pierde más de 0,05 de una puntuación.',
+  'training.ablation.none':
+    'Sin {heads}: pérdida de prueba {before} \u2192 {after}. Ninguna cabeza pierde más de 0,05 de una puntuación.',
 
   // Your text
   'training.yourText.title': 'Tu texto',
   'training.yourText.label': 'Escribe una frase: el modelo de texto la lee carácter a carácter',
-  'training.yourText.hint': 'Cada carácter es un token (como mucho {max}, la longitud de contexto del modelo). Las filas son consultas y las columnas las claves a las que atiende cada una; las puntuaciones se miden en tu texto. El modelo conoce estos {count} caracteres: {known}.',
+  'training.yourText.hint':
+    'Cada carácter es un token (como mucho {max}, la longitud de contexto del modelo). Las filas son consultas y las columnas las claves a las que atiende cada una; las puntuaciones se miden en tu texto. El modelo conoce estos {count} caracteres: {known}.',
   'training.yourText.space': 'espacio',
   'training.yourText.newLine': 'salto de línea',
   'training.yourText.empty': 'Escribe al menos un carácter.',
-  'training.yourText.map': 'Capa {layer} \u00b7 cabeza {head}: atención en tu texto (filas: consultas, columnas: claves)',
+  'training.yourText.map':
+    'Capa {layer} \u00b7 cabeza {head}: atención en tu texto (filas: consultas, columnas: claves)',
   'training.yourText.building': 'El modelo aún se está construyendo.',
   'training.yourText.unreadable': 'El modelo no puede leer este texto: {reason}',
   'training.yourText.failed': 'El modelo no pudo leer tu texto: {reason}',
@@ -112,25 +125,33 @@ export default {
     one: 'No están en el vocabulario del modelo, así que se leen como otro carácter: {list} y {count} más.',
     other: 'No están en el vocabulario del modelo, así que se leen como otro carácter: {list} y {count} más.',
   },
-  'training.chars.clamped.context': 'Solo se muestran los primeros {max} de tus {total} caracteres: la longitud de contexto del modelo es {max}.',
-  'training.chars.clamped.room': 'Solo se muestran los primeros {max} de tus {total} caracteres: el prompt debe dejar sitio para tokens nuevos.',
+  'training.chars.clamped.context':
+    'Solo se muestran los primeros {max} de tus {total} caracteres: la longitud de contexto del modelo es {max}.',
+  'training.chars.clamped.room':
+    'Solo se muestran los primeros {max} de tus {total} caracteres: el prompt debe dejar sitio para tokens nuevos.',
 
   // Trained examples and model files
   'training.examples.title': 'Ejemplos entrenados y archivos de modelo',
-  'training.examples.hint': 'Checkpoints entrenados con el propio entrenador de esta página (npm run train-examples): se abren al instante, con sus cabezas etiquetadas.',
+  'training.examples.hint':
+    'Checkpoints entrenados con el propio entrenador de esta página (npm run train-examples): se abren al instante, con sus cabezas etiquetadas.',
   'training.examples.open.induction': 'Abrir el modelo de inducción',
   'training.examples.open.text': 'Abrir el modelo de texto',
-  'training.examples.about.induction': 'Modelo de inducción: 2 capas, solo atención, entrenado con tokens aleatorios repetidos',
-  'training.examples.about.text': 'Modelo de texto: 2 capas de 2 cabezas, solo atención, entrenado carácter a carácter con los cuentos incluidos',
+  'training.examples.about.induction':
+    'Modelo de inducción: 2 capas, solo atención, entrenado con tokens aleatorios repetidos',
+  'training.examples.about.text':
+    'Modelo de texto: 2 capas de 2 cabezas, solo atención, entrenado carácter a carácter con los cuentos incluidos',
   'training.examples.yourself': 'Entrénalo tú',
   'training.examples.save': 'Guardar el modelo (.safetensors)',
   'training.examples.openFile': 'Abrir un archivo de modelo',
   'training.examples.unknown': 'No hay ningún ejemplo entrenado llamado \u00ab{name}\u00bb.',
   'training.examples.loading': 'Cargando\u2026',
-  'training.examples.opened.induction': 'Modelo de inducción: 2 capas, solo atención, entrenado con tokens aleatorios repetidos; {steps} pasos (semilla {seed}).',
-  'training.examples.opened.text': 'Modelo de texto: 2 capas de 2 cabezas, solo atención, entrenado carácter a carácter con los cuentos incluidos; {steps} pasos (semilla {seed}).',
+  'training.examples.opened.induction':
+    'Modelo de inducción: 2 capas, solo atención, entrenado con tokens aleatorios repetidos; {steps} pasos (semilla {seed}).',
+  'training.examples.opened.text':
+    'Modelo de texto: 2 capas de 2 cabezas, solo atención, entrenado carácter a carácter con los cuentos incluidos; {steps} pasos (semilla {seed}).',
   'training.examples.failed': 'No se pudo abrir el ejemplo entrenado: {reason}',
-  'training.examples.retraining': 'Entrenando los mismos ajustes desde cero: las cabezas deberían reaparecer hacia el paso {step}.',
+  'training.examples.retraining':
+    'Entrenando los mismos ajustes desde cero: las cabezas deberían reaparecer hacia el paso {step}.',
   'training.examples.saveFailed': 'No se pudo guardar el modelo: {reason}',
   'training.examples.fileFailed': 'No se pudo abrir {name}: {reason}',
   'training.examples.fileOpened': '{name} abierto.',
@@ -143,7 +164,8 @@ export default {
   'training.import.button': 'Importar JSON de atención',
   'training.import.hint': 'Un archivo {format}, cada fila una softmax, p. ej. de GPT-2 con output_attentions=True:',
   'training.import.snippet': 'Python que escribe un archivo así',
-  'training.import.limits': 'Límites: archivos de hasta {megabytes} MB, como mucho {tokens} tokens, {heads} cabezas y {weights} pesos en total. Los mapas de más de {tableTokens} tokens (o de muchísimas cabezas) se dibujan como imágenes: señala uno, o dale el foco y usa las flechas, para leer una celda.',
+  'training.import.limits':
+    'Límites: archivos de hasta {megabytes} MB, como mucho {tokens} tokens, {heads} cabezas y {weights} pesos en total. Los mapas de más de {tableTokens} tokens (o de muchísimas cabezas) se dibujan como imágenes: señala uno, o dale el foco y usa las flechas, para leer una celda.',
   'training.import.cancel': 'Cancelar',
   'training.import.progress': 'Progreso de la importación',
   'training.import.theFile': 'el archivo',
@@ -221,7 +243,8 @@ export default {
   'training.generate.generate': 'Generar',
   'training.generate.step': 'Paso',
   'training.generate.stop': 'Parar',
-  'training.generate.explainIdle': 'Señala, toca o enfoca cualquier número de un token generado para ver cómo se calculó.',
+  'training.generate.explainIdle':
+    'Señala, toca o enfoca cualquier número de un token generado para ver cómo se calculó.',
   'training.generate.explainTitle': '¿Cómo se calculó este número?',
   'training.generate.noPrompt': 'Escribe primero un prompt.',
   'training.generate.running': 'Token {made} de {total}\u2026',
@@ -237,7 +260,8 @@ export default {
   },
   'training.generate.failed': 'La generación se detuvo: {reason}',
   'training.generate.shown': 'Se muestran las últimas {shown} de {total} posiciones.',
-  'training.generate.bytes': 'Caché: {bytes} bytes = 2 \u00b7 {layers} capas \u00b7 {kvHeads} cabezas de clave/valor \u00b7 head_dim {headDim} \u00b7 {kept} posiciones \u00b7 4 bytes.',
+  'training.generate.bytes':
+    'Caché: {bytes} bytes = 2 \u00b7 {layers} capas \u00b7 {kvHeads} cabezas de clave/valor \u00b7 head_dim {headDim} \u00b7 {kept} posiciones \u00b7 4 bytes.',
   'training.generate.bytesValue': '{bytes} B',
   'training.generate.ms': '{ms} ms',
   'training.generate.underResolution': 'por debajo de la resolución del temporizador',
@@ -259,29 +283,41 @@ export default {
   },
   'training.prompt.leftOut': 'Omitidos, no son tokens de este modelo: {tokens}.',
   'training.prompt.clamped': 'Solo se leen los primeros {max}: el prompt debe dejar sitio para tokens nuevos.',
-  'training.prompt.chars': { one: '{count} carácter, un token cada uno.', other: '{count} caracteres, un token cada uno.' },
+  'training.prompt.chars': {
+    one: '{count} carácter, un token cada uno.',
+    other: '{count} caracteres, un token cada uno.',
+  },
   'training.prompt.unreadable': 'El modelo no puede leer este prompt: {reason}',
 
   // "How was this number computed?" in Generate
   'training.explain.attention.title': 'Capa {layer}, cabeza {head}: peso en la posición {position}',
-  'training.explain.attention.what': 'Cabeza {head} de la capa {layer}: la consulta de {query} (posición {queryPosition}) sobre la clave en caché de {key} (posición {keyPosition}), softmax(q\u00b7k/\u221ad) sobre todas las posiciones que la caché aún guarda.',
+  'training.explain.attention.what':
+    'Cabeza {head} de la capa {layer}: la consulta de {query} (posición {queryPosition}) sobre la clave en caché de {key} (posición {keyPosition}), softmax(q\u00b7k/\u221ad) sobre todas las posiciones que la caché aún guarda.',
   'training.explain.attention.window': 'Exactamente 0: la posición {position} ha salido de la ventana de {window}.',
   'training.explain.attention.next': 'El siguiente token, {token}, se extrajo de los logits que produjo este paso.',
   'training.explain.cache.titleKeys': 'Caché K, hueco {slot}, columna {column}',
   'training.explain.cache.titleValues': 'Caché V, hueco {slot}, columna {column}',
-  'training.explain.cache.what': 'El hueco {slot} guarda la posición {position} ({token}) de la cabeza de clave/valor {kvHead} en la capa {layer}: se calculó una vez, al añadir ese token, y lo lee cada consulta posterior.',
-  'training.explain.cache.rope': 'Las claves se guardan en caché después de que RoPE las gire, tal como las usan las cabezas.',
-  'training.explain.cache.ring': 'Con una ventana de {window}, la posición p vive en el hueco p mod {window}: un búfer circular.',
+  'training.explain.cache.what':
+    'El hueco {slot} guarda la posición {position} ({token}) de la cabeza de clave/valor {kvHead} en la capa {layer}: se calculó una vez, al añadir ese token, y lo lee cada consulta posterior.',
+  'training.explain.cache.rope':
+    'Las claves se guardan en caché después de que RoPE las gire, tal como las usan las cabezas.',
+  'training.explain.cache.ring':
+    'Con una ventana de {window}, la posición p vive en el hueco p mod {window}: un búfer circular.',
   'training.explain.bytes.title': 'Bytes en la caché de clave/valor',
-  'training.explain.bytes.formula': '2 \u00b7 capas \u00b7 kv_heads \u00b7 head_dim \u00b7 guardadas \u00b7 4 = 2 \u00b7 {layers} \u00b7 {kvHeads} \u00b7 {headDim} \u00b7 {kept} \u00b7 4',
+  'training.explain.bytes.formula':
+    '2 \u00b7 capas \u00b7 kv_heads \u00b7 head_dim \u00b7 guardadas \u00b7 4 = 2 \u00b7 {layers} \u00b7 {kvHeads} \u00b7 {headDim} \u00b7 {kept} \u00b7 4',
   'training.explain.bytes.result': '= {bytes} B (decoder.cacheBytes)',
-  'training.explain.bytes.window': 'La ventana guarda como mucho {window} posiciones por capa: ahí la caché deja de crecer.',
+  'training.explain.bytes.window':
+    'La ventana guarda como mucho {window} posiciones por capa: ahí la caché deja de crecer.',
   'training.explain.bytes.grows': 'Crece con cada token en las claves y los valores de ese token, en cada capa.',
   'training.explain.timing.title': 'Milisegundos por token',
   'training.explain.timing.cached': 'con la caché: {ms} ms (media {mean} ms en {count} tokens)',
   'training.explain.timing.full': 'recalculando el prefijo: {ms} ms (media {mean} ms)',
-  'training.explain.timing.how': 'Medido en el Worker con performance.now(): decoder.sample pasa el único token nuevo por el modelo usando la caché; model.forward sobre los {tokens} tokens es lo que un modelo sin caché calcularía para este token. La diferencia crece con la longitud.',
+  'training.explain.timing.how':
+    'Medido en el Worker con performance.now(): decoder.sample pasa el único token nuevo por el modelo usando la caché; model.forward sobre los {tokens} tokens es lo que un modelo sin caché calcularía para este token. La diferencia crece con la longitud.',
   'training.explain.difference.title': 'Logits de la caché frente a una pasada completa',
-  'training.explain.difference.formula': 'máximo sobre los tokens de max\u1d65 |logit_cached \u2212 logit_full| = {difference}',
-  'training.explain.difference.how': 'Para cada token, el Worker también ejecutó model.forward sobre todo el prefijo y comparó sus últimos logits con los del paso en caché ({logits} logits cada uno): los mismos números salvo el redondeo de float32.',
+  'training.explain.difference.formula':
+    'máximo sobre los tokens de max\u1d65 |logit_cached \u2212 logit_full| = {difference}',
+  'training.explain.difference.how':
+    'Para cada token, el Worker también ejecutó model.forward sobre todo el prefijo y comparó sus últimos logits con los del paso en caché ({logits} logits cada uno): los mismos números salvo el redondeo de float32.',
 };
