@@ -22,6 +22,57 @@ export { simdSupported };
 const SDPA_OPTIONS = ['causal', 'mask', 'bias', 'keyPaddingMask', 'scale', 'needWeights', 'trace', 'pitfall', 'window'];
 const CREATE_OPTIONS = ['simd'];
 
+// The arguments of the core's _attn_scaled_dot_product_attention, in its order, for the buffers
+// at a (laid out by #scaledDotProductAttention) and the inputs x read by readSdpaInputs.
+function sdpaArguments(a, x, pitfall) {
+  const { batch, n, m, dk, dv, scale, causal, maskPerBatch, biasPerBatch } = x;
+  const [q, k, v, mask, bias, padding, output, weights, scores, scaled, masked, fullyMasked] = a;
+  return [
+    pitfall ?? 0,
+    q,
+    k,
+    v,
+    batch,
+    n,
+    m,
+    dk,
+    dv,
+    scale,
+    causal,
+    mask,
+    maskPerBatch,
+    bias,
+    biasPerBatch,
+    padding,
+    output,
+    weights,
+    scores,
+    scaled,
+    masked,
+    fullyMasked,
+    x.window,
+    x.lowerRight,
+  ];
+}
+
+// The results of a scaledDotProductAttention call, read out of the buffers at a.
+function sdpaResult(heap, a, { lead, batch, n, m, dv, needWeights }, trace) {
+  const read = (address, shape) => ({ data: heap.readF32(address, product(shape)), shape });
+  const result = {
+    output: read(a[6], [...lead, n, dv]),
+    weights: needWeights ? read(a[7], [...lead, n, m]) : null,
+    fullyMaskedRows: heap.nonzeroIndices(a[11], batch * n),
+  };
+  if (trace) {
+    result.trace = {
+      scores: read(a[8], [...lead, n, m]),
+      scaled: read(a[9], [...lead, n, m]),
+      masked: read(a[10], [...lead, n, m]),
+    };
+  }
+  return result;
+}
+
 // A per-batch mask/bias may be [n, m] (shared) or [...batch, n, m].
 class Attention {
   #instance;
@@ -105,75 +156,18 @@ class Attention {
   // Writes the inputs read by #scaledDotProductAttention to the buffers at a, calls the core and
   // reads the results out. Every argument has been read before: no user code runs from here on.
   #sdpaCall(module, a, x, trace, pitfall) {
-    const {
-      Q,
-      K,
-      V,
-      lead,
-      batch,
-      n,
-      m,
-      dk,
-      dv,
-      causal,
-      needWeights,
-      scale,
-      mask,
-      maskPerBatch,
-      bias,
-      biasPerBatch,
-      padding,
-    } = x;
     const heap = this.#heap;
-    heap.writeFloatInput(a[0], Q);
-    heap.writeFloatInput(a[1], K);
-    heap.writeFloatInput(a[2], V);
-    if (mask) heap.writeU8(a[3], mask.data);
-    if (bias) heap.writeF32(a[4], bias.data);
-    if (padding) heap.writeU8(a[5], padding);
-    if (pitfall !== null) heap.fillU8(a[11], batch * n, 0); // not tracked by pitfalls
-    const status = module._attn_scaled_dot_product_attention(
-      pitfall ?? 0,
-      a[0],
-      a[1],
-      a[2],
-      batch,
-      n,
-      m,
-      dk,
-      dv,
-      scale,
-      causal,
-      a[3],
-      maskPerBatch,
-      a[4],
-      biasPerBatch,
-      a[5],
-      a[6],
-      a[7],
-      a[8],
-      a[9],
-      a[10],
-      a[11],
-      x.window,
-      x.lowerRight,
-    );
+    heap.writeFloatInput(a[0], x.Q);
+    heap.writeFloatInput(a[1], x.K);
+    heap.writeFloatInput(a[2], x.V);
+    if (x.mask) heap.writeU8(a[3], x.mask.data);
+    if (x.bias) heap.writeF32(a[4], x.bias.data);
+    if (x.padding) heap.writeU8(a[5], x.padding);
+    if (pitfall !== null) heap.fillU8(a[11], x.batch * x.n, 0); // not tracked by pitfalls
+    const status = module._attn_scaled_dot_product_attention(...sdpaArguments(a, x, pitfall));
     checkCode(module, status, 'scaledDotProductAttention');
-    heap.checkNoOverflow(a[6], batch * n * dv, 'q, k, the scale or the bias');
-    const read = (address, shape) => ({ data: heap.readF32(address, product(shape)), shape });
-    const result = {
-      output: read(a[6], [...lead, n, dv]),
-      weights: needWeights ? read(a[7], [...lead, n, m]) : null,
-      fullyMaskedRows: heap.nonzeroIndices(a[11], batch * n),
-    };
-    if (trace) {
-      result.trace = {
-        scores: read(a[8], [...lead, n, m]),
-        scaled: read(a[9], [...lead, n, m]),
-        masked: read(a[10], [...lead, n, m]),
-      };
-    }
-    return result;
+    heap.checkNoOverflow(a[6], x.batch * x.n * x.dv, 'q, k, the scale or the bias');
+    return sdpaResult(heap, a, x, trace);
   }
 
   /** Forward and backward of scaledDotProductAttention for gradOutput = ∂L/∂output; see attention.d.ts. */

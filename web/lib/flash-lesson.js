@@ -51,22 +51,20 @@ function readSteps(heap, a, { n, m, dv }, br, bc) {
   return steps;
 }
 
-/** attn.lessons.flashAttention(q, k, v, options): see attention.d.ts. */
-export function flashAttention(live, heap, q, k, v, options) {
-  const opts = checkOptions(options, OPTIONS, 'flashAttention options');
-  const x = readInputs(q, k, v);
+// The block sizes, the alignment of the causal mask and the scale from flashAttention's options.
+function readSettings(opts, dk) {
   const br = checkPositiveInteger(opts.blockRows, 'blockRows', 4);
   const bc = checkPositiveInteger(opts.blockCols, 'blockCols', 4);
   const { causal, lowerRight } = readAlignment({ causal: opts.causal });
-  const scale = opts.scale === undefined ? 1 / Math.sqrt(x.dk) : checkScale(opts.scale, 'options.scale');
-  const stateRows = x.n * Math.ceil(x.m / bc);
-  if (stateRows * (x.dv + 2) > MAX_STATE_FLOATS)
-    fail(
-      `flashAttention: every step's state would need ${formatBytes(stateRows * (x.dv + 2) * 4)}; use fewer queries or keys, or a larger blockCols`,
-    );
-  const module = live(); // after the inputs are read: a getter among them may have disposed it
+  const scale = opts.scale === undefined ? 1 / Math.sqrt(dk) : checkScale(opts.scale, 'options.scale');
+  return { br, bc, causal, lowerRight, scale };
+}
+
+// The core's buffers, named: the inputs, the output, each step's skipped flag and state (rows of
+// the running max, the running sum and the partial output), and the kernel's workspace.
+function layoutBuffers(heap, x, { br, bc }, stateRows) {
   const f = 4;
-  const [aq, ak, av, output, skipped, rowMax, rowSum, partial, workspace] = heap.layout(
+  const [q, k, v, output, skipped, rowMax, rowSum, partial, workspace] = heap.layout(
     [
       x.Q.data.length * f,
       x.K.data.length * f,
@@ -80,36 +78,54 @@ export function flashAttention(live, heap, q, k, v, options) {
     ],
     'flashAttention',
   );
-  heap.writeF32(aq, x.Q.data);
-  heap.writeF32(ak, x.K.data);
-  heap.writeF32(av, x.V.data);
-  try {
-    check(
-      module._flashAttentionTrace(
-        aq,
-        ak,
-        av,
-        x.n,
-        x.m,
-        x.dk,
-        x.dv,
-        scale,
-        causal,
-        lowerRight,
-        br,
-        bc,
-        output,
-        skipped,
-        rowMax,
-        rowSum,
-        partial,
-        workspace,
-      ),
-      'flashAttention',
+  return { q, k, v, output, skipped, rowMax, rowSum, partial, workspace };
+}
+
+// The arguments of the core's _flashAttentionTrace, in its order.
+function traceArguments(a, x, { scale, causal, lowerRight, br, bc }) {
+  return [
+    a.q,
+    a.k,
+    a.v,
+    x.n,
+    x.m,
+    x.dk,
+    x.dv,
+    scale,
+    causal,
+    lowerRight,
+    br,
+    bc,
+    a.output,
+    a.skipped,
+    a.rowMax,
+    a.rowSum,
+    a.partial,
+    a.workspace,
+  ];
+}
+
+/** attn.lessons.flashAttention(q, k, v, options): see attention.d.ts. */
+export function flashAttention(live, heap, q, k, v, options) {
+  const opts = checkOptions(options, OPTIONS, 'flashAttention options');
+  const x = readInputs(q, k, v);
+  const settings = readSettings(opts, x.dk);
+  const { br, bc } = settings;
+  const stateRows = x.n * Math.ceil(x.m / bc);
+  if (stateRows * (x.dv + 2) > MAX_STATE_FLOATS)
+    fail(
+      `flashAttention: every step's state would need ${formatBytes(stateRows * (x.dv + 2) * 4)}; use fewer queries or keys, or a larger blockCols`,
     );
+  const module = live(); // after the inputs are read: a getter among them may have disposed it
+  const a = layoutBuffers(heap, x, settings, stateRows);
+  heap.writeF32(a.q, x.Q.data);
+  heap.writeF32(a.k, x.K.data);
+  heap.writeF32(a.v, x.V.data);
+  try {
+    check(module._flashAttentionTrace(...traceArguments(a, x, settings)), 'flashAttention');
     const result = {
-      output: { data: heap.readF32(output, x.n * x.dv), shape: [x.n, x.dv] },
-      steps: readSteps(heap, { skipped, rowMax, rowSum, partial }, x, br, bc),
+      output: { data: heap.readF32(a.output, x.n * x.dv), shape: [x.n, x.dv] },
+      steps: readSteps(heap, a, x, br, bc),
     };
     for (const value of result.output.data)
       if (!Number.isFinite(value))

@@ -51,6 +51,30 @@ function forwardFlags(opts, alignment) {
   return { needWeights, averageWeights, trace, pitfall };
 }
 
+// The arguments of the core's _attn_multi_head_attention, in its order: the layer's block, the
+// shape, the inputs at [aq, ak, av], the masks at a[3..5], the output and weights at a[6..7], the
+// trace at a[8..16] and the fully masked rows at a[17] (the buffers of forwardLayout).
+function forwardArguments(pitfall, block, a, [aq, ak, av], x, averageWeights) {
+  const { B, n, m, scale, causal } = x;
+  return [
+    pitfall ?? 0,
+    block,
+    B,
+    n,
+    m,
+    aq,
+    ak,
+    av,
+    scale,
+    causal,
+    ...a.slice(3, 8),
+    averageWeights,
+    ...a.slice(8, 18),
+    x.window,
+    x.lowerRight,
+  ];
+}
+
 // Bytes of forward()'s buffers, in the order the core takes them (0 for one it does not need),
 // and of the core's workspace.
 function forwardLayout(
@@ -328,40 +352,12 @@ export class MultiHeadAttention {
     });
     try {
       // Every argument has been read: no user code runs from here on.
-      const [aq, ak, av] = this.#writeForwardInputs(a, x);
-      const { B, n, m, E, causal, scale } = x;
+      const inputs = this.#writeForwardInputs(a, x);
+      const { B, n, E } = x;
       const module = this.#live();
       if (pitfall !== null) this.#heap.fillU8(a[17], B * n, 0); // not tracked by pitfalls
-      const status = module._attn_multi_head_attention(
-        pitfall ?? 0,
-        this.#block.address,
-        B,
-        n,
-        m,
-        aq,
-        ak,
-        av,
-        scale,
-        causal,
-        a[3],
-        a[4],
-        a[5],
-        a[6],
-        a[7],
-        averageWeights,
-        a[8],
-        a[9],
-        a[10],
-        a[11],
-        a[12],
-        a[13],
-        a[14],
-        a[15],
-        a[16],
-        a[17],
-        x.window,
-        x.lowerRight,
-      );
+      const args = forwardArguments(pitfall, this.#block.address, a, inputs, x, averageWeights);
+      const status = module._attn_multi_head_attention(...args);
       checkCode(module, status, 'multiHeadAttention.forward');
       this.#heap.checkNoOverflow(a[6], B * n * E, 'query, key or the weights');
       return this.#readForwardResult(a, x, flags);
