@@ -20,6 +20,7 @@ import { headWorkspaceBytes } from '../../web/lib/wasm-heap.js';
 import { cpuDescription } from './machine.mjs';
 import { backwardRatios, describeLong, gradCases, gradTargets, longBackward } from './grad-bench.mjs';
 import { HAS_CPU_TIME, timeInterleaved } from './timing.mjs';
+import { pickRows, sampledRows } from './sampled-rows.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const MIN_TIME_MS = Number(process.env.BENCH_MIN_TIME_MS ?? 600);
@@ -165,6 +166,49 @@ function printCase(r) {
 }
 
 // ------------------------------------------------------ long sequence: streaming memory + error
+// The arguments of _attn_scaled_dot_product_attention (in its order) for one unmasked head of
+// n = m queries and keys, output only: no weights, no trace, no window.
+function streamingArguments({ aq, ak, av, ao, flags }, n, d) {
+  const pitfall = 0,
+    causal = false,
+    padding = 0,
+    weights = 0,
+    window = 0,
+    lowerRight = false;
+  const none = [0, false]; // no mask, no bias: address 0, not per batch item
+  const noTrace = [0, 0, 0]; // scores, scaled, masked
+  const shape = [1, n, n, d, d]; // batch, n, m, dk, dv
+  return [
+    pitfall,
+    aq,
+    ak,
+    av,
+    ...shape,
+    1 / Math.sqrt(d),
+    causal,
+    ...none,
+    ...none,
+    padding,
+    ao,
+    weights,
+    ...noTrace,
+    flags,
+    window,
+    lowerRight,
+  ];
+}
+
+// max |Δ| between the streaming output `out` and the materializing path on the sampled rows.
+function errorOnSampledRows(q, k, v, out, n, d) {
+  const rows = sampledRows(n);
+  const full = simd.scaledDotProductAttention(pickRows(q, rows, d), T(k, [n, d]), T(v, [n, d])).output.data;
+  let err = 0;
+  rows.forEach((r, i) => {
+    for (let c = 0; c < d; c++) err = Math.max(err, Math.abs(full[i * d + c] - out[r * d + c]));
+  });
+  return { err, sampled: rows.length };
+}
+
 async function longSequence() {
   const n = 16384,
     d = 64;
@@ -182,47 +226,12 @@ async function longSequence() {
   new Float32Array(module.HEAPU8.buffer, av, n * d).set(v);
   const afterInputs = module.HEAPU8.length;
   const t0 = performance.now();
-  const status = module._attn_scaled_dot_product_attention(
-    0,
-    aq,
-    ak,
-    av,
-    1,
-    n,
-    n,
-    d,
-    d,
-    1 / Math.sqrt(d),
-    false,
-    0,
-    false,
-    0,
-    false,
-    0,
-    ao,
-    0,
-    0,
-    0,
-    0,
-    flags,
-  );
+  const status = module._attn_scaled_dot_product_attention(...streamingArguments({ aq, ak, av, ao, flags }, n, d));
   const ms = performance.now() - t0;
   if (status) throw new Error(status);
   const out = new Float32Array(module.HEAPU8.buffer, ao, n * d).slice();
   const grown = module.HEAPU8.length - afterInputs;
-  // The materializing path on 96 sampled query rows (rows are independent without a causal mask).
-  const rows = [
-    ...Array(32).keys(),
-    ...Array.from({ length: 32 }, (_, i) => 8000 + 97 * i),
-    ...Array.from({ length: 32 }, (_, i) => n - 32 + i),
-  ];
-  const qs = new Float32Array(rows.length * d);
-  rows.forEach((r, i) => qs.set(q.subarray(r * d, (r + 1) * d), i * d));
-  const full = simd.scaledDotProductAttention(T(qs, [rows.length, d]), T(k, [n, d]), T(v, [n, d])).output.data;
-  let err = 0;
-  rows.forEach((r, i) => {
-    for (let c = 0; c < d; c++) err = Math.max(err, Math.abs(full[i * d + c] - out[r * d + c]));
-  });
+  const { err, sampled } = errorOnSampledRows(q, k, v, out, n, d);
   return {
     n,
     d,
@@ -231,7 +240,7 @@ async function longSequence() {
     heapBeforeBytes: before,
     heapGrowthDuringCallBytes: grown,
     maxAbsDiffVsMaterializing: err,
-    sampledRows: rows.length,
+    sampledRows: sampled,
   };
 }
 

@@ -9,6 +9,55 @@
 // weights), its best form.
 import { buildModel } from './onnx-model.mjs';
 
+// Each layer's parameters, named as in the state dict after `h.<layer>.`.
+const LAYER_PARAMS = [
+  'ln_1.weight',
+  'ln_1.bias',
+  'attn.c_attn.weight',
+  'attn.c_attn.bias',
+  'attn.c_proj.weight',
+  'attn.c_proj.bias',
+  'ln_2.weight',
+  'ln_2.bias',
+  'mlp.c_fc.weight',
+  'mlp.c_fc.bias',
+  'mlp.c_proj.weight',
+  'mlp.c_proj.bias',
+];
+
+const layerNorm = (x, name, out) => ({
+  op: 'LayerNormalization',
+  inputs: [x, `${name}.weight`, `${name}.bias`],
+  outputs: [out],
+  attrs: { axis: -1, epsilon: 1e-5 },
+});
+
+// The nodes of layer l with H heads: x<l> → x<l+1>, its key/value state past_<l> → present_<l>.
+function layerNodes(l, H) {
+  const h = `h.${l}.`;
+  const x = `x${l}`,
+    t = (s) => `${h}${s}`;
+  return [
+    layerNorm(x, `${h}ln_1`, t('ln1')),
+    {
+      op: 'Attention',
+      domain: 'com.microsoft',
+      inputs: [t('ln1'), `${h}attn.c_attn.weight`, `${h}attn.c_attn.bias`, '', `past_${l}`],
+      outputs: [t('attn'), `present_${l}`],
+      attrs: { num_heads: H, unidirectional: 1 },
+    },
+    { op: 'MatMul', inputs: [t('attn'), `${h}attn.c_proj.weight`], outputs: [t('proj')] },
+    { op: 'Add', inputs: [t('proj'), `${h}attn.c_proj.bias`], outputs: [t('projb')] },
+    { op: 'Add', inputs: [x, t('projb')], outputs: [t('mid')] },
+    layerNorm(t('mid'), `${h}ln_2`, t('ln2')),
+    { op: 'MatMul', inputs: [t('ln2'), `${h}mlp.c_fc.weight`], outputs: [t('fc')] },
+    { op: 'FastGelu', domain: 'com.microsoft', inputs: [t('fc'), `${h}mlp.c_fc.bias`], outputs: [t('gelu')] },
+    { op: 'MatMul', inputs: [t('gelu'), `${h}mlp.c_proj.weight`], outputs: [t('out')] },
+    { op: 'Add', inputs: [t('out'), `${h}mlp.c_proj.bias`], outputs: [t('outb')] },
+    { op: 'Add', inputs: [t('mid'), t('outb')], outputs: [`x${l + 1}`] },
+  ];
+}
+
 /** Inputs, outputs and graph of GPT-2 with `config` ({ vocabSize, dModel, numLayers, numHeads }) and `state`. */
 export function gpt2Graph({ vocabSize: V, dModel: E, numLayers: L, numHeads: H }, state) {
   const d = E / H;
@@ -24,54 +73,13 @@ export function gpt2Graph({ vocabSize: V, dModel: E, numLayers: L, numHeads: H }
     { op: 'Gather', inputs: ['wpe', 'position_ids'], outputs: ['pos'] },
     { op: 'Add', inputs: ['tok', 'pos'], outputs: ['x0'] },
   ];
-  const norm = (x, name, out) => ({
-    op: 'LayerNormalization',
-    inputs: [x, `${name}.weight`, `${name}.bias`],
-    outputs: [out],
-    attrs: { axis: -1, epsilon: 1e-5 },
-  });
   for (let l = 0; l < L; l++) {
-    const h = `h.${l}.`;
-    for (const name of [
-      'ln_1.weight',
-      'ln_1.bias',
-      'attn.c_attn.weight',
-      'attn.c_attn.bias',
-      'attn.c_proj.weight',
-      'attn.c_proj.bias',
-      'ln_2.weight',
-      'ln_2.bias',
-      'mlp.c_fc.weight',
-      'mlp.c_fc.bias',
-      'mlp.c_proj.weight',
-      'mlp.c_proj.bias',
-    ])
-      initializers.push([h + name, state[h + name].shape, w(h + name)]);
-    const x = `x${l}`,
-      t = (s) => `${h}${s}`;
-    nodes.push(
-      norm(x, `${h}ln_1`, t('ln1')),
-      {
-        op: 'Attention',
-        domain: 'com.microsoft',
-        inputs: [t('ln1'), `${h}attn.c_attn.weight`, `${h}attn.c_attn.bias`, '', `past_${l}`],
-        outputs: [t('attn'), `present_${l}`],
-        attrs: { num_heads: H, unidirectional: 1 },
-      },
-      { op: 'MatMul', inputs: [t('attn'), `${h}attn.c_proj.weight`], outputs: [t('proj')] },
-      { op: 'Add', inputs: [t('proj'), `${h}attn.c_proj.bias`], outputs: [t('projb')] },
-      { op: 'Add', inputs: [x, t('projb')], outputs: [t('mid')] },
-      norm(t('mid'), `${h}ln_2`, t('ln2')),
-      { op: 'MatMul', inputs: [t('ln2'), `${h}mlp.c_fc.weight`], outputs: [t('fc')] },
-      { op: 'FastGelu', domain: 'com.microsoft', inputs: [t('fc'), `${h}mlp.c_fc.bias`], outputs: [t('gelu')] },
-      { op: 'MatMul', inputs: [t('gelu'), `${h}mlp.c_proj.weight`], outputs: [t('out')] },
-      { op: 'Add', inputs: [t('out'), `${h}mlp.c_proj.bias`], outputs: [t('outb')] },
-      { op: 'Add', inputs: [t('mid'), t('outb')], outputs: [`x${l + 1}`] },
-    );
+    for (const name of LAYER_PARAMS.map((p) => `h.${l}.${p}`)) initializers.push([name, state[name].shape, w(name)]);
+    nodes.push(...layerNodes(l, H));
   }
   initializers.push(['ln_f.weight', [E], w('ln_f.weight')], ['ln_f.bias', [E], w('ln_f.bias')]);
   nodes.push(
-    norm(`x${L}`, 'ln_f', 'xf'),
+    layerNorm(`x${L}`, 'ln_f', 'xf'),
     { op: 'Gather', inputs: ['xf', 'last'], outputs: ['xlast'], attrs: { axis: 1 } },
     { op: 'MatMul', inputs: ['xlast', 'wte_t'], outputs: ['logits'] },
   );

@@ -3,6 +3,7 @@
 // TensorFlow.js-wasm's tf.grads of the same function and plain JavaScript (grad-peers.mjs), and
 // the streaming backward at n = m = 16384, d = 64 (time and extra heap).
 import { headBackwardWorkspaceBytes } from '../../web/lib/gradients.js';
+import { pickRows, sampledRows } from './sampled-rows.mjs';
 
 const concat = (arrays) => {
   const out = new Float32Array(arrays.reduce((s, a) => s + a.length, 0));
@@ -140,13 +141,68 @@ export async function backwardRatios(cases, rounds = 21) {
   return out;
 }
 
+// The arguments of _attn_scaled_dot_product_attention_backward (in its order) for one unmasked
+// head of n = m queries and keys, streaming: no weights, no dS, no window.
+function streamingBackwardArguments({ aq, ak, av, ag, ao, adq, adk, adv }, n, d) {
+  const causal = false,
+    padding = 0,
+    weights = 0,
+    gradScores = 0,
+    window = 0,
+    lowerRight = false;
+  const none = [0, false]; // no mask, no bias: address 0, not per batch item
+  const shape = [1, n, n, d, d]; // batch, n, m, dk, dv
+  return [
+    aq,
+    ak,
+    av,
+    ag,
+    ...shape,
+    1 / Math.sqrt(d),
+    causal,
+    ...none,
+    ...none,
+    padding,
+    ao,
+    weights,
+    adq,
+    adk,
+    adv,
+    gradScores,
+    window,
+    lowerRight,
+  ];
+}
+
+// max |ΔdQ| between the streaming backward's `dq` and the materialized path on the sampled rows,
+// and the largest |dQ| there.
+function dqErrorOnSampledRows(simd, [q, k, v, dO], dq, n, d) {
+  const rows = sampledRows(n);
+  const ref = simd.scaledDotProductAttentionGrad(
+    pickRows(q, rows, d),
+    { data: k, shape: [n, d] },
+    { data: v, shape: [n, d] },
+    pickRows(dO, rows, d),
+  ).gradQ.data;
+  let err = 0,
+    largest = 0;
+  rows.forEach((r, i) => {
+    for (let c = 0; c < d; c++) {
+      err = Math.max(err, Math.abs(ref[i * d + c] - dq[r * d + c]));
+      largest = Math.max(largest, Math.abs(ref[i * d + c]));
+    }
+  });
+  return { err, largest, sampled: rows.length };
+}
+
 /** The streaming backward (with its forward) at n = m = 16384, d = 64 on a fresh module. */
 export async function longBackward({ simd, loadModule }) {
   const n = 16384,
     d = 64;
   const module = await loadModule('simd');
   const bytes = n * d * 4;
-  const [aq, ak, av, ag, ao, adq, adk, adv] = Array.from({ length: 8 }, () => module._malloc(bytes));
+  const addresses = Array.from({ length: 8 }, () => module._malloc(bytes));
+  const [aq, ak, av, ag, ao, adq, adk, adv] = addresses;
   const rng = simd.randomState(6);
   const data = [aq, ak, av, ag].map((address) => {
     const x = Float32Array.from(rng.randn(n, d).data);
@@ -157,62 +213,15 @@ export async function longBackward({ simd, loadModule }) {
   const afterInputs = module.HEAPU8.length;
   const t0 = performance.now(),
     c0 = cpuMs();
-  const status = module._attn_scaled_dot_product_attention_backward(
-    aq,
-    ak,
-    av,
-    ag,
-    1,
-    n,
-    n,
-    d,
-    d,
-    1 / Math.sqrt(d),
-    false,
-    0,
-    false,
-    0,
-    false,
-    0,
-    ao,
-    0,
-    adq,
-    adk,
-    adv,
-    0,
-  );
+  const args = streamingBackwardArguments({ aq, ak, av, ag, ao, adq, adk, adv }, n, d);
+  const status = module._attn_scaled_dot_product_attention_backward(...args);
   const ms = performance.now() - t0,
     cpu = cpuMs() - c0;
   if (status) throw new Error(module._takeLastError());
   const dq = new Float32Array(module.HEAPU8.buffer, adq, n * d).slice();
   const grown = module.HEAPU8.length - afterInputs;
-  // dQ of a query row depends on that row only: check 96 sampled rows against the materialized path.
-  const [q, k, v, dO] = data;
-  const rows = [
-    ...Array(32).keys(),
-    ...Array.from({ length: 32 }, (_, i) => 8000 + 97 * i),
-    ...Array.from({ length: 32 }, (_, i) => n - 32 + i),
-  ];
-  const pick = (x) => {
-    const out = new Float32Array(rows.length * d);
-    rows.forEach((r, i) => out.set(x.subarray(r * d, (r + 1) * d), i * d));
-    return { data: out, shape: [rows.length, d] };
-  };
-  const ref = simd.scaledDotProductAttentionGrad(
-    pick(q),
-    { data: k, shape: [n, d] },
-    { data: v, shape: [n, d] },
-    pick(dO),
-  ).gradQ.data;
-  let err = 0,
-    largest = 0;
-  rows.forEach((r, i) => {
-    for (let c = 0; c < d; c++) {
-      err = Math.max(err, Math.abs(ref[i * d + c] - dq[r * d + c]));
-      largest = Math.max(largest, Math.abs(ref[i * d + c]));
-    }
-  });
-  [aq, ak, av, ag, ao, adq, adk, adv].forEach((a) => module._free(a));
+  const { err, largest, sampled } = dqErrorOnSampledRows(simd, data, dq, n, d);
+  addresses.forEach((a) => module._free(a));
   return {
     n,
     d,
@@ -222,7 +231,7 @@ export async function longBackward({ simd, loadModule }) {
     heapGrowthDuringCallBytes: grown,
     maxAbsDiffDqVsMaterialized: err,
     largestDq: largest,
-    sampledRows: rows.length,
+    sampledRows: sampled,
   };
 }
 

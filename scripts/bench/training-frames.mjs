@@ -64,6 +64,15 @@ function perWindow(intervals, start, end, pick) {
   return Array.from(work).sort((a, b) => a - b);
 }
 
+// A script function as "name folder/file.js:line" from a FunctionCall event's data.
+function scriptKey(d) {
+  const file = String(d.url ?? '')
+    .split('/')
+    .slice(-2)
+    .join('/');
+  return `${d.functionName || '(anonymous)'} ${file}:${(d.lineNumber ?? 0) + 1}`;
+}
+
 // What the longest tasks were made of: their leaf events by kind, and the scripts in them.
 function describeLongest(intervals, inRun, count = 5) {
   const longest = [...intervals].sort((x, y) => y[2] - x[2]).slice(0, count);
@@ -72,13 +81,7 @@ function describeLongest(intervals, inRun, count = 5) {
     for (const e of inRun) {
       if (e.ts < a || e.ts >= b || !KINDS.has(e.name)) continue;
       const d = e.args?.data ?? {};
-      const key =
-        e.name === 'FunctionCall'
-          ? `${e.name} ${d.functionName || '(anonymous)'} ${String(d.url ?? '')
-              .split('/')
-              .slice(-2)
-              .join('/')}:${(d.lineNumber ?? 0) + 1}`
-          : e.name;
+      const key = e.name === 'FunctionCall' ? `${e.name} ${scriptKey(d)}` : e.name;
       parts.set(key, (parts.get(key) ?? 0) + (e.tdur ?? e.dur));
     }
     const top = [...parts]
@@ -101,7 +104,38 @@ function mainThreadOf(events) {
   return best;
 }
 
-function report(events, page) {
+// The work by kind over the run (nested events of one kind counted once) and the scripts with the
+// most time.
+function printWorkByKind(inRun) {
+  const byKind = new Map();
+  const lastEnd = new Map();
+  const scripts = new Map();
+  for (const e of inRun) {
+    if (!KINDS.has(e.name) || (lastEnd.get(e.name) ?? -1) > e.ts) continue;
+    lastEnd.set(e.name, e.ts + e.dur);
+    byKind.set(e.name, (byKind.get(e.name) ?? 0) + (e.tdur ?? e.dur));
+    if (e.name === 'FunctionCall') {
+      const key = scriptKey(e.args?.data ?? {});
+      const s = scripts.get(key) ?? { total: 0, max: 0, count: 0 };
+      s.total += e.tdur ?? e.dur;
+      s.max = Math.max(s.max, e.tdur ?? e.dur);
+      s.count++;
+      scripts.set(key, s);
+    }
+  }
+  console.log('work by kind over the run (thread time, total ms):');
+  for (const [name, us] of [...byKind].sort((a, b) => b[1] - a[1]))
+    console.log(`  ${name.padEnd(18)} ${ms(us).padStart(9)}`);
+  console.log('scripts with the most time (total, longest call, calls):');
+  for (const [key, s] of [...scripts].sort((a, b) => b[1].total - a[1].total).slice(0, 8))
+    console.log(
+      `  ${ms(s.total).padStart(9)} ms  max ${ms(s.max).padStart(7)} ms  ${String(s.count).padStart(5)}×  ${key}`,
+    );
+}
+
+// The main thread's events between the train-start and train-end time stamps, with its
+// outermost tasks as busy intervals.
+function runOnMain(events) {
   const main = mainThreadOf(events);
   const onMain = events
     .filter((e) => e.ph === 'X' && e.pid === main.pid && e.tid === main.tid)
@@ -109,8 +143,12 @@ function report(events, page) {
   const start = events.find((e) => e.name === 'TimeStamp' && e.args?.data?.message === 'train-start').ts;
   const end = events.find((e) => e.name === 'TimeStamp' && e.args?.data?.message === 'train-end').ts;
   const inRun = onMain.filter((e) => e.ts >= start && e.ts < end);
-  const tasks = inRun.filter((e) => TASKS.has(e.name));
-  const intervals = busyIntervals(tasks);
+  const intervals = busyIntervals(inRun.filter((e) => TASKS.has(e.name)));
+  return { start, end, inRun, intervals };
+}
+
+function report(events, page) {
+  const { start, end, inRun, intervals } = runOnMain(events);
   const cpu = perWindow(intervals, start, end, (i) => i[2]);
   const wall = perWindow(intervals, start, end, (i) => i[1] - i[0]);
   const longestCpu = intervals.reduce((m, i) => Math.max(m, i[2]), 0);
@@ -127,34 +165,7 @@ function report(events, page) {
   console.log(
     `longest task: ${ms(longestCpu)} ms of thread time (${ms(longestWall)} ms wall); main thread busy ${((100 * busy) / (end - start)).toFixed(1)} % of the time`,
   );
-  const byKind = new Map();
-  const lastEnd = new Map();
-  const scripts = new Map();
-  for (const e of inRun) {
-    if (!KINDS.has(e.name) || (lastEnd.get(e.name) ?? -1) > e.ts) continue;
-    lastEnd.set(e.name, e.ts + e.dur);
-    byKind.set(e.name, (byKind.get(e.name) ?? 0) + (e.tdur ?? e.dur));
-    if (e.name === 'FunctionCall') {
-      const d = e.args?.data ?? {};
-      const key = `${d.functionName || '(anonymous)'} ${String(d.url ?? '')
-        .split('/')
-        .slice(-2)
-        .join('/')}:${(d.lineNumber ?? 0) + 1}`;
-      const s = scripts.get(key) ?? { total: 0, max: 0, count: 0 };
-      s.total += e.tdur ?? e.dur;
-      s.max = Math.max(s.max, e.tdur ?? e.dur);
-      s.count++;
-      scripts.set(key, s);
-    }
-  }
-  console.log('work by kind over the run (thread time, total ms):');
-  for (const [name, us] of [...byKind].sort((a, b) => b[1] - a[1]))
-    console.log(`  ${name.padEnd(18)} ${ms(us).padStart(9)}`);
-  console.log('scripts with the most time (total, longest call, calls):');
-  for (const [key, s] of [...scripts].sort((a, b) => b[1].total - a[1].total).slice(0, 8))
-    console.log(
-      `  ${ms(s.total).padStart(9)} ms  max ${ms(s.max).padStart(7)} ms  ${String(s.count).padStart(5)}×  ${key}`,
-    );
+  printWorkByKind(inRun);
   console.log('the longest tasks:');
   describeLongest(intervals, inRun);
   const verdict = cpu.at(-1) <= 16000 ? 'every frame within 16 ms' : `${over} of ${cpu.length} frames over 16 ms`;
