@@ -96,16 +96,12 @@ function createStatus(root, options, { t }) {
   };
 }
 
-// Every panel, wired to the store. `ex` is the explorer's shared context (see mountExplorer).
-function createPanels(ex) {
-  const { attn, store, isReadOnly, origins } = ex;
-  const update = (fn) => store.update(fn);
-  const inspect = (t) => ex.inspect(t);
-  const { spec } = ex;
-  const { i18n } = ex;
-  const controls = createControls({
-    update,
-    i18n,
+// The example's controls: presets, sizes, masks, and "new random numbers".
+function controlsFor(ex) {
+  const { attn, store } = ex;
+  return createControls({
+    update: (fn) => store.update(fn),
+    i18n: ex.i18n,
     groups: ex.groups,
     applyPreset: (id) => ex.loadPreset(id),
     randomize(seed) {
@@ -114,8 +110,13 @@ function createPanels(ex) {
       store.set({ ...s, seed: next, headNames: [], matrices: { ...s.matrices, ...randomMatrices(attn, s, next) } });
     },
   });
-  const inputs = createInputsPanel({
-    i18n,
+}
+
+// What a matrix editor may do (the inputs' and the bias card's alike): edit and reset a matrix
+// unless it is read-only, and explain a cell.
+function matrixEditing(ex) {
+  const { store, isReadOnly, origins } = ex;
+  return {
     onEdit: (name, i, j, v) => {
       if (!isReadOnly(name)) store.update((s) => setCell(s, name, i, j, v), { source: 'edit' });
     },
@@ -123,40 +124,53 @@ function createPanels(ex) {
       if (!isReadOnly(name)) origins.reset(name);
     },
     canReset: (name) => !isReadOnly(name) && origins.edited(name),
-    onInspect: inspect,
+    onInspect: (t) => ex.inspect(t),
+  };
+}
+
+// The inputs: the matrices (only a step lesson's own), the sentence and the positions.
+function inputsFor(ex) {
+  const { store, spec } = ex;
+  return createInputsPanel({
+    i18n: ex.i18n,
+    ...matrixEditing(ex),
     onSentence(text) {
       const next = setSentence(store.get(), text);
       if (next) store.set(next);
       return Boolean(next);
     },
-    onPositional: (kind) => update((s) => ({ ...s, positional: kind })),
+    onPositional: (kind) => store.update((s) => ({ ...s, positional: kind })),
     only: spec?.kind === 'step' ? spec.inputs : null,
   });
-  const biasCard = createBiasCard({
-    i18n,
-    onEdit: (name, i, j, v) => {
-      if (!isReadOnly(name)) store.update((s) => setCell(s, name, i, j, v), { source: 'edit' });
-    },
-    onReset: (name) => {
-      if (!isReadOnly(name)) origins.reset(name);
-    },
-    canReset: (name) => !isReadOnly(name) && origins.edited(name),
-    onInspect: inspect,
-  });
-  const pipeline = createPipeline({
+}
+
+// The steps of the computation (only a step lesson's own), with the bias card among them.
+function pipelineFor(ex, biasCard) {
+  const { store, spec, i18n } = ex;
+  return createPipeline({
     biasCard,
     i18n,
     ...(spec?.kind === 'step' ? { only: spec.steps, title: lessonTitle(spec.id, i18n) } : {}),
-    onInspect: inspect,
+    onInspect: (t) => ex.inspect(t),
     onToggleMask: (i, j) => {
-      if (store.get().mask.kind === 'custom') update((s) => toggleCustom(s, i, j));
+      if (store.get().mask.kind === 'custom') store.update((s) => toggleCustom(s, i, j));
     },
   });
+}
+
+// Every panel, wired to the store. `ex` is the explorer's shared context (see mountExplorer).
+function createPanels(ex) {
+  const { attn, store, spec, i18n } = ex;
+  const update = (fn) => store.update(fn);
+  const controls = controlsFor(ex);
+  const inputs = inputsFor(ex);
+  const biasCard = createBiasCard({ i18n, ...matrixEditing(ex) });
+  const pipeline = pipelineFor(ex, biasCard);
   const check = createAgreementCheck(i18n);
   if (!spec) pipeline.el.append(check.el);
   const heads = createHeadsPanel({
     i18n,
-    onInspect: inspect,
+    onInspect: (t) => ex.inspect(t),
     onSelectHead: (k) => update((s) => ({ ...s, view: { ...s.view, head: k } })),
     only: spec?.kind === 'heads' ? spec.cards : null,
   });

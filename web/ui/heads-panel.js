@@ -5,6 +5,161 @@ import { createHeatmap } from './heatmap/heatmap.js';
 import { parameterSentence } from './parameter-count.js';
 import { english } from './model/model.js';
 
+// The cards under the head grid, each one map: the heads' average, their outputs side by side, and
+// the layer's output. A cell's explanation is asked for under the map's name.
+const SUMMARIES = [
+  {
+    key: 'average',
+    name: 'average',
+    kind: 'weights',
+    formula: '\u0100 = (A\u2081 + \u2026 + A\u2095) / h',
+    title: 'explorer.heads.average',
+    hint: 'explorer.heads.averageHint',
+    label: 'explorer.heads.averageLabel',
+  },
+  {
+    key: 'concat',
+    name: 'concat',
+    kind: 'diverging',
+    formula: 'concat = [head\u2081 | \u2026 | head\u2095]',
+    title: 'explorer.heads.concat',
+    hint: 'explorer.heads.concatHint',
+    label: 'explorer.heads.concatLabel',
+  },
+  {
+    key: 'output',
+    name: 'mha-output',
+    kind: 'diverging',
+    formula: 'MultiHead = concat\u00b7W_O',
+    title: 'explorer.heads.output',
+    hint: 'explorer.heads.outputHint',
+    label: 'explorer.heads.outputLabel',
+  },
+];
+
+// One summary card and its map.
+function summaryCard({ name, kind, formula, title, hint, label }, onInspect, i18n) {
+  const { t } = i18n;
+  const card = createCard({ title: t(title), formula, hint: t(hint) });
+  const map = createHeatmap({
+    name,
+    label: t(label),
+    kind,
+    onInspect: (i, j) => onInspect({ kind: name, i, j }),
+    i18n,
+  });
+  card.body.append(map.el);
+  return { card, map };
+}
+
+// One head's tile: a button that picks the head, over a small map of its weights.
+function headTile(k, { onInspect, onSelectHead, i18n }) {
+  const { t } = i18n;
+  const figure = el('figure', 'head-tile');
+  const button = el('button', 'head-button', t('explorer.controls.head', { k: k + 1 }));
+  button.type = 'button';
+  button.addEventListener('click', () => onSelectHead(k));
+  const map = createHeatmap({
+    name: `head-${k + 1}`,
+    label: t('explorer.heads.tileLabel', { k: k + 1 }),
+    kind: 'weights',
+    small: true,
+    i18n,
+    onInspect: (i, j) => onInspect({ kind: 'head', head: k, i, j }),
+    onActivate: () => onSelectHead(k),
+  });
+  const caption = el('figcaption');
+  caption.append(button);
+  figure.append(caption, map.el);
+  return { figure, button, map };
+}
+
+// The sizes under the heading and the layer's parameter count (rewritten only when they change).
+function renderSizes(sub, d, m, i18n) {
+  const countKey = `${d.heads}|${d.dModel}|${m.parameterCount}|${m.parameterCountWithBiases}|${m.biases}`;
+  if (sub.dataset.key === countKey) return;
+  sub.dataset.key = countKey;
+  sub.replaceChildren(
+    `${i18n.t('explorer.heads.sizes', { heads: d.heads, width: m.headDim, dModel: d.dModel })} `,
+    parameterSentence(
+      {
+        weights: m.parameterCountWeights,
+        withBiases: m.parameterCountWithBiases,
+        dModel: d.dModel,
+        heads: d.heads,
+        layer: { biases: m.biases, count: m.parameterCount },
+      },
+      i18n,
+    ),
+  );
+}
+
+// "Every head sees all m tokens", with the sizes that differ between heads.
+function renderSeeAll(sameTokens, d, m, { t }) {
+  const seeKey = `${d.heads}|${d.n}|${d.m}|${d.dModel}`;
+  if (sameTokens.dataset.key === seeKey) return;
+  sameTokens.dataset.key = seeKey;
+  setAttr(sameTokens, 'data-value', String(d.m));
+  setText(
+    sameTokens,
+    t('explorer.heads.seeAll', { m: d.m, heads: d.heads, n: d.n, width: m.headDim, dModel: d.dModel }),
+  );
+}
+
+// Each head's tile: its name, whether it is the one selected, and its weights.
+function renderHeads(headViews, state, result, { display, padCols, t }) {
+  const m = result.multi;
+  const { queries, keys } = result.labels;
+  headViews.forEach((v, k) => {
+    const name = state.headNames[k];
+    const label = name
+      ? t('explorer.controls.headNamed', { k: k + 1, name })
+      : t('explorer.controls.head', { k: k + 1 });
+    setText(v.button, label);
+    const selected = k === state.view.head;
+    v.figure.classList.toggle('selected', selected);
+    setAttr(v.button, 'aria-pressed', String(selected));
+    v.map.update({
+      tensor: m.heads[k],
+      rowLabels: queries,
+      colLabels: keys,
+      hidden: result.hidden,
+      fullyMasked: result.fullyMasked,
+      padCols,
+      clickable: true,
+      ...display,
+    });
+  });
+}
+
+// The average, concat and output cards.
+function renderSummaries(summaries, result, { display, padCols }) {
+  const d = result.dims;
+  const m = result.multi;
+  const { queries, keys } = result.labels;
+  summaries.average.card.setShape(`${d.n} \u00d7 ${d.m}`);
+  summaries.average.map.update({
+    tensor: m.average,
+    rowLabels: queries,
+    colLabels: keys,
+    hidden: result.hidden,
+    fullyMasked: result.fullyMasked,
+    padCols,
+    ...display,
+  });
+  const cols = (t) => Array.from({ length: t.shape[1] }, (_, c) => String(c + 1));
+  summaries.concat.card.setShape(`${d.n} \u00d7 ${d.dModel}`);
+  summaries.concat.map.update({
+    tensor: m.concat,
+    rowLabels: queries,
+    colLabels: cols(m.concat),
+    groupCols: m.headDim,
+    ...display,
+  });
+  summaries.output.card.setShape(`${d.n} \u00d7 ${d.dModel}`);
+  summaries.output.map.update({ tensor: m.output, rowLabels: queries, colLabels: cols(m.output), ...display });
+}
+
 /** only: the cards a single-lesson embed shows (of grid, average, concat, output); default all. */
 export function createHeadsPanel({ onInspect, onSelectHead, only = null, i18n = english }) {
   const { t } = i18n;
@@ -21,51 +176,15 @@ export function createHeadsPanel({ onInspect, onSelectHead, only = null, i18n = 
   });
   const headGrid = el('div', 'head-grid');
   gridCard.body.append(headGrid);
-
-  const avgCard = createCard({
-    title: t('explorer.heads.average'),
-    formula: '\u0100 = (A\u2081 + \u2026 + A\u2095) / h',
-    hint: t('explorer.heads.averageHint'),
-  });
-  const avgMap = createHeatmap({
-    name: 'average',
-    label: t('explorer.heads.averageLabel'),
-    kind: 'weights',
-    onInspect: (i, j) => onInspect({ kind: 'average', i, j }),
-    i18n,
-  });
-  avgCard.body.append(avgMap.el);
-
-  const concatCard = createCard({
-    title: t('explorer.heads.concat'),
-    formula: 'concat = [head\u2081 | \u2026 | head\u2095]',
-    hint: t('explorer.heads.concatHint'),
-  });
-  const concatMap = createHeatmap({
-    name: 'concat',
-    label: t('explorer.heads.concatLabel'),
-    kind: 'diverging',
-    onInspect: (i, j) => onInspect({ kind: 'concat', i, j }),
-    i18n,
-  });
-  concatCard.body.append(concatMap.el);
-
-  const outCard = createCard({
-    title: t('explorer.heads.output'),
-    formula: 'MultiHead = concat\u00b7W_O',
-    hint: t('explorer.heads.outputHint'),
-  });
-  const outMap = createHeatmap({
-    name: 'mha-output',
-    label: t('explorer.heads.outputLabel'),
-    kind: 'diverging',
-    onInspect: (i, j) => onInspect({ kind: 'mha-output', i, j }),
-    i18n,
-  });
-  outCard.body.append(outMap.el);
+  const summaries = Object.fromEntries(SUMMARIES.map((c) => [c.key, summaryCard(c, onInspect, i18n)]));
 
   const cards = el('div', 'steps');
-  const all = { grid: gridCard, average: avgCard, concat: concatCard, output: outCard };
+  const all = {
+    grid: gridCard,
+    average: summaries.average.card,
+    concat: summaries.concat.card,
+    output: summaries.output.card,
+  };
   cards.append(
     ...Object.entries(all)
       .filter(([key]) => !only || only.includes(key))
@@ -74,111 +193,24 @@ export function createHeadsPanel({ onInspect, onSelectHead, only = null, i18n = 
   root.append(cards);
 
   let headViews = [];
-
-  function buildHeads(h) {
-    headGrid.replaceChildren();
-    headViews = [];
-    for (let k = 0; k < h; k++) {
-      const figure = el('figure', 'head-tile');
-      const button = el('button', 'head-button', t('explorer.controls.head', { k: k + 1 }));
-      button.type = 'button';
-      button.addEventListener('click', () => onSelectHead(k));
-      const map = createHeatmap({
-        name: `head-${k + 1}`,
-        label: t('explorer.heads.tileLabel', { k: k + 1 }),
-        kind: 'weights',
-        small: true,
-        i18n,
-        onInspect: (i, j) => onInspect({ kind: 'head', head: k, i, j }),
-        onActivate: () => onSelectHead(k),
-      });
-      const caption = el('figcaption');
-      caption.append(button);
-      figure.append(caption, map.el);
-      headGrid.append(figure);
-      headViews.push({ figure, button, map });
-    }
-  }
-
   return {
     el: root,
-    maps: { average: avgMap, concat: concatMap, 'mha-output': outMap },
+    maps: { average: summaries.average.map, concat: summaries.concat.map, 'mha-output': summaries.output.map },
     headMaps: () => headViews.map((v) => v.map),
     render(state, result, display) {
       const d = result.dims;
       setHidden(root, !d.multi || !!result.error);
       if (root.hidden) return;
       const m = result.multi;
-      const { queries, keys } = result.labels;
-      const countKey = `${d.heads}|${d.dModel}|${m.parameterCount}|${m.parameterCountWithBiases}|${m.biases}`;
-      if (sub.dataset.key !== countKey) {
-        sub.dataset.key = countKey;
-        sub.replaceChildren(
-          `${t('explorer.heads.sizes', { heads: d.heads, width: m.headDim, dModel: d.dModel })} `,
-          parameterSentence(
-            {
-              weights: m.parameterCountWeights,
-              withBiases: m.parameterCountWithBiases,
-              dModel: d.dModel,
-              heads: d.heads,
-              layer: { biases: m.biases, count: m.parameterCount },
-            },
-            i18n,
-          ),
-        );
+      renderSizes(sub, d, m, i18n);
+      renderSeeAll(sameTokens, d, m, i18n);
+      if (headViews.length !== m.heads.length) {
+        headViews = Array.from({ length: m.heads.length }, (_, k) => headTile(k, { onInspect, onSelectHead, i18n }));
+        headGrid.replaceChildren(...headViews.map((v) => v.figure));
       }
-      const seeKey = `${d.heads}|${d.n}|${d.m}|${d.dModel}`;
-      if (sameTokens.dataset.key !== seeKey) {
-        sameTokens.dataset.key = seeKey;
-        setAttr(sameTokens, 'data-value', String(d.m));
-        setText(
-          sameTokens,
-          t('explorer.heads.seeAll', { m: d.m, heads: d.heads, n: d.n, width: m.headDim, dModel: d.dModel }),
-        );
-      }
-      if (headViews.length !== m.heads.length) buildHeads(m.heads.length);
       const padCols = state.mask.kind === 'padding' ? state.mask.pad : null;
-      headViews.forEach((v, k) => {
-        const name = state.headNames[k];
-        const label = name
-          ? t('explorer.controls.headNamed', { k: k + 1, name })
-          : t('explorer.controls.head', { k: k + 1 });
-        setText(v.button, label);
-        const selected = k === state.view.head;
-        v.figure.classList.toggle('selected', selected);
-        setAttr(v.button, 'aria-pressed', String(selected));
-        v.map.update({
-          tensor: m.heads[k],
-          rowLabels: queries,
-          colLabels: keys,
-          hidden: result.hidden,
-          fullyMasked: result.fullyMasked,
-          padCols,
-          clickable: true,
-          ...display,
-        });
-      });
-      avgCard.setShape(`${d.n} \u00d7 ${d.m}`);
-      avgMap.update({
-        tensor: m.average,
-        rowLabels: queries,
-        colLabels: keys,
-        hidden: result.hidden,
-        fullyMasked: result.fullyMasked,
-        padCols,
-        ...display,
-      });
-      const cols = (t) => Array.from({ length: t.shape[1] }, (_, c) => String(c + 1));
-      concatCard.setShape(`${d.n} \u00d7 ${d.dModel}`);
-      concatMap.update({
-        tensor: m.concat,
-        rowLabels: queries,
-        colLabels: cols(m.concat),
-        groupCols: m.headDim,
-        ...display,
-      });
-      outCard.setShape(`${d.n} \u00d7 ${d.dModel}`);
-      outMap.update({ tensor: m.output, rowLabels: queries, colLabels: cols(m.output), ...display });
+      renderHeads(headViews, state, result, { display, padCols, t });
+      renderSummaries(summaries, result, { display, padCols });
     },
   };
 }

@@ -28,6 +28,30 @@ function createProjectionCard(name, onInspect, i18n) {
   return { card, map };
 }
 
+// An editor card for every input matrix, in page order, in one grid.
+function createEditorCards({ onEdit, onInspect, onReset, canReset, i18n }) {
+  const { t } = i18n;
+  const matrixGrid = el('div', 'matrices');
+  const editors = {};
+  const matrixCards = {};
+  for (const name of EDITOR_NAMES) {
+    const card = createInputMatrixCard({
+      name,
+      title: titleOf(name, t),
+      hint: t(`explorer.inputs.hint.${name}`),
+      onEdit,
+      onInspect,
+      onReset,
+      canReset,
+      i18n,
+    });
+    editors[name] = card.editor;
+    matrixCards[name] = card;
+    matrixGrid.append(card.el);
+  }
+  return { matrixGrid, matrixCards, editors };
+}
+
 function renderProjection({ card, map }, name, { state, result, d, display }, { t }) {
   const labels = result.labels;
   const p = result.proj[name];
@@ -66,35 +90,16 @@ export function createInputsPanel({
   const sentenceBox = createSentenceBox({ onSentence, onPositional, i18n }); // sentence mode
   root.append(sentenceBox.el, sentenceBox.vectors);
 
-  const matrixGrid = el('div', 'matrices');
+  const { matrixGrid, matrixCards, editors } = createEditorCards({ onEdit, onInspect, onReset, canReset, i18n });
   root.append(matrixGrid);
-  const editors = {};
-  const matrixCards = {};
-  for (const name of EDITOR_NAMES) {
-    const card = createInputMatrixCard({
-      name,
-      title: titleOf(name, t),
-      hint: t(`explorer.inputs.hint.${name}`),
-      onEdit,
-      onInspect,
-      onReset,
-      canReset,
-      i18n,
-    });
-    editors[name] = card.editor;
-    matrixCards[name] = card;
-    matrixGrid.append(card.el);
-  }
 
   // Projections (sentence mode).
   const projGrid = el('div', 'matrices projections');
-  const projMaps = {};
-  const projCards = {};
-  for (const name of ['Q', 'K', 'V']) {
-    projCards[name] = createProjectionCard(name, onInspect, i18n);
-    projMaps[name] = projCards[name].map;
-    projGrid.append(projCards[name].card.el);
-  }
+  const projCards = Object.fromEntries(
+    ['Q', 'K', 'V'].map((name) => [name, createProjectionCard(name, onInspect, i18n)]),
+  );
+  const projMaps = Object.fromEntries(Object.entries(projCards).map(([name, { map }]) => [name, map]));
+  projGrid.append(...Object.values(projCards).map(({ card }) => card.el));
   const projHeading = el('h3', 'subsection', t('explorer.inputs.projections'));
   root.append(projHeading, projGrid);
 

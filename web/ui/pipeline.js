@@ -134,6 +134,88 @@ const DRAW = {
   },
 };
 
+// The steps in page order: each card's number, title and hint (catalogue keys), its formula
+// (written out, or `formulaKey` in the catalogue where it has words) and its map's kind. A click on
+// a score step's cell toggles it in a custom mask.
+const STEPS = [
+  {
+    key: 'scores',
+    step: '1',
+    title: 'explorer.pipeline.scores',
+    formula: 'S = Q\u00b7K\u1d40',
+    hint: 'explorer.pipeline.scoresHint',
+    kind: 'diverging',
+    togglesMask: true,
+  },
+  {
+    key: 'scaled',
+    step: '2',
+    title: 'explorer.pipeline.scaled',
+    formula: `S\u2032 = S / \u221ad${SUB_K}`,
+    hint: 'explorer.pipeline.scaledHint',
+    kind: 'diverging',
+    togglesMask: true,
+  },
+  {
+    key: 'masked',
+    step: '3',
+    title: 'explorer.pipeline.maskedTitle',
+    formulaKey: 'explorer.pipeline.maskedFormula',
+    hint: 'explorer.pipeline.maskedHint',
+    kind: 'diverging',
+    togglesMask: true,
+  },
+  {
+    key: 'weights',
+    step: '4',
+    title: 'explorer.pipeline.weights',
+    formulaKey: 'explorer.pipeline.weightsFormula',
+    hint: 'explorer.pipeline.weightsHint',
+    className: 'wide-ok',
+    kind: 'weights',
+  },
+  {
+    key: 'output',
+    step: '5',
+    title: 'explorer.pipeline.output',
+    formula: 'O = A\u00b7V',
+    hint: 'explorer.pipeline.outputHint',
+    kind: 'diverging',
+  },
+];
+
+// A step's card (without its map).
+function stepCard({ step, title, formula, formulaKey, hint, className }, { t }) {
+  return createCard({
+    step,
+    title: t(title),
+    formula: formulaKey ? t(formulaKey) : formula,
+    hint: t(hint),
+    className,
+  });
+}
+
+// The context each step's drawing takes (see DRAW), from one render's arguments.
+function drawContext(state, result, display, { single, i18n }) {
+  const { t } = i18n;
+  const d = result.dims;
+  const head = result.head;
+  const { queries, keys } = result.labels;
+  const padCols = state.mask.kind === 'padding' ? state.mask.pad : null;
+  const clickable = state.mask.kind === 'custom';
+  const common = { rowLabels: queries, colLabels: keys, padCols, ...display };
+  const headName = state.headNames[head.index];
+  // A step's title with the head shown: "Scores — head 2 (previous token)".
+  const hn = (title) =>
+    !d.multi
+      ? title
+      : headName
+        ? t('explorer.pipeline.titleHeadNamed', { title, k: head.index + 1, name: headName })
+        : t('explorer.pipeline.titleHead', { title, k: head.index + 1 });
+  const shapeNM = `${d.n} \u00d7 ${d.m}`;
+  return { state, result, d, head, hn, shapeNM, common, queries, clickable, display, single, i18n };
+}
+
 /**
  * biasCard: the bias matrix's step (bias-matrix.js), placed between the scaled and masked scores;
  * only: the steps to show (a single-lesson embed, e.g. ['masked', 'weights']; default all), with
@@ -146,79 +228,25 @@ export function createPipeline({ onInspect, onToggleMask, biasCard = null, only 
   const grid = el('div', 'steps');
   root.append(grid);
 
-  const inspect = (kind) => (i, j) => onInspect({ kind, i, j });
   const steps = {};
   const maps = {};
-  const add = (key, card, kind, extra = {}) => {
-    if (only && !only.includes(key)) return;
+  for (const spec of STEPS) {
+    const { key } = spec;
+    const card = stepCard(spec, i18n);
+    if (key === 'masked' && biasCard && (!only || only.includes('masked'))) grid.append(biasCard.el);
+    if (only && !only.includes(key)) continue;
     steps[key] = card;
     maps[key] = createHeatmap({
       name: key,
       label: card.el.querySelector('.title-text').textContent,
-      kind,
-      onInspect: inspect(key),
+      kind: spec.kind,
+      onInspect: (i, j) => onInspect({ kind: key, i, j }),
       i18n,
-      ...extra,
+      ...(spec.togglesMask ? { onActivate: (i, j) => onToggleMask(i, j) } : {}),
     });
     card.body.append(maps[key].el);
     grid.append(card.el);
-  };
-
-  add(
-    'scores',
-    createCard({
-      step: '1',
-      title: t('explorer.pipeline.scores'),
-      formula: 'S = Q\u00b7K\u1d40',
-      hint: t('explorer.pipeline.scoresHint'),
-    }),
-    'diverging',
-    { onActivate: (i, j) => onToggleMask(i, j) },
-  );
-  add(
-    'scaled',
-    createCard({
-      step: '2',
-      title: t('explorer.pipeline.scaled'),
-      formula: `S\u2032 = S / \u221ad${SUB_K}`,
-      hint: t('explorer.pipeline.scaledHint'),
-    }),
-    'diverging',
-    { onActivate: (i, j) => onToggleMask(i, j) },
-  );
-  if (biasCard && (!only || only.includes('masked'))) grid.append(biasCard.el);
-  add(
-    'masked',
-    createCard({
-      step: '3',
-      title: t('explorer.pipeline.maskedTitle'),
-      formula: t('explorer.pipeline.maskedFormula'),
-      hint: t('explorer.pipeline.maskedHint'),
-    }),
-    'diverging',
-    { onActivate: (i, j) => onToggleMask(i, j) },
-  );
-  add(
-    'weights',
-    createCard({
-      step: '4',
-      title: t('explorer.pipeline.weights'),
-      formula: t('explorer.pipeline.weightsFormula'),
-      hint: t('explorer.pipeline.weightsHint'),
-      className: 'wide-ok',
-    }),
-    'weights',
-  );
-  add(
-    'output',
-    createCard({
-      step: '5',
-      title: t('explorer.pipeline.output'),
-      formula: 'O = A\u00b7V',
-      hint: t('explorer.pipeline.outputHint'),
-    }),
-    'diverging',
-  );
+  }
 
   const summary = el('p', 'weights-summary');
   summary.dataset.stat = 'summary';
@@ -243,37 +271,8 @@ export function createPipeline({ onInspect, onToggleMask, biasCard = null, only 
       }
       setHidden(errorBox, true);
       grid.classList.toggle('stale', false); // (unlike remove(), writes only on change)
-      const d = result.dims;
-      const head = result.head;
-      const { queries, keys } = result.labels;
-      const padCols = state.mask.kind === 'padding' ? state.mask.pad : null;
-      const clickable = state.mask.kind === 'custom';
-      const common = { rowLabels: queries, colLabels: keys, padCols, ...display };
-      const headName = state.headNames[head.index];
-      // A step's title with the head shown: "Scores — head 2 (previous token)".
-      const hn = (title) =>
-        !d.multi
-          ? title
-          : headName
-            ? t('explorer.pipeline.titleHeadNamed', { title, k: head.index + 1, name: headName })
-            : t('explorer.pipeline.titleHead', { title, k: head.index + 1 });
-      setText(sub, subtitle(d, head, i18n));
-
-      const shapeNM = `${d.n} \u00d7 ${d.m}`;
-      const ctx = {
-        state,
-        result,
-        d,
-        head,
-        hn,
-        shapeNM,
-        common,
-        queries,
-        clickable,
-        display,
-        single: Boolean(only),
-        i18n,
-      };
+      setText(sub, subtitle(result.dims, result.head, i18n));
+      const ctx = drawContext(state, result, display, { single: Boolean(only), i18n });
       for (const key of Object.keys(steps)) DRAW[key](steps[key], maps[key], ctx, summary);
     },
   };

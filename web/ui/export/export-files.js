@@ -38,40 +38,47 @@ const TITLES = {
 const numbered = (count) => Array.from({ length: count }, (_, c) => String(c + 1));
 const asMatrix = (t) => ({ rows: t.shape[0], cols: t.shape[1], data: t.data });
 
-/**
- * Every matrix the page shows for (state, result), in page order, and the panels that group them:
- * { matrices: [{ id, title, kind, rows, cols, data, rowLabels, colLabels, hidden }], panels }.
- */
-export function catalogue(state, result) {
-  const d = dims(state);
-  const { queries, keys } = result.labels;
-  const matrices = [];
-  const add = (id, group, m, extra) =>
-    matrices.push({ id, group, title: TITLES[id] ?? id, kind: 'diverging', hidden: null, ...m, ...extra });
+// Appends to `matrices` an entry of group `group`: the matrix `m` (rows, cols, data), titled from
+// TITLES and drawn on a diverging scale unless `extra` says otherwise.
+const adder = (matrices) => (id, group, m, extra) =>
+  matrices.push({ id, group, title: TITLES[id] ?? id, kind: 'diverging', hidden: null, ...m, ...extra });
+
+// The rows of input matrix `name` are labelled by what they stand for: a query, a key, a value.
+function inputRowLabels(name, rows, { queries, keys }) {
+  if (name === 'X' || name === 'Q' || name === 'B') return queries;
+  if (name === 'K' || name === 'XM') return keys;
+  if (name === 'V') return keys.map((_, j) => `v${subscript(j + 1)}`);
+  if (/^B[QKVO]$/.test(name)) return [TITLES[name]];
+  return numbered(rows);
+}
+
+// The matrices of the Inputs panel that the state holds at their active sizes.
+function addInputs(add, state, { queries, keys }) {
   for (const [name, rows, cols] of activeMatrices(state)) {
     const m = state.matrices[name];
     if (!m || m.rows !== rows || m.cols !== cols) continue;
-    let rowLabels = numbered(rows);
-    if (name === 'X' || name === 'Q' || name === 'B') rowLabels = queries;
-    else if (name === 'K' || name === 'XM') rowLabels = keys;
-    else if (name === 'V') rowLabels = keys.map((_, j) => `v${subscript(j + 1)}`);
-    else if (/^B[QKVO]$/.test(name)) rowLabels = [TITLES[name]];
+    const rowLabels = inputRowLabels(name, rows, { queries, keys });
     // B is a step of the pipeline on the page, between the scaled scores and the softmax.
     if (name === 'B') continue;
     add(name, 'inputs', m, { rowLabels, colLabels: numbered(cols) });
   }
-  if (result.error) return { matrices, panels: panelsOf(matrices) };
-  if (d.sentence) {
-    for (const name of ['Q', 'K', 'V']) {
-      const t = result.proj[name];
-      const x = name !== 'Q' && d.cross ? 'X_mem' : 'X';
-      add(name, 'inputs', asMatrix(t), {
-        title: `${name} = ${x}\u00b7W_${name}${d.biases ? ` + b_${name}` : ''}`,
-        rowLabels: name === 'Q' ? queries : keys,
-        colLabels: numbered(t.shape[1]),
-      });
-    }
+}
+
+// A sentence's Q, K and V, projected from its token vectors.
+function addProjections(add, result, d, { queries, keys }) {
+  for (const name of ['Q', 'K', 'V']) {
+    const t = result.proj[name];
+    const x = name !== 'Q' && d.cross ? 'X_mem' : 'X';
+    add(name, 'inputs', asMatrix(t), {
+      title: `${name} = ${x}\u00b7W_${name}${d.biases ? ` + b_${name}` : ''}`,
+      rowLabels: name === 'Q' ? queries : keys,
+      colLabels: numbered(t.shape[1]),
+    });
   }
+}
+
+// The steps of the shown head, scores to output (the bias matrix before the masked scores).
+function addPipeline(add, state, result, d, { queries, keys }) {
   const head = result.head;
   const hn = d.multi ? ` (head ${head.index + 1})` : '';
   // As on the page: scores are hatched where hidden only while a custom mask is being edited.
@@ -98,21 +105,39 @@ export function catalogue(state, result) {
     rowLabels: queries,
     colLabels: numbered(head.output.shape[1]),
   });
-  if (d.multi) {
-    const mh = result.multi;
-    mh.heads.forEach((t, k) => {
-      const name = state.headNames[k];
-      add(`head-${k + 1}`, 'heads', asMatrix(t), {
-        title: `Head ${k + 1} weights${name ? `: ${name}` : ''}`,
-        kind: 'weights',
-        rowLabels: queries,
-        colLabels: keys,
-      });
+}
+
+// Every head's weights, their average, the heads side by side and the layer's output.
+function addHeads(add, state, result, { queries, keys }) {
+  const mh = result.multi;
+  mh.heads.forEach((t, k) => {
+    const name = state.headNames[k];
+    add(`head-${k + 1}`, 'heads', asMatrix(t), {
+      title: `Head ${k + 1} weights${name ? `: ${name}` : ''}`,
+      kind: 'weights',
+      rowLabels: queries,
+      colLabels: keys,
     });
-    add('average', 'heads', asMatrix(mh.average), { kind: 'weights', rowLabels: queries, colLabels: keys });
-    add('concat', 'heads', asMatrix(mh.concat), { rowLabels: queries, colLabels: numbered(mh.concat.shape[1]) });
-    add('mha-output', 'heads', asMatrix(mh.output), { rowLabels: queries, colLabels: numbered(mh.output.shape[1]) });
-  }
+  });
+  add('average', 'heads', asMatrix(mh.average), { kind: 'weights', rowLabels: queries, colLabels: keys });
+  add('concat', 'heads', asMatrix(mh.concat), { rowLabels: queries, colLabels: numbered(mh.concat.shape[1]) });
+  add('mha-output', 'heads', asMatrix(mh.output), { rowLabels: queries, colLabels: numbered(mh.output.shape[1]) });
+}
+
+/**
+ * Every matrix the page shows for (state, result), in page order, and the panels that group them:
+ * { matrices: [{ id, title, kind, rows, cols, data, rowLabels, colLabels, hidden }], panels }.
+ */
+export function catalogue(state, result) {
+  const d = dims(state);
+  const labels = result.labels;
+  const matrices = [];
+  const add = adder(matrices);
+  addInputs(add, state, labels);
+  if (result.error) return { matrices, panels: panelsOf(matrices) };
+  if (d.sentence) addProjections(add, result, d, labels);
+  addPipeline(add, state, result, d, labels);
+  if (d.multi) addHeads(add, state, result, labels);
   return { matrices, panels: panelsOf(matrices) };
 }
 
@@ -207,6 +232,8 @@ function scaleFor(m, display) {
   return makeScale({ kind: 'diverging', theme: display.theme, min: -span, max: span });
 }
 
+const PAD = 16; // the drawing's margin, px
+
 /**
  * The drawing of one or more matrices as primitives: { width, height, background, items }, items
  * being { type: 'rect', x, y, w, h, fill | hatch } and { type: 'text', x, y, text, size, fill,
@@ -215,78 +242,109 @@ function scaleFor(m, display) {
 export function scene(matrices, display, heading = '') {
   const colours = THEME_COLOURS[display.theme === 'dark' ? 'dark' : 'light'];
   const items = [];
-  const pad = 16;
-  let y = pad;
+  let y = PAD;
   let width = 0;
   if (heading) {
-    items.push({ type: 'text', x: pad, y: y + 16, text: heading, size: 18, fill: colours.text, bold: true });
+    items.push({ type: 'text', x: PAD, y: y + 16, text: heading, size: 18, fill: colours.text, bold: true });
     y += 30;
   }
   for (const m of matrices) {
-    const compact = m.cols > 16;
-    const cw = compact ? 14 : 48;
-    const ch = compact ? 14 : 24;
-    const rowLabels = m.rowLabels.slice(0, m.rows).map((t) => clip(String(t), 14));
-    const colLabels = m.colLabels.slice(0, m.cols).map((t) => clip(String(t), 10));
-    const vertical = colLabels.some((t) => textWidth(t, 11) > cw - 4);
-    const labelW = Math.min(110, Math.max(16, ...rowLabels.map((t) => textWidth(t, 11)))) + 8;
-    const headH = vertical ? Math.max(...colLabels.map((t) => textWidth(t, 11))) + 8 : 18;
-    items.push({ type: 'text', x: pad, y: y + 14, text: m.title, size: 14, fill: colours.text, bold: true });
-    items.push({
-      type: 'text',
-      x: pad + textWidth(m.title, 14) * 1.05 + 10,
-      y: y + 14,
-      text: `${m.rows} \u00d7 ${m.cols}`,
-      size: 12,
-      fill: colours.muted,
-      mono: true,
-    });
-    y += 24;
-    const x0 = pad + labelW;
-    const y0 = y + headH;
-    colLabels.forEach((t, j) => {
-      const cx = x0 + j * cw + cw / 2;
-      if (vertical)
-        items.push({ type: 'text', x: cx + 4, y: y0 - 4, text: t, size: 11, fill: colours.muted, rotate: -90 });
-      else items.push({ type: 'text', x: cx, y: y0 - 5, text: t, size: 11, fill: colours.muted, anchor: 'middle' });
-    });
-    const scale = scaleFor(m, display);
-    for (let i = 0; i < m.rows; i++) {
-      items.push({
-        type: 'text',
-        x: x0 - 6,
-        y: y0 + i * ch + ch / 2 + 4,
-        text: rowLabels[i],
-        size: 11,
-        fill: colours.muted,
-        anchor: 'end',
-      });
-      for (let j = 0; j < m.cols; j++) {
-        const k = i * m.cols + j;
-        const v = m.data[k];
-        const x = x0 + j * cw;
-        const cy = y0 + i * ch;
-        const hidden = m.hidden?.[k] || v === -Infinity;
-        const colour = hidden || !Number.isFinite(v) ? null : scale.map(v);
-        if (colour) items.push({ type: 'rect', x, y: cy, w: cw - 1, h: ch - 1, fill: colour.background });
-        else items.push({ type: 'rect', x, y: cy, w: cw - 1, h: ch - 1, hatch: [colours.maskA, colours.maskB] });
-        if (!compact)
-          items.push({
-            type: 'text',
-            x: x + cw / 2,
-            y: cy + ch / 2 + 4,
-            text: formatCell(v),
-            size: 11,
-            fill: colour ? colour.text : colours.muted,
-            anchor: 'middle',
-            mono: true,
-          });
-      }
-    }
-    width = Math.max(width, x0 + m.cols * cw + pad, pad + textWidth(m.title, 14) + 80);
-    y = legendItems(items, scale, x0, y0 + m.rows * ch + 8, colours) + 24;
+    const drawn = matrixItems(items, m, { display, colours }, y);
+    width = Math.max(width, drawn.width);
+    y = drawn.y;
   }
   return { width: Math.ceil(width), height: Math.ceil(y - 8), background: colours.bg, items };
+}
+
+// The grid of one matrix: cells small and unlabelled past 16 columns, labels clipped, column
+// labels turned upright when one is wider than its cell, and the room both sets of labels take.
+function gridOf(m) {
+  const compact = m.cols > 16;
+  const cw = compact ? 14 : 48;
+  const rowLabels = m.rowLabels.slice(0, m.rows).map((t) => clip(String(t), 14));
+  const colLabels = m.colLabels.slice(0, m.cols).map((t) => clip(String(t), 10));
+  const vertical = colLabels.some((t) => textWidth(t, 11) > cw - 4);
+  return {
+    compact,
+    cw,
+    ch: compact ? 14 : 24,
+    rowLabels,
+    colLabels,
+    vertical,
+    labelW: Math.min(110, Math.max(16, ...rowLabels.map((t) => textWidth(t, 11)))) + 8,
+    headH: vertical ? Math.max(...colLabels.map((t) => textWidth(t, 11))) + 8 : 18,
+  };
+}
+
+// One matrix at height `top`: its title and size, its grid and its legend. Returns the width it
+// needs and the y below it.
+function matrixItems(items, m, { display, colours }, top) {
+  const grid = gridOf(m);
+  items.push({ type: 'text', x: PAD, y: top + 14, text: m.title, size: 14, fill: colours.text, bold: true });
+  items.push({
+    type: 'text',
+    x: PAD + textWidth(m.title, 14) * 1.05 + 10,
+    y: top + 14,
+    text: `${m.rows} \u00d7 ${m.cols}`,
+    size: 12,
+    fill: colours.muted,
+    mono: true,
+  });
+  const x0 = PAD + grid.labelW;
+  const y0 = top + 24 + grid.headH;
+  columnLabelItems(items, grid, x0, y0, colours);
+  const scale = scaleFor(m, display);
+  for (let i = 0; i < m.rows; i++) rowItems(items, m, grid, { scale, colours, x0, y0 }, i);
+  return {
+    width: Math.max(x0 + m.cols * grid.cw + PAD, PAD + textWidth(m.title, 14) + 80),
+    y: legendItems(items, scale, x0, y0 + m.rows * grid.ch + 8, colours) + 24,
+  };
+}
+
+// The column labels above a grid whose top left cell is at (x0, y0).
+function columnLabelItems(items, { colLabels, cw, vertical }, x0, y0, colours) {
+  colLabels.forEach((t, j) => {
+    const cx = x0 + j * cw + cw / 2;
+    if (vertical)
+      items.push({ type: 'text', x: cx + 4, y: y0 - 4, text: t, size: 11, fill: colours.muted, rotate: -90 });
+    else items.push({ type: 'text', x: cx, y: y0 - 5, text: t, size: 11, fill: colours.muted, anchor: 'middle' });
+  });
+}
+
+// Row i of a grid at (x0, y0): its label, then each cell in its colour (hatched where hidden) with
+// its number unless the grid is compact.
+function rowItems(items, m, grid, { scale, colours, x0, y0 }, i) {
+  const { cw, ch } = grid;
+  items.push({
+    type: 'text',
+    x: x0 - 6,
+    y: y0 + i * ch + ch / 2 + 4,
+    text: grid.rowLabels[i],
+    size: 11,
+    fill: colours.muted,
+    anchor: 'end',
+  });
+  for (let j = 0; j < m.cols; j++) {
+    const k = i * m.cols + j;
+    const v = m.data[k];
+    const x = x0 + j * cw;
+    const cy = y0 + i * ch;
+    const hidden = m.hidden?.[k] || v === -Infinity;
+    const colour = hidden || !Number.isFinite(v) ? null : scale.map(v);
+    if (colour) items.push({ type: 'rect', x, y: cy, w: cw - 1, h: ch - 1, fill: colour.background });
+    else items.push({ type: 'rect', x, y: cy, w: cw - 1, h: ch - 1, hatch: [colours.maskA, colours.maskB] });
+    if (!grid.compact)
+      items.push({
+        type: 'text',
+        x: x + cw / 2,
+        y: cy + ch / 2 + 4,
+        text: formatCell(v),
+        size: 11,
+        fill: colour ? colour.text : colours.muted,
+        anchor: 'middle',
+        mono: true,
+      });
+  }
 }
 
 // The colour scale under a map (as on the page): a strip from its lowest to its highest value,

@@ -47,6 +47,24 @@ function deferWhileOutOfView(painter, table, render, writing) {
   };
 }
 
+// The map's elements: the canvas under the table in a scroller, the legend below them.
+function heatmapElements({ name, label, small, showLegend, onInspect, onActivate, i18n }) {
+  const root = el('div', small ? 'heatmap-block small' : 'heatmap-block');
+  const scroller = el('div', 'heatmap-scroll');
+  const stage = el('div', 'heatmap-stage');
+  const { table, thead, tbody } = createHeatmapTable(name, label);
+  const grid = createHeatmapGrid(table, thead, tbody, { onInspect, onActivate, i18n });
+  const painter = createHeatmapPainter(table, (i, j) => grid.cells[i][j]);
+  stage.append(painter.canvas, table);
+  scroller.append(stage);
+  const legend = createLegend(i18n);
+  root.append(scroller);
+  if (showLegend) root.append(legend.el);
+  // Labels, fonts, zoom and being shown after display: none all move the cells: measure again.
+  new ResizeObserver(() => painter.repaint()).observe(table);
+  return { root, table, grid, painter, legend };
+}
+
 /**
  * kind: 'weights' (sequential, fixed 0..1) or 'diverging' (centred on 0, symmetric range).
  * onInspect(i, j) on hover/focus; onActivate(i, j) on click, Enter or Space (optional).
@@ -61,19 +79,8 @@ export function createHeatmap({
   legend: showLegend = !small,
   i18n = english,
 }) {
-  const root = el('div', small ? 'heatmap-block small' : 'heatmap-block');
-  const scroller = el('div', 'heatmap-scroll');
-  const stage = el('div', 'heatmap-stage');
-  const { table, thead, tbody } = createHeatmapTable(name, label);
-  const grid = createHeatmapGrid(table, thead, tbody, { onInspect, onActivate, i18n });
-  const painter = createHeatmapPainter(table, (i, j) => grid.cells[i][j]);
-  stage.append(painter.canvas, table);
-  scroller.append(stage);
-  const legend = createLegend(i18n);
-  root.append(scroller);
-  if (showLegend) root.append(legend.el);
-  // Labels, fonts, zoom and being shown after display: none all move the cells: measure again.
-  new ResizeObserver(() => painter.repaint()).observe(table);
+  const parts = { name, label, small, showLegend, onInspect, onActivate, i18n };
+  const { root, table, grid, painter, legend } = heatmapElements(parts);
 
   let valuesDirty = false; // data-values is behind the values painted
   let statKeys = '';

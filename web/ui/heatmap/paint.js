@@ -82,6 +82,70 @@ function readLooks(cell, page) {
   };
 }
 
+// The canvas under `table` and the pixels written to it; far out of view it is not kept drawn.
+function paintCanvas(table) {
+  const canvas = el('canvas', 'heatmap-paint');
+  canvas.setAttribute('aria-hidden', 'true');
+  const pixels = createHeatmapPixels(canvas, canvas.getContext('2d'));
+  hideWhenFar(table, canvas);
+  return { canvas, pixels };
+}
+
+// Reads the layout: the only place that forces one (so an edit that changes values alone never
+// does). The canvas covers the cells only (not the labels) and starts on a device pixel, so
+// that cell edges, snapped to device pixels, meet the table's own outlines exactly. Places and
+// sizes the canvas; returns { geometry, resized } (resized: the canvas took a new size), or null
+// when the table is not rendered.
+function measureCells(table, canvas, cellAt, rows, cols) {
+  if (!rows || !cols || !table.isConnected) return null;
+  const t = table.getBoundingClientRect();
+  if (t.width === 0 || t.height === 0) return null; // not rendered (hidden tab, folded section)
+  // Every rectangle is read before the canvas is touched: resizing it dirties the layout.
+  const stage = canvas.parentElement.getBoundingClientRect();
+  const dpr = window.devicePixelRatio || 1;
+  const across = deviceEdges(
+    cols,
+    (j) => {
+      const td = cellAt(0, j);
+      const r = td.getBoundingClientRect();
+      return [r.left + td.clientLeft, r.right]; // inside the group rule's left border
+    },
+    'X0',
+    'X1',
+    dpr,
+    stage.left,
+  );
+  const down = deviceEdges(
+    rows,
+    (i) => {
+      const r = cellAt(i, 0).getBoundingClientRect();
+      return [r.top, r.bottom];
+    },
+    'Y0',
+    'Y1',
+    dpr,
+    stage.top,
+  );
+  const W = Math.max(1, ...across.X1);
+  const H = Math.max(1, ...down.Y1);
+  // The offset inside the canvas's positioned parent, the stage around the table.
+  canvas.style.left = `${across.origin / dpr}px`;
+  canvas.style.top = `${down.origin / dpr}px`;
+  const resized = setCanvasSize(canvas, W, H);
+  if (resized) {
+    canvas.style.width = `${W / dpr}px`;
+    canvas.style.height = `${H / dpr}px`;
+  }
+  return { resized, geometry: { rows, cols, dpr, W, H, X0: across.X0, X1: across.X1, Y0: down.Y0, Y1: down.Y1 } };
+}
+
+// Calls onChange(near) whenever `table` comes near the viewport or leaves it.
+function watchVisibility(table, onChange) {
+  new IntersectionObserver((entries) => onChange(entries[entries.length - 1].isIntersecting), {
+    rootMargin: '0px',
+  }).observe(table);
+}
+
 /**
  * The painter of the canvas under `table` (cellAt(i, j): the cell's td). Its paint(next,
  * { relayout, recolour }) paints one frame, built by next() when it is drawn: { rows, cols, fills,
@@ -91,10 +155,7 @@ function readLooks(cell, page) {
  * frame, so measure again; recolour: the colour scale changed, so (nearly) every cell changes.
  */
 export function createHeatmapPainter(table, cellAt) {
-  const canvas = el('canvas', 'heatmap-paint');
-  canvas.setAttribute('aria-hidden', 'true');
-  const pixels = createHeatmapPixels(canvas, canvas.getContext('2d'));
-  hideWhenFar(table, canvas);
+  const { canvas, pixels } = paintCanvas(table);
   let geometry = null; // cell edges in device px from the table's corner, or null
   let looks = null; // colours and font read from the page's CSS (they follow the theme)
   let frame = null; // the last frame built, kept for repaints after a resize
@@ -105,53 +166,15 @@ export function createHeatmapPainter(table, cellAt) {
   let onShow = null;
   const primeLater = createPrimer(pixels, () => inView);
 
-  // Reads the layout: the only place that forces one (so an edit that changes values alone never
-  // does). The canvas covers the cells only (not the labels) and starts on a device pixel, so
-  // that cell edges, snapped to device pixels, meet the table's own outlines exactly.
+  // The cells' geometry measured again (or null while the table is not laid out).
   function measure(rows, cols) {
     geometry = null;
-    if (!rows || !cols || !table.isConnected) return;
-    const t = table.getBoundingClientRect();
-    if (t.width === 0 || t.height === 0) return; // not rendered (hidden tab, folded section)
-    // Every rectangle is read before the canvas is touched: resizing it dirties the layout.
-    const stage = canvas.parentElement.getBoundingClientRect();
-    const dpr = window.devicePixelRatio || 1;
-    const across = deviceEdges(
-      cols,
-      (j) => {
-        const td = cellAt(0, j);
-        const r = td.getBoundingClientRect();
-        return [r.left + td.clientLeft, r.right]; // inside the group rule's left border
-      },
-      'X0',
-      'X1',
-      dpr,
-      stage.left,
-    );
-    const down = deviceEdges(
-      rows,
-      (i) => {
-        const r = cellAt(i, 0).getBoundingClientRect();
-        return [r.top, r.bottom];
-      },
-      'Y0',
-      'Y1',
-      dpr,
-      stage.top,
-    );
-    const W = Math.max(1, ...across.X1);
-    const H = Math.max(1, ...down.Y1);
-    // The offset inside the canvas's positioned parent, the stage around the table.
-    canvas.style.left = `${across.origin / dpr}px`;
-    canvas.style.top = `${down.origin / dpr}px`;
-    if (setCanvasSize(canvas, W, H)) {
-      canvas.style.width = `${W / dpr}px`;
-      canvas.style.height = `${H / dpr}px`;
-      pixels.release();
-    }
+    const measured = measureCells(table, canvas, cellAt, rows, cols);
+    if (!measured) return;
+    if (measured.resized) pixels.release();
     if (!pixels.keeping && inView) primeLater();
     looks ??= readLooks(getComputedStyle(cellAt(0, 0)), getComputedStyle(table));
-    geometry = { rows, cols, dpr, W, H, X0: across.X0, X1: across.X1, Y0: down.Y0, Y1: down.Y1 };
+    geometry = measured.geometry;
     measuredOutOfView = !inView;
   }
 
@@ -180,34 +203,31 @@ export function createHeatmapPainter(table, cellAt) {
   // it may also sit in a card whose layout the browser skips (content-visibility: auto), where
   // the rectangles read are not to be trusted: so coming into view measures again.
   let measuredOutOfView = false;
-  new IntersectionObserver(
-    (entries) => {
-      inView = entries[entries.length - 1].isIntersecting;
-      if (!inView) {
-        // The pixel copy kept for repainting changed cells only is as large as the canvas (megabytes
-        // at d_model = 64 on a high-density screen): maps out of view give it back and are drawn
-        // whole when they change.
-        pixels.release();
-        return;
-      }
-      onShow?.();
-      if (measuredOutOfView && (frame || make)) {
-        stale = true;
-        geometry = null;
-      }
-      drawIfStale();
-      // A map last drawn out of view (into the shared buffer) keeps no pixels of its own: it takes
-      // them now, after the frame, so that the next edit repaints only the cells it changes instead
-      // of allocating and drawing the whole map inside that edit's frame.
-      if (!pixels.keeping) {
-        afterFrame(() => {
-          if (inView && !stale && frame && geometry && !pixels.keeping) draw();
-        });
-      }
-      primeLater();
-    },
-    { rootMargin: '0px' },
-  ).observe(table);
+  watchVisibility(table, (near) => {
+    inView = near;
+    if (!inView) {
+      // The pixel copy kept for repainting changed cells only is as large as the canvas (megabytes
+      // at d_model = 64 on a high-density screen): maps out of view give it back and are drawn
+      // whole when they change.
+      pixels.release();
+      return;
+    }
+    onShow?.();
+    if (measuredOutOfView && (frame || make)) {
+      stale = true;
+      geometry = null;
+    }
+    drawIfStale();
+    // A map last drawn out of view (into the shared buffer) keeps no pixels of its own: it takes
+    // them now, after the frame, so that the next edit repaints only the cells it changes instead
+    // of allocating and drawing the whole map inside that edit's frame.
+    if (!pixels.keeping) {
+      afterFrame(() => {
+        if (inView && !stale && frame && geometry && !pixels.keeping) draw();
+      });
+    }
+    primeLater();
+  });
 
   function repaint() {
     const f = current();

@@ -215,9 +215,9 @@ export function createFlashAttentionPanel({ attn, update, i18n = english }) {
   };
 }
 
-// The heatmaps (S′ with the tile outlined, the row block's m, ℓ and Õ, the two outputs) and the
-// stats under them, each explained on hover or focus.
-function createFlashMaps(explain, current, i18n) {
+// The five heatmaps: S′ (with the tile outlined), the row block's m, ℓ and Õ, and the tiled and
+// naive outputs; a cell is explained on hover or focus, once a step is shown (`always`: before).
+function createFlashHeatmaps(explain, current, i18n) {
   const { t } = i18n;
   const inspect = (fn) => (i, j) => {
     const c = current();
@@ -248,6 +248,12 @@ function createFlashMaps(explain, current, i18n) {
     'inference.flash.map.naive',
     always((c, i, j) => explainOutput(c.run, 'naive', i, j, i18n)),
   );
+  return { scores, state, partial, tiled, naive };
+}
+
+// The stats under the maps: the rescalings of this step, the outputs' difference and the memory
+// a tile and the full matrix take, each explained on hover or focus.
+function createFlashStats(explain, current, i18n) {
   const rescaleList = el('ul', 'flash-rescale');
   rescaleList.dataset.flashRescale = '';
   const difference = explainedStat(
@@ -261,25 +267,26 @@ function createFlashMaps(explain, current, i18n) {
   };
   const tileBytes = explainedStat('flash-tile-bytes', showMemory);
   const fullBytes = explainedStat('flash-full-bytes', showMemory);
+  return { rescaleList, difference, tileBytes, fullBytes };
+}
+
+// The heatmaps and the stats under them, in their blocks.
+function createFlashMaps(explain, current, i18n) {
+  const { t } = i18n;
+  const maps = createFlashHeatmaps(explain, current, i18n);
+  const stats = createFlashStats(explain, current, i18n);
   const parts = {
-    scores,
-    state,
-    partial,
-    tiled,
-    naive,
-    rescaleList,
-    difference,
-    tileBytes,
-    fullBytes,
+    ...maps,
+    ...stats,
     i18n,
-    stateBlock: stateSection(state, partial, rescaleList, t),
-    endBlock: endSection(tiled, naive, difference, t),
+    stateBlock: stateSection(maps.state, maps.partial, stats.rescaleList, t),
+    endBlock: endSection(maps.tiled, maps.naive, stats.difference, t),
   };
   return {
-    scoresBlock: block(t('inference.flash.scoresTitle'), scores.el),
+    scoresBlock: block(t('inference.flash.scoresTitle'), maps.scores.el),
     stateBlock: parts.stateBlock,
     endBlock: parts.endBlock,
-    memoryBlock: memorySection(tileBytes, fullBytes, t),
+    memoryBlock: memorySection(stats.tileBytes, stats.fullBytes, t),
     draw: (run, f, st, s, labels, display) => drawFlashMaps(parts, run, f, st, s, labels, display),
   };
 }

@@ -118,18 +118,10 @@ function foldSections(panel) {
   }
 }
 
-/**
- * attn: the API; computer: the explorer's createComputer() (its variant() reruns the explorer's
- * attention on chosen rows, masks or mistakes); update(fn): the explorer's state transition;
- * only: one lesson id to show alone (a single-lesson embed: no tabs, that panel only, its title
- * as the section's heading); i18n: the explorer's translator (English when absent), handed to
- * every lesson's maker.
- * Returns { el, render(state, result, display), dispose(), holder(id) }.
- */
-export function createLessons({ attn, computer, update, only = null, i18n: given }) {
-  const i18n = given ?? english;
+// The lessons' section: its heading, the row of tabs (none for a lesson shown alone) and the card
+// that holds the panels. Returns { root, tabs, card }.
+function lessonsSection(only, i18n) {
   const { t } = i18n;
-  const ids = only ? [only] : LESSON_PANELS;
   const { root, heading } = only
     ? section('lessons single-lesson', 'lessons', lessonTitle(only, i18n))
     : section('lessons', 'lessons', t('lessons.section.title'), t('lessons.section.intro'));
@@ -142,6 +134,37 @@ export function createLessons({ attn, computer, update, only = null, i18n: given
   const card = el('div', 'card lesson-card');
   if (only) root.append(card);
   else root.append(tabs, card);
+  return { root, tabs, card };
+}
+
+// Arrow keys move between tabs (and open them), as in the WAI-ARIA tabs pattern.
+function moveBetweenTabs(tabs, buttons, openTab) {
+  tabs.addEventListener('keydown', (e) => {
+    const i = LESSON_PANELS.indexOf(e.target.dataset?.panel);
+    if (i < 0) return;
+    const last = LESSON_PANELS.length - 1;
+    const j = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: last }[e.key];
+    if (j === undefined) return;
+    e.preventDefault();
+    const id = LESSON_PANELS[(j + LESSON_PANELS.length) % LESSON_PANELS.length];
+    buttons[id].focus();
+    openTab(id);
+  });
+}
+
+/**
+ * attn: the API; computer: the explorer's createComputer() (its variant() reruns the explorer's
+ * attention on chosen rows, masks or mistakes); update(fn): the explorer's state transition;
+ * only: one lesson id to show alone (a single-lesson embed: no tabs, that panel only, its title
+ * as the section's heading); i18n: the explorer's translator (English when absent), handed to
+ * every lesson's maker.
+ * Returns { el, render(state, result, display), dispose(), holder(id) }.
+ */
+export function createLessons({ attn, computer, update, only = null, i18n: given }) {
+  const i18n = given ?? english;
+  const { t } = i18n;
+  const ids = only ? [only] : LESSON_PANELS;
+  const { root, tabs, card } = lessonsSection(only, i18n);
 
   const ctx = { attn, computer, update, i18n };
   const makers = {}; // id → the panel's maker, once its module has loaded
@@ -176,18 +199,7 @@ export function createLessons({ attn, computer, update, only = null, i18n: given
       tabs.append(tab);
     }
   }
-  // Arrow keys move between tabs (and open them), as in the WAI-ARIA tabs pattern.
-  tabs.addEventListener('keydown', (e) => {
-    const i = LESSON_PANELS.indexOf(e.target.dataset?.panel);
-    if (i < 0) return;
-    const last = LESSON_PANELS.length - 1;
-    const j = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: last }[e.key];
-    if (j === undefined) return;
-    e.preventDefault();
-    const id = LESSON_PANELS[(j + LESSON_PANELS.length) % LESSON_PANELS.length];
-    buttons[id].focus();
-    openTab(id);
-  });
+  moveBetweenTabs(tabs, buttons, openTab);
 
   let open = null;
   let last = null; // the latest render's arguments, for a panel whose module arrives later

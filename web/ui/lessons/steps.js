@@ -45,6 +45,75 @@ function showVerdict(verdict, prefix, rowW, rowO, k, m, i18n) {
   setText(verdict, text);
 }
 
+// Token i + 1 of n on the range, in the position line and on the buttons.
+function drawPosition({ range, position, prev, next }, i, n, token, { t }) {
+  range.max = String(n);
+  if (range.getRootNode().activeElement !== range) range.value = String(i + 1);
+  range.setAttribute('aria-valuetext', t('lessons.steps.valueText', { i: i + 1, n, token }));
+  setText(position, t('lessons.steps.position', { i: i + 1, n }));
+  prev.disabled = i === 0;
+  next.disabled = i >= n - 1;
+}
+
+// The lesson compares with a causal mask whatever the page's mask: a note says so for the others.
+function drawMaskNote(maskNote, kind, { t }) {
+  setText(maskNote, kind === 'causal' || kind === 'none' ? '' : t(`lessons.steps.ignoresMask.${kind}`));
+  maskNote.hidden = !maskNote.textContent;
+}
+
+// The causal weights with row i outlined, then row i of them beside query i's attention over keys
+// 1..k alone. Returns row i's weights and output, { rowW, rowO }.
+function drawComparison({ full, causalRow, prefixRow }, { causal, prefix, i, k, d, labels, display }, { t }) {
+  const { queries, keys } = labels;
+  const common = { ...display };
+  // Future keys (j > i, or past the last key) drawn hatched: the causal mask hides them.
+  const future = new Uint8Array(d.n * d.m);
+  for (let r = 0; r < d.n; r++) for (let c = r + 1; c < d.m; c++) future[r * d.m + c] = 1;
+  full.update({ tensor: causal.weights, rowLabels: queries, colLabels: keys, hidden: future, ...common });
+  full.setHighlight({ rows: new Set([i]) });
+  const rowW = slice(causal.weights, i, 0, d.m);
+  const dOut = causal.output.shape[1];
+  const rowO = slice(causal.output, i, 0, dOut);
+  const outCols = Array.from({ length: dOut }, (_, c) => String(c + 1));
+  causalRow.w.update({
+    tensor: rowW,
+    rowLabels: [queries[i]],
+    colLabels: keys,
+    hidden: future.subarray(i * d.m, (i + 1) * d.m),
+    ...common,
+  });
+  causalRow.o.update({ tensor: rowO, rowLabels: [queries[i]], colLabels: outCols, ...common });
+  prefixRow.w.update({ tensor: prefix.weights, rowLabels: [queries[i]], colLabels: keys.slice(0, k), ...common });
+  prefixRow.o.update({ tensor: prefix.output, rowLabels: [queries[i]], colLabels: outCols, ...common });
+  setText(prefixRow.h, t('lessons.steps.prefixHeading', { i: i + 1, count: k }));
+  setText(causalRow.h, t('lessons.steps.causalHeading', { i: i + 1 }));
+  return { rowW, rowO };
+}
+
+// One side of the comparison: its heading, row i's weights and its output.
+function sideColumn(title, key, i18n) {
+  const { t } = i18n;
+  const col = el('div', 'lesson-side');
+  const h = el('h4', '', title);
+  const w = createHeatmap({
+    name: `steps-${key}-weights`,
+    label: t('lessons.steps.weightsLabel', { side: title }),
+    kind: 'weights',
+    legend: false,
+    i18n,
+  });
+  const oTitle = el('p', 'lesson-map-title', t('lessons.steps.output'));
+  const o = createHeatmap({
+    name: `steps-${key}-output`,
+    label: t('lessons.steps.outputLabel', { side: title }),
+    kind: 'diverging',
+    legend: false,
+    i18n,
+  });
+  col.append(h, w.el, oTitle, o.el);
+  return { el: col, h, w, o };
+}
+
 export function createStepsPanel({ computer, update, i18n = english }) {
   const { t } = i18n;
   const { root, intro } = lessonPanel('steps', t('lessons.steps.intro'));
@@ -70,29 +139,8 @@ export function createStepsPanel({ computer, update, i18n = english }) {
 
   const fullTitle = el('p', 'lesson-map-title', t('lessons.steps.fullTitle'));
   const full = createHeatmap({ name: 'steps-causal', label: t('lessons.steps.fullLabel'), kind: 'weights', i18n });
-  const block = (title, key) => {
-    const col = el('div', 'lesson-side');
-    const h = el('h4', '', title);
-    const w = createHeatmap({
-      name: `steps-${key}-weights`,
-      label: t('lessons.steps.weightsLabel', { side: title }),
-      kind: 'weights',
-      legend: false,
-      i18n,
-    });
-    const oTitle = el('p', 'lesson-map-title', t('lessons.steps.output'));
-    const o = createHeatmap({
-      name: `steps-${key}-output`,
-      label: t('lessons.steps.outputLabel', { side: title }),
-      kind: 'diverging',
-      legend: false,
-      i18n,
-    });
-    col.append(h, w.el, oTitle, o.el);
-    return { el: col, h, w, o };
-  };
-  const causalRow = block(t('lessons.steps.causalRow'), 'causal');
-  const prefixRow = block(t('lessons.steps.prefixRow'), 'prefix');
+  const causalRow = sideColumn(t('lessons.steps.causalRow'), 'causal', i18n);
+  const prefixRow = sideColumn(t('lessons.steps.prefixRow'), 'prefix', i18n);
   const { sides, verdict } = sideBySide(causalRow.el, prefixRow.el, 'steps-verdict');
   const body = el('div');
   const failure = failureLine(body);
@@ -125,6 +173,7 @@ export function createStepsPanel({ computer, update, i18n = english }) {
     return undefined;
   });
 
+  const ui = { range, position, prev, next, strip, maskNote, full, causalRow, prefixRow };
   return {
     el: root,
     render(state, result, display) {
@@ -134,15 +183,7 @@ export function createStepsPanel({ computer, update, i18n = english }) {
       step = Math.min(state.lessons.step, n - 1);
       const i = step;
       const k = Math.min(i + 1, d.m); // keys 1..i (top-left aligned when n > m)
-      range.max = String(n);
-      if (range.getRootNode().activeElement !== range) range.value = String(i + 1);
-      range.setAttribute(
-        'aria-valuetext',
-        t('lessons.steps.valueText', { i: i + 1, n, token: result.labels.queries[i] }),
-      );
-      setText(position, t('lessons.steps.position', { i: i + 1, n }));
-      prev.disabled = i === 0;
-      next.disabled = i >= n - 1;
+      drawPosition(ui, i, n, result.labels.queries[i], i18n);
 
       let causal;
       let prefix;
@@ -155,39 +196,9 @@ export function createStepsPanel({ computer, update, i18n = english }) {
       }
       failure.ok();
 
-      const { queries, keys } = result.labels;
-      drawStrip(strip, queries, i, i18n);
-      setText(
-        maskNote,
-        state.mask.kind === 'causal' || state.mask.kind === 'none'
-          ? ''
-          : t(`lessons.steps.ignoresMask.${state.mask.kind}`),
-      );
-      maskNote.hidden = !maskNote.textContent;
-
-      const common = { ...display };
-      // Future keys (j > i, or past the last key) drawn hatched: the causal mask hides them.
-      const future = new Uint8Array(d.n * d.m);
-      for (let r = 0; r < d.n; r++) for (let c = r + 1; c < d.m; c++) future[r * d.m + c] = 1;
-      full.update({ tensor: causal.weights, rowLabels: queries, colLabels: keys, hidden: future, ...common });
-      full.setHighlight({ rows: new Set([i]) });
-      const rowW = slice(causal.weights, i, 0, d.m);
-      const dOut = causal.output.shape[1];
-      const rowO = slice(causal.output, i, 0, dOut);
-      const outCols = Array.from({ length: dOut }, (_, c) => String(c + 1));
-      causalRow.w.update({
-        tensor: rowW,
-        rowLabels: [queries[i]],
-        colLabels: keys,
-        hidden: future.subarray(i * d.m, (i + 1) * d.m),
-        ...common,
-      });
-      causalRow.o.update({ tensor: rowO, rowLabels: [queries[i]], colLabels: outCols, ...common });
-      prefixRow.w.update({ tensor: prefix.weights, rowLabels: [queries[i]], colLabels: keys.slice(0, k), ...common });
-      prefixRow.o.update({ tensor: prefix.output, rowLabels: [queries[i]], colLabels: outCols, ...common });
-      setText(prefixRow.h, t('lessons.steps.prefixHeading', { i: i + 1, count: k }));
-      setText(causalRow.h, t('lessons.steps.causalHeading', { i: i + 1 }));
-
+      drawStrip(strip, result.labels.queries, i, i18n);
+      drawMaskNote(maskNote, state.mask.kind, i18n);
+      const { rowW, rowO } = drawComparison(ui, { causal, prefix, i, k, d, labels: result.labels, display }, i18n);
       showVerdict(verdict, prefix, rowW, rowO, k, d.m, i18n);
     },
     pause: stop,

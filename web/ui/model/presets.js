@@ -84,77 +84,107 @@ export function makeFiller(attn, getSeed) {
 
 // Four heads built by hand so each shows a pattern heads are known to learn. Token vectors hold a
 // constant feature, four positional features (two rotations) and random "meaning" features.
+const HAND_SENTENCE = 'the cat sat on the mat because it was tired';
+const HAND_HEAD_NAMES = ['previous token', 'same word', 'first token', 'broad'];
+// d_model E, each head's width hd, and the angles a, b by which the two rotations turn per position.
+const HAND = { E: 16, hd: 4, a: 1.2, b: 0.3 };
+
+// Writes v, rounded, at (r, c) of an E × E weight matrix.
+const put = (M, r, c, v) => {
+  M[r * HAND.E + c] = round2(v);
+};
+
+// The token vectors X (n × E); a word's meaning features are drawn when it first appears.
+function handBuiltX(rng, tokens) {
+  const { E, a, b } = HAND;
+  const meaning = new Map();
+  const X = new Array(tokens.length * E).fill(0);
+  tokens.forEach((t, p) => {
+    if (!meaning.has(t))
+      meaning.set(
+        t,
+        Array.from(rng.randn(E - 5).data, (x) => round2(x)),
+      );
+    const row = [1, Math.cos(a * p), Math.sin(a * p), Math.cos(b * p), Math.sin(b * p), ...meaning.get(t)];
+    row.forEach((v, c) => {
+      X[p * E + c] = round2(v);
+    });
+  });
+  return X;
+}
+
+// Head 1 (columns 0-3): previous token. q_i = pos(i − 1) (a rotation back by one step), k_j = pos(j).
+function previousTokenHead(WQ, WK) {
+  const { a, b } = HAND;
+  const c1 = 3.5;
+  for (const [w, cosRow, sinRow, col] of [
+    [a, 1, 2, 0],
+    [b, 3, 4, 2],
+  ]) {
+    put(WQ, cosRow, col, c1 * Math.cos(w));
+    put(WQ, sinRow, col, c1 * Math.sin(w));
+    put(WQ, cosRow, col + 1, -c1 * Math.sin(w));
+    put(WQ, sinRow, col + 1, c1 * Math.cos(w));
+    put(WK, cosRow, col, c1);
+    put(WK, sinRow, col + 1, c1);
+  }
+}
+
+// Head 2 (columns 4-7): same word. Q and K read the meaning features through one projection.
+function sameWordHead(WQ, WK, rng) {
+  const { E, hd } = HAND;
+  const P = rng.randn(E - 5, hd).data;
+  for (let r = 0; r < E - 5; r++)
+    for (let c = 0; c < hd; c++) {
+      put(WQ, 5 + r, 4 + c, 0.6 * P[r * hd + c]);
+      put(WK, 5 + r, 4 + c, 0.6 * P[r * hd + c]);
+    }
+}
+
+// Head 3 (columns 8-11): first token. Every query is the same; keys decrease with position.
+function firstTokenHead(WQ, WK) {
+  put(WQ, 0, 8, 4);
+  put(WK, 3, 8, 4);
+  put(WK, 4, 8, -4);
+}
+
+// Head 4 (columns 12-15): broad. Tiny weights give nearly uniform attention.
+function broadHead(WQ, WK, rng) {
+  const { E, hd } = HAND;
+  const S = rng.randn(E, hd).data;
+  for (let r = 0; r < E; r++)
+    for (let c = 0; c < hd; c++) {
+      put(WQ, r, 12 + c, 0.05 * S[r * hd + c]);
+      put(WK, r, 12 + c, 0.05 * S[(E - 1 - r) * hd + c]);
+    }
+}
+
+// The four heads' example, drawn in a fixed order from one generator (seed 3).
 function handBuiltHeads(attn) {
-  const sentence = 'the cat sat on the mat because it was tired';
-  const tokens = sentence.split(' ');
+  const tokens = HAND_SENTENCE.split(' ');
   const n = tokens.length;
-  const E = 16;
-  const hd = 4;
-  const a = 1.2;
-  const b = 0.3;
+  const { E } = HAND;
   const rng = attn.randomState(3);
   try {
-    const meaning = new Map();
-    const X = new Array(n * E).fill(0);
-    tokens.forEach((t, p) => {
-      if (!meaning.has(t))
-        meaning.set(
-          t,
-          Array.from(rng.randn(E - 5).data, (x) => round2(x)),
-        );
-      const row = [1, Math.cos(a * p), Math.sin(a * p), Math.cos(b * p), Math.sin(b * p), ...meaning.get(t)];
-      row.forEach((v, c) => {
-        X[p * E + c] = round2(v);
-      });
-    });
+    const X = handBuiltX(rng, tokens);
     const W = () => new Array(E * E).fill(0);
     const WQ = W();
     const WK = W();
     const WV = W();
-    const set = (M, r, c, v) => {
-      M[r * E + c] = round2(v);
-    };
-    // Head 1 (columns 0-3): previous token. q_i = pos(i − 1) (a rotation back by one step), k_j = pos(j).
-    const c1 = 3.5;
-    for (const [w, cosRow, sinRow, col] of [
-      [a, 1, 2, 0],
-      [b, 3, 4, 2],
-    ]) {
-      set(WQ, cosRow, col, c1 * Math.cos(w));
-      set(WQ, sinRow, col, c1 * Math.sin(w));
-      set(WQ, cosRow, col + 1, -c1 * Math.sin(w));
-      set(WQ, sinRow, col + 1, c1 * Math.cos(w));
-      set(WK, cosRow, col, c1);
-      set(WK, sinRow, col + 1, c1);
-    }
-    // Head 2 (columns 4-7): same word. Q and K read the meaning features through one projection.
-    const P = rng.randn(E - 5, hd).data;
-    for (let r = 0; r < E - 5; r++)
-      for (let c = 0; c < hd; c++) {
-        set(WQ, 5 + r, 4 + c, 0.6 * P[r * hd + c]);
-        set(WK, 5 + r, 4 + c, 0.6 * P[r * hd + c]);
-      }
-    // Head 3 (columns 8-11): first token. Every query is the same; keys decrease with position.
-    set(WQ, 0, 8, 4);
-    set(WK, 3, 8, 4);
-    set(WK, 4, 8, -4);
-    // Head 4 (columns 12-15): broad. Tiny weights give nearly uniform attention.
-    const S = rng.randn(E, hd).data;
-    for (let r = 0; r < E; r++)
-      for (let c = 0; c < hd; c++) {
-        set(WQ, r, 12 + c, 0.05 * S[r * hd + c]);
-        set(WK, r, 12 + c, 0.05 * S[(E - 1 - r) * hd + c]);
-      }
+    previousTokenHead(WQ, WK);
+    sameWordHead(WQ, WK, rng);
+    firstTokenHead(WQ, WK);
+    broadHead(WQ, WK, rng);
     const V = rng.randn(E, E).data;
     for (let k = 0; k < E * E; k++) WV[k] = round2(V[k] * 0.3);
     const WO = Array.from(rng.randn(E, E).data, (x) => round2(x * 0.25));
     return {
       ...BASE,
-      ...withTokens(sentence, tokens),
+      ...withTokens(HAND_SENTENCE, tokens),
       dModel: E,
       heads: 4,
       seed: 3,
-      headNames: ['previous token', 'same word', 'first token', 'broad'],
+      headNames: [...HAND_HEAD_NAMES],
       matrices: {
         X: matrix(n, E, X),
         WQ: matrix(E, E, WQ),

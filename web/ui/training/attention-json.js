@@ -418,56 +418,18 @@ class AttentionJsonReader {
 
   // Numbers (and the commas between them) of the row being read, from s[i]; returns where the
   // run stops (at a ']' or anything else the general loop handles), or where the number starts
-  // that the piece ends inside (with this.unfinished set). Short decimals are converted exactly here (digits / 10^k with both exact
-  // doubles is correctly rounded, as Number() would give); the rest go through Number().
+  // that the piece ends inside (with this.unfinished set).
   numbers(s, i) {
-    const n = s.length;
     const depth = this.kinds.length;
     for (;;) {
-      const start = i;
-      let j = i;
-      let c = s.charCodeAt(j);
-      const negative = c === 0x2d;
-      if (negative) c = s.charCodeAt(++j);
-      let mantissa = 0;
-      let digits = 0;
-      let fraction = 0;
-      if (c === 0x30) c = s.charCodeAt(++j);
-      else if (c >= 0x31 && c <= 0x39) {
-        while (c >= 0x30 && c <= 0x39) {
-          mantissa = mantissa * 10 + (c - 0x30);
-          digits++;
-          c = s.charCodeAt(++j);
-        }
-      } else if (j < n) notJson('badNumber', { at: s.slice(start, start + 12) });
-      let simple = true;
-      if (c === 0x2e) {
-        c = s.charCodeAt(++j);
-        const first = j;
-        while (c >= 0x30 && c <= 0x39) {
-          mantissa = mantissa * 10 + (c - 0x30);
-          digits++;
-          fraction++;
-          c = s.charCodeAt(++j);
-        }
-        if (j === first && j < n) notJson('badNumber', { at: s.slice(start, start + 12) });
-      }
-      if (c === 0x65 || c === 0x45) {
-        simple = false;
-        j = numberEnd(s, start);
-      }
-      if (j - start > MAX_NUMBER) fail('longNumber', { max: MAX_NUMBER });
-      if (j < 0 || j >= n) {
+      let j = this.weightAt(s, i);
+      if (j < 0) {
         // the number may go on in the next piece
         this.unfinished = true;
-        return start;
+        return i;
       }
-      const v =
-        simple && digits <= 15 && fraction <= 22
-          ? (negative ? -mantissa : mantissa) / POW10[fraction]
-          : Number(s.slice(start, j));
-      this.weight(v);
       // Whitespace, then a comma and the next number, or anything else for the general loop.
+      let c = s.charCodeAt(j);
       while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = s.charCodeAt(++j);
       if (c !== 0x2c) {
         this.states[depth - 1] = AFTER_VALUE;
@@ -481,6 +443,52 @@ class AttentionJsonReader {
       }
       i = j;
     }
+  }
+
+  // The number at s[start], kept as a weight; returns where it ends, or -1 when the piece ends
+  // first. Short decimals are converted exactly here (digits / 10^k with both exact doubles is
+  // correctly rounded, as Number() would give); the rest go through Number().
+  weightAt(s, start) {
+    const n = s.length;
+    let j = start;
+    let c = s.charCodeAt(j);
+    const negative = c === 0x2d;
+    if (negative) c = s.charCodeAt(++j);
+    let mantissa = 0;
+    let digits = 0;
+    let fraction = 0;
+    if (c === 0x30) c = s.charCodeAt(++j);
+    else if (c >= 0x31 && c <= 0x39) {
+      while (c >= 0x30 && c <= 0x39) {
+        mantissa = mantissa * 10 + (c - 0x30);
+        digits++;
+        c = s.charCodeAt(++j);
+      }
+    } else if (j < n) notJson('badNumber', { at: s.slice(start, start + 12) });
+    let simple = true;
+    if (c === 0x2e) {
+      c = s.charCodeAt(++j);
+      const first = j;
+      while (c >= 0x30 && c <= 0x39) {
+        mantissa = mantissa * 10 + (c - 0x30);
+        digits++;
+        fraction++;
+        c = s.charCodeAt(++j);
+      }
+      if (j === first && j < n) notJson('badNumber', { at: s.slice(start, start + 12) });
+    }
+    if (c === 0x65 || c === 0x45) {
+      simple = false;
+      j = numberEnd(s, start);
+    }
+    if (j - start > MAX_NUMBER) fail('longNumber', { max: MAX_NUMBER });
+    if (j < 0 || j >= n) return -1;
+    const v =
+      simple && digits <= 15 && fraction <= 22
+        ? (negative ? -mantissa : mantissa) / POW10[fraction]
+        : Number(s.slice(start, j));
+    this.weight(v);
+    return j;
   }
 
   result() {

@@ -16,6 +16,23 @@ const MAX_POINTS = 400;
 const MAX_POINTS_SMALL = 160;
 const DRAW_MS = 250;
 
+// The legend: each series' line style, its label and its latest value. Returns { legend, latest },
+// latest being each series' value element by key.
+function chartLegend(series) {
+  const legend = el('span', 'chart-legend');
+  const latest = new Map();
+  for (const s of series) {
+    const item = el('span', `legend-item line-${s.style}`);
+    const swatch = svg('svg', { viewBox: '0 0 24 6', width: 24, height: 6, 'aria-hidden': 'true' });
+    swatch.append(svg('line', { x1: 0, y1: 3, x2: 24, y2: 3 }, `chart-line line-${s.style}`));
+    const value = el('span', 'legend-value', '–');
+    latest.set(s.key, value);
+    item.append(swatch, el('span', '', ` ${s.label} `), value);
+    legend.append(item);
+  }
+  return { legend, latest };
+}
+
 /**
  * series: [{ key, label, style: 'a' | 'b' | 'c' }]; yMax: a fixed top of the y axis (scores: 1),
  * or null to follow the data; small: a card's sparkline (no axis labels but the range); format: a
@@ -37,17 +54,7 @@ export function createLineChart({
   );
   plot.append(grid, ...lines.values());
   const caption = el('figcaption', 'chart-caption');
-  const legend = el('span', 'chart-legend');
-  const latest = new Map();
-  for (const s of series) {
-    const item = el('span', `legend-item line-${s.style}`);
-    const swatch = svg('svg', { viewBox: '0 0 24 6', width: 24, height: 6, 'aria-hidden': 'true' });
-    swatch.append(svg('line', { x1: 0, y1: 3, x2: 24, y2: 3 }, `chart-line line-${s.style}`));
-    const value = el('span', 'legend-value', '–');
-    latest.set(s.key, value);
-    item.append(swatch, el('span', '', ` ${s.label} `), value);
-    legend.append(item);
-  }
+  const { legend, latest } = chartLegend(series);
   const range = el('span', 'chart-range');
   const referenceKey = el('span', 'legend-item chart-reference-key');
   referenceKey.hidden = true;

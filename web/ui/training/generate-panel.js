@@ -54,17 +54,12 @@ function button(action, text, className = 'small-button') {
   return b;
 }
 
-// The prompt and the sampling settings.
-function generateControls({ t }) {
-  const prompt = el('textarea');
-  prompt.rows = 2;
+// The sampling settings (and which layer and head to show), in a grid of labelled fields.
+function settingsFields({ t }) {
   const count = input('number', { min: 1, max: 512, step: 1, value: 20 });
   const temperature = input('number', { min: 0, max: 5, step: 0.1, value: 0.8 });
   const topK = input('number', { min: 0, max: 100000, step: 1, value: 0 });
   const seed = input('number', { min: 0, max: 99999, step: 1, value: 0 });
-  const greedy = input('checkbox');
-  const check = input('checkbox');
-  check.checked = true;
   const layer = el('select');
   const head = el('select');
   const grid = el('div', 'settings-grid');
@@ -76,18 +71,35 @@ function generateControls({ t }) {
     labelled(t('training.generate.layer'), layer),
     labelled(t('training.generate.head'), head),
   );
+  return { count, temperature, topK, seed, layer, head, grid };
+}
+
+// "Greedy" (off) and "check against a full pass" (on).
+function sampleChecks({ t }) {
+  const greedy = input('checkbox');
+  const check = input('checkbox');
+  check.checked = true;
   const checks = el('div', 'generate-checks');
   const g = el('label', 'check');
   g.append(greedy, ' ', t('training.generate.greedy'));
   const c = el('label', 'check');
   c.append(check, ' ', t('training.generate.check'));
   checks.append(g, c);
+  return { greedy, check, checks };
+}
+
+// Generate, one step, and stop.
+function runButtons({ t }) {
   const buttons = el('div', 'run-buttons');
   const generate = button('generate', t('training.generate.generate'), 'primary-button');
   const step = button('generate-step', t('training.generate.step'));
   const stop = button('generate-stop', t('training.generate.stop'));
   buttons.append(generate, step, stop);
-  const promptNote = el('p', 'hint');
+  return { buttons, generate, step, stop };
+}
+
+// Which model continues the prompt: the view's or a checkpoint (hidden until there is a choice).
+function modelChoice({ t }) {
   const model = el('select');
   model.dataset.generateModel = '';
   for (const value of ['view', 'checkpoint']) {
@@ -97,26 +109,19 @@ function generateControls({ t }) {
   }
   const modelField = labelled(t('training.generate.model'), model);
   modelField.hidden = true;
-  return {
-    model,
-    modelField,
-    prompt,
-    promptNote,
-    count,
-    temperature,
-    topK,
-    seed,
-    greedy,
-    check,
-    layer,
-    head,
-    grid,
-    checks,
-    buttons,
-    generate,
-    step,
-    stop,
-  };
+  return { model, modelField };
+}
+
+// The prompt and the sampling settings.
+function generateControls(i18n) {
+  const prompt = el('textarea');
+  prompt.rows = 2;
+  const settings = settingsFields(i18n);
+  const checks = sampleChecks(i18n);
+  const buttons = runButtons(i18n);
+  const promptNote = el('p', 'hint');
+  const choice = modelChoice(i18n);
+  return { ...choice, prompt, promptNote, ...settings, ...checks, ...buttons };
 }
 
 // Options 1…n named by `name(i)` (counted from 1); `value` selected.
