@@ -112,6 +112,95 @@ async function checkKeyboard(page) {
   assert.deepEqual((await readOut()).at, [T - 2, 0]);
 }
 
+// Imports `file` under a Chromium trace, waits until every map is drawn, scrolls through every card
+// (each map shown on screen) and lets the frames settle; returns the main thread's tasks.
+async function importTraced(page, file, t) {
+  await env.browser.startTracing(page, {
+    categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'],
+  });
+  const started = Date.now();
+  await page.setInputFiles('[data-import-attention]', file);
+  await page.waitForSelector(`.import-panel[data-imported="${HEADS}"]`, { timeout: 300_000 });
+  await page.waitForFunction(
+    (n) => document.querySelectorAll('[data-imported-head] [data-heatmap][data-drawn]').length === n,
+    HEADS,
+    { timeout: 120_000 },
+  );
+  t.diagnostic(`read, scored and drawn in ${Date.now() - started} ms`);
+  await page.$eval('.import-panel', (e) => e.scrollIntoView());
+  for (let k = 0; k < 10; k++) {
+    await page.mouse.wheel(0, 600);
+    await page.waitForTimeout(50);
+  }
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  return tasksOf(await env.browser.stopTracing());
+}
+
+// No task held the thread for long: by the page's own work (thread time, from the trace) and by
+// wall time (the longtask observer).
+async function checkTaskLengths(page, tasks, t) {
+  const longTasks = await page.evaluate(() => window.__longTasks);
+  const byThread = [...tasks].sort((a, b) => b[1] - a[1]).slice(0, 5);
+  t.diagnostic(`long tasks, wall time (ms): ${longTasks.join(', ') || 'none'}`);
+  t.diagnostic(
+    `longest tasks by thread time (ms, thread/wall): ${byThread.map(([w, c]) => `${c.toFixed(1)}/${w.toFixed(0)}`).join(', ')}`,
+  );
+  assert.ok(tasks.length > 100, `the trace holds the run's tasks (${tasks.length})`);
+  assert.ok(
+    byThread[0][1] <= THREAD_MS,
+    `every task does ≤ ${THREAD_MS} ms of the page's work: ${byThread[0][1].toFixed(1)} ms`,
+  );
+  assert.ok(
+    longTasks.every((ms) => ms <= WALL_MS),
+    `every task ≤ ${WALL_MS} ms of wall time: ${longTasks.join(', ')}`,
+  );
+}
+
+// Scores: the core's, on the file's weights, against the count above; every map a picture.
+async function checkScores(page) {
+  const cards = await page.$$eval('[data-imported-head]', (els) =>
+    els.map((e) => ({
+      head: Number(e.dataset.head),
+      prev: Number(e.dataset.previousToken),
+      table: !!e.querySelector('table'),
+    })),
+  );
+  assert.equal(cards.length, HEADS);
+  for (const c of cards) {
+    assert.ok(
+      Math.abs(c.prev - previousTokenScore(c.head)) < 1e-6,
+      `head ${c.head}: previous-token ${c.prev} vs ${previousTokenScore(c.head)}`,
+    );
+    assert.equal(c.table, false, 'a 512-token map is a picture, not a table of 262 144 cells');
+  }
+}
+
+// Pictures: 512 tokens pooled 2 × 2 into 256 pixels a side, each the largest weight it covers.
+// Head 1 (previous token): block (p, p) holds cell (2p + 1, 2p) = 1; block (p, p + 1) only zeros.
+async function checkPictures(page) {
+  const pixels = await page.$eval('[data-heatmap="import-l0-h1"] canvas', (c) => {
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    const at = (x, y) => Array.from(d.slice(4 * (y * c.width + x), 4 * (y * c.width + x) + 3)).join(',');
+    return {
+      width: c.width,
+      diagonal: Array.from({ length: c.width }, (_, p) => at(p, p)),
+      above: Array.from({ length: c.width - 1 }, (_, p) => at(p + 1, p)),
+    };
+  });
+  assert.equal(pixels.width, 256);
+  // The page's colour scale, computed here: the bundled site serves no ui/ modules to import.
+  const scale = makeScale({ kind: 'sequential', palette: 'viridis', theme: 'light', min: 0, max: 1 });
+  const colour = { one: scale.map(1).rgb.join(','), zero: scale.map(0).rgb.join(',') };
+  assert.ok(
+    pixels.diagonal.every((p) => p === colour.one),
+    'every diagonal pixel shows weight 1',
+  );
+  assert.ok(
+    pixels.above.every((p) => p === colour.zero),
+    'every pixel above the diagonal shows 0',
+  );
+}
+
 test(
   'a 15 MB file of 512 tokens × 30 heads imports without a long task; its pictures and scores are the file\u2019s',
   { timeout: 600_000 },
@@ -119,81 +208,10 @@ test(
     const { file, bytes } = hostileFile();
     assert.ok(bytes > 15e6, `${bytes} bytes`);
     const { page, problems, context } = await openTraining();
-    await env.browser.startTracing(page, {
-      categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'],
-    });
-    const started = Date.now();
-    await page.setInputFiles('[data-import-attention]', file);
-    await page.waitForSelector(`.import-panel[data-imported="${HEADS}"]`, { timeout: 300_000 });
-    await page.waitForFunction(
-      (n) => document.querySelectorAll('[data-imported-head] [data-heatmap][data-drawn]').length === n,
-      HEADS,
-      { timeout: 120_000 },
-    );
-    t.diagnostic(`read, scored and drawn in ${Date.now() - started} ms`);
-    // Scroll through every card (each map shown on screen), then let the frames settle.
-    await page.$eval('.import-panel', (e) => e.scrollIntoView());
-    for (let k = 0; k < 10; k++) {
-      await page.mouse.wheel(0, 600);
-      await page.waitForTimeout(50);
-    }
-    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
-    const tasks = tasksOf(await env.browser.stopTracing());
-    const longTasks = await page.evaluate(() => window.__longTasks);
-    const byThread = [...tasks].sort((a, b) => b[1] - a[1]).slice(0, 5);
-    t.diagnostic(`long tasks, wall time (ms): ${longTasks.join(', ') || 'none'}`);
-    t.diagnostic(
-      `longest tasks by thread time (ms, thread/wall): ${byThread.map(([w, c]) => `${c.toFixed(1)}/${w.toFixed(0)}`).join(', ')}`,
-    );
-    assert.ok(tasks.length > 100, `the trace holds the run's tasks (${tasks.length})`);
-    assert.ok(
-      byThread[0][1] <= THREAD_MS,
-      `every task does ≤ ${THREAD_MS} ms of the page's work: ${byThread[0][1].toFixed(1)} ms`,
-    );
-    assert.ok(
-      longTasks.every((ms) => ms <= WALL_MS),
-      `every task ≤ ${WALL_MS} ms of wall time: ${longTasks.join(', ')}`,
-    );
-
-    // Scores: the core's, on the file's weights, against the count above.
-    const cards = await page.$$eval('[data-imported-head]', (els) =>
-      els.map((e) => ({
-        head: Number(e.dataset.head),
-        prev: Number(e.dataset.previousToken),
-        table: !!e.querySelector('table'),
-      })),
-    );
-    assert.equal(cards.length, HEADS);
-    for (const c of cards) {
-      assert.ok(
-        Math.abs(c.prev - previousTokenScore(c.head)) < 1e-6,
-        `head ${c.head}: previous-token ${c.prev} vs ${previousTokenScore(c.head)}`,
-      );
-      assert.equal(c.table, false, 'a 512-token map is a picture, not a table of 262 144 cells');
-    }
-    // Pictures: 512 tokens pooled 2 × 2 into 256 pixels a side, each the largest weight it covers.
-    // Head 1 (previous token): block (p, p) holds cell (2p + 1, 2p) = 1; block (p, p + 1) only zeros.
-    const pixels = await page.$eval('[data-heatmap="import-l0-h1"] canvas', (c) => {
-      const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-      const at = (x, y) => Array.from(d.slice(4 * (y * c.width + x), 4 * (y * c.width + x) + 3)).join(',');
-      return {
-        width: c.width,
-        diagonal: Array.from({ length: c.width }, (_, p) => at(p, p)),
-        above: Array.from({ length: c.width - 1 }, (_, p) => at(p + 1, p)),
-      };
-    });
-    assert.equal(pixels.width, 256);
-    // The page's colour scale, computed here: the bundled site serves no ui/ modules to import.
-    const scale = makeScale({ kind: 'sequential', palette: 'viridis', theme: 'light', min: 0, max: 1 });
-    const colour = { one: scale.map(1).rgb.join(','), zero: scale.map(0).rgb.join(',') };
-    assert.ok(
-      pixels.diagonal.every((p) => p === colour.one),
-      'every diagonal pixel shows weight 1',
-    );
-    assert.ok(
-      pixels.above.every((p) => p === colour.zero),
-      'every pixel above the diagonal shows 0',
-    );
+    const tasks = await importTraced(page, file, t);
+    await checkTaskLengths(page, tasks, t);
+    await checkScores(page);
+    await checkPictures(page);
     await checkKeyboard(page);
     await page.$eval('[data-heatmap="import-l0-h2"]', (e) => e.scrollIntoView({ block: 'center' }));
     await screenshot(page, 'import-512-tokens');

@@ -217,6 +217,111 @@ async function shadowHeatmap(host, name) {
   }));
 }
 
+// Resolves when the element #causal has mounted again (its `ready` event) after an attribute change.
+function remounted(page) {
+  return page.evaluate(
+    () =>
+      new Promise((resolve, reject) => {
+        document.getElementById('causal').addEventListener('ready', () => resolve(), { once: true });
+        setTimeout(() => reject(new Error('no ready event within 20 s')), 20_000);
+      }),
+  );
+}
+
+// preset="hand": the weights are the API's for the hand-built Q, K, V.
+async function checkPresetAttribute(page, causal) {
+  const ready = remounted(page);
+  await page.evaluate(() => document.getElementById('causal').setAttribute('preset', 'hand'));
+  await ready;
+  const hand = await shadowHeatmap(causal, 'weights');
+  const expected = await page.evaluate(async () => {
+    const { createAttention } = await import('/lib/attention.js');
+    const attn = await createAttention();
+    const r = attn.scaledDotProductAttention(
+      [
+        [1, 0],
+        [0, 1],
+        [1, 1],
+      ],
+      [
+        [1, 0],
+        [0, 1],
+        [1, 1],
+      ],
+      [
+        [1, 0],
+        [0, 1],
+        [0.5, 0.5],
+      ],
+    );
+    return Array.from(r.weights.data);
+  });
+  assertClose(hand.data, expected, { label: 'hand preset through the attribute' });
+}
+
+// A good state link is shown; a hostile one gives the notice and runs nothing.
+async function checkStateAttribute(page, causal) {
+  let ready = remounted(page);
+  const link = pack({
+    mode: 'qkv',
+    n: 1,
+    m: 2,
+    dk: 1,
+    dv: 1,
+    mask: { kind: 'none' },
+    matrices: {
+      Q: { rows: 1, cols: 1, data: [1] },
+      K: { rows: 2, cols: 1, data: [0, 1] },
+      V: { rows: 2, cols: 1, data: [0, 1] },
+    },
+  });
+  await page.evaluate((l) => document.getElementById('causal').setAttribute('state', l), link);
+  await ready;
+  assert.deepEqual((await shadowHeatmap(causal, 'weights')).shape, [1, 2]);
+
+  ready = remounted(page);
+  await page.evaluate(() =>
+    document.getElementById('causal').setAttribute('state', 'v1.<img src=x onerror=window.__pwned=1>'),
+  );
+  await ready;
+  assert.match(await causal.locator('.notice p').textContent(), /could not be opened/);
+  assert.equal(await page.evaluate(() => window.__pwned ?? null), null);
+}
+
+// Whether each cell of matrix `name` is read-only (and not editable).
+const readOnlyCells = (causal, name) =>
+  causal
+    .locator(`[data-matrix="${name}"] .cell-input`)
+    .evaluateAll((inputs) => inputs.map((i) => i.getAttribute('aria-readonly') === 'true' && !i.isContentEditable));
+
+// readonly="Q" locks Q's cells only; panels="inputs pipeline" leaves the controls out.
+async function checkReadonlyAndPanels(page, causal) {
+  const ready = remounted(page);
+  await page.evaluate(() => {
+    const e = document.getElementById('causal');
+    e.setAttribute('readonly', 'Q');
+    e.setAttribute('panels', 'inputs pipeline');
+  });
+  await ready;
+  assert.equal(await causal.locator('.controls').count(), 0);
+  const q = await readOnlyCells(causal, 'Q');
+  const k = await readOnlyCells(causal, 'K');
+  assert.ok(q.length > 0 && q.every(Boolean) && k.every((x) => !x));
+}
+
+// link-base sets where the element's links point.
+async function checkLinkBase(page) {
+  const ready = remounted(page);
+  await page.evaluate(() =>
+    document.getElementById('causal').setAttribute('link-base', 'https://lessons.example/explorer/'),
+  );
+  await ready;
+  assert.match(
+    await page.evaluate(() => document.getElementById('causal').link()),
+    /^https:\/\/lessons\.example\/explorer\/#s=v1\./,
+  );
+}
+
 describe('<attention-explorer> in a plain lesson page', () => {
   test('two elements with their own presets, panels, themes and read-only cells, under the strict CSP', async () => {
     const { page, context, problems } = await newPage();
@@ -269,92 +374,10 @@ describe('<attention-explorer> in a plain lesson page', () => {
     await page.goto(`${env.url}examples/element.html`);
     await page.waitForFunction(() => document.getElementById('causal').state);
     const causal = page.locator('#causal');
-    const remounted = () =>
-      page.evaluate(
-        () =>
-          new Promise((resolve, reject) => {
-            document.getElementById('causal').addEventListener('ready', () => resolve(), { once: true });
-            setTimeout(() => reject(new Error('no ready event within 20 s')), 20_000);
-          }),
-      );
-    let ready = remounted();
-    await page.evaluate(() => document.getElementById('causal').setAttribute('preset', 'hand'));
-    await ready;
-    const hand = await shadowHeatmap(causal, 'weights');
-    const expected = await page.evaluate(async () => {
-      const { createAttention } = await import('/lib/attention.js');
-      const attn = await createAttention();
-      const r = attn.scaledDotProductAttention(
-        [
-          [1, 0],
-          [0, 1],
-          [1, 1],
-        ],
-        [
-          [1, 0],
-          [0, 1],
-          [1, 1],
-        ],
-        [
-          [1, 0],
-          [0, 1],
-          [0.5, 0.5],
-        ],
-      );
-      return Array.from(r.weights.data);
-    });
-    assertClose(hand.data, expected, { label: 'hand preset through the attribute' });
-
-    ready = remounted();
-    const link = pack({
-      mode: 'qkv',
-      n: 1,
-      m: 2,
-      dk: 1,
-      dv: 1,
-      mask: { kind: 'none' },
-      matrices: {
-        Q: { rows: 1, cols: 1, data: [1] },
-        K: { rows: 2, cols: 1, data: [0, 1] },
-        V: { rows: 2, cols: 1, data: [0, 1] },
-      },
-    });
-    await page.evaluate((l) => document.getElementById('causal').setAttribute('state', l), link);
-    await ready;
-    assert.deepEqual((await shadowHeatmap(causal, 'weights')).shape, [1, 2]);
-
-    ready = remounted();
-    await page.evaluate(() =>
-      document.getElementById('causal').setAttribute('state', 'v1.<img src=x onerror=window.__pwned=1>'),
-    );
-    await ready;
-    assert.match(await causal.locator('.notice p').textContent(), /could not be opened/);
-    assert.equal(await page.evaluate(() => window.__pwned ?? null), null);
-
-    ready = remounted();
-    await page.evaluate(() => {
-      const e = document.getElementById('causal');
-      e.setAttribute('readonly', 'Q');
-      e.setAttribute('panels', 'inputs pipeline');
-    });
-    await ready;
-    assert.equal(await causal.locator('.controls').count(), 0);
-    const q = await causal
-      .locator('[data-matrix="Q"] .cell-input')
-      .evaluateAll((inputs) => inputs.map((i) => i.getAttribute('aria-readonly') === 'true' && !i.isContentEditable));
-    const k = await causal
-      .locator('[data-matrix="K"] .cell-input')
-      .evaluateAll((inputs) => inputs.map((i) => i.getAttribute('aria-readonly') === 'true' && !i.isContentEditable));
-    assert.ok(q.length > 0 && q.every(Boolean) && k.every((x) => !x));
-    ready = remounted();
-    await page.evaluate(() =>
-      document.getElementById('causal').setAttribute('link-base', 'https://lessons.example/explorer/'),
-    );
-    await ready;
-    assert.match(
-      await page.evaluate(() => document.getElementById('causal').link()),
-      /^https:\/\/lessons\.example\/explorer\/#s=v1\./,
-    );
+    await checkPresetAttribute(page, causal);
+    await checkStateAttribute(page, causal);
+    await checkReadonlyAndPanels(page, causal);
+    await checkLinkBase(page);
     // Setting a state object from script is checked field by field.
     const error = await page.evaluate(() => {
       try {
@@ -369,6 +392,54 @@ describe('<attention-explorer> in a plain lesson page', () => {
     await context.close();
   });
 });
+
+// The lesson site is a second server: http://localhost:P is the allowed parent, and the same
+// pages reached as http://127.0.0.1:P are another origin. (Chromium refuses to frame loopback
+// pages into intercepted "public" ones, so the parents are real pages.) Strict CSP on both. Its
+// lesson.html frames embed.html and keeps in window.got what the frame posts to it.
+async function startLessonSite() {
+  const dir = mkdtempSync(join(tmpdir(), 'ae-parent-'));
+  const parent = await startServer({
+    root: dir,
+    csp: `default-src 'self'; script-src 'self'; frame-src ${env.url.replace(/\/$/, '')}`,
+  });
+  const port = new URL(parent.url).port;
+  const lessonSite = `http://localhost:${port}`;
+  const embed = `${env.url}embed.html?parentOrigin=${encodeURIComponent(lessonSite)}&panels=pipeline`;
+  writeFileSync(
+    join(dir, 'lesson.html'),
+    '<!doctype html><html lang="en"><head><title>parent</title><script src="parent.js"></script></head>' +
+      `<body><iframe id="f" title="Attention explorer" src="${embed}" allow="clipboard-write" sandbox="allow-scripts allow-same-origin allow-downloads"></iframe></body></html>`,
+  );
+  writeFileSync(
+    join(dir, 'parent.js'),
+    `window.got = [];
+    window.addEventListener('message', (e) => { if (e.source === document.getElementById('f').contentWindow) window.got.push({ origin: e.origin, data: e.data }); });
+    window.send = (message) => document.getElementById('f').contentWindow.postMessage(message, '*');`,
+  );
+  return { dir, parent, port, lessonSite };
+}
+
+// A 2 × 2 example, unlike the 4 × 4 default.
+const TWO_BY_TWO = {
+  mode: 'qkv',
+  n: 2,
+  m: 2,
+  dk: 1,
+  dv: 1,
+  matrices: {
+    Q: { rows: 2, cols: 1, data: [1, 1] },
+    K: { rows: 2, cols: 1, data: [1, 3] },
+    V: { rows: 2, cols: 1, data: [0, 1] },
+  },
+};
+
+// The number of cells in the weights heatmap of the explorer framed as #f in page `p`.
+const weightsShape = (p) =>
+  p
+    .frameLocator('#f')
+    .locator('[data-heatmap="weights"]:not([data-pending])')
+    .evaluate((t) => t.querySelectorAll('td[data-col]').length);
 
 describe('embed.html in an iframe', () => {
   test('same-origin lesson page: ready, state on every change, set-state and get-state both ways', async () => {
@@ -430,58 +501,25 @@ describe('embed.html in an iframe', () => {
   });
 
   test('origin check: the configured lesson site talks to the explorer, another site cannot', async () => {
-    // The lesson site is a second server: http://localhost:P is the allowed parent, and the same
-    // pages reached as http://127.0.0.1:P are another origin. (Chromium refuses to frame loopback
-    // pages into intercepted "public" ones, so the parents are real pages.) Strict CSP on both.
-    const dir = mkdtempSync(join(tmpdir(), 'ae-parent-'));
-    const parent = await startServer({
-      root: dir,
-      csp: `default-src 'self'; script-src 'self'; frame-src ${env.url.replace(/\/$/, '')}`,
-    });
-    const port = new URL(parent.url).port;
-    const lessonSite = `http://localhost:${port}`;
-    const embed = `${env.url}embed.html?parentOrigin=${encodeURIComponent(lessonSite)}&panels=pipeline`;
-    writeFileSync(
-      join(dir, 'lesson.html'),
-      '<!doctype html><html lang="en"><head><title>parent</title><script src="parent.js"></script></head>' +
-        `<body><iframe id="f" title="Attention explorer" src="${embed}" allow="clipboard-write" sandbox="allow-scripts allow-same-origin allow-downloads"></iframe></body></html>`,
-    );
-    writeFileSync(
-      join(dir, 'parent.js'),
-      `window.got = [];
-      window.addEventListener('message', (e) => { if (e.source === document.getElementById('f').contentWindow) window.got.push({ origin: e.origin, data: e.data }); });
-      window.send = (message) => document.getElementById('f').contentWindow.postMessage(message, '*');`,
-    );
+    const site = await startLessonSite();
     const { page, context } = await newPage({ width: 900, height: 700 });
-    const qkv = {
-      mode: 'qkv',
-      n: 2,
-      m: 2,
-      dk: 1,
-      dv: 1,
-      matrices: {
-        Q: { rows: 2, cols: 1, data: [1, 1] },
-        K: { rows: 2, cols: 1, data: [1, 3] },
-        V: { rows: 2, cols: 1, data: [0, 1] },
-      },
-    };
-    const weightsShape = (p) =>
-      p
-        .frameLocator('#f')
-        .locator('[data-heatmap="weights"]:not([data-pending])')
-        .evaluate((t) => t.querySelectorAll('td[data-col]').length);
-
-    await page.goto(`${lessonSite}/lesson.html`);
+    await page.goto(`${site.lessonSite}/lesson.html`);
     await page.waitForFunction(() => window.got.some((m) => m.data.type === 'attention-explorer:ready'));
     assert.equal(await page.evaluate(() => window.got[0].origin), env.url.replace(/\/$/, ''));
-    await page.evaluate((state) => window.send({ type: 'attention-explorer:set-state', version: 1, state }), qkv);
+    await page.evaluate(
+      (state) => window.send({ type: 'attention-explorer:set-state', version: 1, state }),
+      TWO_BY_TWO,
+    );
     await page.waitForFunction(() => window.got.some((m) => m.data.source === 'parent'));
     assert.equal(await weightsShape(page), 4);
 
     const evil = await context.newPage();
-    await evil.goto(`http://127.0.0.1:${port}/lesson.html`);
+    await evil.goto(`http://127.0.0.1:${site.port}/lesson.html`);
     await evil.frameLocator('#f').locator('.ae-root[data-ready="true"]').waitFor();
-    await evil.evaluate((state) => window.send({ type: 'attention-explorer:set-state', version: 1, state }), qkv);
+    await evil.evaluate(
+      (state) => window.send({ type: 'attention-explorer:set-state', version: 1, state }),
+      TWO_BY_TWO,
+    );
     await evil.evaluate(() => window.send({ type: 'attention-explorer:get-state', version: 1 }));
     await evil.waitForTimeout(300);
     assert.deepEqual(await evil.evaluate(() => window.got), [], 'the explorer sends nothing to another origin');
@@ -493,8 +531,8 @@ describe('embed.html in an iframe', () => {
     await broken.waitForSelector('#app[data-ready="true"]');
     assert.match(await broken.textContent('.notice p'), /parentOrigin setting is not a list of origins/);
     await context.close();
-    await parent.close();
-    rmSync(dir, { recursive: true, force: true });
+    await site.parent.close();
+    rmSync(site.dir, { recursive: true, force: true });
   });
 });
 

@@ -53,6 +53,85 @@ async function projections() {
   return M;
 }
 
+// The causal mask applied after the softmax, by the API on the page's sentence: the right and the
+// wrong weights, the wrong output and the wrong rows' sums.
+async function maskAfterSoftmax() {
+  const M = await projections();
+  return page.evaluate((M) => {
+    const a = window.__attn;
+    const [q, k, v] = ['WQ', 'WK', 'WV'].map((w) => a.matmul(M.X, M[w]));
+    const right = a.scaledDotProductAttention(q, k, v, { causal: true });
+    const wrong = a.scaledDotProductAttention(q, k, v, { causal: true, pitfall: 'mask-after-softmax' });
+    const sums = a.lessons.rowStats(wrong.weights).sum;
+    return {
+      right: Array.from(right.weights.data),
+      wrong: Array.from(wrong.weights.data),
+      wrongOut: Array.from(wrong.output.data),
+      sums: Array.from(sums.data),
+    };
+  }, M);
+}
+
+// The rows the mistake leaves short of 1 are shown, counted and summarised; the cells that differ
+// from the right weights are outlined.
+async function checkShortRows(root, expected) {
+  const sums = await page.$$eval('[data-heatmap="pitfall-wrong-weights"] td[data-stat="sum"]', (tds) =>
+    tds.map((td) => Number(td.dataset.value)),
+  );
+  assertClose(sums, expected.sums, { atol: 1e-6, label: 'row sums' });
+  assert.ok(
+    sums.slice(0, 3).every((s) => s < 1 - 1e-4),
+    `rows 1-3 sum below 1: ${sums}`,
+  );
+  const summary = await page.$eval(`${root} [data-stat="pitfall-summary"]`, (e) => ({
+    ...e.dataset,
+    text: e.textContent,
+  }));
+  assert.equal(summary.rowsShort, '3');
+  assert.match(summary.text, /3 rows sum to less than 1/);
+  const outlined = await page.$$eval('[data-heatmap="pitfall-wrong-weights"] td.cell.hl', (tds) => tds.length);
+  const differ = expected.wrong.filter(
+    (x, k) => Math.abs(x - expected.right[k]) > 1e-5 + 1e-4 * Math.abs(expected.right[k]),
+  ).length;
+  assert.equal(outlined, differ);
+  assert.equal(summary.weightsDiffer, String(differ));
+  assert.ok(differ > 0);
+}
+
+// Multi-head: W_O skipped gives the concatenated heads, exactly what the heads panel shows; scaling
+// by √d_model gives the weights of the API's layer with that pitfall.
+async function checkMultiHeadPitfalls(root) {
+  await preset('heads');
+  await afterRender(page, () => page.selectOption(`${root} select`, 'skip-wo'));
+  const concat = await readHeatmap(page, 'concat');
+  assertClose((await readHeatmap(page, 'pitfall-wrong-output')).data, concat.data, {
+    atol: 1e-5,
+    label: 'skip-wo = concat',
+  });
+  assertClose((await readHeatmap(page, 'pitfall-wrong-weights')).data, (await readHeatmap(page, 'average')).data, {
+    atol: 1e-6,
+    label: 'skip-wo weights unchanged',
+  });
+  await afterRender(page, () => page.selectOption(`${root} select`, 'scale-by-dmodel'));
+  const X = await readMatrix('X');
+  const W = {};
+  for (const name of ['WQ', 'WK', 'WV', 'WO']) W[name] = await readMatrix(name);
+  const dmodel = await page.evaluate(
+    ({ X, W }) => {
+      const mha = window.__attn.multiHeadAttention({ embedDim: 16, numHeads: 4, bias: false });
+      mha.setWeights({ wq: W.WQ, wk: W.WK, wv: W.WV, wo: W.WO });
+      const r = mha.forward(X, X, X, { pitfall: 'scale-by-dmodel' });
+      mha.dispose();
+      return Array.from(r.weights.data);
+    },
+    { X, W },
+  );
+  assertClose((await readHeatmap(page, 'pitfall-wrong-weights')).data, dmodel, {
+    atol: 1e-5,
+    label: 'scale by √d_model',
+  });
+}
+
 describe('page follow-ups', () => {
   test('Q, K, V = X·W are the API\u2019s matmul of the page\u2019s X and W', async () => {
     const M = await projections();
@@ -191,20 +270,7 @@ describe('lesson panels', () => {
     assert.equal(await page.isVisible(`${root} .lesson-callout`), true); // no mask yet: a hint to choose one
     await afterRender(page, () => page.click(`${root} button:has-text("Use the causal mask")`));
     assert.equal(await page.isChecked('input[name="mask"][value="causal"]'), true);
-    const M = await projections();
-    const expected = await page.evaluate((M) => {
-      const a = window.__attn;
-      const [q, k, v] = ['WQ', 'WK', 'WV'].map((w) => a.matmul(M.X, M[w]));
-      const right = a.scaledDotProductAttention(q, k, v, { causal: true });
-      const wrong = a.scaledDotProductAttention(q, k, v, { causal: true, pitfall: 'mask-after-softmax' });
-      const sums = a.lessons.rowStats(wrong.weights).sum;
-      return {
-        right: Array.from(right.weights.data),
-        wrong: Array.from(wrong.weights.data),
-        wrongOut: Array.from(wrong.output.data),
-        sums: Array.from(sums.data),
-      };
-    }, M);
+    const expected = await maskAfterSoftmax();
     assertClose((await readHeatmap(page, 'pitfall-correct-weights')).data, expected.right, {
       atol: 1e-5,
       label: 'correct weights',
@@ -217,58 +283,8 @@ describe('lesson panels', () => {
       atol: 1e-4,
       label: 'output, mask after softmax',
     });
-    const sums = await page.$$eval('[data-heatmap="pitfall-wrong-weights"] td[data-stat="sum"]', (tds) =>
-      tds.map((td) => Number(td.dataset.value)),
-    );
-    assertClose(sums, expected.sums, { atol: 1e-6, label: 'row sums' });
-    assert.ok(
-      sums.slice(0, 3).every((s) => s < 1 - 1e-4),
-      `rows 1-3 sum below 1: ${sums}`,
-    );
-    const summary = await page.$eval(`${root} [data-stat="pitfall-summary"]`, (e) => ({
-      ...e.dataset,
-      text: e.textContent,
-    }));
-    assert.equal(summary.rowsShort, '3');
-    assert.match(summary.text, /3 rows sum to less than 1/);
-    const outlined = await page.$$eval('[data-heatmap="pitfall-wrong-weights"] td.cell.hl', (tds) => tds.length);
-    const differ = expected.wrong.filter(
-      (x, k) => Math.abs(x - expected.right[k]) > 1e-5 + 1e-4 * Math.abs(expected.right[k]),
-    ).length;
-    assert.equal(outlined, differ);
-    assert.equal(summary.weightsDiffer, String(differ));
-    assert.ok(differ > 0);
-
-    // Multi-head: W_O skipped gives the concatenated heads, exactly what the heads panel shows.
-    await preset('heads');
-    await afterRender(page, () => page.selectOption(`${root} select`, 'skip-wo'));
-    const concat = await readHeatmap(page, 'concat');
-    assertClose((await readHeatmap(page, 'pitfall-wrong-output')).data, concat.data, {
-      atol: 1e-5,
-      label: 'skip-wo = concat',
-    });
-    assertClose((await readHeatmap(page, 'pitfall-wrong-weights')).data, (await readHeatmap(page, 'average')).data, {
-      atol: 1e-6,
-      label: 'skip-wo weights unchanged',
-    });
-    await afterRender(page, () => page.selectOption(`${root} select`, 'scale-by-dmodel'));
-    const X = await readMatrix('X');
-    const W = {};
-    for (const name of ['WQ', 'WK', 'WV', 'WO']) W[name] = await readMatrix(name);
-    const dmodel = await page.evaluate(
-      ({ X, W }) => {
-        const mha = window.__attn.multiHeadAttention({ embedDim: 16, numHeads: 4, bias: false });
-        mha.setWeights({ wq: W.WQ, wk: W.WK, wv: W.WV, wo: W.WO });
-        const r = mha.forward(X, X, X, { pitfall: 'scale-by-dmodel' });
-        mha.dispose();
-        return Array.from(r.weights.data);
-      },
-      { X, W },
-    );
-    assertClose((await readHeatmap(page, 'pitfall-wrong-weights')).data, dmodel, {
-      atol: 1e-5,
-      label: 'scale by √d_model',
-    });
+    await checkShortRows(root, expected);
+    await checkMultiHeadPitfalls(root);
   });
 
   test('mixes, never invents: outputs inside the hull; dragging a value point (keys, pointer) edits V', async () => {

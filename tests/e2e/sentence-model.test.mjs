@@ -74,6 +74,62 @@ async function shot(locator, name) {
   await locator.screenshot({ path: `${SCREENSHOTS}${name}.png` });
 }
 
+// Every layer's and head's map of "Your text" is the model's attention on `text`, with a
+// previous-token score in [0, 1]; a space is labelled ␣.
+async function checkYourTextMaps(page, text) {
+  const want = await modelAttention(page, text, 32);
+  for (let l = 0; l < 2; l++) {
+    for (let h = 0; h < 2; h++) {
+      const map = await readHeatmap(page, `your-l${l}-h${h}`);
+      assert.deepEqual(map.shape, [text.length, text.length]);
+      assertClose(map.data, headOf(want.attentions[l], h), {
+        atol: 1e-7,
+        rtol: 0,
+        label: `your text, layer ${l} head ${h}`,
+      });
+      const score = Number(
+        await page.getAttribute(`[data-your-head][data-layer="${l}"][data-head="${h}"]`, 'data-previous-token'),
+      );
+      assert.ok(score >= 0 && score <= 1, `previous-token score ${score}`);
+    }
+  }
+  const labels = await page.$$eval('[data-heatmap="your-l0-h0"] th.col-label', (ths) => ths.map((t) => t.textContent));
+  assert.equal(labels[5], '\u2423', 'a space is labelled ␣');
+}
+
+// Characters outside the vocabulary are named and read as the documented replacement; long text
+// is clamped to the context length, and said so.
+async function checkUnknownCharactersAndLongText(page, input) {
+  // Characters outside the vocabulary: named, and read as the documented replacement.
+  await page.fill(input, 'Bob zips!');
+  await page.waitForFunction(() => document.querySelector('[data-your-text]').dataset.tokens === 'bob  ips ');
+  const message = await page.textContent('.your-text-message');
+  assert.match(message, /\u201cB\u201d as \u201cb\u201d/);
+  assert.match(message, /\u201cz\u201d as \u201c\u2423\u201d/);
+  // Long text: clamped to the context length, and said so.
+  await page.fill(input, 'Oskar went to the market. At the market, Oskar sold a green bell.');
+  await page.waitForFunction(() => document.querySelector('[data-your-text]').dataset.tokens?.length === 32);
+  assert.match(
+    await page.textContent('.your-text-message'),
+    /Only the first 32 of your 65 characters are shown: the model\u2019s context length is 32/,
+  );
+  assert.deepEqual((await readHeatmap(page, 'your-l1-h1')).shape, [32, 32]);
+}
+
+// Screenshots of the "Your text" panel at 1400 px, light and dark, then at 375 px, dark and light.
+async function shootYourText(page) {
+  const panel = page.locator('[data-your-text]');
+  await shot(panel, 'your-text-1400-light');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.waitForSelector('[data-training][data-theme="dark"]');
+  await shot(panel, 'your-text-1400-dark');
+  await page.setViewportSize({ width: 375, height: 800 });
+  await shot(panel, 'your-text-375-dark');
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.waitForSelector('[data-training][data-theme="light"]');
+  await shot(panel, 'your-text-375-light');
+}
+
 test(
   'training view: "Your text" shows the text model\u2019s real attention on the learner\u2019s sentence',
   { timeout: 300_000 },
@@ -88,54 +144,12 @@ test(
     const text = 'Oskar sold the bell. Oskar sold';
     await page.fill(input, text);
     await page.waitForFunction((t) => document.querySelector('[data-your-text]').dataset.tokens === t, text);
-    const want = await modelAttention(page, text, 32);
-    for (let l = 0; l < 2; l++) {
-      for (let h = 0; h < 2; h++) {
-        const map = await readHeatmap(page, `your-l${l}-h${h}`);
-        assert.deepEqual(map.shape, [text.length, text.length]);
-        assertClose(map.data, headOf(want.attentions[l], h), {
-          atol: 1e-7,
-          rtol: 0,
-          label: `your text, layer ${l} head ${h}`,
-        });
-        const score = Number(
-          await page.getAttribute(`[data-your-head][data-layer="${l}"][data-head="${h}"]`, 'data-previous-token'),
-        );
-        assert.ok(score >= 0 && score <= 1, `previous-token score ${score}`);
-      }
-    }
-    const labels = await page.$$eval('[data-heatmap="your-l0-h0"] th.col-label', (ths) =>
-      ths.map((t) => t.textContent),
-    );
-    assert.equal(labels[5], '\u2423', 'a space is labelled ␣');
-
-    // Characters outside the vocabulary: named, and read as the documented replacement.
-    await page.fill(input, 'Bob zips!');
-    await page.waitForFunction(() => document.querySelector('[data-your-text]').dataset.tokens === 'bob  ips ');
-    const message = await page.textContent('.your-text-message');
-    assert.match(message, /\u201cB\u201d as \u201cb\u201d/);
-    assert.match(message, /\u201cz\u201d as \u201c\u2423\u201d/);
-    // Long text: clamped to the context length, and said so.
-    await page.fill(input, 'Oskar went to the market. At the market, Oskar sold a green bell.');
-    await page.waitForFunction(() => document.querySelector('[data-your-text]').dataset.tokens?.length === 32);
-    assert.match(
-      await page.textContent('.your-text-message'),
-      /Only the first 32 of your 65 characters are shown: the model\u2019s context length is 32/,
-    );
-    assert.deepEqual((await readHeatmap(page, 'your-l1-h1')).shape, [32, 32]);
+    await checkYourTextMaps(page, text);
+    await checkUnknownCharactersAndLongText(page, input);
     await page.fill(input, text);
     await page.waitForFunction((t) => document.querySelector('[data-your-text]').dataset.tokens === t, text);
     await axe(page, 'training view with "Your text"');
-    const panel = page.locator('[data-your-text]');
-    await shot(panel, 'your-text-1400-light');
-    await page.emulateMedia({ colorScheme: 'dark' });
-    await page.waitForSelector('[data-training][data-theme="dark"]');
-    await shot(panel, 'your-text-1400-dark');
-    await page.setViewportSize({ width: 375, height: 800 });
-    await shot(panel, 'your-text-375-dark');
-    await page.emulateMedia({ colorScheme: 'light' });
-    await page.waitForSelector('[data-training][data-theme="light"]');
-    await shot(panel, 'your-text-375-light');
+    await shootYourText(page);
     await axe(page, 'training view with "Your text", narrow');
     assert.deepEqual(await collectProblems(page, problems), []);
     await context.close();

@@ -33,6 +33,46 @@ function toNested({ data, shape }) {
   return build(0, shape);
 }
 
+// Bad arguments of scaledDotProductAttention: [[q, k, v, options?], the message naming the argument].
+const BAD_SDPA_ARGUMENTS = [
+  [[[[1, 2], [3]], [[1, 2]], [[1]]], /q is ragged: q\[1\] has 1 entries, expected 2/],
+  [
+    [{ data: new Float32Array(5), shape: [2, 3] }, [[1, 2, 3]], [[1]]],
+    /q.data has 5 values but shape \[2, 3\] needs 6/,
+  ],
+  [[{ data: [], shape: [0, 3] }, [[1, 2, 3]], [[1]]], /q.shape must hold positive integers/],
+  [[{ data: [1, 2], shape: [1.5, 2] }, [[1, 2]], [[1]]], /q.shape must hold positive integers/],
+  [[[[1, 2]], [[1, Infinity]], [[1]]], /k\[0\]\[1\] is Infinity/],
+  [[[[1, 2]], [[1, 2]], [['x']]], /v\[0\]\[0\] is string x, expected a number/],
+  [[new Float32Array(4), [[1, 2]], [[1]]], /q must be a nested array or \{ data, shape \}/],
+  [[[1, 2], [[1, 2]], [[1]]], /q must have at least 2 dimensions/],
+  [
+    [
+      [[1, 2]],
+      [
+        [1, 2],
+        [3, 4],
+      ],
+      [[1]],
+    ],
+    /k and v must have the same number of rows m/,
+  ],
+  [[[[1, 2]], [[1, 2]], [[1]], { scale: 0 }], /options.scale must be a positive finite number, got 0/],
+  [[[[1, 2]], [[1, 2]], [[1]], { scale: NaN }], /options.scale/],
+  [[[[1, 2]], [[1, 2]], [[1]], { mask: [[true, false]] }], /options.mask must have shape \[n, m\] = \[1, 1\]/],
+  [[[[1, 2]], [[1, 2]], [[1]], { mask: [[2]] }], /options.mask\[0\]\[0\] is number 2, expected a boolean/],
+  [[[[1, 2]], [[1, 2]], [[1]], { causal: 'yes' }], /options.causal must be true or false/],
+  [
+    [[[1, 2]], [[1, 2]], [[1]], { keyPaddingMask: [true, false] }],
+    /options.keyPaddingMask must have shape \[m\] = \[1\]/,
+  ],
+  [[[[1e39, 2]], [[1, 2]], [[1]]], /too large for float32/],
+  [
+    [{ data: { length: 2 ** 28 }, shape: [2 ** 14, 2 ** 14] }, { data: { length: 1 }, shape: [1, 2 ** 14] }, [[1]]],
+    /q.data must be a typed array/,
+  ],
+];
+
 test('createAttention picks SIMD automatically in Node and validates its options', async () => {
   assert.equal(simdSupported(), true);
   const auto = await createAttention();
@@ -170,78 +210,8 @@ for (const simd of [true, false]) {
 
     test('errors name the argument and the next call still works', () => {
       const good = () => attn.scaledDotProductAttention([[1, 2]], [[3, 4]], [[5]]);
-      const cases = [
-        [
-          () => attn.scaledDotProductAttention([[1, 2], [3]], [[1, 2]], [[1]]),
-          /q is ragged: q\[1\] has 1 entries, expected 2/,
-        ],
-        [
-          () => attn.scaledDotProductAttention({ data: new Float32Array(5), shape: [2, 3] }, [[1, 2, 3]], [[1]]),
-          /q.data has 5 values but shape \[2, 3\] needs 6/,
-        ],
-        [
-          () => attn.scaledDotProductAttention({ data: [], shape: [0, 3] }, [[1, 2, 3]], [[1]]),
-          /q.shape must hold positive integers/,
-        ],
-        [
-          () => attn.scaledDotProductAttention({ data: [1, 2], shape: [1.5, 2] }, [[1, 2]], [[1]]),
-          /q.shape must hold positive integers/,
-        ],
-        [() => attn.scaledDotProductAttention([[1, 2]], [[1, Infinity]], [[1]]), /k\[0\]\[1\] is Infinity/],
-        [
-          () => attn.scaledDotProductAttention([[1, 2]], [[1, 2]], [['x']]),
-          /v\[0\]\[0\] is string x, expected a number/,
-        ],
-        [
-          () => attn.scaledDotProductAttention(new Float32Array(4), [[1, 2]], [[1]]),
-          /q must be a nested array or \{ data, shape \}/,
-        ],
-        [() => attn.scaledDotProductAttention([1, 2], [[1, 2]], [[1]]), /q must have at least 2 dimensions/],
-        [
-          () =>
-            attn.scaledDotProductAttention(
-              [[1, 2]],
-              [
-                [1, 2],
-                [3, 4],
-              ],
-              [[1]],
-            ),
-          /k and v must have the same number of rows m/,
-        ],
-        [
-          () => attn.scaledDotProductAttention([[1, 2]], [[1, 2]], [[1]], { scale: 0 }),
-          /options.scale must be a positive finite number, got 0/,
-        ],
-        [() => attn.scaledDotProductAttention([[1, 2]], [[1, 2]], [[1]], { scale: NaN }), /options.scale/],
-        [
-          () => attn.scaledDotProductAttention([[1, 2]], [[1, 2]], [[1]], { mask: [[true, false]] }),
-          /options.mask must have shape \[n, m\] = \[1, 1\]/,
-        ],
-        [
-          () => attn.scaledDotProductAttention([[1, 2]], [[1, 2]], [[1]], { mask: [[2]] }),
-          /options.mask\[0\]\[0\] is number 2, expected a boolean/,
-        ],
-        [
-          () => attn.scaledDotProductAttention([[1, 2]], [[1, 2]], [[1]], { causal: 'yes' }),
-          /options.causal must be true or false/,
-        ],
-        [
-          () => attn.scaledDotProductAttention([[1, 2]], [[1, 2]], [[1]], { keyPaddingMask: [true, false] }),
-          /options.keyPaddingMask must have shape \[m\] = \[1\]/,
-        ],
-        [() => attn.scaledDotProductAttention([[1e39, 2]], [[1, 2]], [[1]]), /too large for float32/],
-        [
-          () =>
-            attn.scaledDotProductAttention(
-              { data: { length: 2 ** 28 }, shape: [2 ** 14, 2 ** 14] },
-              { data: { length: 1 }, shape: [1, 2 ** 14] },
-              [[1]],
-            ),
-          /q.data must be a typed array/,
-        ],
-      ];
-      for (const [call, message] of cases) {
+      for (const [args, message] of BAD_SDPA_ARGUMENTS) {
+        const call = () => attn.scaledDotProductAttention(...args);
         assert.throws(call, (err) => err instanceof Error && message.test(err.message), String(message));
         assert.ok(Math.abs(good().output.data[0] - 5) < 1e-6, 'the module still works');
       }

@@ -137,22 +137,19 @@ test('what JSON.parse refuses, the reader refuses as "not JSON"; other fields ar
   assert.deepEqual(parseAttentionJson(ok).tokens, ['a', '7']);
 });
 
-test('the format\u2019s messages name the first problem and where it is', () => {
-  const bad = (value) => () => parseAttentionJson(typeof value === 'string' ? value : JSON.stringify(value));
-  assert.throws(bad([1]), /must hold an object/);
-  assert.throws(bad({ tokens: [], attentions: [] }), /"tokens" must be a non-empty array/);
-  assert.throws(bad({ attentions: [[[[1]]]] }), /"tokens" must be a non-empty array/);
-  assert.throws(bad({ tokens: ['a'] }), /"attentions" must be a non-empty array/);
-  assert.throws(bad({ tokens: ['a'], attentions: 3 }), /"attentions" must be a non-empty array/);
-  assert.throws(bad({ tokens: ['a', ['b']], attentions: [] }), /tokens\[1\] must be a string/);
-  assert.throws(bad({ tokens: ['a'], attentions: [[]] }), /attentions\[0\] must be a non-empty array of heads/);
-  assert.throws(bad({ tokens: ['a', 'b'], attentions: [[[[1, 0]]]] }), /attentions\[0\]\[0\] must have 2 rows/);
-  assert.throws(
-    bad({ tokens: ['a', 'b'], attentions: [[[[1, 0], [0.5]]]] }),
-    /attentions\[0\]\[0\]\[1\] must have 2 numbers, got 1/,
-  );
-  assert.throws(
-    bad({
+// Files the format refuses, given as a value to stringify or as text: [file, message].
+const BAD_FILES = [
+  [[1], /must hold an object/],
+  [{ tokens: [], attentions: [] }, /"tokens" must be a non-empty array/],
+  [{ attentions: [[[[1]]]] }, /"tokens" must be a non-empty array/],
+  [{ tokens: ['a'] }, /"attentions" must be a non-empty array/],
+  [{ tokens: ['a'], attentions: 3 }, /"attentions" must be a non-empty array/],
+  [{ tokens: ['a', ['b']], attentions: [] }, /tokens\[1\] must be a string/],
+  [{ tokens: ['a'], attentions: [[]] }, /attentions\[0\] must be a non-empty array of heads/],
+  [{ tokens: ['a', 'b'], attentions: [[[[1, 0]]]] }, /attentions\[0\]\[0\] must have 2 rows/],
+  [{ tokens: ['a', 'b'], attentions: [[[[1, 0], [0.5]]]] }, /attentions\[0\]\[0\]\[1\] must have 2 numbers, got 1/],
+  [
+    {
       tokens: ['a', 'b'],
       attentions: [
         [
@@ -162,11 +159,11 @@ test('the format\u2019s messages name the first problem and where it is', () => 
           ],
         ],
       ],
-    }),
+    },
     /attentions\[0\]\[0\]\[1\]\[1\] must be a number ≥ 0, got a string/,
-  );
-  assert.throws(
-    bad({
+  ],
+  [
+    {
       tokens: ['a', 'b'],
       attentions: [
         [
@@ -176,11 +173,11 @@ test('the format\u2019s messages name the first problem and where it is', () => 
           ],
         ],
       ],
-    }),
+    },
     /attentions\[0\]\[0\]\[1\]\[1\] must be a number ≥ 0, got -0\.5/,
-  );
-  assert.throws(
-    bad({
+  ],
+  [
+    {
       tokens: ['a', 'b'],
       attentions: [
         [
@@ -190,11 +187,11 @@ test('the format\u2019s messages name the first problem and where it is', () => 
           ],
         ],
       ],
-    }),
+    },
     /attentions\[0\]\[0\]\[1\] sums to 0\.7/,
-  );
-  assert.throws(
-    bad({
+  ],
+  [
+    {
       tokens: ['a', 'b'],
       attentions: [
         [
@@ -205,23 +202,33 @@ test('the format\u2019s messages name the first problem and where it is', () => 
         ],
         [[[1, 0], 3]],
       ],
-    }),
+    },
     /attentions\[1\]\[0\]\[1\] must have 2 numbers, got a number/,
-  );
-  // "attentions" before "tokens": the shapes are checked once the tokens are known.
+  ],
+  // A key given twice.
+  ['{"tokens": ["a"], "tokens": ["b"], "attentions": [[[[1]]]]}', /"tokens" twice/],
+];
+
+// A file given as its text, or as a value that JSON.stringify writes.
+const parseFile = (value) => parseAttentionJson(typeof value === 'string' ? value : JSON.stringify(value));
+
+test('the format\u2019s messages name the first problem and where it is', () => {
+  for (const [file, message] of BAD_FILES) assert.throws(() => parseFile(file), message);
+});
+
+test('with "attentions" before "tokens", the shapes are checked once the tokens are known', () => {
   assert.throws(
-    bad('{"attentions": [[[[1, 0], [0.5, 0.5], [1, 0]]]], "tokens": ["a", "b"]}'),
+    () => parseFile('{"attentions": [[[[1, 0], [0.5, 0.5], [1, 0]]]], "tokens": ["a", "b"]}'),
     /attentions\[0\]\[0\] must have 2 rows \(one per token\), got 3/,
   );
   assert.throws(
-    bad('{"attentions": [[[[1, 0], [1]]]], "tokens": ["a", "b"]}'),
+    () => parseFile('{"attentions": [[[[1, 0], [1]]]], "tokens": ["a", "b"]}'),
     /attentions\[0\]\[0\]\[1\] must have 2 numbers, got 1/,
   );
   assert.deepEqual(
     parseAttentionJson('{"attentions": [[[[1, 0], [0.5, 0.5]]]], "tokens": ["a", "b"]}').layers[0].shape,
     [1, 2, 2],
   );
-  assert.throws(bad('{"tokens": ["a"], "tokens": ["b"], "attentions": [[[[1]]]]}'), /"tokens" twice/);
 });
 
 test('limits: tokens, weights, heads, string and number lengths, nesting and file size are refused with the limit in the message', () => {

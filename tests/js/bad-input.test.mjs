@@ -42,709 +42,684 @@ const Q = ramp([3, 4]),
 const X = ramp([2, 3, 4], 3); // [B, n, E]
 const W4 = ramp([4, 4], 4);
 
-// The bad calls, one group per kind of mistake; each group gets the calling helpers:
-// sdpa(api, q, k, v, options), fwd(api, ...args), mha(api, config), rng(api).
+// The calls the tables below make on the api of setUp (its module, its layers, its random states).
+const sdpa = (api, q, k, v, o) => api.attn.scaledDotProductAttention(q, k, v, o);
+const fwd = (api, ...args) => api.layer.forward(...args);
+const mha = (api, config) => api.attn.multiHeadAttention(config);
+const rng = (api) => api.attn.randomState(1);
+
+// The bad calls, one table per kind of mistake.
 
 // Shapes that disagree.
-function disagreeingShapes({ sdpa, fwd }) {
-  return [
-    [
-      'shapes',
-      'q and k with different dk',
-      (a) => sdpa(a, Q, ramp([5, 3]), V),
-      /q and k must have the same last dimension dk/,
-    ],
-    [
-      'shapes',
-      'k and v with different m',
-      (a) => sdpa(a, Q, K, ramp([4, 2])),
-      /k and v must have the same number of rows m/,
-    ],
-    [
-      'shapes',
-      'q batched, k not',
-      (a) => sdpa(a, ramp([2, 3, 4]), K, V),
-      /q, k and v must have the same batch dimensions/,
-    ],
-    ['shapes', 'q of rank 1', (a) => sdpa(a, ramp([12]), K, V), /q must have at least 2 dimensions/],
-    [
-      'shapes',
-      'forward: query width ≠ embedDim',
-      (a) => fwd(a, ramp([3, 5])),
-      /query's last dimension must be embedDim \(4\)/,
-    ],
-    [
-      'shapes',
-      'forward: key width ≠ kdim',
-      (a) => fwd(a, ramp([3, 4]), ramp([5, 3]), ramp([5, 4])),
-      /key's last dimension must be kdim/,
-    ],
-    [
-      'shapes',
-      'forward: value width ≠ vdim',
-      (a) => fwd(a, ramp([3, 4]), ramp([5, 4]), ramp([5, 3])),
-      /value's last dimension must be vdim/,
-    ],
-    [
-      'shapes',
-      'forward: key and value token counts',
-      (a) => fwd(a, ramp([3, 4]), ramp([5, 4]), ramp([6, 4])),
-      /key and value must have the same number of tokens/,
-    ],
-    ['shapes', 'forward: batch sizes', (a) => fwd(a, X, ramp([3, 3, 4]), ramp([3, 3, 4])), /same batch size/],
-    ['shapes', 'forward: rank 4', (a) => fwd(a, ramp([1, 2, 3, 4])), /query must be \[n, E\] or \[B, n, E\]/],
-    [
-      'shapes',
-      'forward: key rank ≠ query rank',
-      (a) => fwd(a, X, ramp([3, 4]), ramp([3, 4])),
-      /key must have the same rank as query/,
-    ],
-    [
-      'shapes',
-      'setWeights: wq transposed',
-      (a) => a.layer.setWeights({ wq: ramp([4, 3]) }),
-      /wq must have shape \[4, 4\]/,
-    ],
-    [
-      'shapes',
-      'loadTorchState: in_proj_weight [E, E]',
-      (a) =>
-        a.layer.loadTorchState({
-          in_proj_weight: W4,
-          in_proj_bias: ramp([12]),
-          'out_proj.weight': W4,
-          'out_proj.bias': ramp([4]),
-        }),
-      /in_proj_weight must have shape \[12, 4\]/,
-    ],
-  ];
-}
+const DISAGREEING_SHAPES = [
+  [
+    'shapes',
+    'q and k with different dk',
+    (a) => sdpa(a, Q, ramp([5, 3]), V),
+    /q and k must have the same last dimension dk/,
+  ],
+  [
+    'shapes',
+    'k and v with different m',
+    (a) => sdpa(a, Q, K, ramp([4, 2])),
+    /k and v must have the same number of rows m/,
+  ],
+  [
+    'shapes',
+    'q batched, k not',
+    (a) => sdpa(a, ramp([2, 3, 4]), K, V),
+    /q, k and v must have the same batch dimensions/,
+  ],
+  ['shapes', 'q of rank 1', (a) => sdpa(a, ramp([12]), K, V), /q must have at least 2 dimensions/],
+  [
+    'shapes',
+    'forward: query width ≠ embedDim',
+    (a) => fwd(a, ramp([3, 5])),
+    /query's last dimension must be embedDim \(4\)/,
+  ],
+  [
+    'shapes',
+    'forward: key width ≠ kdim',
+    (a) => fwd(a, ramp([3, 4]), ramp([5, 3]), ramp([5, 4])),
+    /key's last dimension must be kdim/,
+  ],
+  [
+    'shapes',
+    'forward: value width ≠ vdim',
+    (a) => fwd(a, ramp([3, 4]), ramp([5, 4]), ramp([5, 3])),
+    /value's last dimension must be vdim/,
+  ],
+  [
+    'shapes',
+    'forward: key and value token counts',
+    (a) => fwd(a, ramp([3, 4]), ramp([5, 4]), ramp([6, 4])),
+    /key and value must have the same number of tokens/,
+  ],
+  ['shapes', 'forward: batch sizes', (a) => fwd(a, X, ramp([3, 3, 4]), ramp([3, 3, 4])), /same batch size/],
+  ['shapes', 'forward: rank 4', (a) => fwd(a, ramp([1, 2, 3, 4])), /query must be \[n, E\] or \[B, n, E\]/],
+  [
+    'shapes',
+    'forward: key rank ≠ query rank',
+    (a) => fwd(a, X, ramp([3, 4]), ramp([3, 4])),
+    /key must have the same rank as query/,
+  ],
+  [
+    'shapes',
+    'setWeights: wq transposed',
+    (a) => a.layer.setWeights({ wq: ramp([4, 3]) }),
+    /wq must have shape \[4, 4\]/,
+  ],
+  [
+    'shapes',
+    'loadTorchState: in_proj_weight [E, E]',
+    (a) =>
+      a.layer.loadTorchState({
+        in_proj_weight: W4,
+        in_proj_bias: ramp([12]),
+        'out_proj.weight': W4,
+        'out_proj.bias': ramp([4]),
+      }),
+    /in_proj_weight must have shape \[12, 4\]/,
+  ],
+];
 
 // Data length ≠ product of the shape.
-function wrongLengths({ sdpa, fwd }) {
-  return [
-    [
-      'length',
-      'q.data too short',
-      (a) => sdpa(a, { data: new Float32Array(11), shape: [3, 4] }, K, V),
-      /q\.data has 11 values but shape \[3, 4\] needs 12/,
-    ],
-    [
-      'length',
-      'v.data too long',
-      (a) => sdpa(a, Q, K, { data: new Float32Array(11), shape: [5, 2] }),
-      /v\.data has 11 values/,
-    ],
-    [
-      'length',
-      'mask.data',
-      (a) => sdpa(a, Q, K, V, { mask: { data: new Uint8Array(14), shape: [3, 5] } }),
-      /options\.mask\.data has 14 values/,
-    ],
-    [
-      'length',
-      'bias.data',
-      (a) => sdpa(a, Q, K, V, { bias: { data: new Float32Array(16), shape: [3, 5] } }),
-      /options\.bias\.data has 16 values/,
-    ],
-    [
-      'length',
-      'keyPaddingMask.data',
-      (a) => sdpa(a, Q, K, V, { keyPaddingMask: { data: [1, 0], shape: [5] } }),
-      /options\.keyPaddingMask\.data has 2 values/,
-    ],
-    [
-      'length',
-      'setWeights bq',
-      (a) => a.layer.setWeights({ bq: { data: [1, 2, 3], shape: [4] } }),
-      /bq\.data has 3 values/,
-    ],
-    [
-      'length',
-      'forward query',
-      (a) => fwd(a, { data: new Float32Array(23), shape: [2, 3, 4] }),
-      /query\.data has 23 values/,
-    ],
-    [
-      'length',
-      'lessons.rowStats weights',
-      (a) => a.attn.lessons.rowStats({ data: [0.5], shape: [2] }),
-      /weights\.data has 1 values/,
-    ],
-  ];
-}
+const WRONG_LENGTHS = [
+  [
+    'length',
+    'q.data too short',
+    (a) => sdpa(a, { data: new Float32Array(11), shape: [3, 4] }, K, V),
+    /q\.data has 11 values but shape \[3, 4\] needs 12/,
+  ],
+  [
+    'length',
+    'v.data too long',
+    (a) => sdpa(a, Q, K, { data: new Float32Array(11), shape: [5, 2] }),
+    /v\.data has 11 values/,
+  ],
+  [
+    'length',
+    'mask.data',
+    (a) => sdpa(a, Q, K, V, { mask: { data: new Uint8Array(14), shape: [3, 5] } }),
+    /options\.mask\.data has 14 values/,
+  ],
+  [
+    'length',
+    'bias.data',
+    (a) => sdpa(a, Q, K, V, { bias: { data: new Float32Array(16), shape: [3, 5] } }),
+    /options\.bias\.data has 16 values/,
+  ],
+  [
+    'length',
+    'keyPaddingMask.data',
+    (a) => sdpa(a, Q, K, V, { keyPaddingMask: { data: [1, 0], shape: [5] } }),
+    /options\.keyPaddingMask\.data has 2 values/,
+  ],
+  [
+    'length',
+    'setWeights bq',
+    (a) => a.layer.setWeights({ bq: { data: [1, 2, 3], shape: [4] } }),
+    /bq\.data has 3 values/,
+  ],
+  [
+    'length',
+    'forward query',
+    (a) => fwd(a, { data: new Float32Array(23), shape: [2, 3, 4] }),
+    /query\.data has 23 values/,
+  ],
+  [
+    'length',
+    'lessons.rowStats weights',
+    (a) => a.attn.lessons.rowStats({ data: [0.5], shape: [2] }),
+    /weights\.data has 1 values/,
+  ],
+];
 
 // Zero, negative, non-integer dimensions.
-function badDimensions({ sdpa, mha, rng }) {
-  return [
-    ...[
-      [0, 4],
-      [-3, 4],
-      [1.5, 4],
-      [NaN, 4],
-      [Infinity, 4],
-      ['3', 4],
-      [null, 4],
-    ].map((shape) => [
-      'dims',
-      `q.shape ${String(shape)}`,
-      (a) => sdpa(a, { data: new Float32Array(12), shape }, K, V),
-      /q\.shape must hold positive integers/,
-    ]),
-    ['dims', 'q.shape []', (a) => sdpa(a, { data: [], shape: [] }, K, V), /q\.shape must be a non-empty array/],
-    ['dims', 'q.shape missing', (a) => sdpa(a, { data: [1, 2] }, K, V), /q\.shape must be a non-empty array/],
-    [
-      'dims',
-      'q.shape too long',
-      (a) => sdpa(a, { data: [1], shape: new Array(40).fill(1) }, K, V),
-      /q\.shape has 40 dimensions/,
-    ],
-    ['dims', 'nested with an empty row', (a) => sdpa(a, [[]], K, V), /q has an empty dimension/],
-    ['dims', 'empty nested array', (a) => sdpa(a, Q, [], V), /k has an empty dimension/],
-    ...[0, -4, 2.5, '8', NaN, null].map((embedDim) => [
-      'dims',
-      `embedDim ${String(embedDim)}`,
-      (a) => mha(a, { embedDim, numHeads: 1 }),
-      /embedDim must be a positive integer/,
-    ]),
-    ['dims', 'numHeads 0', (a) => mha(a, { embedDim: 4, numHeads: 0 }), /numHeads must be a positive integer/],
-    ['dims', 'kdim 0', (a) => mha(a, { embedDim: 4, numHeads: 1, kdim: 0 }), /kdim must be a positive integer/],
-    ['dims', 'vdim -1', (a) => mha(a, { embedDim: 4, numHeads: 1, vdim: -1 }), /vdim must be a positive integer/],
-    ['dims', 'randn(-1)', (a) => rng(a).randn(-1), /randn: dimensions must be non-negative integers/],
-    ['dims', 'rand(1.5)', (a) => rng(a).rand(1.5), /rand: dimensions must be non-negative integers/],
-    ['dims', 'randn("3")', (a) => rng(a).randn('3'), /randn: dimensions must be non-negative integers/],
-    [
-      'dims',
-      'sampleDotProducts dk 0',
-      (a) => a.attn.lessons.sampleDotProducts({ dk: 0 }),
-      /dk must be a positive integer/,
-    ],
-    [
-      'dims',
-      'sampleDotProducts bins 2.5',
-      (a) => a.attn.lessons.sampleDotProducts({ dk: 4, bins: 2.5 }),
-      /bins must be a positive integer/,
-    ],
-    [
-      'dims',
-      'attentionCost n -1',
-      (a) => a.attn.lessons.attentionCost({ n: -1, dModel: 4, numHeads: 1 }),
-      /n must be a positive integer/,
-    ],
-  ];
-}
+const BAD_DIMENSIONS = [
+  ...[
+    [0, 4],
+    [-3, 4],
+    [1.5, 4],
+    [NaN, 4],
+    [Infinity, 4],
+    ['3', 4],
+    [null, 4],
+  ].map((shape) => [
+    'dims',
+    `q.shape ${String(shape)}`,
+    (a) => sdpa(a, { data: new Float32Array(12), shape }, K, V),
+    /q\.shape must hold positive integers/,
+  ]),
+  ['dims', 'q.shape []', (a) => sdpa(a, { data: [], shape: [] }, K, V), /q\.shape must be a non-empty array/],
+  ['dims', 'q.shape missing', (a) => sdpa(a, { data: [1, 2] }, K, V), /q\.shape must be a non-empty array/],
+  [
+    'dims',
+    'q.shape too long',
+    (a) => sdpa(a, { data: [1], shape: new Array(40).fill(1) }, K, V),
+    /q\.shape has 40 dimensions/,
+  ],
+  ['dims', 'nested with an empty row', (a) => sdpa(a, [[]], K, V), /q has an empty dimension/],
+  ['dims', 'empty nested array', (a) => sdpa(a, Q, [], V), /k has an empty dimension/],
+  ...[0, -4, 2.5, '8', NaN, null].map((embedDim) => [
+    'dims',
+    `embedDim ${String(embedDim)}`,
+    (a) => mha(a, { embedDim, numHeads: 1 }),
+    /embedDim must be a positive integer/,
+  ]),
+  ['dims', 'numHeads 0', (a) => mha(a, { embedDim: 4, numHeads: 0 }), /numHeads must be a positive integer/],
+  ['dims', 'kdim 0', (a) => mha(a, { embedDim: 4, numHeads: 1, kdim: 0 }), /kdim must be a positive integer/],
+  ['dims', 'vdim -1', (a) => mha(a, { embedDim: 4, numHeads: 1, vdim: -1 }), /vdim must be a positive integer/],
+  ['dims', 'randn(-1)', (a) => rng(a).randn(-1), /randn: dimensions must be non-negative integers/],
+  ['dims', 'rand(1.5)', (a) => rng(a).rand(1.5), /rand: dimensions must be non-negative integers/],
+  ['dims', 'randn("3")', (a) => rng(a).randn('3'), /randn: dimensions must be non-negative integers/],
+  [
+    'dims',
+    'sampleDotProducts dk 0',
+    (a) => a.attn.lessons.sampleDotProducts({ dk: 0 }),
+    /dk must be a positive integer/,
+  ],
+  [
+    'dims',
+    'sampleDotProducts bins 2.5',
+    (a) => a.attn.lessons.sampleDotProducts({ dk: 4, bins: 2.5 }),
+    /bins must be a positive integer/,
+  ],
+  [
+    'dims',
+    'attentionCost n -1',
+    (a) => a.attn.lessons.attentionCost({ n: -1, dModel: 4, numHeads: 1 }),
+    /n must be a positive integer/,
+  ],
+];
 
 // NaN and infinities.
-function nonFiniteValues({ sdpa, fwd }) {
-  return [
-    ['non-finite', 'q NaN', (a) => sdpa(a, withValue(Q, 5, NaN), K, V), /q\.data\[5\] is NaN/],
-    ['non-finite', 'k +Infinity', (a) => sdpa(a, Q, withValue(K, 0, Infinity), V), /k\.data\[0\] is Infinity/],
-    ['non-finite', 'v -Infinity', (a) => sdpa(a, Q, K, withValue(V, 9, -Infinity)), /v\.data\[9\] is -Infinity/],
-    [
-      'non-finite',
-      'q beyond float32',
-      (a) => sdpa(a, withValue(Q, 1, 1e39), K, V),
-      /q\.data\[1\] is 1e\+39, too large for float32/,
-    ],
-    [
-      'non-finite',
-      'nested NaN',
-      (a) =>
-        sdpa(
-          a,
-          [
-            [1, 2, 3, 4],
-            [1, 2, NaN, 4],
-            [0, 0, 0, 0],
-          ],
-          K,
-          V,
-        ),
-      /q\[1\]\[2\] is NaN/,
-    ],
-    [
-      'non-finite',
-      'bias NaN',
-      (a) => sdpa(a, Q, K, V, { bias: withValue(ramp([3, 5]), 0, NaN) }),
-      /options\.bias\.data\[0\] is NaN/,
-    ],
-    [
-      'non-finite',
-      'bias +Infinity',
-      (a) => sdpa(a, Q, K, V, { bias: withValue(ramp([3, 5]), 2, Infinity) }),
-      /options\.bias\.data\[2\] is Infinity/,
-    ],
-    [
-      'non-finite',
-      'setWeights wo NaN',
-      (a) => a.layer.setWeights({ wq: W4, wo: withValue(W4, 3, NaN) }),
-      /wo\.data\[3\] is NaN/,
-    ],
-    [
-      'non-finite',
-      'loadTorchState Infinity',
-      (a) =>
-        a.layer.loadTorchState({
-          in_proj_weight: withValue(ramp([12, 4]), 7, Infinity),
-          in_proj_bias: ramp([12]),
-          'out_proj.weight': W4,
-          'out_proj.bias': ramp([4]),
-        }),
-      /in_proj_weight\.data\[7\] is Infinity/,
-    ],
-    ['non-finite', 'forward value NaN', (a) => fwd(a, X, X, withValue(X, 4, NaN)), /value\.data\[4\] is NaN/],
-    [
-      'non-finite',
-      'forward float attnMask +Infinity',
-      (a) => fwd(a, X, X, X, { attnMask: withValue(ramp([3, 3]), 0, Infinity) }),
-      /options\.attnMask\.data\[0\] is Infinity/,
-    ],
-    [
-      'non-finite',
-      'lessons.softmax NaN',
-      (a) => a.attn.lessons.softmax(withValue(ramp([2, 3]), 1, NaN)),
-      /scores\.data\[1\] is NaN/,
-    ],
-    [
-      'non-finite',
-      'lessons.rowStats Infinity',
-      (a) => a.attn.lessons.rowStats(withValue(ramp([2, 3]), 1, Infinity)),
-      /weights\.data\[1\] is Infinity/,
-    ],
-  ];
-}
+const NON_FINITE_VALUES = [
+  ['non-finite', 'q NaN', (a) => sdpa(a, withValue(Q, 5, NaN), K, V), /q\.data\[5\] is NaN/],
+  ['non-finite', 'k +Infinity', (a) => sdpa(a, Q, withValue(K, 0, Infinity), V), /k\.data\[0\] is Infinity/],
+  ['non-finite', 'v -Infinity', (a) => sdpa(a, Q, K, withValue(V, 9, -Infinity)), /v\.data\[9\] is -Infinity/],
+  [
+    'non-finite',
+    'q beyond float32',
+    (a) => sdpa(a, withValue(Q, 1, 1e39), K, V),
+    /q\.data\[1\] is 1e\+39, too large for float32/,
+  ],
+  [
+    'non-finite',
+    'nested NaN',
+    (a) =>
+      sdpa(
+        a,
+        [
+          [1, 2, 3, 4],
+          [1, 2, NaN, 4],
+          [0, 0, 0, 0],
+        ],
+        K,
+        V,
+      ),
+    /q\[1\]\[2\] is NaN/,
+  ],
+  [
+    'non-finite',
+    'bias NaN',
+    (a) => sdpa(a, Q, K, V, { bias: withValue(ramp([3, 5]), 0, NaN) }),
+    /options\.bias\.data\[0\] is NaN/,
+  ],
+  [
+    'non-finite',
+    'bias +Infinity',
+    (a) => sdpa(a, Q, K, V, { bias: withValue(ramp([3, 5]), 2, Infinity) }),
+    /options\.bias\.data\[2\] is Infinity/,
+  ],
+  [
+    'non-finite',
+    'setWeights wo NaN',
+    (a) => a.layer.setWeights({ wq: W4, wo: withValue(W4, 3, NaN) }),
+    /wo\.data\[3\] is NaN/,
+  ],
+  [
+    'non-finite',
+    'loadTorchState Infinity',
+    (a) =>
+      a.layer.loadTorchState({
+        in_proj_weight: withValue(ramp([12, 4]), 7, Infinity),
+        in_proj_bias: ramp([12]),
+        'out_proj.weight': W4,
+        'out_proj.bias': ramp([4]),
+      }),
+    /in_proj_weight\.data\[7\] is Infinity/,
+  ],
+  ['non-finite', 'forward value NaN', (a) => fwd(a, X, X, withValue(X, 4, NaN)), /value\.data\[4\] is NaN/],
+  [
+    'non-finite',
+    'forward float attnMask +Infinity',
+    (a) => fwd(a, X, X, X, { attnMask: withValue(ramp([3, 3]), 0, Infinity) }),
+    /options\.attnMask\.data\[0\] is Infinity/,
+  ],
+  [
+    'non-finite',
+    'lessons.softmax NaN',
+    (a) => a.attn.lessons.softmax(withValue(ramp([2, 3]), 1, NaN)),
+    /scores\.data\[1\] is NaN/,
+  ],
+  [
+    'non-finite',
+    'lessons.rowStats Infinity',
+    (a) => a.attn.lessons.rowStats(withValue(ramp([2, 3]), 1, Infinity)),
+    /weights\.data\[1\] is Infinity/,
+  ],
+];
 
 // Ragged nested arrays.
-function raggedArrays({ sdpa }) {
-  return [
-    [
-      'ragged',
-      'short row',
-      (a) =>
-        sdpa(
-          a,
-          [
-            [1, 2, 3, 4],
-            [1, 2, 3],
-            [1, 2, 3, 4],
-          ],
-          K,
-          V,
-        ),
-      /q is ragged: q\[1\] has 3 entries, expected 4/,
-    ],
-    [
-      'ragged',
-      'number instead of a row',
-      (a) => sdpa(a, [[1, 2, 3, 4], 5, [1, 2, 3, 4]], K, V),
-      /q is ragged: q\[1\] is number 5/,
-    ],
-    [
-      'ragged',
-      'row instead of a number',
-      (a) =>
-        sdpa(
-          a,
-          [
-            [1, 2, 3, [4]],
-            [1, 2, 3, 4],
-            [1, 2, 3, 4],
-          ],
-          K,
-          V,
-        ),
-      /q\[0\]\[3\] is an array, expected a number/,
-    ],
-    [
-      'ragged',
-      'mask ragged',
-      (a) =>
-        sdpa(a, Q, K, V, { mask: [[true, false, true, false, true], [true], [false, false, false, false, false]] }),
-      /options\.mask is ragged/,
-    ],
-    ['ragged', 'array that contains itself', (a) => sdpa(a, cyclic(), K, V), /q is nested more than 32 levels deep/],
-    ['ragged', '20 000 levels of nesting', (a) => sdpa(a, Q, K, deep()), /v is nested more than 32 levels deep/],
-  ];
-}
+const RAGGED_ARRAYS = [
+  [
+    'ragged',
+    'short row',
+    (a) =>
+      sdpa(
+        a,
+        [
+          [1, 2, 3, 4],
+          [1, 2, 3],
+          [1, 2, 3, 4],
+        ],
+        K,
+        V,
+      ),
+    /q is ragged: q\[1\] has 3 entries, expected 4/,
+  ],
+  [
+    'ragged',
+    'number instead of a row',
+    (a) => sdpa(a, [[1, 2, 3, 4], 5, [1, 2, 3, 4]], K, V),
+    /q is ragged: q\[1\] is number 5/,
+  ],
+  [
+    'ragged',
+    'row instead of a number',
+    (a) =>
+      sdpa(
+        a,
+        [
+          [1, 2, 3, [4]],
+          [1, 2, 3, 4],
+          [1, 2, 3, 4],
+        ],
+        K,
+        V,
+      ),
+    /q\[0\]\[3\] is an array, expected a number/,
+  ],
+  [
+    'ragged',
+    'mask ragged',
+    (a) => sdpa(a, Q, K, V, { mask: [[true, false, true, false, true], [true], [false, false, false, false, false]] }),
+    /options\.mask is ragged/,
+  ],
+  ['ragged', 'array that contains itself', (a) => sdpa(a, cyclic(), K, V), /q is nested more than 32 levels deep/],
+  ['ragged', '20 000 levels of nesting', (a) => sdpa(a, Q, K, deep()), /v is nested more than 32 levels deep/],
+];
 
-// Wrong types.
-function wrongTypes({ sdpa, fwd, mha }) {
-  return [
-    ...[
-      ['a string', 'abc'],
-      ['a number', 42],
-      ['a boolean', true],
-      ['a symbol', Symbol('q')],
-      ['a function', () => 1],
-      ['a bigint', 12n],
-      ['a Float32Array without shape', new Float32Array(12)],
-    ].map(([what, q]) => [
-      'types',
-      `q as ${what}`,
-      (a) => sdpa(a, q, K, V),
-      /q must be a nested array or \{ data, shape \}/,
-    ]),
-    ['types', 'q null', (a) => sdpa(a, null, K, V), /q is required/],
-    ['types', 'v missing', (a) => sdpa(a, Q, K), /v is required/],
-    ['types', 'q an empty object', (a) => sdpa(a, {}, K, V), /q\.shape must be a non-empty array/],
-    [
-      'types',
-      'q.data a string',
-      (a) => sdpa(a, { data: 'abcdefghijkl', shape: [3, 4] }, K, V),
-      /q\.data must be a typed array or an array of numbers/,
-    ],
-    [
-      'types',
-      'q.data a BigInt64Array',
-      (a) => sdpa(a, { data: new BigInt64Array(12), shape: [3, 4] }, K, V),
-      /q\.data must be a typed array/,
-    ],
-    [
-      'types',
-      'q.data a DataView',
-      (a) => sdpa(a, { data: new DataView(new ArrayBuffer(48)), shape: [3, 4] }, K, V),
-      /q\.data must be a typed array/,
-    ],
-    [
-      'types',
-      'q.data holding a string',
-      (a) => sdpa(a, withValue(Q, 1, 'x'), K, V),
-      /q\.data\[1\] is string x, expected a number/,
-    ],
-    [
-      'types',
-      'q.data with a hole',
-      (a) => sdpa(a, { data: new Array(12), shape: [3, 4] }, K, V),
-      /q\.data\[0\] is undefined, expected a number/,
-    ],
-    [
-      'types',
-      'nested boolean in q',
-      (a) =>
-        sdpa(
-          a,
-          [
-            [1, 2, 3, 4],
-            [1, 2, 3, 4],
-            [1, 2, 3, true],
-          ],
-          K,
-          V,
-        ),
-      /q\[2\]\[3\] is boolean true/,
-    ],
-    [
-      'types',
-      'options a string',
-      (a) => sdpa(a, Q, K, V, 'causal'),
-      /scaledDotProductAttention options must be an object/,
-    ],
-    [
-      'types',
-      'options an array',
-      (a) => sdpa(a, Q, K, V, [true]),
-      /scaledDotProductAttention options must be an object/,
-    ],
-    ['types', 'misspelt option', (a) => sdpa(a, Q, K, V, { casual: true }), /unknown option "casual"/],
-    ['types', 'causal "yes"', (a) => sdpa(a, Q, K, V, { causal: 'yes' }), /options\.causal must be true or false/],
-    [
-      'types',
-      'needWeights 1',
-      (a) => sdpa(a, Q, K, V, { needWeights: 1 }),
-      /options\.needWeights must be true or false/,
-    ],
-    ['types', 'trace null', (a) => sdpa(a, Q, K, V, { trace: null }), /options\.trace must be true or false/],
-    [
-      'types',
-      'mask value 2',
-      (a) => sdpa(a, Q, K, V, { mask: { data: new Uint8Array(15).fill(2), shape: [3, 5] } }),
-      /options\.mask\.data\[0\] is number 2, expected a boolean/,
-    ],
-    [
-      'types',
-      'mask value "x"',
-      (a) =>
-        sdpa(a, Q, K, V, {
-          mask: [
-            ['x', 0, 0, 0, 0],
-            [0, 0, 0, 0, 0],
-            [0, 0, 0, 0, 0],
-          ],
-        }),
-      /options\.mask\[0\]\[0\] is string x/,
-    ],
-    [
-      'types',
-      'keyPaddingMask 0.5',
-      (a) => sdpa(a, Q, K, V, { keyPaddingMask: [0.5, 0, 0, 0, 0] }),
-      /options\.keyPaddingMask\[0\] is number 0\.5/,
-    ],
-    [
-      'types',
-      'pitfall unknown',
-      (a) => sdpa(a, Q, K, V, { pitfall: 'skip-softmax' }),
-      /options\.pitfall must be one of/,
-    ],
-    [
-      'types',
-      'multi-head pitfall on sdpa',
-      (a) => sdpa(a, Q, K, V, { pitfall: 'skip-wo' }),
-      /options\.pitfall must be one of/,
-    ],
-    [
-      'types',
-      'pitfall with trace',
-      (a) => sdpa(a, Q, K, V, { pitfall: 'scale-by-dk', trace: true }),
-      /options\.trace cannot be combined with options\.pitfall/,
-    ],
-    ['types', 'multiHeadAttention()', (a) => mha(a), /multiHeadAttention needs \{ embedDim, numHeads \}/],
-    ['types', 'multiHeadAttention(null)', (a) => mha(a, null), /multiHeadAttention options must be an object/],
-    [
-      'types',
-      'multiHeadAttention bias "yes"',
-      (a) => mha(a, { embedDim: 4, numHeads: 1, bias: 'yes' }),
-      /bias must be true or false/,
-    ],
-    ...[-1, 'x', 2 ** 32, 1.5].map((seed) => [
-      'types',
-      `multiHeadAttention seed ${String(seed)}`,
-      (a) => mha(a, { embedDim: 4, numHeads: 1, seed }),
-      /seed must be an integer from 0 to 2\*\*32 - 1/,
-    ]),
-    ['types', 'setWeights(null)', (a) => a.layer.setWeights(null), /setWeights needs an object/],
-    ['types', 'setWeights unknown name', (a) => a.layer.setWeights({ wz: W4 }), /setWeights: unknown weight "wz"/],
-    [
-      'types',
-      'setWeights bias on a bias-free layer',
-      (a) => a.noBias.setWeights({ bq: ramp([4]) }),
-      /bq was given but this layer has no biases/,
-    ],
-    ['types', 'loadTorchState(42)', (a) => a.layer.loadTorchState(42), /loadTorchState needs a state dict object/],
-    [
-      'types',
-      'loadTorchState missing key',
-      (a) => a.layer.loadTorchState({ in_proj_weight: ramp([12, 4]) }),
-      /loadTorchState: missing "in_proj_bias"|loadTorchState: missing "out_proj\.weight"/,
-    ],
-    [
-      'types',
-      'loadTorchState extra key',
-      (a) => a.layer.loadTorchState({ q_proj_weight: W4 }),
-      /loadTorchState: unexpected key "q_proj_weight"/,
-    ],
-    ['types', 'forward attnMask a string', (a) => fwd(a, X, X, X, { attnMask: 'causal' }), /options\.attnMask must be/],
-    [
-      'types',
-      'forward pitfall with per-head weights',
-      (a) => fwd(a, X, X, X, { pitfall: 'skip-wo', averageWeights: false }),
-      /averageWeights: true/,
-    ],
-    [
-      'types',
-      'forward misspelt option',
-      (a) => fwd(a, X, X, X, { keyPadingMask: [[false]] }),
-      /unknown option "keyPadingMask"/,
-    ],
-    ['types', 'forward on a disposed layer', (a) => a.disposed.forward(X), /this MultiHeadAttention was disposed/],
-    ['types', 'getWeights on a disposed layer', (a) => a.disposed.getWeights(), /this MultiHeadAttention was disposed/],
-    ['types', 'draw from a disposed RandomState', (a) => a.disposedRng.randn(2), /this RandomState was disposed/],
-    ...[-1, '1', 2 ** 32, 1.5, NaN].map((seed) => [
-      'types',
-      `randomState(${String(seed)})`,
-      (a) => a.attn.randomState(seed),
-      /seed must be an integer from 0 to 2\*\*32 - 1/,
-    ]),
-    [
-      'types',
-      'lessons.softmax options',
-      (a) => a.attn.lessons.softmax(ramp([2, 3]), { temperature: 2 }),
-      /softmax options has an unknown option "temperature"/,
-    ],
-    [
-      'types',
-      'attentionCost bias 1',
-      (a) => a.attn.lessons.attentionCost({ n: 4, dModel: 4, numHeads: 1, bias: 1 }),
-      /bias must be true or false/,
-    ],
-  ];
-}
+// Wrong types: of the tensors and their data.
+const WRONG_INPUT_TYPES = [
+  ...[
+    ['a string', 'abc'],
+    ['a number', 42],
+    ['a boolean', true],
+    ['a symbol', Symbol('q')],
+    ['a function', () => 1],
+    ['a bigint', 12n],
+    ['a Float32Array without shape', new Float32Array(12)],
+  ].map(([what, q]) => [
+    'types',
+    `q as ${what}`,
+    (a) => sdpa(a, q, K, V),
+    /q must be a nested array or \{ data, shape \}/,
+  ]),
+  ['types', 'q null', (a) => sdpa(a, null, K, V), /q is required/],
+  ['types', 'v missing', (a) => sdpa(a, Q, K), /v is required/],
+  ['types', 'q an empty object', (a) => sdpa(a, {}, K, V), /q\.shape must be a non-empty array/],
+  [
+    'types',
+    'q.data a string',
+    (a) => sdpa(a, { data: 'abcdefghijkl', shape: [3, 4] }, K, V),
+    /q\.data must be a typed array or an array of numbers/,
+  ],
+  [
+    'types',
+    'q.data a BigInt64Array',
+    (a) => sdpa(a, { data: new BigInt64Array(12), shape: [3, 4] }, K, V),
+    /q\.data must be a typed array/,
+  ],
+  [
+    'types',
+    'q.data a DataView',
+    (a) => sdpa(a, { data: new DataView(new ArrayBuffer(48)), shape: [3, 4] }, K, V),
+    /q\.data must be a typed array/,
+  ],
+  [
+    'types',
+    'q.data holding a string',
+    (a) => sdpa(a, withValue(Q, 1, 'x'), K, V),
+    /q\.data\[1\] is string x, expected a number/,
+  ],
+  [
+    'types',
+    'q.data with a hole',
+    (a) => sdpa(a, { data: new Array(12), shape: [3, 4] }, K, V),
+    /q\.data\[0\] is undefined, expected a number/,
+  ],
+  [
+    'types',
+    'nested boolean in q',
+    (a) =>
+      sdpa(
+        a,
+        [
+          [1, 2, 3, 4],
+          [1, 2, 3, 4],
+          [1, 2, 3, true],
+        ],
+        K,
+        V,
+      ),
+    /q\[2\]\[3\] is boolean true/,
+  ],
+];
+
+// Wrong types: of scaledDotProductAttention's options.
+const WRONG_OPTION_TYPES = [
+  [
+    'types',
+    'options a string',
+    (a) => sdpa(a, Q, K, V, 'causal'),
+    /scaledDotProductAttention options must be an object/,
+  ],
+  ['types', 'options an array', (a) => sdpa(a, Q, K, V, [true]), /scaledDotProductAttention options must be an object/],
+  ['types', 'misspelt option', (a) => sdpa(a, Q, K, V, { casual: true }), /unknown option "casual"/],
+  ['types', 'causal "yes"', (a) => sdpa(a, Q, K, V, { causal: 'yes' }), /options\.causal must be true or false/],
+  ['types', 'needWeights 1', (a) => sdpa(a, Q, K, V, { needWeights: 1 }), /options\.needWeights must be true or false/],
+  ['types', 'trace null', (a) => sdpa(a, Q, K, V, { trace: null }), /options\.trace must be true or false/],
+  [
+    'types',
+    'mask value 2',
+    (a) => sdpa(a, Q, K, V, { mask: { data: new Uint8Array(15).fill(2), shape: [3, 5] } }),
+    /options\.mask\.data\[0\] is number 2, expected a boolean/,
+  ],
+  [
+    'types',
+    'mask value "x"',
+    (a) =>
+      sdpa(a, Q, K, V, {
+        mask: [
+          ['x', 0, 0, 0, 0],
+          [0, 0, 0, 0, 0],
+          [0, 0, 0, 0, 0],
+        ],
+      }),
+    /options\.mask\[0\]\[0\] is string x/,
+  ],
+  [
+    'types',
+    'keyPaddingMask 0.5',
+    (a) => sdpa(a, Q, K, V, { keyPaddingMask: [0.5, 0, 0, 0, 0] }),
+    /options\.keyPaddingMask\[0\] is number 0\.5/,
+  ],
+  ['types', 'pitfall unknown', (a) => sdpa(a, Q, K, V, { pitfall: 'skip-softmax' }), /options\.pitfall must be one of/],
+  [
+    'types',
+    'multi-head pitfall on sdpa',
+    (a) => sdpa(a, Q, K, V, { pitfall: 'skip-wo' }),
+    /options\.pitfall must be one of/,
+  ],
+  [
+    'types',
+    'pitfall with trace',
+    (a) => sdpa(a, Q, K, V, { pitfall: 'scale-by-dk', trace: true }),
+    /options\.trace cannot be combined with options\.pitfall/,
+  ],
+];
+
+// Wrong types: of a layer's configuration, weights and forward options, and a disposed layer.
+const WRONG_LAYER_TYPES = [
+  ['types', 'multiHeadAttention()', (a) => mha(a), /multiHeadAttention needs \{ embedDim, numHeads \}/],
+  ['types', 'multiHeadAttention(null)', (a) => mha(a, null), /multiHeadAttention options must be an object/],
+  [
+    'types',
+    'multiHeadAttention bias "yes"',
+    (a) => mha(a, { embedDim: 4, numHeads: 1, bias: 'yes' }),
+    /bias must be true or false/,
+  ],
+  ...[-1, 'x', 2 ** 32, 1.5].map((seed) => [
+    'types',
+    `multiHeadAttention seed ${String(seed)}`,
+    (a) => mha(a, { embedDim: 4, numHeads: 1, seed }),
+    /seed must be an integer from 0 to 2\*\*32 - 1/,
+  ]),
+  ['types', 'setWeights(null)', (a) => a.layer.setWeights(null), /setWeights needs an object/],
+  ['types', 'setWeights unknown name', (a) => a.layer.setWeights({ wz: W4 }), /setWeights: unknown weight "wz"/],
+  [
+    'types',
+    'setWeights bias on a bias-free layer',
+    (a) => a.noBias.setWeights({ bq: ramp([4]) }),
+    /bq was given but this layer has no biases/,
+  ],
+  ['types', 'loadTorchState(42)', (a) => a.layer.loadTorchState(42), /loadTorchState needs a state dict object/],
+  [
+    'types',
+    'loadTorchState missing key',
+    (a) => a.layer.loadTorchState({ in_proj_weight: ramp([12, 4]) }),
+    /loadTorchState: missing "in_proj_bias"|loadTorchState: missing "out_proj\.weight"/,
+  ],
+  [
+    'types',
+    'loadTorchState extra key',
+    (a) => a.layer.loadTorchState({ q_proj_weight: W4 }),
+    /loadTorchState: unexpected key "q_proj_weight"/,
+  ],
+  ['types', 'forward attnMask a string', (a) => fwd(a, X, X, X, { attnMask: 'causal' }), /options\.attnMask must be/],
+  [
+    'types',
+    'forward pitfall with per-head weights',
+    (a) => fwd(a, X, X, X, { pitfall: 'skip-wo', averageWeights: false }),
+    /averageWeights: true/,
+  ],
+  [
+    'types',
+    'forward misspelt option',
+    (a) => fwd(a, X, X, X, { keyPadingMask: [[false]] }),
+    /unknown option "keyPadingMask"/,
+  ],
+  ['types', 'forward on a disposed layer', (a) => a.disposed.forward(X), /this MultiHeadAttention was disposed/],
+  ['types', 'getWeights on a disposed layer', (a) => a.disposed.getWeights(), /this MultiHeadAttention was disposed/],
+];
+
+// Wrong types: of random states and the lessons' options.
+const WRONG_RANDOM_AND_LESSON_TYPES = [
+  ['types', 'draw from a disposed RandomState', (a) => a.disposedRng.randn(2), /this RandomState was disposed/],
+  ...[-1, '1', 2 ** 32, 1.5, NaN].map((seed) => [
+    'types',
+    `randomState(${String(seed)})`,
+    (a) => a.attn.randomState(seed),
+    /seed must be an integer from 0 to 2\*\*32 - 1/,
+  ]),
+  [
+    'types',
+    'lessons.softmax options',
+    (a) => a.attn.lessons.softmax(ramp([2, 3]), { temperature: 2 }),
+    /softmax options has an unknown option "temperature"/,
+  ],
+  [
+    'types',
+    'attentionCost bias 1',
+    (a) => a.attn.lessons.attentionCost({ n: 4, dModel: 4, numHeads: 1, bias: 1 }),
+    /bias must be true or false/,
+  ],
+];
 
 // Heads that do not divide the embedding.
-function indivisibleHeads({ mha }) {
-  return [
-    [
-      'heads',
-      '6 features, 4 heads',
-      (a) => mha(a, { embedDim: 6, numHeads: 4 }),
-      /numHeads \(4\) must divide embedDim \(6\)/,
-    ],
-    [
-      'heads',
-      'more heads than features',
-      (a) => mha(a, { embedDim: 4, numHeads: 8 }),
-      /numHeads \(8\) must divide embedDim \(4\)/,
-    ],
-    [
-      'heads',
-      'attentionCost 6 / 4',
-      (a) => a.attn.lessons.attentionCost({ n: 4, dModel: 6, numHeads: 4 }),
-      /num_?heads must divide/i,
-    ],
-  ];
-}
+const INDIVISIBLE_HEADS = [
+  [
+    'heads',
+    '6 features, 4 heads',
+    (a) => mha(a, { embedDim: 6, numHeads: 4 }),
+    /numHeads \(4\) must divide embedDim \(6\)/,
+  ],
+  [
+    'heads',
+    'more heads than features',
+    (a) => mha(a, { embedDim: 4, numHeads: 8 }),
+    /numHeads \(8\) must divide embedDim \(4\)/,
+  ],
+  [
+    'heads',
+    'attentionCost 6 / 4',
+    (a) => a.attn.lessons.attentionCost({ n: 4, dModel: 6, numHeads: 4 }),
+    /num_?heads must divide/i,
+  ],
+];
 
 // Masks of the wrong shape.
-function wrongMasks({ sdpa, fwd }) {
-  return [
-    [
-      'mask shape',
-      'mask [n, m + 1]',
-      (a) => sdpa(a, Q, K, V, { mask: { data: new Uint8Array(18), shape: [3, 6] } }),
-      /options\.mask must have shape \[n, m\] = \[3, 5\]/,
-    ],
-    [
-      'mask shape',
-      'mask transposed',
-      (a) => sdpa(a, Q, K, V, { mask: { data: new Uint8Array(15), shape: [5, 3] } }),
-      /options\.mask must have shape \[n, m\] = \[3, 5\]/,
-    ],
-    [
-      'mask shape',
-      'mask with a batch dimension the inputs lack',
-      (a) => sdpa(a, Q, K, V, { mask: { data: new Uint8Array(30), shape: [2, 3, 5] } }),
-      /options\.mask must have shape/,
-    ],
-    [
-      'mask shape',
-      'batched mask of the wrong batch',
-      (a) =>
-        sdpa(a, ramp([2, 3, 4]), ramp([2, 5, 4]), ramp([2, 5, 2]), {
-          mask: { data: new Uint8Array(45), shape: [3, 3, 5] },
-        }),
-      /options\.mask must have shape \[n, m\] = \[3, 5\] or \[2, 3, 5\]/,
-    ],
-    [
-      'mask shape',
-      'bias [n, dk]',
-      (a) => sdpa(a, Q, K, V, { bias: ramp([3, 4]) }),
-      /options\.bias must have shape \[n, m\] = \[3, 5\]/,
-    ],
-    [
-      'mask shape',
-      'keyPaddingMask [n]',
-      (a) => sdpa(a, Q, K, V, { keyPaddingMask: [true, false, false] }),
-      /options\.keyPaddingMask must have shape \[m\] = \[5\]/,
-    ],
-    [
-      'mask shape',
-      'keyPaddingMask [1, m] unbatched',
-      (a) => sdpa(a, Q, K, V, { keyPaddingMask: [[true, false, false, false, false]] }),
-      /options\.keyPaddingMask must have shape \[m\]/,
-    ],
-    [
-      'mask shape',
-      'forward attnMask transposed',
-      (a) =>
-        fwd(a, ramp([3, 4]), ramp([5, 4]), ramp([5, 4]), { attnMask: { data: new Uint8Array(15), shape: [5, 3] } }),
-      /options\.attnMask must have shape \[n, m\] = \[3, 5\]/,
-    ],
-    [
-      'mask shape',
-      'forward keyPaddingMask [m] for a batch',
-      (a) => fwd(a, X, X, X, { keyPaddingMask: [false, false, true] }),
-      /options\.keyPaddingMask must have shape \[2, 3\]/,
-    ],
-    [
-      'mask shape',
-      'forward keyPaddingMask [B, m] unbatched',
-      (a) => fwd(a, ramp([3, 4]), undefined, undefined, { keyPaddingMask: [[false, false, true]] }),
-      /options\.keyPaddingMask must have shape \[3\]/,
-    ],
-  ];
-}
+const WRONG_MASKS = [
+  [
+    'mask shape',
+    'mask [n, m + 1]',
+    (a) => sdpa(a, Q, K, V, { mask: { data: new Uint8Array(18), shape: [3, 6] } }),
+    /options\.mask must have shape \[n, m\] = \[3, 5\]/,
+  ],
+  [
+    'mask shape',
+    'mask transposed',
+    (a) => sdpa(a, Q, K, V, { mask: { data: new Uint8Array(15), shape: [5, 3] } }),
+    /options\.mask must have shape \[n, m\] = \[3, 5\]/,
+  ],
+  [
+    'mask shape',
+    'mask with a batch dimension the inputs lack',
+    (a) => sdpa(a, Q, K, V, { mask: { data: new Uint8Array(30), shape: [2, 3, 5] } }),
+    /options\.mask must have shape/,
+  ],
+  [
+    'mask shape',
+    'batched mask of the wrong batch',
+    (a) =>
+      sdpa(a, ramp([2, 3, 4]), ramp([2, 5, 4]), ramp([2, 5, 2]), {
+        mask: { data: new Uint8Array(45), shape: [3, 3, 5] },
+      }),
+    /options\.mask must have shape \[n, m\] = \[3, 5\] or \[2, 3, 5\]/,
+  ],
+  [
+    'mask shape',
+    'bias [n, dk]',
+    (a) => sdpa(a, Q, K, V, { bias: ramp([3, 4]) }),
+    /options\.bias must have shape \[n, m\] = \[3, 5\]/,
+  ],
+  [
+    'mask shape',
+    'keyPaddingMask [n]',
+    (a) => sdpa(a, Q, K, V, { keyPaddingMask: [true, false, false] }),
+    /options\.keyPaddingMask must have shape \[m\] = \[5\]/,
+  ],
+  [
+    'mask shape',
+    'keyPaddingMask [1, m] unbatched',
+    (a) => sdpa(a, Q, K, V, { keyPaddingMask: [[true, false, false, false, false]] }),
+    /options\.keyPaddingMask must have shape \[m\]/,
+  ],
+  [
+    'mask shape',
+    'forward attnMask transposed',
+    (a) => fwd(a, ramp([3, 4]), ramp([5, 4]), ramp([5, 4]), { attnMask: { data: new Uint8Array(15), shape: [5, 3] } }),
+    /options\.attnMask must have shape \[n, m\] = \[3, 5\]/,
+  ],
+  [
+    'mask shape',
+    'forward keyPaddingMask [m] for a batch',
+    (a) => fwd(a, X, X, X, { keyPaddingMask: [false, false, true] }),
+    /options\.keyPaddingMask must have shape \[2, 3\]/,
+  ],
+  [
+    'mask shape',
+    'forward keyPaddingMask [B, m] unbatched',
+    (a) => fwd(a, ramp([3, 4]), undefined, undefined, { keyPaddingMask: [[false, false, true]] }),
+    /options\.keyPaddingMask must have shape \[3\]/,
+  ],
+];
 
 // Bad scales.
-function badScales({ sdpa }) {
-  return [
-    ...[0, -1, NaN, Infinity, -Infinity, '0.5', null, true, 1e-50, 1e39].map((scale) => [
-      'scale',
-      `scale ${String(scale)}`,
-      (a) => sdpa(a, Q, K, V, { scale }),
-      /scale must be a positive finite number/,
-    ]),
-    [
-      'scale',
-      'lessons.softmax scale 0',
-      (a) => a.attn.lessons.softmax(ramp([2, 3]), { scale: 0 }),
-      /options\.scale must be a positive finite number/,
-    ],
-  ];
-}
+const BAD_SCALES = [
+  ...[0, -1, NaN, Infinity, -Infinity, '0.5', null, true, 1e-50, 1e39].map((scale) => [
+    'scale',
+    `scale ${String(scale)}`,
+    (a) => sdpa(a, Q, K, V, { scale }),
+    /scale must be a positive finite number/,
+  ]),
+  [
+    'scale',
+    'lessons.softmax scale 0',
+    (a) => a.attn.lessons.softmax(ramp([2, 3]), { scale: 0 }),
+    /options\.scale must be a positive finite number/,
+  ],
+];
 
 // Sizes that would exceed memory: refused up front, with the size asked for.
-function oversizedRequests({ sdpa, fwd, rng }) {
-  return [
-    [
-      'memory',
-      'SDPA weights of 50 000 × 50 000',
-      (a) => sdpa(a, ramp([50000, 1]), ramp([50000, 1]), ramp([50000, 1])),
-      /scaledDotProductAttention needs about 18\.63 GiB of WebAssembly memory/,
-    ],
-    [
-      'memory',
-      'SDPA trace of a batch of 64 × 4000 × 4000',
-      (a) =>
-        sdpa(a, ramp([64, 4000, 1]), ramp([64, 4000, 1]), ramp([64, 4000, 1]), { needWeights: false, trace: true }),
-      /scaledDotProductAttention needs about [\d.]+ GiB/,
-    ],
-    [
-      'memory',
-      'forward with 30 000 tokens',
-      (a) => fwd(a, ramp([30000, 4])),
-      /multiHeadAttention\.forward needs about [\d.]+ GiB/,
-    ],
-    [
-      'memory',
-      'randn(1e5, 1e5)',
-      (a) => rng(a).randn(1e5, 1e5),
-      /randn: 10000000000 values is more than the 134217728 one call may draw/,
-    ],
-    ['memory', 'rand(2**27 + 1)', (a) => rng(a).rand(2 ** 27 + 1), /rand: 134217729 values is more than/],
-    [
-      'memory',
-      'sampleDotProducts count × dk',
-      (a) => a.attn.lessons.sampleDotProducts({ dk: 65536, count: 10000 }),
-      /count × dk = 655360000 is too much work/,
-    ],
-    [
-      'memory',
-      'sampleDotProducts with 1e9 bins',
-      (a) => a.attn.lessons.sampleDotProducts({ dk: 2, count: 10, bins: 1e9 }),
-      /sampleDotProducts needs about 3\.73 GiB/,
-    ],
-  ];
-}
+const OVERSIZED_REQUESTS = [
+  [
+    'memory',
+    'SDPA weights of 50 000 × 50 000',
+    (a) => sdpa(a, ramp([50000, 1]), ramp([50000, 1]), ramp([50000, 1])),
+    /scaledDotProductAttention needs about 18\.63 GiB of WebAssembly memory/,
+  ],
+  [
+    'memory',
+    'SDPA trace of a batch of 64 × 4000 × 4000',
+    (a) => sdpa(a, ramp([64, 4000, 1]), ramp([64, 4000, 1]), ramp([64, 4000, 1]), { needWeights: false, trace: true }),
+    /scaledDotProductAttention needs about [\d.]+ GiB/,
+  ],
+  [
+    'memory',
+    'forward with 30 000 tokens',
+    (a) => fwd(a, ramp([30000, 4])),
+    /multiHeadAttention\.forward needs about [\d.]+ GiB/,
+  ],
+  [
+    'memory',
+    'randn(1e5, 1e5)',
+    (a) => rng(a).randn(1e5, 1e5),
+    /randn: 10000000000 values is more than the 134217728 one call may draw/,
+  ],
+  ['memory', 'rand(2**27 + 1)', (a) => rng(a).rand(2 ** 27 + 1), /rand: 134217729 values is more than/],
+  [
+    'memory',
+    'sampleDotProducts count × dk',
+    (a) => a.attn.lessons.sampleDotProducts({ dk: 65536, count: 10000 }),
+    /count × dk = 655360000 is too much work/,
+  ],
+  [
+    'memory',
+    'sampleDotProducts with 1e9 bins',
+    (a) => a.attn.lessons.sampleDotProducts({ dk: 2, count: 10, bins: 1e9 }),
+    /sampleDotProducts needs about 3\.73 GiB/,
+  ],
+];
 
 /** Every bad call: [class, what, (api) => call, message pattern naming the argument]. */
-function badCalls() {
-  const sdpa = (api, q, k, v, o) => api.attn.scaledDotProductAttention(q, k, v, o);
-  const fwd = (api, ...args) => api.layer.forward(...args);
-  const mha = (api, config) => api.attn.multiHeadAttention(config);
-  const rng = (api) => api.attn.randomState(1);
-  const helpers = { sdpa, fwd, mha, rng };
-  return [
-    disagreeingShapes,
-    wrongLengths,
-    badDimensions,
-    nonFiniteValues,
-    raggedArrays,
-    wrongTypes,
-    indivisibleHeads,
-    wrongMasks,
-    badScales,
-    oversizedRequests,
-  ].flatMap((group) => group(helpers));
-}
+const BAD_CALLS = [
+  ...DISAGREEING_SHAPES,
+  ...WRONG_LENGTHS,
+  ...BAD_DIMENSIONS,
+  ...NON_FINITE_VALUES,
+  ...RAGGED_ARRAYS,
+  ...WRONG_INPUT_TYPES,
+  ...WRONG_OPTION_TYPES,
+  ...WRONG_LAYER_TYPES,
+  ...WRONG_RANDOM_AND_LESSON_TYPES,
+  ...INDIVISIBLE_HEADS,
+  ...WRONG_MASKS,
+  ...BAD_SCALES,
+  ...OVERSIZED_REQUESTS,
+];
 
 async function setUp(simd) {
   const attn = await createAttention({ simd });
@@ -791,9 +766,9 @@ function expectCleanError(call, pattern, what) {
   assert.match(error.message, pattern, `${what}: the message should name the argument`);
 }
 
-// Random garbage (fast-check's anything()) in every argument of every function; returns the
-// problems found. `hostile` adds BigInts and null-prototype objects.
-function garbageProblems(api, baseline, hostile) {
+// Every function of the API with the garbage its arguments may get: name -> [arbitrary of the
+// arguments, how to call with them]. `hostile` adds BigInts and null-prototype objects.
+function garbageCalls(hostile) {
   const garbage = fc.anything({
     withBigInt: hostile,
     withBoxedValues: true,
@@ -806,39 +781,19 @@ function garbageProblems(api, baseline, hostile) {
     maxDepth: 3,
   });
   const tensorish = fc.oneof(garbage, fc.constantFrom(Q, K, V, X));
-  // name -> [arguments, how to call with them]
-  const calls = {
+  const sdpaOptions = fc.dictionary(
+    fc.constantFrom('causal', 'mask', 'bias', 'keyPaddingMask', 'scale', 'needWeights', 'trace', 'pitfall'),
+    garbage,
+  );
+  const layerConfig = fc.dictionary(fc.constantFrom('embedDim', 'numHeads', 'bias', 'kdim', 'vdim', 'seed'), garbage);
+  const maybeTensor = fc.oneof(fc.constant(undefined), tensorish);
+  return {
     sdpa: [
-      fc.tuple(
-        tensorish,
-        tensorish,
-        tensorish,
-        fc.oneof(
-          garbage,
-          fc.dictionary(
-            fc.constantFrom('causal', 'mask', 'bias', 'keyPaddingMask', 'scale', 'needWeights', 'trace', 'pitfall'),
-            garbage,
-          ),
-        ),
-      ),
+      fc.tuple(tensorish, tensorish, tensorish, fc.oneof(garbage, sdpaOptions)),
       (a, args) => a.attn.scaledDotProductAttention(...args),
     ],
-    layer: [
-      fc.oneof(
-        garbage,
-        fc.dictionary(fc.constantFrom('embedDim', 'numHeads', 'bias', 'kdim', 'vdim', 'seed'), garbage),
-      ),
-      (a, config) => a.attn.multiHeadAttention(config).dispose(),
-    ],
-    forward: [
-      fc.tuple(
-        tensorish,
-        fc.oneof(fc.constant(undefined), tensorish),
-        fc.oneof(fc.constant(undefined), tensorish),
-        garbage,
-      ),
-      (a, args) => a.layer.forward(...args),
-    ],
+    layer: [fc.oneof(garbage, layerConfig), (a, config) => a.attn.multiHeadAttention(config).dispose()],
+    forward: [fc.tuple(tensorish, maybeTensor, maybeTensor, garbage), (a, args) => a.layer.forward(...args)],
     setWeights: [garbage, (a, w) => a.scratch.setWeights(w)],
     loadTorchState: [garbage, (a, state) => a.scratch.loadTorchState(state)],
     random: [
@@ -857,9 +812,14 @@ function garbageProblems(api, baseline, hostile) {
       (a, [name, x, y]) => a.attn.lessons[name](x, y),
     ],
   };
+}
+
+// Random garbage (fast-check's anything()) in every argument of every function; returns the
+// problems found. `hostile` adds BigInts and null-prototype objects.
+function garbageProblems(api, baseline, hostile) {
   api.scratch = api.attn.multiHeadAttention({ embedDim: 4, numHeads: 2 });
   const problems = [];
-  for (const [name, [args, call]] of Object.entries(calls)) {
+  for (const [name, [args, call]] of Object.entries(garbageCalls(hostile))) {
     const details = fc.check(
       fc.property(args, (input) => {
         try {
@@ -892,7 +852,7 @@ for (const simd of [true, false]) {
     });
 
     const byClass = new Map();
-    for (const entry of badCalls()) {
+    for (const entry of BAD_CALLS) {
       if (!byClass.has(entry[0])) byClass.set(entry[0], []);
       byClass.get(entry[0]).push(entry);
     }

@@ -498,41 +498,50 @@ for (const simd of [true, false]) {
   });
 }
 
-/** [what, bytes, message, config?] for the refusal test. */
-function badCheckpoints() {
-  const { bytes: good } = checkpoint({ dtype: 'F32' });
-  const patch = (name, dtype, index, value) => {
-    const { bytes } = checkpoint({ dtype });
-    const decoded = decodeSafetensors(bytes, { as: 'raw' });
-    decoded[name].data[index] = value;
-    return encodeSafetensors(decoded, { format: 'pt' });
-  };
+// A checkpoint of dtype `dtype` whose tensor `name` holds `value` (its bits, for F16 and BF16) at
+// `index`.
+function patched(name, dtype, index, value) {
+  const { bytes } = checkpoint({ dtype });
+  const decoded = decodeSafetensors(bytes, { as: 'raw' });
+  decoded[name].data[index] = value;
+  return encodeSafetensors(decoded, { format: 'pt' });
+}
+
+// Values a model must not take, in each stored dtype.
+function badValueCheckpoints() {
+  return [
+    [
+      'a NaN in F32',
+      patched('h.1.mlp.c_fc.weight', 'F32', 5, NaN),
+      /checkpoint: "h.1.mlp.c_fc.weight" holds NaN at element 5; a model's parameters must be finite/,
+    ],
+    [
+      'an infinity in F16',
+      patched('wpe.weight', 'F16', 100, 0x7c00),
+      /checkpoint: "wpe.weight" holds Infinity at element 100/,
+    ],
+    [
+      '-Infinity in BF16',
+      patched('ln_f.bias', 'BF16', 31, 0xff80),
+      /checkpoint: "ln_f.bias" holds -Infinity at element 31/,
+    ],
+    [
+      'an F64 beyond float32',
+      patched('h.0.ln_1.weight', 'F64', 3, 1e39),
+      /checkpoint: "h.0.ln_1.weight" holds Infinity \(beyond float32's range in F64\) at element 3/,
+    ],
+  ];
+}
+
+// Tensors missing, extra, of the wrong shape or type, tied weights that differ, a truncated file:
+// each made from the good checkpoint `good`.
+function badStructureCheckpoints(good) {
   const state = decodeSafetensors(good, { as: 'raw' });
   const without = (name) => encodeSafetensors(Object.fromEntries(Object.entries(state).filter(([k]) => k !== name)));
   const plus = (extra) => encodeSafetensors({ ...state, ...extra });
   const wte = state['wte.weight'];
   const changed = Float32Array.from(wte.data, (x, i) => (i === 7 ? x + 1 : x));
   return [
-    [
-      'a NaN in F32',
-      patch('h.1.mlp.c_fc.weight', 'F32', 5, NaN),
-      /checkpoint: "h.1.mlp.c_fc.weight" holds NaN at element 5; a model's parameters must be finite/,
-    ],
-    [
-      'an infinity in F16',
-      patch('wpe.weight', 'F16', 100, 0x7c00),
-      /checkpoint: "wpe.weight" holds Infinity at element 100/,
-    ],
-    [
-      '-Infinity in BF16',
-      patch('ln_f.bias', 'BF16', 31, 0xff80),
-      /checkpoint: "ln_f.bias" holds -Infinity at element 31/,
-    ],
-    [
-      'an F64 beyond float32',
-      patch('h.0.ln_1.weight', 'F64', 3, 1e39),
-      /checkpoint: "h.0.ln_1.weight" holds Infinity \(beyond float32's range in F64\) at element 3/,
-    ],
     [
       'a wrong shape',
       plus({ 'wpe.weight': { data: new Float32Array(32 * 23), shape: [23, 32] } }),
@@ -570,6 +579,12 @@ function badCheckpoints() {
       /safetensors: tensor "[^"]+": data_offsets \[\d+, \d+\] lie outside the data|safetensors: the file ends after/,
     ],
   ];
+}
+
+/** [what, bytes, message, config?] for the refusal test. */
+function badCheckpoints() {
+  const { bytes: good } = checkpoint({ dtype: 'F32' });
+  return [...badValueCheckpoints(), ...badStructureCheckpoints(good)];
 }
 
 export { expectedValue };

@@ -23,6 +23,90 @@ const TARGETS = [
 
 const snapshot = (state) => Object.fromEntries(Object.entries(state).map(([k, v]) => [k, Array.from(v.data)]));
 
+// The Hugging Face config.json of SMALL with untied embeddings, with fields the model ignores.
+const HF_CONFIG = {
+  model_type: 'gpt2',
+  vocab_size: 7,
+  n_positions: 6,
+  n_embd: 8,
+  n_layer: 2,
+  n_head: 2,
+  n_inner: null,
+  activation_function: 'gelu_new',
+  layer_norm_epsilon: 1e-5,
+  tie_word_embeddings: false,
+  attn_pdrop: 0.1,
+  architectures: ['GPT2LMHeadModel'],
+};
+
+// The untied `model` saved as `bytes` loads back with the same state and the same logits.
+function checkRoundTrip(attn, model, bytes) {
+  const copy = attn.transformerFromSafetensors(bytes, { ...SMALL, tieEmbeddings: false });
+  assert.deepEqual(snapshot(copy.getState()), snapshot(model.getState()));
+  assert.deepEqual(copy.forward(TOKENS).logits.data, model.forward(TOKENS).logits.data);
+  copy.dispose();
+}
+
+// HF_CONFIG reads as SMALL, untied, with every other option at its default.
+function checkHuggingFaceConfig(attn, bytes) {
+  const fromHf = attn.transformerFromSafetensors(bytes, HF_CONFIG);
+  assert.deepEqual(
+    { ...fromHf.config },
+    {
+      ...SMALL,
+      mlp: true,
+      layerNorm: true,
+      positions: 'learned',
+      tieEmbeddings: false,
+      init: 'pytorch',
+      seed: 0,
+      ropeBase: 10000,
+      numKVHeads: SMALL.numHeads,
+      attentionWindow: null,
+    },
+  );
+  fromHf.dispose();
+}
+
+// Configs the model cannot be, a config that disagrees with the file, a truncated file, no config.
+function checkRefusedConfigsAndFiles(attn, bytes) {
+  const hf = HF_CONFIG;
+  assert.throws(
+    () => attn.transformerFromSafetensors(bytes, { ...hf, n_inner: 64 }),
+    /n_inner must be null or 4·n_embd \(32\)/,
+  );
+  assert.throws(
+    () => attn.transformerFromSafetensors(bytes, { ...hf, activation_function: 'relu' }),
+    /activation_function must be 'gelu_new'/,
+  );
+  assert.throws(() => attn.transformerFromSafetensors(bytes, { ...hf, n_head: undefined }), /has no n_head/);
+  assert.throws(
+    () => attn.transformerFromSafetensors(bytes, { ...hf, vocab_size: 9 }),
+    /"(wte|lm_head)\.weight" must have shape \[9, 8\], got \[7, 8\]/,
+  );
+  assert.throws(
+    () => attn.transformerFromSafetensors(bytes, { ...hf, tie_word_embeddings: true }),
+    /"lm_head\.weight" differs from wte\.weight/,
+  );
+  assert.throws(() => attn.transformerFromSafetensors(bytes.subarray(0, bytes.length - 4), hf), /safetensors/);
+  assert.throws(() => attn.transformerFromSafetensors(bytes), /needs a config/);
+}
+
+// A tied GPT-2 checkpoint as Hugging Face stores it: no prefix, causal-mask buffers, no lm_head.
+function checkTiedHuggingFaceCheckpoint(attn) {
+  const tied = attn.transformer({ ...SMALL, seed: 9 });
+  const state = tied.getState();
+  state['h.0.attn.bias'] = { data: new Float32Array(36), shape: [1, 1, 6, 6] };
+  state['h.1.attn.bias'] = { data: new Float32Array(36), shape: [1, 1, 6, 6] };
+  const loaded = attn.transformerFromSafetensors(encodeSafetensors(state), {
+    ...HF_CONFIG,
+    tie_word_embeddings: undefined,
+  });
+  assert.deepEqual(loaded.forward(TOKENS).logits.data, tied.forward(TOKENS).logits.data);
+  loaded.dispose();
+  tied.dispose();
+}
+
 for (const simd of [true, false]) {
   describe(`attn.transformer, ${simd ? 'SIMD' : 'scalar'} build`, () => {
     let attn;
@@ -299,73 +383,10 @@ for (const simd of [true, false]) {
       try {
         const bytes = model.toSafetensors();
         assert.ok(bytes instanceof Uint8Array);
-        const copy = attn.transformerFromSafetensors(bytes, { ...SMALL, tieEmbeddings: false });
-        assert.deepEqual(snapshot(copy.getState()), snapshot(model.getState()));
-        assert.deepEqual(copy.forward(TOKENS).logits.data, model.forward(TOKENS).logits.data);
-        copy.dispose();
-
-        const hf = {
-          model_type: 'gpt2',
-          vocab_size: 7,
-          n_positions: 6,
-          n_embd: 8,
-          n_layer: 2,
-          n_head: 2,
-          n_inner: null,
-          activation_function: 'gelu_new',
-          layer_norm_epsilon: 1e-5,
-          tie_word_embeddings: false,
-          attn_pdrop: 0.1,
-          architectures: ['GPT2LMHeadModel'],
-        };
-        const fromHf = attn.transformerFromSafetensors(bytes, hf);
-        assert.deepEqual(
-          { ...fromHf.config },
-          {
-            ...SMALL,
-            mlp: true,
-            layerNorm: true,
-            positions: 'learned',
-            tieEmbeddings: false,
-            init: 'pytorch',
-            seed: 0,
-            ropeBase: 10000,
-            numKVHeads: SMALL.numHeads,
-            attentionWindow: null,
-          },
-        );
-        fromHf.dispose();
-        assert.throws(
-          () => attn.transformerFromSafetensors(bytes, { ...hf, n_inner: 64 }),
-          /n_inner must be null or 4·n_embd \(32\)/,
-        );
-        assert.throws(
-          () => attn.transformerFromSafetensors(bytes, { ...hf, activation_function: 'relu' }),
-          /activation_function must be 'gelu_new'/,
-        );
-        assert.throws(() => attn.transformerFromSafetensors(bytes, { ...hf, n_head: undefined }), /has no n_head/);
-        assert.throws(
-          () => attn.transformerFromSafetensors(bytes, { ...hf, vocab_size: 9 }),
-          /"(wte|lm_head)\.weight" must have shape \[9, 8\], got \[7, 8\]/,
-        );
-        assert.throws(
-          () => attn.transformerFromSafetensors(bytes, { ...hf, tie_word_embeddings: true }),
-          /"lm_head\.weight" differs from wte\.weight/,
-        );
-        assert.throws(() => attn.transformerFromSafetensors(bytes.subarray(0, bytes.length - 4), hf), /safetensors/);
-        assert.throws(() => attn.transformerFromSafetensors(bytes), /needs a config/);
-        // A tied GPT-2 checkpoint as Hugging Face stores it: no prefix, causal-mask buffers, no lm_head.
-        const tied = attn.transformer({ ...SMALL, seed: 9 });
-        const state = tied.getState();
-        state['h.0.attn.bias'] = { data: new Float32Array(36), shape: [1, 1, 6, 6] };
-        state['h.1.attn.bias'] = { data: new Float32Array(36), shape: [1, 1, 6, 6] };
-        const loaded = attn.transformerFromSafetensors(encodeSafetensors(state), {
-          ...hf,
-          tie_word_embeddings: undefined,
-        });
-        assert.deepEqual(loaded.forward(TOKENS).logits.data, tied.forward(TOKENS).logits.data);
-        loaded.dispose();
-        tied.dispose();
+        checkRoundTrip(attn, model, bytes);
+        checkHuggingFaceConfig(attn, bytes);
+        checkRefusedConfigsAndFiles(attn, bytes);
+        checkTiedHuggingFaceCheckpoint(attn);
       } finally {
         model.dispose();
       }

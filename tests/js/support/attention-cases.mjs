@@ -218,6 +218,33 @@ export function materializeSdpa(c) {
   return { t, inputs, options };
 }
 
+// The layer's own weights (in, out) scaled down by √in, and its biases when the case has them,
+// drawn from `rand` in this order.
+function randomWeights(rand, c, E, kdim, vdim) {
+  const w = (inDim) => ({ data: values(rand, inDim * E, c.mag.w - Math.log10(Math.sqrt(inDim))), shape: [inDim, E] });
+  const weights = { wq: w(E), wk: w(kdim), wv: w(vdim), wo: w(E) };
+  if (c.bias)
+    for (const name of ['bq', 'bk', 'bv', 'bo']) weights[name] = { data: values(rand, E, c.mag.w - 1), shape: [E] };
+  return weights;
+}
+
+// Draws an MHA case's attention mask (boolean or float) and key padding after its inputs, into
+// the reference's view `t` and the call's `options`.
+function drawMhaMasks(rand, c, t, options) {
+  const { B, n, m } = t;
+  if (c.attnMask?.kind === 'bool') {
+    t.mask = maskRows(rand, 1, n, m, c.attnMask.density, c.attnMask.fullRows);
+    options.attnMask = { data: t.mask, shape: [n, m] };
+  } else if (c.attnMask?.kind === 'float') {
+    t.bias = biasValues(rand, n * m, c.attnMask.mag, c.attnMask.negInf);
+    options.attnMask = { data: t.bias, shape: [n, m] };
+  }
+  if (c.keyPadding) {
+    t.keyPadding = flags(rand, B * m, c.keyPadding.density);
+    options.keyPaddingMask = { data: t.keyPadding, shape: c.batch === null ? [m] : [B, m] };
+  }
+}
+
 /** Turns an MHA case into a layer configuration, weights, inputs and options. */
 export function materializeMha(c) {
   const H = c.numHeads,
@@ -233,13 +260,7 @@ export function materializeMha(c) {
   const config = { embedDim: E, numHeads: H, bias: c.bias, seed: c.seed % 2 ** 32 };
   if (kdim !== E) config.kdim = kdim;
   if (vdim !== E) config.vdim = vdim;
-  let weights = null;
-  if (c.init === 'random') {
-    const w = (inDim) => ({ data: values(rand, inDim * E, c.mag.w - Math.log10(Math.sqrt(inDim))), shape: [inDim, E] });
-    weights = { wq: w(E), wk: w(kdim), wv: w(vdim), wo: w(E) };
-    if (c.bias)
-      for (const name of ['bq', 'bk', 'bv', 'bo']) weights[name] = { data: values(rand, E, c.mag.w - 1), shape: [E] };
-  }
+  const weights = c.init === 'random' ? randomWeights(rand, c, E, kdim, vdim) : null;
   const query = values(rand, B * n * E, c.mag.x);
   const key = self ? query : values(rand, B * m * kdim, c.mag.x);
   const value = self ? query : values(rand, B * m * vdim, c.mag.x);
@@ -261,17 +282,7 @@ export function materializeMha(c) {
     keyPadding: null,
   };
   const options = { causal: c.causal, needWeights: c.needWeights, averageWeights: c.averageWeights, trace: c.trace };
-  if (c.attnMask?.kind === 'bool') {
-    t.mask = maskRows(rand, 1, n, m, c.attnMask.density, c.attnMask.fullRows);
-    options.attnMask = { data: t.mask, shape: [n, m] };
-  } else if (c.attnMask?.kind === 'float') {
-    t.bias = biasValues(rand, n * m, c.attnMask.mag, c.attnMask.negInf);
-    options.attnMask = { data: t.bias, shape: [n, m] };
-  }
-  if (c.keyPadding) {
-    t.keyPadding = flags(rand, B * m, c.keyPadding.density);
-    options.keyPaddingMask = { data: t.keyPadding, shape: c.batch === null ? [m] : [B, m] };
-  }
+  drawMhaMasks(rand, c, t, options);
   const args = self
     ? [{ data: query, shape: [...lead, n, E] }]
     : [

@@ -220,6 +220,51 @@ function columns(src, rows, cols, c0, width) {
   return out;
 }
 
+// Head h of batch item b: its columns of Q, K and V (values and error bounds) through attendHead,
+// a key hidden where the causal mask, the shared mask or item b's key padding says so.
+function multiHeadHead({ n, m, E, d, scale, Q, K, V, causal, mask, bias, keyPadding }, b, h) {
+  const rowsQ = (t) => t.subarray(b * n * E, (b + 1) * n * E);
+  const rowsK = (t) => t.subarray(b * m * E, (b + 1) * m * E);
+  return attendHead({
+    n,
+    m,
+    d,
+    dv: d,
+    scale,
+    scaleRel: U,
+    q: columns(rowsQ(Q.y), n, E, h * d, d),
+    eq: columns(rowsQ(Q.ey), n, E, h * d, d),
+    k: columns(rowsK(K.y), m, E, h * d, d),
+    ek: columns(rowsK(K.ey), m, E, h * d, d),
+    v: columns(rowsK(V.y), m, E, h * d, d),
+    ev: columns(rowsK(V.ey), m, E, h * d, d),
+    hidden: (i, j) =>
+      (causal && j > i) ||
+      (mask !== null && mask[i * m + j] !== 0) ||
+      (keyPadding !== null && keyPadding[b * m + j] !== 0),
+    bias: bias === null ? null : (i, j) => bias[i * m + j],
+  });
+}
+
+// Files head h of batch item b into the gathered results: its weights, its share of the average
+// over heads (with the rounding of the division and the sum in the bound), its output columns of
+// concat, and (from the first head, as every head hides the same keys) the fully masked rows.
+function gatherHead(all, { n, m, E, H, d }, head, b, h) {
+  const nm = n * m;
+  all.headWeights.set(head.weights, (b * H + h) * nm);
+  all.eHeadWeights.set(head.eWeights, (b * H + h) * nm);
+  for (let x = 0; x < nm; x++) {
+    all.averaged[b * nm + x] += head.weights[x] / H;
+    all.eAveraged[b * nm + x] += head.eWeights[x] / H + 2 * U * head.weights[x];
+  }
+  for (let i = 0; i < n; i++)
+    for (let c = 0; c < d; c++) {
+      all.concat[(b * n + i) * E + h * d + c] = head.output[i * d + c];
+      all.eConcat[(b * n + i) * E + h * d + c] = head.eOutput[i * d + c];
+    }
+  if (h === 0) all.fullyMasked.set(head.fully, b * n);
+}
+
 /**
  * torch.nn.MultiheadAttention (batch_first) in x·W + b layout: W are (in, out), biases (E) or null.
  * query (B, n, E), key (B, m, kdim), value (B, m, vdim); mask/bias (n, m) shared; keyPadding (B, m).
@@ -249,50 +294,18 @@ export function referenceMultiHead({
   const K = linear(key, null, B * m, kdim, wk, bk, E);
   const V = linear(value, null, B * m, vdim, wv, bv, E);
   const scale = 1 / Math.sqrt(d);
-  const headWeights = new Float64Array(B * H * nm),
-    eHeadWeights = new Float64Array(B * H * nm);
-  const averaged = new Float64Array(B * nm),
-    eAveraged = new Float64Array(B * nm);
-  const concat = new Float64Array(B * n * E),
-    eConcat = new Float64Array(B * n * E);
-  const fullyMasked = new Uint8Array(B * n);
-  for (let b = 0; b < B; b++) {
-    const rowsQ = (t) => t.subarray(b * n * E, (b + 1) * n * E);
-    const rowsK = (t) => t.subarray(b * m * E, (b + 1) * m * E);
-    for (let h = 0; h < H; h++) {
-      const head = attendHead({
-        n,
-        m,
-        d,
-        dv: d,
-        scale,
-        scaleRel: U,
-        q: columns(rowsQ(Q.y), n, E, h * d, d),
-        eq: columns(rowsQ(Q.ey), n, E, h * d, d),
-        k: columns(rowsK(K.y), m, E, h * d, d),
-        ek: columns(rowsK(K.ey), m, E, h * d, d),
-        v: columns(rowsK(V.y), m, E, h * d, d),
-        ev: columns(rowsK(V.ey), m, E, h * d, d),
-        hidden: (i, j) =>
-          (causal && j > i) ||
-          (mask !== null && mask[i * m + j] !== 0) ||
-          (keyPadding !== null && keyPadding[b * m + j] !== 0),
-        bias: bias === null ? null : (i, j) => bias[i * m + j],
-      });
-      headWeights.set(head.weights, (b * H + h) * nm);
-      eHeadWeights.set(head.eWeights, (b * H + h) * nm);
-      for (let x = 0; x < nm; x++) {
-        averaged[b * nm + x] += head.weights[x] / H;
-        eAveraged[b * nm + x] += head.eWeights[x] / H + 2 * U * head.weights[x];
-      }
-      for (let i = 0; i < n; i++)
-        for (let c = 0; c < d; c++) {
-          concat[(b * n + i) * E + h * d + c] = head.output[i * d + c];
-          eConcat[(b * n + i) * E + h * d + c] = head.eOutput[i * d + c];
-        }
-      if (h === 0) fullyMasked.set(head.fully, b * n);
-    }
-  }
+  const all = {
+    headWeights: new Float64Array(B * H * nm),
+    eHeadWeights: new Float64Array(B * H * nm),
+    averaged: new Float64Array(B * nm),
+    eAveraged: new Float64Array(B * nm),
+    concat: new Float64Array(B * n * E),
+    eConcat: new Float64Array(B * n * E),
+    fullyMasked: new Uint8Array(B * n),
+  };
+  const problem = { n, m, E, H, d, scale, Q, K, V, causal, mask, bias, keyPadding };
+  for (let b = 0; b < B; b++) for (let h = 0; h < H; h++) gatherHead(all, problem, multiHeadHead(problem, b, h), b, h);
+  const { headWeights, eHeadWeights, averaged, eAveraged, concat, eConcat, fullyMasked } = all;
   const O = linear(concat, eConcat, B * n, E, wo, bo, E);
   return {
     q: Q.y,
