@@ -11,6 +11,10 @@ import {
   parseAttentionJson,
   readAttentionFile,
 } from '../../web/ui/training/attention-json.js';
+import { loadEnglishParts } from '../../web/ui/model/i18n.js';
+
+// The training view's English text loads with the view (web/ui/i18n/index.js); its modules are used alone here.
+await loadEnglishParts('training');
 
 // A small deterministic generator (the numbers only need to vary).
 function lcg(seed) {

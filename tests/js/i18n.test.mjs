@@ -4,10 +4,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import {
   LANGUAGES,
   createTranslator,
   english,
+  loadEnglishParts,
   pickLanguage,
   pseudoMessages,
   translator,
@@ -90,6 +92,7 @@ test('German and Spanish write decimal commas; English a point; the minus sign i
 });
 
 test('the pseudo-locale wraps and accents every message and keeps its placeholders', async () => {
+  await loadEnglishParts();
   const pseudo = pseudoMessages();
   const en = await load('en');
   for (const [key, message] of Object.entries(en)) {
@@ -102,4 +105,17 @@ test('the pseudo-locale wraps and accents every message and keeps its placeholde
     }
   }
   assert.equal((await createTranslator('qps')).t('common.loading'), '\u27e6Ló\u00e1díñg\u2026\u27e7'.normalize());
+});
+
+test('English starts with the first drawing\u2019s parts; the lessons\u2019 and the training view\u2019s text join when loaded', () => {
+  // In a fresh process: what a page has before any lesson or the training view has loaded.
+  const code = `
+    import { english, loadEnglishParts } from ${JSON.stringify(new URL('../../web/ui/model/i18n.js', import.meta.url).href)};
+    const before = ['lessonTabs.tab.cost', 'lessons.cost.intro', 'training.controls.title'].map((k) => english.has(k));
+    await loadEnglishParts('lessons');
+    const lessons = english.has('lessons.cost.intro');
+    await loadEnglishParts();
+    console.log(JSON.stringify({ before, lessons, training: english.has('training.controls.title') }));`;
+  const out = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8' }));
+  assert.deepEqual(out, { before: [true, false, false], lessons: true, training: true });
 });

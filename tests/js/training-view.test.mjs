@@ -17,6 +17,10 @@ import {
 import { parseAttentionJson, tokenIds } from '../../web/ui/training/attention-json.js';
 import { describeAblation } from '../../web/ui/training/ablation.js';
 import { residualBefore } from '../../web/ui/model/open-head.js';
+import { loadEnglishParts } from '../../web/ui/model/i18n.js';
+
+// The training view's English text loads with the view (web/ui/i18n/index.js); its modules are used alone here.
+await loadEnglishParts('training');
 
 let attn;
 before(async () => {

@@ -1,7 +1,31 @@
-// The message catalogues, by language: English at once (the source of truth and every other
-// language's fallback), German and Spanish loaded when asked (bundlers split each into a chunk).
+// The message catalogues, by language. English is the source of truth and every other language's
+// fallback: the parts the explorer's first drawing needs (common, explorer, lesson tabs,
+// checkpoint) are here
+// at once, and the rest (lessons, inference lessons, training view) join ENGLISH when the code
+// that shows them loads (loadEnglishParts), so the first heatmap does not wait for their text.
+// German and Spanish load whole when asked (bundlers split each into a chunk).
 // Read through web/ui/model/i18n.js.
-export { default as ENGLISH } from './en/index.js';
+import checkpoint from './en/checkpoint.js';
+import common from './en/common.js';
+import explorer from './en/explorer.js';
+import lessonTabs from './en/lessonTabs.js';
+
+/** The English messages loaded so far (parts are added to this object as they load). */
+export const ENGLISH = { ...checkpoint, ...common, ...explorer, ...lessonTabs };
+
+const ENGLISH_PARTS = {
+  inference: () => import('./en/inference.js'),
+  lessons: () => import('./en/lessons.js'),
+  training: () => import('./en/training.js'),
+};
+
+/** Adds the named English parts (every part when none is named) to ENGLISH. */
+export async function loadEnglishParts(...names) {
+  const parts = await Promise.all(
+    (names.length ? names : Object.keys(ENGLISH_PARTS)).map((name) => ENGLISH_PARTS[name]()),
+  );
+  for (const { default: messages } of parts) Object.assign(ENGLISH, messages);
+}
 
 export const LOADERS = {
   de: () => import('./de/index.js'),

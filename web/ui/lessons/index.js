@@ -8,7 +8,7 @@
 import { apiReady } from '../../lib/api-parts.js';
 import { el } from './dom.js';
 import { section } from '../dom/dom.js';
-import { english, LESSON_PANELS, setLesson } from '../model/model.js';
+import { english, LESSON_PANELS, loadEnglishParts, setLesson } from '../model/model.js';
 
 // One import() each, written out so that bundlers split every lesson into a chunk of its own.
 const MODULES = {
@@ -44,14 +44,20 @@ const MODULES = {
 };
 const loaded = new Map(); // id → Promise of the panel's maker, shared by every explorer on the page
 
+// The parts of the API that the bundled site loads after the first drawing (lib/api-parts.js)
+// which a lesson calls: the kv-cache lesson decodes with a transformer, the gradients lesson
+// differentiates, the FlashAttention lesson traces. The others need none of them.
+const API_PARTS = { 'kv-cache': ['transformer'], gradients: ['gradients'], 'flash-attention': ['flash-lesson'] };
+
 /**
- * The maker of lesson `id`'s panel, its module loaded once per page, together with the parts of
- * the API the bundled site loads after the first drawing (lib/api-parts.js), so a lesson can call
- * any of them synchronously.
+ * The maker of lesson `id`'s panel, its module loaded once per page, together with the API parts
+ * it calls (so it can call them synchronously) and the lessons' English text.
  */
 export function loadLesson(id) {
   if (!loaded.has(id)) {
-    const promise = Promise.all([MODULES[id](), apiReady()]).then(([make]) => make);
+    const needs = [MODULES[id](), loadEnglishParts('lessons', 'inference')];
+    if (API_PARTS[id]) needs.push(apiReady(...API_PARTS[id]));
+    const promise = Promise.all(needs).then(([make]) => make);
     loaded.set(id, promise);
     promise.catch(() => loaded.delete(id)); // a failed load (offline) is tried again next time
   }
@@ -72,15 +78,15 @@ function prefetchWhenIdle() {
   });
 }
 
-// Each tab's short name (lessons.tab.ID) and full title (lessons.title.ID) are in the catalogues.
+// Each tab's short name (lessonTabs.tab.ID) and full title (lessonTabs.title.ID) are in the catalogues.
 const IDS = new Set(Object.keys(MODULES));
 
 /** Each lesson tab's full title in English, by id (the embed builder's menu). */
-export const LESSON_TITLES = Object.fromEntries([...IDS].map((id) => [id, english.t(`lessons.title.${id}`)]));
+export const LESSON_TITLES = Object.fromEntries([...IDS].map((id) => [id, english.t(`lessonTabs.title.${id}`)]));
 
 /** Lesson `id`'s full title in the translator's language (its id when there is no such lesson). */
 export function lessonTitle(id, i18n = english) {
-  return IDS.has(id) ? i18n.t(`lessons.title.${id}`) : id;
+  return IDS.has(id) ? i18n.t(`lessonTabs.title.${id}`) : id;
 }
 
 // The element holding lesson `id`'s panel (its title first), and its tab when `onClick` is given
@@ -89,9 +95,9 @@ function holderFor(id, onClick, { t }) {
   const holder = el('div', 'lesson-holder');
   holder.id = `lesson-panel-${id}`;
   holder.hidden = true;
-  holder.append(el('h3', 'lesson-title', t(`lessons.title.${id}`)));
+  holder.append(el('h3', 'lesson-title', t(`lessonTabs.title.${id}`)));
   if (!onClick) return { holder, tab: null };
-  const tab = el('button', 'lesson-tab', t(`lessons.tab.${id}`));
+  const tab = el('button', 'lesson-tab', t(`lessonTabs.tab.${id}`));
   tab.type = 'button';
   tab.id = `lesson-tab-${id}`;
   tab.setAttribute('role', 'tab');
@@ -124,13 +130,13 @@ function lessonsSection(only, i18n) {
   const { t } = i18n;
   const { root, heading } = only
     ? section('lessons single-lesson', 'lessons', lessonTitle(only, i18n))
-    : section('lessons', 'lessons', t('lessons.section.title'), t('lessons.section.intro'));
+    : section('lessons', 'lessons', t('lessonTabs.section.title'), t('lessonTabs.section.intro'));
   // A lesson alone: its panel's own title shows (and its headings keep their levels); the section's names it for landmarks.
   if (only) heading.classList.add('visually-hidden');
   root.id = 'lessons';
   const tabs = el('div', 'lesson-tabs');
   tabs.setAttribute('role', 'tablist');
-  tabs.setAttribute('aria-label', t('lessons.tabs.label'));
+  tabs.setAttribute('aria-label', t('lessonTabs.tabs.label'));
   const card = el('div', 'card lesson-card');
   if (only) root.append(card);
   else root.append(tabs, card);
@@ -218,7 +224,7 @@ export function createLessons({ attn, computer, update, only = null, i18n: given
     }
     if (!holders[id].querySelector(':scope > .lesson-loading')) {
       holders[id].setAttribute('aria-busy', 'true');
-      holders[id].append(el('p', 'lesson-status lesson-loading', t('lessons.loading')));
+      holders[id].append(el('p', 'lesson-status lesson-loading', t('lessonTabs.loading')));
     }
     if (pending.has(id)) return false;
     pending.add(id);
@@ -235,7 +241,7 @@ export function createLessons({ attn, computer, update, only = null, i18n: given
         pending.delete(id); // the next drawing tries again
         const line = holders[id].querySelector(':scope > .lesson-loading');
         if (disposed || !line) return;
-        line.textContent = t('lessons.loadFailed', { error: err.message });
+        line.textContent = t('lessonTabs.loadFailed', { error: err.message });
         line.classList.add('error');
         holders[id].removeAttribute('aria-busy');
       },

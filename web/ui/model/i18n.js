@@ -4,7 +4,9 @@
 // truth and is always loaded (it is the fallback); German and Spanish load when asked. The
 // pseudo-locale `qps` is English with every message wrapped in ⟦…⟧ and accented, so a test can
 // see any visible text that did not go through a catalogue.
-import { ENGLISH as ENGLISH_MESSAGES, LOADERS } from '../i18n/index.js';
+import { ENGLISH as ENGLISH_MESSAGES, LOADERS, loadEnglishParts } from '../i18n/index.js';
+
+export { loadEnglishParts };
 
 export const LANGUAGES = Object.freeze(['en', 'de', 'es']);
 export const PSEUDO = 'qps';
@@ -34,7 +36,10 @@ function primary(tag) {
 
 /** A translator for `lang` (see pickLanguage), once its catalogue has loaded. */
 export async function createTranslator(lang = 'en', options = {}) {
-  if (lang === PSEUDO) return translator(PSEUDO, pseudoMessages(), options);
+  if (lang === PSEUDO) {
+    await loadEnglishParts(); // the pseudo-locale is every English message, wrapped
+    return translator(PSEUDO, pseudoMessages(), options);
+  }
   if (!LOADERS[lang]) return translator('en', ENGLISH_MESSAGES, options);
   const { default: messages } = await LOADERS[lang]();
   return translator(lang, messages, options);
@@ -92,7 +97,10 @@ const ACCENTS = {
 };
 const accent = (text) => text.replace(/[aeioucnyAEIOUCN]/g, (c) => ACCENTS[c]);
 
-/** English with every message (each plural form) accented and wrapped in ⟦…⟧, placeholders kept. */
+/**
+ * English with every message loaded so far (each plural form) accented and wrapped in ⟦…⟧,
+ * placeholders kept (loadEnglishParts() first for all of them).
+ */
 export function pseudoMessages() {
   const wrap = (m) =>
     `\u27e6${m

@@ -91,4 +91,4 @@ export {
 } from './lesson-registry.js';
 export { STARTING_FIELDS, applyStartingNumbers, parseMatrix, startingFields } from './starting-numbers.js';
 export { elementSnippet, embedAddress, embedFields, iframeSnippet } from './embed-snippets.js';
-export { LANGUAGES, PSEUDO, createTranslator, english, pickLanguage, translator } from './i18n.js';
+export { LANGUAGES, PSEUDO, createTranslator, english, loadEnglishParts, pickLanguage, translator } from './i18n.js';

@@ -8,6 +8,7 @@ import { createImportPanel } from './import-panel.js';
 import { createCheckpointPanels } from '../checkpoint/checkpoint.js';
 import { applyTrainingOptions } from './embed-options.js';
 import { markLanguage, widgetTranslator } from '../dom/dom.js';
+import { loadEnglishParts } from '../model/model.js';
 
 /**
  * options: syncUrl (default true: settings and example from and to location.hash), params (a
@@ -19,6 +20,7 @@ import { markLanguage, widgetTranslator } from '../dom/dom.js';
  * Returns a handle like the explorer's: { getState, onChange, destroy, … }.
  */
 export async function mountTrainingPage(root, options = {}) {
+  await loadEnglishParts('training'); // the view's English text (also every language's fallback)
   const syncUrl = options.syncUrl ?? true;
   const params = options.params ?? new URLSearchParams(syncUrl ? window.location.hash.replace(/^#/, '') : '');
   const settings = options.settings ?? settingsFromParams(params);

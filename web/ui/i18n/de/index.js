@@ -4,6 +4,7 @@ import checkpoint from './checkpoint.js';
 import common from './common.js';
 import explorer from './explorer.js';
 import inference from './inference.js';
+import lessonTabs from './lessonTabs.js';
 import lessons from './lessons.js';
 import training from './training.js';
 
@@ -12,6 +13,7 @@ export default {
   ...common,
   ...explorer,
   ...inference,
+  ...lessonTabs,
   ...lessons,
   ...training,
 };

@@ -3,32 +3,6 @@
 // projection = proyección; loss = pérdida; gradient = gradiente; backward pass = pasada hacia atrás;
 // learning rate = tasa de aprendizaje; nudge = empujón; seed = semilla; output = salida; row = fila.
 export default {
-  'lessons.section.title': 'Lecciones, medidas',
-  'lessons.section.intro':
-    'Experimentos con los números de arriba, cada uno calculado por el mismo núcleo WebAssembly.',
-  'lessons.tabs.label': 'Lecciones',
-  'lessons.loading': 'Cargando la lección\u2026',
-  'lessons.loadFailed': 'No se pudo cargar esta lección: {error}',
-  'lessons.tab.sqrt-dk': 'Por qué \u221ad\u2096',
-  'lessons.tab.pitfalls': 'Errores típicos',
-  'lessons.tab.hull': 'Mezcla',
-  'lessons.tab.cost': 'Coste',
-  'lessons.tab.steps': 'Token a token',
-  'lessons.tab.permutation': 'Intercambiar tokens',
-  'lessons.tab.gradients': 'Gradientes',
-  'lessons.tab.flash-attention': 'FlashAttention',
-  'lessons.tab.kv-cache': 'Caché KV',
-  'lessons.tab.positions': 'Posiciones',
-  'lessons.title.sqrt-dk': 'Por qué \u221ad\u2096, medido',
-  'lessons.title.pitfalls': 'Errores típicos, lado a lado',
-  'lessons.title.hull': 'La atención mezcla, nunca inventa',
-  'lessons.title.cost': 'Coste y tamaño',
-  'lessons.title.steps': 'Vista autorregresiva: token a token',
-  'lessons.title.permutation': 'Equivarianza por permutación',
-  'lessons.title.gradients': 'Gradientes: cómo aprende la atención',
-  'lessons.title.flash-attention': 'FlashAttention, bloque a bloque',
-  'lessons.title.kv-cache': 'La caché KV: decodificar un token cada vez',
-  'lessons.title.positions': 'De dónde vienen las posiciones: sinusoidales, aprendidas, RoPE, ALiBi',
   'lessons.error.compute': 'No se puede calcular: {error}',
   'lessons.error.refused': 'El núcleo se negó: {error}',
 

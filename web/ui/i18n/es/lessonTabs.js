@@ -1,0 +1,30 @@
+// The lesson tabs' names, titles and section heading in Spanish (shown with the explorer's
+// first drawing; the lessons' own text, lessons.js, loads with the lessons).
+export default {
+  'lessonTabs.section.title': 'Lecciones, medidas',
+  'lessonTabs.section.intro':
+    'Experimentos con los números de arriba, cada uno calculado por el mismo núcleo WebAssembly.',
+  'lessonTabs.tabs.label': 'Lecciones',
+  'lessonTabs.loading': 'Cargando la lección\u2026',
+  'lessonTabs.loadFailed': 'No se pudo cargar esta lección: {error}',
+  'lessonTabs.tab.sqrt-dk': 'Por qué \u221ad\u2096',
+  'lessonTabs.tab.pitfalls': 'Errores típicos',
+  'lessonTabs.tab.hull': 'Mezcla',
+  'lessonTabs.tab.cost': 'Coste',
+  'lessonTabs.tab.steps': 'Token a token',
+  'lessonTabs.tab.permutation': 'Intercambiar tokens',
+  'lessonTabs.tab.gradients': 'Gradientes',
+  'lessonTabs.tab.flash-attention': 'FlashAttention',
+  'lessonTabs.tab.kv-cache': 'Caché KV',
+  'lessonTabs.tab.positions': 'Posiciones',
+  'lessonTabs.title.sqrt-dk': 'Por qué \u221ad\u2096, medido',
+  'lessonTabs.title.pitfalls': 'Errores típicos, lado a lado',
+  'lessonTabs.title.hull': 'La atención mezcla, nunca inventa',
+  'lessonTabs.title.cost': 'Coste y tamaño',
+  'lessonTabs.title.steps': 'Vista autorregresiva: token a token',
+  'lessonTabs.title.permutation': 'Equivarianza por permutación',
+  'lessonTabs.title.gradients': 'Gradientes: cómo aprende la atención',
+  'lessonTabs.title.flash-attention': 'FlashAttention, bloque a bloque',
+  'lessonTabs.title.kv-cache': 'La caché KV: decodificar un token cada vez',
+  'lessonTabs.title.positions': 'De dónde vienen las posiciones: sinusoidales, aprendidas, RoPE, ALiBi',
+};
