@@ -42,20 +42,20 @@
     sandbox:
       'The explorer could not load its scripts: it runs in a sandboxed frame (sandbox="allow-scripts" ' +
       'without allow-same-origin, so its origin is "null"), and the server of its files sends no CORS headers, so ' +
-      'the browser refuses its module scripts. The host of the explorer\u2019s files must send ' +
+      'the browser refuses its module scripts. The host of the explorer’s files must send ' +
       '"Access-Control-Allow-Origin: *" with them, or the lesson page must add allow-same-origin to the ' +
-      'iframe\u2019s sandbox attribute.',
+      'iframe’s sandbox attribute.',
     script:
-      'The explorer could not load its scripts. Check that all the files of the explorer\u2019s folder are on ' +
-      'the server and served as text/javascript, and that the page\u2019s Content-Security-Policy allows ' +
-      'script-src \u2019self\u2019 \u2019wasm-unsafe-eval\u2019 (the browser\u2019s console names the file).',
+      'The explorer could not load its scripts. Check that all the files of the explorer’s folder are on ' +
+      'the server and served as text/javascript, and that the page’s Content-Security-Policy allows ' +
+      'script-src ’self’ ’wasm-unsafe-eval’ (the browser’s console names the file).',
     'old-browser':
       'This browser is too old for the explorer: it does not run JavaScript modules. Open the page in a ' +
       'current Firefox, Chrome, Edge or Safari.',
     slow:
-      'The explorer\u2019s scripts have not started yet. If this stays, the browser did not run them: its console ' +
+      'The explorer’s scripts have not started yet. If this stays, the browser did not run them: its console ' +
       'names the file and the reason (a file missing on the server, a Content-Security-Policy that refuses ' +
-      'script-src \u2019self\u2019, a sandboxed frame whose server sends no CORS headers).',
+      'script-src ’self’, a sandboxed frame whose server sends no CORS headers).',
   };
 
   function fail(kind) {

@@ -99,10 +99,7 @@ async function checkKeyboard(page) {
   for (const key of ['PageDown', 'End', 'ArrowLeft', 'ArrowUp']) await page.keyboard.press(key);
   let r = await readOut();
   assert.deepEqual(r.at, [T - 2, T - 2]);
-  assert.equal(
-    r.text,
-    `query ${T - 1} \u201c${TOKENS[T - 2]}\u201d \u2192 key ${T - 1} \u201c${TOKENS[T - 2]}\u201d: 0.000`,
-  );
+  assert.equal(r.text, `query ${T - 1} “${TOKENS[T - 2]}” → key ${T - 1} “${TOKENS[T - 2]}”: 0.000`);
   // Head 2 looks two tokens back: query 510's weight is on key 508.
   for (const key of ['ArrowLeft', 'ArrowLeft']) await page.keyboard.press(key);
   r = await readOut();
@@ -202,7 +199,7 @@ async function checkPictures(page) {
 }
 
 test(
-  'a 15 MB file of 512 tokens × 30 heads imports without a long task; its pictures and scores are the file\u2019s',
+  'a 15 MB file of 512 tokens × 30 heads imports without a long task; its pictures and scores are the file’s',
   { timeout: 600_000 },
   async (t) => {
     const { file, bytes } = hostileFile();

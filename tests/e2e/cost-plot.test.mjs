@@ -42,7 +42,7 @@ const layout = () =>
 const overlap = (a, b) => a.l < b.r && b.l < a.r && a.t < b.b && b.t < a.b;
 const show = (b) => `"${b.text}" at ${b.l.toFixed(1)}..${b.r.toFixed(1)} × ${b.t.toFixed(1)}..${b.b.toFixed(1)}`;
 
-test('the cost plot\u2019s labels stay inside the plot and above its area, clear of each other', async () => {
+test('the cost plot’s labels stay inside the plot and above its area, clear of each other', async () => {
   await afterRender(page, () => page.click('.lesson-tab[data-panel="cost"]'));
   for (const width of [1400, 375]) {
     await page.setViewportSize({ width, height: 900 });

@@ -45,7 +45,7 @@ const readMatrix = (name) =>
   page.evaluate((m) => {
     const inputs = [...document.querySelectorAll(`[data-matrix="${m}"] .cell-input`)];
     const rows = new Set(inputs.map((i) => i.dataset.row)).size;
-    return { shape: [rows, inputs.length / rows], data: inputs.map((i) => Number(i.title.replace('\u2212', '-'))) };
+    return { shape: [rows, inputs.length / rows], data: inputs.map((i) => Number(i.title.replace('−', '-'))) };
   }, name);
 
 describe('the lesson NumPy example', () => {
@@ -167,10 +167,7 @@ describe('masks', () => {
     const masked = await readHeatmap(page, 'masked');
     assert.equal(masked.data[1], -Infinity);
     const shown = await readHeatmapCells(page, 'masked');
-    assert.deepEqual(
-      { colour: shown[1].colour, text: shown[1].text },
-      { colour: 'hatch', text: '\u2212\u221e, hidden' },
-    );
+    assert.deepEqual({ colour: shown[1].colour, text: shown[1].text }, { colour: 'hatch', text: '−∞, hidden' });
     assert.match(shown[0].colour, /^rgb\(/);
   });
 

@@ -89,7 +89,7 @@ describe('numbers out', () => {
       const values = rows.slice(1).flatMap((r) => r.slice(1).map(Number));
       assert.deepEqual(values, shown.data, `${name}: CSV values`);
       if (name === 'masked') assert.ok(values.includes(-Infinity));
-      if (name === 'weights') assert.deepEqual(rows.map((r) => r[0]).slice(1), ['q\u2081', 'q\u2082', 'q\u2083']);
+      if (name === 'weights') assert.deepEqual(rows.map((r) => r[0]).slice(1), ['q₁', 'q₂', 'q₃']);
     }
   });
 

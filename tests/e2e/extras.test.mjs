@@ -164,7 +164,7 @@ describe('bias matrix, projection biases and cross-attention', () => {
     assert.deepEqual(theirs, mine);
     const s2 = await checkNumbers(other.page);
     assert.deepEqual(s2.matrices.B, s.matrices.B);
-    assert.equal(await cellText(other.page, 'B', 0, 2), '-inf', 'a \u2212\u221e cell shows -inf');
+    assert.equal(await cellText(other.page, 'B', 0, 2), '-inf', 'a −∞ cell shows -inf');
     assert.equal(await other.page.isChecked('#cross-attention'), true);
     assert.equal(await other.page.isChecked('#projection-biases'), true);
     await other.context.close();
@@ -208,7 +208,7 @@ describe('bias matrix, projection biases and cross-attention', () => {
       for (const c of cards) c.style.contentVisibility = 'visible';
       try {
         return (await window.axe.run(document)).violations.map(
-          (v) => `${v.id}: ${v.help} (${v.nodes.length}\u00d7, e.g. ${v.nodes[0].target.join(' ')})`,
+          (v) => `${v.id}: ${v.help} (${v.nodes.length}×, e.g. ${v.nodes[0].target.join(' ')})`,
         );
       } finally {
         for (const c of cards) c.style.contentVisibility = '';

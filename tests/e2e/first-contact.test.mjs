@@ -77,7 +77,7 @@ test('375 px phone, dark: the weights within two screens; the explanation and th
   await page.click('.tools-toggle');
   assert.equal(await page.isVisible('#theme'), true);
   await page.focus('[data-heatmap="weights"] td[data-row="1"][data-col="1"]');
-  assert.match(await page.textContent('#explain-title'), /weight/i, 'the folded panel\u2019s title follows the cell');
+  assert.match(await page.textContent('#explain-title'), /weight/i, 'the folded panel’s title follows the cell');
   await axe(page, '375 px dark, controls and tools open');
   assert.deepEqual(await collectProblems(page, problems), []);
   await context.close();

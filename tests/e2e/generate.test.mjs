@@ -46,7 +46,7 @@ const generated = (page) =>
 const cache = (page) =>
   page.$eval('[data-kv-cache]', (e) => ({ length: Number(e.dataset.length), bytes: Number(e.dataset.bytes) }));
 
-test('#view=train&example=text, then Generate: model.generate\u2019s tokens, the cache in the hooks, a full pass that agrees', async () => {
+test('#view=train&example=text, then Generate: model.generate’s tokens, the cache in the hooks, a full pass that agrees', async () => {
   const { page, problems, context } = await openTraining('#view=train&example=text');
   await page.waitForFunction(() => /loaded/.test(document.querySelector('.run-status').textContent));
   await page.fill('[data-generate] input[type="number"] >> nth=1', '0.9'); // temperature

@@ -48,7 +48,7 @@ const readMatrix = (name) =>
   page.evaluate((m) => {
     const inputs = [...document.querySelectorAll(`[data-matrix="${m}"] .cell-input`)];
     const rows = new Set(inputs.map((i) => i.dataset.row)).size;
-    return { shape: [rows, inputs.length / rows], data: inputs.map((i) => Number(i.title.replace('\u2212', '-'))) };
+    return { shape: [rows, inputs.length / rows], data: inputs.map((i) => Number(i.title.replace('−', '-'))) };
   }, name);
 
 // The panel's maps recomputed in the page by the API from the explorer's Q, K, V and T = 0.
@@ -75,7 +75,7 @@ async function expectedGradients(causal) {
 }
 
 describe('gradients lesson', () => {
-  test('the maps are the API\u2019s backward pass of the explorer\u2019s Q, K, V; hidden dS cells are exactly 0', async () => {
+  test('the maps are the API’s backward pass of the explorer’s Q, K, V; hidden dS cells are exactly 0', async () => {
     for (const causal of [false, true]) {
       await setMask(causal ? 'causal' : 'none');
       const want = await expectedGradients(causal);
@@ -125,7 +125,7 @@ describe('gradients lesson', () => {
     await page.hover('[data-heatmap="grad-dS"] td[data-row="1"][data-col="2"]');
     await page.waitForFunction(() => document.querySelector('.grad-explain .explain-title').textContent.includes('dS'));
     const text = await page.textContent('.grad-explain .explain-body');
-    const shown = Number(text.match(/= ([\u2212\-\d.e]+)\s*The softmax/)?.[1]?.replace('\u2212', '-'));
+    const shown = Number(text.match(/= ([\u2212\-\d.e]+)\s*The softmax/)?.[1]?.replace('−', '-'));
     assert.ok(Math.abs(shown - dS.data[1 * dS.shape[1] + 2]) <= 1e-3 * (1 + Math.abs(shown)), `${text}`);
   });
 
@@ -142,7 +142,7 @@ describe('gradients lesson', () => {
     assert.ok(Math.abs(change - predicted) <= 0.02 * Math.abs(predicted), `change ${change}, predicted ${predicted}`);
   });
 
-  test('one gradient step on Q moves Q by \u2212lr\u00b7dQ and lowers the loss', async () => {
+  test('one gradient step on Q moves Q by −lr·dQ and lowers the loss', async () => {
     const before = await stat('grad-loss');
     const Q = await readMatrix('Q');
     const dQ = (await readHeatmap(page, 'grad-dQ')).data;
@@ -194,7 +194,7 @@ describe('gradients lesson', () => {
       Math.abs(want.losses[10] - after) < 1e-4 * (1 + after),
       `loss after 10 steps: page ${after}, API ${want.losses[10]}`,
     );
-    assert.ok(after < 0.9 * before, `a visible change: ${before} \u2192 ${after}`);
+    assert.ok(after < 0.9 * before, `a visible change: ${before} → ${after}`);
     assertClose((await readMatrix('Q')).data, want.q, { atol: 1e-4, rtol: 1e-4, label: 'Q after 10 steps' });
     const shown = (await page.getAttribute(`${PANEL} [data-stat="grad-steps-taken"]`, 'data-losses'))
       .split(' ')
@@ -202,7 +202,7 @@ describe('gradients lesson', () => {
     assertClose(shown, want.losses, { atol: 1e-5, rtol: 1e-4, label: 'the losses listed' });
     const text = await page.textContent(`${PANEL} [data-stat="grad-steps-taken"]`);
     const change = ((want.losses[10] - want.losses[0]) / want.losses[0]) * 100;
-    assert.match(text, new RegExp(`^10 steps on Q: loss .*\\(\u2212${Math.abs(change).toFixed(1)} %\\)$`));
+    assert.match(text, new RegExp(`^10 steps on Q: loss .*\\(−${Math.abs(change).toFixed(1)} %\\)$`));
     t.diagnostic?.(text);
   });
 
@@ -214,7 +214,7 @@ describe('gradients lesson', () => {
     assert.ok((await stat('norm-scaled')) > 0 && (await stat('norm-unscaled')) > 0);
   });
 
-  test('several heads: the panel shows the selected head\u2019s backward pass; a fully masked row gets zero gradient', async () => {
+  test('several heads: the panel shows the selected head’s backward pass; a fully masked row gets zero gradient', async () => {
     await afterRender(page, () => page.selectOption('#preset', 'heads'));
     await page.waitForFunction(() => !document.querySelector('#lesson-panel-gradients p.lesson-note').hidden);
     assert.match(await page.textContent('#lesson-panel-gradients p.lesson-note'), /head 1/);

@@ -20,7 +20,7 @@ const PAYLOADS = [
   'javascript:window.__pwned=1//',
   '{{constructor.constructor("window.__pwned=1")()}} ${window.__pwned=1}',
   '&lt;b&gt;not bold&lt;/b&gt; &amp; &#60;img&#62;',
-  '\u202eevil\u202c \u200b zero\u200dwidth e\u0301 \ud83d\udc69\u200d\ud83d\udc67 \ufeff',
+  '\u202eevil\u202c \u200b zero\u200dwidth e\u0301 👩\u200d👧 \ufeff',
   'lone \ud800 surrogate \u0000 nul \uffff',
   'a'.repeat(5000),
   'word '.repeat(500),

@@ -196,7 +196,7 @@ describe('German, Spanish and the choice of language', () => {
     assert.doesNotMatch(
       await page.inputValue('[data-snippet="element"]'),
       /lang=/,
-      'no language: the reader\u2019s browser decides',
+      'no language: the reader’s browser decides',
     );
     await page.selectOption('[data-field="lang"]', 'de');
     assert.match(await page.inputValue('[data-snippet="element"]'), /<attention-explorer lesson="weights" lang="de">/);

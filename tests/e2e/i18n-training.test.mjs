@@ -120,7 +120,7 @@ test(
 );
 
 test(
-  'German: lang="de", a translated sentence, decimal commas, and the file reader\u2019s problem in German',
+  'German: lang="de", a translated sentence, decimal commas, and the file reader’s problem in German',
   { timeout: 300_000 },
   async () => {
     const { page, problems, context } = await openTraining('?lang=de#view=train');

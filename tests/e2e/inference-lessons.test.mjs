@@ -43,7 +43,7 @@ const explanation = () =>
   );
 
 describe('FlashAttention, tile by tile', () => {
-  test('Step walks every tile; the row state and the final difference are attn.lessons.flashAttention\u2019s', async () => {
+  test('Step walks every tile; the row state and the final difference are attn.lessons.flashAttention’s', async () => {
     await openPanel('flash-attention');
     await afterRender(page, () => page.click('[data-action="flash-reset"]'));
     const { Q, K, V } = await head();
@@ -112,7 +112,7 @@ describe('FlashAttention, tile by tile', () => {
 });
 
 describe('the KV cache', () => {
-  test('each decoded token\u2019s weights are the causal row of the explorer\u2019s head, equal to the full pass', async () => {
+  test('each decoded token’s weights are the causal row of the explorer’s head, equal to the full pass', async () => {
     await openPanel('kv-cache');
     const { Q, K, V } = await head();
     const causal = await page.evaluate(
@@ -155,7 +155,7 @@ describe('the KV cache', () => {
     });
   });
 
-  test('the memory table gives the named models\u2019 figures and follows every edited field', async () => {
+  test('the memory table gives the named models’ figures and follows every edited field', async () => {
     const bytes = (id) =>
       page.getAttribute(`[data-table="kv-memory"] tr[data-config="${id}"] output`, 'data-value').then(Number);
     assert.equal(await bytes('gpt2'), 73728);
@@ -177,7 +177,7 @@ describe('the KV cache', () => {
 });
 
 describe('positions', () => {
-  test('RoPE\u2019s map is attn.rope\u2019s scores and constant along diagonals; the absolute ones are not', async () => {
+  test('RoPE’s map is attn.rope’s scores and constant along diagonals; the absolute ones are not', async () => {
     await openPanel('positions');
     const { Q, K } = await head();
     const rope = await readHeatmap(page, 'pos-rope');

@@ -170,7 +170,7 @@ test('n = 16, d_model = 64, h = 4: correct numbers, redraw time reported', async
 
   const X = await page.evaluate(() => {
     const inputs = [...document.querySelectorAll('[data-matrix="X"] .cell-input')];
-    return { data: inputs.map((i) => Number(i.title.replace('\u2212', '-'))), shape: [16, 64] };
+    return { data: inputs.map((i) => Number(i.title.replace('−', '-'))), shape: [16, 64] };
   });
   // W matrices are folded at this size; open them to read them.
   for (const name of ['WQ', 'WK', 'WV', 'WO']) await unfold(name);
@@ -178,7 +178,7 @@ test('n = 16, d_model = 64, h = 4: correct numbers, redraw time reported', async
     Object.fromEntries(
       ['WQ', 'WK', 'WV', 'WO'].map((n) => {
         const inputs = [...document.querySelectorAll(`[data-matrix="${n}"] .cell-input`)];
-        return [n, { data: inputs.map((i) => Number(i.title.replace('\u2212', '-'))), shape: [64, 64] }];
+        return [n, { data: inputs.map((i) => Number(i.title.replace('−', '-'))), shape: [64, 64] }];
       }),
     ),
   );

@@ -100,7 +100,7 @@ async function checkAlone(page, id) {
 }
 
 describe('one lesson, one widget', () => {
-  test('every lesson id shows that lesson alone in embed.html, at a lesson page\u2019s height', async () => {
+  test('every lesson id shows that lesson alone in embed.html, at a lesson page’s height', async () => {
     const { page: first, context } = await newPage();
     await first.close();
     const heights = [];
@@ -181,7 +181,7 @@ describe('one lesson, one widget', () => {
     await context.close();
   });
 
-  test('readonly holds for a lesson\u2019s own controls: the Mixing lesson\u2019s points do not move V', async () => {
+  test('readonly holds for a lesson’s own controls: the Mixing lesson’s points do not move V', async () => {
     const { page, context } = await newPage();
     for (const readonly of [false, true]) {
       await openEmbed(page, `lesson=hull${readonly ? '&readonly' : ''}`);
@@ -202,7 +202,7 @@ describe('one lesson, one widget', () => {
 });
 
 describe('starting numbers as text', () => {
-  test('q, k, v and mask in the address: the weights and output are the core\u2019s for those numbers', async () => {
+  test('q, k, v and mask in the address: the weights and output are the core’s for those numbers', async () => {
     const { page, context, problems } = await newPage();
     const q = '[[1, 0], [0, 2], [1, 1]]';
     const k = '1 0; 0 1; -1 0.5; 2 2';
@@ -331,7 +331,7 @@ describe('predict, then reveal', () => {
     assert.equal(answer.lesson, 'weights');
     assert.equal(answer.correct, true);
     assert.equal(answer.guess, 2);
-    assert.equal(answer.answerLabel, 'k\u2083');
+    assert.equal(answer.answerLabel, 'k₃');
     assert.equal(answer.target, 'app');
     assertClose(Object.values(answer.weights), row, { label: 'the row reported' });
     assert.equal(await hidden(), false, 'revealed');
@@ -352,7 +352,7 @@ describe('predict, then reveal', () => {
     await context.close();
   });
 
-  test('the entropy question of the \u221ad\u2096 lesson is answered from the panel\u2019s own measurement', async () => {
+  test('the entropy question of the √dₖ lesson is answered from the panel’s own measurement', async () => {
     const { page, context, problems } = await newPage();
     await openEmbed(page, 'lesson=sqrt-dk&reveal=predict');
     await listenForAnswers(page);
@@ -445,7 +445,7 @@ describe('answers and heights reach the lesson page', () => {
     await close();
   });
 
-  test('in sandboxed iframes: the training view sends its height, and the induction answer is judged by the trainer\u2019s scores', async () => {
+  test('in sandboxed iframes: the training view sends its height, and the induction answer is judged by the trainer’s scores', async () => {
     const { page, close } = await framedLessons();
     const induction = page.frameLocator('#b');
     await message(page, 'b', 'attention-explorer:ready');

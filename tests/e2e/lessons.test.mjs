@@ -43,7 +43,7 @@ const readMatrix = (name) =>
   page.evaluate((m) => {
     const inputs = [...document.querySelectorAll(`[data-matrix="${m}"] .cell-input`)];
     const rows = new Set(inputs.map((i) => i.dataset.row)).size;
-    return { shape: [rows, inputs.length / rows], data: inputs.map((i) => Number(i.title.replace('\u2212', '-'))) };
+    return { shape: [rows, inputs.length / rows], data: inputs.map((i) => Number(i.title.replace('−', '-'))) };
   }, name);
 
 // q, k, v of the sentence mode: the API's matmul of the page's X and W matrices.
@@ -133,7 +133,7 @@ async function checkMultiHeadPitfalls(root) {
 }
 
 describe('page follow-ups', () => {
-  test('Q, K, V = X·W are the API\u2019s matmul of the page\u2019s X and W', async () => {
+  test('Q, K, V = X·W are the API’s matmul of the page’s X and W', async () => {
     const M = await projections();
     const expected = await page.evaluate((M) => {
       const a = window.__attn;
@@ -214,7 +214,7 @@ describe('lesson panels', () => {
     assert.equal(await page.getAttribute('.lesson-tab[data-panel="pitfalls"]', 'aria-selected'), 'true');
   });
 
-  test('why √d_k: histograms and spreads are the core\u2019s sample; the softmax row and its entropy too', async () => {
+  test('why √d_k: histograms and spreads are the core’s sample; the softmax row and its entropy too', async () => {
     await openPanel('sqrt-dk');
     const root = '[data-lesson="sqrt-dk"]';
     await typeInto(`${root} input[type="number"] >> nth=0`, 256);
@@ -264,7 +264,7 @@ describe('lesson panels', () => {
     assert.match(await page.textContent(root), /√256 = 16/);
   });
 
-  test('pitfalls: the mistakes are the core\u2019s (pitfall option), differences outlined, short rows shown', async () => {
+  test('pitfalls: the mistakes are the core’s (pitfall option), differences outlined, short rows shown', async () => {
     await openPanel('pitfalls');
     const root = '[data-lesson="pitfalls"]';
     assert.equal(await page.isVisible(`${root} .lesson-callout`), true); // no mask yet: a hint to choose one
@@ -292,7 +292,7 @@ describe('lesson panels', () => {
     await openPanel('hull');
     const root = '[data-lesson="hull"]';
     // The lesson example has d_v = 4: copy it into Q, K, V mode with two value dimensions.
-    await afterRender(page, () => page.click(`${root} button:has-text("d\u1d65 = 2")`));
+    await afterRender(page, () => page.click(`${root} button:has-text("dᵥ = 2")`));
     assert.equal(await page.isChecked('input[name="mode"][value="qkv"]'), true);
     assert.deepEqual((await readMatrix('V')).shape, [4, 2]);
     const check = async (label) => {
@@ -342,7 +342,7 @@ describe('lesson panels', () => {
     await page.waitForFunction(() => {
       const g = document.querySelector('[data-lesson="hull"] .value-point[data-index="0"]');
       const input = document.querySelector('[data-matrix="V"] .cell-input[data-row="0"][data-col="0"]');
-      return g && input && Math.abs(Number(g.dataset.x) - Number(input.title.replace('\u2212', '-'))) < 1e-6;
+      return g && input && Math.abs(Number(g.dataset.x) - Number(input.title.replace('−', '-'))) < 1e-6;
     });
     const V2 = await check('after dragging');
     assert.ok(
@@ -393,7 +393,7 @@ describe('lesson panels', () => {
     assert.equal(await page.inputValue(`${inputs} >> nth=0`), '4');
   });
 
-  test('cost and size at one head: the explorer\u2019s single head (no W_O) is counted from its own matrices, and nothing is struck out', async () => {
+  test('cost and size at one head: the explorer’s single head (no W_O) is counted from its own matrices, and nothing is struck out', async () => {
     await preset('lesson');
     await openPanel('cost');
     const root = '[data-lesson="cost"]';

@@ -87,7 +87,7 @@ test('arrows, Home/End, Ctrl+Home/End and PageUp/PageDown move inside a matrix',
 
 // Moving through X outlines the row it feeds in Q, K and V and that row's label. A label that
 // grew (bolder text) would lay out its whole table again on every arrow key: 5–9 ms at this size.
-test('moving the outline to another row changes no label\u2019s size', async () => {
+test('moving the outline to another row changes no label’s size', async () => {
   const labels = () =>
     page.evaluate(() =>
       [...document.querySelectorAll('th.row-label .label-text, th.col-label span')].map((e) => ({
@@ -127,7 +127,7 @@ test('typing and F2 edit a cell, the numbers follow, Escape restores, the tints 
   assert.equal(await cellText(page, 'X', 2, 3), '40');
   const q2 = (await readHeatmap(page, 'Q')).data;
   const changedRows = new Set(q.map((v, k) => (v === q2[k] ? -1 : Math.floor(k / qCols))).filter((r) => r >= 0));
-  assert.deepEqual([...changedRows], [2], 'Q changes in the edited token\u2019s row only');
+  assert.deepEqual([...changedRows], [2], 'Q changes in the edited token’s row only');
   assert.notEqual(await page.getAttribute(X, 'data-tint-bound'), bound, 'a new colour range');
   // The edited cell is painted orange (large positive), a cell near zero nearly white; no cell
   // carries a colour of its own.
@@ -223,7 +223,7 @@ test('axe-core finds no violations in the inputs with X and W_Q open', async () 
   await page.evaluate(AXE); // over the DevTools protocol: the page's CSP does not apply
   const violations = await page.evaluate(async () =>
     (await window.axe.run(document.querySelector('[data-matrix="X"]').closest('section'))).violations.map(
-      (v) => `${v.id}: ${v.help} (${v.nodes.length}\u00d7, e.g. ${v.nodes[0].target.join(' ')})`,
+      (v) => `${v.id}: ${v.help} (${v.nodes.length}×, e.g. ${v.nodes[0].target.join(' ')})`,
     ),
   );
   assert.deepEqual(violations, []);

@@ -80,7 +80,7 @@ async function checkExports(label, { multi, pitfall = false }) {
 
 describe('exported code', () => {
   test(
-    'lesson example, h = 2, T = 2, √d_k off, a clicked cell, the pitfalls panel open: NumPy and PyTorch print the page\u2019s numbers',
+    'lesson example, h = 2, T = 2, √d_k off, a clicked cell, the pitfalls panel open: NumPy and PyTorch print the page’s numbers',
     { skip: !NUMPY && `${PYTHON} has no numpy` },
     async () => {
       await preset('lesson');
@@ -145,7 +145,7 @@ describe('sentences', () => {
 });
 
 describe('editing', () => {
-  test('Escape gives a cell back its value in full precision; Reset gives a matrix back the example\u2019s values', async () => {
+  test('Escape gives a cell back its value in full precision; Reset gives a matrix back the example’s values', async () => {
     await preset('lesson');
     const q = async () => (await readHeatmap(page, 'Q')).data;
     const original = await q();
@@ -355,7 +355,7 @@ describe('what the page says', () => {
     );
   });
 
-  test('one parameter count: heads panel and Cost tab agree, with and without biases, next to the wrong h \u00d7 4d\u00b2', async () => {
+  test('one parameter count: heads panel and Cost tab agree, with and without biases, next to the wrong h × 4d²', async () => {
     await preset('heads');
     await openPanel('cost');
     const stats = (root) =>
@@ -388,7 +388,7 @@ describe('what the page says', () => {
     assert.deepEqual((await readHeatmap(page, 'head-2')).shape, [10, 10]);
   });
 
-  test('why \u221ad_k: the softmax row has 64 keys unless the learner picks another length; the variance is printed', async () => {
+  test('why √d_k: the softmax row has 64 keys unless the learner picks another length; the variance is printed', async () => {
     await openPanel('sqrt-dk');
     const root = '[data-lesson="sqrt-dk"]';
     await page.waitForSelector(`${root}[data-shown$=",64"]`);
@@ -434,7 +434,7 @@ describe('what the page says', () => {
     await afterRender(page, () => page.keyboard.press('Escape'));
   });
 
-  test('mixing: converting the example to d\u1d65 = 2 keeps Q and K exactly, so the weights stay the same', async () => {
+  test('mixing: converting the example to dᵥ = 2 keeps Q and K exactly, so the weights stay the same', async () => {
     await preset('lesson');
     const before = await readHeatmap(page, 'weights');
     await openPanel('hull');

@@ -132,7 +132,7 @@ async function checkExplorerHead(page, sentence) {
 }
 
 test(
-  '#checkpoint= opens a folder of the site: GPT-2 tokens, the sweep, generation and the explorer are the model\u2019s',
+  '#checkpoint= opens a folder of the site: GPT-2 tokens, the sweep, generation and the explorer are the model’s',
   { timeout: 300_000 },
   async () => {
     const { page, problems, context } = await openPage('#view=train&checkpoint=models/small/');
@@ -154,7 +154,7 @@ test(
       sentence,
     );
     assert.deepEqual(pieces, want);
-    assert.ok(pieces.includes('\u0120Mary'));
+    assert.ok(pieces.includes('ĠMary'));
 
     await page.click('[data-action="checkpoint-sweep"]');
     await page.waitForSelector('[data-sweep][data-state="done"]', { timeout: 120_000 });
@@ -315,7 +315,7 @@ test(
 );
 
 test(
-  'a GPT-2-medium-shaped checkpoint (355 M parameters, F16 on disk) opens in the tab\u2019s 4 GiB and generates',
+  'a GPT-2-medium-shaped checkpoint (355 M parameters, F16 on disk) opens in the tab’s 4 GiB and generates',
   { skip: !LONG && 'ATTN_LONG=1 (npm run test:long)', timeout: 1_800_000 },
   async () => {
     const { page, problems, context } = await openPage('#view=train&checkpoint=models/gpt2-medium/');

@@ -94,7 +94,7 @@ async function checkYourTextMaps(page, text) {
     }
   }
   const labels = await page.$$eval('[data-heatmap="your-l0-h0"] th.col-label', (ths) => ths.map((t) => t.textContent));
-  assert.equal(labels[5], '\u2423', 'a space is labelled ␣');
+  assert.equal(labels[5], '␣', 'a space is labelled ␣');
 }
 
 // Characters outside the vocabulary are named and read as the documented replacement; long text
@@ -131,7 +131,7 @@ async function shootYourText(page) {
 }
 
 test(
-  'training view: "Your text" shows the text model\u2019s real attention on the learner\u2019s sentence',
+  'training view: "Your text" shows the text model’s real attention on the learner’s sentence',
   { timeout: 300_000 },
   async () => {
     const { page, problems, context } = await openExplorer(env, { width: 1400, path: '#view=train' });
@@ -168,7 +168,7 @@ async function chooseModelAndType(page, root, text, { layer = 1, head = 0 } = {}
 }
 
 test(
-  'explorer: token vectors from the trained text model give the model\u2019s own attention probabilities',
+  'explorer: token vectors from the trained text model give the model’s own attention probabilities',
   { timeout: 300_000 },
   async () => {
     const { page, problems, context } = await openExplorer(env, { width: 1400 });
@@ -178,7 +178,7 @@ test(
     await chooseModelAndType(page, '', text, { layer: 1, head: 0 });
     await page.waitForFunction(() => document.querySelector('[data-heatmap="weights"]').dataset.rows === '24');
     const weights = await readHeatmap(page, 'weights');
-    assert.deepEqual(weights.shape, [24, 24], 'clamped to the explorer\u2019s 24 tokens');
+    assert.deepEqual(weights.shape, [24, 24], 'clamped to the explorer’s 24 tokens');
     const want = await modelAttention(page, text, 24);
     assertClose(weights.data, headOf(want.attentions[1], 0), {
       atol: 1e-6,
@@ -232,7 +232,7 @@ test('trained vectors inside <attention-explorer> and the iframe page', { timeou
     await e.ready;
   });
   await chooseModelAndType(page, '#lesson ', 'the bell', { layer: 0, head: 1 });
-  await page.waitForFunction(() => document.getElementById('lesson').state.tokens.join('') === 'the\u2423bell');
+  await page.waitForFunction(() => document.getElementById('lesson').state.tokens.join('') === 'the␣bell');
   const state = await page.evaluate(() => document.getElementById('lesson').state);
   assert.deepEqual([state.dModel, state.dk, state.mask.kind, state.vectors.source], [33, 16, 'causal', 'text-model']);
   assert.deepEqual(await collectProblems(page, problems), []);

@@ -208,7 +208,7 @@ function trainedHeadWeights(page, best) {
 async function checkTrainedWeights(page, expected, modelMap) {
   for (const [k, name] of ['WQ', 'WK', 'WV'].entries()) {
     const values = await page.$$eval(`[data-matrix="${name}"] .cell-input`, (inputs) =>
-      inputs.map((i) => Number((i.title || i.textContent).replace('\u2212', '-'))),
+      inputs.map((i) => Number((i.title || i.textContent).replace('−', '-'))),
     );
     // The explorer's W has one more row than the model's, the bias (X gets a column of ones).
     assert.equal(values.length, expected[k].length + expected[k].length / 32, `${name}: (E + 1) × d values`);
@@ -219,7 +219,7 @@ async function checkTrainedWeights(page, expected, modelMap) {
   assertClose(weights.data, modelMap.data, {
     atol: 5e-4,
     rtol: 0,
-    label: 'the explorer\u2019s attention weights vs the model\u2019s',
+    label: 'the explorer’s attention weights vs the model’s',
   });
 }
 
@@ -230,28 +230,25 @@ async function checkTrainedHeadNotes(page, best) {
   assert.equal(await page.inputValue('[data-vector-source]'), 'trained-head');
   assert.equal(
     await page.$eval('[data-vector-source]', (s) => s.selectedOptions[0].textContent),
-    `Trained layer ${L} \u00b7 head ${H}`,
+    `Trained layer ${L} · head ${H}`,
   );
   assert.match(
     await page.textContent('.vector-note'),
     new RegExp(
-      `A trained head: layer ${L} \u00b7 head ${H} of the trained induction example \\(2 layers of 4 heads, 800 steps on repeated random tokens\\)`,
+      `A trained head: layer ${L} · head ${H} of the trained induction example \\(2 layers of 4 heads, 800 steps on repeated random tokens\\)`,
     ),
   );
   assert.doesNotMatch(await page.textContent('.controls'), /Random per word: each word|mean nothing yet/);
   assert.match(
     await page.textContent('.vectors-note'),
-    new RegExp(`what layer ${L}\u2019s attention sees .* plus a last column of ones`),
+    new RegExp(`what layer ${L}’s attention sees .* plus a last column of ones`),
   );
   assert.equal(
     await page.isHidden('.positional-field'),
     true,
-    'no "positions: none": the model\u2019s positions are inside X',
+    'no "positions: none": the model’s positions are inside X',
   );
-  assert.equal(
-    await page.$eval('#preset', (s) => s.selectedOptions[0].textContent),
-    `Trained layer ${L} \u00b7 head ${H}`,
-  );
+  assert.equal(await page.$eval('#preset', (s) => s.selectedOptions[0].textContent), `Trained layer ${L} · head ${H}`);
   assert.match(await page.textContent('#preset-help'), /Opened from the training view/);
   assert.match(
     await page.textContent('.sizes'),
@@ -278,13 +275,13 @@ async function checkBiasRow(page, best) {
     { layer: best.layer, c: fileCol },
   );
   const shown = await page.$eval(`[data-matrix="WK"] .cell-input[data-row="32"][data-col="${col}"]`, (i) =>
-    Number((i.title || i.textContent).replace('\u2212', '-')),
+    Number((i.title || i.textContent).replace('−', '-')),
   );
   assert.ok(Math.abs(shown - bias) < 1e-7, `W_K[33, ${col + 1}] = ${shown}, the file's bias ${bias}`);
 }
 
 test(
-  '"Open in the explorer": the pipeline holds the trained head\u2019s W_Q, W_K, W_V and reproduces its attention',
+  '"Open in the explorer": the pipeline holds the trained head’s W_Q, W_K, W_V and reproduces its attention',
   { timeout: 300_000 },
   async () => {
     const { page, problems, context } = await openTraining({ path: '#view=train&example=induction' });
@@ -309,7 +306,7 @@ test(
       await page.textContent('.vector-note'),
       /Random per word.*after that change X is random per word again/,
     );
-    assert.equal(await page.$eval('#preset', (s) => s.selectedOptions[0].textContent), 'Choose an example\u2026');
+    assert.equal(await page.$eval('#preset', (s) => s.selectedOptions[0].textContent), 'Choose an example…');
     assert.deepEqual(await collectProblems(page, problems), []);
     await context.close();
   },
@@ -360,7 +357,7 @@ async function checkNumberingFromOne(page) {
     ]),
   );
   assert.equal(titles.length, 8);
-  for (const [l, h, title] of titles) assert.equal(title, `Layer ${l + 1} \u00b7 head ${h + 1}`);
+  for (const [l, h, title] of titles) assert.equal(title, `Layer ${l + 1} · head ${h + 1}`);
   assert.ok(await page.$('table[data-heatmap="train-l1-h3"]'), 'heatmap names keep counting from 0');
   const visible = await page.$eval('[data-training]', (e) => e.innerText);
   assert.doesNotMatch(
@@ -566,7 +563,7 @@ test(
     const labels = await page.$$eval('table[data-heatmap="train-l0-h0"] th.col-label', (ths) =>
       ths.map((th) => th.textContent).join(''),
     );
-    assert.ok(text.replaceAll(' ', '\u2423').includes(labels), `column labels are a window of the text: ${labels}`);
+    assert.ok(text.replaceAll(' ', '␣').includes(labels), `column labels are a window of the text: ${labels}`);
     assert.deepEqual(await collectProblems(page, problems), []);
     await context.close();
   },

@@ -26,7 +26,7 @@ function lcg(seed) {
 // zeros, integers, many digits.
 function attentionFile({ T = 5, layers = 2, heads = 3, seed = 1, style = 'mixed' } = {}) {
   const rand = lcg(seed);
-  const tokens = Array.from({ length: T }, (_, i) => (i % 3 === 0 ? `t\u00e9${i % 2}` : `"q\\${i}\n`));
+  const tokens = Array.from({ length: T }, (_, i) => (i % 3 === 0 ? `té${i % 2}` : `"q\\${i}\n`));
   const attentions = Array.from({ length: layers }, () =>
     Array.from({ length: heads }, () =>
       Array.from({ length: T }, (_, i) => {
@@ -59,7 +59,7 @@ function readInPieces(text, cut) {
   return reader.end();
 }
 
-test('weights, tokens and shapes equal JSON.parse\u2019s (as float32), however the text is cut into pieces', () => {
+test('weights, tokens and shapes equal JSON.parse’s (as float32), however the text is cut into pieces', () => {
   for (const style of ['compact', 'pretty', 'mixed']) {
     const { text, tokens, attentions } = attentionFile({ style, seed: style.length });
     const want = expectedLayers(attentions);
@@ -216,7 +216,7 @@ const BAD_FILES = [
 // A file given as its text, or as a value that JSON.stringify writes.
 const parseFile = (value) => parseAttentionJson(typeof value === 'string' ? value : JSON.stringify(value));
 
-test('the format\u2019s messages name the first problem and where it is', () => {
+test('the format’s messages name the first problem and where it is', () => {
   for (const [file, message] of BAD_FILES) assert.throws(() => parseFile(file), message);
 });
 

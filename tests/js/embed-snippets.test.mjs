@@ -8,7 +8,7 @@ import { elementSnippet, embedAddress, embedFields, iframeSnippet } from '../../
 const ELEMENT = 'https://explorer.example/attention-explorer.js';
 const EMBED = 'https://explorer.example/embed.html';
 
-test('a lesson\u2019s defaults are left out; every other setting is written, in a fixed order', () => {
+test('a lesson’s defaults are left out; every other setting is written, in a fixed order', () => {
   assert.deepEqual(embedFields({ lesson: 'weights' }), [['lesson', 'weights']]);
   assert.deepEqual(embedFields({ lesson: 'weights', controls: 'minimal', theme: 'auto', lang: '' }), [
     ['lesson', 'weights'],
@@ -20,10 +20,10 @@ test('a lesson\u2019s defaults are left out; every other setting is written, in 
       ['lesson', 'weights'],
       ['lang', 'en'],
     ],
-    'a chosen language is written, English too (without it the reader\u2019s browser decides)',
+    'a chosen language is written, English too (without it the reader’s browser decides)',
   );
   assert.deepEqual(embedFields({ lang: 'de' }), [['lang', 'de']]);
-  assert.deepEqual(embedFields({ controls: 'full' }), [], 'full is the whole explorer\u2019s default');
+  assert.deepEqual(embedFields({ controls: 'full' }), [], 'full is the whole explorer’s default');
   assert.deepEqual(
     embedFields({
       lesson: 'pitfalls',

@@ -30,7 +30,7 @@ const CONFIGS = [
 const base = { vocabSize: 30, contextLength: 24, dModel: 16, numLayers: 2, numHeads: 4, seed: 4 };
 
 describe('decoder.sample', () => {
-  test('one call per token, with u from the seed\u2019s draws, gives model.generate\u2019s tokens', () => {
+  test('one call per token, with u from the seed’s draws, gives model.generate’s tokens', () => {
     for (const extra of CONFIGS) {
       const model = attn.transformer({ ...base, ...extra });
       for (const [temperature, topK] of [
@@ -102,7 +102,7 @@ function session(model) {
 }
 
 describe('a generation in a Worker session', () => {
-  test('reports each token with the layer\u2019s attention and cache, the bytes and a full pass that agrees', async () => {
+  test('reports each token with the layer’s attention and cache, the bytes and a full pass that agrees', async () => {
     const { s, ended, steps, state } = session({ positions: 'rope', numKVHeads: 2, attentionWindow: 6 });
     s.handle({ type: 'generate', id: 1, prompt: [0, 5, 6, 7], maxNewTokens: 8, temperature: 0.8, seed: 3, layer: 1 });
     const end = await ended(1);
@@ -186,7 +186,7 @@ describe('a generation in a Worker session', () => {
 });
 
 describe('through a Worker', () => {
-  test('trainer.generate streams tokens and resolves with model.generate\u2019s; cancelGeneration stops it', async () => {
+  test('trainer.generate streams tokens and resolves with model.generate’s; cancelGeneration stops it', async () => {
     const trainer = await createTrainer({
       model: { ...base, positions: 'alibi', numKVHeads: 2 },
       data: { kind: 'repeated' },
@@ -215,7 +215,7 @@ describe('through a Worker', () => {
   });
 });
 
-describe('the training view\u2019s settings', () => {
+describe('the training view’s settings', () => {
   test('positions, key/value heads and the window are checked, reach the trainer and survive the address', () => {
     const s = normalizeSettings({ heads: 6, kvHeads: 4, positions: 'rope', dModel: 40, windowSize: 99 });
     assert.deepEqual([s.kvHeads, s.positions, s.dModel, s.windowSize], [3, 'rope', 48, 32]);

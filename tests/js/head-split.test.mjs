@@ -34,7 +34,7 @@ function matmul(a, b, n, k, m) {
 }
 const transpose = (a, r, c) => Float64Array.from({ length: r * c }, (_, k) => a[(k % r) * c + Math.floor(k / r)]);
 
-test('1 → 2 heads: the lesson\u2019s four columns of each W are shared out, two per head, and the rest are 0', () => {
+test('1 → 2 heads: the lesson’s four columns of each W are shared out, two per head, and the rest are 0', () => {
   const one = lesson();
   const two = to(one, 2);
   assert.equal(two.heads, 2);
@@ -64,7 +64,7 @@ test('1 → 2 heads: the lesson\u2019s four columns of each W are shared out, tw
   );
 });
 
-test('the core\u2019s per-head raw scores add up to the single head\u2019s QK\u1d40, recomputed in float64', () => {
+test('the core’s per-head raw scores add up to the single head’s QKᵀ, recomputed in float64', () => {
   const one = lesson();
   const { X, WQ, WK } = one.matrices;
   const Q = matmul(X.data, WQ.data, 4, 8, 4);
@@ -91,7 +91,7 @@ test('the core\u2019s per-head raw scores add up to the single head\u2019s QK\u1
   }
 });
 
-test('W_O puts the value columns back: the single head\u2019s weights on every head give its output in the first d_v columns', () => {
+test('W_O puts the value columns back: the single head’s weights on every head give its output in the first d_v columns', () => {
   const one = lesson();
   const two = to(one, 2);
   const computer = createComputer(attn);
@@ -123,11 +123,7 @@ test('back to one head restores the lesson exactly; a d_model-wide head splits w
   assert.deepEqual(via3.matrices.WQ, to(one, 2).matrices.WQ);
   const wide = lesson({ dk: 8, dv: 8, matrices: undefined });
   const split = to(wide, 2);
-  assert.deepEqual(
-    split.matrices.WQ,
-    wide.matrices.WQ,
-    'd_k = d_model: the columns are the heads\u2019 blocks as they are',
-  );
+  assert.deepEqual(split.matrices.WQ, wide.matrices.WQ, 'd_k = d_model: the columns are the heads’ blocks as they are');
   assert.deepEqual(split.matrices.WO.data, splitOutputMatrix(8, 2, 8).data);
   // Biases: b_Q, b_K, b_V shared out like their W; b_O = 0.
   const withBias = to(lesson({ biases: true }), 2);
@@ -139,11 +135,11 @@ test('back to one head restores the lesson exactly; a d_model-wide head splits w
   assert.deepEqual(column(single.matrices.WQ, 0), column(hand.matrices.WQ, 0));
 });
 
-test('the page says how the heads were split, while they still are, and W_O\u2019s cells say what they do', () => {
+test('the page says how the heads were split, while they still are, and W_O’s cells say what they do', () => {
   const two = to(lesson(), 2);
   assert.equal(
     describeHeadSplit(two),
-    'The single head\u2019s 4 columns of W_Q and W_K and 4 of W_V were split among the 2 heads (2 each, at the start of its 4 columns; the others are 0): the heads\u2019 raw scores QK\u1d40 add up to the single head\u2019s. W_O is a permutation: it puts the heads\u2019 value columns back in the single head\u2019s order, so had each head attended as the single head did, the output\u2019s first 4 columns would be its output.',
+    'The single head’s 4 columns of W_Q and W_K and 4 of W_V were split among the 2 heads (2 each, at the start of its 4 columns; the others are 0): the heads’ raw scores QKᵀ add up to the single head’s. W_O is a permutation: it puts the heads’ value columns back in the single head’s order, so had each head attended as the single head did, the output’s first 4 columns would be its output.',
   );
   const computer = createComputer(attn);
   try {

@@ -97,7 +97,7 @@ for (const simd of [true, false]) {
       layer.dispose();
     });
 
-    test('a key and value of the query\u2019s shape but other numbers stay their own, from any kind of array', () => {
+    test('a key and value of the query’s shape but other numbers stay their own, from any kind of array', () => {
       const layer = attn.multiHeadAttention({ embedDim: 4, numHeads: 2, seed: 3, bias: true });
       const x = tensor([3, 4], 1);
       const memory = tensor([3, 4], 9);

@@ -18,7 +18,7 @@ const vectors = {
   sentence: 'Hi',
 };
 
-test('describeCheckpoint speaks the translator\u2019s language and English without one', async () => {
+test('describeCheckpoint speaks the translator’s language and English without one', async () => {
   const en = describeCheckpoint({ vectors });
   assert.match(
     en.source,
@@ -39,7 +39,7 @@ test('describeCheckpoint speaks the translator\u2019s language and English witho
   for (const text of Object.values(pseudo)) assert.match(text, /^\u27e6[^\u27e7]*\u27e7$/);
 });
 
-test('the open panel\u2019s summary and sizes use the locale\u2019s separators', async () => {
+test('the open panel’s summary and sizes use the locale’s separators', async () => {
   const de = await createTranslator('de');
   const done = {
     name: 'gpt2',
@@ -65,7 +65,7 @@ test('the open panel\u2019s summary and sizes use the locale\u2019s separators',
   assert.equal(megabytes(123_456_789, de), '123 MB');
 });
 
-test('a refusal names its reason in the reader\u2019s language and keeps the core\u2019s own detail', async () => {
+test('a refusal names its reason in the reader’s language and keeps the core’s own detail', async () => {
   const es = await createTranslator('es');
   assert.equal(
     refusal(new Error("transformer: config.model_type must be 'gpt2'."), es),

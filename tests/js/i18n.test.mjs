@@ -45,7 +45,7 @@ test('every language has exactly the English keys, each message with the English
   }
 });
 
-test('each part\u2019s catalogue file holds only keys named after the part, none in two files', async () => {
+test('each part’s catalogue file holds only keys named after the part, none in two files', async () => {
   for (const lang of LANGUAGES) {
     const seen = new Map();
     for (const file of readdirSync(new URL(`${lang}/`, I18N)).filter((f) => f !== 'index.js')) {
@@ -85,7 +85,7 @@ test('messages fill placeholders as text and choose plural forms per language', 
 });
 
 test('German and Spanish write decimal commas; English a point; the minus sign is kept', async () => {
-  assert.equal((await createTranslator('de')).decimal('\u22120.25 and 3.5'), '\u22120,25 and 3,5');
+  assert.equal((await createTranslator('de')).decimal('−0.25 and 3.5'), '−0,25 and 3,5');
   assert.equal((await createTranslator('es')).decimal('1.5'), '1,5');
   assert.equal(english.decimal('1.5'), '1.5');
   assert.equal((await createTranslator('fr')).lang, 'en');
@@ -104,10 +104,10 @@ test('the pseudo-locale wraps and accents every message and keeps its placeholde
         assert.ok(text.includes(`{${name}}`), `${key} keeps {${name}}`);
     }
   }
-  assert.equal((await createTranslator('qps')).t('common.loading'), '\u27e6Ló\u00e1díñg\u2026\u27e7'.normalize());
+  assert.equal((await createTranslator('qps')).t('common.loading'), '⟦Lóádíñg…⟧'.normalize());
 });
 
-test('English starts with the first drawing\u2019s parts; the lessons\u2019 and the training view\u2019s text join when loaded', () => {
+test('English starts with the first drawing’s parts; the lessons’ and the training view’s text join when loaded', () => {
   // In a fresh process: what a page has before any lesson or the training view has loaded.
   const code = `
     import { english, loadEnglishParts } from ${JSON.stringify(new URL('../../web/ui/model/i18n.js', import.meta.url).href)};

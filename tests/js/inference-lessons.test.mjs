@@ -42,7 +42,7 @@ describe('the KV-cache memory table', () => {
   test('Llama-2-70B with 8 key/value heads at 4 096 tokens needs 1 342 177 280 bytes', () => {
     assert.equal(kvCacheBytes(row('llama-2-70b')).bytes, 1342177280);
   });
-  test('Mistral-7B\u2019s 4 096-token window caps its cache however many tokens are read', () => {
+  test('Mistral-7B’s 4 096-token window caps its cache however many tokens are read', () => {
     const m = row('mistral-7b');
     assert.equal(m.windowSize, 4096);
     assert.deepEqual(kvCacheBytes({ ...m, tokens: 100000 }), { kept: 4096, bytes: 2 * 32 * 8 * 128 * 4096 * 2 });
@@ -51,7 +51,7 @@ describe('the KV-cache memory table', () => {
 });
 
 describe('ALiBi slopes', () => {
-  test('are BLOOM\u2019s for powers of two and not (2^(−8(h+1)/H); else P heads then every other slope of 2P)', () => {
+  test('are BLOOM’s for powers of two and not (2^(−8(h+1)/H); else P heads then every other slope of 2P)', () => {
     assert.deepEqual(alibiSlopes(4), [0.25, 0.0625, 0.015625, 0.00390625]);
     const six = alibiSlopes(6);
     assert.deepEqual(six.slice(0, 4), alibiSlopes(4));
@@ -87,11 +87,11 @@ describe('ALiBi slopes', () => {
   });
 });
 
-describe('the KV-cache lesson\u2019s decoder', () => {
+describe('the KV-cache lesson’s decoder', () => {
   const heads = (rng, H, T, dk, dv) =>
     Array.from({ length: H }, () => ({ q: random(rng, T, dk), k: random(rng, T, dk), v: random(rng, T, dv) }));
 
-  test('replays each explorer head: every step\u2019s weights are causal scaledDotProductAttention\u2019s row, with and without a window', () => {
+  test('replays each explorer head: every step’s weights are causal scaledDotProductAttention’s row, with and without a window', () => {
     const rng = attn.randomState(5);
     const hs = heads(rng, 2, 7, 3, 5);
     for (const windowSize of [0, 3]) {
@@ -116,7 +116,7 @@ describe('the KV-cache lesson\u2019s decoder', () => {
     }
   });
 
-  test('with grouped key/value heads each group attends with the mean of its heads\u2019 keys and values', () => {
+  test('with grouped key/value heads each group attends with the mean of its heads’ keys and values', () => {
     const rng = attn.randomState(6);
     const hs = heads(rng, 4, 5, 4, 4);
     const run = decodeSteps(attn, hs, { scale: 0.5, kvHeads: 2, windowSize: 0, step: 4 });
@@ -143,7 +143,7 @@ describe('the KV-cache lesson\u2019s decoder', () => {
 });
 
 describe('the positions lesson', () => {
-  test('RoPE\u2019s scores are constant along the diagonals and the absolute encodings\u2019 are not', () => {
+  test('RoPE’s scores are constant along the diagonals and the absolute encodings’ are not', () => {
     const rng = attn.randomState(7);
     const q = Array.from(rng.randn(8).data);
     const k = Array.from(rng.randn(8).data);

@@ -45,7 +45,7 @@ function layerNorm64(x, T, E, w, b) {
 }
 
 describe('model.layerInput and getState(names)', () => {
-  test('every layer\u2019s input is LN\u2081 of the residual stream that a float64 forward computes', () => {
+  test('every layer’s input is LN₁ of the residual stream that a float64 forward computes', () => {
     for (const parts of [
       { mlp: true },
       { mlp: false },
@@ -157,7 +157,7 @@ describe('the checkpoint host', () => {
     s.dispose();
   });
 
-  test('the sweep pools each head\u2019s scores over its sequences, with progress, and can be cancelled', async () => {
+  test('the sweep pools each head’s scores over its sequences, with progress, and can be cancelled', async () => {
     const { ask, progress, s } = session();
     await ask({ type: 'open', source: bytes, config: HF });
     const swept = await ask({ type: 'sweep', repeat: 6, count: 3, seed: 4 });

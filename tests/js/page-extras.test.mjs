@@ -80,7 +80,7 @@ describe('bias matrix, projection biases and cross-attention on the page', () =>
       let s = build({ heads, biases: true, cross: { on: true }, biasMatrix: { on: true, preset: 'random' } });
       s = reconcile(setCell(setCell(s, 'BV', 0, 0, 3), 'B', 0, 0, -Infinity));
       const a = agreement(s, computer.compute(s));
-      assert.ok(a.worst < a.bound, `h = ${heads}: ${a.worst} \u2265 ${a.bound}`);
+      assert.ok(a.worst < a.bound, `h = ${heads}: ${a.worst} ≥ ${a.bound}`);
       // Without b_V in the recomputation the output would differ by about 3: the check sees it.
       const withoutB = reconcile({
         ...s,
@@ -176,7 +176,7 @@ describe('bias matrix, projection biases and cross-attention on the page', () =>
     const text = e.lines.map((l) => l.text).join('\n');
     assert.match(text, /score \+ bias = masked score/);
     assert.match(text, /\+ B\[4,1\] = .* \+ \(\u22121\.5\)/);
-    assert.ok(text.includes(String(Number(r.head.masked.data[3 * m].toPrecision(4))).replace('-', '\u2212')), text);
+    assert.ok(text.includes(String(Number(r.head.masked.data[3 * m].toPrecision(4))).replace('-', '−')), text);
     const proj = explain(
       { kind: 'proj', name: 'K', i: 0, j: 0 },
       build({ heads: 2, biases: true, cross: { on: true } }),
@@ -253,9 +253,9 @@ describe('bias matrix, projection biases and cross-attention on the page', () =>
 
 describe('what a bias cell reads', () => {
   test('-inf in its spellings is -Infinity, numbers are numbers, anything else is NaN (invalid)', () => {
-    for (const t of ['-inf', '\u2212\u221e', ' -Infinity ', '\u2011inf']) assert.equal(parseBias(t), -Infinity, t);
+    for (const t of ['-inf', '−∞', ' -Infinity ', '‑inf']) assert.equal(parseBias(t), -Infinity, t);
     assert.equal(parseBias('1.5'), 1.5);
-    assert.equal(parseBias('\u22122,5'), -2.5);
+    assert.equal(parseBias('−2,5'), -2.5);
     for (const t of ['abc', 'inf', '+inf', '1e999', '', '<b>1</b>']) assert.ok(Number.isNaN(parseBias(t)), t);
   });
 });

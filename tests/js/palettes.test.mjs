@@ -17,7 +17,7 @@ test('scales of one colour list with different ranges share their colours', () =
   assert.equal(w1.gradient, w2.gradient);
 });
 
-test('the ends and the centre are the lists\u2019 stops; out of range and NaN take an end', () => {
+test('the ends and the centre are the lists’ stops; out of range and NaN take an end', () => {
   const light = makeScale({ kind: 'diverging', theme: 'light', min: -3, max: 3 });
   assert.equal(hex(light.map(-3).rgb), '#053061');
   // 0 is level 128 of 0..255, just past the centre stop #f7f7f7.

@@ -57,7 +57,7 @@ describe('matrices written as text', () => {
     const want = { rows: 2, cols: 3, data: [1, 0, -2.5, 0, 1, 30] };
     assert.deepEqual(parseMatrix('[[1, 0, -2.5], [0, 1, 3e1]]'), want);
     assert.deepEqual(parseMatrix('1 0 -2.5; 0 1 30'), want);
-    assert.deepEqual(parseMatrix('1, 0, \u22122.5\n0, 1, 30\n'), want);
+    assert.deepEqual(parseMatrix('1, 0, −2.5\n0, 1, 30\n'), want);
   });
 
   test('each kind of bad matrix is refused with a message that says where', () => {
@@ -214,7 +214,7 @@ describe('the lesson registry', () => {
     assert.deepEqual(lessonSpec('weights').steps, ['weights']);
   });
 
-  test('controls: none shows no group, full every group, minimal the lesson\u2019s own', () => {
+  test('controls: none shows no group, full every group, minimal the lesson’s own', () => {
     assert.equal(controlLevel('bogus', 'minimal'), 'minimal');
     assert.deepEqual(controlGroups('none', lessonSpec('pitfalls')), []);
     assert.deepEqual(controlGroups('minimal', lessonSpec('pitfalls')), ['mask']);

@@ -74,13 +74,13 @@ function worstError(state, layer, head) {
   }
 }
 
-test('the explorer\u2019s weights equal the text model\u2019s attention probabilities, every layer and head', () => {
+test('the explorer’s weights equal the text model’s attention probabilities, every layer and head', () => {
   const base = { ...lesson(), sentence: 'Oskar sold the bell. Oskar sold' };
   for (let layer = 0; layer < model.config.numLayers; layer++) {
     for (let head = 0; head < model.config.numHeads; head++) {
       const state = reconcile(textModelState(base, { source: 'text-model', layer, head }), fill, embed);
-      assert.equal(state.tokens.length, 24, 'clamped to the explorer\u2019s 24 tokens');
-      assert.equal(state.tokens[5], '\u2423', 'a space is a token, shown as ␣');
+      assert.equal(state.tokens.length, 24, 'clamped to the explorer’s 24 tokens');
+      assert.equal(state.tokens[5], '␣', 'a space is a token, shown as ␣');
       assert.equal(state.dModel, model.config.dModel + 1);
       const worst = worstError(state, layer, head);
       assert.ok(worst <= 1e-6, `layer ${layer} head ${head}: max |explorer − model| = ${worst}`);
@@ -180,7 +180,7 @@ async function inductionHead(layer, head) {
   return { state, want, tokens, E, steps: example.steps };
 }
 
-test('a trained head opened in the explorer: its own vector source, and the model\u2019s attention', async () => {
+test('a trained head opened in the explorer: its own vector source, and the model’s attention', async () => {
   const { state: opened, want, tokens, E, steps } = await inductionHead(1, 3);
   assert.deepEqual(opened.vectors, {
     source: 'trained-head',
@@ -272,5 +272,5 @@ test('what X cannot follow (a new sentence, seed, d_model or head count) leaves 
     assert.notDeepEqual(s.matrices.X.data.slice(0, 8), trainedX.slice(0, 8));
   }
   const sameW = reconcile(changes.sentence, fill, embed);
-  assert.deepEqual(sameW.matrices.WQ, start.matrices.WQ, 'the weights stay the head\u2019s');
+  assert.deepEqual(sameW.matrices.WQ, start.matrices.WQ, 'the weights stay the head’s');
 });

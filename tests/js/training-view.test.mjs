@@ -49,7 +49,7 @@ function session(config = CONFIG) {
   return { s, ask, messages };
 }
 
-test('probe: the repeated-half loss is the training targets\u2019 loss; filler-free previous-token score by hand', () => {
+test('probe: the repeated-half loss is the training targets’ loss; filler-free previous-token score by hand', () => {
   const { ask } = session();
   ask({ type: 'step', count: 20 });
   const { probe } = ask({ type: 'probe' });
@@ -178,7 +178,7 @@ test('attention JSON: a good file parses; bad files name the problem', () => {
   );
 });
 
-test('open in the explorer: the float64 recomputation of the residual stream gives the model\u2019s attention', () => {
+test('open in the explorer: the float64 recomputation of the residual stream gives the model’s attention', () => {
   const { ask } = session({ ...CONFIG, model: { ...CONFIG.model, mlp: true } });
   ask({ type: 'step', count: 10 });
   const { state } = ask({ type: 'getState' });
@@ -249,7 +249,7 @@ test('trained examples: ≤ 100 KB, their metadata says what their .json says, a
   }
 });
 
-test('trained examples carry their real histories: every 10 steps from 0, the same numbers a fresh run gives, ending at the trained model\u2019s', async () => {
+test('trained examples carry their real histories: every 10 steps from 0, the same numbers a fresh run gives, ending at the trained model’s', async () => {
   const { readFileSync } = await import('node:fs');
   const { decodeSafetensorsMetadata } = await import('../../web/lib/safetensors.js');
   for (const id of ['induction', 'text']) {
@@ -324,7 +324,7 @@ test('heads are named from 1 in what the learner reads (ablation text), as the e
   const without = { loss: 2.5, headScores: [scores(0.8)[0], { ...scores(0.8)[1], induction: [0.1, 0.2] }] };
   assert.equal(
     describeAblation(base, without, [{ layer: 0, head: 0 }]),
-    'Without L1H1: probe loss 0.50 \u2192 2.50. Scores lost: L2H2 induction 0.90 \u2192 0.20.',
+    'Without L1H1: probe loss 0.50 → 2.50. Scores lost: L2H2 induction 0.90 → 0.20.',
   );
 });
 

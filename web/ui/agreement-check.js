@@ -3,7 +3,7 @@
 import { afterFrame, el, setAttr, setHidden, setText } from './dom/dom.js';
 import { AGREE, agreement, english } from './model/model.js';
 
-const sci = (x) => (x === 0 ? '0' : x.toExponential(1).replace('-', '\u2212'));
+const sci = (x) => (x === 0 ? '0' : x.toExponential(1).replace('-', '−'));
 
 /** The line's words for a check result `a` (from float64-check.js's agreement). */
 export function agreementText(a, { t, decimal } = english) {

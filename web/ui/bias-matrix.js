@@ -49,7 +49,7 @@ export function createBiasCard({ onEdit, onInspect, onReset, canReset, i18n = en
       editor.setActive(on);
       if (!on) return;
       const B = state.matrices.B;
-      card.setShape(`${B.rows} \u00d7 ${B.cols}`);
+      card.setShape(`${B.rows} × ${B.cols}`);
       editor.update({ matrix: B, rowLabels: result.labels.queries, theme: display.theme });
       reset.disabled = !canReset('B');
       const rows = result.fullyMasked.size;

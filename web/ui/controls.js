@@ -17,7 +17,7 @@ import { el, numberInput, selectOf, setAttr, setDisabled, setHidden, setText } f
 import { createExtrasControls } from './extras-controls.js';
 import { createVectorSource } from './vector-source.js';
 
-const SUB_K = '\u2096';
+const SUB_K = 'ₖ';
 let uid = 0;
 
 function fieldset(legend, className = '') {
@@ -162,7 +162,7 @@ function sizesGroup({ update, leavePreset, i18n }) {
     dModel: labelled('d_model', sizeInputs.dModel),
     heads: labelled(t('explorer.controls.size.heads'), sizeInputs.heads),
     dk: labelled(`d${SUB_K}`, sizeInputs.dk),
-    dv: labelled('d\u1d65', sizeInputs.dv),
+    dv: labelled('dᵥ', sizeInputs.dv),
   };
   for (const name of ['dModel', 'dk', 'dv']) sizeFields[name].querySelector('label').translate = false;
   const tokenCount = el('p', 'help');

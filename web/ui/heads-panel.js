@@ -12,7 +12,7 @@ const SUMMARIES = [
     key: 'average',
     name: 'average',
     kind: 'weights',
-    formula: '\u0100 = (A\u2081 + \u2026 + A\u2095) / h',
+    formula: 'Ā = (A₁ + … + Aₕ) / h',
     title: 'explorer.heads.average',
     hint: 'explorer.heads.averageHint',
     label: 'explorer.heads.averageLabel',
@@ -21,7 +21,7 @@ const SUMMARIES = [
     key: 'concat',
     name: 'concat',
     kind: 'diverging',
-    formula: 'concat = [head\u2081 | \u2026 | head\u2095]',
+    formula: 'concat = [head₁ | … | headₕ]',
     title: 'explorer.heads.concat',
     hint: 'explorer.heads.concatHint',
     label: 'explorer.heads.concatLabel',
@@ -30,7 +30,7 @@ const SUMMARIES = [
     key: 'output',
     name: 'mha-output',
     kind: 'diverging',
-    formula: 'MultiHead = concat\u00b7W_O',
+    formula: 'MultiHead = concat·W_O',
     title: 'explorer.heads.output',
     hint: 'explorer.heads.outputHint',
     label: 'explorer.heads.outputLabel',
@@ -137,7 +137,7 @@ function renderSummaries(summaries, result, { display, padCols }) {
   const d = result.dims;
   const m = result.multi;
   const { queries, keys } = result.labels;
-  summaries.average.card.setShape(`${d.n} \u00d7 ${d.m}`);
+  summaries.average.card.setShape(`${d.n} × ${d.m}`);
   summaries.average.map.update({
     tensor: m.average,
     rowLabels: queries,
@@ -148,7 +148,7 @@ function renderSummaries(summaries, result, { display, padCols }) {
     ...display,
   });
   const cols = (t) => Array.from({ length: t.shape[1] }, (_, c) => String(c + 1));
-  summaries.concat.card.setShape(`${d.n} \u00d7 ${d.dModel}`);
+  summaries.concat.card.setShape(`${d.n} × ${d.dModel}`);
   summaries.concat.map.update({
     tensor: m.concat,
     rowLabels: queries,
@@ -156,7 +156,7 @@ function renderSummaries(summaries, result, { display, padCols }) {
     groupCols: m.headDim,
     ...display,
   });
-  summaries.output.card.setShape(`${d.n} \u00d7 ${d.dModel}`);
+  summaries.output.card.setShape(`${d.n} × ${d.dModel}`);
   summaries.output.map.update({ tensor: m.output, rowLabels: queries, colLabels: cols(m.output), ...display });
 }
 
@@ -171,7 +171,7 @@ export function createHeadsPanel({ onInspect, onSelectHead, only = null, i18n = 
 
   const gridCard = createCard({
     title: t('explorer.heads.all'),
-    formula: 'head\u2095 = softmax(Q\u2095K\u2095\u1d40 / \u221ad\u2095) V\u2095',
+    formula: 'headₕ = softmax(QₕKₕᵀ / √dₕ) Vₕ',
     hint: t(only ? 'explorer.heads.allHintAlone' : 'explorer.heads.allHint'),
   });
   const headGrid = el('div', 'head-grid');

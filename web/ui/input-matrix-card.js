@@ -4,7 +4,7 @@ import { createCard, el, setAttr } from './dom/dom.js';
 import { createMatrixEditor } from './matrix-editor/matrix-editor.js';
 import { subscript } from './model/model.js';
 
-const SUB_K = '\u2096';
+const SUB_K = 'ₖ';
 // Matrices with more cells start folded and are built when opened: every <input> is its own paint
 // chunk, and a thousand of them cost the browser more than a frame on each redraw.
 const COLLAPSE_CELLS = 300;
@@ -26,10 +26,10 @@ function formulaFor(name, r, c, d, { t }) {
       : t('explorer.inputs.biasShape', { c, of: name[1] });
   if (!name.startsWith('W')) return null;
   return name === 'WO'
-    ? `d_model \u00d7 d_model = ${r} \u00d7 ${c}`
+    ? `d_model × d_model = ${r} × ${c}`
     : d.multi
-      ? `d_model \u00d7 (h\u00b7d${SUB_K}) = ${r} \u00d7 ${c}`
-      : `d_model \u00d7 d${name === 'WV' ? '\u1d65' : SUB_K} = ${r} \u00d7 ${c}`;
+      ? `d_model × (h·d${SUB_K}) = ${r} × ${c}`
+      : `d_model × d${name === 'WV' ? 'ᵥ' : SUB_K} = ${r} × ${c}`;
 }
 
 function resetButton(name, title, onReset, { t }) {
@@ -93,7 +93,7 @@ export function createInputMatrixCard({ name, title, hint, onEdit, onInspect, on
         return;
       }
       const [r, c] = shape;
-      card.setShape(`${r} \u00d7 ${c}`);
+      card.setShape(`${r} × ${c}`);
       const rowLabels = rowLabelsFor(name, title, r, labels);
       syncFold(r, c);
       editor.setActive(fold.open);

@@ -15,7 +15,7 @@ const EDITOR_NAMES = ['Q', 'K', 'V', 'X', 'XM', 'WQ', 'BQ', 'WK', 'BK', 'WV', 'B
 
 // A projection Q, K or V computed by the core, as a heatmap in its card.
 function createProjectionCard(name, onInspect, i18n) {
-  const card = createCard({ title: `${name} = X\u00b7W_${name}`, className: 'matrix-card' });
+  const card = createCard({ title: `${name} = X·W_${name}`, className: 'matrix-card' });
   card.el.querySelector('.title-text').translate = false; // a formula
   const map = createHeatmap({
     name,
@@ -56,8 +56,8 @@ function renderProjection({ card, map }, name, { state, result, d, display }, { 
   const labels = result.labels;
   const p = result.proj[name];
   const src = name !== 'Q' && d.cross ? 'X_mem' : 'X';
-  card.setTitle(`${name} = ${src}\u00b7W_${name}${d.biases ? ` + b_${name}` : ''}`);
-  card.setShape(`${p.shape[0]} \u00d7 ${p.shape[1]}`);
+  card.setTitle(`${name} = ${src}·W_${name}${d.biases ? ` + b_${name}` : ''}`);
+  card.setShape(`${p.shape[0]} × ${p.shape[1]}`);
   card.setHint(d.multi ? t('explorer.inputs.split', { heads: d.heads, width: p.shape[1] / d.heads }) : '');
   map.update({
     tensor: p,

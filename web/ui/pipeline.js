@@ -5,7 +5,7 @@ import { createCard, el, section, setAttr, setHidden, setText } from './dom/dom.
 import { createHeatmap } from './heatmap/heatmap.js';
 import { english, formatNumber, subscript } from './model/model.js';
 
-const SUB_K = '\u2096';
+const SUB_K = 'ₖ';
 
 // The section's subtitle: the sizes, or the head shown, and what rows and columns are.
 function subtitle(d, head, { t }) {
@@ -19,8 +19,8 @@ function subtitle(d, head, { t }) {
 function scaledFormula(scaling, head, { t, decimal }) {
   const T = scaling.temperature;
   const scale = decimal(formatNumber(head.scale));
-  if (scaling.sqrtDk && T === 1) return [`S\u2032 = S / \u221a${head.dk} = S \u00d7 `, scale];
-  if (scaling.sqrtDk) return [`S\u2032 = S / (T\u00b7\u221ad${SUB_K}) = S \u00d7 `, scale];
+  if (scaling.sqrtDk && T === 1) return [`S′ = S / √${head.dk} = S × `, scale];
+  if (scaling.sqrtDk) return [`S′ = S / (T·√d${SUB_K}) = S × `, scale];
   if (T !== 1) return [t('explorer.pipeline.scaledNoSqrt'), scale];
   return [t('explorer.pipeline.scalingOff')];
 }
@@ -62,7 +62,7 @@ function renderWeights(step, map, summary, { result, d, head, hn, shapeNM, commo
     stats: [
       {
         key: 'sum',
-        label: '\u03a3',
+        label: 'Σ',
         title: t('explorer.pipeline.stat.sum'),
         values: st.rowSums,
         format: (v) => decimal(v.toFixed(3)),
@@ -121,9 +121,9 @@ const DRAW = {
     renderWeights(card, map, summary, ctx);
   },
   output(card, map, { result, d, head, hn, queries, display, i18n: { t } }) {
-    card.setShape(`${d.n} \u00d7 ${head.output.shape[1]}`);
+    card.setShape(`${d.n} × ${head.output.shape[1]}`);
     card.setTitle(hn(t('explorer.pipeline.output')));
-    card.setFormula(d.multi ? `head${subscript(head.index + 1)} = A\u00b7V\u2095` : 'O = A\u00b7V');
+    card.setFormula(d.multi ? `head${subscript(head.index + 1)} = A·Vₕ` : 'O = A·V');
     map.update({
       tensor: head.output,
       rowLabels: queries,
@@ -142,7 +142,7 @@ const STEPS = [
     key: 'scores',
     step: '1',
     title: 'explorer.pipeline.scores',
-    formula: 'S = Q\u00b7K\u1d40',
+    formula: 'S = Q·Kᵀ',
     hint: 'explorer.pipeline.scoresHint',
     kind: 'diverging',
     togglesMask: true,
@@ -151,7 +151,7 @@ const STEPS = [
     key: 'scaled',
     step: '2',
     title: 'explorer.pipeline.scaled',
-    formula: `S\u2032 = S / \u221ad${SUB_K}`,
+    formula: `S′ = S / √d${SUB_K}`,
     hint: 'explorer.pipeline.scaledHint',
     kind: 'diverging',
     togglesMask: true,
@@ -178,7 +178,7 @@ const STEPS = [
     key: 'output',
     step: '5',
     title: 'explorer.pipeline.output',
-    formula: 'O = A\u00b7V',
+    formula: 'O = A·V',
     hint: 'explorer.pipeline.outputHint',
     kind: 'diverging',
   },
@@ -212,7 +212,7 @@ function drawContext(state, result, display, { single, i18n }) {
       : headName
         ? t('explorer.pipeline.titleHeadNamed', { title, k: head.index + 1, name: headName })
         : t('explorer.pipeline.titleHead', { title, k: head.index + 1 });
-  const shapeNM = `${d.n} \u00d7 ${d.m}`;
+  const shapeNM = `${d.n} × ${d.m}`;
   return { state, result, d, head, hn, shapeNM, common, queries, clickable, display, single, i18n };
 }
 

@@ -7,10 +7,10 @@ import { at, sum, SUB_K } from './terms.js';
 
 function explainScores({ head, i, j, q, k, line, hn, t, quote }) {
   const terms = [];
-  for (let c = 0; c < head.q.shape[1]; c++) terms.push(`${factor(at(head.q, i, c))}\u00d7${factor(at(head.k, j, c))}`);
+  for (let c = 0; c < head.q.shape[1]; c++) terms.push(`${factor(at(head.q, i, c))}×${factor(at(head.k, j, c))}`);
   line(
     t('explorer.explain.scores.sum', {
-      cell: `S[${i + 1},${j + 1}] = q${subscript(i + 1)} \u00b7 k${subscript(j + 1)}`,
+      cell: `S[${i + 1},${j + 1}] = q${subscript(i + 1)} · k${subscript(j + 1)}`,
       dk: head.q.shape[1],
     }),
     'text',
@@ -25,13 +25,13 @@ function explainScaled({ state, head, i, j, q, k, line, t, quote }) {
   const s = at(head.scores, i, j);
   const how = state.scaling.sqrtDk
     ? state.scaling.temperature !== 1
-      ? `1 / (T\u00b7\u221ad${SUB_K}) = 1 / (${formatNumber(state.scaling.temperature)}\u00b7\u221a${head.dk})`
-      : `1 / \u221ad${SUB_K} = 1 / \u221a${head.dk}`
+      ? `1 / (T·√d${SUB_K}) = 1 / (${formatNumber(state.scaling.temperature)}·√${head.dk})`
+      : `1 / √d${SUB_K} = 1 / √${head.dk}`
     : state.scaling.temperature !== 1
       ? `1 / T = 1 / ${formatNumber(state.scaling.temperature)}`
       : t('explorer.explain.scaled.none');
   line(t('explorer.explain.scaled.scale', { how, scale: formatNumber(head.scale) }), 'text');
-  line(`S\u2032[${i + 1},${j + 1}] = ${factor(s, 4)} \u00d7 ${formatNumber(head.scale)}`);
+  line(`S′[${i + 1},${j + 1}] = ${factor(s, 4)} × ${formatNumber(head.scale)}`);
   line(`= ${formatNumber(at(head.scaled, i, j))}`, 'result');
   return t('explorer.explain.scaled.title', { query: quote(q), key: quote(k) });
 }
@@ -54,14 +54,11 @@ function explainSoftmax({ head, i, j, line, t }) {
   }
   const hiddenCount = m - denom.length;
   if (at(head.masked, i, j) === -Infinity) {
-    line(
-      t('explorer.explain.softmax.hidden', { cell: `A[${i + 1},${j + 1}] = exp(\u2212\u221e) / \u03a3 = 0` }),
-      'text',
-    );
+    line(t('explorer.explain.softmax.hidden', { cell: `A[${i + 1},${j + 1}] = exp(−∞) / Σ = 0` }), 'text');
     line(`= 0`, 'result');
     return;
   }
-  line(`A[${i + 1},${j + 1}] = exp(M[${i + 1},${j + 1}]) / \u03a3${SUB_K} exp(M[${i + 1},k])`, 'text', true);
+  line(`A[${i + 1},${j + 1}] = exp(M[${i + 1},${j + 1}]) / Σ${SUB_K} exp(M[${i + 1},k])`, 'text', true);
   line(`= e^${factor(at(head.masked, i, j), 3)} / (${sum(denom, t)})`);
   line(`= ${formatNumber(at(head.weights, i, j))}`, 'result');
   if (hiddenCount) line(t('explorer.explain.softmax.hiddenKeys', { count: hiddenCount }), 'text');
@@ -96,7 +93,7 @@ function explainWeights(c) {
 function explainOutput({ result, head, i, j, q, line, hn, t, quote }) {
   const m = head.weights.shape[1];
   const terms = [];
-  for (let r = 0; r < m; r++) terms.push(`${formatNumber(at(head.weights, i, r), 3)}\u00d7${factor(at(head.v, r, j))}`);
+  for (let r = 0; r < m; r++) terms.push(`${formatNumber(at(head.weights, i, r), 3)}×${factor(at(head.v, r, j))}`);
   line(t('explorer.explain.output.sum', { i: i + 1, j: j + 1 }), 'text');
   line(`= ${sum(terms, t)}`);
   line(`= ${formatNumber(at(head.output, i, j))}`, 'result');

@@ -3,8 +3,8 @@
 import { english, factor, formatNumber } from '../model/model.js';
 
 const at = (t, i, j) => t.data[i * t.shape[1] + j];
-const quote = (s) => `\u201c${s}\u201d`;
-const MINUS_INF = '\u2212\u221e';
+const quote = (s) => `“${s}”`;
+const MINUS_INF = '−∞';
 
 /**
  * Step 3 for cell (i, j): the scaled score plus the bias matrix's entry (score + bias = masked
@@ -27,9 +27,9 @@ export function explainMasked({ state, result, i, j, line, reason, d, t = englis
       b === null
         ? `${cellName} = ${MINUS_INF}`
         : b === -Infinity
-          ? `${cellName} = S\u2032[${i + 1},${j + 1}]${sum} = ${MINUS_INF}`
+          ? `${cellName} = S′[${i + 1},${j + 1}]${sum} = ${MINUS_INF}`
           : t('explorer.explain.masked.thenMask', {
-              how: `${cellName} = S\u2032[${i + 1},${j + 1}]${sum} = ${formatNumber(scaled + b)}`,
+              how: `${cellName} = S′[${i + 1},${j + 1}]${sum} = ${formatNumber(scaled + b)}`,
             });
     line(t('explorer.explain.masked.zero', { how }), 'text');
     if (b === -Infinity) line(t('explorer.explain.masked.infNote'), 'note');
@@ -37,11 +37,11 @@ export function explainMasked({ state, result, i, j, line, reason, d, t = englis
   }
   if (b === null) {
     line(t(state.mask.kind === 'none' ? 'explorer.explain.masked.noMask' : 'explorer.explain.masked.visible'), 'text');
-    line(`M[${i + 1},${j + 1}] = S\u2032[${i + 1},${j + 1}] = ${formatNumber(v)}`, 'result');
+    line(`M[${i + 1},${j + 1}] = S′[${i + 1},${j + 1}] = ${formatNumber(v)}`, 'result');
     return;
   }
   line(t('explorer.explain.masked.bias'), 'text');
-  line(`M[${i + 1},${j + 1}] = S\u2032[${i + 1},${j + 1}]${sum}`);
+  line(`M[${i + 1},${j + 1}] = S′[${i + 1},${j + 1}]${sum}`);
   line(`= ${formatNumber(v)}`, 'result');
   if (b < 0)
     line(

@@ -27,11 +27,11 @@ function explainProjection({ target, state, result, d, labels, i, j, line, t, qu
   const name = target.name;
   const { xName, terms, bias } = projectionTerms(state, d, name, i, j);
   const p = result.proj[name];
-  const formula = `${name}[${i + 1},${j + 1}] = \u03a3\u1d63 ${xName}[${i + 1},r] \u00d7 W_${name}[r,${j + 1}]${bias === null ? '' : ` + b_${name}[${j + 1}]`}`;
+  const formula = `${name}[${i + 1},${j + 1}] = Σᵣ ${xName}[${i + 1},r] × W_${name}[r,${j + 1}]${bias === null ? '' : ` + b_${name}[${j + 1}]`}`;
   line(t('explorer.explain.proj.sum', { formula, dModel: terms.length }), 'text');
   line(
     `= ${sum(
-      terms.map(([a, b]) => `${factor(a)}\u00d7${factor(b)}`),
+      terms.map(([a, b]) => `${factor(a)}×${factor(b)}`),
       t,
     )}${bias === null ? '' : ` + ${factor(bias)}`}`,
   );
@@ -40,7 +40,7 @@ function explainProjection({ target, state, result, d, labels, i, j, line, t, qu
     line(t('explorer.explain.proj.head', { col: j + 1, k: Math.floor(j / (d.dModel / d.heads)) + 1 }), 'text');
   const token = name === 'Q' ? labels.queries[i] : labels.keys[i];
   line(t(`explorer.explain.proj.role.${name}`, { token: quote(token) }), 'text');
-  const title = `${name} = ${xName}\u00b7W_${name}${bias === null ? '' : ` + b_${name}`}`;
+  const title = `${name} = ${xName}·W_${name}${bias === null ? '' : ` + b_${name}`}`;
   return t('explorer.explain.proj.title', { title, token: quote(token), col: j + 1 });
 }
 

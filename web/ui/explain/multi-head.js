@@ -37,9 +37,9 @@ function explainLayerOutput({ state, result, d, i, j, q, line, t, quote }) {
   const m = result.multi;
   const W = state.matrices.WO;
   const terms = [];
-  for (let r = 0; r < W.rows; r++) terms.push(`${factor(at(m.concat, i, r))}\u00d7${factor(W.data[r * W.cols + j])}`);
+  for (let r = 0; r < W.rows; r++) terms.push(`${factor(at(m.concat, i, r))}×${factor(W.data[r * W.cols + j])}`);
   const bo = d.biases ? state.matrices.BO.data[j] : null;
-  const formula = `out[${i + 1},${j + 1}] = \u03a3\u1d63 concat[${i + 1},r] \u00d7 W_O[r,${j + 1}]${bo === null ? '' : ` + b_O[${j + 1}]`}`;
+  const formula = `out[${i + 1},${j + 1}] = Σᵣ concat[${i + 1},r] × W_O[r,${j + 1}]${bo === null ? '' : ` + b_O[${j + 1}]`}`;
   line(t('explorer.explain.mha.sum', { formula, columns: W.rows }), 'text');
   line(`= ${sum(terms, t)}${bo === null ? '' : ` + ${factor(bo)}`}`);
   line(`= ${formatNumber(at(m.output, i, j))}`, 'result');

@@ -25,14 +25,14 @@ const TITLES = {
   BK: 'b_K',
   BV: 'b_V',
   BO: 'b_O',
-  scores: 'Scores S = Q\u00b7K\u1d40',
-  scaled: 'Scaled scores S\u2032',
+  scores: 'Scores S = Q·Kᵀ',
+  scaled: 'Scaled scores S′',
   masked: 'Masked scores M',
   weights: 'Attention weights A = softmax(M)',
-  output: 'Output O = A\u00b7V',
+  output: 'Output O = A·V',
   average: 'Head average',
   concat: 'Concatenated heads',
-  'mha-output': 'Multi-head output concat\u00b7W_O',
+  'mha-output': 'Multi-head output concat·W_O',
 };
 
 const numbered = (count) => Array.from({ length: count }, (_, c) => String(c + 1));
@@ -70,7 +70,7 @@ function addProjections(add, result, d, { queries, keys }) {
     const t = result.proj[name];
     const x = name !== 'Q' && d.cross ? 'X_mem' : 'X';
     add(name, 'inputs', asMatrix(t), {
-      title: `${name} = ${x}\u00b7W_${name}${d.biases ? ` + b_${name}` : ''}`,
+      title: `${name} = ${x}·W_${name}${d.biases ? ` + b_${name}` : ''}`,
       rowLabels: name === 'Q' ? queries : keys,
       colLabels: numbered(t.shape[1]),
     });
@@ -220,7 +220,7 @@ const THEME_COLOURS = {
 const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", sans-serif';
 const MONO = 'ui-monospace, Menlo, Consolas, "Liberation Mono", monospace';
 const textWidth = (text, size) => String(text).length * size * 0.6;
-const clip = (text, max) => (text.length > max ? `${text.slice(0, max - 1)}\u2026` : text);
+const clip = (text, max) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
 function scaleFor(m, display) {
   if (m.kind === 'weights')
@@ -285,7 +285,7 @@ function matrixItems(items, m, { display, colours }, top) {
     type: 'text',
     x: PAD + textWidth(m.title, 14) * 1.05 + 10,
     y: top + 14,
-    text: `${m.rows} \u00d7 ${m.cols}`,
+    text: `${m.rows} × ${m.cols}`,
     size: 12,
     fill: colours.muted,
     mono: true,

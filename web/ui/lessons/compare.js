@@ -28,5 +28,5 @@ export function compare(a, b, map = (k) => k) {
 export function diffText(x) {
   if (x === 0) return '0';
   if (!Number.isFinite(x)) return String(x);
-  return x < 1e-3 ? x.toExponential(1).replace('-', '\u2212') : String(Number(x.toPrecision(3)));
+  return x < 1e-3 ? x.toExponential(1).replace('-', '−') : String(Number(x.toPrecision(3)));
 }

@@ -127,7 +127,7 @@ export function sentence(i18n, key, params = {}, nodes = {}) {
       if (k % 2) return nodes[part] ?? `{${part}}`;
       if (!pseudo) return part;
       const bare = part.replace(/^\u27e6/, '').replace(/\u27e7$/, '');
-      return /\p{L}/u.test(bare) ? `\u27e6${bare}\u27e7` : bare;
+      return /\p{L}/u.test(bare) ? `⟦${bare}⟧` : bare;
     })
     .filter((part) => part !== '');
 }

@@ -80,7 +80,7 @@ function drawTiles(table, run, f, s, { t }) {
       const td = el(
         'td',
         `flash-tile ${TILE_STATES[state]}`,
-        k === s - 1 ? '\u25cf' : k < s ? (st.skipped ? '\u2013' : '\u2713') : '',
+        k === s - 1 ? '●' : k < s ? (st.skipped ? '–' : '✓') : '',
       );
       const label = t(`inference.flash.tile.${state}`, { row: r + 1, col: c + 1 });
       td.setAttribute('aria-label', label);
@@ -352,7 +352,7 @@ function drawFlashMaps(m, run, f, st, s, labels, display) {
     m.state.update({
       tensor: { data, shape: [st.rows, 2] },
       rowLabels,
-      colLabels: ['m', '\u2113'],
+      colLabels: ['m', 'ℓ'],
       hidden: none,
       ...display,
     });

@@ -41,7 +41,7 @@ export function explainScore(run, f, i, j, i18n) {
   const { num, fac } = numbers(i18n);
   const { line, done } = explanation();
   const terms = [];
-  for (let x = 0; x < run.dk; x++) terms.push(`${fac(run.q(i, x))}\u00d7${fac(run.k(j, x))}`);
+  for (let x = 0; x < run.dk; x++) terms.push(`${fac(run.q(i, x))}×${fac(run.k(j, x))}`);
   line(
     t('inference.flash.explain.score', {
       i: i + 1,
@@ -88,7 +88,7 @@ export function explainRowState(run, f, st, row, col, i18n) {
     return done(t('inference.flash.explain.maxTitle', { query: i + 1 }));
   }
   const lOld = before ? before.rowSum[row] : 0;
-  const terms = scores.map((x) => `e^(${num(x.s, 3)} \u2212 ${num(mNew, 3)})`);
+  const terms = scores.map((x) => `e^(${num(x.s, 3)} − ${num(mNew, 3)})`);
   line(
     t('inference.flash.explain.sum', {
       sub: subscript(i + 1),
@@ -114,7 +114,7 @@ export function explainPartial(run, f, st, row, x, i18n) {
   if (now.skipped) skippedLines(line, now, i18n);
   const oOld = before ? at(before.partialOutput, row, x) : 0;
   const scores = now.skipped ? [] : tileScores(run, f, i, now.colBlock);
-  const terms = scores.map((s) => `e^(${num(s.s, 3)} \u2212 ${num(mNew, 3)})\u00d7${fac(run.v(s.j, x))}`);
+  const terms = scores.map((s) => `e^(${num(s.s, 3)} − ${num(mNew, 3)})×${fac(run.v(s.j, x))}`);
   line(
     t('inference.flash.explain.partial', {
       i: i + 1,
@@ -137,14 +137,14 @@ export function explainOutput(run, which, i, x, i18n) {
   if (which === 'tiled') {
     const last = run.trace.steps.filter((s) => s.rowBlock === run.blockOf(i)).pop();
     const row = i - run.blockOf(i) * run.blockRows;
-    line(`O[${i + 1},${x + 1}] = \u00d5 / \u2113 = ${fac(at(last.partialOutput, row, x))} / ${num(last.rowSum[row])}`);
+    line(`O[${i + 1},${x + 1}] = Õ / ℓ = ${fac(at(last.partialOutput, row, x))} / ${num(last.rowSum[row])}`);
     line(`= ${num(at(run.trace.output, i, x))}`, 'result');
     line(t('inference.flash.explain.tiledWhy'), 'text');
     return done(t('inference.flash.explain.tiledTitle', { i: i + 1, x: x + 1 }));
   }
   const terms = [];
   for (let j = 0; j < run.m; j++)
-    if (at(run.naive.weights, i, j) !== 0) terms.push(`${fac(at(run.naive.weights, i, j))}\u00d7${fac(run.v(j, x))}`);
+    if (at(run.naive.weights, i, j) !== 0) terms.push(`${fac(at(run.naive.weights, i, j))}×${fac(run.v(j, x))}`);
   line(t('inference.flash.explain.naive', { i: i + 1, x: x + 1, sum: sum(terms, i18n) }));
   line(`= ${num(at(run.naive.output, i, x))}`, 'result');
   line(t('inference.flash.explain.naiveWhy'), 'text');

@@ -9,21 +9,19 @@ const at = (t, i, j) => t.data[i * t.shape[1] + j];
 
 function sum(terms, { t }) {
   if (terms.length <= MAX_TERMS) return terms.join(' + ');
-  return `${terms.slice(0, MAX_TERMS - 2).join(' + ')} + \u2026 + ${terms[terms.length - 1]}  (${t('lessons.gradients.explain.terms', { count: terms.length })})`;
+  return `${terms.slice(0, MAX_TERMS - 2).join(' + ')} + … + ${terms[terms.length - 1]}  (${t('lessons.gradients.explain.terms', { count: terms.length })})`;
 }
 
 function dO(c, i, j, { line, say }) {
   const { t, num, fac } = c.words;
   if (c.goal === 'cell') {
     const on = i === c.cell.i && j === c.cell.j;
-    line(
-      `dO[${i + 1},${j + 1}] = \u2202O[${c.cell.i + 1},${c.cell.j + 1}] / \u2202O[${i + 1},${j + 1}] = ${on ? 1 : 0}`,
-    );
+    line(`dO[${i + 1},${j + 1}] = ∂O[${c.cell.i + 1},${c.cell.j + 1}] / ∂O[${i + 1},${j + 1}] = ${on ? 1 : 0}`);
     say('lessons.gradients.explain.dOCell');
   } else {
     const o = at(c.grads.output, i, j),
       tv = c.target[i * c.grads.output.shape[1] + j];
-    line(`dO[${i + 1},${j + 1}] = O \u2212 T = ${fac(o)} \u2212 ${fac(tv)}`);
+    line(`dO[${i + 1},${j + 1}] = O − T = ${fac(o)} − ${fac(tv)}`);
     line(`= ${num(at(c.grads.dO, i, j))}`, 'result');
     say('lessons.gradients.explain.dOTarget');
   }
@@ -33,9 +31,8 @@ function dO(c, i, j, { line, say }) {
 function dA(c, i, j, { line, say }) {
   const { t, num, fac } = c.words;
   const terms = [];
-  for (let x = 0; x < c.head.v.shape[1]; x++)
-    terms.push(`${fac(at(c.grads.dO, i, x))}\u00d7${fac(at(c.head.v, j, x))}`);
-  line(`dA[${i + 1},${j + 1}] = dO${subscript(i + 1)} \u00b7 v${subscript(j + 1)} = ${sum(terms, c.words)}`);
+  for (let x = 0; x < c.head.v.shape[1]; x++) terms.push(`${fac(at(c.grads.dO, i, x))}×${fac(at(c.head.v, j, x))}`);
+  line(`dA[${i + 1},${j + 1}] = dO${subscript(i + 1)} · v${subscript(j + 1)} = ${sum(terms, c.words)}`);
   line(`= ${num(at(c.grads.dA, i, j))}`, 'result');
   say('lessons.gradients.explain.dA', { i: i + 1, j: j + 1 });
   return t('lessons.gradients.explain.dATitle', { i: i + 1, j: j + 1 });
@@ -45,17 +42,15 @@ function dS(c, i, j, { line, say }) {
   const { t, num, fac } = c.words;
   const w = at(c.grads.weights, i, j);
   if (c.hidden?.[i * c.grads.weights.shape[1] + j]) {
-    line(`dS[${i + 1},${j + 1}] = A \u00d7 (\u2026) = 0 \u00d7 (\u2026) = 0`);
+    line(`dS[${i + 1},${j + 1}] = A × (…) = 0 × (…) = 0`);
     say('lessons.gradients.explain.dSHidden');
     return t('lessons.gradients.explain.dSHiddenTitle', { i: i + 1, j: j + 1 });
   }
   const m = c.grads.weights.shape[1];
   let delta = 0;
   for (let x = 0; x < m; x++) delta += at(c.grads.weights, i, x) * at(c.grads.dA, i, x);
-  line(
-    `dS[${i + 1},${j + 1}] = A[${i + 1},${j + 1}] \u00d7 (dA[${i + 1},${j + 1}] \u2212 \u03a3\u2097 A[${i + 1},l]\u00b7dA[${i + 1},l])`,
-  );
-  line(`= ${fac(w)} \u00d7 (${fac(at(c.grads.dA, i, j))} \u2212 ${fac(delta)})`);
+  line(`dS[${i + 1},${j + 1}] = A[${i + 1},${j + 1}] × (dA[${i + 1},${j + 1}] − Σₗ A[${i + 1},l]·dA[${i + 1},l])`);
+  line(`= ${fac(w)} × (${fac(at(c.grads.dA, i, j))} − ${fac(delta)})`);
   line(`= ${num(at(c.grads.gradScores, i, j))}`, 'result');
   say('lessons.gradients.explain.dS');
   return t('lessons.gradients.explain.dSTitle', { i: i + 1, j: j + 1 });
@@ -69,10 +64,10 @@ function dQK(c, i, j, { line, say }, which) {
     which === 'q' ? [c.grads.gradScores.shape[1], c.head.k] : [c.grads.gradScores.shape[0], c.head.q];
   for (let r = 0; r < rows; r++) {
     const s = which === 'q' ? at(c.grads.gradScores, i, r) : at(c.grads.gradScores, r, i);
-    terms.push(`${fac(s)}\u00d7${fac(at(other, r, j))}`);
+    terms.push(`${fac(s)}×${fac(at(other, r, j))}`);
   }
   say(which === 'q' ? 'lessons.gradients.explain.dQ' : 'lessons.gradients.explain.dK', { i: i + 1, j: j + 1 }, 'mono');
-  line(`= ${num(c.head.scale)} \u00d7 (${sum(terms, c.words)})`);
+  line(`= ${num(c.head.scale)} × (${sum(terms, c.words)})`);
   line(`= ${num(at(which === 'q' ? c.grads.gradQ : c.grads.gradK, i, j))}`, 'result');
   return t(which === 'q' ? 'lessons.gradients.explain.dQTitle' : 'lessons.gradients.explain.dKTitle', {
     i: i + 1,
@@ -84,7 +79,7 @@ function dV(c, i, j, { say, line }) {
   const { t, num, fac } = c.words;
   const terms = [];
   for (let r = 0; r < c.grads.weights.shape[0]; r++)
-    terms.push(`${fac(at(c.grads.weights, r, i))}\u00d7${fac(at(c.grads.dO, r, j))}`);
+    terms.push(`${fac(at(c.grads.weights, r, i))}×${fac(at(c.grads.dO, r, j))}`);
   say('lessons.gradients.explain.dVSum', { i: i + 1, j: j + 1, sum: sum(terms, c.words) }, 'mono');
   line(`= ${num(at(c.grads.gradV, i, j))}`, 'result');
   say('lessons.gradients.explain.dV');

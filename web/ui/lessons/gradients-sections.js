@@ -9,12 +9,12 @@ import { english, formatNumber } from '../model/model.js';
 
 // key, formula (its title), what its rows are (queries or keys) and whether its columns are keys
 const MAPS = [
-  ['dO', 'dO = \u2202L/\u2202O', 'queries', false],
-  ['dA', 'dA = dO\u00b7V\u1d40', 'queries', true],
-  ['dS', 'dS = A \u2299 (dA \u2212 rowsum(dO \u2299 O))', 'queries', true],
-  ['dQ', 'dQ = scale\u00b7dS\u00b7K', 'queries', false],
-  ['dK', 'dK = scale\u00b7dS\u1d40\u00b7Q', 'keys', false],
-  ['dV', 'dV = A\u1d40\u00b7dO', 'keys', false],
+  ['dO', 'dO = ∂L/∂O', 'queries', false],
+  ['dA', 'dA = dO·Vᵀ', 'queries', true],
+  ['dS', 'dS = A ⊙ (dA − rowsum(dO ⊙ O))', 'queries', true],
+  ['dQ', 'dQ = scale·dS·K', 'queries', false],
+  ['dK', 'dK = scale·dSᵀ·Q', 'keys', false],
+  ['dV', 'dV = Aᵀ·dO', 'keys', false],
 ];
 const PICKABLE = new Set(['dQ', 'dK', 'dV']);
 
@@ -133,7 +133,7 @@ export function createNudgeSection(attn, i18n = english) {
   const root = el('div', 'lesson-gap');
   root.append(
     el('h4', '', t('lessons.gradients.nudgeTitle')),
-    field('\u03b5', input),
+    field('ε', input),
     el('p', 'lesson-note', t('lessons.gradients.nudgeNote')),
     text,
   );
@@ -168,7 +168,7 @@ function stepsText(losses, i18n) {
   const shown = losses.length <= 6 ? losses : [...losses.slice(0, 3), null, losses.at(-1)];
   const change = ((losses.at(-1) - losses[0]) / Math.abs(losses[0] || 1)) * 100;
   return i18n.decimal(
-    `${shown.map((x) => (x === null ? '\u2026' : formatNumber(x, 4))).join(' \u2192 ')} (${change >= 0 ? '+' : '\u2212'}${Math.abs(change).toFixed(1)} %)`,
+    `${shown.map((x) => (x === null ? '…' : formatNumber(x, 4))).join(' → ')} (${change >= 0 ? '+' : '−'}${Math.abs(change).toFixed(1)} %)`,
   );
 }
 
@@ -259,7 +259,7 @@ export function createStepSection(update, attn, i18n = english) {
         note,
         sentence ? t('lessons.gradients.projected') : t('lessons.gradients.stepsUpdate', { matrix: matrix.value }),
       );
-      const losses = i18n.decimal(clicks.map((x) => formatNumber(x, 4)).join(' \u2192 '));
+      const losses = i18n.decimal(clicks.map((x) => formatNumber(x, 4)).join(' → '));
       setStat(history, clicks.length, clicks.length > 1 ? t('lessons.gradients.history', { losses }) : '');
     },
   };

@@ -333,7 +333,7 @@ function explainWeight(ctx, h, j, i18n) {
   const q = heads[h].q;
   const key = cachedKey(ctx, h, j);
   const terms = [];
-  for (let x = 0; x < q.shape[1]; x++) terms.push(`${fac(at(q, i, x))}\u00d7${fac(key[x])}`);
+  for (let x = 0; x < q.shape[1]; x++) terms.push(`${fac(at(q, i, x))}×${fac(key[x])}`);
   line(
     t('inference.kv.explain.score', {
       qi: subscript(i + 1),

@@ -173,7 +173,7 @@ export function createPermutationPanel({ attn, computer, update, i18n = english 
         [before, queries],
         [after, swappedLabels],
       ]) {
-        setText(part.tokens, labels.join(' \u00b7 '));
+        setText(part.tokens, labels.join(' · '));
         setSentence(part.order, i18n, 'lessons.permutation.order', {}, { tokens: part.tokens });
       }
       setText(note, orderNotes(state, d, positions, i18n).join(' '));

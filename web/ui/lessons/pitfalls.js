@@ -42,7 +42,7 @@ const cols = (t) => Array.from({ length: t.shape[1] }, (_, c) => String(c + 1));
 const sums = (st, i18n) => [
   {
     key: 'sum',
-    label: '\u03a3',
+    label: 'Σ',
     title: i18n.t('lessons.pitfalls.rowSum'),
     values: st.sum.data,
     format: (v) => i18n.decimal(v.toFixed(3)),

@@ -161,7 +161,7 @@ export function createLogLogPlot({ width = 520, height = 280, xLabel = '', yLabe
     const p = Math.round(Math.log10(v));
     return p <= 3 && p >= 0
       ? String(10 ** p)
-      : `10${String(p).replace(/[-\d]/g, (c) => '\u207b\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079'['-0123456789'.indexOf(c)])}`;
+      : `10${String(p).replace(/[-\d]/g, (c) => '⁻⁰¹²³⁴⁵⁶⁷⁸⁹'['-0123456789'.indexOf(c)])}`;
   };
 
   // A vertical marker: the line reaches up to its label's row in the band above the plot; the

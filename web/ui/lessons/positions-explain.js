@@ -14,10 +14,10 @@ const numbers = ({ decimal }) => ({
 });
 
 function dot(a, b, { fac }) {
-  const terms = Array.from(a, (x, c) => `${fac(x)}\u00d7${fac(b[c])}`);
+  const terms = Array.from(a, (x, c) => `${fac(x)}×${fac(b[c])}`);
   return terms.length <= MAX_TERMS
     ? terms.join(' + ')
-    : `${terms.slice(0, MAX_TERMS - 1).join(' + ')} + \u2026 + ${terms[terms.length - 1]}`;
+    : `${terms.slice(0, MAX_TERMS - 1).join(' + ')} + … + ${terms[terms.length - 1]}`;
 }
 
 function explainAlibiCell(ctx, m, n, i18n, { line, done }) {

@@ -19,7 +19,7 @@ import {
 import { createBars, createHistogram } from './plots.js';
 import { english, formatNumber, LESSON_LIMITS, setLesson, subscript } from '../model/model.js';
 
-const SUB_K = '\u2096';
+const SUB_K = 'ₖ';
 const BINS = 41;
 
 function stat(name, text) {
@@ -237,7 +237,7 @@ function histogramsPart(i18n) {
       put(rawMean, raw.mean, 2, i18n);
       put(scaledStd, scaled.std, 4, i18n);
       put(scaledMean, scaled.mean, 2, i18n);
-      setText(rawExpected, `(\u221a${dk} = ${num(Math.sqrt(dk))})`);
+      setText(rawExpected, `(√${dk} = ${num(Math.sqrt(dk))})`);
     },
   };
 }

@@ -5,7 +5,7 @@
 // explorer's trained-model vectors, so both read a sentence the same way.
 import { english } from './i18n.js';
 
-const VISIBLE = { ' ': '\u2423', '\n': '\u23ce', '\t': '\u21e5' };
+const VISIBLE = { ' ': '␣', '\n': '⏎', '\t': '⇥' };
 
 /** A character as a heatmap label: space, newline and tab made visible. */
 export const charLabel = (c) => VISIBLE[c] ?? c;

@@ -19,7 +19,7 @@ const FILES = Object.freeze({
  */
 export async function fetchExample(id) {
   const url = Object.hasOwn(FILES, id) ? FILES[id] : null;
-  if (!url) throw new Error(`There is no trained example called \u201c${String(id).slice(0, 40)}\u201d.`);
+  if (!url) throw new Error(`There is no trained example called “${String(id).slice(0, 40)}”.`);
   const response = await fetch(url);
   if (!response.ok) throw new Error(`${id}.safetensors: HTTP ${response.status}`);
   return readExample(new Uint8Array(await response.arrayBuffer()));

@@ -7,9 +7,9 @@
 /** Presets of the bias matrix, [id, label]. */
 export const BIAS_PRESETS = [
   ['zeros', 'zeros (no effect)'],
-  ['alibi', 'ALiBi-style: \u22120.5 \u00d7 |i \u2212 j|'],
-  ['causal-inf', 'causal, \u2212\u221e above the diagonal'],
-  ['causal-large', 'causal, \u221210000 above the diagonal'],
+  ['alibi', 'ALiBi-style: −0.5 × |i − j|'],
+  ['causal-inf', 'causal, −∞ above the diagonal'],
+  ['causal-large', 'causal, −10000 above the diagonal'],
   ['random', 'random (seeded)'],
 ];
 const PRESET_IDS = BIAS_PRESETS.map(([id]) => id);
@@ -19,7 +19,7 @@ export const ALIBI_SLOPE = 0.5;
 /** The "large negative" of the causal preset: exp(−10000) is 0 in float32 and float64 alike. */
 export const LARGE_NEGATIVE = -10000;
 
-export const DEFAULT_MEMORY = 'le chat \u00e9tait assis sur le tapis';
+export const DEFAULT_MEMORY = 'le chat était assis sur le tapis';
 
 /**
  * B (rows × cols) for a preset; `fill(count)` supplies the random preset's values (seeded by

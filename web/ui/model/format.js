@@ -1,12 +1,12 @@
 // Number formatting shared by every panel, so a value reads the same in a cell, a legend and an
 // explanation. Display only: the full-precision value stays in the heatmaps' data-values and in state.
 
-const MINUS = '\u2212';
+const MINUS = '−';
 
 /** Compact cell text: 2 decimals, exact zero as "0", −∞ for hidden scores. */
 export function formatCell(v) {
-  if (v === -Infinity) return `${MINUS}\u221e`;
-  if (v === Infinity) return '\u221e';
+  if (v === -Infinity) return `${MINUS}∞`;
+  if (v === Infinity) return '∞';
   if (Number.isNaN(v)) return 'NaN';
   if (v === 0) return '0';
   const a = Math.abs(v);
@@ -21,8 +21,8 @@ export function formatCell(v) {
 
 /** Explanation text: up to `digits` significant digits, no trailing zeros. */
 export function formatNumber(v, digits = 4) {
-  if (v === -Infinity) return `${MINUS}\u221e`;
-  if (v === Infinity) return '\u221e';
+  if (v === -Infinity) return `${MINUS}∞`;
+  if (v === Infinity) return '∞';
   if (Number.isNaN(v)) return 'NaN';
   if (v === 0) return '0';
   const a = Math.abs(v);
@@ -56,5 +56,5 @@ export function parseNumber(text) {
 
 /** Subscript digits for labels such as q₁, k₂. */
 export function subscript(i) {
-  return String(i).replace(/\d/g, (d) => '\u2080\u2081\u2082\u2083\u2084\u2085\u2086\u2087\u2088\u2089'[d]);
+  return String(i).replace(/\d/g, (d) => '₀₁₂₃₄₅₆₇₈₉'[d]);
 }

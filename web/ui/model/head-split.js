@@ -112,9 +112,9 @@ export function describeHeadSplit(state) {
   const each = (c) =>
     c % s.heads === 0 ? `${c / s.heads} each` : `${Math.floor(c / s.heads)} or ${Math.ceil(c / s.heads)} each`;
   const padded = s.dk < s.dModel || s.dv < s.dModel ? `, at the start of its ${hd} columns; the others are 0` : '';
-  const split = `The single head\u2019s ${s.dk} columns of W_Q and W_K and ${s.dv} of W_V were split among the ${s.heads} heads (${each(s.dk)}${padded}): the heads\u2019 raw scores QK\u1d40 add up to the single head\u2019s.`;
+  const split = `The single head’s ${s.dk} columns of W_Q and W_K and ${s.dv} of W_V were split among the ${s.heads} heads (${each(s.dk)}${padded}): the heads’ raw scores QKᵀ add up to the single head’s.`;
   const WO = state.matrices.WO;
   const kept = WO && splitOutputMatrix(s.dModel, s.heads, s.dv).data.every((v, k) => v === WO.data[k]);
   if (!kept) return split;
-  return `${split} W_O is ${s.dv >= s.dModel ? 'the identity' : 'a permutation'}: it puts the heads\u2019 value columns back in the single head\u2019s order, so had each head attended as the single head did, the output\u2019s first ${s.dv} columns would be its output.`;
+  return `${split} W_O is ${s.dv >= s.dModel ? 'the identity' : 'a permutation'}: it puts the heads’ value columns back in the single head’s order, so had each head attended as the single head did, the output’s first ${s.dv} columns would be its output.`;
 }

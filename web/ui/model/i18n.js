@@ -103,10 +103,10 @@ const accent = (text) => text.replace(/[aeioucnyAEIOUCN]/g, (c) => ACCENTS[c]);
  */
 export function pseudoMessages() {
   const wrap = (m) =>
-    `\u27e6${m
+    `⟦${m
       .split(/(\{\w+\})/)
       .map((part, k) => (k % 2 ? part : accent(part)))
-      .join('')}\u27e7`;
+      .join('')}⟧`;
   return Object.fromEntries(
     Object.entries(ENGLISH_MESSAGES).map(([key, m]) => [
       key,

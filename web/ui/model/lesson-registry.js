@@ -21,14 +21,14 @@ export const PIPELINE_STEPS = ['scores', 'scaled', 'masked', 'weights', 'output'
 // of controls="minimal"; preset: the example when the embed names none.
 const STEP_LESSONS = {
   scores: {
-    title: 'Scores: one dot product per query\u2013key pair',
+    title: 'Scores: one dot product per query–key pair',
     steps: ['scores'],
     inputs: ['Q', 'K'],
     groups: [],
     preset: 'hand',
   },
   scaled: {
-    title: 'Scaling the scores by \u221ad\u2096',
+    title: 'Scaling the scores by √dₖ',
     steps: ['scores', 'scaled'],
     inputs: [],
     groups: ['scaling'],

@@ -223,9 +223,9 @@ const sentencePreset = (id, label, description, sentence, seed, mask) => ({
 export const PRESETS = [
   {
     id: 'lesson',
-    label: 'Lesson NumPy example (seed 42, X 4\u00d78, W 8\u00d74)',
+    label: 'Lesson NumPy example (seed 42, X 4×8, W 8×4)',
     description:
-      'np.random.seed(42); X = randn(4, 8); Wq, Wk, Wv = three randn(8, 4). The weights match the lesson\u2019s printout (0.85 and 0.62 rows).',
+      'np.random.seed(42); X = randn(4, 8); Wq, Wk, Wv = three randn(8, 4). The weights match the lesson’s printout (0.85 and 0.62 rows).',
     build(attn) {
       const rng = attn.randomState(42);
       try {
@@ -247,7 +247,7 @@ export const PRESETS = [
   },
   {
     id: 'hand',
-    label: 'By hand: 3 tokens, d\u2096 = 2',
+    label: 'By hand: 3 tokens, dₖ = 2',
     description: 'Small whole numbers you can check on paper.',
     build: () => ({
       ...BASE,
@@ -281,9 +281,8 @@ export const PRESETS = [
   ),
   {
     id: 'saturation',
-    label: 'Why \u221ad\u2096: unit-variance Q and K with d\u2096 = 32',
-    description:
-      'Switch \u221ad\u2096 off: the scores spread to about \u00b1\u221a32 and the weights saturate towards one-hot.',
+    label: 'Why √dₖ: unit-variance Q and K with dₖ = 32',
+    description: 'Switch √dₖ off: the scores spread to about ±√32 and the weights saturate towards one-hot.',
     build(attn) {
       const rng = attn.randomState(5);
       try {
@@ -304,9 +303,9 @@ export const PRESETS = [
   },
   {
     id: 'mixing',
-    label: 'Mixing in the plane: 4 tokens, d\u1d65 = 2',
+    label: 'Mixing in the plane: 4 tokens, dᵥ = 2',
     description:
-      'Each value is a point in the plane; every output is a weighted average of them and lands inside their hull. Drag the points in the \u201cMixing\u201d lesson below.',
+      'Each value is a point in the plane; every output is a weighted average of them and lands inside their hull. Drag the points in the “Mixing” lesson below.',
     build(attn) {
       const rng = attn.randomState(21);
       try {

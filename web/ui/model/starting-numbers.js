@@ -24,7 +24,7 @@ class FieldError extends Error {}
 
 const shown = (text) => {
   const t = String(text);
-  return JSON.stringify(t.length > 24 ? `${t.slice(0, 21)}\u2026` : t);
+  return JSON.stringify(t.length > 24 ? `${t.slice(0, 21)}…` : t);
 };
 
 // One number of a plain-text row ("1.5", "-2", "3e-2", "−0.5").
@@ -80,7 +80,7 @@ export function parseMatrix(text, { maxRows = LIMITS.n[1], maxCols = LIMITS.dMod
     if (row.length !== cols) throw new FieldError(`row ${i + 1} has ${row.length} numbers, row 1 has ${cols}`);
     row.forEach((v, j) => {
       if (!Number.isFinite(v) || Math.abs(v) > MAX_ABS)
-        throw new FieldError(`row ${i + 1}, number ${j + 1} (${v}) is not a finite number within \u00b110\u2076`);
+        throw new FieldError(`row ${i + 1}, number ${j + 1} (${v}) is not a finite number within ±10⁶`);
     });
   });
   return { rows: rows.length, cols, data: rows.flat() };
@@ -162,7 +162,7 @@ function applyQkv(state, fields, errors) {
     return state;
   }
   if (Q.cols !== K.cols) {
-    errors.push(`q has ${Q.cols} numbers per row and k has ${K.cols}: queries and keys need the same length d\u2096`);
+    errors.push(`q has ${Q.cols} numbers per row and k has ${K.cols}: queries and keys need the same length dₖ`);
     return state;
   }
   let V = m.v ?? (base.V?.rows === K.rows ? base.V : null);

@@ -165,7 +165,7 @@ function trainedInputsNote(v, E, { t }, unit = 'token') {
   const where =
     v.layer === 0
       ? t('explorer.trained.where.first')
-      : t('explorer.trained.where.later', { count: v.layer, range: v.layer > 1 ? `1\u2013${v.layer}` : '1' });
+      : t('explorer.trained.where.later', { count: v.layer, range: v.layer > 1 ? `1–${v.layer}` : '1' });
   return t(`explorer.trained.inputs.${unit}`, { layer: v.layer + 1, where, columns: E, head: v.head + 1 });
 }
 

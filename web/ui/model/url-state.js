@@ -68,7 +68,7 @@ function show(v) {
   } catch {
     text = typeof v;
   }
-  return text.length > 40 ? `${text.slice(0, 37)}\u2026` : text;
+  return text.length > 40 ? `${text.slice(0, 37)}…` : text;
 }
 
 const isPlainObject = (v) =>
@@ -148,7 +148,7 @@ function matrix(v, name) {
   const cols = int(v.cols, [1, MAX_SIDE], `${name}.cols`);
   const data = v.data;
   if (!Array.isArray(data) || data.length !== rows * cols)
-    throw new StateError(`${name}.data must hold ${rows} \u00d7 ${cols} = ${rows * cols} numbers (got ${show(data)})`);
+    throw new StateError(`${name}.data must hold ${rows} × ${cols} = ${rows * cols} numbers (got ${show(data)})`);
   const out = data.slice();
   for (let k = 0; k < data.length; k++) {
     const x = data[k];
@@ -158,7 +158,7 @@ function matrix(v, name) {
     }
     if (typeof x !== 'number' || !Number.isFinite(x) || Math.abs(x) > MAX_ABS_VALUE)
       throw new StateError(
-        `${name}[${Math.floor(k / cols) + 1},${(k % cols) + 1}] must be a number between \u00b1${MAX_ABS_VALUE}${name === 'B' ? ` or "${NEG_INF}"` : ''} (got ${show(x)})`,
+        `${name}[${Math.floor(k / cols) + 1},${(k % cols) + 1}] must be a number between ±${MAX_ABS_VALUE}${name === 'B' ? ` or "${NEG_INF}"` : ''} (got ${show(x)})`,
       );
   }
   return { rows, cols, data: out };

@@ -39,7 +39,7 @@ export function scoreNumbers({ t }) {
   const numbers = el('dl', 'head-numbers');
   const values = {};
   for (const [key] of SCORE_NAMES) {
-    values[key] = el('dd', '', '\u2013');
+    values[key] = el('dd', '', '–');
     numbers.append(el('dt', '', t(`training.score.${key}.short`)), values[key]);
   }
   return { numbers, values };

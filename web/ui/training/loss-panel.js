@@ -49,7 +49,7 @@ export function createLossPanel({ i18n = english } = {}) {
   let vocabulary = 0; // V, once the model is built
 
   function explain() {
-    const lnV = vocabulary ? `ln ${vocabulary} \u2248 ${fixed(Math.log(vocabulary), 2)}` : 'ln V';
+    const lnV = vocabulary ? `ln ${vocabulary} ≈ ${fixed(Math.log(vocabulary), 2)}` : 'ln V';
     hint.dataset.lnV = vocabulary ? String(Math.log(vocabulary)) : '';
     hint.textContent = t(task === 'text' ? 'training.loss.hint.text' : 'training.loss.hint.repeated', {
       V: vocabulary || 'V',

@@ -1,10 +1,10 @@
 // Glossary (kept throughout): attention weights = Aufmerksamkeitsgewichte; query/key/value =
 // Query/Key/Value; head = Kopf; mask = Maske; scores = Scores; token = Token; training = Training.
 export default {
-  'common.loading': 'Wird geladen\u2026',
+  'common.loading': 'Wird geladen…',
   'common.dismiss': 'Schließen',
   'common.startFailed': 'Der Explorer konnte nicht starten: {reason}',
-  'common.lesson.sqrt-dk': 'Warum \u221ad\u2096 – nachgemessen',
+  'common.lesson.sqrt-dk': 'Warum √dₖ – nachgemessen',
   'common.lesson.pitfalls': 'Fallstricke im Vergleich',
   'common.lesson.hull': 'Attention mischt, erfindet nie',
   'common.lesson.cost': 'Kosten und Größe',
@@ -15,7 +15,7 @@ export default {
   'common.lesson.kv-cache': 'Der KV-Cache: ein Token nach dem anderen decodieren',
   'common.lesson.positions': 'Woher Positionen kommen: sinusförmig, gelernt, RoPE, ALiBi',
   'common.lesson.scores': 'Scores: ein Skalarprodukt pro Query-Key-Paar',
-  'common.lesson.scaled': 'Die Scores durch \u221ad\u2096 teilen',
+  'common.lesson.scaled': 'Die Scores durch √dₖ teilen',
   'common.lesson.mask': 'Maskieren vor dem Softmax',
   'common.lesson.softmax-row': 'Der Softmax, Zeile für Zeile',
   'common.lesson.weights': 'Aufmerksamkeitsgewichte',

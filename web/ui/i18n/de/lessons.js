@@ -7,26 +7,26 @@ export default {
   'lessons.error.refused': 'Der Kern hat abgelehnt: {error}',
 
   'lessons.plot.computing': 'Diagramm, wird berechnet',
-  'lessons.plot.sigma': '\u00b11 Std.-Abw. = \u00b1{std}',
+  'lessons.plot.sigma': '±1 Std.-Abw. = ±{std}',
 
   'lessons.sqrtDk.intro':
-    'Ein Skalarprodukt summiert d\u2096 Produkte. Hat jeder Eintrag von q und k Mittelwert 0 und Varianz 1, so hat jedes Produkt Varianz 1 und die Summe Varianz d\u2096: Ihre Streuung wächst wie \u221ad\u2096. Die Division durch \u221ad\u2096 bringt sie auf 1 zurück, egal wie groß d\u2096 ist. Hier zieht der Kern die Vektoren (mit dem Generator von NumPy, mit Seed) und misst nach.',
-  'lessons.sqrtDk.dkSlider': 'd\u2096 (Schieberegler, logarithmisch)',
-  'lessons.sqrtDk.dkField': 'd\u2096, die Länge von q und k',
+    'Ein Skalarprodukt summiert dₖ Produkte. Hat jeder Eintrag von q und k Mittelwert 0 und Varianz 1, so hat jedes Produkt Varianz 1 und die Summe Varianz dₖ: Ihre Streuung wächst wie √dₖ. Die Division durch √dₖ bringt sie auf 1 zurück, egal wie groß dₖ ist. Hier zieht der Kern die Vektoren (mit dem Generator von NumPy, mit Seed) und misst nach.',
+  'lessons.sqrtDk.dkSlider': 'dₖ (Schieberegler, logarithmisch)',
+  'lessons.sqrtDk.dkField': 'dₖ, die Länge von q und k',
   'lessons.sqrtDk.pairs': 'Paare N',
   'lessons.sqrtDk.seed': 'Seed',
   'lessons.sqrtDk.row': 'Keys in der Zeile',
   'lessons.sqrtDk.newSeed': 'Neuer Seed',
-  'lessons.sqrtDk.rawTitle': 'Rohe Scores q\u00b7k',
-  'lessons.sqrtDk.rawCaption': 'Std.-Abw. {std} {expected}, Varianz {variance} (Ziel d\u2096), Mittelwert {mean}',
-  'lessons.sqrtDk.scaledTitle': 'Skalierte Scores q\u00b7k / \u221ad\u2096',
+  'lessons.sqrtDk.rawTitle': 'Rohe Scores q·k',
+  'lessons.sqrtDk.rawCaption': 'Std.-Abw. {std} {expected}, Varianz {variance} (Ziel dₖ), Mittelwert {mean}',
+  'lessons.sqrtDk.scaledTitle': 'Skalierte Scores q·k / √dₖ',
   'lessons.sqrtDk.scaledCaption': 'Std.-Abw. {std} (Ziel 1), Varianz {variance} (Ziel 1), Mittelwert {mean}',
   'lessons.sqrtDk.rawDescription':
-    'Histogramm von {count} rohen Skalarprodukten für d\u2096 = {dk}: von {lo} bis {hi}, Standardabweichung {std}.',
+    'Histogramm von {count} rohen Skalarprodukten für dₖ = {dk}: von {lo} bis {hi}, Standardabweichung {std}.',
   'lessons.sqrtDk.scaledDescription':
-    'Histogramm derselben {count} Skalarprodukte, geteilt durch \u221a{dk}: Standardabweichung {std}.',
+    'Histogramm derselben {count} Skalarprodukte, geteilt durch √{dk}: Standardabweichung {std}.',
   'lessons.sqrtDk.softRawTitle': 'softmax(Scores), unskaliert',
-  'lessons.sqrtDk.softScaledTitle': 'softmax(Scores / \u221ad\u2096)',
+  'lessons.sqrtDk.softScaledTitle': 'softmax(Scores / √dₖ)',
   'lessons.sqrtDk.softCaption': 'Entropie {entropy} nats, größtes Gewicht {max}',
   'lessons.sqrtDk.uniform': {
     one: 'Zum Vergleich: Gleiche Gewichte auf {count} Key haben die Entropie ln {count} = {entropy} nats; eine One-hot-Zeile hat 0. Nahe 0 gibt die Softmax fast das ganze Gewicht an einen Key, und ihr Gradient verschwindet fast.',
@@ -34,17 +34,17 @@ export default {
       'Zum Vergleich: Gleiche Gewichte auf {count} Keys haben die Entropie ln {count} = {entropy} nats; eine One-hot-Zeile hat 0. Nahe 0 gibt die Softmax fast das ganze Gewicht an einen Key, und ihr Gradient verschwindet fast.',
   },
   'lessons.sqrtDk.softIntro':
-    'Jetzt eine Zeile Attention: {count} Keys, deren Scores die ersten {count} Skalarprodukte von oben sind (d\u2096 = {dk}), durch eine Softmax ohne und mit Skalierung.',
+    'Jetzt eine Zeile Attention: {count} Keys, deren Scores die ersten {count} Skalarprodukte von oben sind (dₖ = {dk}), durch eine Softmax ohne und mit Skalierung.',
   'lessons.sqrtDk.softRawDescription':
     'Softmax von {count} unskalierten Scores: größtes Gewicht {max}, Entropie {entropy} nats.',
   'lessons.sqrtDk.softScaledDescription':
-    'Softmax derselben Scores, geteilt durch \u221a{dk}: größtes Gewicht {max}, Entropie {entropy} nats.',
+    'Softmax derselben Scores, geteilt durch √{dk}: größtes Gewicht {max}, Entropie {entropy} nats.',
   'lessons.sqrtDk.failed': 'Der Kern konnte keine Stichprobe ziehen: {error}',
   'lessons.sqrtDk.status': '{count} Paare standardnormalverteilter Vektoren der Länge {dk}, Seed {seed}.',
-  'lessons.sqrtDk.sampling': 'Ziehe {count} Paare von Vektoren der Länge {dk}\u2026',
+  'lessons.sqrtDk.sampling': 'Ziehe {count} Paare von Vektoren der Länge {dk}…',
 
   'lessons.pitfalls.intro':
-    'Dieselben Eingaben wie oben, einmal richtig berechnet und einmal mit einem klassischen Fehler. Abweichende Zellen sind umrandet; \u03a3 ist die Summe jeder Zeile.',
+    'Dieselben Eingaben wie oben, einmal richtig berechnet und einmal mit einem klassischen Fehler. Abweichende Zellen sind umrandet; Σ ist die Summe jeder Zeile.',
   'lessons.pitfalls.mistake': 'Fehler',
   'lessons.pitfalls.useCausal': 'Kausale Maske verwenden',
   'lessons.pitfalls.correct': 'Richtig',
@@ -52,8 +52,8 @@ export default {
   'lessons.pitfalls.weights': 'Aufmerksamkeitsgewichte',
   'lessons.pitfalls.averageWeights': 'Über die Köpfe gemittelte Aufmerksamkeitsgewichte',
   'lessons.pitfalls.output': 'Ausgabe',
-  'lessons.pitfalls.headOutput': 'Ausgabe A\u00b7V',
-  'lessons.pitfalls.layerOutput': 'Ausgabe der Schicht (concat\u00b7W_O)',
+  'lessons.pitfalls.headOutput': 'Ausgabe A·V',
+  'lessons.pitfalls.layerOutput': 'Ausgabe der Schicht (concat·W_O)',
   'lessons.pitfalls.layerOutputNoWo': 'Ausgabe der Schicht (die Verkettung, ohne W_O)',
   'lessons.pitfalls.weightsLabel': '{side}: Aufmerksamkeitsgewichte',
   'lessons.pitfalls.outputLabel': '{side}: Ausgabe',
@@ -61,7 +61,7 @@ export default {
   'lessons.pitfalls.noMask':
     'Dieser Fehler wirkt sich nur aus, wo Keys verborgen sind, und es ist keine Maske gewählt: Beide Seiten sind gleich.',
   'lessons.pitfalls.ownScale':
-    'Die richtige Seite verwendet die Skalierung des Explorers (\u00d7{scale}); der Fehler ersetzt sie.',
+    'Die richtige Seite verwendet die Skalierung des Explorers (×{scale}); der Fehler ersetzt sie.',
   'lessons.pitfalls.nothing': 'Noch nichts zu vergleichen.',
   'lessons.pitfalls.weightsDiffer': '{count} von {total} Gewichten weichen ab (um bis zu {diff})',
   'lessons.pitfalls.weightsSame': 'Die Gewichte sind gleich',
@@ -76,37 +76,37 @@ export default {
   'lessons.pitfalls.mask-after-softmax.label': 'Maske erst nach der Softmax angewandt',
   'lessons.pitfalls.mask-after-softmax.text':
     'Die Softmax läuft über alle Keys, danach werden die verborgenen Gewichte auf 0 gesetzt. Nichts normiert den Rest neu: Eine Zeile mit verborgenen Keys summiert sich auf weniger als 1, und ihre Ausgabe schrumpft Richtung 0.',
-  'lessons.pitfalls.mask-value-zero.label': 'Maskenwert 0 statt \u2212\u221e',
+  'lessons.pitfalls.mask-value-zero.label': 'Maskenwert 0 statt −∞',
   'lessons.pitfalls.mask-value-zero.text':
-    'Verborgene Scores werden 0 statt \u2212\u221e. Aber e\u2070 = 1 ist ein gewöhnliches Gewicht: Verborgene Keys wirken weiter mit und gewinnen, sobald die sichtbaren Scores negativ sind.',
-  'lessons.pitfalls.scale-by-dk.label': 'Skalierung mit d\u2096 statt \u221ad\u2096',
+    'Verborgene Scores werden 0 statt −∞. Aber e⁰ = 1 ist ein gewöhnliches Gewicht: Verborgene Keys wirken weiter mit und gewinnen, sobald die sichtbaren Scores negativ sind.',
+  'lessons.pitfalls.scale-by-dk.label': 'Skalierung mit dₖ statt √dₖ',
   'lessons.pitfalls.scale-by-dk.text':
-    'Die Division durch d\u2096 verkleinert die Scores \u221ad\u2096-mal zu stark: Die Gewichte driften zur Gleichverteilung, und das Modell kann sich nicht mehr fokussieren (bei d\u2096 = 1 kein Unterschied).',
-  'lessons.pitfalls.scale-by-dmodel.label': 'Skalierung mit \u221ad_model statt mit \u221ad\u2096 des Kopfes',
+    'Die Division durch dₖ verkleinert die Scores √dₖ-mal zu stark: Die Gewichte driften zur Gleichverteilung, und das Modell kann sich nicht mehr fokussieren (bei dₖ = 1 kein Unterschied).',
+  'lessons.pitfalls.scale-by-dmodel.label': 'Skalierung mit √d_model statt mit √dₖ des Kopfes',
   'lessons.pitfalls.scale-by-dmodel.text':
-    'Jeder Kopf summiert über seine eigenen d\u2096 = d_model / h Merkmale; diese Streuung ist zu korrigieren. Die Division durch \u221ad_model macht die Scores jedes Kopfes \u221ah-mal zu klein.',
+    'Jeder Kopf summiert über seine eigenen dₖ = d_model / h Merkmale; diese Streuung ist zu korrigieren. Die Division durch √d_model macht die Scores jedes Kopfes √h-mal zu klein.',
   'lessons.pitfalls.skip-wo.label': 'W_O ausgelassen',
   'lessons.pitfalls.skip-wo.text':
     'Die verketteten Köpfe werden unverändert zurückgegeben. Die Gewichte ändern sich nicht, aber jede Ausgabespalte stammt jetzt von nur einem Kopf: Die Köpfe mischen sich nie.',
 
   'lessons.hull.intro':
-    'Jede Ausgabezeile ist ein gewichteter Mittelwert der Value-Vektoren: Die Gewichte sind nie negativ und summieren sich zu 1. Mit zwei Zahlen pro Value (d\u1d65 = 2) sind die Values Punkte in der Ebene, und jede Ausgabe landet in der Form, die sie aufspannen, ihrer konvexen Hülle. Attention kann nur mischen, was die Values anbieten.',
-  'lessons.hull.convert': 'Dieses Beispiel mit d\u1d65 = 2 verwenden',
+    'Jede Ausgabezeile ist ein gewichteter Mittelwert der Value-Vektoren: Die Gewichte sind nie negativ und summieren sich zu 1. Mit zwei Zahlen pro Value (dᵥ = 2) sind die Values Punkte in der Ebene, und jede Ausgabe landet in der Form, die sie aufspannen, ihrer konvexen Hülle. Attention kann nur mischen, was die Values anbieten.',
+  'lessons.hull.convert': 'Dieses Beispiel mit dᵥ = 2 verwenden',
   'lessons.hull.tableCaption': 'Ausgaben, vom Kern berechnet',
   'lessons.hull.column.query': 'Query',
   'lessons.hull.column.output': 'Ausgabe (x, y)',
   'lessons.hull.column.inside': 'in der Hülle',
   'lessons.hull.draggable': 'verschiebbarer Punkt',
   'lessons.hull.headDims':
-    'Jeder Kopf hat hier {count} Value-Dimensionen. Setze d_model = 2 \u00d7 Köpfe (zum Beispiel d_model 8 mit 4 Köpfen) oder übernimm diesen Kopf in den Q-, K-, V-Modus mit zwei Value-Dimensionen:',
+    'Jeder Kopf hat hier {count} Value-Dimensionen. Setze d_model = 2 × Köpfe (zum Beispiel d_model 8 mit 4 Köpfen) oder übernimm diesen Kopf in den Q-, K-, V-Modus mit zwei Value-Dimensionen:',
   'lessons.hull.valueDims':
-    'Die Values haben hier {count} Dimensionen. Setze d\u1d65 = 2 oder übernimm Q und K dieses Beispiels (und die ersten beiden Spalten von V) in den Q-, K-, V-Modus:',
+    'Die Values haben hier {count} Dimensionen. Setze dᵥ = 2 oder übernimm Q und K dieses Beispiels (und die ersten beiden Spalten von V) in den Q-, K-, V-Modus:',
   'lessons.hull.drag':
     'Ziehe einen Value-Punkt (oder fokussiere ihn und nutze die Pfeiltasten; Umschalt für kleine Schritte): V ändert sich, und jede Ausgabe bewegt sich mit, ohne die Hülle je zu verlassen.',
   'lessons.hull.fromX':
-    'Hier kommen die Values aus X\u00b7W_V. Um sie zu ziehen, übernimm dieses Beispiel in den Q-, K-, V-Modus:',
+    'Hier kommen die Values aus X·W_V. Um sie zu ziehen, übernimm dieses Beispiel in den Q-, K-, V-Modus:',
   'lessons.hull.legend':
-    'Kreise: die Values v\u2081\u2026{last}; Rauten: die Ausgaben. Linien: die Gewichte von \u201e{query}\u201c (dicker = mehr Gewicht); wähle eine andere Ausgabe, um deren Gewichte zu sehen.',
+    'Kreise: die Values v₁…{last}; Rauten: die Ausgaben. Linien: die Gewichte von „{query}“ (dicker = mehr Gewicht); wähle eine andere Ausgabe, um deren Gewichte zu sehen.',
   'lessons.hull.outside': {
     one: '{count} Ausgabe liegt außerhalb der Hülle.',
     other: '{count} Ausgaben liegen außerhalb der Hülle.',
@@ -123,61 +123,60 @@ export default {
   'lessons.hull.no': 'nein',
 
   'lessons.cost.intro':
-    'Die Projektionen kosten pro Token gleich viel, egal wie lang der Text ist; die Score-Matrix wächst mit n \u00d7 m. Bei kurzen Eingaben überwiegen die Projektionen, bei langen der quadratische Term, und die h Attention-Matrizen müssen auch in den Speicher passen. Zahlen aus attn.lessons.attentionCost für eine Schicht; solange der Explorer einen einzelnen Kopf zeigt (der kein W_O hat), aus den Matrizen dieses Kopfes (eine Multiplikation mit Addition zählt als 2 FLOPs).',
+    'Die Projektionen kosten pro Token gleich viel, egal wie lang der Text ist; die Score-Matrix wächst mit n × m. Bei kurzen Eingaben überwiegen die Projektionen, bei langen der quadratische Term, und die h Attention-Matrizen müssen auch in den Speicher passen. Zahlen aus attn.lessons.attentionCost für eine Schicht; solange der Explorer einen einzelnen Kopf zeigt (der kein W_O hat), aus den Matrizen dieses Kopfes (eine Multiplikation mit Addition zählt als 2 FLOPs).',
   'lessons.cost.follow': 'Größen des Explorers verwenden',
   'lessons.cost.field.n': 'n (Queries)',
   'lessons.cost.field.m': 'm (Keys)',
   'lessons.cost.field.heads': 'Köpfe h',
   'lessons.cost.parameters.label': 'Parameter: W_Q, W_K, W_V, W_O und ihre Biases',
   'lessons.cost.parameters.headLabel': 'Parameter: W_Q, W_K, W_V und ihre Biases (kein W_O)',
-  'lessons.cost.parameters.layer': '4\u00b7d\u00b2 + 4\u00b7d, unabhängig von h',
-  'lessons.cost.parameters.head': 'd\u00b7(2d\u2096 + d\u1d65), kein W_O (+ 2d\u2096 + d\u1d65 mit Biases)',
+  'lessons.cost.parameters.layer': '4·d² + 4·d, unabhängig von h',
+  'lessons.cost.parameters.head': 'd·(2dₖ + dᵥ), kein W_O (+ 2dₖ + dᵥ mit Biases)',
   'lessons.cost.projectionFlops.label': 'Projektionen Q, K, V und Ausgabe',
   'lessons.cost.projectionFlops.headLabel': 'Projektionen Q, K, V (keine Ausgabeprojektion)',
-  'lessons.cost.projectionFlops.layer': '2\u00b7d\u00b2\u00b7(2n + 2m): linear in n',
-  'lessons.cost.projectionFlops.head':
-    '2\u00b7d\u00b7(n\u00b7d\u2096 + m\u00b7d\u2096 + m\u00b7d\u1d65), keine Ausgabeprojektion',
-  'lessons.cost.scoreFlops.label': 'Scores Q\u00b7K\u1d40 und Gewichte\u00b7V',
-  'lessons.cost.scoreFlops.layer': '4\u00b7n\u00b7m\u00b7d: quadratisch in n',
-  'lessons.cost.scoreFlops.head': '2\u00b7n\u00b7m\u00b7(d\u2096 + d\u1d65): quadratisch in n',
+  'lessons.cost.projectionFlops.layer': '2·d²·(2n + 2m): linear in n',
+  'lessons.cost.projectionFlops.head': '2·d·(n·dₖ + m·dₖ + m·dᵥ), keine Ausgabeprojektion',
+  'lessons.cost.scoreFlops.label': 'Scores Q·Kᵀ und Gewichte·V',
+  'lessons.cost.scoreFlops.layer': '4·n·m·d: quadratisch in n',
+  'lessons.cost.scoreFlops.head': '2·n·m·(dₖ + dᵥ): quadratisch in n',
   'lessons.cost.softmaxFlops.label': 'Softmax',
-  'lessons.cost.softmaxFlops.layer': 'etwa 5 pro Gewicht: 5\u00b7h\u00b7n\u00b7m',
-  'lessons.cost.softmaxFlops.head': 'etwa 5 pro Gewicht: 5\u00b7n\u00b7m',
+  'lessons.cost.softmaxFlops.layer': 'etwa 5 pro Gewicht: 5·h·n·m',
+  'lessons.cost.softmaxFlops.head': 'etwa 5 pro Gewicht: 5·n·m',
   'lessons.cost.totalFlops.label': 'Gesamt',
-  'lessons.cost.attentionMatrixBytes.label': 'Attention-Matrizen (h mal n \u00d7 m, float32)',
-  'lessons.cost.attentionMatrixBytes.headLabel': 'Attention-Matrix (n \u00d7 m, float32)',
-  'lessons.cost.attentionMatrixBytes.layer': '4\u00b7h\u00b7n\u00b7m Bytes',
-  'lessons.cost.attentionMatrixBytes.head': '4\u00b7n\u00b7m Bytes (eine Matrix)',
-  'lessons.cost.legend.proj': 'Projektionen (\u221d n\u00b7d\u00b2)',
-  'lessons.cost.legend.quad': 'Scores, Gewichte\u00b7V und Softmax (\u221d n\u00b2\u00b7d)',
+  'lessons.cost.attentionMatrixBytes.label': 'Attention-Matrizen (h mal n × m, float32)',
+  'lessons.cost.attentionMatrixBytes.headLabel': 'Attention-Matrix (n × m, float32)',
+  'lessons.cost.attentionMatrixBytes.layer': '4·h·n·m Bytes',
+  'lessons.cost.attentionMatrixBytes.head': '4·n·m Bytes (eine Matrix)',
+  'lessons.cost.legend.proj': 'Projektionen (∝ n·d²)',
+  'lessons.cost.legend.quad': 'Scores, Gewichte·V und Softmax (∝ n²·d)',
   'lessons.cost.legend.now': 'das gewählte n',
   'lessons.cost.xLabel': 'Tokens n (Self-Attention, m = n)',
   'lessons.cost.yLabel': 'FLOPs',
   'lessons.cost.failed': 'Der Kern kann diese Größen nicht berechnen: {error}',
   'lessons.cost.captionHead':
-    'n = {n}, m = {m}, der einzelne Kopf des Explorers: d_model = {dModel}, d\u2096 = {dk}, d\u1d65 = {dv} (kein W_O)',
+    'n = {n}, m = {m}, der einzelne Kopf des Explorers: d_model = {dModel}, dₖ = {dk}, dᵥ = {dv} (kein W_O)',
   'lessons.cost.captionTyped':
-    'n = {n}, m = {m}, der einzelne Kopf des Explorers: Q, K, V direkt eingegeben, d\u2096 = {dk}, d\u1d65 = {dv} (kein W_O)',
+    'n = {n}, m = {m}, der einzelne Kopf des Explorers: Q, K, V direkt eingegeben, dₖ = {dk}, dᵥ = {dv} (kein W_O)',
   'lessons.cost.captionLayer': 'n = {n}, m = {m}, d_model = {dModel}, h = {heads} (Kopfbreite {width})',
   'lessons.cost.typed': 'Q, K und V sind direkt eingegeben: Es gibt keine Projektionsgewichte zu zählen.',
   'lessons.cost.verdictTyped':
-    'Mit direkt eingegebenen Q, K, V gibt es keine Projektionen: Jeder FLOP steckt in den Scores, den Gewichte\u00b7V und der Softmax. Die Attention-Matrix braucht {bytes} bei n = {n}, m = {m}.',
+    'Mit direkt eingegebenen Q, K, V gibt es keine Projektionen: Jeder FLOP steckt in den Scores, den Gewichte·V und der Softmax. Die Attention-Matrix braucht {bytes} bei n = {n}, m = {m}.',
   'lessons.cost.verdictHead':
-    'Für diesen Kopf (d_model = {dModel}, d\u2096 = {dk}, d\u1d65 = {dv}) kosten die quadratischen Terme ab n = {star} Tokens mehr als die Projektionen. Seine Attention-Matrix braucht {bytes} bei n = {n}, m = {m}.',
+    'Für diesen Kopf (d_model = {dModel}, dₖ = {dk}, dᵥ = {dv}) kosten die quadratischen Terme ab n = {star} Tokens mehr als die Projektionen. Seine Attention-Matrix braucht {bytes} bei n = {n}, m = {m}.',
   'lessons.cost.verdictLayer': {
-    one: 'Mit d_model = {dModel} und {count} Kopf kosten die quadratischen Terme ab n = {star} Tokens mehr als die Projektionen (etwa 2\u00b7d_model). Die h Attention-Matrizen brauchen {bytes} bei n = {n}, m = {m}.',
+    one: 'Mit d_model = {dModel} und {count} Kopf kosten die quadratischen Terme ab n = {star} Tokens mehr als die Projektionen (etwa 2·d_model). Die h Attention-Matrizen brauchen {bytes} bei n = {n}, m = {m}.',
     other:
-      'Mit d_model = {dModel} und {count} Köpfen kosten die quadratischen Terme ab n = {star} Tokens mehr als die Projektionen (etwa 2\u00b7d_model). Die h Attention-Matrizen brauchen {bytes} bei n = {n}, m = {m}.',
+      'Mit d_model = {dModel} und {count} Köpfen kosten die quadratischen Terme ab n = {star} Tokens mehr als die Projektionen (etwa 2·d_model). Die h Attention-Matrizen brauchen {bytes} bei n = {n}, m = {m}.',
   },
   'lessons.cost.equalAt': 'gleich bei n = {n}',
   'lessons.cost.plotDescription':
     'FLOPs über n, doppelt logarithmisch: Die Projektionen wachsen linear, die quadratischen Terme überholen sie bei n = {n}.',
 
   'lessons.steps.intro':
-    'Ein Modell, das Text schreibt, hat im Schritt i nur die Tokens 1..i. Das Training rechnet alle Schritte auf einmal auf dem ganzen Satz, wobei die kausale Maske jeder Query ihre Zukunft verbirgt. Beides liefert dieselben Zahlen \u2013 deshalb ist dieses parallele Training ehrlich.',
+    'Ein Modell, das Text schreibt, hat im Schritt i nur die Tokens 1..i. Das Training rechnet alle Schritte auf einmal auf dem ganzen Satz, wobei die kausale Maske jeder Query ihre Zukunft verbirgt. Beides liefert dieselben Zahlen – deshalb ist dieses parallele Training ehrlich.',
   'lessons.steps.token': 'Token i',
-  'lessons.steps.previous': '\u25c0 Zurück',
-  'lessons.steps.next': 'Weiter \u25b6',
+  'lessons.steps.previous': '◀ Zurück',
+  'lessons.steps.next': 'Weiter ▶',
   'lessons.steps.play': 'Abspielen',
   'lessons.steps.pause': 'Pause',
   'lessons.steps.strip': 'Bisher erzeugte Tokens',
@@ -225,8 +224,8 @@ export default {
   'lessons.permutation.note.learned':
     'Zu X werden Positionen addiert (wie gelernt): Die zwei Wörter tauschen die Plätze, aber jede Position behält ihren eigenen Vektor, also ändern sich die Vektoren der getauschten Tokens.',
   'lessons.permutation.note.none':
-    'Zu X wird keine Positionsinformation addiert (siehe \u201ePositionsinformation\u201c unter dem Satz): Wähle eine, damit die Reihenfolge zählt.',
-  'lessons.permutation.note.multi': 'Verglichen wird die ganze Multi-Head-Schicht (concat\u00b7W_O).',
+    'Zu X wird keine Positionsinformation addiert (siehe „Positionsinformation“ unter dem Satz): Wähle eine, damit die Reihenfolge zählt.',
+  'lessons.permutation.note.multi': 'Verglichen wird die ganze Multi-Head-Schicht (concat·W_O).',
   'lessons.permutation.swapped':
     'Die Zeilen {i} und {j} der Ausgabe haben die Plätze getauscht; sonst ist jede Zeile gleich (größte Abweichung {diff}).',
   'lessons.permutation.changed':
@@ -237,7 +236,7 @@ export default {
   'lessons.gradients.headNote':
     'Mehrere Köpfe: Dies ist der Rückwärtsdurchlauf von Kopf {head} (Kopf oben wählen), mit der eigenen Ausgabe des Kopfes als O und seinen Ausschnitten der Projektionen als Q, K, V.',
   'lessons.gradients.goal': 'Was gelernt wird',
-  'lessons.gradients.goal.target': 'Eine Zielausgabe T erreichen: L = \u00bd\u2016O \u2212 T\u2016\u00b2',
+  'lessons.gradients.goal.target': 'Eine Zielausgabe T erreichen: L = ½‖O − T‖²',
   'lessons.gradients.goal.cell': 'Eine Ausgabezelle erhöhen: L = O[i, j]',
   'lessons.gradients.row': 'Zeile i',
   'lessons.gradients.column': 'Spalte j',
@@ -246,7 +245,7 @@ export default {
   'lessons.gradients.copyOutput': 'T = aktuelle Ausgabe',
   'lessons.gradients.loss': 'Verlust L = {loss}',
   'lessons.gradients.mapsNote':
-    'Vorwärts: Scores S \u2192 Softmax A \u2192 Ausgabe O = A\u00b7V. Rückwärts geht es andersherum: dO \u2192 dA \u2192 dS \u2192 dQ, dK (und dV direkt aus dO). Klicke eine Zelle von dQ, dK oder dV an, um diese Eingabe unten anzustoßen.',
+    'Vorwärts: Scores S → Softmax A → Ausgabe O = A·V. Rückwärts geht es andersherum: dO → dA → dS → dQ, dK (und dV direkt aus dO). Klicke eine Zelle von dQ, dK oder dV an, um diese Eingabe unten anzustoßen.',
   'lessons.gradients.mapLabel': 'Gradient {formula}',
   'lessons.gradients.explainTitle': 'Wie wurde diese Zahl berechnet?',
   'lessons.gradients.explainIdle':
@@ -255,7 +254,7 @@ export default {
   'lessons.gradients.explain.dOCell':
     'Der Verlust ist eine einzige Ausgabezelle, also gibt nur diese Zelle einen Gradienten zurück.',
   'lessons.gradients.explain.dOTarget':
-    'Beim Verlust \u00bd\u2016O \u2212 T\u2016\u00b2 wird jede Ausgabezelle so stark geschoben, wie weit sie von ihrem Ziel entfernt ist.',
+    'Beim Verlust ½‖O − T‖² wird jede Ausgabezelle so stark geschoben, wie weit sie von ihrem Ziel entfernt ist.',
   'lessons.gradients.explain.dOTitle': 'dO: Gradient des Verlusts an Ausgabe [{i},{j}]',
   'lessons.gradients.explain.dA':
     'Wie stark sich der Verlust je Einheit Gewicht auf Key {j} ändern würde: seine Value-Zeile gegen den Schub auf Ausgabe {i}.',
@@ -266,22 +265,22 @@ export default {
   'lessons.gradients.explain.dS':
     'Die Softmax gibt das Gewicht zurück, multipliziert damit, wie viel besser als der Durchschnitt dieser Key abschneiden würde; ein Key mit Gewicht nahe 0 bekommt fast nichts.',
   'lessons.gradients.explain.dSTitle': 'dS: Gradient an Score [{i},{j}]',
-  'lessons.gradients.explain.dQ': 'dQ[{i},{j}] = scale \u00d7 \u03a3 über Keys l: dS[{i},l]\u00b7K[l,{j}]',
-  'lessons.gradients.explain.dK': 'dK[{i},{j}] = scale \u00d7 \u03a3 über Queries l: dS[l,{i}]\u00b7Q[l,{j}]',
+  'lessons.gradients.explain.dQ': 'dQ[{i},{j}] = scale × Σ über Keys l: dS[{i},l]·K[l,{j}]',
+  'lessons.gradients.explain.dK': 'dK[{i},{j}] = scale × Σ über Queries l: dS[l,{i}]·Q[l,{j}]',
   'lessons.gradients.explain.dQTitle': 'dQ: Gradient an Query [{i},{j}]',
   'lessons.gradients.explain.dKTitle': 'dK: Gradient an Key [{i},{j}]',
-  'lessons.gradients.explain.dVSum': 'dV[{i},{j}] = \u03a3 über Queries l: A[l,{i}]\u00b7dO[l,{j}] = {sum}',
+  'lessons.gradients.explain.dVSum': 'dV[{i},{j}] = Σ über Queries l: A[l,{i}]·dO[l,{j}] = {sum}',
   'lessons.gradients.explain.dV':
     'Eine Value-Zeile lernt von jeder Query, die sie liest, im Verhältnis zu deren Gewicht.',
   'lessons.gradients.explain.dVTitle': 'dV: Gradient an Value [{i},{j}]',
   'lessons.gradients.nudgeTitle': 'Anstoß-Probe',
   'lessons.gradients.nudgeNote':
-    'Addiere \u03b5 zu einer Eingabe und rechne den Vorwärtsdurchlauf erneut: Der Verlust ändert sich in erster Ordnung um \u03b5 \u00d7 Gradient.',
+    'Addiere ε zu einer Eingabe und rechne den Vorwärtsdurchlauf erneut: Der Verlust ändert sich in erster Ordnung um ε × Gradient.',
   'lessons.gradients.nudge':
-    '{cell} + {eps}: Der Verlust geht von {before} auf {after}, eine Änderung um {change}; \u03b5 \u00d7 Gradient = {eps} \u00d7 {gradient} = {predicted}.',
+    '{cell} + {eps}: Der Verlust geht von {before} auf {after}, eine Änderung um {change}; ε × Gradient = {eps} × {gradient} = {predicted}.',
   'lessons.gradients.stepsTitle': 'Gradientenschritte',
   'lessons.gradients.stepsNote':
-    'x \u2190 x \u2212 Lernrate \u00d7 \u2202L/\u2202x auf der gewählten Matrix, mit einem neuen Rückwärtsdurchlauf vor jedem Schritt, zurückgeschrieben in den Explorer: Sieh zu, wie sich die Gewichte oben bewegen und der Verlust fällt.',
+    'x ← x − Lernrate × ∂L/∂x auf der gewählten Matrix, mit einem neuen Rückwärtsdurchlauf vor jedem Schritt, zurückgeschrieben in den Explorer: Sieh zu, wie sich die Gewichte oben bewegen und der Verlust fällt.',
   'lessons.gradients.update': 'Aktualisieren',
   'lessons.gradients.rate': 'Lernrate',
   'lessons.gradients.perClick': 'Schritte pro Klick',
@@ -297,13 +296,13 @@ export default {
   'lessons.gradients.history': 'Verlust nach jedem Klick: {losses}',
   'lessons.gradients.keys.title': 'Welche Keys lernen?',
   'lessons.gradients.keys.note':
-    'd\u2096 = 64, eine Query, 64 zufällige Keys, 200 Stichproben (standardnormalverteilt, aus dem Generator des Kerns). Rohe Scores streuen wie \u221a64 = 8, die Softmax sättigt, und fast jeder Key bekommt keinen Gradienten; skalierte Scores geben den meisten von ihnen Gradienten.',
+    'dₖ = 64, eine Query, 64 zufällige Keys, 200 Stichproben (standardnormalverteilt, aus dem Generator des Kerns). Rohe Scores streuen wie √64 = 8, die Softmax sättigt, und fast jeder Key bekommt keinen Gradienten; skalierte Scores geben den meisten von ihnen Gradienten.',
   'lessons.gradients.keys.threshold': '|dS|-Schwelle',
   'lessons.gradients.keys.column.scores': 'Scores',
   'lessons.gradients.keys.column.keys': 'Keys mit |dS| über der Schwelle (von 64)',
-  'lessons.gradients.keys.column.norm': 'Gradientennorm \u2016(dQ, dK, dV)\u2016',
-  'lessons.gradients.keys.scaled': 'Scores \u00f7 \u221ad\u2096',
-  'lessons.gradients.keys.unscaled': 'rohe Scores (ohne \u00f7\u221ad\u2096)',
+  'lessons.gradients.keys.column.norm': 'Gradientennorm ‖(dQ, dK, dV)‖',
+  'lessons.gradients.keys.scaled': 'Scores ÷ √dₖ',
+  'lessons.gradients.keys.unscaled': 'rohe Scores (ohne ÷√dₖ)',
   'lessons.gradients.keys.norm':
-    'Ohne Skalierung ist die Norm größer: dQ und dK tragen den Skalierungsfaktor, also bekommen die wenigen Keys, die noch lernen, 8\u00d7 größere, sprunghaftere Änderungen, die übrigen gar keine.',
+    'Ohne Skalierung ist die Norm größer: dQ und dK tragen den Skalierungsfaktor, also bekommen die wenigen Keys, die noch lernen, 8× größere, sprunghaftere Änderungen, die übrigen gar keine.',
 };

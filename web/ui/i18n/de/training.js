@@ -42,19 +42,18 @@ export default {
   'training.action.defaults': 'Standardwerte',
 
   // Run status
-  'training.status.building': 'Das Modell wird gebaut\u2026',
-  'training.status.ready': '{parameters} Parameter. Drücke \u201eTrainieren\u201c.',
+  'training.status.building': 'Das Modell wird gebaut…',
+  'training.status.ready': '{parameters} Parameter. Drücke „Trainieren“.',
   'training.status.readyMainThread':
-    '{parameters} Parameter. Drücke \u201eTrainieren\u201c. Das Training läuft in kurzen Abschnitten im eigenen Thread dieser Seite: Dieser Frame kann keinen Worker starten.',
+    '{parameters} Parameter. Drücke „Trainieren“. Das Training läuft in kurzen Abschnitten im eigenen Thread dieser Seite: Dieser Frame kann keinen Worker starten.',
   'training.status.step': 'Schritt {step}: Loss {loss}',
   'training.status.stepPaused': 'Schritt {step}: Loss {loss} (pausiert)',
-  'training.status.loaded':
-    'Schritt {step}: trainierte Parameter geladen. \u201eTrainieren\u201c macht mit ihnen weiter.',
+  'training.status.loaded': 'Schritt {step}: trainierte Parameter geladen. „Trainieren“ macht mit ihnen weiter.',
   'training.status.error': 'Das Training wurde angehalten: {reason}',
 
   // Line charts
   'training.chart.step': 'Schritt {step}',
-  'training.chart.range': 'Schritte 0\u2013{last}',
+  'training.chart.range': 'Schritte 0–{last}',
 
   // Loss panel
   'training.loss.title': 'Loss',
@@ -81,11 +80,10 @@ export default {
   // Head cards
   'training.heads.title': 'Jeder Kopf, auf einer Testsequenz',
   'training.heads.note':
-    'Ein Kopf bekommt einen Namen, sobald ein Score seine Schwelle überschreitet: Vorgänger \u2265 {previousToken}, Induktion \u2265 {induction}. Die Scores werden auf {probes} Testsequenzen gemessen; die Karte zeigt die erste.',
-  'training.head.title': 'Schicht {layer} \u00b7 Kopf {head}',
-  'training.head.chart': 'Schicht {layer} \u00b7 Kopf {head}: Scores über die Schritte',
-  'training.head.map':
-    'Schicht {layer} \u00b7 Kopf {head}: Attention auf der Testsequenz (Zeilen: Queries, Spalten: Keys)',
+    'Ein Kopf bekommt einen Namen, sobald ein Score seine Schwelle überschreitet: Vorgänger ≥ {previousToken}, Induktion ≥ {induction}. Die Scores werden auf {probes} Testsequenzen gemessen; die Karte zeigt die erste.',
+  'training.head.title': 'Schicht {layer} · Kopf {head}',
+  'training.head.chart': 'Schicht {layer} · Kopf {head}: Scores über die Schritte',
+  'training.head.map': 'Schicht {layer} · Kopf {head}: Attention auf der Testsequenz (Zeilen: Queries, Spalten: Keys)',
   'training.head.ablate': 'Abschalten',
   'training.head.restore': 'Wiederherstellen',
   'training.head.ablateTitle': 'Die Ausgabe dieses Kopfs auf null setzen und sehen, was Loss und Scores verlieren',
@@ -101,10 +99,10 @@ export default {
   'training.score.duplicateToken.short': 'dupl.',
 
   // Ablation
-  'training.ablation.drop': '{head} {score} {before} \u2192 {after}',
-  'training.ablation.drops': 'Ohne {heads}: Loss der Testsequenzen {before} \u2192 {after}. Verlorene Scores: {drops}.',
+  'training.ablation.drop': '{head} {score} {before} → {after}',
+  'training.ablation.drops': 'Ohne {heads}: Loss der Testsequenzen {before} → {after}. Verlorene Scores: {drops}.',
   'training.ablation.none':
-    'Ohne {heads}: Loss der Testsequenzen {before} \u2192 {after}. Kein Kopf verliert mehr als 0,05 eines Scores.',
+    'Ohne {heads}: Loss der Testsequenzen {before} → {after}. Kein Kopf verliert mehr als 0,05 eines Scores.',
 
   // Your text
   'training.yourText.title': 'Dein Text',
@@ -114,12 +112,11 @@ export default {
   'training.yourText.space': 'Leerzeichen',
   'training.yourText.newLine': 'Zeilenumbruch',
   'training.yourText.empty': 'Tippe mindestens ein Zeichen.',
-  'training.yourText.map':
-    'Schicht {layer} \u00b7 Kopf {head}: Attention auf deinem Text (Zeilen: Queries, Spalten: Keys)',
+  'training.yourText.map': 'Schicht {layer} · Kopf {head}: Attention auf deinem Text (Zeilen: Queries, Spalten: Keys)',
   'training.yourText.building': 'Das Modell wird noch gebaut.',
   'training.yourText.unreadable': 'Das Modell kann diesen Text nicht lesen: {reason}',
   'training.yourText.failed': 'Das Modell konnte deinen Text nicht lesen: {reason}',
-  'training.chars.pair': '\u201e{typed}\u201c als \u201e{read}\u201c',
+  'training.chars.pair': '„{typed}“ als „{read}“',
   'training.chars.replaced': 'Nicht im Vokabular des Modells, daher als anderes Zeichen gelesen: {list}.',
   'training.chars.replacedMore': {
     one: 'Nicht im Vokabular des Modells, daher als anderes Zeichen gelesen: {list} und {count} weiteres.',
@@ -143,8 +140,8 @@ export default {
   'training.examples.yourself': 'Selbst trainieren',
   'training.examples.save': 'Das Modell speichern (.safetensors)',
   'training.examples.openFile': 'Eine Modelldatei öffnen',
-  'training.examples.unknown': 'Es gibt kein trainiertes Beispiel namens \u201e{name}\u201c.',
-  'training.examples.loading': 'Wird geladen\u2026',
+  'training.examples.unknown': 'Es gibt kein trainiertes Beispiel namens „{name}“.',
+  'training.examples.loading': 'Wird geladen…',
   'training.examples.opened.induction':
     'Induktionsmodell: 2 Schichten, nur Attention, trainiert auf wiederholten zufälligen Token; {steps} Schritte (Seed {seed}).',
   'training.examples.opened.text':
@@ -169,11 +166,11 @@ export default {
   'training.import.cancel': 'Abbrechen',
   'training.import.progress': 'Fortschritt des Imports',
   'training.import.theFile': 'die Datei',
-  'training.import.reading': '{name} wird gelesen\u2026',
+  'training.import.reading': '{name} wird gelesen…',
   'training.import.done': '{name}: {layers} Schichten, {heads} Köpfe, {tokens} Token.',
   'training.import.failed': '{name} konnte nicht importiert werden: {reason}.',
   'training.import.cancelled': 'Import abgebrochen; was vorher gezeigt wurde, bleibt.',
-  'training.import.map': 'Importiert: Schicht {layer} \u00b7 Kopf {head}, Attention (Zeilen: Queries, Spalten: Keys)',
+  'training.import.map': 'Importiert: Schicht {layer} · Kopf {head}, Attention (Zeilen: Queries, Spalten: Keys)',
 
   // The attention file's problems (attention-json.js)
   'training.json.kind.string': 'ein String',
@@ -205,7 +202,7 @@ export default {
   'training.json.rowPerToken': '{where} muss eine Zeile pro Token haben, gefunden: {got}',
   'training.json.numbers': '{where} muss {numbers} Zahlen haben, gefunden: {got}',
   'training.json.numberPerToken': '{where} muss eine Zahl pro Token haben, gefunden: {got}',
-  'training.json.weight': '{where} muss eine Zahl \u2265 0 sein, gefunden: {got}',
+  'training.json.weight': '{where} muss eine Zahl ≥ 0 sein, gefunden: {got}',
   'training.json.rowSum': '{where} hat die Summe {sum}; Attention-Zeilen summieren sich zu 1 (ist das ein Softmax?)',
   'training.json.tooManyLayers': 'die Datei hat mehr als {max} Schichten',
   'training.json.tooManyHeads': 'die Datei hat mehr als {max} Köpfe; höchstens {max} können gezeigt werden',
@@ -247,7 +244,7 @@ export default {
     'Zeige auf eine Zahl eines generierten Tokens, tippe sie an oder fokussiere sie, um zu sehen, wie sie berechnet wurde.',
   'training.generate.explainTitle': 'Wie wurde diese Zahl berechnet?',
   'training.generate.noPrompt': 'Tippe zuerst einen Prompt.',
-  'training.generate.running': 'Token {made} von {total}\u2026',
+  'training.generate.running': 'Token {made} von {total}…',
   'training.generate.ended.done': { one: '{count} Token generiert.', other: '{count} Token generiert.' },
   'training.generate.ended.length': {
     one: '{count} Token generiert: Der Kontext des Modells ist voll.',
@@ -264,7 +261,7 @@ export default {
   'training.generate.failed': 'Die Generierung wurde angehalten: {reason}',
   'training.generate.shown': 'Gezeigt werden die letzten {shown} von {total} Positionen.',
   'training.generate.bytes':
-    'Cache: {bytes} Bytes = 2 \u00b7 {layers} Schichten \u00b7 {kvHeads} Key/Value-Köpfe \u00b7 head_dim {headDim} \u00b7 {kept} Positionen \u00b7 4 Bytes.',
+    'Cache: {bytes} Bytes = 2 · {layers} Schichten · {kvHeads} Key/Value-Köpfe · head_dim {headDim} · {kept} Positionen · 4 Bytes.',
   'training.generate.bytesValue': '{bytes} B',
   'training.generate.ms': '{ms} ms',
   'training.generate.underResolution': 'unter der Auflösung des Timers',
@@ -277,7 +274,7 @@ export default {
   'training.generate.map.attention': 'Die Gewichte der neuen Query über den Cache, jeder Kopf',
   'training.generate.map.keys': 'K-Cache des gezeigten Kopfs',
   'training.generate.map.values': 'V-Cache des gezeigten Kopfs',
-  'training.generate.title.attention': 'Schicht {layer}: die Query von \u201e{token}\u201c über den Cache, jeder Kopf',
+  'training.generate.title.attention': 'Schicht {layer}: die Query von „{token}“ über den Cache, jeder Kopf',
   'training.generate.title.keys': 'K-Cache der Schicht {layer}, Key/Value-Kopf {kvHead} (Slot: Token)',
   'training.generate.title.values': 'V-Cache der Schicht {layer}, Key/Value-Kopf {kvHead}',
   'training.prompt.ids': {
@@ -292,7 +289,7 @@ export default {
   // "How was this number computed?" in Generate
   'training.explain.attention.title': 'Schicht {layer}, Kopf {head}: Gewicht auf Position {position}',
   'training.explain.attention.what':
-    'Kopf {head} der Schicht {layer}: die Query von {query} (Position {queryPosition}) über den gecachten Key von {key} (Position {keyPosition}), softmax(q\u00b7k/\u221ad) über alle Positionen, die der Cache noch hält.',
+    'Kopf {head} der Schicht {layer}: die Query von {query} (Position {queryPosition}) über den gecachten Key von {key} (Position {keyPosition}), softmax(q·k/√d) über alle Positionen, die der Cache noch hält.',
   'training.explain.attention.window': 'Genau 0: Position {position} hat das Fenster von {window} verlassen.',
   'training.explain.attention.next':
     'Das nächste Token, {token}, wurde aus den Logits gezogen, die dieser Schritt erzeugt hat.',
@@ -305,7 +302,7 @@ export default {
     'Mit einem Fenster von {window} liegt Position p in Slot p mod {window}: ein Ringpuffer.',
   'training.explain.bytes.title': 'Bytes im Key/Value-Cache',
   'training.explain.bytes.formula':
-    '2 \u00b7 Schichten \u00b7 kv_heads \u00b7 head_dim \u00b7 behalten \u00b7 4 = 2 \u00b7 {layers} \u00b7 {kvHeads} \u00b7 {headDim} \u00b7 {kept} \u00b7 4',
+    '2 · Schichten · kv_heads · head_dim · behalten · 4 = 2 · {layers} · {kvHeads} · {headDim} · {kept} · 4',
   'training.explain.bytes.result': '= {bytes} B (decoder.cacheBytes)',
   'training.explain.bytes.window':
     'Das Fenster behält höchstens {window} Positionen pro Schicht: Dort hört der Cache auf zu wachsen.',
@@ -316,8 +313,7 @@ export default {
   'training.explain.timing.how':
     'Im Worker mit performance.now() gemessen: decoder.sample schickt das eine neue Token mit dem Cache durch das Modell; model.forward über alle {tokens} Token ist, was ein Modell ohne Cache für dieses Token rechnen müsste. Der Abstand wächst mit der Länge.',
   'training.explain.difference.title': 'Logits aus dem Cache gegen einen vollen Durchlauf',
-  'training.explain.difference.formula':
-    'Maximum über die Token von max\u1d65 |logit_cached \u2212 logit_full| = {difference}',
+  'training.explain.difference.formula': 'Maximum über die Token von maxᵥ |logit_cached − logit_full| = {difference}',
   'training.explain.difference.how':
     'Für jedes Token hat der Worker auch model.forward über den ganzen Präfix laufen lassen und dessen letzte Logits mit denen des gecachten Schritts verglichen (je {logits} Logits): dieselben Zahlen bis auf float32-Rundung.',
 };

@@ -9,26 +9,26 @@ export default {
   'checkpoint.cancel': 'Cancel',
   'checkpoint.openingLabel': 'Opening the checkpoint',
   'checkpoint.needConfig':
-    'Choose the checkpoint\u2019s config.json as well: it says how many layers and heads the model has.',
+    'Choose the checkpoint’s config.json as well: it says how many layers and heads the model has.',
   'checkpoint.needWeights': 'Choose the model.safetensors file as well: config.json only describes the model.',
   'checkpoint.badJson': 'config.json could not be read: {message}.',
   'checkpoint.otherSite': 'The checkpoint must come from this site; {url} is elsewhere, so it is not opened.',
   'checkpoint.unnamed': 'the checkpoint',
-  'checkpoint.opening': 'Opening {name}\u2026',
+  'checkpoint.opening': 'Opening {name}…',
   'checkpoint.progress': '{loaded} of {total}',
   'checkpoint.cancelled': 'Opening was cancelled; nothing is open.',
-  'checkpoint.tooLarge': 'This checkpoint is too large for this tab\u2019s memory: {message}.',
+  'checkpoint.tooLarge': 'This checkpoint is too large for this tab’s memory: {message}.',
   'checkpoint.notGpt2': 'This is not a GPT-2 checkpoint this page can open: {message}.',
   'checkpoint.failed': 'The checkpoint could not be opened: {message}.',
   'checkpoint.opened':
     '{name} is open: {layers} layers of {heads} heads, d_model {dModel}, {parameters} parameters, a context of {context} tokens.',
-  'checkpoint.mainThread': 'It runs on this page\u2019s own thread in slices: this frame cannot start a Worker.',
+  'checkpoint.mainThread': 'It runs on this page’s own thread in slices: this frame cannot start a Worker.',
   'checkpoint.worker': 'It runs in its own Worker, so the page stays responsive.',
   'checkpoint.notTokenizer':
-    'Its vocabulary has {vocabulary} tokens, not GPT-2\u2019s 50 257, so this page cannot split text for it; the sweep still works.',
+    'Its vocabulary has {vocabulary} tokens, not GPT-2’s 50 257, so this page cannot split text for it; the sweep still works.',
   'checkpoint.tokens': {
-    one: '{count} GPT-2 token (\u0120 marks a space before a token):',
-    other: '{count} GPT-2 tokens (\u0120 marks a space before a token):',
+    one: '{count} GPT-2 token (Ġ marks a space before a token):',
+    other: '{count} GPT-2 tokens (Ġ marks a space before a token):',
   },
   'checkpoint.tokenId': 'id {id}',
   'checkpoint.tokensLabel': 'GPT-2 tokens of the sentence',
@@ -50,13 +50,13 @@ export default {
   'checkpoint.sweep.score.previousToken': 'Previous token',
   'checkpoint.sweep.score.duplicateToken': 'Duplicate token',
   'checkpoint.sweep.idle': 'Point at, tap or focus a head of the grid to see its score.',
-  'checkpoint.sweep.map': 'Each head\u2019s score: rows are layers, columns heads',
+  'checkpoint.sweep.map': 'Each head’s score: rows are layers, columns heads',
   'checkpoint.sweep.layerRow': 'layer {layer}',
   'checkpoint.sweep.intro':
     'Which heads copy? Each head is scored on {count} sequences of a start token, {repeat} random tokens and the same {repeat} tokens again: a previous-token head attends to the token just before, a duplicate-token head to earlier copies of the current token, an induction head to the token that followed an earlier copy (what lets a model continue a repeat).',
   'checkpoint.sweep.reported':
-    'Reported elsewhere for GPT-2 small (layer.head counted from 0, as those papers count): induction heads 5.1, 5.5, 6.9, 7.2 and 7.10 (Olsson et al., 2022; Wang et al., 2022), a previous-token head 4.11 (Wang et al., 2022). The page counts from 1, so 5.1 is layer 6 \u00b7 head 2; those cells are outlined when the model has GPT-2 small\u2019s shape. They are what a learner should expect to find in the published weights, not something this page has checked; a checkpoint of random weights shows none of them.',
-  'checkpoint.sweep.running': 'Sequence {done} of {count}\u2026',
+    'Reported elsewhere for GPT-2 small (layer.head counted from 0, as those papers count): induction heads 5.1, 5.5, 6.9, 7.2 and 7.10 (Olsson et al., 2022; Wang et al., 2022), a previous-token head 4.11 (Wang et al., 2022). The page counts from 1, so 5.1 is layer 6 · head 2; those cells are outlined when the model has GPT-2 small’s shape. They are what a learner should expect to find in the published weights, not something this page has checked; a checkpoint of random weights shows none of them.',
+  'checkpoint.sweep.running': 'Sequence {done} of {count}…',
   'checkpoint.sweep.done': { one: 'Scored on {count} sequence.', other: 'Scored on {count} sequences.' },
   'checkpoint.sweep.cancelled': 'The sweep was cancelled.',
   'checkpoint.sweep.failed': 'The sweep stopped: {message}',
@@ -65,11 +65,11 @@ export default {
   'checkpoint.sweep.explain.score.previousToken': 'previous-token score = {value}',
   'checkpoint.sweep.explain.score.duplicateToken': 'duplicate-token score = {value}',
   'checkpoint.sweep.explain.why':
-    'Layer {layer} \u00b7 head {head} ({paper} as the papers count from 0): its mean attention, pooled over every qualifying query of {count} sequences, computed by the core (attn.headScores) on the model\u2019s own attention.',
+    'Layer {layer} · head {head} ({paper} as the papers count from 0): its mean attention, pooled over every qualifying query of {count} sequences, computed by the core (attn.headScores) on the model’s own attention.',
   'checkpoint.sweep.explain.reported': 'Reported elsewhere as a head of this kind in GPT-2 small.',
-  'checkpoint.sweep.explain.title.induction': 'Layer {layer} \u00b7 head {head}: induction',
-  'checkpoint.sweep.explain.title.previousToken': 'Layer {layer} \u00b7 head {head}: previous token',
-  'checkpoint.sweep.explain.title.duplicateToken': 'Layer {layer} \u00b7 head {head}: duplicate token',
+  'checkpoint.sweep.explain.title.induction': 'Layer {layer} · head {head}: induction',
+  'checkpoint.sweep.explain.title.previousToken': 'Layer {layer} · head {head}: previous token',
+  'checkpoint.sweep.explain.title.duplicateToken': 'Layer {layer} · head {head}: duplicate token',
 
   'checkpoint.generate.ids': {
     one: '{count} token id (this checkpoint has no GPT-2 vocabulary to split text with).',
@@ -77,15 +77,15 @@ export default {
   },
   'checkpoint.generate.tokens': { one: '{count} GPT-2 token: {pieces}', other: '{count} GPT-2 tokens: {pieces}' },
   'checkpoint.generate.cut': {
-    one: '{count} GPT-2 token: {pieces} \u2026 (cut to leave room for new tokens)',
-    other: '{count} GPT-2 tokens: {pieces} \u2026 (cut to leave room for new tokens)',
+    one: '{count} GPT-2 token: {pieces} … (cut to leave room for new tokens)',
+    other: '{count} GPT-2 tokens: {pieces} … (cut to leave room for new tokens)',
   },
 
   'checkpoint.vectors.source':
-    'A checkpoint\u2019s head: layer {layer} \u00b7 head {head} of {name} ({layers} layers of {heads} heads, d_model {dModel}). X and W are the model\u2019s own inputs and weights for your sentence, so the weights below are its real attention.',
-  'checkpoint.vectors.reading': 'Reading your sentence with the checkpoint\u2026 (until then X is random per word).',
+    'A checkpoint’s head: layer {layer} · head {head} of {name} ({layers} layers of {heads} heads, d_model {dModel}). X and W are the model’s own inputs and weights for your sentence, so the weights below are its real attention.',
+  'checkpoint.vectors.reading': 'Reading your sentence with the checkpoint… (until then X is random per word).',
   'checkpoint.vectors.help':
-    'Split by GPT-2\u2019s tokenizer, as the model reads it (\u0120 marks a space before a token; at most 24 tokens).',
+    'Split by GPT-2’s tokenizer, as the model reads it (Ġ marks a space before a token; at most 24 tokens).',
   'checkpoint.vectors.note':
-    'Checkpoint vectors: each row of X is what layer {layer} \u00b7 head {head} of {name} ({layers} layers of {heads} heads, d_model {dModel})\u2019s attention reads for one token (the layer\u2019s LayerNorm of the residual stream, {dModel} numbers), written in {rank} coordinates along an orthonormal basis of the span of your sentence\u2019s {dModel}-dimensional vectors (built token by token), plus a column of ones. W_Q, W_K and W_V are the head\u2019s weights in that basis, their last row its bias: X\u00b7W gives exactly the model\u2019s q, k and v, so the dot products, and the weights below, are the model\u2019s own.',
+    'Checkpoint vectors: each row of X is what layer {layer} · head {head} of {name} ({layers} layers of {heads} heads, d_model {dModel})’s attention reads for one token (the layer’s LayerNorm of the residual stream, {dModel} numbers), written in {rank} coordinates along an orthonormal basis of the span of your sentence’s {dModel}-dimensional vectors (built token by token), plus a column of ones. W_Q, W_K and W_V are the head’s weights in that basis, their last row its bias: X·W gives exactly the model’s q, k and v, so the dot products, and the weights below, are the model’s own.',
 };

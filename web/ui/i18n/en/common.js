@@ -1,10 +1,10 @@
 // Messages shared by every part of the page.
 export default {
-  'common.loading': 'Loading\u2026',
+  'common.loading': 'Loading…',
   'common.dismiss': 'Dismiss',
   'common.startFailed': 'The explorer could not start: {reason}',
   // Every lesson a page can show alone, by id (lesson-registry.js; the embed builder's menu).
-  'common.lesson.sqrt-dk': 'Why \u221ad\u2096, measured',
+  'common.lesson.sqrt-dk': 'Why √dₖ, measured',
   'common.lesson.pitfalls': 'Pitfalls side by side',
   'common.lesson.hull': 'Attention mixes, never invents',
   'common.lesson.cost': 'Cost and size',
@@ -14,8 +14,8 @@ export default {
   'common.lesson.flash-attention': 'FlashAttention, tile by tile',
   'common.lesson.kv-cache': 'The KV cache: decoding one token at a time',
   'common.lesson.positions': 'Where positions come from: sinusoidal, learned, RoPE, ALiBi',
-  'common.lesson.scores': 'Scores: one dot product per query\u2013key pair',
-  'common.lesson.scaled': 'Scaling the scores by \u221ad\u2096',
+  'common.lesson.scores': 'Scores: one dot product per query–key pair',
+  'common.lesson.scaled': 'Scaling the scores by √dₖ',
   'common.lesson.mask': 'Masking before the softmax',
   'common.lesson.softmax-row': 'The softmax, row by row',
   'common.lesson.weights': 'Attention weights',

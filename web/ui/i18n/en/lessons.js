@@ -6,26 +6,26 @@ export default {
   'lessons.error.refused': 'The core refused: {error}',
 
   'lessons.plot.computing': 'Plot, being computed',
-  'lessons.plot.sigma': '\u00b11 std = \u00b1{std}',
+  'lessons.plot.sigma': '±1 std = ±{std}',
 
   'lessons.sqrtDk.intro':
-    'A dot product adds up d\u2096 products. If every entry of q and k has mean 0 and variance 1, each product has variance 1, so the sum has variance d\u2096: its spread grows like \u221ad\u2096. Dividing by \u221ad\u2096 brings it back to 1, whatever d\u2096 is. Here the core draws the vectors (NumPy\u2019s generator, seeded) and measures.',
-  'lessons.sqrtDk.dkSlider': 'd\u2096 (slider, logarithmic)',
-  'lessons.sqrtDk.dkField': 'd\u2096, the length of q and k',
+    'A dot product adds up dₖ products. If every entry of q and k has mean 0 and variance 1, each product has variance 1, so the sum has variance dₖ: its spread grows like √dₖ. Dividing by √dₖ brings it back to 1, whatever dₖ is. Here the core draws the vectors (NumPy’s generator, seeded) and measures.',
+  'lessons.sqrtDk.dkSlider': 'dₖ (slider, logarithmic)',
+  'lessons.sqrtDk.dkField': 'dₖ, the length of q and k',
   'lessons.sqrtDk.pairs': 'pairs N',
   'lessons.sqrtDk.seed': 'seed',
   'lessons.sqrtDk.row': 'keys in the row',
   'lessons.sqrtDk.newSeed': 'New seed',
-  'lessons.sqrtDk.rawTitle': 'Raw scores q\u00b7k',
-  'lessons.sqrtDk.rawCaption': 'std {std} {expected}, variance {variance} (target d\u2096), mean {mean}',
-  'lessons.sqrtDk.scaledTitle': 'Scaled scores q\u00b7k / \u221ad\u2096',
+  'lessons.sqrtDk.rawTitle': 'Raw scores q·k',
+  'lessons.sqrtDk.rawCaption': 'std {std} {expected}, variance {variance} (target dₖ), mean {mean}',
+  'lessons.sqrtDk.scaledTitle': 'Scaled scores q·k / √dₖ',
   'lessons.sqrtDk.scaledCaption': 'std {std} (target 1), variance {variance} (target 1), mean {mean}',
   'lessons.sqrtDk.rawDescription':
-    'Histogram of {count} raw dot products for d\u2096 = {dk}: from {lo} to {hi}, standard deviation {std}.',
+    'Histogram of {count} raw dot products for dₖ = {dk}: from {lo} to {hi}, standard deviation {std}.',
   'lessons.sqrtDk.scaledDescription':
-    'Histogram of the same {count} dot products divided by \u221a{dk}: standard deviation {std}.',
+    'Histogram of the same {count} dot products divided by √{dk}: standard deviation {std}.',
   'lessons.sqrtDk.softRawTitle': 'softmax(scores), unscaled',
-  'lessons.sqrtDk.softScaledTitle': 'softmax(scores / \u221ad\u2096)',
+  'lessons.sqrtDk.softScaledTitle': 'softmax(scores / √dₖ)',
   'lessons.sqrtDk.softCaption': 'entropy {entropy} nats, largest weight {max}',
   'lessons.sqrtDk.uniform': {
     one: 'For comparison, equal weights over {count} key have entropy ln {count} = {entropy} nats; a one-hot row has 0. Near 0, the softmax passes almost all weight to one key and its gradient almost vanishes.',
@@ -33,16 +33,16 @@ export default {
       'For comparison, equal weights over {count} keys have entropy ln {count} = {entropy} nats; a one-hot row has 0. Near 0, the softmax passes almost all weight to one key and its gradient almost vanishes.',
   },
   'lessons.sqrtDk.softIntro':
-    'Now one row of attention: {count} keys whose scores are the first {count} dot products above (d\u2096 = {dk}), through a softmax without and with the scaling.',
+    'Now one row of attention: {count} keys whose scores are the first {count} dot products above (dₖ = {dk}), through a softmax without and with the scaling.',
   'lessons.sqrtDk.softRawDescription':
     'Softmax of {count} unscaled scores: largest weight {max}, entropy {entropy} nats.',
   'lessons.sqrtDk.softScaledDescription':
-    'Softmax of the same scores divided by \u221a{dk}: largest weight {max}, entropy {entropy} nats.',
+    'Softmax of the same scores divided by √{dk}: largest weight {max}, entropy {entropy} nats.',
   'lessons.sqrtDk.failed': 'The core could not sample: {error}',
   'lessons.sqrtDk.status': '{count} pairs of standard-normal vectors of length {dk}, seed {seed}.',
-  'lessons.sqrtDk.sampling': 'Sampling {count} pairs of vectors of length {dk}\u2026',
+  'lessons.sqrtDk.sampling': 'Sampling {count} pairs of vectors of length {dk}…',
   'lessons.pitfalls.intro':
-    'The same inputs as above, computed right and computed with one classic mistake. Cells that differ are outlined; \u03a3 is each row\u2019s sum.',
+    'The same inputs as above, computed right and computed with one classic mistake. Cells that differ are outlined; Σ is each row’s sum.',
   'lessons.pitfalls.mistake': 'Mistake',
   'lessons.pitfalls.useCausal': 'Use the causal mask',
   'lessons.pitfalls.correct': 'Correct',
@@ -50,16 +50,15 @@ export default {
   'lessons.pitfalls.weights': 'Attention weights',
   'lessons.pitfalls.averageWeights': 'Head-averaged attention weights',
   'lessons.pitfalls.output': 'Output',
-  'lessons.pitfalls.headOutput': 'Output A\u00b7V',
-  'lessons.pitfalls.layerOutput': 'Layer output (concat\u00b7W_O)',
+  'lessons.pitfalls.headOutput': 'Output A·V',
+  'lessons.pitfalls.layerOutput': 'Layer output (concat·W_O)',
   'lessons.pitfalls.layerOutputNoWo': 'Layer output (the concatenation, no W_O)',
   'lessons.pitfalls.weightsLabel': '{side}: attention weights',
   'lessons.pitfalls.outputLabel': '{side}: output',
   'lessons.pitfalls.rowSum': 'row sum',
   'lessons.pitfalls.noMask':
     'This mistake only matters where keys are hidden, and no mask is chosen: both sides are the same.',
-  'lessons.pitfalls.ownScale':
-    'The correct side uses the explorer\u2019s scale (\u00d7{scale}); the mistake replaces it.',
+  'lessons.pitfalls.ownScale': 'The correct side uses the explorer’s scale (×{scale}); the mistake replaces it.',
   'lessons.pitfalls.nothing': 'Nothing to compare yet.',
   'lessons.pitfalls.weightsDiffer': '{count} of {total} weights differ (by up to {diff})',
   'lessons.pitfalls.weightsSame': 'The weights are the same',
@@ -74,35 +73,35 @@ export default {
   'lessons.pitfalls.mask-after-softmax.label': 'Mask applied after the softmax',
   'lessons.pitfalls.mask-after-softmax.text':
     'The softmax runs over every key, then the hidden weights are set to 0. Nothing renormalizes the rest, so a row that hid keys sums to less than 1 and its output shrinks towards 0.',
-  'lessons.pitfalls.mask-value-zero.label': 'Mask value 0 instead of \u2212\u221e',
+  'lessons.pitfalls.mask-value-zero.label': 'Mask value 0 instead of −∞',
   'lessons.pitfalls.mask-value-zero.text':
-    'Hidden scores become 0 instead of \u2212\u221e. But e\u2070 = 1 is an ordinary weight: hidden keys still take part, and they win whenever the visible scores are negative.',
-  'lessons.pitfalls.scale-by-dk.label': 'Scaling by d\u2096 instead of \u221ad\u2096',
+    'Hidden scores become 0 instead of −∞. But e⁰ = 1 is an ordinary weight: hidden keys still take part, and they win whenever the visible scores are negative.',
+  'lessons.pitfalls.scale-by-dk.label': 'Scaling by dₖ instead of √dₖ',
   'lessons.pitfalls.scale-by-dk.text':
-    'Dividing by d\u2096 shrinks the scores \u221ad\u2096 times too much: the weights drift towards uniform and the model can no longer focus (no difference at d\u2096 = 1).',
-  'lessons.pitfalls.scale-by-dmodel.label': 'Scaling by \u221ad_model instead of the head\u2019s \u221ad\u2096',
+    'Dividing by dₖ shrinks the scores √dₖ times too much: the weights drift towards uniform and the model can no longer focus (no difference at dₖ = 1).',
+  'lessons.pitfalls.scale-by-dmodel.label': 'Scaling by √d_model instead of the head’s √dₖ',
   'lessons.pitfalls.scale-by-dmodel.text':
-    "Each head sums over its own d\u2096 = d_model / h features, so that is the spread to correct. Dividing by \u221ad_model makes every head's scores \u221ah times too small.",
+    "Each head sums over its own dₖ = d_model / h features, so that is the spread to correct. Dividing by √d_model makes every head's scores √h times too small.",
   'lessons.pitfalls.skip-wo.label': 'W_O skipped',
   'lessons.pitfalls.skip-wo.text':
     'The concatenated heads are returned as they are. The weights do not change, but each output column now comes from one head only: the heads never mix.',
   'lessons.hull.intro':
-    'Each output row is a weighted average of the value vectors: the weights are never negative and sum to 1. With two numbers per value (d\u1d65 = 2) the values are points in the plane, and every output lands inside the shape they span, their convex hull. Attention can only mix what the values offer.',
-  'lessons.hull.convert': 'Use this example with d\u1d65 = 2',
+    'Each output row is a weighted average of the value vectors: the weights are never negative and sum to 1. With two numbers per value (dᵥ = 2) the values are points in the plane, and every output lands inside the shape they span, their convex hull. Attention can only mix what the values offer.',
+  'lessons.hull.convert': 'Use this example with dᵥ = 2',
   'lessons.hull.tableCaption': 'Outputs, computed by the core',
   'lessons.hull.column.query': 'query',
   'lessons.hull.column.output': 'output (x, y)',
   'lessons.hull.column.inside': 'inside the hull',
   'lessons.hull.draggable': 'draggable point',
   'lessons.hull.headDims':
-    'Each head here has {count} value dimensions. Set d_model = 2 \u00d7 heads (for example d_model 8 with 4 heads), or copy this head into Q, K, V mode with two value dimensions:',
+    'Each head here has {count} value dimensions. Set d_model = 2 × heads (for example d_model 8 with 4 heads), or copy this head into Q, K, V mode with two value dimensions:',
   'lessons.hull.valueDims':
-    'The values here have {count} dimensions. Set d\u1d65 = 2, or copy this example\u2019s Q and K (and the first two columns of V) into Q, K, V mode:',
+    'The values here have {count} dimensions. Set dᵥ = 2, or copy this example’s Q and K (and the first two columns of V) into Q, K, V mode:',
   'lessons.hull.drag':
     'Drag a value point (or focus it and use the arrow keys; Shift for small steps): V changes, and every output moves with it, never leaving the hull.',
-  'lessons.hull.fromX': 'Here the values come from X\u00b7W_V. To drag them, copy this example into Q, K, V mode:',
+  'lessons.hull.fromX': 'Here the values come from X·W_V. To drag them, copy this example into Q, K, V mode:',
   'lessons.hull.legend':
-    'Circles: the values v\u2081\u2026{last}; diamonds: the outputs. Lines: the weights of \u201c{query}\u201d (thicker = more weight); pick another output to see its weights.',
+    'Circles: the values v₁…{last}; diamonds: the outputs. Lines: the weights of “{query}” (thicker = more weight); pick another output to see its weights.',
   'lessons.hull.outside': {
     one: '{count} output lies outside the hull.',
     other: '{count} outputs lie outside the hull.',
@@ -118,60 +117,59 @@ export default {
   'lessons.hull.yes': 'yes',
   'lessons.hull.no': 'no',
   'lessons.cost.intro':
-    'The projections cost the same per token however long the text is; the score matrix grows with n \u00d7 m. For short inputs the projections dominate, for long ones the quadratic term does, and the h attention matrices must also fit in memory. Numbers from attn.lessons.attentionCost for a layer; while the explorer shows a single head (which has no W_O), from that head\u2019s own matrices (a multiply\u2013add counts as 2 FLOPs).',
-  'lessons.cost.follow': 'Use the explorer\u2019s sizes',
+    'The projections cost the same per token however long the text is; the score matrix grows with n × m. For short inputs the projections dominate, for long ones the quadratic term does, and the h attention matrices must also fit in memory. Numbers from attn.lessons.attentionCost for a layer; while the explorer shows a single head (which has no W_O), from that head’s own matrices (a multiply–add counts as 2 FLOPs).',
+  'lessons.cost.follow': 'Use the explorer’s sizes',
   'lessons.cost.field.n': 'n (queries)',
   'lessons.cost.field.m': 'm (keys)',
   'lessons.cost.field.heads': 'heads h',
   'lessons.cost.parameters.label': 'Parameters: W_Q, W_K, W_V, W_O and their biases',
   'lessons.cost.parameters.headLabel': 'Parameters: W_Q, W_K, W_V and their biases (no W_O)',
-  'lessons.cost.parameters.layer': '4\u00b7d\u00b2 + 4\u00b7d, whatever h is',
-  'lessons.cost.parameters.head': 'd\u00b7(2d\u2096 + d\u1d65), no W_O (+ 2d\u2096 + d\u1d65 with biases)',
+  'lessons.cost.parameters.layer': '4·d² + 4·d, whatever h is',
+  'lessons.cost.parameters.head': 'd·(2dₖ + dᵥ), no W_O (+ 2dₖ + dᵥ with biases)',
   'lessons.cost.projectionFlops.label': 'Projections Q, K, V and the output',
   'lessons.cost.projectionFlops.headLabel': 'Projections Q, K, V (no output projection)',
-  'lessons.cost.projectionFlops.layer': '2\u00b7d\u00b2\u00b7(2n + 2m): linear in n',
-  'lessons.cost.projectionFlops.head':
-    '2\u00b7d\u00b7(n\u00b7d\u2096 + m\u00b7d\u2096 + m\u00b7d\u1d65), no output projection',
-  'lessons.cost.scoreFlops.label': 'Scores Q\u00b7K\u1d40 and weights\u00b7V',
-  'lessons.cost.scoreFlops.layer': '4\u00b7n\u00b7m\u00b7d: quadratic in n',
-  'lessons.cost.scoreFlops.head': '2\u00b7n\u00b7m\u00b7(d\u2096 + d\u1d65): quadratic in n',
+  'lessons.cost.projectionFlops.layer': '2·d²·(2n + 2m): linear in n',
+  'lessons.cost.projectionFlops.head': '2·d·(n·dₖ + m·dₖ + m·dᵥ), no output projection',
+  'lessons.cost.scoreFlops.label': 'Scores Q·Kᵀ and weights·V',
+  'lessons.cost.scoreFlops.layer': '4·n·m·d: quadratic in n',
+  'lessons.cost.scoreFlops.head': '2·n·m·(dₖ + dᵥ): quadratic in n',
   'lessons.cost.softmaxFlops.label': 'Softmax',
-  'lessons.cost.softmaxFlops.layer': 'about 5 per weight: 5\u00b7h\u00b7n\u00b7m',
-  'lessons.cost.softmaxFlops.head': 'about 5 per weight: 5\u00b7n\u00b7m',
+  'lessons.cost.softmaxFlops.layer': 'about 5 per weight: 5·h·n·m',
+  'lessons.cost.softmaxFlops.head': 'about 5 per weight: 5·n·m',
   'lessons.cost.totalFlops.label': 'Total',
-  'lessons.cost.attentionMatrixBytes.label': 'Attention matrices (h of n \u00d7 m, float32)',
-  'lessons.cost.attentionMatrixBytes.headLabel': 'Attention matrix (n \u00d7 m, float32)',
-  'lessons.cost.attentionMatrixBytes.layer': '4\u00b7h\u00b7n\u00b7m bytes',
-  'lessons.cost.attentionMatrixBytes.head': '4\u00b7n\u00b7m bytes (one matrix)',
-  'lessons.cost.legend.proj': 'projections (\u221d n\u00b7d\u00b2)',
-  'lessons.cost.legend.quad': 'scores, weights\u00b7V and softmax (\u221d n\u00b2\u00b7d)',
+  'lessons.cost.attentionMatrixBytes.label': 'Attention matrices (h of n × m, float32)',
+  'lessons.cost.attentionMatrixBytes.headLabel': 'Attention matrix (n × m, float32)',
+  'lessons.cost.attentionMatrixBytes.layer': '4·h·n·m bytes',
+  'lessons.cost.attentionMatrixBytes.head': '4·n·m bytes (one matrix)',
+  'lessons.cost.legend.proj': 'projections (∝ n·d²)',
+  'lessons.cost.legend.quad': 'scores, weights·V and softmax (∝ n²·d)',
   'lessons.cost.legend.now': 'the chosen n',
   'lessons.cost.xLabel': 'tokens n (self-attention, m = n)',
   'lessons.cost.yLabel': 'FLOPs',
   'lessons.cost.failed': 'The core cannot cost these sizes: {error}',
   'lessons.cost.captionHead':
-    'n = {n}, m = {m}, the explorer\u2019s single head: d_model = {dModel}, d\u2096 = {dk}, d\u1d65 = {dv} (no W_O)',
+    'n = {n}, m = {m}, the explorer’s single head: d_model = {dModel}, dₖ = {dk}, dᵥ = {dv} (no W_O)',
   'lessons.cost.captionTyped':
-    'n = {n}, m = {m}, the explorer\u2019s single head: Q, K, V typed directly, d\u2096 = {dk}, d\u1d65 = {dv} (no W_O)',
+    'n = {n}, m = {m}, the explorer’s single head: Q, K, V typed directly, dₖ = {dk}, dᵥ = {dv} (no W_O)',
   'lessons.cost.captionLayer': 'n = {n}, m = {m}, d_model = {dModel}, h = {heads} (head width {width})',
   'lessons.cost.typed': 'Q, K and V are typed directly: there are no projection weights to count.',
   'lessons.cost.verdictTyped':
-    'With Q, K, V typed directly there are no projections: every FLOP is in the scores, the weights\u00b7V and the softmax. The attention matrix needs {bytes} at n = {n}, m = {m}.',
+    'With Q, K, V typed directly there are no projections: every FLOP is in the scores, the weights·V and the softmax. The attention matrix needs {bytes} at n = {n}, m = {m}.',
   'lessons.cost.verdictHead':
-    'For this head (d_model = {dModel}, d\u2096 = {dk}, d\u1d65 = {dv}), the quadratic terms cost more than the projections from n = {star} tokens on. Its attention matrix needs {bytes} at n = {n}, m = {m}.',
+    'For this head (d_model = {dModel}, dₖ = {dk}, dᵥ = {dv}), the quadratic terms cost more than the projections from n = {star} tokens on. Its attention matrix needs {bytes} at n = {n}, m = {m}.',
   'lessons.cost.verdictLayer': {
-    one: 'With d_model = {dModel} and {count} head, the quadratic terms cost more than the projections from n = {star} tokens on (about 2\u00b7d_model). The h attention matrices need {bytes} at n = {n}, m = {m}.',
+    one: 'With d_model = {dModel} and {count} head, the quadratic terms cost more than the projections from n = {star} tokens on (about 2·d_model). The h attention matrices need {bytes} at n = {n}, m = {m}.',
     other:
-      'With d_model = {dModel} and {count} heads, the quadratic terms cost more than the projections from n = {star} tokens on (about 2\u00b7d_model). The h attention matrices need {bytes} at n = {n}, m = {m}.',
+      'With d_model = {dModel} and {count} heads, the quadratic terms cost more than the projections from n = {star} tokens on (about 2·d_model). The h attention matrices need {bytes} at n = {n}, m = {m}.',
   },
   'lessons.cost.equalAt': 'equal at n = {n}',
   'lessons.cost.plotDescription':
     'FLOPs against n on log-log axes: the projections grow linearly, the quadratic terms overtake them at n = {n}.',
   'lessons.steps.intro':
-    'A model writing text has, at step i, only tokens 1..i. Training runs every step at once on the whole sentence, with the causal mask hiding each query\u2019s future. The two give the same numbers, which is what makes that parallel training honest.',
+    'A model writing text has, at step i, only tokens 1..i. Training runs every step at once on the whole sentence, with the causal mask hiding each query’s future. The two give the same numbers, which is what makes that parallel training honest.',
   'lessons.steps.token': 'Token i',
-  'lessons.steps.previous': '\u25c0 Previous',
-  'lessons.steps.next': 'Next \u25b6',
+  'lessons.steps.previous': '◀ Previous',
+  'lessons.steps.next': 'Next ▶',
   'lessons.steps.play': 'Play',
   'lessons.steps.pause': 'Pause',
   'lessons.steps.strip': 'Tokens generated so far',
@@ -214,12 +212,12 @@ export default {
   'lessons.permutation.note.causal':
     'The causal mask is chosen above: it hides keys by position, so after the swap each token sees a different set of keys.',
   'lessons.permutation.note.sinusoidal':
-    'Positions are added to X (sinusoidal): the two words swap places but each position keeps its own vector, so the swapped tokens\u2019 vectors change.',
+    'Positions are added to X (sinusoidal): the two words swap places but each position keeps its own vector, so the swapped tokens’ vectors change.',
   'lessons.permutation.note.learned':
-    'Positions are added to X (learned-style): the two words swap places but each position keeps its own vector, so the swapped tokens\u2019 vectors change.',
+    'Positions are added to X (learned-style): the two words swap places but each position keeps its own vector, so the swapped tokens’ vectors change.',
   'lessons.permutation.note.none':
-    'No position information is added to X (see \u201cPosition information\u201d under the sentence): choose one to see the order matter.',
-  'lessons.permutation.note.multi': 'The whole multi-head layer is compared (concat\u00b7W_O).',
+    'No position information is added to X (see “Position information” under the sentence): choose one to see the order matter.',
+  'lessons.permutation.note.multi': 'The whole multi-head layer is compared (concat·W_O).',
   'lessons.permutation.swapped':
     'Rows {i} and {j} of the output swapped places; every row is otherwise the same (largest difference {diff}).',
   'lessons.permutation.changed':
@@ -227,9 +225,9 @@ export default {
   'lessons.gradients.intro':
     'Every weight in attention moves by a gradient. Choose what the head should learn; the core runs the backward pass of the head above and shows each step of it, from the loss back to Q, K and V.',
   'lessons.gradients.headNote':
-    'Several heads: this is head {head}\u2019s backward pass (choose the head above), with the head\u2019s own output as O and its slices of the projections as Q, K, V.',
+    'Several heads: this is head {head}’s backward pass (choose the head above), with the head’s own output as O and its slices of the projections as Q, K, V.',
   'lessons.gradients.goal': 'What to learn',
-  'lessons.gradients.goal.target': 'Reach a target output T: L = \u00bd\u2016O \u2212 T\u2016\u00b2',
+  'lessons.gradients.goal.target': 'Reach a target output T: L = ½‖O − T‖²',
   'lessons.gradients.goal.cell': 'Raise one output cell: L = O[i, j]',
   'lessons.gradients.row': 'Row i',
   'lessons.gradients.column': 'Column j',
@@ -238,14 +236,14 @@ export default {
   'lessons.gradients.copyOutput': 'T = current output',
   'lessons.gradients.loss': 'Loss L = {loss}',
   'lessons.gradients.mapsNote':
-    'Forward: scores S \u2192 softmax A \u2192 output O = A\u00b7V. Backward runs the other way: dO \u2192 dA \u2192 dS \u2192 dQ, dK (and dV straight from dO). Click a cell of dQ, dK or dV to nudge that input below.',
+    'Forward: scores S → softmax A → output O = A·V. Backward runs the other way: dO → dA → dS → dQ, dK (and dV straight from dO). Click a cell of dQ, dK or dV to nudge that input below.',
   'lessons.gradients.mapLabel': 'Gradient {formula}',
   'lessons.gradients.explainTitle': 'How was this number computed?',
   'lessons.gradients.explainIdle': 'Point at, tap or focus any cell of the gradients to see how it was computed.',
   'lessons.gradients.explain.terms': '{count} terms',
   'lessons.gradients.explain.dOCell': 'The loss is one output cell, so only that cell passes gradient back.',
   'lessons.gradients.explain.dOTarget':
-    'For the loss \u00bd\u2016O \u2212 T\u2016\u00b2 each output cell is pushed by how far it is from its target.',
+    'For the loss ½‖O − T‖² each output cell is pushed by how far it is from its target.',
   'lessons.gradients.explain.dOTitle': 'dO: gradient of the loss at output [{i},{j}]',
   'lessons.gradients.explain.dA':
     'How much the loss would change per unit of weight on key {j}: its value row against the push on output {i}.',
@@ -256,21 +254,21 @@ export default {
   'lessons.gradients.explain.dS':
     'The softmax passes back the weight times how much better than average this key would do; a key with weight near 0 gets almost nothing.',
   'lessons.gradients.explain.dSTitle': 'dS: gradient at score [{i},{j}]',
-  'lessons.gradients.explain.dQ': 'dQ[{i},{j}] = scale \u00d7 \u03a3 over keys l: dS[{i},l]\u00b7K[l,{j}]',
-  'lessons.gradients.explain.dK': 'dK[{i},{j}] = scale \u00d7 \u03a3 over queries l: dS[l,{i}]\u00b7Q[l,{j}]',
+  'lessons.gradients.explain.dQ': 'dQ[{i},{j}] = scale × Σ over keys l: dS[{i},l]·K[l,{j}]',
+  'lessons.gradients.explain.dK': 'dK[{i},{j}] = scale × Σ over queries l: dS[l,{i}]·Q[l,{j}]',
   'lessons.gradients.explain.dQTitle': 'dQ: gradient at query [{i},{j}]',
   'lessons.gradients.explain.dKTitle': 'dK: gradient at key [{i},{j}]',
-  'lessons.gradients.explain.dVSum': 'dV[{i},{j}] = \u03a3 over queries l: A[l,{i}]\u00b7dO[l,{j}] = {sum}',
+  'lessons.gradients.explain.dVSum': 'dV[{i},{j}] = Σ over queries l: A[l,{i}]·dO[l,{j}] = {sum}',
   'lessons.gradients.explain.dV': 'A value row learns from every query that reads it, in proportion to its weight.',
   'lessons.gradients.explain.dVTitle': 'dV: gradient at value [{i},{j}]',
   'lessons.gradients.nudgeTitle': 'Nudge check',
   'lessons.gradients.nudgeNote':
-    'Add \u03b5 to one input and run the forward pass again: the loss changes by \u03b5 \u00d7 gradient, to first order.',
+    'Add ε to one input and run the forward pass again: the loss changes by ε × gradient, to first order.',
   'lessons.gradients.nudge':
-    '{cell} + {eps}: the loss goes from {before} to {after}, a change of {change}; \u03b5 \u00d7 gradient = {eps} \u00d7 {gradient} = {predicted}.',
+    '{cell} + {eps}: the loss goes from {before} to {after}, a change of {change}; ε × gradient = {eps} × {gradient} = {predicted}.',
   'lessons.gradients.stepsTitle': 'Gradient steps',
   'lessons.gradients.stepsNote':
-    'x \u2190 x \u2212 learning rate \u00d7 \u2202L/\u2202x on the chosen matrix, with a new backward pass before every step, written back into the explorer: watch the weights above move and the loss fall.',
+    'x ← x − learning rate × ∂L/∂x on the chosen matrix, with a new backward pass before every step, written back into the explorer: watch the weights above move and the loss fall.',
   'lessons.gradients.update': 'Update',
   'lessons.gradients.rate': 'Learning rate',
   'lessons.gradients.perClick': 'Steps per click',
@@ -282,17 +280,17 @@ export default {
   },
   'lessons.gradients.projected':
     'Here Q, K and V are projections of X (sentence mode): switch the explorer to free Q, K, V to step on them directly.',
-  'lessons.gradients.stepsUpdate': 'Steps update {matrix} in the explorer\u2019s inputs above.',
+  'lessons.gradients.stepsUpdate': 'Steps update {matrix} in the explorer’s inputs above.',
   'lessons.gradients.history': 'Loss after each click: {losses}',
   'lessons.gradients.keys.title': 'Which keys learn?',
   'lessons.gradients.keys.note':
-    'd\u2096 = 64, one query, 64 random keys, 200 samples (standard normal, from the core\u2019s generator). Raw scores spread like \u221a64 = 8, the softmax saturates, and almost every key gets no gradient; scaled scores pass gradient to most of them.',
+    'dₖ = 64, one query, 64 random keys, 200 samples (standard normal, from the core’s generator). Raw scores spread like √64 = 8, the softmax saturates, and almost every key gets no gradient; scaled scores pass gradient to most of them.',
   'lessons.gradients.keys.threshold': '|dS| threshold',
   'lessons.gradients.keys.column.scores': 'scores',
   'lessons.gradients.keys.column.keys': 'keys with |dS| above the threshold (of 64)',
-  'lessons.gradients.keys.column.norm': 'gradient norm \u2016(dQ, dK, dV)\u2016',
-  'lessons.gradients.keys.scaled': 'scores \u00f7 \u221ad\u2096',
-  'lessons.gradients.keys.unscaled': 'raw scores (no \u00f7\u221ad\u2096)',
+  'lessons.gradients.keys.column.norm': 'gradient norm ‖(dQ, dK, dV)‖',
+  'lessons.gradients.keys.scaled': 'scores ÷ √dₖ',
+  'lessons.gradients.keys.unscaled': 'raw scores (no ÷√dₖ)',
   'lessons.gradients.keys.norm':
-    'The norm is larger without the scaling: dQ and dK carry the scale factor, so the few keys that still learn get 8\u00d7 larger, spikier updates, while the rest get none.',
+    'The norm is larger without the scaling: dQ and dK carry the scale factor, so the few keys that still learn get 8× larger, spikier updates, while the rest get none.',
 };

@@ -28,7 +28,7 @@ export default {
   'training.setting.kvHeadsHint': 'shared by the query heads: a smaller KV cache',
   'training.setting.windowSize': 'Attention window',
   'training.setting.windowSizeHint': '0 = none; else each token sees only the last W',
-  'training.positions.learned': 'Learned (GPT-2\u2019s table of position vectors)',
+  'training.positions.learned': 'Learned (GPT-2’s table of position vectors)',
   'training.positions.none': 'None (only the causal mask)',
   'training.positions.rope': 'RoPE (q and k turned by their positions)',
   'training.positions.alibi': 'ALiBi (a penalty growing with distance)',
@@ -42,10 +42,10 @@ export default {
   'training.action.defaults': 'Defaults',
 
   // Run status
-  'training.status.building': 'Building the model\u2026',
+  'training.status.building': 'Building the model…',
   'training.status.ready': '{parameters} parameters. Press Train.',
   'training.status.readyMainThread':
-    '{parameters} parameters. Press Train. Training runs on this page\u2019s own thread in short slices: this frame cannot start a Worker.',
+    '{parameters} parameters. Press Train. Training runs on this page’s own thread in short slices: this frame cannot start a Worker.',
   'training.status.step': 'Step {step}: loss {loss}',
   'training.status.stepPaused': 'Step {step}: loss {loss} (paused)',
   'training.status.loaded': 'Step {step}: trained parameters loaded. Train continues from them.',
@@ -53,7 +53,7 @@ export default {
 
   // Line charts
   'training.chart.step': 'step {step}',
-  'training.chart.range': 'steps 0\u2013{last}',
+  'training.chart.range': 'steps 0–{last}',
 
   // Loss panel
   'training.loss.title': 'Loss',
@@ -80,14 +80,13 @@ export default {
   // Head cards
   'training.heads.title': 'Every head, on a probe sequence',
   'training.heads.note':
-    'A head is named once a score passes its threshold: previous-token \u2265 {previousToken}, induction \u2265 {induction}. Scores are measured on {probes} probe sequences; the map shows the first.',
-  'training.head.title': 'Layer {layer} \u00b7 head {head}',
-  'training.head.chart': 'Layer {layer} \u00b7 head {head}: scores over the steps',
-  'training.head.map':
-    'Layer {layer} \u00b7 head {head}: attention on the probe sequence (rows: queries, columns: keys)',
+    'A head is named once a score passes its threshold: previous-token ≥ {previousToken}, induction ≥ {induction}. Scores are measured on {probes} probe sequences; the map shows the first.',
+  'training.head.title': 'Layer {layer} · head {head}',
+  'training.head.chart': 'Layer {layer} · head {head}: scores over the steps',
+  'training.head.map': 'Layer {layer} · head {head}: attention on the probe sequence (rows: queries, columns: keys)',
   'training.head.ablate': 'Ablate',
   'training.head.restore': 'Restore',
-  'training.head.ablateTitle': 'Zero this head\u2019s output and see what the loss and the scores lose',
+  'training.head.ablateTitle': 'Zero this head’s output and see what the loss and the scores lose',
   'training.head.open': 'Open in the explorer',
   'training.head.label.induction': 'induction head',
   'training.head.label.previousToken': 'previous-token head',
@@ -100,38 +99,37 @@ export default {
   'training.score.duplicateToken.short': 'dup',
 
   // Ablation
-  'training.ablation.drop': '{head} {score} {before} \u2192 {after}',
-  'training.ablation.drops': 'Without {heads}: probe loss {before} \u2192 {after}. Scores lost: {drops}.',
-  'training.ablation.none':
-    'Without {heads}: probe loss {before} \u2192 {after}. No head loses more than 0.05 of a score.',
+  'training.ablation.drop': '{head} {score} {before} → {after}',
+  'training.ablation.drops': 'Without {heads}: probe loss {before} → {after}. Scores lost: {drops}.',
+  'training.ablation.none': 'Without {heads}: probe loss {before} → {after}. No head loses more than 0.05 of a score.',
 
   // Your text
   'training.yourText.title': 'Your text',
   'training.yourText.label': 'Type a sentence: the text model reads it character by character',
   'training.yourText.hint':
-    'Each character is a token (at most {max}, the model\u2019s context length). Rows are queries, columns the keys each one attends to; the scores are measured on your text. The model knows these {count} characters: {known}.',
+    'Each character is a token (at most {max}, the model’s context length). Rows are queries, columns the keys each one attends to; the scores are measured on your text. The model knows these {count} characters: {known}.',
   'training.yourText.space': 'space',
   'training.yourText.newLine': 'new line',
   'training.yourText.empty': 'Type at least one character.',
-  'training.yourText.map': 'Layer {layer} \u00b7 head {head}: attention on your text (rows: queries, columns: keys)',
+  'training.yourText.map': 'Layer {layer} · head {head}: attention on your text (rows: queries, columns: keys)',
   'training.yourText.building': 'The model is still being built.',
   'training.yourText.unreadable': 'The model cannot read this text: {reason}',
   'training.yourText.failed': 'The model could not read your text: {reason}',
-  'training.chars.pair': '\u201c{typed}\u201d as \u201c{read}\u201d',
-  'training.chars.replaced': 'Not in the model\u2019s vocabulary, so read as another character: {list}.',
+  'training.chars.pair': '“{typed}” as “{read}”',
+  'training.chars.replaced': 'Not in the model’s vocabulary, so read as another character: {list}.',
   'training.chars.replacedMore': {
-    one: 'Not in the model\u2019s vocabulary, so read as another character: {list} and {count} more.',
-    other: 'Not in the model\u2019s vocabulary, so read as another character: {list} and {count} more.',
+    one: 'Not in the model’s vocabulary, so read as another character: {list} and {count} more.',
+    other: 'Not in the model’s vocabulary, so read as another character: {list} and {count} more.',
   },
   'training.chars.clamped.context':
-    'Only the first {max} of your {total} characters are shown: the model\u2019s context length is {max}.',
+    'Only the first {max} of your {total} characters are shown: the model’s context length is {max}.',
   'training.chars.clamped.room':
     'Only the first {max} of your {total} characters are shown: the prompt must leave room for new tokens.',
 
   // Trained examples and model files
   'training.examples.title': 'Trained examples and model files',
   'training.examples.hint':
-    'Checkpoints trained by this page\u2019s own trainer (npm run train-examples): they open at once with their heads labelled.',
+    'Checkpoints trained by this page’s own trainer (npm run train-examples): they open at once with their heads labelled.',
   'training.examples.open.induction': 'Open the induction model',
   'training.examples.open.text': 'Open the text model',
   'training.examples.about.induction': 'Induction model: 2 layers, attention only, trained on repeated random tokens',
@@ -140,8 +138,8 @@ export default {
   'training.examples.yourself': 'Train it yourself',
   'training.examples.save': 'Save the model (.safetensors)',
   'training.examples.openFile': 'Open a model file',
-  'training.examples.unknown': 'There is no trained example called \u201c{name}\u201d.',
-  'training.examples.loading': 'Loading\u2026',
+  'training.examples.unknown': 'There is no trained example called “{name}”.',
+  'training.examples.loading': 'Loading…',
   'training.examples.opened.induction':
     'Induction model: 2 layers, attention only, trained on repeated random tokens; {steps} steps (seed {seed}).',
   'training.examples.opened.text':
@@ -157,7 +155,7 @@ export default {
   'training.examples.badSettings': 'its settings metadata is not JSON',
 
   // Attention import
-  'training.import.title': 'Your own model\u2019s attention',
+  'training.import.title': 'Your own model’s attention',
   'training.import.button': 'Import attention JSON',
   'training.import.hint': 'A file {format}, every row a softmax, e.g. from GPT-2 with output_attentions=True:',
   'training.import.snippet': 'Python that writes such a file',
@@ -166,11 +164,11 @@ export default {
   'training.import.cancel': 'Cancel',
   'training.import.progress': 'Import progress',
   'training.import.theFile': 'the file',
-  'training.import.reading': 'Reading {name}\u2026',
+  'training.import.reading': 'Reading {name}…',
   'training.import.done': '{name}: {layers} layers, {heads} heads, {tokens} tokens.',
   'training.import.failed': '{name} could not be imported: {reason}.',
   'training.import.cancelled': 'Import cancelled; what was shown before stays.',
-  'training.import.map': 'Imported layer {layer} \u00b7 head {head}: attention (rows: queries, columns: keys)',
+  'training.import.map': 'Imported layer {layer} · head {head}: attention (rows: queries, columns: keys)',
 
   // The attention file's problems (attention-json.js)
   'training.json.kind.string': 'a string',
@@ -202,7 +200,7 @@ export default {
   'training.json.rowPerToken': '{where} must have one row per token, got {got}',
   'training.json.numbers': '{where} must have {numbers} numbers, got {got}',
   'training.json.numberPerToken': '{where} must have one number per token, got {got}',
-  'training.json.weight': '{where} must be a number \u2265 0, got {got}',
+  'training.json.weight': '{where} must be a number ≥ 0, got {got}',
   'training.json.rowSum': '{where} sums to {sum}; attention rows sum to 1 (is this a softmax?)',
   'training.json.tooManyLayers': 'the file has more than {max} layers',
   'training.json.tooManyHeads': 'the file has more than {max} heads; at most {max} can be shown',
@@ -243,11 +241,11 @@ export default {
   'training.generate.explainIdle': 'Point at, tap or focus any number of a generated token to see how it was computed.',
   'training.generate.explainTitle': 'How was this number computed?',
   'training.generate.noPrompt': 'Type a prompt first.',
-  'training.generate.running': 'Token {made} of {total}\u2026',
+  'training.generate.running': 'Token {made} of {total}…',
   'training.generate.ended.done': { one: 'Generated {count} token.', other: 'Generated {count} tokens.' },
   'training.generate.ended.length': {
-    one: 'Generated {count} token: the model\u2019s context is full.',
-    other: 'Generated {count} tokens: the model\u2019s context is full.',
+    one: 'Generated {count} token: the model’s context is full.',
+    other: 'Generated {count} tokens: the model’s context is full.',
   },
   'training.generate.ended.cancelled': { one: 'Stopped after {count} token.', other: 'Stopped after {count} tokens.' },
   'training.generate.ended.modelChanged': {
@@ -257,20 +255,20 @@ export default {
   'training.generate.failed': 'Generation stopped: {reason}',
   'training.generate.shown': 'The last {shown} of {total} positions are shown.',
   'training.generate.bytes':
-    'Cache: {bytes} bytes = 2 \u00b7 {layers} layers \u00b7 {kvHeads} key/value heads \u00b7 head_dim {headDim} \u00b7 {kept} positions \u00b7 4 bytes.',
+    'Cache: {bytes} bytes = 2 · {layers} layers · {kvHeads} key/value heads · head_dim {headDim} · {kept} positions · 4 bytes.',
   'training.generate.bytesValue': '{bytes} B',
   'training.generate.ms': '{ms} ms',
-  'training.generate.underResolution': 'under the timer\u2019s resolution',
+  'training.generate.underResolution': 'under the timer’s resolution',
   'training.generate.notMeasured': 'not measured',
   'training.generate.notChecked': 'not checked',
   'training.generate.stat.bytes': 'Bytes in the cache',
   'training.generate.stat.cached': 'Mean time per token with the cache',
   'training.generate.stat.full': 'Mean time per token recomputing the prefix',
   'training.generate.stat.difference': 'Largest difference, cached logits against a full pass',
-  'training.generate.map.attention': 'The new query\u2019s weights over the cache, each head',
+  'training.generate.map.attention': 'The new query’s weights over the cache, each head',
   'training.generate.map.keys': 'K cache of the shown head',
   'training.generate.map.values': 'V cache of the shown head',
-  'training.generate.title.attention': 'Layer {layer}: the query of \u201c{token}\u201d over the cache, each head',
+  'training.generate.title.attention': 'Layer {layer}: the query of “{token}” over the cache, each head',
   'training.generate.title.keys': 'K cache of layer {layer}, key/value head {kvHead} (slot: token)',
   'training.generate.title.values': 'V cache of layer {layer}, key/value head {kvHead}',
   'training.prompt.ids': {
@@ -285,7 +283,7 @@ export default {
   // "How was this number computed?" in Generate
   'training.explain.attention.title': 'Layer {layer}, head {head}: weight on position {position}',
   'training.explain.attention.what':
-    'Head {head} of layer {layer}: the query of {query} (position {queryPosition}) over the cached key of {key} (position {keyPosition}), softmax(q\u00b7k/\u221ad) over every position the cache still holds.',
+    'Head {head} of layer {layer}: the query of {query} (position {queryPosition}) over the cached key of {key} (position {keyPosition}), softmax(q·k/√d) over every position the cache still holds.',
   'training.explain.attention.window': 'Exactly 0: position {position} has left the window of {window}.',
   'training.explain.attention.next': 'The next token, {token}, was drawn from the logits this step produced.',
   'training.explain.cache.titleKeys': 'K cache, slot {slot}, column {column}',
@@ -296,18 +294,18 @@ export default {
   'training.explain.cache.ring': 'With a window of {window}, position p lives in slot p mod {window}: a ring buffer.',
   'training.explain.bytes.title': 'Bytes in the key/value cache',
   'training.explain.bytes.formula':
-    '2 \u00b7 layers \u00b7 kv_heads \u00b7 head_dim \u00b7 kept \u00b7 4 = 2 \u00b7 {layers} \u00b7 {kvHeads} \u00b7 {headDim} \u00b7 {kept} \u00b7 4',
+    '2 · layers · kv_heads · head_dim · kept · 4 = 2 · {layers} · {kvHeads} · {headDim} · {kept} · 4',
   'training.explain.bytes.result': '= {bytes} B (decoder.cacheBytes)',
   'training.explain.bytes.window':
     'The window keeps at most {window} positions per layer: the cache stops growing there.',
-  'training.explain.bytes.grows': 'It grows by one token\u2019s keys and values, in every layer, with each token.',
+  'training.explain.bytes.grows': 'It grows by one token’s keys and values, in every layer, with each token.',
   'training.explain.timing.title': 'Milliseconds per token',
   'training.explain.timing.cached': 'with the cache: {ms} ms (mean {mean} ms over {count} tokens)',
   'training.explain.timing.full': 'recomputing the prefix: {ms} ms (mean {mean} ms)',
   'training.explain.timing.how':
     'Measured in the Worker with performance.now(): decoder.sample runs the one new token through the model against the cache; model.forward over all {tokens} tokens is what a model without a cache would run for this token. The gap grows with the length.',
   'training.explain.difference.title': 'Cached logits against a full pass',
-  'training.explain.difference.formula': 'max over tokens of max\u1d65 |logit_cached \u2212 logit_full| = {difference}',
+  'training.explain.difference.formula': 'max over tokens of maxᵥ |logit_cached − logit_full| = {difference}',
   'training.explain.difference.how':
-    'For every token the Worker also ran model.forward over the whole prefix and compared its last logits with the cached step\u2019s ({logits} logits each): the same numbers up to float32 rounding.',
+    'For every token the Worker also ran model.forward over the whole prefix and compared its last logits with the cached step’s ({logits} logits each): the same numbers up to float32 rounding.',
 };

@@ -1,10 +1,10 @@
 // Glosario (se mantiene en todo): attention weights = pesos de atención; query/key/value =
 // consulta/clave/valor; head = cabeza; mask = máscara; scores = puntuaciones; token = token.
 export default {
-  'common.loading': 'Cargando\u2026',
+  'common.loading': 'Cargando…',
   'common.dismiss': 'Cerrar',
   'common.startFailed': 'El explorador no pudo arrancar: {reason}',
-  'common.lesson.sqrt-dk': 'Por qué \u221ad\u2096, medido',
+  'common.lesson.sqrt-dk': 'Por qué √dₖ, medido',
   'common.lesson.pitfalls': 'Errores frecuentes, lado a lado',
   'common.lesson.hull': 'La atención mezcla, nunca inventa',
   'common.lesson.cost': 'Coste y tamaño',
@@ -15,7 +15,7 @@ export default {
   'common.lesson.kv-cache': 'La caché KV: decodificar un token cada vez',
   'common.lesson.positions': 'De dónde vienen las posiciones: sinusoidales, aprendidas, RoPE, ALiBi',
   'common.lesson.scores': 'Puntuaciones: un producto escalar por par consulta–clave',
-  'common.lesson.scaled': 'Escalar las puntuaciones por \u221ad\u2096',
+  'common.lesson.scaled': 'Escalar las puntuaciones por √dₖ',
   'common.lesson.mask': 'Enmascarar antes del softmax',
   'common.lesson.softmax-row': 'El softmax, fila a fila',
   'common.lesson.weights': 'Pesos de atención',

@@ -43,18 +43,18 @@ export default {
   'training.action.defaults': 'Valores por defecto',
 
   // Run status
-  'training.status.building': 'Construyendo el modelo\u2026',
-  'training.status.ready': '{parameters} parámetros. Pulsa \u00abEntrenar\u00bb.',
+  'training.status.building': 'Construyendo el modelo…',
+  'training.status.ready': '{parameters} parámetros. Pulsa «Entrenar».',
   'training.status.readyMainThread':
-    '{parameters} parámetros. Pulsa \u00abEntrenar\u00bb. El entrenamiento se ejecuta en el propio hilo de esta página, en tramos cortos: este marco no puede iniciar un Worker.',
+    '{parameters} parámetros. Pulsa «Entrenar». El entrenamiento se ejecuta en el propio hilo de esta página, en tramos cortos: este marco no puede iniciar un Worker.',
   'training.status.step': 'Paso {step}: pérdida {loss}',
   'training.status.stepPaused': 'Paso {step}: pérdida {loss} (en pausa)',
-  'training.status.loaded': 'Paso {step}: parámetros entrenados cargados. \u00abEntrenar\u00bb continúa desde ellos.',
+  'training.status.loaded': 'Paso {step}: parámetros entrenados cargados. «Entrenar» continúa desde ellos.',
   'training.status.error': 'El entrenamiento se detuvo: {reason}',
 
   // Line charts
   'training.chart.step': 'paso {step}',
-  'training.chart.range': 'pasos 0\u2013{last}',
+  'training.chart.range': 'pasos 0–{last}',
 
   // Loss panel
   'training.loss.title': 'Pérdida',
@@ -81,11 +81,11 @@ export default {
   // Head cards
   'training.heads.title': 'Cada cabeza, en una secuencia de prueba',
   'training.heads.note':
-    'Una cabeza recibe un nombre cuando una puntuación supera su umbral: token anterior \u2265 {previousToken}, inducción \u2265 {induction}. Las puntuaciones se miden en {probes} secuencias de prueba; el mapa muestra la primera.',
-  'training.head.title': 'Capa {layer} \u00b7 cabeza {head}',
-  'training.head.chart': 'Capa {layer} \u00b7 cabeza {head}: puntuaciones a lo largo de los pasos',
+    'Una cabeza recibe un nombre cuando una puntuación supera su umbral: token anterior ≥ {previousToken}, inducción ≥ {induction}. Las puntuaciones se miden en {probes} secuencias de prueba; el mapa muestra la primera.',
+  'training.head.title': 'Capa {layer} · cabeza {head}',
+  'training.head.chart': 'Capa {layer} · cabeza {head}: puntuaciones a lo largo de los pasos',
   'training.head.map':
-    'Capa {layer} \u00b7 cabeza {head}: atención en la secuencia de prueba (filas: consultas, columnas: claves)',
+    'Capa {layer} · cabeza {head}: atención en la secuencia de prueba (filas: consultas, columnas: claves)',
   'training.head.ablate': 'Desactivar',
   'training.head.restore': 'Restaurar',
   'training.head.ablateTitle': 'Anular la salida de esta cabeza y ver qué pierden la pérdida y las puntuaciones',
@@ -101,10 +101,10 @@ export default {
   'training.score.duplicateToken.short': 'dup.',
 
   // Ablation
-  'training.ablation.drop': '{head} {score} {before} \u2192 {after}',
-  'training.ablation.drops': 'Sin {heads}: pérdida de prueba {before} \u2192 {after}. Puntuaciones perdidas: {drops}.',
+  'training.ablation.drop': '{head} {score} {before} → {after}',
+  'training.ablation.drops': 'Sin {heads}: pérdida de prueba {before} → {after}. Puntuaciones perdidas: {drops}.',
   'training.ablation.none':
-    'Sin {heads}: pérdida de prueba {before} \u2192 {after}. Ninguna cabeza pierde más de 0,05 de una puntuación.',
+    'Sin {heads}: pérdida de prueba {before} → {after}. Ninguna cabeza pierde más de 0,05 de una puntuación.',
 
   // Your text
   'training.yourText.title': 'Tu texto',
@@ -114,12 +114,11 @@ export default {
   'training.yourText.space': 'espacio',
   'training.yourText.newLine': 'salto de línea',
   'training.yourText.empty': 'Escribe al menos un carácter.',
-  'training.yourText.map':
-    'Capa {layer} \u00b7 cabeza {head}: atención en tu texto (filas: consultas, columnas: claves)',
+  'training.yourText.map': 'Capa {layer} · cabeza {head}: atención en tu texto (filas: consultas, columnas: claves)',
   'training.yourText.building': 'El modelo aún se está construyendo.',
   'training.yourText.unreadable': 'El modelo no puede leer este texto: {reason}',
   'training.yourText.failed': 'El modelo no pudo leer tu texto: {reason}',
-  'training.chars.pair': '\u00ab{typed}\u00bb como \u00ab{read}\u00bb',
+  'training.chars.pair': '«{typed}» como «{read}»',
   'training.chars.replaced': 'No están en el vocabulario del modelo, así que se leen como otro carácter: {list}.',
   'training.chars.replacedMore': {
     one: 'No están en el vocabulario del modelo, así que se leen como otro carácter: {list} y {count} más.',
@@ -143,8 +142,8 @@ export default {
   'training.examples.yourself': 'Entrénalo tú',
   'training.examples.save': 'Guardar el modelo (.safetensors)',
   'training.examples.openFile': 'Abrir un archivo de modelo',
-  'training.examples.unknown': 'No hay ningún ejemplo entrenado llamado \u00ab{name}\u00bb.',
-  'training.examples.loading': 'Cargando\u2026',
+  'training.examples.unknown': 'No hay ningún ejemplo entrenado llamado «{name}».',
+  'training.examples.loading': 'Cargando…',
   'training.examples.opened.induction':
     'Modelo de inducción: 2 capas, solo atención, entrenado con tokens aleatorios repetidos; {steps} pasos (semilla {seed}).',
   'training.examples.opened.text':
@@ -169,11 +168,11 @@ export default {
   'training.import.cancel': 'Cancelar',
   'training.import.progress': 'Progreso de la importación',
   'training.import.theFile': 'el archivo',
-  'training.import.reading': 'Leyendo {name}\u2026',
+  'training.import.reading': 'Leyendo {name}…',
   'training.import.done': '{name}: {layers} capas, {heads} cabezas, {tokens} tokens.',
   'training.import.failed': 'No se pudo importar {name}: {reason}.',
   'training.import.cancelled': 'Importación cancelada; lo que se mostraba antes se mantiene.',
-  'training.import.map': 'Importada: capa {layer} \u00b7 cabeza {head}, atención (filas: consultas, columnas: claves)',
+  'training.import.map': 'Importada: capa {layer} · cabeza {head}, atención (filas: consultas, columnas: claves)',
 
   // The attention file's problems (attention-json.js)
   'training.json.kind.string': 'una cadena',
@@ -205,7 +204,7 @@ export default {
   'training.json.rowPerToken': '{where} debe tener una fila por token, pero tiene {got}',
   'training.json.numbers': '{where} debe tener {numbers} números, pero tiene {got}',
   'training.json.numberPerToken': '{where} debe tener un número por token, pero tiene {got}',
-  'training.json.weight': '{where} debe ser un número \u2265 0, pero es {got}',
+  'training.json.weight': '{where} debe ser un número ≥ 0, pero es {got}',
   'training.json.rowSum': '{where} suma {sum}; las filas de atención suman 1 (¿es una softmax?)',
   'training.json.tooManyLayers': 'el archivo tiene más de {max} capas',
   'training.json.tooManyHeads': 'el archivo tiene más de {max} cabezas; se pueden mostrar como mucho {max}',
@@ -247,7 +246,7 @@ export default {
     'Señala, toca o enfoca cualquier número de un token generado para ver cómo se calculó.',
   'training.generate.explainTitle': '¿Cómo se calculó este número?',
   'training.generate.noPrompt': 'Escribe primero un prompt.',
-  'training.generate.running': 'Token {made} de {total}\u2026',
+  'training.generate.running': 'Token {made} de {total}…',
   'training.generate.ended.done': { one: '{count} token generado.', other: '{count} tokens generados.' },
   'training.generate.ended.length': {
     one: '{count} token generado: el contexto del modelo está lleno.',
@@ -261,7 +260,7 @@ export default {
   'training.generate.failed': 'La generación se detuvo: {reason}',
   'training.generate.shown': 'Se muestran las últimas {shown} de {total} posiciones.',
   'training.generate.bytes':
-    'Caché: {bytes} bytes = 2 \u00b7 {layers} capas \u00b7 {kvHeads} cabezas de clave/valor \u00b7 head_dim {headDim} \u00b7 {kept} posiciones \u00b7 4 bytes.',
+    'Caché: {bytes} bytes = 2 · {layers} capas · {kvHeads} cabezas de clave/valor · head_dim {headDim} · {kept} posiciones · 4 bytes.',
   'training.generate.bytesValue': '{bytes} B',
   'training.generate.ms': '{ms} ms',
   'training.generate.underResolution': 'por debajo de la resolución del temporizador',
@@ -274,7 +273,7 @@ export default {
   'training.generate.map.attention': 'Los pesos de la nueva consulta sobre la caché, cada cabeza',
   'training.generate.map.keys': 'Caché K de la cabeza mostrada',
   'training.generate.map.values': 'Caché V de la cabeza mostrada',
-  'training.generate.title.attention': 'Capa {layer}: la consulta de \u00ab{token}\u00bb sobre la caché, cada cabeza',
+  'training.generate.title.attention': 'Capa {layer}: la consulta de «{token}» sobre la caché, cada cabeza',
   'training.generate.title.keys': 'Caché K de la capa {layer}, cabeza de clave/valor {kvHead} (posición: token)',
   'training.generate.title.values': 'Caché V de la capa {layer}, cabeza de clave/valor {kvHead}',
   'training.prompt.ids': {
@@ -292,7 +291,7 @@ export default {
   // "How was this number computed?" in Generate
   'training.explain.attention.title': 'Capa {layer}, cabeza {head}: peso en la posición {position}',
   'training.explain.attention.what':
-    'Cabeza {head} de la capa {layer}: la consulta de {query} (posición {queryPosition}) sobre la clave en caché de {key} (posición {keyPosition}), softmax(q\u00b7k/\u221ad) sobre todas las posiciones que la caché aún guarda.',
+    'Cabeza {head} de la capa {layer}: la consulta de {query} (posición {queryPosition}) sobre la clave en caché de {key} (posición {keyPosition}), softmax(q·k/√d) sobre todas las posiciones que la caché aún guarda.',
   'training.explain.attention.window': 'Exactamente 0: la posición {position} ha salido de la ventana de {window}.',
   'training.explain.attention.next': 'El siguiente token, {token}, se extrajo de los logits que produjo este paso.',
   'training.explain.cache.titleKeys': 'Caché K, hueco {slot}, columna {column}',
@@ -305,7 +304,7 @@ export default {
     'Con una ventana de {window}, la posición p vive en el hueco p mod {window}: un búfer circular.',
   'training.explain.bytes.title': 'Bytes en la caché de clave/valor',
   'training.explain.bytes.formula':
-    '2 \u00b7 capas \u00b7 kv_heads \u00b7 head_dim \u00b7 guardadas \u00b7 4 = 2 \u00b7 {layers} \u00b7 {kvHeads} \u00b7 {headDim} \u00b7 {kept} \u00b7 4',
+    '2 · capas · kv_heads · head_dim · guardadas · 4 = 2 · {layers} · {kvHeads} · {headDim} · {kept} · 4',
   'training.explain.bytes.result': '= {bytes} B (decoder.cacheBytes)',
   'training.explain.bytes.window':
     'La ventana guarda como mucho {window} posiciones por capa: ahí la caché deja de crecer.',
@@ -316,8 +315,7 @@ export default {
   'training.explain.timing.how':
     'Medido en el Worker con performance.now(): decoder.sample pasa el único token nuevo por el modelo usando la caché; model.forward sobre los {tokens} tokens es lo que un modelo sin caché calcularía para este token. La diferencia crece con la longitud.',
   'training.explain.difference.title': 'Logits de la caché frente a una pasada completa',
-  'training.explain.difference.formula':
-    'máximo sobre los tokens de max\u1d65 |logit_cached \u2212 logit_full| = {difference}',
+  'training.explain.difference.formula': 'máximo sobre los tokens de maxᵥ |logit_cached − logit_full| = {difference}',
   'training.explain.difference.how':
     'Para cada token, el Worker también ejecutó model.forward sobre todo el prefijo y comparó sus últimos logits con los del paso en caché ({logits} logits cada uno): los mismos números salvo el redondeo de float32.',
 };
