@@ -7,7 +7,8 @@ import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createAttention } from '../../web/lib/attention.js';
 import { createComputer } from '../../web/ui/model/compute.js';
-import { describeHeadSplit, splitOutputMatrix } from '../../web/ui/model/head-split.js';
+import { describeHeadSplit, keepsSplitOutput, splitOutputMatrix } from '../../web/ui/model/head-split.js';
+import { createTranslator } from '../../web/ui/model/i18n.js';
 import { makeEmbedder, makeFiller, presetById } from '../../web/ui/model/presets.js';
 import { reconcile, setCell, setHeads } from '../../web/ui/model/state.js';
 import { explain } from '../../web/ui/explain/explain.js';
@@ -155,4 +156,20 @@ test('the page says how the heads were split, while they still are, and W_O’s 
   assert.match(describeHeadSplit(editedWO), /add up to the single head\u2019s\.$/);
   const editedPad = reconcile(setCell(two, 'WQ', 0, 2, 0.5), fill, embed);
   assert.equal(describeHeadSplit(editedPad), '', 'no longer a split: nothing claimed');
+  assert.deepEqual(
+    [keepsSplitOutput(two), keepsSplitOutput(editedWO), keepsSplitOutput(editedPad)],
+    [true, false, false],
+  );
+});
+
+test('the split is described in the reader\u2019s language', async () => {
+  const two = to(lesson(), 2);
+  assert.equal(
+    describeHeadSplit(two, await createTranslator('de')),
+    'Die 4 Spalten von W_Q und W_K und die 4 von W_V des einzelnen Kopfes wurden auf die 2 Köpfe aufgeteilt (je 2, am Anfang seiner 4 Spalten; die übrigen sind 0): Die rohen Scores QKᵀ der Köpfe ergeben zusammen die des einzelnen Kopfes. W_O ist eine Permutation: Sie bringt die Value-Spalten der Köpfe in die Reihenfolge des einzelnen Kopfes zurück; hätte jeder Kopf wie der einzelne Kopf gewichtet, wären die ersten 4 Spalten der Ausgabe dessen Ausgabe.',
+  );
+  assert.match(
+    describeHeadSplit(two, await createTranslator('es')),
+    /^Las 4 columnas de W_Q y W_K .* \(2 cada una, al principio de sus 4 columnas/,
+  );
 });

@@ -1,7 +1,7 @@
 // Explanations for the inputs: a typed input cell (what it feeds) and a projection Q, K or V =
 // X·W (+ b) written out term by term. Each takes the explanation context of explain.js and
 // returns the title.
-import { describeHeadSplit, factor, formatNumber, usesTextModel, usesTrainedHead } from '../model/model.js';
+import { factor, keepsSplitOutput, formatNumber, usesTextModel, usesTrainedHead } from '../model/model.js';
 import { explainProjectionInput, projectionTerms } from './extras.js';
 import { at, sum } from './terms.js';
 
@@ -93,7 +93,7 @@ function trainedMeaning(state, name, i, j, labels, { t, quote }) {
 // A cell of the W_O made when one head was split into several (head-split.js): which column of
 // the concatenation it moves where. null for any other W_O.
 function splitMeaning(state, name, i, j, { t }) {
-  if (name !== 'WO' || !/W_O is/.test(describeHeadSplit(state))) return null;
+  if (name !== 'WO' || !keepsSplitOutput(state)) return null;
   const E = state.dModel;
   const hd = E / state.heads;
   const target = state.matrices.WO.data.slice(i * E, (i + 1) * E).indexOf(1);

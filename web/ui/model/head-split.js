@@ -13,6 +13,8 @@
 // Merging (h → 1) undoes a split: it applies when every block holds its share and zeros after
 // it; other weights keep their first d_k (d_v) columns, which are head 1's.
 
+import { english } from './i18n.js';
+
 // The columns of the single head (of c) that head i of h takes: [a, b).
 function share(i, c, h) {
   return [Math.floor((i * c) / h), Math.floor(((i + 1) * c) / h)];
@@ -105,16 +107,32 @@ export function mergeHeads(state) {
 }
 
 /** In words, while the state still is the split it was made as (else ''): for the sizes and W_O. */
-export function describeHeadSplit(state) {
+/** Whether `state` holds a split of one head (1 → h) that merging would undo. */
+function splitShown(state) {
   const s = state.headSplit;
-  if (!s || s.heads !== state.heads || s.dModel !== state.dModel || state.heads < 2 || !mergeHeads(state)) return '';
-  const hd = s.dModel / s.heads;
-  const each = (c) =>
-    c % s.heads === 0 ? `${c / s.heads} each` : `${Math.floor(c / s.heads)} or ${Math.ceil(c / s.heads)} each`;
-  const padded = s.dk < s.dModel || s.dv < s.dModel ? `, at the start of its ${hd} columns; the others are 0` : '';
-  const split = `The single head’s ${s.dk} columns of W_Q and W_K and ${s.dv} of W_V were split among the ${s.heads} heads (${each(s.dk)}${padded}): the heads’ raw scores QKᵀ add up to the single head’s.`;
+  return Boolean(s && s.heads === state.heads && s.dModel === state.dModel && state.heads >= 2 && mergeHeads(state));
+}
+
+/** Whether the W_O of a split shown in `state` is still the split's own (a permutation). */
+export function keepsSplitOutput(state) {
+  if (!splitShown(state)) return false;
+  const s = state.headSplit;
   const WO = state.matrices.WO;
-  const kept = WO && splitOutputMatrix(s.dModel, s.heads, s.dv).data.every((v, k) => v === WO.data[k]);
-  if (!kept) return split;
-  return `${split} W_O is ${s.dv >= s.dModel ? 'the identity' : 'a permutation'}: it puts the heads’ value columns back in the single head’s order, so had each head attended as the single head did, the output’s first ${s.dv} columns would be its output.`;
+  return Boolean(WO) && splitOutputMatrix(s.dModel, s.heads, s.dv).data.every((v, k) => v === WO.data[k]);
+}
+
+/** The sentence that says how the single head was shared out among the heads, or ''. */
+export function describeHeadSplit(state, { t } = english) {
+  if (!splitShown(state)) return '';
+  const s = state.headSplit;
+  const each = (c) =>
+    c % s.heads === 0
+      ? t('explorer.headSplit.each', { count: c / s.heads })
+      : t('explorer.headSplit.eachRange', { low: Math.floor(c / s.heads), high: Math.ceil(c / s.heads) });
+  const padded =
+    s.dk < s.dModel || s.dv < s.dModel ? t('explorer.headSplit.padded', { columns: s.dModel / s.heads }) : '';
+  const split = t('explorer.headSplit.split', { dk: s.dk, dv: s.dv, heads: s.heads, each: each(s.dk), padded });
+  if (!keepsSplitOutput(state)) return split;
+  const output = t(s.dv >= s.dModel ? 'explorer.headSplit.identity' : 'explorer.headSplit.permutation', { dv: s.dv });
+  return `${split} ${output}`;
 }

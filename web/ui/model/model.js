@@ -25,7 +25,7 @@ export {
   togglePad,
   tokenLabels,
 } from './state.js';
-export { describeHeadSplit } from './head-split.js';
+export { describeHeadSplit, keepsSplitOutput } from './head-split.js';
 export { PRESETS, makeEmbedder, makeFiller, presetById, randomMatrices } from './presets.js';
 export { PAD, isPad, tokenize } from './tokenizer.js';
 export {

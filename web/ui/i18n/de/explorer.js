@@ -655,4 +655,13 @@ export default {
     '{label}: {rows} × {cols} Gewichte als Bild gezeichnet (jedes Pixel das größte von etwa {across} × {down} Zellen). Die Pfeiltasten lesen eine Zelle vor.',
   'explorer.pixelMap.idle':
     'Zeigen Sie auf die Karte oder fokussieren Sie sie und nutzen Sie die Pfeiltasten, um eine Zelle zu lesen.',
+  'explorer.headSplit.each': 'je {count}',
+  'explorer.headSplit.eachRange': 'je {low} oder {high}',
+  'explorer.headSplit.padded': ', am Anfang seiner {columns} Spalten; die übrigen sind 0',
+  'explorer.headSplit.split':
+    'Die {dk} Spalten von W_Q und W_K und die {dv} von W_V des einzelnen Kopfes wurden auf die {heads} Köpfe aufgeteilt ({each}{padded}): Die rohen Scores QKᵀ der Köpfe ergeben zusammen die des einzelnen Kopfes.',
+  'explorer.headSplit.identity':
+    'W_O ist die Identität: Sie bringt die Value-Spalten der Köpfe in die Reihenfolge des einzelnen Kopfes zurück; hätte jeder Kopf wie der einzelne Kopf gewichtet, wären die ersten {dv} Spalten der Ausgabe dessen Ausgabe.',
+  'explorer.headSplit.permutation':
+    'W_O ist eine Permutation: Sie bringt die Value-Spalten der Köpfe in die Reihenfolge des einzelnen Kopfes zurück; hätte jeder Kopf wie der einzelne Kopf gewichtet, wären die ersten {dv} Spalten der Ausgabe dessen Ausgabe.',
 };

@@ -652,4 +652,13 @@ export default {
   'explorer.pixelMap.labelPooled':
     '{label}: {rows} × {cols} weights drawn as a picture (each pixel the largest of about {across} × {down} cells). Arrow keys read one cell.',
   'explorer.pixelMap.idle': 'Point at the map, or focus it and use the arrow keys, to read a cell.',
+  'explorer.headSplit.each': '{count} each',
+  'explorer.headSplit.eachRange': '{low} or {high} each',
+  'explorer.headSplit.padded': ', at the start of its {columns} columns; the others are 0',
+  'explorer.headSplit.split':
+    'The single head’s {dk} columns of W_Q and W_K and {dv} of W_V were split among the {heads} heads ({each}{padded}): the heads’ raw scores QKᵀ add up to the single head’s.',
+  'explorer.headSplit.identity':
+    'W_O is the identity: it puts the heads’ value columns back in the single head’s order, so had each head attended as the single head did, the output’s first {dv} columns would be its output.',
+  'explorer.headSplit.permutation':
+    'W_O is a permutation: it puts the heads’ value columns back in the single head’s order, so had each head attended as the single head did, the output’s first {dv} columns would be its output.',
 };

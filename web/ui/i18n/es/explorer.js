@@ -653,4 +653,13 @@ export default {
   'explorer.pixelMap.labelPooled':
     '{label}: {rows} × {cols} pesos dibujados como imagen (cada píxel el mayor de unas {across} × {down} celdas). Las flechas leen una celda.',
   'explorer.pixelMap.idle': 'Señala el mapa, o enfócalo y usa las flechas, para leer una celda.',
+  'explorer.headSplit.each': '{count} cada una',
+  'explorer.headSplit.eachRange': '{low} o {high} cada una',
+  'explorer.headSplit.padded': ', al principio de sus {columns} columnas; las demás son 0',
+  'explorer.headSplit.split':
+    'Las {dk} columnas de W_Q y W_K y las {dv} de W_V de la cabeza única se repartieron entre las {heads} cabezas ({each}{padded}): las puntuaciones brutas QKᵀ de las cabezas suman las de la cabeza única.',
+  'explorer.headSplit.identity':
+    'W_O es la identidad: devuelve las columnas de valor de las cabezas al orden de la cabeza única, de modo que, si cada cabeza hubiera atendido como la cabeza única, las primeras {dv} columnas de la salida serían su salida.',
+  'explorer.headSplit.permutation':
+    'W_O es una permutación: devuelve las columnas de valor de las cabezas al orden de la cabeza única, de modo que, si cada cabeza hubiera atendido como la cabeza única, las primeras {dv} columnas de la salida serían su salida.',
 };
