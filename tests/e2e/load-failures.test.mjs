@@ -117,4 +117,17 @@ describe('opened from file://', () => {
       await r.context.close();
     });
   }
+
+  test('the message is in the language the address asks for (?lang=de, ?lang=es)', async () => {
+    for (const [lang, words] of [
+      ['de', /Stellen Sie diesen Ordner stattdessen über http\(s\) bereit/],
+      ['es', /Sirva esta carpeta por http\(s\)/],
+    ]) {
+      const r = await firstOutcome(`${pathToFileURL(join(root, 'index.html')).href}?lang=${lang}`);
+      assert.equal(r.problem, 'file', r.text);
+      assert.match(r.text, words);
+      assert.match(r.text, /npm run build:single/);
+      await r.context.close();
+    }
+  });
 });
