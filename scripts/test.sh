@@ -13,7 +13,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/test-lib.sh
 
-suite "lint: ESLint and the stylesheets" npm run --silent lint
+suite "lint: ESLint, Prettier, clang-format and the stylesheets" npm run --silent lint
 if [ "${1:-}" = "--quick" ]; then
   suite "C++ core: GoogleTest, SIMD kernels" ctest --test-dir build/native --output-on-failure -j2 -R '^simd\.'
   suite "JS API and page model: node --test (quick files)" node --test --test-reporter=tap $(quick_js_files)
