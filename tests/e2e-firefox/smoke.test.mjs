@@ -39,6 +39,9 @@ after(async () => {
 // A new page that collects console errors and uncaught exceptions into `problems`.
 async function newPage(problems) {
   const page = await browser.newPage();
+  // The tab in front, as the one a person clicks in is: Firefox defers a background tab's frames
+  // and idle callbacks, which the page's drawing waits for.
+  await page.bringToFront();
   await page.setViewport({ width: 1280, height: 900 });
   page.on('console', (msg) => {
     if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`);
@@ -89,6 +92,9 @@ describe('Firefox (firefox-esr, WebDriver BiDi)', () => {
     const page = await newPage(problems);
     await page.goto(server.url);
     await page.waitForSelector('#app[data-ready="true"]', { timeout: 120_000 });
+    // The lesson open at first (drawn when the browser is idle) has drawn: the page below the tabs
+    // has its height, so the click lands on the tab it aims at.
+    await page.waitForSelector('#lesson-panel-sqrt-dk [data-lesson="sqrt-dk"]', { timeout: 60_000 });
     await page.click('.lesson-tab[data-panel="pitfalls"]');
     await page.waitForSelector('#lesson-panel-pitfalls:not([hidden]):not([aria-busy])', { timeout: 30_000 });
     // (maps out of view are drawn when scrolled to)

@@ -19,12 +19,19 @@ const ENGLISH_PARTS = {
   training: () => import('./en/training.js'),
 };
 
+const partsLoading = new Map(); // part → Promise, one import per part and page
+
 /** Adds the named English parts (every part when none is named) to ENGLISH. */
 export async function loadEnglishParts(...names) {
-  const parts = await Promise.all(
-    (names.length ? names : Object.keys(ENGLISH_PARTS)).map((name) => ENGLISH_PARTS[name]()),
-  );
-  for (const { default: messages } of parts) Object.assign(ENGLISH, messages);
+  const load = (name) => {
+    if (!partsLoading.has(name)) {
+      const promise = ENGLISH_PARTS[name]().then(({ default: messages }) => Object.assign(ENGLISH, messages));
+      partsLoading.set(name, promise);
+      promise.catch(() => partsLoading.delete(name)); // tried again next time (offline)
+    }
+    return partsLoading.get(name);
+  };
+  await Promise.all((names.length ? names : Object.keys(ENGLISH_PARTS)).map(load));
 }
 
 export const LOADERS = {

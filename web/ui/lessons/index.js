@@ -73,8 +73,9 @@ const idle = () =>
 
 // After the first drawing, when the browser is idle: every lesson, so a tab opens at once.
 function prefetchWhenIdle() {
-  idle().then(() => {
-    for (const id of LESSON_PANELS) loadLesson(id).catch(() => {});
+  idle().then(async () => {
+    // One after another: the browser's idle time is not a burst of ten imports.
+    for (const id of LESSON_PANELS) await loadLesson(id).catch(() => {});
   });
 }
 
