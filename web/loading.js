@@ -46,8 +46,8 @@
     return 'en';
   }
   const where = location.protocol + '//';
-  const TEXTS = {
-    en: {
+  function englishTexts(where) {
+    return {
       loading: 'Loading the attention core…',
       file:
         'The explorer cannot start from a file opened on this computer (' +
@@ -72,8 +72,10 @@
         'The explorer’s scripts have not started yet. If this stays, the browser did not run them: its console ' +
         'names the file and the reason (a file missing on the server, a Content-Security-Policy that refuses ' +
         'script-src ’self’, a sandboxed frame whose server sends no CORS headers).',
-    },
-    de: {
+    };
+  }
+  function germanTexts(where) {
+    return {
       loading: 'Der Attention-Kern wird geladen…',
       file:
         'Der Explorer kann nicht aus einer Datei auf diesem Computer starten (' +
@@ -99,8 +101,10 @@
         'Die Skripte des Explorers sind noch nicht gestartet. Bleibt es dabei, hat der Browser sie nicht ausgeführt: ' +
         'Seine Konsole nennt die Datei und den Grund (eine fehlende Datei auf dem Server, eine Content-Security-Policy, ' +
         'die script-src ’self’ verweigert, ein Sandbox-Frame, dessen Server keine CORS-Header sendet).',
-    },
-    es: {
+    };
+  }
+  function spanishTexts(where) {
+    return {
       loading: 'Cargando el núcleo de atención…',
       file:
         'El explorador no puede arrancar desde un archivo abierto en este ordenador (' +
@@ -126,8 +130,9 @@
         'Los scripts del explorador aún no han arrancado. Si sigue así, el navegador no los ejecutó: su consola nombra ' +
         'el archivo y el motivo (un archivo que falta en el servidor, una Content-Security-Policy que rechaza ' +
         'script-src ’self’, un marco aislado cuyo servidor no envía cabeceras CORS).',
-    },
-  };
+    };
+  }
+  const TEXTS = { en: englishTexts(where), de: germanTexts(where), es: spanishTexts(where) };
   const MESSAGES = TEXTS[language()];
   // The placeholder in the page's language while the modules load.
   function sayLoading() {
