@@ -10,6 +10,7 @@
 // `npm run bench:training-frames` runs it at the defaults.
 import { chromium } from 'playwright-core';
 import { startServer } from '../serve.mjs';
+import { ensureSite } from '../bundle.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
@@ -188,6 +189,7 @@ function printProfile(profile) {
     console.log(`  ${t.toFixed(1).padStart(8)} ms  ${key}`);
 }
 
+if (!ROOT) await ensureSite(); // dist/, made fresh when web/ changed (as the page tests do)
 const server = await startServer({ port: 0, ...(ROOT ? { root: ROOT } : {}) });
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
