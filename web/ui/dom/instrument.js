@@ -5,9 +5,14 @@
 // benches set it); users' pages carry none of them.
 let mapDraws = 0;
 
+let asked = null; // read once, at the first drawing: neither changes without a reload
+
 /** Whether this page asked for the measurements. */
-export const instrumented = () =>
-  globalThis.__ATTN_INSTRUMENT__ === true || new URLSearchParams(globalThis.location?.search ?? '').has('instrument');
+export function instrumented() {
+  asked ??=
+    globalThis.__ATTN_INSTRUMENT__ === true || new URLSearchParams(globalThis.location?.search ?? '').has('instrument');
+  return asked;
+}
 
 /** Counts one heatmap drawn by the training view (only on an instrumented page). */
 export function countMapDraw() {

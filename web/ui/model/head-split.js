@@ -113,12 +113,16 @@ function splitShown(state) {
   return Boolean(s && s.heads === state.heads && s.dModel === state.dModel && state.heads >= 2 && mergeHeads(state));
 }
 
-/** Whether the W_O of a split shown in `state` is still the split's own (a permutation). */
-export function keepsSplitOutput(state) {
-  if (!splitShown(state)) return false;
+// Whether W_O is the split's own permutation (for a state splitShown accepts).
+function outputKept(state) {
   const s = state.headSplit;
   const WO = state.matrices.WO;
   return Boolean(WO) && splitOutputMatrix(s.dModel, s.heads, s.dv).data.every((v, k) => v === WO.data[k]);
+}
+
+/** Whether the W_O of a split shown in `state` is still the split's own (a permutation). */
+export function keepsSplitOutput(state) {
+  return splitShown(state) && outputKept(state);
 }
 
 /** The sentence that says how the single head was shared out among the heads, or ''. */
@@ -132,7 +136,7 @@ export function describeHeadSplit(state, { t } = english) {
   const padded =
     s.dk < s.dModel || s.dv < s.dModel ? t('explorer.headSplit.padded', { columns: s.dModel / s.heads }) : '';
   const split = t('explorer.headSplit.split', { dk: s.dk, dv: s.dv, heads: s.heads, each: each(s.dk), padded });
-  if (!keepsSplitOutput(state)) return split;
+  if (!outputKept(state)) return split;
   const output = t(s.dv >= s.dModel ? 'explorer.headSplit.identity' : 'explorer.headSplit.permutation', { dv: s.dv });
   return `${split} ${output}`;
 }
