@@ -50,6 +50,32 @@ async function newPage(problems) {
   return page;
 }
 
+// Clicks `selector` once it holds still. Scrolling to it brings cards the page skipped while far
+// away (content-visibility: auto, sized 16rem until drawn) into view, and as they take their real
+// heights in the next frames Firefox's scroll anchoring can move the target by ~100 px: a click
+// aimed where it was lands on what moved in.
+async function clickWhenSteady(page, selector) {
+  await page.$eval(selector, (e) => e.scrollIntoView({ block: 'center' }));
+  await page.evaluate(
+    (sel) =>
+      new Promise((done) => {
+        let last = '';
+        let still = 0;
+        const look = () => {
+          const r = document.querySelector(sel).getBoundingClientRect();
+          const at = `${r.x},${r.y}`;
+          still = at === last ? still + 1 : 0;
+          last = at;
+          if (still >= 3) done();
+          else requestAnimationFrame(look);
+        };
+        look();
+      }),
+    selector,
+  );
+  await page.click(selector);
+}
+
 const heatmapValues = (page, name) =>
   page.$eval(`table[data-heatmap="${name}"]:not([data-pending])`, (t) => t.dataset.values.split(' ').map(Number));
 const needsFirefox = () =>
@@ -86,39 +112,30 @@ describe('Firefox (firefox-esr, WebDriver BiDi)', () => {
     },
   );
 
-  // Known defect (todo): in Firefox, after an earlier page of the same browser, the clicked lesson's
-  // load stays pending and the tab does not open; it passes in a browser of its own.
-  test(
-    'a lesson tab opens its panel alone and draws it',
-    {
-      timeout: 180_000,
-      todo: 'Firefox leaves the lesson load pending after an earlier page (open defect)',
-    },
-    async (t) => {
-      if (needsFirefox()) return t.skip(needsFirefox());
-      const problems = [];
-      const page = await newPage(problems);
-      await page.goto(server.url);
-      await page.waitForSelector('#app[data-ready="true"]', { timeout: 120_000 });
-      // The lesson open at first (drawn when the browser is idle) has drawn: the page below the tabs
-      // has its height, so the click lands on the tab it aims at.
-      await page.waitForSelector('#lesson-panel-sqrt-dk [data-lesson="sqrt-dk"]', { timeout: 60_000 });
-      await page.click('.lesson-tab[data-panel="pitfalls"]');
-      await page.waitForSelector('#lesson-panel-pitfalls:not([hidden]):not([aria-busy])', { timeout: 30_000 });
-      // (maps out of view are drawn when scrolled to)
-      await page.$eval('#lesson-panel-pitfalls', (e) => e.scrollIntoView({ block: 'start' }));
-      await page.waitForSelector('#lesson-panel-pitfalls table[data-heatmap][data-values]', { timeout: 30_000 });
-      await page.waitForSelector('#lesson-panel-pitfalls canvas', { visible: true, timeout: 30_000 });
-      const shown = await page.$$eval('.lesson-holder', (hs) => hs.filter((h) => !h.hidden).map((h) => h.id));
-      assert.deepEqual(shown, ['lesson-panel-pitfalls']);
-      assert.equal(
-        await page.$eval('.lesson-tab[data-panel="pitfalls"]', (b) => b.getAttribute('aria-selected')),
-        'true',
-      );
-      assert.deepEqual(problems, []);
-      await page.close();
-    },
-  );
+  test('a lesson tab opens its panel alone and draws it', { timeout: 180_000 }, async (t) => {
+    if (needsFirefox()) return t.skip(needsFirefox());
+    const problems = [];
+    const page = await newPage(problems);
+    await page.goto(server.url);
+    await page.waitForSelector('#app[data-ready="true"]', { timeout: 120_000 });
+    // The lesson open at first (drawn when the browser is idle) has drawn: the page below the tabs
+    // has its height, so the click lands on the tab it aims at.
+    await page.waitForSelector('#lesson-panel-sqrt-dk [data-lesson="sqrt-dk"]', { timeout: 60_000 });
+    await clickWhenSteady(page, '.lesson-tab[data-panel="pitfalls"]');
+    await page.waitForSelector('#lesson-panel-pitfalls:not([hidden]):not([aria-busy])', { timeout: 30_000 });
+    // (maps out of view are drawn when scrolled to)
+    await page.$eval('#lesson-panel-pitfalls', (e) => e.scrollIntoView({ block: 'start' }));
+    await page.waitForSelector('#lesson-panel-pitfalls table[data-heatmap][data-values]', { timeout: 30_000 });
+    await page.waitForSelector('#lesson-panel-pitfalls canvas', { visible: true, timeout: 30_000 });
+    const shown = await page.$$eval('.lesson-holder', (hs) => hs.filter((h) => !h.hidden).map((h) => h.id));
+    assert.deepEqual(shown, ['lesson-panel-pitfalls']);
+    assert.equal(
+      await page.$eval('.lesson-tab[data-panel="pitfalls"]', (b) => b.getAttribute('aria-selected')),
+      'true',
+    );
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
 
   test('the training view trains a few steps in a Worker and pauses', { timeout: 300_000 }, async (t) => {
     if (needsFirefox()) return t.skip(needsFirefox());
