@@ -12,9 +12,10 @@ quick_js_files() { ls tests/js/*.test.mjs | grep -Ev "/($SLOW_JS)\.test\.mjs$"; 
 
 summary() {
   echo
-  echo "== summary"
+  echo "== summary (${SECONDS} s in all; each suite's own time in brackets)"
   for entry in "${suites[@]}"; do
-    local log=${entry%%|*} name=${entry#*|}
+    local log=${entry%%|*} rest=${entry#*|}
+    local seconds=${rest%%|*} name=${rest#*|}
     local ran skipped
     ran=$(grep -cE '^\s*(not )?ok [0-9]+ - ' "$log" || true)
     if grep -q '^# pass ' "$log"; then  # node's TAP totals; tests a name pattern left out do not count
@@ -24,8 +25,10 @@ summary() {
       ran=$(grep -oE 'out of [0-9]+' "$log" | tail -1 | awk '{print $3}')
     fi
     skipped=$( (grep -E '# SKIP' "$log" | grep -v 'test name does not match pattern' | sed -E 's/^\s*ok [0-9]+ - /  skipped: /'; \
-      grep -E '^\s*[0-9]+/[0-9]+ Test +#[0-9]+: .*\*+Skipped' "$log" | sed -E 's/^.*Test +#[0-9]+: ([^ ]+).*/  skipped: \1/') || true)
-    if [ "${ran:-0}" -gt 0 ]; then printf '%s: %s tests\n' "$name" "$ran"; else printf '%s: passed\n' "$name"; fi
+      grep -E '^\s*[0-9]+/[0-9]+ Test +#[0-9]+: .*\*+Skipped' "$log" | sed -E 's/^.*Test +#[0-9]+: ([^ ]+).*/  skipped: \1/'; \
+      grep -E '^\s*[0-9]+ - [^ ]+ \(Skipped\)' "$log" | sed -E 's/^\s*[0-9]+ - ([^ ]+).*/  skipped: \1/') || true)
+    if [ "${ran:-0}" -gt 0 ]; then printf '%s: %s tests' "$name" "$ran"; else printf '%s: passed' "$name"; fi
+    printf ' (%s s)\n' "$seconds"
     [ -n "$skipped" ] && printf '%s\n' "$skipped"
   done
   return 0
@@ -36,12 +39,13 @@ summary() {
 suite() {
   local name=$1; shift
   local log="$logs/$(printf '%02d' ${#suites[@]}).log"
-  suites+=("$log|$name")
   echo "== $name"
+  local started=$SECONDS
   set +e
   "$@" 2>&1 | tee "$log"
   local status=${PIPESTATUS[0]}
   set -e
+  suites+=("$log|$((SECONDS - started))|$name")
   if [ "$status" -ne 0 ]; then
     summary
     echo "FAILED: $name" >&2
