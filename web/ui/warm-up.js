@@ -5,6 +5,9 @@
 // frame. So the first drawing of each kind and size of page is followed, in the same task, by the
 // drawing of an edit and of its undoing: no frame comes between them, so nothing of the edit is
 // ever shown, and the queued work after the frame reads the state drawn last, the real one.
+// Measured again A/B on 2026-12-03 (bench:page, X view, the first edit of 4 fresh pages each):
+// 2.2–3.2 ms of JavaScript and 7.6–10.2 ms to its frame with the warm-up; 7.0–10.8 ms and
+// 18–68 ms without.
 import { activeMatrices, dims, setCell } from './model/model.js';
 
 /**
