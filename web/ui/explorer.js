@@ -19,6 +19,7 @@ import {
   lessonSpec,
   lessonTitle,
   linkFor,
+  loadEnglishParts,
   makeEmbedder,
   makeFiller,
   NO_PAGE_MESSAGE,
@@ -39,7 +40,6 @@ import { createExportControls } from './export/export.js';
 import { createHeadsPanel } from './heads-panel.js';
 import { createInputsPanel } from './inputs-panel.js';
 import { createLessons } from './lessons/index.js';
-import { createQuestion, dispatchAnswer } from './predict/predict.js';
 import { createNotice, el, instrumented, markLanguage, setAttr, widgetTranslator } from './dom/dom.js';
 import { createPipeline } from './pipeline.js';
 import { createRedraw } from './redraw.js';
@@ -400,7 +400,7 @@ export async function mountExplorer(root, options = {}) {
   const ex = context(root, options, attn, start, notice, spec);
   ex.i18n = i18n;
   ex.panels = createPanels(ex);
-  ex.question = addQuestion(ex);
+  ex.question = await addQuestion(ex);
   ex.panels.question = ex.question;
   ex.views = viewsOf(ex.panels, ex.shown);
   ex.highlighter = createHighlighter(ex.panels);
@@ -458,10 +458,15 @@ function lessonState(state, spec, options) {
   return s;
 }
 
-// Predict, then reveal: the lesson's question above its figures (reveal: 'predict').
-function addQuestion(ex) {
+// Predict, then reveal: the lesson's question above its figures (reveal: 'predict'). Its code and
+// English text load only then: the explorer shows its "Loading…" line until they are here.
+async function addQuestion(ex) {
   const { spec, panels, options, root } = ex;
   if (options.reveal !== 'predict' || !spec?.predict) return null;
+  const [{ createQuestion, dispatchAnswer }] = await Promise.all([
+    import('./predict/predict.js'),
+    loadEnglishParts('explorer-later'),
+  ]);
   const question = createQuestion(spec.predict, spec.id, {
     attn: ex.attn,
     computer: ex.computer,

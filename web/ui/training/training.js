@@ -20,7 +20,9 @@ import { loadEnglishParts } from '../model/model.js';
  * Returns a handle like the explorer's: { getState, onChange, destroy, … }.
  */
 export async function mountTrainingPage(root, options = {}) {
-  await loadEnglishParts('training'); // the view's English text (also every language's fallback)
+  // The view's English text (also every language's fallback), and the induction question's
+  // (reveal="predict", in the explorer's later part).
+  await loadEnglishParts('training', 'explorer-later');
   const syncUrl = options.syncUrl ?? true;
   const params = options.params ?? new URLSearchParams(syncUrl ? window.location.hash.replace(/^#/, '') : '');
   const settings = options.settings ?? settingsFromParams(params);

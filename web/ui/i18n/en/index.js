@@ -1,8 +1,10 @@
 // Every message of the page in English, the source of truth, one file per part of the page (keys start with
-// the part's name). See web/ui/model/i18n.js.
+// the part's name; explorer-later.js holds the explorer's keys its first drawing does not need).
+// See web/ui/model/i18n.js.
 import checkpoint from './checkpoint.js';
 import common from './common.js';
 import explorer from './explorer.js';
+import explorerLater from './explorer-later.js';
 import inference from './inference.js';
 import lessonTabs from './lessonTabs.js';
 import lessons from './lessons.js';
@@ -12,6 +14,7 @@ export default {
   ...checkpoint,
   ...common,
   ...explorer,
+  ...explorerLater,
   ...inference,
   ...lessonTabs,
   ...lessons,
