@@ -2,6 +2,7 @@
 // the part's name; explorer-later.js holds the explorer's keys its first drawing does not need).
 // See web/ui/model/i18n.js.
 import checkpoint from './checkpoint.js';
+import checkpointLater from './checkpoint-later.js';
 import common from './common.js';
 import explorer from './explorer.js';
 import explorerLater from './explorer-later.js';
@@ -12,6 +13,7 @@ import training from './training.js';
 
 export default {
   ...checkpoint,
+  ...checkpointLater,
   ...common,
   ...explorer,
   ...explorerLater,
