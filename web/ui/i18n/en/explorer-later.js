@@ -1,6 +1,6 @@
 // The explorer's messages that its first drawing does not need (English, the source of truth):
-// the embed builder and predict-then-reveal questions. They join the English catalogue when the
-// code that shows them loads (loadEnglishParts('explorer-later'), web/ui/i18n/index.js), so the
+// the embed builder, predict-then-reveal questions and the explanation of a cell. They join the
+// English catalogue when the code that shows them loads (loadEnglishParts('explorer-later'), web/ui/i18n/index.js), so the
 // first heatmap does not wait for their text; German and Spanish keep them in explorer.js.
 export default {
   // The embed builder.
@@ -97,4 +97,98 @@ export default {
   'explorer.predict.induction.noneYet': 'none yet',
   'explorer.predict.induction.why':
     'On the second copy an induction head looks at the token that followed the same token in the first copy: a diagonal stripe one step right of the earlier copy.',
+  // How was this number computed? (explain/explainers.js): what a cell's explanation says.
+  'explorer.explain.ofHead': ' (head {k})',
+  'explorer.explain.terms': '({count} terms)',
+  'explorer.explain.reason.bias': 'bias matrix: B[{i},{j}] = −∞',
+  'explorer.explain.reason.causal': 'causal mask: key {j} ({key}) comes after query {i}, so it is in the future',
+  'explorer.explain.reason.padding': 'padding mask: key {j} is a [PAD] token, hidden from every query',
+  'explorer.explain.reason.custom': 'custom mask: this pair was hidden by a click (click again to show it)',
+  'explorer.explain.reason.masked': 'masked',
+  'explorer.explain.scores.sum': '{cell} = Σ over dₖ = {dk} dimensions',
+  'explorer.explain.scores.meaning':
+    'How much key {key} matches what query {query} looks for{head}. Large and positive: a strong match.',
+  'explorer.explain.scores.title': 'Score: {query} → {key}',
+  'explorer.explain.scaled.none': '1 (no scaling)',
+  'explorer.explain.scaled.scale': 'scale = {how} = {scale}',
+  'explorer.explain.scaled.title': 'Scaled score: {query} → {key}',
+  'explorer.explain.masked.title': 'After the mask: {query} → {key}',
+  'explorer.explain.masked.titleBias': 'After the bias and the mask: {query} → {key}',
+  'explorer.explain.masked.hidden': 'Hidden by the {reason}.',
+  'explorer.explain.masked.thenMask': '{how}, then the mask makes it −∞',
+  'explorer.explain.masked.zero': '{how}  →  exp(−∞) = 0, so this key gets exactly zero weight.',
+  'explorer.explain.masked.infNote':
+    'A −∞ in B hides a pair exactly as a boolean mask does; a large negative number such as −10000 only nearly does (a row of them still shares its weight).',
+  'explorer.explain.masked.noMask': 'No mask is applied: the scaled score passes through unchanged.',
+  'explorer.explain.masked.visible': 'This pair is visible: the scaled score passes through unchanged.',
+  'explorer.explain.masked.bias':
+    'The bias matrix B is added to the scaled score before the softmax: score + bias = masked score.',
+  'explorer.explain.masked.negative':
+    "A negative bias lowers this key's weight by a factor {power} = {factor} before the row is normalized.",
+  'explorer.explain.softmax.hidden': 'This key is hidden: {cell} exactly.',
+  'explorer.explain.softmax.hiddenKeys': {
+    one: '{count} hidden key adds e^−∞ = 0 to the sum.',
+    other: '{count} hidden keys add e^−∞ = 0 to the sum.',
+  },
+  'explorer.explain.softmax.stable':
+    '(The core subtracts the row maximum before exp; the ratio is the same and nothing overflows.)',
+  'explorer.explain.weights.rowInf': 'Row {row} of M is −∞ everywhere ({reason}, and so on for every key).',
+  'explorer.explain.weights.allHidden':
+    'Every key is hidden from query {query}. A softmax over nothing would be 0 / 0 = NaN; the core flags the row and gives it all-zero weights and a zero output instead.',
+  'explorer.explain.weights.titleMasked': 'Weight: {query} → {key} (row fully masked)',
+  'explorer.explain.weights.row':
+    'Row {query}: sum = {sum}, max = {max}, entropy H = {entropy} nats (uniform over {m} would be ln {m} = {uniform}).',
+  'explorer.explain.weights.title': 'Weight: how much {query} attends to {key}{head}',
+  'explorer.explain.output.sum': 'O[{i},{j}] = Σ over keys of A[{i},key] × V[key,{j}]',
+  'explorer.explain.output.none': 'This query sees no key, so its output row is all zeros.',
+  'explorer.explain.output.average':
+    'A weighted average of column {col} of V: the output always lies between the smallest and largest value.',
+  'explorer.explain.output.title': 'Output of {query}, dimension {col}{head}',
+  'explorer.explain.head.text':
+    "Head {k} runs the same softmax(QₕKₕᵀ/√dₕ)Vₕ on its own {width}-column slice of Q, K and V. Click (or Enter) to show this head's steps.",
+  'explorer.explain.head.title': 'Head {k}: {query} → {key}',
+  'explorer.explain.average.text':
+    'The mean over heads, which torch.nn.MultiheadAttention returns by default (average_attn_weights=True).',
+  'explorer.explain.average.title': 'Head average: {query} → {key}',
+  'explorer.explain.concat.text':
+    'Columns {from}–{to} hold head {k}. Concatenation only places heads side by side; they have not interacted yet.',
+  'explorer.explain.concat.title': 'Concatenated heads: {query}, column {col}',
+  'explorer.explain.mha.sum': '{formula}, over the {columns} columns of concat',
+  'explorer.explain.mha.text': 'W_O is where the heads mix: every output feature reads every head.',
+  'explorer.explain.mha.title': 'Multi-head output: {query}, feature {col}',
+  'explorer.explain.proj.sum': '{formula}, over d_model = {dModel}',
+  'explorer.explain.proj.head': 'Column {col} belongs to head {k}.',
+  'explorer.explain.proj.role.Q': 'Row {token} of Q: what this token is looking for.',
+  'explorer.explain.proj.role.K': 'Row {token} of K: what this token offers to be found by.',
+  'explorer.explain.proj.role.V': 'Row {token} of V: what this token passes on when attended to.',
+  'explorer.explain.proj.title': '{title}: token {token}, column {col}',
+  'explorer.explain.input.Q': 'Query {query}: changes row {i} of the scores.',
+  'explorer.explain.input.K': 'Key {key}: changes column {i} of the scores.',
+  'explorer.explain.input.V':
+    'Value of {key}: changes column {j} of every output row, in proportion to how much each query attends to {key}.',
+  'explorer.explain.input.X': 'Feature {j} of the vector of {token}: changes row {i} of Q, K and V.',
+  'explorer.explain.input.W': 'Weight from input feature {i} to column {j} of {of} (for every token).',
+  'explorer.explain.input.WO': 'Weight from column {i} of the concatenated heads to output feature {j}.',
+  'explorer.explain.input.B':
+    'Added to the scaled score of query {query} and key {key} before the softmax. Type -inf to hide the pair; a row of −∞ gives weights 0 (not NaN).',
+  'explorer.explain.input.XM':
+    'Feature {j} of the memory token {key}: changes row {i} of K and V (the keys and values come from the memory).',
+  'explorer.explain.input.bias':
+    'Bias of column {j} of {of}: added to that column for every token ({of} = X·W_{of} + b_{of}).',
+  'explorer.explain.input.BO':
+    'Bias of output feature {j}: added to every output row (a query that sees no key outputs b_O).',
+  'explorer.explain.input.edit':
+    'Type a new number: every step below updates at once. Arrows move, Enter commits and moves down, Esc restores.',
+  'explorer.explain.input.title': 'Input {name}, row {row}, column {col}',
+  'explorer.explain.trained.ones':
+    'Column {col} of X is 1 for every token: it meets the last row of W_Q, W_K and W_V, which is the head’s bias, so X·W adds the bias as the model does.',
+  'explorer.explain.trained.input':
+    'Trained input: feature {feature} of what layer {layer}’s attention sees for {token} (the residual stream after the layer’s LayerNorm), recomputed from the model.',
+  'explorer.explain.trained.bias':
+    'Row {row} is head {head}’s bias: {name} in the model’s file; it meets X’s column of ones.',
+  'explorer.explain.trained.weight': 'Trained weight of head {head} (layer {layer}): {name} in the model’s file.',
+  'explorer.explain.split.same':
+    'Column {row} of the concatenation (head {head}’s column {col}) goes to output column {to}: this W_O only moves columns, back to where the single head had them (see Sizes).',
+  'explorer.explain.split.other':
+    'Column {row} of the concatenation (head {head}’s column {col}) goes to output column {to}, not to {cell}: this W_O only moves columns (see Sizes).',
 };
