@@ -88,7 +88,7 @@ export {
   lessonTitle,
   unknownLessonMessage,
 } from './lesson-registry.js';
-export { STARTING_FIELDS, applyStartingNumbers, parseMatrix, startingFields } from './starting-numbers.js';
+export { STARTING_FIELDS, startingFields } from './starting-fields.js';
 export { elementSnippet, embedAddress, embedFields, iframeSnippet } from './embed-snippets.js';
 export { LANGUAGES, PSEUDO, createTranslator, english, loadEnglishParts, pickLanguage, translator } from './i18n.js';
 
