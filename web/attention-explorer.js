@@ -170,7 +170,7 @@ export class AttentionExplorerElement extends ElementBase {
         Object.assign(options, { view: 'train', example: this.getAttribute('example') ?? undefined });
         if (!options.lesson) {
           options.onOpenHead = async (head) => {
-            this._openState = (await import('./ui/model/model.js')).headState(head);
+            this._openState = await (await import('./ui/model/model.js')).headState(head);
             this.removeAttribute('view');
           };
         }

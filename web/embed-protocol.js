@@ -4,6 +4,12 @@
 
 export const MESSAGE_VERSION = 1;
 export const MESSAGE_PREFIX = 'attention-explorer:';
+/**
+ * The DOM event a predict-then-reveal answer is (web/ui/predict/), and the type of the message that
+ * carries it to the parent: here, so that the embed page listens for it without loading the
+ * questions' code (they load only with reveal="predict").
+ */
+export const ANSWER_EVENT = `${MESSAGE_PREFIX}answer`;
 
 /**
  * Why a message's `version` is refused, in words for the parent's developer, or null when it is

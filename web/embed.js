@@ -25,8 +25,7 @@
 import { mountView } from './ui/mount.js';
 import { markLanguage, showStartFailure, translateStatic, widgetTranslator } from './ui/dom/dom.js';
 import { decodeState, startingFields, stateFromHash, validateState } from './ui/model/model.js';
-import { ANSWER_EVENT } from './ui/predict/predict.js';
-import { MESSAGE_PREFIX as PREFIX, MESSAGE_VERSION, versionError } from './embed-protocol.js';
+import { ANSWER_EVENT, MESSAGE_PREFIX as PREFIX, MESSAGE_VERSION, versionError } from './embed-protocol.js';
 
 export { MESSAGE_VERSION };
 const EMIT_MS = 120;

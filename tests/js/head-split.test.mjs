@@ -11,7 +11,10 @@ import { describeHeadSplit, keepsSplitOutput, splitOutputMatrix } from '../../we
 import { createTranslator } from '../../web/ui/model/i18n.js';
 import { makeEmbedder, makeFiller, presetById } from '../../web/ui/model/presets.js';
 import { reconcile, setCell, setHeads } from '../../web/ui/model/state.js';
-import { explain } from '../../web/ui/explain/explain.js';
+import { loadExplainers } from '../../web/ui/explain/explain.js';
+
+// The page loads the explanations after its first drawing (with their English text); here, at once.
+const { explain } = await loadExplainers();
 
 let attn;
 let fill;

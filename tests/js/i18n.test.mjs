@@ -49,7 +49,8 @@ test('each part’s catalogue file holds only keys named after the part, none in
   for (const lang of LANGUAGES) {
     const seen = new Map();
     for (const file of readdirSync(new URL(`${lang}/`, I18N)).filter((f) => f !== 'index.js')) {
-      const part = file.replace(/\.js$/, '');
+      // A part may be split in files loaded at different times (explorer.js, explorer-later.js).
+      const part = file.replace(/(-[a-z]+)?\.js$/, '');
       const { default: messages } = await import(new URL(`${lang}/${file}`, I18N));
       for (const key of Object.keys(messages)) {
         assert.ok(key.startsWith(`${part}.`), `${lang}/${file}: key "${key}" does not start with "${part}."`);
@@ -111,11 +112,20 @@ test('English starts with the first drawing’s parts; the lessons’ and the tr
   // In a fresh process: what a page has before any lesson or the training view has loaded.
   const code = `
     import { english, loadEnglishParts } from ${JSON.stringify(new URL('../../web/ui/model/i18n.js', import.meta.url).href)};
-    const before = ['lessonTabs.tab.cost', 'lessons.cost.intro', 'training.controls.title'].map((k) => english.has(k));
+    const before = ['lessonTabs.tab.cost', 'lessons.cost.intro', 'training.controls.title', 'explorer.predict.lead'].map(
+      (k) => english.has(k),
+    );
     await loadEnglishParts('lessons');
     const lessons = english.has('lessons.cost.intro');
     await loadEnglishParts();
-    console.log(JSON.stringify({ before, lessons, training: english.has('training.controls.title') }));`;
+    console.log(
+      JSON.stringify({
+        before,
+        lessons,
+        training: english.has('training.controls.title'),
+        later: english.has('explorer.predict.lead'),
+      }),
+    );`;
   const out = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8' }));
-  assert.deepEqual(out, { before: [true, false, false], lessons: true, training: true });
+  assert.deepEqual(out, { before: [true, false, false, false], lessons: true, training: true, later: true });
 });

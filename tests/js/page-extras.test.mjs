@@ -6,7 +6,7 @@ import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createAttention } from '../../web/lib/attention.js';
 import { createComputer } from '../../web/ui/model/compute.js';
-import { explain } from '../../web/ui/explain/explain.js';
+import { loadExplainers } from '../../web/ui/explain/explain.js';
 import { agreement } from '../../web/ui/model/float64-check.js';
 import { agreementText, widestText } from '../../web/ui/agreement-check.js';
 import { parseBias } from '../../web/ui/bias-matrix.js';
@@ -15,6 +15,9 @@ import { makeEmbedder, makeFiller, presetById } from '../../web/ui/model/presets
 import { dims, reconcile, setCell } from '../../web/ui/model/state.js';
 import { decodeState, encodeState } from '../../web/ui/model/url-state.js';
 import { referenceAttention } from './support/attention-f64.mjs';
+
+// The page loads the explanations after its first drawing (with their English text); here, at once.
+const { explain } = await loadExplainers();
 
 let attn;
 let computer;

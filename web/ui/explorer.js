@@ -19,6 +19,7 @@ import {
   lessonSpec,
   lessonTitle,
   linkFor,
+  loadEnglishParts,
   makeEmbedder,
   makeFiller,
   NO_PAGE_MESSAGE,
@@ -34,13 +35,12 @@ import {
   validateState,
 } from './model/model.js';
 import { createControls, createDisplayControls } from './controls.js';
-import { createExplainPanel, explain } from './explain/explain.js';
+import { createExplainPanel, loadedExplainers, loadExplainers } from './explain/explain.js';
 import { createExportControls } from './export/export.js';
 import { createHeadsPanel } from './heads-panel.js';
 import { createInputsPanel } from './inputs-panel.js';
 import { createLessons } from './lessons/index.js';
-import { createQuestion, dispatchAnswer } from './predict/predict.js';
-import { createNotice, el, instrumented, markLanguage, setAttr, widgetTranslator } from './dom/dom.js';
+import { browserIdle, createNotice, el, instrumented, markLanguage, setAttr, widgetTranslator } from './dom/dom.js';
 import { createPipeline } from './pipeline.js';
 import { createRedraw } from './redraw.js';
 import { scopeIds } from './scope-ids.js';
@@ -400,7 +400,7 @@ export async function mountExplorer(root, options = {}) {
   const ex = context(root, options, attn, start, notice, spec);
   ex.i18n = i18n;
   ex.panels = createPanels(ex);
-  ex.question = addQuestion(ex);
+  ex.question = await addQuestion(ex);
   ex.panels.question = ex.question;
   ex.views = viewsOf(ex.panels, ex.shown);
   ex.highlighter = createHighlighter(ex.panels);
@@ -458,10 +458,15 @@ function lessonState(state, spec, options) {
   return s;
 }
 
-// Predict, then reveal: the lesson's question above its figures (reveal: 'predict').
-function addQuestion(ex) {
+// Predict, then reveal: the lesson's question above its figures (reveal: 'predict'). Its code and
+// English text load only then: the explorer shows its "Loading…" line until they are here.
+async function addQuestion(ex) {
   const { spec, panels, options, root } = ex;
   if (options.reveal !== 'predict' || !spec?.predict) return null;
+  const [{ createQuestion, dispatchAnswer }] = await Promise.all([
+    import('./predict/predict.js'),
+    loadEnglishParts('explorer-later'),
+  ]);
   const question = createQuestion(spec.predict, spec.id, {
     attn: ex.attn,
     computer: ex.computer,
@@ -542,6 +547,7 @@ function context(root, options, attn, start, notice, spec = null) {
     resolveTheme: (setting) => (setting === 'auto' ? (darkQuery.matches ? 'dark' : 'light') : setting),
     linkBase: () => options.linkBase ?? (options.syncUrl ? window.location.href : STANDALONE_PAGE),
     result: null,
+    destroyed: false,
     kind: null, // the kind and size of page drawn last (warm-up.js)
     target: null, // the cell being explained
     renders: 0,
@@ -550,7 +556,12 @@ function context(root, options, attn, start, notice, spec = null) {
       ex.showExplanation();
     },
     showExplanation(s = store.get()) {
-      const text = ex.target ? explain(ex.target, s, ex.result, ex.i18n) : null;
+      const explainers = loadedExplainers();
+      if (ex.target && !explainers) {
+        explainLater(ex);
+        return;
+      }
+      const text = ex.target ? explainers.explain(ex.target, s, ex.result, ex.i18n) : null;
       if (ex.target && !text) ex.target = null; // the cell is gone (resized, or an error)
       ex.panels.explainPanel.show(text);
       ex.highlighter.update(ex.target, ex.result);
@@ -581,6 +592,22 @@ function context(root, options, attn, start, notice, spec = null) {
     },
   };
   return ex;
+}
+
+// A cell to explain before the explanations' code is here: a loading line until it arrives (then
+// the cell still explained is shown), or the failure, tried again with the next cell.
+function explainLater(ex) {
+  const { t } = ex.i18n;
+  ex.panels.explainPanel.status(t('common.loading'));
+  ex.highlighter.update(ex.target, ex.result);
+  loadExplainers().then(
+    () => {
+      if (!ex.destroyed) ex.showExplanation();
+    },
+    (err) => {
+      if (!ex.destroyed) ex.panels.explainPanel.status(t('explorer.status.drawFailed', { reason: err.message }), true);
+    },
+  );
 }
 
 // Redraws on change, the address bar, listeners; draws once and returns the handle.
@@ -619,10 +646,11 @@ function connect(ex, { toolbar, layout, status, notice, start }) {
     if (start.hashLink != null && !start.checked) url.writeNow(); // a bad link is replaced by the example shown
   }
   redraw.now();
-  let destroyed = false;
+  // The explanations load once the first heatmap is on screen, so a cell explains at once.
+  if (ex.shown.has('explain')) browserIdle().then(() => loadExplainers().catch(() => {})); // (a failure: tried again on use)
   return handleFor(ex, { listeners, toolbar }, () => {
-    if (destroyed) return;
-    destroyed = true;
+    if (ex.destroyed) return;
+    ex.destroyed = true;
     redraw.stop();
     unsubscribe();
     listeners.clear();

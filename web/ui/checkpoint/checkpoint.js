@@ -1,27 +1,17 @@
-// A real checkpoint in the page (web/ui/checkpoint/): the Open panel (open-panel.js), the head sweep
-// (sweep-panel.js), the Generate panel's model (generator.js) and the shared host behind them
-// (host.js), which the explorer also reads a head's inputs from. The folder's entry module.
-import { el } from '../dom/dom.js';
-import { english } from '../model/model.js';
-import { createOpenPanel } from './open-panel.js';
-import { createSweepPanel } from './sweep-panel.js';
-import { onCheckpointChange, openedCheckpoint } from './host.js';
+// A real checkpoint in the page (web/ui/checkpoint/): the shared host (host.js), which the
+// explorer reads a head's inputs from, the Generate panel's model (generator.js), and the Open
+// panel and the head sweep (panels.js), which load with the training view: the explorer's first
+// drawing does not wait for them. The folder's entry module.
+import { loadEnglishParts } from '../model/model.js';
 
 export { checkpointGenerator } from './generator.js';
 export { explorerStateFor, onCheckpointChange, openedCheckpoint, splitSentence } from './host.js';
-export { REPORTED } from './sweep-panel.js';
 
 /**
- * The training view's checkpoint panels. display() → { palette, theme }; onOpenState(state): shows
- * an explorer state (a head of the checkpoint reading a sentence); i18n: the view's translator
- * (English by default). Returns { el, openFromAddress(path), destroy() }.
+ * The panels module ({ createCheckpointPanels, REPORTED }, panels.js) with its English text (also
+ * every language's fallback); a failed load rejects and the next call tries again.
  */
-export function createCheckpointPanels({ display, onOpenState, i18n = english }) {
-  const root = el('div', 'checkpoint-panels');
-  const open = createOpenPanel({ onOpenState, i18n });
-  const sweep = createSweepPanel({ display, i18n });
-  sweep.reset(Boolean(openedCheckpoint()));
-  root.append(open.el, sweep.el);
-  const stop = onCheckpointChange((opened) => sweep.reset(Boolean(opened)));
-  return { el: root, openFromAddress: (path) => open.openFromAddress(path), destroy: stop };
+export async function loadCheckpointPanels() {
+  const [panels] = await Promise.all([import('./panels.js'), loadEnglishParts('checkpoint-later')]);
+  return panels;
 }

@@ -110,3 +110,15 @@ export function createFrameQueue({
 /** The page's shared queue of frame jobs (one per page is enough: frames are shared too). */
 let shared = null;
 export const frameQueue = () => (shared ??= createFrameQueue());
+
+// ---- when the browser is idle ----
+
+/**
+ * Resolves when the browser is next idle (at the latest after 2 s): for code and text that load
+ * after the first drawing (lessons, explanations, the export files) without delaying it.
+ */
+export const browserIdle = () =>
+  new Promise((resolve) => {
+    if (globalThis.requestIdleCallback) globalThis.requestIdleCallback(() => resolve(), { timeout: 2000 });
+    else setTimeout(resolve, 200);
+  });

@@ -13,6 +13,7 @@ import {
   lessonIds,
   lessonSpec,
   lessonTitle as titleOf,
+  loadEnglishParts,
   STARTING_FIELDS,
 } from '../model/model.js';
 import { MESSAGE_PREFIX } from '../../embed-protocol.js';
@@ -170,6 +171,7 @@ function snippetBox(kind, title, { t }) {
  * Resolves with { destroy() }.
  */
 export async function mountEmbedBuilder(root, options) {
+  await loadEnglishParts('explorer-later'); // the builder's English text (every language's fallback)
   const i18n = options.i18n ?? (await widgetTranslator({ attribute: options.lang }));
   markLanguage(root, i18n);
   return buildEmbedBuilder(root, options, i18n);

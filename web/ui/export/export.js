@@ -4,13 +4,7 @@
 // heatmap does not wait for them: the files' code when the menu is first opened or the browser is
 // idle after the first drawing, the script writers when a script is asked for.
 import { english } from '../model/model.js';
-import { el } from '../dom/dom.js';
-
-// Runs fn when the browser is next idle (at the latest after 2 s).
-function whenIdle(fn) {
-  if (globalThis.requestIdleCallback) globalThis.requestIdleCallback(fn, { timeout: 2000 });
-  else setTimeout(fn, 200);
-}
+import { browserIdle, el } from '../dom/dom.js';
 
 // One import for the page, shared by every explorer on it; a failed load is tried again next time.
 let filesModule = null;
@@ -205,7 +199,7 @@ export function createExportControls({ getView, i18n = english }) {
     render() {
       if (prefetch) {
         prefetch = false;
-        whenIdle(() =>
+        browserIdle().then(() =>
           loadFiles().then(
             (m) => {
               files = m;

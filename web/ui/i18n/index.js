@@ -1,8 +1,8 @@
 // The message catalogues, by language. English is the source of truth and every other language's
-// fallback: the parts the explorer's first drawing needs (common, explorer, lesson tabs,
-// checkpoint) are here
-// at once, and the rest (lessons, inference lessons, training view) join ENGLISH when the code
-// that shows them loads (loadEnglishParts), so the first heatmap does not wait for their text.
+// fallback: the parts the explorer's first drawing needs (common, explorer, lesson tabs, a
+// checkpoint head's notes) are here at once, and the rest (lessons, inference lessons, the
+// training view with its checkpoint panels, the explorer's later panels) join ENGLISH when the
+// code that shows them loads (loadEnglishParts), so the first heatmap does not wait for their text.
 // German and Spanish load whole when asked (bundlers split each into a chunk).
 // Read through web/ui/model/i18n.js.
 import checkpoint from './en/checkpoint.js';
@@ -14,6 +14,8 @@ import lessonTabs from './en/lessonTabs.js';
 export const ENGLISH = { ...checkpoint, ...common, ...explorer, ...lessonTabs };
 
 const ENGLISH_PARTS = {
+  'checkpoint-later': () => import('./en/checkpoint-later.js'),
+  'explorer-later': () => import('./en/explorer-later.js'),
   inference: () => import('./en/inference.js'),
   lessons: () => import('./en/lessons.js'),
   training: () => import('./en/training.js'),

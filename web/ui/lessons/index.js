@@ -7,7 +7,7 @@
 // after the explorer's first drawing: none of them is in the code the first heatmap waits for.
 import { apiReady } from '../../lib/api-parts.js';
 import { el } from './dom.js';
-import { section } from '../dom/dom.js';
+import { browserIdle, section } from '../dom/dom.js';
 import { english, LESSON_PANELS, loadEnglishParts, setLesson } from '../model/model.js';
 
 // One import() each, written out so that bundlers split every lesson into a chunk of its own.
@@ -64,16 +64,9 @@ export function loadLesson(id) {
   return loaded.get(id);
 }
 
-// Resolves when the browser is next idle (at the latest after 2 s).
-const idle = () =>
-  new Promise((resolve) => {
-    if (globalThis.requestIdleCallback) globalThis.requestIdleCallback(() => resolve(), { timeout: 2000 });
-    else setTimeout(resolve, 200);
-  });
-
 // After the first drawing, when the browser is idle: every lesson, so a tab opens at once.
 function prefetchWhenIdle() {
-  idle().then(async () => {
+  browserIdle().then(async () => {
     // One after another: the browser's idle time is not a burst of ten imports.
     for (const id of LESSON_PANELS) await loadLesson(id).catch(() => {});
   });
@@ -231,7 +224,7 @@ export function createLessons({ attn, computer, update, only = null, i18n: given
     pending.add(id);
     // The tab open in the first drawing (the lessons are below the fold) loads when the page is
     // idle; a lesson shown alone is the widget's content and loads at once.
-    const loading = renders === 1 && !only ? idle().then(() => loadLesson(id)) : loadLesson(id);
+    const loading = renders === 1 && !only ? browserIdle().then(() => loadLesson(id)) : loadLesson(id);
     loading.then(
       (make) => {
         pending.delete(id);

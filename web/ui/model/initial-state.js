@@ -4,7 +4,6 @@
 import { english } from './i18n.js';
 import { presetById } from './presets.js';
 import { decodeState, presetFromHash, stateFromHash, validateState } from './url-state.js';
-import { applyStartingNumbers } from './starting-numbers.js';
 
 export const DEFAULT_PRESET = 'lesson';
 
@@ -44,7 +43,9 @@ export async function initialState(options, hash, attn, show, { t } = english) {
   }
   let state = checked ?? presetById(presetId).build(attn);
   if (options.start && Object.keys(options.start).length) {
-    // A teacher's own numbers as text (q, k, v, x, sentence, mask), over the example.
+    // A teacher's own numbers as text (q, k, v, x, sentence, mask), over the example; their parser
+    // loads only then.
+    const { applyStartingNumbers } = await import('./starting-numbers.js');
     const started = applyStartingNumbers(state, options.start);
     state = started.state;
     if (started.errors.length) showNotice(t('explorer.notice.badStart', { reasons: started.errors.join('; ') }));

@@ -47,7 +47,6 @@ export { createComputer } from './compute.js';
 export { createHighlighter } from './highlight.js';
 export { decodeState, encodeState, linkFor, presetFromHash, stateFromHash, validateState } from './url-state.js';
 export { factor, formatCell, formatInput, formatNumber, parseNumber, subscript } from './format.js';
-export { headState } from './open-head.js';
 export { makeScale, niceBound } from './palettes.js';
 export { positionVector } from './embeddings.js';
 export { trackOrigins } from './matrix-origins.js';
@@ -89,6 +88,14 @@ export {
   lessonTitle,
   unknownLessonMessage,
 } from './lesson-registry.js';
-export { STARTING_FIELDS, applyStartingNumbers, parseMatrix, startingFields } from './starting-numbers.js';
+export { STARTING_FIELDS, startingFields } from './starting-fields.js';
 export { elementSnippet, embedAddress, embedFields, iframeSnippet } from './embed-snippets.js';
 export { LANGUAGES, PSEUDO, createTranslator, english, loadEnglishParts, pickLanguage, translator } from './i18n.js';
+
+/**
+ * "Open in the explorer": a trained head as the explorer's example (open-head.js headState), its
+ * code loaded on use.
+ */
+export async function headState(head) {
+  return (await import('./open-head.js')).headState(head);
+}

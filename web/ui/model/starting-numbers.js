@@ -10,11 +10,12 @@
 //   sentence  words: the tokens that label the rows (and the words whose vectors X holds)
 //   mask      none | causal | padding | custom, or JSON: a row of 0/1 per key (1 = a [PAD] key,
 //             hidden from every query) or a matrix of 0/1 per query and key (1 = hidden)
+// The fields' names are in starting-fields.js (the element and embed.html read them at once); this
+// module loads when an example has starting numbers (initial-state.js).
 import { LIMITS, MAX_TOKENS } from './state.js';
 import { tokenize } from './tokenizer.js';
 
-/** The fields a teacher can write, in the order they are applied. */
-export const STARTING_FIELDS = ['q', 'k', 'v', 'x', 'sentence', 'mask'];
+export { STARTING_FIELDS, startingFields } from './starting-fields.js';
 export const MAX_FIELD_LENGTH = 20_000;
 const MAX_ABS = 1e6;
 const MASK_WORDS = ['none', 'causal', 'padding', 'custom'];
@@ -247,14 +248,4 @@ export function applyStartingNumbers(state, fields = {}) {
   next = applySentence(next, fields, errors, next !== state);
   next = applyMask(next, fields, errors);
   return { state: next, errors, used: next !== state };
-}
-
-/** The starting-number fields present in a lookup (an element's getAttribute, URLSearchParams.get). */
-export function startingFields(get) {
-  const out = {};
-  for (const name of STARTING_FIELDS) {
-    const value = get(name);
-    if (value !== null && value !== undefined) out[name] = String(value);
-  }
-  return out;
 }

@@ -15,7 +15,6 @@
 // heads are counted from 0 in the state and from 1 on the page.
 import { charTokens, describeCharTokens } from './char-tokens.js';
 import { english } from './i18n.js';
-import { headState } from './open-head.js';
 import { normalizeCheckpointVectors, usesCheckpoint } from './checkpoint-vectors.js';
 
 export const SOURCES = [
@@ -29,6 +28,9 @@ const MAX_TOKENS = 24;
 
 let loading = null;
 let loaded = null;
+// open-head.js, which builds a head's X and W from the model's parameters: it loads with the model
+// (the first drawing needs neither).
+let openHead = null;
 
 /** The text model once loaded ({ state, config, vocabulary, steps }), else null. */
 export const textModel = () => loaded;
@@ -36,11 +38,13 @@ export const textModel = () => loaded;
 /** Loads web/trained/text.safetensors once (later calls share the first); rejects with a readable Error. */
 export function loadTextModel() {
   loading ??= (async () => {
-    const [{ fetchExample }, { charVocabulary }, { TINY_CORPUS }] = await Promise.all([
+    const [{ fetchExample }, { charVocabulary }, { TINY_CORPUS }, head] = await Promise.all([
       import('./example-files.js'),
       import('../../lib/training-data.js'),
       import('../../lib/tiny-corpus.js'),
+      import('./open-head.js'),
     ]);
+    openHead = head;
     const { state, settings, steps } = await fetchExample('text');
     // The model was trained on the bundled corpus: its vocabulary is the corpus's characters.
     const vocabulary = charVocabulary(TINY_CORPUS).chars;
@@ -190,13 +194,13 @@ export function readSentence(sentence, model = loaded) {
 /**
  * The explorer state for `state`'s sentence read by the text model's `layer` and `head`: one
  * head, causal mask, d_model = E + 1 (the bias column), d_k = d_v = E / H; the display and the
- * lesson settings stay. Returns null for a sentence with no characters.
+ * lesson settings stay. Returns null for a sentence with no characters. Once loadTextModel resolved.
  */
 export function textModelState(state, vectors, model = loaded) {
   const v = normalizeVectors(vectors, model);
   const read = readSentence(state.sentence ?? '', model);
   if (!read.ids.length) return null;
-  const built = headState({
+  const built = openHead.headState({
     layer: v.layer,
     head: v.head,
     state: model.state,
@@ -214,7 +218,7 @@ export function textModelState(state, vectors, model = loaded) {
  * padded with zeros). null when the model is not loaded yet.
  */
 export function textModelX(state, model = loaded) {
-  if (!model) return null;
+  if (!model || !openHead) return null;
   const v = normalizeVectors(state.vectors, model);
   const E = model.config.dModel;
   const read = readSentence(state.sentence ?? '', model);
@@ -233,7 +237,7 @@ export function textModelX(state, model = loaded) {
 // ln_1 of layer `layer` applied to the residual stream entering it ([T, E], float64), as
 // open-head.js computes it for "Open in the explorer" (one code path for both).
 function layerInput(model, ids, layer) {
-  const built = headState({
+  const built = openHead.headState({
     layer,
     head: 0,
     state: model.state,

@@ -8,6 +8,7 @@
 // induction head (induction.js). Each kind says what the question is, what its choices are, which
 // elements hold the answer and how a guess is judged; question-box.js draws the question, hides
 // and reveals; this module puts them together and reports.
+import { ANSWER_EVENT } from '../../embed-protocol.js';
 import { createQuestionBox } from './question-box.js';
 import { createEntropyQuestion } from './entropy.js';
 import { createRowSumQuestion } from './row-sum.js';
@@ -15,8 +16,8 @@ import { createTopKeyQuestion } from './top-key.js';
 
 export { createInductionQuestion } from './induction.js';
 
-/** The DOM event (and postMessage type) that carries an answer. */
-export const ANSWER_EVENT = 'attention-explorer:answer';
+/** The DOM event (and postMessage type) that carries an answer (embed-protocol.js). */
+export { ANSWER_EVENT };
 export const PREDICT_KINDS = ['top-key', 'row-sum', 'entropy', 'induction-head'];
 
 /** Reports an answer from `target` (the explorer's or the training view's root) to the host page. */

@@ -5,7 +5,7 @@ import { mountTraining } from './training-view.js';
 import { settingsFromParams } from './config.js';
 import { createExamplesPanel } from './examples.js';
 import { createImportPanel } from './import-panel.js';
-import { createCheckpointPanels } from '../checkpoint/checkpoint.js';
+import { loadCheckpointPanels } from '../checkpoint/checkpoint.js';
 import { applyTrainingOptions } from './embed-options.js';
 import { markLanguage, widgetTranslator } from '../dom/dom.js';
 import { loadEnglishParts } from '../model/model.js';
@@ -20,7 +20,13 @@ import { loadEnglishParts } from '../model/model.js';
  * Returns a handle like the explorer's: { getState, onChange, destroy, … }.
  */
 export async function mountTrainingPage(root, options = {}) {
-  await loadEnglishParts('training'); // the view's English text (also every language's fallback)
+  // The checkpoint panels, fetched while the view is built (a failed load fails the mount, which
+  // says so; the next mount tries again).
+  const checkpointPanels = loadCheckpointPanels();
+  checkpointPanels.catch(() => {}); // (awaited below)
+  // The view's English text (also every language's fallback), with the Generate panel's notes on a
+  // checkpoint and the induction question's (reveal="predict", in the explorer's later part).
+  await loadEnglishParts('training', 'checkpoint-later', 'explorer-later');
   const syncUrl = options.syncUrl ?? true;
   const params = options.params ?? new URLSearchParams(syncUrl ? window.location.hash.replace(/^#/, '') : '');
   const settings = options.settings ?? settingsFromParams(params);
@@ -39,6 +45,7 @@ export async function mountTrainingPage(root, options = {}) {
   const imports = createImportPanel({ theme: () => root.dataset.theme, i18n });
   // A head of an opened checkpoint goes to the explorer the way a trained head does.
   const onOpenState = options.onOpenHead ? (state) => options.onOpenHead({ explorerState: state }) : null;
+  const { createCheckpointPanels } = await checkpointPanels;
   const checkpoints = createCheckpointPanels({
     display: () => ({ palette: 'viridis', theme: root.dataset.theme }),
     onOpenState,
