@@ -358,6 +358,17 @@ describe('predict, then reveal', () => {
     await listenForAnswers(page);
     await page.waitForSelector('[data-lesson="sqrt-dk"][data-shown]');
     assert.equal(await page.$eval('[data-stat="entropy-raw"]', (e) => getComputedStyle(e).visibility), 'hidden');
+    // The hint sends the learner to the histograms where they are: below the question.
+    const [hint, questionBottom, histogramsTop] = await page.evaluate(() => [
+      document.querySelector('.predict-hint').textContent,
+      document.querySelector('.predict').getBoundingClientRect().bottom,
+      document.querySelector('[data-stat="raw-std"]').closest('.lesson-figures').getBoundingClientRect().top,
+    ]);
+    assert.match(hint, /^The histograms below /);
+    assert.ok(
+      questionBottom <= histogramsTop,
+      `question ends at ${questionBottom}, histograms start at ${histogramsTop}`,
+    );
     await page.check('.predict input[value="scaled"]');
     await page.click('.predict-check');
     await page.waitForFunction(() => window.__answers.length === 1);

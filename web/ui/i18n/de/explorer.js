@@ -571,7 +571,7 @@ export default {
   'explorer.predict.entropy.question':
     'eine Zeile aus {row} Scores (q·k mit dₖ = {dk}) geht zweimal durch einen Softmax: so wie sie ist und geteilt durch √dₖ = {sqrt}. Welche Gewichte sind gleichmäßiger verteilt (die höhere Entropie)?',
   'explorer.predict.entropy.hint':
-    'Die Histogramme oben zeigen, wie weit die Scores vor und nach der Division streuen.',
+    'Die Histogramme unten zeigen, wie weit die Scores vor und nach der Division streuen.',
   'explorer.predict.entropy.why.scaled':
     'Ohne die Division streuen die Scores etwa √{dk}-mal weiter, der Softmax legt also fast alles auf den größten (größtes Gewicht {maxRaw}, Entropie {raw} nats). Geteilt durch √dₖ bleibt die Zeile weich: Entropie {scaled} nats, größtes Gewicht {maxScaled}.',
   'explorer.predict.entropy.why.same':

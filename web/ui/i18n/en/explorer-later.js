@@ -82,7 +82,7 @@ export default {
   'explorer.predict.entropy.same': 'the same',
   'explorer.predict.entropy.question':
     'one row of {row} scores (q·k with dₖ = {dk}) goes through a softmax twice: as it is, and divided by √dₖ = {sqrt}. Which weights are spread more evenly (the higher entropy)?',
-  'explorer.predict.entropy.hint': 'The histograms above show how far the scores spread before and after the division.',
+  'explorer.predict.entropy.hint': 'The histograms below show how far the scores spread before and after the division.',
   'explorer.predict.entropy.why.scaled':
     'Without the division the scores spread about √{dk} times wider, so the softmax puts almost everything on the largest (largest weight {maxRaw}, entropy {raw} nats). Divided by √dₖ the row stays soft: entropy {scaled} nats, largest weight {maxScaled}.',
   'explorer.predict.entropy.why.same':

@@ -577,7 +577,7 @@ export default {
   'explorer.predict.entropy.question':
     'una fila de {row} puntuaciones (q·k con dₖ = {dk}) pasa dos veces por un softmax: tal cual y dividida entre √dₖ = {sqrt}. ¿Qué pesos están repartidos de forma más uniforme (la mayor entropía)?',
   'explorer.predict.entropy.hint':
-    'Los histogramas de arriba muestran cuánto se dispersan las puntuaciones antes y después de la división.',
+    'Los histogramas de abajo muestran cuánto se dispersan las puntuaciones antes y después de la división.',
   'explorer.predict.entropy.why.scaled':
     'Sin la división las puntuaciones se dispersan unas √{dk} veces más, así que el softmax lo pone casi todo en la mayor (peso máximo {maxRaw}, entropía {raw} nats). Dividida entre √dₖ la fila sigue suave: entropía {scaled} nats, peso máximo {maxScaled}.',
   'explorer.predict.entropy.why.same':
