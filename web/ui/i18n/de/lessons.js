@@ -44,7 +44,7 @@ export default {
   'lessons.sqrtDk.sampling': 'Ziehe {count} Paare von Vektoren der Länge {dk}…',
 
   'lessons.pitfalls.intro':
-    'Dieselben Eingaben wie oben, einmal richtig berechnet und einmal mit einem klassischen Fehler. Abweichende Zellen sind umrandet; Σ ist die Summe jeder Zeile.',
+    'Die Q, K und V des Explorers (sein Beispiel und seine Maske), einmal richtig berechnet und einmal mit einem klassischen Fehler. Abweichende Zellen sind umrandet; Σ ist die Summe jeder Zeile.',
   'lessons.pitfalls.mistake': 'Fehler',
   'lessons.pitfalls.useCausal': 'Kausale Maske verwenden',
   'lessons.pitfalls.correct': 'Richtig',

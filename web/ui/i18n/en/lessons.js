@@ -42,7 +42,7 @@ export default {
   'lessons.sqrtDk.status': '{count} pairs of standard-normal vectors of length {dk}, seed {seed}.',
   'lessons.sqrtDk.sampling': 'Sampling {count} pairs of vectors of length {dk}…',
   'lessons.pitfalls.intro':
-    'The same inputs as above, computed right and computed with one classic mistake. Cells that differ are outlined; Σ is each row’s sum.',
+    'The explorer’s own Q, K and V (its example and mask), computed right and computed with one classic mistake. Cells that differ are outlined; Σ is each row’s sum.',
   'lessons.pitfalls.mistake': 'Mistake',
   'lessons.pitfalls.useCausal': 'Use the causal mask',
   'lessons.pitfalls.correct': 'Correct',

@@ -44,7 +44,7 @@ export default {
   'lessons.sqrtDk.sampling': 'Muestreando {count} pares de vectores de longitud {dk}…',
 
   'lessons.pitfalls.intro':
-    'Las mismas entradas de arriba, calculadas bien y calculadas con un error clásico. Las celdas que difieren van recuadradas; Σ es la suma de cada fila.',
+    'Las Q, K y V del explorador (su ejemplo y su máscara), calculadas bien y calculadas con un error clásico. Las celdas que difieren van recuadradas; Σ es la suma de cada fila.',
   'lessons.pitfalls.mistake': 'Error',
   'lessons.pitfalls.useCausal': 'Usar la máscara causal',
   'lessons.pitfalls.correct': 'Correcto',
