@@ -110,8 +110,13 @@ describe('one lesson, one widget', () => {
       await recordProblems(page, problems);
       await openEmbed(page, `lesson=${id}`);
       await checkAlone(page, id);
-      // Alone, a lesson has no inputs panel above it: its text says where its numbers come from.
-      assert.doesNotMatch(await page.textContent('#app'), /same inputs as above/i, id);
+      // Alone, a lesson has no explorer above it: its text names the explorer's head, inputs and
+      // fields instead of pointing up at them.
+      assert.doesNotMatch(
+        await page.textContent('#app'),
+        /\b(head|heads|weights|inputs|field|dₖ) above\b|chosen above|as above/i,
+        id,
+      );
       const height = await page.$eval('#app', (e) => Math.ceil(e.getBoundingClientRect().height));
       heights.push(`${id} ${height}`);
       assert.ok(height <= (HEIGHT[id] ?? HEIGHT.default), `${id}: ${height} px tall`);

@@ -12,7 +12,7 @@ export default {
   'inference.coreRefused': 'Der Kern hat abgelehnt: {message}',
 
   'inference.flash.intro':
-    'FlashAttention berechnet softmax(S′)·V, ohne je die n × m große Score-Matrix zu halten. Es geht die Scores Kachel für Kachel durch und behält für jede Query-Zeile nur ein laufendes Maximum m, eine laufende Summe ℓ von exp(S′ − m) und eine unnormierte Ausgabe Õ. Hebt eine Kachel das Maximum einer Zeile an, wird das bisher Summierte mit e^(m_old − m_new) umskaliert. Geh die Kacheln des Kopfes oben Schritt für Schritt durch.',
+    'FlashAttention berechnet softmax(S′)·V, ohne je die n × m große Score-Matrix zu halten. Es geht die Scores Kachel für Kachel durch und behält für jede Query-Zeile nur ein laufendes Maximum m, eine laufende Summe ℓ von exp(S′ − m) und eine unnormierte Ausgabe Õ. Hebt eine Kachel das Maximum einer Zeile an, wird das bisher Summierte mit e^(m_old − m_new) umskaliert. Geh die Kacheln des Kopfes im Explorer Schritt für Schritt durch.',
   'inference.flash.causal': 'Kausale Maske',
   'inference.flash.step': 'Schritt',
   'inference.flash.play': 'Abspielen',
@@ -97,7 +97,7 @@ export default {
   'inference.flash.explain.memoryTitle': 'Speicher: eine Kachel gegen die ganze Matrix',
 
   'inference.kv.intro':
-    'Ein Modell, das Text schreibt, erzeugt ein Token nach dem anderen. Keys und Values früherer Token ändern sich nie (Attention ist kausal), also hält ein Decoder sie in einem Cache: jeder Schritt berechnet nur q, k und v des neuen Tokens, hängt k und v an und lässt die neue Query über den Cache attendieren. Hier wird der Kopf oben so vom Decoder des Kerns decodiert, und jeder Schritt wird mit einem vollständigen kausalen Durchlauf verglichen.',
+    'Ein Modell, das Text schreibt, erzeugt ein Token nach dem anderen. Keys und Values früherer Token ändern sich nie (Attention ist kausal), also hält ein Decoder sie in einem Cache: jeder Schritt berechnet nur q, k und v des neuen Tokens, hängt k und v an und lässt die neue Query über den Cache attendieren. Hier wird der Kopf des Explorers so vom Decoder des Kerns decodiert, und jeder Schritt wird mit einem vollständigen kausalen Durchlauf verglichen.',
   'inference.kv.previous': '◀ Zurück',
   'inference.kv.next': 'Nächstes Token ▶',
   'inference.kv.heads': 'Key/Value-Köpfe',
@@ -127,9 +127,9 @@ export default {
       '{heads} Query-Köpfe teilen sich {count} Key/Value-Köpfe: der Cache ist {ratio}× kleiner als mit einem Key/Value-Kopf je Query-Kopf.',
   },
   'inference.kv.oneHead':
-    'Der Explorer zeigt einen Kopf, es gibt also nichts zu teilen: wähle im Satzmodus mehrere Köpfe (das Feld Köpfe oben), um Grouped-Query- und Multi-Query-Attention zu sehen.',
+    'Der Explorer zeigt einen Kopf, es gibt also nichts zu teilen: wähle im Satzmodus mehrere Köpfe (das Feld „Köpfe h“ des Explorers), um Grouped-Query- und Multi-Query-Attention zu sehen.',
   'inference.kv.pooled':
-    'Mit weniger Key/Value-Köpfen sind Keys und Values jeder Gruppe der Mittelwert ihrer Köpfe (so wandeln Ainslie et al. ein Multi-Head-Modell in Grouped-Query-Attention um); daher weichen die Gewichte von den Köpfen oben ab, der Schritt mit Cache gleicht aber weiterhin dem vollständigen Durchlauf.',
+    'Mit weniger Key/Value-Köpfen sind Keys und Values jeder Gruppe der Mittelwert ihrer Köpfe (so wandeln Ainslie et al. ein Multi-Head-Modell in Grouped-Query-Attention um); daher weichen die Gewichte von den Köpfen des Explorers ab, der Schritt mit Cache gleicht aber weiterhin dem vollständigen Durchlauf.',
   'inference.kv.padded':
     'head_dim ist hier {d}, nicht {dk}: das Modell liest jedes Token als One-Hot-Vektor, also muss Köpfe × head_dim die Zahl der Token erreichen; die zusätzlichen Spalten von q, k und v sind Nullen und ändern keinen Score.',
   'inference.kv.cross':
@@ -191,7 +191,7 @@ export default {
   'inference.kv.table.title': 'KV-Cache von {name}',
 
   'inference.positions.intro':
-    'Attention allein ist blind für die Reihenfolge. Hier werden ein Query-Vektor q und ein Key-Vektor k des Kopfes oben an jedes Positionspaar (m, n) gesetzt; jede Karte zeigt ihren Score. Eine absolute Kodierung addiert zu jedem einen Positionsvektor, also hängt der Score von m und n einzeln ab und ändert sich entlang der Diagonalen. RoPE dreht q und k stattdessen, um Winkel proportional zu ihren Positionen: der Score hängt nur vom Abstand m − n ab, jede Diagonale ist also konstant. ALiBi addiert eine Strafe, die mit dem Abstand wächst.',
+    'Attention allein ist blind für die Reihenfolge. Hier werden ein Query-Vektor q und ein Key-Vektor k des Kopfes im Explorer an jedes Positionspaar (m, n) gesetzt; jede Karte zeigt ihren Score. Eine absolute Kodierung addiert zu jedem einen Positionsvektor, also hängt der Score von m und n einzeln ab und ändert sich entlang der Diagonalen. RoPE dreht q und k stattdessen, um Winkel proportional zu ihren Positionen: der Score hängt nur vom Abstand m − n ab, jede Diagonale ist also konstant. ALiBi addiert eine Strafe, die mit dem Abstand wächst.',
   'inference.positions.sinusoidal.title': 'Sinusförmig (addiert)',
   'inference.positions.sinusoidal.formula': '(q + pₘ)·(k + pₙ), p der Sinus-/Kosinus-Vektor von Vaswani et al.',
   'inference.positions.sinusoidal.label': 'Sinusförmig (addiert): Score von q bei m und k bei n',
@@ -208,7 +208,7 @@ export default {
   'inference.positions.alibi.label': 'ALiBi (Bias): Score von q bei m und k bei n',
   'inference.positions.odd':
     'RoPE dreht Paare von Merkmalen und braucht daher eine gerade Dimension: dₖ = {dk}, und die Lektion nutzt die ersten {used} Merkmale.',
-  'inference.positions.tooNarrow': 'RoPE braucht mindestens zwei Merkmale je Kopf: erhöhe dₖ oben.',
+  'inference.positions.tooNarrow': 'RoPE braucht mindestens zwei Merkmale je Kopf: erhöhe dₖ im Explorer.',
   'inference.positions.spread': 'Größte Streuung entlang einer Diagonale:',
   'inference.positions.clocks':
     'Die Frequenzen von RoPE bei Position {p}: Paar i dreht sich um {p}·θᵢ mit θᵢ = base^(−2i/d). Die ersten Paare drehen sich schnell (sie unterscheiden nahe Positionen), die letzten langsam (sie ändern sich noch über große Abstände).',

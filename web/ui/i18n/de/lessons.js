@@ -196,9 +196,9 @@ export default {
   'lessons.steps.valueText': 'Token {i} von {n}: {token}',
   'lessons.steps.position': '{i} von {n}',
   'lessons.steps.ignoresMask.padding':
-    'Diese Ansicht wendet immer die kausale Maske an und ignoriert die oben gewählte Padding-Maske.',
+    'Diese Ansicht wendet immer die kausale Maske an und ignoriert die im Explorer gewählte Padding-Maske.',
   'lessons.steps.ignoresMask.custom':
-    'Diese Ansicht wendet immer die kausale Maske an und ignoriert die oben gewählte eigene Maske.',
+    'Diese Ansicht wendet immer die kausale Maske an und ignoriert die im Explorer gewählte eigene Maske.',
   'lessons.steps.identical': 'Gleich: Die kausale Zeile gibt den Keys nach {k} genau 0, und der Rest ist identisch.',
   'lessons.steps.rounding':
     'Gleich: Die kausale Zeile gibt den Keys nach {k} genau 0, und der Rest stimmt bis auf float32-Rundung überein (größte Abweichung {diff}).',
@@ -218,7 +218,7 @@ export default {
   'lessons.permutation.order': 'Reihenfolge: {tokens}',
   'lessons.permutation.needsTwo': 'Zum Tauschen braucht es zwei verschiedene Tokens.',
   'lessons.permutation.note.causal':
-    'Oben ist die kausale Maske gewählt: Sie verbirgt Keys nach Position, also sieht nach dem Tausch jedes Token andere Keys.',
+    'Im Explorer ist die kausale Maske gewählt: Sie verbirgt Keys nach Position, also sieht nach dem Tausch jedes Token andere Keys.',
   'lessons.permutation.note.sinusoidal':
     'Zu X werden Positionen addiert (sinusförmig): Die zwei Wörter tauschen die Plätze, aber jede Position behält ihren eigenen Vektor, also ändern sich die Vektoren der getauschten Tokens.',
   'lessons.permutation.note.learned':
@@ -232,9 +232,9 @@ export default {
     'Die Zeilen wurden nicht nur getauscht: {count} Werte haben sich geändert (um bis zu {diff}). Hier zählt die Position.',
 
   'lessons.gradients.intro':
-    'Jedes Gewicht in Attention bewegt sich entlang eines Gradienten. Wähle, was der Kopf lernen soll; der Kern führt den Rückwärtsdurchlauf des Kopfes oben aus und zeigt jeden Schritt davon, vom Verlust zurück bis Q, K und V.',
+    'Jedes Gewicht in Attention bewegt sich entlang eines Gradienten. Wähle, was der Kopf lernen soll; der Kern führt den Rückwärtsdurchlauf des Kopfes im Explorer aus und zeigt jeden Schritt davon, vom Verlust zurück bis Q, K und V.',
   'lessons.gradients.headNote':
-    'Mehrere Köpfe: Dies ist der Rückwärtsdurchlauf von Kopf {head} (Kopf oben wählen), mit der eigenen Ausgabe des Kopfes als O und seinen Ausschnitten der Projektionen als Q, K, V.',
+    'Mehrere Köpfe: Dies ist der Rückwärtsdurchlauf von Kopf {head} (gewählt mit „Gezeigter Kopf“ im Explorer), mit der eigenen Ausgabe des Kopfes als O und seinen Ausschnitten der Projektionen als Q, K, V.',
   'lessons.gradients.goal': 'Was gelernt wird',
   'lessons.gradients.goal.target': 'Eine Zielausgabe T erreichen: L = ½‖O − T‖²',
   'lessons.gradients.goal.cell': 'Eine Ausgabezelle erhöhen: L = O[i, j]',
@@ -280,7 +280,7 @@ export default {
     '{cell} + {eps}: Der Verlust geht von {before} auf {after}, eine Änderung um {change}; ε × Gradient = {eps} × {gradient} = {predicted}.',
   'lessons.gradients.stepsTitle': 'Gradientenschritte',
   'lessons.gradients.stepsNote':
-    'x ← x − Lernrate × ∂L/∂x auf der gewählten Matrix, mit einem neuen Rückwärtsdurchlauf vor jedem Schritt, zurückgeschrieben in den Explorer: Sieh zu, wie sich die Gewichte oben bewegen und der Verlust fällt.',
+    'x ← x − Lernrate × ∂L/∂x auf der gewählten Matrix, mit einem neuen Rückwärtsdurchlauf vor jedem Schritt, zurückgeschrieben in den Explorer: Sieh zu, wie sich die Gewichte des Explorers bewegen und der Verlust fällt.',
   'lessons.gradients.update': 'Aktualisieren',
   'lessons.gradients.rate': 'Lernrate',
   'lessons.gradients.perClick': 'Schritte pro Klick',
@@ -292,7 +292,7 @@ export default {
   },
   'lessons.gradients.projected':
     'Hier sind Q, K und V Projektionen von X (Satzmodus): Schalte den Explorer auf freie Q, K, V um, um direkt auf ihnen Schritte zu machen.',
-  'lessons.gradients.stepsUpdate': 'Die Schritte ändern {matrix} in den Eingaben des Explorers oben.',
+  'lessons.gradients.stepsUpdate': 'Die Schritte ändern {matrix} in den Eingaben des Explorers.',
   'lessons.gradients.history': 'Verlust nach jedem Klick: {losses}',
   'lessons.gradients.keys.title': 'Welche Keys lernen?',
   'lessons.gradients.keys.note':

@@ -9,7 +9,7 @@ export default {
   'inference.coreRefused': 'The core refused: {message}',
 
   'inference.flash.intro':
-    'FlashAttention computes softmax(S′)·V without ever holding the n × m score matrix. It walks the scores tile by tile and keeps, for each query row, only a running max m, a running sum ℓ of exp(S′ − m) and an unnormalised output Õ. When a tile raises a row’s max, what was summed so far is rescaled by e^(m_old − m_new). Step through the tiles of the head above.',
+    'FlashAttention computes softmax(S′)·V without ever holding the n × m score matrix. It walks the scores tile by tile and keeps, for each query row, only a running max m, a running sum ℓ of exp(S′ − m) and an unnormalised output Õ. When a tile raises a row’s max, what was summed so far is rescaled by e^(m_old − m_new). Step through the tiles of the explorer’s head.',
   'inference.flash.causal': 'Causal mask',
   'inference.flash.step': 'Step',
   'inference.flash.play': 'Play',
@@ -92,7 +92,7 @@ export default {
   'inference.flash.explain.memoryTitle': 'Memory: a tile against the whole matrix',
 
   'inference.kv.intro':
-    'A model writing text produces one token at a time. The keys and values of earlier tokens never change (attention is causal), so a decoder keeps them in a cache: each step computes only the new token’s q, k and v, appends k and v, and lets the new query attend over the cache. Here the head above is decoded that way by the core’s decoder, and every step is checked against a full causal pass.',
+    'A model writing text produces one token at a time. The keys and values of earlier tokens never change (attention is causal), so a decoder keeps them in a cache: each step computes only the new token’s q, k and v, appends k and v, and lets the new query attend over the cache. Here the explorer’s head is decoded that way by the core’s decoder, and every step is checked against a full causal pass.',
   'inference.kv.previous': '◀ Previous',
   'inference.kv.next': 'Next token ▶',
   'inference.kv.heads': 'Key/value heads',
@@ -120,9 +120,9 @@ export default {
       '{heads} query heads share {count} key/value heads: the cache is {ratio}× smaller than with one key/value head per query head.',
   },
   'inference.kv.oneHead':
-    'The explorer shows one head, so there is nothing to share: choose several heads in sentence mode (the Heads field above) to see grouped-query and multi-query attention.',
+    'The explorer shows one head, so there is nothing to share: choose several heads in sentence mode (the explorer’s “heads h”) to see grouped-query and multi-query attention.',
   'inference.kv.pooled':
-    'With fewer key/value heads, each group’s keys and values are the mean of its heads’ (as Ainslie et al. convert a multi-head model to grouped-query attention), so the weights differ from the heads above; the cached step still equals the full pass.',
+    'With fewer key/value heads, each group’s keys and values are the mean of its heads’ (as Ainslie et al. convert a multi-head model to grouped-query attention), so the weights differ from the explorer’s heads; the cached step still equals the full pass.',
   'inference.kv.padded':
     'head_dim is {d} here, not {dk}: the model reads each token as a one-hot vector, so heads × head_dim must reach the number of tokens; the extra columns of q, k and v are zeros and change no score.',
   'inference.kv.cross':
@@ -180,7 +180,7 @@ export default {
   'inference.kv.table.title': 'KV cache of {name}',
 
   'inference.positions.intro':
-    'Attention alone is blind to order. Here one query vector q and one key vector k of the head above are placed at every pair of positions (m, n); each map is their score. An absolute encoding adds a position vector to each, so the score depends on m and n separately and changes along the diagonals. RoPE turns q and k instead, by angles proportional to their positions: the score depends only on the distance m − n, so each diagonal is constant. ALiBi adds a penalty that grows with the distance.',
+    'Attention alone is blind to order. Here one query vector q and one key vector k of the explorer’s head are placed at every pair of positions (m, n); each map is their score. An absolute encoding adds a position vector to each, so the score depends on m and n separately and changes along the diagonals. RoPE turns q and k instead, by angles proportional to their positions: the score depends only on the distance m − n, so each diagonal is constant. ALiBi adds a penalty that grows with the distance.',
   'inference.positions.sinusoidal.title': 'Sinusoidal (added)',
   'inference.positions.sinusoidal.formula': '(q + pₘ)·(k + pₙ), p the sine/cosine vector of Vaswani et al.',
   'inference.positions.sinusoidal.label': 'Sinusoidal (added): score of q at m and k at n',
@@ -196,7 +196,7 @@ export default {
   'inference.positions.alibi.label': 'ALiBi (bias): score of q at m and k at n',
   'inference.positions.odd':
     'RoPE turns pairs of features, so it needs an even dimension: dₖ = {dk}, and the lesson uses its first {used} features.',
-  'inference.positions.tooNarrow': 'RoPE needs at least two features per head: raise dₖ above.',
+  'inference.positions.tooNarrow': 'RoPE needs at least two features per head: raise the explorer’s dₖ.',
   'inference.positions.spread': 'Largest spread along a diagonal:',
   'inference.positions.clocks':
     'RoPE’s frequencies at position {p}: pair i turns by {p}·θᵢ with θᵢ = base^(−2i/d). The first pairs spin fast (they tell nearby positions apart), the last ones slowly (they still change over long distances).',

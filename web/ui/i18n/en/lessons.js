@@ -189,9 +189,9 @@ export default {
   'lessons.steps.valueText': 'token {i} of {n}: {token}',
   'lessons.steps.position': '{i} of {n}',
   'lessons.steps.ignoresMask.padding':
-    'This view always applies the causal mask and ignores the padding mask chosen above.',
+    'This view always applies the causal mask and ignores the padding mask chosen in the explorer.',
   'lessons.steps.ignoresMask.custom':
-    'This view always applies the causal mask and ignores the custom mask chosen above.',
+    'This view always applies the causal mask and ignores the custom mask chosen in the explorer.',
   'lessons.steps.identical': 'Equal: the causal row gives the keys after {k} exactly 0, and the rest are identical.',
   'lessons.steps.rounding':
     'Equal: the causal row gives the keys after {k} exactly 0, and the rest match to float32 rounding (largest difference {diff}).',
@@ -210,7 +210,7 @@ export default {
   'lessons.permutation.order': 'order: {tokens}',
   'lessons.permutation.needsTwo': 'Swapping needs two different tokens.',
   'lessons.permutation.note.causal':
-    'The causal mask is chosen above: it hides keys by position, so after the swap each token sees a different set of keys.',
+    'The explorer’s mask is causal: it hides keys by position, so after the swap each token sees a different set of keys.',
   'lessons.permutation.note.sinusoidal':
     'Positions are added to X (sinusoidal): the two words swap places but each position keeps its own vector, so the swapped tokens’ vectors change.',
   'lessons.permutation.note.learned':
@@ -223,9 +223,9 @@ export default {
   'lessons.permutation.changed':
     'The rows did not just swap: {count} values changed (by up to {diff}). Position matters here.',
   'lessons.gradients.intro':
-    'Every weight in attention moves by a gradient. Choose what the head should learn; the core runs the backward pass of the head above and shows each step of it, from the loss back to Q, K and V.',
+    'Every weight in attention moves by a gradient. Choose what the head should learn; the core runs the backward pass of the explorer’s head and shows each step of it, from the loss back to Q, K and V.',
   'lessons.gradients.headNote':
-    'Several heads: this is head {head}’s backward pass (choose the head above), with the head’s own output as O and its slices of the projections as Q, K, V.',
+    'Several heads: this is head {head}’s backward pass (chosen by the explorer’s “Head shown”), with the head’s own output as O and its slices of the projections as Q, K, V.',
   'lessons.gradients.goal': 'What to learn',
   'lessons.gradients.goal.target': 'Reach a target output T: L = ½‖O − T‖²',
   'lessons.gradients.goal.cell': 'Raise one output cell: L = O[i, j]',
@@ -268,7 +268,7 @@ export default {
     '{cell} + {eps}: the loss goes from {before} to {after}, a change of {change}; ε × gradient = {eps} × {gradient} = {predicted}.',
   'lessons.gradients.stepsTitle': 'Gradient steps',
   'lessons.gradients.stepsNote':
-    'x ← x − learning rate × ∂L/∂x on the chosen matrix, with a new backward pass before every step, written back into the explorer: watch the weights above move and the loss fall.',
+    'x ← x − learning rate × ∂L/∂x on the chosen matrix, with a new backward pass before every step, written back into the explorer: watch the explorer’s weights move and the loss fall.',
   'lessons.gradients.update': 'Update',
   'lessons.gradients.rate': 'Learning rate',
   'lessons.gradients.perClick': 'Steps per click',
@@ -280,7 +280,7 @@ export default {
   },
   'lessons.gradients.projected':
     'Here Q, K and V are projections of X (sentence mode): switch the explorer to free Q, K, V to step on them directly.',
-  'lessons.gradients.stepsUpdate': 'Steps update {matrix} in the explorer’s inputs above.',
+  'lessons.gradients.stepsUpdate': 'Steps update {matrix} in the explorer’s inputs.',
   'lessons.gradients.history': 'Loss after each click: {losses}',
   'lessons.gradients.keys.title': 'Which keys learn?',
   'lessons.gradients.keys.note':

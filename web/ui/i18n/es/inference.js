@@ -11,7 +11,7 @@ export default {
   'inference.coreRefused': 'El núcleo lo rechazó: {message}',
 
   'inference.flash.intro':
-    'FlashAttention calcula softmax(S′)·V sin guardar nunca la matriz de puntuaciones de n × m. Recorre las puntuaciones tesela a tesela y conserva, para cada fila de consulta, solo un máximo acumulado m, una suma acumulada ℓ de exp(S′ − m) y una salida sin normalizar Õ. Cuando una tesela eleva el máximo de una fila, lo sumado hasta entonces se reescala por e^(m_old − m_new). Recorre paso a paso las teselas de la cabeza de arriba.',
+    'FlashAttention calcula softmax(S′)·V sin guardar nunca la matriz de puntuaciones de n × m. Recorre las puntuaciones tesela a tesela y conserva, para cada fila de consulta, solo un máximo acumulado m, una suma acumulada ℓ de exp(S′ − m) y una salida sin normalizar Õ. Cuando una tesela eleva el máximo de una fila, lo sumado hasta entonces se reescala por e^(m_old − m_new). Recorre paso a paso las teselas de la cabeza del explorador.',
   'inference.flash.causal': 'Máscara causal',
   'inference.flash.step': 'Paso',
   'inference.flash.play': 'Reproducir',
@@ -96,7 +96,7 @@ export default {
   'inference.flash.explain.memoryTitle': 'Memoria: una tesela frente a la matriz entera',
 
   'inference.kv.intro':
-    'Un modelo que escribe texto produce un token cada vez. Las claves y los valores de los tokens anteriores no cambian nunca (la atención es causal), así que un decodificador los guarda en una caché: cada paso calcula solo q, k y v del token nuevo, añade k y v, y deja que la nueva consulta atienda sobre la caché. Aquí la cabeza de arriba se decodifica así con el decodificador del núcleo, y cada paso se compara con una pasada causal completa.',
+    'Un modelo que escribe texto produce un token cada vez. Las claves y los valores de los tokens anteriores no cambian nunca (la atención es causal), así que un decodificador los guarda en una caché: cada paso calcula solo q, k y v del token nuevo, añade k y v, y deja que la nueva consulta atienda sobre la caché. Aquí la cabeza del explorador se decodifica así con el decodificador del núcleo, y cada paso se compara con una pasada causal completa.',
   'inference.kv.previous': '◀ Anterior',
   'inference.kv.next': 'Siguiente token ▶',
   'inference.kv.heads': 'Cabezas de clave/valor',
@@ -124,9 +124,9 @@ export default {
       '{heads} cabezas de consulta comparten {count} cabezas de clave/valor: la caché es {ratio}× más pequeña que con una cabeza de clave/valor por cabeza de consulta.',
   },
   'inference.kv.oneHead':
-    'El explorador muestra una sola cabeza, así que no hay nada que compartir: elige varias cabezas en el modo frase (el campo Cabezas de arriba) para ver la atención de consultas agrupadas y de consulta múltiple.',
+    'El explorador muestra una sola cabeza, así que no hay nada que compartir: elige varias cabezas en el modo frase (el campo «cabezas h» del explorador) para ver la atención de consultas agrupadas y de consulta múltiple.',
   'inference.kv.pooled':
-    'Con menos cabezas de clave/valor, las claves y los valores de cada grupo son la media de los de sus cabezas (así convierten Ainslie et al. un modelo multicabeza en atención de consultas agrupadas), por lo que los pesos difieren de las cabezas de arriba; el paso con caché sigue igualando a la pasada completa.',
+    'Con menos cabezas de clave/valor, las claves y los valores de cada grupo son la media de los de sus cabezas (así convierten Ainslie et al. un modelo multicabeza en atención de consultas agrupadas), por lo que los pesos difieren de las cabezas del explorador; el paso con caché sigue igualando a la pasada completa.',
   'inference.kv.padded':
     'head_dim vale aquí {d}, no {dk}: el modelo lee cada token como un vector one-hot, así que cabezas × head_dim debe alcanzar el número de tokens; las columnas de más de q, k y v son ceros y no cambian ninguna puntuación.',
   'inference.kv.cross':
@@ -189,7 +189,7 @@ export default {
   'inference.kv.table.title': 'Caché KV de {name}',
 
   'inference.positions.intro':
-    'La atención por sí sola no ve el orden. Aquí un vector de consulta q y un vector de clave k de la cabeza de arriba se colocan en cada par de posiciones (m, n); cada mapa muestra su puntuación. Una codificación absoluta suma a cada uno un vector de posición, así que la puntuación depende de m y de n por separado y cambia a lo largo de las diagonales. RoPE, en cambio, gira q y k en ángulos proporcionales a sus posiciones: la puntuación solo depende de la distancia m − n, así que cada diagonal es constante. ALiBi suma una penalización que crece con la distancia.',
+    'La atención por sí sola no ve el orden. Aquí un vector de consulta q y un vector de clave k de la cabeza del explorador se colocan en cada par de posiciones (m, n); cada mapa muestra su puntuación. Una codificación absoluta suma a cada uno un vector de posición, así que la puntuación depende de m y de n por separado y cambia a lo largo de las diagonales. RoPE, en cambio, gira q y k en ángulos proporcionales a sus posiciones: la puntuación solo depende de la distancia m − n, así que cada diagonal es constante. ALiBi suma una penalización que crece con la distancia.',
   'inference.positions.sinusoidal.title': 'Sinusoidal (sumada)',
   'inference.positions.sinusoidal.formula': '(q + pₘ)·(k + pₙ), p el vector de senos y cosenos de Vaswani et al.',
   'inference.positions.sinusoidal.label': 'Sinusoidal (sumada): puntuación de q en m y k en n',
@@ -205,7 +205,7 @@ export default {
   'inference.positions.alibi.label': 'ALiBi (sesgo): puntuación de q en m y k en n',
   'inference.positions.odd':
     'RoPE gira pares de rasgos, así que necesita una dimensión par: dₖ = {dk}, y la lección usa sus primeros {used} rasgos.',
-  'inference.positions.tooNarrow': 'RoPE necesita al menos dos rasgos por cabeza: sube dₖ arriba.',
+  'inference.positions.tooNarrow': 'RoPE necesita al menos dos rasgos por cabeza: sube la dₖ del explorador.',
   'inference.positions.spread': 'Mayor dispersión a lo largo de una diagonal:',
   'inference.positions.clocks':
     'Las frecuencias de RoPE en la posición {p}: el par i gira {p}·θᵢ con θᵢ = base^(−2i/d). Los primeros pares giran rápido (distinguen posiciones cercanas), los últimos despacio (siguen cambiando a grandes distancias).',

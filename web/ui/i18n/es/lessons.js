@@ -194,9 +194,9 @@ export default {
   'lessons.steps.valueText': 'token {i} de {n}: {token}',
   'lessons.steps.position': '{i} de {n}',
   'lessons.steps.ignoresMask.padding':
-    'Esta vista aplica siempre la máscara causal e ignora la máscara de relleno elegida arriba.',
+    'Esta vista aplica siempre la máscara causal e ignora la máscara de relleno elegida en el explorador.',
   'lessons.steps.ignoresMask.custom':
-    'Esta vista aplica siempre la máscara causal e ignora la máscara personalizada elegida arriba.',
+    'Esta vista aplica siempre la máscara causal e ignora la máscara personalizada elegida en el explorador.',
   'lessons.steps.identical':
     'Iguales: la fila causal da a las claves después de la {k} exactamente 0, y el resto es idéntico.',
   'lessons.steps.rounding':
@@ -217,7 +217,7 @@ export default {
   'lessons.permutation.order': 'orden: {tokens}',
   'lessons.permutation.needsTwo': 'Para intercambiar hacen falta dos tokens distintos.',
   'lessons.permutation.note.causal':
-    'Arriba está elegida la máscara causal: oculta claves según la posición, así que tras el intercambio cada token ve otro conjunto de claves.',
+    'En el explorador está elegida la máscara causal: oculta claves según la posición, así que tras el intercambio cada token ve otro conjunto de claves.',
   'lessons.permutation.note.sinusoidal':
     'Se suman posiciones a X (sinusoidales): las dos palabras cambian de sitio pero cada posición conserva su propio vector, así que cambian los vectores de los tokens intercambiados.',
   'lessons.permutation.note.learned':
@@ -231,9 +231,9 @@ export default {
     'Las filas no solo se intercambiaron: cambiaron {count} valores (hasta en {diff}). Aquí la posición importa.',
 
   'lessons.gradients.intro':
-    'Cada peso de la atención se mueve según un gradiente. Elige qué debe aprender la cabeza; el núcleo ejecuta la pasada hacia atrás de la cabeza de arriba y muestra cada paso, desde la pérdida hasta Q, K y V.',
+    'Cada peso de la atención se mueve según un gradiente. Elige qué debe aprender la cabeza; el núcleo ejecuta la pasada hacia atrás de la cabeza del explorador y muestra cada paso, desde la pérdida hasta Q, K y V.',
   'lessons.gradients.headNote':
-    'Varias cabezas: esta es la pasada hacia atrás de la cabeza {head} (elige la cabeza arriba), con la salida propia de la cabeza como O y sus porciones de las proyecciones como Q, K, V.',
+    'Varias cabezas: esta es la pasada hacia atrás de la cabeza {head} (elegida con «Cabeza mostrada» en el explorador), con la salida propia de la cabeza como O y sus porciones de las proyecciones como Q, K, V.',
   'lessons.gradients.goal': 'Qué aprender',
   'lessons.gradients.goal.target': 'Alcanzar una salida objetivo T: L = ½‖O − T‖²',
   'lessons.gradients.goal.cell': 'Aumentar una celda de salida: L = O[i, j]',
@@ -277,7 +277,7 @@ export default {
     '{cell} + {eps}: la pérdida pasa de {before} a {after}, un cambio de {change}; ε × gradiente = {eps} × {gradient} = {predicted}.',
   'lessons.gradients.stepsTitle': 'Pasos de gradiente',
   'lessons.gradients.stepsNote':
-    'x ← x − tasa de aprendizaje × ∂L/∂x sobre la matriz elegida, con una nueva pasada hacia atrás antes de cada paso, escrito de vuelta en el explorador: mira cómo se mueven los pesos de arriba y baja la pérdida.',
+    'x ← x − tasa de aprendizaje × ∂L/∂x sobre la matriz elegida, con una nueva pasada hacia atrás antes de cada paso, escrito de vuelta en el explorador: mira cómo se mueven los pesos del explorador y baja la pérdida.',
   'lessons.gradients.update': 'Actualizar',
   'lessons.gradients.rate': 'Tasa de aprendizaje',
   'lessons.gradients.perClick': 'Pasos por clic',
@@ -289,7 +289,7 @@ export default {
   },
   'lessons.gradients.projected':
     'Aquí Q, K y V son proyecciones de X (modo frase): cambia el explorador a Q, K, V libres para dar pasos sobre ellas directamente.',
-  'lessons.gradients.stepsUpdate': 'Los pasos actualizan {matrix} en las entradas del explorador de arriba.',
+  'lessons.gradients.stepsUpdate': 'Los pasos actualizan {matrix} en las entradas del explorador.',
   'lessons.gradients.history': 'Pérdida tras cada clic: {losses}',
   'lessons.gradients.keys.title': '¿Qué claves aprenden?',
   'lessons.gradients.keys.note':
