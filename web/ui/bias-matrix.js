@@ -10,7 +10,7 @@ import { english, parseNumber } from './model/model.js';
 const NEG_INF_TEXT = /^\s*[-\u2212\u2011]\s*(inf|infinity|\u221e)\s*$/i;
 
 /** Whether a cell's text means −∞. */
-export const isNegInfText = (text) => NEG_INF_TEXT.test(String(text));
+const isNegInfText = (text) => NEG_INF_TEXT.test(String(text));
 
 /** A bias cell's text as a number: −Infinity, a finite number, or NaN if it is neither. */
 export const parseBias = (text) => (isNegInfText(text) ? -Infinity : (parseNumber(text) ?? NaN));

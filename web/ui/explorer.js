@@ -51,17 +51,7 @@ import { createWarmUp, kindOf } from './warm-up.js';
 
 export { DEFAULT_PRESET } from './model/model.js';
 /** Panels a host can pick with options.panels (default: all of them). */
-export const PANEL_IDS = [
-  'display',
-  'share',
-  'export',
-  'controls',
-  'inputs',
-  'pipeline',
-  'heads',
-  'lessons',
-  'explain',
-];
+const PANEL_IDS = ['display', 'share', 'export', 'controls', 'inputs', 'pipeline', 'heads', 'lessons', 'explain'];
 // null when a bundler moved this module away from the page and the element (package-urls.js).
 const { page: STANDALONE_PAGE, embed: EMBED_PAGE, element: ELEMENT_MODULE } = packageUrls(import.meta.url);
 

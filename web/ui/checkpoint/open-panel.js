@@ -55,7 +55,7 @@ async function readChoice(files, { t }) {
 }
 
 /** A folder (or a .safetensors file) of this site named in the address, as { source, config: null, name }. */
-export function choiceFromAddress(path, { t } = english) {
+function choiceFromAddress(path, { t } = english) {
   const url = new URL(path, window.location.href);
   if (url.origin !== window.location.origin) throw new Error(t('checkpoint.otherSite', { url: url.href }));
   const file = /\.safetensors$/i.test(url.pathname)

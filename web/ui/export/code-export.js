@@ -26,7 +26,7 @@ const PY_NAMES = {
 };
 
 // A Python string literal holding exactly `text` (ASCII only: everything else as \uXXXX).
-export function pyString(text) {
+function pyString(text) {
   let out = '"';
   for (const ch of String(text)) {
     const c = ch.codePointAt(0);

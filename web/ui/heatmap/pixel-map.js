@@ -34,7 +34,7 @@ function lutOf(palette, theme) {
  * Pixels of a rows × cols map of values in 0..1 on a `side`-pixel-wide canvas: the largest value
  * of the cells each pixel covers, through `lut`. Returns { pixels (Uint32Array), width, height }.
  */
-export function pixelsOf(data, rows, cols, lut, maxSide = MAX_SIDE) {
+function pixelsOf(data, rows, cols, lut, maxSide = MAX_SIDE) {
   const width = Math.min(cols, maxSide);
   const height = Math.min(rows, maxSide);
   const top = new Float32Array(width * height);

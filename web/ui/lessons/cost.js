@@ -26,7 +26,7 @@ const ROWS = [
  * What the explorer's single head costs (no W_O): z = { dModel (0: Q, K, V typed, no
  * projections), dk, dv, biases }, with the same fields as attentionCost.
  */
-export function singleHeadCost(n, m, { dModel, dk, dv, biases }) {
+function singleHeadCost(n, m, { dModel, dk, dv, biases }) {
   const parameters = dModel * (2 * dk + dv) + (dModel && biases ? 2 * dk + dv : 0);
   const projectionFlops = 2 * dModel * (n * dk + m * dk + m * dv);
   const scoreFlops = 2 * n * m * (dk + dv);

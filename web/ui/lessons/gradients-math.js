@@ -16,7 +16,7 @@ export function lossOf(goal, output, target, cell) {
   return sum;
 }
 
-export function gradOutputOf(goal, output, target, cell) {
+function gradOutputOf(goal, output, target, cell) {
   const [n, dv] = output.shape;
   const data = new Float32Array(n * dv);
   if (goal === 'cell') data[cell.i * dv + cell.j] = 1;

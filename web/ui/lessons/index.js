@@ -53,7 +53,7 @@ const API_PARTS = { 'kv-cache': ['transformer'], gradients: ['gradients'], 'flas
  * The maker of lesson `id`'s panel, its module loaded once per page, together with the API parts
  * it calls (so it can call them synchronously) and the lessons' English text.
  */
-export function loadLesson(id) {
+function loadLesson(id) {
   if (!loaded.has(id)) {
     const needs = [MODULES[id](), loadEnglishParts('lessons', 'inference')];
     if (API_PARTS[id]) needs.push(apiReady(...API_PARTS[id]));
@@ -74,9 +74,6 @@ function prefetchWhenIdle() {
 
 // Each tab's short name (lessonTabs.tab.ID) and full title (lessonTabs.title.ID) are in the catalogues.
 const IDS = new Set(Object.keys(MODULES));
-
-/** Each lesson tab's full title in English, by id (the embed builder's menu). */
-export const LESSON_TITLES = Object.fromEntries([...IDS].map((id) => [id, english.t(`lessonTabs.title.${id}`)]));
 
 /** Lesson `id`'s full title in the translator's language (its id when there is no such lesson). */
 export function lessonTitle(id, i18n = english) {

@@ -11,7 +11,7 @@ import { explainedStat, explanation, setStat } from '../explain/explain.js';
 const heading = ({ t }, key) => t(`inference.kv.table.${key}`);
 
 /** "1.07 GB": decimal units, as model cards and GPU memory are quoted (in the translator's decimal separator). */
-export function decimalBytes(x, { decimal } = english) {
+function decimalBytes(x, { decimal } = english) {
   const units = [
     [1e12, 'TB'],
     [1e9, 'GB'],
@@ -25,7 +25,7 @@ export function decimalBytes(x, { decimal } = english) {
 const NUMBER_TYPES = { 4: 'float32', 2: 'fp16/bf16', 1: 'int8' };
 
 /** The explanation of one row's bytes. */
-export function explainRow(name, row, i18n = english) {
+function explainRow(name, row, i18n = english) {
   const { t } = i18n;
   const { line, done } = explanation();
   const { kept, bytes } = kvCacheBytes(row);

@@ -78,7 +78,7 @@ export function positionScores(attn, { q, k, P, base, heads, head, scale, seed }
 }
 
 /** ALiBi's bias for one head: −slope·(m − n) where n ≤ m, −∞ above the diagonal (causal). */
-export function alibiBias(slope, P) {
+function alibiBias(slope, P) {
   const data = new Float32Array(P * P);
   for (let m = 0; m < P; m++) for (let n = 0; n < P; n++) data[m * P + n] = n > m ? -Infinity : -slope * (m - n);
   return { data, shape: [P, P] };

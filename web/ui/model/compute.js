@@ -41,7 +41,7 @@ function columns(t, from, count) {
  * masked rows) times the [n, 2] columns (entropy, max). `uniformEntropy` is the entropy of a
  * softmax over m equal scores (ln m), the most a row can have.
  */
-export function weightStats(attn, weights, fullyMasked) {
+function weightStats(attn, weights, fullyMasked) {
   const [n, m] = weights.shape;
   const st = attn.lessons.rowStats(weights);
   const visible = n - fullyMasked.size;

@@ -15,11 +15,11 @@ export const BIAS_PRESETS = [
 const PRESET_IDS = BIAS_PRESETS.map(([id]) => id);
 
 /** The slope of the ALiBi-style preset: B[i, j] = −ALIBI_SLOPE · |i − j|. */
-export const ALIBI_SLOPE = 0.5;
+const ALIBI_SLOPE = 0.5;
 /** The "large negative" of the causal preset: exp(−10000) is 0 in float32 and float64 alike. */
-export const LARGE_NEGATIVE = -10000;
+const LARGE_NEGATIVE = -10000;
 
-export const DEFAULT_MEMORY = 'le chat était assis sur le tapis';
+const DEFAULT_MEMORY = 'le chat était assis sur le tapis';
 
 /**
  * B (rows × cols) for a preset; `fill(count)` supplies the random preset's values (seeded by

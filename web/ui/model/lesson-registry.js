@@ -12,7 +12,7 @@ import { LESSON_PANELS } from './state.js';
 export const CONTROL_GROUPS = ['example', 'input', 'sizes', 'random', 'scaling', 'mask', 'extras', 'head'];
 /** The groups a whole explorer shows with controls="minimal". */
 export const MINIMAL_EXPLORER_GROUPS = ['example', 'scaling', 'mask', 'head'];
-export const CONTROL_LEVELS = ['none', 'minimal', 'full'];
+const CONTROL_LEVELS = ['none', 'minimal', 'full'];
 /** Pipeline cards (pipeline.js), in page order. */
 export const PIPELINE_STEPS = ['scores', 'scaled', 'masked', 'weights', 'output'];
 

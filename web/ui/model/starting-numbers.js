@@ -16,7 +16,7 @@ import { LIMITS, MAX_TOKENS } from './state.js';
 import { tokenize } from './tokenizer.js';
 
 export { STARTING_FIELDS, startingFields } from './starting-fields.js';
-export const MAX_FIELD_LENGTH = 20_000;
+const MAX_FIELD_LENGTH = 20_000;
 const MAX_ABS = 1e6;
 const MASK_WORDS = ['none', 'causal', 'padding', 'custom'];
 const EXAMPLE = '[[1, 0], [0, 1]] or 1 0; 0 1';

@@ -10,7 +10,7 @@ import { mergeHeads, splitHeads } from './head-split.js';
 import { reconcileInferenceLessons } from './inference-lessons.js';
 import { checkpointFits, usesCheckpoint } from './checkpoint-vectors.js';
 
-export const STATE_VERSION = 1;
+const STATE_VERSION = 1;
 
 export const LIMITS = {
   n: [1, 24],

@@ -67,7 +67,7 @@ export function loadTextModel() {
 }
 
 /** state.vectors checked: { source, layer, head } within the model's sizes (when known). */
-export function normalizeVectors(v, model = loaded) {
+function normalizeVectors(v, model = loaded) {
   if (v?.source === 'checkpoint') return normalizeCheckpointVectors(v);
   const source = v?.source === 'text-model' || v?.source === 'trained-head' ? v.source : 'random';
   const clamp = (x, n) => Math.min(n - 1, Math.max(0, Number.isInteger(x) ? x : 0));

@@ -26,13 +26,13 @@ export const LINK_VERSION = 1;
 /** Longest encoded state accepted or produced (characters after "#s="). */
 export const MAX_ENCODED_LENGTH = 100_000;
 /** Largest inflated JSON accepted (bytes): a few hundred bytes of link cannot become gigabytes. */
-export const MAX_JSON_BYTES = 1 << 20;
+const MAX_JSON_BYTES = 1 << 20;
 /** Largest value a matrix cell may hold (the same bound the matrix editor accepts when typing). */
-export const MAX_ABS_VALUE = 1e6;
+const MAX_ABS_VALUE = 1e6;
 
-export const MATRIX_NAMES = ['Q', 'K', 'V', 'X', 'WQ', 'WK', 'WV', 'WO', 'XM', 'B', 'BQ', 'BK', 'BV', 'BO'];
+const MATRIX_NAMES = ['Q', 'K', 'V', 'X', 'WQ', 'WK', 'WV', 'WO', 'XM', 'B', 'BQ', 'BK', 'BV', 'BO'];
 /** How a −∞ cell of the bias matrix B is written in a link (JSON has no infinities). */
-export const NEG_INF = '-inf';
+const NEG_INF = '-inf';
 const THEMES = ['auto', 'light', 'dark'];
 const PALETTES = ['viridis', 'cividis', 'blues'];
 const MAX_SIDE = Math.max(LIMITS.n[1], LIMITS.dk[1], LIMITS.dv[1], LIMITS.dModel[1]);
@@ -366,7 +366,7 @@ export function toBase64Url(bytes) {
   return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
-export function fromBase64Url(text) {
+function fromBase64Url(text) {
   if (!B64URL.test(text) || text.length % 4 === 1)
     throw new StateError('the link is damaged (it is not base64url text)');
   const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/') + '==='.slice((text.length + 3) % 4));

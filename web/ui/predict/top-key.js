@@ -13,7 +13,7 @@ function keyNames(keys) {
 }
 
 /** The row to ask about and its visible keys, from the weights [n, m] and the hidden pairs. */
-export function pickRow(weights, hidden, fullyMasked) {
+function pickRow(weights, hidden, fullyMasked) {
   const [n, m] = weights.shape;
   let best = null;
   for (let i = 0; i < n; i++) {

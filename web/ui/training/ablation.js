@@ -6,7 +6,7 @@ import { headShort } from './config.js';
 
 const NAMES = ['previousToken', 'induction', 'duplicateToken'];
 
-export function ablationDrops(base, without) {
+function ablationDrops(base, without) {
   const drops = [];
   base.headScores.forEach((layer, l) => {
     for (const key of NAMES) {

@@ -42,14 +42,14 @@ export const LIMITS = Object.freeze({
 // The repeated task: sequence length, vocabulary (0 = BOS, 1 = filler) and the repeat lengths
 // trained on. Lengths 7 and 11 are never trained on: an induction head that works there has
 // learned "copy what followed last time", not one period.
-export const SEQ_LENGTH = 32;
+const SEQ_LENGTH = 32;
 export const VOCAB_SIZE = 24;
 export const HELD_OUT = Object.freeze([7, 11]);
 export const TRAINED = Object.freeze([2, 3, 4, 5, 6, 8, 9, 10, 12, 13, 14, 15]);
-export const TEXT_LENGTH = 32;
+const TEXT_LENGTH = 32;
 // The probe batch's seed: its first sequence (the one the maps show) repeats 10 tokens.
-export const PROBE_SEED = 2;
-export const REPORT_EVERY = 10;
+const PROBE_SEED = 2;
+const REPORT_EVERY = 10;
 // Targets only in the second copy (training-data.js): the first copy is random, so training on it
 // only delays the induction head (measured: the repeated half's loss still on its plateau at step
 // 300 with every token as a target, and an induction score of 0.8 at step 400 without).

@@ -12,16 +12,7 @@
 import { createInductionQuestion, dispatchAnswer } from '../predict/predict.js';
 import { THRESHOLDS } from './config.js';
 
-export const TRAINING_PANELS = [
-  'controls',
-  'loss',
-  'heads',
-  'your-text',
-  'generate',
-  'examples',
-  'import',
-  'checkpoint',
-];
+const TRAINING_PANELS = ['controls', 'loss', 'heads', 'your-text', 'generate', 'examples', 'import', 'checkpoint'];
 const SELECTORS = {
   controls: '.training-controls',
   loss: '.loss-panel',

@@ -9,7 +9,7 @@ const REPEATED_PROMPT = 'B 3 9 14 7 20 11 3 9';
 const TEXT_PROMPT = 'Oskar went to the ';
 
 /** The sizes the panel shows, with the transformer's defaults filled in. */
-export function generationConfig(c) {
+function generationConfig(c) {
   return {
     numLayers: c.numLayers,
     numHeads: c.numHeads,

@@ -21,7 +21,7 @@ const SCORE_NAMES = [
 ];
 
 /** The job a head's scores name ('previousToken', 'induction', 'duplicateToken'), or '' for none. */
-export function headJob(scores) {
+function headJob(scores) {
   if (scores.induction >= THRESHOLDS.induction) return 'induction';
   if (scores.previousToken >= THRESHOLDS.previousToken) return 'previousToken';
   if (scores.duplicateToken >= THRESHOLDS.duplicateToken) return 'duplicateToken';

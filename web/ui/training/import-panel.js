@@ -23,7 +23,7 @@ const attention = () => (core ??= Promise.all([createAttention(), apiReady('head
 
 // A table of cells (keyboard cell by cell, screen-reader names, test hooks with every value) up to
 // this many tokens, and while all the maps together stay under TABLE_CELLS cells; a picture beyond.
-export const TABLE_MAX_TOKENS = 32;
+const TABLE_MAX_TOKENS = 32;
 const TABLE_CELLS = 150_000;
 const BUDGET_MS = 8;
 

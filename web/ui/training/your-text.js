@@ -18,7 +18,7 @@ import { describeTokens } from './char-notes.js';
 // Short enough for the context, in the corpus's style, with a name that repeats (copying it is
 // what a previous-token and an induction head do together). The story is English; so is the
 // bundled corpus the text model learns from.
-export const DEFAULT_TEXT = 'Oskar sold the bell. Oskar sold';
+const DEFAULT_TEXT = 'Oskar sold the bell. Oskar sold';
 const SCORES = ['previousToken', 'induction', 'duplicateToken'];
 
 function createHeadBox(layer, head, i18n) {
