@@ -25,10 +25,17 @@ fi
 
 suite "C++ core: GoogleTest via CTest (SIMD and scalar kernels)" ctest --test-dir build/native --output-on-failure -j2
 suite "JS API: node --test on the SIMD and scalar WebAssembly builds" node --test --test-reporter=tap tests/js/
+# The sanitizer and fuzzing builds (clang, ~3 min of compiling on 2 cores from scratch) run at the
+# lowest priority while the browser suites mostly wait on their pages; the suites below then
+# build only what is left (nothing, or what the builds here failed on, with its errors).
+( nice -n 19 bash scripts/sanitize.sh --build && nice -n 19 bash scripts/fuzz.sh --build ) \
+  >build/test-logs/native-builds.log 2>&1 &
+native_builds=$!
 suite "page: headless Chromium" node --test --test-reporter=tap tests/e2e/
 suite "page: headless Firefox (firefox-esr via WebDriver BiDi), the smoke set" node --test --test-reporter=tap tests/e2e-firefox/
 # Reliability: the native suite under sanitizers, and a short fuzzing run. Both build
 # incrementally with clang in their own directories (build/asan, build/fuzz).
+wait "$native_builds" || true
 suite "C++ core: GoogleTest under AddressSanitizer + UndefinedBehaviorSanitizer" bash scripts/sanitize.sh
 suite "C++ core: libFuzzer harnesses, short run over the committed corpus" bash scripts/fuzz.sh --short
 summary
