@@ -4,12 +4,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import {
-  applyStartingNumbers,
-  parseMatrix,
-  STARTING_FIELDS,
-  startingFields,
-} from '../../web/ui/model/starting-numbers.js';
+import { applyStartingNumbers, parseMatrix } from '../../web/ui/model/starting-numbers.js';
+import { STARTING_FIELDS, startingFields } from '../../web/ui/model/starting-fields.js';
 import {
   allLessonIds,
   controlGroups,

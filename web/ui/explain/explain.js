@@ -2,11 +2,8 @@
 // explanation says (explainers.js) loads after the first drawing, so the first heatmap does not
 // wait for it: loadExplainers. Text only (textContent).
 import { english, loadEnglishParts } from '../model/model.js';
-import { el, setText } from '../dom/dom.js';
+import { el, loadOnce, setText } from '../dom/dom.js';
 import { mathLine } from './box.js';
-
-let explainers = null; // explainers.js once loaded
-let loading = null;
 
 /**
  * Loads the explanations' code and English text (every language's fallback), once per page; a
@@ -14,21 +11,12 @@ let loading = null;
  * explain(target, state, result, i18n) → { title, lines: [{ text, kind }] } for a target
  * { kind, i, j, name?, head? }, or null when there is nothing to explain.
  */
-export function loadExplainers() {
-  if (!loading) {
-    loading = Promise.all([import('./explainers.js'), loadEnglishParts('explorer-later')]).then(([m]) => {
-      explainers = m;
-      return m;
-    });
-    loading.catch(() => {
-      loading = null;
-    });
-  }
-  return loading;
-}
+export const loadExplainers = loadOnce(() =>
+  Promise.all([import('./explainers.js'), loadEnglishParts('explorer-later')]).then(([m]) => m),
+);
 
 /** The explainers module when it has loaded (loadExplainers), else null. */
-export const loadedExplainers = () => explainers;
+export const loadedExplainers = loadExplainers.loaded;
 
 /** The panel: shows one explanation at a time, announced politely to screen readers. */
 export function createExplainPanel({ t } = english) {

@@ -4,19 +4,10 @@
 // heatmap does not wait for them: the files' code when the menu is first opened or the browser is
 // idle after the first drawing, the script writers when a script is asked for.
 import { english } from '../model/model.js';
-import { browserIdle, el } from '../dom/dom.js';
+import { browserIdle, el, loadOnce } from '../dom/dom.js';
 
 // One import for the page, shared by every explorer on it; a failed load is tried again next time.
-let filesModule = null;
-function loadFiles() {
-  if (!filesModule) {
-    filesModule = import('./export-files.js');
-    filesModule.catch(() => {
-      filesModule = null;
-    });
-  }
-  return filesModule;
-}
+const loadFiles = loadOnce(() => import('./export-files.js'));
 
 // ---- the control ------------------------------------------------------------------------------
 

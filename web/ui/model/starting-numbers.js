@@ -15,7 +15,6 @@
 import { LIMITS, MAX_TOKENS } from './state.js';
 import { tokenize } from './tokenizer.js';
 
-export { STARTING_FIELDS, startingFields } from './starting-fields.js';
 const MAX_FIELD_LENGTH = 20_000;
 const MAX_ABS = 1e6;
 const MASK_WORDS = ['none', 'causal', 'padding', 'custom'];

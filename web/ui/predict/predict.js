@@ -16,8 +16,6 @@ import { createTopKeyQuestion } from './top-key.js';
 
 export { createInductionQuestion } from './induction.js';
 
-/** The DOM event (and postMessage type) that carries an answer (embed-protocol.js). */
-export { ANSWER_EVENT };
 export const PREDICT_KINDS = ['top-key', 'row-sum', 'entropy', 'induction-head'];
 
 /** Reports an answer from `target` (the explorer's or the training view's root) to the host page. */
