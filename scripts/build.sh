@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Incremental builds: the native library + GoogleTest suite (build/native) and the two WebAssembly
-# variants (build/wasm-simd, build/wasm-scalar), whose .mjs/.wasm land in web/lib/wasm/.
+# variants (build/wasm-simd, build/wasm-scalar), each as the whole module and the base build the
+# bundled page loads first, whose .mjs/.wasm land in web/lib/wasm/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc 2>/dev/null || echo 2)
@@ -32,9 +33,11 @@ for variant in simd scalar; do
   # Copy under temporary names, then rename: a test loading the module meanwhile never sees a new
   # .mjs next to an old .wasm.
   changed=()
-  for ext in wasm mjs; do
-    src="$dir/attention-$variant.$ext" dst="web/lib/wasm/attention-$variant.$ext"
-    cmp -s "$src" "$dst" 2>/dev/null || { cp "$src" "$dst.tmp"; changed+=("$dst"); }
+  for name in "attention-$variant" "attention-$variant-base"; do
+    for ext in wasm mjs; do
+      src="$dir/$name.$ext" dst="web/lib/wasm/$name.$ext"
+      cmp -s "$src" "$dst" 2>/dev/null || { cp "$src" "$dst.tmp"; changed+=("$dst"); }
+    done
   done
   for dst in "${changed[@]}"; do mv -f "$dst.tmp" "$dst"; done
 done

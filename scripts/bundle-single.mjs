@@ -64,8 +64,11 @@ function singlePlugin(needed) {
           });
           return `new URL(globalThis.${FILES}[\`${key(folder)}/${name}\`])`;
         });
+        // Not the base WebAssembly builds: they are the split site's first modules (bundle.mjs's
+        // firstBuildPlugin), and this one file loads the whole build.
         for (const { folder, pattern } of pending) {
-          for (const file of await readdir(folder)) if (pattern.test(file)) needed.add(join(folder, file));
+          for (const file of await readdir(folder))
+            if (pattern.test(file) && !/-base\.(mjs|wasm)$/.test(file)) needed.add(join(folder, file));
         }
         return { contents: source, loader: 'js' };
       });

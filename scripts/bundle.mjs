@@ -42,7 +42,10 @@ const STATIC = [
   'embed-protocol.js',
   'lib',
 ];
-const WASM_FILES = ['attention-simd.mjs', 'attention-simd.wasm', 'attention-scalar.mjs', 'attention-scalar.wasm'];
+// Each variant as the whole module and as the base build the pages load first (see firstBuildPlugin).
+const WASM_FILES = ['simd', 'scalar'].flatMap((variant) =>
+  [`attention-${variant}`, `attention-${variant}-base`].flatMap((name) => [`${name}.mjs`, `${name}.wasm`]),
+);
 
 const toUrlPath = (path) => path.split(sep).join('/');
 
@@ -176,6 +179,26 @@ export function deferredPartsPlugin() {
   };
 }
 
+// The pages' createAttention loads the base WebAssembly build (attention-<variant>-base: attention,
+// layers, gradients and lesson experiments; ~45 KB gzipped instead of ~94), which is all the first
+// heatmap needs; the parts that need the whole build load it beside (lib/api-parts.js). The
+// Workers keep the whole build: they train and decode.
+export function firstBuildPlugin() {
+  const importer = join(WEB, 'lib', 'attention.js');
+  return {
+    name: 'first-build',
+    setup(build) {
+      build.onResolve({ filter: /^\.\/first-build\.js$/ }, (args) =>
+        args.importer === importer ? { path: 'base', namespace: 'first-build' } : undefined,
+      );
+      build.onLoad({ filter: /.*/, namespace: 'first-build' }, () => ({
+        contents: "export const FIRST_BUILD = 'base';\n",
+        loader: 'js',
+      }));
+    },
+  };
+}
+
 // A deferred part in the code a page loads at once would defeat its stand-in: refused.
 export function checkDeferred(outputs, page, files) {
   for (const f of files)
@@ -242,7 +265,7 @@ async function buildPages(out) {
     entryNames: '[name]-[hash]',
     chunkNames: 'chunk-[hash]',
     metafile: true,
-    plugins: [moduleUrlPlugin('assets'), deferredPartsPlugin()],
+    plugins: [moduleUrlPlugin('assets'), deferredPartsPlugin(), firstBuildPlugin()],
   });
   // What went where, for a look at the chunks (npx esbuild --analyze does not read it; see the
   // esbuild docs' "metafile" for tools that do).
@@ -285,6 +308,10 @@ async function writePage(out, htmlName, sourceScript, page) {
     ...page.chunks.map((c) => `<link rel="modulepreload" href="${c}">`),
   ];
   html = html.replace(tag, hints.join('\n  '));
+  // loading.js preloads the build the page's createAttention loads first (firstBuildPlugin).
+  const loader = '<script src="loading.js" data-wasm="lib/wasm/"';
+  if (!html.includes(loader)) throw new Error(`${htmlName}: no ${loader}> to mark`);
+  html = html.replace(loader, `${loader} data-wasm-build="base"`);
   await writeFile(join(out, htmlName), html);
 }
 

@@ -200,8 +200,10 @@
   }
   const base = here && here.getAttribute('data-wasm');
   if (base && !view && location.protocol !== 'file:') {
-    const variant = simd ? 'simd' : 'scalar';
-    preload('modulepreload', base + 'attention-' + variant + '.mjs');
-    preload('preload', base + 'attention-' + variant + '.wasm', true);
+    // The bundled page (dist/) loads the smaller base build first; web/ run unbundled, the whole one.
+    const name =
+      'attention-' + (simd ? 'simd' : 'scalar') + (here.getAttribute('data-wasm-build') === 'base' ? '-base' : '');
+    preload('modulepreload', base + name + '.mjs');
+    preload('preload', base + name + '.wasm', true);
   }
 })();

@@ -21,8 +21,8 @@
 #include "attention.h"
 #include "attention_backward.h"
 #include "attention_positions.h"
-#include "dtype_conversion.h"
 #include "decoder.h"
+#include "dtype_conversion.h"
 #include "flash_trace.h"
 #include "head_scores.h"
 #include "kernels.h"
@@ -295,6 +295,108 @@ std::string attention_cost(size_t n, size_t m, size_t d_model, size_t heads, boo
   return status.message;
 }
 
+// Bytes malloc has handed out and not taken back, for the leak tests (tests/js/leaks.test.mjs).
+double heap_bytes_in_use() { return static_cast<double>(mallinfo().uordblks); }
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(attention_core) {
+  emscripten::function("_takeLastError", &take_last_error);
+  emscripten::function("_multiHeadParameterCount", &multi_head_parameter_count);
+  emscripten::function("_randomStateBytes", &random_state_bytes);
+  emscripten::function("_randomSeed", &random_seed);
+  emscripten::function("_randomFillRandn", &random_fill_randn);
+  emscripten::function("_randomFillRand", &random_fill_rand);
+  emscripten::function("_kernelVariant", &kernel_variant);
+  emscripten::function("_matmul", &matmul);
+  emscripten::function("_sampleDotProducts", &sample_dot_products);
+  emscripten::function("_moments", &moments);
+  emscripten::function("_histogram", &histogram);
+  emscripten::function("_rowStatistics", &row_statistics);
+  emscripten::function("_softmaxRows", &softmax_rows);
+  emscripten::function("_attentionCost", &attention_cost);
+  emscripten::function("_heapBytesInUse", &heap_bytes_in_use);
+}
+
+// ---- Gradients (plain exports with an int status, like the forward calls above) ----------------
+
+extern "C" EMSCRIPTEN_KEEPALIVE int attn_scaled_dot_product_attention_backward(
+    Address q, Address k, Address v, Address d_output, size_t batch, size_t n, size_t m, size_t dk,
+    size_t dv, float scale, bool causal, Address mask, bool mask_per_batch, Address bias,
+    bool bias_per_batch, Address key_padding, Address output, Address weights, Address d_q,
+    Address d_k, Address d_v, Address d_scores, size_t window, bool lower_right) {
+  const attn::AttentionProblem p =
+      attention_problem(q, k, v, batch, n, m, dk, dv, scale, causal, mask, mask_per_batch, bias,
+                        bias_per_batch, key_padding, window, lower_right);
+  attn::AttentionGradResult r;
+  r.output = ptr<float>(output), r.weights = ptr<float>(weights);
+  r.d_q = ptr<float>(d_q), r.d_k = ptr<float>(d_k), r.d_v = ptr<float>(d_v);
+  r.d_scores = ptr<float>(d_scores);
+  const float* grad = ptr<const float>(d_output);
+  return with_workspace(
+      p, r, attn::attention_backward_workspace_floats,
+      [grad](const attn::AttentionProblem& p, const attn::AttentionGradResult& r, float* ws) {
+        return attn::scaled_dot_product_attention_backward(p, grad, r, ws);
+      });
+}
+
+extern "C" EMSCRIPTEN_KEEPALIVE int attn_multi_head_attention_backward(
+    Address layer, size_t batch, size_t n, size_t m, Address query, Address key, Address value,
+    Address d_output, float scale, bool causal, Address mask, Address bias, Address key_padding,
+    Address output, Address d_query, Address d_key, Address d_value, Address d_wq, Address d_wk,
+    Address d_wv, Address d_wo, Address d_bq, Address d_bk, Address d_bv, Address d_bo,
+    size_t window, bool lower_right) {
+  attn::MultiHeadProblem p;
+  const attn::Status layer_status = multi_head_problem(layer, batch, n, m, query, key, value, scale,
+                                                       causal, mask, bias, key_padding, &p);
+  if (!layer_status.ok()) return report(layer_status);
+  p.window = window, p.lower_right = lower_right;
+  attn::MultiHeadGradResult r;
+  r.output = ptr<float>(output), r.d_query = ptr<float>(d_query), r.d_key = ptr<float>(d_key);
+  r.d_value = ptr<float>(d_value);
+  r.d_wq = ptr<float>(d_wq), r.d_wk = ptr<float>(d_wk), r.d_wv = ptr<float>(d_wv);
+  r.d_wo = ptr<float>(d_wo);
+  r.d_bq = ptr<float>(d_bq), r.d_bk = ptr<float>(d_bk), r.d_bv = ptr<float>(d_bv);
+  r.d_bo = ptr<float>(d_bo);
+  const float* grad = ptr<const float>(d_output);
+  return with_workspace(
+      p, r, attn::multi_head_backward_workspace_floats,
+      [grad](const attn::MultiHeadProblem& p, const attn::MultiHeadGradResult& r, float* ws) {
+        return attn::multi_head_attention_backward(p, grad, r, ws);
+      });
+}
+
+// ---- Checks of the API's inputs and results, in place in WebAssembly memory --------------------
+// Plain exports (no Embind invoker): called on every attention call, three or four times.
+
+// x: count floats -> index of the first NaN or ±Infinity (−Infinity passes when
+// allow_negative_infinity), or count.
+extern "C" EMSCRIPTEN_KEEPALIVE size_t attn_first_non_finite(Address x, size_t count,
+                                                             bool allow_negative_infinity) {
+  return attn::kernels::first_non_finite(ptr<const float>(x), count, allow_negative_infinity);
+}
+
+// x: count floats -> index of the first NaN, or count.
+extern "C" EMSCRIPTEN_KEEPALIVE size_t attn_first_nan(Address x, size_t count) {
+  return attn::kernels::first_nan(ptr<const float>(x), count);
+}
+
+// ---- Models, decoding, head scores, checkpoints, RoPE, the FlashAttention trace -----------------
+// Not in the base build (ATTN_BASE_BUILD), the smaller module the bundled page loads first: its
+// first heatmap needs only the calls above, and the page loads the whole build for these later
+// (web/lib/api-parts.js). RoPE is here for its cos/sin, whose argument reduction brings ~8 KB of
+// tables and code.
+#ifndef ATTN_BASE_BUILD
+
+namespace {
+
+std::string rope_rotate(Address x, size_t items, size_t T, size_t d, Address positions, double base,
+                        Address scratch) {
+  return attn::rope_rotate(ptr<float>(x), items, T, d, ptr<const double>(positions), base,
+                           ptr<float>(scratch))
+      .message;
+}
+
 // out: per head previous-token, duplicate-token and induction scores, then their query counts.
 std::string head_scores(Address attention, Address tokens, size_t batch, size_t heads, size_t t,
                         Address out) {
@@ -318,16 +420,6 @@ std::string loss_by_position(Address logits, Address targets, size_t batch, size
                                 ptr<double>(loss), ptr<uint32_t>(count))
       .message;
 }
-
-std::string rope_rotate(Address x, size_t items, size_t T, size_t d, Address positions, double base,
-                        Address scratch) {
-  return attn::rope_rotate(ptr<float>(x), items, T, d, ptr<const double>(positions), base,
-                           ptr<float>(scratch))
-      .message;
-}
-
-// Bytes malloc has handed out and not taken back, for the leak tests (tests/js/leaks.test.mjs).
-double heap_bytes_in_use() { return static_cast<double>(mallinfo().uordblks); }
 
 // ---- The tiny transformer: a handle is the address of a core Transformer ---------------------
 
@@ -484,24 +576,21 @@ std::string sample_token(Address logits, size_t vocab, double temperature, size_
       .message;
 }
 
+// src: count elements of `format` (attn::StoredFloat) -> dst: count floats; the index of the first
+// non-finite value, or count.
+size_t convert_to_float32(int format, Address src, size_t count, Address dst) {
+  return attn::convert_to_float32(static_cast<attn::StoredFloat>(format), ptr<const void>(src),
+                                  count, ptr<float>(dst));
+}
+
+size_t find_non_finite(Address x, size_t count) {
+  return attn::find_non_finite(ptr<const float>(x), count);
+}
+
 }  // namespace
 
-EMSCRIPTEN_BINDINGS(attention_core) {
-  emscripten::function("_takeLastError", &take_last_error);
-  emscripten::function("_multiHeadParameterCount", &multi_head_parameter_count);
-  emscripten::function("_randomStateBytes", &random_state_bytes);
-  emscripten::function("_randomSeed", &random_seed);
-  emscripten::function("_randomFillRandn", &random_fill_randn);
-  emscripten::function("_randomFillRand", &random_fill_rand);
-  emscripten::function("_kernelVariant", &kernel_variant);
-  emscripten::function("_matmul", &matmul);
-  emscripten::function("_sampleDotProducts", &sample_dot_products);
-  emscripten::function("_moments", &moments);
-  emscripten::function("_histogram", &histogram);
-  emscripten::function("_rowStatistics", &row_statistics);
-  emscripten::function("_softmaxRows", &softmax_rows);
-  emscripten::function("_attentionCost", &attention_cost);
-  emscripten::function("_heapBytesInUse", &heap_bytes_in_use);
+EMSCRIPTEN_BINDINGS(attention_models) {
+  emscripten::function("_ropeRotate", &rope_rotate);
   emscripten::function("_transformerCreate", &transformer_create);
   emscripten::function("_transformerDestroy", &transformer_destroy);
   emscripten::function("_transformerTensorCount", &transformer_tensor_count);
@@ -517,7 +606,6 @@ EMSCRIPTEN_BINDINGS(attention_core) {
   emscripten::function("_transformerTrainStep", &transformer_train_step);
   emscripten::function("_headScores", &head_scores);
   emscripten::function("_lossByPosition", &loss_by_position);
-  emscripten::function("_ropeRotate", &rope_rotate);
   emscripten::function("_transformerForwardRows", &transformer_forward_rows);
   emscripten::function("_transformerLayerInput", &transformer_layer_input);
   emscripten::function("_transformerLoss", &transformer_loss);
@@ -531,89 +619,8 @@ EMSCRIPTEN_BINDINGS(attention_core) {
   emscripten::function("_decoderCopyCache", &decoder_copy_cache);
   emscripten::function("_sampleToken", &sample_token);
   emscripten::function("_flashAttentionTrace", &flash_attention_trace);
-}
-
-// ---- Gradients (plain exports with an int status, like the forward calls above) ----------------
-
-extern "C" EMSCRIPTEN_KEEPALIVE int attn_scaled_dot_product_attention_backward(
-    Address q, Address k, Address v, Address d_output, size_t batch, size_t n, size_t m, size_t dk,
-    size_t dv, float scale, bool causal, Address mask, bool mask_per_batch, Address bias,
-    bool bias_per_batch, Address key_padding, Address output, Address weights, Address d_q,
-    Address d_k, Address d_v, Address d_scores, size_t window, bool lower_right) {
-  const attn::AttentionProblem p =
-      attention_problem(q, k, v, batch, n, m, dk, dv, scale, causal, mask, mask_per_batch, bias,
-                        bias_per_batch, key_padding, window, lower_right);
-  attn::AttentionGradResult r;
-  r.output = ptr<float>(output), r.weights = ptr<float>(weights);
-  r.d_q = ptr<float>(d_q), r.d_k = ptr<float>(d_k), r.d_v = ptr<float>(d_v);
-  r.d_scores = ptr<float>(d_scores);
-  const float* grad = ptr<const float>(d_output);
-  return with_workspace(
-      p, r, attn::attention_backward_workspace_floats,
-      [grad](const attn::AttentionProblem& p, const attn::AttentionGradResult& r, float* ws) {
-        return attn::scaled_dot_product_attention_backward(p, grad, r, ws);
-      });
-}
-
-extern "C" EMSCRIPTEN_KEEPALIVE int attn_multi_head_attention_backward(
-    Address layer, size_t batch, size_t n, size_t m, Address query, Address key, Address value,
-    Address d_output, float scale, bool causal, Address mask, Address bias, Address key_padding,
-    Address output, Address d_query, Address d_key, Address d_value, Address d_wq, Address d_wk,
-    Address d_wv, Address d_wo, Address d_bq, Address d_bk, Address d_bv, Address d_bo,
-    size_t window, bool lower_right) {
-  attn::MultiHeadProblem p;
-  const attn::Status layer_status = multi_head_problem(layer, batch, n, m, query, key, value, scale,
-                                                       causal, mask, bias, key_padding, &p);
-  if (!layer_status.ok()) return report(layer_status);
-  p.window = window, p.lower_right = lower_right;
-  attn::MultiHeadGradResult r;
-  r.output = ptr<float>(output), r.d_query = ptr<float>(d_query), r.d_key = ptr<float>(d_key);
-  r.d_value = ptr<float>(d_value);
-  r.d_wq = ptr<float>(d_wq), r.d_wk = ptr<float>(d_wk), r.d_wv = ptr<float>(d_wv);
-  r.d_wo = ptr<float>(d_wo);
-  r.d_bq = ptr<float>(d_bq), r.d_bk = ptr<float>(d_bk), r.d_bv = ptr<float>(d_bv);
-  r.d_bo = ptr<float>(d_bo);
-  const float* grad = ptr<const float>(d_output);
-  return with_workspace(
-      p, r, attn::multi_head_backward_workspace_floats,
-      [grad](const attn::MultiHeadProblem& p, const attn::MultiHeadGradResult& r, float* ws) {
-        return attn::multi_head_attention_backward(p, grad, r, ws);
-      });
-}
-
-// ---- Checkpoints: stored elements into a model's parameters ------------------------------------
-
-namespace {
-
-// src: count elements of `format` (attn::StoredFloat) -> dst: count floats; the index of the first
-// non-finite value, or count.
-size_t convert_to_float32(int format, Address src, size_t count, Address dst) {
-  return attn::convert_to_float32(static_cast<attn::StoredFloat>(format), ptr<const void>(src),
-                                  count, ptr<float>(dst));
-}
-
-size_t find_non_finite(Address x, size_t count) {
-  return attn::find_non_finite(ptr<const float>(x), count);
-}
-
-}  // namespace
-
-EMSCRIPTEN_BINDINGS(attention_checkpoint) {
   emscripten::function("_convertToFloat32", &convert_to_float32);
   emscripten::function("_findNonFinite", &find_non_finite);
 }
 
-// ---- Checks of the API's inputs and results, in place in WebAssembly memory --------------------
-// Plain exports (no Embind invoker): called on every attention call, three or four times.
-
-// x: count floats -> index of the first NaN or ±Infinity (−Infinity passes when
-// allow_negative_infinity), or count.
-extern "C" EMSCRIPTEN_KEEPALIVE size_t attn_first_non_finite(Address x, size_t count,
-                                                             bool allow_negative_infinity) {
-  return attn::kernels::first_non_finite(ptr<const float>(x), count, allow_negative_infinity);
-}
-
-// x: count floats -> index of the first NaN, or count.
-extern "C" EMSCRIPTEN_KEEPALIVE size_t attn_first_nan(Address x, size_t count) {
-  return attn::kernels::first_nan(ptr<const float>(x), count);
-}
+#endif  // ATTN_BASE_BUILD

@@ -3,14 +3,23 @@
 // part that is not loaded yet throws an Error naming the part and apiReady, and after
 // `await apiReady(part)` every call gives what the unbundled API gives. Unbundled (the npm
 // package), apiReady resolves at once and nothing is deferred. The bundler refuses a page that
-// would load a deferred part with its first code.
+// would load a deferred part with its first code. The bundled createAttention loads the base
+// WebAssembly build, and the parts that need the whole build get it through apiReady too.
+
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import * as esbuild from 'esbuild';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ROOT, WEB, checkDeferred, deferredPartsPlugin, moduleUrlPlugin } from '../../scripts/bundle.mjs';
+import {
+  ROOT,
+  WEB,
+  checkDeferred,
+  deferredPartsPlugin,
+  firstBuildPlugin,
+  moduleUrlPlugin,
+} from '../../scripts/bundle.mjs';
 import { createAttention } from '../../web/lib/attention.js';
 import { apiReady as unbundledReady } from '../../web/lib/api-parts.js';
 
@@ -38,7 +47,7 @@ async function bundle(name, source) {
     metafile: true,
     logLevel: 'silent',
     write: true,
-    plugins: [moduleUrlPlugin(relative(WEB, join(OUT, name))), deferredPartsPlugin()],
+    plugins: [moduleUrlPlugin(relative(WEB, join(OUT, name))), deferredPartsPlugin(), firstBuildPlugin()],
   });
   return result.metafile;
 }
@@ -64,6 +73,7 @@ test('bundled: a call into a part not loaded yet throws an Error that names the 
     'head-scores': () => attn.headScores([0, 1, 2], { data: new Float32Array(9).fill(1 / 3), shape: [3, 3] }),
     'flash-lesson': () => attn.lessons.flashAttention(q, k, v),
     transformer: () => attn.transformer(CONFIG),
+    rope: () => attn.rope(q),
   };
   for (const [part, call] of Object.entries(calls))
     assert.throws(call, new RegExp(`still loading on this page; await apiReady\\("${part}"\\)`), part);
@@ -87,11 +97,69 @@ test('bundled: after apiReady(part), each call gives what the unbundled API give
   assert.deepEqual(layer.backward(x, x, x, tensor([3, 4], 6)), ours.backward(x, x, x, tensor([3, 4], 6)));
   await bundled.apiReady(); // every part
   assert.deepEqual(attn.lessons.flashAttention(q, k, v), reference.lessons.flashAttention(q, k, v));
+  assert.deepEqual(attn.rope(q), reference.rope(q));
+  assert.deepEqual(
+    attn.lossByPosition(tensor([1, 2, 3], 7), [[0, 2]]),
+    reference.lossByPosition(tensor([1, 2, 3], 7), [[0, 2]]),
+  );
   assert.deepEqual(attn.transformer(CONFIG).forward([0, 1, 2]), reference.transformer(CONFIG).forward([0, 1, 2]));
   await assert.rejects(
     bundled.apiReady('transformers'),
     /apiReady: unknown part "transformers"; parts: transformer, gradients/,
   );
+});
+
+test('bundled: the first module is the base build, and the parts that need the whole one load it', async () => {
+  // A bundle of its own: the pages' state (which parts were asked for) starts afresh.
+  await bundle(
+    'fresh',
+    `export { createAttention } from ${lib('attention.js')};\nexport { apiReady } from ${lib('api-parts.js')};\n`,
+  );
+  const fresh = await import(pathToFileURL(join(OUT, 'fresh', 'fresh.js')).href);
+  const attn = await fresh.createAttention({ simd: false });
+  const [q, k, v] = [tensor([3, 4], 1), tensor([5, 4], 2), tensor([5, 2], 3)];
+  await fresh.apiReady('gradients'); // in the base build: the whole one is not needed yet
+  assert.throws(() => attn.transformer(CONFIG), /still loading on this page; await apiReady\("transformer"\)/);
+  await fresh.apiReady('transformer');
+  const model = attn.transformer(CONFIG);
+  assert.deepEqual(model.forward([0, 1, 2]), reference.transformer(CONFIG).forward([0, 1, 2]));
+  assert.deepEqual(attn.scaledDotProductAttention(q, k, v), reference.scaledDotProductAttention(q, k, v));
+  // dispose() lets both modules go: the model's calls throw, as with one module.
+  attn.dispose();
+  assert.throws(() => model.forward([0, 1]), /disposed/);
+  assert.throws(() => attn.transformer(CONFIG), /disposed/);
+  await assert.rejects(attn.loadTransformer(new Uint8Array(8), CONFIG), /disposed/);
+});
+
+test('bundled: createAttention awaited beside apiReady(part) gives an instance that has the part', async () => {
+  const [attn] = await Promise.all([bundled.createAttention({ simd: false }), bundled.apiReady('head-scores')]);
+  const weights = { data: new Float32Array(9).fill(1 / 3), shape: [3, 3] };
+  assert.deepEqual(attn.headScores([0, 1, 2], weights), reference.headScores([0, 1, 2], weights));
+});
+
+test('the base build has no model code: the transformer, decoder, checkpoints, head scores, RoPE, trace', async () => {
+  const { readFile } = await import('node:fs/promises');
+  for (const variant of ['simd', 'scalar']) {
+    const text = (name) => readFile(join(WEB, 'lib', 'wasm', `${name}.wasm`), 'latin1');
+    const [base, whole] = await Promise.all([text(`attention-${variant}-base`), text(`attention-${variant}`)]);
+    for (const name of [
+      '_transformerCreate',
+      '_decoderAppend',
+      '_convertToFloat32',
+      '_headScores',
+      '_ropeRotate',
+      '_flashAttentionTrace',
+    ]) {
+      assert.ok(whole.includes(name), `${name} in the whole ${variant} build`);
+      assert.ok(!base.includes(name), `${name} not in the base ${variant} build`);
+    }
+    for (const name of ['_sampleDotProducts', '_randomSeed', '_matmul'])
+      assert.ok(base.includes(name), `${name} in the base ${variant} build`);
+    // The plain exports are named in the loader (the .wasm's own export names are minified).
+    const loader = await readFile(join(WEB, 'lib', 'wasm', `attention-${variant}-base.mjs`), 'utf8');
+    for (const name of ['attn_scaled_dot_product_attention_backward', 'attn_multi_head_attention_backward'])
+      assert.ok(loader.includes(name), `${name} in the base ${variant} build`);
+  }
 });
 
 test('unbundled (the npm package): apiReady resolves at once and nothing is deferred', async () => {

@@ -16,6 +16,8 @@ import { headScores, lossByPosition } from './head-scores.js';
 import { scaledDotProductAttentionGrad } from './gradients.js';
 import { readSdpaInputs } from './attention-inputs.js';
 import { rope } from './positions.js';
+import { wholeModuleWanted } from './api-parts.js';
+import { FIRST_BUILD } from './first-build.js';
 
 export { simdSupported };
 
@@ -81,11 +83,11 @@ class Attention {
   #variant;
   #lessons;
 
-  constructor(module, variant) {
-    this.#instance = new Instance(module);
-    this.#heap = this.#instance.heap;
+  constructor(instance, variant) {
+    this.#instance = instance;
+    this.#heap = instance.heap;
     this.#simd = variant === 'simd';
-    this.#variant = module._kernelVariant();
+    this.#variant = instance.module._kernelVariant();
     this.#lessons = new Lessons(this.#instance);
   }
 
@@ -207,12 +209,14 @@ class Attention {
 
   /** Previous-token, duplicate-token and induction scores of attention patterns (see attention.d.ts). */
   headScores(tokens, attention) {
-    return headScores(this.#instance.live(), this.#heap, tokens, attention);
+    const whole = this.#instance.whole('head-scores', 'attn.headScores()');
+    return headScores(whole.live(), whole.heap, tokens, attention);
   }
 
   /** Mean cross-entropy at each position of logits [B, T, V] against targets [B, T] (−1 ignored). */
   lossByPosition(logits, targets) {
-    return lossByPosition(this.#instance.live(), this.#heap, logits, targets);
+    const whole = this.#instance.whole('head-scores', 'attn.lossByPosition()');
+    return lossByPosition(whole.live(), whole.heap, logits, targets);
   }
 
   randomState(seed = 0) {
@@ -225,20 +229,19 @@ class Attention {
 
   /** x [..., T, d] with every row turned by rotary position embeddings (see attention.d.ts). */
   rope(x, options) {
-    this.#instance.live();
-    return staged(() => rope(() => this.#instance.live(), this.#heap, x, options));
+    const whole = this.#instance.whole('rope', 'attn.rope()');
+    return staged(() => rope(() => whole.live(), whole.heap, x, options));
   }
 
   /** A GPT-2-style transformer whose weights live in WebAssembly memory (see attention.d.ts). */
   transformer(config) {
-    this.#instance.live();
-    return new Transformer(this.#instance, config);
+    return new Transformer(this.#instance.whole('transformer', 'attn.transformer()'), config);
   }
 
   /** A transformer loaded from safetensors bytes; config is ours or a Hugging Face GPT-2 config.json. */
   transformerFromSafetensors(bytes, config) {
-    this.#instance.live();
-    return transformerFromSafetensors(this.#instance, bytes, config);
+    const whole = this.#instance.whole('transformer', 'attn.transformerFromSafetensors()');
+    return transformerFromSafetensors(whole, bytes, config);
   }
 
   /**
@@ -246,8 +249,7 @@ class Attention {
    * slices with { signal, onProgress }; config may be omitted beside a config.json (see attention.d.ts).
    */
   async loadTransformer(source, config, options) {
-    this.#instance.live();
-    return loadTransformer(this.#instance, source, config, options);
+    return loadTransformer(await this.#instance.loadWhole(), source, config, options);
   }
 }
 
@@ -259,6 +261,9 @@ export async function createAttention(options) {
   const opts = checkOptions(options, CREATE_OPTIONS, 'createAttention options');
   requireWebAssembly();
   const variant = chooseVariant(opts.simd);
-  const module = await loadModule(variant);
-  return new Attention(module, variant);
+  const build = FIRST_BUILD;
+  const instance = new Instance(await loadModule(variant, build), { variant, build });
+  // A page that already awaits a part needing the whole build (apiReady) gets it with the instance.
+  if (build === 'base' && wholeModuleWanted()) await instance.loadWhole();
+  return new Attention(instance, variant);
 }

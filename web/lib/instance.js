@@ -3,11 +3,22 @@
 // so the only way to give it back is to drop the whole instance and let the engine collect it.
 import { fail } from './checks.js';
 import { WasmHeap } from './wasm-heap.js';
+import { registerBaseInstance, stillLoading } from './api-parts.js';
+import { loadModule } from './load-module.js';
 
 export class Instance {
-  constructor(module) {
+  #variant;
+  #whole; // the instance with every function: this one, or (base build) a second, once loaded
+  #loadingWhole = null;
+  #registration = null;
+
+  /** `build` is 'whole' or 'base' (the smaller build the bundled page loads first; api-parts.js). */
+  constructor(module, { variant, build = 'whole' } = {}) {
     this.module = module;
     this.heap = new WasmHeap(module);
+    this.#variant = variant;
+    this.#whole = build === 'whole' ? this : null;
+    if (!this.#whole) this.#registration = registerBaseInstance(this);
   }
 
   /** The module, or an Error once the instance was disposed. */
@@ -17,8 +28,41 @@ export class Instance {
     return this.module;
   }
 
+  /**
+   * The instance whose module has every function, for `call` into `part` (api-parts.js): this one,
+   * or for a base build the whole build once loaded; until then an Error that says to await
+   * apiReady(part), and the load starts.
+   */
+  whole(part, call) {
+    this.live();
+    if (this.#whole) return this.#whole;
+    this.loadWhole().catch(() => {});
+    throw stillLoading(call, part);
+  }
+
+  /** Resolves with the whole build's instance (loaded once; a failed load is tried again next time). */
+  loadWhole() {
+    this.live();
+    if (this.#whole) return Promise.resolve(this.#whole);
+    this.#loadingWhole ??= loadModule(this.#variant, 'whole').then(
+      (module) => {
+        this.#loadingWhole = null;
+        if (!this.module) return this.live(); // disposed meanwhile: throws
+        this.#whole = new Instance(module, { variant: this.#variant });
+        return this.#whole;
+      },
+      (err) => {
+        this.#loadingWhole = null;
+        throw err;
+      },
+    );
+    return this.#loadingWhole;
+  }
+
   dispose() {
     if (!this.module) return;
+    this.#registration?.forget();
+    if (this.#whole && this.#whole !== this) this.#whole.dispose();
     this.heap.releaseAll();
     this.heap.module = null;
     this.module = null;

@@ -104,8 +104,8 @@ export class Lessons {
 
   /** The online softmax of FlashAttention, tile by tile, with every row block's state (see attention.d.ts). */
   flashAttention(q, k, v, options) {
-    this.#instance.live();
-    return staged(() => flashAttention(() => this.#instance.live(), this.#heap, q, k, v, options));
+    const whole = this.#instance.whole('flash-lesson', 'attn.lessons.flashAttention()');
+    return staged(() => flashAttention(() => whole.live(), whole.heap, q, k, v, options));
   }
 
   /**

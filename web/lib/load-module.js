@@ -48,9 +48,14 @@ export function chooseVariant(simd) {
   throw new Error(`simd must be "auto", true or false, got ${JSON.stringify(simd)}`);
 }
 
-export async function loadModule(variant) {
-  const jsUrl = new URL(`./wasm/attention-${variant}.mjs`, import.meta.url);
-  const wasmUrl = new URL(`./wasm/attention-${variant}.wasm`, import.meta.url);
+/**
+ * The instantiated module of `variant` ('simd' or 'scalar'), in the whole build or the base one
+ * (attention-<variant>-base: the bundled page's first module, see api-parts.js).
+ */
+export async function loadModule(variant, build = 'whole') {
+  const name = build === 'base' ? `attention-${variant}-base` : `attention-${variant}`;
+  const jsUrl = new URL(`./wasm/${name}.mjs`, import.meta.url);
+  const wasmUrl = new URL(`./wasm/${name}.wasm`, import.meta.url);
   // The .wasm is fetched and compiled while the loader's script loads: neither waits for the other.
   // (Its own URL, not its name next to the .mjs: a bundler (Vite, webpack) that emits both as
   // hashed assets rewrites these new URL(…, import.meta.url) expressions.)
