@@ -238,8 +238,7 @@ void Decoder::unembed(const float* x, size_t t, float* logits) {
   const ParameterLayout& layout = model_->layout();
   const float* u = model_->parameters() + (config_.tie_embeddings ? layout.wte : layout.lm_head);
   if (t >= kUnembedPackRows) return matmul_transposed(x, u, logits, t, V, E, w_.scratch);
-  for (size_t v = 0; v < V; ++v)
-    for (size_t i = 0; i < t; ++i) logits[i * V + v] = kernels::dot(x + i * E, u + v * E, E);
+  kernels::dot_rows(x, t, u, V, E, logits, V);
 }
 
 Status Decoder::copy_cache(size_t layer, float* keys, float* values, int32_t* positions) const {

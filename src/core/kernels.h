@@ -83,6 +83,11 @@ size_t first_nan(const float* x, size_t count);
 // sum over i of x[i] · y[i]
 float dot(const float* x, const float* y, size_t len);
 
+// out[i · ld_out + v] = x_i · u_v for the n rows of x and the V rows of u (len floats each): the
+// unembedding of a few rows (a decode step), u read once from memory, in place.
+void dot_rows(const float* x, size_t n, const float* u, size_t V, size_t len, float* out,
+              size_t ld_out);
+
 // d[i] = p[i] · (d[i] − delta): one row of the softmax's backward, dS = A ⊙ (dA − rowsum(dO ⊙ O)),
 // in place over dA. Where p[i] is 0 (a hidden key) the result is +0 exactly, never −0.
 void softmax_backward_row(const float* p, float* d, size_t len, float delta);

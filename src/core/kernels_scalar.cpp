@@ -167,6 +167,12 @@ float dot(const float* x, const float* y, size_t len) {
   return sum;
 }
 
+void dot_rows(const float* x, size_t n, const float* u, size_t V, size_t len, float* out,
+              size_t ld_out) {
+  for (size_t v = 0; v < V; ++v)
+    for (size_t i = 0; i < n; ++i) out[i * ld_out + v] = dot(x + i * len, u + v * len, len);
+}
+
 // Adding +0 turns the −0 of 0 · (negative) into +0 and leaves every other value unchanged.
 void softmax_backward_row(const float* p, float* d, size_t len, float delta) {
   for (size_t i = 0; i < len; ++i) d[i] = p[i] * (d[i] - delta) + 0.0f;

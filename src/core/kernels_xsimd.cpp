@@ -517,6 +517,35 @@ float dot(const float* x, const float* y, size_t len) {
   return sum;
 }
 
+// One row of u at a time, read as one sequential stream, with four independent add chains. GPT-2
+// small's decode step in Node here: 18.9 ms per token, against 19.5 with dot()'s two chains and
+// 27-28 with four rows of u at a time sharing each load of x (four streams: slower in V8).
+void dot_rows(const float* x, size_t n, const float* u, size_t V, size_t len, float* out,
+              size_t ld_out) {
+  const size_t vec4 = len / (4 * kWidth) * (4 * kWidth);
+  for (size_t v = 0; v < V; ++v) {
+    const float* r = u + v * len;
+    for (size_t i = 0; i < n; ++i) {
+      const float* xi = x + i * len;
+      Batch a0(0.0f), a1(0.0f), a2(0.0f), a3(0.0f);
+      size_t p = 0;
+      for (; p < vec4; p += 4 * kWidth) {
+        a0 += Batch::load_unaligned(xi + p) * Batch::load_unaligned(r + p);
+        a1 += Batch::load_unaligned(xi + p + kWidth) * Batch::load_unaligned(r + p + kWidth);
+        a2 +=
+            Batch::load_unaligned(xi + p + 2 * kWidth) * Batch::load_unaligned(r + p + 2 * kWidth);
+        a3 +=
+            Batch::load_unaligned(xi + p + 3 * kWidth) * Batch::load_unaligned(r + p + 3 * kWidth);
+      }
+      for (; p + kWidth <= len; p += kWidth)
+        a0 += Batch::load_unaligned(xi + p) * Batch::load_unaligned(r + p);
+      float sum = xsimd::hadd((a0 + a1) + (a2 + a3));
+      for (; p < len; ++p) sum += xi[p] * r[p];
+      out[i * ld_out + v] = sum;
+    }
+  }
+}
+
 // Adding +0 turns the −0 of 0 · (negative) into +0 and leaves every other value unchanged.
 void softmax_backward_row(const float* p, float* d, size_t len, float delta) {
   const Batch db(delta), zero(0.0f);

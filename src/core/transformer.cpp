@@ -62,11 +62,7 @@ constexpr size_t kUnembedPackRows = 16;
 // logits (n × V) = x (n × E) · Uᵀ, U (V × E) row-major; scratch: unembed_scratch_floats(V, E).
 void unembed(const float* x, const float* u, float* logits, size_t n, size_t V, size_t E,
              float* scratch) {
-  if (n < kUnembedPackRows) {
-    for (size_t v = 0; v < V; ++v)
-      for (size_t i = 0; i < n; ++i) logits[i * V + v] = kernels::dot(x + i * E, u + v * E, E);
-    return;
-  }
+  if (n < kUnembedPackRows) return kernels::dot_rows(x, n, u, V, E, logits, V);
   for (size_t v0 = 0; v0 < V; v0 += kUnembedColumns) {
     const size_t cols = std::min(kUnembedColumns, V - v0);
     kernels::pack_panels_transposed(u + v0 * E, E, E, cols, scratch);

@@ -109,6 +109,29 @@ TEST(Kernels, MatmulOfFewRowsStreamsWideMatricesExactlyAsDoubleLoops) {
       }
 }
 
+// Rows of u in the four-row blocks and the tail, each against every row of x, written with a row
+// stride wider than V (the slots between stay as they were).
+TEST(Kernels, DotRowsMatchDoubleForEveryBlockTailAndLength) {
+  for (size_t len : {size_t(1), size_t(3), size_t(4), size_t(7), size_t(17), size_t(64)})
+    for (size_t V : {size_t(1), size_t(3), size_t(4), size_t(5), size_t(9)})
+      for (size_t n : {size_t(1), size_t(2), size_t(3)}) {
+        const auto x = random_floats(n * len, 41, -2, 2), u = random_floats(V * len, 42, -2, 2);
+        const size_t ld = V + 2;
+        std::vector<float> out(n * ld, 7.0f);
+        kernels::dot_rows(x.data(), n, u.data(), V, len, out.data(), ld);
+        for (size_t i = 0; i < n; ++i) {
+          for (size_t v = 0; v < V; ++v) {
+            double expected = 0;
+            for (size_t p = 0; p < len; ++p) expected += double(x[i * len + p]) * u[v * len + p];
+            ASSERT_NEAR(out[i * ld + v], expected, 1e-5)
+                << "len " << len << " V " << V << " row " << i;
+          }
+          ASSERT_EQ(out[i * ld + V], 7.0f);
+          ASSERT_EQ(out[i * ld + V + 1], 7.0f);
+        }
+      }
+}
+
 TEST(Kernels, TransposeMovesEveryElement) {
   for (size_t rows : kKernelSizes)
     for (size_t cols : {size_t(1), size_t(4), size_t(7), size_t(64)}) {
