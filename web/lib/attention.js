@@ -262,8 +262,12 @@ export async function createAttention(options) {
   requireWebAssembly();
   const variant = chooseVariant(opts.simd);
   const build = FIRST_BUILD;
+  // A page that already awaits a part needing the whole build (apiReady) gets it with the instance,
+  // downloaded beside the base build.
+  // (Its failure fails only the parts that need it: their apiReady tries again.)
+  const wholeEarly = build === 'base' && wholeModuleWanted() ? loadModule(variant, 'whole') : null;
+  wholeEarly?.catch(() => {});
   const instance = new Instance(await loadModule(variant, build), { variant, build });
-  // A page that already awaits a part needing the whole build (apiReady) gets it with the instance.
-  if (build === 'base' && wholeModuleWanted()) await instance.loadWhole();
+  if (build === 'base' && wholeModuleWanted()) await instance.loadWhole(wholeEarly).catch(() => {});
   return new Attention(instance, variant);
 }

@@ -40,11 +40,14 @@ export class Instance {
     throw stillLoading(call, part);
   }
 
-  /** Resolves with the whole build's instance (loaded once; a failed load is tried again next time). */
-  loadWhole() {
+  /**
+   * Resolves with the whole build's instance (loaded once; a failed load is tried again next time);
+   * `loading`, when given, is that build's module already under way.
+   */
+  loadWhole(loading = null) {
     this.live();
     if (this.#whole) return Promise.resolve(this.#whole);
-    this.#loadingWhole ??= loadModule(this.#variant, 'whole').then(
+    this.#loadingWhole ??= (loading ?? loadModule(this.#variant, 'whole')).then(
       (module) => {
         this.#loadingWhole = null;
         if (!this.module) return this.live(); // disposed meanwhile: throws

@@ -39,7 +39,7 @@ import { createExplainPanel, loadedExplainers, loadExplainers } from './explain/
 import { createExportControls } from './export/export.js';
 import { createHeadsPanel } from './heads-panel.js';
 import { createInputsPanel } from './inputs-panel.js';
-import { createLessons } from './lessons/index.js';
+import { createLessons, prepareLesson } from './lessons/index.js';
 import { browserIdle, createNotice, el, instrumented, markLanguage, setAttr, widgetTranslator } from './dom/dom.js';
 import { createPipeline } from './pipeline.js';
 import { createRedraw } from './redraw.js';
@@ -370,6 +370,11 @@ export async function mountExplorer(root, options = {}) {
   markLanguage(root, i18n);
   for (const placeholder of root.querySelectorAll(':scope > [data-placeholder]')) placeholder.remove();
   const status = createStatus(root, options, i18n);
+  const notice = createNotice(i18n);
+  const spec = lessonOf(options, notice, i18n);
+  // A lesson's tab shown from the start loads with the core, not after it (with the parts of the
+  // API it calls: an inference lesson's WebAssembly then downloads beside the core's).
+  if (spec?.kind === 'tab') prepareLesson(spec.id);
   let attn;
   try {
     attn = await attentionCore();
@@ -377,8 +382,6 @@ export async function mountExplorer(root, options = {}) {
     status.fatal(i18n.t('explorer.status.coreFailed', { reason: err.message }));
     throw err;
   }
-  const notice = createNotice(i18n);
-  const spec = lessonOf(options, notice, i18n);
   const start = await initialState(
     startOptions(options, spec),
     options.syncUrl ? window.location.hash : '',

@@ -64,6 +64,11 @@ function loadLesson(id) {
   return loaded.get(id);
 }
 
+/** Starts loading lesson `id` (a tab shown from the start), ahead of the explorer's core. */
+export function prepareLesson(id) {
+  if (IDS.has(id)) loadLesson(id).catch(() => {}); // a failure shows when the tab opens
+}
+
 // After the first drawing, when the browser is idle: every lesson, so a tab opens at once.
 function prefetchWhenIdle() {
   browserIdle().then(async () => {
