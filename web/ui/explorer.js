@@ -179,7 +179,11 @@ function createPanels(ex) {
     embedUrl: EMBED_PAGE,
     i18n,
   });
-  const exporter = createExportControls({ getView: () => ex.view(), i18n });
+  const exporter = createExportControls({
+    getView: () => ex.view(),
+    i18n,
+    idPrefix: () => ex.root.dataset.idPrefix ?? '',
+  });
   const explainPanel = createExplainPanel(i18n);
   return {
     controls,
