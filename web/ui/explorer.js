@@ -24,11 +24,13 @@ import {
   makeFiller,
   NO_PAGE_MESSAGE,
   packageUrls,
+  preloadLinkCodec,
   presetById,
   randomMatrices,
   setCell,
   setLesson,
   setSentence,
+  stateFromHash,
   toggleCustom,
   trackOrigins,
   unknownLessonMessage,
@@ -374,6 +376,8 @@ export async function mountExplorer(root, options = {}) {
   markLanguage(root, i18n);
   for (const placeholder of root.querySelectorAll(':scope > [data-placeholder]')) placeholder.remove();
   const status = createStatus(root, options, i18n);
+  // A first example from a link: its codec loads alongside the attention core, not after it.
+  if (options.link != null || (options.syncUrl && stateFromHash(window.location.hash) != null)) preloadLinkCodec();
   let attn;
   try {
     attn = await attentionCore();
@@ -640,8 +644,10 @@ function connect(ex, { toolbar, layout, status, notice, start }) {
     if (start.hashLink != null && !start.checked) url.writeNow(); // a bad link is replaced by the example shown
   }
   redraw.now();
-  // The explanations load once the first heatmap is on screen, so a cell explains at once.
+  // The explanations load once the first heatmap is on screen, so a cell explains at once; so does
+  // the link codec where the address bar or the share buttons will write links.
   if (ex.shown.has('explain')) browserIdle().then(() => loadExplainers().catch(() => {})); // (a failure: tried again on use)
+  if (url || ex.shown.has('share')) browserIdle().then(preloadLinkCodec);
   return handleFor(ex, { listeners, toolbar }, () => {
     if (ex.destroyed) return;
     ex.destroyed = true;

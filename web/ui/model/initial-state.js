@@ -3,7 +3,9 @@
 // cannot be opened is named in a notice and the default example is shown instead.
 import { english } from './i18n.js';
 import { presetById } from './presets.js';
-import { decodeState, presetFromHash, stateFromHash, validateState } from './url-state.js';
+import { decodeState } from './link-codec.js';
+import { validateState } from './state-check.js';
+import { presetFromHash, stateFromHash } from './url-hash.js';
 
 export const DEFAULT_PRESET = 'lesson';
 
@@ -31,6 +33,7 @@ export async function initialState(options, hash, attn, show, { t } = english) {
   let checked = null;
   const linkText = options.link ?? hashLink;
   if (linkText != null) {
+    // (A codec that cannot load rejects: the start fails with that message, and the link stays.)
     const r = await decodeState(linkText);
     if (r.ok) checked = r.state;
     else showNotice(t('explorer.notice.badLink', { reason: r.error }));

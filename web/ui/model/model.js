@@ -1,5 +1,5 @@
 // The page's model: everything about the explorer's numbers that needs no DOM (its state and
-// presets, the link codec, the computation and its float64 check, token vectors and tokenizers,
+// presets, the link codec (loaded on first use), the computation and its float64 check, token vectors and tokenizers,
 // number formats and colour scales). Runs in Node and in Workers; the page's other folders use it
 // only through this module.
 export { AGREE, agreement } from './float64-check.js';
@@ -45,7 +45,9 @@ export {
 export { charLabel, charTokens, describeCharTokens } from './char-tokens.js';
 export { createComputer } from './compute.js';
 export { createHighlighter } from './highlight.js';
-export { decodeState, encodeState, linkFor, presetFromHash, stateFromHash, validateState } from './url-state.js';
+export { decodeState, encodeState, preloadLinkCodec } from './link-codec.js';
+export { linkFor, presetFromHash, stateFromHash } from './url-hash.js';
+export { validateState } from './state-check.js';
 export { factor, formatCell, formatInput, formatNumber, parseNumber, subscript } from './format.js';
 export { makeScale, niceBound } from './palettes.js';
 export { positionVector } from './embeddings.js';
