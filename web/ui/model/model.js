@@ -1,7 +1,8 @@
 // The page's model: everything about the explorer's numbers that needs no DOM (its state and
-// presets, the link codec (loaded on first use), the computation and its float64 check, token vectors and tokenizers,
-// number formats and colour scales). Runs in Node and in Workers; the page's other folders use it
-// only through this module.
+// presets, the link codec (loaded on first use), the computation and its float64 check, token
+// vectors and tokenizers, number formats and colour scales). Runs in Node and in Workers; the page's other folders use it
+// only through this module, and code that loads after the first drawing also through
+// model-later.js (the parts only it needs, which this module does not re-export).
 export { AGREE, agreement } from './float64-check.js';
 export { BIAS_PRESETS, setBiasMatrix, setMemory } from './extras-state.js';
 export { DEFAULT_PRESET, initialState } from './initial-state.js';
@@ -61,18 +62,7 @@ export {
   spanBasis,
   usesCheckpoint,
 } from './checkpoint-vectors.js';
-export {
-  INFERENCE_LIMITS,
-  KV_CONFIGS,
-  KV_FIELDS,
-  KV_FIELD_LIMITS,
-  alibiSlopes,
-  divisors,
-  kvCacheBytes,
-  kvLessonView,
-  kvModel,
-  tileCount,
-} from './inference-lessons.js';
+export { INFERENCE_LIMITS, KV_CONFIGS, KV_FIELDS, KV_FIELD_LIMITS, tileCount } from './inference-lessons.js';
 
 /** A trained example's weights and metadata (example-files.js, with the safetensors reader, loads when first asked). */
 export async function fetchExample(id) {
@@ -91,7 +81,6 @@ export {
   unknownLessonMessage,
 } from './lesson-registry.js';
 export { STARTING_FIELDS, startingFields } from './starting-fields.js';
-export { elementSnippet, embedAddress, embedFields, iframeSnippet } from './embed-snippets.js';
 export { LANGUAGES, PSEUDO, createTranslator, english, loadEnglishParts, pickLanguage, translator } from './i18n.js';
 
 /**
