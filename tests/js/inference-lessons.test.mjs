@@ -1,5 +1,5 @@
-// The inference lessons' arithmetic (web/ui/model/inference-lessons.js, inference-math.js and the
-// lessons' *-math.js): the KV-cache memory table's figures, ALiBi's slopes against what the core
+// The inference lessons' arithmetic (web/ui/model/inference-lessons.js and the lessons'
+// inference-math.js and *-math.js): the KV-cache memory table's figures, ALiBi's slopes against what the core
 // applies, the tiny decoder that replays the explorer's heads against scaledDotProductAttention,
 // RoPE's diagonals and clock hands, the FlashAttention run and the lessons' settings in the state
 // and in links.
@@ -16,7 +16,7 @@ import {
   makeFiller,
   presetById,
 } from '../../web/ui/model/model.js';
-import { alibiSlopes, divisors, kvCacheBytes, kvLessonView } from '../../web/ui/model/model-later.js';
+import { alibiSlopes, divisors, kvCacheBytes, kvLessonView } from '../../web/ui/lessons/inference-math.js';
 import { decodeSteps } from '../../web/ui/lessons/kv-math.js';
 import { diagonalSpread, positionScores, ropeHands } from '../../web/ui/lessons/positions-math.js';
 import { flashRun, stepState, tileMemory } from '../../web/ui/lessons/flash-math.js';

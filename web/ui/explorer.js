@@ -20,6 +20,7 @@ import {
   lessonTitle,
   linkFor,
   loadEnglishParts,
+  loadTrainedSources,
   makeEmbedder,
   makeFiller,
   NO_PAGE_MESSAGE,
@@ -33,7 +34,9 @@ import {
   stateFromHash,
   toggleCustom,
   trackOrigins,
+  trainedSources,
   unknownLessonMessage,
+  usesTrainedSource,
   validateState,
 } from './model/model.js';
 import { createControls, createDisplayControls } from './controls.js';
@@ -321,6 +324,7 @@ function drawState(ex, s) {
 function draw(ex) {
   const t0 = performance.now();
   const s = ex.store.get();
+  if (usesTrainedSource(s) && !trainedSources()) return drawWhenLoaded(ex);
   drawState(ex, s);
   const ms = performance.now() - t0;
   const kind = kindOf(s);
@@ -331,6 +335,21 @@ function draw(ex) {
   ex.root.dataset.renders = String(ex.renders);
   if (instrumented()) setAttr(ex.root, 'data-render-ms', ms.toFixed(2)); // (two redraws can take the same time)
   return { ms, rebuilt };
+}
+
+// A state whose token vectors come from a trained source, given after the first drawing (a host's
+// setState) before that source's code has loaded: drawn once it is here; a failed load is said in
+// the notice and tried again with the next change. (Such a first example loads it before drawing.)
+function drawWhenLoaded(ex) {
+  loadTrainedSources().then(
+    () => {
+      if (!ex.destroyed) ex.redraw.schedule();
+    },
+    (err) => {
+      if (!ex.destroyed) ex.notice.show(ex.i18n.t('explorer.status.drawFailed', { reason: err.message }));
+    },
+  );
+  return { ms: 0, rebuilt: true }; // (nothing drawn: it neither starts nor ends typing's debounce)
 }
 
 function applyReadOnly(ex) {
@@ -615,6 +634,7 @@ function connect(ex, { toolbar, layout, status, notice, start }) {
     () => draw(ex),
     (err) => status.fatal(ex.i18n.t('explorer.status.drawFailed', { reason: err.message })),
   );
+  ex.redraw = redraw;
   const listeners = new Set();
   const unsubscribe = store.subscribe((s, prev, meta) => {
     redraw.schedule();

@@ -5,7 +5,7 @@
 // snippets are textarea[data-snippet="element"] and [data-snippet="iframe"], copied by
 // [data-action="copy-element"] and [data-action="copy-iframe"].
 import { el, markLanguage, widgetTranslator } from '../dom/dom.js';
-import { elementSnippet, embedAddress, iframeSnippet } from '../model/model-later.js';
+import { elementSnippet, embedAddress, iframeSnippet } from './embed-snippets.js';
 import {
   english,
   lessonIds,

@@ -5,7 +5,7 @@
 // [data-field="<field>"], the result output[data-stat="kv-bytes"] (data-value: bytes).
 import { button, el, grouped } from './dom.js';
 import { KV_CONFIGS, KV_FIELDS, KV_FIELD_LIMITS, english, setLesson } from '../model/model.js';
-import { kvCacheBytes } from '../model/model-later.js';
+import { kvCacheBytes } from './inference-math.js';
 import { explainedStat, explanation, setStat } from '../explain/explain.js';
 
 // Column headings: inference.kv.table.<field>.

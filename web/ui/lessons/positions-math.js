@@ -3,7 +3,7 @@
 // add a position vector to q and k; RoPE turns them (attn.rope); ALiBi adds −slope·(m − n) to the
 // scaled score. The dot products are the core's (attn.matmul), as are the rotations.
 import { positionVector } from '../model/model.js';
-import { alibiSlopes } from '../model/model-later.js';
+import { alibiSlopes } from './inference-math.js';
 
 const transpose = ({ data, shape: [r, c] }) => {
   const out = new Float32Array(r * c);

@@ -1,8 +1,8 @@
 // The inference lessons' settings, which every state is reconciled to: FlashAttention's tiles, the
 // key/value cache (the memory table of real models) and the position encodings. The numbers the
 // lessons show come from the core (attn.lessons.flashAttention, model.decoder, attn.rope); the
-// arithmetic that decides what to ask it and lays out its inputs is inference-math.js, which
-// loads with the lessons.
+// arithmetic that decides what to ask it and lays out its inputs loads with the lessons
+// (web/ui/lessons/inference-math.js).
 
 export const INFERENCE_LIMITS = Object.freeze({
   block: [1, 24],

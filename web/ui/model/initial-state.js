@@ -3,6 +3,7 @@
 // cannot be opened is named in a notice and the default example is shown instead.
 import { english } from './i18n.js';
 import { presetById } from './presets.js';
+import { loadTrainedSources, usesTrainedSource } from './trained-vectors.js';
 import { decodeState } from './link-codec.js';
 import { validateState } from './state-check.js';
 import { presetFromHash, stateFromHash } from './url-hash.js';
@@ -54,5 +55,7 @@ export async function initialState(options, hash, attn, show, { t } = english) {
     if (started.errors.length) showNotice(t('explorer.notice.badStart', { reasons: started.errors.join('; ') }));
   }
   if (options.theme) state = { ...state, display: { ...state.display, theme: options.theme } };
+  // Token vectors from a trained source: what it says and builds loads before the first drawing.
+  if (usesTrainedSource(state)) await loadTrainedSources();
   return { state, checked, presetId, hashLink };
 }

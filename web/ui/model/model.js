@@ -1,8 +1,7 @@
 // The page's model: everything about the explorer's numbers that needs no DOM (its state and
 // presets, the link codec (loaded on first use), the computation and its float64 check, token
 // vectors and tokenizers, number formats and colour scales). Runs in Node and in Workers; the page's other folders use it
-// only through this module, and code that loads after the first drawing also through
-// model-later.js (the parts only it needs, which this module does not re-export).
+// only through this module.
 export { AGREE, agreement } from './float64-check.js';
 export { BIAS_PRESETS, setBiasMatrix, setMemory } from './extras-state.js';
 export { DEFAULT_PRESET, initialState } from './initial-state.js';
@@ -37,13 +36,15 @@ export {
   describeTrainedHead,
   headName,
   loadTextModel,
+  loadTrainedSources,
   textModel,
   textModelState,
   trainedHeadFits,
+  trainedSources,
   usesTextModel,
   usesTrainedHead,
+  usesTrainedSource,
 } from './trained-vectors.js';
-export { charLabel, charTokens, describeCharTokens } from './char-tokens.js';
 export { createComputer } from './compute.js';
 export { createHighlighter } from './highlight.js';
 export { decodeState, encodeState, preloadLinkCodec } from './link-codec.js';
@@ -52,14 +53,13 @@ export { validateState } from './state-check.js';
 export { factor, formatCell, formatInput, formatNumber, parseNumber, subscript } from './format.js';
 export { makeScale, niceBound } from './palettes.js';
 export { positionVector } from './embeddings.js';
+export { charLabel, charTokens, describeCharTokens } from './char-tokens.js';
 export { trackOrigins } from './matrix-origins.js';
 export {
-  checkpointHeadState,
   checkpointTokens,
   describeCheckpoint,
   normalizeCheckpointVectors,
   setCheckpointTokenizer,
-  spanBasis,
   usesCheckpoint,
 } from './checkpoint-vectors.js';
 export { INFERENCE_LIMITS, KV_CONFIGS, KV_FIELDS, KV_FIELD_LIMITS, tileCount } from './inference-lessons.js';

@@ -1,7 +1,7 @@
-// The inference lessons' arithmetic that only the lessons themselves run (they load after the
-// first drawing): the KV-cache lesson's heads and memory, the tiny decoder it builds from the
-// explorer's own q, k, v rows, and ALiBi's slopes. Their settings and the limits every state is
-// reconciled to stay in inference-lessons.js, which the first drawing needs.
+// The inference lessons' DOM-free arithmetic, which loads with the lessons, not with the first
+// drawing: the KV-cache lesson's heads and memory, the tiny decoder it builds from the explorer's
+// own q, k, v rows, and ALiBi's slopes. Their settings, which every state is reconciled to, are the
+// model's (web/ui/model/inference-lessons.js).
 
 /** The divisors of n, smallest first (the key/value head counts n query heads can share). */
 export function divisors(n) {
