@@ -1,8 +1,8 @@
 // The explorer's messages that its first drawing does not need (English, the source of truth):
-// the embed builder, predict-then-reveal questions, the explanation of a cell and the export
-// menu's panel. They join the English catalogue when the code that shows them loads
-// (loadEnglishParts('explorer-later'), web/ui/i18n/index.js), so the first heatmap does not wait
-// for their text; German and Spanish keep them in explorer.js.
+// the embed builder, predict-then-reveal questions, the explanation of a cell, the export menu's
+// panel and what sharing says once pressed. They join the English catalogue when the code that
+// shows them loads (loadEnglishParts('explorer-later'), web/ui/i18n/index.js), so the first
+// heatmap does not wait for their text; German and Spanish keep them in explorer.js.
 export default {
   // The embed builder.
   'explorer.builder.title': 'Embed a lesson',
@@ -226,4 +226,14 @@ export default {
   'explorer.export.title.panel-pipeline': 'Attention steps panel',
   'explorer.export.title.panel-heads': 'Multi-head panel',
   'explorer.export.option': '{title} [{id}]',
+  // What sharing says once a button is pressed (share.js).
+  'explorer.builder.copyByHand': 'Copy this text (Ctrl+C or ⌘C):',
+  'explorer.share.hostNote': "Replace {placeholder} with where attention-explorer's web/ folder is hosted.",
+  'explorer.share.noPage':
+    "This app bundles the explorer without its stand-alone page, so there is no page to link to: host attention-explorer's web/ folder (the output of npm run build, or node_modules/attention-explorer/web) and give its index.html as link-base.",
+  'explorer.share.copied.link': 'Link copied.',
+  'explorer.share.copied.embed':
+    'Embed code copied. It needs the explorer’s files hosted on your lesson’s site: change the script address to that copy (a script from another site is blocked).',
+  'explorer.share.copied.iframe':
+    'iframe code copied. It loads the explorer from this site and works on any lesson page; the frame reports its height (docs/embedding.md).',
 };

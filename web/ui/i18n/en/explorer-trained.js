@@ -48,4 +48,9 @@ export default {
   },
   'explorer.trained.textNote':
     'Trained vectors: {inputs} So the weights below are the model’s own attention probabilities for your text (causal: a character sees only those before it).',
+  // Token vectors from (vector-source.js), once a trained source is shown.
+  'explorer.vectors.trainedOption': 'Trained {name}',
+  'explorer.vectors.modelNote':
+    'The trained text model: a small transformer trained on this page’s bundled stories (web/trained/text), one character per token; X and W are its real inputs and weights for the chosen head, so the weights are what it really attends to.',
+  'explorer.vectors.reopenCheckpoint': 'Open the checkpoint again in the training view to read a new sentence with it.',
 };

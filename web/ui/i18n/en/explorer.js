@@ -31,7 +31,6 @@ export default {
   'explorer.notice.badParentOrigin':
     'The parentOrigin setting is not a list of origins such as https://lessons.example: messages from the lesson page are ignored.',
   // The fallback when the clipboard refuses (share.js and the embed builder).
-  'explorer.builder.copyByHand': 'Copy this text (Ctrl+C or ⌘C):',
   // Ready-made examples (model/presets.js), by id.
   'explorer.preset.lesson.label': 'Lesson NumPy example (seed 42, X 4×8, W 8×4)',
   'explorer.preset.lesson.description':
@@ -151,18 +150,14 @@ export default {
   'explorer.vectors.headN': 'Head {k}',
   'explorer.vectors.loadingModel': 'Loading the trained text model…',
   'explorer.vectors.modelFailed': 'The text model could not be loaded: {reason}',
-  'explorer.vectors.trainedOption': 'Trained {name}',
   'explorer.vectors.randomNote':
     'Random per word: each word’s vector is random but fixed, from the seed; no model has learned them, so the attention patterns mean nothing yet.',
   'explorer.vectors.randomNoteLeft':
     'Random per word: each word’s vector is random but fixed, from the seed; no model has learned them, so the attention patterns mean nothing yet. (The trained head’s X belonged to its probe sequence and sizes: after that change X is random per word again; the weights stay as they were until you change them.)',
-  'explorer.vectors.modelNote':
-    'The trained text model: a small transformer trained on this page’s bundled stories (web/trained/text), one character per token; X and W are its real inputs and weights for the chosen head, so the weights are what it really attends to.',
   'explorer.vectors.readingCheckpoint': 'Reading the sentence with the checkpoint…',
   'explorer.vectors.typeFirst': 'Type a sentence first.',
   'explorer.vectors.checkpointFailed': 'The checkpoint could not read the sentence: {reason}',
   'explorer.vectors.openedCheckpoint': 'The opened checkpoint ({name})',
-  'explorer.vectors.reopenCheckpoint': 'Open the checkpoint again in the training view to read a new sentence with it.',
   // Sharing (share.js).
   'explorer.share.link': 'Copy link',
   'explorer.share.linkTitle': 'Copy a link that opens this exact example',
@@ -172,14 +167,6 @@ export default {
   'explorer.share.iframe': 'Copy iframe code',
   'explorer.share.iframeTitle': 'Copy an <iframe> that shows this example from this site, on any lesson page',
   'explorer.share.textToCopy': 'Text to copy',
-  'explorer.share.hostNote': "Replace {placeholder} with where attention-explorer's web/ folder is hosted.",
-  'explorer.share.noPage':
-    "This app bundles the explorer without its stand-alone page, so there is no page to link to: host attention-explorer's web/ folder (the output of npm run build, or node_modules/attention-explorer/web) and give its index.html as link-base.",
-  'explorer.share.copied.link': 'Link copied.',
-  'explorer.share.copied.embed':
-    'Embed code copied. It needs the explorer’s files hosted on your lesson’s site: change the script address to that copy (a script from another site is blocked).',
-  'explorer.share.copied.iframe':
-    'iframe code copied. It loads the explorer from this site and works on any lesson page; the frame reports its height (docs/embedding.md).',
   // Start here (start-here.js).
   'explorer.start.title': 'Start here',
   'explorer.start.gotIt': 'Got it',
