@@ -123,7 +123,8 @@ async function main() {
     } else if (kind === 'set-state') {
       let state;
       if (typeof data.link === 'string') {
-        const r = await decodeState(data.link);
+        // (A link codec that did not load is refused like a bad link; the next message tries again.)
+        const r = await decodeState(data.link).catch((err) => ({ ok: false, error: err.message }));
         if (!r.ok) {
           refuse(r.error);
           return;

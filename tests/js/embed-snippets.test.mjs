@@ -1,9 +1,9 @@
-// The embed builder's snippets (web/ui/model/embed-snippets.js), in Node: the element's attributes
+// The embed builder's snippets (web/ui/embed-builder/embed-snippets.js), in Node: the element's attributes
 // and the iframe address's fields are the same settings, defaults are left out, and a teacher's
 // text cannot break out of an attribute.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { elementSnippet, embedAddress, embedFields, iframeSnippet } from '../../web/ui/model/embed-snippets.js';
+import { elementSnippet, embedAddress, embedFields, iframeSnippet } from '../../web/ui/embed-builder/embed-snippets.js';
 
 const ELEMENT = 'https://explorer.example/attention-explorer.js';
 const EMBED = 'https://explorer.example/embed.html';

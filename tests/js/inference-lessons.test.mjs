@@ -1,24 +1,22 @@
-// The inference lessons' arithmetic (web/ui/model/inference-lessons.js and the lessons' *-math.js):
-// the KV-cache memory table's figures, ALiBi's slopes against what the core applies, the tiny
-// decoder that replays the explorer's heads against scaledDotProductAttention, RoPE's diagonals
-// and clock hands, the FlashAttention run and the lessons' settings in the state and in links.
+// The inference lessons' arithmetic (web/ui/model/inference-lessons.js and the lessons'
+// inference-math.js and *-math.js): the KV-cache memory table's figures, ALiBi's slopes against what the core
+// applies, the tiny decoder that replays the explorer's heads against scaledDotProductAttention,
+// RoPE's diagonals and clock hands, the FlashAttention run and the lessons' settings in the state
+// and in links.
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createAttention } from '../../web/lib/attention.js';
 import {
   KV_CONFIGS,
   LESSON_PANELS,
-  alibiSlopes,
   createStore,
   decodeState,
-  divisors,
   encodeState,
-  kvCacheBytes,
-  kvLessonView,
   makeEmbedder,
   makeFiller,
   presetById,
 } from '../../web/ui/model/model.js';
+import { alibiSlopes, divisors, kvCacheBytes, kvLessonView } from '../../web/ui/lessons/inference-math.js';
 import { decodeSteps } from '../../web/ui/lessons/kv-math.js';
 import { diagonalSpread, positionScores, ropeHands } from '../../web/ui/lessons/positions-math.js';
 import { flashRun, stepState, tileMemory } from '../../web/ui/lessons/flash-math.js';

@@ -18,9 +18,9 @@ import {
   describeShown,
   describeTrainedHead,
   loadTextModel,
-  readSentence,
   textModelState,
 } from '../../web/ui/model/trained-vectors.js';
+import { readSentence } from '../../web/ui/model/trained-sources.js';
 import { headState } from '../../web/ui/model/open-head.js';
 import { pageState } from './support/page-state.mjs';
 

@@ -20,18 +20,23 @@ import {
   lessonTitle,
   linkFor,
   loadEnglishParts,
+  loadTrainedSources,
   makeEmbedder,
   makeFiller,
   NO_PAGE_MESSAGE,
   packageUrls,
+  preloadLinkCodec,
   presetById,
   randomMatrices,
   setCell,
   setLesson,
   setSentence,
+  stateFromHash,
   toggleCustom,
   trackOrigins,
+  trainedSources,
   unknownLessonMessage,
+  usesTrainedSource,
   validateState,
 } from './model/model.js';
 import { createControls, createDisplayControls } from './controls.js';
@@ -179,7 +184,11 @@ function createPanels(ex) {
     embedUrl: EMBED_PAGE,
     i18n,
   });
-  const exporter = createExportControls({ getView: () => ex.view(), i18n });
+  const exporter = createExportControls({
+    getView: () => ex.view(),
+    i18n,
+    idPrefix: () => ex.root.dataset.idPrefix ?? '',
+  });
   const explainPanel = createExplainPanel(i18n);
   return {
     controls,
@@ -315,6 +324,7 @@ function drawState(ex, s) {
 function draw(ex) {
   const t0 = performance.now();
   const s = ex.store.get();
+  if (usesTrainedSource(s) && !trainedSources()) return drawWhenLoaded(ex);
   drawState(ex, s);
   const ms = performance.now() - t0;
   const kind = kindOf(s);
@@ -325,6 +335,21 @@ function draw(ex) {
   ex.root.dataset.renders = String(ex.renders);
   if (instrumented()) setAttr(ex.root, 'data-render-ms', ms.toFixed(2)); // (two redraws can take the same time)
   return { ms, rebuilt };
+}
+
+// A state whose token vectors come from a trained source, given after the first drawing (a host's
+// setState) before that source's code has loaded: drawn once it is here; a failed load is said in
+// the notice and tried again with the next change. (Such a first example loads it before drawing.)
+function drawWhenLoaded(ex) {
+  loadTrainedSources().then(
+    () => {
+      if (!ex.destroyed) ex.redraw.schedule();
+    },
+    (err) => {
+      if (!ex.destroyed) ex.notice.show(ex.i18n.t('explorer.status.drawFailed', { reason: err.message }));
+    },
+  );
+  return { ms: 0, rebuilt: true }; // (nothing drawn: it neither starts nor ends typing's debounce)
 }
 
 function applyReadOnly(ex) {
@@ -375,6 +400,8 @@ export async function mountExplorer(root, options = {}) {
   // A lesson's tab shown from the start loads with the core, not after it (with the parts of the
   // API it calls: an inference lesson's WebAssembly then downloads beside the core's).
   if (spec?.kind === 'tab') prepareLesson(spec.id);
+  // A first example from a link: its codec loads alongside the attention core, not after it.
+  if (options.link != null || (options.syncUrl && stateFromHash(window.location.hash) != null)) preloadLinkCodec();
   let attn;
   try {
     attn = await attentionCore();
@@ -610,6 +637,7 @@ function connect(ex, { toolbar, layout, status, notice, start }) {
     () => draw(ex),
     (err) => status.fatal(ex.i18n.t('explorer.status.drawFailed', { reason: err.message })),
   );
+  ex.redraw = redraw;
   const listeners = new Set();
   const unsubscribe = store.subscribe((s, prev, meta) => {
     redraw.schedule();
@@ -639,8 +667,10 @@ function connect(ex, { toolbar, layout, status, notice, start }) {
     if (start.hashLink != null && !start.checked) url.writeNow(); // a bad link is replaced by the example shown
   }
   redraw.now();
-  // The explanations load once the first heatmap is on screen, so a cell explains at once.
+  // The explanations load once the first heatmap is on screen, so a cell explains at once; so does
+  // the link codec where the address bar or the share buttons will write links.
   if (ex.shown.has('explain')) browserIdle().then(() => loadExplainers().catch(() => {})); // (a failure: tried again on use)
+  if (url || ex.shown.has('share')) browserIdle().then(preloadLinkCodec);
   return handleFor(ex, { listeners, toolbar }, () => {
     if (ex.destroyed) return;
     ex.destroyed = true;

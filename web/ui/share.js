@@ -3,7 +3,8 @@
 // loading the explorer from here, for any lesson site). The clipboard may be unavailable (an iframe
 // without clipboard permission, a plain-http page): then the text is shown selected in a field so
 // a person can copy it by hand. Text only; the link and snippet are never parsed as HTML.
-import { encodeState, english, HOST_PLACEHOLDER, linkFor } from './model/model.js';
+// What the buttons say once pressed is in the explorer's later English text (en/explorer-later.js).
+import { encodeState, english, HOST_PLACEHOLDER, linkFor, loadEnglishParts } from './model/model.js';
 import { el } from './dom/dom.js';
 
 const attr = (text) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
@@ -69,7 +70,9 @@ export function createShareControls({ getState, linkBase, elementUrl, embedUrl, 
   async function copy(kind) {
     let text;
     try {
-      const encoded = await encodeState(getState());
+      // The link codec and what the buttons say afterwards load with the first press (or when the
+      // browser is idle): a failed load is said here, and the next press tries again.
+      const [encoded] = await Promise.all([encodeState(getState()), loadEnglishParts('explorer-later')]);
       const base = kind === 'link' ? linkBase() : null;
       if (kind === 'link' && !base) throw new Error(t('explorer.share.noPage'));
       if (kind === 'iframe' && !embedUrl) throw new Error(t('explorer.share.noPage'));

@@ -21,7 +21,9 @@ export function createUrlSync({ store, showNotice, loadState, loadPreset, i18n: 
     let hash;
     try {
       hash = `#s=${await encodeState(store.get())}`;
-    } catch {
+    } catch (err) {
+      // The codec did not load (offline): the address stays as it is, and the next change tries again.
+      if (err.name === 'LoadError') return;
       hash = ''; // too large for a link: the address shows no state rather than an old one
     }
     if (mine !== seq || destroyed) return;
@@ -47,7 +49,8 @@ export function createUrlSync({ store, showNotice, loadState, loadPreset, i18n: 
     if (hash === written) return;
     const text = stateFromHash(hash);
     if (text == null) return presetLink(hash);
-    const r = await decodeState(text);
+    // (A codec that did not load reads as a link not opened: the next change of address tries again.)
+    const r = await decodeState(text).catch((err) => ({ ok: false, error: err.message }));
     if (destroyed) return undefined;
     if (!r.ok) {
       showNotice(t('explorer.notice.badLinkKept', { reason: r.error }));

@@ -2,7 +2,7 @@
 // the training view (the Open panel, the head sweep, the Generate panel) and the explorer (a head
 // as sentence mode's token vectors), so it outlives a switch between the views. GPT-2's tokenizer
 // loads with it (web/lib/gpt2-tokenizer.js, ~545 KB, only when a checkpoint is opened).
-import { checkpointHeadState, checkpointTokens, setCheckpointTokenizer } from '../model/model.js';
+import { checkpointTokens, loadTrainedSources, setCheckpointTokenizer } from '../model/model.js';
 
 const GPT2_VOCAB = 50257;
 let host = null;
@@ -97,7 +97,7 @@ export async function explorerStateFor(sentence, layer, head, keep) {
   if (!opened) throw new Error('no checkpoint is open: open one in the training view first');
   const split = checkpointTokens(sentence, 24);
   if (!split || !split.ids.length) return null;
-  const data = await host.head(split.ids, layer, head);
+  const [data, { checkpointHeadState }] = await Promise.all([host.head(split.ids, layer, head), loadTrainedSources()]);
   return checkpointHeadState({
     ...data,
     layer,

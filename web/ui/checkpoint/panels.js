@@ -8,6 +8,7 @@ import { createSweepPanel } from './sweep-panel.js';
 import { onCheckpointChange, openedCheckpoint } from './host.js';
 
 export { REPORTED } from './sweep-panel.js';
+export { checkpointGenerator } from './generator.js';
 
 /**
  * The training view's checkpoint panels. display() → { palette, theme }; onOpenState(state): shows

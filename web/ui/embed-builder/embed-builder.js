@@ -5,11 +5,9 @@
 // snippets are textarea[data-snippet="element"] and [data-snippet="iframe"], copied by
 // [data-action="copy-element"] and [data-action="copy-iframe"].
 import { el, markLanguage, widgetTranslator } from '../dom/dom.js';
+import { elementSnippet, embedAddress, iframeSnippet } from './embed-snippets.js';
 import {
-  elementSnippet,
-  embedAddress,
   english,
-  iframeSnippet,
   lessonIds,
   lessonSpec,
   lessonTitle as titleOf,

@@ -1,8 +1,9 @@
 // The message catalogues, by language. English is the source of truth and every other language's
 // fallback: the parts the explorer's first drawing needs (common, explorer, lesson tabs, a
 // checkpoint head's notes) are here at once, and the rest (lessons, inference lessons, the
-// training view with its checkpoint panels, the explorer's later panels) join ENGLISH when the
-// code that shows them loads (loadEnglishParts), so the first heatmap does not wait for their text.
+// training view with its checkpoint panels, the explorer's later panels, the trained sources of
+// token vectors) join ENGLISH when the code that shows them loads (loadEnglishParts), so the first
+// heatmap does not wait for their text.
 // German and Spanish load whole when asked (bundlers split each into a chunk).
 // Read through web/ui/model/i18n.js.
 import checkpoint from './en/checkpoint.js';
@@ -16,6 +17,7 @@ export const ENGLISH = { ...checkpoint, ...common, ...explorer, ...lessonTabs };
 const ENGLISH_PARTS = {
   'checkpoint-later': () => import('./en/checkpoint-later.js'),
   'explorer-later': () => import('./en/explorer-later.js'),
+  'explorer-trained': () => import('./en/explorer-trained.js'),
   inference: () => import('./en/inference.js'),
   lessons: () => import('./en/lessons.js'),
   training: () => import('./en/training.js'),

@@ -8,16 +8,8 @@
 // "kv-difference" (data-value), heatmaps kv-weights, kv-full, kv-keys, kv-values, [data-kv-ring].
 import { button, el, failureLine, field, lessonPanel, numberInput, setIfIdle, setText } from './dom.js';
 import { createHeatmap } from '../heatmap/heatmap.js';
-import {
-  INFERENCE_LIMITS,
-  divisors,
-  english,
-  factor,
-  formatNumber,
-  kvLessonView,
-  setLesson,
-  subscript,
-} from '../model/model.js';
+import { INFERENCE_LIMITS, english, factor, formatNumber, setLesson, subscript } from '../model/model.js';
+import { divisors, kvLessonView } from './inference-math.js';
 import { cacheHead, decodeSteps, explorerHeads, kvHeadOf } from './kv-math.js';
 import { createMemoryTable } from './kv-table.js';
 import { createExplainBox, explainedStat, explanation, setStat } from '../explain/explain.js';

@@ -1,7 +1,7 @@
 // The KV-cache lesson's numbers, from the core: the explorer's heads as a one-layer model
-// (web/ui/model/inference-lessons.js kvModel), decoded one token at a time by model.decoder, and the
+// (inference-math.js kvModel), decoded one token at a time by model.decoder, and the
 // same model's full causal pass (model.forward) to compare each step with. Nothing touches the DOM.
-import { kvModel } from '../model/model.js';
+import { kvModel } from './inference-math.js';
 
 // Columns [from, from + count) of a [rows, cols] tensor, first `rows` rows.
 function columns(t, from, count, rows) {

@@ -4,7 +4,8 @@
 // editable. Test hooks: table[data-table="kv-memory"], rows tr[data-config="<id>"], inputs
 // [data-field="<field>"], the result output[data-stat="kv-bytes"] (data-value: bytes).
 import { button, el, grouped } from './dom.js';
-import { KV_CONFIGS, KV_FIELDS, KV_FIELD_LIMITS, english, kvCacheBytes, setLesson } from '../model/model.js';
+import { KV_CONFIGS, KV_FIELDS, KV_FIELD_LIMITS, english, setLesson } from '../model/model.js';
+import { kvCacheBytes } from './inference-math.js';
 import { explainedStat, explanation, setStat } from '../explain/explain.js';
 
 // Column headings: inference.kv.table.<field>.

@@ -2,7 +2,8 @@
 // every position m and n, scored four ways. Absolute encodings (sinusoidal, learned-style random)
 // add a position vector to q and k; RoPE turns them (attn.rope); ALiBi adds −slope·(m − n) to the
 // scaled score. The dot products are the core's (attn.matmul), as are the rotations.
-import { alibiSlopes, positionVector } from '../model/model.js';
+import { positionVector } from '../model/model.js';
+import { alibiSlopes } from './inference-math.js';
 
 const transpose = ({ data, shape: [r, c] }) => {
   const out = new Float32Array(r * c);

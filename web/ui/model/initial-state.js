@@ -3,7 +3,10 @@
 // cannot be opened is named in a notice and the default example is shown instead.
 import { english } from './i18n.js';
 import { presetById } from './presets.js';
-import { decodeState, presetFromHash, stateFromHash, validateState } from './url-state.js';
+import { loadTrainedSources, usesTrainedSource } from './trained-vectors.js';
+import { decodeState } from './link-codec.js';
+import { validateState } from './state-check.js';
+import { presetFromHash, stateFromHash } from './url-hash.js';
 
 export const DEFAULT_PRESET = 'lesson';
 
@@ -31,6 +34,7 @@ export async function initialState(options, hash, attn, show, { t } = english) {
   let checked = null;
   const linkText = options.link ?? hashLink;
   if (linkText != null) {
+    // (A codec that cannot load rejects: the start fails with that message, and the link stays.)
     const r = await decodeState(linkText);
     if (r.ok) checked = r.state;
     else showNotice(t('explorer.notice.badLink', { reason: r.error }));
@@ -51,5 +55,7 @@ export async function initialState(options, hash, attn, show, { t } = english) {
     if (started.errors.length) showNotice(t('explorer.notice.badStart', { reasons: started.errors.join('; ') }));
   }
   if (options.theme) state = { ...state, display: { ...state.display, theme: options.theme } };
+  // Token vectors from a trained source: what it says and builds loads before the first drawing.
+  if (usesTrainedSource(state)) await loadTrainedSources();
   return { state, checked, presetId, hashLink };
 }

@@ -1,6 +1,6 @@
 // The page's model: everything about the explorer's numbers that needs no DOM (its state and
-// presets, the link codec, the computation and its float64 check, token vectors and tokenizers,
-// number formats and colour scales). Runs in Node and in Workers; the page's other folders use it
+// presets, the link codec (loaded on first use), the computation and its float64 check, token
+// vectors and tokenizers, number formats and colour scales). Runs in Node and in Workers; the page's other folders use it
 // only through this module.
 export { AGREE, agreement } from './float64-check.js';
 export { BIAS_PRESETS, setBiasMatrix, setMemory } from './extras-state.js';
@@ -36,41 +36,33 @@ export {
   describeTrainedHead,
   headName,
   loadTextModel,
+  loadTrainedSources,
   textModel,
   textModelState,
   trainedHeadFits,
+  trainedSources,
   usesTextModel,
   usesTrainedHead,
+  usesTrainedSource,
 } from './trained-vectors.js';
-export { charLabel, charTokens, describeCharTokens } from './char-tokens.js';
 export { createComputer } from './compute.js';
 export { createHighlighter } from './highlight.js';
-export { decodeState, encodeState, linkFor, presetFromHash, stateFromHash, validateState } from './url-state.js';
+export { decodeState, encodeState, preloadLinkCodec } from './link-codec.js';
+export { linkFor, presetFromHash, stateFromHash } from './url-hash.js';
+export { validateState } from './state-check.js';
 export { factor, formatCell, formatInput, formatNumber, parseNumber, subscript } from './format.js';
 export { makeScale, niceBound } from './palettes.js';
 export { positionVector } from './embeddings.js';
+export { charLabel, charTokens, describeCharTokens } from './char-tokens.js';
 export { trackOrigins } from './matrix-origins.js';
 export {
-  checkpointHeadState,
   checkpointTokens,
   describeCheckpoint,
   normalizeCheckpointVectors,
   setCheckpointTokenizer,
-  spanBasis,
   usesCheckpoint,
 } from './checkpoint-vectors.js';
-export {
-  INFERENCE_LIMITS,
-  KV_CONFIGS,
-  KV_FIELDS,
-  KV_FIELD_LIMITS,
-  alibiSlopes,
-  divisors,
-  kvCacheBytes,
-  kvLessonView,
-  kvModel,
-  tileCount,
-} from './inference-lessons.js';
+export { INFERENCE_LIMITS, KV_CONFIGS, KV_FIELDS, KV_FIELD_LIMITS, tileCount } from './inference-lessons.js';
 
 /** A trained example's weights and metadata (example-files.js, with the safetensors reader, loads when first asked). */
 export async function fetchExample(id) {
@@ -89,7 +81,6 @@ export {
   unknownLessonMessage,
 } from './lesson-registry.js';
 export { STARTING_FIELDS, startingFields } from './starting-fields.js';
-export { elementSnippet, embedAddress, embedFields, iframeSnippet } from './embed-snippets.js';
 export { LANGUAGES, PSEUDO, createTranslator, english, loadEnglishParts, pickLanguage, translator } from './i18n.js';
 
 /**

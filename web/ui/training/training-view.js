@@ -15,7 +15,7 @@ import { describeAblation } from './ablation.js';
 import { createYourTextPanel } from './your-text.js';
 import { createGeneratePanel } from './generate-panel.js';
 import { trainerGenerator } from './generate-models.js';
-import { checkpointGenerator, onCheckpointChange } from '../checkpoint/checkpoint.js';
+import { onCheckpointChange } from '../checkpoint/checkpoint.js';
 import { replayHistory } from './history.js';
 
 const STYLES = new URL('./training.css', import.meta.url).href;
@@ -125,7 +125,8 @@ function createProgressTiming(root) {
  * Mounts the view into `root`. options: settings (initial; see config.js), text (the text task's
  * text), theme ('auto' | 'light' | 'dark'), syncUrl (keep the address's #view=train… current),
  * onOpenHead({ layer, head, state, config, tokens, labels }) (hand a head to the explorer), i18n (a
- * translator, default English; every panel gets it).
+ * translator, default English; every panel gets it), checkpointGenerator (checkpoint/panels.js's:
+ * the Generate panel's model of an opened checkpoint; none without it).
  * Resolves with { el, settings(), trainer(), destroy() }.
  */
 export async function mountTraining(root, options = {}) {
@@ -181,8 +182,10 @@ class TrainingView {
       i18n,
     });
     this.generate = createGeneratePanel({ display: () => this.display(), i18n });
-    this.generate.setCheckpoint(checkpointGenerator(i18n));
-    this.stopCheckpoint = onCheckpointChange(() => this.generate.setCheckpoint(checkpointGenerator(i18n)));
+    // The open checkpoint's model (checkpoint/generator.js, loaded with the checkpoint panels).
+    const generator = options.checkpointGenerator ?? (() => null);
+    this.generate.setCheckpoint(generator(i18n));
+    this.stopCheckpoint = onCheckpointChange(() => this.generate.setCheckpoint(generator(i18n)));
     this.extras = layoutPanels(root, link, this);
   }
 

@@ -33,7 +33,9 @@ export async function mountTrainingPage(root, options = {}) {
   const documentTheme = options.documentTheme ?? true;
   const i18n = options.i18n ?? (await widgetTranslator({ attribute: options.lang ?? params.get('lang') ?? undefined }));
   markLanguage(root, i18n);
+  const panels = await checkpointPanels;
   const view = await mountTraining(root, {
+    checkpointGenerator: panels.checkpointGenerator,
     settings,
     theme: options.theme,
     syncUrl,
@@ -45,8 +47,7 @@ export async function mountTrainingPage(root, options = {}) {
   const imports = createImportPanel({ theme: () => root.dataset.theme, i18n });
   // A head of an opened checkpoint goes to the explorer the way a trained head does.
   const onOpenState = options.onOpenHead ? (state) => options.onOpenHead({ explorerState: state }) : null;
-  const { createCheckpointPanels } = await checkpointPanels;
-  const checkpoints = createCheckpointPanels({
+  const checkpoints = panels.createCheckpointPanels({
     display: () => ({ palette: 'viridis', theme: root.dataset.theme }),
     onOpenState,
     i18n,

@@ -1,7 +1,8 @@
 // The explorer's messages that its first drawing does not need (English, the source of truth):
-// the embed builder, predict-then-reveal questions and the explanation of a cell. They join the
-// English catalogue when the code that shows them loads (loadEnglishParts('explorer-later'), web/ui/i18n/index.js), so the
-// first heatmap does not wait for their text; German and Spanish keep them in explorer.js.
+// the embed builder, predict-then-reveal questions, the explanation of a cell, the export menu's
+// panel and what sharing says once pressed. They join the English catalogue when the code that
+// shows them loads (loadEnglishParts('explorer-later'), web/ui/i18n/index.js), so the first
+// heatmap does not wait for their text; German and Spanish keep them in explorer.js.
 export default {
   // The embed builder.
   'explorer.builder.title': 'Embed a lesson',
@@ -191,4 +192,48 @@ export default {
     'Column {row} of the concatenation (head {head}’s column {col}) goes to output column {to}: this W_O only moves columns, back to where the single head had them (see Sizes).',
   'explorer.explain.split.other':
     'Column {row} of the concatenation (head {head}’s column {col}) goes to output column {to}, not to {cell}: this W_O only moves columns (see Sizes).',
+  // The export menu's panel (export/export-menu.js).
+  'explorer.export.pick': 'Matrix or panel',
+  'explorer.export.saveAs': 'Save the chosen matrix or panel as',
+  'explorer.export.png': 'Save as a PNG image',
+  'explorer.export.svg': 'Save as an SVG image',
+  'explorer.export.csv': 'Save the numbers as CSV (one matrix)',
+  'explorer.export.json': 'Save the numbers as JSON',
+  'explorer.export.code': 'The whole example as Python code',
+  'explorer.export.numpy': 'NumPy code',
+  'explorer.export.numpyTitle': 'A NumPy script that recomputes these numbers',
+  'explorer.export.pytorch': 'PyTorch code',
+  'explorer.export.pytorchTitle': 'A PyTorch script that recomputes these numbers',
+  'explorer.export.script': 'The whole example as a script:',
+  'explorer.export.saved': 'Saved {file}.',
+  'explorer.export.nothing': 'nothing to export yet',
+  'explorer.export.failed': 'Could not export: {reason}',
+  'explorer.export.title.Q': 'Queries Q',
+  'explorer.export.title.K': 'Keys K',
+  'explorer.export.title.V': 'Values V',
+  'explorer.export.title.X': 'Token vectors X',
+  'explorer.export.title.XM': 'Memory vectors X_mem',
+  'explorer.export.title.B': 'Bias matrix B',
+  'explorer.export.title.scores': 'Scores S = Q·Kᵀ',
+  'explorer.export.title.scaled': 'Scaled scores S′',
+  'explorer.export.title.masked': 'Masked scores M',
+  'explorer.export.title.weights': 'Attention weights A = softmax(M)',
+  'explorer.export.title.output': 'Output O = A·V',
+  'explorer.export.title.average': 'Head average',
+  'explorer.export.title.concat': 'Concatenated heads',
+  'explorer.export.title.mha-output': 'Multi-head output concat·W_O',
+  'explorer.export.title.panel-inputs': 'Inputs panel',
+  'explorer.export.title.panel-pipeline': 'Attention steps panel',
+  'explorer.export.title.panel-heads': 'Multi-head panel',
+  'explorer.export.option': '{title} [{id}]',
+  // What sharing says once a button is pressed (share.js).
+  'explorer.builder.copyByHand': 'Copy this text (Ctrl+C or ⌘C):',
+  'explorer.share.hostNote': "Replace {placeholder} with where attention-explorer's web/ folder is hosted.",
+  'explorer.share.noPage':
+    "This app bundles the explorer without its stand-alone page, so there is no page to link to: host attention-explorer's web/ folder (the output of npm run build, or node_modules/attention-explorer/web) and give its index.html as link-base.",
+  'explorer.share.copied.link': 'Link copied.',
+  'explorer.share.copied.embed':
+    'Embed code copied. It needs the explorer’s files hosted on your lesson’s site: change the script address to that copy (a script from another site is blocked).',
+  'explorer.share.copied.iframe':
+    'iframe code copied. It loads the explorer from this site and works on any lesson page; the frame reports its height (docs/embedding.md).',
 };

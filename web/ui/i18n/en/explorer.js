@@ -31,7 +31,6 @@ export default {
   'explorer.notice.badParentOrigin':
     'The parentOrigin setting is not a list of origins such as https://lessons.example: messages from the lesson page are ignored.',
   // The fallback when the clipboard refuses (share.js and the embed builder).
-  'explorer.builder.copyByHand': 'Copy this text (Ctrl+C or ⌘C):',
   // Ready-made examples (model/presets.js), by id.
   'explorer.preset.lesson.label': 'Lesson NumPy example (seed 42, X 4×8, W 8×4)',
   'explorer.preset.lesson.description':
@@ -151,62 +150,14 @@ export default {
   'explorer.vectors.headN': 'Head {k}',
   'explorer.vectors.loadingModel': 'Loading the trained text model…',
   'explorer.vectors.modelFailed': 'The text model could not be loaded: {reason}',
-  'explorer.vectors.trainedOption': 'Trained {name}',
   'explorer.vectors.randomNote':
     'Random per word: each word’s vector is random but fixed, from the seed; no model has learned them, so the attention patterns mean nothing yet.',
   'explorer.vectors.randomNoteLeft':
     'Random per word: each word’s vector is random but fixed, from the seed; no model has learned them, so the attention patterns mean nothing yet. (The trained head’s X belonged to its probe sequence and sizes: after that change X is random per word again; the weights stay as they were until you change them.)',
-  'explorer.vectors.modelNote':
-    'The trained text model: a small transformer trained on this page’s bundled stories (web/trained/text), one character per token; X and W are its real inputs and weights for the chosen head, so the weights are what it really attends to.',
   'explorer.vectors.readingCheckpoint': 'Reading the sentence with the checkpoint…',
   'explorer.vectors.typeFirst': 'Type a sentence first.',
   'explorer.vectors.checkpointFailed': 'The checkpoint could not read the sentence: {reason}',
   'explorer.vectors.openedCheckpoint': 'The opened checkpoint ({name})',
-  'explorer.vectors.reopenCheckpoint': 'Open the checkpoint again in the training view to read a new sentence with it.',
-  'explorer.trained.model.induction': 'the trained induction example',
-  'explorer.trained.model.text': 'the trained text example',
-  'explorer.trained.model.trained': 'the model trained in the training view',
-  'explorer.trained.task.text': 'character-level text',
-  'explorer.trained.task.induction': 'repeated random tokens',
-  'explorer.trained.heads': { one: '{count} head', other: '{count} heads' },
-  'explorer.trained.size': { one: '{count} layer of {heads}', other: '{count} layers of {heads}' },
-  'explorer.trained.origin': '{name} of {model} ({size}, {steps} steps on {task})',
-  'explorer.trained.shownHelp':
-    'Opened from the training view: {origin}, reading its probe sequence. Pick an example to leave it.',
-  'explorer.trained.textOption': 'Text model {name}',
-  'explorer.trained.textHelp':
-    'Your sentence, read by the trained text model’s head (Token vectors from, below). Pick an example to leave it.',
-  'explorer.trained.checkpointOption': 'Checkpoint {name}',
-  'explorer.trained.checkpointHelp':
-    'Your sentence, read by {model}’s head (Token vectors from, below). Pick an example to leave it.',
-  'explorer.trained.dModelCheckpoint':
-    'd_model = {dModel}: the {rank} directions your sentence’s vectors span in the model’s {width}, plus a column of ones whose row in each W is the head’s bias.',
-  'explorer.trained.dModel':
-    'd_model = {dModel}: the model’s {features} features plus a column of ones, whose row in each W is the head’s bias (X·W + b = [X, 1]·[W; b]).',
-  'explorer.trained.where.first': 'its token embedding plus its position’s learned embedding',
-  'explorer.trained.where.later': {
-    one: 'its token and position embeddings after layer {range} (the residual stream)',
-    other: 'its token and position embeddings after layers {range} (the residual stream)',
-  },
-  'explorer.trained.inputs.token':
-    'each row of X is what layer {layer}’s attention sees for one token: {where}, through the layer’s LayerNorm ({columns} columns), plus a last column of ones. W_Q, W_K and W_V are head {head}’s trained weights, their last row its bias. The model learned its own positions, so they are inside X and no position information is added here.',
-  'explorer.trained.inputs.char':
-    'each row of X is what layer {layer}’s attention sees for one character: {where}, through the layer’s LayerNorm ({columns} columns), plus a last column of ones. W_Q, W_K and W_V are head {head}’s trained weights, their last row its bias. The model learned its own positions, so they are inside X and no position information is added here.',
-  'explorer.trained.probe.text': 'a stretch of the text it trained on',
-  'explorer.trained.probe.induction':
-    'B (the start token), random tokens, then the same tokens again, each shown by its id',
-  'explorer.trained.source':
-    'A trained head: {origin}. X and W are the model’s own inputs and weights for its probe sequence, so the weights below are the head’s real attention on it, not an illustration.',
-  'explorer.trained.help':
-    'The probe sequence the training view shows the heads on: {probe}. Typing a sentence leaves the trained head (X then becomes random per word).',
-  'explorer.trained.note': 'Trained vectors: {inputs}',
-  'explorer.trained.explorerLimit': 'the explorer shows at most {max} tokens',
-  'explorer.trained.chars': {
-    one: '{count} character, one token each (at most {max}).',
-    other: '{count} characters, one token each (at most {max}).',
-  },
-  'explorer.trained.textNote':
-    'Trained vectors: {inputs} So the weights below are the model’s own attention probabilities for your text (causal: a character sees only those before it).',
   // Sharing (share.js).
   'explorer.share.link': 'Copy link',
   'explorer.share.linkTitle': 'Copy a link that opens this exact example',
@@ -216,14 +167,6 @@ export default {
   'explorer.share.iframe': 'Copy iframe code',
   'explorer.share.iframeTitle': 'Copy an <iframe> that shows this example from this site, on any lesson page',
   'explorer.share.textToCopy': 'Text to copy',
-  'explorer.share.hostNote': "Replace {placeholder} with where attention-explorer's web/ folder is hosted.",
-  'explorer.share.noPage':
-    "This app bundles the explorer without its stand-alone page, so there is no page to link to: host attention-explorer's web/ folder (the output of npm run build, or node_modules/attention-explorer/web) and give its index.html as link-base.",
-  'explorer.share.copied.link': 'Link copied.',
-  'explorer.share.copied.embed':
-    'Embed code copied. It needs the explorer’s files hosted on your lesson’s site: change the script address to that copy (a script from another site is blocked).',
-  'explorer.share.copied.iframe':
-    'iframe code copied. It loads the explorer from this site and works on any lesson page; the frame reports its height (docs/embedding.md).',
   // Start here (start-here.js).
   'explorer.start.title': 'Start here',
   'explorer.start.gotIt': 'Got it',
@@ -411,39 +354,7 @@ export default {
     'This single head has W_Q and W_K (d_model × d_k = {dModel} × {dk}) and W_V ({dModel} × {dv}) with their biases: {count} parameters (d_model·(2d_k + d_v) + 2d_k + d_v), and no W_O: its output is the head’s own. A layer of one head (nn.MultiheadAttention with num_heads = 1) makes each W d_model wide and adds W_O: {layerCount} parameters (4·d_model² + 4·d_model).',
   // The export menu (export/export.js).
   'explorer.export.menu': 'Export',
-  'explorer.export.pick': 'Matrix or panel',
-  'explorer.export.saveAs': 'Save the chosen matrix or panel as',
-  'explorer.export.png': 'Save as a PNG image',
-  'explorer.export.svg': 'Save as an SVG image',
-  'explorer.export.csv': 'Save the numbers as CSV (one matrix)',
-  'explorer.export.json': 'Save the numbers as JSON',
-  'explorer.export.code': 'The whole example as Python code',
-  'explorer.export.numpy': 'NumPy code',
-  'explorer.export.numpyTitle': 'A NumPy script that recomputes these numbers',
-  'explorer.export.pytorch': 'PyTorch code',
-  'explorer.export.pytorchTitle': 'A PyTorch script that recomputes these numbers',
-  'explorer.export.script': 'The whole example as a script:',
-  'explorer.export.saved': 'Saved {file}.',
-  'explorer.export.nothing': 'nothing to export yet',
-  'explorer.export.failed': 'Could not export: {reason}',
   'explorer.export.loadFailed': 'Could not load the export code: {reason}',
-  'explorer.export.title.Q': 'Queries Q',
-  'explorer.export.title.K': 'Keys K',
-  'explorer.export.title.V': 'Values V',
-  'explorer.export.title.X': 'Token vectors X',
-  'explorer.export.title.XM': 'Memory vectors X_mem',
-  'explorer.export.title.B': 'Bias matrix B',
-  'explorer.export.title.scores': 'Scores S = Q·Kᵀ',
-  'explorer.export.title.scaled': 'Scaled scores S′',
-  'explorer.export.title.masked': 'Masked scores M',
-  'explorer.export.title.weights': 'Attention weights A = softmax(M)',
-  'explorer.export.title.output': 'Output O = A·V',
-  'explorer.export.title.average': 'Head average',
-  'explorer.export.title.concat': 'Concatenated heads',
-  'explorer.export.title.mha-output': 'Multi-head output concat·W_O',
-  'explorer.export.title.panel-inputs': 'Inputs panel',
-  'explorer.export.title.panel-pipeline': 'Attention steps panel',
-  'explorer.export.title.panel-heads': 'Multi-head panel',
   // How was this number computed? (explain/).
   'explorer.explain.title': 'How was this number computed?',
   'explorer.explain.idle':
@@ -453,8 +364,7 @@ export default {
   'explorer.explain.show': 'Show',
   'explorer.explain.hideLabel': 'Hide the explanation',
   'explorer.explain.showLabel': 'Show the explanation',
-  // More of the export menu and the notices.
-  'explorer.export.option': '{title} [{id}]',
+  // The notices.
   'explorer.notice.unknownPreset': 'There is no example called “{name}”. Showing the default example instead.',
   'explorer.notice.badLink': 'This link’s example could not be opened: {reason}. Showing the default example instead.',
   'explorer.notice.badState': 'The example could not be opened: {reason}. Showing the default example instead.',

@@ -6,6 +6,7 @@ import checkpointLater from './checkpoint-later.js';
 import common from './common.js';
 import explorer from './explorer.js';
 import explorerLater from './explorer-later.js';
+import explorerTrained from './explorer-trained.js';
 import inference from './inference.js';
 import lessonTabs from './lessonTabs.js';
 import lessons from './lessons.js';
@@ -17,6 +18,7 @@ export default {
   ...common,
   ...explorer,
   ...explorerLater,
+  ...explorerTrained,
   ...inference,
   ...lessonTabs,
   ...lessons,

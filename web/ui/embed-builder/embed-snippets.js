@@ -1,7 +1,8 @@
 // The embed builder's output: an <attention-explorer> element or an <iframe> of embed.html for a
 // lesson and its options, written the same way (the element's attributes are the iframe address's
-// fields). Pure text, no DOM; attribute values are escaped, so a teacher's text stays text.
-import { STARTING_FIELDS } from './starting-fields.js';
+// fields). Pure text, no DOM; attribute values are escaped, so a teacher's text stays text. It
+// loads with the builder, not with the explorer's first drawing.
+import { STARTING_FIELDS } from '../model/model.js';
 
 const attr = (text) =>
   String(text).replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
