@@ -397,11 +397,7 @@ export async function mountExplorer(root, options = {}) {
   const status = createStatus(root, options, i18n);
   const notice = createNotice(i18n);
   const spec = lessonOf(options, notice, i18n);
-  // A lesson's tab shown from the start loads with the core, not after it (with the parts of the
-  // API it calls: an inference lesson's WebAssembly then downloads beside the core's).
-  if (spec?.kind === 'tab') prepareLesson(spec.id);
-  // A first example from a link: its codec loads alongside the attention core, not after it.
-  if (options.link != null || (options.syncUrl && stateFromHash(window.location.hash) != null)) preloadLinkCodec();
+  loadBesideCore(options, spec);
   let attn;
   try {
     attn = await attentionCore();
@@ -461,6 +457,14 @@ function lessonOf(options, notice, i18n) {
     spec ? i18n.t('explorer.notice.trainingLesson', { id: spec.id }) : unknownLessonMessage(options.lesson, i18n),
   );
   return null;
+}
+
+// What the first drawing will need besides the core, loading alongside it rather than after it: a
+// lesson's tab shown from the start (with the parts of the API it calls: an inference lesson's
+// WebAssembly then downloads beside the core's), and the link codec of a first example from a link.
+function loadBesideCore(options, spec) {
+  if (spec?.kind === 'tab') prepareLesson(spec.id);
+  if (options.link != null || (options.syncUrl && stateFromHash(window.location.hash) != null)) preloadLinkCodec();
 }
 
 // A lesson's own example when the embed names none (a teacher's starting numbers go over it).
