@@ -11,7 +11,7 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -181,6 +181,14 @@ describe('the packed package in a fresh project', () => {
     // The pages that "Copy link" and the iframe snippet point at ship too.
     for (const page of ['web/index.html', 'web/app.js', 'web/embed.html', 'web/attention-explorer.js'])
       assert.ok(existsSync(join(pkg, page)), `${page} is not in the package`);
+    // Both WebAssembly builds, and not the base builds that only the bundled site loads first.
+    const wasm = await readdir(join(pkg, 'web', 'lib', 'wasm'));
+    assert.deepEqual(wasm.sort(), [
+      'attention-scalar.mjs',
+      'attention-scalar.wasm',
+      'attention-simd.mjs',
+      'attention-simd.wasm',
+    ]);
     // The link codec by its package name, as a consumer imports it.
     await writeFile(join(project, 'link-check.mjs'), "export * from 'attention-explorer/link';\n");
     const link = await import(pathToFileURL(join(project, 'link-check.mjs')).href);
