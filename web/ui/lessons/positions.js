@@ -1,6 +1,6 @@
 // "Where positions come from": sinusoidal, learned, RoPE and ALiBi side by side on the explorer's
-// vectors. One query row q and one key row k of the head above are placed at every position m and
-// n; each map is the score of the pair, q_m·k_n. Absolute encodings (a vector added per position)
+// vectors. One query row q and one key row k of the explorer's head are placed at every position m
+// and n; each map is the score of the pair, q_m·k_n. Absolute encodings (a vector added per position)
 // give a map that changes along its diagonals; RoPE (attn.rope turns q and k by angles
 // proportional to their positions) gives one that is constant along them, since the score depends
 // on m − n only; ALiBi adds −slope·(m − n) to the scaled score, a different slope per head. RoPE's
