@@ -8,7 +8,6 @@
 
 #include "attention_head.h"
 #include "embedding.h"
-#include "kernels.h"
 #include "layer_norm.h"
 #include "linear.h"
 #include "transformer_block.h"
@@ -18,9 +17,6 @@ namespace {
 
 constexpr size_t kAlignFloats = 16;
 size_t aligned(size_t floats) { return (floats + kAlignFloats - 1) / kAlignFloats * kAlignFloats; }
-// Fewer rows than this take the logits as dot products with the rows of the unembedding (read
-// once, in place); more pack it, which pays once the packing is reused for enough rows.
-constexpr size_t kUnembedPackRows = 16;
 
 // Consecutive aligned pieces of one block; a null base only counts.
 struct Carver {
@@ -86,7 +82,7 @@ Status Decoder::prepare(size_t t, bool weights) {
   const size_t E = s.E, d = s.head_dim(), V = config_.vocab_size;
   const size_t m = (cache_.ring() ? cache_.kept(length_) : length_) + t;  // keys one head sees
   size_t scratch = std::max(head_workspace_floats(t, m, d, d, !weights), d);
-  if (t >= kUnembedPackRows) scratch = std::max(scratch, matmul_transposed_scratch_floats(V, E));
+  if (t >= kUnembedPackRows) scratch = std::max(scratch, unembed_scratch_floats(V, E));
   auto carve = [&](Carver& c) {
     w_.x[0] = c.take(t * E), w_.x[1] = c.take(t * E);
     BlockActivations& a = w_.layer;
@@ -237,8 +233,7 @@ void Decoder::unembed(const float* x, size_t t, float* logits) {
   const size_t E = config_.d_model, V = config_.vocab_size;
   const ParameterLayout& layout = model_->layout();
   const float* u = model_->parameters() + (config_.tie_embeddings ? layout.wte : layout.lm_head);
-  if (t >= kUnembedPackRows) return matmul_transposed(x, u, logits, t, V, E, w_.scratch);
-  kernels::dot_rows(x, t, u, V, E, logits, V);
+  attn::unembed(x, u, logits, t, V, E, w_.scratch);
 }
 
 Status Decoder::copy_cache(size_t layer, float* keys, float* values, int32_t* positions) const {

@@ -21,6 +21,29 @@ void matmul_transposed(const float* a, const float* b, float* c, size_t n, size_
   kernels::matmul_packed(a, k, scratch, k, c, m, n, m, k, 1.0f, false);
 }
 
+// The unembedding packs Uᵀ this many vocabulary columns at a time (a multiple of the panel width),
+// so its scratch stays small: packing all of U at once would copy V × E floats on every forward
+// (154 MB for GPT-2 small; as much as the whole parameter block for a vocabulary-sized model).
+// Measured natively on GPT-2 small's 50257 × 768 unembedding at 1, 32 and 256 rows: no slower than
+// packing all of U (within the noise of a shared machine).
+constexpr size_t kUnembedColumns = 2048;
+
+size_t unembed_scratch_floats(size_t V, size_t E) {
+  return kernels::packed_floats(E, std::min(V, kUnembedColumns));
+}
+
+// Few rows (a decode step, the last position's logits) take dot products with U's rows, read once
+// in place: packing Uᵀ would copy all of U, for GPT-2 154 MB, to unembed one row.
+void unembed(const float* x, const float* u, float* logits, size_t n, size_t V, size_t E,
+             float* scratch) {
+  if (n < kUnembedPackRows) return kernels::dot_rows(x, n, u, V, E, logits, V);
+  for (size_t v0 = 0; v0 < V; v0 += kUnembedColumns) {
+    const size_t cols = std::min(kUnembedColumns, V - v0);
+    kernels::pack_panels_transposed(u + v0 * E, E, E, cols, scratch);
+    kernels::matmul_packed(x, E, scratch, E, logits + v0, V, n, cols, E, 1.0f, false);
+  }
+}
+
 size_t accumulate_at_b_scratch_floats(size_t n, size_t k) { return n * k; }
 
 namespace {

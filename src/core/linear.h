@@ -21,6 +21,13 @@ size_t matmul_transposed_scratch_floats(size_t m, size_t k);
 void matmul_transposed(const float* a, const float* b, float* c, size_t n, size_t m, size_t k,
                        float* scratch);
 
+// logits (n × V) = x (n × E) · Uᵀ, U (V × E) row-major (the tied wte or lm_head). Fewer than
+// kUnembedPackRows rows need no scratch; more need unembed_scratch_floats(V, E) floats.
+constexpr size_t kUnembedPackRows = 16;
+size_t unembed_scratch_floats(size_t V, size_t E);
+void unembed(const float* x, const float* u, float* logits, size_t n, size_t V, size_t E,
+             float* scratch);
+
 // c (k × m) += aᵀ·b, with a (n × k), b (n × m): a weight gradient.
 size_t accumulate_at_b_scratch_floats(size_t n, size_t k);
 void accumulate_at_b(const float* a, const float* b, float* c, size_t n, size_t k, size_t m,

@@ -107,6 +107,26 @@ TEST(Decoder, AnyChunkingGivesTheForwardsLogitsAndAttentions) {
   }
 }
 
+// Chunks of 16 tokens or more unembed by packing U (attn::unembed), fewer by dot products with its
+// rows: both give the forward's logits.
+TEST(Decoder, LongChunksTakeThePackedUnembeddingAndGiveTheForwardsLogits) {
+  const size_t T = 20, V = 13, L = 2, H = 4;
+  const std::vector<int32_t> tokens = sequence(T);
+  for (const Variant& v : {kVariants[0], kVariants[2]}) {
+    auto model = make(config_of(v, 24));
+    std::vector<float> logits(T * V), att(L * H * T * T);
+    ASSERT_TRUE(model->forward(tokens.data(), 1, T, logits.data(), att.data()).ok());
+    for (const std::vector<size_t>& chunks : {std::vector<size_t>{T}, {17, 3}, {2, 16}}) {
+      SCOPED_TRACE(std::string(v.name) + ", chunks of " + std::to_string(chunks[0]) + "…");
+      auto d = decoder_of(model.get(), 24);
+      std::vector<float> got, got_att;
+      decode(*d, tokens, chunks, V, L, H, got, got_att);
+      EXPECT_TRUE(all_close(got, logits, "logits", 2e-5, 2e-5));
+      EXPECT_TRUE(all_close(got_att, att, "attentions", 2e-6, 1e-5));
+    }
+  }
+}
+
 // contextLength only sizes wpe, so without learned positions a model with a longer context and the
 // same parameters is the reference for decoding past the first model's contextLength.
 TEST(Decoder, RingBufferRunsPastContextLength) {

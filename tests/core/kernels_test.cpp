@@ -109,8 +109,9 @@ TEST(Kernels, MatmulOfFewRowsStreamsWideMatricesExactlyAsDoubleLoops) {
       }
 }
 
-// Rows of u in the four-row blocks and the tail, each against every row of x, written with a row
-// stride wider than V (the slots between stay as they were).
+// Every length through the four-batch body, the single batches and the scalar tail, each row of u
+// against every row of x, written with a row stride wider than V (the slots between stay as they
+// were).
 TEST(Kernels, DotRowsMatchDoubleForEveryBlockTailAndLength) {
   for (size_t len : {size_t(1), size_t(3), size_t(4), size_t(7), size_t(17), size_t(64)})
     for (size_t V : {size_t(1), size_t(3), size_t(4), size_t(5), size_t(9)})
