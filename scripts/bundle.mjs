@@ -127,7 +127,7 @@ const DEFERRED_PARTS = [
 
 function standIn({ part, file, exports }) {
   const lines = [
-    "import { registerDeferredPart } from './api-parts.js';",
+    "import { registerDeferredPart, stillLoading } from './api-parts.js';",
     'let real = null;',
     'let loading = null;',
     'function load() {',
@@ -141,10 +141,7 @@ function standIn({ part, file, exports }) {
     'function loaded(call) {',
     '  if (real) return real;',
     '  load().catch(() => {});',
-    `  throw new Error(call + ${JSON.stringify(
-      `: this part of the API ("${part}") is still loading on this page; ` +
-        `await apiReady("${part}") (lib/api-parts.js) before calling it`,
-    )});`,
+    `  throw stillLoading(call, ${JSON.stringify(part)});`,
     '}',
   ];
   for (const [name, [kind, call]] of Object.entries(exports)) {
@@ -180,7 +177,7 @@ export function deferredPartsPlugin() {
 }
 
 // The pages' createAttention loads the base WebAssembly build (attention-<variant>-base: attention,
-// layers, gradients and lesson experiments; ~45 KB gzipped instead of ~94), which is all the first
+// layers, gradients and lesson experiments; 46 kB gzipped instead of 95), which is all the first
 // heatmap needs; the parts that need the whole build load it beside (lib/api-parts.js). The
 // Workers keep the whole build: they train and decode.
 export function firstBuildPlugin() {

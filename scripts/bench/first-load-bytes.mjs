@@ -2,7 +2,8 @@
 // app entry's chunk and every chunk it imports statically (what index.html lists as
 // modulepreload), from esbuild's metafile, and the WebAssembly build it loads. Issue 29's budget is
 // 150 KB gzipped of JS + WASM on that path; this counts both, with the source files that weigh most
-// in the JS, so a change to what loads later shows its effect in bytes. (npm run bench:load measures the same path in Chromium.)
+// in the JS, so a change to what loads later shows its effect in bytes. (npm run bench:load
+// measures the same path in Chromium.)
 //
 //   node scripts/bundle.mjs && node scripts/bench/first-load-bytes.mjs [--entry app|embed|element] [--top 20]
 //
