@@ -148,7 +148,7 @@ export function numberInput([min, max], step = 1, i18n = english) {
 }
 
 // The other shared DOM helpers, each in a file of its own.
-export { afterFrame, browserIdle, createFrameQueue, frameQueue, loadOnce } from './frames.js';
+export { afterFrame, browserIdle, createFrameQueue, frameQueue } from './frames.js';
 export { createCard } from './card.js';
 export { createNotice, showStartFailure } from './notice.js';
 export { hideWhenFar } from './far-canvas.js';

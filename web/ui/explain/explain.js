@@ -1,8 +1,8 @@
 // "How was this number computed?": the panel that explains the hovered or focused cell. What an
 // explanation says (explainers.js) loads after the first drawing, so the first heatmap does not
 // wait for it: loadExplainers. Text only (textContent).
-import { english, loadEnglishParts } from '../model/model.js';
-import { el, loadOnce, setText } from '../dom/dom.js';
+import { english, loadEnglishParts, loadOnce } from '../model/model.js';
+import { el, setText } from '../dom/dom.js';
 import { mathLine } from './box.js';
 
 /**

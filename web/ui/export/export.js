@@ -3,8 +3,8 @@
 // panel (export-menu.js), the files' code it drives and its English text load when the browser is
 // idle after the first drawing or when the menu is first opened, so the first heatmap waits for
 // none of them.
-import { english, loadEnglishParts } from '../model/model.js';
-import { browserIdle, el, loadOnce } from '../dom/dom.js';
+import { english, loadEnglishParts, loadOnce } from '../model/model.js';
+import { browserIdle, el } from '../dom/dom.js';
 
 // One import for the page, shared by every explorer on it; a failed load is tried again next time.
 const loadMenu = loadOnce(() =>

@@ -4,17 +4,15 @@
 // a load that fails (offline) rejects with an Error saying so (name 'LoadError') and is tried again at
 // the next use.
 
-let loading = null;
+import { loadOnce } from './load-once.js';
 
-function codec() {
-  loading ??= import('./url-state.js').catch((err) => {
-    loading = null;
+const codec = loadOnce(() =>
+  import('./url-state.js').catch((err) => {
     const failed = new Error(`the link code could not be loaded (${err.message})`);
     failed.name = 'LoadError';
     throw failed;
-  });
-  return loading;
-}
+  }),
+);
 
 /** url-state.js encodeState, once the codec has loaded: resolves to "v1.…" or rejects (StateError). */
 export async function encodeState(state) {

@@ -81,6 +81,7 @@ export {
   unknownLessonMessage,
 } from './lesson-registry.js';
 export { STARTING_FIELDS, startingFields } from './starting-fields.js';
+export { loadOnce } from './load-once.js';
 export { LANGUAGES, PSEUDO, createTranslator, english, loadEnglishParts, pickLanguage, translator } from './i18n.js';
 
 /**

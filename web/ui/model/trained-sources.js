@@ -7,54 +7,46 @@ import { charTokens, describeCharTokens } from './char-tokens.js';
 import { english } from './i18n.js';
 import { normalizeCheckpointVectors, usesCheckpoint } from './checkpoint-vectors.js';
 import { headName, usesTextModel, usesTrainedHead } from './trained-vectors.js';
+import { loadOnce } from './load-once.js';
 
 export { checkpointHeadState } from './checkpoint-head.js';
 
 // The explorer's token limit (state.js MAX_TOKENS), kept here so state.js needs no import from us.
 const MAX_TOKENS = 24;
 
-let loading = null;
-let loaded = null;
 // open-head.js, which builds a head's X and W from the model's parameters: it loads with the model
 // (the first drawing needs neither).
 let openHead = null;
 
-/** The text model once loaded ({ state, config, vocabulary, steps }), else null. */
-export const textModel = () => loaded;
-
 /** Loads web/trained/text.safetensors once (later calls share the first); rejects with a readable Error. */
-export function loadTextModel() {
-  loading ??= (async () => {
-    const [{ fetchExample }, { charVocabulary }, { TINY_CORPUS }, head] = await Promise.all([
-      import('./example-files.js'),
-      import('../../lib/training-data.js'),
-      import('../../lib/tiny-corpus.js'),
-      import('./open-head.js'),
-    ]);
-    openHead = head;
-    const { state, settings, steps } = await fetchExample('text');
-    // The model was trained on the bundled corpus: its vocabulary is the corpus's characters.
-    const vocabulary = charVocabulary(TINY_CORPUS).chars;
-    const [V, E] = state['wte.weight'].shape;
-    if (V !== vocabulary.length)
-      throw new Error(`the text model has ${V} tokens, the corpus ${vocabulary.length} characters`);
-    const config = {
-      dModel: E,
-      numHeads: settings.heads,
-      numLayers: settings.layers,
-      contextLength: state['wpe.weight'].shape[0],
-    };
-    loaded = { state, config, vocabulary, steps };
-    return loaded;
-  })().catch((err) => {
-    loading = null;
-    throw err;
-  });
-  return loading;
-}
+export const loadTextModel = loadOnce(async () => {
+  const [{ fetchExample }, { charVocabulary }, { TINY_CORPUS }, head] = await Promise.all([
+    import('./example-files.js'),
+    import('../../lib/training-data.js'),
+    import('../../lib/tiny-corpus.js'),
+    import('./open-head.js'),
+  ]);
+  openHead = head;
+  const { state, settings, steps } = await fetchExample('text');
+  // The model was trained on the bundled corpus: its vocabulary is the corpus's characters.
+  const vocabulary = charVocabulary(TINY_CORPUS).chars;
+  const [V, E] = state['wte.weight'].shape;
+  if (V !== vocabulary.length)
+    throw new Error(`the text model has ${V} tokens, the corpus ${vocabulary.length} characters`);
+  const config = {
+    dModel: E,
+    numHeads: settings.heads,
+    numLayers: settings.layers,
+    contextLength: state['wpe.weight'].shape[0],
+  };
+  return { state, config, vocabulary, steps };
+});
+
+/** The text model once loaded ({ state, config, vocabulary, steps }), else null. */
+export const textModel = () => loadTextModel.loaded();
 
 /** state.vectors checked: { source, layer, head } within the model's sizes (when known). */
-function normalizeVectors(v, model = loaded) {
+function normalizeVectors(v, model = textModel()) {
   if (v?.source === 'checkpoint') return normalizeCheckpointVectors(v);
   const source = v?.source === 'text-model' || v?.source === 'trained-head' ? v.source : 'random';
   const clamp = (x, n) => Math.min(n - 1, Math.max(0, Number.isInteger(x) ? x : 0));
@@ -157,7 +149,7 @@ export function describeTrainedHead(state, i18n = english) {
   };
 }
 /** The sentence as the model reads it (ids, labels, replacements), at most the explorer's 24 tokens. */
-export function readSentence(sentence, model = loaded) {
+export function readSentence(sentence, model = textModel()) {
   const limit = Math.min(MAX_TOKENS, model.config.contextLength);
   return { ...charTokens(sentence, model.vocabulary, limit), limit };
 }
@@ -167,7 +159,7 @@ export function readSentence(sentence, model = loaded) {
  * head, causal mask, d_model = E + 1 (the bias column), d_k = d_v = E / H; the display and the
  * lesson settings stay. Returns null for a sentence with no characters. Once loadTextModel resolved.
  */
-export function textModelState(state, vectors, model = loaded) {
+export function textModelState(state, vectors, model = textModel()) {
   const v = normalizeVectors(vectors, model);
   const read = readSentence(state.sentence ?? '', model);
   if (!read.ids.length) return null;
@@ -188,7 +180,7 @@ export function textModelState(state, vectors, model = loaded) {
  * columns (the model's E inputs after LayerNorm and a 1 for the bias; other widths are cropped or
  * padded with zeros). null when the model is not loaded yet.
  */
-export function textModelX(state, model = loaded) {
+export function textModelX(state, model = textModel()) {
   if (!model || !openHead) return null;
   const v = normalizeVectors(state.vectors, model);
   const E = model.config.dModel;
@@ -224,7 +216,7 @@ function layerInput(model, ids, layer) {
 }
 
 /** The sentence field's help line and the note on what X is, for the text model. */
-export function describeTextModel(state, model = loaded, i18n = english) {
+export function describeTextModel(state, model = textModel(), i18n = english) {
   const { t } = i18n;
   const v = normalizeVectors(state.vectors, model);
   if (!model) return { help: t('explorer.vectors.loadingModel'), note: '' };

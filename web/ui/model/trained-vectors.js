@@ -17,6 +17,7 @@
 // the trained sources say and build (trained-sources.js) loads, with its English text, only for an
 // example that uses one (loadTrainedSources).
 import { english, loadEnglishParts } from './i18n.js';
+import { loadOnce } from './load-once.js';
 import { usesCheckpoint } from './checkpoint-vectors.js';
 
 export const SOURCES = [
@@ -46,40 +47,28 @@ export const headName = (layer, head, { t } = english) => t('common.headName', {
 
 // ---- the trained sources' code (trained-sources.js), loaded on first use ------------------------
 
-let sources = null;
-let loading = null;
-
 /**
  * Loads what the trained sources say and build (trained-sources.js) with its English text, once
  * per page: before the first drawing of an example that uses one (initial-state.js), and before a
  * drawing of a state given later (the explorer waits for it). A failed load rejects and the next
  * call tries again.
  */
-export function loadTrainedSources() {
-  loading ??= Promise.all([import('./trained-sources.js'), loadEnglishParts('explorer-trained')]).then(
-    ([m]) => {
-      sources = m;
-      return m;
-    },
-    (err) => {
-      loading = null;
-      throw err;
-    },
-  );
-  return loading;
-}
+export const loadTrainedSources = loadOnce(() =>
+  Promise.all([import('./trained-sources.js'), loadEnglishParts('explorer-trained')]).then(([m]) => m),
+);
 
 /** trained-sources.js once loaded, else null. */
-export const trainedSources = () => sources;
+export const trainedSources = () => loadTrainedSources.loaded();
 
 // What follows is used only on states whose sources are loaded (or, for random vectors, needs none).
 function loaded() {
+  const sources = trainedSources();
   if (!sources) throw new Error('the trained sources are still loading (await loadTrainedSources())');
   return sources;
 }
 
 /** The text model once loaded ({ state, config, vocabulary, steps }), else null. */
-export const textModel = () => sources?.textModel() ?? null;
+export const textModel = () => trainedSources()?.textModel() ?? null;
 
 /** Loads web/trained/text.safetensors once (later calls share the first); rejects with a readable Error. */
 export async function loadTextModel() {
@@ -87,7 +76,7 @@ export async function loadTextModel() {
 }
 
 /** X for the text model (the embedder of reconcile), or null while the model is not loaded. */
-export const textModelX = (state) => sources?.textModelX(state) ?? null;
+export const textModelX = (state) => trainedSources()?.textModelX(state) ?? null;
 
 /** The explorer state for the sentence read by the text model's head (trained-sources.js); once loadTextModel resolved. */
 export const textModelState = (state, vectors) => loaded().textModelState(state, vectors);
