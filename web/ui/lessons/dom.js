@@ -3,6 +3,7 @@
 // labelled form fields, and linear/log scales for the plots.
 
 import { el, numberInput, setAttr, svg } from '../dom/dom.js';
+import { createExplainBox } from '../explain/explain.js';
 
 export { el, numberInput, svg };
 
@@ -156,4 +157,14 @@ export function setSentence(target, i18n, key, params = {}, nodes = {}) {
   if (written.get(target) === text) return;
   written.set(target, text);
   target.replaceChildren(...sentence(i18n, key, params, nodes));
+}
+
+/**
+ * An inference lesson's "How was this number computed?" box, under the inference catalogue's title,
+ * saying i18n.t(idleKey) until something is explained (options: createExplainBox's).
+ */
+export function lessonExplainBox(i18n, idleKey = 'inference.explain.idle', options = {}) {
+  const box = createExplainBox(i18n.t(idleKey), { ...options, i18n });
+  box.el.querySelector('.explain-title').textContent = i18n.t('inference.explain.title');
+  return box;
 }

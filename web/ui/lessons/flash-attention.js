@@ -7,7 +7,17 @@
 // Every number comes from the core (flash-math.js: attn.lessons.flashAttention beside
 // attn.scaledDotProductAttention). Test hooks: [data-action="flash-step"], [data-flash-step]
 // (data-step, data-steps), [data-flash-difference] (data-value: the largest |tiled − naive|).
-import { button, el, failureLine, field, lessonPanel, numberInput, setIfIdle, setText } from './dom.js';
+import {
+  button,
+  el,
+  failureLine,
+  field,
+  lessonExplainBox,
+  lessonPanel,
+  numberInput,
+  setIfIdle,
+  setText,
+} from './dom.js';
 import { createHeatmap } from '../heatmap/heatmap.js';
 import { INFERENCE_LIMITS, english, formatNumber, setLesson } from '../model/model.js';
 import { flashRun, rescale, stepState, tileCells, tileMemory } from './flash-math.js';
@@ -19,18 +29,11 @@ import {
   explainRowState,
   explainScore,
 } from './flash-explain.js';
-import { createExplainBox, explainedStat, setStat } from '../explain/explain.js';
+import { explainedStat, setStat } from '../explain/explain.js';
 
 const PLAY_MS = 900;
 // A tile's state: its class and its message (inference.flash.tile.<state>).
 const TILE_STATES = { nowSkipped: 'now-skipped', now: 'now', skipped: 'skipped', done: 'done', toCome: 'to-come' };
-
-// The lesson's explain box in the panel's language (title and idle line from the catalogue).
-function lessonExplainBox(i18n, idleKey = 'inference.explain.idle', options = {}) {
-  const box = createExplainBox(i18n.t(idleKey), { ...options, i18n });
-  box.el.querySelector('.explain-title').textContent = i18n.t('inference.explain.title');
-  return box;
-}
 
 // The block sizes, the causal switch and Step / Play / Reset.
 function flashControls(update, { t }) {

@@ -6,20 +6,23 @@
 // window whose ring buffer (slot p mod W) is drawn. Below, the memory table for real models.
 // Test hooks: [data-kv-step] (data-step, data-steps), data-stat="kv-cache-bytes" and
 // "kv-difference" (data-value), heatmaps kv-weights, kv-full, kv-keys, kv-values, [data-kv-ring].
-import { button, el, failureLine, field, lessonPanel, numberInput, setIfIdle, setText } from './dom.js';
+import {
+  button,
+  el,
+  failureLine,
+  field,
+  lessonExplainBox,
+  lessonPanel,
+  numberInput,
+  setIfIdle,
+  setText,
+} from './dom.js';
 import { createHeatmap } from '../heatmap/heatmap.js';
 import { INFERENCE_LIMITS, english, factor, formatNumber, setLesson, subscript } from '../model/model.js';
 import { divisors, kvLessonView } from './inference-math.js';
 import { cacheHead, decodeSteps, explorerHeads, kvHeadOf } from './kv-math.js';
 import { createMemoryTable } from './kv-table.js';
-import { createExplainBox, explainedStat, explanation, setStat } from '../explain/explain.js';
-
-// An explain box in the panel's language (title and idle line from the catalogue).
-function lessonExplainBox(i18n, idleKey = 'inference.explain.idle') {
-  const box = createExplainBox(i18n.t(idleKey), { i18n });
-  box.el.querySelector('.explain-title').textContent = i18n.t('inference.explain.title');
-  return box;
-}
+import { explainedStat, explanation, setStat } from '../explain/explain.js';
 
 function kvControls(update, { t }) {
   const prev = button(t('inference.kv.previous'));

@@ -7,22 +7,15 @@
 // frequencies are drawn as clock hands, one per dimension pair, at a position the learner picks.
 // Test hooks: heatmaps pos-sinusoidal, pos-learned, pos-rope, pos-alibi, alibi-h<h>;
 // data-stat="diagonal-spread-<kind>" (data-value); [data-rope-clock] with data-pair, data-cos, data-sin.
-import { el, failureLine, field, lessonPanel, numberInput, setIfIdle, setText, svg } from './dom.js';
+import { el, failureLine, field, lessonExplainBox, lessonPanel, numberInput, setIfIdle, setText, svg } from './dom.js';
 import { createHeatmap } from '../heatmap/heatmap.js';
 import { INFERENCE_LIMITS, english, formatNumber, setLesson } from '../model/model.js';
 import { positionScores, ropeHands } from './positions-math.js';
 import { explainAlibi, explainClock, explainPosition, explainSpread } from './positions-explain.js';
-import { createExplainBox, explainedStat, setStat } from '../explain/explain.js';
+import { explainedStat, setStat } from '../explain/explain.js';
 
 // The four maps; each one's title, formula and map label are inference.positions.<kind>.title, .formula, .label.
 const KINDS = ['sinusoidal', 'learned', 'rope', 'alibi'];
-
-// An explain box in the panel's language (title and idle line from the catalogue).
-function lessonExplainBox(i18n, idleKey = 'inference.explain.idle') {
-  const box = createExplainBox(i18n.t(idleKey), { i18n });
-  box.el.querySelector('.explain-title').textContent = i18n.t('inference.explain.title');
-  return box;
-}
 
 function positionControls(update, { t }) {
   const query = el('select');
