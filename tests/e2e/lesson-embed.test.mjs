@@ -110,6 +110,12 @@ describe('one lesson, one widget', () => {
       await recordProblems(page, problems);
       await openEmbed(page, `lesson=${id}`);
       await checkAlone(page, id);
+      // Alone, a lesson loads the parts of the API it calls itself (no explorer tab loaded them).
+      assert.deepEqual(
+        await page.$$eval('#app .error', (es) => es.filter((e) => e.getClientRects().length).map((e) => e.textContent)),
+        [],
+        `${id}: no error line`,
+      );
       // Alone, a lesson has no explorer above it: its text names the explorer's head, inputs and
       // fields instead of pointing up at them.
       assert.doesNotMatch(

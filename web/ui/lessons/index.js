@@ -46,8 +46,14 @@ const loaded = new Map(); // id → Promise of the panel's maker, shared by ever
 
 // The parts of the API that the bundled site loads after the first drawing (lib/api-parts.js)
 // which a lesson calls: the kv-cache lesson decodes with a transformer, the gradients lesson
-// differentiates, the FlashAttention lesson traces. The others need none of them.
-const API_PARTS = { 'kv-cache': ['transformer'], gradients: ['gradients'], 'flash-attention': ['flash-lesson'] };
+// differentiates, the FlashAttention lesson traces, the positions lesson turns q and k by RoPE.
+// The others need none of them.
+const API_PARTS = {
+  'kv-cache': ['transformer'],
+  gradients: ['gradients'],
+  'flash-attention': ['flash-lesson'],
+  positions: ['rope'],
+};
 
 /**
  * The maker of lesson `id`'s panel, its module loaded once per page, together with the API parts
