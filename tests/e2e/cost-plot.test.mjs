@@ -81,5 +81,23 @@ test('the cost plot’s labels stay inside the plot and above its area, clear of
       }
       assert.ok(!overlap(L.labels[0], L.labels[1]), `${show(L.labels[0])} overlaps ${show(L.labels[1])} (${where})`);
     }
+    // The legend under the plot: each key on the line of its own words, just before them, however
+    // the legend wraps.
+    const keys = await page.$$eval(`${ROOT} .plot-legend .legend-key`, (spans) =>
+      spans.map((span) => {
+        const key = span.getBoundingClientRect();
+        const range = document.createRange();
+        range.setStart(span.nextSibling, 1); // the first letter after the space
+        range.setEnd(span.nextSibling, 2);
+        const word = range.getBoundingClientRect();
+        return { label: span.nextSibling.textContent.trim(), gap: word.left - key.right, dy: word.top - key.top };
+      }),
+    );
+    assert.equal(keys.length, 3);
+    for (const { label, gap, dy } of keys)
+      assert.ok(
+        gap >= 0 && gap < 16 && Math.abs(dy) < 16,
+        `the key of "${label}": ${gap} px before it, ${dy} px up/down (${width} px)`,
+      );
   }
 });

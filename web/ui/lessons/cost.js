@@ -124,18 +124,21 @@ function costTable({ t }) {
   return { table, caption, cells, formulas, labels };
 }
 
-// The plot's legend: a key per series and the chosen n.
+// The plot's legend: a key per series and the chosen n, each key and its words one item, so a
+// legend that wraps keeps every key beside its own words.
 function plotLegend({ t }) {
   const legend = el('p', 'lesson-note plot-legend');
   const key = (cls, text) => {
+    const item = el('span', 'legend-item');
     const span = el('span', `legend-key ${cls}`);
     span.setAttribute('aria-hidden', 'true');
-    return [span, ` ${text}  `];
+    item.append(span, ` ${text} `);
+    return item;
   };
   legend.append(
-    ...key('proj', t('lessons.cost.legend.proj')),
-    ...key('quad', t('lessons.cost.legend.quad')),
-    ...key('now', t('lessons.cost.legend.now')),
+    key('proj', t('lessons.cost.legend.proj')),
+    key('quad', t('lessons.cost.legend.quad')),
+    key('now', t('lessons.cost.legend.now')),
   );
   return legend;
 }
