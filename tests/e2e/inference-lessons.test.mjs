@@ -221,6 +221,36 @@ describe('positions', () => {
   });
 });
 
+describe('explanations', () => {
+  test('a number explained is explained again from the new numbers when the example changes', async () => {
+    const result = () =>
+      page.$eval('.lesson-holder:not([hidden]) .lesson-explain .explain-result', (p) =>
+        Number(p.textContent.replace(/.*=\s*/, '').replace('\u2212', '-')),
+      );
+    for (const [id, map] of [
+      ['flash-attention', 'flash-scores'],
+      ['positions', 'pos-rope'],
+      ['kv-cache', 'kv-keys'],
+    ]) {
+      await afterRender(page, () => page.selectOption('#preset', 'lesson'));
+      await openPanel(id);
+      const cell = `[data-heatmap="${map}"] td[data-row="2"][data-col="0"]`;
+      await page.mouse.move(0, 0); // no cell under the pointer: the focused one is explained
+      await page.focus(cell);
+      const before = await readHeatmap(page, map);
+      assertClose([await result()], [before.data[2 * before.shape[1]]], {
+        atol: 1e-3,
+        rtol: 1e-3,
+        label: `${id} before`,
+      });
+      await afterRender(page, () => page.selectOption('#preset', 'heads'));
+      const after = await readHeatmap(page, map);
+      assert.notEqual(after.data[2 * after.shape[1]], before.data[2 * before.shape[1]], `${id}: another number`);
+      assertClose([await result()], [after.data[2 * after.shape[1]]], { atol: 1e-3, rtol: 1e-3, label: `${id} after` });
+    }
+  });
+});
+
 describe('access and looks', () => {
   test('the tabs open with the arrow keys and travel in the link', async () => {
     await page.focus('#lesson-tab-gradients');

@@ -4,15 +4,18 @@ import { el, setText } from '../dom/dom.js';
 import { english } from '../model/model.js';
 
 /**
- * { el, show({ title, lines: [{ text, kind }] }) }; kind is 'mono', 'result' or 'text'. `heading`:
- * the title's element, one level below the section's heading (h4 in a lesson, h3 in a card).
+ * { el, show({ title, lines: [{ text, kind }] }), clear() }; kind is 'mono', 'result' or 'text'.
+ * `heading`: the title's element, one level below the section's heading (h4 in a lesson, h3 in a
+ * card); `title`: its words while nothing is explained.
  */
-export function createExplainBox(idleText, { heading = 'h4', i18n = english } = {}) {
+export function createExplainBox(idleText, { heading = 'h4', title: titleText, i18n = english } = {}) {
   const box = el('div', 'explain lesson-explain');
-  const title = el(heading, 'explain-title', i18n.t('explorer.explain.title'));
+  const idleTitle = titleText ?? i18n.t('explorer.explain.title');
+  const title = el(heading, 'explain-title', idleTitle);
   const body = el('div', 'explain-body');
   body.setAttribute('aria-live', 'polite');
-  body.append(el('p', 'explain-idle', idleText ?? i18n.t('explorer.explain.idleLesson')));
+  const idle = () => el('p', 'explain-idle', idleText ?? i18n.t('explorer.explain.idleLesson'));
+  body.append(idle());
   box.append(title, body);
   return {
     el: box,
@@ -20,6 +23,11 @@ export function createExplainBox(idleText, { heading = 'h4', i18n = english } = 
       if (!content) return;
       setText(title, content.title);
       body.replaceChildren(...content.lines.map((l) => mathLine(el('p', `explain-${l.kind ?? 'mono'}`, l.text), l)));
+    },
+    /** Back to the title and the idle line: nothing is explained. */
+    clear() {
+      setText(title, idleTitle);
+      body.replaceChildren(idle());
     },
   };
 }

@@ -201,11 +201,18 @@ export function createHeatmap({
     if (!same) grid.nameFocused();
   }
 
+  const draw = deferWhileOutOfView(painter, table, render, () => valuesDirty);
+  let shape = [0, 0]; // the latest matrix given, drawn or waiting to be
   return {
     el: root,
     table,
     /** Draws the matrix; see render() for the arguments. */
-    update: deferWhileOutOfView(painter, table, render, () => valuesDirty),
+    update(args) {
+      shape = args.tensor.shape;
+      draw(args);
+    },
+    /** True when the latest matrix given has a cell (i, j). */
+    has: (i, j) => i < shape[0] && j < shape[1],
     /** Outlines cells: whole rows, whole columns and single flat indices (Sets, or null). */
     setHighlight: grid.setHighlight,
     focusCell: (i, j) => grid.focusCell(i, j),

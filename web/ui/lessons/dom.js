@@ -162,9 +162,30 @@ export function setSentence(target, i18n, key, params = {}, nodes = {}) {
 /**
  * An inference lesson's "How was this number computed?" box, under the inference catalogue's title,
  * saying i18n.t(idleKey) until something is explained (options: createExplainBox's).
+ * show(explain): explain() gives the explanation of what was pointed at, from the lesson's numbers
+ * when it is called (null: nothing to explain); refresh(), after each drawing of the lesson, writes
+ * it again from the numbers now on screen, or goes back to the idle line when it no longer applies,
+ * so no explanation outlives the numbers it was written from (a new example, a step, a setting).
  */
 export function lessonExplainBox(i18n, idleKey = 'inference.explain.idle', options = {}) {
-  const box = createExplainBox(i18n.t(idleKey), { ...options, i18n });
-  box.el.querySelector('.explain-title').textContent = i18n.t('inference.explain.title');
-  return box;
+  const box = createExplainBox(i18n.t(idleKey), { title: i18n.t('inference.explain.title'), ...options, i18n });
+  let again = null; // the explanation shown, as a function of the lesson's numbers
+  return {
+    el: box.el,
+    show(explain) {
+      const content = explain();
+      if (!content) return;
+      again = explain;
+      box.show(content);
+    },
+    refresh() {
+      const content = again?.();
+      if (content) {
+        box.show(content);
+      } else if (again) {
+        again = null;
+        box.clear();
+      }
+    },
+  };
 }

@@ -211,6 +211,7 @@ export function createFlashAttentionPanel({ attn, update, i18n = english }) {
       setText(status, statusText(i18n, s, steps, st?.now));
       drawTiles(tiles, run, settings, s, i18n);
       maps.draw(run, settings, st, s, result.labels, display);
+      explain.refresh();
       return undefined;
     },
     pause: stop,
@@ -222,13 +223,24 @@ export function createFlashAttentionPanel({ attn, update, i18n = english }) {
 // naive outputs; a cell is explained on hover or focus, once a step is shown (`always`: before).
 function createFlashHeatmaps(explain, current, i18n) {
   const { t } = i18n;
-  const inspect = (fn) => (i, j) => {
-    const c = current();
-    if (c.run && (c.st || fn.always)) explain.show(fn(c, i, j));
-  };
+  // Cell (i, j) of `heatmap`, explained from the numbers drawn now (again after each drawing).
+  const inspect = (fn, heatmap, i, j) =>
+    explain.show(() => {
+      const c = current();
+      return c.run && (c.st || fn.always) && heatmap.has(i, j) ? fn(c, i, j) : null;
+    });
   const always = (fn) => Object.assign(fn, { always: true });
-  const map = (name, key, onInspect, legend = false) =>
-    createHeatmap({ name, label: t(key), kind: 'diverging', legend, onInspect: inspect(onInspect), i18n });
+  const map = (name, key, fn, legend = false) => {
+    const heatmap = createHeatmap({
+      name,
+      label: t(key),
+      kind: 'diverging',
+      legend,
+      onInspect: (i, j) => inspect(fn, heatmap, i, j),
+      i18n,
+    });
+    return heatmap;
+  };
   const scores = map(
     'flash-scores',
     'inference.flash.map.scores',
@@ -259,15 +271,15 @@ function createFlashHeatmaps(explain, current, i18n) {
 function createFlashStats(explain, current, i18n) {
   const rescaleList = el('ul', 'flash-rescale');
   rescaleList.dataset.flashRescale = '';
-  const difference = explainedStat(
-    'flash-difference',
-    () => current().run && explain.show(explainDifference(current().run, i18n)),
+  const difference = explainedStat('flash-difference', () =>
+    explain.show(() => current().run && explainDifference(current().run, i18n)),
   );
   difference.dataset.flashDifference = '';
-  const showMemory = () => {
-    const c = current();
-    if (c.run) explain.show(explainMemory(c.run, tileMemory(c.run, c.settings.blockRows, c.settings.blockCols), i18n));
-  };
+  const showMemory = () =>
+    explain.show(() => {
+      const c = current();
+      return c.run && explainMemory(c.run, tileMemory(c.run, c.settings.blockRows, c.settings.blockCols), i18n);
+    });
   const tileBytes = explainedStat('flash-tile-bytes', showMemory);
   const fullBytes = explainedStat('flash-full-bytes', showMemory);
   return { rescaleList, difference, tileBytes, fullBytes };

@@ -91,8 +91,17 @@ function drawRing(ring, cache, labels, step, { t }) {
 }
 
 function kvMaps(inspect, { t }, i18n) {
-  const map = (name, key, kind, legend, fn) =>
-    createHeatmap({ name, label: t(key), kind, legend, onInspect: inspect(fn), i18n });
+  const map = (name, key, kind, legend, fn) => {
+    const heatmap = createHeatmap({
+      name,
+      label: t(key),
+      kind,
+      legend,
+      onInspect: (i, j) => inspect(fn, heatmap, i, j),
+      i18n,
+    });
+    return heatmap;
+  };
   return {
     weights: map('kv-weights', 'inference.kv.map.weights', 'weights', true, (c, i, j) => explainWeight(c, i, j, i18n)),
     full: map('kv-full', 'inference.kv.map.full', 'weights', false, (c, i, j) => explainFull(c, i, j, i18n)),
@@ -114,8 +123,10 @@ function kvParts(ctxOf, explain, update, i18n) {
   const ring = el('ol', 'kv-ring');
   ring.dataset.kvRing = '';
   ring.setAttribute('aria-label', t('inference.kv.ring'));
-  const bytes = explainedStat('kv-cache-bytes', () => ctxOf() && explain.show(explainBytes(ctxOf(), i18n)));
-  const difference = explainedStat('kv-difference', () => ctxOf() && explain.show(explainDifference(ctxOf(), i18n)));
+  const bytes = explainedStat('kv-cache-bytes', () => explain.show(() => ctxOf() && explainBytes(ctxOf(), i18n)));
+  const difference = explainedStat('kv-difference', () =>
+    explain.show(() => ctxOf() && explainDifference(ctxOf(), i18n)),
+  );
   const bytesLine = el('p', 'lesson-summary');
   bytesLine.append(t('inference.kv.bytesLine'), ' ', bytes);
   const diffLine = el('p', 'lesson-summary');
@@ -144,10 +155,9 @@ export function createKvCachePanel({ attn, update, i18n = english }) {
   const ui = kvControls(update, i18n);
   const explain = lessonExplainBox(i18n);
   let ctx = null;
+  // Cell (i, j) of `heatmap`, explained from the numbers drawn now (again after each drawing).
   const maps = kvMaps(
-    (fn) => (i, j) => {
-      if (ctx) explain.show(fn(ctx, i, j));
-    },
+    (fn, heatmap, i, j) => explain.show(() => (ctx && heatmap.has(i, j) ? fn(ctx, i, j) : null)),
     i18n,
     i18n,
   );
@@ -178,6 +188,7 @@ export function createKvCachePanel({ attn, update, i18n = english }) {
     render(state, result, display) {
       if (result.error) return failure.fail(t('inference.cannotCompute', { message: result.error }));
       p.table.draw(state.lessons.kv.table);
+      p.tableExplain.refresh();
       let run;
       const heads = explorerHeads(result);
       const T = Math.min(result.dims.n, result.dims.m);
@@ -201,6 +212,7 @@ export function createKvCachePanel({ attn, update, i18n = english }) {
       drawControls(ui, k, T, heads.length);
       drawKvText(p, ctx, d, T, i18n);
       drawKvMaps(maps, ctx, display, i18n);
+      explain.refresh();
       return undefined;
     },
   };

@@ -94,7 +94,7 @@ export function createMemoryTable({ update, explain, i18n = english }) {
       );
     };
     const inputs = Object.fromEntries(KV_FIELDS.map((key) => [key, fieldInput(c.name, key, set, i18n)]));
-    const out = explainedStat('kv-bytes', () => current && explain.show(explainRow(c.name, current[r], i18n)));
+    const out = explainedStat('kv-bytes', () => explain.show(() => current && explainRow(c.name, current[r], i18n)));
     tr.append(
       th,
       ...KV_FIELDS.map((key) => {

@@ -98,10 +98,11 @@ function clock(i, explain, current, i18n) {
   );
   const caption = el('figcaption', '', i18n.t('inference.positions.pair', { pair: i + 1 }));
   fig.append(face, caption);
-  const show = () => {
-    const c = current();
-    if (c) explain.show(explainClock(c, i, i18n));
-  };
+  const show = () =>
+    explain.show(() => {
+      const c = current();
+      return c && i < c.hands.length ? explainClock(c, i, i18n) : null;
+    });
   fig.addEventListener('focus', show);
   fig.addEventListener('pointerenter', show);
   return fig;
@@ -156,19 +157,23 @@ export function createPositionsPanel({ attn, update, i18n = english }) {
   const ui = positionControls(update, i18n);
   const explain = lessonExplainBox(i18n);
   let ctx = null;
-  const inspect = (kind) => (m, n) => {
-    if (ctx) explain.show(explainPosition(ctx, kind, m, n, i18n));
-  };
+  // Each explanation is written from the numbers drawn now, and again after each drawing.
+  const inspect = (kind) => (m, n) =>
+    explain.show(() => (ctx && maps[kind].has(m, n) ? explainPosition(ctx, kind, m, n, i18n) : null));
   const grid = el('div', 'positions-maps');
   const { maps, spreads } = positionMaps(
     grid,
     inspect,
-    (kind) => ctx && explain.show(explainSpread(ctx, kind, i18n)),
+    (kind) => explain.show(() => ctx && explainSpread(ctx, kind, i18n)),
     i18n,
   );
   const note = el('p', 'lesson-note');
   const alibiBox = el('div', 'alibi-maps');
   const alibiMaps = [];
+  const inspectAlibi = (h) => (m, n) =>
+    explain.show(() =>
+      ctx && h < ctx.slopes.length && alibiMaps[h].map.has(m, n) ? explainAlibi(ctx, h, m, n, i18n) : null,
+    );
   const clockExplain = lessonExplainBox(i18n, 'inference.positions.clockIdle');
   const clocks = createClocks(clockExplain, () => ctx, i18n);
   const body = el('div');
@@ -215,15 +220,10 @@ export function createPositionsPanel({ attn, update, i18n = english }) {
       setText(note, dk % 2 ? t('inference.positions.odd', { dk, used: dk - 1 }) : '');
       note.hidden = dk % 2 === 0;
       drawPositionMaps(maps, spreads, ctx, display, i18n);
-      drawAlibiMaps(
-        alibiBox,
-        alibiMaps,
-        ctx,
-        display,
-        (h) => (m, n) => explain.show(explainAlibi(ctx, h, m, n, i18n)),
-        i18n,
-      );
+      drawAlibiMaps(alibiBox, alibiMaps, ctx, display, inspectAlibi, i18n);
       clocks.draw(ctx.hands, p.position);
+      explain.refresh();
+      clockExplain.refresh();
       return undefined;
     },
   };
