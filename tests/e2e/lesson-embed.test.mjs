@@ -123,6 +123,20 @@ describe('one lesson, one widget', () => {
         /\b(head|heads|weights|inputs|field|dₖ) above\b|chosen above|as above/i,
         id,
       );
+      // Printed, a lesson is its text and figures: an action (Step, Next token, …) does nothing on
+      // paper. A choice stays (aria-pressed: a head's tile title, the head shown), and says which
+      // numbers the figure holds.
+      await page.emulateMedia({ media: 'print' });
+      assert.deepEqual(
+        await page.$$eval('#app button', (es) =>
+          es
+            .filter((e) => e.getClientRects().length && !e.closest('.head-select') && !e.matches('[aria-pressed]'))
+            .map((e) => e.textContent),
+        ),
+        [],
+        `${id}: no button printed`,
+      );
+      await page.emulateMedia({ media: 'screen' });
       const height = await page.$eval('#app', (e) => Math.ceil(e.getBoundingClientRect().height));
       heights.push(`${id} ${height}`);
       assert.ok(height <= (HEIGHT[id] ?? HEIGHT.default), `${id}: ${height} px tall`);
