@@ -14,6 +14,16 @@ const DECODER_OPTIONS = ['maxLength'];
 const APPEND_OPTIONS = ['needWeights'];
 const SAMPLE_OPTIONS = ['needWeights', 'temperature', 'topK', 'u'];
 const GENERATE_OPTIONS = ['maxNewTokens', 'temperature', 'topK', 'seed', 'onToken', 'maxLength'];
+// The core's bound (kMaxDecoderLength, src/core/decoder.h), checked here: maxLength reaches it as a
+// 32-bit size_t, so 2 ** 32 + 5 would arrive as 5.
+const MAX_LENGTH = 2 ** 24;
+
+// maxLength (default contextLength), a positive integer within the core's bound.
+function checkMaxLength(value, config) {
+  const maxLength = checkPositiveInteger(value, 'maxLength', config.contextLength);
+  if (maxLength > MAX_LENGTH) fail(`maxLength must be at most ${MAX_LENGTH}, got ${maxLength}`);
+  return maxLength;
+}
 
 // One decode step for generate(): module-private access to TransformerDecoder#sample.
 let sampleNext;
@@ -33,7 +43,7 @@ export class TransformerDecoder {
   constructor(instance, model, options) {
     const opts = checkOptions(options, DECODER_OPTIONS, 'decoder options');
     const c = model.config;
-    const maxLength = checkPositiveInteger(opts.maxLength, 'maxLength', c.contextLength);
+    const maxLength = checkMaxLength(opts.maxLength, c);
     if (c.positions === 'learned' && maxLength > c.contextLength)
       fail(
         `maxLength (${maxLength}) must be at most contextLength (${c.contextLength}) for a model with learned positions: wpe has no row past it`,
@@ -238,7 +248,7 @@ function generateOptions(options, config) {
   const seed = checkSeed(o.seed ?? 0, 'seed');
   if (o.onToken !== undefined && typeof o.onToken !== 'function')
     fail(`onToken must be a function, got ${show(o.onToken)}`);
-  const maxLength = checkPositiveInteger(o.maxLength, 'maxLength', config.contextLength);
+  const maxLength = checkMaxLength(o.maxLength, config);
   let maxNewTokens = Infinity;
   if (o.maxNewTokens !== undefined && o.maxNewTokens !== null) {
     if (!Number.isSafeInteger(o.maxNewTokens) || o.maxNewTokens < 0)

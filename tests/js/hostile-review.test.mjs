@@ -1,0 +1,39 @@
+// Hostile inputs to the newest surfaces, each refused with an Error naming the argument (or given
+// the right answer), never passed on to the core where it would be read differently: integers that
+// a 32-bit size_t would wrap (maxLength, attentionWindow, blockRows), results beyond float32,
+// detached buffers, and callbacks that change the model under a generation.
+import { describe, test, before } from 'node:test';
+import assert from 'node:assert/strict';
+
+import { createAttention } from '../../web/lib/attention.js';
+
+const CONFIG = { vocabSize: 11, contextLength: 8, dModel: 8, numLayers: 1, numHeads: 2 };
+const ROPE = { ...CONFIG, positions: 'rope' };
+
+describe('hostile review', () => {
+  let attn;
+  before(async () => {
+    attn = await createAttention();
+  });
+
+  test('maxLength beyond the core bound is refused, not wrapped to 32 bits', () => {
+    const model = attn.transformer(ROPE);
+    try {
+      for (const maxLength of [2 ** 24 + 1, 2 ** 32, 2 ** 32 + 5, 2 ** 53 - 1]) {
+        assert.throws(() => model.decoder({ maxLength }), /maxLength must be at most 16777216/, `decoder ${maxLength}`);
+        assert.throws(
+          () => model.generate([1], { maxLength, maxNewTokens: 2 }),
+          /maxLength must be at most 16777216/,
+          `generate ${maxLength}`,
+        );
+      }
+      const decoder = model.decoder({ maxLength: 12 });
+      assert.equal(decoder.maxLength, 12);
+      decoder.append([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 1, 2], { needWeights: false });
+      assert.equal(decoder.length, 12);
+      assert.equal(model.generate([1], { maxLength: 2 ** 24, maxNewTokens: 3, temperature: 0 }).tokens.length, 4);
+    } finally {
+      model.dispose();
+    }
+  });
+});
