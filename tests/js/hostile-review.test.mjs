@@ -36,4 +36,21 @@ describe('hostile review', () => {
       model.dispose();
     }
   });
+
+  test('attentionWindow beyond 32 bits is refused, not wrapped into another window', () => {
+    for (const attentionWindow of [2 ** 31, 2 ** 32, 2 ** 32 + 1, 2 ** 53 - 1])
+      assert.throws(
+        () => attn.transformer({ ...ROPE, attentionWindow }),
+        /attentionWindow must be at most 2147483647/,
+        String(attentionWindow),
+      );
+    const wide = attn.transformer({ ...ROPE, seed: 4, attentionWindow: 2 ** 31 - 1 });
+    const none = attn.transformer({ ...ROPE, seed: 4 });
+    try {
+      assert.deepEqual(wide.forward([1, 2, 3, 4, 5]).logits, none.forward([1, 2, 3, 4, 5]).logits);
+    } finally {
+      wide.dispose();
+      none.dispose();
+    }
+  });
 });

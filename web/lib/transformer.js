@@ -50,6 +50,7 @@ const SIZE_LIMITS = [
   ['numLayers', 256],
   ['numHeads', 2 ** 16],
 ];
+const MAX_WINDOW = 2 ** 31 - 1;
 const INIT_NONE = 2; // the core's "leave the parameters zero" (src/bindings: kInitNone)
 const POSITIONS = ['learned', 'none', 'rope', 'alibi'];
 // The core's codes for positions inside attention (transformer_create in the bindings).
@@ -126,6 +127,9 @@ function attentionConfig(config, c) {
       `numKVHeads (${numKVHeads}) must divide numHeads (${c.numHeads}): each key/value head serves numHeads / numKVHeads query heads`,
     );
   if (attentionWindow !== null) checkPositiveInteger(attentionWindow, 'attentionWindow (null for none)');
+  // The core takes the window as a 32-bit size_t (2 ** 32 + 1 would arrive as 1); sdpa's window has
+  // the same bound, and no sequence comes near it.
+  if (attentionWindow > MAX_WINDOW) fail(`attentionWindow must be at most ${MAX_WINDOW}, got ${attentionWindow}`);
   const headDim = c.dModel / c.numHeads;
   if (c.positions === 'rope' && headDim % 2 !== 0)
     fail(
