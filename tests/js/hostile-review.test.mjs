@@ -53,4 +53,31 @@ describe('hostile review', () => {
       none.dispose();
     }
   });
+
+  test('flashAttention: a block larger than 32 bits is one block, as any block of n rows or m columns is', () => {
+    const q = [
+      [1, 0],
+      [0, 1],
+      [1, 1],
+      [2, 0],
+      [0, 3],
+    ];
+    const k = [
+      [1, 0],
+      [0, 1],
+      [3, 1],
+    ];
+    const v = [
+      [1, 2],
+      [3, 4],
+      [5, 6],
+    ];
+    const flash = (options) => attn.lessons.flashAttention(q, k, v, options);
+    const whole = flash({ blockRows: 5, blockCols: 3 });
+    for (const huge of [2 ** 32 + 1, 2 ** 33 + 2, 2 ** 40]) {
+      assert.deepEqual(flash({ blockRows: huge, blockCols: 3 }), whole, `blockRows ${huge}`);
+      assert.deepEqual(flash({ blockRows: 5, blockCols: huge }), whole, `blockCols ${huge}`);
+    }
+    assert.deepEqual(flash({ blockRows: 2 ** 32 + 1, blockCols: 2 }), flash({ blockRows: 5, blockCols: 2 }));
+  });
 });

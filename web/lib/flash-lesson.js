@@ -52,9 +52,11 @@ function readSteps(heap, a, { n, m, dv }, br, bc) {
 }
 
 // The block sizes, the alignment of the causal mask and the scale from flashAttention's options.
-function readSettings(opts, dk) {
-  const br = checkPositiveInteger(opts.blockRows, 'blockRows', 4);
-  const bc = checkPositiveInteger(opts.blockCols, 'blockCols', 4);
+// A block of more than n rows (m columns) is the one block of them all, so it is passed as n (m):
+// the core takes it as a 32-bit size_t, where 2 ** 32 + 1 would be 1 while the steps are read as one.
+function readSettings(opts, { n, m, dk }) {
+  const br = Math.min(checkPositiveInteger(opts.blockRows, 'blockRows', 4), n);
+  const bc = Math.min(checkPositiveInteger(opts.blockCols, 'blockCols', 4), m);
   const { causal, lowerRight } = readAlignment({ causal: opts.causal });
   const scale = opts.scale === undefined ? 1 / Math.sqrt(dk) : checkScale(opts.scale, 'options.scale');
   return { br, bc, causal, lowerRight, scale };
@@ -109,7 +111,7 @@ function traceArguments(a, x, { scale, causal, lowerRight, br, bc }) {
 export function flashAttention(live, heap, q, k, v, options) {
   const opts = checkOptions(options, OPTIONS, 'flashAttention options');
   const x = readInputs(q, k, v);
-  const settings = readSettings(opts, x.dk);
+  const settings = readSettings(opts, x);
   const { br, bc } = settings;
   const stateRows = x.n * Math.ceil(x.m / bc);
   if (stateRows * (x.dv + 2) > MAX_STATE_FLOATS)
