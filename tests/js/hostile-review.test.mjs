@@ -80,4 +80,16 @@ describe('hostile review', () => {
     }
     assert.deepEqual(flash({ blockRows: 2 ** 32 + 1, blockCols: 2 }), flash({ blockRows: 5, blockCols: 2 }));
   });
+
+  test('rope refuses a rotation that overflows float32 instead of returning ±Infinity', () => {
+    const big = { data: new Float32Array(8).fill(3e38), shape: [2, 4] };
+    assert.throws(() => attn.rope(big), /rope: x's rotated values overflow float32 .*scale x down/);
+    // Position 0 turns nothing, so the same values there come back as they are.
+    assert.deepEqual(attn.rope(big, { positions: [0, 0] }).data, big.data);
+    const after = attn.rope([
+      [1, 2],
+      [3, 4],
+    ]);
+    assert.ok(after.data.every(Number.isFinite));
+  });
 });

@@ -49,6 +49,9 @@ export function rope(live, heap, x, options) {
   if (positions) module.HEAPF64.set(positions, ap >>> 3);
   try {
     check(module._ropeRotate(ax, X.data.length / (T * d), T, d, ap, base, as), 'rope');
+    // A turn keeps each pair's length, which can exceed float32's largest value when both are near it.
+    if (module._attn_first_non_finite(ax, X.data.length, false) >>> 0 !== X.data.length)
+      fail("rope: x's rotated values overflow float32 (a pair of values longer than 3.4e38); scale x down");
     return { data: heap.readF32(ax, X.data.length), shape: X.shape.slice() };
   } finally {
     heap.settle();
