@@ -92,4 +92,20 @@ describe('hostile review', () => {
     ]);
     assert.ok(after.data.every(Number.isFinite));
   });
+
+  test('rope: positions in a detached buffer are refused naming options.positions', () => {
+    const positions = Float64Array.of(0, 1);
+    structuredClone(positions.buffer, { transfer: [positions.buffer] });
+    assert.throws(
+      () =>
+        attn.rope(
+          [
+            [1, 2],
+            [3, 4],
+          ],
+          { positions },
+        ),
+      /options.positions is a Float64Array whose ArrayBuffer was detached \(transferred\); pass a copy/,
+    );
+  });
 });

@@ -2,7 +2,7 @@
 // (src/core/attention_positions.cpp, the rotation the transformer applies to q and k).
 import { fail, formatShape, show } from './checks.js';
 import { checkOptions, isArray, readList, toTensor } from './read-input.js';
-import { copyTypedArray, typedArrayName } from './typed-arrays.js';
+import { copyTypedArray, isDetached, typedArrayName } from './typed-arrays.js';
 import { check } from './wasm-heap.js';
 
 const ROPE_OPTIONS = ['base', 'positions'];
@@ -16,9 +16,12 @@ function readPositions(value, T) {
     typedArrayName(value) &&
     typedArrayName(value) !== 'BigInt64Array' &&
     typedArrayName(value) !== 'BigUint64Array'
-  )
+  ) {
+    // A detached buffer reads as empty and copying it throws a TypeError that names nothing.
+    if (isDetached(value))
+      fail(`options.positions is a ${typedArrayName(value)} whose ArrayBuffer was detached (transferred); pass a copy`);
     list = copyTypedArray(value, Float64Array);
-  else fail(`options.positions must be an array of ${T} numbers, got ${show(value)}`);
+  } else fail(`options.positions must be an array of ${T} numbers, got ${show(value)}`);
   if (list.length !== T) fail(`options.positions must hold one position per row of x (T = ${T}), got ${list.length}`);
   const out = new Float64Array(T);
   for (let t = 0; t < T; t++) {
