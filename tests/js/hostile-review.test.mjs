@@ -108,4 +108,37 @@ describe('hostile review', () => {
       /options.positions is a Float64Array whose ArrayBuffer was detached \(transferred\); pass a copy/,
     );
   });
+
+  test('generate stops with an Error when onToken changes the parameters under its cache', () => {
+    const model = attn.transformer({ ...CONFIG, seed: 3 });
+    const other = attn.transformer({ ...CONFIG, seed: 9 });
+    const tokens = [1, 2, 3, 4, 5, 6, 7, 0];
+    const targets = [2, 3, 4, 5, 6, 7, 0, 1];
+    try {
+      const changed = /generate: onToken changed the model's parameters \(trainStep or loadState\)/;
+      assert.throws(
+        () => model.generate([1], { temperature: 0, onToken: () => model.trainStep(tokens, targets) }),
+        changed,
+      );
+      const state = other.getState();
+      assert.throws(() => model.generate([1], { temperature: 0, onToken: () => model.loadState(state) }), changed);
+      // Stopping in the same callback keeps the tokens drawn before the change.
+      const stopped = model.generate([1], {
+        temperature: 0,
+        onToken: () => {
+          model.loadState(state);
+          return false;
+        },
+      });
+      assert.equal(stopped.tokens.length, 2);
+      // A model changed between two generations generates as a fresh one with its parameters does.
+      const fresh = attn.transformer({ ...CONFIG, seed: 5 });
+      fresh.loadState(state);
+      assert.deepEqual(model.generate([1], { temperature: 0 }).tokens, fresh.generate([1], { temperature: 0 }).tokens);
+      fresh.dispose();
+    } finally {
+      model.dispose();
+      other.dispose();
+    }
+  });
 });

@@ -860,7 +860,11 @@ export interface GenerateOptions {
   seed?: number;
   /** The sequence's length limit (default contextLength; beyond it only without learned positions). */
   maxLength?: number;
-  /** Called with each new token and its index among the new ones; returning false stops. */
+  /**
+   * Called with each new token and its index among the new ones; returning false stops. A
+   * trainStep or loadState of the model in it makes generate throw before the next token (its
+   * cache holds the old parameters' keys and values), unless it returns false.
+   */
   onToken?: (token: number, index: number) => boolean | void;
 }
 

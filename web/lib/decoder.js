@@ -260,9 +260,10 @@ function generateOptions(options, config) {
 
 /**
  * model.generate: the prompt followed by new tokens, each sampled from the last logits (see
- * attention.d.ts). openDecoder({ maxLength }) gives a decoder of the model.
+ * attention.d.ts). openDecoder({ maxLength }) gives a decoder of the model; version() counts the
+ * changes of its parameters.
  */
-export function generate(instance, config, openDecoder, prompt, options) {
+export function generate(instance, config, openDecoder, prompt, options, version) {
   const o = generateOptions(options, config);
   const ids = readTokens(prompt, 'prompt', (x, i, at) => {
     if (typeof x !== 'number' || !Number.isInteger(x) || x < 0 || x >= config.vocabSize)
@@ -277,9 +278,16 @@ export function generate(instance, config, openDecoder, prompt, options) {
   const decoder = openDecoder({ maxLength: o.maxLength });
   const rng = o.temperature > 0 ? new RandomState(instance, o.seed) : null;
   let made = 0;
+  const start = version();
   try {
     let next = ids.data;
     while (made < count) {
+      // The cache holds keys and values of the parameters it was filled with: a trainStep or a
+      // loadState in onToken would make the next tokens those of neither model.
+      if (version() !== start)
+        fail(
+          "generate: onToken changed the model's parameters (trainStep or loadState), so the cache no longer matches them; generation stopped",
+        );
       const u = rng ? rng.rand() : 0; // drawn first: a draw uses the heap's scratch block too
       const token = sampleNext(decoder, next, o, u);
       out[ids.T + made++] = token;

@@ -309,6 +309,7 @@ export class Transformer {
   #tensors = []; // { name, shape, offset (floats), size } in state-dict order
   #byName = new Map();
   #decoders = new Set(); // WeakRefs of this model's live decoders, disposed with it
+  #version = 0; // counts the calls that changed the parameters (loadState, trainStep)
 
   // `internal` (checkpoint loading only): { initialize: false } leaves the parameters zero for a
   // checkpoint to fill; access(get) receives a function giving the live parameter block.
@@ -448,6 +449,7 @@ export class Transformer {
     this.#live(); // again: a getter in the state may have disposed the model
     const base = this.#module._transformerParameters(this.#handle);
     for (const t of this.#tensors) this.#heap.writeF32(base + t.offset * 4, given.get(t.name));
+    this.#version++;
     return this;
   }
 
@@ -585,6 +587,7 @@ export class Transformer {
         this.#module._transformerTrainStep(this.#handle, a[0], a[1], tok.batch, tok.T, a[3], a[2]),
         'trainStep',
       );
+      this.#version++;
       return { loss: this.#heap.readF64(a[2], 1)[0] };
     } finally {
       this.#heap.settle();
@@ -634,7 +637,14 @@ export class Transformer {
   /** The prompt followed by sampled (or greedy) new tokens, decoded with a cache (see attention.d.ts). */
   generate(prompt, options) {
     this.#live();
-    return generate(this.#instance, this.#config, (o) => this.decoder(o), prompt, options);
+    return generate(
+      this.#instance,
+      this.#config,
+      (o) => this.decoder(o),
+      prompt,
+      options,
+      () => this.#version,
+    );
   }
 
   /** Frees the model's WebAssembly memory; the model cannot be used afterwards. */
