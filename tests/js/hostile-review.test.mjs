@@ -6,9 +6,16 @@ import { describe, test, before } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { createAttention } from '../../web/lib/attention.js';
+import { decodeSafetensors, safetensorsHeaderSize } from '../../web/lib/safetensors.js';
 
 const CONFIG = { vocabSize: 11, contextLength: 8, dModel: 8, numLayers: 1, numHeads: 2 };
 const ROPE = { ...CONFIG, positions: 'rope' };
+
+// `view` after its ArrayBuffer was transferred away (as postMessage with a transfer list does).
+function detach(view) {
+  structuredClone(view.buffer, { transfer: [view.buffer] });
+  return view;
+}
 
 describe('hostile review', () => {
   let attn;
@@ -139,6 +146,34 @@ describe('hostile review', () => {
     } finally {
       model.dispose();
       other.dispose();
+    }
+  });
+
+  test('safetensors bytes in a detached buffer are refused naming them, before and during a load', async () => {
+    const model = attn.transformer(CONFIG);
+    const file = model.toSafetensors();
+    try {
+      const gone = /whose ArrayBuffer was detached \(transferred\); pass a copy/;
+      for (const bytes of [
+        detach(file.slice()),
+        detach(file.slice()).buffer,
+        detach(new DataView(file.slice().buffer)),
+      ]) {
+        assert.throws(() => decodeSafetensors(bytes), gone);
+        assert.throws(() => safetensorsHeaderSize(bytes), gone);
+        assert.throws(() => attn.transformerFromSafetensors(bytes, CONFIG), gone);
+        await assert.rejects(attn.loadTransformer(bytes, CONFIG), gone);
+      }
+      const copy = file.slice();
+      await assert.rejects(
+        attn.loadTransformer(copy, CONFIG, { onProgress: () => copy.buffer.byteLength && detach(copy) }),
+        /source's ArrayBuffer was detached \(transferred\) during the load; pass a copy/,
+      );
+      const again = await attn.loadTransformer(file, CONFIG);
+      assert.deepEqual(again.getState(), model.getState());
+      again.dispose();
+    } finally {
+      model.dispose();
     }
   });
 });

@@ -6,7 +6,7 @@
 // slices and stopping at an AbortSignal. A model that fails to fill is disposed before the Error
 // is thrown.
 import { decodeSafetensorsHeader, safetensorsHeaderSize } from './safetensors.js';
-import { bytesView } from './safetensors-dtypes.js';
+import { bytesView, detachedKind } from './safetensors-dtypes.js';
 import { fail, show } from './checks.js';
 import { checkOptions } from './read-input.js';
 import { ParameterWriter, neededRanges, planLoad } from './checkpoint-writer.js';
@@ -35,6 +35,8 @@ function end(load, error) {
 }
 
 function asBytes(source, name, kinds) {
+  const detached = detachedKind(source);
+  if (detached) fail(`${name} is a ${detached} whose ArrayBuffer was detached (transferred); pass a copy`);
   return bytesView(source) ?? fail(`${name} must be ${kinds}; got ${show(source)}`);
 }
 
@@ -123,7 +125,12 @@ function rangeReader(source) {
     'source',
     'a Uint8Array, an ArrayBuffer, a Blob or File, a URL, a Response or a ReadableStream',
   );
-  return { size: bytes.length, read: async (start, end) => bytes.subarray(start, end) };
+  // The caller's buffer is read slice by slice: a callback (onProgress) may transfer it meanwhile.
+  const read = async (start, end) => {
+    if (detachedKind(bytes)) fail("source's ArrayBuffer was detached (transferred) during the load; pass a copy");
+    return bytes.subarray(start, end);
+  };
+  return { size: bytes.length, read };
 }
 
 async function loadFromRanges(reader, create, ctx) {

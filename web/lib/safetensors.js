@@ -19,6 +19,7 @@ import {
   bytesView,
   dataBytes,
   decodeData,
+  detachedKind,
   inferDtype,
 } from './safetensors-dtypes.js';
 import { ownEntries, ownValue } from './read-input.js';
@@ -42,6 +43,8 @@ const formatShape = (shape) => `[${shape.join(', ')}]`;
 const isCount = (x) => Number.isSafeInteger(x) && x >= 0;
 
 function asBytes(bytes) {
+  const detached = detachedKind(bytes);
+  if (detached) fail(`bytes is a ${detached} whose ArrayBuffer was detached (transferred); pass a copy`);
   const view = bytesView(bytes);
   if (view) return view;
   const what = bytes === null ? 'null' : Array.isArray(bytes) ? 'an array' : typeof bytes;
