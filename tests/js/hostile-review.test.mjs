@@ -176,4 +176,17 @@ describe('hostile review', () => {
       model.dispose();
     }
   });
+
+  test('loadTransformer rejects when onProgress aborts at the last progress, as at any other', async () => {
+    const model = attn.transformer(CONFIG);
+    const file = model.toSafetensors();
+    model.dispose();
+    for (const source of [file, new Blob([file])]) {
+      const controller = new AbortController();
+      const onProgress = ({ loaded, total }) => loaded === total && controller.abort();
+      await assert.rejects(attn.loadTransformer(source, CONFIG, { signal: controller.signal, onProgress }), {
+        name: 'AbortError',
+      });
+    }
+  });
 });

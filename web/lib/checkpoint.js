@@ -155,6 +155,7 @@ async function loadFromRanges(reader, create, ctx) {
     }
     load.writer.finish();
     ctx.progress(reader.size, reader.size);
+    ctx.check(); // onProgress may have aborted: the promise has not settled yet
   } catch (err) {
     end(load, ctx.signal?.aborted ? abortError(ctx.signal) : err);
   }
