@@ -128,6 +128,26 @@ test('bad arguments give Errors that name them', () => {
   assert.deepEqual(encode(''), []);
 });
 
+test('ids in a detached buffer or under a lying length, and an inherited special, are not taken as given', () => {
+  const ids = Int32Array.from(encode('Hello world'));
+  const gone = ids.slice();
+  structuredClone(gone.buffer, { transfer: [gone.buffer] });
+  for (const f of [decode, tokenStrings, tokenPieces])
+    assert.throws(() => f(gone), /ids is an Int32Array whose ArrayBuffer was detached \(transferred\); pass a copy/);
+  class Short extends Int32Array {
+    get length() {
+      return 1;
+    }
+  }
+  assert.equal(decode(new Short(ids)), 'Hello world', 'a typed array is read by the length the engine knows');
+  Object.prototype.special = false;
+  try {
+    assert.deepEqual(encode('<|endoftext|>', {}), [END_OF_TEXT], 'only own options count');
+  } finally {
+    delete Object.prototype.special;
+  }
+});
+
 test('only its own entry loads the tokenizer, which fetches nothing', () => {
   const lib = new URL('../../web/lib/', import.meta.url);
   const users = readdirSync(lib).filter(

@@ -8,6 +8,7 @@
 // is in gpt2-tokenizer.d.ts.
 import { Tiktoken } from './vendor/tiktoken-lite.js';
 import gpt2 from './vendor/gpt2-ranks.js';
+import { isDetached, typedArrayLength, typedArrayName } from './typed-arrays.js';
 
 /** Token id of `<|endoftext|>`, which GPT-2 puts between documents. */
 export const END_OF_TEXT = 50256;
@@ -48,16 +49,23 @@ function readSpecial(options) {
     fail(`options must be an object such as { special: false }, got ${show(options)}`);
   for (const key of Object.keys(options))
     if (key !== 'special') fail(`unknown option ${JSON.stringify(key)} (the only option is special)`);
-  const special = options.special ?? true;
+  // Own only: Object.prototype.special = false must not change how a text is read.
+  const special = (Object.hasOwn(options, 'special') ? options.special : undefined) ?? true;
   if (typeof special !== 'boolean') fail(`options.special must be true or false, got ${show(special)}`);
   return special;
 }
 
 // ids: an array or typed array of integers in [0, VOCAB_SIZE), read once each into a plain array.
+// A typed array is measured by the engine (a subclass's `length` is not asked), and a detached one,
+// which would read as empty, is refused.
 function readIds(ids) {
-  const isList = Array.isArray(ids) || (ArrayBuffer.isView(ids) && !(ids instanceof DataView));
-  if (!isList) fail(`ids must be an array or typed array of token ids, got ${show(ids)}`);
-  const length = ids.length;
+  const kind = typedArrayName(ids);
+  if (!Array.isArray(ids) && !kind) fail(`ids must be an array or typed array of token ids, got ${show(ids)}`);
+  if (kind && isDetached(ids))
+    fail(
+      `ids is ${/^[AEIOU]/.test(kind) ? 'an' : 'a'} ${kind} whose ArrayBuffer was detached (transferred); pass a copy`,
+    );
+  const length = kind ? typedArrayLength(ids) : ids.length;
   if (!Number.isSafeInteger(length) || length < 0 || length > 2 ** 31)
     fail(`ids has an invalid length (${show(length)})`);
   const out = new Array(length);
