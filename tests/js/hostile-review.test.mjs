@@ -189,4 +189,31 @@ describe('hostile review', () => {
       });
     }
   });
+
+  test('generate and decoder refuse a token list longer than they take before reading its ids', () => {
+    const model = attn.transformer(CONFIG);
+    try {
+      // A Proxy counts the ids read: a sparse array of 2**31 - 1 holes costs nothing to make, but
+      // reading every hole before the length check ran Node out of memory (a fatal abort).
+      let reads = 0;
+      const counted = new Proxy(new Array(2 ** 20), {
+        get: (target, key) => (key === 'length' ? target.length : (reads++, target[key])),
+      });
+      assert.throws(() => model.generate(counted), /prompt has 1048576 tokens, more than maxLength \(8\)/);
+      const decoder = model.decoder();
+      decoder.append([1, 2]);
+      assert.throws(
+        () => decoder.append(counted),
+        /decoder.append: appending 1048576 tokens to the 2 already seen would pass maxLength \(8\)/,
+      );
+      assert.throws(() => decoder.sample(counted), /appending 1048576 tokens/);
+      assert.equal(reads, 0);
+      assert.throws(() => model.generate(new Array(2 ** 31 - 1)), /prompt has 2147483647 tokens/);
+      assert.throws(() => decoder.append(new Array(2 ** 31 - 1)), /appending 2147483647 tokens/);
+      assert.equal(decoder.length, 2);
+      assert.equal(decoder.append([3, 4, 5, 6, 7, 8]).logits.shape[0], 6);
+    } finally {
+      model.dispose();
+    }
+  });
 });

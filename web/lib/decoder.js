@@ -208,10 +208,12 @@ export class TransformerDecoder {
 
   #tokens(value, name) {
     const V = this.#config.vocabSize;
-    const tok = readTokens(value, name, (x, i, at) => {
+    const checkId = (x, i, at) => {
       if (typeof x !== 'number' || !Number.isInteger(x)) fail(`${at()} is ${show(x)}; token ids must be integers`);
       if (x < 0 || x >= V) fail(`${at()} is ${x}, outside [0, vocabSize = ${V})`);
-    });
+    };
+    // A list longer than the room left is refused before its ids are read (checked again after).
+    const tok = readTokens(value, name, checkId, (length) => this.#checkRoom(length));
     if (tok.batched) fail(`${name} must be one sequence of token ids [t], got shape [${tok.shape.join(', ')}]`);
     return tok.data;
   }
@@ -265,12 +267,17 @@ function generateOptions(options, config) {
  */
 export function generate(instance, config, openDecoder, prompt, options, version) {
   const o = generateOptions(options, config);
-  const ids = readTokens(prompt, 'prompt', (x, i, at) => {
+  const checkId = (x, i, at) => {
     if (typeof x !== 'number' || !Number.isInteger(x) || x < 0 || x >= config.vocabSize)
       fail(`${at()} is ${show(x)}; token ids must be integers in [0, vocabSize = ${config.vocabSize})`);
-  });
+  };
+  const checkLength = (T) => {
+    if (T > o.maxLength) fail(`prompt has ${T} tokens, more than maxLength (${o.maxLength})`);
+  };
+  // Checked before the ids are read too: a sparse array of 2**31 − 1 holes would take gigabytes.
+  const ids = readTokens(prompt, 'prompt', checkId, checkLength);
   if (ids.batched) fail(`prompt must be one sequence of token ids [t], got shape [${ids.shape.join(', ')}]`);
-  if (ids.T > o.maxLength) fail(`prompt has ${ids.T} tokens, more than maxLength (${o.maxLength})`);
+  checkLength(ids.T);
   const count = Math.min(o.maxNewTokens, o.maxLength - ids.T);
   const out = new Int32Array(ids.T + count);
   out.set(ids.data);

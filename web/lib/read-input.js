@@ -300,8 +300,9 @@ export function maskFrom(input) {
 const TOKENS_NOUN = 'an array of token ids [T] or [B, T], a typed array or { data, shape }';
 
 // Rows of [B, T] as given: the outer list and each row read once; deeper nesting is refused.
-function readRows(value, name) {
-  const rows = readList(value, name);
+// checkLength(length) may refuse the outer list's length before any of it is read.
+function readRows(value, name, checkLength) {
+  const rows = readList(value, name, checkLength);
   if (rows.length === 0) fail(`${name} must be [T] or [B, T] token ids, got an empty array`);
   if (!isArray(rows[0])) return { shape: [rows.length], values: rows };
   const values = [];
@@ -323,8 +324,8 @@ function readRows(value, name) {
   return { shape: [rows.length, T], values };
 }
 
-function readShapeAndValues(value, name) {
-  if (isArray(value)) return readRows(value, name);
+function readShapeAndValues(value, name, checkLength) {
+  if (isArray(value)) return readRows(value, name, checkLength);
   const kind = typedArrayName(value);
   if (kind === 'BigInt64Array' || kind === 'BigUint64Array')
     fail(
@@ -349,10 +350,12 @@ const indexName = (name, shape, flat) => `${name}${indexPath(shape, flat)}`;
 /**
  * Token ids read once: `{ data: Int32Array, shape, batch, T, batched }`. `checkId(x, i, where)`
  * sees each value as read (any type) and throws the caller's message for a bad one; what it lets
- * through must be an int32 integer.
+ * through must be an int32 integer. `checkLength(length)` (optional) may refuse the length of an
+ * array before any id is read: a sparse array of 2**31 − 1 holes costs nothing to make, but
+ * reading them all takes gigabytes (Node aborts when out of memory).
  */
-export function readTokens(value, name, checkId) {
-  const { shape, values } = readShapeAndValues(value, name);
+export function readTokens(value, name, checkId, checkLength) {
+  const { shape, values } = readShapeAndValues(value, name, checkLength);
   const data = new Int32Array(values.length);
   for (let i = 0; i < values.length; i++) {
     const x = values[i];
