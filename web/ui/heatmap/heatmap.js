@@ -65,6 +65,19 @@ function heatmapElements({ name, label, small, showLegend, onInspect, onActivate
   return { root, table, grid, painter, legend };
 }
 
+// update(args) draws the matrix (see render() for the arguments) and remembers its shape, so that
+// has(i, j) tells whether the latest matrix given, drawn or waiting to be, has the cell (i, j).
+function remembersShape(draw) {
+  let shape = [0, 0];
+  return {
+    update(args) {
+      shape = args.tensor.shape;
+      draw(args);
+    },
+    has: (i, j) => i < shape[0] && j < shape[1],
+  };
+}
+
 /**
  * kind: 'weights' (sequential, fixed 0..1) or 'diverging' (centred on 0, symmetric range).
  * onInspect(i, j) on hover/focus; onActivate(i, j) on click, Enter or Space (optional).
@@ -201,18 +214,10 @@ export function createHeatmap({
     if (!same) grid.nameFocused();
   }
 
-  const draw = deferWhileOutOfView(painter, table, render, () => valuesDirty);
-  let shape = [0, 0]; // the latest matrix given, drawn or waiting to be
   return {
     el: root,
     table,
-    /** Draws the matrix; see render() for the arguments. */
-    update(args) {
-      shape = args.tensor.shape;
-      draw(args);
-    },
-    /** True when the latest matrix given has a cell (i, j). */
-    has: (i, j) => i < shape[0] && j < shape[1],
+    ...remembersShape(deferWhileOutOfView(painter, table, render, () => valuesDirty)),
     /** Outlines cells: whole rows, whole columns and single flat indices (Sets, or null). */
     setHighlight: grid.setHighlight,
     focusCell: (i, j) => grid.focusCell(i, j),
