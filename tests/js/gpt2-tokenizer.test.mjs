@@ -13,6 +13,9 @@ import { createRequire } from 'node:module';
 import fc from 'fast-check';
 
 import { END_OF_TEXT, VOCAB_SIZE, decode, encode, tokenPieces, tokenStrings } from 'attention-explorer/gpt2-tokenizer';
+import { bytePairEncode } from '../../web/lib/byte-pair-merge.js';
+import { Tiktoken } from '../../web/lib/vendor/tiktoken-lite.js';
+import gpt2Ranks from '../../web/lib/vendor/gpt2-ranks.js';
 
 const require = createRequire(import.meta.url);
 const reference = require('gpt-3-encoder');
@@ -168,4 +171,43 @@ test('only its own entry loads the tokenizer, which fetches nothing', () => {
     encoding: 'utf8',
   });
   assert.deepEqual(JSON.parse(out), reference.encode('offline'));
+});
+
+// tiktoken's merge rule written plainly: join the neighbouring pair of the lowest rank (the leftmost
+// of equal ones) while one has a rank; O(n²) lookups.
+function plainMerge(piece, ranks) {
+  let parts = Array.from(piece, (_, i) => [i, i + 1]);
+  for (;;) {
+    let best = null;
+    for (let i = 0; i + 1 < parts.length; i++) {
+      const rank = ranks.get(piece.subarray(parts[i][0], parts[i + 1][1]).join(','));
+      if (rank !== undefined && (best === null || rank < best.rank)) best = { rank, i };
+    }
+    if (best === null) break;
+    parts = [...parts.slice(0, best.i), [parts[best.i][0], parts[best.i + 1][1]], ...parts.slice(best.i + 2)];
+  }
+  return parts.map(([s, e]) => ranks.get(piece.subarray(s, e).join(',')));
+}
+
+test('the merge of a long piece takes O(n log n) rank lookups, not O(n²), and joins what the plain rule joins', () => {
+  const ranks = new Tiktoken(gpt2Ranks).rankMap;
+  let lookups = 0;
+  const counted = { get: (k) => (lookups++, ranks.get(k)) };
+  const utf8 = (s) => new TextEncoder().encode(s);
+  // One letter 4096 times (one pre-tokenizer piece): the plain rule looks up ~n²/2 = 8 million pairs.
+  const long = utf8('a'.repeat(4096));
+  const ids = bytePairEncode(long, counted);
+  assert.ok(lookups < 40 * long.length, `${lookups} rank lookups for ${long.length} bytes`);
+  assert.equal(decode(ids), 'a'.repeat(4096));
+  assert.deepEqual(encode('a'.repeat(1000)), reference.encode('a'.repeat(1000)));
+  // Pieces full of equal-rank ties and of joins that undo a neighbour's candidate.
+  fc.assert(
+    fc.property(
+      fc.string({ unit: fc.constantFrom('a', 'b', 'aa', 'ab', 'ba', 'é', '='), minLength: 1, maxLength: 120 }),
+      (s) => {
+        assert.deepEqual(bytePairEncode(utf8(s), ranks), plainMerge(utf8(s), ranks));
+      },
+    ),
+    { numRuns: RUNS },
+  );
 });

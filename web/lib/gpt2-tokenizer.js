@@ -8,6 +8,7 @@
 // is in gpt2-tokenizer.d.ts.
 import { Tiktoken } from './vendor/tiktoken-lite.js';
 import gpt2 from './vendor/gpt2-ranks.js';
+import { bytePairEncode } from './byte-pair-merge.js';
 import { isDetached, typedArrayLength, typedArrayName } from './typed-arrays.js';
 
 /** Token id of `<|endoftext|>`, which GPT-2 puts between documents. */
@@ -39,9 +40,45 @@ const show = (x) =>
  */
 export function encode(text, options) {
   if (typeof text !== 'string') fail(`text must be a string, got ${show(text)}`);
-  const special = readSpecial(options);
-  return special ? bpe().encode(text, 'all') : bpe().encode(text, [], []);
+  return encodeText(text, readSpecial(options));
 }
+
+// js-tiktoken's encode with 'all' special tokens allowed (special) or none (each read as
+// characters), with the merge of each piece done by bytePairEncode: the text split at each special
+// token, each part into GPT-2's pre-tokenizer pieces, each piece's UTF-8 bytes a token if they
+// have a rank, else merged.
+function encodeText(text, special) {
+  const { rankMap, specialTokens, patStr, textEncoder } = bpe();
+  const ids = [];
+  const encodePart = (part) => {
+    for (const [match] of part.matchAll(new RegExp(patStr, 'gu'))) {
+      const bytes = textEncoder.encode(match);
+      const whole = rankMap.get(bytes.join(','));
+      if (whole !== undefined) ids.push(whole);
+      else for (const id of bytePairEncode(bytes, rankMap)) ids.push(id);
+    }
+  };
+  if (!special) {
+    encodePart(text);
+    return ids;
+  }
+  let from = 0;
+  for (const found of text.matchAll(specialTokenPattern(specialTokens))) {
+    encodePart(text.slice(from, found.index));
+    ids.push(specialTokens[found[0]]);
+    from = found.index + found[0].length;
+  }
+  encodePart(text.slice(from));
+  return ids;
+}
+
+const specialTokenPattern = (tokens) =>
+  new RegExp(
+    Object.keys(tokens)
+      .map((t) => t.replace(/[\\^$*+?.()|[\]{}]/g, '\\$&'))
+      .join('|'),
+    'g',
+  );
 
 function readSpecial(options) {
   if (options === undefined) return true;
