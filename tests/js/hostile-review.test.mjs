@@ -216,4 +216,42 @@ describe('hostile review', () => {
       model.dispose();
     }
   });
+
+  test('a tensor, token list, mask or positions list full of holes is refused at its first hole, not read to the end', () => {
+    // A sparse array costs nothing to make; reading its 2**29 holes one by one took gigabytes and
+    // Node aborted. A Proxy counts the elements read.
+    let reads = 0;
+    const holes = (length) =>
+      new Proxy(new Array(length), { get: (t, key) => (key === 'length' ? t.length : (reads++, t[key])) });
+    const model = attn.transformer(CONFIG);
+    try {
+      const cases = [
+        [() => attn.scaledDotProductAttention(holes(2 ** 20), [[1]], [[1]]), /q\[0\] is undefined, expected a number/],
+        [
+          () => attn.scaledDotProductAttention({ data: holes(2 ** 20), shape: [2 ** 20, 1] }, [[1]], [[1]]),
+          /q\.data\[0\] is undefined, expected a number/,
+        ],
+        [
+          () => attn.scaledDotProductAttention([[1]], [[1]], [[1]], { mask: [holes(1)] }),
+          /mask\[0\]\[0\] is undefined/,
+        ],
+        [() => model.forward(holes(2 ** 20)), /tokens\[0\] is undefined/],
+        [() => model.forward([[1, 2], holes(2)]), /tokens\[1\]\[0\] is undefined/],
+        [
+          () => attn.rope([[1, 2]], { positions: holes(2 ** 20) }),
+          /options\.positions must hold one position per row of x \(T = 1\), got 1048576/,
+        ],
+      ];
+      for (const [call, message] of cases) {
+        reads = 0;
+        assert.throws(call, message);
+        assert.ok(reads <= 1, `${reads} elements read`);
+      }
+      assert.throws(() => attn.scaledDotProductAttention(new Array(2 ** 29), [[1]], [[1]]), /q\[0\] is undefined/);
+      assert.throws(() => model.forward(new Array(2 ** 29)), /tokens\[0\] is undefined/);
+      assert.equal(attn.scaledDotProductAttention([[1, 0]], [[1, 0]], [[2]]).output.data[0], 2);
+    } finally {
+      model.dispose();
+    }
+  });
 });

@@ -11,7 +11,10 @@ const ROPE_OPTIONS = ['base', 'positions'];
 function readPositions(value, T) {
   if (value === undefined || value === null) return null;
   let list;
-  if (isArray(value)) list = readList(value, 'options.positions');
+  if (isArray(value))
+    list = readList(value, 'options.positions', (length) => {
+      if (length !== T) fail(`options.positions must hold one position per row of x (T = ${T}), got ${length}`);
+    });
   else if (
     typedArrayName(value) &&
     typedArrayName(value) !== 'BigInt64Array' &&

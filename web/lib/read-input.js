@@ -39,15 +39,25 @@ export function ownEntries(object) {
 
 /**
  * A plain-array copy of an array (or Proxy of one): `length` read once, then each element once.
- * `checkLength(length)` may throw to refuse a length before any element is read.
+ * `checkLength(length)` may throw to refuse a length before any element is read. With
+ * `upToUndefined`, for values where undefined is never valid (the numbers of a tensor, token ids),
+ * the copy ends at the first undefined, which the caller's check of each value then refuses by
+ * name: `new Array(2 ** 29)` costs nothing to make, but reading all its holes took gigabytes and
+ * Node aborted.
  */
-export function readList(list, name, checkLength) {
+export function readList(list, name, checkLength, { upToUndefined = false } = {}) {
   const length = list.length;
   if (!Number.isSafeInteger(length) || length < 0 || length > MAX_LIST)
     throw new Error(`${name} has an invalid length (${typeof length === 'number' ? length : typeof length})`);
   if (checkLength) checkLength(length);
   const out = new Array(length);
-  for (let i = 0; i < length; i++) out[i] = list[i];
+  for (let i = 0; i < length; i++) {
+    out[i] = list[i];
+    if (upToUndefined && out[i] === undefined) {
+      out.length = i + 1;
+      break;
+    }
+  }
   return out;
 }
 
@@ -116,16 +126,21 @@ function readNested(value, name) {
       return;
     }
     if (depth === leafDepth) fail(`${name} is ragged: ${path} is an array, expected a number`);
-    const items = readList(node, path, (length) => {
-      if (depth === shape.length) {
-        if (length === 0) fail(`${name} has an empty dimension at depth ${depth}`);
-        if (depth === MAX_RANK) fail(`${name} is nested more than ${MAX_RANK} levels deep (or contains itself)`);
-        if (product(shape) * length > MAX_ELEMENTS) fail(`${name} holds more than ${MAX_ELEMENTS} values`);
-        shape.push(length);
-      } else if (length !== shape[depth]) {
-        fail(`${name} is ragged: ${path} has ${length} entries, expected ${shape[depth]}`);
-      }
-    });
+    const items = readList(
+      node,
+      path,
+      (length) => {
+        if (depth === shape.length) {
+          if (length === 0) fail(`${name} has an empty dimension at depth ${depth}`);
+          if (depth === MAX_RANK) fail(`${name} is nested more than ${MAX_RANK} levels deep (or contains itself)`);
+          if (product(shape) * length > MAX_ELEMENTS) fail(`${name} holds more than ${MAX_ELEMENTS} values`);
+          shape.push(length);
+        } else if (length !== shape[depth]) {
+          fail(`${name} is ragged: ${path} has ${length} entries, expected ${shape[depth]}`);
+        }
+      },
+      { upToUndefined: true },
+    );
     for (let i = 0; i < items.length; i++) walk(items[i], depth + 1, `${path}[${i}]`);
   };
   walk(value, 0, name);
@@ -190,9 +205,14 @@ export function readTensorInput(
     return { shape, values: copy, source: null, kind, name, nested: false };
   }
   if (!isArray(data)) fail(`${name}.data must be a typed array or an array of numbers, got ${describe(data)}`);
-  const values = readList(data, `${name}.data`, (length) => {
-    if (length !== count) fail(`${name}.data has ${length} values but shape ${formatShape(shape)} needs ${count}`);
-  });
+  const values = readList(
+    data,
+    `${name}.data`,
+    (length) => {
+      if (length !== count) fail(`${name}.data has ${length} values but shape ${formatShape(shape)} needs ${count}`);
+    },
+    { upToUndefined: true },
+  );
   return { shape, values, source: null, kind: 'array', name, nested: false };
 }
 
@@ -302,7 +322,7 @@ const TOKENS_NOUN = 'an array of token ids [T] or [B, T], a typed array or { dat
 // Rows of [B, T] as given: the outer list and each row read once; deeper nesting is refused.
 // checkLength(length) may refuse the outer list's length before any of it is read.
 function readRows(value, name, checkLength) {
-  const rows = readList(value, name, checkLength);
+  const rows = readList(value, name, checkLength, { upToUndefined: true });
   if (rows.length === 0) fail(`${name} must be [T] or [B, T] token ids, got an empty array`);
   if (!isArray(rows[0])) return { shape: [rows.length], values: rows };
   const values = [];
@@ -310,11 +330,16 @@ function readRows(value, name, checkLength) {
   for (let b = 0; b < rows.length; b++) {
     if (!isArray(rows[b]))
       fail(`${name} must be [T] or [B, T] with rows of equal length; ${name}[${b}] is not an array`);
-    const row = readList(rows[b], `${name}[${b}]`, (length) => {
-      if (T < 0) T = length;
-      else if (length !== T)
-        fail(`${name} must be [T] or [B, T] with rows of equal length; ${name}[${b}] has ${length}, expected ${T}`);
-    });
+    const row = readList(
+      rows[b],
+      `${name}[${b}]`,
+      (length) => {
+        if (T < 0) T = length;
+        else if (length !== T)
+          fail(`${name} must be [T] or [B, T] with rows of equal length; ${name}[${b}] has ${length}, expected ${T}`);
+      },
+      { upToUndefined: true },
+    );
     for (const x of row) {
       if (isArray(x)) fail(`${name} must be [T] or [B, T] token ids; ${name}[${b}] holds arrays`);
       values.push(x);
