@@ -5,10 +5,11 @@
 //                       readonly></attention-explorer>
 //
 // Attributes (all optional; changes after the element is on the page are applied):
-//   preset    id of a ready-made example: lesson, hand, causal, padding, saturation, heads, fully-masked
+//   preset    id of a ready-made example: lesson, hand, causal, padding, saturation, heads, mixing,
+//             fully-masked
 //   state     an example as link text ("v1.…", what "Copy link" puts after #s=), or a whole link
-//   panels    which panels to show, separated by spaces or commas: display share controls inputs
-//             pipeline heads explain (default: all)
+//   panels    which panels to show, separated by spaces or commas: display share export controls
+//             inputs pipeline heads lessons explain (default: all)
 //   theme     auto | light | dark
 //   readonly  present: no matrix cell can be edited; or a list of matrix names (X WQ …)
 //   label     a name for this explorer (screen readers list its regions as "Inputs, <label>"):

@@ -8,6 +8,8 @@
 //   member of the interface it belongs to in the .d.ts files (Attention, Lessons, Transformer,
 //   MultiHeadAttention, RandomState, Trainer) and a function of the real object.
 // Other receivers in the docs are examples' own variables and are not checked.
+// And the other way round: every example the page offers is a documented value of the element's
+// `preset` attribute.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
@@ -195,6 +197,20 @@ test('every documented call on attn, attn.lessons, model, mha, rng and trainer i
       problems.push(`${where}: ${receiver}.${method} is not a function of the real object`);
   }
   assert.deepEqual(problems, []);
+});
+
+test("every example the page offers is a documented value of the element's preset attribute", async () => {
+  const { PRESETS } = await import('../../web/ui/model/presets.js');
+  const row = read('docs/embedding.md').match(/^\| `preset` \|(.*)$/m)?.[1];
+  assert.ok(row, 'docs/embedding.md has a row for the preset attribute');
+  const documented = new Set([...row.matchAll(/`([\w-]+)`/g)].map((m) => m[1]));
+  const ids = PRESETS.map((p) => p.id);
+  assert.ok(ids.includes('lesson'), 'the presets were read');
+  assert.deepEqual(
+    ids.filter((id) => !documented.has(id)),
+    [],
+    'presets missing from the preset row of docs/embedding.md',
+  );
 });
 
 test('the member parser reads the declarations it checks against', () => {
