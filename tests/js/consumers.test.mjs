@@ -45,11 +45,16 @@ export function transformerCalls(attn: Attention): number {
   const { tokens, targets } = repeatedTokens({ vocabSize: 8, seqLength: 8, batchSize: 2 });
   const byPosition: { loss: number[]; count: number[] } = attn.lossByPosition(model.forward(tokens).logits, targets);
   const last: Float32Array = model.forward(tokens, { logits: 'last', needWeights: false }).logits.data;
+  const maps: Tensor[] = model.forward(tokens).attentions;
+  const decoder = model.decoder();
+  const step: Tensor[] = decoder.append([1, 2]).attentions.concat(decoder.sample([3], { u: 0.5 }).attentions);
+  // @ts-expect-error with needWeights: false the attentions are null
+  model.forward(tokens, { needWeights: false }).attentions.length;
   const shifted: number = model.loss(tokens, { labels: tokens }).loss + model.trainStep(tokens, targets, { eps: 1e-8 }).loss;
   // @ts-expect-error logits is 'all' or 'last'
   model.forward(tokens, { logits: 'first' });
   model.dispose();
-  return byPosition.loss.length + last.length + shifted;
+  return byPosition.loss.length + last.length + shifted + maps.length + step.length;
 }
 export const readWeights: (bytes: Uint8Array) => object = decodeSafetensors;
 
@@ -58,12 +63,21 @@ export async function main(): Promise<number> {
   const q: TensorInput = { data: new Float32Array(4), shape: [2, 2] };
   const r = attn.scaledDotProductAttention(q, [[1, 0], [0, 1]], [[1, 2], [3, 4]], { causal: true });
   const out: Float32Array = r.output.data;
+  // As the README uses them: the weights are there unless needWeights is false.
+  const shown: number[] = r.weights.shape;
+  // @ts-expect-error with needWeights: false the weights are null
+  attn.scaledDotProductAttention(q, q, q, { needWeights: false }).weights.shape;
+  const needWeights: boolean = out.length > 0;
+  // @ts-expect-error a boolean known only at run time may be false
+  attn.scaledDotProductAttention(q, q, q, { needWeights }).weights.shape;
+  const grad: Tensor = attn.scaledDotProductAttentionGrad(q, q, q, q).gradScores;
   const again: Tensor = attn.matmul(r.output, [[1], [2]]);
   const layer: MultiHeadAttention = attn.multiHeadAttention({ embedDim: 4, numHeads: 2 });
   const bool: AttnMaskInput = { data: new Uint8Array(4), shape: [2, 2] };
   const float: AttnMaskInput = [[0, -Infinity], [0, 0]];
   layer.forward([[1, 2, 3, 4], [5, 6, 7, 8]], undefined, undefined, { attnMask: bool, needWeights: false });
   layer.forward([[1, 2, 3, 4], [5, 6, 7, 8]], undefined, undefined, { attnMask: float });
+  const perHead: number[] = layer.forward([[1, 2, 3, 4]], undefined, undefined, { averageWeights: false }).weights.shape;
   const frozen: readonly number[] = [1, 2, 3, 4];
   layer.forward([frozen]);
   // @ts-expect-error the sizes are read-only
@@ -76,7 +90,7 @@ export async function main(): Promise<number> {
   layer.forward([[1, 2, 3, 4]], undefined, undefined, { attnMask: { data: new Int32Array(1), shape: [1, 1] } });
   layer.dispose();
   attn.dispose();
-  return out.length + again.data.length;
+  return out.length + again.data.length + shown.length + grad.data.length + perHead.length;
 }
 
 export function listen(element: AttentionExplorerElement): void {

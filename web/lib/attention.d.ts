@@ -276,6 +276,13 @@ export interface MultiHeadAttention {
     query: TensorInput,
     key?: TensorInput,
     value?: TensorInput,
+    options?: MultiHeadForwardOptions & { needWeights?: true },
+  ): MultiHeadForwardResult & { weights: Tensor };
+  /** With `needWeights: false` (or a boolean known only at run time) `weights` may be null. */
+  forward(
+    query: TensorInput,
+    key?: TensorInput,
+    value?: TensorInput,
     options?: MultiHeadForwardOptions,
   ): MultiHeadForwardResult;
   /**
@@ -403,6 +410,13 @@ export interface Attention {
     q: TensorInput,
     k: TensorInput,
     v: TensorInput,
+    options?: ScaledDotProductAttentionOptions & { needWeights?: true },
+  ): ScaledDotProductAttentionResult & { weights: Tensor };
+  /** With `needWeights: false` (or a boolean known only at run time) `weights` may be null. */
+  scaledDotProductAttention(
+    q: TensorInput,
+    k: TensorInput,
+    v: TensorInput,
     options?: ScaledDotProductAttentionOptions,
   ): ScaledDotProductAttentionResult;
   /**
@@ -411,6 +425,14 @@ export interface Attention {
    * dV = Aᵀ·dO; dA = dO·Vᵀ; dS = A ⊙ (dA − rowsum(dO ⊙ O)); dQ = scale·dS·K; dK = scale·dSᵀ·Q.
    * With `needWeights: false` the core streams (FlashAttention-2 style) and never builds n × m.
    */
+  scaledDotProductAttentionGrad(
+    q: TensorInput,
+    k: TensorInput,
+    v: TensorInput,
+    gradOutput: TensorInput,
+    options?: ScaledDotProductAttentionGradOptions & { needWeights?: true },
+  ): ScaledDotProductAttentionGradResult & { weights: Tensor; gradScores: Tensor };
+  /** With `needWeights: false` (or a boolean known only at run time) `weights` and `gradScores` may be null. */
   scaledDotProductAttentionGrad(
     q: TensorInput,
     k: TensorInput,
@@ -699,6 +721,11 @@ export interface Transformer {
    * finite (weights so large that the activations overflow float32) throw an Error instead of
    * being returned.
    */
+  forward(
+    tokens: TokenInput,
+    options?: TransformerForwardOptions & { needWeights?: true },
+  ): TransformerForwardResult & { attentions: Tensor[] };
+  /** With `needWeights: false` (or a boolean known only at run time) `attentions` may be null. */
   forward(tokens: TokenInput, options?: TransformerForwardOptions): TransformerForwardResult;
   /**
    * The mean cross-entropy of the next-token logits against `targets` (see {@link LossTargets}:
@@ -812,6 +839,11 @@ export interface TransformerDecoder {
    */
   append(
     tokens: number[] | Int32Array | Uint16Array | Uint8Array,
+    options?: { needWeights?: true },
+  ): DecoderAppendResult & { attentions: Tensor[] };
+  /** With `needWeights: false` (or a boolean known only at run time) `attentions` may be null. */
+  append(
+    tokens: number[] | Int32Array | Uint16Array | Uint8Array,
     options?: { needWeights?: boolean },
   ): DecoderAppendResult;
   /**
@@ -823,6 +855,11 @@ export interface TransformerDecoder {
    * token back with `u` from `attn.randomState(seed).rand()` (only while temperature > 0) gives
    * generate's tokens for that seed.
    */
+  sample(
+    tokens: number[] | Int32Array | Uint16Array | Uint8Array,
+    options?: { temperature?: number; topK?: number; u?: number; needWeights?: true },
+  ): DecoderAppendResult & { token: number; attentions: Tensor[] };
+  /** With `needWeights: false` (or a boolean known only at run time) `attentions` may be null. */
   sample(
     tokens: number[] | Int32Array | Uint16Array | Uint8Array,
     options?: { temperature?: number; topK?: number; u?: number; needWeights?: boolean },
