@@ -229,6 +229,8 @@ async function inputStamp() {
 }
 
 const common = {
+  // The metafile's paths are relative to this folder, and the pages are found in it by path.
+  absWorkingDir: ROOT,
   bundle: true,
   format: 'esm',
   platform: 'browser',
