@@ -379,6 +379,32 @@ describe('predict, then reveal', () => {
     await context.close();
   });
 
+  test('an answer given with the keyboard keeps the focus in the question: on Ask again, then on a choice', async () => {
+    const { page, context, problems } = await newPage();
+    await openEmbed(page, 'lesson=weights&reveal=predict');
+    const focused = () =>
+      page.evaluate(() => {
+        const e = document.activeElement;
+        return e.matches('.predict-again') ? 'again' : e.matches('.predict input') ? `choice ${e.value}` : e.tagName;
+      });
+    // Check my answer hides itself and the choices are disabled: the focus must not fall to the page.
+    await page.focus('.predict input[type="radio"]');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('.predict[data-state="revealed"]');
+    assert.equal(await focused(), 'again', 'after Check my answer');
+    await page.keyboard.press('Enter');
+    assert.equal(await focused(), 'choice 0', 'after Ask again');
+    // Enter on a choice answers too.
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('.predict[data-state="revealed"]');
+    assert.equal(await focused(), 'again', 'after Enter on a choice');
+    assert.deepEqual(await collectProblems(page, problems), []);
+    await context.close();
+  });
+
   test('the entropy question of the √dₖ lesson is answered from the panel’s own measurement', async () => {
     const { page, context, problems } = await newPage();
     await openEmbed(page, 'lesson=sqrt-dk&reveal=predict');

@@ -113,6 +113,9 @@ export function createQuestionBox({ kind, lesson, emit, cover: coverWords, i18n 
   }
   async function submit() {
     if (revealed || !question) return;
+    // The reveal hides Check my answer and disables the choices: a focus inside the question moves
+    // to Ask again, or it would fall back to the page and a keyboard user start over from the top.
+    const hadFocus = form.contains(form.getRootNode().activeElement);
     const guess = choices.value();
     if (guess === null) {
       feedback.className = 'predict-feedback';
@@ -129,6 +132,7 @@ export function createQuestionBox({ kind, lesson, emit, cover: coverWords, i18n 
     choices.mark(guess, [verdict.answer, ...(verdict.alsoRight ?? [])].map(String));
     check.hidden = true;
     again.hidden = false;
+    if (hadFocus) again.focus();
     feedback.className = `predict-feedback ${verdict.correct ? 'right' : 'wrong'}`;
     setText(
       feedback,
