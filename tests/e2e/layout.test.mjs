@@ -67,6 +67,39 @@ test('light and dark themes, causal mask, and multi-head on a desktop', async ()
   await context.close();
 });
 
+test('desktop widths: the weights card shows its whole map with the rows’ Σ, H and max, none cut off at its edge', async () => {
+  const { page, context, problems } = await openExplorer(env, { width: 1280, height: 800 });
+  // How many pixels of each step card's map lie past its card's edge (scrolled out of sight).
+  const cutOff = () =>
+    page.$$eval('.pipeline .steps > .card', (cards) =>
+      cards
+        .filter((c) => c.getClientRects().length)
+        .map((c) => [c.querySelector('[data-heatmap]')?.dataset.heatmap, c.querySelector('.heatmap-scroll')])
+        .filter(([, s]) => s)
+        .map(([name, s]) => `${name} ${s.scrollWidth - s.clientWidth}`),
+    );
+  for (const width of [1280, 1366, 1440, 1680, 1920]) {
+    await page.setViewportSize({ width, height: 800 });
+    for (const id of ['lesson', 'causal']) {
+      await preset(page, id);
+      const stats = await page.$$eval('[data-heatmap="weights"] tr:nth-child(2) td.stat', (cells) =>
+        cells.map((td) => {
+          const cell = td.getBoundingClientRect();
+          const box = td.closest('.heatmap-scroll').getBoundingClientRect();
+          return cell.right <= box.right + 0.5;
+        }),
+      );
+      assert.deepEqual(stats, [true, true, true], `${width} px, ${id}: Σ, H and max inside the card`);
+      assert.ok(
+        (await cutOff()).every((x) => Number(x.split(' ')[1]) <= 0),
+        `${width} px, ${id}: ${(await cutOff()).join(', ')}`,
+      );
+    }
+  }
+  assert.deepEqual(await collectProblems(page, problems), []);
+  await context.close();
+});
+
 test('axe-core finds no accessibility violations (light, dark, masks, heads)', async () => {
   const axe = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
   for (const [colorScheme, id] of [
