@@ -275,6 +275,31 @@ test(
   },
 );
 
+test('a second choice while one opens: the panel shows only the newest open, never the first one’s cancel', async () => {
+  const { page, problems, context } = await openPage('#view=train');
+  const weights = readFileSync(path.join(site, 'models/small/model.safetensors'));
+  const files = [
+    { name: 'model.safetensors', mimeType: 'application/octet-stream', buffer: weights },
+    { name: 'config.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(hfConfig(SMALL))) },
+  ];
+  await page.evaluate(() => {
+    const panel = document.querySelector('[data-checkpoint]');
+    window.__states = [];
+    new MutationObserver(() => window.__states.push(panel.dataset.state)).observe(panel, {
+      attributes: true,
+      attributeFilter: ['data-state'],
+    });
+  });
+  await page.setInputFiles('[data-checkpoint-files]', files);
+  await page.setInputFiles('[data-checkpoint-files]', files);
+  assert.equal(await opened(page), 'opened', await status(page));
+  assert.ok(!(await page.evaluate(() => window.__states)).includes('error'), await status(page));
+  assert.equal(await status(page), '');
+  assert.match(await page.textContent('.checkpoint-summary'), /3 layers of 4 heads/);
+  assert.deepEqual(await collectProblems(page, problems), []);
+  await context.close();
+});
+
 test(
   'a GPT-2-small-shaped checkpoint (548 MB with its masks): the 12 × 12 sweep and generation',
   { skip: !LONG && 'ATTN_LONG=1 (npm run test:long) writes and opens the 548 MB file', timeout: 1_800_000 },

@@ -10,6 +10,7 @@ let starting = null;
 let opened = null; // { name, config, parameterCount }
 let tokenizer = null; // the gpt2-tokenizer module once loaded
 let cancelBeforeHost = false; // Cancel pressed while the host was still starting
+let opens = 0; // the number of the newest open: an older one that finishes late is not what is open
 const listeners = new Set();
 
 const notify = () => {
@@ -54,13 +55,17 @@ async function loadTokenizer() {
  * fetch the one beside a URL); onProgress({ loaded, total }). Resolves with what is open.
  */
 export async function openCheckpoint({ source, config, name }, { onProgress } = {}) {
+  const ticket = ++opens;
+  const superseded = () => new DOMException('another checkpoint is opening', 'AbortError');
   cancelBeforeHost = false;
   opened = null;
   notify();
   const h = await theHost();
   if (cancelBeforeHost) throw new DOMException('the open was cancelled', 'AbortError');
+  if (ticket !== opens) throw superseded();
   const result = await h.open(source, config, { onProgress });
   if (result.config.vocabSize === GPT2_VOCAB) await loadTokenizer();
+  if (ticket !== opens) throw superseded();
   opened = {
     name,
     config: result.config,

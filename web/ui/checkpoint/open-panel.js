@@ -163,7 +163,10 @@ export function createOpenPanel({ onOpenState, i18n = english } = {}) {
     files.status.textContent = text;
     root.dataset.state = state;
   };
+  // Each open supersedes the one before it (the host cancels that one): only the newest speaks.
+  let latest = 0;
   async function open(choice) {
+    const ticket = ++latest;
     say(t('checkpoint.opening', { name: choice.name }), 'opening');
     files.progress.hidden = false;
     files.cancel.hidden = false;
@@ -173,6 +176,7 @@ export function createOpenPanel({ onOpenState, i18n = english } = {}) {
     try {
       const done = await openCheckpoint(choice, {
         onProgress: ({ loaded, total }) => {
+          if (ticket !== latest) return;
           files.progress.max = total;
           files.progress.value = loaded;
           files.progressText.textContent = t('checkpoint.progress', {
@@ -181,13 +185,17 @@ export function createOpenPanel({ onOpenState, i18n = english } = {}) {
           });
         },
       });
+      if (ticket !== latest) return;
       say('', 'opened');
       showOpened(done);
     } catch (err) {
+      if (ticket !== latest) return;
       say(refusal(err, i18n), 'error');
     } finally {
-      files.progress.hidden = root.dataset.state !== 'opened';
-      files.cancel.hidden = true;
+      if (ticket === latest) {
+        files.progress.hidden = root.dataset.state !== 'opened';
+        files.cancel.hidden = true;
+      }
     }
   }
   function showOpened(done) {
