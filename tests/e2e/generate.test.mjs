@@ -122,6 +122,38 @@ test('Step adds one token at a time and Stop ends a long generation while the pa
   await context.close();
 });
 
+test('Generate pressed twice while training runs starts one generation: the button is busy while training pauses', async () => {
+  const { page, problems, context } = await openTraining('#view=train');
+  await page.click('[data-action="train"]');
+  await page.waitForFunction(() => Number(document.querySelector('[data-training]').dataset.step) > 20);
+  await page.fill('[data-generate] input[type="number"] >> nth=0', '5');
+  const starts = await page.evaluate(async () => {
+    const panel = document.querySelector('[data-generate]');
+    const button = panel.querySelector('[data-action="generate"]');
+    let count = 0;
+    new MutationObserver(() => {
+      if (panel.dataset.running === 'true') count++;
+    }).observe(panel, { attributes: true, attributeFilter: ['data-running'] });
+    button.click();
+    await new Promise((resolve) => {
+      setTimeout(resolve, 0);
+    });
+    const busy = button.disabled;
+    button.click();
+    await new Promise((resolve) => {
+      const done = () => (panel.dataset.running === 'false' ? resolve() : setTimeout(done, 20));
+      setTimeout(done, 20);
+    });
+    return { count, busy };
+  });
+  assert.deepEqual(starts, { count: 1, busy: true });
+  assert.equal(await page.getAttribute('[data-generate]', 'data-reason'), 'done');
+  assert.equal((await generated(page)).fresh, 5);
+  assert.match(await page.textContent('[data-generate] [role="status"]'), /\b5\b/);
+  assert.deepEqual(await collectProblems(page, problems), []);
+  await context.close();
+});
+
 test('positions, key/value heads and the window travel in the address and reach the model', async () => {
   const { page, problems, context } = await openTraining('#view=train', { width: 375 });
   await page.selectOption('[data-setting="positions"]', 'rope');

@@ -322,28 +322,30 @@ function createRun({ root, ui, status, out, maps, display, i18n }) {
         status.textContent = t('training.generate.noPrompt');
         return;
       }
-      await m.prepare();
-      const count = stepOnly ? 1 : Number(ui.count.value) || 1;
-      const fresh = () => {
-        difference = 0;
-        sums = { cached: 0, full: 0, count: 0 };
-        made = 0;
-        return { ...requestFrom(ui, count), prompt: ids };
-      };
-      const request = stepOnly && canContinue ? { ...requestFrom(ui, 1), continue: true } : fresh();
+      // Busy from the first moment: preparing (pausing training) takes a reply from the Worker, and
+      // a second press meanwhile would start a second generation beside this one.
       self.running = true;
       root.dataset.running = 'true';
       buttons();
-      const total = (request.continue ? made : 0) + request.maxNewTokens;
-      const onToken = (step) => {
-        if (m !== model) return;
-        made++;
-        difference = step.difference === null ? difference : Math.max(difference, step.difference);
-        sums = { cached: sums.cached + step.msCached, full: sums.full + (step.msFull ?? 0), count: sums.count + 1 };
-        status.textContent = t('training.generate.running', { made, total });
-        showStep(out, maps, ui, m, step, { difference, sums, display: display() });
-      };
       try {
+        await m.prepare();
+        const count = stepOnly ? 1 : Number(ui.count.value) || 1;
+        const fresh = () => {
+          difference = 0;
+          sums = { cached: 0, full: 0, count: 0 };
+          made = 0;
+          return { ...requestFrom(ui, count), prompt: ids };
+        };
+        const request = stepOnly && canContinue ? { ...requestFrom(ui, 1), continue: true } : fresh();
+        const total = (request.continue ? made : 0) + request.maxNewTokens;
+        const onToken = (step) => {
+          if (m !== model) return;
+          made++;
+          difference = step.difference === null ? difference : Math.max(difference, step.difference);
+          sums = { cached: sums.cached + step.msCached, full: sums.full + (step.msFull ?? 0), count: sums.count + 1 };
+          status.textContent = t('training.generate.running', { made, total });
+          showStep(out, maps, ui, m, step, { difference, sums, display: display() });
+        };
         // Training went on since the last token (the cache no longer fits the model): start again.
         const end = await m.generate(request, onToken).catch((err) => {
           if (request.continue && /no generation to continue/.test(err.message)) return m.generate(fresh(), onToken);
