@@ -538,6 +538,25 @@ test(
   },
 );
 
+test('by keyboard: Train, Pause and Reset keep the focus in the run buttons', async () => {
+  const { page, problems, context } = await openTraining();
+  await page.waitForSelector('[data-action="train"]:not([disabled])');
+  const focused = () => page.evaluate(() => document.activeElement?.dataset.action ?? document.activeElement?.tagName);
+  await page.focus('[data-action="train"]');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.querySelector('[data-training]').dataset.running === 'true');
+  assert.equal(await focused(), 'pause', 'Train hands the focus to Pause');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => !document.querySelector('[data-action="train"]').disabled);
+  assert.equal(await focused(), 'train', 'Pause hands it back to Train');
+  await page.focus('[data-action="reset"]');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => /Press Train/.test(document.querySelector('.run-status').textContent));
+  assert.equal(await focused(), 'reset', 'Reset has it again once the new model is built');
+  assert.deepEqual(await collectProblems(page, problems), []);
+  await context.close();
+});
+
 test(
   'character-level text: pasted text trains with character labels; text too short for a window gets a message',
   { timeout: 300_000 },

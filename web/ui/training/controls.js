@@ -213,6 +213,11 @@ export function createTrainingControls({ onSettings, onAction, i18n = english })
     changed();
   });
   for (const b of [train, pause, step, reset]) b.addEventListener('click', () => onAction(b.dataset.action));
+  const runs = [train, pause, step, reset];
+  let kept = null; // the run button that had the focus when it turned itself off
+  root.addEventListener('pointerdown', (e) => {
+    if (!runs.includes(e.target)) kept = null;
+  });
   defaults.addEventListener('click', () => {
     settings = { ...DEFAULTS };
     textArea.value = '';
@@ -232,10 +237,24 @@ export function createTrainingControls({ onSettings, onAction, i18n = english })
     get: () => settings,
     /** running: whether training runs; busy: a model is being built. */
     setRunning(running, busy = false) {
+      const active = root.ownerDocument.activeElement;
+      if (runs.includes(active)) kept = active;
+      else if (active && active !== root.ownerDocument.body) kept = null;
       train.disabled = running || busy;
       pause.disabled = !running || busy;
       step.disabled = running || busy;
       reset.disabled = busy;
+      // A pressed button that turns itself off (Train, Pause, Reset while the model is built) would
+      // drop a keyboard's focus on the page: it goes to the button that undoes it, or comes back.
+      if (kept && !kept.disabled && kept === active) kept = null;
+      if (!kept) return;
+      const next = [kept.disabled ? (kept === train ? pause : train) : kept, train, pause, step, reset].find(
+        (b) => !b.disabled,
+      );
+      if (next) {
+        next.focus();
+        kept = null;
+      }
     },
     setStatus(text, error = false) {
       status.textContent = text;
