@@ -315,7 +315,9 @@ describe('on a phone', () => {
       const folded = await height();
       assert.ok(folded < 60, `folded: ${folded}px of 700`);
       await phone.focus('[data-heatmap="weights"] td[data-row="2"][data-col="0"]');
-      assert.match(await phone.textContent('#explain-title'), /Weight/);
+      // The weights' card starts out of view: its map is drawn, and the cell explained, a frame or
+      // two after the focus brings it into view.
+      await phone.waitForFunction(() => /Weight/.test(document.getElementById('explain-title').textContent));
       await phone.click('.explain-toggle');
       assert.equal(await phone.isVisible('#explain-body'), true);
       assert.match(await phone.textContent('#explain-body'), /softmax|exp/);
