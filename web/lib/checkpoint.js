@@ -6,7 +6,8 @@
 // slices and stopping at an AbortSignal. A model that fails to fill is disposed before the Error
 // is thrown.
 import { decodeSafetensorsHeader, safetensorsHeaderSize } from './safetensors.js';
-import { bytesView, detachedKind } from './safetensors-dtypes.js';
+import { bytesView } from './safetensors-dtypes.js';
+import { detachedKind } from './typed-arrays.js';
 import { fail, show } from './checks.js';
 import { checkOptions } from './read-input.js';
 import { ParameterWriter, neededRanges, planLoad } from './checkpoint-writer.js';

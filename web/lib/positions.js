@@ -10,11 +10,11 @@ const ROPE_OPTIONS = ['base', 'positions'];
 // positions: an array or a numeric typed array of T finite numbers, read once.
 function readPositions(value, T) {
   if (value === undefined || value === null) return null;
+  const checkCount = (length) => {
+    if (length !== T) fail(`options.positions must hold one position per row of x (T = ${T}), got ${length}`);
+  };
   let list;
-  if (isArray(value))
-    list = readList(value, 'options.positions', (length) => {
-      if (length !== T) fail(`options.positions must hold one position per row of x (T = ${T}), got ${length}`);
-    });
+  if (isArray(value)) list = readList(value, 'options.positions', checkCount);
   else if (
     typedArrayName(value) &&
     typedArrayName(value) !== 'BigInt64Array' &&
@@ -25,7 +25,7 @@ function readPositions(value, T) {
       fail(`options.positions is a ${typedArrayName(value)} whose ArrayBuffer was detached (transferred); pass a copy`);
     list = copyTypedArray(value, Float64Array);
   } else fail(`options.positions must be an array of ${T} numbers, got ${show(value)}`);
-  if (list.length !== T) fail(`options.positions must hold one position per row of x (T = ${T}), got ${list.length}`);
+  checkCount(list.length);
   const out = new Float64Array(T);
   for (let t = 0; t < T; t++) {
     if (typeof list[t] !== 'number' || !Number.isFinite(list[t]))

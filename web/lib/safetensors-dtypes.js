@@ -18,7 +18,6 @@ const getter = (key) => Object.getOwnPropertyDescriptor(TypedArrayPrototype, key
 const bufferOf = getter('buffer');
 const byteOffsetOf = getter('byteOffset');
 const byteLengthOf = getter('byteLength');
-const dataViewBufferOf = Object.getOwnPropertyDescriptor(DataView.prototype, 'buffer').get;
 const { apply } = Reflect;
 
 // bits per element; `raw`: the array kind holding the stored elements; `float`: the conversion to
@@ -274,26 +273,6 @@ function readElements(data, length, fail, shapeText) {
   const out = new Array(length);
   for (let i = 0; i < length; i++) out[i] = data[i];
   return out;
-}
-
-/**
- * The kind of an ArrayBuffer, typed array or DataView ("Uint8Array", "ArrayBuffer", …) whose buffer
- * was detached (transferred to a Worker, or by structuredClone with transfer), else null: it reads
- * as empty, and a view of it throws a TypeError that names no argument.
- */
-export function detachedKind(value) {
-  let buffer;
-  let kind;
-  if (value instanceof ArrayBuffer) [buffer, kind] = [value, 'ArrayBuffer'];
-  else if (typedArrayName(value)) [buffer, kind] = [apply(bufferOf, value, []), typedArrayName(value)];
-  else if (value instanceof DataView) [buffer, kind] = [apply(dataViewBufferOf, value, []), 'DataView'];
-  else return null;
-  try {
-    new Uint8Array(buffer, 0, 0);
-    return null;
-  } catch {
-    return kind;
-  }
 }
 
 /**

@@ -19,10 +19,10 @@ import {
   bytesView,
   dataBytes,
   decodeData,
-  detachedKind,
   inferDtype,
 } from './safetensors-dtypes.js';
 import { ownEntries, ownValue } from './read-input.js';
+import { detachedKind } from './typed-arrays.js';
 
 // The reference implementation refuses larger headers; nothing legitimate comes close.
 const MAX_HEADER_BYTES = 100_000_000;

@@ -7,6 +7,7 @@ const intrinsicLength = Object.getOwnPropertyDescriptor(TypedArrayPrototype, 'le
 const intrinsicName = Object.getOwnPropertyDescriptor(TypedArrayPrototype, Symbol.toStringTag).get;
 const intrinsicSet = TypedArrayPrototype.set;
 const intrinsicBuffer = Object.getOwnPropertyDescriptor(TypedArrayPrototype, 'buffer').get;
+const intrinsicDataViewBuffer = Object.getOwnPropertyDescriptor(DataView.prototype, 'buffer').get;
 const { apply } = Reflect;
 
 /**
@@ -23,18 +24,35 @@ export function typedArrayLength(source) {
   return apply(intrinsicLength, source, []);
 }
 
-/**
- * True when a real typed array's ArrayBuffer was detached (transferred to a Worker, or by
- * structuredClone with transfer): it then reads as empty and copying it throws a TypeError that
- * names no argument. Constructing a view on a detached buffer throws; on any other it does not.
- */
-export function isDetached(view) {
+// Constructing a view on a detached buffer throws; on any other it does not.
+function bufferDetached(buffer) {
   try {
-    new Uint8Array(apply(intrinsicBuffer, view, []), 0, 0);
+    new Uint8Array(buffer, 0, 0);
     return false;
   } catch {
     return true;
   }
+}
+
+/**
+ * True when a real typed array's ArrayBuffer was detached (transferred to a Worker, or by
+ * structuredClone with transfer): it then reads as empty and copying it throws a TypeError that
+ * names no argument.
+ */
+export function isDetached(view) {
+  return bufferDetached(apply(intrinsicBuffer, view, []));
+}
+
+/**
+ * The kind of an ArrayBuffer, typed array or DataView ("Uint8Array", "ArrayBuffer", …) whose buffer
+ * was detached, else null (isDetached for the three kinds of bytes a reader takes).
+ */
+export function detachedKind(value) {
+  if (value instanceof ArrayBuffer) return bufferDetached(value) ? 'ArrayBuffer' : null;
+  const kind = typedArrayName(value);
+  if (kind) return isDetached(value) ? kind : null;
+  if (value instanceof DataView) return bufferDetached(apply(intrinsicDataViewBuffer, value, [])) ? 'DataView' : null;
+  return null;
 }
 
 /** target.set(source) by the engine's own method, reading source by its real length. */
