@@ -86,45 +86,40 @@ void decode(Decoder& d, const std::vector<int32_t>& tokens, const std::vector<si
   }
 }
 
-TEST(Decoder, AnyChunkingGivesTheForwardsLogitsAndAttentions) {
-  const size_t T = 11, V = 13, L = 2, H = 4;
+// sequence(T), appended in each of `chunkings` to a fresh decoder of a model of variant v (context
+// `context`), gives that model's forward logits and attentions, and the decoder its length and
+// cache size.
+void expect_chunkings_give_the_forward(const Variant& v, size_t T, size_t context,
+                                       const std::vector<std::vector<size_t>>& chunkings) {
+  const size_t V = 13, L = 2, H = 4;
   const std::vector<int32_t> tokens = sequence(T);
-  for (const Variant& v : kVariants) {
-    auto model = make(config_of(v, 12));
-    std::vector<float> logits(T * V), att(L * H * T * T);
-    ASSERT_TRUE(model->forward(tokens.data(), 1, T, logits.data(), att.data()).ok());
-    for (const std::vector<size_t>& chunks :
-         {std::vector<size_t>{T}, {1}, {3, 1, 4}, {2, 5}, {6, 1}}) {
-      SCOPED_TRACE(std::string(v.name) + ", chunks of " + std::to_string(chunks[0]) + "…");
-      auto d = decoder_of(model.get(), 12);
-      std::vector<float> got, got_att;
-      decode(*d, tokens, chunks, V, L, H, got, got_att);
-      EXPECT_TRUE(all_close(got, logits, "logits", 2e-5, 2e-5));
-      EXPECT_TRUE(all_close(got_att, att, "attentions", 2e-6, 1e-5));
-      EXPECT_EQ(d->length(), T);
-      EXPECT_EQ(d->kept(), v.window ? std::min(T, v.window) : T);
-    }
+  auto model = make(config_of(v, context));
+  std::vector<float> logits(T * V), att(L * H * T * T);
+  ASSERT_TRUE(model->forward(tokens.data(), 1, T, logits.data(), att.data()).ok());
+  for (const std::vector<size_t>& chunks : chunkings) {
+    SCOPED_TRACE(std::string(v.name) + ", chunks of " + std::to_string(chunks[0]) + "…");
+    auto d = decoder_of(model.get(), context);
+    std::vector<float> got, got_att;
+    decode(*d, tokens, chunks, V, L, H, got, got_att);
+    EXPECT_TRUE(all_close(got, logits, "logits", 2e-5, 2e-5));
+    EXPECT_TRUE(all_close(got_att, att, "attentions", 2e-6, 1e-5));
+    EXPECT_EQ(d->length(), T);
+    EXPECT_EQ(d->kept(), v.window ? std::min(T, v.window) : T);
   }
+}
+
+TEST(Decoder, AnyChunkingGivesTheForwardsLogitsAndAttentions) {
+  const size_t T = 11;
+  for (const Variant& v : kVariants)
+    expect_chunkings_give_the_forward(v, T, 12, {{T}, {1}, {3, 1, 4}, {2, 5}, {6, 1}});
 }
 
 // Chunks of 16 tokens or more unembed by packing U (attn::unembed), fewer by dot products with its
 // rows: both give the forward's logits.
 TEST(Decoder, LongChunksTakeThePackedUnembeddingAndGiveTheForwardsLogits) {
-  const size_t T = 20, V = 13, L = 2, H = 4;
-  const std::vector<int32_t> tokens = sequence(T);
-  for (const Variant& v : {kVariants[0], kVariants[2]}) {
-    auto model = make(config_of(v, 24));
-    std::vector<float> logits(T * V), att(L * H * T * T);
-    ASSERT_TRUE(model->forward(tokens.data(), 1, T, logits.data(), att.data()).ok());
-    for (const std::vector<size_t>& chunks : {std::vector<size_t>{T}, {17, 3}, {2, 16}}) {
-      SCOPED_TRACE(std::string(v.name) + ", chunks of " + std::to_string(chunks[0]) + "…");
-      auto d = decoder_of(model.get(), 24);
-      std::vector<float> got, got_att;
-      decode(*d, tokens, chunks, V, L, H, got, got_att);
-      EXPECT_TRUE(all_close(got, logits, "logits", 2e-5, 2e-5));
-      EXPECT_TRUE(all_close(got_att, att, "attentions", 2e-6, 1e-5));
-    }
-  }
+  const size_t T = 20;
+  for (const Variant& v : {kVariants[0], kVariants[2]})
+    expect_chunkings_give_the_forward(v, T, 24, {{T}, {17, 3}, {2, 16}});
 }
 
 // contextLength only sizes wpe, so without learned positions a model with a longer context and the
