@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { DIST_ROOT, WEB_ROOT, startServer } from '../../scripts/serve.mjs';
 import { ensureSite } from '../../scripts/bundle.mjs';
+import { decodeState, stateFromHash } from '../../web/ui/model/url-state.js';
 
 export const SCREENSHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
 
@@ -355,18 +356,25 @@ export async function expectedLessonExample({ row, col, value }) {
 }
 
 /**
- * The page's address once the state's latest change has reached it: a #s= link other than
- * `before`, unchanged for 600 ms (the address follows the state 300 ms after the last change, and
- * later on a loaded machine; a stale link from an earlier change must not pass for it).
+ * The page's address once it carries a state for which holds(state) is true (decoded here with the
+ * page's own codec), waiting up to 30 s. The address follows the state 300 ms after the last change,
+ * later on a loaded machine, and a change made within those 300 ms of another replaces it: a link
+ * told apart only by being new could be the one from before both changes.
  */
-export async function settledLink(page, before) {
-  await page.waitForFunction((old) => location.hash.startsWith('#s=') && location.hash !== old, before);
-  let link = await page.evaluate(() => location.href);
+export async function linkWhere(page, holds, what) {
+  const deadline = Date.now() + 30_000;
+  let seen = null;
   for (;;) {
-    await page.waitForTimeout(600);
-    const now = await page.evaluate(() => location.href);
-    if (now === link) return link;
-    link = now;
+    const href = await page.evaluate(() => location.href);
+    const text = stateFromHash(new URL(href).hash);
+    if (text != null) {
+      const r = await decodeState(text);
+      seen = r.ok ? r.state : r.error;
+      if (r.ok && holds(r.state)) return href;
+    }
+    if (Date.now() > deadline)
+      throw new Error(`the address never carried ${what}; last seen: ${JSON.stringify(seen)?.slice(0, 300)}`);
+    await page.waitForTimeout(100);
   }
 }
 

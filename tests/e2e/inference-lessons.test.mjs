@@ -14,7 +14,7 @@ import {
   openExplorer,
   readHeatmap,
   screenshot,
-  settledLink,
+  linkWhere,
   unfold,
   useExplorer,
 } from './helpers.mjs';
@@ -257,9 +257,8 @@ describe('access and looks', () => {
     await afterRender(page, () => page.keyboard.press('ArrowRight'));
     assert.equal(await page.getAttribute('#lesson-tab-flash-attention', 'aria-selected'), 'true');
     assert.equal(await page.evaluate(() => document.activeElement.id), 'lesson-tab-flash-attention');
-    const before = await page.evaluate(() => window.location.hash);
     await openPanel('kv-cache');
-    const url = await settledLink(page, before);
+    const url = await linkWhere(page, (s) => s.lessons.panel === 'kv-cache', 'the KV-cache tab');
     const other = await openExplorer(env, { path: new URL(url).hash });
     assert.equal(await other.page.getAttribute('#lesson-tab-kv-cache', 'aria-selected'), 'true');
     // The lesson open in the first drawing loads when the page is idle (lessons/index.js).

@@ -12,7 +12,7 @@ import {
   openExplorer,
   readHeatmap,
   screenshot,
-  settledLink,
+  linkWhere,
   unfold,
   useExplorer,
 } from './helpers.mjs';
@@ -517,9 +517,12 @@ describe('lesson panels', () => {
 
   test('lesson settings round-trip through the link in the address bar', async () => {
     await openPanel('cost');
-    const before = await page.evaluate(() => location.hash);
     await typeInto('[data-lesson="cost"] input[type="number"] >> nth=2', 1024);
-    const link = await settledLink(page, before);
+    const link = await linkWhere(
+      page,
+      (s) => s.lessons.panel === 'cost' && s.lessons.cost?.dModel === 1024,
+      'the Cost tab with d_model 1024',
+    );
     const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const other = await context.newPage();
     await other.goto(link);
