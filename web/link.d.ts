@@ -29,5 +29,14 @@ export function decodeState(
 ): Promise<{ ok: true; state: Partial<ExplorerState> } | { ok: false; error: string }>;
 /** The encoded state in a URL hash ("#s=v1.…"), or null when the hash carries none. */
 export function stateFromHash(hash: string): string | null;
+/** The preset id a hash names ("#preset=heads" → "heads"), or null when it names none. */
+export function presetFromHash(hash: string): string | null;
 /** `base` (any URL) with its hash replaced by the encoded state. */
 export function linkFor(base: string, encoded: string): string;
+/**
+ * The part of a state a link carries, as plain JSON data: no version, only the matrices of the
+ * input mode in use, −∞ written as the string "-inf". encodeState compresses exactly this.
+ */
+export function toLinkState(state: ExplorerState): Record<string, unknown>;
+/** Bytes as unpadded base64url text (the alphabet of "v1.…" links). */
+export function toBase64Url(bytes: Uint8Array): string;

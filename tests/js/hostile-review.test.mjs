@@ -114,6 +114,12 @@ describe('hostile review', () => {
         ),
       /options.positions is a Float64Array whose ArrayBuffer was detached \(transferred\); pass a copy/,
     );
+    const ints = Int32Array.of(0, 1);
+    structuredClone(ints.buffer, { transfer: [ints.buffer] });
+    assert.throws(
+      () => attn.rope([[1, 2]], { positions: ints }),
+      /options.positions is an Int32Array whose ArrayBuffer was detached/,
+    );
   });
 
   test('generate stops with an Error when onToken changes the parameters under its cache', () => {
@@ -153,12 +159,14 @@ describe('hostile review', () => {
     const model = attn.transformer(CONFIG);
     const file = model.toSafetensors();
     try {
-      const gone = /whose ArrayBuffer was detached \(transferred\); pass a copy/;
-      for (const bytes of [
-        detach(file.slice()),
-        detach(file.slice()).buffer,
-        detach(new DataView(file.slice().buffer)),
+      for (const [bytes, kind] of [
+        [detach(file.slice()), 'a Uint8Array'],
+        [detach(file.slice()).buffer, 'an ArrayBuffer'],
+        [detach(new DataView(file.slice().buffer)), 'a DataView'],
       ]) {
+        const gone = new RegExp(
+          `(bytes|source) is ${kind} whose ArrayBuffer was detached \\(transferred\\); pass a copy`,
+        );
         assert.throws(() => decodeSafetensors(bytes), gone);
         assert.throws(() => safetensorsHeaderSize(bytes), gone);
         assert.throws(() => attn.transformerFromSafetensors(bytes, CONFIG), gone);

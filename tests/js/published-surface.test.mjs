@@ -221,3 +221,16 @@ test('the member parser reads the declarations it checks against', () => {
   assert.ok(!members('web/lib/attention.d.ts', 'Transformer').has('tokens'), 'no parameter names');
   assert.ok(dtsExports('web/link.d.ts').has('ExplorerState'));
 });
+
+test("every name a package entry's JavaScript module exports is declared in that entry's .d.ts", async () => {
+  const problems = [];
+  for (const [key, entry] of Object.entries(pkg.exports)) {
+    if (key.includes('*')) continue;
+    const declared = dtsExports(targetOf(entry, 'types').slice(2));
+    const module = await import(pathToFileURL(ROOT + targetOf(entry, 'default')));
+    for (const name of Object.keys(module))
+      if (name !== 'default' && !declared.has(name))
+        problems.push(`'${key}' exports ${name}, which ${targetOf(entry, 'types')} does not declare`);
+  }
+  assert.deepEqual(problems, []);
+});

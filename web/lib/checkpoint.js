@@ -7,7 +7,7 @@
 // is thrown.
 import { decodeSafetensorsHeader, safetensorsHeaderSize } from './safetensors.js';
 import { bytesView } from './safetensors-dtypes.js';
-import { detachedKind } from './typed-arrays.js';
+import { detachedKind, detachedMessage } from './typed-arrays.js';
 import { fail, show } from './checks.js';
 import { checkOptions } from './read-input.js';
 import { ParameterWriter, neededRanges, planLoad } from './checkpoint-writer.js';
@@ -37,7 +37,7 @@ function end(load, error) {
 
 function asBytes(source, name, kinds) {
   const detached = detachedKind(source);
-  if (detached) fail(`${name} is a ${detached} whose ArrayBuffer was detached (transferred); pass a copy`);
+  if (detached) fail(detachedMessage(name, detached));
   return bytesView(source) ?? fail(`${name} must be ${kinds}; got ${show(source)}`);
 }
 

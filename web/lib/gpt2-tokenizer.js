@@ -9,7 +9,7 @@
 import { Tiktoken } from './vendor/tiktoken-lite.js';
 import gpt2 from './vendor/gpt2-ranks.js';
 import { bytePairEncode } from './byte-pair-merge.js';
-import { isDetached, typedArrayLength, typedArrayName } from './typed-arrays.js';
+import { detachedMessage, isDetached, typedArrayLength, typedArrayName } from './typed-arrays.js';
 
 /** Token id of `<|endoftext|>`, which GPT-2 puts between documents. */
 export const END_OF_TEXT = 50256;
@@ -98,10 +98,7 @@ function readSpecial(options) {
 function readIds(ids) {
   const kind = typedArrayName(ids);
   if (!Array.isArray(ids) && !kind) fail(`ids must be an array or typed array of token ids, got ${show(ids)}`);
-  if (kind && isDetached(ids))
-    fail(
-      `ids is ${/^[AEIOU]/.test(kind) ? 'an' : 'a'} ${kind} whose ArrayBuffer was detached (transferred); pass a copy`,
-    );
+  if (kind && isDetached(ids)) fail(detachedMessage('ids', kind));
   const length = kind ? typedArrayLength(ids) : ids.length;
   if (!Number.isSafeInteger(length) || length < 0 || length > 2 ** 31)
     fail(`ids has an invalid length (${show(length)})`);

@@ -2,7 +2,7 @@
 // (src/core/attention_positions.cpp, the rotation the transformer applies to q and k).
 import { fail, formatShape, show } from './checks.js';
 import { checkOptions, isArray, readList, toTensor } from './read-input.js';
-import { copyTypedArray, isDetached, typedArrayName } from './typed-arrays.js';
+import { copyTypedArray, detachedMessage, isDetached, typedArrayName } from './typed-arrays.js';
 import { check } from './wasm-heap.js';
 
 const ROPE_OPTIONS = ['base', 'positions'];
@@ -21,8 +21,7 @@ function readPositions(value, T) {
     typedArrayName(value) !== 'BigUint64Array'
   ) {
     // A detached buffer reads as empty and copying it throws a TypeError that names nothing.
-    if (isDetached(value))
-      fail(`options.positions is a ${typedArrayName(value)} whose ArrayBuffer was detached (transferred); pass a copy`);
+    if (isDetached(value)) fail(detachedMessage('options.positions', typedArrayName(value)));
     list = copyTypedArray(value, Float64Array);
   } else fail(`options.positions must be an array of ${T} numbers, got ${show(value)}`);
   checkCount(list.length);

@@ -10,14 +10,20 @@
 // typed-array operations from typed-arrays.js, and the reusable float32 scratch from staging.js.
 import { describe, fail, formatShape, product } from './checks.js';
 import { stagedCopy } from './staging.js';
-import { copyTypedArray, isDetached, typedArrayLength, typedArrayName } from './typed-arrays.js';
+import {
+  copyTypedArray,
+  detachedMessage,
+  isDetached,
+  typedArrayLength,
+  typedArrayName,
+  withArticle,
+} from './typed-arrays.js';
 
 const { hasOwn } = Object;
 const { isArray } = Array;
 const FLOAT32_MAX = 3.4028234663852886e38;
 // Beyond this a list is not a tensor dimension or an argument list (and would not fit in memory).
 const MAX_LIST = 2 ** 31;
-const article = (word) => (/^[AEIOU]/.test(word) ? `an ${word}` : `a ${word}`);
 // Deeper nesting is refused: it is never a tensor here, and an array that contains itself would
 // otherwise loop forever (or overflow the stack) while its shape is read.
 const MAX_RANK = 32;
@@ -191,8 +197,7 @@ export function readTensorInput(
   const count = product(shape);
   const kind = typedArrayName(data);
   if (NUMERIC_ARRAYS.has(kind)) {
-    if (isDetached(data))
-      fail(`${name}.data is ${article(kind)} whose ArrayBuffer was detached (transferred); pass a copy`);
+    if (isDetached(data)) fail(detachedMessage(`${name}.data`, kind));
     // Measured and copied by the engine's own length: a subclass's `length` getter is never asked.
     const length = typedArrayLength(data);
     if (length !== count) fail(`${name}.data has ${length} values but shape ${formatShape(shape)} needs ${count}`);
@@ -354,11 +359,10 @@ function readShapeAndValues(value, name, checkLength) {
   const kind = typedArrayName(value);
   if (kind === 'BigInt64Array' || kind === 'BigUint64Array')
     fail(
-      `${name} is ${article(kind)}; token ids must be numbers: pass an Int32Array (e.g. Int32Array.from(ids, Number))`,
+      `${name} is ${withArticle(kind)}; token ids must be numbers: pass an Int32Array (e.g. Int32Array.from(ids, Number))`,
     );
   if (kind !== undefined) {
-    if (isDetached(value))
-      fail(`${name} is ${article(kind)} whose ArrayBuffer was detached (transferred); pass a copy`);
+    if (isDetached(value)) fail(detachedMessage(name, kind));
     const values = copyTypedArray(value, Float64Array); // by the engine's length, never `length`
     if (values.length === 0) fail(`${name} must be [T] or [B, T] token ids, got an empty ${kind}`);
     return { shape: [values.length], values };

@@ -22,7 +22,7 @@ import {
   inferDtype,
 } from './safetensors-dtypes.js';
 import { ownEntries, ownValue } from './read-input.js';
-import { detachedKind } from './typed-arrays.js';
+import { detachedKind, detachedMessage } from './typed-arrays.js';
 
 // The reference implementation refuses larger headers; nothing legitimate comes close.
 const MAX_HEADER_BYTES = 100_000_000;
@@ -44,7 +44,7 @@ const isCount = (x) => Number.isSafeInteger(x) && x >= 0;
 
 function asBytes(bytes) {
   const detached = detachedKind(bytes);
-  if (detached) fail(`bytes is a ${detached} whose ArrayBuffer was detached (transferred); pass a copy`);
+  if (detached) fail(detachedMessage('bytes', detached));
   const view = bytesView(bytes);
   if (view) return view;
   const what = bytes === null ? 'null' : Array.isArray(bytes) ? 'an array' : typeof bytes;

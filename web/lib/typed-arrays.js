@@ -55,6 +55,13 @@ export function detachedKind(value) {
   return null;
 }
 
+/** A kind with its article, for messages: "a Float32Array", "a Uint8Array", "an Int32Array", "an ArrayBuffer". */
+export const withArticle = (kind) => (/^[AEIO]/.test(kind) ? `an ${kind}` : `a ${kind}`);
+
+/** The message for argument `name`, of kind `kind`, whose buffer was detached. */
+export const detachedMessage = (name, kind) =>
+  `${name} is ${withArticle(kind)} whose ArrayBuffer was detached (transferred); pass a copy`;
+
 /** target.set(source) by the engine's own method, reading source by its real length. */
 export function typedArraySet(target, source) {
   apply(intrinsicSet, target, [source]);
