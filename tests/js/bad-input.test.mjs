@@ -576,7 +576,13 @@ const INDIVISIBLE_HEADS = [
     'heads',
     'attentionCost 6 / 4',
     (a) => a.attn.lessons.attentionCost({ n: 4, dModel: 6, numHeads: 4 }),
-    /num_?heads must divide/i,
+    /numHeads \(4\) must divide dModel \(6\)/,
+  ],
+  [
+    'heads',
+    'attentionCost with a head count a 32-bit size would wrap to 1',
+    (a) => a.attn.lessons.attentionCost({ n: 4, dModel: 8, numHeads: 2 ** 32 + 1 }),
+    /numHeads \(4294967297\) must divide dModel \(8\)/,
   ],
 ];
 

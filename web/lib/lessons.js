@@ -120,6 +120,9 @@ export class Lessons {
     const dModel = checkPositiveInteger(opts.dModel, 'dModel');
     const numHeads = checkPositiveInteger(opts.numHeads, 'numHeads');
     const bias = checkBoolean(opts.bias, 'bias', true);
+    // (Checked here, where a head count past 2**32 has not yet wrapped to a divisor.)
+    if (dModel % numHeads !== 0)
+      fail(`numHeads (${numHeads}) must divide dModel (${dModel}): each head gets dModel / numHeads features`);
     const limit = 2 ** 31 - 1; // the core takes 32-bit sizes
     for (const [name, x] of [
       ['n', n],
