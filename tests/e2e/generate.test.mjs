@@ -2,7 +2,8 @@
 // strict CSP: on a fresh page, #view=train&example=text then Generate continues the prompt with
 // the example's weights exactly as model.generate does in the page; each token's cache length,
 // bytes and difference against a full pass are in the hooks; Step adds one token; Stop ends a
-// long generation while the page keeps answering; positions, key/value heads and the attention
+// long generation while the page keeps answering, and one before the first token (while training
+// pauses) makes none; positions, key/value heads and the attention
 // window travel in the address and reach the model (its cache stops growing at the window); axe
 // finds nothing; screenshots at 1400 and 375 px, light and dark.
 import { after, before, test } from 'node:test';
@@ -150,6 +151,37 @@ test('Generate pressed twice while training runs starts one generation: the butt
   assert.equal(await page.getAttribute('[data-generate]', 'data-reason'), 'done');
   assert.equal((await generated(page)).fresh, 5);
   assert.match(await page.textContent('[data-generate] [role="status"]'), /\b5\b/);
+  assert.deepEqual(await collectProblems(page, problems), []);
+  await context.close();
+});
+
+test('Stop pressed before the first token, while training pauses or not, cancels the generation: no token is made', async () => {
+  const { page, problems, context } = await openTraining('#view=train');
+  const status = () => page.textContent('[data-generate] [role="status"]');
+  // Generate and Stop in one turn of the page: Stop lands in the pause before the first token.
+  const generateThenStop = () =>
+    page.evaluate(async () => {
+      const panel = document.querySelector('[data-generate]');
+      panel.querySelector('[data-action="generate"]').click();
+      const busy = panel.dataset.running;
+      panel.querySelector('[data-action="generate-stop"]').click();
+      await new Promise((resolve) => {
+        const done = () => (panel.dataset.running === 'false' ? resolve() : setTimeout(done, 20));
+        setTimeout(done, 20);
+      });
+      return { busy, reason: panel.dataset.reason, tokens: panel.querySelector('[data-generated]').dataset.tokens };
+    });
+  await page.click('[data-action="train"]');
+  await page.waitForFunction(() => Number(document.querySelector('[data-training]').dataset.step) > 20);
+  assert.deepEqual(await generateThenStop(), { busy: 'true', reason: 'cancelled', tokens: undefined });
+  assert.equal(await status(), 'Stopped after 0 tokens.');
+  assert.equal(await page.getAttribute('[data-training]', 'data-running'), 'false', 'training paused all the same');
+  assert.deepEqual(await generateThenStop(), { busy: 'true', reason: 'cancelled', tokens: undefined });
+  assert.equal(await status(), 'Stopped after 0 tokens.');
+  // The panel is idle again: Generate runs to the end.
+  await page.click('[data-action="generate"]');
+  await finished(page);
+  assert.equal((await generated(page)).fresh, 20);
   assert.deepEqual(await collectProblems(page, problems), []);
   await context.close();
 });

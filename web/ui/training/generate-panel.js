@@ -292,6 +292,7 @@ function createRun({ root, ui, status, out, maps, display, i18n }) {
   let difference = 0;
   let sums = { cached: 0, full: 0, count: 0 };
   let made = 0;
+  let stopped = false; // Stop pressed during this generation
   const self = {
     running: false,
     setModel(m) {
@@ -325,10 +326,14 @@ function createRun({ root, ui, status, out, maps, display, i18n }) {
       // Busy from the first moment: preparing (pausing training) takes a reply from the Worker, and
       // a second press meanwhile would start a second generation beside this one.
       self.running = true;
+      stopped = false;
       root.dataset.running = 'true';
       buttons();
       try {
         await m.prepare();
+        // A Stop pressed meanwhile (while training paused) found no generation in the model to
+        // cancel: this one ends before it starts, as a Stop before the first token would end it.
+        if (stopped) return end('cancelled', 0);
         const count = stepOnly ? 1 : Number(ui.count.value) || 1;
         const fresh = () => {
           difference = 0;
@@ -347,14 +352,13 @@ function createRun({ root, ui, status, out, maps, display, i18n }) {
           showStep(out, maps, ui, m, step, { difference, sums, display: display() });
         };
         // Training went on since the last token (the cache no longer fits the model): start again.
-        const end = await m.generate(request, onToken).catch((err) => {
+        const result = await m.generate(request, onToken).catch((err) => {
           if (request.continue && /no generation to continue/.test(err.message)) return m.generate(fresh(), onToken);
           throw err;
         });
         if (m !== model) return;
-        canContinue = end.reason === 'done' || end.reason === 'cancelled';
-        root.dataset.reason = end.reason;
-        status.textContent = t(ENDED[end.reason], { count: made });
+        canContinue = result.reason === 'done' || result.reason === 'cancelled';
+        end(result.reason, made);
       } catch (err) {
         status.textContent = t('training.generate.failed', { reason: err.message.replace(/^\w+: /, '') });
         canContinue = false;
@@ -370,9 +374,15 @@ function createRun({ root, ui, status, out, maps, display, i18n }) {
       self.readPrompt();
     },
     stop() {
-      if (self.running) model?.cancel();
+      if (!self.running) return;
+      stopped = true;
+      model?.cancel();
     },
   };
+  function end(reason, count) {
+    root.dataset.reason = reason;
+    status.textContent = t(ENDED[reason], { count });
+  }
   function buttons() {
     ui.generate.disabled = !model || self.running;
     ui.step.disabled = !model || self.running;
