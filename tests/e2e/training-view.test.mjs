@@ -4,7 +4,8 @@
 // reported; not asserted, the machine is shared); pause stops the steps; a head is labelled,
 // ablated and opened in the explorer, whose pipeline then holds the trained head's weights and
 // reproduces its attention; the trained examples open with labelled heads, also in the element
-// and the iframe; attention JSON imports render and score (bad files get a message); axe-core
+// and the iframe; attention JSON imports render and score (bad files get a message); a learning
+// rate of 0 becomes the field's smallest, shown in it; axe-core
 // finds no violations; screenshots at 1400 and 375 px, light and dark.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -537,6 +538,21 @@ test(
     await context.close();
   },
 );
+
+test('a learning rate of 0, in the address or typed, becomes the smallest the field allows, shown in it', async () => {
+  const { page, problems, context } = await openTraining({ path: '#view=train&lr=0' });
+  const lr = '[data-setting="lr"]';
+  assert.equal(await page.inputValue(lr), '0.0001');
+  await page.fill(lr, '0.01');
+  await page.press(lr, 'Enter');
+  await page.waitForFunction(() => /lr=0\.01\b/.test(window.location.hash));
+  await page.fill(lr, '0');
+  await page.press(lr, 'Enter');
+  await page.waitForFunction(() => /lr=0\.0001\b/.test(window.location.hash));
+  assert.equal(await page.inputValue(lr), '0.0001');
+  assert.deepEqual(await collectProblems(page, problems), []);
+  await context.close();
+});
 
 test('by keyboard: Train, Pause and Reset keep the focus in the run buttons', async () => {
   const { page, problems, context } = await openTraining();

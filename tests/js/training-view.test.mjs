@@ -13,6 +13,7 @@ import {
   settingsToParams,
   trainerConfig,
   DEFAULTS,
+  LIMITS,
 } from '../../web/ui/training/config.js';
 import { parseAttentionJson, tokenIds } from '../../web/ui/training/attention-json.js';
 import { describeAblation } from '../../web/ui/training/ablation.js';
@@ -119,6 +120,16 @@ test('settings: clamped, heads divide d_model, and they survive the address', ()
   const c = trainerConfig({ ...DEFAULTS, task: 'text' });
   assert.equal(c.data.kind, 'text');
   assert.equal(c.model.vocabSize, undefined, 'the text decides its vocabulary');
+});
+
+test('a learning rate of 0 or below, typed or in the address, is clamped to the smallest, as the other settings are', () => {
+  const [smallest] = LIMITS.lr;
+  for (const lr of [0, '0', -1, '-0.5', 1e-9]) assert.equal(normalizeSettings({ lr }).lr, smallest, `lr ${lr}`);
+  assert.equal(settingsFromParams('#view=train&lr=0').lr, smallest);
+  assert.equal(settingsFromParams('#view=train&lr=-3&layers=-3').layers, LIMITS.layers[0], 'as layers');
+  // Nothing readable: the default, as for the other settings.
+  for (const lr of ['', 'abc', undefined]) assert.equal(normalizeSettings({ lr }).lr, DEFAULTS.lr, `lr ${lr}`);
+  assert.equal(normalizeSettings({ layers: '' }).layers, DEFAULTS.layers, 'as layers');
 });
 
 test('attention JSON: a good file parses; bad files name the problem', () => {

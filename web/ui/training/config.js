@@ -73,12 +73,13 @@ const clamp = (x, [lo, hi]) => Math.min(hi, Math.max(lo, x));
 export function normalizeSettings(raw = {}) {
   const s = { ...DEFAULTS };
   if (raw.task === 'text' || raw.task === 'repeated') s.task = raw.task;
-  for (const key of ['layers', 'heads', 'dModel', 'batch', 'seed']) {
+  for (const key of ['layers', 'heads', 'dModel', 'lr', 'batch', 'seed']) {
     const v = Number(raw[key]);
-    if (raw[key] !== undefined && raw[key] !== '' && Number.isFinite(v)) s[key] = clamp(Math.round(v), LIMITS[key]);
+    if (raw[key] === undefined || raw[key] === '' || !Number.isFinite(v)) continue;
+    // Into its range, which the field then shows (a learning rate of 0 gives the smallest, as 0
+    // layers gives one); every setting but the learning rate is a whole number.
+    s[key] = clamp(key === 'lr' ? v : Math.round(v), LIMITS[key]);
   }
-  const lr = Number(raw.lr);
-  if (raw.lr !== undefined && Number.isFinite(lr) && lr > 0) s.lr = clamp(lr, LIMITS.lr);
   for (const key of ['mlp', 'layerNorm']) {
     if (raw[key] === true || raw[key] === '1' || raw[key] === 'true') s[key] = true;
     if (raw[key] === false || raw[key] === '0' || raw[key] === 'false') s[key] = false;
