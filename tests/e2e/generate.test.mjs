@@ -3,7 +3,8 @@
 // the example's weights exactly as model.generate does in the page; each token's cache length,
 // bytes and difference against a full pass are in the hooks; Step adds one token; Stop ends a
 // long generation while the page keeps answering, and one before the first token (while training
-// pauses) makes none; positions, key/value heads and the attention
+// pauses) makes none; top-k and seed are clamped in their fields, and Generate uses what they show;
+// positions, key/value heads and the attention
 // window travel in the address and reach the model (its cache stops growing at the window); axe
 // finds nothing; screenshots at 1400 and 375 px, light and dark.
 import { after, before, test } from 'node:test';
@@ -157,7 +158,7 @@ test('Generate pressed twice while training runs starts one generation: the butt
 
 test('Stop pressed before the first token, while training pauses or not, cancels the generation: no token is made', async () => {
   const { page, problems, context } = await openTraining('#view=train');
-  const status = () => page.textContent('[data-generate] [role="status"]');
+  const status = () => page.textContent('[data-generate] .run-status');
   // Generate and Stop in one turn of the page: Stop lands in the pause before the first token.
   const generateThenStop = () =>
     page.evaluate(async () => {
@@ -182,6 +183,43 @@ test('Stop pressed before the first token, while training pauses or not, cancels
   await page.click('[data-action="generate"]');
   await finished(page);
   assert.equal((await generated(page)).fresh, 20);
+  assert.deepEqual(await collectProblems(page, problems), []);
+  await context.close();
+});
+
+test('top-k and seed are brought into their fields’ ranges, and Generate uses what the fields show', async () => {
+  const { page, problems, context } = await openTraining('#view=train');
+  const panel = page.locator('[data-generate]');
+  const topK = panel.getByLabel('Top-k');
+  const seed = panel.getByLabel('Seed');
+  await page.fill('[data-generate] input[type="number"] >> nth=0', '8');
+  // The click on Generate ends the seed's edit: its field clamps what was typed, and the note
+  // saying so must not move the button from under the pointer.
+  const run = async (k, s) => {
+    await topK.fill(k);
+    await seed.fill(s);
+    await page.click('[data-action="generate"]');
+    await finished(page);
+    assert.equal(await page.getAttribute('[data-generate]', 'data-reason'), 'done');
+    return { topK: await topK.inputValue(), seed: await seed.inputValue(), tokens: (await generated(page)).tokens };
+  };
+  // 1e20 and 2^32 + 1 are past the fields' largest: top-k every token (never a wrapped small number).
+  const huge = await run('1e20', String(2 ** 32 + 1));
+  assert.deepEqual([huge.topK, huge.seed], ['100000', '99999']);
+  assert.match(await panel.locator('[data-clamp-note]').first().textContent(), /100000 is the largest/);
+  assert.deepEqual((await run('0', '99999')).tokens, huge.tokens, '0 = every token, and the seed shown');
+  const rounded = await run('2.6', '7.4');
+  assert.deepEqual([rounded.topK, rounded.seed], ['3', '7']);
+  assert.deepEqual((await run('3', '7')).tokens, rounded.tokens);
+  assert.notDeepEqual((await run('-4', '7')).tokens, rounded.tokens, 'top-k 0 (every token), not 3');
+  assert.equal(await topK.inputValue(), '0');
+  // An empty seed (nothing typed, or no number) is refused: nothing is generated.
+  const before = (await generated(page)).tokens;
+  await seed.fill('');
+  await page.click('[data-action="generate"]');
+  assert.equal(await page.textContent('[data-generate] .run-status'), 'Seed: type a number from 0 to 99999 first.');
+  assert.equal(await page.getAttribute('[data-generate]', 'data-running'), 'false');
+  assert.deepEqual((await generated(page)).tokens, before);
   assert.deepEqual(await collectProblems(page, problems), []);
   await context.close();
 });

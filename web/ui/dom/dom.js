@@ -111,9 +111,11 @@ export function svg(tag, attrs = {}, className) {
  * before anyone else hears of the change (this listener is the element's first), with a short
  * note saying so, so the field never shows a number the page does not use; whole-number fields
  * (step 1) are rounded the same way. Text that is not a number is refused with a note (in the
- * language of `i18n`).
+ * language of `i18n`). noteIn: where the note goes instead of below the field, for a field above a
+ * button: the change comes as the press on the button begins, and a note above it would move it
+ * from under the pointer before the press ends (the click then lost).
  */
-export function numberInput([min, max], step = 1, i18n = english) {
+export function numberInput([min, max], step = 1, i18n = english, { noteIn = null } = {}) {
   const { t } = i18n;
   const input = el('input', 'number');
   input.type = 'number';
@@ -128,7 +130,8 @@ export function numberInput([min, max], step = 1, i18n = english) {
       note = el('span', 'field-note');
       note.dataset.clampNote = '';
       note.setAttribute('role', 'status');
-      (input.closest('.field, .lesson-field, .temp-row') ?? input).after(note);
+      if (noteIn) noteIn.append(note);
+      else (input.closest('.field, .lesson-field, .temp-row') ?? input).after(note);
     }
     note.textContent = text;
     note.hidden = !text;

@@ -9,7 +9,7 @@
 // [data-action="generate-step"], [data-action="generate-stop"]; [data-generated] (the text;
 // data-tokens: every id, data-new: how many are new); [data-kv-cache] (data-length, data-bytes);
 // [data-cache-difference] (data-value); heatmaps gen-attention, gen-keys, gen-values.
-import { el } from '../dom/dom.js';
+import { el, numberInput } from '../dom/dom.js';
 import { createHeatmap } from '../heatmap/heatmap.js';
 import { createExplainBox, explainedStat, setStat } from '../explain/explain.js';
 import { english, formatNumber } from '../model/model.js';
@@ -18,6 +18,13 @@ import { explainAttention, explainBytes, explainCache, explainDifference, explai
 
 // Positions shown in the maps: the last ones (a long text's first tokens scroll out of view).
 const SHOWN = 48;
+
+// The top-k and seed fields' ranges. Each field clamps and rounds what is typed (numberInput) as
+// soon as it changes, so Generate uses the number it shows. The API takes any top-k ≥ 1 (the
+// vocabulary's size or more keeps every token, as 0 does here: the largest, 100000, is past
+// GPT-2's 50257) and seeds up to 2^32 − 1.
+const TOP_K = [0, 100000];
+const SEED = [0, 99999];
 
 // How a generation ended (its reason) → the message saying so.
 const ENDED = {
@@ -54,12 +61,16 @@ function button(action, text, className = 'small-button') {
   return b;
 }
 
-// The sampling settings (and which layer and head to show), in a grid of labelled fields.
-function settingsFields({ t }) {
+// The sampling settings (and which layer and head to show), in a grid of labelled fields; what
+// top-k and seed say of a value they clamp goes in `notes` (below the run buttons).
+function settingsFields(i18n, notes) {
+  const { t } = i18n;
   const count = input('number', { min: 1, max: 512, step: 1, value: 20 });
   const temperature = input('number', { min: 0, max: 5, step: 0.1, value: 0.8 });
-  const topK = input('number', { min: 0, max: 100000, step: 1, value: 0 });
-  const seed = input('number', { min: 0, max: 99999, step: 1, value: 0 });
+  const topK = numberInput(TOP_K, 1, i18n, { noteIn: notes });
+  topK.value = '0';
+  const seed = numberInput(SEED, 1, i18n, { noteIn: notes });
+  seed.value = '0';
   const layer = el('select');
   const head = el('select');
   const grid = el('div', 'settings-grid');
@@ -116,12 +127,13 @@ function modelChoice({ t }) {
 function generateControls(i18n) {
   const prompt = el('textarea');
   prompt.rows = 2;
-  const settings = settingsFields(i18n);
+  const notes = el('div', 'generate-notes');
+  const settings = settingsFields(i18n, notes);
   const checks = sampleChecks(i18n);
   const buttons = runButtons(i18n);
   const promptNote = el('p', 'hint');
   const choice = modelChoice(i18n);
-  return { ...choice, prompt, promptNote, ...settings, ...checks, ...buttons };
+  return { ...choice, prompt, promptNote, ...settings, ...checks, ...buttons, notes };
 }
 
 // Options 1…n named by `name(i)` (counted from 1); `value` selected.
@@ -172,6 +184,7 @@ export function createGeneratePanel({ display, i18n = english }) {
     ui.grid,
     ui.checks,
     ui.buttons,
+    ui.notes,
     status,
     out.el,
     maps.el,
@@ -319,8 +332,10 @@ function createRun({ root, ui, status, out, maps, display, i18n }) {
       if (!model || self.running) return;
       const m = model;
       const { ids } = m.read(ui.prompt.value);
-      if (!ids.length && !(stepOnly && canContinue)) {
-        status.textContent = t('training.generate.noPrompt');
+      const problem =
+        !ids.length && !(stepOnly && canContinue) ? t('training.generate.noPrompt') : missingNumber(ui, t);
+      if (problem) {
+        status.textContent = problem;
         return;
       }
       // Busy from the first moment: preparing (pausing training) takes a reply from the Worker, and
@@ -392,13 +407,26 @@ function createRun({ root, ui, status, out, maps, display, i18n }) {
   return self;
 }
 
+// A message naming the first of top-k and seed whose field holds no number (its own check refused
+// what was typed), or '' when both hold one.
+function missingNumber(ui, t) {
+  for (const [field, name] of [
+    [ui.topK, 'training.generate.topK'],
+    [ui.seed, 'training.generate.seed'],
+  ]) {
+    if (field.value.trim() === '')
+      return t('training.generate.notNumber', { field: t(name), min: field.min, max: field.max });
+  }
+  return '';
+}
+
 function requestFrom(ui, maxNewTokens) {
-  const topK = Math.round(Number(ui.topK.value));
+  const topK = Number(ui.topK.value);
   return {
     maxNewTokens: Math.max(1, Math.min(512, Math.round(maxNewTokens))),
     temperature: ui.greedy.checked ? 0 : Math.max(0, Number(ui.temperature.value) || 0),
     topK: topK > 0 ? topK : null,
-    seed: Math.max(0, Math.round(Number(ui.seed.value) || 0)),
+    seed: Number(ui.seed.value),
     layer: Number(ui.layer.value) || 0,
     check: ui.check.checked,
   };

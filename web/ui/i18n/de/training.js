@@ -244,6 +244,7 @@ export default {
     'Zeige auf eine Zahl eines generierten Tokens, tippe sie an oder fokussiere sie, um zu sehen, wie sie berechnet wurde.',
   'training.generate.explainTitle': 'Wie wurde diese Zahl berechnet?',
   'training.generate.noPrompt': 'Tippe zuerst einen Prompt.',
+  'training.generate.notNumber': '{field}: Tippe zuerst eine Zahl von {min} bis {max}.',
   'training.generate.running': 'Token {made} von {total}…',
   'training.generate.ended.done': { one: '{count} Token generiert.', other: '{count} Token generiert.' },
   'training.generate.ended.length': {

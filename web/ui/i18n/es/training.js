@@ -246,6 +246,7 @@ export default {
     'Señala, toca o enfoca cualquier número de un token generado para ver cómo se calculó.',
   'training.generate.explainTitle': '¿Cómo se calculó este número?',
   'training.generate.noPrompt': 'Escribe primero un prompt.',
+  'training.generate.notNumber': '{field}: escribe primero un número de {min} a {max}.',
   'training.generate.running': 'Token {made} de {total}…',
   'training.generate.ended.done': { one: '{count} token generado.', other: '{count} tokens generados.' },
   'training.generate.ended.length': {
