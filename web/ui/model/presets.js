@@ -83,29 +83,33 @@ export function makeFiller(attn, getSeed) {
 }
 
 // Four heads built by hand so each shows a pattern heads are known to learn. Token vectors hold a
-// constant feature, four positional features (two rotations) and random "meaning" features.
+// constant feature, four positional features (two rotations, turned by a and b per position), four
+// word features (two rotations, turned by wa and wb per new word; head 2 reads them) and seven
+// random "meaning" features.
 const HAND_SENTENCE = 'the cat sat on the mat because it was tired';
 const HAND_HEAD_NAMES = ['previous token', 'same word', 'first token', 'broad'];
-// d_model E, each head's width hd, and the angles a, b by which the two rotations turn per position.
-const HAND = { E: 16, hd: 4, a: 1.2, b: 0.3 };
+// d_model E, each head's width hd, the angles a, b by which the positional rotations turn per
+// position and wa, wb (40° and 120°) by which the word rotations turn per new word.
+const HAND = { E: 16, hd: 4, a: 1.2, b: 0.3, wa: (2 * Math.PI) / 9, wb: (2 * Math.PI) / 3 };
 
 // Writes v, rounded, at (r, c) of an E × E weight matrix.
 const put = (M, r, c, v) => {
   M[r * HAND.E + c] = round2(v);
 };
 
-// The token vectors X (n × E); a word's meaning features are drawn when it first appears.
+// The token vectors X (n × E); a word's number k (0 for the first different word, 1 for the next…)
+// and its meaning features are given when it first appears.
 function handBuiltX(rng, tokens) {
-  const { E, a, b } = HAND;
-  const meaning = new Map();
+  const { E, a, b, wa, wb } = HAND;
+  const words = new Map();
   const X = new Array(tokens.length * E).fill(0);
   tokens.forEach((t, p) => {
-    if (!meaning.has(t))
-      meaning.set(
-        t,
-        Array.from(rng.randn(E - 5).data, (x) => round2(x)),
-      );
-    const row = [1, Math.cos(a * p), Math.sin(a * p), Math.cos(b * p), Math.sin(b * p), ...meaning.get(t)];
+    if (!words.has(t)) {
+      const k = words.size;
+      const word = [Math.cos(wa * k), Math.sin(wa * k), Math.cos(wb * k), Math.sin(wb * k)];
+      words.set(t, [...word, ...Array.from(rng.randn(E - 9).data, (x) => round2(x))]);
+    }
+    const row = [1, Math.cos(a * p), Math.sin(a * p), Math.cos(b * p), Math.sin(b * p), ...words.get(t)];
     row.forEach((v, c) => {
       X[p * E + c] = round2(v);
     });
@@ -130,15 +134,19 @@ function previousTokenHead(WQ, WK) {
   }
 }
 
-// Head 2 (columns 4-7): same word. Q and K read the meaning features through one projection.
-function sameWordHead(WQ, WK, rng) {
-  const { E, hd } = HAND;
-  const P = rng.randn(E - 5, hd).data;
-  for (let r = 0; r < E - 5; r++)
-    for (let c = 0; c < hd; c++) {
-      put(WQ, 5 + r, 4 + c, 0.6 * P[r * hd + c]);
-      put(WK, 5 + r, 4 + c, 0.6 * P[r * hd + c]);
-    }
+// Head 2 (columns 4-7): same word. W_Q = W_K = c·I read the word features, which have the same
+// length √2 for every word (to 2 decimals), so q_i·k_j = 2c²·cos θ_ij is largest, by Cauchy–Schwarz,
+// exactly when j is an occurrence of word i. How clearly depends on how far apart the words'
+// directions are: the closest two of nine random directions in four dimensions are typically 26°
+// apart, while turning by 40° and 120° per word keeps any two of the nine words at least 75° apart
+// (cos θ ≤ 0.26). With c = 1.8 (scores c²·cos θ after the √4) a word holds about three quarters of
+// its row.
+function sameWordHead(WQ, WK) {
+  const c = 1.8;
+  for (let r = 0; r < HAND.hd; r++) {
+    put(WQ, 5 + r, 4 + r, c);
+    put(WK, 5 + r, 4 + r, c);
+  }
 }
 
 // Head 3 (columns 8-11): first token. Every query is the same; keys decrease with position.
@@ -172,7 +180,7 @@ function handBuiltHeads(attn) {
     const WK = W();
     const WV = W();
     previousTokenHead(WQ, WK);
-    sameWordHead(WQ, WK, rng);
+    sameWordHead(WQ, WK);
     firstTokenHead(WQ, WK);
     broadHead(WQ, WK, rng);
     const V = rng.randn(E, E).data;
