@@ -270,6 +270,21 @@ describe('multi-head', () => {
     assertClose(h2.data, expected.head2, { label: 'head 2 weights' });
   });
 
+  test('the hand-built heads keep their names only while their hand-built vectors are there', async () => {
+    await preset('heads');
+    const title = () => page.$eval('[data-heatmap="scores"]', (e) => e.closest('section.card, div.card').textContent);
+    assert.match(await title(), /head 1 \(previous token\)/);
+    assert.match(await page.textContent('.controls'), /Written by hand for this example/);
+    assert.doesNotMatch(await page.textContent('.controls'), /mean nothing yet/);
+    // Another sentence makes X random per word: the heads no longer do what the names said.
+    await afterRender(page, () => page.fill('#sentence', 'a dog ran to the park and it was happy'));
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll('[data-heatmap="weights"] th.col-label')].some((th) => th.textContent === 'dog'),
+    );
+    assert.doesNotMatch(await title(), /previous token/);
+    assert.match(await page.textContent('.controls'), /mean nothing yet/);
+  });
+
   test('a head count that does not divide d_model shows the error instead of breaking', async () => {
     await preset('lesson');
     const lessonW = {};

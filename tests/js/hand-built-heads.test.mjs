@@ -8,6 +8,7 @@ import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createAttention } from '../../web/lib/attention.js';
 import { presetById } from '../../web/ui/model/presets.js';
+import { reconcile, setSentence } from '../../web/ui/model/state.js';
 
 let state;
 before(async () => {
@@ -95,4 +96,18 @@ test('head 4, broad: every weight lies between half and twice the even share 1/n
   W.forEach((row, i) =>
     row.forEach((w, j) => assert.ok(w > 1 / (2 * n) && w < 2 / n, `query ${i}, key ${j}: ${fixed(w)}`)),
   );
+});
+
+test('the names go when the sentence changes, since X is then made again from the words', () => {
+  const embed = (s) => ({
+    rows: s.tokens.length,
+    cols: s.dModel,
+    data: new Array(s.tokens.length * s.dModel).fill(0.5),
+  });
+  const shown = reconcile(state, undefined, embed);
+  assert.deepEqual(shown.headNames, state.headNames, 'the example keeps its own X and names');
+  assert.deepEqual(shown.matrices.X, state.matrices.X);
+  const typed = reconcile(setSentence(shown, 'a dog ran to the park'), undefined, embed);
+  assert.equal(typed.matrices.X.data[0], 0.5, 'X made again from the words');
+  assert.deepEqual(typed.headNames, []);
 });

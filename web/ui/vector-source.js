@@ -180,7 +180,11 @@ export function createVectorSource({ update, onChoose = () => {}, i18n = english
       setHidden(layerField, !model);
       setHidden(headField, !model);
       const randomNote = t(
-        state.vectors?.left === 'trained-head' ? 'explorer.vectors.randomNoteLeft' : 'explorer.vectors.randomNote',
+        state.vectors?.left === 'trained-head'
+          ? 'explorer.vectors.randomNoteLeft'
+          : state.headNames?.length // only the hand-built heads example names its heads over random-source X
+            ? 'explorer.vectors.handBuiltNote'
+            : 'explorer.vectors.randomNote',
       );
       setText(
         note,

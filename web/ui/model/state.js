@@ -223,7 +223,11 @@ function embedTokens(s, d, had, embed) {
   const matrices = s.matrices;
   // A state without a key (a preset, an older link) keeps the X it brings.
   const key = tokenVectorsKey(s);
-  if (embed && (!had.X || (s.xKey !== undefined && s.xKey !== key))) matrices.X = embed(s);
+  if (embed && (!had.X || (s.xKey !== undefined && s.xKey !== key))) {
+    matrices.X = embed(s);
+    // Head names (the hand-built heads example) told what the replaced X made each head do.
+    if (had.X) s.headNames = [];
+  }
   s.xKey = key;
   if (d.cross) {
     // The memory's vectors follow the same rule as X's (the same word gets the same vector).

@@ -195,6 +195,8 @@ export default {
   'explorer.vectors.trainedOption': 'Trainiert: {name}',
   'explorer.vectors.randomNote':
     'Zufällig pro Wort: der Vektor jedes Wortes ist zufällig, aber fest, aus dem Seed; kein Modell hat sie gelernt, die Attention-Muster bedeuten also noch nichts.',
+  'explorer.vectors.handBuiltNote':
+    'Für dieses Beispiel von Hand geschrieben: der Vektor jedes Wortes enthält die Merkmale, die seine Köpfe lesen (wo das Wort steht, welches Wort es ist), daher zeigt jeder Kopf das Muster, nach dem er benannt ist. Ändern Sie den Satz, den Seed, d_model oder die Positionen, werden die Vektoren wieder zufällig pro Wort, und die Köpfe verlieren ihre Namen.',
   'explorer.vectors.randomNoteLeft':
     'Zufällig pro Wort: der Vektor jedes Wortes ist zufällig, aber fest, aus dem Seed; kein Modell hat sie gelernt, die Attention-Muster bedeuten also noch nichts. (Das X des trainierten Kopfes gehörte zu seiner Probe-Sequenz und deren Größen: nach dieser Änderung ist X wieder zufällig pro Wort; die Gewichtsmatrizen bleiben, bis Sie sie ändern.)',
   'explorer.vectors.modelNote':

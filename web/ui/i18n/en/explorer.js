@@ -152,6 +152,8 @@ export default {
   'explorer.vectors.modelFailed': 'The text model could not be loaded: {reason}',
   'explorer.vectors.randomNote':
     'Random per word: each word’s vector is random but fixed, from the seed; no model has learned them, so the attention patterns mean nothing yet.',
+  'explorer.vectors.handBuiltNote':
+    'Written by hand for this example: each word’s vector holds the features its heads read (where the word is, which word it is), so each head shows the pattern it is named for. Changing the sentence, the seed, d_model or the positions makes the vectors random per word again, and the heads lose their names.',
   'explorer.vectors.randomNoteLeft':
     'Random per word: each word’s vector is random but fixed, from the seed; no model has learned them, so the attention patterns mean nothing yet. (The trained head’s X belonged to its probe sequence and sizes: after that change X is random per word again; the weights stay as they were until you change them.)',
   'explorer.vectors.readingCheckpoint': 'Reading the sentence with the checkpoint…',

@@ -196,6 +196,8 @@ export default {
   'explorer.vectors.trainedOption': 'Entrenada: {name}',
   'explorer.vectors.randomNote':
     'Aleatorios por palabra: el vector de cada palabra es aleatorio pero fijo, según la semilla; ningún modelo los ha aprendido, así que los patrones de atención aún no significan nada.',
+  'explorer.vectors.handBuiltNote':
+    'Escritos a mano para este ejemplo: el vector de cada palabra contiene los rasgos que leen sus cabezas (dónde está la palabra, qué palabra es), así que cada cabeza muestra el patrón que da su nombre. Si cambias la frase, la semilla, d_model o las posiciones, los vectores vuelven a ser aleatorios por palabra y las cabezas pierden sus nombres.',
   'explorer.vectors.randomNoteLeft':
     'Aleatorios por palabra: el vector de cada palabra es aleatorio pero fijo, según la semilla; ningún modelo los ha aprendido, así que los patrones de atención aún no significan nada. (La X de la cabeza entrenada pertenecía a su secuencia de sondeo y a sus tamaños: tras ese cambio X vuelve a ser aleatoria por palabra; las matrices de pesos se quedan como estaban hasta que las cambies.)',
   'explorer.vectors.modelNote':
