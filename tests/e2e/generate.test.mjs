@@ -3,8 +3,8 @@
 // the example's weights exactly as model.generate does in the page; each token's cache length,
 // bytes and difference against a full pass are in the hooks; Step adds one token; Stop ends a
 // long generation while the page keeps answering, and one before the first token (while training
-// pauses) makes none; top-k and seed are clamped in their fields, and Generate uses what they show;
-// positions, key/value heads and the attention
+// pauses) makes none; new tokens, temperature, top-k and seed are clamped and rounded in their
+// fields, and Generate sends what they show; positions, key/value heads and the attention
 // window travel in the address and reach the model (its cache stops growing at the window); axe
 // finds nothing; screenshots at 1400 and 375 px, light and dark.
 import { after, before, test } from 'node:test';
@@ -220,6 +220,73 @@ test('top-k and seed are brought into their fields’ ranges, and Generate uses 
   assert.equal(await page.textContent('[data-generate] .run-status'), 'Seed: type a number from 0 to 99999 first.');
   assert.equal(await page.getAttribute('[data-generate]', 'data-running'), 'false');
   assert.deepEqual((await generated(page)).tokens, before);
+  assert.deepEqual(await collectProblems(page, problems), []);
+  await context.close();
+});
+
+test('new tokens and temperature are brought into their fields’ ranges, and Generate sends what the fields show', async () => {
+  const { page, problems, context } = await openTraining('#view=train');
+  const panel = page.locator('[data-generate]');
+  const count = panel.getByLabel('New tokens');
+  const temperature = panel.getByLabel('Temperature');
+  // Every generate request as it is posted to the model's Worker (or its in-page port).
+  await page.evaluate(() => {
+    window.sentRequests = [];
+    for (const proto of [Worker.prototype, MessagePort.prototype]) {
+      const post = proto.postMessage;
+      proto.postMessage = function postMessage(message, ...rest) {
+        if (message?.type === 'generate') window.sentRequests.push(message);
+        return post.call(this, message, ...rest);
+      };
+    }
+  });
+  const sent = () => page.evaluate(() => window.sentRequests.map((m) => [m.maxNewTokens, m.temperature]));
+  const run = async (n, T) => {
+    await count.fill(n);
+    await temperature.fill(T);
+    await page.click('[data-action="generate"]');
+    await finished(page);
+    assert.equal(await page.getAttribute('[data-generate]', 'data-reason'), 'done');
+    const shown = [await count.inputValue(), await temperature.inputValue()];
+    assert.deepEqual((await sent()).at(-1), shown.map(Number), `sent what the fields show (${shown})`);
+    const out = await generated(page);
+    assert.equal(out.fresh, Number(shown[0]));
+    return { shown, tokens: out.tokens };
+  };
+  // 0 new tokens and a temperature below 0: the smallest of each, 1 and 0 (greedy).
+  assert.deepEqual((await run('0', '-1')).shown, ['1', '0']);
+  // 2.5 tokens and a temperature past the largest: 3 tokens at 5, as typed so.
+  const clamped = await run('2.5', '7');
+  assert.deepEqual(clamped.shown, ['3', '5']);
+  assert.deepEqual((await run('3', '5')).tokens, clamped.tokens);
+  // A temperature keeps two decimals; one too small for them is 0, greedy as the checkbox is.
+  assert.deepEqual((await run('6', '0.456')).shown, ['6', '0.46']);
+  const zero = await run('6', '0.0001');
+  assert.deepEqual(zero.shown, ['6', '0']);
+  await panel.getByLabel('Greedy').check();
+  await page.click('[data-action="generate"]');
+  await finished(page);
+  assert.deepEqual((await generated(page)).tokens, zero.tokens);
+  assert.deepEqual((await sent()).at(-1), [6, 0]);
+  await panel.getByLabel('Greedy').uncheck();
+  // An empty field is refused, naming it, and nothing is sent; Step makes one token without a count.
+  const requests = (await sent()).length;
+  for (const [field, message] of [
+    [temperature, 'Temperature: type a number from 0 to 5 first.'],
+    [count, 'New tokens: type a number from 1 to 512 first.'],
+  ]) {
+    await field.fill('');
+    await page.click('[data-action="generate"]');
+    assert.equal(await page.textContent('[data-generate] .run-status'), message);
+    assert.equal((await sent()).length, requests);
+    await field.fill(field === count ? '4' : '1');
+  }
+  await count.fill('');
+  const length = (await generated(page)).tokens.length;
+  await page.click('[data-action="generate-step"]');
+  await finished(page);
+  assert.equal((await generated(page)).tokens.length, length + 1);
+  assert.deepEqual((await sent()).slice(requests), [[1, 1]]);
   assert.deepEqual(await collectProblems(page, problems), []);
   await context.close();
 });

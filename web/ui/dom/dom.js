@@ -110,12 +110,18 @@ export function svg(tag, attrs = {}, className) {
  * A number field for values from min to max. A value outside them is clamped in the field itself
  * before anyone else hears of the change (this listener is the element's first), with a short
  * note saying so, so the field never shows a number the page does not use; whole-number fields
- * (step 1) are rounded the same way. Text that is not a number is refused with a note (in the
- * language of `i18n`). noteIn: where the note goes instead of below the field, for a field above a
- * button: the change comes as the press on the button begins, and a note above it would move it
- * from under the pointer before the press ends (the click then lost).
+ * (step 1) are rounded the same way, and any field to `decimals` places when given. Text that is
+ * not a number is refused with a note (in the language of `i18n`). noteIn: where the note goes
+ * instead of below the field, for a field above a button: the change comes as the press on the
+ * button begins, and a note above it would move it from under the pointer before the press ends
+ * (the click then lost).
  */
-export function numberInput([min, max], step = 1, i18n = english, { noteIn = null } = {}) {
+export function numberInput(
+  [min, max],
+  step = 1,
+  i18n = english,
+  { noteIn = null, decimals = step === 1 ? 0 : null } = {},
+) {
   const { t } = i18n;
   const input = el('input', 'number');
   input.type = 'number';
@@ -140,14 +146,19 @@ export function numberInput([min, max], step = 1, i18n = english, { noteIn = nul
   input.addEventListener('change', () => {
     const typed = input.value.trim() === '' ? NaN : Number(input.value);
     if (!Number.isFinite(typed)) return say(t('common.number.notNumber', { min, max }));
-    let used = Math.min(max, Math.max(min, typed));
-    if (step === 1) used = Math.round(used);
+    const used = rounded(Math.min(max, Math.max(min, typed)), decimals);
     if (used === typed) return say('');
     input.value = String(used);
-    const why = typed > max ? 'largest' : typed < min ? 'smallest' : 'whole';
-    return say(t(`common.number.clamped.${why}`, { typed, used, min, max }));
+    const why = typed > max ? 'largest' : typed < min ? 'smallest' : decimals ? 'decimals' : 'whole';
+    return say(t(`common.number.clamped.${why}`, { typed, used, min, max, count: decimals }));
   });
   return input;
+}
+
+// x to `decimals` places (null: as it is); whole numbers as Math.round makes them, as they always were.
+function rounded(x, decimals) {
+  if (decimals === null) return x;
+  return decimals === 0 ? Math.round(x) : Number(x.toFixed(decimals));
 }
 
 // The other shared DOM helpers, each in a file of its own.

@@ -19,10 +19,13 @@ import { explainAttention, explainBytes, explainCache, explainDifference, explai
 // Positions shown in the maps: the last ones (a long text's first tokens scroll out of view).
 const SHOWN = 48;
 
-// The top-k and seed fields' ranges. Each field clamps and rounds what is typed (numberInput) as
-// soon as it changes, so Generate uses the number it shows. The API takes any top-k ≥ 1 (the
-// vocabulary's size or more keeps every token, as 0 does here: the largest, 100000, is past
-// GPT-2's 50257) and seeds up to 2^32 − 1.
+// The number fields' ranges. Each field clamps and rounds what is typed (numberInput) as soon as it
+// changes, so Generate uses the number it shows. The API takes any finite temperature ≥ 0 (0 is
+// greedy, here as the checkbox is; the field keeps two decimals, finer than a learner tells
+// apart), any top-k ≥ 1 (the vocabulary's size or more keeps every token, as 0 does here: the
+// largest, 100000, is past GPT-2's 50257) and seeds up to 2^32 − 1.
+const COUNT = [1, 512];
+const TEMPERATURE = [0, 5];
 const TOP_K = [0, 100000];
 const SEED = [0, 99999];
 
@@ -47,10 +50,9 @@ function labelled(text, control, hint) {
   return wrap;
 }
 
-function input(type, attrs = {}) {
-  const i = el('input', type === 'number' ? 'number' : '');
-  i.type = type;
-  for (const [k, v] of Object.entries(attrs)) i[k] = String(v);
+function checkbox() {
+  const i = el('input');
+  i.type = 'checkbox';
   return i;
 }
 
@@ -62,21 +64,25 @@ function button(action, text, className = 'small-button') {
 }
 
 // The sampling settings (and which layer and head to show), in a grid of labelled fields; what
-// top-k and seed say of a value they clamp goes in `notes` (below the run buttons).
+// the number fields say of a value they clamp goes in `notes` (below the run buttons).
 function settingsFields(i18n, notes) {
   const { t } = i18n;
-  const count = input('number', { min: 1, max: 512, step: 1, value: 20 });
-  const temperature = input('number', { min: 0, max: 5, step: 0.1, value: 0.8 });
-  const topK = numberInput(TOP_K, 1, i18n, { noteIn: notes });
-  topK.value = '0';
-  const seed = numberInput(SEED, 1, i18n, { noteIn: notes });
-  seed.value = '0';
+  const number = (range, step, value, options = {}) => {
+    const i = numberInput(range, step, i18n, { noteIn: notes, ...options });
+    i.value = String(value);
+    return i;
+  };
+  const count = number(COUNT, 1, 20);
+  const temperature = number(TEMPERATURE, 0.01, 0.8, { decimals: 2 });
+  temperature.inputMode = 'decimal';
+  const topK = number(TOP_K, 1, 0);
+  const seed = number(SEED, 1, 0);
   const layer = el('select');
   const head = el('select');
   const grid = el('div', 'settings-grid');
   grid.append(
     labelled(t('training.generate.count'), count),
-    labelled(t('training.generate.temperature'), temperature),
+    labelled(t('training.generate.temperature'), temperature, t('training.generate.temperatureHint')),
     labelled(t('training.generate.topK'), topK, t('training.generate.topKHint')),
     labelled(t('training.generate.seed'), seed),
     labelled(t('training.generate.layer'), layer),
@@ -87,8 +93,8 @@ function settingsFields(i18n, notes) {
 
 // "Greedy" (off) and "check against a full pass" (on).
 function sampleChecks({ t }) {
-  const greedy = input('checkbox');
-  const check = input('checkbox');
+  const greedy = checkbox();
+  const check = checkbox();
   check.checked = true;
   const checks = el('div', 'generate-checks');
   const g = el('label', 'check');
@@ -333,7 +339,7 @@ function createRun({ root, ui, status, out, maps, display, i18n }) {
       const m = model;
       const { ids } = m.read(ui.prompt.value);
       const problem =
-        !ids.length && !(stepOnly && canContinue) ? t('training.generate.noPrompt') : missingNumber(ui, t);
+        !ids.length && !(stepOnly && canContinue) ? t('training.generate.noPrompt') : missingNumber(ui, stepOnly, t);
       if (problem) {
         status.textContent = problem;
         return;
@@ -349,7 +355,7 @@ function createRun({ root, ui, status, out, maps, display, i18n }) {
         // A Stop pressed meanwhile (while training paused) found no generation in the model to
         // cancel: this one ends before it starts, as a Stop before the first token would end it.
         if (stopped) return end('cancelled', 0);
-        const count = stepOnly ? 1 : Number(ui.count.value) || 1;
+        const count = stepOnly ? 1 : Number(ui.count.value);
         const fresh = () => {
           difference = 0;
           sums = { cached: 0, full: 0, count: 0 };
@@ -407,24 +413,29 @@ function createRun({ root, ui, status, out, maps, display, i18n }) {
   return self;
 }
 
-// A message naming the first of top-k and seed whose field holds no number (its own check refused
-// what was typed), or '' when both hold one.
-function missingNumber(ui, t) {
-  for (const [field, name] of [
-    [ui.topK, 'training.generate.topK'],
-    [ui.seed, 'training.generate.seed'],
+// A message naming the first field the run uses that holds no number (its own check refused what
+// was typed), or '' when each holds one. Step makes one token whatever the count says, and greedy
+// sampling uses no temperature.
+function missingNumber(ui, stepOnly, t) {
+  for (const [field, name, used] of [
+    [ui.count, 'training.generate.count', !stepOnly],
+    [ui.temperature, 'training.generate.temperature', !ui.greedy.checked],
+    [ui.topK, 'training.generate.topK', true],
+    [ui.seed, 'training.generate.seed', true],
   ]) {
-    if (field.value.trim() === '')
+    const typed = field.value.trim();
+    if (used && (typed === '' || !Number.isFinite(Number(typed))))
       return t('training.generate.notNumber', { field: t(name), min: field.min, max: field.max });
   }
   return '';
 }
 
+// The request the fields make: each number as its field shows it (the fields clamp and round).
 function requestFrom(ui, maxNewTokens) {
   const topK = Number(ui.topK.value);
   return {
-    maxNewTokens: Math.max(1, Math.min(512, Math.round(maxNewTokens))),
-    temperature: ui.greedy.checked ? 0 : Math.max(0, Number(ui.temperature.value) || 0),
+    maxNewTokens,
+    temperature: ui.greedy.checked ? 0 : Number(ui.temperature.value),
     topK: topK > 0 ? topK : null,
     seed: Number(ui.seed.value),
     layer: Number(ui.layer.value) || 0,

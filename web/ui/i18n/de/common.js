@@ -27,6 +27,10 @@ export default {
   'common.number.clamped.largest': '{typed} ist nicht möglich ({max} ist der größte Wert): {used} wird verwendet.',
   'common.number.clamped.smallest': '{typed} ist nicht möglich ({min} ist der kleinste Wert): {used} wird verwendet.',
   'common.number.clamped.whole': '{typed} ist nicht möglich (nur ganze Zahlen): {used} wird verwendet.',
+  'common.number.clamped.decimals': {
+    one: '{typed} ist nicht möglich (höchstens {count} Nachkommastelle): {used} wird verwendet.',
+    other: '{typed} ist nicht möglich (höchstens {count} Nachkommastellen): {used} wird verwendet.',
+  },
   'common.headName': 'Schicht {layer} · Kopf {head}',
   'common.chars.readAs': '„{typed}“ als „{read}“',
   'common.chars.replaced': 'Nicht im Vokabular des Modells, daher als anderes Zeichen gelesen: {list}.',

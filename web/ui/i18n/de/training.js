@@ -227,6 +227,7 @@ export default {
   'training.generate.prompt': 'Prompt',
   'training.generate.count': 'Neue Token',
   'training.generate.temperature': 'Temperatur',
+  'training.generate.temperatureHint': '0 = Greedy',
   'training.generate.topK': 'Top-k',
   'training.generate.topKHint': '0 = jedes Token',
   'training.generate.seed': 'Seed',

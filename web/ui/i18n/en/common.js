@@ -27,6 +27,10 @@ export default {
   'common.number.clamped.largest': '{typed} is not possible ({max} is the largest value): {used} is used.',
   'common.number.clamped.smallest': '{typed} is not possible ({min} is the smallest value): {used} is used.',
   'common.number.clamped.whole': '{typed} is not possible (only whole numbers): {used} is used.',
+  'common.number.clamped.decimals': {
+    one: '{typed} is not possible (at most {count} decimal place): {used} is used.',
+    other: '{typed} is not possible (at most {count} decimal places): {used} is used.',
+  },
   'common.headName': 'layer {layer} · head {head}',
   'common.chars.readAs': '“{typed}” as “{read}”',
   'common.chars.replaced': 'Not in the model’s vocabulary, so read as another character: {list}.',

@@ -225,6 +225,7 @@ export default {
   'training.generate.prompt': 'Prompt',
   'training.generate.count': 'New tokens',
   'training.generate.temperature': 'Temperature',
+  'training.generate.temperatureHint': '0 = greedy',
   'training.generate.topK': 'Top-k',
   'training.generate.topKHint': '0 = every token',
   'training.generate.seed': 'Seed',

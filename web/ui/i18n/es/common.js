@@ -27,6 +27,10 @@ export default {
   'common.number.clamped.largest': '{typed} no es posible ({max} es el valor máximo): se usa {used}.',
   'common.number.clamped.smallest': '{typed} no es posible ({min} es el valor mínimo): se usa {used}.',
   'common.number.clamped.whole': '{typed} no es posible (solo números enteros): se usa {used}.',
+  'common.number.clamped.decimals': {
+    one: '{typed} no es posible (como máximo {count} decimal): se usa {used}.',
+    other: '{typed} no es posible (como máximo {count} decimales): se usa {used}.',
+  },
   'common.headName': 'capa {layer} · cabeza {head}',
   'common.chars.readAs': '«{typed}» como «{read}»',
   'common.chars.replaced': 'No están en el vocabulario del modelo, así que se leen como otro carácter: {list}.',

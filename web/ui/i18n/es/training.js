@@ -229,6 +229,7 @@ export default {
   'training.generate.prompt': 'Prompt',
   'training.generate.count': 'Tokens nuevos',
   'training.generate.temperature': 'Temperatura',
+  'training.generate.temperatureHint': '0 = voraz',
   'training.generate.topK': 'Top-k',
   'training.generate.topKHint': '0 = todos los tokens',
   'training.generate.seed': 'Semilla',
