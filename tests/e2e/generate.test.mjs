@@ -45,6 +45,9 @@ const generated = (page) =>
     tokens: e.dataset.tokens.split(' ').map(Number),
     fresh: Number(e.dataset.new),
   }));
+// The number fields' notes on what they clamped, as shown.
+const notes = (page) =>
+  page.$$eval('[data-generate] [data-clamp-note]:not([hidden])', (all) => all.map((n) => n.textContent));
 const cache = (page) =>
   page.$eval('[data-kv-cache]', (e) => ({ length: Number(e.dataset.length), bytes: Number(e.dataset.bytes) }));
 
@@ -206,7 +209,11 @@ test('top-k and seed are brought into their fields’ ranges, and Generate uses 
   // 1e20 and 2^32 + 1 are past the fields' largest: top-k every token (never a wrapped small number).
   const huge = await run('1e20', String(2 ** 32 + 1));
   assert.deepEqual([huge.topK, huge.seed], ['100000', '99999']);
-  assert.match(await panel.locator('[data-clamp-note]').first().textContent(), /100000 is the largest/);
+  // The notes sit below the run buttons, away from their fields: each names its field.
+  assert.deepEqual(await notes(page), [
+    'Top-k: 100000000000000000000 is not possible (100000 is the largest value): 100000 is used.',
+    'Seed: 4294967297 is not possible (99999 is the largest value): 99999 is used.',
+  ]);
   assert.deepEqual((await run('0', '99999')).tokens, huge.tokens, '0 = every token, and the seed shown');
   const rounded = await run('2.6', '7.4');
   assert.deepEqual([rounded.topK, rounded.seed], ['3', '7']);
@@ -258,9 +265,14 @@ test('new tokens and temperature are brought into their fields’ ranges, and Ge
   // 2.5 tokens and a temperature past the largest: 3 tokens at 5, as typed so.
   const clamped = await run('2.5', '7');
   assert.deepEqual(clamped.shown, ['3', '5']);
+  assert.deepEqual(await notes(page), [
+    'New tokens: 2.5 is not possible (only whole numbers): 3 is used.',
+    'Temperature: 7 is not possible (5 is the largest value): 5 is used.',
+  ]);
   assert.deepEqual((await run('3', '5')).tokens, clamped.tokens);
   // A temperature keeps two decimals; one too small for them is 0, greedy as the checkbox is.
   assert.deepEqual((await run('6', '0.456')).shown, ['6', '0.46']);
+  assert.deepEqual(await notes(page), ['Temperature: 0.456 is not possible (at most 2 decimal places): 0.46 is used.']);
   const zero = await run('6', '0.0001');
   assert.deepEqual(zero.shown, ['6', '0']);
   await panel.getByLabel('Greedy').check();

@@ -114,13 +114,13 @@ export function svg(tag, attrs = {}, className) {
  * not a number is refused with a note (in the language of `i18n`). noteIn: where the note goes
  * instead of below the field, for a field above a button: the change comes as the press on the
  * button begins, and a note above it would move it from under the pointer before the press ends
- * (the click then lost).
+ * (the click then lost); label(note) → the note as shown there, naming its field.
  */
 export function numberInput(
   [min, max],
   step = 1,
   i18n = english,
-  { noteIn = null, decimals = step === 1 ? 0 : null } = {},
+  { noteIn = null, label = (note) => note, decimals = step === 1 ? 0 : null } = {},
 ) {
   const { t } = i18n;
   const input = el('input', 'number');
@@ -139,7 +139,7 @@ export function numberInput(
       if (noteIn) noteIn.append(note);
       else (input.closest('.field, .lesson-field, .temp-row') ?? input).after(note);
     }
-    note.textContent = text;
+    note.textContent = text ? label(text) : '';
     note.hidden = !text;
     input.setAttribute('aria-invalid', String(Boolean(text) && !Number.isFinite(Number(input.value))));
   };

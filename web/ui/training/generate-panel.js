@@ -67,16 +67,18 @@ function button(action, text, className = 'small-button') {
 // the number fields say of a value they clamp goes in `notes` (below the run buttons).
 function settingsFields(i18n, notes) {
   const { t } = i18n;
-  const number = (range, step, value, options = {}) => {
-    const i = numberInput(range, step, i18n, { noteIn: notes, ...options });
+  // Each note names its field: the notes are together, below the buttons.
+  const number = (name, range, step, value, options = {}) => {
+    const label = (note) => t('training.generate.fieldNote', { field: t(name), note });
+    const i = numberInput(range, step, i18n, { noteIn: notes, label, ...options });
     i.value = String(value);
     return i;
   };
-  const count = number(COUNT, 1, 20);
-  const temperature = number(TEMPERATURE, 0.01, 0.8, { decimals: 2 });
+  const count = number('training.generate.count', COUNT, 1, 20);
+  const temperature = number('training.generate.temperature', TEMPERATURE, 0.01, 0.8, { decimals: 2 });
   temperature.inputMode = 'decimal';
-  const topK = number(TOP_K, 1, 0);
-  const seed = number(SEED, 1, 0);
+  const topK = number('training.generate.topK', TOP_K, 1, 0);
+  const seed = number('training.generate.seed', SEED, 1, 0);
   const layer = el('select');
   const head = el('select');
   const grid = el('div', 'settings-grid');

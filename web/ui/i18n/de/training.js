@@ -246,6 +246,7 @@ export default {
   'training.generate.explainTitle': 'Wie wurde diese Zahl berechnet?',
   'training.generate.noPrompt': 'Tippe zuerst einen Prompt.',
   'training.generate.notNumber': '{field}: Tippe zuerst eine Zahl von {min} bis {max}.',
+  'training.generate.fieldNote': '{field}: {note}',
   'training.generate.running': 'Token {made} von {total}…',
   'training.generate.ended.done': { one: '{count} Token generiert.', other: '{count} Token generiert.' },
   'training.generate.ended.length': {

@@ -243,6 +243,7 @@ export default {
   'training.generate.explainTitle': 'How was this number computed?',
   'training.generate.noPrompt': 'Type a prompt first.',
   'training.generate.notNumber': '{field}: type a number from {min} to {max} first.',
+  'training.generate.fieldNote': '{field}: {note}',
   'training.generate.running': 'Token {made} of {total}…',
   'training.generate.ended.done': { one: 'Generated {count} token.', other: 'Generated {count} tokens.' },
   'training.generate.ended.length': {

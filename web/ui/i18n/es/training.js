@@ -248,6 +248,7 @@ export default {
   'training.generate.explainTitle': '¿Cómo se calculó este número?',
   'training.generate.noPrompt': 'Escribe primero un prompt.',
   'training.generate.notNumber': '{field}: escribe primero un número de {min} a {max}.',
+  'training.generate.fieldNote': '{field}: {note}',
   'training.generate.running': 'Token {made} de {total}…',
   'training.generate.ended.done': { one: '{count} token generado.', other: '{count} tokens generados.' },
   'training.generate.ended.length': {
