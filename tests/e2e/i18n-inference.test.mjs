@@ -88,7 +88,10 @@ describe('German', () => {
     assert.equal(await page.textContent('[data-checkpoint] h2'), 'Einen Checkpoint öffnen');
     await page.setInputFiles('[data-checkpoint-files]', [site.config]);
     await page.waitForSelector('[data-checkpoint][data-state="error"]');
-    assert.match(await page.textContent('[data-checkpoint-status]'), /^Wähle auch die Datei model\.safetensors aus/);
+    assert.match(
+      await page.textContent('[data-checkpoint-status]'),
+      /^Wählen Sie auch die Datei model\.safetensors aus/,
+    );
     assert.equal(await page.$eval('[data-checkpoint]', (e) => e.closest('[lang]')?.getAttribute('lang')), 'de');
     await context.close();
   });

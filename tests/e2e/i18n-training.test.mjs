@@ -126,7 +126,7 @@ test(
     const { page, problems, context } = await openTraining('?lang=de#view=train');
     assert.equal(await page.getAttribute('[data-training]', 'lang'), 'de');
     assert.equal(await page.textContent('.training-controls .card-title'), 'Einen winzigen Transformer trainieren');
-    assert.match(await page.textContent('.run-status'), /Parameter\. Drücke „Trainieren“\./);
+    assert.match(await page.textContent('.run-status'), /Parameter\. Drücken Sie „Trainieren“\./);
     // ln 24 of the repeated task's 24 tokens, with a decimal comma (the hook keeps the machine number).
     assert.match(await page.textContent('.loss-panel .hint'), /ln 24 ≈ 3,18 Nats pro Token/);
     assert.ok(Math.abs(Number(await page.getAttribute('.loss-panel .hint', 'data-ln-v')) - Math.log(24)) < 1e-12);

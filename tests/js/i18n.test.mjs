@@ -1,6 +1,7 @@
 // The message catalogues (web/ui/i18n/) and their lookup (web/ui/model/i18n.js): every language
 // has every English key, with every placeholder and plural form; each part's file holds only its
-// own keys; the widget's language is picked as documented; numbers take the locale's separator.
+// own keys; the widget's language is picked as documented; numbers take the locale's separator;
+// German addresses the reader as Sie throughout.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
@@ -128,4 +129,55 @@ test('English starts with the first drawing’s parts; the lessons’ and the tr
     );`;
   const out = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8' }));
   assert.deepEqual(out, { before: [true, false, false, false], lessons: true, training: true, later: true });
+});
+
+// The German page addresses its reader formally (Sie, Ihr, Ihnen) everywhere: a lesson embedded
+// next to the training view must not switch to du. Informal forms are the pronouns du, dich, dir,
+// dein…, euch, euer… as whole words (not inside code such as --dir=), and du-imperatives (Tippe,
+// Wähle, Drück, übernimm…) where a sentence or clause starts, after a comma, "und" or "oder",
+// unless "Sie" follows. The Sie-imperative (Tippen Sie) is not in the list; neither are verbs
+// whose du-form is also a noun (Folge, Stelle, Teile, Rate), and "achte" before a noun is the
+// ordinal (die achte Zeile).
+const DU_PRONOUN =
+  /(?<![\p{L}\p{N}_./=-])(du|dich|dir|dein|deine|deinem|deinen|deiner|deines|euch|euer|eure|eurem|euren|eurer|eures)(?![\p{L}\p{N}_=/])/giu;
+const DU_IMPERATIVES = `addiere achte beachte bearbeite beobachte betrachte bewege drehe drück drücke entferne erhöhe
+  ersetze exportiere finde fokussiere gib geh gehe halte hör höre importiere klick klicke kopiere lade lass lies lösche
+  mach mache markiere merke nimm nutze öffne probiere prüfe rechne schalte schau schaue schieb schiebe schreib schreibe
+  setze sieh speichere starte stell stoppe tausche tipp tippe trainiere übernimm überlege verbirg vergleiche verschiebe
+  versuch versuche wähl wähle warte wechsle zeig zeige zieh ziehe`.split(/\s+/);
+// Where an imperative could stand: the start of the message, of a sentence or a clause (after
+// . ! ? : ; , or an opening bracket or dash), or after "und"/"oder" joining a second one.
+const CLAUSE_START = /(?:^|[.!?:;,]\s+|[([–—]\s*|\b(?:und|oder)\s+)(\p{L}+)(?:\s+(\p{L}+))?/gu;
+
+function informalForms(text) {
+  const found = [...text.matchAll(DU_PRONOUN)].map((m) => m[1]);
+  for (const [, word, next] of text.matchAll(CLAUSE_START)) {
+    const imperative = DU_IMPERATIVES.includes(word.toLowerCase()) && next !== 'Sie';
+    const ordinal = word.toLowerCase() === 'achte' && /^\p{Lu}/u.test(next ?? ''); // "die achte Zeile"
+    if (imperative && !ordinal) found.push(word);
+  }
+  return found;
+}
+
+test('the German catalogues address the reader formally throughout (Sie, never du)', async () => {
+  const de = await load('de');
+  const offending = [];
+  for (const [key, message] of Object.entries(de)) {
+    for (const [form, text] of typeof message === 'object' ? Object.entries(message) : [['', message]]) {
+      const found = informalForms(text);
+      if (found.length) offending.push(`${key}${form && `.${form}`}: ${found.join(', ')}`);
+    }
+  }
+  assert.deepEqual(offending, [], 'German messages in the du-form');
+  // The check itself: it finds du in its forms and spares the formal and the look-alikes.
+  assert.deepEqual(
+    informalForms('Tippe zuerst eine Zahl; wähle dann deinen Kopf, zeige auf ihn oder zieh ihn zu dir.'),
+    ['deinen', 'dir', 'Tippe', 'wähle', 'zeige', 'zieh'],
+  );
+  assert.deepEqual(
+    informalForms(
+      'Wählen Sie Ihren Kopf. Folge von Tokens; die siebte und achte Stelle, an der --dir=du steht (siehe oben).',
+    ),
+    [],
+  );
 });

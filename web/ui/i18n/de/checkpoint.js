@@ -5,14 +5,14 @@
 export default {
   'checkpoint.title': 'Einen Checkpoint öffnen',
   'checkpoint.intro':
-    'Öffne einen echten GPT-2-Checkpoint: wähle seine model.safetensors zusammen mit seiner config.json aus oder zieh beide hierher (gpt2, distilgpt2 und gpt2-medium passen; die Dateien kommen von deiner Festplatte, nichts wird aus dem Internet geladen). Eine Lehrkraft kann einen auf dieser Website bereitstellen und mit #checkpoint=models/gpt2/ in der Adresse darauf verlinken.',
+    'Öffnen Sie einen echten GPT-2-Checkpoint: wählen Sie seine model.safetensors zusammen mit seiner config.json aus oder ziehen Sie beide hierher (gpt2, distilgpt2 und gpt2-medium passen; die Dateien kommen von Ihrer Festplatte, nichts wird aus dem Internet geladen). Eine Lehrkraft kann einen auf dieser Website bereitstellen und mit #checkpoint=models/gpt2/ in der Adresse darauf verlinken.',
   'checkpoint.choose': 'Checkpoint-Dateien (model.safetensors und config.json)',
   'checkpoint.drop': 'oder beide Dateien hier ablegen',
   'checkpoint.cancel': 'Abbrechen',
   'checkpoint.openingLabel': 'Der Checkpoint wird geöffnet',
   'checkpoint.needConfig':
-    'Wähle auch die config.json des Checkpoints aus: sie sagt, wie viele Schichten und Köpfe das Modell hat.',
-  'checkpoint.needWeights': 'Wähle auch die Datei model.safetensors aus: config.json beschreibt das Modell nur.',
+    'Wählen Sie auch die config.json des Checkpoints aus: sie sagt, wie viele Schichten und Köpfe das Modell hat.',
+  'checkpoint.needWeights': 'Wählen Sie auch die Datei model.safetensors aus: config.json beschreibt das Modell nur.',
   'checkpoint.badJson': 'config.json ließ sich nicht lesen: {message}.',
   'checkpoint.otherSite':
     'Der Checkpoint muss von dieser Website kommen; {url} liegt anderswo und wird daher nicht geöffnet.',
@@ -42,7 +42,7 @@ export default {
   'checkpoint.sentence': 'Ein Satz',
   'checkpoint.layerOption': 'Schicht {layer}',
   'checkpoint.headOption': 'Kopf {head}',
-  'checkpoint.notOpen': 'Kein Checkpoint ist geöffnet: öffne zuerst oben einen.',
+  'checkpoint.notOpen': 'Kein Checkpoint ist geöffnet: öffnen Sie zuerst oben einen.',
   'checkpoint.headFailed': 'Dieser Kopf ließ sich nicht zeigen: {message}.',
   'checkpoint.explainTitle': 'Wie wurde diese Zahl berechnet?',
 
@@ -54,7 +54,7 @@ export default {
   'checkpoint.sweep.score.previousToken': 'Vorgänger-Token',
   'checkpoint.sweep.score.duplicateToken': 'Duplikat-Token',
   'checkpoint.sweep.idle':
-    'Zeige auf einen Kopf im Raster, tippe ihn an oder fokussiere ihn, um seinen Score zu sehen.',
+    'Zeigen Sie auf einen Kopf im Raster, tippen Sie ihn an oder fokussieren Sie ihn, um seinen Score zu sehen.',
   'checkpoint.sweep.map': 'Score jedes Kopfes: Zeilen sind Schichten, Spalten Köpfe',
   'checkpoint.sweep.layerRow': 'Schicht {layer}',
   'checkpoint.sweep.intro':
@@ -65,7 +65,7 @@ export default {
   'checkpoint.sweep.done': { one: 'Auf {count} Sequenz bewertet.', other: 'Auf {count} Sequenzen bewertet.' },
   'checkpoint.sweep.cancelled': 'Der Durchlauf wurde abgebrochen.',
   'checkpoint.sweep.failed': 'Der Durchlauf wurde beendet: {message}',
-  'checkpoint.sweep.none': 'Öffne zuerst einen Checkpoint.',
+  'checkpoint.sweep.none': 'Öffnen Sie zuerst einen Checkpoint.',
   'checkpoint.sweep.explain.score.induction': 'Induktions-Score = {value}',
   'checkpoint.sweep.explain.score.previousToken': 'Vorgänger-Token-Score = {value}',
   'checkpoint.sweep.explain.score.duplicateToken': 'Duplikat-Token-Score = {value}',
@@ -87,10 +87,10 @@ export default {
   },
 
   'checkpoint.vectors.source':
-    'Kopf eines Checkpoints: Schicht {layer} · Kopf {head} von {name} ({layers} Schichten mit je {heads} Köpfen, d_model {dModel}). X und W sind die eigenen Eingaben und Gewichte des Modells für deinen Satz, die Gewichte unten sind also seine echte Attention.',
-  'checkpoint.vectors.reading': 'Der Checkpoint liest deinen Satz… (bis dahin ist X je Wort zufällig).',
+    'Kopf eines Checkpoints: Schicht {layer} · Kopf {head} von {name} ({layers} Schichten mit je {heads} Köpfen, d_model {dModel}). X und W sind die eigenen Eingaben und Gewichte des Modells für Ihren Satz, die Gewichte unten sind also seine echte Attention.',
+  'checkpoint.vectors.reading': 'Der Checkpoint liest Ihren Satz… (bis dahin ist X je Wort zufällig).',
   'checkpoint.vectors.help':
     'Vom Tokenizer von GPT-2 zerlegt, so wie das Modell ihn liest (Ġ markiert ein Leerzeichen vor einem Token; höchstens 24 Token).',
   'checkpoint.vectors.note':
-    'Checkpoint-Vektoren: jede Zeile von X ist, was die Attention von Schicht {layer} · Kopf {head} von {name} ({layers} Schichten mit je {heads} Köpfen, d_model {dModel}) für ein Token liest (die LayerNorm der Schicht auf dem Residualstrom, {dModel} Zahlen), geschrieben in {rank} Koordinaten entlang einer Orthonormalbasis des Spanns der {dModel}-dimensionalen Vektoren deines Satzes (Token für Token aufgebaut), dazu eine Spalte aus Einsen. W_Q, W_K und W_V sind die Gewichte des Kopfes in dieser Basis, ihre letzte Zeile sein Bias: X·W ergibt genau q, k und v des Modells, also sind die Skalarprodukte und die Gewichte unten die des Modells selbst.',
+    'Checkpoint-Vektoren: jede Zeile von X ist, was die Attention von Schicht {layer} · Kopf {head} von {name} ({layers} Schichten mit je {heads} Köpfen, d_model {dModel}) für ein Token liest (die LayerNorm der Schicht auf dem Residualstrom, {dModel} Zahlen), geschrieben in {rank} Koordinaten entlang einer Orthonormalbasis des Spanns der {dModel}-dimensionalen Vektoren Ihres Satzes (Token für Token aufgebaut), dazu eine Spalte aus Einsen. W_Q, W_K und W_V sind die Gewichte des Kopfes in dieser Basis, ihre letzte Zeile sein Bias: X·W ergibt genau q, k und v des Modells, also sind die Skalarprodukte und die Gewichte unten die des Modells selbst.',
 };

@@ -1,5 +1,6 @@
 // Glossary (kept throughout): attention weights = Aufmerksamkeitsgewichte; query/key/value =
 // Query/Key/Value; head = Kopf; mask = Maske; scores = Scores; token = Token; training = Training.
+// The reader is addressed as Sie throughout (Wählen Sie, Ihr Satz), never du (tests/js/i18n.test.mjs).
 export default {
   'common.loading': 'Wird geladen…',
   'common.dismiss': 'Schließen',

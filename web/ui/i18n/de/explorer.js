@@ -275,7 +275,7 @@ export default {
   'explorer.start.one': 'Tippen Sie einen Satz: jedes Wort wird eine Zeile und eine Spalte.',
   'explorer.start.oneAction': 'Tippen',
   'explorer.start.two': 'Zeigen Sie auf ein Gewicht, um zu sehen, wie es berechnet wurde.',
-  'explorer.start.twoAction': 'Zeig es mir',
+  'explorer.start.twoAction': 'Vorführen',
   'explorer.start.three': 'Verbergen Sie die Zukunft mit der kausalen Maske.',
   'explorer.start.threeAction': 'Kausale Maske',
   'explorer.start.hide': 'Ausblenden',

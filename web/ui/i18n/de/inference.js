@@ -6,13 +6,13 @@
 export default {
   'inference.explain.title': 'Wie wurde diese Zahl berechnet?',
   'inference.explain.idle':
-    'Zeige auf eine Zahl dieser Lektion, tippe sie an oder fokussiere sie, um zu sehen, wie sie berechnet wurde.',
+    'Zeigen Sie auf eine Zahl dieser Lektion, tippen Sie sie an oder fokussieren Sie sie, um zu sehen, wie sie berechnet wurde.',
   'inference.explain.longSum': '{first} + … + {last}  ({count} Terme)',
   'inference.cannotCompute': 'Keine Berechnung möglich: {message}',
   'inference.coreRefused': 'Der Kern hat abgelehnt: {message}',
 
   'inference.flash.intro':
-    'FlashAttention berechnet softmax(S′)·V, ohne je die n × m große Score-Matrix zu halten. Es geht die Scores Kachel für Kachel durch und behält für jede Query-Zeile nur ein laufendes Maximum m, eine laufende Summe ℓ von exp(S′ − m) und eine unnormierte Ausgabe Õ. Hebt eine Kachel das Maximum einer Zeile an, wird das bisher Summierte mit e^(m_old − m_new) umskaliert. Geh die Kacheln des Kopfes im Explorer Schritt für Schritt durch.',
+    'FlashAttention berechnet softmax(S′)·V, ohne je die n × m große Score-Matrix zu halten. Es geht die Scores Kachel für Kachel durch und behält für jede Query-Zeile nur ein laufendes Maximum m, eine laufende Summe ℓ von exp(S′ − m) und eine unnormierte Ausgabe Õ. Hebt eine Kachel das Maximum einer Zeile an, wird das bisher Summierte mit e^(m_old − m_new) umskaliert. Gehen Sie die Kacheln des Kopfes im Explorer Schritt für Schritt durch.',
   'inference.flash.causal': 'Kausale Maske',
   'inference.flash.step': 'Schritt',
   'inference.flash.play': 'Abspielen',
@@ -33,8 +33,8 @@ export default {
   'inference.flash.rescale.moved':
     'Query {query} ({label}): das Maximum stieg von {from} auf {to}, also werden ℓ und Õ mit e^({from} − {to}) = {factor} multipliziert.',
   'inference.flash.before': {
-    one: 'Vor der ersten Kachel: {count} Kachel ist zu besuchen. Drück auf Schritt.',
-    other: 'Vor der ersten Kachel: {count} Kacheln sind zu besuchen. Drück auf Schritt.',
+    one: 'Vor der ersten Kachel: {count} Kachel ist zu besuchen. Drücken Sie auf Schritt.',
+    other: 'Vor der ersten Kachel: {count} Kacheln sind zu besuchen. Drücken Sie auf Schritt.',
   },
   'inference.flash.at': 'Kachel {k} von {count}: Zeilenblock {row}, Spaltenblock {col}.',
   'inference.flash.skipped':
@@ -113,7 +113,7 @@ export default {
   'inference.kv.differenceLine':
     'Größte Abweichung zwischen dem Schritt mit Cache und dem vollständigen Durchlauf (Gewichte und Logits):',
   'inference.kv.tableIdle':
-    'Zeige auf eine Cache-Größe in der Tabelle, tippe sie an oder fokussiere sie, um zu sehen, wie sie berechnet wurde.',
+    'Zeigen Sie auf eine Cache-Größe in der Tabelle, tippen Sie sie an oder fokussieren Sie sie, um zu sehen, wie sie berechnet wurde.',
   'inference.kv.tableTitle': 'Wie viel Speicher die Caches echter Modelle belegen',
   'inference.kv.status':
     'Token {i} von {count} wird decodiert ({label}): sein k und v kommen in den Cache, seine Query attendiert über ihn.',
@@ -127,7 +127,7 @@ export default {
       '{heads} Query-Köpfe teilen sich {count} Key/Value-Köpfe: der Cache ist {ratio}× kleiner als mit einem Key/Value-Kopf je Query-Kopf.',
   },
   'inference.kv.oneHead':
-    'Der Explorer zeigt einen Kopf, es gibt also nichts zu teilen: wähle im Satzmodus mehrere Köpfe (das Feld „Köpfe h“ des Explorers), um Grouped-Query- und Multi-Query-Attention zu sehen.',
+    'Der Explorer zeigt einen Kopf, es gibt also nichts zu teilen: wählen Sie im Satzmodus mehrere Köpfe (das Feld „Köpfe h“ des Explorers), um Grouped-Query- und Multi-Query-Attention zu sehen.',
   'inference.kv.pooled':
     'Mit weniger Key/Value-Köpfen sind Keys und Values jeder Gruppe der Mittelwert ihrer Köpfe (so wandeln Ainslie et al. ein Multi-Head-Modell in Grouped-Query-Attention um); daher weichen die Gewichte von den Köpfen des Explorers ab, der Schritt mit Cache gleicht aber weiterhin dem vollständigen Durchlauf.',
   'inference.kv.padded':
@@ -208,7 +208,7 @@ export default {
   'inference.positions.alibi.label': 'ALiBi (Bias): Score von q bei m und k bei n',
   'inference.positions.odd':
     'RoPE dreht Paare von Merkmalen und braucht daher eine gerade Dimension: dₖ = {dk}, und die Lektion nutzt die ersten {used} Merkmale.',
-  'inference.positions.tooNarrow': 'RoPE braucht mindestens zwei Merkmale je Kopf: erhöhe dₖ im Explorer.',
+  'inference.positions.tooNarrow': 'RoPE braucht mindestens zwei Merkmale je Kopf: erhöhen Sie dₖ im Explorer.',
   'inference.positions.spread': 'Größte Streuung entlang einer Diagonale:',
   'inference.positions.clocks':
     'Die Frequenzen von RoPE bei Position {p}: Paar i dreht sich um {p}·θᵢ mit θᵢ = base^(−2i/d). Die ersten Paare drehen sich schnell (sie unterscheiden nahe Positionen), die letzten langsam (sie ändern sich noch über große Abstände).',
@@ -217,7 +217,7 @@ export default {
   'inference.positions.alibiTitle': 'ALiBi, Kopf für Kopf',
   'inference.positions.clocksTitle': 'Die Frequenzen von RoPE als Uhrzeiger',
   'inference.positions.clockIdle':
-    'Zeige auf eine Uhr, tippe sie an oder fokussiere sie, um ihre Frequenz und ihren Winkel zu sehen.',
+    'Zeigen Sie auf eine Uhr, tippen Sie sie an oder fokussieren Sie sie, um ihre Frequenz und ihren Winkel zu sehen.',
   'inference.positions.clockPosition': 'Position der Uhren',
   'inference.positions.query': 'Query-Zeile q',
   'inference.positions.key': 'Key-Zeile k',

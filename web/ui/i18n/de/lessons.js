@@ -41,7 +41,7 @@ export default {
     'Softmax derselben Scores, geteilt durch √{dk}: größtes Gewicht {max}, Entropie {entropy} nats.',
   'lessons.sqrtDk.failed': 'Der Kern konnte keine Stichprobe ziehen: {error}',
   'lessons.sqrtDk.status': '{count} Paare standardnormalverteilter Vektoren der Länge {dk}, Seed {seed}.',
-  'lessons.sqrtDk.sampling': 'Ziehe {count} Paare von Vektoren der Länge {dk}…',
+  'lessons.sqrtDk.sampling': '{count} Paare von Vektoren der Länge {dk} werden gezogen…',
 
   'lessons.pitfalls.intro':
     'Die Q, K und V des Explorers (sein Beispiel und seine Maske), einmal richtig berechnet und einmal mit einem klassischen Fehler. Abweichende Zellen sind umrandet; Σ ist die Summe jeder Zeile.',
@@ -98,15 +98,15 @@ export default {
   'lessons.hull.column.inside': 'in der Hülle',
   'lessons.hull.draggable': 'verschiebbarer Punkt',
   'lessons.hull.headDims':
-    'Jeder Kopf hat hier {count} Value-Dimensionen. Setze d_model = 2 × Köpfe (zum Beispiel d_model 8 mit 4 Köpfen) oder übernimm diesen Kopf in den Q-, K-, V-Modus mit zwei Value-Dimensionen:',
+    'Jeder Kopf hat hier {count} Value-Dimensionen. Setzen Sie d_model = 2 × Köpfe (zum Beispiel d_model 8 mit 4 Köpfen) oder übernehmen Sie diesen Kopf in den Q-, K-, V-Modus mit zwei Value-Dimensionen:',
   'lessons.hull.valueDims':
-    'Die Values haben hier {count} Dimensionen. Setze dᵥ = 2 oder übernimm Q und K dieses Beispiels (und die ersten beiden Spalten von V) in den Q-, K-, V-Modus:',
+    'Die Values haben hier {count} Dimensionen. Setzen Sie dᵥ = 2 oder übernehmen Sie Q und K dieses Beispiels (und die ersten beiden Spalten von V) in den Q-, K-, V-Modus:',
   'lessons.hull.drag':
-    'Ziehe einen Value-Punkt (oder fokussiere ihn und nutze die Pfeiltasten; Umschalt für kleine Schritte): V ändert sich, und jede Ausgabe bewegt sich mit, ohne die Hülle je zu verlassen.',
+    'Ziehen Sie einen Value-Punkt (oder fokussieren Sie ihn und nutzen Sie die Pfeiltasten; Umschalt für kleine Schritte): V ändert sich, und jede Ausgabe bewegt sich mit, ohne die Hülle je zu verlassen.',
   'lessons.hull.fromX':
-    'Hier kommen die Values aus X·W_V. Um sie zu ziehen, übernimm dieses Beispiel in den Q-, K-, V-Modus:',
+    'Hier kommen die Values aus X·W_V. Um sie zu ziehen, übernehmen Sie dieses Beispiel in den Q-, K-, V-Modus:',
   'lessons.hull.legend':
-    'Kreise: die Values v₁…{last}; Rauten: die Ausgaben. Linien: die Gewichte von „{query}“ (dicker = mehr Gewicht); wähle eine andere Ausgabe, um deren Gewichte zu sehen.',
+    'Kreise: die Values v₁…{last}; Rauten: die Ausgaben. Linien: die Gewichte von „{query}“ (dicker = mehr Gewicht); wählen Sie eine andere Ausgabe, um deren Gewichte zu sehen.',
   'lessons.hull.outside': {
     one: '{count} Ausgabe liegt außerhalb der Hülle.',
     other: '{count} Ausgaben liegen außerhalb der Hülle.',
@@ -209,8 +209,8 @@ export default {
   },
 
   'lessons.permutation.intro':
-    'Attention vergleicht jede Query mit jedem Key, und nichts an diesem Vergleich weiß, wo ein Token steht. Tausche zwei Tokens, und die Ausgaben sind dieselben Zeilen, nur vertauscht. Deshalb fügen Transformer den Token-Vektoren Positionsinformation hinzu.',
-  'lessons.permutation.swap': 'Tausche Token',
+    'Attention vergleicht jede Query mit jedem Key, und nichts an diesem Vergleich weiß, wo ein Token steht. Tauschen Sie zwei Tokens, und die Ausgaben sind dieselben Zeilen, nur vertauscht. Deshalb fügen Transformer den Token-Vektoren Positionsinformation hinzu.',
+  'lessons.permutation.swap': 'Tauschen Sie Token',
   'lessons.permutation.with': 'mit Token',
   'lessons.permutation.before': 'Ausgabe, Tokens in Reihenfolge',
   'lessons.permutation.after': 'Ausgabe mit den zwei getauschten Tokens',
@@ -224,7 +224,7 @@ export default {
   'lessons.permutation.note.learned':
     'Zu X werden Positionen addiert (wie gelernt): Die zwei Wörter tauschen die Plätze, aber jede Position behält ihren eigenen Vektor, also ändern sich die Vektoren der getauschten Tokens.',
   'lessons.permutation.note.none':
-    'Zu X wird keine Positionsinformation addiert (siehe „Positionsinformation“ unter dem Satz): Wähle eine, damit die Reihenfolge zählt.',
+    'Zu X wird keine Positionsinformation addiert (siehe „Positionsinformation“ unter dem Satz): Wählen Sie eine, damit die Reihenfolge zählt.',
   'lessons.permutation.note.multi': 'Verglichen wird die ganze Multi-Head-Schicht (concat·W_O).',
   'lessons.permutation.swapped':
     'Die Zeilen {i} und {j} der Ausgabe haben die Plätze getauscht; sonst ist jede Zeile gleich (größte Abweichung {diff}).',
@@ -232,7 +232,7 @@ export default {
     'Die Zeilen wurden nicht nur getauscht: {count} Werte haben sich geändert (um bis zu {diff}). Hier zählt die Position.',
 
   'lessons.gradients.intro':
-    'Jedes Gewicht in Attention bewegt sich entlang eines Gradienten. Wähle, was der Kopf lernen soll; der Kern führt den Rückwärtsdurchlauf des Kopfes im Explorer aus und zeigt jeden Schritt davon, vom Verlust zurück bis Q, K und V.',
+    'Jedes Gewicht in Attention bewegt sich entlang eines Gradienten. Wählen Sie, was der Kopf lernen soll; der Kern führt den Rückwärtsdurchlauf des Kopfes im Explorer aus und zeigt jeden Schritt davon, vom Verlust zurück bis Q, K und V.',
   'lessons.gradients.headNote':
     'Mehrere Köpfe: Dies ist der Rückwärtsdurchlauf von Kopf {head} (gewählt mit „Gezeigter Kopf“ im Explorer), mit der eigenen Ausgabe des Kopfes als O und seinen Ausschnitten der Projektionen als Q, K, V.',
   'lessons.gradients.goal': 'Was gelernt wird',
@@ -245,11 +245,11 @@ export default {
   'lessons.gradients.copyOutput': 'T = aktuelle Ausgabe',
   'lessons.gradients.loss': 'Verlust L = {loss}',
   'lessons.gradients.mapsNote':
-    'Vorwärts: Scores S → Softmax A → Ausgabe O = A·V. Rückwärts geht es andersherum: dO → dA → dS → dQ, dK (und dV direkt aus dO). Klicke eine Zelle von dQ, dK oder dV an, um diese Eingabe unten anzustoßen.',
+    'Vorwärts: Scores S → Softmax A → Ausgabe O = A·V. Rückwärts geht es andersherum: dO → dA → dS → dQ, dK (und dV direkt aus dO). Klicken Sie eine Zelle von dQ, dK oder dV an, um diese Eingabe unten anzustoßen.',
   'lessons.gradients.mapLabel': 'Gradient {formula}',
   'lessons.gradients.explainTitle': 'Wie wurde diese Zahl berechnet?',
   'lessons.gradients.explainIdle':
-    'Zeige auf eine Zelle der Gradienten, tippe sie an oder fokussiere sie, um zu sehen, wie sie berechnet wurde.',
+    'Zeigen Sie auf eine Zelle der Gradienten, tippen Sie sie an oder fokussieren Sie sie, um zu sehen, wie sie berechnet wurde.',
   'lessons.gradients.explain.terms': '{count} Terme',
   'lessons.gradients.explain.dOCell':
     'Der Verlust ist eine einzige Ausgabezelle, also gibt nur diese Zelle einen Gradienten zurück.',
@@ -275,12 +275,12 @@ export default {
   'lessons.gradients.explain.dVTitle': 'dV: Gradient an Value [{i},{j}]',
   'lessons.gradients.nudgeTitle': 'Anstoß-Probe',
   'lessons.gradients.nudgeNote':
-    'Addiere ε zu einer Eingabe und rechne den Vorwärtsdurchlauf erneut: Der Verlust ändert sich in erster Ordnung um ε × Gradient.',
+    'Addieren Sie ε zu einer Eingabe und rechnen Sie den Vorwärtsdurchlauf erneut: Der Verlust ändert sich in erster Ordnung um ε × Gradient.',
   'lessons.gradients.nudge':
     '{cell} + {eps}: Der Verlust geht von {before} auf {after}, eine Änderung um {change}; ε × Gradient = {eps} × {gradient} = {predicted}.',
   'lessons.gradients.stepsTitle': 'Gradientenschritte',
   'lessons.gradients.stepsNote':
-    'x ← x − Lernrate × ∂L/∂x auf der gewählten Matrix, mit einem neuen Rückwärtsdurchlauf vor jedem Schritt, zurückgeschrieben in den Explorer: Sieh zu, wie sich die Gewichte des Explorers bewegen und der Verlust fällt.',
+    'x ← x − Lernrate × ∂L/∂x auf der gewählten Matrix, mit einem neuen Rückwärtsdurchlauf vor jedem Schritt, zurückgeschrieben in den Explorer: Sehen Sie zu, wie sich die Gewichte des Explorers bewegen und der Verlust fällt.',
   'lessons.gradients.update': 'Aktualisieren',
   'lessons.gradients.rate': 'Lernrate',
   'lessons.gradients.perClick': 'Schritte pro Klick',
@@ -291,7 +291,7 @@ export default {
     other: '{count} Schritte auf {matrix}: Verlust {losses}',
   },
   'lessons.gradients.projected':
-    'Hier sind Q, K und V Projektionen von X (Satzmodus): Schalte den Explorer auf freie Q, K, V um, um direkt auf ihnen Schritte zu machen.',
+    'Hier sind Q, K und V Projektionen von X (Satzmodus): Schalten Sie den Explorer auf freie Q, K, V um, um direkt auf ihnen Schritte zu machen.',
   'lessons.gradients.stepsUpdate': 'Die Schritte ändern {matrix} in den Eingaben des Explorers.',
   'lessons.gradients.history': 'Verlust nach jedem Klick: {losses}',
   'lessons.gradients.keys.title': 'Welche Keys lernen?',

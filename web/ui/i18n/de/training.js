@@ -9,11 +9,11 @@ export default {
   'training.task.repeated': 'Wiederholte zufällige Token',
   'training.task.text': 'Text, Zeichen für Zeichen',
   'training.task.textPlaceholder': 'Leer: die mitgelieferten Kurzgeschichten (etwa 6.000 Zeichen, auf Englisch)',
-  'training.task.textLabel': 'Dein Text (optional)',
+  'training.task.textLabel': 'Ihr Text (optional)',
   'training.task.explain.repeated':
     'Wiederholte zufällige Token: eine zufällige Folge von Token, dann dieselbe Folge noch einmal. Die erste Kopie lässt sich nicht vorhersagen; die zweite schon, indem man nachsieht, was beim letzten Mal auf das aktuelle Token folgte. Genau das ist die Aufgabe eines Induktionskopfs.',
   'training.task.explain.text':
-    'Text, Zeichen für Zeichen: das nächste Zeichen einer Kurzgeschichte (oder deines eigenen Texts) vorhersagen. Ein Modell kann Schreibweisen und häufige Wörter lernen und einen wiederholten Namen von weiter vorn kopieren.',
+    'Text, Zeichen für Zeichen: das nächste Zeichen einer Kurzgeschichte (oder Ihres eigenen Texts) vorhersagen. Ein Modell kann Schreibweisen und häufige Wörter lernen und einen wiederholten Namen von weiter vorn kopieren.',
   'training.model.legend': 'Modell und Optimierer',
   'training.setting.layers': 'Schichten',
   'training.setting.heads': 'Köpfe pro Schicht',
@@ -43,9 +43,9 @@ export default {
 
   // Run status
   'training.status.building': 'Das Modell wird gebaut…',
-  'training.status.ready': '{parameters} Parameter. Drücke „Trainieren“.',
+  'training.status.ready': '{parameters} Parameter. Drücken Sie „Trainieren“.',
   'training.status.readyMainThread':
-    '{parameters} Parameter. Drücke „Trainieren“. Das Training läuft in kurzen Abschnitten im eigenen Thread dieser Seite: Dieser Frame kann keinen Worker starten.',
+    '{parameters} Parameter. Drücken Sie „Trainieren“. Das Training läuft in kurzen Abschnitten im eigenen Thread dieser Seite: Dieser Frame kann keinen Worker starten.',
   'training.status.step': 'Schritt {step}: Loss {loss}',
   'training.status.stepPaused': 'Schritt {step}: Loss {loss} (pausiert)',
   'training.status.loaded': 'Schritt {step}: trainierte Parameter geladen. „Trainieren“ macht mit ihnen weiter.',
@@ -69,7 +69,7 @@ export default {
   'training.loss.hint.repeated':
     'Das Modell trainiert nur auf der wiederholten Hälfte (durchgezogene Linie): Sie lässt sich perfekt vorhersagen, und der Absturz ihres Loss ist der Induktionskopf, der entsteht. Die ganze Sequenz (gestrichelt) bewertet auch die erste Kopie, die zufällig ist, und das Füllzeichen nach der zweiten: Das kann kein Modell vorhersagen. Gleichverteiltes Raten unter den V = {V} Token verlöre dort {lnV} Nats pro Token (die Strich-Punkt-Linie), aber dieses Modell trainiert nie auf diesen Positionen und rät sie, sobald es kopiert, mit Überzeugung; ein überzeugter falscher Tipp kostet mehr als ein gleichverteilter, daher kann der Loss der ganzen Sequenz über {lnV} steigen, während der der wiederholten Hälfte fällt.',
   'training.loss.general.title': 'Verallgemeinerung',
-  'training.loss.general.idle': 'Trainiere ein paar hundert Schritte, um zu vergleichen.',
+  'training.loss.general.idle': 'Trainieren Sie ein paar hundert Schritte, um zu vergleichen.',
   'training.loss.general.real':
     'Bester Induktions-Score auf trainierten Wiederholungslängen: {trained} (Loss {trainedLoss}); auf nie gesehenen Längen ({lengths}): {heldOut} (Loss {heldOutLoss}). Es kopiert also in jedem Abstand, was beim letzten Mal folgte: ein echter Induktionskopf.',
   'training.loss.general.memorised':
@@ -105,17 +105,17 @@ export default {
     'Ohne {heads}: Loss der Testsequenzen {before} → {after}. Kein Kopf verliert mehr als 0,05 eines Scores.',
 
   // Your text
-  'training.yourText.title': 'Dein Text',
-  'training.yourText.label': 'Tippe einen Satz: Das Textmodell liest ihn Zeichen für Zeichen',
+  'training.yourText.title': 'Ihr Text',
+  'training.yourText.label': 'Tippen Sie einen Satz: Das Textmodell liest ihn Zeichen für Zeichen',
   'training.yourText.hint':
-    'Jedes Zeichen ist ein Token (höchstens {max}, die Kontextlänge des Modells). Zeilen sind Queries, Spalten die Keys, auf die jede achtet; die Scores werden auf deinem Text gemessen. Das Modell kennt diese {count} Zeichen: {known}.',
+    'Jedes Zeichen ist ein Token (höchstens {max}, die Kontextlänge des Modells). Zeilen sind Queries, Spalten die Keys, auf die jede achtet; die Scores werden auf Ihrem Text gemessen. Das Modell kennt diese {count} Zeichen: {known}.',
   'training.yourText.space': 'Leerzeichen',
   'training.yourText.newLine': 'Zeilenumbruch',
-  'training.yourText.empty': 'Tippe mindestens ein Zeichen.',
-  'training.yourText.map': 'Schicht {layer} · Kopf {head}: Attention auf deinem Text (Zeilen: Queries, Spalten: Keys)',
+  'training.yourText.empty': 'Tippen Sie mindestens ein Zeichen.',
+  'training.yourText.map': 'Schicht {layer} · Kopf {head}: Attention auf Ihrem Text (Zeilen: Queries, Spalten: Keys)',
   'training.yourText.building': 'Das Modell wird noch gebaut.',
   'training.yourText.unreadable': 'Das Modell kann diesen Text nicht lesen: {reason}',
-  'training.yourText.failed': 'Das Modell konnte deinen Text nicht lesen: {reason}',
+  'training.yourText.failed': 'Das Modell konnte Ihren Text nicht lesen: {reason}',
   'training.chars.pair': '„{typed}“ als „{read}“',
   'training.chars.replaced': 'Nicht im Vokabular des Modells, daher als anderes Zeichen gelesen: {list}.',
   'training.chars.replacedMore': {
@@ -123,9 +123,9 @@ export default {
     other: 'Nicht im Vokabular des Modells, daher als anderes Zeichen gelesen: {list} und {count} weitere.',
   },
   'training.chars.clamped.context':
-    'Nur die ersten {max} deiner {total} Zeichen werden gezeigt: Die Kontextlänge des Modells ist {max}.',
+    'Nur die ersten {max} Ihrer {total} Zeichen werden gezeigt: Die Kontextlänge des Modells ist {max}.',
   'training.chars.clamped.room':
-    'Nur die ersten {max} deiner {total} Zeichen werden gezeigt: Der Prompt muss Platz für neue Token lassen.',
+    'Nur die ersten {max} Ihrer {total} Zeichen werden gezeigt: Der Prompt muss Platz für neue Token lassen.',
 
   // Trained examples and model files
   'training.examples.title': 'Trainierte Beispiele und Modelldateien',
@@ -153,16 +153,17 @@ export default {
   'training.examples.fileFailed': '{name} konnte nicht geöffnet werden: {reason}',
   'training.examples.fileOpened': '{name} geöffnet.',
   'training.examples.theFile': 'die Datei',
-  'training.examples.noSettings': 'Ihre Metadaten enthalten keine Einstellungen (speichere Modelle mit dieser Seite)',
+  'training.examples.noSettings':
+    'Die Metadaten enthalten keine Einstellungen (speichern Sie Modelle mit dieser Seite)',
   'training.examples.badSettings': 'Die Einstellungen in ihren Metadaten sind kein JSON',
 
   // Attention import
-  'training.import.title': 'Die Attention deines eigenen Modells',
+  'training.import.title': 'Die Attention Ihres eigenen Modells',
   'training.import.button': 'Attention-JSON importieren',
   'training.import.hint': 'Eine Datei {format}, jede Zeile ein Softmax, z. B. von GPT-2 mit output_attentions=True:',
   'training.import.snippet': 'Python, das eine solche Datei schreibt',
   'training.import.limits':
-    'Grenzen: Dateien bis {megabytes} MB, höchstens {tokens} Token, insgesamt {heads} Köpfe und {weights} Gewichte. Karten mit mehr als {tableTokens} Token (oder sehr vielen Köpfen) werden als Bilder gezeichnet: Zeige auf eine oder fokussiere sie und nutze die Pfeiltasten, um eine Zelle zu lesen.',
+    'Grenzen: Dateien bis {megabytes} MB, höchstens {tokens} Token, insgesamt {heads} Köpfe und {weights} Gewichte. Karten mit mehr als {tableTokens} Token (oder sehr vielen Köpfen) werden als Bilder gezeichnet: Zeigen Sie auf eine oder fokussieren Sie sie und nutzen Sie die Pfeiltasten, um eine Zelle zu lesen.',
   'training.import.cancel': 'Abbrechen',
   'training.import.progress': 'Fortschritt des Imports',
   'training.import.theFile': 'die Datei',
@@ -217,8 +218,9 @@ export default {
 
   // Generate
   'training.generate.title': 'Generieren',
-  'training.generate.none': 'Noch kein Modell: Trainiere eines, öffne ein trainiertes Beispiel oder einen Checkpoint.',
-  'training.generate.ready': 'Setzt deinen Prompt fort mit {name}.',
+  'training.generate.none':
+    'Noch kein Modell: Trainieren Sie eines, öffnen Sie ein trainiertes Beispiel oder einen Checkpoint.',
+  'training.generate.ready': 'Setzt Ihren Prompt fort mit {name}.',
   'training.generate.name.text': 'dem zeichenweisen Modell dieser Ansicht',
   'training.generate.name.repeated': 'dem Modell wiederholter Token dieser Ansicht',
   'training.generate.model': 'Modell',
@@ -242,10 +244,10 @@ export default {
   'training.generate.step': 'Schritt',
   'training.generate.stop': 'Stopp',
   'training.generate.explainIdle':
-    'Zeige auf eine Zahl eines generierten Tokens, tippe sie an oder fokussiere sie, um zu sehen, wie sie berechnet wurde.',
+    'Zeigen Sie auf eine Zahl eines generierten Tokens, tippen Sie sie an oder fokussieren Sie sie, um zu sehen, wie sie berechnet wurde.',
   'training.generate.explainTitle': 'Wie wurde diese Zahl berechnet?',
-  'training.generate.noPrompt': 'Tippe zuerst einen Prompt.',
-  'training.generate.notNumber': '{field}: Tippe zuerst eine Zahl von {min} bis {max}.',
+  'training.generate.noPrompt': 'Geben Sie zuerst einen Prompt ein.',
+  'training.generate.notNumber': '{field}: Geben Sie zuerst eine Zahl von {min} bis {max} ein.',
   'training.generate.fieldNote': '{field}: {note}',
   'training.generate.running': 'Token {made} von {total}…',
   'training.generate.ended.done': { one: '{count} Token generiert.', other: '{count} Token generiert.' },
