@@ -6,22 +6,15 @@
 // example opens (its file shipped by the bundler, not inlined where connect-src refuses it).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { collectProblems, launch, recordProblems } from './helpers.mjs';
+import { installPackedPackage } from '../js/support/packed-package.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const VITE = join(ROOT, 'tests', 'consumers', 'node_modules', 'vite', 'dist', 'node', 'index.js');
-
-const run = (command, args, cwd) =>
-  new Promise((resolve, reject) => {
-    execFile(command, args, { cwd, timeout: 180000, maxBuffer: 1 << 24 }, (err, stdout, stderr) =>
-      err ? reject(new Error(`${command} ${args.join(' ')}: ${stderr || err.message}`)) : resolve(stdout),
-    );
-  });
 
 const INDEX_HTML = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>A lesson built with Vite</title></head>
@@ -47,15 +40,7 @@ const problems = [];
 
 before(async () => {
   dir = await mkdtemp(join(tmpdir(), 'attention-vite-'));
-  const [{ filename }] = JSON.parse(await run('npm', ['pack', '--json', '--pack-destination', dir], ROOT));
-  const project = join(dir, 'app');
-  await mkdir(project);
-  await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'lesson', private: true, type: 'module' }));
-  await run(
-    'npm',
-    ['install', '--offline', '--no-audit', '--no-fund', '--loglevel=error', join(dir, filename)],
-    project,
-  );
+  const project = await installPackedPackage(dir, 'app', 'lesson');
   await writeFile(join(project, 'index.html'), INDEX_HTML);
   await writeFile(join(project, 'main.js'), MAIN_JS);
   // The browser asks every origin for /favicon.ico; Vite copies public/ into the build.

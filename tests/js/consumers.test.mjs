@@ -11,10 +11,11 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { installPackedPackage } from './support/packed-package.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const TOOLS = join(ROOT, 'tests', 'consumers', 'node_modules');
@@ -151,41 +152,13 @@ function tsconfig(resolution) {
   });
 }
 
-/**
- * The package packed into `dir`, with its runtime dependencies (from this checkout's node_modules)
- * packed beside it: installed together offline, npm finds every dependency among them and needs
- * no registry metadata, which a machine whose npm cache holds only tarballs (npm ci) lacks.
- */
-async function packWithDependencies(dir) {
-  const tree = await run('npm', ['ls', '--omit=dev', '--all', '--parseable'], { cwd: ROOT });
-  assert.equal(tree.code, 0, tree.stderr);
-  const folders = tree.stdout.split('\n').filter(Boolean); // this checkout first, then its dependencies
-  assert.ok(folders.length >= 2, `npm ls listed no runtime dependency: ${tree.stdout}`);
-  const tarballs = [];
-  for (const folder of folders) {
-    const packed = await run('npm', ['pack', '--json', '--pack-destination', dir, folder], { cwd: ROOT });
-    assert.equal(packed.code, 0, packed.stderr);
-    tarballs.push(join(dir, JSON.parse(packed.stdout)[0].filename));
-  }
-  return tarballs;
-}
-
 describe('the packed package in a fresh project', () => {
   let dir, project;
   before(async () => {
     for (const tool of [TSC, JEST])
       assert.ok(existsSync(tool), `${tool} is missing: run bash scripts/setup.sh (it installs tests/consumers)`);
     dir = await mkdtemp(join(tmpdir(), 'attn-consumer-'));
-    const tarballs = await packWithDependencies(dir);
-    project = join(dir, 'project');
-    await mkdir(project);
-    await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-    const installed = await run(
-      'npm',
-      ['install', '--offline', '--no-audit', '--no-fund', '--loglevel=error', ...tarballs],
-      { cwd: project },
-    );
-    assert.equal(installed.code, 0, installed.stderr);
+    project = await installPackedPackage(dir, 'project', 'consumer');
   });
   after(() => dir && rm(dir, { recursive: true, force: true }));
 
