@@ -174,8 +174,9 @@
   'use strict';
   const here = document.currentScript;
   // The WebAssembly build the explorer loads first, fetched now, in parallel with the modules (the
-  // loader's own fetch then finds it). Only where the explorer is shown: the training view loads
-  // the core in its Worker, and a preload left unused is a console warning.
+  // loader's own fetch then finds it). Only where the explorer is shown: the training view (also
+  // opened by a #checkpoint= link) loads the core in its Worker, the embed builder's preview in its
+  // own frame, and a preload this page leaves unused is a console warning.
   function preload(rel, href, fetchMode) {
     const link = document.createElement('link');
     link.rel = rel;
@@ -186,7 +187,7 @@
     }
     document.head.appendChild(link);
   }
-  const view = /(^|[?#&])view=train(&|$)/.test(location.search + location.hash);
+  const view = /(^|[?#&])(view=(train|embed)(&|$)|checkpoint=)/.test(location.search + location.hash);
   let simd;
   try {
     // (module (func (result v128) i32.const 0 i8x16.splat)), as web/lib/load-module.js probes.

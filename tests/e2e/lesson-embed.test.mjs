@@ -576,6 +576,24 @@ describe('answers and heights reach the lesson page', () => {
 });
 
 describe('the embed builder', () => {
+  test('the page fetches the WebAssembly build ahead only for a view that draws the explorer itself', async () => {
+    // A preload the page itself never uses is a console warning a few seconds after load: the
+    // builder's preview and the training view's Worker load the core in their own documents.
+    const { context } = await newPage();
+    const preloaded = async (hash) => {
+      const page = await context.newPage(); // (a new document: a changed hash alone loads none)
+      await page.goto(`${env.url}${hash}`);
+      const count = await page.$$eval('link[rel="preload"][href$=".wasm"]', (ls) => ls.length);
+      await page.close();
+      return count;
+    };
+    assert.equal(await preloaded(''), 1, 'the explorer preloads its build');
+    assert.equal(await preloaded('#view=embed'), 0, 'the embed builder');
+    assert.equal(await preloaded('?view=train'), 0, 'the training view');
+    assert.equal(await preloaded('#checkpoint=models/gpt2/'), 0, 'a checkpoint link, which opens the training view');
+    await context.close();
+  });
+
   test('pick a lesson and options: the live preview is that embed, and both snippets give it on other pages', async () => {
     const { page, context, problems } = await newPage({ width: 1400, height: 900 });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.url });
