@@ -10,9 +10,18 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { assertClose, collectProblems, launch, readHeatmap, recordProblems, screenshot } from './helpers.mjs';
+import {
+  afterFrames,
+  assertClose,
+  collectProblems,
+  launch,
+  readHeatmap,
+  recordProblems,
+  screenshot,
+} from './helpers.mjs';
 import { allLessonIds, lessonSpec, PIPELINE_STEPS } from '../../web/ui/model/lesson-registry.js';
 import { LESSON_PANELS } from '../../web/ui/model/state.js';
+import { formatCell, formatNumber } from '../../web/ui/model/format.js';
 import { startServer } from '../../scripts/serve.mjs';
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -328,6 +337,45 @@ const listenForAnswers = (page) =>
     );
   });
 
+// Every string of the page a person or a program can read: each attribute, the text (visually
+// hidden text too, in shadow roots as well) and what a screen reader is given (the accessibility
+// tree as an ARIA snapshot).
+async function pageStrings(page) {
+  const dom = await page.evaluate(() => {
+    const out = [];
+    const walk = (root) => {
+      for (const e of root.querySelectorAll('*')) {
+        for (const a of e.attributes) out.push(`${e.tagName}[${a.name}]: ${a.value}`);
+        if (e.shadowRoot) walk(e.shadowRoot);
+      }
+    };
+    walk(document);
+    const text = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let n; (n = text.nextNode());) out.push(`${n.parentElement.tagName} text: ${n.data}`);
+    return out;
+  });
+  return [...dom, `accessibility tree: ${await page.locator('body').ariaSnapshot()}`];
+}
+
+// The strings of `strings` that hold one of `numbers` as the page writes it: in full (data-values),
+// as a cell's digits and name (formatCell) or to three digits (the legend); not inside a longer number.
+function stringsWith(strings, numbers) {
+  const forms = [...new Set(numbers.flatMap((v) => [String(v), formatCell(v), formatNumber(v, 3)]))];
+  const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const found = new RegExp(`(?<![\\d.])(${forms.map(escape).join('|')})(?![\\d])`);
+  return strings.filter((s) => found.test(s));
+}
+
+// Whether the canvas of heatmap `name` has no pixel painted (a covered map paints nothing): its
+// image is a blank canvas's of the same size.
+const blankCanvas = (page, name) =>
+  page.$eval(`[data-heatmap="${name}"]`, (t) => {
+    const canvas = t.parentElement.querySelector('canvas.heatmap-paint');
+    const blank = document.createElement('canvas');
+    [blank.width, blank.height] = [canvas.width, canvas.height];
+    return canvas.toDataURL() === blank.toDataURL();
+  });
+
 describe('predict, then reveal', () => {
   test('the weights stay hidden until a guess made with the keyboard; the feedback and the event say whether it was right', async () => {
     const { page, context, problems } = await newPage();
@@ -375,6 +423,66 @@ describe('predict, then reveal', () => {
     assert.equal(wrong.correct, false);
     assert.equal(wrong.guess, 0);
     assert.match(await page.textContent('.predict-feedback'), /^Not quite\. You chose \u201ck\u2081\u201d/);
+    assert.deepEqual(await collectProblems(page, problems), []);
+    await context.close();
+  });
+
+  test('a covered answer is nowhere in the page until the reveal writes it: no attribute, text, cell name or pixel', async () => {
+    const { page, context, problems } = await newPage();
+    await openEmbed(page, 'lesson=weights&reveal=predict');
+    // The 'hand' example's weights as the API computes them: Q = K = [[1, 0], [0, 1], [1, 1]].
+    const weights = await page.evaluate(async () => {
+      const { createAttention } = await import('/lib/attention.js');
+      const attn = await createAttention();
+      const m = (data) => ({ data: Float32Array.from(data), shape: [3, 2] });
+      const QK = m([1, 0, 0, 1, 1, 1]);
+      return Array.from(attn.scaledDotProductAttention(QK, QK, m([1, 0, 0, 1, 0.5, 0.5])).weights.data);
+    });
+    const covered = async (when) => {
+      await page.waitForSelector('[data-heatmap="weights"]:not([data-pending])', { state: 'attached' });
+      await afterFrames(page, 3);
+      assert.deepEqual(stringsWith(await pageStrings(page), weights), [], `${when}: no weight in the page`);
+      assert.equal(await page.getAttribute('[data-heatmap="weights"]', 'data-values'), null, when);
+      assert.deepEqual(
+        [
+          await page.getAttribute('[data-heatmap="weights"]', 'data-rows'),
+          await page.getAttribute('[data-heatmap="weights"]', 'data-cols'),
+        ],
+        ['3', '3'],
+        `${when}: the map keeps its shape`,
+      );
+      assert.equal(await blankCanvas(page, 'weights'), true, `${when}: nothing painted`);
+      // Nor the statistics of the weights: the summary under the map says nothing yet.
+      assert.deepEqual(
+        await page.$eval('[data-stat="summary"]', (p) => [p.textContent, p.dataset.meanEntropy, p.dataset.meanMax]),
+        ['', undefined, undefined],
+        `${when}: no summary`,
+      );
+    };
+    await covered('before the guess');
+    // A printout shows the cover, not the map.
+    await page.emulateMedia({ media: 'print' });
+    assert.equal(await page.$eval('[data-heatmap="weights"]', (t) => getComputedStyle(t).visibility), 'hidden');
+    await page.emulateMedia({ media: 'screen' });
+
+    await page.check('.predict input[value="2"]');
+    await page.click('.predict-check');
+    await page.waitForSelector('.predict[data-state="revealed"]');
+    const shown = await readHeatmap(page, 'weights');
+    assert.deepEqual(shown.shape, [3, 3]);
+    assertClose(shown.data, weights, { label: 'the weights revealed' });
+    assert.deepEqual(
+      await page.$$eval('[data-heatmap="weights"] td.cell', (tds) => tds.map((td) => td.getAttribute('aria-label'))),
+      weights.map(formatCell),
+      'each cell named by its value',
+    );
+    assert.equal(await blankCanvas(page, 'weights'), false, 'painted');
+    assert.match(await page.textContent('[data-stat="summary"]'), /^Mean entropy \d\.\d\d nats/);
+    // A weight explained on focus, then the question asked again: covered again, the explanation too.
+    await page.focus('[data-heatmap="weights"] td[data-row="2"][data-col="2"]');
+    await page.waitForFunction(() => /A\[3,3\]/.test(document.querySelector('#explain-body').textContent));
+    await page.click('.predict-again');
+    await covered('asked again');
     assert.deepEqual(await collectProblems(page, problems), []);
     await context.close();
   });

@@ -45,7 +45,16 @@ import { createExportControls } from './export/export.js';
 import { createHeadsPanel } from './heads-panel.js';
 import { createInputsPanel } from './inputs-panel.js';
 import { createLessons, prepareLesson } from './lessons/index.js';
-import { browserIdle, createNotice, el, instrumented, markLanguage, setAttr, widgetTranslator } from './dom/dom.js';
+import {
+  browserIdle,
+  createNotice,
+  el,
+  instrumented,
+  isCovered,
+  markLanguage,
+  setAttr,
+  widgetTranslator,
+} from './dom/dom.js';
 import { createPipeline } from './pipeline.js';
 import { createRedraw } from './redraw.js';
 import { scopeIds } from './scope-ids.js';
@@ -498,6 +507,7 @@ async function addQuestion(ex) {
     lessons: panels.lessons,
     i18n: ex.i18n,
     emit: (detail) => dispatchAnswer(root, detail),
+    onCover: () => ex.target && ex.showExplanation(),
   });
   if (!question) return null;
   // (A step lesson's question goes above its matrices and steps, once they are laid out: assemble.)
@@ -580,6 +590,7 @@ function context(root, options, attn, start, notice, spec = null) {
       ex.showExplanation();
     },
     showExplanation(s = store.get()) {
+      if (ex.target && coveredCell(ex, ex.target)) ex.target = null; // its explanation is the answer
       const explainers = loadedExplainers();
       if (ex.target && !explainers) {
         explainLater(ex);
@@ -616,6 +627,12 @@ function context(root, options, attn, start, notice, spec = null) {
     },
   };
   return ex;
+}
+
+// Whether the cell `target` lies in a map under a predict question's cover.
+function coveredCell(ex, target) {
+  const table = ex.panels.pipeline?.maps[target.kind]?.table;
+  return Boolean(table && isCovered(table));
 }
 
 // A cell to explain before the explanations' code is here: a loading line until it arrives (then

@@ -1,7 +1,7 @@
 // The attention pipeline of one head, step by step: QKᵀ → scale → + mask → softmax → × V. Each
 // step is a card with its formula, a one-line hint and a heatmap; the weights carry per-row
 // sums, entropies and maxima so saturation is visible at a glance.
-import { createCard, el, section, setAttr, setHidden, setText } from './dom/dom.js';
+import { createCard, el, isCovered, section, setAttr, setHidden, setText, writeAnswer } from './dom/dom.js';
 import { createHeatmap } from './heatmap/heatmap.js';
 import { english, formatNumber, subscript } from './model/model.js';
 
@@ -39,9 +39,19 @@ function renderWeights(step, map, summary, { result, d, head, hn, shapeNM, commo
   step.setTitle(hn(t('explorer.pipeline.weights')));
   // Means over the rows that see a key, and ln m for comparison, all from the core. The sentence
   // is drawn with the map (see alongside in heatmap.js); the numbers for readers are written now.
-  setAttr(summary, 'data-mean-entropy', String(st.meanEntropy));
-  setAttr(summary, 'data-mean-max', String(st.meanMax));
+  // Under a predict question's cover, neither (they describe the weights covered).
+  writeAnswer(summary, {
+    show() {
+      setAttr(summary, 'data-mean-entropy', String(st.meanEntropy));
+      setAttr(summary, 'data-mean-max', String(st.meanMax));
+    },
+    hide() {
+      for (const name of ['data-mean-entropy', 'data-mean-max']) summary.removeAttribute(name);
+      setText(summary, '');
+    },
+  });
   const writeSummary = () => {
+    if (isCovered(summary)) return; // (the map writes it again when the cover comes off)
     setText(
       summary,
       st.visibleRows

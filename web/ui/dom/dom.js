@@ -170,3 +170,4 @@ export { moveFor } from './grid-nav.js';
 export { outlineCells } from './cell-outline.js';
 export { markLanguage, translateStatic, widgetTranslator } from './language.js';
 export { countMapDraw, instrumented, mapDrawCount } from './instrument.js';
+export { answerValue, isCovered, onCoverChange, setCovered, writeAnswer } from './cover.js';

@@ -60,3 +60,17 @@ export function frameOf(values, hidden, scale, showText, rows, cols, decimal = S
     return { rows, cols, fills, inks, texts, hidden };
   };
 }
+
+// A covered map's frame (predict, then reveal): nothing painted, so no colour or digit of the
+// answer is on the canvas either.
+export function emptyFrame(rows, cols) {
+  const n = rows * cols;
+  return () => ({
+    rows,
+    cols,
+    fills: new Array(n).fill(null),
+    inks: new Array(n).fill(null),
+    texts: null,
+    hidden: new Uint8Array(n),
+  });
+}

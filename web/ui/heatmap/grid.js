@@ -10,7 +10,8 @@ import { outlineCells, setAttr } from '../dom/dom.js';
  * onInspect(i, j) on hover/focus; onActivate(i, j) on click, Enter or Space while
  * `grid.activatable`. The grid's rows, cols, cells, statCells, rowHeads and colHeads are those of
  * the last build(); its values (Float32Array) and hidden flags are the ones painted, set by the
- * caller (null until painted).
+ * caller (null until painted). While `grid.covered` (a predict question's answer) no cell is named
+ * by its value and none is inspected.
  */
 export function createHeatmapGrid(table, thead, tbody, { onInspect, onActivate, i18n }) {
   let focus = [0, 0];
@@ -26,6 +27,7 @@ export function createHeatmapGrid(table, thead, tbody, { onInspect, onActivate, 
     values: null,
     hidden: null,
     activatable: false,
+    covered: false,
     build(r, c, stats) {
       grid.rows = r;
       grid.cols = c;
@@ -43,10 +45,12 @@ export function createHeatmapGrid(table, thead, tbody, { onInspect, onActivate, 
     // Maps that print their digits name every cell, so a screen reader reading the table (not
     // only moving focus through it) hears the numbers a sighted reader sees.
     nameAll(digits) {
-      if (digits) for (let i = 0; i < grid.rows; i++) for (let j = 0; j < grid.cols; j++) nameCell(i, j);
-      else if (namedAll) for (const row of grid.cells) for (const td of row) td.removeAttribute('aria-label');
-      namedAll = digits;
-      if (!digits) nameCell(focus[0], focus[1]);
+      const every = digits && !grid.covered;
+      if (every) for (let i = 0; i < grid.rows; i++) for (let j = 0; j < grid.cols; j++) nameCell(i, j);
+      else if (namedAll || grid.covered)
+        for (const row of grid.cells) for (const td of row) td.removeAttribute('aria-label');
+      namedAll = every;
+      if (!every) nameCell(focus[0], focus[1]);
     },
     focusCell: moveFocus,
     /** Outlines cells: whole rows, whole columns and single flat indices (Sets, or null). */
@@ -62,7 +66,8 @@ export function createHeatmapGrid(table, thead, tbody, { onInspect, onActivate, 
   function nameCell(i, j) {
     const td = grid.cells[i]?.[j];
     const { values, hidden } = grid;
-    if (!td || !values) return;
+    if (td && grid.covered) td.removeAttribute('aria-label');
+    if (!td || !values || grid.covered) return;
     const k = i * grid.cols + j;
     const value = i18n.decimal(formatCell(values[k]));
     const text = hidden?.[k] ? i18n.t('explorer.heatmap.hiddenCell', { value }) : value;
@@ -82,11 +87,11 @@ export function createHeatmapGrid(table, thead, tbody, { onInspect, onActivate, 
 
   attachHeatmapEvents(table, {
     size: () => [grid.rows, grid.cols],
-    hover: (i, j) => onInspect?.(i, j),
+    hover: (i, j) => !grid.covered && onInspect?.(i, j),
     focused(i, j) {
       focus = [i, j];
       nameCell(i, j);
-      onInspect?.(i, j);
+      if (!grid.covered) onInspect?.(i, j);
     },
     moveFocus,
     activatable: () => grid.activatable,

@@ -9,12 +9,23 @@
 // data-col. data-values is written just after the frame that shows the new colours, and maps out
 // of view are painted then too; until both are done the table carries data-pending, so a reader
 // waits for `[data-heatmap]:not([data-pending])`.
+// A map under a predict question's cover (dom/cover.js) keeps its shape (data-rows, data-cols) but
+// writes none of its values: no data-values, cell names, statistics, legend range or pixels, until
+// the cover comes off.
 import { createLegend } from './legend.js';
-import { afterFrame, el, setAttr } from '../dom/dom.js';
+import { afterFrame, el, isCovered, onCoverChange, setAttr } from '../dom/dom.js';
 import { createHeatmapPainter } from './paint.js';
-import { createHeatmapTable, markFullyMasked, markGroups, markMasked, setLabels, writeStats } from './table.js';
+import {
+  clearStats,
+  createHeatmapTable,
+  markFullyMasked,
+  markGroups,
+  markMasked,
+  setLabels,
+  writeStats,
+} from './table.js';
 import { createHeatmapGrid } from './grid.js';
-import { frameOf, sameHidden, sameValues, scaleFor, valueRange } from './frame.js';
+import { emptyFrame, frameOf, sameHidden, sameValues, scaleFor, valueRange } from './frame.js';
 import { english } from '../model/model.js';
 
 const COMPACT_COLS = 16;
@@ -66,16 +77,38 @@ function heatmapElements({ name, label, small, showLegend, onInspect, onActivate
 }
 
 // update(args) draws the matrix (see render() for the arguments) and remembers its shape, so that
-// has(i, j) tells whether the latest matrix given, drawn or waiting to be, has the cell (i, j).
-function remembersShape(draw) {
+// has(i, j) tells whether the latest matrix given, drawn or waiting to be, has the cell (i, j); and
+// its arguments, to draw it again when a cover over `table` came or went (syncCover() says whether).
+function remembersShape(draw, table, syncCover) {
   let shape = [0, 0];
+  let last = null;
+  onCoverChange(table, () => {
+    if (syncCover() && last) draw(last);
+  });
   return {
     update(args) {
       shape = args.tensor.shape;
+      last = args;
       draw(args);
     },
     has: (i, j) => i < shape[0] && j < shape[1],
   };
+}
+
+// Whether a cover over the map came or went since the last look (grid.covered follows it); when one
+// came, what the map has written of its values goes at once. (Its values are written again when
+// the cover goes, after the frame, as any new values: data-pending until then.)
+function coverChanged({ table, grid, legend }) {
+  if (isCovered(table) === grid.covered) return false;
+  grid.covered = !grid.covered;
+  if (grid.covered) {
+    table.removeAttribute('data-values');
+    grid.nameAll(false);
+    clearStats(grid.statCells);
+    legend.clear();
+    delete table.dataset.scaleMax;
+  }
+  return true;
 }
 
 /**
@@ -102,6 +135,8 @@ export function createHeatmap({
   let themeNow = '';
   let groupedBy = 0;
   let digits = false; // the cells print their values
+  // A cover came or went: the values are written again, or withheld (coverChanged).
+  const syncCover = () => coverChanged({ table, grid, legend }) && (valuesDirty = true);
 
   function build(r, c, stats) {
     grid.build(r, c, stats);
@@ -114,7 +149,8 @@ export function createHeatmap({
   // print their digits, every cell's accessible name: see heatmap-grid.js).
   function writeValues() {
     if (valuesDirty && grid.values) {
-      setAttr(table, 'data-values', Array.prototype.join.call(grid.values, ' '));
+      if (grid.covered) table.removeAttribute('data-values');
+      else setAttr(table, 'data-values', Array.prototype.join.call(grid.values, ' '));
       grid.nameAll(digits);
     }
     valuesDirty = false;
@@ -144,6 +180,7 @@ export function createHeatmap({
     span: sharedSpan = 0,
     alongside = null,
   }) {
+    syncCover();
     const [r, c] = tensor.shape;
     const keys = stats.map((s) => s.key).join(',');
     if (r !== grid.rows || c !== grid.cols || keys !== statKeys) {
@@ -155,7 +192,8 @@ export function createHeatmap({
     const data = tensor.data;
     const { lo, hi, anyHidden } = valueRange(data, hidden);
     const scale = scaleFor(kind, { palette, theme, lo, hi, sharedSpan });
-    if (table.dataset.scaleMax !== String(scale.max)) table.dataset.scaleMax = String(scale.max);
+    if (grid.covered) delete table.dataset.scaleMax;
+    else if (table.dataset.scaleMax !== String(scale.max)) table.dataset.scaleMax = String(scale.max);
     const showText = !small && !compact;
     if (showText !== digits) {
       digits = showText;
@@ -165,13 +203,21 @@ export function createHeatmap({
       themeNow = theme;
       painter.restyle();
     }
-    repaint(data, hidden, scale, nextLayout, `${theme}|${scale.gradient}|${scale.min}|${scale.max}|${showText}`);
+    repaint(
+      data,
+      hidden,
+      scale,
+      nextLayout,
+      `${theme}|${scale.gradient}|${scale.min}|${scale.max}|${showText}|${grid.covered}`,
+    );
     if (valuesDirty) {
       if (table.dataset.pending === undefined) table.dataset.pending = '';
       afterFrame(writeValues); // queued once however many redraws come before it runs
     }
-    writeStats(stats, grid.statCells);
-    if (showLegend) legend.update(scale, lo, hi, anyHidden);
+    if (grid.covered) clearStats(grid.statCells);
+    else writeStats(stats, grid.statCells);
+    if (showLegend && grid.covered) legend.clear();
+    else if (showLegend) legend.update(scale, lo, hi, anyHidden);
     alongside?.();
   }
 
@@ -206,18 +252,19 @@ export function createHeatmap({
       grid.hidden = hidden ? Uint8Array.from(hidden) : new Uint8Array(data.length);
       valuesDirty = true;
     }
-    painter.paint(frameOf(grid.values, grid.hidden, scale, digits, grid.rows, grid.cols, i18n.decimal), {
-      relayout,
-      recolour,
-    });
+    const frame = grid.covered
+      ? emptyFrame(grid.rows, grid.cols)
+      : frameOf(grid.values, grid.hidden, scale, digits, grid.rows, grid.cols, i18n.decimal);
+    painter.paint(frame, { relayout, recolour });
     if (!hiddenSame) markMasked(grid.cells, grid.hidden, grid.cols);
     if (!same) grid.nameFocused();
   }
 
+  const update = deferWhileOutOfView(painter, table, render, () => valuesDirty);
   return {
     el: root,
     table,
-    ...remembersShape(deferWhileOutOfView(painter, table, render, () => valuesDirty)),
+    ...remembersShape(update, table, syncCover),
     /** Outlines cells: whole rows, whole columns and single flat indices (Sets, or null). */
     setHighlight: grid.setHighlight,
     focusCell: (i, j) => grid.focusCell(i, j),

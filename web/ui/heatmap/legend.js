@@ -55,5 +55,12 @@ export function createLegend({ t, decimal } = english) {
       const label = t('explorer.heatmap.legendLabel', { min: lo.textContent, max: hi.textContent });
       if (root.getAttribute('aria-label') !== label) root.setAttribute('aria-label', label);
     },
+    /** No range while the map is covered (a diverging scale's ends follow its values). */
+    clear() {
+      last = '';
+      for (const part of [lo, mid, hi, note]) setText(part, '');
+      hidden.hidden = true;
+      root.removeAttribute('aria-label');
+    },
   };
 }

@@ -158,6 +158,17 @@ export function writeStats(stats, statCells) {
   });
 }
 
+// No statistics while the map is covered (a row's maximum is one of its values).
+export function clearStats(statCells) {
+  for (const row of statCells) {
+    for (const td of row) {
+      const node = td.firstChild.firstChild;
+      if (node.data !== '') node.data = '';
+      delete td.dataset.value;
+    }
+  }
+}
+
 // The table with its role and name; thead and tbody are filled by buildHeatmapTable().
 export function createHeatmapTable(name, label) {
   const table = el('table', 'heatmap');

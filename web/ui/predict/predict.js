@@ -27,11 +27,11 @@ export function dispatchAnswer(target, detail) {
 
 /**
  * A question over the explorer's numbers, for lesson `lesson` of predict kind `kind`. ctx: { attn,
- * computer, pipeline, lessons, emit }. Returns { el, render(state, result) } or null for a kind the
- * explorer does not ask.
+ * computer, pipeline, lessons, emit, onCover (createQuestionBox) }. Returns { el, render(state,
+ * result) } or null for a kind the explorer does not ask.
  */
 export function createQuestion(kind, lesson, ctx) {
-  const box = createQuestionBox({ kind, lesson, emit: ctx.emit, i18n: ctx.i18n });
+  const box = createQuestionBox({ kind, lesson, emit: ctx.emit, onCover: ctx.onCover, i18n: ctx.i18n });
   const make = { 'top-key': createTopKeyQuestion, 'row-sum': createRowSumQuestion, entropy: createEntropyQuestion }[
     kind
   ];

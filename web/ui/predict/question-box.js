@@ -1,6 +1,6 @@
 // The question box of predict-then-reveal (predict.js): the question, its choices as radio
 // buttons, Check my answer, the feedback, and the covering of the elements holding the answer.
-import { el, setText } from '../dom/dom.js';
+import { el, setCovered, setText } from '../dom/dom.js';
 import { english } from '../model/model.js';
 
 let uid = 0;
@@ -80,11 +80,13 @@ function questionParts(kind, { t }) {
 /**
  * The question box. kind: a PREDICT_KINDS entry; lesson: the lesson id reported with the answer;
  * emit(detail): reports an answer (the caller dispatches ANSWER_EVENT); cover: the words over a
- * hidden answer ('' hides it without words: small parts such as labels). The kind's object is set
- * with box.use(question): { targets() → elements holding the answer, judge(guess) → { correct,
- * answer, answerLabel, feedback, ... } }; box.ask(text, choices, hint) shows the question.
+ * hidden answer ('' hides it without words: small parts such as labels); onCover(): called when
+ * the answer has been covered or revealed (the host's explanation of a covered cell goes). The
+ * kind's object is set with box.use(question): { targets() → elements holding the answer,
+ * judge(guess) → { correct, answer, answerLabel, feedback, ... } }; box.ask(text, choices, hint)
+ * shows the question.
  */
-export function createQuestionBox({ kind, lesson, emit, cover: coverWords, i18n = english }) {
+export function createQuestionBox({ kind, lesson, emit, cover: coverWords, onCover, i18n = english }) {
   const { t } = i18n;
   const coverText = coverWords ?? t('explorer.predict.cover');
   const parts = questionParts(kind, i18n);
@@ -94,12 +96,11 @@ export function createQuestionBox({ kind, lesson, emit, cover: coverWords, i18n 
   let revealed = false;
   let labels = new Map();
 
-  // Elements holding the answer: covered (and out of the accessibility tree) until revealed.
+  // Elements holding the answer: covered until revealed, and with no number of it in the page
+  // (dom/cover.js) until then.
   function cover() {
-    for (const target of question?.targets() ?? []) {
-      target.classList.toggle('answer-hidden', !revealed);
-      if (!revealed && coverText) target.dataset.cover = coverText;
-    }
+    for (const target of question?.targets() ?? []) setCovered(target, !revealed, coverText);
+    onCover?.();
   }
   // A lesson loaded after the question was asked draws its answer later: covered as it appears.
   let watching = null;
