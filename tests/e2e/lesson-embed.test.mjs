@@ -487,6 +487,73 @@ describe('predict, then reveal', () => {
     await context.close();
   });
 
+  test('the pitfalls question covers the mistake’s side with none of its numbers, and the notes that tell the answer', async () => {
+    const { page, context, problems } = await newPage();
+    await openEmbed(page, 'lesson=pitfalls&reveal=predict');
+    const wrong = '[data-heatmap^="pitfall-wrong-"]';
+    // What the covered side and notes hold: the maps' values, cell names and row sums, the summary.
+    const held = async () => {
+      await page.waitForFunction(
+        (w) => [...document.querySelectorAll(w)].every((t) => !t.hasAttribute('data-pending')),
+        wrong,
+      );
+      await afterFrames(page, 2);
+      return page.evaluate((w) => {
+        const maps = [...document.querySelectorAll(w)];
+        const summary = document.querySelector('[data-stat="pitfall-summary"]');
+        return {
+          values: maps.map((t) => t.dataset.values ?? null),
+          shapes: maps.map((t) => [t.dataset.rows, t.dataset.cols]),
+          names: maps.flatMap((t) => [...t.querySelectorAll('td[aria-label]')]).length,
+          sums: maps.flatMap((t) =>
+            [...t.querySelectorAll('td.stat')].map((td) => td.textContent + (td.dataset.value ?? '')),
+          ),
+          summary: summary.textContent + (summary.dataset.rowsShort ?? ''),
+          notes: [...document.querySelectorAll('.lesson-panel > .lesson-note')].map((n) => n.textContent),
+        };
+      }, wrong);
+    };
+    const covered = await held();
+    assert.deepEqual(covered.values, [null, null], 'no data-values');
+    assert.deepEqual(
+      covered.shapes,
+      [
+        ['4', '4'],
+        ['4', '4'],
+      ],
+      'the maps keep their shape',
+    );
+    assert.equal(covered.names, 0, 'no cell named by its value');
+    assert.deepEqual(covered.sums, ['', '', '', ''], 'no row sum');
+    assert.equal(covered.summary, '', 'no summary');
+    assert.ok(covered.notes.length && covered.notes.every((n) => n === ''), 'no note says what the mistake does');
+
+    await page.check('.predict input[value="less-than-1"]');
+    await page.click('.predict-check');
+    await page.waitForSelector('.predict[data-state="revealed"]');
+    const shown = await held();
+    assert.ok(
+      shown.values.every((v) => v && v.split(' ').length === 16),
+      'values written',
+    );
+    assert.match(shown.summary, /rows? sums? to less than 1/);
+    assert.ok(
+      shown.notes.some((n) => /sums to less than 1/.test(n)),
+      'the note explains it',
+    );
+    const { data, shape } = await readHeatmap(page, 'pitfall-wrong-weights');
+    const sums = Array.from({ length: shape[0] }, (_, i) =>
+      data.slice(i * shape[1], (i + 1) * shape[1]).reduce((a, b) => a + b, 0),
+    ).filter((v) => v < 0.99);
+    assert.ok(sums.length > 0 && stringsWith(await pageStrings(page), sums).length > 0, 'the short rows’ sums shown');
+    // Asked again: covered again, every one of them gone.
+    await page.click('.predict-again');
+    assert.deepEqual(stringsWith(await pageStrings(page), sums), [], 'asked again: no short row’s sum');
+    assert.deepEqual(await held(), covered, 'asked again: as before the first guess');
+    assert.deepEqual(await collectProblems(page, problems), []);
+    await context.close();
+  });
+
   test('an answer given with the keyboard keeps the focus in the question: on Ask again, then on a choice', async () => {
     const { page, context, problems } = await newPage();
     await openEmbed(page, 'lesson=weights&reveal=predict');

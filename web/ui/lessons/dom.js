@@ -52,6 +52,8 @@ export function setAttrs(e, attrs) {
 
 /** Text that is only written when it changes (every write would cost a layout). */
 export { setAttr, setText } from '../dom/dom.js';
+/** A number a predict question may cover, written only when uncovered (dom/cover.js). */
+export { writeAnswer } from '../dom/dom.js';
 
 /** A label wrapping its control (no id needed, so several explorers can share a page). */
 export function field(labelText, control, className = 'lesson-field') {

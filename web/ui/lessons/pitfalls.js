@@ -2,7 +2,7 @@
 // inputs computed with a chosen mistake. The mistake is made by the core (the `pitfall` option of
 // scaledDotProductAttention / the multi-head layer), never imitated here; this panel only shows
 // both results, marks the cells that differ and reads the row sums from attn.lessons.rowStats.
-import { button, el, field, lessonPanel, setText } from './dom.js';
+import { button, el, field, lessonPanel, setText, writeAnswer } from './dom.js';
 import { compare, diffText } from './compare.js';
 import { createHeatmap } from '../heatmap/heatmap.js';
 import { english, formatNumber, maskOptions, MULTI_HEAD_PITFALLS, PITFALLS, setLesson } from '../model/model.js';
@@ -23,7 +23,9 @@ const largest = (data) => data.reduce((m, v) => (Number.isFinite(v) ? Math.max(m
 function explainMistake({ about, maskNote, useCausal, scaleNote }, state, result, pitfall, i18n) {
   const { t } = i18n;
   const mistake = MISTAKES[pitfall];
-  setText(about, t(`lessons.pitfalls.${pitfall}.text`));
+  // What the mistake does is the answer to the pitfalls question: nothing of it under its cover.
+  const text = t(`lessons.pitfalls.${pitfall}.text`);
+  writeAnswer(about, { show: () => setText(about, text), hide: () => setText(about, '') });
   const noMask = mistake.needsMask && state.mask.kind === 'none';
   maskNote.hidden = !noMask;
   useCausal.hidden = !noMask;
@@ -118,16 +120,29 @@ function summarize(summary, { w, o }, bad, badStats, fullyMasked, i18n) {
         diff: diff(o.maxDiff),
       })
     : t('lessons.pitfalls.outputSame');
-  summary.textContent = short
+  const text = short
     ? t('lessons.pitfalls.summaryShort', {
         weights,
         output,
         short: t('lessons.pitfalls.rowsShort', { count: short, smallest: i18n.decimal(smallest.toFixed(3)) }),
       })
     : t('lessons.pitfalls.summary', { weights, output });
-  summary.dataset.weightsDiffer = String(w.differ.size);
-  summary.dataset.outputDiffer = String(o.differ.size);
-  summary.dataset.rowsShort = String(short);
+  const numbers = {
+    weightsDiffer: String(w.differ.size),
+    outputDiffer: String(o.differ.size),
+    rowsShort: String(short),
+  };
+  // Under the pitfalls question's cover, none of it: how many rows sum to less than 1 is its answer.
+  writeAnswer(summary, {
+    show() {
+      summary.textContent = text;
+      Object.assign(summary.dataset, numbers);
+    },
+    hide() {
+      summary.textContent = '';
+      for (const key of Object.keys(numbers)) delete summary.dataset[key];
+    },
+  });
 }
 
 export function createPitfallsPanel({ attn, computer, update, i18n = english }) {
