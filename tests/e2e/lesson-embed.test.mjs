@@ -586,6 +586,19 @@ describe('predict, then reveal', () => {
     await listenForAnswers(page);
     await page.waitForSelector('[data-lesson="sqrt-dk"][data-shown]');
     assert.equal(await page.$eval('[data-stat="entropy-raw"]', (e) => getComputedStyle(e).visibility), 'hidden');
+    // Covered, the softmax rows hold none of their numbers: no entropy or largest weight, no bar.
+    const softmaxRows = () =>
+      page.$eval('[data-stat="entropy-raw"]', (e) => {
+        const figures = e.closest('.lesson-figures');
+        return {
+          stats: [...figures.querySelectorAll('[data-stat]')].map((s) => s.textContent + (s.dataset.value ?? '')),
+          bars: figures.querySelectorAll('.plot.bars rect').length,
+          described: [...figures.querySelectorAll('svg')].filter((p) =>
+            /\d\.\d/.test(p.getAttribute('aria-label') ?? ''),
+          ).length,
+        };
+      });
+    assert.deepEqual(await softmaxRows(), { stats: ['', '', '', ''], bars: 0, described: 0 });
     // The hint sends the learner to the histograms where they are: below the question.
     const [hint, questionBottom, histogramsTop] = await page.evaluate(() => [
       document.querySelector('.predict-hint').textContent,
@@ -609,6 +622,12 @@ describe('predict, then reveal', () => {
       [true, 'scaled', raw, scaled, 64],
     );
     assert.equal(await page.$eval('[data-stat="entropy-raw"]', (e) => getComputedStyle(e).visibility), 'visible');
+    const revealed = await softmaxRows();
+    assert.ok(
+      revealed.stats.every((text) => /\d/.test(text)),
+      revealed.stats.join(' | '),
+    );
+    assert.deepEqual([revealed.bars, revealed.described], [2 * 64, 2]);
     assert.deepEqual(await collectProblems(page, problems), []);
     await context.close();
   });

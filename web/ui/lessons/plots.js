@@ -116,6 +116,12 @@ export function createBars({ width = 320, height = 120, className = '', i18n = e
       });
       root.setAttribute('aria-label', description);
     },
+    /** No bars and no description (a covered answer: their heights are its numbers). */
+    clear() {
+      rects = [];
+      bars.replaceChildren();
+      root.removeAttribute('aria-label');
+    },
   };
 }
 

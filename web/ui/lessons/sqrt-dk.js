@@ -15,6 +15,7 @@ import {
   setSentence,
   setText,
   wholeNumber,
+  writeAnswer,
 } from './dom.js';
 import { createBars, createHistogram } from './plots.js';
 import { english, formatNumber, LESSON_LIMITS, setLesson, subscript } from '../model/model.js';
@@ -167,11 +168,25 @@ function figure(title, plot, caption) {
   return f;
 }
 
-// A stat's text (`digits` significant, in the locale's decimal separator) and its exact value in data-value.
+// A stat's text (`digits` significant, in the locale's decimal separator) and its exact value in
+// data-value; neither while the entropy question covers it (its value is then for the question's
+// judge only: answerValue).
 function put(out, v, digits = 4, i18n = english) {
-  setText(out, i18n.decimal(formatNumber(v, digits)));
-  out.dataset.value = String(v);
+  writeAnswer(out, {
+    value: v,
+    show() {
+      setText(out, i18n.decimal(formatNumber(v, digits)));
+      out.dataset.value = String(v);
+    },
+    hide() {
+      setText(out, '');
+      delete out.dataset.value;
+    },
+  });
 }
+
+// A plot of a covered answer (the softmax rows) draws nothing until the cover comes off.
+const plotAnswer = (plot, drawing) => writeAnswer(plot.el, { show: () => plot.update(drawing), hide: plot.clear });
 
 // The two histograms, raw and scaled, with their measured spread.
 function histogramsPart(i18n) {
@@ -283,7 +298,7 @@ function softmaxPart(attn, i18n) {
       const soft = attn.lessons.softmax(row, { scale: 1 / Math.sqrt(dk) });
       const flat = attn.lessons.softmax({ data: new Float32Array(row.shape[1]), shape: row.shape });
       setText(softIntro, t('lessons.sqrtDk.softIntro', { count: keys, dk }));
-      rawBars.update({
+      plotAnswer(rawBars, {
         values: Array.from(plain.weights.data),
         names,
         description: t('lessons.sqrtDk.softRawDescription', {
@@ -292,7 +307,7 @@ function softmaxPart(attn, i18n) {
           entropy: num(plain.entropy.data[0]),
         }),
       });
-      scaledBars.update({
+      plotAnswer(scaledBars, {
         values: Array.from(soft.weights.data),
         names,
         description: t('lessons.sqrtDk.softScaledDescription', {

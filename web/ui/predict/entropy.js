@@ -1,7 +1,9 @@
 // "Which softmax spreads its weight more: without or with √dₖ?" (the sqrt-dk lesson): the two
 // softmax rows and their entropies are hidden until the learner answers; the histograms of the
 // scores stay in view, as what to reason from. The answer is the panel's own measurement (its
-// entropy outputs, data-stat="entropy-raw" and "entropy-scaled", computed by the core).
+// entropy outputs, data-stat="entropy-raw" and "entropy-scaled", computed by the core), read from
+// those outputs with answerValue: covered, they show none of it.
+import { answerValue } from '../dom/dom.js';
 import { english } from '../model/model.js';
 
 const CHOICES = ['unscaled', 'scaled', 'same'];
@@ -41,10 +43,11 @@ export function createEntropyQuestion(box, ctx, lesson) {
     async judge(guess) {
       const want = `${dk},`;
       if (!(await settled(want))) return null;
-      const raw = Number(stat('entropy-raw').dataset.value);
-      const scaled = Number(stat('entropy-scaled').dataset.value);
-      const maxRaw = Number(stat('max-raw')?.dataset.value);
-      const maxScaled = Number(stat('max-scaled')?.dataset.value);
+      const value = (name) => Number(answerValue(stat(name)));
+      const raw = value('entropy-raw');
+      const scaled = value('entropy-scaled');
+      const maxRaw = value('max-raw');
+      const maxScaled = value('max-scaled');
       const answer = Math.abs(raw - scaled) <= SAME ? 'same' : scaled > raw ? 'scaled' : 'unscaled';
       const correct = guess === answer;
       const nats = (v) => decimal(v.toFixed(2));
