@@ -719,14 +719,26 @@ describe('answers and heights reach the lesson page', () => {
     const real = await induction.locator('html').evaluate((h) => Math.ceil(h.getBoundingClientRect().height));
     assert.ok(Math.abs(height - real) <= 2 && height > 300, `height ${height} vs ${real}`);
     await induction.locator('[data-head-score][data-layer="1"][data-head="2"]').waitFor();
-    const scores = await induction.locator('[data-head-score]').evaluateAll((cards) =>
-      cards.map((c) => ({
-        layer: Number(c.dataset.layer),
-        head: Number(c.dataset.head),
-        induction: Number(c.dataset.induction),
-      })),
+    // Covered, no card gives its scores or its label away: not in its numbers, hooks or classes.
+    const cards = () =>
+      induction.locator('[data-head-score]').evaluateAll((list) =>
+        list.map((c) => ({
+          layer: Number(c.dataset.layer),
+          head: Number(c.dataset.head),
+          induction: c.dataset.induction === undefined ? null : Number(c.dataset.induction),
+          numbers: [...c.querySelectorAll('.head-numbers dd')].map((dd) => dd.textContent).join(' '),
+          label: c.querySelector('.head-badge').textContent,
+          outlined: c.classList.contains('is-induction') || c.classList.contains('is-previous'),
+          legend: [...c.querySelectorAll('.legend-value')].map((v) => v.textContent).join(' '),
+        })),
+      );
+    assert.deepEqual(
+      (await cards()).filter(
+        (c) => c.induction !== null || c.numbers !== '– – –' || c.label || c.outlined || c.legend !== '– – –',
+      ),
+      [],
+      'covered cards',
     );
-    const best = scores.reduce((x, y) => (y.induction > x.induction ? y : x));
     assert.equal(
       await induction
         .locator('.head-badge')
@@ -738,6 +750,17 @@ describe('answers and heights reach the lesson page', () => {
     await induction.locator('.predict input[value="0,1"]').check(); // a previous-token head of layer 0
     await induction.locator('.predict-check').click();
     const b = await message(page, 'b', 'attention-explorer:answer');
+    await induction.locator('.predict[data-state="revealed"]').waitFor();
+    const scores = await cards();
+    assert.ok(
+      scores.every((c) => c.induction !== null && /^\d\.\d\d /.test(c.numbers)),
+      'revealed cards',
+    );
+    assert.ok(
+      scores.some((c) => c.label === 'induction head' && c.outlined),
+      'an induction head named',
+    );
+    const best = scores.reduce((x, y) => (y.induction > x.induction ? y : x));
     assert.equal(b.data.lesson, 'induction');
     assert.equal(b.data.correct, scores.find((s) => s.layer === 0 && s.head === 1).induction >= 0.4);
     assert.equal(b.data.correct, false, 'a layer-0 head of the trained model is no induction head');

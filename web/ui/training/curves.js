@@ -3,7 +3,7 @@
 // and the chart's accessible name and caption state the latest values in words. A chart may carry
 // one horizontal reference line with its label (the loss of a uniform guess, ln V).
 // Test hook: the reference line is line.chart-reference with data-value.
-import { el, frameQueue, svg } from '../dom/dom.js';
+import { el, frameQueue, isCovered, onCoverChange, svg } from '../dom/dom.js';
 import { english } from '../model/model.js';
 
 const W = 320;
@@ -60,6 +60,7 @@ export function createLineChart({
   referenceKey.hidden = true;
   caption.append(el('span', 'chart-title', title), legend, referenceKey, range);
   root.append(plot, caption);
+  onCoverChange(root, () => draw());
   let reference = null; // { value, label }
 
   let data = new Map(series.map((s) => [s.key, []]));
@@ -82,7 +83,10 @@ export function createLineChart({
   function draw() {
     queued = false;
     drawnAt = performance.now();
-    for (const [key, v] of Object.entries(last)) if (latest.has(key)) latest.get(key).textContent = format(v);
+    // A chart under a predict question's cover (a head's scores) draws no value and no line.
+    const covered = isCovered(root);
+    for (const [key, v] of Object.entries(last))
+      if (latest.has(key)) latest.get(key).textContent = covered ? '–' : format(v);
     let maxStep = 1;
     let top = Math.max(yMax ?? 0, reference ? reference.value * 1.1 : 0);
     for (const points of data.values()) {
@@ -99,7 +103,7 @@ export function createLineChart({
         .filter(([, y]) => Number.isFinite(y))
         .map(([x, y]) => `${(PAD.left + x * sx).toFixed(1)},${(H - PAD.bottom - Math.min(y, top) * sy).toFixed(1)}`)
         .join(' ');
-      lines.get(key).setAttribute('points', text);
+      lines.get(key).setAttribute('points', covered ? '' : text);
     }
     grid.replaceChildren(
       svg('line', { x1: PAD.left, y1: H - PAD.bottom, x2: W - PAD.right, y2: H - PAD.bottom }),

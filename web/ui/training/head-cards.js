@@ -5,7 +5,7 @@
 // head in the explorer's step-by-step pipeline.
 // Test hooks: each card is [data-head-score][data-layer][data-head] with data-previous-token,
 // data-induction and data-duplicate-token (current scores); the maps are table[data-heatmap].
-import { countMapDraw, el } from '../dom/dom.js';
+import { countMapDraw, el, setText, writeAnswer } from '../dom/dom.js';
 import { english } from '../model/model.js';
 import { createHeatmap } from '../heatmap/heatmap.js';
 import { createLineChart } from './curves.js';
@@ -19,6 +19,7 @@ const SCORE_NAMES = [
   ['induction', 'b'],
   ['duplicateToken', 'c'],
 ];
+const SCORE_KEYS = SCORE_NAMES.map(([key]) => key);
 
 /** The job a head's scores name ('previousToken', 'induction', 'duplicateToken'), or '' for none. */
 function headJob(scores) {
@@ -43,6 +44,33 @@ export function scoreNumbers({ t }) {
     numbers.append(el('dt', '', t(`training.score.${key}.short`)), values[key]);
   }
   return { numbers, values };
+}
+
+// A card's scores: its data- hooks (every probe) and, from the last redraw (drawn), its numbers,
+// label and class; or none of them, under the induction question's cover (its numbers, label and
+// charts together).
+function cardScores({ root, values, badge }, { t, decimal }) {
+  return {
+    show(scores, drawn) {
+      for (const key of SCORE_KEYS) root.dataset[key] = String(scores[key]);
+      if (!drawn) return;
+      for (const key of SCORE_KEYS) setText(values[key], decimal(drawn[key].toFixed(2)));
+      const job = headJob(drawn);
+      badge.hidden = !job;
+      badge.textContent = job ? t(`training.head.label.${job}`) : '';
+      root.classList.toggle('is-induction', job === 'induction');
+      root.classList.toggle('is-previous', job === 'previousToken');
+    },
+    hide() {
+      for (const key of SCORE_KEYS) {
+        delete root.dataset[key];
+        setText(values[key], '–');
+      }
+      badge.hidden = true;
+      badge.textContent = '';
+      root.classList.remove('is-induction', 'is-previous');
+    },
+  };
 }
 
 function createHeadCard(layer, head, { onAblate, onOpen, i18n }) {
@@ -89,27 +117,34 @@ function createHeadCard(layer, head, { onAblate, onOpen, i18n }) {
   ablate.addEventListener('click', () => onAblate(layer, head));
   open.addEventListener('click', () => onOpen?.(layer, head));
 
+  const scoreText = cardScores({ root, values, badge }, i18n);
+  let drawn = null;
+
   return {
     el: root,
     chart,
     /** The data- hooks always; the numbers, label and map only with `attention` (a redraw). */
     update(scores, attention, labels, display) {
-      for (const key of ['previousToken', 'induction', 'duplicateToken']) root.dataset[key] = String(scores[key]);
+      if (attention) drawn = scores;
+      writeAnswer(numbers, { show: () => scoreText.show(scores, drawn), hide: scoreText.hide });
       if (!attention) return;
-      for (const key of ['previousToken', 'induction', 'duplicateToken']) values[key].textContent = fixed(scores[key]);
-      const job = headJob(scores);
-      badge.hidden = !job;
-      badge.textContent = job ? t(`training.head.label.${job}`) : '';
-      root.classList.toggle('is-induction', job === 'induction');
-      root.classList.toggle('is-previous', job === 'previousToken');
       queueHeatmap(map, { tensor: attention, rowLabels: labels, colLabels: labels, ...display }, countMapDraw);
     },
     setAblated(on, text = '') {
       ablate.setAttribute('aria-pressed', String(on));
       ablate.textContent = t(on ? 'training.head.restore' : 'training.head.ablate');
       root.classList.toggle('ablated', on);
-      effect.hidden = !text;
-      effect.textContent = text;
+      // What the others lose says which head mattered: not while the induction question covers it.
+      writeAnswer(effect, {
+        show() {
+          effect.hidden = !text;
+          effect.textContent = text;
+        },
+        hide() {
+          effect.hidden = true;
+          effect.textContent = '';
+        },
+      });
     },
   };
 }
