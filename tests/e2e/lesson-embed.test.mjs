@@ -487,6 +487,51 @@ describe('predict, then reveal', () => {
     await context.close();
   });
 
+  test('Export offers no matrix of a covered answer: the weights and what follows them come with the reveal', async () => {
+    const { page, context, problems } = await newPage();
+    await openEmbed(page, 'lesson=weights&reveal=predict&panels=export');
+    await page.click('.export-menu > summary');
+    await page.waitForSelector('#export-target option', { state: 'attached' });
+    const offered = () => page.$$eval('#export-target option', (os) => os.map((o) => o.value));
+    const covered = await offered();
+    assert.ok(covered.includes('Q') && covered.includes('scores'), covered.join(' '));
+    assert.deepEqual(
+      covered.filter((id) => ['weights', 'output'].includes(id) || id.startsWith('head-')),
+      [],
+      'nothing of the weights',
+    );
+    const panel = async () => {
+      const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-export="json"]')]);
+      return JSON.parse(readFileSync(await download.path(), 'utf8'));
+    };
+    await page.selectOption('#export-target', 'panel-pipeline');
+    assert.deepEqual(
+      (await panel()).matrices.map((m) => m.name),
+      ['scores', 'scaled', 'masked'],
+      'the steps panel without the weights',
+    );
+    await page.click('.export-menu > summary'); // closed, to answer
+    await page.check('.predict input[value="2"]');
+    await page.click('.predict-check');
+    await page.waitForSelector('.predict[data-state="revealed"]');
+    await page.click('.export-menu > summary');
+    await page.waitForSelector('#export-target option[value="weights"]', { state: 'attached' }); // offered once revealed
+    await page.selectOption('#export-target', 'weights');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-export="csv"]')]);
+    const rows = readFileSync(await download.path(), 'utf8')
+      .trim()
+      .split(/\r\n/)
+      .slice(1);
+    const { data } = await readHeatmap(page, 'weights');
+    assertClose(
+      rows.flatMap((r) => r.split(',').slice(1).map(Number)),
+      data,
+      { label: 'the CSV' },
+    );
+    assert.deepEqual(await collectProblems(page, problems), []);
+    await context.close();
+  });
+
   test('the pitfalls question covers the mistake’s side with none of its numbers, and the notes that tell the answer', async () => {
     const { page, context, problems } = await newPage();
     await openEmbed(page, 'lesson=pitfalls&reveal=predict');

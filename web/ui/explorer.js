@@ -25,6 +25,7 @@ import {
   makeFiller,
   NO_PAGE_MESSAGE,
   packageUrls,
+  PIPELINE_STEPS,
   preloadLinkCodec,
   presetById,
   randomMatrices,
@@ -507,7 +508,10 @@ async function addQuestion(ex) {
     lessons: panels.lessons,
     i18n: ex.i18n,
     emit: (detail) => dispatchAnswer(root, detail),
-    onCover: () => ex.target && ex.showExplanation(),
+    onCover() {
+      ex.panels.exporter.render(); // an open Export menu offers what is covered no longer, or no more
+      if (ex.target) ex.showExplanation();
+    },
   });
   if (!question) return null;
   // (A step lesson's question goes above its matrices and steps, once they are laid out: assemble.)
@@ -623,10 +627,22 @@ function context(root, options, attn, start, notice, spec = null) {
         result: ex.result,
         pitfall,
         display: { palette: s.display.palette, theme: ex.resolveTheme(s.display.theme) },
+        withheld: withheldFromExport(ex),
       };
     },
   };
   return ex;
+}
+
+// What a covered answer's export would give away: null when no step of the pipeline is covered,
+// else a test of an exported matrix ({ id, group }) for the covered step and every one computed
+// from it (the later steps, and the heads' weights and what follows them).
+function withheldFromExport(ex) {
+  const maps = ex.panels.pipeline?.maps ?? {};
+  const first = PIPELINE_STEPS.findIndex((key) => maps[key] && isCovered(maps[key].table));
+  if (first < 0) return null;
+  const later = new Set(PIPELINE_STEPS.slice(first));
+  return (m) => later.has(m.id) || m.group === 'heads';
 }
 
 // Whether the cell `target` lies in a map under a predict question's cover.

@@ -41,6 +41,17 @@ function menuButtons(t) {
   return { buttons, code, png, svg, csv, json, numpy, torch };
 }
 
+// The matrices and panels offered: none that a predict question covers (withheld(matrix), or
+// null), for a file of it would be a copy of the answer; a panel keeps its other matrices.
+function offered({ matrices, panels }, withheld) {
+  if (!withheld) return { matrices, panels };
+  const open = (m) => !withheld(m);
+  return {
+    matrices: matrices.filter(open),
+    panels: panels.map((p) => ({ ...p, items: p.items.filter(open) })).filter((p) => p.items.length),
+  };
+}
+
 // The chosen matrices or panel written as `format`; returns the file's name.
 async function write(format, { id, current, view, root }) {
   const { state, display, pitfall = null } = view;
@@ -76,7 +87,7 @@ async function write(format, { id, current, view, root }) {
 
 /**
  * Builds the panel into `root` (the menu's <details>, `summary` its button), its ids scoped with
- * `idPrefix` as the rest of the explorer's are. getView() -> { state, result, display, pitfall }.
+ * `idPrefix` as the rest of the explorer's are. getView(): as createExportControls's (export.js).
  * Returns { render() }, which keeps the list of matrices current while the menu is open.
  */
 export function createExportMenu({ root, summary, getView, i18n, idPrefix }) {
@@ -100,8 +111,8 @@ export function createExportMenu({ root, summary, getView, i18n, idPrefix }) {
 
   // The list of matrices and panels.
   function refresh() {
-    const { state, result } = getView();
-    current = files.catalogue(state, result);
+    const { state, result, withheld } = getView();
+    current = offered(files.catalogue(state, result), withheld);
     const entries = [...current.matrices.map((m) => [m.id, m.title]), ...current.panels.map((p) => [p.id, p.title])];
     const next = entries.map(([id, title]) => `${id}\u0000${title}`).join('\u0001');
     if (next !== key) {

@@ -12,9 +12,10 @@ const loadMenu = loadOnce(() =>
 );
 
 /**
- * getView() -> { state, result, display, pitfall } (pitfall: the mistake the open pitfalls panel
- * shows, or null); idPrefix() -> the prefix of the explorer's ids (scope-ids.js), for the panel's.
- * The control lives in the explorer's toolbar.
+ * getView() -> { state, result, display, pitfall, withheld } (pitfall: the mistake the open
+ * pitfalls panel shows, or null; withheld(matrix): a matrix a predict question covers, not
+ * offered, or null); idPrefix() -> the prefix of the explorer's ids (scope-ids.js), for the
+ * panel's. The control lives in the explorer's toolbar.
  */
 export function createExportControls({ getView, i18n = english, idPrefix = () => '' }) {
   const { t } = i18n;
